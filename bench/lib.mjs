@@ -1,0 +1,34 @@
+// Shared helpers for the benchmarks: whole-process timing, interleaved so
+// that both sides of a ratio see the same machine load.
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** Wall-clock ms of one process run, which must exit with `expectStatus`. */
+export function timeProcess(cmd, args, { expectStatus = 0, input, cwd = repoRoot } = {}) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(cmd, args, { cwd, input, stdio: [input === undefined ? 'ignore' : 'pipe', 'ignore', 'pipe'] });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.status !== expectStatus) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return ms;
+}
+
+/** Runs each command `runs` times, interleaved, after `warmup` rounds; returns medians by name. */
+export function interleaved(commands, { runs = 15, warmup = 3 } = {}) {
+  const times = Object.fromEntries(Object.keys(commands).map((k) => [k, []]));
+  for (let i = 0; i < warmup + runs; i++) {
+    for (const [name, run] of Object.entries(commands)) {
+      const ms = run();
+      if (i >= warmup) times[name].push(ms);
+    }
+  }
+  return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, { median: median(v), runs: v.length }]));
+}

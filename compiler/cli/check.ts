@@ -1,0 +1,86 @@
+import type { Diagnostic, Platform, Verdict } from '../diagnostic.js';
+import { compareDiagnostics, PLATFORMS, verdictsOf } from '../diagnostic.js';
+import { buildIR } from '../ir/build.js';
+import type { PolicyIR } from '../ir/types.js';
+import type { FsView } from '../paths/view.js';
+import { detectDialect } from '../schema/dialect.js';
+import { validateDocument, type Dialect } from '../schema/validate.js';
+import type { TomlComment } from '../toml/ast.js';
+import { parseToml } from '../toml/index.js';
+import { runRules } from '../../rules/engine.js';
+
+export interface CheckOptions {
+  readonly file: string;
+  readonly view: FsView;
+  readonly dialect?: Dialect;
+  readonly worktree: string;
+  readonly tybaDataDir?: string;
+  readonly agentDirs?: readonly string[];
+  /** Only these platforms' diagnostics are kept (all by default). */
+  readonly platforms?: readonly Platform[];
+}
+
+export interface CheckResult {
+  readonly file: string;
+  /** The decoded text, for code frames. */
+  readonly text: string;
+  readonly dialect?: Dialect;
+  readonly diagnostics: readonly Diagnostic[];
+  readonly verdicts: Record<Platform, Verdict>;
+  /** Present when the front end succeeded: what the targets lower. */
+  readonly ir?: PolicyIR;
+  readonly comments: readonly TomlComment[];
+}
+
+/**
+ * The whole front end and the rules, one direction: TOML → schema → IR →
+ * rules. Each stage stops the pipeline when it finds errors, since later
+ * stages would only repeat them in other words.
+ */
+export function checkConfig(bytes: Uint8Array, options: CheckOptions): CheckResult {
+  const { file } = options;
+  const parsed = parseToml(bytes);
+  const finish = (diagnostics: Diagnostic[], dialect?: Dialect, ir?: PolicyIR): CheckResult => {
+    const platforms = options.platforms ?? PLATFORMS;
+    const kept = diagnostics
+      .map((d) => ({ ...d, platforms: d.platforms.filter((p) => platforms.includes(p)) }))
+      .filter((d) => d.platforms.length > 0)
+      .sort(compareDiagnostics);
+    return {
+      file,
+      text: parsed.text,
+      ...(dialect ? { dialect } : {}),
+      diagnostics: kept,
+      verdicts: verdictsOf(kept),
+      ...(ir ? { ir } : {}),
+      comments: parsed.comments,
+    };
+  };
+  if (!parsed.document) {
+    return finish(
+      parsed.errors.map((e) => ({
+        ruleId: 'toml-syntax',
+        severity: 'error',
+        platforms: PLATFORMS,
+        message: e.message,
+        file,
+        span: e.span,
+        ...(e.related ? { related: e.related } : {}),
+      })),
+    );
+  }
+  const detected = detectDialect(parsed.document, file, options.dialect);
+  if ('diagnostic' in detected) return finish([detected.diagnostic]);
+  const { dialect } = detected;
+  const schemaDiagnostics = validateDocument(parsed.document, dialect, file);
+  if (schemaDiagnostics.length) return finish(schemaDiagnostics, dialect);
+  const ir = buildIR(parsed.document, {
+    file,
+    dialect,
+    view: options.view,
+    worktree: options.worktree,
+    ...(options.tybaDataDir ? { tybaDataDir: options.tybaDataDir } : {}),
+    ...(options.agentDirs ? { agentDirs: options.agentDirs } : {}),
+  });
+  return finish(runRules(ir, { view: options.view, comments: parsed.comments, text: parsed.text }), dialect, ir);
+}

@@ -1,0 +1,66 @@
+import type { FileReport } from '../format/report.js';
+import { totals } from '../format/report.js';
+import type { Dialect } from '../schema/validate.js';
+import { checkConfig } from './check.js';
+import { fsViewFrom, platformsFrom, sessionFrom } from './options.js';
+import { readInput } from './read-input.js';
+
+export interface LintArgs {
+  files?: string[];
+  format?: string;
+  platform?: string[];
+  fs?: string;
+  home?: string;
+  dialect?: Dialect;
+  'max-warnings'?: number;
+  worktree?: string;
+  'tyba-data-dir'?: string;
+  'agent-dir'?: string[];
+}
+
+/** Exit 0 clean (info only), 1 errors or too many warnings, 2 usage or unreadable input. */
+export async function lintCommand(args: LintArgs): Promise<number> {
+  const view = fsViewFrom(args.fs, args.home);
+  const platforms = platformsFrom(args.platform);
+  const session = sessionFrom(args);
+  const files = args.files?.length ? args.files : ['-'];
+  const reports: FileReport[] = [];
+  let unreadable = false;
+  for (const path of files) {
+    const input = readInput(path);
+    if ('error' in input) {
+      process.stderr.write(`boxwright: ${input.error}\n`);
+      unreadable = true;
+      continue;
+    }
+    const result = checkConfig(input.bytes, { file: path === '-' ? '<stdin>' : path, view, platforms, ...session, ...(args.dialect ? { dialect: args.dialect } : {}) });
+    reports.push({ path: result.file, text: result.text, ...(result.dialect ? { dialect: result.dialect } : {}), verdicts: result.verdicts, diagnostics: result.diagnostics });
+  }
+  process.stdout.write(await render(args.format ?? 'text', reports));
+  if (unreadable) return 2;
+  const t = totals(reports);
+  if (t.errors > 0) return 1;
+  const max = args['max-warnings'];
+  if (max !== undefined && max >= 0 && t.warnings > max) {
+    process.stderr.write(`boxwright: ${t.warnings} warnings exceed --max-warnings ${max}\n`);
+    return 1;
+  }
+  return 0;
+}
+
+async function render(format: string, reports: FileReport[]): Promise<string> {
+  switch (format) {
+    case 'json':
+      return (await import('../format/json.js')).formatJson(reports);
+    case 'sarif': {
+      const [{ formatSarif }, { allRules }, { version }] = await Promise.all([import('../format/sarif.js'), import('../../rules/registry.js'), import('../version.js')]);
+      return formatSarif(reports, allRules, version);
+    }
+    case 'github':
+      return (await import('../format/github.js')).formatGithub(reports);
+    case 'markdown':
+      return (await import('../format/markdown.js')).formatMarkdown(reports);
+    default:
+      return (await import('../format/text.js')).formatText(reports);
+  }
+}

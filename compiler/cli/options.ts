@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import type { Platform } from '../diagnostic.js';
+import { PLATFORMS } from '../diagnostic.js';
+import { hostView, manifestView, noneView, type FsView } from '../paths/index.js';
+
+/** A usage problem: exit 2 with the message, never a stack trace. */
+export class UsageError extends Error {}
+
+/** `--fs host|none|FILE.json` with `--home`. */
+export function fsViewFrom(fs: string | undefined, home: string | undefined): FsView {
+  const spec = fs ?? 'host';
+  if (spec === 'host') return hostView(home ?? homedir());
+  if (spec === 'none') return noneView(home ?? homedir());
+  let text: string;
+  try {
+    text = readFileSync(spec, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read the filesystem manifest ${spec}: ${(e as Error).message}`);
+  }
+  try {
+    const view = manifestView(text, spec);
+    return home ? { ...view, home } : view;
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+export function platformsFrom(spec: string | readonly string[] | undefined): Platform[] {
+  if (spec === undefined) return [...PLATFORMS];
+  const names = (Array.isArray(spec) ? spec : [spec]).flatMap((s: string) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  for (const n of names) if (!PLATFORMS.includes(n as Platform)) throw new UsageError(`unknown platform \`${n}\`: choose from ${PLATFORMS.join(', ')}`);
+  return PLATFORMS.filter((p) => names.includes(p));
+}
+
+export interface SessionOptions {
+  readonly worktree: string;
+  readonly tybaDataDir?: string;
+  readonly agentDirs?: readonly string[];
+}
+
+export function sessionFrom(args: { worktree?: string; 'tyba-data-dir'?: string; 'agent-dir'?: string[] }): SessionOptions {
+  return {
+    worktree: resolve(args.worktree ?? process.cwd()),
+    ...(args['tyba-data-dir'] ? { tybaDataDir: args['tyba-data-dir'] } : {}),
+    ...(args['agent-dir']?.length ? { agentDirs: args['agent-dir'] } : {}),
+  };
+}

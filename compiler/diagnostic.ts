@@ -1,0 +1,64 @@
+import type { Span } from './span.js';
+
+export type Severity = 'error' | 'warning' | 'info';
+export type Platform = 'macos' | 'linux' | 'windows';
+export const PLATFORMS: readonly Platform[] = ['macos', 'linux', 'windows'];
+
+export interface RelatedLocation {
+  readonly message: string;
+  readonly span: Span;
+}
+
+/**
+ * One finding. `span` is the offending TOML value (or key), never the whole
+ * table. A rule whose result differs by platform emits one diagnostic per
+ * severity, each naming the platforms it applies to.
+ */
+export interface Diagnostic {
+  readonly ruleId: string;
+  readonly severity: Severity;
+  readonly platforms: readonly Platform[];
+  readonly message: string;
+  readonly file: string;
+  readonly span: Span;
+  readonly related?: readonly RelatedLocation[];
+  /** The seed's "available alternative", with its caution where it widens access. */
+  readonly suggestion?: string;
+}
+
+export type Verdict = 'refused' | 'accepted-with-warnings' | 'accepted';
+
+/**
+ * refused: an error for the platform; accepted-with-warnings: a warning;
+ * accepted: info at most.
+ */
+export function verdictFor(diagnostics: readonly Diagnostic[], platform: Platform): Verdict {
+  let verdict: Verdict = 'accepted';
+  for (const d of diagnostics) {
+    if (!d.platforms.includes(platform)) continue;
+    if (d.severity === 'error') return 'refused';
+    if (d.severity === 'warning') verdict = 'accepted-with-warnings';
+  }
+  return verdict;
+}
+
+export function verdictsOf(diagnostics: readonly Diagnostic[]): Record<Platform, Verdict> {
+  return {
+    macos: verdictFor(diagnostics, 'macos'),
+    linux: verdictFor(diagnostics, 'linux'),
+    windows: verdictFor(diagnostics, 'windows'),
+  };
+}
+
+const severityRank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+/** Source order, then severity, then rule id: stable output for goldens. */
+export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
+  return (
+    a.span.start.offset - b.span.start.offset ||
+    a.span.end.offset - b.span.end.offset ||
+    severityRank[a.severity] - severityRank[b.severity] ||
+    (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0) ||
+    (a.message < b.message ? -1 : a.message > b.message ? 1 : 0)
+  );
+}

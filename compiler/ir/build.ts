@@ -1,0 +1,156 @@
+import type { Platform } from '../diagnostic.js';
+import { expandHome, inspectPath, type FsView, type PathFacts } from '../paths/index.js';
+import type { Span } from '../span.js';
+import type { Dialect } from '../schema/validate.js';
+import type { TomlTable, TomlValue } from '../toml/ast.js';
+import type { Access, Grant, ListName, PolicyIR, Principal, PrincipalKind, TybaSession } from './types.js';
+
+export interface BuildOptions {
+  readonly file: string;
+  readonly dialect: Dialect;
+  readonly view: FsView;
+  /** TYBA session facts; defaults are the design's. */
+  readonly worktree: string;
+  readonly tybaDataDir?: string;
+  readonly agentDirs?: readonly string[];
+}
+
+const listShapes: Record<ListName, { access: Access; scope: 'tree' | 'file' }> = {
+  read: { access: 'read', scope: 'tree' },
+  write: { access: 'write', scope: 'tree' },
+  read_file: { access: 'read', scope: 'file' },
+  write_file: { access: 'write', scope: 'file' },
+  list: { access: 'list', scope: 'tree' },
+  deny: { access: 'deny', scope: 'tree' },
+  metadata: { access: 'metadata', scope: 'tree' },
+  exec: { access: 'exec', scope: 'file' },
+  read_allow: { access: 'read', scope: 'tree' },
+};
+const boxLists: readonly ListName[] = ['read', 'write', 'read_file', 'write_file', 'list', 'deny', 'metadata', 'exec'];
+
+function table(v: TomlValue | undefined): TomlTable | undefined {
+  return v?.kind === 'table' ? v : undefined;
+}
+
+function pathFacts(written: string, view: FsView): Pick<Grant, 'path' | 'expandProblem' | 'facts'> {
+  const expanded = expandHome(written, view.home);
+  if ('problem' in expanded) return { expandProblem: expanded.problem, facts: { existence: 'unknown' } };
+  return { path: expanded.path, facts: inspectPath(view, expanded.path) };
+}
+
+function grantsOf(fs: TomlTable | undefined, lists: readonly ListName[], view: FsView): Grant[] {
+  const grants: Grant[] = [];
+  if (!fs) return grants;
+  for (const list of lists) {
+    const value = fs.entries.get(list)?.value;
+    if (value?.kind !== 'array') continue;
+    for (const item of value.items) {
+      if (item.kind !== 'string') continue;
+      grants.push({ list, ...listShapes[list], written: item.value, ...pathFacts(item.value, view), span: item.span });
+    }
+  }
+  return grants;
+}
+
+function workspaceOf(fs: TomlTable | undefined, view: FsView): Principal['workspace'] {
+  const value = fs?.entries.get('workspace')?.value;
+  if (value?.kind !== 'string') return undefined;
+  return { written: value.value, ...pathFacts(value.value, view), span: value.span };
+}
+
+function principal(kind: PrincipalKind, name: string, span: Span, body: TomlTable, view: FsView): Principal {
+  const fsEntry = body.entries.get('filesystem');
+  const fs = table(fsEntry?.value);
+  const lists = kind === 'agent' ? boxLists : boxLists;
+  const base = { id: kind === 'agent' ? 'agent' : `${kind}.${name}`, kind, name, span, grants: grantsOf(fs, lists, view) };
+  const workspace = workspaceOf(fs, view);
+  const network = body.entries.get('network');
+  const egress = body.entries.get('contain_egress');
+  return {
+    ...base,
+    ...(workspace ? { workspace } : {}),
+    ...(kind === 'tool' && network ? { directNetwork: { span: network.keySpan, how: 'network-table' as const } } : {}),
+    ...(kind === 'mcp' && egress?.value.kind === 'boolean' && egress.value.value === false
+      ? { directNetwork: { span: egress.value.span, how: 'contain_egress' as const } }
+      : {}),
+    ...(kind === 'agent' && network ? { networkTable: network.keySpan } : {}),
+  };
+}
+
+function boxPrincipals(doc: TomlTable, view: FsView): Principal[] {
+  const out: Principal[] = [];
+  const agent = doc.entries.get('agent');
+  const agentTable = table(agent?.value);
+  if (agent && agentTable) out.push(principal('agent', 'agent', agent.keySpan, agentTable, view));
+  for (const [group, kind] of [['tools', 'tool'], ['mcp_servers', 'mcp']] as const) {
+    const t = table(doc.entries.get(group)?.value);
+    if (!t) continue;
+    const names = [...t.entries.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    for (const e of names) {
+      const body = table(e.value);
+      if (body) out.push(principal(kind, e.key, e.keySpan, body, view));
+    }
+  }
+  return out;
+}
+
+const implicitFacts: PathFacts = { existence: 'exists', kind: 'dir' };
+
+function implicit(
+  access: Access,
+  path: string,
+  reason: string,
+  platforms: readonly Platform[],
+  span: Span,
+): Grant {
+  return { list: 'implicit', access, scope: 'tree', written: path, path, facts: implicitFacts, span, implicit: { reason, platforms } };
+}
+
+/**
+ * The TYBA session's own grants, each in its platform's canonical spelling,
+ * marked implicit so that the path rules leave them alone.
+ */
+function tybaPrincipal(doc: TomlTable, view: FsView, session: TybaSession): Principal {
+  const sandbox = doc.entries.get('sandbox');
+  const span = sandbox?.keySpan ?? doc.span;
+  const all: Platform[] = ['macos', 'linux', 'windows'];
+  const grants: Grant[] = [
+    implicit('read-write', session.worktree, 'the session worktree (--worktree)', all, span),
+    implicit('read-write', '/tmp', 'the temp directory', ['linux'], span),
+    implicit('read-write', '/private/tmp', 'the temp directory', ['macos'], span),
+    implicit('read-write', '%TEMP%', 'the temp directory', ['windows'], span),
+    ...session.agentDirs.map((d) => implicit('read-write', d, "the agent's own directory (--agent-dir)", all, span)),
+    implicit('deny', session.dataDir, "TYBA's data directory (protected)", all, span),
+    ...grantsOf(table(sandbox?.value), ['read_allow'], view),
+  ];
+  return { id: 'agent', kind: 'agent', name: 'agent', span, grants };
+}
+
+/** The Policy IR of a schema-valid document. Pure: the disk is reached only through `view`. */
+export function buildIR(doc: TomlTable, options: BuildOptions): PolicyIR {
+  const { view } = options;
+  const fs = { description: view.description, knowsFacts: view.knowsFacts };
+  if (options.dialect === 'tyba') {
+    const tyba: TybaSession = {
+      worktree: options.worktree,
+      dataDir: expandOrKeep(options.tybaDataDir ?? '~/.tyba', view.home),
+      agentDirs: (options.agentDirs ?? []).map((d) => expandOrKeep(d, view.home)),
+    };
+    return { dialect: 'tyba', file: options.file, home: view.home, fs, principals: [tybaPrincipal(doc, view, tyba)], features: {}, tyba };
+  }
+  const features = table(doc.entries.get('experimental-features')?.value);
+  const nfp = features?.entries.get('native-filesystem-policy')?.value;
+  return {
+    dialect: 'box',
+    file: options.file,
+    home: view.home,
+    fs,
+    principals: boxPrincipals(doc, view),
+    features: nfp?.kind === 'boolean' ? { nativeFilesystemPolicy: { value: nfp.value, span: nfp.span } } : {},
+  };
+}
+
+function expandOrKeep(p: string, home: string): string {
+  const e = expandHome(p, home);
+  return 'path' in e ? e.path : p;
+}

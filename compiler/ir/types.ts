@@ -1,0 +1,62 @@
+import type { Platform } from '../diagnostic.js';
+import type { PathFacts } from '../paths/inspect.js';
+import type { Span } from '../span.js';
+import type { Dialect } from '../schema/validate.js';
+
+/** The list a grant was authored in (`<list>` in the seed's messages). */
+export type ListName = 'read' | 'write' | 'read_file' | 'write_file' | 'list' | 'deny' | 'metadata' | 'exec' | 'read_allow';
+
+/** What a grant asks for, independent of how it was spelled. */
+export type Access = 'read' | 'write' | 'read-write' | 'list' | 'deny' | 'metadata' | 'exec';
+
+export interface Grant {
+  /** Authored list, or `implicit` for grants the TYBA session makes itself. */
+  readonly list: ListName | 'implicit';
+  readonly access: Access;
+  /** `tree`: the path and everything below; `file`: exactly that path. */
+  readonly scope: 'tree' | 'file';
+  /** The string as written in the config. */
+  readonly written: string;
+  /** Absolute, `~` expanded; absent when the spelling could not be expanded. */
+  readonly path?: string;
+  readonly expandProblem?: string;
+  readonly facts: PathFacts;
+  /** The TOML string value (for implicit grants: the key that implies them). */
+  readonly span: Span;
+  /** Implicit grants: why they exist and where (each platform has its own spelling). */
+  readonly implicit?: { readonly reason: string; readonly platforms: readonly Platform[] };
+}
+
+export type PrincipalKind = 'agent' | 'tool' | 'mcp';
+
+export interface Principal {
+  /** `agent`, `tool.NAME`, `mcp.NAME`: also the artifact file stem. */
+  readonly id: string;
+  readonly kind: PrincipalKind;
+  readonly name: string;
+  /** The key that declares it. */
+  readonly span: Span;
+  readonly grants: readonly Grant[];
+  readonly workspace?: Omit<Grant, 'list' | 'access' | 'scope'>;
+  /** A direct network exception (tool network table, MCP `contain_egress = false`). */
+  readonly directNetwork?: { readonly span: Span; readonly how: 'network-table' | 'contain_egress' };
+  /** An `[agent.network]` table: refused, reported by a rule. */
+  readonly networkTable?: Span;
+}
+
+export interface TybaSession {
+  readonly worktree: string;
+  readonly dataDir: string;
+  readonly agentDirs: readonly string[];
+}
+
+export interface PolicyIR {
+  readonly dialect: Dialect;
+  readonly file: string;
+  readonly home: string;
+  /** The filesystem view the facts came from (`host`, `none`, `manifest FILE`). */
+  readonly fs: { readonly description: string; readonly knowsFacts: boolean };
+  readonly principals: readonly Principal[];
+  readonly features: { readonly nativeFilesystemPolicy?: { readonly value: boolean; readonly span: Span } };
+  readonly tyba?: TybaSession;
+}

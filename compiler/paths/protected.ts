@@ -1,0 +1,51 @@
+import secrets from './secrets.json' with { type: 'json' };
+import { isUnder } from './spelling.js';
+
+export interface ProtectedPath {
+  readonly path: string;
+  /** `secret`: one of seed 001's twelve; `tyba-data`: TYBA's own data; `boxwright`: our config; `root`: `/`. */
+  readonly why: 'secret' | 'tyba-data' | 'boxwright' | 'root';
+  readonly written: string;
+}
+
+function expand(p: string, home: string): string {
+  return p === '~' ? home : p.startsWith('~/') ? home.replace(/\/+$/, '') + p.slice(1) : p;
+}
+
+export const secretLocations: readonly string[] = secrets.secrets;
+export const knownReadableLocations: readonly string[] = secrets.knownReadable;
+
+/** Every protected path for this home, most specific reasons first. */
+export function protectedPaths(home: string, tybaDataDir: string): ProtectedPath[] {
+  const out: ProtectedPath[] = secrets.secrets.map((w) => ({ path: expand(w, home), why: 'secret' as const, written: w }));
+  out.push({ path: expand(tybaDataDir, home), why: 'tyba-data', written: tybaDataDir });
+  out.push({ path: expand('~/.config/boxwright', home), why: 'boxwright', written: '~/.config/boxwright' });
+  out.push({ path: '/', why: 'root', written: '/' });
+  return out;
+}
+
+export interface ProtectedHit {
+  /** The grant names the protected path itself, or a path inside it. */
+  readonly inside: readonly ProtectedPath[];
+  /** The grant covers protected paths below it (`read = ["~"]` exposes `~/.ssh`). */
+  readonly exposes: readonly ProtectedPath[];
+}
+
+/** How a granted path meets the protected list. `/` counts only when named exactly. */
+export function protectedHit(path: string, list: readonly ProtectedPath[]): ProtectedHit {
+  const inside: ProtectedPath[] = [];
+  const exposes: ProtectedPath[] = [];
+  for (const p of list) {
+    if (p.why === 'root') {
+      if (path === '/') inside.push(p);
+      continue;
+    }
+    if (isUnder(path, p.path)) inside.push(p);
+    else if (isUnder(p.path, path)) exposes.push(p);
+  }
+  return { inside, exposes };
+}
+
+export function expandTilde(p: string, home: string): string {
+  return expand(p, home);
+}

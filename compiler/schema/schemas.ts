@@ -1,0 +1,148 @@
+// The JSON Schemas of both dialects and of the --fs manifest, as data.
+// scripts/gen-validators.mjs compiles them ahead of time (ajv standalone);
+// `boxwright schema` prints them; the mapping of ajv errors to TOML spans
+// reads their property names for did-you-mean suggestions.
+
+/** A JSON Schema node; kept loose on purpose: this file is data. */
+export type JsonSchema = { readonly [key: string]: unknown };
+
+const pathList = (description: string, examples: unknown[]): JsonSchema => ({
+  type: 'array',
+  description,
+  items: { type: 'string', description: 'An absolute path, or one starting with `~/` (expanded to --home). Canonical spelling: no `.`, `..`, `//`, trailing slash or symbolic-link component.' },
+  examples,
+});
+
+const filesystemTable = (who: string): JsonSchema => ({
+  type: 'object',
+  description: `What ${who} may read, write, list and execute. boxwright owns this table: an unknown key is an error.`,
+  additionalProperties: false,
+  properties: {
+    read: pathList('Read-only subtrees (content reads, no writes).', [['~/project']]),
+    write: pathList('Write subtrees. On Linux a write is read-write and must be fully covered by `read` or `read_file`; macOS gives write-only access where no read covers it.', [['~/project/output']]),
+    read_file: pathList('Exact files readable (read-only). A read_file never covers a directory named in `write`.', [['~/results/output.txt']]),
+    write_file: pathList('Exact files writable. Combine with the same path in `read_file` for read-write access to one file.', [['~/results/output.txt']]),
+    list: pathList('Directories whose entry names are visible without their contents (macOS only; Linux refuses).', [['~/inbox']]),
+    deny: pathList('Paths refused inside granted trees. Linux needs them to exist; macOS also refuses paths created later.', [['~/project/.env']]),
+    metadata: pathList('Trees whose file properties (existence, size, dates) are visible without contents. Agent only: tools refuse the field; Linux supplies no metadata tree.', [['~/archive']]),
+    exec: pathList('Executables the agent may run (an execution grant; it does not satisfy Linux\'s read requirement).', [['/usr/bin/git']]),
+    workspace: { type: 'string', description: 'The initial working directory. It grants no content by itself.', examples: ['~/work'] },
+  },
+});
+
+const networkTable = (who: 'agent' | 'tool'): JsonSchema => ({
+  type: 'object',
+  description: who === 'agent'
+    ? 'Refused on every platform: the agent routes its network through the gateway. Admitted by the schema so that the `agent-network-table` rule reports it.'
+    : 'Its presence is a direct network exception: the tool bypasses gateway policy (Linux shares the surrounding network namespace). boxwright knows no keys inside it; an unknown key is an error.',
+  additionalProperties: false,
+  properties: {},
+  examples: [{}],
+});
+
+export const boxSchema: JsonSchema & { properties: Record<string, JsonSchema> } = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: 'https://boxwright.dev/schema/box.json',
+  title: 'boxwright: Box sandbox configuration (seed 000)',
+  description: 'An agent, its tools and its local MCP servers: what each may read, write, list, execute and reach. Keys outside the filesystem and network tables, contain_egress and [experimental-features] belong to the host product and are passed over.',
+  type: 'object',
+  properties: {
+    agent: {
+      type: 'object',
+      description: 'The agent. Keys other than `filesystem` and `network` are not boxwright\'s and are passed over.',
+      properties: { filesystem: filesystemTable('the agent'), network: networkTable('agent') },
+      examples: [{ filesystem: { read: ['~/project'], write: ['~/project/output'] } }],
+    },
+    tools: {
+      type: 'object',
+      description: 'Explicitly declared tools, by name. Each runs in its own sandbox.',
+      additionalProperties: {
+        type: 'object',
+        description: 'One tool. Keys other than `filesystem` and `network` (its command, arguments…) are passed over.',
+        properties: { filesystem: filesystemTable('this tool'), network: networkTable('tool') },
+        examples: [{ filesystem: { read: ['~/project'] } }],
+      },
+      examples: [{ formatter: { filesystem: { read: ['~/project'] } } }],
+    },
+    mcp_servers: {
+      type: 'object',
+      description: 'Local MCP (Model Context Protocol) servers, by name. Each runs in its own sandbox.',
+      additionalProperties: {
+        type: 'object',
+        description: 'One local MCP server. Keys other than `filesystem` and `contain_egress` are passed over.',
+        properties: {
+          contain_egress: { type: 'boolean', description: '`false` is a direct network exception: the server bypasses gateway policy. Default `true`.', examples: [false] },
+          filesystem: filesystemTable('this server'),
+        },
+        examples: [{ contain_egress: false, filesystem: { read: ['~/index'] } }],
+      },
+      examples: [{ search: { filesystem: { read: ['~/index'] } } }],
+    },
+    'experimental-features': {
+      type: 'object',
+      description: 'Experimental features of the host product. boxwright owns this table: an unknown key is an error.',
+      additionalProperties: false,
+      properties: {
+        'native-filesystem-policy': { type: 'boolean', description: 'Native filesystem policy: needs macOS and a build with the feature; Linux refuses it.', examples: [true] },
+      },
+      examples: [{ 'native-filesystem-policy': true }],
+    },
+  },
+};
+
+export const tybaSchema: JsonSchema & { properties: Record<string, JsonSchema> } = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: 'https://boxwright.dev/schema/tyba.json',
+  title: 'boxwright: TYBA user configuration (seed 001)',
+  description: 'A TYBA user config. Only its [sandbox] table is boxwright\'s; the rest of the file is passed over.',
+  type: 'object',
+  properties: {
+    sandbox: {
+      type: 'object',
+      description: 'The session sandbox. boxwright owns this table: an unknown key is an error.',
+      additionalProperties: false,
+      properties: {
+        read_allow: pathList('Extra paths the agent may read on macOS and Linux. Inert on Windows (reads are open there). Cannot re-open a listed secret on macOS; on Linux it would expose it.', [['~/datasets']]),
+      },
+      examples: [{ read_allow: ['~/datasets'] }],
+    },
+  },
+};
+
+/** For editors: one schema that completes either dialect. */
+export const editorSchema: JsonSchema = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: 'https://boxwright.dev/schema/boxwright.json',
+  title: 'boxwright sandbox configuration (Box or TYBA dialect)',
+  description: 'Box configs use agent / tools / mcp_servers / experimental-features; TYBA user configs use [sandbox]. A file uses one dialect, not both.',
+  type: 'object',
+  properties: { ...boxSchema.properties, ...tybaSchema.properties },
+};
+
+/** The --fs manifest: a machine described as data. */
+export const manifestSchema: JsonSchema = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: 'https://boxwright.dev/schema/fs-manifest.json',
+  title: 'boxwright filesystem manifest (--fs FILE.json)',
+  description: 'A machine described as data, so a config can be linted reproducibly for a machine boxwright is not running on. Every path not listed (and not a parent of a listed path) is absent.',
+  type: 'object',
+  required: ['home', 'entries'],
+  additionalProperties: false,
+  properties: {
+    $schema: { type: 'string' },
+    description: { type: 'string', description: 'Free text.' },
+    home: { type: 'string', pattern: '^/', description: 'The home directory `~` expands to.', examples: ['/home/dev'] },
+    entries: {
+      type: 'object',
+      description: 'Absolute path → its kind. Parents of listed paths are directories.',
+      propertyNames: { pattern: '^/' },
+      additionalProperties: {
+        anyOf: [
+          { enum: ['file', 'dir'] },
+          { type: 'object', required: ['symlink'], additionalProperties: false, properties: { symlink: { type: 'string', description: 'The link target as readlink(2) returns it (absolute or relative to the link\'s directory).' } } },
+        ],
+      },
+      examples: [{ '/home/dev/project': 'dir', '/home/dev/.bashrc': 'file', '/home/dev/current': { symlink: 'project' } }],
+    },
+  },
+};

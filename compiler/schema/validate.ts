@@ -1,0 +1,172 @@
+import type { Diagnostic } from '../diagnostic.js';
+import { PLATFORMS } from '../diagnostic.js';
+import type { Span } from '../span.js';
+import type { TomlTable, TomlValue } from '../toml/ast.js';
+import { didYouMean } from './did-you-mean.js';
+import { boxSchema, tybaSchema, type JsonSchema } from './schemas.js';
+import { validateBox, validateTyba, type AjvError, type StandaloneValidator } from './validators.js';
+
+export type Dialect = 'box' | 'tyba';
+
+/** A TOML date or time, kept distinct from strings so `type: string` rejects it. */
+class TomlDateValue {
+  constructor(readonly text: string) {}
+}
+
+/** The document as the plain data ajv validates; null-prototype tables keep `__proto__` a key. */
+function toData(value: TomlValue): unknown {
+  switch (value.kind) {
+    case 'table': {
+      const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+      for (const [key, entry] of value.entries) out[key] = toData(entry.value);
+      return out;
+    }
+    case 'array':
+      return value.items.map(toData);
+    case 'integer':
+      return Number(value.value);
+    case 'float':
+    case 'boolean':
+    case 'string':
+      return value.value;
+    default:
+      return new TomlDateValue(value.text);
+  }
+}
+
+interface Located {
+  readonly value: TomlValue;
+  /** The key that names this value, when it is a table entry. */
+  readonly keySpan?: Span;
+  readonly path: readonly (string | number)[];
+}
+
+function decodePointer(pointer: string): string[] {
+  if (pointer === '') return [];
+  return pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+function locate(root: TomlTable, pointer: string): Located {
+  let here: Located = { value: root, path: [] };
+  for (const segment of decodePointer(pointer)) {
+    const v = here.value;
+    if (v.kind === 'table') {
+      const entry = v.entries.get(segment);
+      if (!entry) break;
+      here = { value: entry.value, keySpan: entry.keySpan, path: [...here.path, segment] };
+    } else if (v.kind === 'array') {
+      const item = v.items[Number(segment)];
+      if (!item) break;
+      here = { value: item, path: [...here.path, Number(segment)] };
+    } else break;
+  }
+  return here;
+}
+
+const bareKey = /^[A-Za-z0-9_-]+$/;
+function keyText(key: string): string {
+  return bareKey.test(key) ? key : JSON.stringify(key);
+}
+
+/** `agent.filesystem.read[0]` for people. */
+export function describePath(path: readonly (string | number)[]): string {
+  let out = '';
+  for (const seg of path) out += typeof seg === 'number' ? `[${seg}]` : (out ? '.' : '') + keyText(seg);
+  return out;
+}
+
+function tableName(path: readonly (string | number)[]): string {
+  return path.length === 0 ? 'the top level' : `[${describePath(path)}]`;
+}
+
+const kindNames: Record<TomlValue['kind'], string> = {
+  string: 'a string',
+  integer: 'an integer',
+  float: 'a float',
+  boolean: 'a boolean',
+  datetime: 'a date-time',
+  'datetime-local': 'a local date-time',
+  'date-local': 'a local date',
+  'time-local': 'a local time',
+  array: 'an array',
+  table: 'a table',
+};
+
+const typeNames: Record<string, string> = {
+  string: 'a string',
+  array: 'an array',
+  object: 'a table',
+  boolean: 'a boolean (true or false)',
+  integer: 'an integer',
+  number: 'a number',
+};
+
+/** The schema node a schemaPath (`#/properties/agent/…`) points into. */
+function schemaAt(root: JsonSchema, schemaPath: string): JsonSchema | undefined {
+  let node: unknown = root;
+  for (const seg of decodePointer(schemaPath.replace(/^#/, ''))) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[seg];
+  }
+  return node !== null && typeof node === 'object' ? (node as JsonSchema) : undefined;
+}
+
+function knownKeys(root: JsonSchema, schemaPath: string): string[] {
+  const parent = schemaAt(root, schemaPath.replace(/\/additionalProperties$/, ''));
+  const props = parent?.['properties'];
+  return props && typeof props === 'object' ? Object.keys(props).sort() : [];
+}
+
+function toDiagnostic(error: AjvError, root: TomlTable, schema: JsonSchema, file: string): Diagnostic {
+  const here = locate(root, error.instancePath);
+  const base = { ruleId: 'schema', severity: 'error' as const, platforms: PLATFORMS, file };
+  if (error.keyword === 'additionalProperties') {
+    const key = String(error.params['additionalProperty']);
+    const table = here.value.kind === 'table' ? here.value : undefined;
+    const entry = table?.entries.get(key);
+    const known = knownKeys(schema, error.schemaPath);
+    const guess = didYouMean(key, known);
+    const knownText = known.length ? `; known keys: ${known.map((k) => `\`${k}\``).join(', ')}` : '; this table takes no keys';
+    return {
+      ...base,
+      message: `unknown key \`${key}\` in ${tableName(here.path)}` + (guess ? `; did you mean \`${guess}\`?` : knownText),
+      span: entry?.keySpan ?? here.keySpan ?? here.value.span,
+      ...(guess ? { suggestion: `rename \`${key}\` to \`${guess}\`` } : {}),
+    };
+  }
+  if (error.keyword === 'type') {
+    const expected = typeNames[String(error.params['type'])] ?? String(error.params['type']);
+    const last = here.path[here.path.length - 1];
+    const what =
+      typeof last === 'number'
+        ? `entries of \`${describePath(here.path.slice(0, -1))}\` must be ${expected === 'a string' ? 'strings (paths)' : expected}`
+        : `\`${describePath(here.path)}\` must be ${expected}`;
+    return { ...base, message: `${what}, found ${kindNames[here.value.kind]}`, span: here.value.span };
+  }
+  if (error.keyword === 'required') {
+    const missing = String(error.params['missingProperty']);
+    return { ...base, message: `${tableName(here.path)} needs the key \`${missing}\``, span: here.keySpan ?? here.value.span };
+  }
+  return { ...base, message: `\`${describePath(here.path)}\` ${error.message ?? 'is invalid'}`, span: here.value.span };
+}
+
+const validators: Record<Dialect, { validate: StandaloneValidator; schema: JsonSchema }> = {
+  box: { validate: validateBox, schema: boxSchema },
+  tyba: { validate: validateTyba, schema: tybaSchema },
+};
+
+/** Schema diagnostics for a parsed document, each at the exact key or value. */
+export function validateDocument(doc: TomlTable, dialect: Dialect, file: string): Diagnostic[] {
+  const { validate, schema } = validators[dialect];
+  if (validate(toData(doc))) return [];
+  const seen = new Set<string>();
+  const out: Diagnostic[] = [];
+  for (const error of validate.errors ?? []) {
+    const d = toDiagnostic(error, doc, schema, file);
+    const key = `${d.span.start.offset}:${d.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(d);
+  }
+  return out;
+}

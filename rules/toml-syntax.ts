@@ -1,0 +1,16 @@
+import type { Rule } from './engine.js';
+
+export const tomlSyntax: Rule = {
+  meta: {
+    id: 'toml-syntax',
+    seedRow: '(front end) the file must be TOML 1.0.0',
+    severity: { macos: 'error', linux: 'error', windows: 'error' },
+    docs: {
+      summary: 'The file is not valid TOML 1.0.0.',
+      details:
+        'boxwright parses the config with its own TOML 1.0.0 parser, so that every value keeps its exact position. A syntax error, invalid UTF-8, a redefined table or a duplicate key is reported at the token that holds the mistake (an unclosed table header on its own line, not on the next key). No platform can load such a file, so every verdict is refused.',
+      bad: '[agent.filesystem\nread = ["~/project"]',
+      good: '[agent.filesystem]\nread = ["~/project"]',
+    },
+  },
+};

@@ -1,0 +1,23 @@
+import type { Grant, Principal } from '../compiler/ir/types.js';
+import type { RelatedLocation } from '../compiler/diagnostic.js';
+
+/** "the agent", "tool `formatter`", "MCP server `search`". */
+export function who(p: Principal): string {
+  return p.kind === 'agent' ? 'the agent' : p.kind === 'tool' ? `tool \`${p.name}\`` : `MCP server \`${p.name}\``;
+}
+
+/** The grants a person wrote (implicit TYBA grants are boxwright's own, exempt from path rules). */
+export function authored(p: Principal): Grant[] {
+  return p.grants.filter((g) => !g.implicit);
+}
+
+export function relatedGrant(g: Grant, message: string): RelatedLocation {
+  return { message, span: g.span };
+}
+
+/** The path a message names: the resolved one when known, else as written. */
+export function shown(g: Pick<Grant, 'path' | 'written'>): string {
+  return g.path ?? g.written;
+}
+
+export const contentAccess = new Set(['read', 'write', 'read-write', 'list', 'metadata', 'exec']);

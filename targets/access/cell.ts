@@ -1,0 +1,54 @@
+/**
+ * What one platform gives at one path. `access` lists content rights;
+ * `empty` is Linux's placeholder over a denied path (reads succeed empty,
+ * writes fail); `denied` is a refusal rule (macOS, Windows labels);
+ * `absent` means the path does not exist for the workload (Linux) or is
+ * simply not granted (macOS); `refused` means the platform refuses the
+ * configuration because of this grant.
+ */
+export type Cell =
+  | { readonly kind: 'access'; readonly read: boolean; readonly write: boolean; readonly exec: boolean; readonly names: boolean; readonly meta: boolean }
+  | { readonly kind: 'empty' }
+  | { readonly kind: 'denied' }
+  | { readonly kind: 'absent' }
+  | { readonly kind: 'refused'; readonly ruleId: string };
+
+export const absent: Cell = { kind: 'absent' };
+export const denied: Cell = { kind: 'denied' };
+export const empty: Cell = { kind: 'empty' };
+
+export function access(flags: { read?: boolean; write?: boolean; exec?: boolean; names?: boolean; meta?: boolean }): Cell {
+  const read = flags.read ?? false;
+  const write = flags.write ?? false;
+  const exec = flags.exec ?? false;
+  // Reading content implies seeing names and properties.
+  const names = read || (flags.names ?? false);
+  const meta = read || names || (flags.meta ?? false);
+  if (!read && !write && !exec && !names && !meta) return absent;
+  return { kind: 'access', read, write, exec, names, meta };
+}
+
+/**
+ * The explain legend: `rw`, `r`, `rx`, `rwx`, `w`, `wx`, `names`, `meta`, `x`, `empty`,
+ * `—` (absent or denied), `refused`.
+ */
+export function legend(cell: Cell): string {
+  switch (cell.kind) {
+    case 'empty':
+      return 'empty';
+    case 'denied':
+    case 'absent':
+      return '—';
+    case 'refused':
+      return 'refused';
+    case 'access': {
+      const content = (cell.read ? 'r' : '') + (cell.write ? 'w' : '') + (cell.exec ? 'x' : '');
+      if (content) return content;
+      return cell.names ? 'names' : 'meta';
+    }
+  }
+}
+
+export function sameCell(a: Cell, b: Cell): boolean {
+  return legend(a) === legend(b) && a.kind === b.kind;
+}

@@ -1,0 +1,3 @@
+export { effectiveAccess, type AccessModel, type PrincipalAccess, type GrantAccess, type Note } from './model.js';
+export { access, absent, denied, empty, legend, sameCell, type Cell } from './cell.js';
+export { PathTrie } from './trie.js';

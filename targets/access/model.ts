@@ -1,0 +1,243 @@
+import type { Platform } from '../../compiler/diagnostic.js';
+import { PLATFORMS } from '../../compiler/diagnostic.js';
+import type { Grant, PolicyIR, Principal } from '../../compiler/ir/types.js';
+import { expandTilde, secretLocations } from '../../compiler/paths/index.js';
+import { access, absent, denied, empty, type Cell } from './cell.js';
+import { PathTrie } from './trie.js';
+
+/** Why a platform's cell is what it is: the rule or mechanism, for footnotes. */
+export interface Note {
+  readonly ruleId: string;
+  readonly text: string;
+}
+
+export interface GrantAccess {
+  readonly grant: Grant;
+  /** What the grant asks for, as written. */
+  readonly requested: Cell;
+  /** What each platform gives at the grant's path, all grants combined. */
+  readonly effective: Readonly<Record<Platform, Cell>>;
+  readonly notes: Readonly<Partial<Record<Platform, Note>>>;
+  /** Whether the grant applies on each platform (implicit grants have their own spelling per platform). */
+  readonly applies: Readonly<Record<Platform, boolean>>;
+  /** For a write grant: the read grant that covers its whole scope (Linux's requirement). */
+  readonly readCover?: Grant;
+  /** For an uncovered write: the reads inside its scope that cover only part of it. */
+  readonly partialReads?: readonly Grant[];
+}
+
+export interface PrincipalAccess {
+  readonly principal: Principal;
+  readonly grants: readonly GrantAccess[];
+  /** Everything no grant names. */
+  readonly elsewhere: Readonly<Record<Platform, { readonly cell: Cell; readonly text: string }>>;
+  effectiveAt(path: string, platform: Platform): Cell;
+}
+
+export interface AccessModel {
+  readonly ir: PolicyIR;
+  readonly principals: readonly PrincipalAccess[];
+}
+
+/** The platform's grants of one principal, indexed for O(depth) questions. */
+class PlatformIndex {
+  readonly trees = new PathTrie<Grant>();
+  readonly files = new PathTrie<Grant>();
+  /** Paths denied by the platform's own mechanism (seed 001's secret list). */
+  readonly mechanismDenies = new PathTrie<string>();
+
+  constructor(readonly platform: Platform, grants: readonly Grant[]) {
+    for (const g of grants) {
+      if (!g.path || !appliesOn(g, platform)) continue;
+      (g.scope === 'tree' ? this.trees : this.files).add(g.path, g);
+    }
+  }
+
+  treesOver(path: string, test: (g: Grant) => boolean): Grant | undefined {
+    return this.trees.ancestorsOrSelf(path).find(test);
+  }
+
+  fileAt(path: string, test: (g: Grant) => boolean): Grant | undefined {
+    return this.files.at(path).find(test);
+  }
+}
+
+function appliesOn(g: Grant, platform: Platform): boolean {
+  return !g.implicit || g.implicit.platforms.includes(platform);
+}
+
+const reads = (g: Grant): boolean => g.access === 'read' || g.access === 'read-write';
+const writes = (g: Grant): boolean => g.access === 'write' || g.access === 'read-write';
+const isDeny = (g: Grant): boolean => g.access === 'deny';
+const existingDeny = (g: Grant): boolean => isDeny(g) && g.facts.existence !== 'absent';
+
+/**
+ * Linux's explicit read requirement: a read tree over the path, or, for an
+ * exact-file write, a read_file of the same file. An exec grant never
+ * satisfies it, and a read_file never covers a directory named in `write`.
+ */
+function linuxReadCover(ix: PlatformIndex, path: string, scope: 'tree' | 'file'): Grant | undefined {
+  return ix.treesOver(path, reads) ?? (scope === 'file' ? ix.fileAt(path, reads) : undefined);
+}
+
+function requestedCell(g: Grant): Cell {
+  switch (g.access) {
+    case 'read':
+      return access({ read: true });
+    case 'write':
+      return access({ write: true });
+    case 'read-write':
+      return access({ read: true, write: true });
+    case 'list':
+      return access({ names: true });
+    case 'metadata':
+      return access({ meta: true });
+    case 'exec':
+      return access({ exec: true });
+    case 'deny':
+      return denied;
+  }
+}
+
+function macosAt(p: Principal, ix: PlatformIndex, path: string, tyba: boolean): Cell {
+  if (ix.treesOver(path, isDeny) || ix.mechanismDenies.ancestorsOrSelf(path).length) return tyba ? access({ meta: true }) : denied;
+  const read = !!(ix.treesOver(path, reads) ?? ix.fileAt(path, reads));
+  const write = !!(ix.treesOver(path, writes) ?? ix.fileAt(path, writes));
+  const names = !!ix.fileAt(path, (g) => g.access === 'list') || !!ix.trees.at(path).find((g) => g.access === 'list');
+  const meta = tyba || !!ix.treesOver(path, (g) => g.access === 'metadata');
+  // Tools run helpers and load built code from their content grants.
+  const exec = !!ix.fileAt(path, (g) => g.access === 'exec') || (p.kind === 'tool' && (read || write));
+  return access({ read, write, exec, names, meta });
+}
+
+function linuxAt(ix: PlatformIndex, path: string): Cell {
+  if (ix.treesOver(path, existingDeny)) return empty;
+  const readTree = ix.treesOver(path, reads);
+  const read = !!(readTree ?? ix.fileAt(path, (g) => reads(g) || g.access === 'exec'));
+  const writeTree = ix.treesOver(path, writes);
+  const writeFile = ix.fileAt(path, writes);
+  const write = !!((writeTree && linuxReadCover(ix, writeTree.path!, 'tree')) || (writeFile && linuxReadCover(ix, path, 'file')));
+  // bubblewrap cannot mount a tree non-executable: whatever is readable is executable.
+  return access({ read: read || write, write, exec: read || write });
+}
+
+function windowsAt(ix: PlatformIndex, path: string): Cell {
+  if (ix.treesOver(path, existingDeny) || ix.mechanismDenies.ancestorsOrSelf(path).length) return denied;
+  const write = !!(ix.treesOver(path, writes) ?? ix.fileAt(path, writes));
+  // Reads are open, and a restricted token does not restrict execution.
+  return access({ read: true, write, exec: true });
+}
+
+function grantAccess(p: Principal, g: Grant, ix: Record<Platform, PlatformIndex>, at: PrincipalAccess['effectiveAt'], tyba: boolean): GrantAccess {
+  const effective: Partial<Record<Platform, Cell>> = {};
+  const notes: Partial<Record<Platform, Note>> = {};
+  const applies = { macos: appliesOn(g, 'macos'), linux: appliesOn(g, 'linux'), windows: appliesOn(g, 'windows') };
+  let readCover: Grant | undefined;
+  let partialReads: Grant[] | undefined;
+  for (const platform of PLATFORMS) {
+    if (!g.path || !applies[platform]) {
+      effective[platform] = absent;
+      continue;
+    }
+    const refuse = (ruleId: string, text: string): void => {
+      effective[platform] = { kind: 'refused', ruleId };
+      notes[platform] = { ruleId, text };
+    };
+    if (g.access === 'metadata' && p.kind !== 'agent') {
+      refuse('metadata-in-tool', 'tools refuse the metadata field');
+      continue;
+    }
+    if (platform === 'linux') {
+      if (writes(g) && !g.implicit) {
+        readCover = linuxReadCover(ix.linux, g.path, g.scope);
+        if (!readCover) {
+          partialReads = ix.linux.trees.below(g.path).filter(reads).concat(ix.linux.files.at(g.path).filter(reads));
+          refuse('write-only', 'Linux refuses write-only access: a writable mount also exposes reads');
+          continue;
+        }
+      }
+      if (g.access === 'list') {
+        refuse('list-without-content', 'Linux mounts cannot show names without contents');
+        continue;
+      }
+      if (isDeny(g) && g.facts.existence === 'absent' && !g.implicit) {
+        refuse('deny-absent-path', 'Linux needs an existing deny target');
+        continue;
+      }
+    }
+    effective[platform] = at(g.path, platform);
+    const note = mechanismNote(p, g, platform, effective[platform]!, tyba);
+    if (note) notes[platform] = note;
+  }
+  return {
+    grant: g,
+    requested: requestedCell(g),
+    effective: effective as Record<Platform, Cell>,
+    notes,
+    applies,
+    ...(readCover ? { readCover } : {}),
+    ...(partialReads ? { partialReads } : {}),
+  };
+}
+
+/** The platform mechanism behind a cell that differs from the request. */
+function mechanismNote(p: Principal, g: Grant, platform: Platform, cell: Cell, tyba: boolean): Note | undefined {
+  if (platform === 'linux') {
+    if (g.access === 'metadata') return { ruleId: 'metadata-tree', text: 'Linux supplies no metadata-only tree' };
+    if (g.access === 'deny' && cell.kind === 'empty')
+      return g.facts.kind === 'file'
+        ? { ruleId: 'deny-file-substitution', text: 'an empty read-only file covers it: reads succeed empty, writes fail' }
+        : { ruleId: 'deny-file-substitution', text: 'an empty read-only tmpfs covers it' };
+    if (cell.kind === 'access' && cell.exec && g.access !== 'exec')
+      return p.kind === 'agent'
+        ? { ruleId: 'exec-not-confined', text: 'bubblewrap cannot mount read trees non-executable' }
+        : { ruleId: 'tool-exec-widening', text: "Linux makes a tool's content mounts executable" };
+  }
+  if (platform === 'windows') {
+    if (g.list === 'read_allow') return { ruleId: 'read-allow-inert', text: 'read_allow is inert on Windows: reads are already open' };
+    if (cell.kind === 'denied' && g.access !== 'deny') return { ruleId: 'secret-not-grantable', text: 'a no-read-up label on a listed secret' };
+    if (g.access === 'deny' && g.facts.existence === 'absent') return { ruleId: 'deny-absent-path', text: 'nothing to label: a file created there later is readable' };
+    if (g.access !== 'deny') return { ruleId: 'windows-open-reads', text: 'reads (and execution) are open on Windows' };
+  }
+  if (platform === 'macos') {
+    if (cell.kind !== 'access' && g.access !== 'deny' && tyba) return { ruleId: 'secret-not-grantable', text: 'denials beat permissions: a listed secret stays denied' };
+    if (cell.kind === 'access' && cell.exec && p.kind === 'tool' && g.access !== 'exec')
+      return { ruleId: 'tool-exec-widening', text: 'tools run helpers from their content grants' };
+  }
+  return undefined;
+}
+
+function principalAccess(ir: PolicyIR, p: Principal): PrincipalAccess {
+  const tyba = ir.dialect === 'tyba';
+  const ix: Record<Platform, PlatformIndex> = {
+    macos: new PlatformIndex('macos', p.grants),
+    linux: new PlatformIndex('linux', p.grants),
+    windows: new PlatformIndex('windows', p.grants),
+  };
+  // Seed 001: Windows labels the twelve secrets deny-read whatever the config;
+  // TYBA's Seatbelt denies them too, and read_allow cannot re-open them.
+  for (const s of secretLocations) {
+    ix.windows.mechanismDenies.add(expandTilde(s, ir.home), s);
+    if (tyba) ix.macos.mechanismDenies.add(expandTilde(s, ir.home), s);
+  }
+  const at = (path: string, platform: Platform): Cell =>
+    platform === 'macos' ? macosAt(p, ix.macos, path, tyba) : platform === 'linux' ? linuxAt(ix.linux, path) : windowsAt(ix.windows, path);
+  const grants = p.grants.map((g) => grantAccess(p, g, ix, at, tyba));
+  return {
+    principal: p,
+    grants,
+    effectiveAt: at,
+    elsewhere: {
+      macos: tyba
+        ? { cell: access({ meta: true }), text: 'denied; metadata (existence, size, dates) visible' }
+        : { cell: denied, text: 'denied by Seatbelt' },
+      linux: { cell: absent, text: 'does not exist in the mount view' },
+      windows: { cell: access({ read: true, exec: true }), text: 'readable, except the listed secrets' },
+    },
+  };
+}
+
+/** The one effective-access model: what the rules judge, explain prints and the emitters lower. */
+export function effectiveAccess(ir: PolicyIR): AccessModel {
+  return { ir, principals: ir.principals.map((p) => principalAccess(ir, p)) };
+}

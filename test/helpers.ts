@@ -1,0 +1,32 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root, found from this compiled file (dist/test/helpers.js). */
+export const repoRoot: string = (() => {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error('package.json not found above ' + fileURLToPath(import.meta.url));
+    dir = up;
+  }
+  return dir;
+})();
+
+/**
+ * `../shared` beside the checkout (CI lays a copy there). Tests that need it
+ * fail in CI when it is missing, and are skipped loudly elsewhere.
+ */
+export function sharedDir(): string | undefined {
+  const dir = resolve(repoRoot, '..', 'shared');
+  return existsSync(dir) ? dir : undefined;
+}
+
+/** Returns a skip reason (printed loudly) or undefined when `cond` holds; throws in CI. */
+export function requireOrSkip(cond: boolean, what: string): string | undefined {
+  if (cond) return undefined;
+  if (process.env.CI) throw new Error(`${what} is required in CI but is missing`);
+  const msg = `SKIPPED: ${what} is missing on this machine (CI would fail here)`;
+  process.stderr.write(`\n*** ${msg} ***\n\n`);
+  return msg;
+}

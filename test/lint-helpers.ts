@@ -1,0 +1,25 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import kleur from 'kleur';
+import { checkConfig, type CheckResult } from '../compiler/cli/check.js';
+import { manifestView } from '../compiler/paths/index.js';
+import type { FsView } from '../compiler/paths/view.js';
+import { repoRoot } from './helpers.js';
+
+kleur.enabled = false;
+
+export const machine: FsView = manifestView(readFileSync(join(repoRoot, 'examples/machine.json'), 'utf8'), 'examples/machine.json');
+
+/** Lints TOML text the way the examples are linted: against examples/machine.json. */
+export function lintText(text: string, file = 'config.toml', view: FsView = machine): CheckResult {
+  return checkConfig(Buffer.from(text, 'utf8'), { file, view, worktree: '/home/dev/project' });
+}
+
+export function lintExample(name: string): CheckResult {
+  const file = `examples/${name}`;
+  return checkConfig(readFileSync(join(repoRoot, file)), { file, view: machine, worktree: '/home/dev/project' });
+}
+
+export function ruleIds(r: CheckResult): string[] {
+  return [...new Set(r.diagnostics.map((d) => d.ruleId))].sort();
+}
