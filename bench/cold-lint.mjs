@@ -2,7 +2,7 @@
 // `node -e 0` in the same run (issue 2: at most 2.0x).
 import { interleaved, timeProcess } from './lib.mjs';
 
-const bin = 'bin/boxwright.js';
+const bin = 'bin/boxwright.cjs';
 const lintArgs = [bin, 'lint', '--fs', 'examples/machine.json', 'examples/coding-agent.toml'];
 const r = interleaved({
   node: () => timeProcess(process.execPath, ['-e', '0']),

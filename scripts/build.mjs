@@ -2,10 +2,12 @@
 // 1. tsc type-checks everything and emits dist/ (the tests run from there);
 // 2. the JSON Schemas are compiled ahead of time into standalone ajv code,
 //    so that no schema is compiled at start-up;
-// 3. esbuild bundles the CLI into dist/bundle/, one file per lazily loaded
-//    command, because loading hundreds of small modules (chevrotain's lodash
-//    imports alone) costs more start-up time than everything else together.
+// 3. esbuild bundles the CLI into one file, dist/cli/boxwright.cjs, because
+//    loading hundreds of small modules (chevrotain's lodash imports alone)
+//    costs more start-up time than everything else together; a first run
+//    writes its V8 code cache (see bin/boxwright.cjs).
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -15,19 +17,30 @@ execFileSync(process.execPath, [tsc, '-p', root], { stdio: 'inherit', cwd: root 
 execFileSync(process.execPath, [join(root, 'scripts', 'gen-validators.mjs')], { stdio: 'inherit', cwd: root });
 
 const esbuild = await import('esbuild');
+const { bundledChevrotain, lazyAssert, lazySegmenter } = await import('./esbuild-plugins.mjs');
+const outfile = join(root, 'dist', 'cli', 'boxwright.cjs');
 await esbuild.build({
-  entryPoints: { boxwright: join(root, 'dist', 'compiler', 'cli', 'entry.js') },
-  outdir: join(root, 'dist', 'bundle'),
+  entryPoints: [join(root, 'dist', 'compiler', 'cli', 'entry.js')],
+  outfile,
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  // CommonJS, so that bin/boxwright.cjs can load it through a V8 code cache.
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
   minifySyntax: true,
   minifyWhitespace: true,
   legalComments: 'linked',
-  chunkNames: 'chunks/[name]-[hash]',
-  // yargs and others use require() for Node built-ins inside ESM.
-  banner: { js: "import { createRequire as __bwCreateRequire } from 'node:module'; const require = __bwCreateRequire(import.meta.url);" },
+  define: { 'import.meta.url': '__boxwrightBundleUrl' },
+  banner: { js: "const __boxwrightBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [bundledChevrotain, lazyAssert, lazySegmenter],
   logLevel: 'warning',
+});
+
+// Warm the code cache with one representative run, so the first real run
+// starts as fast as the rest.
+rmSync(`${outfile}.cache`, { force: true });
+execFileSync(process.execPath, [join(root, 'bin', 'boxwright.cjs'), 'lint', '--fs', 'examples/machine.json', 'examples/coding-agent.toml', 'examples/tyba-user-config.toml'], {
+  cwd: root,
+  stdio: 'ignore',
+  env: { ...process.env, BOXWRIGHT_WRITE_CODE_CACHE: '1', NO_COLOR: '1' },
 });

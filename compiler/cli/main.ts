@@ -2,72 +2,96 @@ import yargs from 'yargs';
 import type { Argv } from 'yargs';
 import { UsageError } from './options.js';
 
-// Each command's module is imported when the command runs, so start-up
-// pays only for what it uses.
+/**
+ * One yargs parser per command. The command is picked from the first
+ * argument before yargs runs, because a yargs `.command()` renders the
+ * command's whole help text on every run (to cache it), which costs more
+ * start-up time than linting a config. Each command's module is imported
+ * only when it runs.
+ */
+interface Command {
+  readonly usage: string;
+  readonly describe: string;
+  readonly options: (y: Argv) => Argv;
+  readonly run: (args: Record<string, unknown>) => Promise<number>;
+}
 
-const fsOptions = (y: Argv) =>
+const fsOptions = (y: Argv): Argv =>
   y
-    .option('fs', { type: 'string', describe: 'filesystem facts: host (the real disk), none (unknown), or a manifest FILE.json', default: undefined })
-    .option('home', { type: 'string', describe: 'where ~ points (default: your home, or the manifest\'s)' })
-    .option('dialect', { choices: ['box', 'tyba'] as const, describe: 'override dialect detection' })
+    .option('fs', { type: 'string', describe: 'filesystem facts: host (the real disk), none (unknown), or a manifest FILE.json' })
+    .option('home', { type: 'string', describe: "where ~ points (default: your home, or the manifest's)" })
+    .option('dialect', { choices: ['box', 'tyba'], describe: 'override dialect detection' })
     .option('worktree', { type: 'string', describe: 'TYBA: the session worktree (default: the current directory)' })
-    .option('tyba-data-dir', { type: 'string', describe: "TYBA: its data directory (default ~/.tyba)" })
+    .option('tyba-data-dir', { type: 'string', describe: 'TYBA: its data directory (default ~/.tyba)' })
     .option('agent-dir', { type: 'string', array: true, describe: "TYBA: the agent's own directories (repeatable)" });
 
+const commands: Record<string, Command> = {
+  lint: {
+    usage: 'lint [files..]',
+    describe: 'check configs and print per-platform diagnostics and verdicts',
+    options: (y) =>
+      fsOptions(y)
+        .positional('files', { type: 'string', array: true, describe: 'config files (standard input when none)' })
+        .option('format', { alias: 'f', choices: ['text', 'json', 'sarif', 'github', 'markdown'], default: 'text' })
+        .option('platform', { type: 'string', array: true, describe: 'only these platforms: macos,linux,windows' })
+        .option('max-warnings', { type: 'number', describe: 'exit 1 when there are more warnings than this' }),
+    run: async (args) => (await import('./lint.js')).lintCommand(args),
+  },
+  parse: {
+    usage: 'parse [file]',
+    describe: 'print a TOML document as JSON (a toml-test decoder with --tagged)',
+    options: (y) => y.positional('file', { type: 'string', describe: 'TOML file (standard input when none)' }).option('tagged', { type: 'boolean', default: false, describe: "toml-test's tagged JSON" }),
+    run: async (args) => (await import('./parse.js')).parseCommand(args),
+  },
+  schema: {
+    usage: 'schema',
+    describe: 'print the JSON Schema of the configs (for editors: Even Better TOML / taplo)',
+    options: (y) => y.option('dialect', { choices: ['editor', 'box', 'tyba', 'manifest'], default: 'editor', describe: 'which schema: editor (both dialects), box, tyba, or the --fs manifest' }),
+    run: async (args) => (await import('./schema.js')).schemaCommand(args),
+  },
+  rules: {
+    usage: 'rules [id]',
+    describe: "list the rules, or print one rule's documentation",
+    options: (y) => y.positional('id', { type: 'string' }).option('format', { choices: ['text', 'markdown'], default: 'text' }),
+    run: async (args) => (await import('./rules.js')).rulesCommand(args),
+  },
+};
+
+function overview(argv: string[]): Argv {
+  let y = yargs(argv).scriptName('boxwright').usage('$0 <command> [options]\n\nA policy compiler and linter for AI-agent sandbox configurations.');
+  for (const [name, c] of Object.entries(commands)) y = y.command(c.usage, c.describe, (sub) => sub, () => undefined).alias(name, name);
+  return y.demandCommand(1, `name a command: ${Object.keys(commands).join(', ')}`).strict().help().version(false);
+}
+
 export async function main(argv: string[]): Promise<number> {
-  let exitCode = 0;
-  const cli = yargs(argv)
-    .scriptName('boxwright')
-    .usage('$0 <command> [options]\n\nA policy compiler and linter for AI-agent sandbox configurations.')
-    .command(
-      'lint [files..]',
-      'check configs and print per-platform diagnostics and verdicts',
-      (y) =>
-        fsOptions(y)
-          .positional('files', { type: 'string', array: true, describe: 'config files (standard input when none)' })
-          .option('format', { alias: 'f', choices: ['text', 'json', 'sarif', 'github', 'markdown'] as const, default: 'text' as const })
-          .option('platform', { type: 'string', array: true, describe: 'only these platforms: macos,linux,windows' })
-          .option('max-warnings', { type: 'number', describe: 'exit 1 when there are more warnings than this' }),
-      async (args) => {
-        exitCode = await (await import('./lint.js')).lintCommand(args);
-      },
-    )
-    .command(
-      'parse [file]',
-      'print a TOML document as JSON (a toml-test decoder with --tagged)',
-      (y) => y.positional('file', { type: 'string', describe: 'TOML file (standard input when none)' }).option('tagged', { type: 'boolean', default: false, describe: "toml-test's tagged JSON" }),
-      async (args) => {
-        exitCode = await (await import('./parse.js')).parseCommand(args);
-      },
-    )
-    .command(
-      'schema',
-      'print the JSON Schema of the configs (for editors: Even Better TOML / taplo)',
-      (y) => y.option('dialect', { choices: ['box', 'tyba', 'editor', 'manifest'] as const, default: 'editor' as const, describe: 'which schema: editor (both dialects), box, tyba, or the --fs manifest' }),
-      async (args) => {
-        exitCode = await (await import('./schema.js')).schemaCommand(args);
-      },
-    )
-    .command(
-      'rules [id]',
-      'list the rules, or print one rule\'s documentation',
-      (y) => y.positional('id', { type: 'string' }).option('format', { choices: ['text', 'markdown'] as const, default: 'text' as const }),
-      async (args) => {
-        exitCode = await (await import('./rules.js')).rulesCommand(args);
-      },
-    )
-    .demandCommand(1, 'name a command: lint, parse, schema, rules')
-    .strict()
-    .help()
-    .version(false)
-    .wrap(Math.min(100, process.stdout.columns || 100))
-    .fail((msg, err) => {
-      if (err && !(err instanceof UsageError)) throw err;
-      process.stderr.write(`boxwright: ${err?.message ?? msg}\nRun \`boxwright --help\` for usage.\n`);
-      exitCode = 2;
-    });
+  const name = argv[0];
+  const command = name !== undefined ? commands[name] : undefined;
+  let failure: string | undefined;
+  const fail = (msg: string | null, err: Error | undefined): void => {
+    if (err && !(err instanceof UsageError)) throw err;
+    failure = err?.message ?? msg ?? 'invalid usage';
+  };
   try {
-    await cli.parseAsync();
+    if (!command) {
+      // No or unknown command: yargs explains (and prints --help).
+      await overview(argv).fail(fail).parseAsync();
+      if (failure) process.stderr.write(`boxwright: ${failure}\nRun \`boxwright --help\` for usage.\n`);
+      return failure || !argv.includes('--help') ? 2 : 0;
+    }
+    const parser = command
+      .options(yargs(argv.slice(1)).scriptName(`boxwright ${name}`).usage(`boxwright ${command.usage}\n\n${command.describe}`))
+      .strictOptions()
+      .help()
+      .version(false)
+      .fail(fail);
+    const args = (await parser.parseAsync()) as Record<string, unknown>;
+    if (failure) {
+      process.stderr.write(`boxwright ${name}: ${failure}\nRun \`boxwright ${name} --help\` for usage.\n`);
+      return 2;
+    }
+    if (args['help']) return 0;
+    const positional = (args['_'] as unknown[]).map(String);
+    return await command.run({ ...args, ...positionals(command.usage, positional) });
   } catch (e) {
     if (e instanceof UsageError) {
       process.stderr.write(`boxwright: ${e.message}\n`);
@@ -75,5 +99,19 @@ export async function main(argv: string[]): Promise<number> {
     }
     throw e;
   }
-  return exitCode;
+}
+
+/** `lint [files..]` and `rules [id]`: positionals by name, as yargs commands would give them. */
+function positionals(usage: string, values: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const names = [...usage.matchAll(/\[(\w+)(\.\.)?\]/g)];
+  let i = 0;
+  for (const [, key, rest] of names) {
+    if (rest) {
+      out[key!] = values.slice(i);
+      i = values.length;
+    } else if (i < values.length) out[key!] = values[i++];
+  }
+  if (i < values.length) throw new UsageError(`unexpected argument${values.length - i > 1 ? 's' : ''}: ${values.slice(i).join(' ')}`);
+  return out;
 }
