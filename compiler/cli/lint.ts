@@ -8,14 +8,14 @@ import { readInput } from './read-input.js';
 export interface LintArgs {
   files?: string[];
   format?: string;
-  platform?: string[];
+  platform?: string | string[];
   fs?: string;
   home?: string;
   dialect?: Dialect;
   'max-warnings'?: number;
   worktree?: string;
   'tyba-data-dir'?: string;
-  'agent-dir'?: string[];
+  'agent-dir'?: string | string[];
 }
 
 /** Exit 0 clean (info only), 1 errors or too many warnings, 2 usage or unreadable input. */

@@ -23,7 +23,7 @@ const fsOptions = (y: Argv): Argv =>
     .option('dialect', { choices: ['box', 'tyba'], describe: 'override dialect detection' })
     .option('worktree', { type: 'string', describe: 'TYBA: the session worktree (default: the current directory)' })
     .option('tyba-data-dir', { type: 'string', describe: 'TYBA: its data directory (default ~/.tyba)' })
-    .option('agent-dir', { type: 'string', array: true, describe: "TYBA: the agent's own directories (repeatable)" });
+    .option('agent-dir', { type: 'string', describe: "TYBA: the agent's own directories (repeatable)" });
 
 const commands: Record<string, Command> = {
   lint: {
@@ -33,7 +33,7 @@ const commands: Record<string, Command> = {
       fsOptions(y)
         .positional('files', { type: 'string', array: true, describe: 'config files (standard input when none)' })
         .option('format', { alias: 'f', choices: ['text', 'json', 'sarif', 'github', 'markdown'], default: 'text' })
-        .option('platform', { type: 'string', array: true, describe: 'only these platforms: macos,linux,windows' })
+        .option('platform', { type: 'string', describe: 'only these platforms, comma-separated or repeated: macos,linux,windows' })
         .option('max-warnings', { type: 'number', describe: 'exit 1 when there are more warnings than this' }),
     run: async (args) => (await import('./lint.js')).lintCommand(args),
   },

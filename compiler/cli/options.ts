@@ -40,10 +40,11 @@ export interface SessionOptions {
   readonly agentDirs?: readonly string[];
 }
 
-export function sessionFrom(args: { worktree?: string; 'tyba-data-dir'?: string; 'agent-dir'?: string[] }): SessionOptions {
+export function sessionFrom(args: { worktree?: string; 'tyba-data-dir'?: string; 'agent-dir'?: string | string[] }): SessionOptions {
+  const agentDirs = args['agent-dir'] === undefined ? [] : ([] as string[]).concat(args['agent-dir']);
   return {
     worktree: resolve(args.worktree ?? process.cwd()),
     ...(args['tyba-data-dir'] ? { tybaDataDir: args['tyba-data-dir'] } : {}),
-    ...(args['agent-dir']?.length ? { agentDirs: args['agent-dir'] } : {}),
+    ...(agentDirs.length ? { agentDirs } : {}),
   };
 }
