@@ -37,6 +37,18 @@ const commands: Record<string, Command> = {
         .option('max-warnings', { type: 'number', describe: 'exit 1 when there are more warnings than this' }),
     run: async (args) => (await import('./lint.js')).lintCommand(args),
   },
+  compile: {
+    usage: 'compile <config>',
+    describe: 'compile a config into the artifacts one platform enforces',
+    options: (y) =>
+      fsOptions(y)
+        .option('target', { alias: 't', choices: ['macos', 'linux', 'windows'], demandOption: true, describe: 'the platform to compile for' })
+        .option('out', { alias: 'o', type: 'string', demandOption: true, describe: 'the output directory' })
+        .option('force', { type: 'boolean', default: false, describe: 'write artifacts even for a refused verdict (they say so at the top)' })
+        .option('gateway-port', { type: 'number', describe: "macOS: the host product's gateway port on loopback (default 8080)" })
+        .option('gateway-socket', { type: 'string', describe: "Linux: the host product's gateway socket to bind into sandboxes without direct network" }),
+    run: async (args) => (await import('./compile.js')).compileCommand(args),
+  },
   parse: {
     usage: 'parse [file]',
     describe: 'print a TOML document as JSON (a toml-test decoder with --tagged)',
@@ -104,7 +116,7 @@ export async function main(argv: string[]): Promise<number> {
 /** `lint [files..]` and `rules [id]`: positionals by name, as yargs commands would give them. */
 function positionals(usage: string, values: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const names = [...usage.matchAll(/\[(\w+)(\.\.)?\]/g)];
+  const names = [...usage.matchAll(/[[<](\w+)(\.\.)?[\]>]/g)];
   let i = 0;
   for (const [, key, rest] of names) {
     if (rest) {

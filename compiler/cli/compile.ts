@@ -1,0 +1,87 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Platform } from '../diagnostic.js';
+import { formatText } from '../format/text.js';
+import { effectiveAccess } from '../../targets/access/index.js';
+import { targetLoaders } from '../../targets/registry.js';
+import type { Artifact, CompileInput } from '../../targets/target.js';
+import type { Dialect } from '../schema/validate.js';
+import { checkConfig, type CheckResult } from './check.js';
+import { fsViewFrom, sessionFrom, UsageError } from './options.js';
+import { readInput } from './read-input.js';
+
+export interface CompileArgs {
+  config?: string;
+  target?: string;
+  out?: string;
+  force?: boolean;
+  fs?: string;
+  home?: string;
+  dialect?: Dialect;
+  worktree?: string;
+  'tyba-data-dir'?: string;
+  'agent-dir'?: string | string[];
+  'gateway-port'?: number;
+  'gateway-socket'?: string;
+}
+
+export type CompileOutcome =
+  | { readonly ok: true; readonly artifacts: Artifact[]; readonly check: CheckResult }
+  | { readonly ok: false; readonly check: CheckResult; readonly reason: string };
+
+/**
+ * Compiles a config for one platform in memory. A platform whose verdict is
+ * `refused` gets no artifact unless `force` (and then the artifacts say so).
+ */
+export async function compileConfig(bytes: Uint8Array, platform: Platform, args: CompileArgs, file: string): Promise<CompileOutcome> {
+  const view = fsViewFrom(args.fs, args.home);
+  const check = checkConfig(bytes, { file, view, ...sessionFrom(args), ...(args.dialect ? { dialect: args.dialect } : {}) });
+  if (!check.ir) return { ok: false, check, reason: `${file} has errors; nothing to compile` };
+  const verdict = check.verdicts[platform];
+  if (verdict === 'refused' && !args.force) return { ok: false, check, reason: `${platform} refuses ${file} (see the errors above); nothing written. --force compiles it anyway, marked as refused` };
+  const load = targetLoaders[platform];
+  if (!load) throw new UsageError(`no ${platform} target in this build`);
+  const target = await load();
+  const input: CompileInput = {
+    ir: check.ir,
+    access: effectiveAccess(check.ir),
+    configPath: file,
+    configBytes: bytes,
+    diagnostics: check.diagnostics,
+    verdict,
+    forced: verdict === 'refused' && !!args.force,
+    options: { 'gateway-port': args['gateway-port'], 'gateway-socket': args['gateway-socket'], home: check.ir.home },
+  };
+  return { ok: true, artifacts: target.compile(input), check };
+}
+
+export function platformOf(target: string | undefined): Platform {
+  if (target === 'macos' || target === 'linux' || target === 'windows') return target;
+  throw new UsageError(`--target must be macos, linux or windows`);
+}
+
+/** `boxwright compile CONFIG --target T --out DIR`: exit 0 written, 1 refused or invalid, 2 usage. */
+export async function compileCommand(args: CompileArgs): Promise<number> {
+  const platform = platformOf(args.target);
+  if (!args.out) throw new UsageError('--out DIR is required');
+  const input = readInput(args.config ?? '-');
+  if ('error' in input) {
+    process.stderr.write(`boxwright: ${input.error}\n`);
+    return 2;
+  }
+  const file = args.config ?? '<stdin>';
+  const outcome = await compileConfig(input.bytes, platform, args, file);
+  const shown = outcome.check.diagnostics.filter((d) => d.severity === 'error' && d.platforms.includes(platform));
+  if (!outcome.ok) {
+    process.stderr.write(formatText([{ path: file, text: outcome.check.text, ...(outcome.check.dialect ? { dialect: outcome.check.dialect } : {}), verdicts: outcome.check.verdicts, diagnostics: shown }]));
+    process.stderr.write(`boxwright compile: ${outcome.reason}\n`);
+    return 1;
+  }
+  mkdirSync(args.out, { recursive: true });
+  for (const a of [...outcome.artifacts].sort((x, y) => (x.name < y.name ? -1 : 1))) {
+    writeFileSync(join(args.out, a.name), a.content);
+    process.stdout.write(`${join(args.out, a.name)}\n`);
+  }
+  if (outcome.check.verdicts[platform] === 'refused') process.stderr.write(`boxwright compile: WARNING: ${platform} refuses ${file}; written anyway because of --force\n`);
+  return 0;
+}

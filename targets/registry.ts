@@ -1,0 +1,5 @@
+import type { Platform } from '../compiler/diagnostic.js';
+import type { Target } from './target.js';
+
+/** Each platform's emitter, loaded only when asked for. */
+export const targetLoaders: Partial<Record<Platform, () => Promise<Target>>> = {};
