@@ -1,4 +1,4 @@
-import { expandTilde, knownReadableLocations, secretLocations } from '../compiler/paths/index.js';
+import { knownReadableLocations, secretLocations } from '../compiler/paths/index.js';
 import type { Span } from '../compiler/span.js';
 import type { Rule } from './engine.js';
 
@@ -16,14 +16,14 @@ export const windowsOpenReads: Rule = {
     },
   },
   check(ctx) {
-    const { ir, view } = ctx;
+    const { ir } = ctx;
     const start = { offset: 0, line: 1, column: 1 };
     const span: Span = ir.principals[0]?.span ?? ir.features.nativeFilesystemPolicy?.span ?? { start, end: start };
     let exposed: string;
-    if (!view.knowsFacts) {
+    if (!ir.fs.knowsFacts) {
       exposed = `depends on the machine: credential locations such as ${knownReadableLocations.slice(0, 6).join(', ')} stay readable where they exist`;
     } else {
-      const existing = knownReadableLocations.filter((p) => view.lookup(expandTilde(p, ir.home)).kind !== 'absent');
+      const existing = ir.knownCredentials.filter((c) => c.existence !== 'absent').map((c) => c.written);
       exposed = existing.length
         ? `credential files that exist under ${ir.home} and stay readable: ${existing.join(', ')}`
         : `no known credential location outside the list exists under ${ir.home}, but other projects' .env files and repositories stay readable`;

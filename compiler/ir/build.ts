@@ -1,9 +1,9 @@
 import type { Platform } from '../diagnostic.js';
-import { expandHome, inspectPath, type FsView, type PathFacts } from '../paths/index.js';
+import { expandHome, expandTilde, inspectPath, knownReadableLocations, type FsView, type PathFacts } from '../paths/index.js';
 import type { Span } from '../span.js';
 import type { Dialect } from '../schema/validate.js';
 import type { TomlTable, TomlValue } from '../toml/ast.js';
-import type { Access, Grant, ListName, PolicyIR, Principal, PrincipalKind, TybaSession } from './types.js';
+import type { Access, CredentialFact, Grant, ListName, PolicyIR, Principal, PrincipalKind, TybaSession } from './types.js';
 
 export interface BuildOptions {
   readonly file: string;
@@ -126,17 +126,25 @@ function tybaPrincipal(doc: TomlTable, view: FsView, session: TybaSession): Prin
   return { id: 'agent', kind: 'agent', name: 'agent', span, grants };
 }
 
+function credentialFacts(view: FsView): CredentialFact[] {
+  return knownReadableLocations.map((written) => {
+    const path = expandTilde(written, view.home);
+    return { written, path, existence: inspectPath(view, path).existence };
+  });
+}
+
 /** The Policy IR of a schema-valid document. Pure: the disk is reached only through `view`. */
 export function buildIR(doc: TomlTable, options: BuildOptions): PolicyIR {
   const { view } = options;
   const fs = { description: view.description, knowsFacts: view.knowsFacts };
+  const knownCredentials = credentialFacts(view);
   if (options.dialect === 'tyba') {
     const tyba: TybaSession = {
       worktree: options.worktree,
       dataDir: expandOrKeep(options.tybaDataDir ?? '~/.tyba', view.home),
       agentDirs: (options.agentDirs ?? []).map((d) => expandOrKeep(d, view.home)),
     };
-    return { dialect: 'tyba', file: options.file, home: view.home, fs, principals: [tybaPrincipal(doc, view, tyba)], features: {}, tyba };
+    return { dialect: 'tyba', file: options.file, home: view.home, fs, principals: [tybaPrincipal(doc, view, tyba)], features: {}, tyba, knownCredentials };
   }
   const features = table(doc.entries.get('experimental-features')?.value);
   const nfp = features?.entries.get('native-filesystem-policy')?.value;
@@ -147,6 +155,7 @@ export function buildIR(doc: TomlTable, options: BuildOptions): PolicyIR {
     fs,
     principals: boxPrincipals(doc, view),
     features: nfp?.kind === 'boolean' ? { nativeFilesystemPolicy: { value: nfp.value, span: nfp.span } } : {},
+    knownCredentials,
   };
 }
 

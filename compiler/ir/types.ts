@@ -50,6 +50,13 @@ export interface TybaSession {
   readonly agentDirs: readonly string[];
 }
 
+/** A known credential location outside seed 001's secret list, and whether it exists on the machine. */
+export interface CredentialFact {
+  readonly written: string;
+  readonly path: string;
+  readonly existence: 'exists' | 'absent' | 'unknown';
+}
+
 export interface PolicyIR {
   readonly dialect: Dialect;
   readonly file: string;
@@ -59,4 +66,9 @@ export interface PolicyIR {
   readonly principals: readonly Principal[];
   readonly features: { readonly nativeFilesystemPolicy?: { readonly value: boolean; readonly span: Span } };
   readonly tyba?: TybaSession;
+  /**
+   * Known credential locations under the home (not on the secret list), with
+   * their existence: what stays readable on Windows, where reads are open.
+   */
+  readonly knownCredentials: readonly CredentialFact[];
 }
