@@ -1,5 +1,5 @@
 import type { Rule } from './engine.js';
-import { authored, relatedGrant, who } from './util.js';
+import { authored, relatedGrants, who } from './util.js';
 
 export const execNotConfined: Rule = {
   meta: {
@@ -26,7 +26,7 @@ export const execNotConfined: Rule = {
         platforms: ['linux'],
         message: `${who(p)}'s read grants are executable on Linux: bubblewrap cannot mount read trees non-executable (${readable.length} grant${readable.length === 1 ? '' : 's'})`,
         span: first.span,
-        related: readable.slice(1).map((g) => relatedGrant(g, 'also executable on Linux')),
+        related: relatedGrants(readable.slice(1), 'also executable on Linux'),
       });
     }
   },

@@ -1,5 +1,5 @@
 import type { Rule } from './engine.js';
-import { who } from './util.js';
+import { listPaths, relatedGrants, who } from './util.js';
 
 export const lowLabelExposure: Rule = {
   meta: {
@@ -9,26 +9,29 @@ export const lowLabelExposure: Rule = {
     docs: {
       summary: 'A Windows write tree gets a Low integrity label: any low-integrity process can write there.',
       details:
-        'A Low-integrity token may not write Medium objects (no-write-up), so each write grant becomes an allow ACE for the session SID plus a Low mandatory label on the tree. Any other low-integrity process on the machine (a browser sandbox, another agent) can then write there too.',
+        'A Low-integrity token may not write Medium objects (no-write-up), so each write grant becomes an allow ACE for the session SID plus a Low mandatory label on the tree. Any other low-integrity process on the machine (a browser sandbox, another agent) can then write there too. Reported once per principal, at its first write grant.',
       bad: '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project"]',
       good: '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/output"]  # the smallest write tree',
     },
   },
   check(ctx) {
     for (const pa of ctx.access.principals) {
-      for (const ga of pa.grants) {
+      const labelled = pa.grants.filter((ga) => {
         const g = ga.grant;
-        if (g.implicit || (g.access !== 'write' && g.access !== 'read-write') || !ga.applies.windows || !g.path) continue;
         const cell = ga.effective.windows;
-        if (cell.kind !== 'access' || !cell.write) continue;
-        ctx.report({
-          severity: 'info',
-          platforms: ['windows'],
-          message: `${g.path} gets a Low integrity label so that ${who(pa.principal)} can write it: any low-integrity process can then write there`,
-          span: g.span,
-          suggestion: 'Use the smallest write subtree or exact file.',
-        });
-      }
+        return !g.implicit && (g.access === 'write' || g.access === 'read-write') && ga.applies.windows && !!g.path && cell.kind === 'access' && cell.write;
+      });
+      const first = labelled[0];
+      if (!first) continue;
+      const paths = labelled.map((ga) => ga.grant.path!);
+      ctx.report({
+        severity: 'info',
+        platforms: ['windows'],
+        message: `${listPaths(paths)} ${paths.length === 1 ? 'gets' : 'get'} a Low integrity label so that ${who(pa.principal)} can write ${paths.length === 1 ? 'it' : 'them'}: any low-integrity process can then write there`,
+        span: first.grant.span,
+        related: relatedGrants(labelled.slice(1).map((ga) => ga.grant), 'also labelled Low'),
+        suggestion: 'Use the smallest write subtree or exact file.',
+      });
     }
   },
 };

@@ -1,5 +1,5 @@
 import type { Rule } from './engine.js';
-import { authored, relatedGrant, who } from './util.js';
+import { authored, listPaths, relatedGrants, who } from './util.js';
 
 export const toolExecWidening: Rule = {
   meta: {
@@ -24,9 +24,9 @@ export const toolExecWidening: Rule = {
       ctx.report({
         severity: 'info',
         platforms: ['linux'],
-        message: `Linux makes ${who(p)}'s read and write mounts executable: programs under ${content.map((g) => g.path).join(', ')} can run`,
+        message: `Linux makes ${who(p)}'s read and write mounts executable: programs under ${listPaths(content.map((g) => g.path!))} can run`,
         span: first.span,
-        related: content.slice(1).map((g) => relatedGrant(g, 'also executable')),
+        related: relatedGrants(content.slice(1), 'also executable'),
         suggestion: 'Grant the tool only the files and directories its task requires.',
       });
     }

@@ -21,3 +21,16 @@ export function shown(g: Pick<Grant, 'path' | 'written'>): string {
 }
 
 export const contentAccess = new Set(['read', 'write', 'read-write', 'list', 'metadata', 'exec']);
+
+/** Related locations are for people: at most this many, the rest counted in the message. */
+export const maxRelated = 10;
+
+export function relatedGrants(grants: readonly Grant[], message: string): RelatedLocation[] {
+  return grants.slice(0, maxRelated).map((g) => relatedGrant(g, message));
+}
+
+/** `a, b, c and 12 more` for long path lists in messages. */
+export function listPaths(paths: readonly string[], max = 5): string {
+  const shown = paths.slice(0, max).join(', ');
+  return paths.length > max ? `${shown} and ${paths.length - max} more` : shown;
+}

@@ -1,9 +1,40 @@
-import { lstatSync, readlinkSync } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, type Dirent } from 'node:fs';
 import type { FsView, Lookup } from './view.js';
 
-/** The real disk, read-only, through lstat and readlink. */
+/**
+ * The real disk, read-only. A single lookup is an lstat(2); once a
+ * directory is asked about a second time, it is listed once and its
+ * entries answer the rest, so a config with thousands of grants in the
+ * same directories costs a few readdir calls instead of thousands of lstats.
+ */
 export function hostView(home: string): FsView {
   const cache = new Map<string, Lookup>();
+  const listings = new Map<string, Map<string, Dirent> | null>();
+  const asks = new Map<string, number>();
+
+  function fromListing(dir: string, name: string): Lookup | undefined {
+    let listing = listings.get(dir);
+    if (listing === undefined) {
+      const n = (asks.get(dir) ?? 0) + 1;
+      asks.set(dir, n);
+      if (n < 2) return undefined;
+      try {
+        listing = new Map(readdirSync(dir, { withFileTypes: true }).map((d) => [d.name, d]));
+      } catch {
+        listing = null;
+      }
+      listings.set(dir, listing);
+    }
+    if (listing === null) return undefined;
+    const entry = listing.get(name);
+    if (!entry) return { kind: 'absent' };
+    if (entry.isDirectory()) return { kind: 'dir' };
+    if (entry.isFile()) return { kind: 'file' };
+    if (entry.isSymbolicLink()) return undefined; // needs readlink
+    if (entry.isBlockDevice() || entry.isCharacterDevice() || entry.isFIFO() || entry.isSocket()) return { kind: 'other' };
+    return undefined; // the filesystem did not say (DT_UNKNOWN): ask lstat
+  }
+
   return {
     description: 'host',
     knowsFacts: true,
@@ -11,7 +42,8 @@ export function hostView(home: string): FsView {
     lookup(path: string): Lookup {
       const hit = cache.get(path);
       if (hit) return hit;
-      const found = lookupHost(path);
+      const slash = path.lastIndexOf('/');
+      const found = (slash > 0 || path.length > 1 ? fromListing(slash > 0 ? path.slice(0, slash) : '/', path.slice(slash + 1)) : undefined) ?? lookupHost(path);
       cache.set(path, found);
       return found;
     },

@@ -39,12 +39,32 @@ export interface AccessModel {
   readonly principals: readonly PrincipalAccess[];
 }
 
+/**
+ * What one platform's grants say about one path, from a single walk down
+ * the trie: the nearest tree grant of each kind over the path, and the
+ * exact-file grants at it.
+ */
+interface PathSummary {
+  readonly deny?: Grant;
+  readonly existingDeny?: Grant;
+  readonly readTree?: Grant;
+  readonly writeTree?: Grant;
+  readonly metadataTree?: Grant;
+  /** A `list` grant on this directory itself (names only, not below). */
+  readonly listHere?: Grant;
+  readonly readFile?: Grant;
+  readonly writeFile?: Grant;
+  readonly execFile?: Grant;
+  readonly mechanismDenied: boolean;
+}
+
 /** The platform's grants of one principal, indexed for O(depth) questions. */
 class PlatformIndex {
   readonly trees = new PathTrie<Grant>();
   readonly files = new PathTrie<Grant>();
   /** Paths denied by the platform's own mechanism (seed 001's secret list). */
   readonly mechanismDenies = new PathTrie<string>();
+  private readonly summaries = new Map<string, PathSummary>();
 
   constructor(readonly platform: Platform, grants: readonly Grant[]) {
     for (const g of grants) {
@@ -53,13 +73,48 @@ class PlatformIndex {
     }
   }
 
-  treesOver(path: string, test: (g: Grant) => boolean): Grant | undefined {
-    return this.trees.ancestorsOrSelf(path).find(test);
+  summary(path: string): PathSummary {
+    const hit = this.summaries.get(path);
+    if (hit) return hit;
+    let deny: Grant | undefined;
+    let existingDeny: Grant | undefined;
+    let readTree: Grant | undefined;
+    let writeTree: Grant | undefined;
+    let metadataTree: Grant | undefined;
+    let listHere: Grant | undefined;
+    const chain = this.trees.chain(path);
+    const exact = chain.length - 1 === depthOf(path);
+    chain.forEach((items, i) => {
+      for (const g of items) {
+        if (g.access === 'deny') {
+          deny = g;
+          if (g.facts.existence !== 'absent') existingDeny = g;
+        }
+        if (reads(g)) readTree = g;
+        if (writes(g)) writeTree = g;
+        if (g.access === 'metadata') metadataTree = g;
+        if (g.access === 'list' && exact && i === chain.length - 1) listHere = g;
+      }
+    });
+    let readFile: Grant | undefined;
+    let writeFile: Grant | undefined;
+    let execFile: Grant | undefined;
+    for (const g of this.files.at(path)) {
+      if (reads(g)) readFile ??= g;
+      if (writes(g)) writeFile ??= g;
+      if (g.access === 'exec') execFile ??= g;
+      if (g.access === 'list') listHere ??= g;
+    }
+    const summary: PathSummary = { deny, existingDeny, readTree, writeTree, metadataTree, listHere, readFile, writeFile, execFile, mechanismDenied: this.mechanismDenies.covers(path) };
+    this.summaries.set(path, summary);
+    return summary;
   }
+}
 
-  fileAt(path: string, test: (g: Grant) => boolean): Grant | undefined {
-    return this.files.at(path).find(test);
-  }
+function depthOf(path: string): number {
+  let d = 0;
+  for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) === 47 && i + 1 < path.length && path.charCodeAt(i + 1) !== 47) d++;
+  return d;
 }
 
 function appliesOn(g: Grant, platform: Platform): boolean {
@@ -69,7 +124,6 @@ function appliesOn(g: Grant, platform: Platform): boolean {
 const reads = (g: Grant): boolean => g.access === 'read' || g.access === 'read-write';
 const writes = (g: Grant): boolean => g.access === 'write' || g.access === 'read-write';
 const isDeny = (g: Grant): boolean => g.access === 'deny';
-const existingDeny = (g: Grant): boolean => isDeny(g) && g.facts.existence !== 'absent';
 
 /**
  * Linux's explicit read requirement: a read tree over the path, or, for an
@@ -77,7 +131,8 @@ const existingDeny = (g: Grant): boolean => isDeny(g) && g.facts.existence !== '
  * satisfies it, and a read_file never covers a directory named in `write`.
  */
 function linuxReadCover(ix: PlatformIndex, path: string, scope: 'tree' | 'file'): Grant | undefined {
-  return ix.treesOver(path, reads) ?? (scope === 'file' ? ix.fileAt(path, reads) : undefined);
+  const s = ix.summary(path);
+  return s.readTree ?? (scope === 'file' ? s.readFile : undefined);
 }
 
 function requestedCell(g: Grant): Cell {
@@ -100,30 +155,29 @@ function requestedCell(g: Grant): Cell {
 }
 
 function macosAt(p: Principal, ix: PlatformIndex, path: string, tyba: boolean): Cell {
-  if (ix.treesOver(path, isDeny) || ix.mechanismDenies.ancestorsOrSelf(path).length) return tyba ? access({ meta: true }) : denied;
-  const read = !!(ix.treesOver(path, reads) ?? ix.fileAt(path, reads));
-  const write = !!(ix.treesOver(path, writes) ?? ix.fileAt(path, writes));
-  const names = !!ix.fileAt(path, (g) => g.access === 'list') || !!ix.trees.at(path).find((g) => g.access === 'list');
-  const meta = tyba || !!ix.treesOver(path, (g) => g.access === 'metadata');
+  const s = ix.summary(path);
+  if (s.deny || s.mechanismDenied) return tyba ? access({ meta: true }) : denied;
+  const read = !!(s.readTree ?? s.readFile);
+  const write = !!(s.writeTree ?? s.writeFile);
+  const meta = tyba || !!s.metadataTree;
   // Tools run helpers and load built code from their content grants.
-  const exec = !!ix.fileAt(path, (g) => g.access === 'exec') || (p.kind === 'tool' && (read || write));
-  return access({ read, write, exec, names, meta });
+  const exec = !!s.execFile || (p.kind === 'tool' && (read || write));
+  return access({ read, write, exec, names: !!s.listHere, meta });
 }
 
 function linuxAt(ix: PlatformIndex, path: string): Cell {
-  if (ix.treesOver(path, existingDeny)) return empty;
-  const readTree = ix.treesOver(path, reads);
-  const read = !!(readTree ?? ix.fileAt(path, (g) => reads(g) || g.access === 'exec'));
-  const writeTree = ix.treesOver(path, writes);
-  const writeFile = ix.fileAt(path, writes);
-  const write = !!((writeTree && linuxReadCover(ix, writeTree.path!, 'tree')) || (writeFile && linuxReadCover(ix, path, 'file')));
+  const s = ix.summary(path);
+  if (s.existingDeny) return empty;
+  const read = !!(s.readTree ?? s.readFile ?? s.execFile);
+  const write = !!((s.writeTree && linuxReadCover(ix, s.writeTree.path!, 'tree')) || (s.writeFile && linuxReadCover(ix, path, 'file')));
   // bubblewrap cannot mount a tree non-executable: whatever is readable is executable.
   return access({ read: read || write, write, exec: read || write });
 }
 
 function windowsAt(ix: PlatformIndex, path: string): Cell {
-  if (ix.treesOver(path, existingDeny) || ix.mechanismDenies.ancestorsOrSelf(path).length) return denied;
-  const write = !!(ix.treesOver(path, writes) ?? ix.fileAt(path, writes));
+  const s = ix.summary(path);
+  if (s.existingDeny || s.mechanismDenied) return denied;
+  const write = !!(s.writeTree ?? s.writeFile);
   // Reads are open, and a restricted token does not restrict execution.
   return access({ read: true, write, exec: true });
 }

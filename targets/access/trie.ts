@@ -8,37 +8,61 @@ export class PathTrie<T> {
 
   add(path: string, item: T): void {
     let node = this.root;
-    for (const part of components(path)) {
+    forEachComponent(path, (part) => {
       let next = node.children.get(part);
       if (!next) {
         next = { children: new Map(), items: [] };
         node.children.set(part, next);
       }
       node = next;
-    }
+      return true;
+    });
     node.items.push(item);
+  }
+
+  /**
+   * The items at the root, then at each component of the path down to the
+   * path itself (as far as the trie goes): index i holds depth i.
+   */
+  chain(path: string): readonly (readonly T[])[] {
+    const out: (readonly T[])[] = [this.root.items];
+    let node: Node<T> | undefined = this.root;
+    forEachComponent(path, (part) => {
+      node = node!.children.get(part);
+      if (!node) return false;
+      out.push(node.items);
+      return true;
+    });
+    return out;
+  }
+
+  /** The nearest item at the path or above it that passes `test`. */
+  nearest(path: string, test: (item: T) => boolean): T | undefined {
+    const chain = this.chain(path);
+    for (let i = chain.length - 1; i >= 0; i--) {
+      for (const item of chain[i]!) if (test(item)) return item;
+    }
+    return undefined;
+  }
+
+  /** Whether any item sits at the path or above it. */
+  covers(path: string): boolean {
+    return this.chain(path).some((items) => items.length > 0);
   }
 
   /** Items at the path itself. */
   at(path: string): readonly T[] {
-    return this.node(path)?.items ?? [];
-  }
-
-  /** Items at the path and at each of its ancestors, nearest first. */
-  ancestorsOrSelf(path: string): T[] {
-    const found: T[][] = [this.root.items];
-    let node: Node<T> | undefined = this.root;
-    for (const part of components(path)) {
-      node = node.children.get(part);
-      if (!node) break;
-      found.push(node.items);
-    }
-    return found.reverse().flat();
+    const chain = this.chain(path);
+    return chain.length === depth(path) + 1 ? chain[chain.length - 1]! : [];
   }
 
   /** Items strictly below the path, in path order. */
   below(path: string): T[] {
-    const start = this.node(path);
+    let start: Node<T> | undefined = this.root;
+    forEachComponent(path, (part) => {
+      start = start!.children.get(part);
+      return start !== undefined;
+    });
     if (!start) return [];
     const out: T[] = [];
     const walk = (n: Node<T>): void => {
@@ -51,15 +75,6 @@ export class PathTrie<T> {
     walk(start);
     return out;
   }
-
-  private node(path: string): Node<T> | undefined {
-    let node: Node<T> | undefined = this.root;
-    for (const part of components(path)) {
-      node = node.children.get(part);
-      if (!node) return undefined;
-    }
-    return node;
-  }
 }
 
 interface Node<T> {
@@ -67,6 +82,25 @@ interface Node<T> {
   readonly items: T[];
 }
 
-function components(path: string): string[] {
-  return path.split('/').filter((p) => p !== '');
+/** Calls `visit` with each non-empty component, until it returns false. */
+function forEachComponent(path: string, visit: (part: string) => boolean): void {
+  let start = 0;
+  const n = path.length;
+  while (start < n) {
+    while (start < n && path.charCodeAt(start) === 47) start++;
+    if (start >= n) return;
+    let end = path.indexOf('/', start);
+    if (end < 0) end = n;
+    if (!visit(path.slice(start, end))) return;
+    start = end + 1;
+  }
+}
+
+function depth(path: string): number {
+  let d = 0;
+  forEachComponent(path, () => {
+    d++;
+    return true;
+  });
+  return d;
 }

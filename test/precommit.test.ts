@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { repoRoot, requireOrSkip } from './helpers.js';
+
+const hasPreCommit = spawnSync('pre-commit', ['--version']).status === 0;
+const skip = requireOrSkip(hasPreCommit, 'pre-commit (Debian package pre-commit)');
+const root = mkdtempSync(join(tmpdir(), 'boxwright-precommit-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.email=ci@boxwright.test', '-c', 'user.name=ci', ...args], { cwd, encoding: 'utf8' });
+}
+
+/**
+ * The hook as pre-commit installs it for a user: from a git repository
+ * holding this checkout's files, through .pre-commit-hooks.yaml, with
+ * `npm install`, `npm pack` and a global install of the tarball.
+ */
+function hookRepository(): { path: string; rev: string } {
+  const path = join(root, 'boxwright');
+  const files = git(repoRoot, 'ls-files', '-co', '--exclude-standard').split('\n').filter((f) => f && !f.startsWith('snapshots/') && !f.startsWith('test/') && !f.startsWith('bench/'));
+  for (const f of files) {
+    mkdirSync(dirname(join(path, f)), { recursive: true });
+    try {
+      cpSync(join(repoRoot, f), join(path, f));
+    } catch {
+      // A file deleted in the working tree but still tracked.
+    }
+  }
+  git(path, 'init', '-q');
+  git(path, 'add', '-A');
+  git(path, 'commit', '-qm', 'hook under test');
+  return { path, rev: git(path, 'rev-parse', 'HEAD').trim() };
+}
+
+describe('pre-commit hook, for real', { skip, timeout: 600_000 }, () => {
+  it('fails a commit that adds a config a platform refuses, and lets a clean one through', () => {
+    const hook = hookRepository();
+    const work = join(root, 'work');
+    mkdirSync(work);
+    git(work, 'init', '-q');
+    writeFileSync(
+      join(work, '.pre-commit-config.yaml'),
+      `repos:\n  - repo: ${hook.path}\n    rev: ${hook.rev}\n    hooks:\n      - id: boxwright\n        args: [--fs, none]\n`,
+    );
+    const env = { ...process.env, PRE_COMMIT_HOME: join(root, 'cache'), NO_COLOR: '1' };
+    execFileSync('pre-commit', ['install'], { cwd: work, env });
+    git(work, 'add', '.pre-commit-config.yaml');
+
+    writeFileSync(join(work, 'sandbox.toml'), '[agent.filesystem]\nlist = ["~/inbox"]\n');
+    git(work, 'add', 'sandbox.toml');
+    const refused = spawnSync('git', ['-c', 'user.email=ci@boxwright.test', '-c', 'user.name=ci', 'commit', '-m', 'refused config'], { cwd: work, env, encoding: 'utf8' });
+    assert.notEqual(refused.status, 0, `the commit went through:\n${refused.stdout}\n${refused.stderr}`);
+    assert.match(refused.stdout + refused.stderr, /list-without-content/);
+    assert.throws(() => git(work, 'rev-parse', 'HEAD'), 'no commit exists');
+
+    writeFileSync(join(work, 'sandbox.toml'), '[agent.filesystem]\nread = ["~/project"]\n');
+    git(work, 'add', 'sandbox.toml');
+    const clean = spawnSync('git', ['-c', 'user.email=ci@boxwright.test', '-c', 'user.name=ci', 'commit', '-m', 'clean config'], { cwd: work, env, encoding: 'utf8' });
+    assert.equal(clean.status, 0, `${clean.stdout}\n${clean.stderr}`);
+  });
+});

@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { describe, it } from 'node:test';
+import AjvDraft04Module from 'ajv-draft-04';
+import { escapeData, escapeProperty, formatGithub } from '../../compiler/format/github.js';
+import { formatMarkdown } from '../../compiler/format/markdown.js';
+import { formatSarif } from '../../compiler/format/sarif.js';
+import type { FileReport } from '../../compiler/format/report.js';
+import { version } from '../../compiler/version.js';
+import { allRules } from '../../rules/registry.js';
+import { exampleNames } from '../compile-helpers.js';
+import { lintExample, lintText } from '../lint-helpers.js';
+
+function report(name: string): FileReport {
+  const r = lintExample(name);
+  return { path: r.file, text: r.text, ...(r.dialect ? { dialect: r.dialect } : {}), verdicts: r.verdicts, diagnostics: r.diagnostics };
+}
+
+const all = exampleNames.map(report);
+
+describe('SARIF 2.1.0', () => {
+  const require = createRequire(import.meta.url);
+  const schema = JSON.parse(readFileSync(require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8')) as object;
+  const AjvDraft04 = (AjvDraft04Module as unknown as { default: typeof AjvDraft04Module }).default ?? AjvDraft04Module;
+  const ajv = new (AjvDraft04 as unknown as new (o: object) => { compile(s: object): { (d: unknown): boolean; errors?: unknown } })({ allErrors: true, strict: false, unicodeRegExp: false });
+  const validate = ajv.compile(schema);
+
+  it('the log of every example validates against the SARIF 2.1.0 JSON Schema', () => {
+    const log = JSON.parse(formatSarif(all, allRules, version)) as unknown;
+    assert.ok(validate(log), JSON.stringify(validate.errors, null, 2));
+  });
+  it("carries what GitHub code scanning requires", () => {
+    const log = JSON.parse(formatSarif(all, allRules, version)) as {
+      version: string;
+      runs: { tool: { driver: { name: string; informationUri: string; rules: { id: string; shortDescription: { text: string }; fullDescription: { text: string }; help: { text: string; markdown: string }; defaultConfiguration: { level: string } }[] } }; results: { ruleId: string; level: string; message: { text: string }; locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number; endLine: number; endColumn: number } } }[]; partialFingerprints: { primaryLocationLineHash: string } }[] }[];
+    };
+    assert.equal(log.version, '2.1.0');
+    const run = log.runs[0]!;
+    assert.equal(run.tool.driver.name, 'boxwright');
+    assert.ok(run.tool.driver.informationUri.startsWith('https://'));
+    assert.equal(run.tool.driver.rules.length, allRules.length);
+    for (const r of run.tool.driver.rules) {
+      assert.ok(r.id && r.shortDescription.text && r.fullDescription.text && r.help.text && r.help.markdown);
+      assert.ok(['error', 'warning', 'note'].includes(r.defaultConfiguration.level));
+    }
+    assert.ok(run.results.length > 50);
+    const seen = new Set<string>();
+    for (const res of run.results) {
+      assert.ok(['error', 'warning', 'note'].includes(res.level));
+      const loc = res.locations[0]!.physicalLocation;
+      assert.match(loc.artifactLocation.uri, /^examples\/[^/]+\.toml$/, 'repository-relative, forward slashes');
+      assert.ok(loc.region.startLine >= 1 && loc.region.startColumn >= 1);
+      const fp = `${loc.artifactLocation.uri}|${res.partialFingerprints.primaryLocationLineHash}`;
+      assert.ok(!seen.has(fp), `fingerprints are unique per file: ${fp}`);
+      seen.add(fp);
+    }
+  });
+});
+
+describe('GitHub annotations', () => {
+  it('escape %, CR and LF in data, and also : and , in properties', () => {
+    assert.equal(escapeData('100% done\r\nnext'), '100%25 done%0D%0Anext');
+    assert.equal(escapeProperty('a:b,c%\n'), 'a%3Ab%2Cc%25%0A');
+  });
+  it('one workflow command per diagnostic, with position and title, then a summary', () => {
+    const r = lintText('[agent.filesystem]\nlist = ["~/in,box:50%"]\n', 'dir,with:odd%name.toml');
+    const out = formatGithub([{ path: r.file, text: r.text, verdicts: r.verdicts, diagnostics: r.diagnostics }]);
+    const lines = out.trimEnd().split('\n');
+    const missing = lines.find((l) => l.includes('title=boxwright missing-path'))!;
+    assert.match(missing, /^::error file=dir%2Cwith%3Aodd%25name\.toml,line=2,endLine=2,col=9,endColumn=\d+,title=boxwright missing-path \[macos%2Clinux%2Cwindows\]::/);
+    assert.ok(missing.includes('/home/dev/in,box:50%25 does not exist'), 'the message escapes % but keeps : and ,');
+    assert.ok(!/[\r\n]/.test(missing));
+    assert.match(lines.at(-2)!, /^boxwright: \d+ error\(s\), \d+ warning\(s\), \d+ notice\(s\) in 1 file\(s\)$/);
+  });
+});
+
+describe('Markdown', () => {
+  it('a PR comment: verdict table, short rows, suggestions folded, pipes escaped', () => {
+    const md = formatMarkdown([report('write-only.toml')]);
+    assert.match(md, /\| macos \| linux \| windows \|/);
+    assert.match(md, /⛔ refused/);
+    assert.match(md, /<details><summary>Suggestions<\/summary>/);
+    const r = lintText('[agent.filesystem]\nread = ["~/a|b"]\n');
+    assert.ok(formatMarkdown([{ path: 'x.toml', text: r.text, verdicts: r.verdicts, diagnostics: r.diagnostics }]).includes('a\\|b'));
+  });
+});
