@@ -17,7 +17,7 @@ export const toolExecWidening: Rule = {
   },
   check(ctx) {
     for (const p of ctx.ir.principals) {
-      if (p.kind === 'agent') continue;
+      if (p.kind !== 'tool') continue;
       const content = authored(p).filter((g) => g.path && ['read', 'write', 'read-write'].includes(g.access));
       const first = content[0];
       if (!first) continue;

@@ -49,6 +49,15 @@ const commands: Record<string, Command> = {
         .option('gateway-socket', { type: 'string', describe: "Linux: the host product's gateway socket to bind into sandboxes without direct network" }),
     run: async (args) => (await import('./compile.js')).compileCommand(args),
   },
+  explain: {
+    usage: 'explain <config>',
+    describe: 'what each platform gives each principal, grant by grant, and why it differs',
+    options: (y) =>
+      fsOptions(y)
+        .option('format', { alias: 'f', choices: ['text', 'markdown', 'json'], default: 'text' })
+        .option('platform', { type: 'string', describe: 'only these platforms, comma-separated or repeated: macos,linux,windows' }),
+    run: async (args) => (await import('./explain.js')).explainCommand(args),
+  },
   parse: {
     usage: 'parse [file]',
     describe: 'print a TOML document as JSON (a toml-test decoder with --tagged)',

@@ -167,7 +167,9 @@ function macosAt(p: Principal, ix: PlatformIndex, path: string, tyba: boolean): 
 
 function linuxAt(ix: PlatformIndex, path: string): Cell {
   const s = ix.summary(path);
-  if (s.existingDeny) return empty;
+  // A denied path inside a mounted tree is covered by an empty placeholder;
+  // outside every mount it simply does not exist.
+  if (s.existingDeny) return s.readTree || s.writeTree ? empty : absent;
   const read = !!(s.readTree ?? s.readFile ?? s.execFile);
   const write = !!((s.writeTree && linuxReadCover(ix, s.writeTree.path!, 'tree')) || (s.writeFile && linuxReadCover(ix, path, 'file')));
   // bubblewrap cannot mount a tree non-executable: whatever is readable is executable.
@@ -242,10 +244,11 @@ function mechanismNote(p: Principal, g: Grant, platform: Platform, cell: Cell, t
       return g.facts.kind === 'file'
         ? { ruleId: 'deny-file-substitution', text: 'an empty read-only file covers it: reads succeed empty, writes fail' }
         : { ruleId: 'deny-file-substitution', text: 'an empty read-only tmpfs covers it' };
-    if (cell.kind === 'access' && cell.exec && g.access !== 'exec')
-      return p.kind === 'agent'
-        ? { ruleId: 'exec-not-confined', text: 'bubblewrap cannot mount read trees non-executable' }
-        : { ruleId: 'tool-exec-widening', text: "Linux makes a tool's content mounts executable" };
+    if (g.access === 'exec' && cell.kind === 'access') return { ruleId: 'exec-not-confined', text: 'the executable is bound read-only: it can be read as well as run' };
+    if (cell.kind === 'access' && cell.exec)
+      return p.kind === 'tool'
+        ? { ruleId: 'tool-exec-widening', text: "Linux makes a tool's content mounts executable" }
+        : { ruleId: 'exec-not-confined', text: 'bubblewrap cannot mount read trees non-executable' };
   }
   if (platform === 'windows') {
     if (g.list === 'read_allow') return { ruleId: 'read-allow-inert', text: 'read_allow is inert on Windows: reads are already open' };
@@ -254,7 +257,7 @@ function mechanismNote(p: Principal, g: Grant, platform: Platform, cell: Cell, t
     if (g.access !== 'deny') return { ruleId: 'windows-open-reads', text: 'reads (and execution) are open on Windows' };
   }
   if (platform === 'macos') {
-    if (cell.kind !== 'access' && g.access !== 'deny' && tyba) return { ruleId: 'secret-not-grantable', text: 'denials beat permissions: a listed secret stays denied' };
+    if (tyba && g.access === 'read' && (cell.kind !== 'access' || !cell.read)) return { ruleId: 'secret-not-grantable', text: 'denials beat permissions: a listed secret stays denied (metadata stays visible)' };
     if (cell.kind === 'access' && cell.exec && p.kind === 'tool' && g.access !== 'exec')
       return { ruleId: 'tool-exec-widening', text: 'tools run helpers from their content grants' };
   }

@@ -1,0 +1,103 @@
+import kleur from 'kleur';
+import type { Platform, Verdict } from '../diagnostic.js';
+import { PLATFORMS } from '../diagnostic.js';
+import type { ExplainMatrix, MatrixCell, PrincipalMatrix } from '../../targets/access/matrix.js';
+
+const platformNames: Record<Platform, string> = { macos: 'macOS', linux: 'Linux', windows: 'Windows' };
+const shortVerdict: Record<Verdict, string> = { accepted: 'accepted', 'accepted-with-warnings': 'accepted (warnings)', refused: 'REFUSED' };
+
+const legendText =
+  'legend: r read · w write · x execute · names: entry names only · meta: properties only · empty: an empty placeholder · — absent or denied · n/a not a grant there · refused: the platform refuses the config';
+
+/** Footnotes numbered in order of first use; identical notes share a number. */
+class Footnotes {
+  readonly list: string[] = [];
+  private readonly index = new Map<string, number>();
+  mark(p: Platform, cell: MatrixCell): string {
+    if (!cell.note) return '';
+    const text = cell.note.ruleId ? `${platformNames[p]}: \`${cell.note.ruleId}\`: ${cell.note.text}` : `${platformNames[p]}: ${cell.note.text}`;
+    let n = this.index.get(text);
+    if (n === undefined) {
+      this.list.push(text);
+      n = this.list.length;
+      this.index.set(text, n);
+    }
+    return `[${n}]`;
+  }
+}
+
+function grantLabel(r: PrincipalMatrix['rows'][number]): string {
+  return r.implicit ? `${r.written} (implicit: ${r.implicit})` : `${r.list} ${r.written}`;
+}
+
+function clip(s: string, width: number): string {
+  return s.length <= width ? s : s.slice(0, width - 1) + '…';
+}
+
+const paintCell = (legend: string): string =>
+  legend === 'refused' ? kleur.red(legend) : legend.includes('w') && legend !== '—' ? kleur.yellow(legend) : legend === '—' || legend === 'n/a' ? kleur.dim(legend) : legend;
+
+/** A 100-column terminal table per principal, verdicts on top, footnotes below. */
+export function explainText(m: ExplainMatrix): string {
+  const ps = PLATFORMS.filter((p) => p in m.verdicts);
+  const out: string[] = [];
+  out.push(kleur.bold(`${m.file} (${m.dialect})`));
+  out.push(`verdicts: ${ps.map((p) => `${platformNames[p]} ${shortVerdict[m.verdicts[p]]}`).join(' · ')}`);
+  out.push(kleur.dim(legendText), '');
+  const cellWidth = 12;
+  const grantWidth = 100 - 6 - 11 - cellWidth * ps.length;
+  for (const pm of m.principals) {
+    const notes = new Footnotes();
+    out.push(kleur.bold(pm.id) + (pm.directNetwork ? kleur.yellow('  (direct network exception: gateway bypassed)') : ''));
+    out.push(kleur.dim(`${'line'.padStart(5)} ${'grant'.padEnd(grantWidth)}${'requested'.padEnd(11)}${ps.map((p) => platformNames[p].padEnd(cellWidth)).join('')}`.trimEnd()));
+    const rows = [...pm.rows.map((r) => ({ line: r.line ? String(r.line) : '', label: grantLabel(r), requested: r.requested, cells: r.cells })), { line: '', label: 'everything else', requested: '—', cells: pm.elsewhere }];
+    for (const r of rows) {
+      const cells = ps.map((p) => {
+        const c = r.cells[p];
+        const mark = notes.mark(p, c);
+        const pad = ' '.repeat(Math.max(1, cellWidth - c.legend.length - (mark ? mark.length + 1 : 0)));
+        return paintCell(c.legend) + (mark ? ' ' + kleur.dim(mark) : '') + pad;
+      });
+      out.push(`${r.line.padStart(5)} ${clip(r.label, grantWidth - 1).padEnd(grantWidth)}${r.requested.padEnd(11)}${cells.join('').trimEnd()}`);
+    }
+    for (const [i, n] of notes.list.entries()) out.push(kleur.dim(`  [${i + 1}] ${n}`));
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+function mdCell(s: string): string {
+  return s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/\r?\n/g, ' ');
+}
+
+/** For a PR comment: short tables, long footnotes folded in `<details>`. */
+export function explainMarkdown(m: ExplainMatrix): string {
+  const ps = PLATFORMS.filter((p) => p in m.verdicts);
+  const out: string[] = [`## boxwright explain: \`${mdCell(m.file)}\` (${m.dialect})`, ''];
+  out.push(`| | ${ps.map((p) => platformNames[p]).join(' | ')} |`, `|---|${ps.map(() => '---').join('|')}|`, `| verdict | ${ps.map((p) => m.verdicts[p]).join(' | ')} |`, '');
+  for (const pm of m.principals) {
+    const notes = new Footnotes();
+    out.push(`### \`${pm.id}\`${pm.directNetwork ? ' — direct network exception (gateway bypassed)' : ''}`, '');
+    out.push(`| line | grant | requested | ${ps.map((p) => platformNames[p]).join(' | ')} |`, `|---:|---|---|${ps.map(() => '---').join('|')}|`);
+    const rows = [...pm.rows.map((r) => ({ line: r.line ? String(r.line) : '', label: grantLabel(r), requested: r.requested, cells: r.cells })), { line: '', label: '*everything else*', requested: '—', cells: pm.elsewhere }];
+    for (const r of rows) {
+      const cells = ps.map((p) => {
+        const mark = notes.mark(p, r.cells[p]);
+        return `\`${r.cells[p].legend}\`${mark ? ` <sup>${mark.slice(1, -1)}</sup>` : ''}`;
+      });
+      out.push(`| ${r.line} | ${r.label.startsWith('*') ? r.label : `\`${mdCell(r.label)}\``} | \`${r.requested}\` | ${cells.join(' | ')} |`);
+    }
+    if (notes.list.length) {
+      const items = notes.list.map((n, i) => `${i + 1}. ${mdCell(n)}`);
+      if (items.length > 4) out.push('', `<details><summary>${items.length} notes</summary>`, '', ...items, '', '</details>');
+      else out.push('', ...items);
+    }
+    out.push('');
+  }
+  out.push(`<sub>${legendText}</sub>`, '');
+  return out.join('\n');
+}
+
+export function explainJson(m: ExplainMatrix): string {
+  return JSON.stringify({ version: 1, ...m }, null, 2) + '\n';
+}

@@ -1,0 +1,91 @@
+import type { Diagnostic, Platform, Verdict } from '../../compiler/diagnostic.js';
+import { PLATFORMS } from '../../compiler/diagnostic.js';
+import type { Grant, PolicyIR } from '../../compiler/ir/types.js';
+import { legend, type Cell } from './cell.js';
+import type { AccessModel } from './model.js';
+
+/** One cell of the explain matrix: the legend, and why it differs from the request. */
+export interface MatrixCell {
+  /** `rw`, `r`, `rx`, `rwx`, `w`, `names`, `meta`, `x`, `empty`, `—`, `refused`, `n/a`. */
+  readonly legend: string;
+  /** `ruleId` is empty for a platform's default behaviour, which no rule reports. */
+  readonly note?: { readonly ruleId: string; readonly text: string };
+}
+
+export interface MatrixRow {
+  readonly list: string;
+  readonly written: string;
+  readonly path?: string;
+  /** 1-based config line; absent for implicit grants. */
+  readonly line?: number;
+  readonly implicit?: string;
+  readonly requested: string;
+  readonly cells: Readonly<Record<Platform, MatrixCell>>;
+}
+
+export interface PrincipalMatrix {
+  readonly id: string;
+  readonly rows: readonly MatrixRow[];
+  readonly elsewhere: Readonly<Record<Platform, MatrixCell>>;
+  readonly directNetwork: boolean;
+}
+
+export interface ExplainMatrix {
+  readonly file: string;
+  readonly dialect: PolicyIR['dialect'];
+  readonly verdicts: Readonly<Record<Platform, Verdict>>;
+  readonly principals: readonly PrincipalMatrix[];
+}
+
+function requestedLegend(g: Grant): string {
+  return g.access === 'deny' ? 'deny' : g.access === 'read-write' ? 'rw' : g.access === 'list' ? 'names' : g.access === 'metadata' ? 'meta' : g.access === 'exec' ? 'x' : g.access === 'read' ? 'r' : 'w';
+}
+
+/**
+ * The per-principal, per-grant access matrix that `explain` prints, read
+ * off the effective-access model (never recomputed), with refusals that
+ * the path rules decide (a missing path, a symlink) taken from the
+ * diagnostics at the grant's value.
+ */
+export function explainMatrix(model: AccessModel, diagnostics: readonly Diagnostic[], verdicts: Readonly<Record<Platform, Verdict>>): ExplainMatrix {
+  const errorsAt = new Map<number, Diagnostic[]>();
+  for (const d of diagnostics) {
+    if (d.severity !== 'error') continue;
+    errorsAt.set(d.span.start.offset, [...(errorsAt.get(d.span.start.offset) ?? []), d]);
+  }
+  const principals = model.principals.map((pa): PrincipalMatrix => {
+    const inLineOrder = [...pa.grants].sort((a, b) => (a.grant.implicit ? 0 : 1) - (b.grant.implicit ? 0 : 1) || a.grant.span.start.offset - b.grant.span.start.offset);
+    const rows = inLineOrder.map((ga): MatrixRow => {
+      const g = ga.grant;
+      const requested = requestedLegend(g);
+      const cells = {} as Record<Platform, MatrixCell>;
+      for (const p of PLATFORMS) {
+        if (!ga.applies[p]) {
+          cells[p] = { legend: 'n/a', note: { ruleId: '', text: 'an implicit grant of another platform (each platform has its own spelling)' } };
+          continue;
+        }
+        const pathError = g.implicit ? undefined : errorsAt.get(g.span.start.offset)?.find((d) => d.platforms.includes(p));
+        const cell: Cell = ga.effective[p];
+        if (cell.kind !== 'refused' && pathError) {
+          cells[p] = { legend: 'refused', note: { ruleId: pathError.ruleId, text: pathError.message } };
+          continue;
+        }
+        const shown = legend(cell);
+        const note = ga.notes[p];
+        cells[p] = shown === requested || (requested === 'deny' && shown === '—') || !note ? { legend: shown } : { legend: shown, note };
+      }
+      return {
+        list: g.list,
+        written: g.written,
+        ...(g.path ? { path: g.path } : {}),
+        ...(g.implicit ? { implicit: g.implicit.reason } : { line: g.span.start.line }),
+        requested,
+        cells,
+      };
+    });
+    const elsewhere = {} as Record<Platform, MatrixCell>;
+    for (const p of PLATFORMS) elsewhere[p] = { legend: legend(pa.elsewhere[p].cell), note: { ruleId: p === 'windows' ? 'windows-open-reads' : '', text: pa.elsewhere[p].text } };
+    return { id: pa.principal.id, rows, elsewhere, directNetwork: !!pa.principal.directNetwork };
+  });
+  return { file: model.ir.file, dialect: model.ir.dialect, verdicts, principals };
+}

@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import kleur from 'kleur';
+import { explainBytes } from '../../compiler/cli/explain.js';
+import { explainJson, explainMarkdown, explainText } from '../../compiler/format/explain.js';
+import { exampleNames } from '../compile-helpers.js';
+import { repoRoot } from '../helpers.js';
+import { matchSnapshot } from '../snapshot.js';
+
+kleur.enabled = false;
+const args = { fs: join(repoRoot, 'examples/machine.json'), worktree: '/home/dev/project' };
+
+function matrixOf(name: string) {
+  const file = `examples/${name}`;
+  return explainBytes(readFileSync(join(repoRoot, file)), file, args).matrix;
+}
+
+describe('explain: goldens in all three formats', () => {
+  for (const name of exampleNames) {
+    it(name, () => {
+      const m = matrixOf(name);
+      const stem = name.replace(/\.toml$/, '');
+      if (!m) return; // front-end errors: nothing to explain (tested below)
+      matchSnapshot(`explain/${stem}.txt`, explainText(m));
+      matchSnapshot(`explain/${stem}.md`, explainMarkdown(m));
+      matchSnapshot(`explain/${stem}.json`, explainJson(m));
+    });
+  }
+});
+
+describe('explain: the matrix', () => {
+  it('a row per grant, cells from the legend, a footnote naming the rule where a platform differs', () => {
+    const m = matrixOf('write-only.toml')!;
+    const agent = m.principals[0]!;
+    const write = agent.rows.find((r) => r.list === 'write')!;
+    assert.equal(write.requested, 'w');
+    assert.deepEqual([write.cells.macos.legend, write.cells.linux.legend], ['w', 'refused']);
+    assert.equal(write.cells.linux.note?.ruleId, 'write-only');
+    assert.equal(m.verdicts.linux, 'refused');
+  });
+  it('path refusals come from the diagnostics at the grant', () => {
+    const m = matrixOf('missing-path.toml')!;
+    const row = m.principals[0]!.rows[0]!;
+    assert.deepEqual([row.cells.macos.legend, row.cells.linux.legend, row.cells.windows.legend], ['refused', 'refused', 'refused']);
+    assert.equal(row.cells.linux.note?.ruleId, 'missing-path');
+  });
+  it('everything else: denied on macOS (metadata for TYBA), absent on Linux, readable on Windows', () => {
+    const box = matrixOf('read-only-content.toml')!.principals[0]!.elsewhere;
+    assert.deepEqual([box.macos.legend, box.linux.legend, box.windows.legend], ['—', '—', 'rx']);
+    const tyba = matrixOf('tyba-user-config.toml')!.principals[0]!.elsewhere;
+    assert.equal(tyba.macos.legend, 'meta');
+  });
+  it('the text form fits a 100-column terminal', () => {
+    for (const name of exampleNames) {
+      const m = matrixOf(name);
+      if (!m) continue;
+      for (const line of explainText(m).split('\n')) {
+        if (line.startsWith('legend:') || line.startsWith('  [')) continue; // prose lines wrap in the terminal
+        assert.ok(line.length <= 100, `${name}: ${line.length} columns: ${line}`);
+      }
+    }
+  });
+  it('a config with errors has no matrix, and says why', () => {
+    const r = explainBytes(Buffer.from('[agent.filesystem\n'), 'bad.toml', args);
+    assert.equal(r.matrix, undefined);
+    assert.match(r.errors, /toml-syntax/);
+  });
+});
