@@ -58,6 +58,36 @@ const commands: Record<string, Command> = {
         .option('platform', { type: 'string', describe: 'only these platforms, comma-separated or repeated: macos,linux,windows' }),
     run: async (args) => (await import('./explain.js')).explainCommand(args),
   },
+  run: {
+    usage: 'run <config>',
+    describe: 'run a command inside the sandbox a config compiles to on this machine: boxwright run CONFIG [--principal P] -- CMD [ARGS..]',
+    options: (y) =>
+      fsOptions(y)
+        .parserConfiguration({ 'populate--': true })
+        .option('principal', { alias: 'p', type: 'string', default: 'agent', describe: 'whose sandbox: agent, tool:NAME or mcp:NAME' })
+        .option('pass-env', { type: 'string', array: true, describe: 'let this credential variable into the sandbox (repeatable; withheld by default)' })
+        .option('gateway-socket', { type: 'string', describe: "Linux: the host product's gateway socket to bind into sandboxes without direct network" })
+        .option('verbose', { alias: 'v', type: 'boolean', default: false, describe: 'print the bubblewrap command and the withheld variables' }),
+    run: async (args) => (await import('./run.js')).runCommand(args),
+  },
+  doctor: {
+    usage: 'doctor',
+    describe: 'qualify this machine for `boxwright run`: bubblewrap, user namespaces, seccomp, architecture, kernel (real trials)',
+    options: (y) => y.option('format', { alias: 'f', choices: ['text', 'json'], default: 'text' }),
+    run: async (args) => (await import('./doctor.js')).doctorCommand(args),
+  },
+  diff: {
+    usage: 'diff [base] [head]',
+    describe: 'what changes in effective access between two revisions of a config, then the artifact diffs',
+    options: (y) =>
+      fsOptions(y)
+        .option('git', { type: 'string', describe: 'compare the file (or every changed .toml) at this git revision with the working tree' })
+        .option('format', { alias: 'f', choices: ['text', 'markdown', 'json'], default: 'text' })
+        .option('platform', { type: 'string', describe: 'only these platforms, comma-separated or repeated: macos,linux,windows' })
+        .option('fail-on', { choices: ['widen'], describe: 'exit 1 when any principal gains access on a selected platform' })
+        .option('artifacts', { type: 'boolean', default: true, describe: 'include the unified diffs of the emitted artifacts (--no-artifacts skips them)' }),
+    run: async (args) => (await import('./diff.js')).diffCommand(args),
+  },
   parse: {
     usage: 'parse [file]',
     describe: 'print a TOML document as JSON (a toml-test decoder with --tagged)',

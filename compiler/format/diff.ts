@@ -1,0 +1,102 @@
+import kleur from 'kleur';
+import type { Diagnostic } from '../diagnostic.js';
+import { isEmptyDelta } from '../../targets/access/delta.js';
+import type { ConfigDiff } from '../cli/diff.js';
+
+function diagLine(d: Diagnostic): string {
+  return `${d.severity} ${d.ruleId} [${d.platforms.join(',')}] line ${d.span.start.line}: ${d.message}`;
+}
+
+/** Changes in words first (what a reviewer acts on), then the artifact diffs. */
+export function diffText(diffs: readonly ConfigDiff[]): string {
+  const out: string[] = [];
+  for (const d of diffs) {
+    out.push(kleur.bold(`${d.base} → ${d.head}`));
+    if (d.error) {
+      out.push(kleur.red(d.error), '');
+      continue;
+    }
+    const delta = d.delta!;
+    if (isEmptyDelta(delta) && !d.artifacts.length) {
+      out.push('no change in effective access, verdicts, diagnostics or artifacts', '');
+      continue;
+    }
+    if (delta.verdicts.length) {
+      out.push(kleur.bold('verdicts'));
+      for (const v of delta.verdicts) out.push(`  ${v.platform}: ${v.before} → ${v.after}`);
+    }
+    if (delta.changes.length) {
+      out.push(kleur.bold('effective access'));
+      for (const c of delta.changes) out.push(`  ${c.widens ? kleur.yellow('+') : ' '}${c.narrows ? kleur.green('-') : ' '} ${c.sentence} (${c.before} → ${c.after})`);
+    } else out.push('no change in effective access');
+    if (delta.diagnosticsAdded.length || delta.diagnosticsRemoved.length) {
+      out.push(kleur.bold('diagnostics'));
+      for (const x of delta.diagnosticsAdded) out.push(`  + ${diagLine(x)}`);
+      for (const x of delta.diagnosticsRemoved) out.push(`  - ${diagLine(x)}`);
+    }
+    if (delta.stillTrue.length) {
+      out.push(kleur.bold('still true'));
+      for (const s of delta.stillTrue) out.push(`  ${s.sentence}`);
+    }
+    for (const a of d.artifacts) out.push('', kleur.bold(`${a.platform} ${a.name}`), a.patch.trimEnd());
+    out.push('');
+  }
+  return out.join('\n') + '\n';
+}
+
+/** For a PR comment: the sentences, then each artifact diff folded. */
+export function diffMarkdown(diffs: readonly ConfigDiff[]): string {
+  const out: string[] = ['## boxwright diff', ''];
+  for (const d of diffs) {
+    out.push(`### \`${d.base}\` → \`${d.head}\``, '');
+    if (d.error) {
+      out.push(`⛔ ${d.error}`, '');
+      continue;
+    }
+    const delta = d.delta!;
+    if (isEmptyDelta(delta) && !d.artifacts.length) {
+      out.push('No change in effective access, verdicts, diagnostics or artifacts.', '');
+      continue;
+    }
+    if (delta.verdicts.length) out.push('**Verdicts**', '', ...delta.verdicts.map((v) => `- ${v.platform}: ${v.before} → **${v.after}**`), '');
+    if (delta.changes.length) {
+      out.push('**Effective access**', '');
+      for (const c of delta.changes) out.push(`- ${c.widens ? '🔓' : '🔒'} ${c.sentence} (\`${c.before}\` → \`${c.after}\`)`);
+      out.push('');
+    }
+    if (delta.diagnosticsAdded.length || delta.diagnosticsRemoved.length) {
+      out.push('**Diagnostics**', '', ...delta.diagnosticsAdded.map((x) => `- new: ${diagLine(x)}`), ...delta.diagnosticsRemoved.map((x) => `- gone: ${diagLine(x)}`), '');
+    }
+    if (delta.stillTrue.length) out.push('**Still true**', '', ...delta.stillTrue.map((s) => `- ${s.sentence}`), '');
+    for (const a of d.artifacts) out.push(`<details><summary>${a.platform}: <code>${a.name}</code></summary>`, '', '```diff', a.patch.trimEnd(), '```', '', '</details>', '');
+  }
+  return out.join('\n');
+}
+
+export function diffJson(diffs: readonly ConfigDiff[]): string {
+  const slim = (x: Diagnostic) => ({ ruleId: x.ruleId, severity: x.severity, platforms: x.platforms, message: x.message, line: x.span.start.line });
+  return (
+    JSON.stringify(
+      {
+        version: 1,
+        diffs: diffs.map((d) => ({
+          base: d.base,
+          head: d.head,
+          ...(d.error ? { error: d.error } : {}),
+          ...(d.delta
+            ? {
+                verdicts: d.delta.verdicts,
+                changes: d.delta.changes,
+                diagnosticsAdded: d.delta.diagnosticsAdded.map(slim),
+                diagnosticsRemoved: d.delta.diagnosticsRemoved.map(slim),
+                stillTrue: d.delta.stillTrue,
+              }
+            : {}),
+          artifacts: d.artifacts,
+        })),
+      },
+      null,
+      2,
+    ) + '\n'
+  );
+}

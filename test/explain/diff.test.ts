@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import kleur from 'kleur';
+import { diffConfigs, type DiffArgs } from '../../compiler/cli/diff.js';
+import { diffJson, diffMarkdown, diffText } from '../../compiler/format/diff.js';
+import { repoRoot } from '../helpers.js';
+import { matchSnapshot } from '../snapshot.js';
+
+kleur.enabled = false;
+const args: DiffArgs = { fs: join(repoRoot, 'examples/machine.json'), worktree: '/home/dev/project' };
+const side = (name: string) => ({ label: `examples/${name}`, bytes: readFileSync(join(repoRoot, 'examples', name)) });
+const text = (label: string, toml: string) => ({ label, bytes: Buffer.from(toml) });
+
+describe('diff: effective-access changes in words', () => {
+  it('a widened write and a new network exception, per platform and principal', async () => {
+    const d = await diffConfigs(
+      text('base.toml', '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/output"]\n\n[tools.fetcher.filesystem]\nread = ["~/index"]\n'),
+      text('head.toml', '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project"]\n\n[tools.fetcher.filesystem]\nread = ["~/index"]\n[tools.fetcher.network]\n'),
+      { ...args, artifacts: false },
+    );
+    const sentences = d.delta!.changes.map((c) => c.sentence);
+    assert.ok(sentences.includes('linux: the agent can now write ~/project'), sentences.join('\n'));
+    assert.ok(sentences.includes('windows: tool `fetcher` now has a direct network exception: it bypasses the gateway'));
+    assert.ok(d.delta!.changes.every((c) => c.widens));
+    assert.deepEqual(d.delta!.verdicts.map((v) => `${v.platform}:${v.before}->${v.after}`), ['macos:accepted->accepted-with-warnings', 'linux:accepted->accepted-with-warnings']);
+    assert.ok(d.delta!.diagnosticsAdded.some((x) => x.ruleId === 'direct-network'));
+    assert.ok(d.delta!.stillTrue.some((s) => s.sentence === 'windows: `~/.kaggle` is still readable'));
+  });
+  it('narrowing is reported and does not count as widening', async () => {
+    const d = await diffConfigs(side('read-write-overlap.toml'), side('read-only-content.toml'), { ...args, artifacts: false });
+    assert.ok(d.delta!.changes.some((c) => c.sentence === 'linux: the agent can no longer read, write, execute ~/project/output'), d.delta!.changes.map((c) => c.sentence).join('\n'));
+    assert.ok(d.delta!.changes.some((c) => c.sentence === 'linux: the agent: ~/project/.env is now absent (was an empty placeholder)'));
+    assert.ok(!d.delta!.changes.some((c) => c.widens && c.platform === 'linux' && c.path === '~/project/output'));
+  });
+  it('identical configs: nothing to report', async () => {
+    const d = await diffConfigs(side('coding-agent.toml'), side('coding-agent.toml'), args);
+    assert.equal(d.delta!.changes.length, 0);
+    assert.equal(d.artifacts.length, 0);
+    assert.match(diffText([d]), /no change in effective access, verdicts, diagnostics or artifacts/);
+  });
+  it('goldens of the access part, all formats', async () => {
+    const d = await diffConfigs(side('read-write-overlap.toml'), side('write-only.toml'), { ...args, artifacts: false });
+    matchSnapshot('diff/read-write-overlap__write-only.txt', diffText([d]));
+    matchSnapshot('diff/read-write-overlap__write-only.md', diffMarkdown([d]));
+    matchSnapshot('diff/read-write-overlap__write-only.json', diffJson([d]));
+  });
+  it('artifact diffs are unified diffs of each emitted artifact', async () => {
+    const d = await diffConfigs(side('read-only-content.toml'), side('read-write-overlap.toml'), { ...args, platform: 'macos' });
+    const sb = d.artifacts.find((a) => a.name === 'agent.sb');
+    assert.ok(sb, `artifacts: ${d.artifacts.map((a) => a.name).join(', ')}`);
+    assert.match(sb.patch, /^--- a\/agent\.sb/m);
+    assert.match(sb.patch, /^\+.*file-write\*/m);
+  });
+});
+
+describe('diff: the CLI', () => {
+  const bin = join(repoRoot, 'bin', 'boxwright.cjs');
+  const run = (cwd: string, ...a: string[]) => spawnSync(process.execPath, [bin, 'diff', ...a], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  it('--fail-on widen exits 1 when access widens, 0 when it narrows', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'boxwright-diff-'));
+    writeFileSync(join(dir, 'a.toml'), '[agent.filesystem]\nread = ["~/project"]\n');
+    writeFileSync(join(dir, 'b.toml'), '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/output"]\n');
+    const manifest = join(repoRoot, 'examples/machine.json');
+    assert.equal(run(dir, '--fs', manifest, '--fail-on', 'widen', 'a.toml', 'b.toml').status, 1);
+    assert.equal(run(dir, '--fs', manifest, '--fail-on', 'widen', 'b.toml', 'a.toml').status, 0);
+    assert.equal(run(dir, '--fs', manifest, 'a.toml', 'a.toml').status, 0);
+  });
+  it('--git REV FILE compares the committed file with the working tree', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'boxwright-git-'));
+    const git = (...a: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...a], { cwd: dir });
+    git('init', '-q');
+    writeFileSync(join(dir, 'sandbox.toml'), '[agent.filesystem]\nread = ["~/project"]\n');
+    git('add', 'sandbox.toml');
+    git('commit', '-qm', 'base');
+    writeFileSync(join(dir, 'sandbox.toml'), '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/output"]\n');
+    const r = run(dir, '--fs', join(repoRoot, 'examples/machine.json'), '--git', 'HEAD', 'sandbox.toml', '--fail-on', 'widen', '--no-artifacts');
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stdout, /HEAD:sandbox\.toml → sandbox\.toml/);
+    assert.match(r.stdout, /linux: the agent can now write ~\/project\/output/);
+    const all = run(dir, '--fs', join(repoRoot, 'examples/machine.json'), '--git', 'HEAD', '--no-artifacts');
+    assert.match(all.stdout, /HEAD:sandbox\.toml → sandbox\.toml/, 'without FILE: every changed .toml');
+  });
+});
