@@ -1,0 +1,127 @@
+/**
+ * Error recovery: where to resume after a syntax error.
+ *
+ * The rule is "skip to the next line", refined so that one mistake gives one
+ * error:
+ *  - inside an array or inline table, skip to the line after its closing
+ *    bracket (found by a small raw scanner that knows strings and comments),
+ *    so the rest of a multi-line array is not reported line by line;
+ *  - a line that only continues the broken construct (starts with `]`, `}`,
+ *    `,`, `.` or `=`) is skipped too.
+ * The driver then checks whether the lexer was in its default mode at that
+ * point and re-lexes from there if not.
+ */
+import type { IToken } from 'chevrotain';
+import { chevrotain } from './chevrotain.js';
+import type { TomlTokens } from './lexer.js';
+
+/** Open `[` / `{` of the current item before token `foundIdx`. */
+export function openContainers(T: TomlTokens, tokens: readonly IToken[], from: number, foundIdx: number): string[] {
+  const matches = chevrotain().tokenMatcher;
+  const stack: string[] = [];
+  for (let i = Math.max(0, from); i < foundIdx && i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (matches(t, T.OpenArray)) stack.push('[');
+    else if (matches(t, T.OpenInline)) stack.push('{');
+    else if (t.tokenType === T.RBracketArray || t.tokenType === T.RBrace) stack.pop();
+  }
+  return stack;
+}
+
+/**
+ * Offset of the bracket that closes all of `stack`, scanning raw text from
+ * `from`; -1 if there is none (end of file, or a mismatched bracket).
+ */
+export function scanToClose(text: string, from: number, stack: readonly string[]): number {
+  const st = stack.slice();
+  const n = text.length;
+  let i = from;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 0x23) {
+      // comment
+      const nl = text.indexOf('\n', i);
+      if (nl < 0) return -1;
+      i = nl + 1;
+      continue;
+    }
+    if (c === 0x22 || c === 0x27) {
+      i = skipString(text, i, c);
+      if (i < 0) return -1;
+      continue;
+    }
+    if (c === 0x5b || c === 0x7b) st.push(c === 0x5b ? '[' : '{');
+    else if (c === 0x5d || c === 0x7d) {
+      const want = c === 0x5d ? '[' : '{';
+      if (st[st.length - 1] !== want) return -1;
+      st.pop();
+      if (st.length === 0) return i;
+    }
+    i++;
+  }
+  return -1;
+}
+
+/** Index just after the string starting at `i` (single-line strings end at the line end). */
+function skipString(text: string, i: number, q: number): number {
+  const n = text.length;
+  if (text.charCodeAt(i + 1) === q && text.charCodeAt(i + 2) === q) {
+    let j = i + 3;
+    while (j < n) {
+      const c = text.charCodeAt(j);
+      if (c === 0x5c && q === 0x22) j += 2;
+      else if (c === q && text.charCodeAt(j + 1) === q && text.charCodeAt(j + 2) === q) {
+        j += 3;
+        while (text.charCodeAt(j) === q) j++;
+        return j;
+      } else j++;
+    }
+    return -1;
+  }
+  let j = i + 1;
+  while (j < n) {
+    const c = text.charCodeAt(j);
+    if (c === 0x0a) return j;
+    if (c === 0x5c && q === 0x22) j += 2;
+    else if (c === q) return j + 1;
+    else j++;
+  }
+  return n;
+}
+
+const KEY_PART = String.raw`(?:[A-Za-z0-9_-]+|"(?:[^"\\\n]|\\.)*"|'[^'\n]*')`;
+const LINE_START = new RegExp(String.raw`[ \t]*(?:\[|${KEY_PART}(?:[ \t]*\.[ \t]*${KEY_PART})*[ \t]*=)`, 'y');
+
+/** Whether the text at `offset` looks like the start of a key/value line or a table header. */
+export function looksLikeLineStart(text: string, offset: number): boolean {
+  LINE_START.lastIndex = offset;
+  return LINE_START.test(text);
+}
+
+const CONTINUATION = /[ \t]*[\]},.=]/y;
+
+/**
+ * The offset to resume parsing at (a line start), or -1 to stop. `from` is
+ * where the error was found; `closeFrom` (if the error was inside brackets)
+ * where to look for their closing bracket.
+ */
+export function resumeOffset(text: string, from: number, stack: readonly string[], closeFrom: number): number {
+  let nl = text.indexOf('\n', from);
+  if (nl < 0) return -1;
+  if (stack.length > 0) {
+    const close = scanToClose(text, closeFrom, stack);
+    if (close >= 0) {
+      const after = text.indexOf('\n', close);
+      if (after < 0) return -1;
+      nl = Math.max(nl, after);
+      return nl + 1;
+    }
+  }
+  // a line that merely continues the broken construct is skipped as well
+  CONTINUATION.lastIndex = nl + 1;
+  if (CONTINUATION.test(text)) {
+    const next = text.indexOf('\n', nl + 1);
+    return next < 0 ? -1 : next + 1;
+  }
+  return nl + 1;
+}
