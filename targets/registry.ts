@@ -2,4 +2,6 @@ import type { Platform } from '../compiler/diagnostic.js';
 import type { Target } from './target.js';
 
 /** Each platform's emitter, loaded only when asked for. */
-export const targetLoaders: Partial<Record<Platform, () => Promise<Target>>> = {};
+export const targetLoaders: Partial<Record<Platform, () => Promise<Target>>> = {
+  windows: async () => (await import('./windows/index.js')).windowsTarget,
+};

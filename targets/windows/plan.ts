@@ -1,0 +1,358 @@
+import type { Verdict } from '../../compiler/diagnostic.js';
+import type { Grant, ListName, PrincipalKind } from '../../compiler/ir/types.js';
+import { expandTilde, secretLocations } from '../../compiler/paths/index.js';
+import { version } from '../../compiler/version.js';
+import type { GrantAccess, PrincipalAccess } from '../access/index.js';
+import { headerLines, sha256Hex, type CompileInput } from '../target.js';
+import { toWindows, type WindowsPath } from './paths.js';
+import {
+  allowAce,
+  denyReadContainer,
+  denyReadFile,
+  lowLabelFile,
+  lowLabelTree,
+  sessionSidPattern,
+  sessionSidPlaceholder,
+  tokenTemplate,
+} from './sddl.js';
+
+/*
+ * The Windows ACL plan (acl-plan.json), described field by field in
+ * acl-plan.schema.json. It lowers the one effective-access model: which
+ * grants write, which paths are denied, comes from `input.access`; this file
+ * only decides how Windows spells and enforces it.
+ */
+
+export type StepAction = 'grant-write' | 'label-low' | 'deny-read';
+/** Where an entry came from: a config list, an implicit TYBA grant, seed 001's secret list, or a workspace. */
+export type Source = ListName | 'implicit' | 'secret' | 'workspace';
+
+interface Origin {
+  /** A principal id (`agent`, `tool.NAME`, `mcp.NAME`), or `*` for what applies to every principal. */
+  readonly principal: string;
+  /** The config line of the entry; null for what the config did not write. */
+  readonly configLine: number | null;
+  /** Why an entry without a config line exists. */
+  readonly implicit?: string;
+  readonly source: Source;
+  /** The path as written (config) or as boxwright made it (implicit grants, secrets). */
+  readonly written: string;
+}
+
+export interface PlanStep extends Origin {
+  readonly id: string;
+  readonly posixPath: string | null;
+  /** Windows spelling: `%USERPROFILE%\…` or `%TEMP%`. */
+  readonly path: string;
+  readonly action: StepAction;
+  /** For the named object (and directories below it when recursive). */
+  readonly sddl: string;
+  /** For files below a recursive step (and the named object when it is a file). */
+  readonly fileSddl?: string;
+  readonly recursive: boolean;
+  readonly perFile: boolean;
+  readonly why: string;
+  readonly undo: { readonly action: 'restore-sddl'; readonly section: 'dacl' | 'label'; readonly backup: string };
+}
+
+export interface LeftOut extends Origin {
+  readonly posixPath: string | null;
+  readonly reason: string;
+  readonly ruleId: string | null;
+}
+
+export interface NoEffect extends Origin {
+  readonly path: string | null;
+  readonly reason: string;
+  readonly ruleId: string | null;
+}
+
+export interface Readable {
+  readonly location: string;
+  readonly posixPath: string;
+  readonly path: string | null;
+  readonly existence: 'exists' | 'unknown';
+  readonly readableBy: readonly string[];
+}
+
+export interface PlanPrincipal {
+  readonly id: string;
+  readonly kind: PrincipalKind;
+  readonly sessionSid: string;
+}
+
+export interface AclPlan {
+  readonly header: {
+    readonly generator: string;
+    readonly version: string;
+    readonly config: string;
+    readonly configSha256: string;
+    readonly forced: boolean;
+    readonly comment: readonly string[];
+  };
+  readonly platform: 'windows';
+  readonly dialect: 'box' | 'tyba';
+  readonly verdict: Verdict;
+  /** Whether the filesystem view knew existence facts (`--fs host`, a manifest) or not (`--fs none`). */
+  readonly facts: 'known' | 'unknown';
+  readonly home: { readonly compiledAgainst: string; readonly windows: '%USERPROFILE%' };
+  readonly token: typeof tokenTemplate & { readonly sessionSid: string; readonly restrictingSids: string };
+  readonly principals: readonly PlanPrincipal[];
+  readonly readModel: 'open';
+  readonly steps: readonly PlanStep[];
+  readonly leftOut: readonly LeftOut[];
+  readonly noEffect: readonly NoEffect[];
+  readonly readable: readonly Readable[];
+  readonly notes: readonly string[];
+}
+
+type Draft = Omit<PlanStep, 'id' | 'undo'>;
+
+const secretReason = "seed 001's secret list: labelled deny-read on Windows whatever the config says";
+
+function origin(principal: string, g: Grant): Origin {
+  return {
+    principal,
+    configLine: g.implicit ? null : g.span.start.line,
+    ...(g.implicit ? { implicit: g.implicit.reason } : {}),
+    source: g.list,
+    written: g.written,
+  };
+}
+
+/** Writes (`write`, `write_file`, implicit read-write) and denies become steps; everything else grants nothing beyond open reads. */
+function lowerPrincipal(
+  pa: PrincipalAccess,
+  sid: string,
+  home: string,
+  writes: Draft[],
+  denies: Draft[],
+  leftOut: LeftOut[],
+  noEffect: NoEffect[],
+): void {
+  const p = pa.principal;
+  for (const ga of pa.grants) {
+    const g = ga.grant;
+    // Another platform's spelling of an implicit grant (/tmp, /private/tmp).
+    if (g.implicit && !ga.applies.windows) continue;
+    const o = origin(p.id, g);
+    const mapped = g.path ? toWindows(g.path, home, !!g.implicit) : undefined;
+    const winPath = mapped?.ok ? mapped.path.spelled : null;
+    const posixPath = g.path && g.path.startsWith('/') ? g.path : null;
+    const note = ga.notes.windows;
+    const cell = ga.effective.windows;
+    if (g.access !== 'write' && g.access !== 'read-write' && g.access !== 'deny') {
+      noEffect.push({ ...o, path: winPath, reason: noEffectReason(ga), ruleId: note?.ruleId ?? 'windows-open-reads' });
+      continue;
+    }
+    if (!g.path || !mapped) {
+      leftOut.push({ ...o, posixPath: null, reason: `cannot be read as a path: ${g.expandProblem ?? 'no path'}`, ruleId: null });
+      continue;
+    }
+    if (!mapped.ok) {
+      // no-windows-path judges authored entries only: nothing reports an implicit one.
+      leftOut.push({ ...o, posixPath, reason: mapped.reason, ruleId: g.implicit ? null : mapped.ruleId });
+      continue;
+    }
+    if (cell.kind === 'refused') {
+      noEffect.push({ ...o, path: winPath, reason: `refused on Windows (${note?.text ?? cell.ruleId})`, ruleId: cell.ruleId });
+      continue;
+    }
+    if (g.access === 'deny') {
+      if (g.facts.existence === 'absent') {
+        leftOut.push({
+          ...o,
+          posixPath,
+          reason: 'does not exist: nothing to label, and a file created there later is readable',
+          ruleId: 'deny-absent-path',
+        });
+        continue;
+      }
+      denies.push(denyStep(o, posixPath, mapped.path, g.implicit ? `${g.implicit.reason}: labelled deny-read` : `the config denies it to ${who(p.id)}`));
+      continue;
+    }
+    if (cell.kind !== 'access' || !cell.write) {
+      noEffect.push({
+        ...o,
+        path: winPath,
+        reason: 'a deny-read label covers this path (a deny entry or a listed secret): the label also keeps the Low token from writing it',
+        ruleId: note?.ruleId ?? null,
+      });
+      continue;
+    }
+    const scope = g.scope;
+    const what = g.implicit ? g.implicit.reason : `\`${g.list}\` grant of ${who(p.id)}`;
+    writes.push({
+      ...o,
+      posixPath,
+      path: mapped.path.spelled,
+      action: 'grant-write',
+      sddl: allowAce(sid, scope),
+      recursive: false,
+      perFile: false,
+      why:
+        scope === 'tree'
+          ? `${what}: an inheritable allow ACE for ${who(p.id)}'s session SID, so that its write-restricted token may create, change and delete files in this tree`
+          : `${what}: an allow ACE (no inheritance) for ${who(p.id)}'s session SID, so that its write-restricted token may rewrite this one file`,
+    });
+    writes.push({
+      ...o,
+      posixPath,
+      path: mapped.path.spelled,
+      action: 'label-low',
+      sddl: scope === 'tree' ? lowLabelTree : lowLabelFile,
+      recursive: false,
+      perFile: false,
+      why: `${what}: a Low mandatory label, since a Low token may not write above its own level (no-write-up); any other low-integrity process can then write here too where the DACL lets it (low-label-exposure)`,
+    });
+  }
+  if (p.workspace) {
+    const w = p.workspace;
+    const mapped = w.path ? toWindows(w.path, home) : undefined;
+    noEffect.push({
+      principal: p.id,
+      configLine: w.span.start.line,
+      source: 'workspace',
+      written: w.written,
+      path: mapped?.ok ? mapped.path.spelled : null,
+      reason: 'the initial directory: grants no content; on Windows it is readable like everything else and writable only where a write grant covers it',
+      ruleId: 'workspace-no-content',
+    });
+  }
+}
+
+function noEffectReason(ga: GrantAccess): string {
+  const g = ga.grant;
+  if (g.list === 'read_allow')
+    return ga.effective.windows.kind === 'denied'
+      ? 'read_allow is inert on Windows: accepted and discarded; this path stays labelled deny-read (a listed secret or a deny), as on macOS where denials beat permissions'
+      : 'read_allow is inert on Windows: accepted and discarded, since reads are already open';
+  if (ga.effective.windows.kind === 'refused') return `refused on Windows (${ga.notes.windows?.text ?? ga.effective.windows.ruleId})`;
+  switch (g.access) {
+    case 'exec':
+      return 'execution is not restricted by the restricted token: nothing to grant';
+    case 'list':
+      return 'reads are open on Windows: names (and contents) are already visible, nothing to grant';
+    case 'metadata':
+      return 'reads are open on Windows: properties (and contents) are already visible, nothing to grant';
+    default:
+      return ga.effective.windows.kind === 'denied'
+        ? 'a deny-read label covers this path: the read is not granted, and reads elsewhere are already open'
+        : 'reads are open on Windows: everything it grants is already readable, nothing to grant';
+  }
+}
+
+function who(principal: string): string {
+  return principal === '*' ? 'every principal' : principal === 'agent' ? 'the agent' : principal;
+}
+
+function denyStep(o: Origin, posixPath: string | null, path: WindowsPath, what: string): Draft {
+  return {
+    ...o,
+    posixPath,
+    path: path.spelled,
+    action: 'deny-read',
+    sddl: denyReadContainer,
+    fileSddl: denyReadFile,
+    recursive: true,
+    perFile: true,
+    why: `${what}: a Medium no-read-up label on the object and, file by file, on everything below it, so that a Low token can neither read nor write it; files created later are covered only through inheritance (OICI)`,
+  };
+}
+
+/** The plan for one compile input: a pure function, the same input gives the same plan. */
+export function buildPlan(input: CompileInput): AclPlan {
+  const { ir } = input;
+  const home = ir.home;
+  const writes: Draft[] = [];
+  const denies: Draft[] = [];
+  const leftOut: LeftOut[] = [];
+  const noEffect: NoEffect[] = [];
+  const principals: PlanPrincipal[] = input.access.principals.map((pa, i) => ({ id: pa.principal.id, kind: pa.principal.kind, sessionSid: sessionSidPlaceholder(i + 1) }));
+  // The secrets are labelled for every principal: a label is a property of
+  // the file, and the mechanism closes them whatever the config says. With no
+  // principal nothing runs, and nothing is labelled.
+  if (principals.length) {
+    for (const s of secretLocations) {
+      const posix = expandTilde(s, home);
+      const mapped = toWindows(posix, home);
+      const o: Origin = { principal: '*', configLine: null, implicit: secretReason, source: 'secret', written: s };
+      if (mapped.ok) denies.push(denyStep(o, posix, mapped.path, 'a secret location of seed 001'));
+      else leftOut.push({ ...o, posixPath: posix, reason: mapped.reason, ruleId: mapped.ruleId });
+    }
+  }
+  input.access.principals.forEach((pa, i) => lowerPrincipal(pa, principals[i]!.sessionSid, home, writes, denies, leftOut, noEffect));
+  // Writes first, denies last: a deny label inside a write tree must be the
+  // explicit label its objects end with. undo.ps1 walks the steps backwards.
+  const steps: PlanStep[] = [...writes, ...denies].map((d, i) => {
+    const id = `step-${String(i + 1).padStart(3, '0')}`;
+    return {
+      id,
+      principal: d.principal,
+      configLine: d.configLine,
+      ...(d.implicit !== undefined ? { implicit: d.implicit } : {}),
+      source: d.source,
+      written: d.written,
+      posixPath: d.posixPath,
+      path: d.path,
+      action: d.action,
+      sddl: d.sddl,
+      ...(d.fileSddl !== undefined ? { fileSddl: d.fileSddl } : {}),
+      recursive: d.recursive,
+      perFile: d.perFile,
+      why: d.why,
+      undo: { action: 'restore-sddl', section: d.action === 'grant-write' ? 'dacl' : 'label', backup: `${id}.clixml` },
+    };
+  });
+  const readable: Readable[] = [];
+  for (const c of ir.knownCredentials) {
+    if (c.existence === 'absent') continue;
+    const by = input.access.principals.filter((pa) => {
+      const cell = pa.effectiveAt(c.path, 'windows');
+      return cell.kind === 'access' && cell.read;
+    });
+    if (!by.length) continue;
+    const mapped = toWindows(c.path, home);
+    readable.push({ location: c.written, posixPath: c.path, path: mapped.ok ? mapped.path.spelled : null, existence: c.existence, readableBy: by.map((pa) => pa.principal.id) });
+  }
+  return {
+    header: {
+      generator: 'boxwright',
+      version,
+      config: input.configPath,
+      configSha256: sha256Hex(input.configBytes),
+      forced: input.forced,
+      comment: headerLines(input),
+    },
+    platform: 'windows',
+    dialect: ir.dialect,
+    verdict: input.verdict,
+    facts: ir.fs.knowsFacts ? 'known' : 'unknown',
+    home: { compiledAgainst: home, windows: '%USERPROFILE%' },
+    token: {
+      ...tokenTemplate,
+      sessionSid: sessionSidPattern,
+      restrictingSids: 'the principal\'s own session SID (principals[].sessionSid): a write-restricted token writes only where an ACE allows that SID',
+    },
+    principals,
+    readModel: 'open',
+    steps,
+    leftOut,
+    noEffect,
+    readable,
+    notes: notes(ir.fs.knowsFacts, readable.length),
+  };
+}
+
+function notes(knowsFacts: boolean, readable: number): string[] {
+  return [
+    `Reads are open on Windows: the restricted token at Integrity Level Low confines writes, not reads. Only the ${secretLocations.length} secret locations of seed 001, TYBA's data directory and the config's existing deny entries are labelled deny-read; every other file the user can read, the sandbox reads too: ${
+      readable ? 'the credential files under `readable`, ' : knowsFacts ? '' : 'credential files wherever they exist (the filesystem view knows no paths), '
+    }the .env of any other project, any other repository, Documents, Desktop. If the agent must see nothing beyond the project, use macOS or Linux.`,
+    'Labels are properties of files, not of a principal: a deny-read label shuts the path to every principal (and every other Low-integrity process), not only to the one whose entry asked for it; a Low label on a write tree lets any low-integrity process write there where the DACL allows it.',
+    'Deny-read labels are applied file by file to what exists when apply.ps1 runs. Files created later inside a labelled directory are covered only through inheritance (OICI); a file moved in from elsewhere on the same volume keeps its own descriptor and is not covered. Links and junctions inside a labelled tree are skipped, not followed: their targets are not labelled.',
+    'Paths already writable by Everyone stay writable: the plan adds allow ACEs and labels, never deny ACEs.',
+    "Known weaknesses reported by peers: case variants (`.GiT`, `.SSH`) and alternate data streams (`file:stream`) slip past name-based rules. This plan labels objects, not names: a file's alternate data streams share its descriptor, and deny labels are applied after every write step, so a write grant spelt in another case cannot reopen a labelled secret. But NTFS names are case-insensitive while boxwright compares paths as written, so explain and diff may show two spellings of one directory as different paths.",
+    'apply.ps1 saves the previous descriptor (DACL or label) of every object a step changes before changing it; undo.ps1 restores them in reverse step order, so overlapping steps unwind correctly. Changes made to those descriptors between apply and undo are overwritten. Recursive work over a huge tree (a large %TEMP%) is slow.',
+  ];
+}

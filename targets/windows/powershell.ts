@@ -1,0 +1,339 @@
+import type { AclPlan, PlanStep } from './plan.js';
+
+/*
+ * apply.ps1 and undo.ps1: a readable PowerShell rendering of the plan.
+ *
+ * User data (paths, principal names) reaches the code only as single-quoted
+ * literals, where PowerShell expands nothing: `$`, backticks, `%` and double
+ * quotes stay data. PowerShell ends a single-quoted string at any of five
+ * quote characters (' and the typographic ‘ ’ ‚ ‛), so each of them is doubled.
+ * `%USERPROFILE%` and `%TEMP%` are expanded on their own literal, and the rest
+ * of the path is appended as a second literal that never goes through
+ * expansion. Comments never hold user data verbatim: control characters are
+ * refused upstream, and line separators are escaped here anyway.
+ */
+
+const singleQuotes = /['\u2018\u2019\u201a\u201b]/g;
+
+/** A PowerShell single-quoted literal holding exactly `value`. */
+export function psQuote(value: string): string {
+  if (/[\u0000-\u001f\u007f]/.test(value)) throw new Error(`a PowerShell literal cannot hold a control character: ${JSON.stringify(value)}`);
+  return `'${value.replace(singleQuotes, '$&$&')}'`;
+}
+
+/** Text safe on a `#` comment line: nothing that PowerShell could take for a line end. */
+export function commentSafe(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** `# …` lines, wrapped at about 78 columns. */
+function comment(text: string, indent = ''): string[] {
+  const words = commentSafe(text).split(' ');
+  const lines: string[] = [];
+  let line = '';
+  for (const w of words) {
+    if (line && (indent + '# ' + line + ' ' + w).length > 78) {
+      lines.push(line);
+      line = w;
+    } else line = line ? `${line} ${w}` : w;
+  }
+  if (line) lines.push(line);
+  return lines.map((l) => `${indent}# ${l}`);
+}
+
+/** `(Expand-BwRoot '%USERPROFILE%') + '\rest'`: the root expanded at run time, the rest kept as data. */
+function pathExpression(path: string): string {
+  const m = /^(%[A-Z_]+%)(.*)$/s.exec(path);
+  if (!m) throw new Error(`not a Windows plan path: ${path}`);
+  const root = `Expand-BwRoot ${psQuote(m[1]!)}`;
+  return m[2] ? `(${root}) + ${psQuote(m[2])}` : root;
+}
+
+function stepTitle(s: PlanStep): string {
+  const where = s.configLine === null ? `implicit: ${s.source === 'secret' ? "seed 001's secret list" : (s.implicit ?? s.source)}` : `config line ${s.configLine} (\`${s.source}\`)`;
+  const who = s.principal === '*' ? 'every principal' : s.principal;
+  return `${s.id} · ${s.action} · ${who} · ${where}`;
+}
+
+const helpers = String.raw`# ---- helpers (the same in apply.ps1 and undo.ps1) -------------------------
+Set-StrictMode -Version 3.0
+$ErrorActionPreference = 'Stop'
+
+# Mandatory labels are read and written with LABEL_SECURITY_INFORMATION, which
+# needs WRITE_OWNER on the object but no privilege. Get-Acl/Set-Acl would go
+# through the whole SACL instead, which needs SeSecurityPrivilege; DACLs are
+# changed with Get-Acl/Set-Acl.
+if (-not ('Boxwright.Label' -as [type])) {
+  Add-Type -TypeDefinition @'
+using System;
+using System.ComponentModel;
+using System.Runtime.InteropServices;
+namespace Boxwright {
+  public static class Label {
+    const int SE_FILE_OBJECT = 1;
+    const uint LABEL_SECURITY_INFORMATION = 0x10;
+    const uint SDDL_REVISION_1 = 1;
+    [DllImport("advapi32.dll", CharSet = CharSet.Unicode)]
+    static extern uint GetNamedSecurityInfoW(string name, int type, uint info, IntPtr owner, IntPtr group, IntPtr dacl, out IntPtr sacl, out IntPtr sd);
+    [DllImport("advapi32.dll", CharSet = CharSet.Unicode)]
+    static extern uint SetNamedSecurityInfoW(string name, int type, uint info, IntPtr owner, IntPtr group, IntPtr dacl, IntPtr sacl);
+    [DllImport("advapi32.dll", CharSet = CharSet.Unicode, SetLastError = true)]
+    static extern bool ConvertStringSecurityDescriptorToSecurityDescriptorW(string sddl, uint revision, out IntPtr sd, IntPtr size);
+    [DllImport("advapi32.dll", CharSet = CharSet.Unicode, SetLastError = true)]
+    static extern bool ConvertSecurityDescriptorToStringSecurityDescriptorW(IntPtr sd, uint revision, uint info, out IntPtr text, IntPtr size);
+    [DllImport("advapi32.dll", SetLastError = true)]
+    static extern bool GetSecurityDescriptorSacl(IntPtr sd, out bool present, out IntPtr sacl, out bool defaulted);
+    [DllImport("kernel32.dll")]
+    static extern IntPtr LocalFree(IntPtr mem);
+
+    // The object's mandatory label as SDDL: "S:(ML;...)", or "S:" for none.
+    public static string Get(string path) {
+      IntPtr sacl, sd, text;
+      uint rc = GetNamedSecurityInfoW(path, SE_FILE_OBJECT, LABEL_SECURITY_INFORMATION, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out sacl, out sd);
+      if (rc != 0) throw new Win32Exception((int)rc, path);
+      try {
+        if (!ConvertSecurityDescriptorToStringSecurityDescriptorW(sd, SDDL_REVISION_1, LABEL_SECURITY_INFORMATION, out text, IntPtr.Zero))
+          throw new Win32Exception(Marshal.GetLastWin32Error(), path);
+        try {
+          string s = Marshal.PtrToStringUni(text);
+          return s.StartsWith("S:") ? s : "S:" + s;
+        } finally { LocalFree(text); }
+      } finally { LocalFree(sd); }
+    }
+
+    // Replaces the object's mandatory label; "S:" removes it.
+    public static void Set(string path, string sddl) {
+      IntPtr sd, sacl;
+      bool present, defaulted;
+      if (!ConvertStringSecurityDescriptorToSecurityDescriptorW(sddl, SDDL_REVISION_1, out sd, IntPtr.Zero))
+        throw new Win32Exception(Marshal.GetLastWin32Error(), sddl);
+      try {
+        if (!GetSecurityDescriptorSacl(sd, out present, out sacl, out defaulted)) throw new Win32Exception(Marshal.GetLastWin32Error(), sddl);
+        uint rc = SetNamedSecurityInfoW(path, SE_FILE_OBJECT, LABEL_SECURITY_INFORMATION, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, sacl);
+        if (rc != 0) throw new Win32Exception((int)rc, path);
+      } finally { LocalFree(sd); }
+    }
+  }
+}
+'@
+}
+
+# '%USERPROFILE%' or '%TEMP%' on this machine. Only the root goes through
+# expansion: the rest of a path is a separate literal, kept as data.
+function Expand-BwRoot([string]$Root) {
+  $value = [Environment]::ExpandEnvironmentVariables($Root)
+  if (-not $value -or $value -eq $Root) { throw "cannot expand $Root on this machine" }
+  $value
+}
+
+# The object, then (for a recursive step) everything below it, breadth first,
+# without following links or junctions: labelling a link would label its
+# target, which may lie anywhere.
+function Get-BwObjects([string]$Path, [bool]$Recurse) {
+  $root = Get-Item -LiteralPath $Path -Force
+  $found = [System.Collections.Generic.List[object]]::new()
+  $found.Add($root)
+  if ($Recurse -and $root.PSIsContainer) {
+    $queue = [System.Collections.Generic.Queue[object]]::new()
+    $queue.Enqueue($root)
+    while ($queue.Count -gt 0) {
+      foreach ($child in @(Get-ChildItem -LiteralPath $queue.Dequeue().FullName -Force)) {
+        if (($child.Attributes -band [System.IO.FileAttributes]::ReparsePoint) -ne 0) {
+          Write-Warning "skipped the link $($child.FullName): its target is not labelled"
+          continue
+        }
+        $found.Add($child)
+        if ($child.PSIsContainer) { $queue.Enqueue($child) }
+      }
+    }
+  }
+  $found
+}
+
+# The part of an object's descriptor a step changes, as SDDL.
+function Get-BwSddl([string]$Path, [string]$Section) {
+  if ($Section -eq 'dacl') { (Get-Acl -LiteralPath $Path).GetSecurityDescriptorSddlForm('Access') }
+  else { [Boxwright.Label]::Get($Path) }
+}
+
+# Puts back what Get-BwSddl returned.
+function Set-BwSddl([string]$Path, [string]$Section, [string]$Sddl) {
+  if ($Section -eq 'dacl') {
+    $acl = Get-Acl -LiteralPath $Path
+    $acl.SetSecurityDescriptorSddlForm($Sddl, 'Access')
+    Set-Acl -LiteralPath $Path -AclObject $acl
+  } else { [Boxwright.Label]::Set($Path, $Sddl) }
+}
+`;
+
+const applyHelpers = String.raw`
+# Adds one allow ACE, given as SDDL, to the object's DACL, in canonical order.
+function Add-BwAce([string]$Path, [string]$Ace) {
+  $parsed = [System.Security.AccessControl.RawSecurityDescriptor]::new('D:' + $Ace).DiscretionaryAcl[0]
+  $inherit = [System.Security.AccessControl.InheritanceFlags]::None
+  if (($parsed.AceFlags -band [System.Security.AccessControl.AceFlags]::ObjectInherit) -ne 0) { $inherit = $inherit -bor [System.Security.AccessControl.InheritanceFlags]::ObjectInherit }
+  if (($parsed.AceFlags -band [System.Security.AccessControl.AceFlags]::ContainerInherit) -ne 0) { $inherit = $inherit -bor [System.Security.AccessControl.InheritanceFlags]::ContainerInherit }
+  $rule = [System.Security.AccessControl.FileSystemAccessRule]::new(
+    $parsed.SecurityIdentifier,
+    [System.Security.AccessControl.FileSystemRights]$parsed.AccessMask,
+    [System.Security.AccessControl.InheritanceFlags]$inherit,
+    [System.Security.AccessControl.PropagationFlags]::None,
+    [System.Security.AccessControl.AccessControlType]::Allow)
+  $acl = Get-Acl -LiteralPath $Path
+  $acl.AddAccessRule($rule)
+  Set-Acl -LiteralPath $Path -AclObject $acl
+}
+
+# Fills the session SID placeholders of an SDDL string.
+function Resolve-BwSid([string]$Sddl) {
+  for ($i = 0; $i -lt $sids.Count; $i++) { $Sddl = $Sddl.Replace('*SESSION_SID_' + ($i + 1) + '*', $sids[$i]) }
+  if ($Sddl.Contains('*SESSION_SID_')) { throw "a session SID placeholder is left in $Sddl" }
+  $Sddl
+}
+
+# One step: save the previous descriptor of every object it touches, then
+# change them. grant-write adds an ACE to the DACL; the label actions replace
+# the mandatory label (directories get -Sddl, files -FileSddl when given).
+function Invoke-BwStep {
+  [CmdletBinding(SupportsShouldProcess)]
+  param([string]$Id, [string]$Action, [string]$Path, [string]$Sddl, [string]$FileSddl = '', [switch]$PerFile)
+  if (-not (Test-Path -LiteralPath $Path)) {
+    Write-Warning "$($Id): $Path does not exist; nothing to change"
+    return
+  }
+  $section = if ($Action -eq 'grant-write') { 'dacl' } else { 'label' }
+  $objects = @(Get-BwObjects $Path $PerFile.IsPresent)
+  if (-not $PSCmdlet.ShouldProcess($Path, "$($Id) $($Action): $Sddl on $($objects.Count) object(s)")) { return }
+  $saved = @(foreach ($o in $objects) { [pscustomobject]@{ Path = $o.FullName; Sddl = (Get-BwSddl $o.FullName $section) } })
+  $saved | Export-Clixml -LiteralPath (Join-Path $BackupDir "$Id.clixml")
+  foreach ($o in $objects) {
+    if ($Action -eq 'grant-write') { Add-BwAce $o.FullName $Sddl }
+    elseif ($FileSddl -and -not $o.PSIsContainer) { [Boxwright.Label]::Set($o.FullName, $FileSddl) }
+    else { [Boxwright.Label]::Set($o.FullName, $Sddl) }
+  }
+  Write-Verbose "$($Id): $Action applied to $($objects.Count) object(s) under $Path"
+}
+`;
+
+const undoHelpers = String.raw`
+# Puts back the descriptors apply.ps1 saved for one step, then removes the
+# backup. A step apply.ps1 did not reach has no backup and is skipped.
+function Restore-BwStep {
+  [CmdletBinding(SupportsShouldProcess)]
+  param([string]$Id, [string]$Section, [string]$Path)
+  $file = Join-Path $BackupDir "$Id.clixml"
+  if (-not (Test-Path -LiteralPath $file)) {
+    Write-Verbose "$($Id): no backup, the step was not applied"
+    return
+  }
+  $saved = @(Import-Clixml -LiteralPath $file)
+  if ($saved.Count -gt 0 -and $saved[0].Path -ne $Path) { throw "$($Id): the backup is for $($saved[0].Path), not $($Path): is $BackupDir from another plan?" }
+  if (-not $PSCmdlet.ShouldProcess($Path, "$($Id): restore the saved $Section of $($saved.Count) object(s)")) { return }
+  foreach ($entry in $saved) {
+    if (Test-Path -LiteralPath $entry.Path) { Set-BwSddl $entry.Path $Section $entry.Sddl }
+    else { Write-Warning "$($Id): $($entry.Path) no longer exists" }
+  }
+  Remove-Item -LiteralPath $file
+}
+`;
+
+function header(plan: AclPlan, what: string[]): string[] {
+  const lines: string[] = [];
+  for (const l of plan.header.comment) lines.push(`# ${commentSafe(l)}`);
+  lines.push('#');
+  for (const l of what) lines.push(l === '' ? '#' : comment(l).join('\n'));
+  return lines;
+}
+
+function principalTable(plan: AclPlan): string[] {
+  return plan.principals.map((p, i) => commentSafe(`#   ${i + 1}. ${p.id}  (${p.sessionSid})`));
+}
+
+/** apply.ps1: every step of the plan, in order, each saving what it changes. */
+export function renderApply(plan: AclPlan): string {
+  const n = plan.principals.length;
+  const out: string[] = [
+    ...header(plan, [
+      'apply.ps1 applies the Windows ACL plan of this config (acl-plan.json beside it). It changes security descriptors only and launches nothing: the host product then starts each principal under a restricted token (Integrity Level Low; DISABLE_MAX_PRIVILEGE, LUA_TOKEN, WRITE_RESTRICTED) whose restricting SID is that principal\'s session SID.',
+      '',
+      n
+        ? `-SessionSid: one synthetic SID (S-1-5-21-…) per principal, each its own, in this order (a comma-separated list also works from powershell -File):`
+        : 'This config declares no principal: there is nothing to run and nothing to change.',
+    ]),
+    ...principalTable(plan),
+    '#',
+    ...comment('Before each change the previous descriptor (DACL or label) of every object it touches is saved under -BackupDir; undo.ps1 restores them. -WhatIf shows each change without making it. apply.ps1 refuses to run over backups that undo.ps1 has not restored.'),
+    '#',
+    ...plan.notes.flatMap((note, i) => [...(i ? ['#'] : []), ...comment(note)]),
+    '#',
+    `# Usage: .\\apply.ps1 -SessionSid ${n ? Array.from({ length: n }, (_, i) => `S-1-5-21-…-${i + 1}`).join(',') : '@()'} [-BackupDir DIR] [-WhatIf]`,
+    '',
+    '[CmdletBinding(SupportsShouldProcess)]',
+    'param(',
+    n ? '  [Parameter(Mandatory)][string[]]$SessionSid,' : '  [string[]]$SessionSid = @(),',
+    "  [string]$BackupDir = (Join-Path $PSScriptRoot 'acl-backup')",
+    ')',
+    '',
+    helpers + applyHelpers,
+    '# ---- session SIDs ---------------------------------------------------------',
+    `$principals = @(${plan.principals.map((p) => psQuote(p.id)).join(', ')})`,
+    "$sids = @($SessionSid | ForEach-Object { $_ -split ',' } | ForEach-Object { $_.Trim() } | Where-Object { $_ })",
+    "if ($sids.Count -ne $principals.Count) { throw \"-SessionSid needs $($principals.Count) SID(s), one per principal in this order: $($principals -join ', ')\" }",
+    "foreach ($sid in $sids) { if ($sid -notmatch '^S-1-[0-9]+(-[0-9]+)+$') { throw \"not a SID: $sid\" } }",
+    "if (@($sids | Sort-Object -Unique).Count -ne $sids.Count) { throw 'each principal needs its own session SID' }",
+    '',
+    '# ---- backups --------------------------------------------------------------',
+    'if (-not $WhatIfPreference) {',
+    "  if (Test-Path -LiteralPath $BackupDir) {",
+    "    if (@(Get-ChildItem -LiteralPath $BackupDir -Filter '*.clixml').Count -gt 0) { throw \"$BackupDir holds backups of an earlier apply: run undo.ps1 first\" }",
+    '  } else { [System.IO.Directory]::CreateDirectory($BackupDir) | Out-Null }',
+    '}',
+    '',
+    `# ---- steps (${plan.steps.length}) ${'-'.repeat(Math.max(0, 62 - String(plan.steps.length).length))}`,
+    'try {',
+  ];
+  for (const s of plan.steps) {
+    out.push('', ...comment(stepTitle(s), '  '), ...comment(s.why, '  '));
+    out.push(`  $path = ${pathExpression(s.path)}`);
+    const sddl = s.action === 'grant-write' ? `(Resolve-BwSid ${psQuote(s.sddl)})` : psQuote(s.sddl);
+    const extra = (s.fileSddl ? ` -FileSddl ${psQuote(s.fileSddl)}` : '') + (s.perFile ? ' -PerFile' : '');
+    out.push(`  Invoke-BwStep -Id ${psQuote(s.id)} -Action ${psQuote(s.action)} -Path $path -Sddl ${sddl}${extra}`);
+  }
+  if (!plan.steps.length) out.push('  # No step: nothing on Windows to change for this config.');
+  out.push(
+    '} catch {',
+    '  Write-Warning "apply.ps1 stopped: undo.ps1 restores what it changed (backups in $BackupDir)"',
+    '  throw',
+    '}',
+    '',
+    "Write-Verbose 'apply.ps1: done'",
+  );
+  return out.join('\n') + '\n';
+}
+
+/** undo.ps1: the steps backwards, each putting back what apply.ps1 saved. */
+export function renderUndo(plan: AclPlan): string {
+  const out: string[] = [
+    ...header(plan, [
+      'undo.ps1 restores what apply.ps1 changed: for each step, in reverse order, the descriptors (DACL or label) it saved under -BackupDir before changing them. A step apply.ps1 did not reach has no backup and is skipped; each restored backup is removed, so apply.ps1 can run again. -WhatIf shows each restore without making it.',
+    ]),
+    '#',
+    '# Usage: .\\undo.ps1 [-BackupDir DIR] [-WhatIf]',
+    '',
+    '[CmdletBinding(SupportsShouldProcess)]',
+    'param(',
+    "  [string]$BackupDir = (Join-Path $PSScriptRoot 'acl-backup')",
+    ')',
+    '',
+    helpers + undoHelpers,
+    `# ---- steps, last first (${plan.steps.length}) ${'-'.repeat(Math.max(0, 50 - String(plan.steps.length).length))}`,
+  ];
+  for (const s of [...plan.steps].reverse()) {
+    out.push('', ...comment(`undo ${stepTitle(s)}: restore the saved ${s.undo.section === 'dacl' ? 'DACL' : 'mandatory label'}${s.perFile ? ' of each object' : ''}`));
+    out.push(`$path = ${pathExpression(s.path)}`);
+    out.push(`Restore-BwStep -Id ${psQuote(s.id)} -Section ${psQuote(s.undo.section)} -Path $path`);
+  }
+  if (!plan.steps.length) out.push('', '# No step: nothing to restore.');
+  out.push('', "Write-Verbose 'undo.ps1: done'");
+  return out.join('\n') + '\n';
+}

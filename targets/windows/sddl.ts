@@ -1,0 +1,69 @@
+/**
+ * The SDDL the Windows plan writes, in one place, with the reasons.
+ *
+ * Allow ACEs are ADDED to an object's DACL (the string is one ACE, no `D:`
+ * prefix); mandatory labels REPLACE the object's label (the string is a
+ * label-only SACL, `S:` prefix).
+ */
+
+/**
+ * The placeholder of a principal's synthetic session SID. Each principal
+ * runs in its own sandbox, so each has its own SID (a tool must not inherit
+ * the agent's write trees): `*SESSION_SID_1*` is the first principal of the
+ * plan's `principals`, `*SESSION_SID_2*` the second, and so on. The plan stays
+ * deterministic; apply.ps1 fills the placeholders from `-SessionSid` (one
+ * `S-1-5-21-…` per principal, in that order) and refuses to run with any left.
+ */
+export function sessionSidPlaceholder(n: number): string {
+  return `*SESSION_SID_${n}*`;
+}
+export const sessionSidPattern = '*SESSION_SID_<n>*';
+
+/**
+ * A write tree: FILE_GENERIC_READ | FILE_GENERIC_WRITE | FILE_GENERIC_EXECUTE |
+ * DELETE = 0x1301bf, icacls's "Modify" (M). Files below it can be created,
+ * rewritten, renamed and deleted through inheritance (OI: files, CI:
+ * directories); no WRITE_DAC or WRITE_OWNER, so the workload cannot widen
+ * its own ACL.
+ */
+export const treeWriteMask = '0x1301bf';
+/**
+ * A single file (`write_file`): FILE_GENERIC_READ | FILE_GENERIC_WRITE =
+ * 0x12019f. It can be rewritten, truncated and appended in place, not
+ * deleted or renamed (no DELETE), and no inheritance flags: a file has no
+ * children.
+ */
+export const fileWriteMask = '0x12019f';
+
+export function allowAce(sid: string, scope: 'tree' | 'file'): string {
+  return scope === 'tree' ? `(A;OICI;${treeWriteMask};;;${sid})` : `(A;;${fileWriteMask};;;${sid})`;
+}
+
+/**
+ * Low label, no-write-up: a Low token may not write objects above Low
+ * whatever the DACL says, so a write tree must itself be Low. OICI: files
+ * and directories created later inherit it.
+ */
+export const lowLabelTree = 'S:(ML;OICI;NW;;;LW)';
+export const lowLabelFile = 'S:(ML;;NW;;;LW)';
+
+/**
+ * Deny-read: a Medium label with no-read-up and no-write-up. The workload's
+ * token is Low; an object labelled above the token's level with NR cannot be
+ * read by it, NW keeps it from being written. Medium, not High: Medium is
+ * the level every unlabelled object already has and the user's own programs
+ * run at, so the user still reads and writes the file; only processes below
+ * Medium (the sandbox, any other Low process) are shut out. Directories get
+ * OICI so that files created there later inherit the label; files get the
+ * same label without inheritance flags.
+ */
+export const denyReadContainer = 'S:(ML;OICI;NRNW;;;ME)';
+export const denyReadFile = 'S:(ML;;NRNW;;;ME)';
+
+/** The restricted token every principal runs under (the host product creates it). */
+export const tokenTemplate = {
+  type: 'restricted',
+  integrityLevel: 'Low',
+  integrityLevelSid: 'S-1-16-4096',
+  flags: ['DISABLE_MAX_PRIVILEGE', 'LUA_TOKEN', 'WRITE_RESTRICTED'],
+} as const;
