@@ -5,3 +5,4 @@ export { manifestView, ManifestError } from './manifest.js';
 export { inspectPath, type PathFacts } from './inspect.js';
 export { expandHome, spellingProblems, normalise, macosCanonical, isUnder, controlCharacter } from './spelling.js';
 export { protectedPaths, protectedHit, secretLocations, knownReadableLocations, expandTilde, type ProtectedPath } from './protected.js';
+export { windowsNameProblem } from './windows-names.js';
