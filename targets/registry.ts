@@ -3,5 +3,6 @@ import type { Target } from './target.js';
 
 /** Each platform's emitter, loaded only when asked for. */
 export const targetLoaders: Partial<Record<Platform, () => Promise<Target>>> = {
+  macos: async () => (await import('./macos/index.js')).macosTarget,
   windows: async () => (await import('./windows/index.js')).windowsTarget,
 };

@@ -1,0 +1,235 @@
+import type { Grant } from '../../compiler/ir/types.js';
+import { expandTilde, secretLocations } from '../../compiler/paths/index.js';
+import { UsageError } from '../../compiler/cli/options.js';
+import type { GrantAccess, PrincipalAccess } from '../access/index.js';
+import { headerLines, type CompileInput } from '../target.js';
+import { baselinePaths, renderedBaseline } from './baseline.js';
+import { commentText, sbplString } from './sbpl.js';
+
+/** The gateway's loopback port when `--gateway-port` is not given. */
+export const DEFAULT_GATEWAY_PORT = 8080;
+
+/**
+ * The file-rule sections, in the order they are emitted. Seatbelt applies
+ * the last rule that matches a file operation, and every rule before the
+ * denies is an allow; so the only order that matters is that the denies
+ * come last, where nothing can re-open what they close.
+ */
+export const FILE_SECTIONS = ['1) reads', '2) writes', '3) list', '4) metadata', '5) exec', '6) denies'] as const;
+type FileSection = (typeof FILE_SECTIONS)[number];
+
+/** Section banners (the tests find the sections by them). */
+export const BANNER = {
+  baseline: ';; ==== baseline: what ordinary programs need (targets/macos/baseline.json) ====',
+  resolution: ';; ==== path resolution: metadata, never content, of / and of the directories leading to the paths below ====',
+  network: ';; ==== network ====',
+  files: ';; ==== file rules, in a fixed order: the last matching rule wins, so the denies come last ====',
+  file: (s: FileSection): string => `;; ---- ${s} ----`,
+} as const;
+
+/** Operations a deny closes. tyba leaves metadata visible everywhere (seed 001: "content, not metadata"). */
+const DENY_OPS = { box: 'file-read* file-write* process-exec* file-map-executable', tyba: 'file-read-data file-read-xattr file-write* process-exec* file-map-executable' };
+
+interface Entry {
+  readonly comment: string;
+  readonly sbpl: string;
+}
+
+function filterFor(path: string, scope: 'tree' | 'file'): string {
+  return `(${scope === 'tree' ? 'subpath' : 'literal'} ${sbplString(path)})`;
+}
+
+/** Where a grant came from: `config line N: <list> = "<written>"`, or `implicit: <reason>`. */
+function origin(g: Grant): string {
+  if (g.implicit) return `implicit: ${commentText(g.implicit.reason)}`;
+  return `config line ${g.span.start.line}: ${g.list} = ${sbplString(g.written)}`;
+}
+
+/** Whether macOS gives at the grant's path every right the grant asks for (else a deny covers it). */
+function grantsWhatItAsks(ga: GrantAccess): boolean {
+  const want = ga.requested;
+  const have = ga.effective.macos;
+  if (want.kind !== 'access') return true;
+  if (have.kind !== 'access') return false;
+  return (!want.read || have.read) && (!want.write || have.write) && (!want.exec || have.exec) && (!want.names || have.names) && (!want.meta || have.meta);
+}
+
+/** The strict ancestors of an absolute path, `/` first. */
+function componentsLeadingTo(path: string): string[] {
+  const parts = path.split('/').filter((p) => p !== '');
+  const out = ['/'];
+  for (let i = 1; i < parts.length; i++) out.push(`/${parts.slice(0, i).join('/')}`);
+  return path === '/' ? [] : out;
+}
+
+const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+function gatewayPort(input: CompileInput): number {
+  const raw = input.options['gateway-port'];
+  if (raw === undefined) return DEFAULT_GATEWAY_PORT;
+  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isInteger(n) || n < 1 || n > 65535) throw new UsageError(`--gateway-port must be a TCP port (1-65535), not ${JSON.stringify(raw)}`);
+  return n;
+}
+
+/** A file name for the principal's profile: never a path that leaves the output directory. */
+export function profileName(id: string): string {
+  if (id === '' || id === '.' || id === '..' || /[/\\]/.test(id) || /[\u0000-\u001f\u007f]/.test(id))
+    throw new UsageError(`principal ${JSON.stringify(id)} cannot name a profile file (no '/', '\\', control characters, '.' or '..')`);
+  return `${id}.sb`;
+}
+
+/** One principal's Seatbelt profile. Pure: same input, same bytes. */
+export function principalProfile(input: CompileInput, pa: PrincipalAccess): string {
+  const p = pa.principal;
+  const tyba = input.ir.dialect === 'tyba';
+  const out: string[] = [];
+  const emit = (e: Entry): void => {
+    out.push(`;; ${e.comment}`, e.sbpl);
+  };
+
+  // ---- header
+  for (const line of headerLines(input)) out.push(`;; ${commentText(line)}`);
+  const declared = p.kind === 'agent' ? 'the agent' : p.kind === 'tool' ? 'a tool' : 'a local MCP server';
+  out.push(`;; principal: ${commentText(p.id)} (${declared}${tyba ? ', TYBA session' : `, config line ${p.span.start.line}`}); each principal runs in its own sandbox`);
+  out.push(`;; dialect: ${input.ir.dialect}`);
+  out.push('(version 1)', '(deny default)', '');
+
+  // ---- baseline
+  out.push(BANNER.baseline);
+  for (const b of renderedBaseline) emit({ comment: `baseline: ${b.reason}`, sbpl: b.sbpl });
+  out.push('');
+
+  // ---- file rules, gathered first (path resolution needs their paths)
+  const sections = new Map<FileSection, Entry[]>(FILE_SECTIONS.map((s) => [s, []]));
+  const add = (s: FileSection, e: Entry): void => void sections.get(s)!.push(e);
+  // Path resolution: for each directory, the config lines (or other sources) of the paths it leads to.
+  const leadsTo = new Map<string, { lines: Set<number>; other: Set<string> }>();
+  const resolves = (dirs: readonly string[], source: number | string): void => {
+    for (const dir of dirs) {
+      if (!leadsTo.has(dir)) leadsTo.set(dir, { lines: new Set(), other: new Set() });
+      const e = leadsTo.get(dir)!;
+      if (typeof source === 'number') e.lines.add(source);
+      else e.other.add(source);
+    }
+  };
+  const skipped: string[] = [];
+
+  for (const ga of pa.grants) lowerGrant(ga);
+
+  function lowerGrant(ga: GrantAccess): void {
+    const g = ga.grant;
+    if (!ga.applies.macos) return; // another platform's spelling of an implicit grant
+    const cell = ga.effective.macos;
+    if (!g.path) {
+      skipped.push(`${origin(g)} (not emitted: the path could not be expanded)`);
+      return;
+    }
+    if (cell.kind === 'refused') {
+      skipped.push(`${origin(g)} (not emitted: macOS refuses it, ${cell.ruleId})`);
+      return;
+    }
+    const note =
+      ga.notes.macos?.text ??
+      (g.access !== 'deny' && !grantsWhatItAsks(ga)
+        ? 'no effect on macOS: a deny below covers it; denials beat permissions'
+        : g.access === 'deny' && g.facts.existence === 'absent'
+          ? 'absent today: the path stays refused if it is created later'
+          : undefined);
+    const comment = note ? `${origin(g)}; macOS: ${commentText(note)}` : origin(g);
+    const filter = filterFor(g.path, g.scope);
+    switch (g.access) {
+      case 'read':
+        add('1) reads', { comment, sbpl: `(allow file-read* ${filter})` });
+        break;
+      case 'write':
+        // Write-only works on macOS: no read is added for a write grant.
+        add('2) writes', { comment, sbpl: `(allow file-write* ${filter})` });
+        break;
+      case 'read-write':
+        add('1) reads', { comment, sbpl: `(allow file-read* ${filter})` });
+        add('2) writes', { comment, sbpl: `(allow file-write* ${filter})` });
+        break;
+      case 'list':
+        // Names without contents: the directory's entries (its data) and its properties, nothing below it.
+        add('3) list', { comment, sbpl: `(allow file-read-data file-read-metadata ${filterFor(g.path, 'file')})` });
+        break;
+      case 'metadata':
+        add('4) metadata', { comment, sbpl: `(allow file-read-metadata ${filter})` });
+        break;
+      case 'exec':
+        add('5) exec', { comment, sbpl: `(allow process-exec file-map-executable ${filterFor(g.path, 'file')})` });
+        break;
+      case 'deny':
+        add('6) denies', { comment, sbpl: `(deny ${DENY_OPS[tyba ? 'tyba' : 'box']} ${filterFor(g.path, 'tree')})` });
+        return; // a deny needs no path resolution
+    }
+    // Tools run helpers and load built code from their content grants: the model says which grants.
+    if (g.access !== 'exec' && cell.kind === 'access' && cell.exec && ga.notes.macos?.ruleId === 'tool-exec-widening')
+      add('5) exec', { comment, sbpl: `(allow process-exec file-map-executable ${filter})` });
+    resolves(componentsLeadingTo(g.path), g.implicit ? 'implicit grants' : g.span.start.line);
+  }
+
+  // seed 001: TYBA's Seatbelt denies the listed secrets whatever read_allow says (denials beat permissions).
+  if (tyba) {
+    add('4) metadata', { comment: 'implicit: tyba dialect: content, not metadata (seed 001): existence, size and dates of every path are visible', sbpl: '(allow file-read-metadata)' });
+    for (const s of secretLocations)
+      add('6) denies', {
+        comment: `implicit: seed 001 secret location ${sbplString(s)}: denials beat permissions, read_allow cannot re-open it`,
+        sbpl: `(deny ${DENY_OPS.tyba} ${filterFor(expandTilde(s, input.ir.home), 'tree')})`,
+      });
+  }
+  // The workspace grants no content, but the program starts there: its own properties, and the way to it.
+  if (p.workspace?.path) resolves([...componentsLeadingTo(p.workspace.path), p.workspace.path], `workspace (config line ${p.workspace.span.start.line})`);
+
+  // ---- path resolution
+  out.push(BANNER.resolution);
+  if (tyba) out.push(';; (none needed: tyba allows file-read-metadata everywhere, section 4)');
+  else {
+    const fixed = new Set(baselinePaths.flatMap(componentsLeadingTo));
+    out.push(';; path resolution: programs stat each directory of a path they resolve (realpath, getcwd); metadata only, no listing, no content');
+    out.push(`(allow file-read-metadata\n${[...fixed].sort(byCodeUnits).map((d) => `  (literal ${sbplString(d)})`).join('\n')})`);
+    const granted = [...leadsTo.keys()].filter((d) => !fixed.has(d)).sort(byCodeUnits);
+    if (granted.length) {
+      const toward = (d: string): string => {
+        const e = leadsTo.get(d)!;
+        const lines = [...e.lines].sort((a, b) => a - b);
+        const parts = lines.length ? [`config line${lines.length > 1 ? 's' : ''} ${lines.join(', ')}`] : [];
+        return [...parts, ...[...e.other].sort(byCodeUnits)].join('; ');
+      };
+      out.push(";; path resolution: the directories leading to this principal's grants and workspace (each line says which)");
+      // The closing parenthesis has a line of its own: a trailing comment runs to the end of its line.
+      out.push(`(allow file-read-metadata\n${granted.map((d) => `  (literal ${sbplString(d)}) ;; toward ${toward(d)}`).join('\n')}\n)`);
+    }
+  }
+  out.push('');
+
+  // ---- network
+  out.push(BANNER.network);
+  emit({ comment: 'network: closed unless opened below', sbpl: '(deny network*)' });
+  if (p.directNetwork) {
+    const how = p.directNetwork.how === 'network-table' ? 'a tool network table' : 'contain_egress = false';
+    const line = `config line ${p.directNetwork.span.start.line}: direct network exception`;
+    emit({ comment: `${line} (${how}): the gateway policy is bypassed (seed 000, direct-network)`, sbpl: '(allow network-outbound)' });
+    emit({ comment: `${line}: its sockets`, sbpl: '(allow system-socket)' });
+    emit({ comment: `${line}: name resolution (getaddrinfo) asks mDNSResponder`, sbpl: `(allow mach-lookup (global-name ${sbplString('com.apple.dnssd.service')}))` });
+  } else {
+    const port = gatewayPort(input);
+    emit({ comment: `gateway: the host product's gateway on loopback, port ${port} (--gateway-port, default ${DEFAULT_GATEWAY_PORT}); its policy decides each request`, sbpl: `(allow network-outbound (remote ip ${sbplString(`localhost:${port}`)}))` });
+  }
+  out.push('');
+
+  // ---- file rules
+  out.push(BANNER.files);
+  for (const s of FILE_SECTIONS) {
+    out.push(BANNER.file(s));
+    const entries = sections.get(s)!;
+    if (entries.length === 0) out.push(';; (none)');
+    for (const e of entries) emit(e);
+  }
+  if (skipped.length) {
+    out.push('', ';; ==== not emitted ====');
+    for (const s of skipped) out.push(`;; ${s}`);
+  }
+  return `${out.join('\n')}\n`;
+}

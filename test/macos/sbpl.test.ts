@@ -1,0 +1,134 @@
+// The SBPL primitives (escaping, regex literals, comments), the tests' own
+// reader, and the runner's argv.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { UsageError } from '../../compiler/cli/options.js';
+import { baselineRules, renderedBaseline } from '../../targets/macos/baseline.js';
+import { sandboxExecArgv } from '../../targets/macos/runner.js';
+import { commentText, sbplRegex, sbplString, UnrepresentableError } from '../../targets/macos/sbpl.js';
+import { readSbpl, SbplSyntaxError, shape, stringsOf } from './sbpl-reader.js';
+
+describe('macos: sbplString', () => {
+  it('escapes backslash and double quote, and nothing else', () => {
+    assert.equal(sbplString('/a/b'), '"/a/b"');
+    assert.equal(sbplString('/a"b'), '"/a\\"b"');
+    assert.equal(sbplString('/a\\b'), '"/a\\\\b"');
+    assert.equal(sbplString('/a\\"b'), '"/a\\\\\\"b"');
+    assert.equal(sbplString('/a;b (c) #"d" é 日本 🙂'), '"/a;b (c) #\\"d\\" é 日本 🙂"');
+  });
+
+  it('round-trips through the reader', () => {
+    for (const s of ['/x', '/"', '/\\', '/\\"', '/""\\\\', '/;(#"', '/é/日本/🙂', '/ a b ', '/\u2028\u0085']) {
+      const parsed = readSbpl(`(allow file-read* (literal ${sbplString(s)}))`);
+      assert.equal(parsed.forms.length, 1);
+      assert.deepEqual(stringsOf(parsed.forms[0]!), [s]);
+    }
+  });
+
+  it('refuses every control character, and lone surrogates', () => {
+    for (let c = 0; c < 0x20; c++) assert.throws(() => sbplString(`/a${String.fromCharCode(c)}b`), UnrepresentableError);
+    assert.throws(() => sbplString('/a\u007fb'), UnrepresentableError);
+    assert.throws(() => sbplString('/a\ud800b'), UnrepresentableError);
+    assert.ok(new UnrepresentableError('x') instanceof UsageError, 'the CLI reports it as a message, not a stack trace');
+  });
+});
+
+describe('macos: regex literals and comments', () => {
+  it('escapes every ERE metacharacter of the fixed prefix', () => {
+    assert.equal(sbplRegex('/dev/ttys', '[0-9]+$'), '#"^/dev/ttys[0-9]+$"');
+    assert.equal(sbplRegex('/a.b+c(d)[e]{f}|g?h*i^j$k\\l', ''), '#"^/a\\.b\\+c\\(d\\)\\[e\\]\\{f\\}\\|g\\?h\\*i\\^j\\$k\\\\l"');
+  });
+
+  it('refuses what a regex literal cannot hold', () => {
+    assert.throws(() => sbplRegex('/a"b', ''));
+    assert.throws(() => sbplRegex('/a\nb', ''));
+    assert.throws(() => sbplRegex('/a', '"'));
+    assert.throws(() => sbplRegex('/a', '\\'));
+  });
+
+  it('keeps comments on one line', () => {
+    assert.equal(commentText('a\nb\rc\u0000d\u2028e'), 'a\\u{000A}b\\u{000D}c\\u{0000}d\\u{2028}e');
+    const text = `;; ${commentText('x\n(allow default)')}\n(version 1)`;
+    assert.equal(readSbpl(text).forms.length, 1);
+  });
+});
+
+describe('macos: baseline data', () => {
+  it('has one reason per rule and renders to balanced SBPL', () => {
+    assert.ok(baselineRules.length >= 10);
+    const text = renderedBaseline.map((b) => `;; ${b.reason}\n${b.sbpl}`).join('\n');
+    const parsed = readSbpl(text);
+    assert.equal(parsed.forms.length, baselineRules.length);
+    assert.equal(parsed.comments.length, baselineRules.length);
+    for (const f of parsed.forms) assert.deepEqual(shape(f.items[0]!), { symbol: 'allow' });
+  });
+
+  it('holds what the issue lists', () => {
+    const text = renderedBaseline.map((b) => b.sbpl).join('\n');
+    for (const needle of [
+      '(allow process-fork)',
+      '(allow signal (target same-sandbox))',
+      '(allow process-info* (target same-sandbox))',
+      '(sysctl-name "hw.ncpu")',
+      '(sysctl-name-prefix "kern.proc.pid.")',
+      '(global-name "com.apple.system.opendirectoryd.libinfo")',
+      '(global-name "com.apple.cfprefsd.daemon")',
+      '(global-name "com.apple.cfprefsd.agent")',
+      '(global-name "com.apple.system.logger")',
+      '(global-name "com.apple.logd")',
+      '(allow ipc-posix-sem)',
+      '(allow user-preference-read)',
+      '(allow pseudo-tty)',
+      '(literal "/dev/ptmx")',
+      '(regex #"^/dev/ttys[0-9]+$")',
+      '(literal "/dev/null")',
+      '(literal "/dev/zero")',
+      '(literal "/dev/random")',
+      '(literal "/dev/urandom")',
+      '(literal "/dev/tty")',
+      '(subpath "/usr/lib")',
+      '(subpath "/System/Library")',
+      '(subpath "/System/Volumes/Preboot/Cryptexes/OS/System/Library/dyld")',
+      '(subpath "/private/var/db/dyld")',
+    ])
+      assert.ok(text.includes(needle), `baseline lacks ${needle}`);
+    assert.match(text, /\(allow file-read\* file-map-executable\n {2}\(subpath "\/usr\/lib"\)/);
+  });
+});
+
+describe('macos: the tests\' SBPL reader', () => {
+  it('reads strings, regexes, symbols and comments', () => {
+    const p = readSbpl(';; c1\n(allow a (literal "x\\"y\\\\z") (regex #"^a\\.b$")) ; c2\n(version 1)');
+    assert.equal(p.forms.length, 2);
+    assert.deepEqual(shape(p.forms[0]!), [{ symbol: 'allow' }, { symbol: 'a' }, [{ symbol: 'literal' }, { string: 'x"y\\z' }], [{ symbol: 'regex' }, { regex: '^a\\.b$' }]]);
+    assert.deepEqual(
+      p.comments.map((c) => [c.line, c.text]),
+      [
+        [1, ';; c1'],
+        [2, '; c2'],
+      ],
+    );
+  });
+
+  it('refuses unbalanced, unterminated and ill-escaped input', () => {
+    for (const bad of ['(allow', '(allow))', ')', '(a "x)', '(a "x\\n")', '(a #"x)', '"top"', 'sym', '(a "x\ny")'])
+      assert.throws(() => readSbpl(bad), SbplSyntaxError, bad);
+  });
+});
+
+describe('macos: sandboxExecArgv', () => {
+  it('runs the command under sandbox-exec -f PROFILE --', () => {
+    assert.deepEqual(sandboxExecArgv('/out/agent.sb', ['/bin/sh', '-c', 'echo hi']), {
+      file: '/usr/bin/sandbox-exec',
+      args: ['-f', '/out/agent.sb', '--', '/bin/sh', '-c', 'echo hi'],
+    });
+    assert.deepEqual(sandboxExecArgv('p.sb', ['-n']).args, ['-f', 'p.sb', '--', '-n'], 'a command starting with - is not an option');
+  });
+
+  it('refuses an empty command', () => {
+    assert.throws(() => sandboxExecArgv('/out/agent.sb', []), /empty/);
+    assert.throws(() => sandboxExecArgv('/out/agent.sb', ['']), /empty/);
+    assert.throws(() => sandboxExecArgv('', ['/bin/true']), /profile/);
+    assert.throws(() => sandboxExecArgv('/p.sb', ['/bin/echo', 'a\u0000b']), /NUL/);
+  });
+});
