@@ -77,6 +77,9 @@ export async function compileCommand(args: CompileArgs): Promise<number> {
     process.stderr.write(`boxwright compile: ${outcome.reason}\n`);
     return 1;
   }
+  // The schema restricts principal names; this is the last line of defence
+  // against an artifact name that would escape --out.
+  for (const a of outcome.artifacts) if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(a.name) || a.name.includes('..')) throw new UsageError(`refusing to write an artifact named ${JSON.stringify(a.name)}`);
   mkdirSync(args.out, { recursive: true });
   for (const a of [...outcome.artifacts].sort((x, y) => (x.name < y.name ? -1 : 1))) {
     writeFileSync(join(args.out, a.name), a.content);

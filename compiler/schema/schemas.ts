@@ -40,6 +40,9 @@ const networkTable = (who: 'agent' | 'tool'): JsonSchema => ({
   examples: [{}],
 });
 
+/** Tool and server names name artifact files: no `/`, no `..`, nothing a file system treats specially. */
+const principalName: JsonSchema = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$' };
+
 export const boxSchema: JsonSchema & { properties: Record<string, JsonSchema> } = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   $id: 'https://boxwright.dev/schema/box.json',
@@ -55,7 +58,8 @@ export const boxSchema: JsonSchema & { properties: Record<string, JsonSchema> } 
     },
     tools: {
       type: 'object',
-      description: 'Explicitly declared tools, by name. Each runs in its own sandbox.',
+      description: 'Explicitly declared tools, by name. Each runs in its own sandbox. A name starts with a letter or digit and holds only letters, digits, `_`, `-` and `.`: it names the artifact files (`tool.NAME.sb`).',
+      propertyNames: principalName,
       additionalProperties: {
         type: 'object',
         description: 'One tool. Keys other than `filesystem` and `network` (its command, arguments…) are passed over.',
@@ -66,7 +70,8 @@ export const boxSchema: JsonSchema & { properties: Record<string, JsonSchema> } 
     },
     mcp_servers: {
       type: 'object',
-      description: 'Local MCP (Model Context Protocol) servers, by name. Each runs in its own sandbox.',
+      description: 'Local MCP (Model Context Protocol) servers, by name. Each runs in its own sandbox. Names follow the same rule as tool names (`mcp.NAME.sb`).',
+      propertyNames: principalName,
       additionalProperties: {
         type: 'object',
         description: 'One local MCP server. Keys other than `filesystem` and `contain_egress` are passed over.',

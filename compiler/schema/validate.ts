@@ -134,6 +134,16 @@ function toDiagnostic(error: AjvError, root: TomlTable, schema: JsonSchema, file
       ...(guess ? { suggestion: `rename \`${key}\` to \`${guess}\`` } : {}),
     };
   }
+  if (error.keyword === 'propertyNames') {
+    const name = String(error.params['propertyName'] ?? '');
+    const table = here.value.kind === 'table' ? here.value : undefined;
+    const entry = name ? table?.entries.get(name) : undefined;
+    return {
+      ...base,
+      message: `${JSON.stringify(name)} cannot name a principal in ${tableName(here.path)}: a name starts with a letter or digit and holds only letters, digits, \`_\`, \`-\` and \`.\` (it names artifact files)`,
+      span: entry?.keySpan ?? here.keySpan ?? here.value.span,
+    };
+  }
   if (error.keyword === 'type') {
     const expected = typeNames[String(error.params['type'])] ?? String(error.params['type']);
     const last = here.path[here.path.length - 1];
@@ -162,6 +172,8 @@ export function validateDocument(doc: TomlTable, dialect: Dialect, file: string)
   const seen = new Set<string>();
   const out: Diagnostic[] = [];
   for (const error of validate.errors ?? []) {
+    // ajv reports a failing name twice: its `pattern` error, then a `propertyNames` one naming it.
+    if (error.schemaPath.includes('/propertyNames/')) continue;
     const d = toDiagnostic(error, doc, schema, file);
     const key = `${d.span.start.offset}:${d.message}`;
     if (seen.has(key)) continue;

@@ -130,3 +130,13 @@ describe('other commands', () => {
     assert.ok(s.properties['agent']?.description && s.properties['sandbox']?.description);
   });
 });
+
+describe('principal names name artifact files', () => {
+  it('a tool or server name that could escape --out is a schema error at the key', () => {
+    const cfg = file('names.toml', '[tools."x/../../y".filesystem]\nread = ["~/a"]\n\n[mcp_servers.".."]\n');
+    const r = boxwright(['lint', '--fs', 'none', '--format', 'json', cfg]);
+    const ds = (JSON.parse(r.stdout) as { files: { diagnostics: { ruleId: string; message: string; range: { start: { line: number; column: number } } }[] }[] }).files[0]!.diagnostics;
+    assert.deepEqual(ds.map((d) => [d.ruleId, d.range.start.line, d.range.start.column]), [['schema', 1, 8], ['schema', 4, 14]]);
+    assert.match(ds[0]!.message, /"x\/\.\.\/\.\.\/y" cannot name a principal in \[tools\]/);
+  });
+});
