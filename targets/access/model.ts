@@ -286,9 +286,9 @@ function principalAccess(ir: PolicyIR, p: Principal): PrincipalAccess {
     effectiveAt: at,
     elsewhere: {
       macos: tyba
-        ? { cell: access({ meta: true }), text: 'denied; metadata (existence, size, dates) visible' }
-        : { cell: denied, text: 'denied by Seatbelt' },
-      linux: { cell: absent, text: 'does not exist in the mount view' },
+        ? { cell: access({ meta: true }), text: 'content denied, metadata (existence, size, dates) visible; the baseline (system binaries and libraries) readable' }
+        : { cell: denied, text: 'denied by Seatbelt, except the baseline every program needs: system binaries and libraries read-only, the standard devices' },
+      linux: { cell: absent, text: 'does not exist in the mount view (only granted paths, a fresh /proc and /dev are there)' },
       windows: { cell: access({ read: true, exec: true }), text: 'readable, except the listed secrets' },
     },
   };

@@ -173,6 +173,10 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
   // seed 001: TYBA's Seatbelt denies the listed secrets whatever read_allow says (denials beat permissions).
   if (tyba) {
     add('4) metadata', { comment: 'implicit: tyba dialect: content, not metadata (seed 001): existence, size and dates of every path are visible', sbpl: '(allow file-read-metadata)' });
+    // $TMPDIR (/private/var/folders/…/T) differs per user and boot: the runner
+    // passes it as `sandbox-exec -D TMPDIR=…`; without it the profile does not load (fail closed).
+    add('1) reads', { comment: 'implicit: the temp directory $TMPDIR (sandbox-exec -D TMPDIR=…)', sbpl: '(allow file-read* (subpath (param "TMPDIR")))' });
+    add('2) writes', { comment: 'implicit: the temp directory $TMPDIR (sandbox-exec -D TMPDIR=…)', sbpl: '(allow file-write* (subpath (param "TMPDIR")))' });
     for (const s of secretLocations)
       add('6) denies', {
         comment: `implicit: seed 001 secret location ${sbplString(s)}: denials beat permissions, read_allow cannot re-open it`,

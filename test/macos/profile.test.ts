@@ -271,8 +271,10 @@ describe('macos: seed rows in the profiles', () => {
     assert.ok(p.text.includes('(allow file-read* (subpath "/home/dev/p/x\\") (allow default) (allow file-read* (subpath \\"/Users"))'));
   });
 
-  it('a principal name that would leave the output directory is refused', async () => {
-    await assert.rejects(compileText('[tools."x/../../y".filesystem]\nread = ["~/project"]\n', 'macos'), /cannot name a profile file/);
+  it('a principal name that would leave the output directory is refused (by the schema, before any emitter)', async () => {
+    const outcome = await compileText('[tools."x/../../y".filesystem]\nread = ["~/project"]\n', 'macos');
+    assert.equal(outcome.ok, false);
+    assert.ok(outcome.check.diagnostics.some((d) => d.ruleId === 'schema' && d.message.includes('cannot name a principal')));
   });
 
   it('the workspace gets its own properties and the way to it, no content', async () => {

@@ -132,3 +132,10 @@ describe('macos: sandboxExecArgv', () => {
     assert.throws(() => sandboxExecArgv('/p.sb', ['/bin/echo', 'a\u0000b']), /NUL/);
   });
 });
+
+describe('macos: profile parameters', () => {
+  it('-D NAME=VALUE come before -f, sorted; a bad name is refused', () => {
+    assert.deepEqual(sandboxExecArgv('/out/agent.sb', ['/bin/true'], { TMPDIR: '/private/var/folders/x/T' }).args, ['-D', 'TMPDIR=/private/var/folders/x/T', '-f', '/out/agent.sb', '--', '/bin/true']);
+    assert.throws(() => sandboxExecArgv('/out/agent.sb', ['/bin/true'], { 'A=B': 'x' }), /not a profile parameter name/);
+  });
+});

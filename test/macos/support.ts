@@ -68,6 +68,8 @@ export function expectedFilePaths(outcome: CompileOutcome, pa: PrincipalAccess):
   for (const ga of pa.grants) if (ga.applies.macos && ga.grant.path && ga.effective.macos.kind !== 'refused') out.add(ga.grant.path);
   const ir = outcome.check.ir!;
   if (ir.dialect === 'tyba') for (const s of secretLocations) out.add(expandTilde(s, ir.home));
+  // TYBA's $TMPDIR grant names a profile parameter: (subpath (param "TMPDIR")).
+  if (ir.dialect === 'tyba') out.add('TMPDIR');
   return out;
 }
 
