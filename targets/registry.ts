@@ -4,5 +4,6 @@ import type { Target } from './target.js';
 /** Each platform's emitter, loaded only when asked for. */
 export const targetLoaders: Partial<Record<Platform, () => Promise<Target>>> = {
   macos: async () => (await import('./macos/index.js')).macosTarget,
+  linux: async () => (await import('./linux/index.js')).linuxTarget,
   windows: async () => (await import('./windows/index.js')).windowsTarget,
 };

@@ -1,0 +1,276 @@
+import { spawnSync } from 'node:child_process';
+import { accessSync, closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { arch as osArch, release, tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { UsageError } from './options.js';
+
+/**
+ * `boxwright doctor`: qualifies this machine for `boxwright run` by trying
+ * it, not by reading settings: bubblewrap is found and its version read,
+ * then three real sandboxes are started — bare namespaces, the same with
+ * boxwright's seccomp program (its status read from inside), and the whole
+ * set-up sequence a compiled view uses. Settings (sysctls, AppArmor) are read
+ * only to explain a failure. Exit 0 when every finding passes, 1 otherwise.
+ */
+
+export type Status = 'ok' | 'warn' | 'fail' | 'info';
+
+export interface Finding {
+  readonly id: string;
+  readonly status: Status;
+  readonly title: string;
+  readonly detail: string;
+  readonly fix?: string;
+}
+
+export interface DoctorArgs {
+  format?: string;
+}
+
+/** The oldest bubblewrap with every option the runner uses (`--json-status-fd`, `--perms`). */
+const MIN_BWRAP: readonly [number, number, number] = [0, 5, 0];
+
+const mark: Record<Status, string> = { ok: '✓', warn: '!', fail: '✗', info: '·' };
+
+function onPath(cmd: string): string | undefined {
+  if (cmd.includes('/')) return existsSync(cmd) ? cmd : undefined;
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const p = join(dir, cmd);
+    try {
+      accessSync(p, constants.X_OK);
+      return p;
+    } catch {
+      // next
+    }
+  }
+  return undefined;
+}
+
+function readSys(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}
+
+function versionAtLeast(v: readonly number[], min: readonly number[]): boolean {
+  for (let i = 0; i < min.length; i++) {
+    const a = v[i] ?? 0;
+    const b = min[i]!;
+    if (a !== b) return a > b;
+  }
+  return true;
+}
+
+const firstLine = (s: string): string => s.trim().split('\n').filter(Boolean).slice(-3).join(' / ');
+
+/** Why user namespaces may be unavailable, from the settings that commonly forbid them. */
+function namespaceHints(): string {
+  const hints: string[] = [];
+  if (readSys('/proc/sys/kernel/unprivileged_userns_clone') === '0') hints.push('kernel.unprivileged_userns_clone is 0: `sysctl -w kernel.unprivileged_userns_clone=1`');
+  if (readSys('/proc/sys/user/max_user_namespaces') === '0') hints.push('user.max_user_namespaces is 0: `sysctl -w user.max_user_namespaces=15000`');
+  if (readSys('/proc/sys/kernel/apparmor_restrict_unprivileged_userns') === '1')
+    hints.push('AppArmor restricts unprivileged user namespaces (Ubuntu 23.10+): install an AppArmor profile that allows `userns` for bwrap, or `sysctl -w kernel.apparmor_restrict_unprivileged_userns=0`');
+  if (existsSync('/.dockerenv') || existsSync('/run/.containerenv'))
+    hints.push("inside a container: the runtime's seccomp profile usually forbids unshare/mount; run it with `--security-opt seccomp=unconfined --security-opt apparmor=unconfined` (or `--privileged`)");
+  if (!hints.length) hints.push('allow unprivileged user namespaces on this machine (sysctl user.max_user_namespaces > 0) or install bwrap setuid root');
+  return hints.join('; ');
+}
+
+export function linuxFindings(bwrapSpec: string, seccompProgram: (arch: 'x86_64' | 'aarch64') => Uint8Array): Finding[] {
+  const findings: Finding[] = [];
+  const cpu = process.arch === 'x64' ? 'x86_64' : process.arch === 'arm64' ? 'aarch64' : undefined;
+  findings.push(
+    cpu
+      ? { id: 'architecture', status: 'ok', title: 'architecture', detail: `${cpu} (${osArch()}): boxwright compiles a seccomp program for it` }
+      : { id: 'architecture', status: 'fail', title: 'architecture', detail: `${process.arch}: boxwright compiles seccomp programs for x86_64 and aarch64 only`, fix: 'run on an x86_64 or aarch64 machine' },
+  );
+  const status = readSys('/proc/self/status') ?? '';
+  const seccompField = /^Seccomp:\s*(\d)/m.exec(status);
+  const kernel = release();
+  const [maj = 0, min = 0] = kernel.split(/[.-]/).map(Number);
+  const oldKernel = !versionAtLeast([maj, min], [3, 8]);
+  findings.push({
+    id: 'kernel',
+    status: oldKernel || !seccompField ? 'fail' : 'ok',
+    title: 'kernel',
+    detail: `Linux ${kernel}${seccompField ? ', seccomp built in' : ', no Seccomp field in /proc/self/status (CONFIG_SECCOMP off)'}${seccompField?.[1] === '2' ? '; boxwright itself already runs under a seccomp filter (a container?), which stacks with the sandbox filter' : ''}`,
+    ...(oldKernel || !seccompField ? { fix: 'use a kernel built with CONFIG_SECCOMP_FILTER and user namespaces (3.8 or later; any current distribution kernel)' } : {}),
+  });
+  const uid = process.getuid?.() ?? -1;
+  findings.push({
+    id: 'identity',
+    status: 'info',
+    title: 'identity',
+    detail: uid === 0 ? 'running as root: bubblewrap runs privileged; every view drops all capabilities (--cap-drop ALL)' : `running as uid ${uid}: bubblewrap needs unprivileged user namespaces (or a setuid bwrap)`,
+  });
+
+  const bwrap = onPath(bwrapSpec);
+  if (!bwrap) {
+    findings.push({
+      id: 'bwrap',
+      status: 'fail',
+      title: 'bubblewrap',
+      detail: `${bwrapSpec} not found${bwrapSpec.includes('/') ? '' : ' on PATH'}`,
+      fix: 'install it: `apt-get install bubblewrap` (Debian/Ubuntu), `dnf install bubblewrap` (Fedora), `pacman -S bubblewrap` (Arch); or set BOXWRIGHT_BWRAP to its path',
+    });
+    return findings;
+  }
+  const v = spawnSync(bwrap, ['--version'], { encoding: 'utf8', timeout: 10_000 });
+  const vm = /(\d+)\.(\d+)(?:\.(\d+))?/.exec(v.stdout ?? '');
+  if (v.status !== 0 || !vm) {
+    findings.push({ id: 'bwrap', status: 'fail', title: 'bubblewrap', detail: `${bwrap} --version failed: ${firstLine((v.stderr ?? '') + (v.error?.message ?? ''))}`, fix: 'reinstall bubblewrap' });
+    return findings;
+  }
+  const ver = [Number(vm[1]), Number(vm[2]), Number(vm[3] ?? 0)];
+  const recent = versionAtLeast(ver, MIN_BWRAP);
+  findings.push({
+    id: 'bwrap',
+    status: recent ? 'ok' : 'fail',
+    title: 'bubblewrap',
+    detail: `${v.stdout.trim()} at ${bwrap}`,
+    ...(recent ? {} : { fix: `upgrade bubblewrap to ${MIN_BWRAP.join('.')} or later (the runner uses --json-status-fd and --perms)` }),
+  });
+
+  const truePath = onPath('true');
+  const catPath = onPath('cat');
+  if (!truePath || !catPath) {
+    findings.push({ id: 'trial', status: 'fail', title: 'sandbox trials', detail: 'no `true` or `cat` on PATH to run in a trial sandbox', fix: 'put coreutils on PATH' });
+    return findings;
+  }
+  const base = ['--unshare-all', '--cap-drop', 'ALL', '--die-with-parent', '--new-session', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev'];
+  const ns = spawnSync(bwrap, [...base, '--', truePath], { encoding: 'utf8', timeout: 10_000 });
+  const nsOk = ns.status === 0;
+  findings.push({
+    id: 'namespaces',
+    status: nsOk ? 'ok' : 'fail',
+    title: 'user namespaces',
+    detail: nsOk ? 'a trial sandbox with new user, mount, pid, network, ipc and uts namespaces started (bwrap --unshare-all)' : `the trial sandbox failed: ${firstLine(ns.stderr ?? ns.error?.message ?? '')}`,
+    ...(nsOk ? {} : { fix: namespaceHints() }),
+  });
+  if (!nsOk || !cpu) return findings;
+
+  const dir = mkdtempSync(join(tmpdir(), 'boxwright-doctor-'));
+  try {
+    // The seccomp program compiled by boxwright, installed by bwrap, seen from inside.
+    const programPath = join(dir, `seccomp.${cpu}.bpf`);
+    writeFileSync(programPath, seccompProgram(cpu));
+    const fd = openSync(programPath, 'r');
+    let sc;
+    try {
+      sc = spawnSync(bwrap, [...base, '--seccomp', '3', '--', catPath, '/proc/self/status'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe', fd] });
+    } finally {
+      closeSync(fd);
+    }
+    const inside = /^Seccomp:\s*(\d+)/m.exec(sc.stdout ?? '');
+    const filters = /^Seccomp_filters:\s*(\d+)/m.exec(sc.stdout ?? '');
+    const scOk = sc.status === 0 && inside?.[1] === '2';
+    findings.push({
+      id: 'seccomp',
+      status: scOk ? 'ok' : 'fail',
+      title: 'seccomp',
+      detail: scOk
+        ? `boxwright's ${cpu} program installed: inside the trial sandbox Seccomp: 2 (filter mode)${filters ? `, Seccomp_filters: ${filters[1]}` : ''}`
+        : `the seccomp trial failed (exit ${sc.status}): ${firstLine(sc.stderr ?? '') || `Seccomp: ${inside?.[1] ?? 'missing'} inside`}`,
+      ...(scOk ? {} : { fix: 'use a kernel with CONFIG_SECCOMP_FILTER; inside a container, allow seccomp(2) and prctl(PR_SET_SECCOMP) (e.g. --security-opt seccomp=unconfined)' }),
+    });
+
+    // Every kind of operation a compiled view uses, in one sandbox: a tmpfs
+    // root with read-only and writable binds, merged-/usr links, an empty
+    // read-only file over a file, a read-only tmpfs over a directory, a
+    // created workspace entered with --chdir.
+    const rw = join(dir, 'rw');
+    mkdirSync(join(rw, 'hidden'), { recursive: true });
+    writeFileSync(join(rw, 'denied'), 'secret\n');
+    const nul = openSync('/dev/null', 'r');
+    let full;
+    try {
+      full = spawnSync(
+        bwrap,
+        [
+          '--unshare-all', '--cap-drop', 'ALL', '--die-with-parent', '--new-session', '--proc', '/proc', '--dev', '/dev',
+          ...(['/usr', '/etc'].flatMap((p) => (existsSync(p) ? ['--ro-bind', p, p] : []))),
+          ...mergedLinks(),
+          '--bind', rw, rw, '--perms', '0444', '--ro-bind-data', '3', join(rw, 'denied'), '--tmpfs', join(rw, 'hidden'), '--remount-ro', join(rw, 'hidden'),
+          '--dir', '/boxwright-workspace', '--chdir', '/boxwright-workspace',
+          '--', catPath, join(rw, 'denied'),
+        ],
+        { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe', nul] },
+      );
+    } finally {
+      closeSync(nul);
+    }
+    const fullOk = full.status === 0 && full.stdout === '';
+    findings.push({
+      id: 'mount-setup',
+      status: fullOk ? 'ok' : 'fail',
+      title: 'mount set-up',
+      detail: fullOk
+        ? 'the complete set-up sequence of a compiled view worked (tmpfs root, read-only and writable binds, merged-/usr links, empty-file and empty-tmpfs covers, workspace)'
+        : `the complete set-up sequence failed (exit ${full.status}): ${firstLine(full.stderr ?? '') || 'the covered file was not empty'}`,
+      ...(fullOk ? {} : { fix: `${namespaceHints()}; a capability probe does not test every set-up operation, so qualify the machine with this trial` }),
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return findings;
+}
+
+/** `--symlink usr/X /X` for the host's merged-/usr links, as the lowering recreates them. */
+function mergedLinks(): string[] {
+  const out: string[] = [];
+  for (const [link, target] of [['/bin', 'usr/bin'], ['/lib', 'usr/lib'], ['/lib64', 'usr/lib64'], ['/sbin', 'usr/sbin']] as const) {
+    if (readlinkSafe(link) === target) out.push('--symlink', target, link);
+    else if (existsSync(link)) out.push('--ro-bind', link, link);
+  }
+  return out;
+}
+
+function readlinkSafe(p: string): string | undefined {
+  try {
+    return readlinkSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+function otherFindings(): Finding[] {
+  if (process.platform === 'darwin') {
+    const ok = existsSync('/usr/bin/sandbox-exec');
+    return [
+      {
+        id: 'sandbox-exec',
+        status: ok ? 'ok' : 'fail',
+        title: 'sandbox-exec',
+        detail: ok ? '/usr/bin/sandbox-exec is present (boxwright run uses it with the compiled Seatbelt profile)' : '/usr/bin/sandbox-exec is missing',
+        ...(ok ? {} : { fix: 'boxwright run needs macOS with /usr/bin/sandbox-exec' }),
+      },
+    ];
+  }
+  if (process.platform === 'win32')
+    return [{ id: 'windows', status: 'info', title: 'Windows', detail: 'boxwright run prints the ACL plan it would apply and stops; nothing to qualify' }];
+  return [{ id: 'platform', status: 'fail', title: 'platform', detail: `boxwright has no sandbox for ${process.platform}`, fix: 'run on Linux or macOS' }];
+}
+
+export async function doctorCommand(args: DoctorArgs): Promise<number> {
+  const format = args.format ?? 'text';
+  if (format !== 'text' && format !== 'json') throw new UsageError('--format must be text or json');
+  let findings: Finding[];
+  if (process.platform === 'linux') {
+    const { seccompProgram } = await import('../../targets/linux/index.js');
+    findings = linuxFindings(process.env.BOXWRIGHT_BWRAP || 'bwrap', seccompProgram);
+  } else findings = otherFindings();
+  const ok = findings.every((f) => f.status !== 'fail');
+  if (format === 'json') process.stdout.write(JSON.stringify({ version: 1, platform: process.platform, ok, findings }, null, 2) + '\n');
+  else {
+    const width = Math.max(...findings.map((f) => f.title.length));
+    for (const f of findings) {
+      process.stdout.write(`${mark[f.status]} ${f.title.padEnd(width)}  ${f.detail}\n`);
+      if (f.fix) process.stdout.write(`  ${' '.repeat(width)}  fix: ${f.fix}\n`);
+    }
+    process.stdout.write(ok ? '\nthis machine can run `boxwright run`\n' : '\nthis machine cannot run `boxwright run` until the findings marked ✗ are fixed\n');
+  }
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,173 @@
+import { constants } from 'node:os';
+import type { Platform } from '../diagnostic.js';
+import { formatText } from '../format/text.js';
+import { compileConfig, type CompileArgs, type CompileOutcome } from './compile.js';
+import { UsageError } from './options.js';
+import { readInput } from './read-input.js';
+
+export interface RunArgs extends CompileArgs {
+  config?: string;
+  principal?: string;
+  'pass-env'?: string | string[];
+  verbose?: boolean;
+  '--'?: unknown[];
+}
+
+/**
+ * Exit statuses of `boxwright run` besides the command's own (docker's and
+ * env's convention): 125 boxwright could not run the command in a sandbox
+ * (refused or invalid config, no usable bubblewrap, failed set-up) — it did
+ * not run; 126 the command is not executable in the sandbox; 127 it is not in
+ * the sandbox's view; 2 usage.
+ */
+export const NOT_RUN = 125;
+export const NOT_EXECUTABLE = 126;
+export const NOT_FOUND = 127;
+
+const say = (msg: string): void => {
+  process.stderr.write(`boxwright run: ${msg}\n`);
+};
+
+/** `--principal agent|tool:NAME|mcp:NAME` → the principal id (`agent`, `tool.NAME`, `mcp.NAME`). */
+export function principalId(spec: string | undefined): string {
+  if (spec === undefined || spec === 'agent') return 'agent';
+  const m = /^(tool|mcp)[:.](.+)$/.exec(spec);
+  if (!m) throw new UsageError(`--principal must be agent, tool:NAME or mcp:NAME (got ${JSON.stringify(spec)})`);
+  return `${m[1]}.${m[2]}`;
+}
+
+/**
+ * `boxwright run CONFIG [--principal P] -- CMD ARGS…`: compiles the config in
+ * memory for this machine's platform and runs CMD inside that sandbox,
+ * returning its exit status. Fail-closed: when the sandbox cannot be made,
+ * the command does not run; boxwright never runs it unsandboxed.
+ */
+export async function runCommand(args: RunArgs): Promise<number> {
+  const command = (args['--'] ?? []).map(String);
+  if (!args.config) throw new UsageError('name the config: boxwright run CONFIG -- CMD [ARGS...]');
+  if (command.length === 0) throw new UsageError('name the command after --: boxwright run CONFIG -- CMD [ARGS...]');
+  const id = principalId(args.principal);
+  const pass = args['pass-env'] === undefined ? [] : ([] as string[]).concat(args['pass-env']).flatMap((s) => s.split(',')).filter(Boolean);
+  const input = readInput(args.config);
+  if ('error' in input) {
+    say(`${input.error}; the command did not run`);
+    return NOT_RUN;
+  }
+  const platform: Platform | undefined = process.platform === 'linux' ? 'linux' : process.platform === 'darwin' ? 'macos' : process.platform === 'win32' ? 'windows' : undefined;
+  if (!platform) {
+    say(`boxwright has no sandbox for ${process.platform}; the command did not run (it never runs one unsandboxed)`);
+    return NOT_RUN;
+  }
+  const compileArgs: CompileArgs = { ...args, force: false };
+  let outcome: CompileOutcome;
+  try {
+    outcome = await compileConfig(input.bytes, platform, compileArgs, args.config);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    say(`${e.message}; the command did not run`);
+    return NOT_RUN;
+  }
+  if (!outcome.ok) {
+    const shown = outcome.check.diagnostics.filter((d) => d.severity === 'error' && d.platforms.includes(platform));
+    process.stderr.write(formatText([{ path: args.config, text: outcome.check.text, ...(outcome.check.dialect ? { dialect: outcome.check.dialect } : {}), verdicts: outcome.check.verdicts, diagnostics: shown }]));
+    say(`${outcome.check.ir ? `${platform} refuses ${args.config}` : `${args.config} has errors`}; the command did not run. Fix the errors above (\`boxwright lint ${args.config}\` explains them).`);
+    return NOT_RUN;
+  }
+  const principals = outcome.check.ir!.principals.map((p) => p.id);
+  if (!principals.includes(id)) {
+    say(`${args.config} has no principal ${id}${principals.length ? ` (it has: ${principals.join(', ')}; choose one with --principal agent|tool:NAME|mcp:NAME)` : ''}; the command did not run`);
+    return NOT_RUN;
+  }
+  const { sandboxEnv } = await import('../../targets/runner/env.js');
+  const env = sandboxEnv(process.env, pass);
+  if (args.verbose && env.withheld.length) say(`withholding credential variables: ${env.withheld.join(', ')} (--pass-env NAME lets one through)`);
+  if (platform === 'linux') return runLinux(outcome, id, command, env.env, !!args.verbose);
+  if (platform === 'macos') return runMacos(outcome, id, command, env.env);
+  return printWindowsPlan(outcome);
+}
+
+async function runLinux(outcome: Extract<CompileOutcome, { ok: true }>, id: string, command: string[], env: Record<string, string>, verbose: boolean): Promise<number> {
+  const { bpfName, hostArch, parseArgsFile } = await import('../../targets/linux/index.js');
+  const { findCommand, viewFromArgv } = await import('../../targets/linux/view.js');
+  const { runUnderBwrap } = await import('../../targets/runner/linux.js');
+  const arch = hostArch();
+  if (!arch) {
+    say(`no seccomp program for this architecture (${process.arch}); boxwright compiles for x86_64 and aarch64. The command did not run.`);
+    return NOT_RUN;
+  }
+  const artifact = (name: string): Uint8Array => {
+    const a = outcome.artifacts.find((x) => x.name === name);
+    if (!a) throw new Error(`the linux target wrote no ${name}`);
+    return typeof a.content === 'string' ? Buffer.from(a.content, 'utf8') : a.content;
+  };
+  const args = artifact(`${id}.bwrap.args`);
+  const argv = parseArgsFile(args);
+  const view = viewFromArgv(argv);
+  const found = findCommand(view.ops, command[0]!, env, view.chdir ?? process.cwd());
+  if (!found.found) {
+    say(`${found.reason}. The command must exist inside ${id}'s view: grant its directory (e.g. read = ["/usr"]) or give a path inside a granted tree. It did not run.`);
+    return /not executable|is a directory/.test(found.reason) ? NOT_EXECUTABLE : NOT_FOUND;
+  }
+  const bwrap = process.env.BOXWRIGHT_BWRAP || 'bwrap';
+  if (verbose) say(`${bwrap} --args 3 ${argv.map((a) => JSON.stringify(a)).join(' ')} -- ${command.map((a) => JSON.stringify(a)).join(' ')}`);
+  const result = await runUnderBwrap({ bwrap, args, bpf: artifact(bpfName(arch)), emptyFds: view.dataFds, command, env });
+  switch (result.kind) {
+    case 'exited':
+      return result.status;
+    case 'killed':
+      say(`bubblewrap was killed by ${result.signal}`);
+      return result.status;
+    case 'no-bwrap':
+      say(
+        result.code === 'ENOENT'
+          ? `bubblewrap (${bwrap}) is not installed or not on PATH. Install it (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) or set BOXWRIGHT_BWRAP to its path; \`boxwright doctor\` checks the machine. The command did not run.`
+          : `cannot start bubblewrap (${bwrap}): ${result.message}. \`boxwright doctor\` checks the machine. The command did not run.`,
+      );
+      return NOT_RUN;
+    case 'setup-failed':
+      say(
+        `bubblewrap could not set up the sandbox (it exited ${result.status} before running the command; its message is above). The command did not run. \`boxwright doctor\` checks user namespaces and seccomp on this machine.`,
+      );
+      return NOT_RUN;
+  }
+}
+
+async function runMacos(outcome: Extract<CompileOutcome, { ok: true }>, id: string, command: string[], env: Record<string, string>): Promise<number> {
+  const profile = outcome.artifacts.find((a) => a.name === `${id}.sb`);
+  if (!profile) {
+    say(`the macos target wrote no ${id}.sb; the command did not run`);
+    return NOT_RUN;
+  }
+  const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { spawn } = await import('node:child_process');
+  const { sandboxExecArgv } = await import('../../targets/macos/runner.js');
+  const dir = mkdtempSync(join(tmpdir(), 'boxwright-run-'));
+  const file = join(dir, `${id}.sb`);
+  writeFileSync(file, profile.content);
+  const { file: exe, args } = sandboxExecArgv(file, command);
+  return new Promise((resolve) => {
+    const child = spawn(exe, args, { stdio: 'inherit', env });
+    const forward = (s: NodeJS.Signals): void => void child.kill(s);
+    const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+    for (const s of signals) process.on(s, forward);
+    const done = (code: number): void => {
+      for (const s of signals) process.removeListener(s, forward);
+      rmSync(dir, { recursive: true, force: true });
+      resolve(code);
+    };
+    child.on('error', (e) => {
+      say(`cannot start ${exe}: ${e.message}. The command did not run.`);
+      done(NOT_RUN);
+    });
+    child.on('close', (code, signal) => done(code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0)));
+  });
+}
+
+function printWindowsPlan(outcome: Extract<CompileOutcome, { ok: true }>): number {
+  const plan = outcome.artifacts.find((a) => a.name === 'acl-plan.json');
+  if (plan) process.stdout.write(typeof plan.content === 'string' ? plan.content : Buffer.from(plan.content).toString('utf8'));
+  say('on Windows boxwright prints the ACL plan it would apply and stops (see the README); the command did not run');
+  return NOT_RUN;
+}
