@@ -146,7 +146,10 @@ async function runMacos(outcome: Extract<CompileOutcome, { ok: true }>, id: stri
   const dir = mkdtempSync(join(tmpdir(), 'boxwright-run-'));
   const file = join(dir, `${id}.sb`);
   writeFileSync(file, profile.content);
-  const { file: exe, args } = sandboxExecArgv(file, command);
+  // TYBA profiles grant $TMPDIR through a parameter; sandbox-exec wants its canonical (/private/…) spelling.
+  const { realpathSync } = await import('node:fs');
+  const params: Record<string, string> = outcome.check.ir?.dialect === 'tyba' ? { TMPDIR: realpathSync(tmpdir()) } : {};
+  const { file: exe, args } = sandboxExecArgv(file, command, params);
   return new Promise((resolve) => {
     const child = spawn(exe, args, { stdio: 'inherit', env });
     const forward = (s: NodeJS.Signals): void => void child.kill(s);
@@ -165,9 +168,13 @@ async function runMacos(outcome: Extract<CompileOutcome, { ok: true }>, id: stri
   });
 }
 
-function printWindowsPlan(outcome: Extract<CompileOutcome, { ok: true }>): number {
+async function printWindowsPlan(outcome: Extract<CompileOutcome, { ok: true }>): Promise<number> {
   const plan = outcome.artifacts.find((a) => a.name === 'acl-plan.json');
-  if (plan) process.stdout.write(typeof plan.content === 'string' ? plan.content : Buffer.from(plan.content).toString('utf8'));
+  if (plan) {
+    const { windowsRunMessage } = await import('../../targets/windows/runner.js');
+    const text = typeof plan.content === 'string' ? plan.content : Buffer.from(plan.content).toString('utf8');
+    process.stdout.write(windowsRunMessage(JSON.parse(text) as Parameters<typeof windowsRunMessage>[0]));
+  }
   say('on Windows boxwright prints the ACL plan it would apply and stops (see the README); the command did not run');
   return NOT_RUN;
 }
