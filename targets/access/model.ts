@@ -1,7 +1,7 @@
 import type { Platform } from '../../compiler/diagnostic.js';
 import { PLATFORMS } from '../../compiler/diagnostic.js';
 import type { Grant, PolicyIR, Principal } from '../../compiler/ir/types.js';
-import { expandTilde, secretLocations } from '../../compiler/paths/index.js';
+import { expandTilde, isUnder, secretLocations } from '../../compiler/paths/index.js';
 import { access, absent, denied, empty, type Cell } from './cell.js';
 import { PathTrie } from './trie.js';
 
@@ -172,8 +172,9 @@ function linuxAt(ix: PlatformIndex, path: string): Cell {
   if (s.existingDeny) return s.readTree || s.writeTree ? empty : absent;
   const read = !!(s.readTree ?? s.readFile ?? s.execFile);
   const write = !!((s.writeTree && linuxReadCover(ix, s.writeTree.path!, 'tree')) || (s.writeFile && linuxReadCover(ix, path, 'file')));
-  // bubblewrap cannot mount a tree non-executable: whatever is readable is executable.
-  return access({ read: read || write, write, exec: read || write });
+  // bubblewrap cannot mount a tree non-executable: whatever is readable is
+  // executable, except under the sandbox's own /proc, which is mounted noexec.
+  return access({ read: read || write, write, exec: (read || write) && !isUnder(path, '/proc') });
 }
 
 function windowsAt(ix: PlatformIndex, path: string): Cell {
@@ -239,6 +240,7 @@ function grantAccess(p: Principal, g: Grant, ix: Record<Platform, PlatformIndex>
 /** The platform mechanism behind a cell that differs from the request. */
 function mechanismNote(p: Principal, g: Grant, platform: Platform, cell: Cell, tyba: boolean): Note | undefined {
   if (platform === 'linux') {
+    if (g.path && isUnder(g.path, '/proc')) return { ruleId: 'process-info', text: "the sandbox's own /proc (its process namespace, mounted noexec), never the host's" };
     if (g.access === 'metadata') return { ruleId: 'metadata-tree', text: 'Linux supplies no metadata-only tree' };
     if (g.access === 'deny' && cell.kind === 'empty')
       return g.facts.kind === 'file'
