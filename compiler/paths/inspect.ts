@@ -15,6 +15,38 @@ const maxHops = 40;
  * any component of it is a symbolic link (grants must name the target).
  */
 export function inspectPath(view: FsView, path: string): PathFacts {
+  let memo = memos.get(view);
+  if (!memo) memos.set(view, (memo = new Map()));
+  const hit = memo.get(path);
+  if (hit) return hit;
+  const facts = inspectUncached(view, path, memo);
+  memo.set(path, facts);
+  return facts;
+}
+
+/** Per view: facts of paths already inspected, so siblings share their parent's walk. */
+const memos = new WeakMap<FsView, Map<string, PathFacts>>();
+
+function inspectUncached(view: FsView, path: string, memo: Map<string, PathFacts>): PathFacts {
+  // A clean absolute path whose parent is a known, link-free directory needs
+  // one lookup, not a walk: a config with thousands of grants in the same
+  // directories costs one lookup per grant.
+  const slash = path.lastIndexOf('/');
+  if (slash > 0 && slash < path.length - 1 && !path.includes('//') && !/\/\.\.?(\/|$)/.test(path)) {
+    const parent = path.slice(0, slash);
+    const pf = memo.get(parent) ?? (memo.size < 1_000_000 ? inspectPath(view, parent) : undefined);
+    if (pf && !pf.symlink && pf.existence === 'exists' && pf.kind === 'dir') {
+      const found = view.lookup(path);
+      if (found.kind === 'absent') return { existence: 'absent' };
+      if (found.kind === 'unknown') return { existence: 'unknown' };
+      if (found.kind !== 'symlink') return { existence: 'exists', kind: found.kind };
+    }
+    if (pf && !pf.symlink && pf.existence === 'absent') return { existence: 'absent' };
+  }
+  return walk(view, path);
+}
+
+function walk(view: FsView, path: string): PathFacts {
   const pending = path.split('/').filter((p) => p !== '');
   let current = '';
   let firstLink: string | undefined;
