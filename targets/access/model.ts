@@ -3,7 +3,6 @@ import { PLATFORMS } from '../../compiler/diagnostic.js';
 import type { Grant, PolicyIR, Principal } from '../../compiler/ir/types.js';
 import { expandTilde, isUnder, secretLocations } from '../../compiler/paths/index.js';
 import { access, absent, denied, empty, type Cell } from './cell.js';
-import { PathTrie } from './trie.js';
 
 /** Why a platform's cell is what it is: the rule or mechanism, for footnotes. */
 export interface Note {
@@ -58,63 +57,179 @@ interface PathSummary {
   readonly mechanismDenied: boolean;
 }
 
-/** The platform's grants of one principal, indexed for O(depth) questions. */
+/** One node of a platform's path trie: the grants at exactly this path. */
+interface IndexNode {
+  readonly children: Map<string, IndexNode>;
+  readonly trees: Grant[];
+  readonly files: Grant[];
+  /** A platform mechanism (seed 001's secret list) denies this path and below. */
+  mechanism: boolean;
+  /** The full path, for nodes that hold grants (the keys of the summary table). */
+  path?: string;
+}
+
+/**
+ * The platform's grants of one principal in a path trie. Every granted
+ * path's summary is computed in one depth-first walk that carries the
+ * nearest grant of each kind down (O(nodes), not O(grants × depth));
+ * any other path is answered by one walk from the root (O(depth)).
+ */
 class PlatformIndex {
-  readonly trees = new PathTrie<Grant>();
-  readonly files = new PathTrie<Grant>();
-  /** Paths denied by the platform's own mechanism (seed 001's secret list). */
-  readonly mechanismDenies = new PathTrie<string>();
-  private readonly summaries = new Map<string, PathSummary>();
+  private readonly root: IndexNode = { children: new Map(), trees: [], files: [], mechanism: false };
+  private summaries: Map<string, PathSummary> | undefined;
+  private readonly extra = new Map<string, PathSummary>();
 
   constructor(readonly platform: Platform, grants: readonly Grant[]) {
     for (const g of grants) {
       if (!g.path || !appliesOn(g, platform)) continue;
-      (g.scope === 'tree' ? this.trees : this.files).add(g.path, g);
+      const node = this.node(g.path, true)!;
+      node.path = g.path;
+      (g.scope === 'tree' ? node.trees : node.files).push(g);
     }
   }
 
-  summary(path: string): PathSummary {
-    const hit = this.summaries.get(path);
-    if (hit) return hit;
-    let deny: Grant | undefined;
-    let existingDeny: Grant | undefined;
-    let readTree: Grant | undefined;
-    let writeTree: Grant | undefined;
-    let metadataTree: Grant | undefined;
-    let listHere: Grant | undefined;
-    const chain = this.trees.chain(path);
-    const exact = chain.length - 1 === depthOf(path);
-    chain.forEach((items, i) => {
-      for (const g of items) {
-        if (g.access === 'deny') {
-          deny = g;
-          if (g.facts.existence !== 'absent') existingDeny = g;
-        }
-        if (reads(g)) readTree = g;
-        if (writes(g)) writeTree = g;
-        if (g.access === 'metadata') metadataTree = g;
-        if (g.access === 'list' && exact && i === chain.length - 1) listHere = g;
+  /** Denies by the platform's own mechanism, added before any question is asked. */
+  denyByMechanism(path: string): void {
+    this.node(path, true)!.mechanism = true;
+    this.summaries = undefined;
+  }
+
+  /** Tree grants strictly below a path (an uncovered write's partial reads). */
+  treesBelow(path: string): Grant[] {
+    const start = this.node(path, false);
+    const out: Grant[] = [];
+    const visit = (n: IndexNode): void => {
+      for (const key of [...n.children.keys()].sort()) {
+        const c = n.children.get(key)!;
+        out.push(...c.trees);
+        visit(c);
       }
-    });
-    let readFile: Grant | undefined;
-    let writeFile: Grant | undefined;
-    let execFile: Grant | undefined;
-    for (const g of this.files.at(path)) {
-      if (reads(g)) readFile ??= g;
-      if (writes(g)) writeFile ??= g;
-      if (g.access === 'exec') execFile ??= g;
-      if (g.access === 'list') listHere ??= g;
+    };
+    if (start) visit(start);
+    return out;
+  }
+
+  filesAt(path: string): readonly Grant[] {
+    return this.node(path, false)?.files ?? [];
+  }
+
+  summary(path: string): PathSummary {
+    this.summaries ??= this.summarize();
+    return this.summaries.get(path) ?? this.extra.get(path) ?? this.walk(path);
+  }
+
+  private node(path: string, create: boolean): IndexNode | undefined {
+    let node = this.root;
+    let start = 0;
+    const n = path.length;
+    while (start < n) {
+      while (start < n && path.charCodeAt(start) === 47) start++;
+      if (start >= n) break;
+      let end = path.indexOf('/', start);
+      if (end < 0) end = n;
+      const part = path.slice(start, end);
+      let next = node.children.get(part);
+      if (!next) {
+        if (!create) return undefined;
+        next = { children: new Map(), trees: [], files: [], mechanism: false };
+        node.children.set(part, next);
+      }
+      node = next;
+      start = end + 1;
     }
-    const summary: PathSummary = { deny, existingDeny, readTree, writeTree, metadataTree, listHere, readFile, writeFile, execFile, mechanismDenied: this.mechanismDenies.covers(path) };
-    this.summaries.set(path, summary);
+    return node;
+  }
+
+  private summarize(): Map<string, PathSummary> {
+    const out = new Map<string, PathSummary>();
+    const visit = (node: IndexNode, above: Inherited): void => {
+      const here = inherit(above, node);
+      if (node.path !== undefined) out.set(node.path, summarizeNode(node, here));
+      for (const child of node.children.values()) visit(child, here);
+    };
+    visit(this.root, noneInherited);
+    return out;
+  }
+
+  /** A path no grant names: one walk from the root. */
+  private walk(path: string): PathSummary {
+    let here = inherit(noneInherited, this.root);
+    let node: IndexNode | undefined = this.root;
+    let exact = true;
+    let start = 0;
+    const n = path.length;
+    while (start < n) {
+      while (start < n && path.charCodeAt(start) === 47) start++;
+      if (start >= n) break;
+      let end = path.indexOf('/', start);
+      if (end < 0) end = n;
+      node = node.children.get(path.slice(start, end));
+      if (!node) {
+        exact = false;
+        break;
+      }
+      here = inherit(here, node);
+      start = end + 1;
+    }
+    const summary = exact && node ? summarizeNode(node, here) : summarizeNode(emptyNode, here);
+    this.extra.set(path, summary);
     return summary;
   }
 }
 
-function depthOf(path: string): number {
-  let d = 0;
-  for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) === 47 && i + 1 < path.length && path.charCodeAt(i + 1) !== 47) d++;
-  return d;
+const emptyNode: IndexNode = { children: new Map(), trees: [], files: [], mechanism: false };
+const noneInherited: Inherited = { deny: undefined, existingDeny: undefined, readTree: undefined, writeTree: undefined, metadataTree: undefined, mechanismDenied: false };
+
+/** The nearest tree grants of each kind above a node, carried down the trie. */
+interface Inherited {
+  readonly deny?: Grant;
+  readonly existingDeny?: Grant;
+  readonly readTree?: Grant;
+  readonly writeTree?: Grant;
+  readonly metadataTree?: Grant;
+  readonly mechanismDenied: boolean;
+}
+
+function inherit(above: Inherited, node: IndexNode): Inherited {
+  if (!node.trees.length && !node.mechanism) return above;
+  let { deny, existingDeny, readTree, writeTree, metadataTree } = above;
+  for (const g of node.trees) {
+    if (g.access === 'deny') {
+      deny = g;
+      if (g.facts.existence !== 'absent') existingDeny = g;
+    }
+    if (reads(g)) readTree = g;
+    if (writes(g)) writeTree = g;
+    if (g.access === 'metadata') metadataTree = g;
+  }
+  return { deny, existingDeny, readTree, writeTree, metadataTree, mechanismDenied: above.mechanismDenied || node.mechanism };
+}
+
+function summarizeNode(node: IndexNode, here: Inherited): PathSummary {
+  let listHere: Grant | undefined;
+  for (const g of node.trees) if (g.access === 'list') listHere ??= g;
+  let readFile: Grant | undefined;
+  let writeFile: Grant | undefined;
+  let execFile: Grant | undefined;
+  for (const g of node.files) {
+    if (reads(g)) readFile ??= g;
+    if (writes(g)) writeFile ??= g;
+    if (g.access === 'exec') execFile ??= g;
+    if (g.access === 'list') listHere ??= g;
+  }
+  // One fixed object shape for every summary: V8 keeps them fast.
+  return {
+    deny: here.deny,
+    existingDeny: here.existingDeny,
+    readTree: here.readTree,
+    writeTree: here.writeTree,
+    metadataTree: here.metadataTree,
+    mechanismDenied: here.mechanismDenied,
+    listHere,
+    readFile,
+    writeFile,
+    execFile,
+  };
 }
 
 function appliesOn(g: Grant, platform: Platform): boolean {
@@ -208,7 +323,7 @@ function grantAccess(p: Principal, g: Grant, ix: Record<Platform, PlatformIndex>
       if (writes(g) && !g.implicit) {
         readCover = linuxReadCover(ix.linux, g.path, g.scope);
         if (!readCover) {
-          partialReads = ix.linux.trees.below(g.path).filter(reads).concat(ix.linux.files.at(g.path).filter(reads));
+          partialReads = ix.linux.treesBelow(g.path).filter(reads).concat(ix.linux.filesAt(g.path).filter(reads));
           refuse('write-only', 'Linux refuses write-only access: a writable mount also exposes reads');
           continue;
         }
@@ -276,8 +391,8 @@ function principalAccess(ir: PolicyIR, p: Principal): PrincipalAccess {
   // Seed 001: Windows labels the twelve secrets deny-read whatever the config;
   // TYBA's Seatbelt denies them too, and read_allow cannot re-open them.
   for (const s of secretLocations) {
-    ix.windows.mechanismDenies.add(expandTilde(s, ir.home), s);
-    if (tyba) ix.macos.mechanismDenies.add(expandTilde(s, ir.home), s);
+    ix.windows.denyByMechanism(expandTilde(s, ir.home));
+    if (tyba) ix.macos.denyByMechanism(expandTilde(s, ir.home));
   }
   const at = (path: string, platform: Platform): Cell =>
     platform === 'macos' ? macosAt(p, ix.macos, path, tyba) : platform === 'linux' ? linuxAt(ix.linux, path) : windowsAt(ix.windows, path);
