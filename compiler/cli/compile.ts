@@ -5,22 +5,15 @@ import { formatText } from '../format/text.js';
 import { effectiveAccess } from '../../targets/access/index.js';
 import { targetLoaders } from '../../targets/registry.js';
 import type { Artifact, CompileInput } from '../../targets/target.js';
-import type { Dialect } from '../schema/validate.js';
 import { checkConfig, type CheckResult } from './check.js';
-import { fsViewFrom, sessionFrom, UsageError } from './options.js';
+import { fsViewFrom, sessionFrom, UsageError, type ConfigArgs } from './options.js';
 import { readInput } from './read-input.js';
 
-export interface CompileArgs {
+export interface CompileArgs extends ConfigArgs {
   config?: string;
   target?: string;
   out?: string;
   force?: boolean;
-  fs?: string;
-  home?: string;
-  dialect?: Dialect;
-  worktree?: string;
-  'tyba-data-dir'?: string;
-  'agent-dir'?: string | string[];
   'gateway-port'?: number;
   'gateway-socket'?: string;
 }

@@ -3,13 +3,12 @@ import { relative, resolve } from 'node:path';
 import type { Platform } from '../diagnostic.js';
 import { effectiveAccess } from '../../targets/access/index.js';
 import { accessDelta, isEmptyDelta, type AccessDelta } from '../../targets/access/delta.js';
-import type { Dialect } from '../schema/validate.js';
 import { checkConfig, type CheckResult } from './check.js';
 import { compileConfig } from './compile.js';
-import { fsViewFrom, platformsFrom, sessionFrom, UsageError } from './options.js';
+import { fsViewFrom, platformsFrom, sessionFrom, UsageError, type ConfigArgs } from './options.js';
 import { readInput } from './read-input.js';
 
-export interface DiffArgs {
+export interface DiffArgs extends ConfigArgs {
   base?: string;
   head?: string;
   git?: string;
@@ -17,12 +16,6 @@ export interface DiffArgs {
   platform?: string | string[];
   'fail-on'?: string;
   artifacts?: boolean;
-  fs?: string;
-  home?: string;
-  dialect?: Dialect;
-  worktree?: string;
-  'tyba-data-dir'?: string;
-  'agent-dir'?: string | string[];
 }
 
 export interface ArtifactDiff {

@@ -2,21 +2,14 @@ import { PLATFORMS } from '../diagnostic.js';
 import { effectiveAccess } from '../../targets/access/index.js';
 import { explainMatrix, type ExplainMatrix } from '../../targets/access/matrix.js';
 import { formatText } from '../format/text.js';
-import type { Dialect } from '../schema/validate.js';
 import { checkConfig } from './check.js';
-import { fsViewFrom, platformsFrom, sessionFrom } from './options.js';
+import { fsViewFrom, platformsFrom, sessionFrom, type ConfigArgs } from './options.js';
 import { readInput } from './read-input.js';
 
-export interface ExplainArgs {
+export interface ExplainArgs extends ConfigArgs {
   config?: string;
   format?: string;
   platform?: string | string[];
-  fs?: string;
-  home?: string;
-  dialect?: Dialect;
-  worktree?: string;
-  'tyba-data-dir'?: string;
-  'agent-dir'?: string | string[];
 }
 
 /** The matrix of a config, or the front-end errors that prevent one. */

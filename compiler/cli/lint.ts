@@ -1,21 +1,14 @@
 import type { FileReport } from '../format/report.js';
 import { totals } from '../format/report.js';
-import type { Dialect } from '../schema/validate.js';
 import { checkConfig } from './check.js';
-import { fsViewFrom, platformsFrom, sessionFrom } from './options.js';
+import { fsViewFrom, platformsFrom, sessionFrom, type ConfigArgs } from './options.js';
 import { readInput } from './read-input.js';
 
-export interface LintArgs {
+export interface LintArgs extends ConfigArgs {
   files?: string[];
   format?: string;
   platform?: string | string[];
-  fs?: string;
-  home?: string;
-  dialect?: Dialect;
   'max-warnings'?: number;
-  worktree?: string;
-  'tyba-data-dir'?: string;
-  'agent-dir'?: string | string[];
 }
 
 /** Exit 0 clean (info only), 1 errors or too many warnings, 2 usage or unreadable input. */

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import type { Platform } from '../diagnostic.js';
 import { PLATFORMS } from '../diagnostic.js';
 import { hostView, manifestView, noneView, type FsView } from '../paths/index.js';
+import type { Dialect } from '../schema/validate.js';
 
 /** A usage problem: exit 2 with the message, never a stack trace. */
 export class UsageError extends Error {}
@@ -32,6 +33,16 @@ export function platformsFrom(spec: string | readonly string[] | undefined): Pla
   const names = (Array.isArray(spec) ? spec : [spec]).flatMap((s: string) => s.split(',')).map((s) => s.trim()).filter(Boolean);
   for (const n of names) if (!PLATFORMS.includes(n as Platform)) throw new UsageError(`unknown platform \`${n}\`: choose from ${PLATFORMS.join(', ')}`);
   return PLATFORMS.filter((p) => names.includes(p));
+}
+
+/** The options every command that reads a config takes (`fsOptions` in main.ts). */
+export interface ConfigArgs {
+  fs?: string;
+  home?: string;
+  dialect?: Dialect;
+  worktree?: string;
+  'tyba-data-dir'?: string;
+  'agent-dir'?: string | string[];
 }
 
 export interface SessionOptions {

@@ -119,24 +119,16 @@ class PlatformIndex {
   }
 
   private node(path: string, create: boolean): IndexNode | undefined {
-    let node = this.root;
-    let start = 0;
-    const n = path.length;
-    while (start < n) {
-      while (start < n && path.charCodeAt(start) === 47) start++;
-      if (start >= n) break;
-      let end = path.indexOf('/', start);
-      if (end < 0) end = n;
-      const part = path.slice(start, end);
-      let next = node.children.get(part);
-      if (!next) {
-        if (!create) return undefined;
+    let node: IndexNode | undefined = this.root;
+    eachComponent(path, (part) => {
+      let next: IndexNode | undefined = node!.children.get(part);
+      if (!next && create) {
         next = { children: new Map(), trees: [], files: [], mechanism: false };
-        node.children.set(part, next);
+        node!.children.set(part, next);
       }
       node = next;
-      start = end + 1;
-    }
+      return node !== undefined;
+    });
     return node;
   }
 
@@ -155,25 +147,28 @@ class PlatformIndex {
   private walk(path: string): PathSummary {
     let here = inherit(noneInherited, this.root);
     let node: IndexNode | undefined = this.root;
-    let exact = true;
-    let start = 0;
-    const n = path.length;
-    while (start < n) {
-      while (start < n && path.charCodeAt(start) === 47) start++;
-      if (start >= n) break;
-      let end = path.indexOf('/', start);
-      if (end < 0) end = n;
-      node = node.children.get(path.slice(start, end));
-      if (!node) {
-        exact = false;
-        break;
-      }
-      here = inherit(here, node);
-      start = end + 1;
-    }
-    const summary = exact && node ? summarizeNode(node, here) : summarizeNode(emptyNode, here);
+    eachComponent(path, (part) => {
+      node = node!.children.get(part);
+      if (node) here = inherit(here, node);
+      return node !== undefined;
+    });
+    const summary = summarizeNode(node ?? emptyNode, here);
     this.extra.set(path, summary);
     return summary;
+  }
+}
+
+/** Calls `visit` with each non-empty component of a path, until it returns false. */
+function eachComponent(path: string, visit: (part: string) => boolean): void {
+  const n = path.length;
+  let start = 0;
+  while (start < n) {
+    while (start < n && path.charCodeAt(start) === 47) start++;
+    if (start >= n) return;
+    let end = path.indexOf('/', start);
+    if (end < 0) end = n;
+    if (!visit(path.slice(start, end))) return;
+    start = end + 1;
   }
 }
 
