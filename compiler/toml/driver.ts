@@ -8,9 +8,9 @@ import type { Span } from '../span.js';
 import type { TomlComment, TomlError, TomlTable } from './ast.js';
 import { Builder, newTable } from './builder.js';
 import { chevrotain } from './chevrotain.js';
-import { describeCodePoint, Expect, syntaxMessage } from './errors.js';
+import { describeCodePoint, Expect, syntaxMessage, TomlSyntaxError } from './errors.js';
 import { invalidToken, tomlLexer, type TomlTokens } from './lexer.js';
-import { tomlParser, TomlSyntaxError, type TomlParser } from './parser.js';
+import { tomlParser, type TomlParser } from './parser.js';
 import { looksLikeLineStart, openContainers, resumeOffset } from './recovery.js';
 import { LineTable, pointSpan, tokenEnd, visibleEnd, visibleStart } from './spans.js';
 

@@ -4,6 +4,14 @@
  * each step that can fail), and the driver turns context + offending token
  * into one of the messages below.
  */
+import type { IToken } from 'chevrotain';
+
+/** A syntax error raised by our own checks (not by chevrotain). */
+export class TomlSyntaxError extends Error {
+  constructor(message: string, readonly token: IToken, readonly expect?: Expect) {
+    super(message);
+  }
+}
 
 /** What the parser expected when a syntax error happened. */
 export enum Expect {

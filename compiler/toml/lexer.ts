@@ -79,6 +79,9 @@ const ML_BASIC = /"""(?:[^"\\]+|\\[\s\S]|"(?!"")|""(?!"))*(?:"""(?:""?)?)?/;
 const BASIC = /"(?:[^"\\\n]+|\\[^\n]?)*"?/;
 const ML_LITERAL = /'''(?:[^']+|'(?!'')|''(?!'))*(?:'''(?:''?)?)?/;
 const LITERAL = /'[^'\n]*'?/;
+// one token per quote kind: the multi-line form is tried first inside a single regexp
+const ANY_BASIC = new RegExp(`${ML_BASIC.source}|${BASIC.source}`);
+const ANY_LITERAL = new RegExp(`${ML_LITERAL.source}|${LITERAL.source}`);
 // Numbers, booleans, inf/nan and date-times; `1979-05-27 07:32:00` has a space.
 const ATOM = /[0-9A-Za-z_+.:-]+(?: [0-9][0-9]:[0-9A-Za-z_+.:-]*)?/;
 
@@ -126,10 +129,9 @@ export function createTomlLexer(validate: boolean): TomlLexer {
   const BareKey = tok({ name: 'BareKey', pattern: BARE_KEY, categories: KeyPart, line_breaks: false, start_chars_hint: KEY_CHARS });
   const keyStr = (name: string, pattern: RegExp, start: string, lb: boolean): TokenType =>
     tok({ name, pattern, categories: KeyPart, line_breaks: lb, start_chars_hint: [start] });
-  const MLBasicKey = keyStr('MLBasicKey', ML_BASIC, '"', true);
-  const BasicKey = keyStr('BasicKey', BASIC, '"', false);
-  const MLLiteralKey = keyStr('MLLiteralKey', ML_LITERAL, "'", true);
-  const LiteralKey = keyStr('LiteralKey', LITERAL, "'", false);
+  // (multi-line strings are not keys: the parser says so, which beats a lexer error)
+  const BasicKey = keyStr('BasicKey', ANY_BASIC, '"', true);
+  const LiteralKey = keyStr('LiteralKey', ANY_LITERAL, "'", true);
 
   // key mode only: table headers
   const LLBracket = tok({ name: 'LLBracket', pattern: '[[', line_breaks: false, start_chars_hint: ['['] });
@@ -152,10 +154,8 @@ export function createTomlLexer(validate: boolean): TomlLexer {
       ? { name, pattern, categories: Scalar, pop_mode: true, line_breaks: lb, start_chars_hint: start }
       : { name, pattern, categories: Scalar, line_breaks: lb, start_chars_hint: start });
   const valueScalars = (suffix: string, pop: boolean): TokenType[] => [
-    scalar('MLBasic' + suffix, ML_BASIC, ['"'], true, pop),
-    scalar('Basic' + suffix, BASIC, ['"'], false, pop),
-    scalar('MLLiteral' + suffix, ML_LITERAL, ["'"], true, pop),
-    scalar('Literal' + suffix, LITERAL, ["'"], false, pop),
+    scalar('Basic' + suffix, ANY_BASIC, ['"'], true, pop),
+    scalar('Literal' + suffix, ANY_LITERAL, ["'"], true, pop),
     scalar('Atom' + suffix, ATOM, ATOM_START, false, pop),
   ];
   const scalarsValue = valueScalars('Value', true);
@@ -168,7 +168,7 @@ export function createTomlLexer(validate: boolean): TomlLexer {
   const RBracketArray = tok({ name: 'RBracketArray', pattern: ']', pop_mode: true, line_breaks: false });
   const scalarsArray = valueScalars('Array', false);
 
-  const keyStrings = [MLBasicKey, BasicKey, MLLiteralKey, LiteralKey];
+  const keyStrings = [BasicKey, LiteralKey];
   const modes = {
     [MODE_KEY]: [KeyEquals, BareKey, Equals, SpaceKey, Comment, Dot, LLBracket, LBracket, RRBracket, RBracket, ...keyStrings],
     [MODE_INLINE]: [KeyEquals, BareKey, Equals, Whitespace, Comma, Dot, RBrace, ...keyStrings, NewlineInline, Comment],

@@ -11,39 +11,28 @@
  *   array       := "[" ( value ( "," value )* ","? )? "]"
  *   inlineTable := "{" ( keyval ( "," keyval )* )? "}"
  *
- * Before every step that can fail the parser records what it expected in
- * `expect`; driver.ts turns that into a message. Nesting depth is checked
- * before recursing, so hostile input cannot overflow the stack.
+ * Every rule is recorded by chevrotain (and checked with validations on in a
+ * test). Lines, headers and keys run through chevrotain's OR / MANY. Values
+ * are LL(1) on their first token: at run time `valueAt` dispatches on it
+ * directly, and arrays and inline tables are parsed by plain recursive
+ * methods that call CONSUME, instead of SUBRULE -> OPTION -> OR chains. That
+ * is faster and keeps a nesting level at 2-3 stack frames, so the depth limit
+ * (checked before recursing) of 1000 levels fits on the default stack.
  *
- * Hot paths avoid per-call closures: the alternatives of OR and the bodies
- * of MANY are created once, and state flows through fields.
+ * Before every step that can fail the parser records what it expected in
+ * `expect`; driver.ts turns that into a message. Hot paths avoid per-call
+ * closures: OR alternatives and MANY bodies are created once, state flows
+ * through fields.
  */
 import type { EmbeddedActionsParser, IToken, TokenType } from 'chevrotain';
 import type { Span } from '../span.js';
 import type { TomlError, TomlValue } from './ast.js';
 import { Builder, type KeySeg, type MutTable, newTable } from './builder.js';
 import { chevrotain } from './chevrotain.js';
-import { DEPTH_MESSAGE, Expect, KEY_DEPTH_MESSAGE, MAX_DEPTH } from './errors.js';
+import { DEPTH_MESSAGE, Expect, KEY_DEPTH_MESSAGE, MAX_DEPTH, TomlSyntaxError } from './errors.js';
 import type { TomlTokens } from './lexer.js';
+import { Nodes } from './nodes.js';
 import type { LineTable } from './spans.js';
-import { decodeAtom, decodeBasicString, decodeLiteralString } from './values.js';
-
-/** Length of the bare key at the start of `img`. */
-function bareKeyLength(img: string): number {
-  let i = 0;
-  for (; i < img.length; i++) {
-    const c = img.charCodeAt(i);
-    if (c === 0x20 || c === 0x09 || c === 0x3d) break;
-  }
-  return i;
-}
-
-/** A syntax error raised by our own checks (not by chevrotain). */
-export class TomlSyntaxError extends Error {
-  constructor(message: string, readonly token: IToken, readonly expect?: Expect) {
-    super(message);
-  }
-}
 
 export interface TomlParser extends EmbeddedActionsParser {
   /** Starts a new document. */
@@ -76,8 +65,19 @@ export function tomlParser(tokens: TomlTokens): TomlParser {
 export function createTomlParser(T: TomlTokens, validate: boolean): TomlParser {
   const api = chevrotain();
   const EOF: TokenType = api.EOF;
-  /** Token type indices that count as a newline (the Newline category and its members). */
-  const newlineMap: Record<number, boolean> = { ...T.Newline.categoryMatchesMap, [T.Newline.tokenTypeIdx!]: true };
+  /** Token type indices of a category and its members, for dispatch on the next token. */
+  const members = (c: TokenType): boolean[] => {
+    const out: boolean[] = [];
+    out[c.tokenTypeIdx!] = true;
+    for (const k of Object.keys(c.categoryMatchesMap ?? {})) out[Number(k)] = true;
+    return out;
+  };
+  const newlineMap = members(T.Newline);
+  const scalarIdx = members(T.Scalar);
+  const openArrayIdx = members(T.OpenArray);
+  const openInlineIdx = members(T.OpenInline);
+  const commaIdx = members(T.Comma);
+  const keyPartIdx = members(T.KeyPart);
 
   class Parser extends api.EmbeddedActionsParser {
     expect: Expect = Expect.LineStart;
@@ -95,20 +95,10 @@ export function createTomlParser(T: TomlTokens, validate: boolean): TomlParser {
     private moreSegs: KeySeg[] | undefined = undefined;
     /** The last key token consumed (a KeyEquals token includes the "="). */
     private lastKey!: IToken;
-    /** The span computed by the last `keyName` call. */
-    private keySpan!: Span;
-    /** Items of the array being parsed. */
-    private items: TomlValue[] = [];
-    private reportBase = 0;
-    /** `key = ` token text -> key (bounded; cleared per document). */
-    private readonly keyCache = new Map<string, string>();
+    /** Builds keys and scalar values from tokens. */
+    private readonly nodes = new Nodes(T.KeyEquals);
     declare exportLexerState: () => number;
     declare importLexerState: (state: number) => void;
-
-    private readonly report = (rel: number, len: number, message: string): void => {
-      const start = this.reportBase + rel;
-      this.diag.push({ message, span: this.lines.span(start, start + len) });
-    };
 
     constructor() {
       super(T.all as TokenType[], { maxLookahead: 2, recoveryEnabled: false, skipValidations: !validate });
@@ -120,7 +110,7 @@ export function createTomlParser(T: TomlTokens, validate: boolean): TomlParser {
     }
 
     begin(builder: Builder, errors: TomlError[], lines: LineTable): void {
-      this.keyCache.clear();
+      this.nodes.begin(lines, errors);
       this.b = builder;
       this.diag = errors;
       this.lines = lines;
@@ -129,12 +119,11 @@ export function createTomlParser(T: TomlTokens, validate: boolean): TomlParser {
     }
 
     end(): void {
-      this.keyCache.clear();
+      this.nodes.end();
       this.b = undefined as unknown as Builder;
       this.diag = undefined as unknown as TomlError[];
       this.lines = undefined as unknown as LineTable;
       this.target = undefined as unknown as MutTable;
-      this.items = [];
       this.input = [];
     }
 
@@ -173,55 +162,6 @@ export function createTomlParser(T: TomlTokens, validate: boolean): TomlParser {
       if (!this.RECORDING_PHASE && this.depth >= MAX_DEPTH) throw new TomlSyntaxError(DEPTH_MESSAGE, this.LA(1));
     }
 
-    private keySeg(t: IToken): KeySeg {
-      const name = this.keyName(t);
-      return { name, span: this.keySpan };
-    }
-
-    /** The key a token stands for; sets `keySpan`. */
-    private keyName(t: IToken): string {
-      let img = t.image;
-      const start = t.startOffset;
-      const c = img.charCodeAt(0);
-      if (c !== 0x22 && c !== 0x27) {
-        if (t.tokenType === T.KeyEquals) {
-          // `name = ` -> `name`; the same keys come back again and again
-          let key = this.keyCache.get(img);
-          if (key === undefined) {
-            key = img.slice(0, bareKeyLength(img));
-            if (this.keyCache.size < 4096) this.keyCache.set(img, key);
-          }
-          img = key;
-        }
-        this.keySpan = this.lines.span(start, start + img.length);
-        return img;
-      }
-      this.keySpan = this.lines.span(start, start + img.length);
-      this.reportBase = start;
-      if (img.length >= 3 && img.charCodeAt(1) === c && img.charCodeAt(2) === c) {
-        this.report(0, img.length, 'multi-line strings cannot be used as keys');
-        return img;
-      }
-      return c === 0x22 ? decodeBasicString(img, false, this.report) : decodeLiteralString(img, false, this.report);
-    }
-
-    private scalar(t: IToken): TomlValue {
-      const img = t.image;
-      const start = t.startOffset;
-      const c = img.charCodeAt(0);
-      const span = this.lines.span(start, start + img.length);
-      this.reportBase = start;
-      if (c === 0x22) {
-        const ml = img.length >= 3 && img.charCodeAt(1) === 0x22 && img.charCodeAt(2) === 0x22;
-        return { kind: 'string', value: decodeBasicString(img, ml, this.report), span };
-      }
-      if (c === 0x27) {
-        const ml = img.length >= 3 && img.charCodeAt(1) === 0x27 && img.charCodeAt(2) === 0x27;
-        return { kind: 'string', value: decodeLiteralString(img, ml, this.report), span };
-      }
-      return decodeAtom(img, span, this.report);
-    }
-
     // ------------------------------------------------------------ rules
 
     private readonly lineAlts = [
@@ -252,7 +192,7 @@ export function createTomlParser(T: TomlTokens, validate: boolean): TomlParser {
       const t = this.CONSUME2(T.KeyPart);
       if (!this.RECORDING_PHASE) {
         this.lastKey = t;
-        (this.moreSegs ??= []).push(this.keySeg(t));
+        (this.moreSegs ??= []).push(this.nodes.keySeg(t));
       }
     };
 
@@ -265,7 +205,7 @@ export function createTomlParser(T: TomlTokens, validate: boolean): TomlParser {
     private keyPath(first: IToken): KeySeg[] {
       this.moreSegs = undefined;
       this.lastKey = first;
-      const seg = this.RECORDING_PHASE ? undefined : this.keySeg(first);
+      const seg = this.RECORDING_PHASE ? undefined : this.nodes.keySeg(first);
       this.MANY(this.dottedKey);
       if (seg === undefined) return [];
       const segs = [seg];
@@ -325,14 +265,14 @@ export function createTomlParser(T: TomlTokens, validate: boolean): TomlParser {
       this.headerDone = true;
     }
 
-    /** `key = value` (dotted keys included); used at the top level and by `keyval`. */
+    /** `key = value` (dotted keys included): top-level lines, and the key/values of inline tables. */
     private keyvalBody(): void {
       const first = this.CONSUME(T.KeyPart);
       this.moreSegs = undefined;
       this.lastKey = first;
       // decode the first key now: an unterminated quoted key is the better error
-      const name = this.RECORDING_PHASE ? '' : this.keyName(first);
-      const span = this.keySpan;
+      const name = this.RECORDING_PHASE ? '' : this.nodes.keyName(first);
+      const span = this.nodes.keySpan;
       this.expect = Expect.Equals;
       this.MANY1(this.dottedKey);
       const more = this.collected();
@@ -343,12 +283,12 @@ export function createTomlParser(T: TomlTokens, validate: boolean): TomlParser {
       }
       this.expect = Expect.Value;
       if (this.RECORDING_PHASE) {
-        this.OR1(this.valueAlts);
+        this.valueAt(1);
         return;
       }
       const target = this.target;
       if (more === undefined) {
-        const value: TomlValue = this.OR1(this.valueAlts);
+        const value = this.valueAt(1);
         // a line with garbage after the value must not define the key
         if (this.inlineDepth === 0) this.endOfLine(Expect.EndOfLineAfterValue);
         this.b.set(target, name, span, value);
@@ -359,87 +299,116 @@ export function createTomlParser(T: TomlTokens, validate: boolean): TomlParser {
       this.depth += extra;
       const segs: KeySeg[] = [{ name, span }];
       for (const m of more) segs.push(m);
-      const value: TomlValue = this.OR1(this.valueAlts);
+      const value = this.valueAt(1);
       this.depth -= extra;
       if (this.inlineDepth === 0) this.endOfLine(Expect.EndOfLineAfterValue);
       this.b.setDotted(target, segs, value);
     }
 
+    /** Only recorded (inline tables call `keyvalBody` directly at run time). */
     readonly keyval = this.RULE('keyval', () => {
       this.keyvalBody();
     });
 
-    /** `value`, once per call site (chevrotain wants distinct occurrence indices). */
-    private valueAltsAt(i: number) {
+    /** The recorded alternatives of `value` at call site `i` (distinct occurrence indices). */
+    private recordedValueAlts(i: number) {
       return [
-        {
-          ALT: (): TomlValue => {
-            const t = this.consume(i, T.Scalar);
-            return this.RECORDING_PHASE ? (undefined as unknown as TomlValue) : this.scalar(t);
-          },
-        },
-        {
-          ALT: (): TomlValue => {
-            this.enter();
-            return this.subrule(i, this.array);
-          },
-        },
-        {
-          ALT: (): TomlValue => {
-            this.enter();
-            return this.subrule(i, this.inlineTable);
-          },
-        },
+        { ALT: () => { this.consume(i, T.Scalar); } },
+        { ALT: () => { this.subrule(i, this.array); } },
+        { ALT: () => { this.subrule(i, this.inlineTable); } },
       ];
     }
 
-    private readonly valueAlts = this.valueAltsAt(0);
-    private readonly firstItemAlts = this.valueAltsAt(1);
-    private readonly nextItemAlts = this.valueAltsAt(2);
+    private readonly valueAltsBySite = [[], this.recordedValueAlts(1), this.recordedValueAlts(2), this.recordedValueAlts(3)];
 
-    private readonly firstItem = (): void => {
-      this.items.push(this.OR1(this.firstItemAlts));
-      this.MANY(this.nextItem);
-      this.OPTION2(this.trailingComma);
+    /**
+     * A value at call site `site`. Chevrotain records the grammar
+     * (Scalar | array | inlineTable); at run time the alternative is picked
+     * from the next token (the grammar is LL(1) here) and arrays and inline
+     * tables are parsed by plain recursive methods: no rule-invocation frames,
+     * so 1000 levels of nesting fit on the stack, and it is faster.
+     */
+    private valueAt(site: number): TomlValue {
+      if (this.RECORDING_PHASE) {
+        this.or(site, this.valueAltsBySite[site]!);
+        return undefined as unknown as TomlValue;
+      }
+      const t = this.LA(1);
+      const k = t.tokenTypeIdx;
+      if (scalarIdx[k] === true) {
+        this.consume(site, T.Scalar);
+        return this.nodes.scalar(t);
+      }
+      if (openArrayIdx[k] === true) {
+        this.enter();
+        return this.arrayBody();
+      }
+      if (openInlineIdx[k] === true) {
+        this.enter();
+        return this.inlineBody();
+      }
+      throw new TomlSyntaxError('', t, this.expect);
+    }
+
+    private startsValue(t: IToken): boolean {
+      const k = t.tokenTypeIdx;
+      return scalarIdx[k] === true || openArrayIdx[k] === true || openInlineIdx[k] === true;
+    }
+
+    // recorded shape of the array body
+    private readonly recFirstItem = (): void => {
+      this.valueAt(2);
+      this.MANY(this.recNextItem);
+      this.OPTION2(this.recTrailingComma);
     };
-
-    private readonly nextItem = (): void => {
+    private readonly recNextItem = (): void => {
       this.CONSUME(T.Comma);
-      this.items.push(this.OR2(this.nextItemAlts));
+      this.valueAt(3);
     };
-
-    private readonly trailingComma = (): void => {
+    private readonly recTrailingComma = (): void => {
       this.CONSUME2(T.Comma);
     };
 
-    readonly array = this.RULE('array', (): TomlValue => {
+    /** `[ value, ... ]` */
+    private arrayBody(): TomlValue {
       const open = this.CONSUME(T.OpenArray);
       this.depth++;
-      const outer = this.items;
-      const items: TomlValue[] = (this.items = []);
       this.expect = Expect.ArrayClose;
-      this.OPTION(this.firstItem);
+      let items: TomlValue[] = [];
+      if (this.RECORDING_PHASE) {
+        this.OPTION(this.recFirstItem);
+      } else if (this.startsValue(this.LA(1))) {
+        items.push(this.valueAt(2));
+        while (commaIdx[this.LA(1).tokenTypeIdx] === true) {
+          if (!this.startsValue(this.LA(2))) {
+            this.CONSUME2(T.Comma); // trailing comma
+            break;
+          }
+          this.CONSUME(T.Comma);
+          items.push(this.valueAt(3));
+        }
+      }
       this.expect = Expect.ArrayClose;
       const close = this.CONSUME(T.RBracketArray);
       this.depth--;
-      this.items = outer;
       if (this.RECORDING_PHASE) return undefined as unknown as TomlValue;
       return { kind: 'array', items, span: this.lines.span(open.startOffset, close.startOffset + 1) };
-    });
+    }
 
-    private readonly inlineBody = (): void => {
+    readonly array = this.RULE('array', (): TomlValue => this.arrayBody());
+
+    // recorded shape of the inline table body
+    private readonly recInlineContent = (): void => {
       this.SUBRULE(this.keyval);
-      this.MANY(this.inlineNext);
+      this.MANY(this.recInlineNext);
     };
-
-    private readonly inlineNext = (): void => {
-      this.expect = Expect.InlineClose;
+    private readonly recInlineNext = (): void => {
       this.CONSUME(T.Comma);
-      this.expect = Expect.InlineKey;
       this.SUBRULE2(this.keyval);
     };
 
-    readonly inlineTable = this.RULE('inlineTable', (): TomlValue => {
+    /** `{ key = value, ... }` */
+    private inlineBody(): TomlValue {
       const open = this.CONSUME(T.OpenInline);
       const saved = this.target;
       const table = newTable('inline', PLACEHOLDER);
@@ -447,7 +416,18 @@ export function createTomlParser(T: TomlTokens, validate: boolean): TomlParser {
       this.depth++;
       this.inlineDepth++;
       this.expect = Expect.InlineClose;
-      this.OPTION(this.inlineBody);
+      if (this.RECORDING_PHASE) {
+        this.OPTION(this.recInlineContent);
+      } else if (keyPartIdx[this.LA(1).tokenTypeIdx] === true) {
+        this.keyvalBody();
+        for (;;) {
+          this.expect = Expect.InlineClose;
+          if (commaIdx[this.LA(1).tokenTypeIdx] !== true) break;
+          this.CONSUME(T.Comma);
+          this.expect = Expect.InlineKey;
+          this.keyvalBody();
+        }
+      }
       this.expect = Expect.InlineClose;
       const close = this.CONSUME(T.RBrace);
       this.depth--;
@@ -456,7 +436,9 @@ export function createTomlParser(T: TomlTokens, validate: boolean): TomlParser {
       if (this.RECORDING_PHASE) return undefined as unknown as TomlValue;
       table.span = this.lines.span(open.startOffset, close.startOffset + 1);
       return table;
-    });
+    }
+
+    readonly inlineTable = this.RULE('inlineTable', (): TomlValue => this.inlineBody());
   }
 
   return new Parser() as unknown as TomlParser;

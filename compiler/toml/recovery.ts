@@ -6,8 +6,8 @@
  *  - inside an array or inline table, skip to the line after its closing
  *    bracket (found by a small raw scanner that knows strings and comments),
  *    so the rest of a multi-line array is not reported line by line;
- *  - a line that only continues the broken construct (starts with `]`, `}`,
- *    `,`, `.` or `=`) is skipped too.
+ *  - lines that only continue the broken construct (start with `]`, `{`, `}`,
+ *    `,`, `.` or `=`, which nothing at the top level can) are skipped too.
  * The driver then checks whether the lexer was in its default mode at that
  * point and re-lexes from there if not.
  */
@@ -98,7 +98,8 @@ export function looksLikeLineStart(text: string, offset: number): boolean {
   return LINE_START.test(text);
 }
 
-const CONTINUATION = /[ \t]*[\]},.=]/y;
+/** Lines that cannot start anything at the top level: leftovers of a broken construct. */
+const CONTINUATION = /[ \t]*[\]{},.=]/y;
 
 /**
  * The offset to resume parsing at (a line start), or -1 to stop. `from` is
@@ -117,11 +118,11 @@ export function resumeOffset(text: string, from: number, stack: readonly string[
       return nl + 1;
     }
   }
-  // a line that merely continues the broken construct is skipped as well
-  CONTINUATION.lastIndex = nl + 1;
-  if (CONTINUATION.test(text)) {
-    const next = text.indexOf('\n', nl + 1);
-    return next < 0 ? -1 : next + 1;
+  // lines that merely continue the broken construct are skipped as well
+  for (;;) {
+    CONTINUATION.lastIndex = nl + 1;
+    if (!CONTINUATION.test(text)) return nl + 1;
+    nl = text.indexOf('\n', nl + 1);
+    if (nl < 0) return -1;
   }
-  return nl + 1;
 }

@@ -7,7 +7,7 @@
  * problems through `report(relativeOffset, length, message)`; it then returns
  * a best-effort value so that parsing can go on.
  */
-import type { Span, Position } from '../span.js';
+import type { Span } from '../span.js';
 import type { TomlValue, TomlDateTime } from './ast.js';
 import { describeCodePoint } from './errors.js';
 
@@ -204,8 +204,6 @@ const FLOAT = /^[+-]?(?:0|[1-9](?:_?[0-9])*)(?:\.[0-9](?:_?[0-9])*)?(?:[eE][+-]?
 const DATE_TIME = /^([0-9]{4})-([0-9]{2})-([0-9]{2})(?:[Tt ]([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]+)?(?:[Zz]|[+-]([0-9]{2}):([0-9]{2}))?)?$/;
 const TIME = /^([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]+)?$/;
 
-export type AtomResult = TomlValue;
-
 /** Decodes a bare value (number, boolean, date-time, inf, nan). */
 export function decodeAtom(img: string, span: Span, report: Report): TomlValue {
   const c = img.charCodeAt(0);
@@ -369,4 +367,3 @@ function dateTimeMessage(img: string): string {
   return `invalid date-time "${img}" (expected e.g. 1979-05-27, 07:32:00, 1979-05-27T07:32:00 or 1979-05-27T07:32:00Z)`;
 }
 
-export type { Position };

@@ -1,0 +1,88 @@
+/**
+ * Production builds the lexer and parser with chevrotain's definition checks
+ * off (`skipValidations: true`) because they cost start-up time. This test
+ * builds both with the checks on, so nothing is hidden: no definition errors
+ * or warnings, every mode can use the first-character optimisation
+ * (`ensureOptimizations`), and the checked lexer tokenizes exactly like the
+ * production one.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { createTomlLexer, tomlLexer } from '../../compiler/toml/lexer.js';
+import { createTomlParser } from '../../compiler/toml/parser.js';
+
+const SAMPLE = [
+  '# comment',
+  'title = "TOML \\u00e9"',
+  "lit = 'C:\\path'",
+  'ml = """',
+  'a "quoted" line\\',
+  '  continued"""',
+  "mll = '''",
+  "raw '' text'''",
+  'int = -1_000',
+  'hex = 0xDEAD_beef',
+  'flt = 6.626e-34',
+  'inf = -inf',
+  'dt = 1979-05-27 07:32:00.999-07:00',
+  'ld = 1979-05-27',
+  'lt = 07:32:00',
+  'bool = true',
+  '1979-05-27 = "date as key"',
+  'true.inf.nan = 1',
+  '1.2 = 3',
+  '"quoted key" . bare = { x = [1, [2, {y = "z"}], ], w = 2 }',
+  '[table . "sub"]',
+  'arr = [',
+  '  1, # inside',
+  '  2,',
+  ']',
+  '[[aot]]',
+  '!bad = @',
+  '',
+].join('\r\n');
+
+describe('chevrotain definitions', () => {
+  test('lexer: no definition errors or warnings with validations on, optimised modes', () => {
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (...a: unknown[]) => { warnings.push(a.join(' ')); };
+    try {
+      const { lexer } = createTomlLexer(true);
+      assert.deepEqual(lexer.lexerDefinitionErrors, []);
+      assert.deepEqual((lexer as unknown as { lexerDefinitionWarning: unknown[] }).lexerDefinitionWarning, []);
+      assert.deepEqual(warnings, []);
+    } finally {
+      console.warn = warn;
+    }
+  });
+
+  test('the validated lexer tokenizes exactly like the production lexer', () => {
+    const checked = createTomlLexer(true).lexer.tokenize(SAMPLE);
+    const prod = tomlLexer().lexer.tokenize(SAMPLE);
+    const view = (r: typeof prod) => ({
+      tokens: r.tokens.map((t) => `${t.tokenType.name}@${t.startOffset}:${JSON.stringify(t.image)}`),
+      comments: (r.groups['comments'] ?? []).map((t) => `${t.startOffset}:${t.image}`),
+      errors: r.errors.map((e) => `${e.offset}+${e.length}`),
+    });
+    assert.deepEqual(view(checked), view(prod));
+    assert.ok(prod.tokens.length > 60, String(prod.tokens.length));
+    assert.equal(prod.errors.length, 2); // "!" and "@"
+  });
+
+  test('parser: grammar validations pass (no ambiguities, no left recursion, unique occurrences)', () => {
+    const { tokens } = createTomlLexer(true);
+    const warnings: string[] = [];
+    const log = console.log;
+    const warn = console.warn;
+    console.log = console.warn = (...a: unknown[]) => { warnings.push(a.join(' ')); };
+    try {
+      const parser = createTomlParser(tokens, true);
+      assert.deepEqual((parser as unknown as { definitionErrors: unknown[] }).definitionErrors, []);
+    } finally {
+      console.log = log;
+      console.warn = warn;
+    }
+    assert.deepEqual(warnings, []);
+  });
+});
