@@ -2,6 +2,7 @@ import type { Diagnostic } from '../diagnostic.js';
 import { PLATFORMS } from '../diagnostic.js';
 import type { Span } from '../span.js';
 import type { TomlTable, TomlValue } from '../toml/ast.js';
+import { kindNames } from '../toml/kinds.js';
 import { didYouMean } from './did-you-mean.js';
 import { boxSchema, tybaSchema, type JsonSchema } from './schemas.js';
 import { validateBox, validateTyba, type AjvError, type StandaloneValidator } from './validators.js';
@@ -79,18 +80,6 @@ function tableName(path: readonly (string | number)[]): string {
   return path.length === 0 ? 'the top level' : `[${describePath(path)}]`;
 }
 
-const kindNames: Record<TomlValue['kind'], string> = {
-  string: 'a string',
-  integer: 'an integer',
-  float: 'a float',
-  boolean: 'a boolean',
-  datetime: 'a date-time',
-  'datetime-local': 'a local date-time',
-  'date-local': 'a local date',
-  'time-local': 'a local time',
-  array: 'an array',
-  table: 'a table',
-};
 
 const typeNames: Record<string, string> = {
   string: 'a string',

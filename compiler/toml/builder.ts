@@ -15,6 +15,7 @@
  *    last element.
  */
 import type { Span } from '../span.js';
+import { kindNames } from './kinds.js';
 import type { TableOrigin, TomlArray, TomlEntry, TomlError, TomlTable, TomlValue } from './ast.js';
 import { formatKey } from './errors.js';
 
@@ -47,23 +48,11 @@ function isArrayOfTables(v: TomlValue): boolean {
   return first.kind === 'table' && first.origin === 'array-element';
 }
 
-const KIND_NAMES: Record<TomlValue['kind'], string> = {
-  string: 'a string',
-  integer: 'an integer',
-  float: 'a float',
-  boolean: 'a boolean',
-  datetime: 'a date-time',
-  'datetime-local': 'a local date-time',
-  'date-local': 'a local date',
-  'time-local': 'a local time',
-  array: 'an array',
-  table: 'a table',
-};
 
 function describeValue(v: TomlValue): string {
   if (v.kind === 'table') return v.origin === 'inline' ? 'an inline table' : 'a table';
   if (isArrayOfTables(v)) return 'an array of tables';
-  return KIND_NAMES[v.kind];
+  return kindNames[v.kind];
 }
 
 function names(segs: readonly KeySeg[], upTo: number): string[] {
