@@ -6,8 +6,9 @@
 //    loading hundreds of small modules (chevrotain's lodash imports alone)
 //    costs more start-up time than everything else together; a first run
 //    writes its V8 code cache (see bin/boxwright.cjs).
-import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -39,11 +40,24 @@ await esbuild.build({
   logLevel: 'warning',
 });
 
-// Warm the code cache with one representative run, so the first real run
-// starts as fast as the rest.
+// Warm the code cache with representative runs, so the first real run
+// starts as fast as the rest. Each run loads the cache the previous one
+// wrote and writes it back with what it compiled on top: lint, then run
+// (which also compiles a config; without bubblewrap it fails closed, and
+// still warms everything up to the spawn).
 rmSync(`${outfile}.cache`, { force: true });
-execFileSync(process.execPath, [join(root, 'bin', 'boxwright.cjs'), 'lint', '--fs', 'examples/machine.json', 'examples/coding-agent.toml', 'examples/tyba-user-config.toml'], {
-  cwd: root,
-  stdio: 'ignore',
-  env: { ...process.env, BOXWRIGHT_WRITE_CODE_CACHE: '1', NO_COLOR: '1' },
-});
+const warm = (args) =>
+  spawnSync(process.execPath, [join(root, 'bin', 'boxwright.cjs'), ...args], {
+    cwd: root,
+    stdio: 'ignore',
+    env: { ...process.env, BOXWRIGHT_WRITE_CODE_CACHE: '1', NO_COLOR: '1' },
+  });
+warm(['lint', '--fs', 'examples/machine.json', 'examples/coding-agent.toml', 'examples/tyba-user-config.toml']);
+const scratch = mkdtempSync(join(tmpdir(), 'boxwright-warm-'));
+try {
+  writeFileSync(join(scratch, 'warm.toml'), '[agent.filesystem]\nread = ["/usr"]\n');
+  warm(['run', join(scratch, 'warm.toml'), '--fs', 'host', '--', '/usr/bin/true']);
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+if (!existsSync(`${outfile}.cache`)) throw new Error('the warm-up runs wrote no code cache: the CLI did not start');
