@@ -245,6 +245,15 @@ function linuxReadCover(ix: PlatformIndex, path: string, scope: 'tree' | 'file')
   return s.readTree ?? (scope === 'file' ? s.readFile : undefined);
 }
 
+/**
+ * The scope Linux's read requirement is judged on: a `write` tree that names
+ * an existing file is one file, which a read_file of the same file covers;
+ * a read_file never covers a directory named in `write`.
+ */
+function coverScope(g: Grant): 'tree' | 'file' {
+  return g.scope === 'file' || g.facts.kind === 'file' ? 'file' : 'tree';
+}
+
 function requestedCell(g: Grant): Cell {
   switch (g.access) {
     case 'read':
@@ -281,7 +290,7 @@ function linuxAt(ix: PlatformIndex, path: string): Cell {
   // outside every mount it simply does not exist.
   if (s.existingDeny) return s.readTree || s.writeTree ? empty : absent;
   const read = !!(s.readTree ?? s.readFile ?? s.execFile);
-  const write = !!((s.writeTree && linuxReadCover(ix, s.writeTree.path!, 'tree')) || (s.writeFile && linuxReadCover(ix, path, 'file')));
+  const write = !!((s.writeTree && linuxReadCover(ix, s.writeTree.path!, coverScope(s.writeTree))) || (s.writeFile && linuxReadCover(ix, path, 'file')));
   // bubblewrap cannot mount a tree non-executable: whatever is readable is
   // executable, except under the sandbox's own /proc, which is mounted noexec.
   return access({ read: read || write, write, exec: (read || write) && !isUnder(path, '/proc') });
@@ -316,7 +325,7 @@ function grantAccess(p: Principal, g: Grant, ix: Record<Platform, PlatformIndex>
     }
     if (platform === 'linux') {
       if (writes(g) && !g.implicit) {
-        readCover = linuxReadCover(ix.linux, g.path, g.scope);
+        readCover = linuxReadCover(ix.linux, g.path, coverScope(g));
         if (!readCover) {
           partialReads = ix.linux.treesBelow(g.path).filter(reads).concat(ix.linux.filesAt(g.path).filter(reads));
           refuse('write-only', 'Linux refuses write-only access: a writable mount also exposes reads');

@@ -126,3 +126,13 @@ describe('suppression', () => {
     assert.match(r.diagnostics.find((d) => d.ruleId === 'suppression')!.message, /unknown rule/);
   });
 });
+
+describe('write naming a file', () => {
+  it('a read_file of the same file covers a `write` that names a file (one file either way)', () => {
+    const r = lintText('[agent.filesystem]\nread_file = ["~/results/output.txt"]\nwrite = ["~/results/output.txt"]\n');
+    assert.equal(r.verdicts.linux, 'accepted');
+  });
+  it('but not a `write` that names a directory', () => {
+    assert.equal(lintText('[agent.filesystem]\nread_file = ["~/project/output"]\nwrite = ["~/project/output"]\n').verdicts.linux, 'refused');
+  });
+});
