@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { relative, sep } from 'node:path';
 import type { Diagnostic, Severity } from '../diagnostic.js';
 import type { Rule } from '../../rules/engine.js';
-import { ruleDoc } from '../cli/rules.js';
+import { ruleDoc } from './rule-doc.js';
 import type { FileReport } from './report.js';
 
 const levels: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
