@@ -24,6 +24,8 @@ interface Case {
   readonly syscall: string;
   readonly args: readonly bigint[];
   readonly expect: string;
+  /** Only on this arch (x86_64's legacy path calls). */
+  readonly only?: Arch;
 }
 
 const THREAD_FLAGS = 'CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID';
@@ -94,13 +96,44 @@ const CASES: readonly Case[] = [
     { name: `clone(${f})`, syscall: 'clone', args: [c(f) | SIGCHLD], expect: EPERM },
     { name: `unshare(${f})`, syscall: 'unshare', args: [c(f)], expect: EPERM },
   ]),
+
+  // Set-id bits: refused in every chmod-family and creation mode, low 32 bits only.
+  { name: 'fchmod(0755)', syscall: 'fchmod', args: [3n, 0o755n], expect: ALLOW },
+  { name: 'fchmod(04755)', syscall: 'fchmod', args: [3n, 0o4755n], expect: EPERM },
+  { name: 'fchmod(02755)', syscall: 'fchmod', args: [3n, 0o2755n], expect: EPERM },
+  { name: 'fchmod(01777): sticky is fine', syscall: 'fchmod', args: [3n, 0o1777n], expect: ALLOW },
+  { name: 'fchmod(junk high, 04755 low)', syscall: 'fchmod', args: [3n, 0xffff0000_00000000n | 0o4755n], expect: EPERM },
+  { name: 'fchmod(S_ISUID high only)', syscall: 'fchmod', args: [3n, 0o4000n << 32n | 0o644n], expect: ALLOW },
+  { name: 'fchmodat(06755)', syscall: 'fchmodat', args: [0xffffff9cn, 0x1000n, 0o6755n], expect: EPERM },
+  { name: 'fchmodat(0644)', syscall: 'fchmodat', args: [0xffffff9cn, 0x1000n, 0o644n], expect: ALLOW },
+  { name: 'fchmodat2(04755)', syscall: 'fchmodat2', args: [0xffffff9cn, 0x1000n, 0o4755n, 0n], expect: EPERM },
+  { name: 'mknodat(S_IFREG|04755)', syscall: 'mknodat', args: [0xffffff9cn, 0x1000n, 0o104755n, 0n], expect: EPERM },
+  { name: 'mknodat(S_IFIFO|0644)', syscall: 'mknodat', args: [0xffffff9cn, 0x1000n, 0o10644n, 0n], expect: ALLOW },
+  { name: 'openat(O_CREAT, 0644)', syscall: 'openat', args: [0xffffff9cn, 0x1000n, 0o100n, 0o644n], expect: ALLOW },
+  { name: 'openat(O_CREAT, 04755)', syscall: 'openat', args: [0xffffff9cn, 0x1000n, 0o100n, 0o4755n], expect: EPERM },
+  { name: 'openat(O_CREAT, junk high, 02755 low)', syscall: 'openat', args: [0xffffff9cn, 0x1000n, 0o100n, 0x5_00000000n | 0o2755n], expect: EPERM },
+  { name: 'openat2', syscall: 'openat2', args: [0xffffff9cn, 0x1000n, 0x2000n, 24n], expect: ENOSYS },
+  { name: 'chmod(04755)', syscall: 'chmod', args: [0x1000n, 0o4755n], expect: EPERM, only: 'x86_64' },
+  { name: 'chmod(0755)', syscall: 'chmod', args: [0x1000n, 0o755n], expect: ALLOW, only: 'x86_64' },
+  { name: 'creat(02755)', syscall: 'creat', args: [0x1000n, 0o2755n], expect: EPERM, only: 'x86_64' },
+  { name: 'mknod(S_IFREG|04755)', syscall: 'mknod', args: [0x1000n, 0o104755n, 0n], expect: EPERM, only: 'x86_64' },
+  { name: 'open(O_CREAT, 04755)', syscall: 'open', args: [0x1000n, 0o100n, 0o4755n], expect: EPERM, only: 'x86_64' },
+  { name: 'open(O_RDONLY)', syscall: 'open', args: [0x1000n, 0n, 0n], expect: ALLOW, only: 'x86_64' },
+
+  // Terminal injection: TIOCSTI and TIOCLINUX, whatever the high word.
+  { name: 'ioctl(TIOCSTI)', syscall: 'ioctl', args: [0n, c('TIOCSTI'), 0x1000n], expect: EPERM },
+  { name: 'ioctl(junk high, TIOCSTI low)', syscall: 'ioctl', args: [0n, 0x1_00000000n | c('TIOCSTI'), 0x1000n], expect: EPERM },
+  { name: 'ioctl(TIOCLINUX)', syscall: 'ioctl', args: [0n, c('TIOCLINUX'), 0x1000n], expect: EPERM },
+  { name: 'ioctl(TCGETS)', syscall: 'ioctl', args: [0n, 0x5401n, 0x1000n], expect: ALLOW },
+  { name: 'ioctl(TIOCSCTTY)', syscall: 'ioctl', args: [0n, c('TIOCSCTTY'), 0n], expect: ALLOW },
+  { name: 'ioctl(FIONREAD)', syscall: 'ioctl', args: [3n, 0x541bn, 0x1000n], expect: ALLOW },
 ];
 
 for (const arch of ARCHES) {
   describe(`seccomp policy on ${arch}`, () => {
     it('passes the kernel’s checks', () => verify(program(arch)));
 
-    for (const tc of CASES) {
+    for (const tc of CASES.filter((t) => !t.only || t.only === arch)) {
       it(`${tc.name} → ${tc.expect}`, () => assert.equal(verdict(call(arch, tc.syscall, tc.args)), tc.expect));
     }
 
@@ -123,7 +156,7 @@ for (const arch of ARCHES) {
         keyctl: ENOSYS, add_key: ENOSYS, request_key: ENOSYS,
         bpf: EPERM, perf_event_open: EPERM, userfaultfd: EPERM, kexec_load: EPERM, kexec_file_load: EPERM,
         mount: EPERM, umount2: EPERM, pivot_root: EPERM, open_tree: EPERM, move_mount: EPERM, fsopen: EPERM,
-        fsconfig: EPERM, fsmount: EPERM, fspick: EPERM, mount_setattr: EPERM, setns: EPERM, open_by_handle_at: EPERM,
+        fsconfig: EPERM, fsmount: EPERM, fspick: EPERM, mount_setattr: EPERM, open_tree_attr: EPERM, setns: EPERM, open_by_handle_at: EPERM,
         clone3: ENOSYS,
       };
       for (const [s, e] of Object.entries(expect)) assert.equal(verdict(call(arch, s)), e, s);
@@ -164,8 +197,10 @@ describe('path lengths', () => {
     for (const p of lengths) assert.equal(p.action, ALLOW, `${p.arch} ${p.call}`);
     const x86 = (call: string): number => lengths.find((p) => p.arch === 'x86_64' && p.call === call)!.steps;
     // A guard on the program's shape (not on time): arch + x32 + nr checks,
-    // a binary search of depth ≤ 7, the ret.
-    for (const call of ['read', 'write', 'openat']) assert.ok(x86(call) <= 12, `${call}: ${x86(call)}`);
+    // a binary search of depth ≤ 7, the ret; openat also tests its creation
+    // mode (setid-mode-openat: load, jset, ret).
+    for (const call of ['read', 'write']) assert.ok(x86(call) <= 12, `${call}: ${x86(call)}`);
+    assert.ok(x86('openat') <= 14, `openat: ${x86('openat')}`);
     assert.ok(x86('socket(AF_INET)') <= 16, `socket: ${x86('socket(AF_INET)')}`);
   });
 

@@ -66,6 +66,21 @@ const arm = table(
     '__ARCH_WANT_MEMFD_SECRET',
   ]),
 );
+// Syscalls newer than Debian 12's headers (linux-libc-dev 6.1) that the
+// policy names. Since 5.1 every new syscall has one number on every
+// architecture (the unified table from 403 up), so one entry serves both.
+// Each was checked against the kernel's syscall_64.tbl / unistd.h.
+const NEWER = {
+  fchmodat2: 452, // 6.6: fchmodat with flags; sets mode bits like fchmodat
+  open_tree_attr: 467, // 6.15: open_tree + mount_setattr; part of the new mount API
+};
+for (const [name, nr] of Object.entries(NEWER)) {
+  for (const t of [x86, arm]) {
+    if (t[name] !== undefined && t[name] !== nr) throw new Error(`${name}: headers say ${t[name]}, NEWER says ${nr}`);
+    t[name] = nr;
+  }
+}
+
 writeFileSync(join(here, 'syscalls.x86_64.json'), JSON.stringify(x86, null, 2) + '\n');
 writeFileSync(join(here, 'syscalls.aarch64.json'), JSON.stringify(arm, null, 2) + '\n');
 console.log(`x86_64: ${Object.keys(x86).length} syscalls, aarch64: ${Object.keys(arm).length} syscalls`);
@@ -124,6 +139,17 @@ const constants = {
         SHORT_INODE: 0x1000000, WHOLE_SECONDS: 0x2000000, STICKY_TIMEOUTS: 0x4000000, ADDR_LIMIT_3GB: 0x8000000,
       },
     },
+    MODE: {
+      // The set-id bits of a file mode (sys/stat.h, octal there): the
+      // setuid-mode rules refuse them in chmod-family and creation modes.
+      kind: 'flags',
+      values: { S_ISVTX: 0o1000, S_ISGID: 0o2000, S_ISUID: 0o4000 },
+    },
+    TIOC: {
+      // ioctl(2) requests the policy names (asm-generic/ioctls.h; the same on x86_64 and aarch64).
+      kind: 'enum',
+      values: { TIOCSCTTY: 0x540e, TIOCSTI: 0x5412, TIOCLINUX: 0x541c },
+    },
     errno: { kind: 'enum', values: family('errno.h', 'E') },
   },
   // Which constant family an argument of a syscall is drawn from, for the
@@ -138,6 +164,16 @@ const constants = {
     clone: { 0: 'CLONE' },
     unshare: { 0: 'CLONE' },
     personality: { 0: 'PER' },
+    ioctl: { 1: 'TIOC' },
+    chmod: { 1: 'MODE' },
+    fchmod: { 1: 'MODE' },
+    creat: { 1: 'MODE' },
+    mknod: { 1: 'MODE' },
+    fchmodat: { 2: 'MODE' },
+    fchmodat2: { 2: 'MODE' },
+    mknodat: { 2: 'MODE' },
+    open: { 2: 'MODE' },
+    openat: { 3: 'MODE' },
   },
 };
 writeFileSync(join(here, 'constants.json'), JSON.stringify(constants, null, 2) + '\n');

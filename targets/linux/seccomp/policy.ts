@@ -48,6 +48,12 @@ export interface Rule {
   /** One line: why the rule exists. */
   readonly reason: string;
   readonly syscalls: readonly string[];
+  /**
+   * The architectures the rule applies on (all of the policy's when absent):
+   * for syscalls only some ABIs have (x86_64's `open`, `chmod`, `creat`,
+   * `mknod`; aarch64 has only the `*at` forms).
+   */
+  readonly arches?: readonly Arch[];
   readonly when?: ArgTest;
   readonly action: Action;
 }
@@ -60,6 +66,9 @@ export interface SeccompPolicy {
   readonly foreignAbi: { readonly action: Action; readonly reason: string };
   readonly rules: readonly Rule[];
 }
+
+/** The set-id bits of a file mode. */
+const SETID = 'S_ISUID|S_ISGID';
 
 const NAMESPACE_FLAGS = 'CLONE_NEWNS|CLONE_NEWCGROUP|CLONE_NEWUTS|CLONE_NEWIPC|CLONE_NEWUSER|CLONE_NEWPID|CLONE_NEWNET';
 
@@ -161,7 +170,7 @@ export function boxwrightPolicy(): SeccompPolicy {
       {
         id: 'mount',
         reason: 'the mount view is fixed by bwrap before the filter is installed; no remounting, old or new mount API',
-        syscalls: ['mount', 'umount2', 'pivot_root', 'open_tree', 'move_mount', 'fsopen', 'fsconfig', 'fsmount', 'fspick', 'mount_setattr'],
+        syscalls: ['mount', 'umount2', 'pivot_root', 'open_tree', 'move_mount', 'fsopen', 'fsconfig', 'fsmount', 'fspick', 'mount_setattr', 'open_tree_attr'],
         action: EPERM,
       },
       { id: 'setns', reason: 'joining another namespace would leave the sandbox\'s', syscalls: ['setns'], action: EPERM },
@@ -184,6 +193,63 @@ export function boxwrightPolicy(): SeccompPolicy {
         reason: 'clone3 passes its flags behind a pointer the filter cannot read; ENOSYS makes libc fall back to clone',
         syscalls: ['clone3'],
         action: ENOSYS,
+      },
+      {
+        id: 'setid-mode-fchmod',
+        reason: 'no setuid or setgid bit on a file: as root the workload would leave a setuid-root program on the host',
+        syscalls: ['fchmod'],
+        when: { arg: 1, width: 32, op: 'masked-any', mask: SETID },
+        action: EPERM,
+      },
+      {
+        id: 'setid-mode-path',
+        reason: 'as setid-mode-fchmod, for the path calls only x86_64 has (chmod, creat, mknod: the mode is argument 1)',
+        syscalls: ['chmod', 'creat', 'mknod'],
+        arches: ['x86_64'],
+        when: { arg: 1, width: 32, op: 'masked-any', mask: SETID },
+        action: EPERM,
+      },
+      {
+        id: 'setid-mode-at',
+        reason: 'as setid-mode-fchmod, for fchmodat, fchmodat2 and mknodat (the mode is argument 2)',
+        syscalls: ['fchmodat', 'fchmodat2', 'mknodat'],
+        when: { arg: 2, width: 32, op: 'masked-any', mask: SETID },
+        action: EPERM,
+      },
+      {
+        id: 'setid-mode-open',
+        reason: 'no file created with a setuid or setgid bit: open(2) on x86_64 (the creation mode is argument 2)',
+        syscalls: ['open'],
+        arches: ['x86_64'],
+        when: { arg: 2, width: 32, op: 'masked-any', mask: SETID },
+        action: EPERM,
+      },
+      {
+        id: 'setid-mode-openat',
+        reason: 'no file created with a setuid or setgid bit: openat(2) (the creation mode is argument 3)',
+        syscalls: ['openat'],
+        when: { arg: 3, width: 32, op: 'masked-any', mask: SETID },
+        action: EPERM,
+      },
+      {
+        id: 'openat2',
+        reason: 'openat2 passes its creation mode behind a pointer the filter cannot read; ENOSYS makes libc and runtimes fall back to openat',
+        syscalls: ['openat2'],
+        action: ENOSYS,
+      },
+      {
+        id: 'tty-inject',
+        reason: 'TIOCSTI pushes input into a terminal: a workload that makes a free terminal its own can type into the host shell reading it',
+        syscalls: ['ioctl'],
+        when: { arg: 1, width: 32, op: 'eq', value: 'TIOCSTI' },
+        action: EPERM,
+      },
+      {
+        id: 'tty-linux',
+        reason: 'TIOCLINUX can inject input on a virtual console (selection paste) and read its screen',
+        syscalls: ['ioctl'],
+        when: { arg: 1, width: 32, op: 'eq', value: 'TIOCLINUX' },
+        action: EPERM,
       },
       {
         id: 'open-by-handle',
@@ -227,6 +293,7 @@ export function policyToJson(policy: SeccompPolicy): string {
       id: r.id,
       reason: r.reason,
       syscalls: [...r.syscalls],
+      ...(r.arches ? { arches: [...r.arches] } : {}),
       ...(r.when ? { when: test(r.when) } : {}),
       action: action(r.action),
     })),

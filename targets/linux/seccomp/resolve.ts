@@ -67,6 +67,16 @@ export function resolvePolicy(policy: SeccompPolicy, arch: Arch): ResolvedPolicy
     ids.add(rule.id);
     if (rule.reason.trim() === '' || /[\r\n]/.test(rule.reason)) problems.push(`${where}: reason must be one non-empty line`);
     if (rule.syscalls.length === 0) problems.push(`${where}: names no syscall`);
+    if (rule.arches) {
+      for (const a of rule.arches) if (!policy.arches.includes(a)) problems.push(`${where}: arch ${a} is not among the policy's arches`);
+      if (rule.arches.length === 0) problems.push(`${where}: applies on no arch`);
+      // Checked everywhere (ids, reason, test, action), generated only where it applies.
+      if (!rule.arches.includes(arch)) {
+        if (rule.when) resolveTest(rule.when, where, problems);
+        action(rule.action, where);
+        continue;
+      }
+    }
     const when = rule.when ? resolveTest(rule.when, where, problems) : undefined;
     const ret = action(rule.action, where);
     const seen = new Set<string>();
@@ -216,6 +226,15 @@ export function parsePolicy(json: unknown): SeccompPolicy {
       id: str(o.id, `rules[${i}].id`),
       reason: str(o.reason, `rules[${i}].reason`),
       syscalls: arr(o.syscalls, `rules[${i}].syscalls`).map((s, j) => str(s, `rules[${i}].syscalls[${j}]`)),
+      ...(o.arches === undefined
+        ? {}
+        : {
+            arches: arr(o.arches, `rules[${i}].arches`).map((a, j) => {
+              const s = str(a, `rules[${i}].arches[${j}]`);
+              if (!isArch(s)) problems.push(`rules[${i}].arches[${j}]: unknown arch ${JSON.stringify(s)}`);
+              return s as Arch;
+            }),
+          }),
       action: action(o.action, `rules[${i}].action`),
     };
     return o.when === undefined ? rule : { ...rule, when: test(o.when, `rules[${i}].when`) };

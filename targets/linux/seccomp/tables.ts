@@ -76,7 +76,7 @@ export function syscallName(arch: Arch, nr: number): string | undefined {
 // ---------------------------------------------------------------------------
 // Named constants
 
-export type FamilyName = 'AUDIT_ARCH' | 'AF' | 'PROT' | 'SHM' | 'CLONE' | 'PER' | 'errno';
+export type FamilyName = 'AUDIT_ARCH' | 'AF' | 'PROT' | 'SHM' | 'CLONE' | 'PER' | 'MODE' | 'TIOC' | 'errno';
 
 interface Family {
   /** `enum`: a value has one name; `flags`: a value is an OR of names. */
