@@ -18,6 +18,7 @@ import { missingPath } from './missing-path.js';
 import { nativeFsPolicy } from './native-fs-policy.js';
 import { noWindowsPath } from './no-windows-path.js';
 import { noncanonicalPath } from './noncanonical-path.js';
+import { privateTemp } from './private-temp.js';
 import { processInfo } from './process-info.js';
 import { protectedPath } from './protected-path.js';
 import { readAllowInert } from './read-allow-inert.js';
@@ -59,6 +60,7 @@ export const allRules: readonly Rule[] = [
   readAllowInert,
   secretNotGrantable,
   metadataEverywhere,
+  privateTemp,
   lowLabelExposure,
   noWindowsPath,
   unrepresentablePath,

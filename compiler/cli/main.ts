@@ -65,9 +65,10 @@ const commands: Record<string, Command> = {
       fsOptions(y)
         .parserConfiguration({ 'populate--': true })
         .option('principal', { alias: 'p', type: 'string', default: 'agent', describe: 'whose sandbox: agent, tool:NAME or mcp:NAME' })
-        .option('pass-env', { type: 'string', array: true, describe: 'let this credential variable into the sandbox (repeatable; withheld by default)' })
+        .option('pass-env', { type: 'string', array: true, describe: 'let this environment variable into the sandbox (repeatable; only a short allowlist passes by default)' })
+        .option('pass-fd', { type: 'number', array: true, describe: 'let this open descriptor (above 2) through to the command (repeatable; every other inherited one is closed)' })
         .option('gateway-socket', { type: 'string', describe: "Linux: the host product's gateway socket to bind into sandboxes without direct network" })
-        .option('verbose', { alias: 'v', type: 'boolean', default: false, describe: 'print the bubblewrap command and the withheld variables' }),
+        .option('verbose', { alias: 'v', type: 'boolean', default: false, describe: 'print the bubblewrap command, the withheld variables and the closed descriptors' }),
     run: async (args) => (await import('./run.js')).runCommand(args),
   },
   doctor: {

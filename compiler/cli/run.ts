@@ -9,6 +9,7 @@ export interface RunArgs extends CompileArgs {
   config?: string;
   principal?: string;
   'pass-env'?: string | string[];
+  'pass-fd'?: number | number[];
   verbose?: boolean;
   '--'?: unknown[];
 }
@@ -48,6 +49,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
   if (command.length === 0) throw new UsageError('name the command after --: boxwright run CONFIG -- CMD [ARGS...]');
   const id = principalId(args.principal);
   const pass = args['pass-env'] === undefined ? [] : ([] as string[]).concat(args['pass-env']).flatMap((s) => s.split(',')).filter(Boolean);
+  const passFds = passFdList(args['pass-fd']);
   const input = readInput(args.config);
   if ('error' in input) {
     say(`${input.error}; the command did not run`);
@@ -80,13 +82,20 @@ export async function runCommand(args: RunArgs): Promise<number> {
   }
   const { sandboxEnv } = await import('../../targets/runner/env.js');
   const env = sandboxEnv(process.env, pass);
-  if (args.verbose && env.withheld.length) say(`withholding credential variables: ${env.withheld.join(', ')} (--pass-env NAME lets one through)`);
-  if (platform === 'linux') return runLinux(outcome, id, command, env.env, !!args.verbose);
+  if (args.verbose && env.withheld.length) say(`withholding ${env.withheld.length} environment variable${env.withheld.length > 1 ? 's' : ''}: ${env.withheld.join(', ')} (--pass-env NAME lets one through)`);
+  if (platform === 'linux') return runLinux(outcome, id, command, env.env, passFds, !!args.verbose);
   if (platform === 'macos') return runMacos(outcome, id, command, env.env);
   return printWindowsPlan(outcome);
 }
 
-async function runLinux(outcome: Extract<CompileOutcome, { ok: true }>, id: string, command: string[], env: Record<string, string>, verbose: boolean): Promise<number> {
+/** `--pass-fd N` (repeatable): descriptors above stderr that the command may inherit. */
+function passFdList(v: number | number[] | undefined): number[] {
+  const fds = v === undefined ? [] : ([] as number[]).concat(v);
+  for (const fd of fds) if (!Number.isInteger(fd) || fd < 3 || fd > 1_000_000) throw new UsageError(`--pass-fd takes a descriptor number above 2 (stdin, stdout and stderr always pass): got ${String(fd)}`);
+  return fds;
+}
+
+async function runLinux(outcome: Extract<CompileOutcome, { ok: true }>, id: string, command: string[], env: Record<string, string>, passFds: number[], verbose: boolean): Promise<number> {
   const { bpfName, hostArch, parseArgsFile } = await import('../../targets/linux/index.js');
   const { findCommand, viewFromArgv } = await import('../../targets/linux/view.js');
   const { runUnderBwrap } = await import('../../targets/runner/linux.js');
@@ -110,13 +119,17 @@ async function runLinux(outcome: Extract<CompileOutcome, { ok: true }>, id: stri
   }
   const bwrap = process.env.BOXWRIGHT_BWRAP || 'bwrap';
   if (verbose) say(`${bwrap} --args 3 ${argv.map((a) => JSON.stringify(a)).join(' ')} -- ${command.map((a) => JSON.stringify(a)).join(' ')}`);
-  const result = await runUnderBwrap({ bwrap, args, bpf: artifact(bpfName(arch)), emptyFds: view.dataFds, command, env });
+  const onClosed = verbose ? (fds: readonly number[]): void => say(`closed inherited descriptor${fds.length > 1 ? 's' : ''} ${fds.join(', ')} (--pass-fd N lets one through)`) : undefined;
+  const result = await runUnderBwrap({ bwrap, argv, bpf: artifact(bpfName(arch)), command, env, passFds, ...(onClosed ? { onClosed } : {}) });
   switch (result.kind) {
     case 'exited':
       return result.status;
     case 'killed':
       say(`bubblewrap was killed by ${result.signal}`);
       return result.status;
+    case 'changed':
+      say(`${result.message}. The command did not run.`);
+      return NOT_RUN;
     case 'no-bwrap':
       say(
         result.code === 'ENOENT'

@@ -102,8 +102,9 @@ function implicit(
   reason: string,
   platforms: readonly Platform[],
   span: Span,
+  privateTmpfs?: true,
 ): Grant {
-  return { list: 'implicit', access, scope: 'tree', written: path, path, facts: implicitFacts, span, implicit: { reason, platforms } };
+  return { list: 'implicit', access, scope: 'tree', written: path, path, facts: implicitFacts, span, implicit: { reason, platforms, ...(privateTmpfs ? { privateTmpfs } : {}) } };
 }
 
 /**
@@ -116,7 +117,8 @@ function tybaPrincipal(doc: TomlTable, view: FsView, session: TybaSession): Prin
   const all: Platform[] = ['macos', 'linux', 'windows'];
   const grants: Grant[] = [
     implicit('read-write', session.worktree, 'the session worktree (--worktree)', all, span),
-    implicit('read-write', '/tmp', 'the temp directory', ['linux'], span),
+    // Never the host's /tmp: its tmux, ssh-agent and X11 sockets would be a way out.
+    implicit('read-write', '/tmp', "the temp directory: a private tmpfs, not the host's /tmp", ['linux'], span, true),
     implicit('read-write', '/private/tmp', 'the temp directory', ['macos'], span),
     implicit('read-write', '%TEMP%', 'the temp directory', ['windows'], span),
     ...session.agentDirs.map((d) => implicit('read-write', d, "the agent's own directory (--agent-dir)", all, span)),

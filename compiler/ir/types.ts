@@ -24,7 +24,12 @@ export interface Grant {
   /** The TOML string value (for implicit grants: the key that implies them). */
   readonly span: Span;
   /** Implicit grants: why they exist and where (each platform has its own spelling). */
-  readonly implicit?: { readonly reason: string; readonly platforms: readonly Platform[] };
+  readonly implicit?: {
+    readonly reason: string;
+    readonly platforms: readonly Platform[];
+    /** Linux's TYBA temp directory: a private tmpfs at the path, never the host's directory there. */
+    readonly privateTmpfs?: true;
+  };
 }
 
 export type PrincipalKind = 'agent' | 'tool' | 'mcp';

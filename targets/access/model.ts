@@ -23,6 +23,13 @@ export interface GrantAccess {
   readonly readCover?: Grant;
   /** For an uncovered write: the reads inside its scope that cover only part of it. */
   readonly partialReads?: readonly Grant[];
+  /**
+   * For a deny the platform enforces: the ancestors of the denied path that
+   * the workload could otherwise rename (their parent is writable), nearest
+   * the root first. Renaming one would carry the denied path out from under
+   * its deny; the lowering pins each (Linux: a mount point of its own).
+   */
+  readonly pinnedAncestors?: Readonly<Partial<Record<Platform, readonly string[]>>>;
 }
 
 export interface PrincipalAccess {
@@ -310,6 +317,7 @@ function grantAccess(p: Principal, g: Grant, ix: Record<Platform, PlatformIndex>
   const applies = { macos: appliesOn(g, 'macos'), linux: appliesOn(g, 'linux'), windows: appliesOn(g, 'windows') };
   let readCover: Grant | undefined;
   let partialReads: Grant[] | undefined;
+  let pinnedAncestors: Partial<Record<Platform, readonly string[]>> | undefined;
   for (const platform of PLATFORMS) {
     if (!g.path || !applies[platform]) {
       effective[platform] = absent;
@@ -344,6 +352,10 @@ function grantAccess(p: Principal, g: Grant, ix: Record<Platform, PlatformIndex>
     effective[platform] = at(g.path, platform);
     const note = mechanismNote(p, g, platform, effective[platform]!, tyba);
     if (note) notes[platform] = note;
+    if (platform === 'linux' && isDeny(g) && effective.linux!.kind === 'empty') {
+      const pinned = renameableAncestors(g.path, (a) => at(a, 'linux'));
+      if (pinned.length) pinnedAncestors = { ...pinnedAncestors, linux: pinned };
+    }
   }
   return {
     grant: g,
@@ -353,12 +365,32 @@ function grantAccess(p: Principal, g: Grant, ix: Record<Platform, PlatformIndex>
     applies,
     ...(readCover ? { readCover } : {}),
     ...(partialReads ? { partialReads } : {}),
+    ...(pinnedAncestors ? { pinnedAncestors } : {}),
   };
 }
+
+/**
+ * The ancestors of `path` that a workload could rename: those whose parent
+ * directory it may write. Nearest the root first.
+ */
+function renameableAncestors(path: string, at: (p: string) => Cell): string[] {
+  const out: string[] = [];
+  for (let a = parentOf(path); a !== '/'; a = parentOf(a)) {
+    const up = at(parentOf(a));
+    if (up.kind === 'access' && up.write) out.unshift(a);
+  }
+  return out;
+}
+
+const parentOf = (p: string): string => {
+  const i = p.lastIndexOf('/');
+  return i <= 0 ? '/' : p.slice(0, i);
+};
 
 /** The platform mechanism behind a cell that differs from the request. */
 function mechanismNote(p: Principal, g: Grant, platform: Platform, cell: Cell, tyba: boolean): Note | undefined {
   if (platform === 'linux') {
+    if (g.implicit?.privateTmpfs) return { ruleId: 'private-temp', text: "a private tmpfs for this sandbox, empty at start and discarded at exit: never the host's /tmp, whose tmux, ssh-agent and X11 sockets would be reachable" };
     if (g.path && isUnder(g.path, '/proc')) return { ruleId: 'process-info', text: "the sandbox's own /proc (its process namespace, mounted noexec), never the host's" };
     if (g.access === 'metadata') return { ruleId: 'metadata-tree', text: 'Linux supplies no metadata-only tree' };
     if (g.access === 'deny' && cell.kind === 'empty')

@@ -13,6 +13,7 @@ import type { Grant, Principal } from '../../compiler/ir/types.js';
 import type { Span } from '../../compiler/span.js';
 import type { GrantAccess, PrincipalAccess } from '../access/index.js';
 import mergedUsr from './merged-usr.json' with { type: 'json' };
+import procReadonly from './proc-readonly.json' with { type: 'json' };
 
 /** Where an argument comes from: a config entry, or one of boxwright's own reasons. */
 export type Origin = { readonly line: number; readonly entry: string } | 'baseline' | 'seccomp' | `implicit: ${string}`;
@@ -30,7 +31,11 @@ export const FIRST_EMPTY_FD = 5;
 /** One step of the view, in the order bubblewrap performs them. */
 export type MountOp =
   | { readonly kind: 'proc' | 'dev'; readonly path: string; readonly origin: Origin }
+  /** A host-global /proc entry made read-only (proc-readonly.json), where the kernel has it. */
+  | { readonly kind: 'proc-readonly'; readonly path: string; readonly origin: Origin }
   | { readonly kind: 'bind'; readonly path: string; readonly write: boolean; readonly origin: Origin }
+  /** A private, writable tmpfs: TYBA's temp directory on Linux, never the host's /tmp. */
+  | { readonly kind: 'tmpfs'; readonly path: string; readonly origin: Origin }
   /** A denied file: an empty read-only file from `fd` (reads succeed empty, writes fail). */
   | { readonly kind: 'empty-file'; readonly path: string; readonly fd: number; readonly origin: Origin }
   /** A denied directory: an empty tmpfs, remounted read-only. */
@@ -88,7 +93,10 @@ export const depth = (p: string): number => (p === '/' ? 0 : p.split('/').length
 const isUnder = (p: string, dir: string): boolean => dir === '/' || p.startsWith(dir + '/');
 const underOrAt = (p: string, dir: string): boolean => p === dir || isUnder(p, dir);
 
-const kindRank: Record<MountOp['kind'], number> = { proc: 0, dev: 0, bind: 1, dir: 2, 'empty-file': 3, 'empty-dir': 3, symlink: 4 };
+const kindRank: Record<MountOp['kind'], number> = { proc: 0, dev: 0, 'proc-readonly': 1, bind: 1, tmpfs: 1, dir: 2, 'empty-file': 3, 'empty-dir': 3, symlink: 4 };
+
+/** Host-global /proc entries, read-only inside: see proc-readonly.json for each one's reason. */
+const PROC_READONLY: readonly string[] = Object.keys(procReadonly.paths);
 
 /** Parents before children: by depth, then path (UTF-16 order, as every target sorts), then kind. */
 export function compareOps(a: MountOp, b: MountOp): number {
@@ -111,6 +119,7 @@ export function lowerPrincipal(pa: PrincipalAccess, options: LowerOptions = {}):
   const p = pa.principal;
   const notes: Note[] = [];
   const binds = new Map<string, { write: boolean; origin: Origin }>();
+  const tmpfs = new Map<string, Origin>();
   const denies: GrantAccess[] = [];
 
   for (const ga of pa.grants) {
@@ -139,6 +148,10 @@ export function lowerPrincipal(pa: PrincipalAccess, options: LowerOptions = {}):
       notes.push({ origin, path: g.path, text: 'no content access on Linux: no mount' });
       continue;
     }
+    if (g.implicit?.privateTmpfs) {
+      tmpfs.set(g.path, origin);
+      continue;
+    }
     if (underOrAt(g.path, '/proc')) {
       notes.push({ origin, path: g.path, text: "served by the sandbox's own /proc (--proc /proc), never the host's" });
       continue;
@@ -151,11 +164,22 @@ export function lowerPrincipal(pa: PrincipalAccess, options: LowerOptions = {}):
   const gateway = options.gatewaySocket && !p.directNetwork ? options.gatewaySocket : undefined;
   if (gateway && !binds.has(gateway)) binds.set(gateway, { write: false, origin: 'implicit: --gateway-socket (the host product gateway)' });
 
+  // The ancestors of each covered deny inside a write tree become mount
+  // points of their own (bound onto themselves): a mount point cannot be
+  // renamed or removed (EBUSY), so `mv a a2` cannot carry the denied path
+  // out from under its cover, in this run or for the next one.
+  for (const ga of denies) {
+    for (const a of ga.pinnedAncestors?.linux ?? []) if (!binds.has(a) && !tmpfs.has(a)) binds.set(a, { write: true, origin: pinOrigin(grantOrigin(ga.grant), ga.grant.path!) });
+  }
+
   const ops: MountOp[] = [
     { kind: 'proc', path: '/proc', origin: 'baseline' },
+    ...PROC_READONLY.map((path): MountOp => ({ kind: 'proc-readonly', path, origin: 'baseline' })),
     { kind: 'dev', path: '/dev', origin: 'baseline' },
   ];
   for (const [path, b] of binds) ops.push({ kind: 'bind', path, write: b.write, origin: b.origin });
+  for (const [path, origin] of tmpfs) ops.push({ kind: 'tmpfs', path, origin });
+  const shown = (path: string): boolean => hasAncestorIn(binds, path) || hasAncestorIn(tmpfs, path);
 
   // Denied paths: covered only where a mount would show them. A deny no mount
   // reaches is simply absent, and one below another deny is hidden by it.
@@ -170,7 +194,7 @@ export function lowerPrincipal(pa: PrincipalAccess, options: LowerOptions = {}):
       notes.push({ origin, path, text: 'inside a denied directory: already hidden' });
       continue;
     }
-    if (!hasAncestorIn(binds, path)) {
+    if (!shown(path)) {
       notes.push({ origin, path, text: 'no mount shows it: absent from the view' });
       continue;
     }
@@ -194,7 +218,7 @@ export function lowerPrincipal(pa: PrincipalAccess, options: LowerOptions = {}):
     const origin = entryOrigin(p.workspace.span, 'workspace', p.workspace.written);
     const w = p.workspace.path;
     const held = (set: { has(p: string): boolean }): boolean => set.has(w) || hasAncestorIn(set, w);
-    if (!held(binds) && !held(emitted)) ops.push({ kind: 'dir', path: w, origin });
+    if (!held(binds) && !held(tmpfs) && !held(emitted)) ops.push({ kind: 'dir', path: w, origin });
     chdir = { path: w, origin };
   } else if (options.worktree && p.kind === 'agent') {
     const wt = pa.grants.find((ga) => ga.grant.implicit && ga.grant.path === options.worktree && ga.applies.linux);
@@ -225,10 +249,19 @@ export function lowerPrincipal(pa: PrincipalAccess, options: LowerOptions = {}):
   push('baseline', '--cap-drop', 'ALL');
   push('baseline', '--die-with-parent');
   push('baseline', '--new-session');
+  for (const [path, origin] of tmpfs) if (path === '/tmp') push(origin, '--setenv', 'TMPDIR', path);
   for (const op of ops) {
     switch (op.kind) {
       case 'proc':
         push(op.origin, '--proc', op.path);
+        break;
+      case 'proc-readonly':
+        // The host's entry (the same kernel objects: sysctls answer for the
+        // reader's namespaces), bound read-only; -try: where the kernel has it.
+        push(op.origin, '--ro-bind-try', op.path, op.path);
+        break;
+      case 'tmpfs':
+        push(op.origin, '--tmpfs', op.path);
         break;
       case 'dev':
         push(op.origin, '--dev', op.path);
@@ -258,6 +291,12 @@ export function lowerPrincipal(pa: PrincipalAccess, options: LowerOptions = {}):
   push('seccomp', '--seccomp', String(SECCOMP_FD));
 
   return { principal: p, ops, ...(chdir ? { chdir } : {}), ...(shareNet ? { shareNet } : {}), ...(gateway ? { gatewaySocket: gateway } : {}), emptyFds, notes, argv };
+}
+
+/** The origin of a pinned ancestor: the deny that needs it, said so. */
+function pinOrigin(o: Origin, deny: string): Origin {
+  const why = `an ancestor of the denied ${deny}, pinned as a mount point: it cannot be renamed`;
+  return typeof o === 'string' ? `implicit: ${why}` : { line: o.line, entry: `${o.entry} (${why})` };
 }
 
 /** The `.bwrap.args` bytes: each argument followed by a NUL, what `bwrap --args FD` reads. */

@@ -7,6 +7,7 @@
  */
 import { accessSync, constants, lstatSync, readlinkSync, statSync } from 'node:fs';
 import { posix } from 'node:path';
+import { splitOptions } from './bwrap-options.js';
 import type { MountOp } from './lower.js';
 
 export type Lookup =
@@ -49,6 +50,9 @@ function nodeAt(ops: readonly MountOp[], path: string): Node {
       return exact ? { kind: 'dir' } : { kind: 'blocked', why: `${governing.path} is denied: an empty directory covers it` };
     case 'dir':
       return exact || ops.some((o) => isUnder(o.path, path)) ? { kind: 'dir' } : { kind: 'absent', why: `${governing.path} is an empty directory in the view` };
+    case 'tmpfs':
+      return exact || ops.some((o) => isUnder(o.path, path)) ? { kind: 'dir' } : { kind: 'absent', why: `${governing.path} is a private tmpfs, empty when the command starts` };
+    case 'proc-readonly':
     case 'proc':
     case 'dev':
       return { kind: 'blocked', why: `${governing.path} is the sandbox's own ${governing.path}` };
@@ -132,76 +136,65 @@ export interface ParsedView {
 /**
  * Reads bubblewrap options back into mount operations, in argv order (which
  * is bubblewrap's order). Options that take no part in the view are skipped
- * with their operands; an option this parser does not know is an error, so a
- * view is never guessed.
+ * with their operands; an option the table (bwrap-options.ts) does not know
+ * is an error, so a view is never guessed.
  */
 export function viewFromArgv(argv: readonly string[]): ParsedView {
   const ops: MountOp[] = [];
   const dataFds: number[] = [];
   let chdir: string | undefined;
   let seccompFd: number | undefined;
-  const operands: Record<string, number> = {
-    '--unshare-all': 0, '--share-net': 0, '--die-with-parent': 0, '--new-session': 0, '--unshare-user': 0, '--unshare-ipc': 0, '--unshare-pid': 0,
-    '--unshare-net': 0, '--unshare-uts': 0, '--unshare-cgroup': 0, '--unshare-cgroup-try': 0, '--unshare-user-try': 0, '--clearenv': 0, '--as-pid-1': 0,
-    '--cap-drop': 1, '--cap-add': 1, '--perms': 1, '--size': 1, '--hostname': 1, '--unsetenv': 1, '--setenv': 2, '--remount-ro': 1, '--chmod': 2,
-    '--info-fd': 1, '--json-status-fd': 1, '--sync-fd': 1, '--block-fd': 1, '--lock-file': 1, '--uid': 1, '--gid': 1,
-  };
   const origin = 'baseline' as const;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const arg = (k: number): string => {
-      const v = argv[i + k];
-      if (v === undefined) throw new Error(`${a} needs ${k} operand${k > 1 ? 's' : ''}`);
-      return v;
-    };
-    switch (a) {
+  for (const { option, operands: [a = '', b = ''] } of splitOptions(argv)) {
+    switch (option) {
       case '--bind':
       case '--ro-bind':
       case '--dev-bind':
-        if (arg(1) !== arg(2)) throw new Error(`${a} ${arg(1)} ${arg(2)}: boxwright's views bind each path onto itself`);
-        ops.push({ kind: 'bind', path: arg(2), write: a !== '--ro-bind', origin });
-        i += 2;
+      case '--bind-fd':
+      case '--ro-bind-fd':
+        if (!option.endsWith('-fd') && a !== b) throw new Error(`${option} ${a} ${b}: boxwright's views bind each path onto itself`);
+        ops.push({ kind: 'bind', path: b, write: option === '--bind' || option === '--dev-bind' || option === '--bind-fd', origin });
+        break;
+      case '--ro-bind-try':
+        if (a !== b || !underOrAt(a, '/proc')) throw new Error(`${option} ${a} ${b}: boxwright's views use it only for /proc entries onto themselves`);
+        ops.push({ kind: 'proc-readonly', path: b, origin });
         break;
       case '--ro-bind-data':
       case '--bind-data':
       case '--file':
-        dataFds.push(Number(arg(1)));
-        ops.push({ kind: 'empty-file', path: arg(2), fd: Number(arg(1)), origin });
-        i += 2;
+        dataFds.push(Number(a));
+        ops.push({ kind: 'empty-file', path: b, fd: Number(a), origin });
         break;
       case '--tmpfs':
-        ops.push({ kind: 'empty-dir', path: arg(1), origin });
-        i += 1;
+        ops.push({ kind: 'tmpfs', path: a, origin });
         break;
+      case '--remount-ro': {
+        // `--tmpfs D --remount-ro D` is a denied directory's empty cover.
+        let i = ops.length - 1;
+        while (i >= 0 && ops[i]!.path !== a) i--;
+        if (i >= 0 && ops[i]!.kind === 'tmpfs') ops[i] = { kind: 'empty-dir', path: a, origin };
+        break;
+      }
       case '--dir':
-        ops.push({ kind: 'dir', path: arg(1), origin });
-        i += 1;
+        ops.push({ kind: 'dir', path: a, origin });
         break;
       case '--symlink':
-        ops.push({ kind: 'symlink', path: arg(2), target: arg(1), origin });
-        i += 2;
+        ops.push({ kind: 'symlink', path: b, target: a, origin });
         break;
       case '--proc':
-        ops.push({ kind: 'proc', path: arg(1), origin });
-        i += 1;
+        ops.push({ kind: 'proc', path: a, origin });
         break;
       case '--dev':
-        ops.push({ kind: 'dev', path: arg(1), origin });
-        i += 1;
+        ops.push({ kind: 'dev', path: a, origin });
         break;
       case '--chdir':
-        chdir = arg(1);
-        i += 1;
+        chdir = a;
         break;
       case '--seccomp':
-        seccompFd = Number(arg(1));
-        i += 1;
+        seccompFd = Number(a);
         break;
-      default: {
-        const n = operands[a];
-        if (n === undefined) throw new Error(`unknown bubblewrap option in a view: ${JSON.stringify(a)}`);
-        i += n;
-      }
+      default:
+        break; // no part in the view
     }
   }
   return { ops, ...(chdir !== undefined ? { chdir } : {}), dataFds, ...(seccompFd !== undefined ? { seccompFd } : {}) };

@@ -1,35 +1,35 @@
 /**
- * The runner's environment policy: everything passes into the sandbox except
- * credential variables (credential-env.json), which pass only when
- * `--pass-env NAME` names them. See README.md.
+ * The runner's environment policy: an allowlist (env-allowlist.json). A
+ * command in the sandbox gets the few variables every program needs, plus
+ * those `--pass-env NAME` names; everything else is withheld, because a
+ * credential can hide in any name (PGPASSWORD, npm_config__authToken,
+ * REDIS_URL=redis://:pw@host). See README.md.
  */
-import policy from './credential-env.json' with { type: 'json' };
+import policy from './env-allowlist.json' with { type: 'json' };
 
-const names = new Set(policy.names.map((n) => n.toUpperCase()));
-const prefixes = policy.prefixes.map((p) => p.toUpperCase());
-const suffixes = policy.suffixes.map((s) => s.toUpperCase());
+const names: ReadonlySet<string> = new Set(Object.keys(policy.names));
+const prefixes: readonly string[] = Object.keys(policy.prefixes);
 
-/** Whether a variable name is one the policy withholds. */
-export function isCredentialName(name: string): boolean {
-  const n = name.toUpperCase();
-  return names.has(n) || prefixes.some((p) => n.startsWith(p)) || suffixes.some((s) => n.endsWith(s));
+/** Whether the allowlist passes a variable (exact, case-sensitive, as the environment is). */
+export function isAllowedName(name: string): boolean {
+  return names.has(name) || prefixes.some((p) => name.startsWith(p));
 }
 
 export interface FilteredEnv {
   readonly env: Record<string, string>;
-  /** Names withheld, sorted. */
+  /** Names withheld, sorted: what `run -v` prints. */
   readonly withheld: readonly string[];
 }
 
-/** The sandbox's environment: `env` without credential variables, except those `pass` names (exactly). */
+/** The sandbox's environment: the allowlisted part of `env`, plus exactly the names `pass` lists. */
 export function sandboxEnv(env: Readonly<Record<string, string | undefined>>, pass: readonly string[] = []): FilteredEnv {
-  const allowed = new Set(pass);
+  const passed = new Set(pass);
   const out: Record<string, string> = {};
   const withheld: string[] = [];
   for (const [k, v] of Object.entries(env)) {
     if (v === undefined) continue;
-    if (isCredentialName(k) && !allowed.has(k)) withheld.push(k);
-    else out[k] = v;
+    if (isAllowedName(k) || passed.has(k)) out[k] = v;
+    else withheld.push(k);
   }
   return { env: out, withheld: withheld.sort() };
 }

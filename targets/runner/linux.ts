@@ -2,15 +2,23 @@
  * Runs one command under bubblewrap with a compiled view and seccomp
  * program, fail-closed: the command runs inside the sandbox or not at all.
  *
- *   bwrap --args 3 --json-status-fd N -- CMD ARGS…
- *     fd 3    the principal's .bwrap.args (NUL-separated; it holds --seccomp 4)
- *     fd 4    seccomp.<arch>.bpf
- *     fd 5…   /dev/null, one per denied file (--ro-bind-data FD: an empty file)
- *     fd N    bubblewrap's JSON status: `child-pid` once it has cloned the
+ *   bwrap --args A --json-status-fd S -- CMD ARGS…
+ *     fd A    the principal's argv, rewritten for this run (below)
+ *     fd K…   one O_PATH descriptor per bind (--bind-fd / --ro-bind-fd)
+ *     fd E…   /dev/null, one per denied file (--ro-bind-data: an empty file)
+ *     fd B    seccomp.<arch>.bpf (--seccomp B)
+ *     fd S    bubblewrap's JSON status: `child-pid` once it has cloned the
  *             sandbox, `exit-code` only when the command itself ran and ended.
- *   fds 3, 4 and N are unlinked temporary files (O_EXCL, mode 0600), not
- *   pipes: nothing to stream, no pipe-buffer limit, and the status can be
- *   read at any time (a signal to forward needs the sandbox's pid).
+ *   Numbers start above stderr and above every `--pass-fd`; the argv, the
+ *   program and the status are unlinked temporary files (O_EXCL, mode
+ *   0600), not pipes: nothing to stream, no pipe-buffer limit, and the
+ *   status can be read at any time (a signal to forward needs the pid).
+ *
+ * The artifact's argv (`.bwrap.args`) names bind sources by path, so that a
+ * reviewer can read it and run it by hand; this runner mounts from
+ * descriptors it opened and verified instead (descriptors.ts), and closes
+ * every descriptor its caller left inheritable, so the command starts with
+ * stdin, stdout, stderr and the `--pass-fd` ones only.
  *
  * No `exit-code` means bubblewrap stopped before or at exec (a namespace,
  * mount or seccomp set-up failure, or exec failing): the command never ran.
@@ -21,20 +29,24 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { splitOptions } from '../linux/bwrap-options.js';
+import { closeInheritedDescriptors, openForBind } from './descriptors.js';
 
 export interface LinuxRun {
   /** The bwrap executable: a path, or a name looked up on `env.PATH`. */
   readonly bwrap: string;
-  /** The principal's `.bwrap.args` bytes (read by bwrap on fd 3). */
-  readonly args: Uint8Array;
-  /** The seccomp program for this host (fd 4). */
+  /** The principal's argv as compiled (`.bwrap.args` split): binds by path, `--seccomp N`, `--ro-bind-data N`. */
+  readonly argv: readonly string[];
+  /** The seccomp program for this host. */
   readonly bpf: Uint8Array;
-  /** The fds the args read as empty files (`--ro-bind-data FD`), 5, 6, … */
-  readonly emptyFds: readonly number[];
   readonly command: readonly string[];
   readonly env: Readonly<Record<string, string>>;
+  /** Descriptors of ours the command gets under the same number (`--pass-fd N`). */
+  readonly passFds?: readonly number[];
   /** Extra bwrap options before `--` (e.g. for tests); not part of the artifact. */
   readonly extra?: readonly string[];
+  /** Told which inherited descriptors were closed (`run -v`). */
+  readonly onClosed?: (fds: readonly number[]) => void;
 }
 
 export type LinuxRunOutcome =
@@ -44,6 +56,8 @@ export type LinuxRunOutcome =
   | { readonly kind: 'no-bwrap'; readonly code: string; readonly message: string }
   /** bwrap started but ended without running the command. */
   | { readonly kind: 'setup-failed'; readonly status: number | null }
+  /** A bind source is not what was checked: nothing was started. */
+  | { readonly kind: 'changed'; readonly message: string }
   /** bwrap itself died of a signal (the command may have started): 128 + signo. */
   | { readonly kind: 'killed'; readonly signal: NodeJS.Signals; readonly status: number };
 
@@ -89,24 +103,103 @@ function anonymousFile(bytes: Uint8Array | undefined): { read: number; write?: n
   }
 }
 
+/** The child's descriptor table: index = the child's fd number. */
+class Slots {
+  readonly stdio: ('inherit' | 'ignore' | number)[] = ['inherit', 'inherit', 'inherit'];
+  /** Our own descriptors to close once the child holds its copies. */
+  readonly ours: number[] = [];
+  private next: number;
+  constructor(passFds: readonly number[]) {
+    for (const fd of passFds) this.place(fd, fd);
+    this.next = Math.max(2, ...passFds) + 1;
+  }
+  private place(child: number, fd: number): void {
+    while (this.stdio.length <= child) this.stdio.push('ignore');
+    this.stdio[child] = fd;
+  }
+  /** Gives `fd` (ours, close-on-exec) to the child under the next free number. */
+  give(fd: number, owned = true): number {
+    const n = this.next++;
+    this.place(n, fd);
+    if (owned) this.ours.push(fd);
+    return n;
+  }
+  closeOurs(): void {
+    for (const fd of this.ours.splice(0)) {
+      try {
+        closeSync(fd);
+      } catch {
+        // closed already
+      }
+    }
+  }
+}
+
+/**
+ * The compiled argv, rewritten for this run: binds from verified
+ * descriptors, data and seccomp descriptors renumbered. Every other option
+ * is kept as compiled. Opens what it needs through `slots`; throws
+ * ChangedSinceCheckedError when a bind source is not what was checked.
+ */
+function runtimeArgv(argv: readonly string[], slots: Slots, devNull: () => number, bpf: number): string[] {
+  const out: string[] = [];
+  for (const { option, operands } of splitOptions(argv)) {
+    const [a = '', b = ''] = operands;
+    switch (option) {
+      case '--bind':
+      case '--ro-bind':
+        out.push(option === '--bind' ? '--bind-fd' : '--ro-bind-fd', String(slots.give(openForBind(a))), b);
+        break;
+      case '--ro-bind-data':
+        out.push(option, String(slots.give(devNull(), false)), b);
+        break;
+      case '--seccomp':
+        out.push(option, String(slots.give(bpf, false)));
+        break;
+      case '--args':
+      case '--json-status-fd':
+      case '--bind-fd':
+      case '--ro-bind-fd':
+      case '--bind-data':
+      case '--file':
+      case '--add-seccomp-fd':
+        throw new Error(`a compiled view does not use ${option}`);
+      default:
+        out.push(option, ...operands);
+    }
+  }
+  return out;
+}
+
 export function runUnderBwrap(run: LinuxRun): Promise<LinuxRunOutcome> {
-  const ARGS_FD = 3;
-  const expected = run.emptyFds.map((_, i) => 5 + i);
-  if (run.emptyFds.some((fd, i) => fd !== expected[i])) throw new Error(`empty-data fds must be 5, 6, …: got ${run.emptyFds.join(', ')}`);
-  const statusFd = 5 + run.emptyFds.length;
-  const opened: number[] = [];
-  const argsFile = anonymousFile(run.args);
-  opened.push(argsFile.read);
-  const bpfFile = anonymousFile(run.bpf);
-  opened.push(bpfFile.read);
-  const devNull = run.emptyFds.length ? openSync('/dev/null', 'r') : -1;
-  if (devNull >= 0) opened.push(devNull);
-  // bubblewrap's JSON status goes to a file: read once it exits, or when a
-  // signal must be forwarded (for the sandbox's pid).
-  const statusFile = anonymousFile(undefined);
-  opened.push(statusFile.read, statusFile.write!);
-  const stdio: ('inherit' | number)[] = ['inherit', 'inherit', 'inherit', argsFile.read, bpfFile.read, ...run.emptyFds.map(() => devNull), statusFile.write!];
-  const argv = ['--args', String(ARGS_FD), '--json-status-fd', String(statusFd), ...(run.extra ?? []), '--', ...run.command];
+  const passFds = [...new Set(run.passFds ?? [])].sort((a, b) => a - b);
+  const closed = closeInheritedDescriptors(new Set(passFds));
+  if (closed.length) run.onClosed?.(closed);
+  const slots = new Slots(passFds);
+  let argsFd: number;
+  let statusFd: number;
+  let statusFile: { read: number; write?: number };
+  try {
+    let devNullFd = -1;
+    const devNull = (): number => {
+      if (devNullFd < 0) slots.ours.push((devNullFd = openSync('/dev/null', 'r')));
+      return devNullFd;
+    };
+    const bpf = anonymousFile(run.bpf).read;
+    slots.ours.push(bpf);
+    const argv = runtimeArgv(run.argv, slots, devNull, bpf);
+    for (const a of argv) if (a.includes('\u0000')) throw new Error(`an argument holds a NUL character: ${JSON.stringify(a)}`);
+    argsFd = slots.give(anonymousFile(Buffer.from(argv.map((a) => a + '\u0000').join(''), 'utf8')).read);
+    // bubblewrap's JSON status goes to a file: read once it exits, or when a
+    // signal must be forwarded (for the sandbox's pid).
+    statusFile = anonymousFile(undefined);
+    statusFd = slots.give(statusFile.write!);
+  } catch (e) {
+    slots.closeOurs();
+    if (e instanceof Error && e.name === 'ChangedSinceCheckedError') return Promise.resolve({ kind: 'changed', message: e.message });
+    throw e;
+  }
+  const bwrapArgv = ['--args', String(argsFd), '--json-status-fd', String(statusFd), ...(run.extra ?? []), '--', ...run.command];
   const readStatus = (): string => {
     try {
       return readFileSync(statusFile.read, 'utf8');
@@ -122,28 +215,23 @@ export function runUnderBwrap(run: LinuxRun): Promise<LinuxRunOutcome> {
       if (settled) return;
       settled = true;
       for (const s of FORWARDED) process.removeListener(s, forward);
-      for (const fd of opened) {
-        try {
-          closeSync(fd);
-        } catch {
-          // closed already
-        }
+      slots.closeOurs();
+      try {
+        closeSync(statusFile.read);
+      } catch {
+        // closed already
       }
       resolve(o);
     };
-    const child = spawn(run.bwrap, argv, {
-      stdio,
+    const child = spawn(run.bwrap, bwrapArgv, {
+      stdio: slots.stdio,
       env: run.env,
       // Its own process group: a terminal's ^C reaches boxwright, which
       // forwards it to the command; bwrap itself is not interrupted mid-set-up.
       detached: true,
     });
     // The child holds its copies now; ours (except the status reader) can go.
-    for (const fd of [argsFile.read, bpfFile.read, devNull, statusFile.write!]) {
-      if (fd < 0) continue;
-      closeSync(fd);
-      opened.splice(opened.indexOf(fd), 1);
-    }
+    slots.closeOurs();
     const forward = (signal: NodeJS.Signals): void => {
       status += readStatus();
       const m = /"child-pid"\s*:\s*(\d+)/.exec(status);

@@ -63,6 +63,8 @@ describe('linux argv: examples/coding-agent.toml', () => {
       '--symlink', 'usr/bin', '/bin',
       '--dev', '/dev',
       '--proc', '/proc',
+      // Host-global /proc entries read-only (proc-readonly.json), in path order.
+      ...['acpi', 'bus', 'driver', 'fs', 'irq', 'pressure', 'scsi', 'sys', 'sysrq-trigger'].flatMap((e) => ['--ro-bind-try', `/proc/${e}`, `/proc/${e}`]),
       '--ro-bind', '/home/dev/project', '/home/dev/project',
       '--ro-bind', '/usr/bin/git', '/usr/bin/git',
       '--perms', '0444', '--ro-bind-data', '5', '/home/dev/project/.env',
@@ -207,16 +209,18 @@ describe('linux argv: structure', () => {
     assert.ok(json(o).notes.some((n) => n.path === '/proc/cpuinfo' && /own \/proc/.test(n.text)));
   });
 
-  it('tyba: the worktree and /tmp read-write, the data directory absent, the worktree entered', async () => {
+  it("tyba: the worktree read-write, /tmp a private tmpfs (TMPDIR), the data directory absent, the worktree entered", async () => {
     const o = ok(await compileExample('tyba-user-config.toml', 'linux'));
     const a = args(o).join(' ');
-    assert.match(a, /--bind \/tmp \/tmp/);
+    assert.match(a, /--tmpfs \/tmp --/, 'a private tmpfs, writable (no --remount-ro)');
+    assert.ok(!/--bind \/tmp /.test(a), "never the host's /tmp");
+    assert.match(a, /--setenv TMPDIR \/tmp/);
     assert.match(a, /--bind \/home\/dev\/project \/home\/dev\/project/);
     assert.match(a, /--ro-bind \/home\/dev\/datasets \/home\/dev\/datasets/);
     assert.match(a, /--chdir \/home\/dev\/project/);
     assert.ok(!a.includes('.tyba'));
     const tmp = json(o).argv.find((x) => x.arg === '/tmp')!;
-    assert.equal(tmp.origin, 'implicit: the temp directory');
+    assert.equal(tmp.origin, "implicit: the temp directory: a private tmpfs, not the host's /tmp");
   });
 
   it('--force on a refused config: marked at the top, and the refused grant gets no mount', async () => {

@@ -139,10 +139,10 @@ read = [${grantList(usrGrants)}]
   });
 
   it('credential variables stay out unless --pass-env lets one in', async () => {
-    const env = { AWS_SECRET_ACCESS_KEY: 'aws', GITHUB_TOKEN: 'gh', MY_SERVICE_PASSWORD: 'pw', SSH_AUTH_SOCK: '/tmp/agent', HARMLESS: 'yes' };
-    const show = ['sh', '-c', 'for v in AWS_SECRET_ACCESS_KEY GITHUB_TOKEN MY_SERVICE_PASSWORD SSH_AUTH_SOCK HARMLESS; do eval "echo $v=\\${$v-unset}"; done'];
+    const env = { AWS_SECRET_ACCESS_KEY: 'aws', GITHUB_TOKEN: 'gh', MY_SERVICE_PASSWORD: 'pw', SSH_AUTH_SOCK: '/tmp/agent', TZ: 'UTC' };
+    const show = ['sh', '-c', 'for v in AWS_SECRET_ACCESS_KEY GITHUB_TOKEN MY_SERVICE_PASSWORD SSH_AUTH_SOCK TZ; do eval "echo $v=\\${$v-unset}"; done'];
     const r = await run(show, [], env);
-    assert.equal(r.stdout, 'AWS_SECRET_ACCESS_KEY=unset\nGITHUB_TOKEN=unset\nMY_SERVICE_PASSWORD=unset\nSSH_AUTH_SOCK=unset\nHARMLESS=yes\n');
+    assert.equal(r.stdout, 'AWS_SECRET_ACCESS_KEY=unset\nGITHUB_TOKEN=unset\nMY_SERVICE_PASSWORD=unset\nSSH_AUTH_SOCK=unset\nTZ=UTC\n');
     const p = await run(show, ['--pass-env', 'GITHUB_TOKEN'], env);
     assert.match(p.stdout, /GITHUB_TOKEN=gh\n/);
     assert.match(p.stdout, /AWS_SECRET_ACCESS_KEY=unset/);
@@ -299,7 +299,8 @@ describe('boxwright run is fail-closed: the command never runs', { skip, concurr
     const entries = { [join(scratch, 'project', 'output')]: 'dir', [join(scratch, 'project', 'vanished')]: 'dir', '/usr': 'dir' };
     writeFileSync(manifest, JSON.stringify({ home: scratch, entries }));
     const cfg = writeConfig(scratch, 'vanished.toml', '[agent.filesystem]\nread = ["~/project/vanished", "~/project/output", "/usr"]\nwrite = ["~/project/output"]\n');
-    await expectNotRun([cfg, '--fs', manifest], /could not set up the sandbox/);
+    // The runner opens every bind source before bubblewrap starts: the missing one stops it there.
+    await expectNotRun([cfg, '--fs', manifest], /project\/vanished changed after it was checked \(cannot open it: ENOENT\)/);
   });
 
   it('usage: no command after --', async () => {
