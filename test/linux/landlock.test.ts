@@ -2,7 +2,7 @@
 // control that differs by the one rule, so that each test can fail.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { release } from 'node:os';
 import { join } from 'node:path';
@@ -85,6 +85,22 @@ describe('boxwright-landlock: execute only where granted', { skip }, () => {
     const control = await sandboxed(dir, ruleset([exec, [['read_file', 'read_dir', 'write_file', 'make_reg'], dir]]), sh);
     assert.equal(control.status, 0, control.stderr);
     assert.ok(existsSync(join(dir, 'written')));
+  });
+
+  it('truncate is a right of its own (ABI 3+): write_file alone appends but cannot open with O_TRUNC', async () => {
+    const file = join(dir, 'truncated');
+    writeFileSync(file, 'old\n');
+    const exec = [['execute', 'read_file', 'read_dir'], '/usr'] as const;
+    const write = ruleset([exec, [['read_file', 'write_file'], dir]]);
+    const truncating = await sandboxed(dir, write, ['/usr/bin/sh', '-c', `echo new > ${file}`]);
+    assert.notEqual(truncating.status, 0);
+    assert.match(truncating.stderr, /Permission denied/);
+    const appending = await sandboxed(dir, write, ['/usr/bin/sh', '-c', `echo more >> ${file}`]);
+    assert.equal(appending.status, 0, appending.stderr);
+    assert.equal(readFileSync(file, 'utf8'), 'old\nmore\n');
+    const control = await sandboxed(dir, ruleset([exec, [['read_file', 'write_file', 'truncate'], dir]]), ['/usr/bin/sh', '-c', `echo new > ${file}`]);
+    assert.equal(control.status, 0, control.stderr);
+    assert.equal(readFileSync(file, 'utf8'), 'new\n');
   });
 
   it('runs under boxwright\'s own seccomp program (which lets the Landlock syscalls and openat2 through)', async () => {
