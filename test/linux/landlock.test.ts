@@ -233,7 +233,7 @@ describe('boxwright-landlock: fail closed', { skip }, () => {
   }
 
   it('bad command lines: 125, nothing run', async () => {
-    for (const args of [[], ['--rules-fd'], ['--rules-fd', '3', '--rules-fd', '3'], ['--rules-fd', 'x'], ['--ready-fd', '4'], ['--rules-fd', '3', '--ready-fd', '3'], ['--bogus']]) {
+    for (const args of [[], ['--rules-fd'], ['--rules-fd', '3', '--rules-fd', '3'], ['--rules-fd', 'x'], ['--ready-fd', '4'], ['--rules-fd', '3', '--ready-fd', '3'], ['--rules-fd', '3', '--ready-fd', '9'], ['--rules-fd', ' 3'], ['--rules-fd', '+3'], ['--bogus']]) {
       const r = await touches(ruleset([everything]), { helperArgs: args });
       assert.equal(r.status, 125, `${args.join(' ')}: ${r.stderr}`);
       assert.ok(!r.ran, args.join(' '));

@@ -36,7 +36,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -174,14 +173,11 @@ static int landlock_abi(void) {
   return abi < 0 ? 0 : (int)abi;
 }
 
-/* A decimal fd number, nothing else. */
+/* A decimal fd number, nothing else (no sign, no space). */
 static int parse_fd(const char *s) {
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (!*s || *end || errno || v < 0 || v > INT_MAX || s[0] == '+' || s[0] == '-' || s[0] == ' ')
-    refuse("usage", "not a file descriptor: '%s'", s);
-  return (int)v;
+  size_t len = strlen(s);
+  if (len == 0 || len > 9 || strspn(s, "0123456789") != len) refuse("usage", "not a file descriptor: '%s'", s);
+  return atoi(s);
 }
 
 /* Reads fd to its end into a NUL-terminated heap buffer; closes fd. */
@@ -401,6 +397,11 @@ int main(int argc, char **argv) {
     else usage();
   }
   if (rules_fd < 0 || rules_fd == ready_fd) usage();
+  if (ready_fd >= 0 && fcntl(ready_fd, F_GETFD) < 0) {
+    int fd = ready_fd;
+    ready_fd = -1;
+    refuse("usage", "the ready fd %d is not open", fd);
+  }
   if (check_only ? i != argc : i + 1 >= argc) usage(); /* --check runs nothing; otherwise a command */
 
   size_t len;
