@@ -1,11 +1,14 @@
-// Build, in three steps:
+// Build, in four steps:
 // 1. tsc type-checks everything and emits dist/ (the tests run from there);
 // 2. the JSON Schemas are compiled ahead of time into standalone ajv code,
 //    so that no schema is compiled at start-up;
 // 3. esbuild bundles the CLI into one file, dist/cli/boxwright.cjs, because
 //    loading hundreds of small modules (chevrotain's lodash imports alone)
 //    costs more start-up time than everything else together; a first run
-//    writes its V8 code cache (see bin/boxwright.cjs).
+//    writes its V8 code cache (see bin/boxwright.cjs);
+// 4. beside them, the static Landlock helper for each architecture with a
+//    C compiler here (scripts/build-landlock.mjs); the compiles start first
+//    and run while tsc does.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,8 +20,12 @@ const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 // Start clean: a moved or deleted source must not leave a stale .js behind
 // (node --test would still run an old test file).
 rmSync(join(root, 'dist'), { recursive: true, force: true });
+const { buildLandlockHelpers } = await import('./build-landlock.mjs');
+const landlockHelpers = buildLandlockHelpers();
 execFileSync(process.execPath, [tsc, '-p', root], { stdio: 'inherit', cwd: root });
 execFileSync(process.execPath, [join(root, 'scripts', 'gen-validators.mjs')], { stdio: 'inherit', cwd: root });
+
+await landlockHelpers;
 
 const esbuild = await import('esbuild');
 const { bundledChevrotain, lazyAssert, lazySegmenter } = await import('./esbuild-plugins.mjs');
