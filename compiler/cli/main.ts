@@ -63,7 +63,6 @@ const commands: Record<string, Command> = {
     describe: 'run a command inside the sandbox a config compiles to on this machine: boxwright run CONFIG [--principal P] -- CMD [ARGS..]',
     options: (y) =>
       fsOptions(y)
-        .parserConfiguration({ 'populate--': true })
         .option('principal', { alias: 'p', type: 'string', default: 'agent', describe: 'whose sandbox: agent, tool:NAME or mcp:NAME' })
         .option('pass-env', { type: 'string', array: true, describe: 'let this environment variable into the sandbox (repeatable; only a short allowlist passes by default)' })
         .option('pass-fd', { type: 'number', array: true, describe: 'let this open descriptor (above 2) through to the command (repeatable; every other inherited one is closed)' })
@@ -130,8 +129,13 @@ export async function main(argv: string[]): Promise<number> {
       if (failure) process.stderr.write(`boxwright: ${failure}\nRun \`boxwright --help\` for usage.\n`);
       return failure || !argv.includes('--help') ? 2 : 0;
     }
+    // What follows `--` is the command to run, verbatim: yargs would turn
+    // `-0` into 0 and `007` into 7 (`run … -- printf 007` printed 7).
+    const dashes = argv.indexOf('--');
+    const verbatim = dashes >= 0 ? argv.slice(dashes + 1) : undefined;
+    const options = dashes >= 0 ? argv.slice(1, dashes) : argv.slice(1);
     const parser = command
-      .options(yargs(argv.slice(1)).scriptName(`boxwright ${name}`).usage(`boxwright ${command.usage}\n\n${command.describe}`))
+      .options(yargs(options).scriptName(`boxwright ${name}`).usage(`boxwright ${command.usage}\n\n${command.describe}`))
       .strictOptions()
       .help()
       .version(false)
@@ -143,7 +147,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (args['help']) return 0;
     const positional = (args['_'] as unknown[]).map(String);
-    return await command.run({ ...args, ...positionals(command.usage, positional) });
+    return await command.run({ ...args, ...positionals(command.usage, positional), ...(verbatim ? { '--': verbatim } : {}) });
   } catch (e) {
     if (e instanceof UsageError) {
       process.stderr.write(`boxwright: ${e.message}\n`);

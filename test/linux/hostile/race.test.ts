@@ -1,0 +1,67 @@
+// Hole 7: check-then-mount. boxwright checks the path facts, then
+// bubblewrap mounts by path; a principal that can write a parent of another
+// principal's grant swaps the grant for a symbolic link in between, and the
+// next sandbox mounts the link's target (6–10 of 25 runs, in review). Now
+// the runner opens every bind source without following links, proves the
+// opened object is the checked canonical path, and bubblewrap binds the
+// descriptor. The race is made deterministic: a bwrap wrapper performs the
+// writer principal's swap at the worst instant — after every check
+// boxwright makes, before bubblewrap mounts anything.
+import assert from 'node:assert/strict';
+import { chmodSync, existsSync, lstatSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, after, before, describe, it } from 'node:test';
+import { onPath } from '../support.js';
+import { bare, compiled, makeLab, sandboxed, skip, type Lab } from './support.js';
+import { openForBind } from '../../../targets/runner/descriptors.js';
+
+describe('hostile workload: a grant swapped for a link between check and mount', { skip, concurrency: 1 }, () => {
+  let lab: Lab;
+  let config = '';
+  let data = '';
+  let swapper = '';
+  before(() => {
+    lab = makeLab('race');
+    data = join(lab.home, 'shared', 'data');
+    mkdirSync(data, { recursive: true });
+    writeFileSync(join(data, 'file.txt'), 'public');
+    mkdirSync(join(lab.home, 'elsewhere'));
+    writeFileSync(join(lab.home, 'elsewhere', 'file.txt'), 'SECRET from elsewhere');
+    config = lab.config(
+      'c.toml',
+      `[agent.filesystem]\n${lab.base.replace('read = ["/usr"]', 'read = ["/usr", "~/shared/data"]')}\n[tools.writer.filesystem]\nread = ["~/shared"]\nwrite = ["~/shared"]\n`,
+    );
+    swapper = join(lab.home, 'bin', 'bwrap-after-swap');
+    writeFileSync(swapper, `#!/bin/sh\n# The writer principal's move, at the instant between boxwright's checks and the mounts.\nmv '${data}' '${data}.orig' && ln -s '${join(lab.home, 'elsewhere')}' '${data}' || exit 99\nexec '${onPath('bwrap')}' "$@"\n`);
+    chmodSync(swapper, 0o755);
+  });
+  afterEach(() => {
+    if (lstatSync(data).isSymbolicLink()) {
+      rmSync(data);
+      renameSync(`${data}.orig`, data);
+    }
+  });
+  after(() => lab.cleanup());
+
+  it('the sandbox mounts the directory that was checked, not the link swapped in after the check', async () => {
+    const r = await sandboxed(lab, config, ['cat', join(data, 'file.txt')], [], { env: { BOXWRIGHT_BWRAP: swapper } });
+    assert.ok(lstatSync(data).isSymbolicLink(), 'the swap happened before the mounts');
+    assert.equal(r.stdout, 'public', r.stderr);
+  });
+
+  it('control: bubblewrap mounting by path (the artifacts run by hand) follows the link to the other directory', async () => {
+    const c = await compiled(lab, config);
+    const r = await bare(c, ['cat', join(data, 'file.txt')], { bwrap: swapper });
+    assert.ok(lstatSync(data).isSymbolicLink());
+    assert.equal(r.stdout, 'SECRET from elsewhere', r.stderr);
+  });
+
+  it('a source that changed before the runner opened it is refused: nothing is mounted, nothing runs', () => {
+    renameSync(data, `${data}.orig`);
+    symlinkSync(join(lab.home, 'elsewhere'), data);
+    assert.throws(() => openForBind(data), /changed after it was checked \(it is now a symbolic link\)/);
+    assert.throws(() => openForBind(join(data, 'file.txt')), /changed after it was checked \(it is now ".*elsewhere\/file.txt"\)/);
+    assert.throws(() => openForBind(join(lab.home, 'shared', 'gone')), /cannot open it: ENOENT/);
+    assert.ok(existsSync(join(lab.home, 'elsewhere', 'file.txt')));
+  });
+});
