@@ -62,9 +62,11 @@ export function formatSarif(files: readonly FileReport[], rules: readonly Rule[]
             informationUri: 'https://github.com/boxwright/boxwright',
             rules: rules.map((r) => {
               const worst = (Object.values(r.meta.severity) as Severity[]).sort((a, b) => rank[a] - rank[b])[0] ?? 'warning';
+              // SARIF1001 (the SARIF multitool): a name that equals the id, ignoring case, must be left out.
+              const name = r.meta.id.replace(/(^|-)([a-z0-9])/g, (_m, _d: string, c: string) => c.toUpperCase());
               return {
                 id: r.meta.id,
-                name: r.meta.id.replace(/(^|-)([a-z0-9])/g, (_m, _d: string, c: string) => c.toUpperCase()),
+                ...(name.toLowerCase() === r.meta.id.toLowerCase() ? {} : { name }),
                 shortDescription: { text: r.meta.docs.summary },
                 fullDescription: { text: r.meta.docs.details },
                 help: { text: ruleDoc(r, 'text'), markdown: ruleDoc(r, 'markdown') },

@@ -9,16 +9,27 @@ export type BaselineFilter =
   | { readonly 'sysctl-name': string }
   | { readonly 'sysctl-name-prefix': string }
   | { readonly 'global-name': string }
+  | { readonly 'iokit-registry-entry-class': string }
+  | { readonly 'ipc-posix-name': string }
   | { readonly target: string };
 
 export interface BaselineRule {
   readonly reason: string;
+  /** Ids of `sources`: the peer or Apple profiles that grant the same. */
+  readonly sources: readonly string[];
   readonly operations: readonly string[];
   readonly filters?: readonly BaselineFilter[];
 }
 
+/** What a peer grants and boxwright does not, and why. */
+export interface NotTaken {
+  readonly what: string;
+  readonly sources: readonly string[];
+  readonly why: string;
+}
+
 /** Filters whose value is a string literal; `target` takes a symbol, `regex` a regex literal. */
-const stringFilters = ['literal', 'subpath', 'sysctl-name', 'sysctl-name-prefix', 'global-name'] as const;
+const stringFilters = ['literal', 'subpath', 'sysctl-name', 'sysctl-name-prefix', 'global-name', 'iokit-registry-entry-class', 'ipc-posix-name'] as const;
 
 function renderFilter(f: BaselineFilter): string {
   const keys = Object.keys(f);
@@ -30,19 +41,37 @@ function renderFilter(f: BaselineFilter): string {
   throw new Error(`unknown baseline filter ${JSON.stringify(key)}`);
 }
 
-/** The baseline rules, validated once when the module loads. */
-export const baselineRules: readonly BaselineRule[] = data.rules as readonly BaselineRule[];
+/** The source ids and what each names. */
+export const baselineSources: Readonly<Record<string, string>> = data.sources;
 
-/** The rendered baseline: for each rule, its reason and its SBPL text (one line, or one line per filter). */
-export const renderedBaseline: readonly { readonly reason: string; readonly sbpl: string }[] = baselineRules.map((r) => {
-  if (!r.reason || /[\n\r]/.test(r.reason)) throw new Error('every baseline rule needs a one-line reason');
-  if (r.operations.length === 0) throw new Error(`baseline rule "${r.reason}" names no operation`);
+function checked(rules: readonly BaselineRule[], where: string): readonly BaselineRule[] {
+  for (const r of rules) {
+    if (!r.reason || /[\n\r]/.test(r.reason)) throw new Error(`every ${where} rule needs a one-line reason`);
+    if (r.operations.length === 0) throw new Error(`${where} rule "${r.reason}" names no operation`);
+    if (!r.sources?.length) throw new Error(`${where} rule "${r.reason}" names no source`);
+    for (const s of r.sources) if (!(s in baselineSources)) throw new Error(`${where} rule "${r.reason}": unknown source ${JSON.stringify(s)}`);
+  }
+  return rules;
+}
+
+/** The baseline rules, validated once when the module loads. */
+export const baselineRules: readonly BaselineRule[] = checked(data.rules as readonly BaselineRule[], 'baseline');
+/** The rules a direct network exception adds, after its (allow network-outbound). */
+export const directNetworkRules: readonly BaselineRule[] = checked(data.directNetwork as readonly BaselineRule[], 'directNetwork');
+/** What the peers grant and the baseline leaves out, with the reasons. */
+export const notTaken: readonly NotTaken[] = data.notTaken;
+
+/** A rule's SBPL text: one line, or one line per filter. */
+export function renderRule(r: BaselineRule): string {
   const head = `(allow ${r.operations.map(sbplSymbol).join(' ')}`;
   const filters = (r.filters ?? []).map(renderFilter);
-  if (filters.length === 0) return { reason: r.reason, sbpl: `${head})` };
-  if (filters.length === 1) return { reason: r.reason, sbpl: `${head} ${filters[0]})` };
-  return { reason: r.reason, sbpl: `${head}\n${filters.map((f) => `  ${f}`).join('\n')})` };
-});
+  if (filters.length === 0) return `${head})`;
+  if (filters.length === 1) return `${head} ${filters[0]})`;
+  return `${head}\n${filters.map((f) => `  ${f}`).join('\n')})`;
+}
+
+/** The rendered baseline: for each rule, its reason and its SBPL text. */
+export const renderedBaseline: readonly { readonly reason: string; readonly sbpl: string }[] = baselineRules.map((r) => ({ reason: r.reason, sbpl: renderRule(r) }));
 
 /** The paths the baseline names (literal and subpath filters, regex prefixes), for path resolution. */
 export const baselinePaths: readonly string[] = baselineRules.flatMap((r) =>

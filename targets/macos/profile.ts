@@ -3,7 +3,7 @@ import { expandTilde, secretLocations } from '../../compiler/paths/index.js';
 import { UsageError } from '../../compiler/cli/options.js';
 import type { GrantAccess, PrincipalAccess } from '../access/index.js';
 import { headerLines, type CompileInput } from '../target.js';
-import { baselinePaths, renderedBaseline } from './baseline.js';
+import { baselinePaths, directNetworkRules, renderRule, renderedBaseline } from './baseline.js';
 import { commentText, sbplString } from './sbpl.js';
 
 /** The gateway's loopback port when `--gateway-port` is not given. */
@@ -27,8 +27,20 @@ export const BANNER = {
   file: (s: FileSection): string => `;; ---- ${s} ----`,
 } as const;
 
-/** Operations a deny closes. tyba leaves metadata visible everywhere (seed 001: "content, not metadata"). */
-const DENY_OPS = { box: 'file-read* file-write* process-exec* file-map-executable', tyba: 'file-read-data file-read-xattr file-write* process-exec* file-map-executable' };
+/**
+ * Operations a deny closes. tyba leaves metadata visible everywhere (seed 001:
+ * "content, not metadata"). file-test-existence is an operation of its own,
+ * not part of file-read* (the kernel's operation table): a box deny closes it
+ * with the metadata, a tyba deny leaves it open with the metadata.
+ */
+const DENY_OPS = {
+  box: 'file-read* file-test-existence file-write* process-exec* file-map-executable',
+  tyba: 'file-read-data file-read-xattr file-write* process-exec* file-map-executable',
+};
+/** Reading a path also tests its existence: file-test-existence is not in file-read* (peers grant it beside, codex-defaults). */
+const READ_OPS = 'file-read* file-test-existence';
+/** Metadata (path resolution, `metadata`, tyba's everywhere) with existence tests. */
+const META_OPS = 'file-read-metadata file-test-existence';
 
 interface Entry {
   readonly comment: string;
@@ -140,22 +152,22 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
     const filter = filterFor(g.path, g.scope);
     switch (g.access) {
       case 'read':
-        add('1) reads', { comment, sbpl: `(allow file-read* ${filter})` });
+        add('1) reads', { comment, sbpl: `(allow ${READ_OPS} ${filter})` });
         break;
       case 'write':
         // Write-only works on macOS: no read is added for a write grant.
         add('2) writes', { comment, sbpl: `(allow file-write* ${filter})` });
         break;
       case 'read-write':
-        add('1) reads', { comment, sbpl: `(allow file-read* ${filter})` });
+        add('1) reads', { comment, sbpl: `(allow ${READ_OPS} ${filter})` });
         add('2) writes', { comment, sbpl: `(allow file-write* ${filter})` });
         break;
       case 'list':
         // Names without contents: the directory's entries (its data) and its properties, nothing below it.
-        add('3) list', { comment, sbpl: `(allow file-read-data file-read-metadata ${filterFor(g.path, 'file')})` });
+        add('3) list', { comment, sbpl: `(allow file-read-data ${META_OPS} ${filterFor(g.path, 'file')})` });
         break;
       case 'metadata':
-        add('4) metadata', { comment, sbpl: `(allow file-read-metadata ${filter})` });
+        add('4) metadata', { comment, sbpl: `(allow ${META_OPS} ${filter})` });
         break;
       case 'exec':
         add('5) exec', { comment, sbpl: `(allow process-exec file-map-executable ${filterFor(g.path, 'file')})` });
@@ -172,10 +184,10 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
 
   // seed 001: TYBA's Seatbelt denies the listed secrets whatever read_allow says (denials beat permissions).
   if (tyba) {
-    add('4) metadata', { comment: 'implicit: tyba dialect: content, not metadata (seed 001): existence, size and dates of every path are visible', sbpl: '(allow file-read-metadata)' });
+    add('4) metadata', { comment: 'implicit: tyba dialect: content, not metadata (seed 001): existence, size and dates of every path are visible', sbpl: `(allow ${META_OPS})` });
     // $TMPDIR (/private/var/folders/…/T) differs per user and boot: the runner
     // passes it as `sandbox-exec -D TMPDIR=…`; without it the profile does not load (fail closed).
-    add('1) reads', { comment: 'implicit: the temp directory $TMPDIR (sandbox-exec -D TMPDIR=…)', sbpl: '(allow file-read* (subpath (param "TMPDIR")))' });
+    add('1) reads', { comment: 'implicit: the temp directory $TMPDIR (sandbox-exec -D TMPDIR=…)', sbpl: `(allow ${READ_OPS} (subpath (param "TMPDIR")))` });
     add('2) writes', { comment: 'implicit: the temp directory $TMPDIR (sandbox-exec -D TMPDIR=…)', sbpl: '(allow file-write* (subpath (param "TMPDIR")))' });
     for (const s of secretLocations)
       add('6) denies', {
@@ -192,7 +204,7 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
   else {
     const fixed = new Set(baselinePaths.flatMap(componentsLeadingTo));
     out.push(';; path resolution: programs stat each directory of a path they resolve (realpath, getcwd); metadata only, no listing, no content');
-    out.push(`(allow file-read-metadata\n${[...fixed].sort(byCodeUnits).map((d) => `  (literal ${sbplString(d)})`).join('\n')})`);
+    out.push(`(allow ${META_OPS}\n${[...fixed].sort(byCodeUnits).map((d) => `  (literal ${sbplString(d)})`).join('\n')})`);
     const granted = [...leadsTo.keys()].filter((d) => !fixed.has(d)).sort(byCodeUnits);
     if (granted.length) {
       const toward = (d: string): string => {
@@ -203,7 +215,7 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
       };
       out.push(";; path resolution: the directories leading to this principal's grants and workspace (each line says which)");
       // The closing parenthesis has a line of its own: a trailing comment runs to the end of its line.
-      out.push(`(allow file-read-metadata\n${granted.map((d) => `  (literal ${sbplString(d)}) ;; toward ${toward(d)}`).join('\n')}\n)`);
+      out.push(`(allow ${META_OPS}\n${granted.map((d) => `  (literal ${sbplString(d)}) ;; toward ${toward(d)}`).join('\n')}\n)`);
     }
   }
   out.push('');
@@ -216,7 +228,7 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
     const line = `config line ${p.directNetwork.span.start.line}: direct network exception`;
     emit({ comment: `${line} (${how}): the gateway policy is bypassed (seed 000, direct-network)`, sbpl: '(allow network-outbound)' });
     emit({ comment: `${line}: its sockets`, sbpl: '(allow system-socket)' });
-    emit({ comment: `${line}: name resolution (getaddrinfo) asks mDNSResponder`, sbpl: `(allow mach-lookup (global-name ${sbplString('com.apple.dnssd.service')}))` });
+    for (const r of directNetworkRules) emit({ comment: `${line}: ${r.reason}`, sbpl: renderRule(r) });
   } else {
     const port = gatewayPort(input);
     emit({ comment: `gateway: the host product's gateway on loopback, port ${port} (--gateway-port, default ${DEFAULT_GATEWAY_PORT}); its policy decides each request`, sbpl: `(allow network-outbound (remote ip ${sbplString(`localhost:${port}`)}))` });

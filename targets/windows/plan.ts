@@ -193,7 +193,7 @@ function lowerPrincipal(
       why:
         scope === 'tree'
           ? `${what}: an inheritable allow ACE for ${who(p.id)}'s session SID, so that its write-restricted token may create, change and delete files in this tree`
-          : `${what}: an allow ACE (no inheritance) for ${who(p.id)}'s session SID, so that its write-restricted token may rewrite this one file`,
+          : `${what}: an allow ACE (no inheritance, no DELETE) for ${who(p.id)}'s session SID, so that its write-restricted token may rewrite this one file in place; a save through a temporary file and a rename fails, as on macOS and Linux`,
     });
     writes.push({
       ...o,
@@ -352,6 +352,7 @@ function notes(knowsFacts: boolean, readable: number): string[] {
     'Labels are properties of files, not of a principal: a deny-read label shuts the path to every principal (and every other Low-integrity process), not only to the one whose entry asked for it; a Low label on a write tree lets any low-integrity process write there where the DACL allows it.',
     'Deny-read labels are applied file by file to what exists when apply.ps1 runs. Files created later inside a labelled directory are covered only through inheritance (OICI); a file moved in from elsewhere on the same volume keeps its own descriptor and is not covered. Links and junctions inside a labelled tree are skipped, not followed: their targets are not labelled.',
     'Paths already writable by Everyone stay writable: the plan adds allow ACEs and labels, never deny ACEs.',
+    'A write_file grant is a rewrite in place (0x12019f: read and write, no DELETE): the file can be truncated, rewritten and appended, not deleted or renamed. Editors and tools that save through a temporary file and a rename (safe save, sed -i) fail on it, as they do on macOS and Linux, because the temporary file goes into the parent directory; grant `write` on the directory for them.',
     "Known weaknesses reported by peers: case variants (`.GiT`, `.SSH`) and alternate data streams (`file:stream`) slip past name-based rules. This plan labels objects, not names: a file's alternate data streams share its descriptor, and deny labels are applied after every write step, so a write grant spelt in another case cannot reopen a labelled secret. But NTFS names are case-insensitive while boxwright compares paths as written, so explain and diff may show two spellings of one directory as different paths.",
     'apply.ps1 saves the previous descriptor (DACL or label) of every object a step changes before changing it; undo.ps1 restores them in reverse step order, so overlapping steps unwind correctly. Changes made to those descriptors between apply and undo are overwritten. Recursive work over a huge tree (a large %TEMP%) is slow.',
   ];

@@ -1,3 +1,4 @@
+import { descriptorCSharp } from './descriptor-cs.js';
 import type { AclPlan, PlanStep } from './plan.js';
 
 /*
@@ -59,63 +60,14 @@ const helpers = String.raw`# ---- helpers (the same in apply.ps1 and undo.ps1) -
 Set-StrictMode -Version 3.0
 $ErrorActionPreference = 'Stop'
 
-# Mandatory labels are read and written with LABEL_SECURITY_INFORMATION, which
-# needs WRITE_OWNER on the object but no privilege. Get-Acl/Set-Acl would go
-# through the whole SACL instead, which needs SeSecurityPrivilege; DACLs are
-# changed with Get-Acl/Set-Acl.
-if (-not ('Boxwright.Label' -as [type])) {
+# Security descriptors are read and written one part at a time through
+# Boxwright.Descriptor (Get/SetNamedSecurityInfo): the DACL with
+# DACL_SECURITY_INFORMATION, the mandatory label with
+# LABEL_SECURITY_INFORMATION. The owner, the group and the rest of the SACL
+# are never written (Get-Acl | Set-Acl would write the owner back too).
+if (-not ('Boxwright.Descriptor' -as [type])) {
   Add-Type -TypeDefinition @'
-using System;
-using System.ComponentModel;
-using System.Runtime.InteropServices;
-namespace Boxwright {
-  public static class Label {
-    const int SE_FILE_OBJECT = 1;
-    const uint LABEL_SECURITY_INFORMATION = 0x10;
-    const uint SDDL_REVISION_1 = 1;
-    [DllImport("advapi32.dll", CharSet = CharSet.Unicode)]
-    static extern uint GetNamedSecurityInfoW(string name, int type, uint info, IntPtr owner, IntPtr group, IntPtr dacl, out IntPtr sacl, out IntPtr sd);
-    [DllImport("advapi32.dll", CharSet = CharSet.Unicode)]
-    static extern uint SetNamedSecurityInfoW(string name, int type, uint info, IntPtr owner, IntPtr group, IntPtr dacl, IntPtr sacl);
-    [DllImport("advapi32.dll", CharSet = CharSet.Unicode, SetLastError = true)]
-    static extern bool ConvertStringSecurityDescriptorToSecurityDescriptorW(string sddl, uint revision, out IntPtr sd, IntPtr size);
-    [DllImport("advapi32.dll", CharSet = CharSet.Unicode, SetLastError = true)]
-    static extern bool ConvertSecurityDescriptorToStringSecurityDescriptorW(IntPtr sd, uint revision, uint info, out IntPtr text, IntPtr size);
-    [DllImport("advapi32.dll", SetLastError = true)]
-    static extern bool GetSecurityDescriptorSacl(IntPtr sd, out bool present, out IntPtr sacl, out bool defaulted);
-    [DllImport("kernel32.dll")]
-    static extern IntPtr LocalFree(IntPtr mem);
-
-    // The object's mandatory label as SDDL: "S:(ML;...)", or "S:" for none.
-    public static string Get(string path) {
-      IntPtr sacl, sd, text;
-      uint rc = GetNamedSecurityInfoW(path, SE_FILE_OBJECT, LABEL_SECURITY_INFORMATION, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out sacl, out sd);
-      if (rc != 0) throw new Win32Exception((int)rc, path);
-      try {
-        if (!ConvertSecurityDescriptorToStringSecurityDescriptorW(sd, SDDL_REVISION_1, LABEL_SECURITY_INFORMATION, out text, IntPtr.Zero))
-          throw new Win32Exception(Marshal.GetLastWin32Error(), path);
-        try {
-          string s = Marshal.PtrToStringUni(text);
-          return s.StartsWith("S:") ? s : "S:" + s;
-        } finally { LocalFree(text); }
-      } finally { LocalFree(sd); }
-    }
-
-    // Replaces the object's mandatory label; "S:" removes it.
-    public static void Set(string path, string sddl) {
-      IntPtr sd, sacl;
-      bool present, defaulted;
-      if (!ConvertStringSecurityDescriptorToSecurityDescriptorW(sddl, SDDL_REVISION_1, out sd, IntPtr.Zero))
-        throw new Win32Exception(Marshal.GetLastWin32Error(), sddl);
-      try {
-        if (!GetSecurityDescriptorSacl(sd, out present, out sacl, out defaulted)) throw new Win32Exception(Marshal.GetLastWin32Error(), sddl);
-        uint rc = SetNamedSecurityInfoW(path, SE_FILE_OBJECT, LABEL_SECURITY_INFORMATION, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, sacl);
-        if (rc != 0) throw new Win32Exception((int)rc, path);
-      } finally { LocalFree(sd); }
-    }
-  }
-}
-'@
+${descriptorCSharp}'@
 }
 
 # '%USERPROFILE%' or '%TEMP%' on this machine. Only the root goes through
@@ -137,7 +89,7 @@ function Get-BwObjects([string]$Path, [bool]$Recurse) {
     $queue = [System.Collections.Generic.Queue[object]]::new()
     $queue.Enqueue($root)
     while ($queue.Count -gt 0) {
-      foreach ($child in @(Get-ChildItem -LiteralPath $queue.Dequeue().FullName -Force)) {
+      foreach ($child in @(Get-ChildItem -LiteralPath ($queue.Dequeue()).FullName -Force)) {
         if (($child.Attributes -band [System.IO.FileAttributes]::ReparsePoint) -ne 0) {
           Write-Warning "skipped the link $($child.FullName): its target is not labelled"
           continue
@@ -150,24 +102,25 @@ function Get-BwObjects([string]$Path, [bool]$Recurse) {
   $found
 }
 
-# The part of an object's descriptor a step changes, as SDDL.
+# The part of an object's descriptor a step changes, as SDDL: its DACL
+# ("D:..."), or its mandatory label ("S:(ML;...)", "" or "S:" for none).
 function Get-BwSddl([string]$Path, [string]$Section) {
-  if ($Section -eq 'dacl') { (Get-Acl -LiteralPath $Path).GetSecurityDescriptorSddlForm('Access') }
-  else { [Boxwright.Label]::Get($Path) }
+  if ($Section -eq 'dacl') { [Boxwright.Descriptor]::GetDacl($Path) }
+  else { [Boxwright.Descriptor]::GetLabel($Path) }
 }
 
-# Puts back what Get-BwSddl returned.
+# Puts back what Get-BwSddl returned, that part only; a label is read back
+# and must match.
 function Set-BwSddl([string]$Path, [string]$Section, [string]$Sddl) {
-  if ($Section -eq 'dacl') {
-    $acl = Get-Acl -LiteralPath $Path
-    $acl.SetSecurityDescriptorSddlForm($Sddl, 'Access')
-    Set-Acl -LiteralPath $Path -AclObject $acl
-  } else { [Boxwright.Label]::Set($Path, $Sddl) }
+  if ($Section -eq 'dacl') { [Boxwright.Descriptor]::SetDacl($Path, $Sddl) }
+  else { [Boxwright.Descriptor]::RestoreLabel($Path, $Sddl) }
 }
 `;
 
 const applyHelpers = String.raw`
-# Adds one allow ACE, given as SDDL, to the object's DACL, in canonical order.
+# Adds one allow ACE, given as SDDL, to the object's DACL, in canonical order,
+# and writes back the DACL alone. DirectorySecurity only edits the SDDL in
+# memory (it also takes a file's DACL); nothing is written through it.
 function Add-BwAce([string]$Path, [string]$Ace) {
   $parsed = [System.Security.AccessControl.RawSecurityDescriptor]::new('D:' + $Ace).DiscretionaryAcl[0]
   $inherit = [System.Security.AccessControl.InheritanceFlags]::None
@@ -179,9 +132,10 @@ function Add-BwAce([string]$Path, [string]$Ace) {
     [System.Security.AccessControl.InheritanceFlags]$inherit,
     [System.Security.AccessControl.PropagationFlags]::None,
     [System.Security.AccessControl.AccessControlType]::Allow)
-  $acl = Get-Acl -LiteralPath $Path
-  $acl.AddAccessRule($rule)
-  Set-Acl -LiteralPath $Path -AclObject $acl
+  $dacl = [System.Security.AccessControl.DirectorySecurity]::new()
+  $dacl.SetSecurityDescriptorSddlForm([Boxwright.Descriptor]::GetDacl($Path), [System.Security.AccessControl.AccessControlSections]::Access)
+  $dacl.AddAccessRule($rule)
+  [Boxwright.Descriptor]::SetDacl($Path, $dacl.GetSecurityDescriptorSddlForm([System.Security.AccessControl.AccessControlSections]::Access))
 }
 
 # Fills the session SID placeholders of an SDDL string.
@@ -208,8 +162,8 @@ function Invoke-BwStep {
   $saved | Export-Clixml -LiteralPath (Join-Path $BackupDir "$Id.clixml")
   foreach ($o in $objects) {
     if ($Action -eq 'grant-write') { Add-BwAce $o.FullName $Sddl }
-    elseif ($FileSddl -and -not $o.PSIsContainer) { [Boxwright.Label]::Set($o.FullName, $FileSddl) }
-    else { [Boxwright.Label]::Set($o.FullName, $Sddl) }
+    elseif ($FileSddl -and -not $o.PSIsContainer) { [Boxwright.Descriptor]::SetLabel($o.FullName, $FileSddl) }
+    else { [Boxwright.Descriptor]::SetLabel($o.FullName, $Sddl) }
   }
   Write-Verbose "$($Id): $Action applied to $($objects.Count) object(s) under $Path"
 }

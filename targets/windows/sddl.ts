@@ -29,9 +29,17 @@ export const sessionSidPattern = '*SESSION_SID_<n>*';
 export const treeWriteMask = '0x1301bf';
 /**
  * A single file (`write_file`): FILE_GENERIC_READ | FILE_GENERIC_WRITE =
- * 0x12019f. It can be rewritten, truncated and appended in place, not
- * deleted or renamed (no DELETE), and no inheritance flags: a file has no
- * children.
+ * 0x12019f, no inheritance flags (a file has no children), and no DELETE,
+ * by decision: the file can be rewritten, truncated and appended in place,
+ * not deleted or renamed. A save through a temporary file and a rename
+ * (editors' safe save, `sed -i`, atomic writers) needs more than DELETE on
+ * the file: it creates the temporary file in the parent directory, which a
+ * write_file grant does not make writable (nor Low). DELETE alone would only
+ * let the sandbox delete the file and never create it again. The same save
+ * fails on macOS (no file-write-create beside the literal) and on Linux (a
+ * rename onto a bind-mounted file is refused), so write_file means the same
+ * on all three: in place. Tools that save by rename need `write` on the
+ * directory.
  */
 export const fileWriteMask = '0x12019f';
 

@@ -141,7 +141,7 @@ describe('macos: seed rows in the profiles', () => {
     const p = await profileOf('list-without-content.toml');
     const list = p.sections.get('3) list')!;
     assert.equal(list.length, 1);
-    assert.deepEqual(ruleParts(list[0]!).operations, ['file-read-data', 'file-read-metadata']);
+    assert.deepEqual(ruleParts(list[0]!).operations, ['file-read-data', 'file-read-metadata', 'file-test-existence']);
     assert.deepEqual(pathFilters(list[0]!), [{ kind: 'literal', path: '/home/dev/inbox' }]);
     assertNoContentRead(p, '/home/dev/inbox/mail.eml', 'list-without-content.toml');
   });
@@ -150,7 +150,7 @@ describe('macos: seed rows in the profiles', () => {
     const p = await profileOf('metadata-agent.toml');
     const meta = p.sections.get('4) metadata')!;
     assert.equal(meta.length, 1);
-    assert.deepEqual(ruleParts(meta[0]!).operations, ['file-read-metadata']);
+    assert.deepEqual(ruleParts(meta[0]!).operations, ['file-read-metadata', 'file-test-existence']);
     assert.deepEqual(pathFilters(meta[0]!), [{ kind: 'subpath', path: '/home/dev/archive' }]);
     assertNoContentRead(p, '/home/dev/archive', 'metadata-agent.toml');
   });
@@ -165,7 +165,7 @@ describe('macos: seed rows in the profiles', () => {
     const p = await profileOf('deny-absent-path.toml');
     const denies = p.sections.get('6) denies')!;
     assert.equal(denies.length, 1);
-    assert.deepEqual(ruleParts(denies[0]!).operations, ['file-read*', 'file-write*', 'process-exec*', 'file-map-executable']);
+    assert.deepEqual(ruleParts(denies[0]!).operations, ['file-read*', 'file-test-existence', 'file-write*', 'process-exec*', 'file-map-executable']);
     assert.deepEqual(pathFilters(denies[0]!), [{ kind: 'subpath', path: '/home/dev/project/.env.local' }]);
     assert.equal(p.forms.at(-1), denies[0], 'the deny is the last rule of the profile');
     assert.match(p.text, /deny = "~\/project\/\.env\.local"; macOS: absent today/);
@@ -230,7 +230,7 @@ describe('macos: seed rows in the profiles', () => {
 
   it('tyba: metadata everywhere, secrets denied after read_allow, metadata of denied paths kept', async () => {
     const p = await profileOf('tyba-read-allow-secret.toml');
-    assert.ok(p.sections.get('4) metadata')!.some((f) => f.items.length === 2 && ruleParts(f).operations[0] === 'file-read-metadata'), '(allow file-read-metadata)');
+    assert.ok(p.sections.get('4) metadata')!.some((f) => f.items.length === 3 && ruleParts(f).operations.join(' ') === 'file-read-metadata file-test-existence'), '(allow file-read-metadata file-test-existence)');
     const aws = '/home/dev/.aws';
     const read = rulesWith(p.fileRules, 'allow', 'file-read*').find((f) => covers(f, aws));
     const deny = p.sections.get('6) denies')!.find((f) => covers(f, aws));
@@ -268,7 +268,7 @@ describe('macos: seed rows in the profiles', () => {
     assert.deepEqual(new Set(p.fileRules.flatMap(stringsOf)), new Set([evil, evil2]));
     assert.equal(p.fileRules.length, 2);
     assert.ok(!p.forms.some((f) => ruleParts(f).operations.includes('default') && ruleParts(f).action === 'allow'), 'no (allow default)');
-    assert.ok(p.text.includes('(allow file-read* (subpath "/home/dev/p/x\\") (allow default) (allow file-read* (subpath \\"/Users"))'));
+    assert.ok(p.text.includes('(allow file-read* file-test-existence (subpath "/home/dev/p/x\\") (allow default) (allow file-read* (subpath \\"/Users"))'));
   });
 
   it('a principal name that would leave the output directory is refused (by the schema, before any emitter)', async () => {
@@ -282,7 +282,7 @@ describe('macos: seed rows in the profiles', () => {
     assert.equal(p.fileRules.length, 0);
     const resolution = p.sections.get('resolution')!.flatMap(pathFilters).map((f) => f.path);
     for (const d of ['/', '/home', '/home/dev', '/home/dev/work']) assert.ok(resolution.includes(d), d);
-    for (const f of p.sections.get('resolution')!) assert.deepEqual(ruleParts(f).operations, ['file-read-metadata']);
+    for (const f of p.sections.get('resolution')!) assert.deepEqual(ruleParts(f).operations, ['file-read-metadata', 'file-test-existence']);
     assertNoContentRead(p, '/home/dev/work', 'workspace.toml');
   });
 });

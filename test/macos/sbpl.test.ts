@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { UsageError } from '../../compiler/cli/options.js';
-import { baselineRules, renderedBaseline } from '../../targets/macos/baseline.js';
+import { baselineRules, directNetworkRules, notTaken, renderedBaseline, renderRule } from '../../targets/macos/baseline.js';
 import { sandboxExecArgv } from '../../targets/macos/runner.js';
 import { commentText, sbplRegex, sbplString, UnrepresentableError } from '../../targets/macos/sbpl.js';
 import { readSbpl, SbplSyntaxError, shape, stringsOf } from './sbpl-reader.js';
@@ -63,12 +63,11 @@ describe('macos: baseline data', () => {
     for (const f of parsed.forms) assert.deepEqual(shape(f.items[0]!), { symbol: 'allow' });
   });
 
-  it('holds what the issue lists', () => {
-    const text = renderedBaseline.map((b) => b.sbpl).join('\n');
+  it('holds what the issues list (the peers\' baselines, issue 16)', () => {
+    const text = [...renderedBaseline.map((b) => b.sbpl), ...directNetworkRules.map(renderRule)].join('\n');
     for (const needle of [
       '(allow process-fork)',
       '(allow signal (target same-sandbox))',
-      '(allow process-info* (target same-sandbox))',
       '(sysctl-name "hw.ncpu")',
       '(sysctl-name-prefix "kern.proc.pid.")',
       '(global-name "com.apple.system.opendirectoryd.libinfo")',
@@ -90,9 +89,45 @@ describe('macos: baseline data', () => {
       '(subpath "/System/Library")',
       '(subpath "/System/Volumes/Preboot/Cryptexes/OS/System/Library/dyld")',
       '(subpath "/private/var/db/dyld")',
+      // issue 16: what both peers found necessary
+      '(global-name "com.apple.system.notification_center")',
+      '(global-name "com.apple.system.opendirectoryd.membership")',
+      '(global-name "com.apple.bsd.dirhelper")',
+      '(global-name "com.apple.trustd.agent")',
+      '(global-name "com.apple.SecurityServer")',
+      '(global-name "com.apple.PowerManagement.control")',
+      '(allow iokit-open (iokit-registry-entry-class "RootDomainUserClient"))',
+      '(allow file-read* file-test-existence (literal "/"))',
+      '(allow mach-host*)',
+      '(subpath "/dev/fd")',
+      '(literal "/dev/stdin")',
+      '(literal "/dev/dtracehelper")',
+      '(literal "/private/etc/localtime")',
+      '(literal "/private/etc/passwd")',
+      '(literal "/private/etc/services")',
+      '(subpath "/private/etc/ssl")',
+      '(literal "/private/etc/zshenv")',
+      '(subpath "/usr/share")',
+      '(subpath "/private/var/db/timezone")',
+      '(subpath "/Library/Developer/CommandLineTools")',
+      '(subpath "/Applications/Xcode.app/Contents/Developer")',
+      // direct network: TLS and the network configuration
+      '(global-name "com.apple.ocspd")',
+      '(global-name "com.apple.SystemConfiguration.configd")',
     ])
       assert.ok(text.includes(needle), `baseline lacks ${needle}`);
-    assert.match(text, /\(allow file-read\* file-map-executable\n {2}\(subpath "\/usr\/lib"\)/);
+    for (const sysctl of ['sysctl.proc_cputype', 'kern.osproductversion', 'kern.osvariant_status', 'kern.usrstack64', 'hw.activecpu', 'hw.cpufamily', 'hw.cachelinesize_compat', 'hw.logicalcpu_max'])
+      assert.ok(text.includes(`(sysctl-name "${sysctl}")`), sysctl);
+    for (const prefix of ['kern.proc.pgrp.', 'net.routetable.']) assert.ok(text.includes(`(sysctl-name-prefix "${prefix}")`), prefix);
+    assert.match(text, /\(allow file-read\* file-test-existence file-map-executable\n {2}\(subpath "\/usr\/lib"\)/);
+  });
+
+  it('process information: target only where the tables allow it, and no listing of every process', () => {
+    const text = renderedBaseline.map((b) => b.sbpl).join('\n');
+    assert.ok(!text.includes('process-info*'), 'process-info* takes no target filter');
+    assert.match(text, /\(allow process-info-pidinfo [a-z- ]+ \(target same-sandbox\)\)/);
+    assert.ok(!text.includes('process-info-listpids') && !text.includes('kern.proc.all'));
+    assert.ok(notTaken.some((n) => n.what.includes('process-info-listpids')), 'the data says why not');
   });
 });
 

@@ -95,6 +95,7 @@ export function operationsMeet(allowOps: readonly string[], denyOps: readonly st
         return ['file-read-data', 'file-read-metadata', 'file-read-xattr'];
       case 'file-write*':
         return ['file-write-data', 'file-write-create', 'file-write-unlink', 'file-write-mode', 'file-write-owner', 'file-write-times', 'file-write-xattr', 'file-write-flags', 'file-write-setugid'];
+      case 'process-exec':
       case 'process-exec*':
         return ['process-exec', 'process-exec-interpreter'];
       default:
@@ -140,8 +141,36 @@ export function assertNoContentRead(profile: Profile, path: string, where: strin
   }
 }
 
-/** The system locations the baseline may read: never anything under a home, /private/tmp or /Users. */
-export const SYSTEM_READ_ROOTS = ['/bin', '/sbin', '/usr/bin', '/usr/sbin', '/usr/libexec', '/usr/lib', '/System', '/private/var/db/dyld', '/dev'];
+/**
+ * The system locations the baseline may read: never anything under a home,
+ * /private/tmp or /Users. Subtrees, and single files or directories
+ * (`SYSTEM_READ_FILES`) where the root would be too wide.
+ */
+export const SYSTEM_READ_ROOTS = [
+  '/bin',
+  '/sbin',
+  '/usr/bin',
+  '/usr/sbin',
+  '/usr/libexec',
+  '/usr/lib',
+  '/usr/share',
+  '/System',
+  '/Library/Apple',
+  '/Library/Developer/CommandLineTools',
+  '/Applications/Xcode.app/Contents/Developer',
+  '/private/var/db/dyld',
+  '/private/var/db/timezone',
+  '/private/etc/ssl',
+  '/private/etc/paths.d',
+  '/dev',
+];
+export const SYSTEM_READ_FILES = [
+  '/',
+  '/private/var/db/xcode_select_link',
+  '/private/var/select/developer_dir',
+  '/Library/Preferences/com.apple.dt.Xcode.plist',
+  ...['localtime', 'passwd', 'group', 'services', 'protocols', 'hosts', 'shells', 'zshenv', 'zprofile', 'zshrc', 'zlogin', 'zlogout', 'profile', 'bashrc', 'paths'].map((f) => `/private/etc/${f}`),
+];
 
 export function assertBaselineReadsOnlySystem(profile: Profile, where: string): void {
   for (const f of profile.sections.get('baseline')!) {
@@ -152,7 +181,8 @@ export function assertBaselineReadsOnlySystem(profile: Profile, where: string): 
       const [k, v] = filter.items;
       const path = v && (v.type === 'string' || v.type === 'regex') ? v.value.replace(/^\^/, '') : '';
       assert.ok(k?.type === 'symbol' && ['literal', 'subpath', 'regex'].includes(k.value), `${where}: baseline read filter on line ${f.line}`);
-      assert.ok(SYSTEM_READ_ROOTS.some((root) => path === root || path.startsWith(`${root}/`)), `${where}: the baseline reads ${path}`);
+      const ok = k.value === 'literal' ? SYSTEM_READ_FILES.includes(path) || SYSTEM_READ_ROOTS.some((root) => path === root || path.startsWith(`${root}/`)) : SYSTEM_READ_ROOTS.some((root) => path === root || path.startsWith(`${root}/`));
+      assert.ok(ok, `${where}: the baseline reads ${path}`);
     }
   }
 }

@@ -124,3 +124,41 @@ describe('windows scripts: user paths are data (property)', () => {
     for (const bad of ['a:b', 'a"b', 'a\\b', 'a*', 'a?', '<', '>', '|', 'x.', 'x ', 'CON', 'nul.txt', 'COM1', '..']) assert.ok(windowsNameProblem(bad), bad);
   });
 });
+
+describe('windows scripts: each step writes only the part of the descriptor it changes (issue 16)', () => {
+  it('no Get-Acl | Set-Acl: the DACL goes through SetNamedSecurityInfo with DACL_SECURITY_INFORMATION only', async () => {
+    for (const name of ['coding-agent.toml', 'read-write-file.toml', 'tyba-user-config.toml']) {
+      const { apply, undo } = await windowsExample(name);
+      for (const script of [apply, undo]) {
+        const code = script.split('\n').filter((l) => !/^\s*(#|\/\/)/.test(l)).join('\n');
+        assert.ok(!/\b(Get|Set)-Acl\b/.test(code), `${name}: Get-Acl/Set-Acl in code`);
+        assert.match(script, /uint info = DACL_SECURITY_INFORMATION \| \(\(control & SE_DACL_PROTECTED\) != 0 \? PROTECTED_DACL_SECURITY_INFORMATION : UNPROTECTED_DACL_SECURITY_INFORMATION\);\n\s+uint rc = SetNamedSecurityInfoW\(path, SE_FILE_OBJECT, info, IntPtr\.Zero, IntPtr\.Zero, dacl, IntPtr\.Zero\);/);
+        assert.match(script, /SetNamedSecurityInfoW\(path, SE_FILE_OBJECT, LABEL_SECURITY_INFORMATION, IntPtr\.Zero, IntPtr\.Zero, IntPtr\.Zero, sacl\)/);
+        // Every SetNamedSecurityInfoW call passes no owner and no group.
+        for (const m of code.matchAll(/SetNamedSecurityInfoW\(path, SE_FILE_OBJECT, (\w+), ([^,]+), ([^,]+),/g)) assert.deepEqual([m[2], m[3]], ['IntPtr.Zero', 'IntPtr.Zero'], m[0]);
+      }
+    }
+  });
+
+  it('undo restores a label exactly, "had none" included, and checks it read back', async () => {
+    const { undo } = await windowsExample('coding-agent.toml');
+    assert.match(undo, /else \{ \[Boxwright\.Descriptor\]::RestoreLabel\(\$Path, \$Sddl\) \}/);
+    assert.match(undo, /if \(!present \|\| sacl == IntPtr\.Zero\) return "";/, 'no SACL reads as ""');
+    assert.match(undo, /IntPtr sd = Parse\(sddl == "" \? "S:" : sddl\);/, '"" restores as no label');
+    assert.match(undo, /if \(LabelAces\(now\) != LabelAces\(saved\)\)\n\s+throw new InvalidOperationException/);
+  });
+
+  it('write_file: in place, no DELETE (0x10000) and no inheritance; a write tree may delete', async () => {
+    const { plan } = await windowsExample('read-write-file.toml');
+    const file = plan.steps.find((s) => s.source === 'write_file' && s.action === 'grant-write');
+    assert.ok(file);
+    const ace = parseSddl(file.sddl).aces[0]!;
+    assert.ok('mask' in ace.rights && (ace.rights.mask & 0x10000) === 0, 'no DELETE');
+    assert.deepEqual(ace.flags, []);
+    assert.match(file.why, /no DELETE/);
+    assert.ok(plan.notes.some((n) => n.includes('temporary file and a rename')));
+    const tree = (await windowsExample('coding-agent.toml')).plan.steps.find((s) => s.action === 'grant-write' && s.source === 'write')!;
+    const treeAce = parseSddl(tree.sddl).aces[0]!;
+    assert.ok('mask' in treeAce.rights && (treeAce.rights.mask & 0x10000) !== 0, 'DELETE in a write tree');
+  });
+});

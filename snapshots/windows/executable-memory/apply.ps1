@@ -40,6 +40,13 @@
 # Paths already writable by Everyone stay writable: the plan adds allow ACEs
 # and labels, never deny ACEs.
 #
+# A write_file grant is a rewrite in place (0x12019f: read and write, no
+# DELETE): the file can be truncated, rewritten and appended, not deleted or
+# renamed. Editors and tools that save through a temporary file and a rename
+# (safe save, sed -i) fail on it, as they do on macOS and Linux, because the
+# temporary file goes into the parent directory; grant `write` on the
+# directory for them.
+#
 # Known weaknesses reported by peers: case variants (`.GiT`, `.SSH`) and
 # alternate data streams (`file:stream`) slip past name-based rules. This plan
 # labels objects, not names: a file's alternate data streams share its
@@ -66,22 +73,30 @@ param(
 Set-StrictMode -Version 3.0
 $ErrorActionPreference = 'Stop'
 
-# Mandatory labels are read and written with LABEL_SECURITY_INFORMATION, which
-# needs WRITE_OWNER on the object but no privilege. Get-Acl/Set-Acl would go
-# through the whole SACL instead, which needs SeSecurityPrivilege; DACLs are
-# changed with Get-Acl/Set-Acl.
-if (-not ('Boxwright.Label' -as [type])) {
+# Security descriptors are read and written one part at a time through
+# Boxwright.Descriptor (Get/SetNamedSecurityInfo): the DACL with
+# DACL_SECURITY_INFORMATION, the mandatory label with
+# LABEL_SECURITY_INFORMATION. The owner, the group and the rest of the SACL
+# are never written (Get-Acl | Set-Acl would write the owner back too).
+if (-not ('Boxwright.Descriptor' -as [type])) {
   Add-Type -TypeDefinition @'
 using System;
 using System.ComponentModel;
 using System.Runtime.InteropServices;
+using System.Text;
+using System.Text.RegularExpressions;
 namespace Boxwright {
-  public static class Label {
+  public static class Descriptor {
     const int SE_FILE_OBJECT = 1;
+    const uint DACL_SECURITY_INFORMATION = 0x4;
     const uint LABEL_SECURITY_INFORMATION = 0x10;
+    const uint PROTECTED_DACL_SECURITY_INFORMATION = 0x80000000;
+    const uint UNPROTECTED_DACL_SECURITY_INFORMATION = 0x20000000;
     const uint SDDL_REVISION_1 = 1;
+    const ushort SE_DACL_PROTECTED = 0x1000;
+    const uint ACL_REVISION = 2;
     [DllImport("advapi32.dll", CharSet = CharSet.Unicode)]
-    static extern uint GetNamedSecurityInfoW(string name, int type, uint info, IntPtr owner, IntPtr group, IntPtr dacl, out IntPtr sacl, out IntPtr sd);
+    static extern uint GetNamedSecurityInfoW(string name, int type, uint info, IntPtr owner, IntPtr group, IntPtr dacl, IntPtr sacl, out IntPtr sd);
     [DllImport("advapi32.dll", CharSet = CharSet.Unicode)]
     static extern uint SetNamedSecurityInfoW(string name, int type, uint info, IntPtr owner, IntPtr group, IntPtr dacl, IntPtr sacl);
     [DllImport("advapi32.dll", CharSet = CharSet.Unicode, SetLastError = true)]
@@ -90,35 +105,110 @@ namespace Boxwright {
     static extern bool ConvertSecurityDescriptorToStringSecurityDescriptorW(IntPtr sd, uint revision, uint info, out IntPtr text, IntPtr size);
     [DllImport("advapi32.dll", SetLastError = true)]
     static extern bool GetSecurityDescriptorSacl(IntPtr sd, out bool present, out IntPtr sacl, out bool defaulted);
+    [DllImport("advapi32.dll", SetLastError = true)]
+    static extern bool GetSecurityDescriptorDacl(IntPtr sd, out bool present, out IntPtr dacl, out bool defaulted);
+    [DllImport("advapi32.dll", SetLastError = true)]
+    static extern bool GetSecurityDescriptorControl(IntPtr sd, out ushort control, out uint revision);
+    [DllImport("advapi32.dll", SetLastError = true)]
+    static extern bool InitializeAcl(IntPtr acl, uint length, uint revision);
     [DllImport("kernel32.dll")]
     static extern IntPtr LocalFree(IntPtr mem);
 
-    // The object's mandatory label as SDDL: "S:(ML;...)", or "S:" for none.
-    public static string Get(string path) {
-      IntPtr sacl, sd, text;
-      uint rc = GetNamedSecurityInfoW(path, SE_FILE_OBJECT, LABEL_SECURITY_INFORMATION, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out sacl, out sd);
+    static IntPtr Read(string path, uint info) {
+      IntPtr sd;
+      uint rc = GetNamedSecurityInfoW(path, SE_FILE_OBJECT, info, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out sd);
       if (rc != 0) throw new Win32Exception((int)rc, path);
+      return sd;
+    }
+
+    static string Text(IntPtr sd, uint info, string path) {
+      IntPtr text;
+      if (!ConvertSecurityDescriptorToStringSecurityDescriptorW(sd, SDDL_REVISION_1, info, out text, IntPtr.Zero))
+        throw new Win32Exception(Marshal.GetLastWin32Error(), path);
+      try { return Marshal.PtrToStringUni(text); } finally { LocalFree(text); }
+    }
+
+    static IntPtr Parse(string sddl) {
+      IntPtr sd;
+      if (!ConvertStringSecurityDescriptorToSecurityDescriptorW(sddl, SDDL_REVISION_1, out sd, IntPtr.Zero))
+        throw new Win32Exception(Marshal.GetLastWin32Error(), sddl);
+      return sd;
+    }
+
+    // The object's DACL as SDDL, "D:..." with its control flags (P, AI).
+    public static string GetDacl(string path) {
+      IntPtr sd = Read(path, DACL_SECURITY_INFORMATION);
+      try { return Text(sd, DACL_SECURITY_INFORMATION, path); } finally { LocalFree(sd); }
+    }
+
+    // Replaces the object's DACL, and nothing else, with the one "D:..." holds.
+    public static void SetDacl(string path, string sddl) {
+      if (!sddl.StartsWith("D:")) throw new ArgumentException("not a DACL: " + sddl);
+      IntPtr sd = Parse(sddl);
       try {
-        if (!ConvertSecurityDescriptorToStringSecurityDescriptorW(sd, SDDL_REVISION_1, LABEL_SECURITY_INFORMATION, out text, IntPtr.Zero))
-          throw new Win32Exception(Marshal.GetLastWin32Error(), path);
-        try {
-          string s = Marshal.PtrToStringUni(text);
-          return s.StartsWith("S:") ? s : "S:" + s;
-        } finally { LocalFree(text); }
+        IntPtr dacl;
+        bool present, defaulted;
+        ushort control;
+        uint revision;
+        if (!GetSecurityDescriptorDacl(sd, out present, out dacl, out defaulted) || !present) throw new ArgumentException("no DACL in " + sddl);
+        if (!GetSecurityDescriptorControl(sd, out control, out revision)) throw new Win32Exception(Marshal.GetLastWin32Error(), sddl);
+        uint info = DACL_SECURITY_INFORMATION | ((control & SE_DACL_PROTECTED) != 0 ? PROTECTED_DACL_SECURITY_INFORMATION : UNPROTECTED_DACL_SECURITY_INFORMATION);
+        uint rc = SetNamedSecurityInfoW(path, SE_FILE_OBJECT, info, IntPtr.Zero, IntPtr.Zero, dacl, IntPtr.Zero);
+        if (rc != 0) throw new Win32Exception((int)rc, path);
       } finally { LocalFree(sd); }
     }
 
-    // Replaces the object's mandatory label; "S:" removes it.
-    public static void Set(string path, string sddl) {
-      IntPtr sd, sacl;
-      bool present, defaulted;
-      if (!ConvertStringSecurityDescriptorToSecurityDescriptorW(sddl, SDDL_REVISION_1, out sd, IntPtr.Zero))
-        throw new Win32Exception(Marshal.GetLastWin32Error(), sddl);
+    // The object's mandatory label: "S:(ML;...)", "S:" for an empty label
+    // SACL, "" when no SACL came back at all.
+    public static string GetLabel(string path) {
+      IntPtr sd = Read(path, LABEL_SECURITY_INFORMATION);
       try {
+        IntPtr sacl;
+        bool present, defaulted;
+        if (!GetSecurityDescriptorSacl(sd, out present, out sacl, out defaulted)) throw new Win32Exception(Marshal.GetLastWin32Error(), path);
+        if (!present || sacl == IntPtr.Zero) return "";
+        string s = Text(sd, LABEL_SECURITY_INFORMATION, path);
+        return s.StartsWith("S:") ? s : "S:" + s;
+      } finally { LocalFree(sd); }
+    }
+
+    // Replaces the object's mandatory label; "" or "S:" removes it.
+    public static void SetLabel(string path, string sddl) {
+      if (sddl != "" && !sddl.StartsWith("S:")) throw new ArgumentException("not a label: " + sddl);
+      IntPtr sd = Parse(sddl == "" ? "S:" : sddl);
+      IntPtr empty = IntPtr.Zero;
+      try {
+        IntPtr sacl;
+        bool present, defaulted;
         if (!GetSecurityDescriptorSacl(sd, out present, out sacl, out defaulted)) throw new Win32Exception(Marshal.GetLastWin32Error(), sddl);
+        if (!present || sacl == IntPtr.Zero) {
+          // An ACL with no entry: what removes the label.
+          empty = Marshal.AllocHGlobal(8);
+          if (!InitializeAcl(empty, 8, ACL_REVISION)) throw new Win32Exception(Marshal.GetLastWin32Error(), "InitializeAcl");
+          sacl = empty;
+        }
         uint rc = SetNamedSecurityInfoW(path, SE_FILE_OBJECT, LABEL_SECURITY_INFORMATION, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, sacl);
         if (rc != 0) throw new Win32Exception((int)rc, path);
-      } finally { LocalFree(sd); }
+      } finally {
+        LocalFree(sd);
+        if (empty != IntPtr.Zero) Marshal.FreeHGlobal(empty);
+      }
+    }
+
+    // The label ACEs of a label SDDL, in order: "" and "S:" have none.
+    public static string LabelAces(string sddl) {
+      StringBuilder aces = new StringBuilder();
+      foreach (Match m in Regex.Matches(sddl, @"\([^()]*\)")) aces.Append(m.Value);
+      return aces.ToString();
+    }
+
+    // Puts back a label GetLabel saved, and checks that the object now
+    // carries exactly the saved label ACEs (none for "" and "S:").
+    public static void RestoreLabel(string path, string saved) {
+      SetLabel(path, saved);
+      string now = GetLabel(path);
+      if (LabelAces(now) != LabelAces(saved))
+        throw new InvalidOperationException(path + ": the label read back is '" + now + "', not the saved '" + saved + "'");
     }
   }
 }
@@ -144,7 +234,7 @@ function Get-BwObjects([string]$Path, [bool]$Recurse) {
     $queue = [System.Collections.Generic.Queue[object]]::new()
     $queue.Enqueue($root)
     while ($queue.Count -gt 0) {
-      foreach ($child in @(Get-ChildItem -LiteralPath $queue.Dequeue().FullName -Force)) {
+      foreach ($child in @(Get-ChildItem -LiteralPath ($queue.Dequeue()).FullName -Force)) {
         if (($child.Attributes -band [System.IO.FileAttributes]::ReparsePoint) -ne 0) {
           Write-Warning "skipped the link $($child.FullName): its target is not labelled"
           continue
@@ -157,22 +247,23 @@ function Get-BwObjects([string]$Path, [bool]$Recurse) {
   $found
 }
 
-# The part of an object's descriptor a step changes, as SDDL.
+# The part of an object's descriptor a step changes, as SDDL: its DACL
+# ("D:..."), or its mandatory label ("S:(ML;...)", "" or "S:" for none).
 function Get-BwSddl([string]$Path, [string]$Section) {
-  if ($Section -eq 'dacl') { (Get-Acl -LiteralPath $Path).GetSecurityDescriptorSddlForm('Access') }
-  else { [Boxwright.Label]::Get($Path) }
+  if ($Section -eq 'dacl') { [Boxwright.Descriptor]::GetDacl($Path) }
+  else { [Boxwright.Descriptor]::GetLabel($Path) }
 }
 
-# Puts back what Get-BwSddl returned.
+# Puts back what Get-BwSddl returned, that part only; a label is read back
+# and must match.
 function Set-BwSddl([string]$Path, [string]$Section, [string]$Sddl) {
-  if ($Section -eq 'dacl') {
-    $acl = Get-Acl -LiteralPath $Path
-    $acl.SetSecurityDescriptorSddlForm($Sddl, 'Access')
-    Set-Acl -LiteralPath $Path -AclObject $acl
-  } else { [Boxwright.Label]::Set($Path, $Sddl) }
+  if ($Section -eq 'dacl') { [Boxwright.Descriptor]::SetDacl($Path, $Sddl) }
+  else { [Boxwright.Descriptor]::RestoreLabel($Path, $Sddl) }
 }
 
-# Adds one allow ACE, given as SDDL, to the object's DACL, in canonical order.
+# Adds one allow ACE, given as SDDL, to the object's DACL, in canonical order,
+# and writes back the DACL alone. DirectorySecurity only edits the SDDL in
+# memory (it also takes a file's DACL); nothing is written through it.
 function Add-BwAce([string]$Path, [string]$Ace) {
   $parsed = [System.Security.AccessControl.RawSecurityDescriptor]::new('D:' + $Ace).DiscretionaryAcl[0]
   $inherit = [System.Security.AccessControl.InheritanceFlags]::None
@@ -184,9 +275,10 @@ function Add-BwAce([string]$Path, [string]$Ace) {
     [System.Security.AccessControl.InheritanceFlags]$inherit,
     [System.Security.AccessControl.PropagationFlags]::None,
     [System.Security.AccessControl.AccessControlType]::Allow)
-  $acl = Get-Acl -LiteralPath $Path
-  $acl.AddAccessRule($rule)
-  Set-Acl -LiteralPath $Path -AclObject $acl
+  $dacl = [System.Security.AccessControl.DirectorySecurity]::new()
+  $dacl.SetSecurityDescriptorSddlForm([Boxwright.Descriptor]::GetDacl($Path), [System.Security.AccessControl.AccessControlSections]::Access)
+  $dacl.AddAccessRule($rule)
+  [Boxwright.Descriptor]::SetDacl($Path, $dacl.GetSecurityDescriptorSddlForm([System.Security.AccessControl.AccessControlSections]::Access))
 }
 
 # Fills the session SID placeholders of an SDDL string.
@@ -213,8 +305,8 @@ function Invoke-BwStep {
   $saved | Export-Clixml -LiteralPath (Join-Path $BackupDir "$Id.clixml")
   foreach ($o in $objects) {
     if ($Action -eq 'grant-write') { Add-BwAce $o.FullName $Sddl }
-    elseif ($FileSddl -and -not $o.PSIsContainer) { [Boxwright.Label]::Set($o.FullName, $FileSddl) }
-    else { [Boxwright.Label]::Set($o.FullName, $Sddl) }
+    elseif ($FileSddl -and -not $o.PSIsContainer) { [Boxwright.Descriptor]::SetLabel($o.FullName, $FileSddl) }
+    else { [Boxwright.Descriptor]::SetLabel($o.FullName, $Sddl) }
   }
   Write-Verbose "$($Id): $Action applied to $($objects.Count) object(s) under $Path"
 }

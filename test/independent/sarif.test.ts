@@ -1,0 +1,95 @@
+// The SARIF that `boxwright lint --format sarif` writes, checked by
+// Microsoft's SARIF multitool (`validate`: the SARIF 2.1.0 JSON schema it
+// ships plus its SARIF rules, SARIF1001…), and by ajv against that same
+// final 2.1.0 schema (draft 2020-12), beside the rtm.5 check in
+// test/rules/formats.test.ts. The multitool's schema pass reports missing
+// properties and out-of-range numbers but not an unknown enum value, which
+// ajv's does.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import Ajv2020Module from 'ajv/dist/2020.js';
+import { exampleNames } from '../compile-helpers.js';
+import { repoRoot, requireOrSkip } from '../helpers.js';
+import { isExecutable, sarifMultitool } from './tools.js';
+
+const finalSchemaPath = join(repoRoot, 'node_modules', '@microsoft', 'sarif-multitool-linux', 'sarif-2.1.0.json');
+const available = existsSync(sarifMultitool) && isExecutable(sarifMultitool) && existsSync(finalSchemaPath);
+
+interface Finding {
+  readonly level: string;
+  readonly ruleId: string;
+  readonly text: string;
+}
+
+/** `Sarif.Multitool validate` of one log: what it found, as its own SARIF log says. */
+function multitool(dir: string, log: unknown): Finding[] {
+  const input = join(dir, 'input.sarif');
+  const output = join(dir, 'validation.sarif');
+  writeFileSync(input, JSON.stringify(log, null, 2));
+  const r = spawnSync(sarifMultitool, ['validate', input, '--json-schema', finalSchemaPath, '--output', output, '--log', 'ForceOverwrite'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
+  const v = JSON.parse(readFileSync(output, 'utf8')) as { runs: { invocations?: { executionSuccessful: boolean }[]; results?: { level?: string; ruleId: string; message: { text?: string; arguments?: string[] } }[] }[] };
+  assert.ok(v.runs[0]!.invocations?.every((i) => i.executionSuccessful), 'the multitool ran to the end');
+  return (v.runs[0]!.results ?? []).map((x) => ({ level: x.level ?? 'warning', ruleId: x.ruleId, text: x.message.text ?? (x.message.arguments ?? []).join(' ') }));
+}
+
+/** The SARIF log of `boxwright lint` over every example, as a user's CI would produce it. */
+function lintSarif(): Record<string, unknown> {
+  const r = spawnSync(process.execPath, [join(repoRoot, 'bin', 'boxwright.cjs'), 'lint', '--fs', 'examples/machine.json', '--format', 'sarif', ...exampleNames.map((n) => `examples/${n}`)], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  assert.equal(r.status, 1, r.stderr); // some examples are refused on purpose
+  return JSON.parse(r.stdout) as Record<string, unknown>;
+}
+
+const Ajv2020 = Ajv2020Module.default;
+
+describe('independent: SARIF through the SARIF multitool and the final 2.1.0 schema', () => {
+  let dir = '';
+  let log: Record<string, unknown> = {};
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'bw-sarif-'));
+    log = lintSarif();
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('the multitool finds nothing, error, warning or note, in the lint of every example', (t) => {
+    const skip = requireOrSkip(available, '@microsoft/sarif-multitool (npm ci, Linux package)');
+    if (skip) return t.skip(skip);
+    const runs = log.runs as { results: unknown[] }[];
+    assert.ok(runs[0]!.results.length > 30, 'the log holds results');
+    assert.deepEqual(multitool(dir, log), []);
+  });
+
+  it('ajv accepts it against the final 2.1.0 schema', (t) => {
+    const skip = requireOrSkip(existsSync(finalSchemaPath), "the SARIF 2.1.0 schema of @microsoft/sarif-multitool-linux (npm ci)");
+    if (skip) return t.skip(skip);
+    const validate = new Ajv2020({ strict: false, allErrors: true, validateFormats: false }).compile(JSON.parse(readFileSync(finalSchemaPath, 'utf8')) as object);
+    assert.ok(validate(log), JSON.stringify(validate.errors?.slice(0, 5), null, 2));
+    const fatal = structuredClone(log) as { runs: { results: { level: string }[] }[] };
+    fatal.runs[0]!.results[0]!.level = 'fatal';
+    assert.equal(validate(fatal), false, 'ajv refuses an unknown level');
+  });
+
+  it('broken logs are reported (the check can fail)', (t) => {
+    const skip = requireOrSkip(available, '@microsoft/sarif-multitool (npm ci, Linux package)');
+    if (skip) return t.skip(skip);
+    type Log = { version?: string; runs: { tool: { driver: { rules: { id: string; name?: string }[] } }; results: { locations: { physicalLocation: { region: { startLine: number } } }[] }[] }[] };
+    const noVersion = structuredClone(log) as Log;
+    delete noVersion.version;
+    assert.ok(multitool(dir, noVersion).some((f) => f.level === 'error' && f.ruleId === 'JSON1002'), 'missing version');
+    const line0 = structuredClone(log) as Log;
+    line0.runs[0]!.results[0]!.locations[0]!.physicalLocation.region.startLine = 0;
+    assert.ok(multitool(dir, line0).some((f) => f.level === 'error' && f.ruleId === 'JSON1008'), 'startLine 0');
+    const sameName = structuredClone(log) as Log;
+    const rule = sameName.runs[0]!.tool.driver.rules.find((r) => r.id === 'schema')!;
+    rule.name = 'Schema';
+    assert.ok(multitool(dir, sameName).some((f) => f.ruleId === 'SARIF1001'), "a rule's name equal to its id");
+  });
+});

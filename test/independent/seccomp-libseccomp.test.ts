@@ -1,0 +1,80 @@
+// boxwright's syscall number tables (targets/linux/seccomp/syscalls.*.json)
+// and audit architecture constants against libseccomp's, through its Python
+// binding (python3-seccomp): every name resolves there to the same number.
+// Read-only: the seccomp code is not touched here.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { repoRoot, requireOrSkip } from '../helpers.js';
+import { hasPythonModule, python } from './tools.js';
+
+const libseccomp = hasPythonModule('seccomp');
+const ARCHES = { x86_64: 'X86_64', aarch64: 'AARCH64' } as const;
+type Arch = keyof typeof ARCHES;
+
+const resolver = String.raw`
+import json, sys, seccomp
+request = json.load(sys.stdin)
+out = {}
+for arch, names in request.items():
+    a = getattr(seccomp.Arch, arch)
+    got = {}
+    for name in names:
+        try:
+            n = seccomp.resolve_syscall(a, name)
+        except Exception:
+            n = -1
+        # Negative: not a syscall of this architecture (-1 unknown, below that a pseudo-syscall).
+        got[name] = n if n >= 0 else None
+    out[arch] = got
+out['audit'] = {k: int(getattr(seccomp.Arch, k)) & 0xffffffff for k in ('X86_64', 'AARCH64', 'X86', 'ARM')}
+print(json.dumps(out))
+`;
+
+/** libseccomp's number for each name per architecture (null: unknown to it), and its audit architecture values. */
+function resolve(request: Partial<Record<(typeof ARCHES)[Arch], readonly string[]>>): Record<string, Record<string, number | null>> {
+  const r = python(resolver, JSON.stringify(request));
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout) as Record<string, Record<string, number | null>>;
+}
+
+const table = (arch: Arch): Record<string, number> => JSON.parse(readFileSync(join(repoRoot, 'targets', 'linux', 'seccomp', `syscalls.${arch}.json`), 'utf8')) as Record<string, number>;
+
+/** Names whose number differs from libseccomp's, or that libseccomp does not know. */
+function mismatches(ours: Record<string, number>, theirs: Record<string, number | null>): string[] {
+  return Object.entries(ours).flatMap(([name, n]) => (theirs[name] === n ? [] : [`${name}: ours ${n}, libseccomp ${theirs[name] ?? 'unknown'}`]));
+}
+
+describe('independent: syscall numbers against libseccomp (python3-seccomp)', () => {
+  it('every syscall of both tables has libseccomp\'s number', (t) => {
+    const skip = requireOrSkip(libseccomp, 'python3-seccomp (Debian: apt-get install python3-seccomp)');
+    if (skip) return t.skip(skip);
+    const tables = { x86_64: table('x86_64'), aarch64: table('aarch64') };
+    const got = resolve({ X86_64: Object.keys(tables.x86_64), AARCH64: Object.keys(tables.aarch64) });
+    for (const arch of Object.keys(ARCHES) as Arch[]) {
+      assert.ok(Object.keys(tables[arch]).length > 250, arch);
+      assert.deepEqual(mismatches(tables[arch], got[ARCHES[arch]]!), [], arch);
+    }
+  });
+
+  it('the audit architecture constants are libseccomp\'s', (t) => {
+    const skip = requireOrSkip(libseccomp, 'python3-seccomp');
+    if (skip) return t.skip(skip);
+    const constants = JSON.parse(readFileSync(join(repoRoot, 'targets', 'linux', 'seccomp', 'constants.json'), 'utf8')) as { families: { AUDIT_ARCH: { values: Record<string, number> } } };
+    const audit = resolve({}).audit!;
+    const ours = constants.families.AUDIT_ARCH.values;
+    assert.deepEqual(
+      { X86_64: ours.AUDIT_ARCH_X86_64, AARCH64: ours.AUDIT_ARCH_AARCH64, X86: ours.AUDIT_ARCH_I386, ARM: ours.AUDIT_ARCH_ARM },
+      audit,
+    );
+  });
+
+  it('a wrong number is found (the check can fail)', (t) => {
+    const skip = requireOrSkip(libseccomp, 'python3-seccomp');
+    if (skip) return t.skip(skip);
+    const wrong = { openat: 56, read: 0, bogus_call: 999 }; // openat is 257 on x86_64 (56 is aarch64's)
+    const got = resolve({ X86_64: Object.keys(wrong) });
+    assert.deepEqual(mismatches(wrong, got.X86_64!), ['openat: ours 56, libseccomp 257', 'bogus_call: ours 999, libseccomp unknown']);
+  });
+});
