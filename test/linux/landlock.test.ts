@@ -103,11 +103,21 @@ describe('boxwright-landlock: execute only where granted', { skip }, () => {
     assert.equal(readFileSync(file, 'utf8'), 'new\n');
   });
 
-  it('runs under boxwright\'s own seccomp program (which lets the Landlock syscalls and openat2 through)', async () => {
+  it('runs under boxwright\'s own seccomp program (Landlock syscalls allowed; openat2 ENOSYS, so paths are walked one component at a time)', async () => {
     const bpf = compileSeccomp().programs.find((p) => p.arch === arch)!.bytes;
     const r = await sandboxed(dir, lsOnly(), ['/usr/bin/ls', '/usr/bin'], { seccomp: bpf });
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.ready, `applied abi=${abi} scopes=\n`);
+    // The walk refuses a link anywhere in the path, as openat2 does.
+    mkdirSync(join(dir, 'walk', 'real'), { recursive: true });
+    symlinkSync(join(dir, 'walk', 'real'), join(dir, 'walk', 'link'));
+    for (const p of [join(dir, 'walk', 'link'), join(dir, 'walk', 'link', 'x')]) {
+      const link = await sandboxed(dir, ruleset([...lsOnly().fs.map((f) => [f.rights, f.path] as const), [['read_file'], p]]), ['/usr/bin/ls'], { seccomp: bpf });
+      assert.equal(link.status, 125, `${p}: ${link.stderr}`);
+      assert.match(link.stderr, /a symbolic link in the path/);
+    }
+    const real = await sandboxed(dir, ruleset([...lsOnly().fs.map((f) => [f.rights, f.path] as const), [['read_file'], join(dir, 'walk', 'real')]]), ['/usr/bin/ls', dir], { seccomp: bpf });
+    assert.equal(real.status, 0, real.stderr);
   });
 });
 

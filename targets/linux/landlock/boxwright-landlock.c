@@ -35,6 +35,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -325,6 +326,35 @@ static size_t ruleset_attr_size(int abi) {
 }
 
 /* Applies the ruleset to this process; returns the ABI, *scoped the scopes in force. Refuses on any failure. */
+
+/*
+ * Opens a canonical path as O_PATH without following a symbolic link
+ * anywhere in it: openat2(RESOLVE_NO_SYMLINKS), or, where openat2 is
+ * missing (a kernel before 5.6, or boxwright's own seccomp filter, which
+ * answers ENOSYS because it cannot read openat2's creation mode), one
+ * component at a time with O_NOFOLLOW, refusing any component that is a
+ * link (ELOOP, as openat2 would say).
+ */
+static int open_no_symlinks(const char *path) {
+  struct open_how_v0 how = {.flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS_ | RESOLVE_NO_MAGICLINKS_};
+  int fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
+  if (fd >= 0 || errno != ENOSYS) return fd;
+  fd = open("/", O_PATH | O_CLOEXEC | O_DIRECTORY);
+  char part[PATH_MAX];
+  for (const char *p = path + 1; fd >= 0 && *p;) {
+    size_t n = strcspn(p, "/");
+    if (n >= sizeof part) return close(fd), errno = ENAMETOOLONG, -1;
+    memcpy(part, p, n), part[n] = 0;
+    int next = openat(fd, part, O_PATH | O_CLOEXEC | O_NOFOLLOW);
+    close(fd);
+    struct stat st;
+    if (next >= 0 && fstat(next, &st) == 0 && S_ISLNK(st.st_mode)) return close(next), errno = ELOOP, -1;
+    fd = next;
+    p += n + (p[n] == '/');
+  }
+  return fd;
+}
+
 static int apply(const struct ruleset *rs, uint64_t *scoped) {
   int abi = landlock_abi();
   if (abi < 1) refuse("landlock", "the kernel offers no Landlock (ABI 0: not built in, or not enabled in lsm=)");
@@ -351,8 +381,7 @@ static int apply(const struct ruleset *rs, uint64_t *scoped) {
      * its target. The lowering resolves links at compile time, so a link
      * found here means the disk changed since: refuse.
      */
-    struct open_how_v0 how = {.flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS_ | RESOLVE_NO_MAGICLINKS_};
-    int fd = (int)syscall(SYS_openat2, AT_FDCWD, rs->fs[i].path, &how, sizeof how);
+    int fd = open_no_symlinks(rs->fs[i].path);
     if (fd < 0)
       refuse("path", "cannot open '%s'%s: %s", rs->fs[i].path, errno == ELOOP ? " (a symbolic link in the path)" : "",
              strerror(errno));
