@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { arch as osArch, release, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { openForBind } from '../../targets/runner/descriptors.js';
 import { UsageError } from './options.js';
 
 /**
@@ -100,12 +101,18 @@ export function linuxFindings(bwrapSpec: string, seccompProgram: (arch: 'x86_64'
     ...(oldKernel || !seccompField ? { fix: 'use a kernel built with CONFIG_SECCOMP_FILTER and user namespaces (3.8 or later; any current distribution kernel)' } : {}),
   });
   const uid = process.getuid?.() ?? -1;
-  findings.push({
-    id: 'identity',
-    status: 'info',
-    title: 'identity',
-    detail: uid === 0 ? 'running as root: bubblewrap runs privileged; every view drops all capabilities (--cap-drop ALL)' : `running as uid ${uid}: bubblewrap needs unprivileged user namespaces (or a setuid bwrap)`,
-  });
+  findings.push(
+    uid === 0
+      ? {
+          id: 'identity',
+          status: 'warn',
+          title: 'identity',
+          detail:
+            "running as root: the workload runs as uid 0 of the host's kernel, without capabilities (--cap-drop ALL). It owns what it creates in its write grants and may write root-owned files there; host-global /proc entries (/proc/sys, sysrq-trigger, …) would be writable and are bound read-only; set-id mode bits are refused by the filter, so it cannot leave a setuid-root program behind; a kernel exploit from inside would be root on the host",
+          fix: 'run boxwright as an unprivileged user where the machine allows unprivileged user namespaces: the workload is then that user on the host, and none of the above applies',
+        }
+      : { id: 'identity', status: 'info', title: 'identity', detail: `running as uid ${uid}: the workload is this user on the host; bubblewrap needs unprivileged user namespaces (or a setuid bwrap)` },
+  );
 
   const bwrap = onPath(bwrapSpec);
   if (!bwrap) {
@@ -184,33 +191,44 @@ export function linuxFindings(bwrapSpec: string, seccompProgram: (arch: 'x86_64'
     const rw = join(dir, 'rw');
     mkdirSync(join(rw, 'hidden'), { recursive: true });
     writeFileSync(join(rw, 'denied'), 'secret\n');
-    const nul = openSync('/dev/null', 'r');
+    // Binds from verified descriptors, as the runner makes them (fd 4 on).
+    const fds = [openSync('/dev/null', 'r')];
     let full;
     try {
+      const sources = [...['/usr', '/etc'].filter((p) => existsSync(p)).map((p) => ({ p, write: false })), { p: rw, write: true }];
+      const binds = sources.flatMap(({ p, write }) => {
+        fds.push(openForBind(p));
+        return [write ? '--bind-fd' : '--ro-bind-fd', String(fds.length + 2), p];
+      });
       full = spawnSync(
         bwrap,
         [
-          '--unshare-all', '--cap-drop', 'ALL', '--die-with-parent', '--new-session', '--proc', '/proc', '--dev', '/dev',
-          ...(['/usr', '/etc'].flatMap((p) => (existsSync(p) ? ['--ro-bind', p, p] : []))),
+          '--unshare-all', '--cap-drop', 'ALL', '--die-with-parent', '--new-session', '--proc', '/proc', '--ro-bind-try', '/proc/sys', '/proc/sys', '--dev', '/dev',
+          ...binds,
           ...mergedLinks(),
-          '--bind', rw, rw, '--perms', '0444', '--ro-bind-data', '3', join(rw, 'denied'), '--tmpfs', join(rw, 'hidden'), '--remount-ro', join(rw, 'hidden'),
+          '--perms', '0444', '--ro-bind-data', '3', join(rw, 'denied'), '--tmpfs', join(rw, 'hidden'), '--remount-ro', join(rw, 'hidden'),
           '--dir', '/boxwright-workspace', '--chdir', '/boxwright-workspace',
           '--', catPath, join(rw, 'denied'),
         ],
-        { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe', nul] },
+        { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe', ...fds] },
       );
     } finally {
-      closeSync(nul);
+      for (const fd of fds) closeSync(fd);
     }
     const fullOk = full.status === 0 && full.stdout === '';
+    const noBindFd = /--(ro-)?bind-fd/.test(full.stderr ?? '') && /[Uu]nknown option/.test(full.stderr ?? '');
     findings.push({
       id: 'mount-setup',
       status: fullOk ? 'ok' : 'fail',
       title: 'mount set-up',
       detail: fullOk
-        ? 'the complete set-up sequence of a compiled view worked (tmpfs root, read-only and writable binds, merged-/usr links, empty-file and empty-tmpfs covers, workspace)'
+        ? 'the complete set-up sequence of a compiled view worked (tmpfs root, read-only and writable binds from verified descriptors, read-only /proc/sys, merged-/usr links, empty-file and empty-tmpfs covers, workspace)'
         : `the complete set-up sequence failed (exit ${full.status}): ${firstLine(full.stderr ?? '') || 'the covered file was not empty'}`,
-      ...(fullOk ? {} : { fix: `${namespaceHints()}; a capability probe does not test every set-up operation, so qualify the machine with this trial` }),
+      ...(fullOk
+        ? {}
+        : noBindFd
+          ? { fix: 'this bubblewrap has no --bind-fd/--ro-bind-fd (upstream 0.10.0, or a backport such as Debian 12\'s 0.8.0-2+deb12u1): boxwright run mounts only from descriptors it has verified, so it refuses to run here; upgrade bubblewrap' }
+          : { fix: `${namespaceHints()}; a capability probe does not test every set-up operation, so qualify the machine with this trial` }),
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -441,7 +441,10 @@ function principalAccess(ir: PolicyIR, p: Principal): PrincipalAccess {
       macos: tyba
         ? { cell: access({ meta: true }), text: 'content denied, metadata (existence, size, dates) visible; the baseline (system binaries and libraries) readable' }
         : { cell: denied, text: 'denied by Seatbelt, except the baseline every program needs: system binaries and libraries read-only, the standard devices' },
-      linux: { cell: absent, text: 'does not exist in the mount view (only granted paths, a fresh /proc and /dev are there)' },
+      linux: {
+        cell: absent,
+        text: "does not exist in the mount view (only granted paths, a fresh /proc and /dev are there); run as root, the workload is uid 0 without capabilities: the host's /proc/sys and other host-global /proc files are read-only, and it cannot set setuid or setgid bits",
+      },
       windows: { cell: access({ read: true, exec: true }), text: 'readable, except the listed secrets' },
     },
   };

@@ -67,4 +67,34 @@ describe('boxwright doctor', { skip: process.platform !== 'linux' ? 'Linux only'
     assert.equal(f.status, 'fail');
     assert.match(f.fix!, /upgrade bubblewrap/);
   });
+
+  it('says what running as root means for the sandbox (a warning with the fix), and what running as a user means', async () => {
+    const r = await boxwright(['doctor', '--format', 'json']);
+    const f = (JSON.parse(r.stdout) as Report).findings.find((x) => x.id === 'identity')!;
+    if (process.getuid?.() === 0) {
+      assert.equal(f.status, 'warn');
+      assert.match(f.detail, /uid 0 of the host's kernel, without capabilities/);
+      assert.match(f.detail, /\/proc\/sys.*bound read-only/);
+      assert.match(f.detail, /set-id mode bits are refused/);
+      assert.match(f.fix!, /unprivileged user/);
+    } else {
+      assert.equal(f.status, 'info');
+      assert.match(f.detail, /the workload is this user on the host/);
+    }
+  });
+
+  it('a bwrap without --ro-bind-fd fails the set-up trial: the runner mounts only from verified descriptors', { skip: requireOrSkip(bwrapAvailable, 'bubblewrap') }, async () => {
+    const fake = join(scratch, 'no-bind-fd-bwrap');
+    // A real bwrap, except that it does not know the descriptor binds (as upstream before 0.10.0).
+    writeFileSync(fake, `#!/bin/sh
+for a in "$@"; do case "$a" in --ro-bind-fd|--bind-fd) echo "bwrap: Unknown option $a" >&2; exit 1;; esac; done
+exec bwrap "$@"
+`);
+    chmodSync(fake, 0o755);
+    const r = await boxwright(['doctor', '--format', 'json'], { env: { BOXWRIGHT_BWRAP: fake } });
+    assert.equal(r.status, 1);
+    const f = (JSON.parse(r.stdout) as Report).findings.find((x) => x.id === 'mount-setup')!;
+    assert.equal(f.status, 'fail');
+    assert.match(f.fix!, /no --bind-fd\/--ro-bind-fd .* upgrade bubblewrap/);
+  });
 });

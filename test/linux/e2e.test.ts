@@ -107,6 +107,12 @@ read = [${grantList(usrGrants)}]
     assert.equal(jitless.stdout, 'jitless 2\n');
   });
 
+  it('the command line after -- is passed verbatim (no option parsing, no number coercion)', async () => {
+    const r = await run(['printf', '%s|', '-0', '007', '1e3', '--principal', '--', '-v']);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, '-0|007|1e3|--principal|--|-v|');
+  });
+
   it("the command's exit status passes through, a signal death as 128 + signo", async () => {
     assert.equal((await run(['sh', '-c', 'exit 7'])).status, 7);
     assert.equal((await run(['sh', '-c', 'kill -TERM $$'])).status, 143);
