@@ -4,7 +4,7 @@ import type { FsView } from '../compiler/paths/view.js';
 import type { Span } from '../compiler/span.js';
 import type { Dialect } from '../compiler/schema/validate.js';
 import type { TomlComment } from '../compiler/toml/ast.js';
-import { effectiveAccess, type AccessModel } from '../targets/access/index.js';
+import { effectiveAccess, type AccessModel } from '../model/index.js';
 import { allRules } from './registry.js';
 import { applySuppressions } from './suppress.js';
 

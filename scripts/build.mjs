@@ -31,7 +31,7 @@ const esbuild = await import('esbuild');
 const { bundledChevrotain, lazyAssert, lazySegmenter } = await import('./esbuild-plugins.mjs');
 const outfile = join(root, 'dist', 'cli', 'boxwright.cjs');
 await esbuild.build({
-  entryPoints: [join(root, 'dist', 'compiler', 'cli', 'entry.js')],
+  entryPoints: [join(root, 'dist', 'app', 'cli', 'entry.js')],
   outfile,
   bundle: true,
   // CommonJS, so that bin/boxwright.cjs can load it through a V8 code cache.

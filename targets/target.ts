@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Diagnostic, Platform, Verdict } from '../compiler/diagnostic.js';
 import type { PolicyIR } from '../compiler/ir/types.js';
 import { version } from '../compiler/version.js';
-import type { AccessModel } from './access/index.js';
+import type { AccessModel } from '../model/index.js';
 
 /** One file a target writes into the output directory. */
 export interface Artifact {
@@ -24,8 +24,40 @@ export interface CompileInput {
   readonly verdict: Verdict;
   /** `--force` on a refused verdict: the artifact must say so at its top. */
   readonly forced: boolean;
-  /** Target-specific options from the command line (e.g. `gatewayPort`, `home`). */
-  readonly options: Readonly<Record<string, string | number | boolean | undefined>>;
+  readonly options: TargetOptions;
+}
+
+/** What a target takes besides the model, validated by the application before it gets here. */
+export interface TargetOptions {
+  /** macOS: the host product's gateway port on loopback (1–65535); the target's default when absent. */
+  readonly gatewayPort?: number;
+  /** Linux: the host product's gateway socket, bound into principals without a direct network exception. */
+  readonly gatewaySocket?: string;
+}
+
+/**
+ * An input a target cannot lower: a string its artifact format cannot hold
+ * (reached only with `--force`, since a rule refuses the config first) or a
+ * principal that cannot name an artifact file. The application reports the
+ * message (exit 2); a target never writes a wrong artifact instead.
+ */
+export class TargetError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TargetError';
+  }
+}
+
+/**
+ * The one guard on artifact file names: a principal id (`agent`,
+ * `tool.NAME`, `mcp.NAME`) that could leave the output directory, or hide,
+ * is refused. The schema restricts principal names already; this is the
+ * last line of defence, for every target and for `compile --out`.
+ */
+export function artifactStem(id: string): string {
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(id) || id.includes('..'))
+    throw new TargetError(`principal ${JSON.stringify(id)} cannot name an artifact file (letters, digits, '_', '-' and '.' only, no '..')`);
+  return id;
 }
 
 /** A platform's emitter: a pure function of its input. Same input, same bytes. */

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Platform } from '../compiler/diagnostic.js';
-import { compileConfig, type CompileArgs, type CompileOutcome } from '../compiler/cli/compile.js';
+import { compileConfig, type CompileArgs, type CompileOutcome } from '../app/cli/compile.js';
 import { repoRoot } from './helpers.js';
 
 /** Every bundled example, by file name. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import kleur from 'kleur';
-import { checkConfig, type CheckResult } from '../compiler/cli/check.js';
+import { checkConfig, type CheckResult } from '../app/check.js';
 import { manifestView } from '../compiler/paths/index.js';
 import type { FsView } from '../compiler/paths/view.js';
 import { repoRoot } from './helpers.js';

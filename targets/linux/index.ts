@@ -9,10 +9,9 @@
  * one `.bwrap.args` and one `.bpf`, and skips the disassembly and the
  * reviewers' JSON. See README.md beside this file for the lowering.
  */
-import { UsageError } from '../../compiler/cli/options.js';
 import { version } from '../../compiler/version.js';
-import type { PrincipalAccess } from '../access/index.js';
-import { headerLines, sha256Hex, type Artifact, type CompileInput, type Target } from '../target.js';
+import type { PrincipalAccess } from '../../model/index.js';
+import { artifactStem, headerLines, sha256Hex, type Artifact, type CompileInput, type Target } from '../target.js';
 import { boxwrightPolicy, compilePolicy, compileSeccomp, encode, type Arch, type SeccompArtifacts } from './seccomp/index.js';
 import { ARGS_FD, argsFile, lowerPrincipal, SECCOMP_FD, type LinuxView } from './lower.js';
 
@@ -28,11 +27,6 @@ export function hostArch(arch: string = process.arch): Arch | undefined {
   return arch === 'x64' ? 'x86_64' : arch === 'arm64' ? 'aarch64' : undefined;
 }
 
-function artifactStem(id: string): string {
-  if (id === '' || id === '.' || id === '..' || /[/\\]/.test(id) || /[\u0000-\u001f\u007f]/.test(id))
-    throw new UsageError(`principal ${JSON.stringify(id)} cannot name an artifact file (no '/', '\\', control characters, '.' or '..')`);
-  return id;
-}
 
 /** An artifact whose content is computed on first read. */
 function lazy(name: string, make: () => string | Uint8Array): Artifact {
@@ -68,8 +62,7 @@ export const linuxTarget: Target = {
     const header = headerLines(input);
     const seccomp = once((): SeccompArtifacts => compileSeccomp(boxwrightPolicy(), { header }));
     const programs = new Map(SECCOMP_ARCHES.map((arch) => [arch, once(() => seccompProgram(arch))]));
-    const options = input.options;
-    const gateway = typeof options['gateway-socket'] === 'string' && options['gateway-socket'] ? options['gateway-socket'] : undefined;
+    const gateway = input.options.gatewaySocket;
     const worktree = input.ir.tyba?.worktree;
     const out: Artifact[] = [];
     for (const pa of input.access.principals) {

@@ -1,6 +1,6 @@
 /**
  * The Linux mount view of one principal: its effective access (the one
- * model, targets/access) lowered to bubblewrap operations, then to an argv
+ * model, model/) lowered to bubblewrap operations, then to an argv
  * where every argument carries the config line it came from.
  *
  * Nothing here recomputes access from the IR: a grant is mounted when, and
@@ -11,7 +11,7 @@
  */
 import type { Grant, Principal } from '../../compiler/ir/types.js';
 import type { Span } from '../../compiler/span.js';
-import type { GrantAccess, PrincipalAccess } from '../access/index.js';
+import type { GrantAccess, PrincipalAccess } from '../../model/index.js';
 import mergedUsr from './merged-usr.json' with { type: 'json' };
 import procReadonly from './proc-readonly.json' with { type: 'json' };
 

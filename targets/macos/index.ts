@@ -4,7 +4,7 @@ import { principalProfile, profileName } from './profile.js';
 /**
  * macOS: one Seatbelt (SBPL) profile per principal — `agent.sb`,
  * `tool.NAME.sb`, `mcp.NAME.sb` — each the lowering of that principal's
- * effective access (targets/access) for the macos platform. See
+ * effective access (model/) for the macos platform. See
  * targets/macos/README.md for the layout of a profile and the choices made.
  */
 export const macosTarget: Target = {

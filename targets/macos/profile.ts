@@ -1,8 +1,7 @@
 import type { Grant } from '../../compiler/ir/types.js';
 import { expandTilde, secretLocations } from '../../compiler/paths/index.js';
-import { UsageError } from '../../compiler/cli/options.js';
-import type { GrantAccess, PrincipalAccess } from '../access/index.js';
-import { headerLines, type CompileInput } from '../target.js';
+import type { GrantAccess, PrincipalAccess } from '../../model/index.js';
+import { artifactStem, headerLines, TargetError, type CompileInput } from '../target.js';
 import { baselinePaths, directNetworkRules, renderRule, renderedBaseline } from './baseline.js';
 import { commentText, sbplString } from './sbpl.js';
 
@@ -77,18 +76,14 @@ function componentsLeadingTo(path: string): string[] {
 const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 function gatewayPort(input: CompileInput): number {
-  const raw = input.options['gateway-port'];
-  if (raw === undefined) return DEFAULT_GATEWAY_PORT;
-  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isInteger(n) || n < 1 || n > 65535) throw new UsageError(`--gateway-port must be a TCP port (1-65535), not ${JSON.stringify(raw)}`);
+  const n = input.options.gatewayPort ?? DEFAULT_GATEWAY_PORT;
+  if (!Number.isInteger(n) || n < 1 || n > 65535) throw new TargetError(`the gateway port must be a TCP port (1-65535), not ${n}`);
   return n;
 }
 
 /** A file name for the principal's profile: never a path that leaves the output directory. */
 export function profileName(id: string): string {
-  if (id === '' || id === '.' || id === '..' || /[/\\]/.test(id) || /[\u0000-\u001f\u007f]/.test(id))
-    throw new UsageError(`principal ${JSON.stringify(id)} cannot name a profile file (no '/', '\\', control characters, '.' or '..')`);
-  return `${id}.sb`;
+  return `${artifactStem(id)}.sb`;
 }
 
 /** One principal's Seatbelt profile. Pure: same input, same bytes. */

@@ -1,14 +1,14 @@
 import { controlCharacter } from '../../compiler/paths/index.js';
-import { UsageError } from '../../compiler/cli/options.js';
+import { TargetError } from '../target.js';
 
 /**
  * A string the macOS target refuses to write into a profile. It is a
- * UsageError so that `boxwright compile --force` on such a config ends with
+ * TargetError so that `boxwright compile --force` on such a config ends with
  * the message (exit 2), never with a profile and never with a stack trace.
  * The `unrepresentable-path` rule already refuses these configs for macOS;
  * this is the emitter's own, second line of defence.
  */
-export class UnrepresentableError extends UsageError {}
+export class UnrepresentableError extends TargetError {}
 
 /** Lone UTF-16 surrogates: they have no UTF-8 spelling, so the bytes written would name another path. */
 const loneSurrogate = /[\uD800-\uDFFF]/u;

@@ -2,7 +2,7 @@ import type { Verdict } from '../../compiler/diagnostic.js';
 import type { Grant, ListName, PrincipalKind } from '../../compiler/ir/types.js';
 import { expandTilde, secretLocations } from '../../compiler/paths/index.js';
 import { version } from '../../compiler/version.js';
-import type { GrantAccess, PrincipalAccess } from '../access/index.js';
+import type { GrantAccess, PrincipalAccess } from '../../model/index.js';
 import { headerLines, sha256Hex, type CompileInput } from '../target.js';
 import { toWindows, type WindowsPath } from './paths.js';
 import {

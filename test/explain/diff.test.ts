@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import kleur from 'kleur';
-import { diffConfigs, type DiffArgs } from '../../compiler/cli/diff.js';
-import { diffJson, diffMarkdown, diffText } from '../../compiler/format/diff.js';
+import { diffConfigs, type DiffArgs } from '../../app/cli/diff.js';
+import { diffJson, diffMarkdown, diffText } from '../../app/format/diff.js';
 import { repoRoot } from '../helpers.js';
 import { matchSnapshot } from '../snapshot.js';
 

@@ -10,8 +10,8 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, syml
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { compileConfig } from '../../compiler/cli/compile.js';
-import { explainBytes } from '../../compiler/cli/explain.js';
+import { compileConfig } from '../../app/cli/compile.js';
+import { explainBytes } from '../../app/cli/explain.js';
 import { parseArgsFile } from '../../targets/linux/index.js';
 import { viewFromArgv } from '../../targets/linux/view.js';
 import { exampleNames } from '../compile-helpers.js';

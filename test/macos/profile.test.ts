@@ -2,7 +2,7 @@
 // profile read back, the rule order, and the seed rows visible in the output.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CompileOutcome } from '../../compiler/cli/compile.js';
+import type { CompileOutcome } from '../../app/cli/compile.js';
 import { FILE_SECTIONS } from '../../targets/macos/profile.js';
 import { compileExample, compileText, exampleNames } from '../compile-helpers.js';
 import { matchSnapshot } from '../snapshot.js';

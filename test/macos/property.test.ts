@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import type { CompileOutcome } from '../../compiler/cli/compile.js';
+import type { CompileOutcome } from '../../app/cli/compile.js';
 import { baselinePaths } from '../../targets/macos/baseline.js';
 import { BANNER } from '../../targets/macos/profile.js';
 import { compileText } from '../compile-helpers.js';

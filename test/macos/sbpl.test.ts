@@ -2,7 +2,7 @@
 // reader, and the runner's argv.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { UsageError } from '../../compiler/cli/options.js';
+import { TargetError } from '../../targets/target.js';
 import { baselineRules, directNetworkRules, notTaken, renderedBaseline, renderRule } from '../../targets/macos/baseline.js';
 import { sandboxExecArgv } from '../../targets/macos/runner.js';
 import { commentText, sbplRegex, sbplString, UnrepresentableError } from '../../targets/macos/sbpl.js';
@@ -29,7 +29,7 @@ describe('macos: sbplString', () => {
     for (let c = 0; c < 0x20; c++) assert.throws(() => sbplString(`/a${String.fromCharCode(c)}b`), UnrepresentableError);
     assert.throws(() => sbplString('/a\u007fb'), UnrepresentableError);
     assert.throws(() => sbplString('/a\ud800b'), UnrepresentableError);
-    assert.ok(new UnrepresentableError('x') instanceof UsageError, 'the CLI reports it as a message, not a stack trace');
+    assert.ok(new UnrepresentableError('x') instanceof TargetError, 'the CLI reports it as a message, not a stack trace');
   });
 });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import type { CompileOutcome } from '../../compiler/cli/compile.js';
+import type { CompileOutcome } from '../../app/cli/compile.js';
 import { expandTilde, secretLocations } from '../../compiler/paths/index.js';
-import { effectiveAccess, type PrincipalAccess } from '../../targets/access/index.js';
+import { effectiveAccess, type PrincipalAccess } from '../../model/index.js';
 import { BANNER, FILE_SECTIONS } from '../../targets/macos/profile.js';
 import { pathFilters, readSbpl, ruleParts, type Node, type Parsed } from './sbpl-reader.js';
 

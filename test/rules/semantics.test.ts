@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { effectiveAccess, legend } from '../../targets/access/index.js';
+import { effectiveAccess, legend } from '../../model/index.js';
 import { lintText, ruleIds } from '../lint-helpers.js';
 
 /** The Linux cell (legend) at each grant of the agent, by the string as written. */

@@ -1,7 +1,7 @@
 import AjvModule from 'ajv';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CompileArgs } from '../../compiler/cli/compile.js';
+import type { CompileArgs } from '../../app/cli/compile.js';
 import type { Artifact } from '../../targets/target.js';
 import type { AclPlan } from '../../targets/windows/index.js';
 import { compileExample, compileText } from '../compile-helpers.js';

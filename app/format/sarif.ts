@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { relative, sep } from 'node:path';
-import type { Diagnostic, Severity } from '../diagnostic.js';
+import type { Diagnostic, Severity } from '../../compiler/diagnostic.js';
 import type { Rule } from '../../rules/engine.js';
 import { ruleDoc } from './rule-doc.js';
 import type { FileReport } from './report.js';

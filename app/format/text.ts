@@ -1,6 +1,6 @@
 import kleur from 'kleur';
-import type { Severity, Verdict } from '../diagnostic.js';
-import { PLATFORMS } from '../diagnostic.js';
+import type { Severity, Verdict } from '../../compiler/diagnostic.js';
+import { PLATFORMS } from '../../compiler/diagnostic.js';
 import { codeFrame } from './frame.js';
 import { totals, type FileReport } from './report.js';
 

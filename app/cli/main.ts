@@ -149,7 +149,9 @@ export async function main(argv: string[]): Promise<number> {
     const positional = (args['_'] as unknown[]).map(String);
     return await command.run({ ...args, ...positionals(command.usage, positional), ...(verbatim ? { '--': verbatim } : {}) });
   } catch (e) {
-    if (e instanceof UsageError) {
+    // A usage error, or an input a target cannot lower (TargetError, from
+    // targets/target.ts: checked by name so that start-up loads no target).
+    if (e instanceof UsageError || (e instanceof Error && e.name === 'TargetError')) {
       process.stderr.write(`boxwright: ${e.message}\n`);
       return 2;
     }

@@ -1,13 +1,13 @@
-import type { Diagnostic, Platform, Verdict } from '../diagnostic.js';
-import { compareDiagnostics, PLATFORMS, verdictsOf } from '../diagnostic.js';
-import { buildIR } from '../ir/build.js';
-import type { PolicyIR } from '../ir/types.js';
-import type { FsView } from '../paths/view.js';
-import { detectDialect } from '../schema/dialect.js';
-import { validateDocument, type Dialect } from '../schema/validate.js';
-import type { TomlComment } from '../toml/ast.js';
-import { parseToml } from '../toml/index.js';
-import { runRules } from '../../rules/engine.js';
+import type { Diagnostic, Platform, Verdict } from '../compiler/diagnostic.js';
+import { compareDiagnostics, PLATFORMS, verdictsOf } from '../compiler/diagnostic.js';
+import { buildIR } from '../compiler/ir/build.js';
+import type { PolicyIR } from '../compiler/ir/types.js';
+import type { FsView } from '../compiler/paths/view.js';
+import { detectDialect } from '../compiler/schema/dialect.js';
+import { validateDocument, type Dialect } from '../compiler/schema/validate.js';
+import type { TomlComment } from '../compiler/toml/ast.js';
+import { parseToml } from '../compiler/toml/index.js';
+import { runRules } from '../rules/engine.js';
 
 export interface CheckOptions {
   readonly file: string;

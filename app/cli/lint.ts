@@ -1,6 +1,6 @@
 import type { FileReport } from '../format/report.js';
 import { totals } from '../format/report.js';
-import { checkConfig } from './check.js';
+import { checkConfig } from '../check.js';
 import { fsViewFrom, platformsFrom, sessionFrom, type ConfigArgs } from './options.js';
 import { readInput } from './read-input.js';
 
@@ -46,7 +46,7 @@ async function render(format: string, reports: FileReport[]): Promise<string> {
     case 'json':
       return (await import('../format/json.js')).formatJson(reports);
     case 'sarif': {
-      const [{ formatSarif }, { allRules }, { version }] = await Promise.all([import('../format/sarif.js'), import('../../rules/registry.js'), import('../version.js')]);
+      const [{ formatSarif }, { allRules }, { version }] = await Promise.all([import('../format/sarif.js'), import('../../rules/registry.js'), import('../../compiler/version.js')]);
       return formatSarif(reports, allRules, version);
     }
     case 'github':

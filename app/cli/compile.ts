@@ -1,11 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Platform } from '../diagnostic.js';
+import type { Platform } from '../../compiler/diagnostic.js';
 import { formatText } from '../format/text.js';
-import { effectiveAccess } from '../../targets/access/index.js';
+import { effectiveAccess } from '../../model/index.js';
 import { targetLoaders } from '../../targets/registry.js';
-import type { Artifact, CompileInput } from '../../targets/target.js';
-import { checkConfig, type CheckResult } from './check.js';
+import { artifactStem } from '../../targets/target.js';
+import type { Artifact, CompileInput, TargetOptions } from '../../targets/target.js';
+import { checkConfig, type CheckResult } from '../check.js';
 import { fsViewFrom, sessionFrom, UsageError, type ConfigArgs } from './options.js';
 import { readInput } from './read-input.js';
 
@@ -43,9 +44,18 @@ export async function compileConfig(bytes: Uint8Array, platform: Platform, args:
     diagnostics: check.diagnostics,
     verdict,
     forced: verdict === 'refused' && !!args.force,
-    options: { 'gateway-port': args['gateway-port'], 'gateway-socket': args['gateway-socket'], home: check.ir.home },
+    options: targetOptions(args),
   };
   return { ok: true, artifacts: target.compile(input), check };
+}
+
+/** The targets' options from the command line, validated here: a bad one is a usage error, not a target's. */
+function targetOptions(args: CompileArgs): TargetOptions {
+  const port = args['gateway-port'];
+  if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) throw new UsageError(`--gateway-port must be a TCP port (1-65535), not ${JSON.stringify(port)}`);
+  const socket = args['gateway-socket'];
+  if (socket !== undefined && !socket.startsWith('/')) throw new UsageError(`--gateway-socket must be an absolute path, not ${JSON.stringify(socket)}`);
+  return { ...(port !== undefined ? { gatewayPort: port } : {}), ...(socket ? { gatewaySocket: socket } : {}) };
 }
 
 export function platformOf(target: string | undefined): Platform {
@@ -70,9 +80,9 @@ export async function compileCommand(args: CompileArgs): Promise<number> {
     process.stderr.write(`boxwright compile: ${outcome.reason}\n`);
     return 1;
   }
-  // The schema restricts principal names; this is the last line of defence
-  // against an artifact name that would escape --out.
-  for (const a of outcome.artifacts) if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(a.name) || a.name.includes('..')) throw new UsageError(`refusing to write an artifact named ${JSON.stringify(a.name)}`);
+  // The schema restricts principal names and every target names its files
+  // through artifactStem; checked once more where the files are written.
+  for (const a of outcome.artifacts) artifactStem(a.name);
   mkdirSync(args.out, { recursive: true });
   for (const a of [...outcome.artifacts].sort((x, y) => (x.name < y.name ? -1 : 1))) {
     writeFileSync(join(args.out, a.name), a.content);

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { relative, resolve } from 'node:path';
-import type { Platform } from '../diagnostic.js';
-import { effectiveAccess } from '../../targets/access/index.js';
-import { accessDelta, isEmptyDelta, type AccessDelta } from '../../targets/access/delta.js';
-import { checkConfig, type CheckResult } from './check.js';
+import type { Platform } from '../../compiler/diagnostic.js';
+import { effectiveAccess } from '../../model/index.js';
+import { accessDelta, isEmptyDelta, type AccessDelta } from '../views/delta.js';
+import { checkConfig, type CheckResult } from '../check.js';
 import { compileConfig } from './compile.js';
 import { fsViewFrom, platformsFrom, sessionFrom, UsageError, type ConfigArgs } from './options.js';
 import { readInput } from './read-input.js';

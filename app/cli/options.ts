@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import type { Platform } from '../diagnostic.js';
-import { PLATFORMS } from '../diagnostic.js';
-import { hostView, manifestView, noneView, type FsView } from '../paths/index.js';
-import type { Dialect } from '../schema/validate.js';
+import type { Platform } from '../../compiler/diagnostic.js';
+import { PLATFORMS } from '../../compiler/diagnostic.js';
+import { hostView, manifestView, noneView, type FsView } from '../../compiler/paths/index.js';
+import type { Dialect } from '../../compiler/schema/validate.js';
 
 /** A usage problem: exit 2 with the message, never a stack trace. */
 export class UsageError extends Error {}

@@ -1,5 +1,5 @@
 import { codeFrame } from '../format/frame.js';
-import { parseToml, toPlainJsonText, toTaggedJson } from '../toml/index.js';
+import { parseToml, toPlainJsonText, toTaggedJson } from '../../compiler/toml/index.js';
 import { readInput } from './read-input.js';
 
 /** `boxwright parse [FILE] [--tagged]`: exit 1 with positioned errors on invalid TOML. */

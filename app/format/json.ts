@@ -1,5 +1,5 @@
-import type { Diagnostic } from '../diagnostic.js';
-import type { Span } from '../span.js';
+import type { Diagnostic } from '../../compiler/diagnostic.js';
+import type { Span } from '../../compiler/span.js';
 import type { FileReport } from './report.js';
 
 function range(span: Span): { start: { line: number; column: number }; end: { line: number; column: number } } {

@@ -1,6 +1,6 @@
 import kleur from 'kleur';
-import type { Diagnostic } from '../diagnostic.js';
-import { isEmptyDelta } from '../../targets/access/delta.js';
+import type { Diagnostic } from '../../compiler/diagnostic.js';
+import { isEmptyDelta } from '../views/delta.js';
 import type { ConfigDiff } from '../cli/diff.js';
 
 function diagLine(d: Diagnostic): string {

@@ -1,4 +1,4 @@
-import type { Span } from '../span.js';
+import type { Span } from '../../compiler/span.js';
 
 /** Lines longer than this are shown as a window around the span. */
 const maxShown = 120;

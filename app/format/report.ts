@@ -1,5 +1,5 @@
-import type { Diagnostic, Platform, Verdict } from '../diagnostic.js';
-import type { Dialect } from '../schema/validate.js';
+import type { Diagnostic, Platform, Verdict } from '../../compiler/diagnostic.js';
+import type { Dialect } from '../../compiler/schema/validate.js';
 
 /** What every output format renders: one entry per linted file. */
 export interface FileReport {

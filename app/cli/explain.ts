@@ -1,8 +1,8 @@
-import { PLATFORMS } from '../diagnostic.js';
-import { effectiveAccess } from '../../targets/access/index.js';
-import { explainMatrix, type ExplainMatrix } from '../../targets/access/matrix.js';
+import { PLATFORMS } from '../../compiler/diagnostic.js';
+import { effectiveAccess } from '../../model/index.js';
+import { explainMatrix, type ExplainMatrix } from '../views/matrix.js';
 import { formatText } from '../format/text.js';
-import { checkConfig } from './check.js';
+import { checkConfig } from '../check.js';
 import { fsViewFrom, platformsFrom, sessionFrom, type ConfigArgs } from './options.js';
 import { readInput } from './read-input.js';
 

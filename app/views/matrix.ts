@@ -1,8 +1,8 @@
 import type { Diagnostic, Platform, Verdict } from '../../compiler/diagnostic.js';
 import { PLATFORMS } from '../../compiler/diagnostic.js';
 import type { Grant, PolicyIR } from '../../compiler/ir/types.js';
-import { legend, type Cell } from './cell.js';
-import type { AccessModel } from './model.js';
+import { legend, type Cell } from '../../model/cell.js';
+import type { AccessModel } from '../../model/model.js';
 
 /** One cell of the explain matrix: the legend, and why it differs from the request. */
 export interface MatrixCell {

@@ -1,5 +1,5 @@
 import { constants } from 'node:os';
-import type { Platform } from '../diagnostic.js';
+import type { Platform } from '../../compiler/diagnostic.js';
 import { formatText } from '../format/text.js';
 import { compileConfig, type CompileArgs, type CompileOutcome } from './compile.js';
 import { UsageError } from './options.js';
@@ -65,8 +65,8 @@ export async function runCommand(args: RunArgs): Promise<number> {
   try {
     outcome = await compileConfig(input.bytes, platform, compileArgs, args.config);
   } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    say(`${e.message}; the command did not run`);
+    if (!(e instanceof UsageError) && !(e instanceof Error && e.name === 'TargetError')) throw e;
+    say(`${(e as Error).message}; the command did not run`);
     return NOT_RUN;
   }
   if (!outcome.ok) {

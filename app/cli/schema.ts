@@ -1,4 +1,4 @@
-import { boxSchema, editorSchema, manifestSchema, tybaSchema } from '../schema/schemas.js';
+import { boxSchema, editorSchema, manifestSchema, tybaSchema } from '../../compiler/schema/schemas.js';
 
 export async function schemaCommand(args: { dialect?: 'box' | 'tyba' | 'editor' | 'manifest' }): Promise<number> {
   const schemas = { box: boxSchema, tyba: tybaSchema, editor: editorSchema, manifest: manifestSchema };

@@ -1,4 +1,4 @@
-import type { Severity } from '../diagnostic.js';
+import type { Severity } from '../../compiler/diagnostic.js';
 import { totals, type FileReport } from './report.js';
 
 const commands: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'notice' };

@@ -1,7 +1,7 @@
-import type { Platform } from '../../compiler/diagnostic.js';
-import { PLATFORMS } from '../../compiler/diagnostic.js';
-import type { Grant, PolicyIR, Principal } from '../../compiler/ir/types.js';
-import { expandTilde, isUnder, secretLocations } from '../../compiler/paths/index.js';
+import type { Platform } from '../compiler/diagnostic.js';
+import { PLATFORMS } from '../compiler/diagnostic.js';
+import type { Grant, PolicyIR, Principal } from '../compiler/ir/types.js';
+import { expandTilde, isUnder, secretLocations } from '../compiler/paths/index.js';
 import { access, absent, denied, empty, type Cell } from './cell.js';
 
 /** Why a platform's cell is what it is: the rule or mechanism, for footnotes. */

@@ -1,8 +1,8 @@
 import type { Diagnostic, Platform, Verdict } from '../../compiler/diagnostic.js';
 import { PLATFORMS } from '../../compiler/diagnostic.js';
 import type { PolicyIR, Principal } from '../../compiler/ir/types.js';
-import { absent, legend, type Cell } from './cell.js';
-import type { AccessModel, PrincipalAccess } from './model.js';
+import { absent, legend, type Cell } from '../../model/cell.js';
+import type { AccessModel, PrincipalAccess } from '../../model/model.js';
 
 export interface AccessChange {
   readonly platform: Platform;

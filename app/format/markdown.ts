@@ -1,5 +1,5 @@
-import type { Severity } from '../diagnostic.js';
-import { PLATFORMS } from '../diagnostic.js';
+import type { Severity } from '../../compiler/diagnostic.js';
+import { PLATFORMS } from '../../compiler/diagnostic.js';
 import { totals, type FileReport } from './report.js';
 
 const icons: Record<Severity, string> = { error: '⛔', warning: '⚠️', info: 'ℹ️' };
