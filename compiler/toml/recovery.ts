@@ -8,12 +8,12 @@
  *    so the rest of a multi-line array is not reported line by line;
  *  - lines that only continue the broken construct (start with `]`, `{`, `}`,
  *    `,`, `.` or `=`, which nothing at the top level can) are skipped too.
- * The driver then checks whether the lexer was in its default mode at that
- * point and re-lexes from there if not.
+ * The driver then lexes afresh from there, in the lexer's default mode.
  */
 import type { IToken } from 'chevrotain';
 import { chevrotain } from './chevrotain.js';
 import type { TomlTokens } from './lexer.js';
+import { work } from './work.js';
 
 /** Open `[` / `{` of the current item before token `foundIdx`. */
 export function openContainers(T: TomlTokens, tokens: readonly IToken[], from: number, foundIdx: number): string[] {
@@ -36,30 +36,36 @@ export function scanToClose(text: string, from: number, stack: readonly string[]
   const st = stack.slice();
   const n = text.length;
   let i = from;
+  let close = -1;
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c === 0x23) {
       // comment
       const nl = text.indexOf('\n', i);
-      if (nl < 0) return -1;
+      if (nl < 0) break;
       i = nl + 1;
       continue;
     }
     if (c === 0x22 || c === 0x27) {
-      i = skipString(text, i, c);
-      if (i < 0) return -1;
+      const after = skipString(text, i, c);
+      if (after < 0) break;
+      i = after;
       continue;
     }
     if (c === 0x5b || c === 0x7b) st.push(c === 0x5b ? '[' : '{');
     else if (c === 0x5d || c === 0x7d) {
       const want = c === 0x5d ? '[' : '{';
-      if (st[st.length - 1] !== want) return -1;
+      if (st[st.length - 1] !== want) break;
       st.pop();
-      if (st.length === 0) return i;
+      if (st.length === 0) {
+        close = i;
+        break;
+      }
     }
     i++;
   }
-  return -1;
+  work.scannedChars += i - from;
+  return close;
 }
 
 /** Index just after the string starting at `i` (single-line strings end at the line end). */
