@@ -26,7 +26,7 @@ import { chevrotain } from './chevrotain.js';
 import { describeCodePoint, Expect, syntaxMessage, TomlSyntaxError } from './errors.js';
 import { invalidToken, tomlLexer, type TomlTokens } from './lexer.js';
 import { tomlParser, type TomlParser } from './parser.js';
-import { looksLikeLineStart, openContainers, resumeOffset } from './recovery.js';
+import { CloseScanner, looksLikeLineStart, openContainers, resumeOffset } from './recovery.js';
 import { LineTable, pointSpan, tokenEnd, visibleEnd, visibleStart } from './spans.js';
 import { work } from './work.js';
 
@@ -174,6 +174,7 @@ function parseWindows(
   const builder = new Builder(errors, { start: ORIGIN, end: ORIGIN });
   parser.begin(builder, errors, lines);
   const commentTokens: IToken[] = [];
+  const scanner = new CloseScanner(text);
   /** Comments of a window that lie before `until`, where the next window starts. */
   const keepComments = (lexed: Lexed, until: number): void => {
     for (const c of lexed.comments) if (c.startOffset < until) commentTokens.push(c);
@@ -227,9 +228,14 @@ function parseWindows(
       continue;
     }
 
-    const resume = reportFailure(text, T, parser, builder, lines, errors, tokens, failure, found, isNewline);
-    if (resume < 0 || errors.length >= MAX_ERRORS) {
-      // no more windows: the comments of the rest of the file, lexed as they follow this window's start
+    const resume = reportFailure(text, T, parser, builder, lines, errors, scanner, tokens, failure, found, isNewline);
+    if (errors.length >= MAX_ERRORS) {
+      // enough: the rest of the file is not looked at (nor are its comments collected)
+      keepComments(lexed, end);
+      break;
+    }
+    if (resume < 0) {
+      // nothing to resume at: the rest of the file is one line, whose comments are still wanted
       keepComments(end < n ? lex(T, text, pos, n) : lexed, n);
       break;
     }
@@ -255,7 +261,7 @@ function startsLine(text: string, prev: IToken | undefined, t: IToken, isNewline
  * the offset to resume at, or -1 to stop.
  */
 function reportFailure(
-  text: string, T: TomlTokens, parser: TomlParser, builder: Builder, lines: LineTable, errors: TomlError[],
+  text: string, T: TomlTokens, parser: TomlParser, builder: Builder, lines: LineTable, errors: TomlError[], scanner: CloseScanner,
   tokens: readonly IToken[], failure: Failure, found: IToken | undefined, isNewline: (t: IToken | undefined) => boolean,
 ): number {
   // where, and what
@@ -292,7 +298,7 @@ function reportFailure(
   // where to resume
   const stack = missingClose ? [] : openContainers(T, tokens, parser.itemIdx + 1, foundIdx);
   const from = showFound && found !== undefined ? Math.max(span.start.offset, tokenEnd(found) - 1) : span.start.offset;
-  return resumeOffset(text, from, stack, found !== undefined ? found.startOffset : span.start.offset);
+  return resumeOffset(scanner, text, from, stack, found !== undefined ? found.startOffset : span.start.offset);
 }
 
 /** A token's text as people wrote it: without the blanks taken along, and `key` for `key = `. */
