@@ -141,7 +141,7 @@ describe('--fs host and the equivalent manifest', () => {
           }
         });
       }),
-      { numRuns: 200, seed: 1302 },
+      { numRuns: 120, seed: 1302 },
     );
     // the configs reach the rule that once differed
     assert.ok(protectedSeen > 20, `protected-path reported for only ${protectedSeen} configs`);
