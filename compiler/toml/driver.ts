@@ -33,7 +33,7 @@ import { work } from './work.js';
 const MAX_ERRORS = 100;
 const ORIGIN = { offset: 0, line: 1, column: 1 } as const;
 /** The usual window. */
-export const WINDOW = 64 * 1024;
+const WINDOW = 64 * 1024;
 /** The first window after a syntax error (most errors are followed by more of the same). */
 const RECOVERY_WINDOW = 4 * 1024;
 

@@ -27,7 +27,8 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { parse as smolParse } from 'smol-toml';
 import { parseToml } from '../../compiler/toml/index.js';
-import { atMilliseconds, canonical, documentArb, fromSmol, fromTree } from './generate.js';
+import { documentArb } from './generate.js';
+import { atMilliseconds, canonical, fromSmol, fromTree } from './model.js';
 
 /** A line-ending backslash, blanks, then quotes and the closing delimiter: smol-toml drops those quotes. */
 const SMOL_QUOTES_AFTER_ESCAPED_NEWLINE = /\\[ \t]*\r?\n[ \t\r\n]*"{4}/;

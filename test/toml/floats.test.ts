@@ -10,7 +10,7 @@
  * or without a fraction. `1.0e-00001` was once sent to the date-time decoder
  * because its fifth character is "-". Each generated literal is decoded as a
  * value, in an array and in an inline table, and compared with its value
- * computed from its parts (generate.ts `floatValue`), with smol-toml's, and,
+ * computed from its parts (gen-scalars.ts `floatValue`), with smol-toml's, and,
  * where the mantissa and the power of ten are exact doubles, with the one
  * correctly rounded product or quotient. Seeded and bounded.
  */
@@ -19,7 +19,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { parse as smolParse } from 'smol-toml';
 import { parseToml, type TomlValue } from '../../compiler/toml/index.js';
-import { floatLiteralArb, floatValue, type FloatLiteral } from './generate.js';
+import { floatLiteralArb, floatValue, type FloatLiteral } from './gen-scalars.js';
 
 function decoded(src: string): TomlValue[] {
   const r = parseToml(src);

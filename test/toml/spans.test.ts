@@ -196,8 +196,8 @@ describe('spans', () => {
   });
 });
 
-describe('large documents (parsed in chunks)', () => {
-  // constructs that a chunk boundary could cut: multi-line strings and arrays whose
+describe('large documents (parsed in windows)', () => {
+  // constructs that a window boundary could cut: multi-line strings and arrays whose
   // lines start with "[", comments, CRLF, a header right after a multi-line value
   const block = (i: number): string => [
     `[[item]]`,
