@@ -1,4 +1,4 @@
-import { isUnder, protectedHit, protectedPaths, type ProtectedPath } from '../compiler/paths/index.js';
+import { inspectPath, isUnder, protectedHit, protectedPaths, type ProtectedPath } from '../compiler/paths/index.js';
 import type { Rule } from './engine.js';
 import { authored, shown } from './util.js';
 
@@ -43,7 +43,9 @@ export const protectedPath: Rule = {
         }
         const exposed = hit.exposes.filter((x) => !denies.some((d) => isUnder(x.path, d)));
         if (!exposed.length) continue;
-        const existing = exposed.filter((x) => ctx.view.lookup(x.path).kind !== 'absent');
+        // the step-by-step walk every rule uses, so that `--fs host` and an equivalent manifest agree
+        // (a raw lookup lets the kernel follow `~/.docker` -> elsewhere on the host, never in a manifest)
+        const existing = exposed.filter((x) => inspectPath(ctx.view, x.path).existence !== 'absent');
         const named = (existing.length ? existing : exposed).map((x) => x.written);
         ctx.report({
           severity: 'warning',

@@ -65,10 +65,20 @@ export class Builder {
   readonly root: MutTable;
   /** The table that key/value lines go into (changed by headers). */
   current: MutTable;
+  /** The full key of each table a header made current, so that messages name `[x.y]`, not `[y]`. */
+  private readonly paths = new WeakMap<MutTable, readonly string[]>();
 
   constructor(private readonly errors: TomlError[], rootSpan: Span) {
     this.root = newTable('root', rootSpan);
     this.current = this.root;
+    this.paths.set(this.root, []);
+  }
+
+  /** `table`'s key followed by the first `upTo + 1` segments (relative when the table's key is unknown, e.g. inline). */
+  private fullKey(table: MutTable, segs: readonly KeySeg[], upTo: number): string {
+    const prefix = this.paths.get(table);
+    const rest = names(segs, upTo);
+    return formatKey(prefix === undefined ? rest : prefix.concat(rest));
   }
 
   error(message: string, span: Span, relatedMessage?: string, relatedSpan?: Span): void {
@@ -125,10 +135,10 @@ export class Builder {
           continue;
         }
         if (v.origin === 'inline') {
-          this.error(`cannot add to inline table ${JSON.stringify(formatKey(names(segs, i)))} after it is defined`, seg.span, 'the inline table is defined here', v.span);
+          this.error(`cannot add to inline table ${JSON.stringify(this.fullKey(table, segs, i))} after it is defined`, seg.span, 'the inline table is defined here', v.span);
           return;
         }
-        this.error(`cannot add to table [${formatKey(names(segs, i))}] with dotted keys: it is already defined by a table header`, seg.span, 'the table is defined here', v.span);
+        this.error(`cannot add to table [${this.fullKey(table, segs, i)}] with dotted keys: it is already defined by a table header`, seg.span, 'the table is defined here', v.span);
         return;
       }
       this.error(`cannot use ${JSON.stringify(seg.name)} as a table: it is already defined as ${describeValue(v)}`, seg.span, 'first defined here', e.keySpan);
@@ -176,6 +186,7 @@ export class Builder {
     const header = `[${path}]`;
     const parent = this.walkHeader(segs, header);
     this.current = newTable('header', span); // detached unless defined below
+    this.paths.set(this.current, names(segs, segs.length - 1));
     if (parent === undefined) return;
     const seg = segs[segs.length - 1]!;
     const e = parent.entries.get(seg.name);
@@ -191,6 +202,7 @@ export class Builder {
           t.origin = 'header';
           t.span = span;
           this.current = t;
+          this.paths.set(t, names(segs, segs.length - 1));
           return;
         case 'header':
           this.error(`table ${header} is already defined`, span, 'first defined here', t.span);
@@ -220,6 +232,7 @@ export class Builder {
     const parent = this.walkHeader(segs, header);
     const element = newTable('array-element', span);
     this.current = element;
+    this.paths.set(element, names(segs, segs.length - 1));
     if (parent === undefined) return;
     const seg = segs[segs.length - 1]!;
     const e = parent.entries.get(seg.name);

@@ -8,12 +8,12 @@
  *    so the rest of a multi-line array is not reported line by line;
  *  - lines that only continue the broken construct (start with `]`, `{`, `}`,
  *    `,`, `.` or `=`, which nothing at the top level can) are skipped too.
- * The driver then checks whether the lexer was in its default mode at that
- * point and re-lexes from there if not.
+ * The driver then lexes afresh from there, in the lexer's default mode.
  */
 import type { IToken } from 'chevrotain';
 import { chevrotain } from './chevrotain.js';
 import type { TomlTokens } from './lexer.js';
+import { work } from './work.js';
 
 /** Open `[` / `{` of the current item before token `foundIdx`. */
 export function openContainers(T: TomlTokens, tokens: readonly IToken[], from: number, foundIdx: number): string[] {
@@ -29,37 +29,90 @@ export function openContainers(T: TomlTokens, tokens: readonly IToken[], from: n
 }
 
 /**
- * Offset of the bracket that closes all of `stack`, scanning raw text from
- * `from`; -1 if there is none (end of file, or a mismatched bracket).
+ * Finds the bracket that closes all of a stack of open ones, scanning raw
+ * text; remembers what earlier scans learnt, so that many errors in one
+ * long unclosed construct (a file of `a = [` lines) do not each scan to the
+ * end of the file.
+ *
+ * What is remembered: line starts that a scan which reached the end of the
+ * file passed outside strings and comments, after which its stack never
+ * went below the depth it had there. Any later scan that reaches such a line
+ * start (also outside strings and comments) reads the same characters from
+ * there on, only pops what it pushes after it, and so reaches the end of the
+ * file as well.
  */
-export function scanToClose(text: string, from: number, stack: readonly string[]): number {
-  const st = stack.slice();
-  const n = text.length;
-  let i = from;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (c === 0x23) {
-      // comment
-      const nl = text.indexOf('\n', i);
-      if (nl < 0) return -1;
-      i = nl + 1;
-      continue;
+export class CloseScanner {
+  private readonly noCloseAfter = new Set<number>();
+
+  constructor(private readonly text: string) {}
+
+  /** Offset of the bracket that closes all of `stack`, scanning from `from`; -1 if none (end of file, or a mismatched bracket). */
+  scan(from: number, stack: readonly string[]): number {
+    const text = this.text;
+    const n = text.length;
+    const st = stack.slice();
+    // line starts passed outside strings and comments, the depth there, and the lowest depth until the next one
+    const marks: number[] = [];
+    const depths: number[] = [];
+    const lows: number[] = [];
+    let i = from;
+    let close = -1;
+    let atEnd = false;
+    for (;;) {
+      if (i >= n) {
+        atEnd = true;
+        break;
+      }
+      const c = text.charCodeAt(i);
+      if (c === 0x0a) {
+        i++;
+        marks.push(i);
+        depths.push(st.length);
+        lows.push(st.length);
+        if (this.noCloseAfter.has(i)) {
+          atEnd = true;
+          break;
+        }
+        continue;
+      }
+      if (c === 0x23) {
+        // a comment, up to its newline
+        const nl = text.indexOf('\n', i);
+        if (nl < 0) {
+          i = n;
+          continue;
+        }
+        i = nl;
+        continue;
+      }
+      if (c === 0x22 || c === 0x27) {
+        const after = skipString(text, i, c);
+        i = after < 0 ? n : after;
+        continue;
+      }
+      if (c === 0x5b || c === 0x7b) st.push(c === 0x5b ? '[' : '{');
+      else if (c === 0x5d || c === 0x7d) {
+        if (st[st.length - 1] !== (c === 0x5d ? '[' : '{')) break;
+        st.pop();
+        const k = lows.length - 1;
+        if (k >= 0 && st.length < lows[k]!) lows[k] = st.length;
+        if (st.length === 0) {
+          close = i;
+          break;
+        }
+      }
+      i++;
     }
-    if (c === 0x22 || c === 0x27) {
-      i = skipString(text, i, c);
-      if (i < 0) return -1;
-      continue;
+    work.scannedChars += i - from;
+    if (atEnd) {
+      let low = Infinity;
+      for (let k = marks.length - 1; k >= 0; k--) {
+        low = Math.min(low, lows[k]!);
+        if (low >= depths[k]!) this.noCloseAfter.add(marks[k]!);
+      }
     }
-    if (c === 0x5b || c === 0x7b) st.push(c === 0x5b ? '[' : '{');
-    else if (c === 0x5d || c === 0x7d) {
-      const want = c === 0x5d ? '[' : '{';
-      if (st[st.length - 1] !== want) return -1;
-      st.pop();
-      if (st.length === 0) return i;
-    }
-    i++;
+    return close;
   }
-  return -1;
 }
 
 /** Index just after the string starting at `i` (single-line strings end at the line end). */
@@ -106,11 +159,11 @@ const CONTINUATION = /[ \t]*[\]{},.=]/y;
  * where the error was found; `closeFrom` (if the error was inside brackets)
  * where to look for their closing bracket.
  */
-export function resumeOffset(text: string, from: number, stack: readonly string[], closeFrom: number): number {
+export function resumeOffset(scanner: CloseScanner, text: string, from: number, stack: readonly string[], closeFrom: number): number {
   let nl = text.indexOf('\n', from);
   if (nl < 0) return -1;
   if (stack.length > 0) {
-    const close = scanToClose(text, closeFrom, stack);
+    const close = scanner.scan(closeFrom, stack);
     if (close >= 0) {
       const after = text.indexOf('\n', close);
       if (after < 0) return -1;

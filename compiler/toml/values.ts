@@ -208,7 +208,9 @@ const TIME = /^([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]+)?$/;
 export function decodeAtom(img: string, span: Span, report: Report): TomlValue {
   const c = img.charCodeAt(0);
   if (c >= 0x30 && c <= 0x39) {
-    if (img.length >= 10 && img.charCodeAt(4) === 0x2d) return decodeDateTime(img, span, report);
+    // a date starts with four digits and "-"; a float such as 1.0e-00001 or 123e-45678 can
+    // have its "-" fifth too, but never after four digits (its exponent needs an "e" first)
+    if (img.length >= 10 && img.charCodeAt(4) === 0x2d && isDigits(img, 1, 4)) return decodeDateTime(img, span, report);
     if (img.length >= 5 && img.charCodeAt(2) === 0x3a) return decodeTime(img, span, report);
     return decodeNumber(img, span, report);
   }
@@ -221,6 +223,15 @@ export function decodeAtom(img: string, span: Span, report: Report): TomlValue {
   }
   report(0, img.length, invalidValueMessage(img));
   return { kind: 'boolean', value: false, span };
+}
+
+/** Whether img[from, to) are all ASCII digits. */
+function isDigits(img: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const d = img.charCodeAt(i);
+    if (d < 0x30 || d > 0x39) return false;
+  }
+  return true;
 }
 
 function invalidValueMessage(img: string): string {

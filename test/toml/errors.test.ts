@@ -79,6 +79,15 @@ describe('messages and positions', () => {
     assert.equal(first('a = 1\na.b = 2\n'), '2:1 cannot use "a" as a table: it is already defined as an integer');
   });
 
+  test('a conflict through dotted keys names the whole table, not the key relative to the section', () => {
+    const [e] = errorsOf('[x.y]\nc = 1\n[x]\ny.d = 2\n');
+    assert.equal(e!.message, 'cannot add to table [x.y] with dotted keys: it is already defined by a table header');
+    assert.deepEqual(e!.span.start, { offset: 16, line: 4, column: 1 });
+    assert.deepEqual(e!.related?.[0]?.span.start, { offset: 0, line: 1, column: 1 });
+    assert.equal(first('[a."b c"]\n[[t]]\n[a]\n"b c".d.e = 1\n'), '4:1 cannot add to table [a."b c"] with dotted keys: it is already defined by a table header');
+    assert.equal(first('[x]\ny = {}\ny.d = 2\n'), '3:1 cannot add to inline table "x.y" after it is defined');
+  });
+
   test('strings', () => {
     assert.equal(first('s = "a\\qb"'), '1:7 invalid escape sequence "\\q"');
     assert.equal(first('s = "a\u0007b"'), '1:7 control character U+0007 is not allowed in a string');

@@ -8,19 +8,44 @@ import { describe, test } from 'node:test';
 import type { Position, Span } from '../../compiler/span.js';
 import { parseToml, type TomlTable, type TomlValue } from '../../compiler/toml/index.js';
 
-/** Line/column of an offset, computed the slow and obvious way. */
-function expectedPosition(text: string, offset: number): Position {
-  let line = 1;
-  let column = 1;
-  for (let i = 0; i < offset; i++) {
-    if (text[i] === '\n') {
-      line++;
-      column = 1;
-    } else {
-      column++;
+/**
+ * Line/column of every offset, computed the obvious way: one walk over the
+ * text counting LFs (a CRLF is one line end; columns count UTF-16 code
+ * units). The walk is done once per text, so checking every span of a large
+ * document is linear (it used to rescan from offset 0 for each span).
+ */
+class Positions {
+  private readonly lines: Uint32Array;
+  private readonly columns: Uint32Array;
+
+  constructor(readonly text: string) {
+    this.lines = new Uint32Array(text.length + 1);
+    this.columns = new Uint32Array(text.length + 1);
+    let line = 1;
+    let column = 1;
+    for (let i = 0; i <= text.length; i++) {
+      this.lines[i] = line;
+      this.columns[i] = column;
+      if (text[i] === '\n') {
+        line++;
+        column = 1;
+      } else {
+        column++;
+      }
     }
   }
-  return { offset, line, column };
+
+  at(offset: number): Position {
+    assert.ok(Number.isInteger(offset) && offset >= 0 && offset <= this.text.length, `offset ${offset} outside the text`);
+    return { offset, line: this.lines[offset]!, column: this.columns[offset]! };
+  }
+}
+
+let lastPositions: Positions | undefined;
+
+function expectedPosition(text: string, offset: number): Position {
+  if (lastPositions?.text !== text) lastPositions = new Positions(text);
+  return lastPositions.at(offset);
 }
 
 function checkSpan(text: string, span: Span, what: string): void {
@@ -171,8 +196,8 @@ describe('spans', () => {
   });
 });
 
-describe('large documents (parsed in chunks)', () => {
-  // constructs that a chunk boundary could cut: multi-line strings and arrays whose
+describe('large documents (parsed in windows)', () => {
+  // constructs that a window boundary could cut: multi-line strings and arrays whose
   // lines start with "[", comments, CRLF, a header right after a multi-line value
   const block = (i: number): string => [
     `[[item]]`,
