@@ -75,7 +75,7 @@ if (!isMainThread && (workerData as WorkerInput | undefined)?.role === 'parse-de
   const suite = shared === undefined ? undefined : join(shared, 'toml-test');
   const list = suite === undefined ? undefined : join(suite, 'files-toml-1.0.0');
   const skip = requireOrSkip(list !== undefined && existsSync(list), 'the toml-test suite (../shared/toml-test/files-toml-1.0.0)');
-  const mainModule = pathToFileURL(join(repoRoot, 'dist', 'compiler', 'cli', 'main.js')).href;
+  const mainModule = pathToFileURL(join(repoRoot, 'dist', 'app', 'cli', 'main.js')).href;
 
   /** Every case through `main` in one worker thread. */
   const decodeInProcess = (paths: readonly string[]): Promise<Decoded[]> =>
