@@ -7,7 +7,9 @@ import { detectDialect } from '../compiler/schema/dialect.js';
 import { validateDocument, type Dialect } from '../compiler/schema/validate.js';
 import type { TomlComment } from '../compiler/toml/ast.js';
 import { parseToml } from '../compiler/toml/index.js';
-import { runRules } from '../rules/engine.js';
+import { checkRules } from '../rules/index.js';
+import { tomlSyntax } from '../rules/toml-syntax.js';
+import { effectiveAccess } from '../model/index.js';
 
 export interface CheckOptions {
   readonly file: string;
@@ -59,10 +61,10 @@ export function checkConfig(bytes: Uint8Array, options: CheckOptions): CheckResu
   if (!parsed.document) {
     return finish(
       parsed.errors.map((e) => ({
-        ruleId: 'toml-syntax',
-        severity: 'error',
-        platforms: PLATFORMS,
-        message: e.message,
+        ruleId: tomlSyntax.meta.id,
+        severity: tomlSyntax.messages.syntax.severity,
+        platforms: tomlSyntax.messages.syntax.platforms,
+        message: tomlSyntax.messages.syntax.text({ message: e.message }),
         file,
         span: e.span,
         ...(e.related ? { related: e.related } : {}),
@@ -82,5 +84,5 @@ export function checkConfig(bytes: Uint8Array, options: CheckOptions): CheckResu
     ...(options.tybaDataDir ? { tybaDataDir: options.tybaDataDir } : {}),
     ...(options.agentDirs ? { agentDirs: options.agentDirs } : {}),
   });
-  return finish(runRules(ir, { view: options.view, comments: parsed.comments, text: parsed.text }), dialect, ir);
+  return finish(checkRules(ir, effectiveAccess(ir), { view: options.view, comments: parsed.comments, text: parsed.text }), dialect, ir);
 }

@@ -1,3 +1,5 @@
+import type { Refusal } from './facts.js';
+
 /**
  * What one platform gives at one path. `access` lists content rights;
  * `empty` is Linux's placeholder over a denied path (reads succeed empty,
@@ -11,7 +13,7 @@ export type Cell =
   | { readonly kind: 'empty' }
   | { readonly kind: 'denied' }
   | { readonly kind: 'absent' }
-  | { readonly kind: 'refused'; readonly ruleId: string };
+  | { readonly kind: 'refused'; readonly because: Refusal };
 
 export const absent: Cell = { kind: 'absent' };
 export const denied: Cell = { kind: 'denied' };

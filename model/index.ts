@@ -1,2 +1,3 @@
-export { effectiveAccess, type AccessModel, type PrincipalAccess, type GrantAccess, type Note } from './model.js';
+export { effectiveAccess, type AccessModel, type PrincipalAccess, type GrantAccess } from './model.js';
+export { FACT_KINDS, type Fact, type FactKind, type Mechanism, type Refusal } from './facts.js';
 export { access, absent, denied, empty, legend, sameCell, type Cell } from './cell.js';

@@ -3,12 +3,8 @@ import { PLATFORMS } from '../compiler/diagnostic.js';
 import type { Grant, PolicyIR, Principal } from '../compiler/ir/types.js';
 import { expandTilde, isUnder, secretLocations } from '../compiler/paths/index.js';
 import { access, absent, denied, empty, type Cell } from './cell.js';
+import type { Mechanism, Refusal } from './facts.js';
 
-/** Why a platform's cell is what it is: the rule or mechanism, for footnotes. */
-export interface Note {
-  readonly ruleId: string;
-  readonly text: string;
-}
 
 export interface GrantAccess {
   readonly grant: Grant;
@@ -16,13 +12,12 @@ export interface GrantAccess {
   readonly requested: Cell;
   /** What each platform gives at the grant's path, all grants combined. */
   readonly effective: Readonly<Record<Platform, Cell>>;
-  readonly notes: Readonly<Partial<Record<Platform, Note>>>;
+  /** The mechanism behind each platform's cell, where it differs from the request (or may). */
+  readonly notes: Readonly<Partial<Record<Platform, Mechanism>>>;
   /** Whether the grant applies on each platform (implicit grants have their own spelling per platform). */
   readonly applies: Readonly<Record<Platform, boolean>>;
   /** For a write grant: the read grant that covers its whole scope (Linux's requirement). */
   readonly readCover?: Grant;
-  /** For an uncovered write: the reads inside its scope that cover only part of it. */
-  readonly partialReads?: readonly Grant[];
   /**
    * For a deny the platform enforces: the ancestors of the denied path that
    * the workload could otherwise rename (their parent is writable), nearest
@@ -36,7 +31,7 @@ export interface PrincipalAccess {
   readonly principal: Principal;
   readonly grants: readonly GrantAccess[];
   /** Everything no grant names. */
-  readonly elsewhere: Readonly<Record<Platform, { readonly cell: Cell; readonly text: string }>>;
+  readonly elsewhere: Readonly<Record<Platform, { readonly cell: Cell; readonly text: string; readonly mechanism?: Mechanism }>>;
   effectiveAt(path: string, platform: Platform): Cell;
 }
 
@@ -313,45 +308,43 @@ function windowsAt(ix: PlatformIndex, path: string): Cell {
 
 function grantAccess(p: Principal, g: Grant, ix: Record<Platform, PlatformIndex>, at: PrincipalAccess['effectiveAt'], tyba: boolean): GrantAccess {
   const effective: Partial<Record<Platform, Cell>> = {};
-  const notes: Partial<Record<Platform, Note>> = {};
+  const notes: Partial<Record<Platform, Mechanism>> = {};
   const applies = { macos: appliesOn(g, 'macos'), linux: appliesOn(g, 'linux'), windows: appliesOn(g, 'windows') };
   let readCover: Grant | undefined;
-  let partialReads: Grant[] | undefined;
   let pinnedAncestors: Partial<Record<Platform, readonly string[]>> | undefined;
   for (const platform of PLATFORMS) {
     if (!g.path || !applies[platform]) {
       effective[platform] = absent;
       continue;
     }
-    const refuse = (ruleId: string, text: string): void => {
-      effective[platform] = { kind: 'refused', ruleId };
-      notes[platform] = { ruleId, text };
+    const refuse = (because: Refusal): void => {
+      effective[platform] = { kind: 'refused', because };
     };
     if (g.access === 'metadata' && p.kind !== 'agent') {
-      refuse('metadata-in-tool', 'tools refuse the metadata field');
+      refuse({ kind: 'metadata-field-in-tool' });
       continue;
     }
     if (platform === 'linux') {
       if (writes(g) && !g.implicit) {
         readCover = linuxReadCover(ix.linux, g.path, coverScope(g));
         if (!readCover) {
-          partialReads = ix.linux.treesBelow(g.path).filter(reads).concat(ix.linux.filesAt(g.path).filter(reads));
-          refuse('write-only', 'Linux refuses write-only access: a writable mount also exposes reads');
+          const partialReads = ix.linux.treesBelow(g.path).filter(reads).concat(ix.linux.filesAt(g.path).filter(reads));
+          refuse({ kind: 'write-without-read-cover', partialReads });
           continue;
         }
       }
       if (g.access === 'list') {
-        refuse('list-without-content', 'Linux mounts cannot show names without contents');
+        refuse({ kind: 'names-without-content' });
         continue;
       }
       if (isDeny(g) && g.facts.existence === 'absent' && !g.implicit) {
-        refuse('deny-absent-path', 'Linux needs an existing deny target');
+        refuse({ kind: 'deny-target-absent' });
         continue;
       }
     }
     effective[platform] = at(g.path, platform);
-    const note = mechanismNote(p, g, platform, effective[platform]!, tyba);
-    if (note) notes[platform] = note;
+    const mechanism = mechanismOf(p, g, platform, effective[platform]!, tyba);
+    if (mechanism) notes[platform] = mechanism;
     if (platform === 'linux' && isDeny(g) && effective.linux!.kind === 'empty') {
       const pinned = renameableAncestors(g.path, (a) => at(a, 'linux'));
       if (pinned.length) pinnedAncestors = { ...pinnedAncestors, linux: pinned };
@@ -364,7 +357,6 @@ function grantAccess(p: Principal, g: Grant, ix: Record<Platform, PlatformIndex>
     notes,
     applies,
     ...(readCover ? { readCover } : {}),
-    ...(partialReads ? { partialReads } : {}),
     ...(pinnedAncestors ? { pinnedAncestors } : {}),
   };
 }
@@ -388,31 +380,24 @@ const parentOf = (p: string): string => {
 };
 
 /** The platform mechanism behind a cell that differs from the request. */
-function mechanismNote(p: Principal, g: Grant, platform: Platform, cell: Cell, tyba: boolean): Note | undefined {
+function mechanismOf(p: Principal, g: Grant, platform: Platform, cell: Cell, tyba: boolean): Mechanism | undefined {
   if (platform === 'linux') {
-    if (g.implicit?.privateTmpfs) return { ruleId: 'private-temp', text: "a private tmpfs for this sandbox, empty at start and discarded at exit: never the host's /tmp, whose tmux, ssh-agent and X11 sockets would be reachable" };
-    if (g.path && isUnder(g.path, '/proc')) return { ruleId: 'process-info', text: "the sandbox's own /proc (its process namespace, mounted noexec), never the host's" };
-    if (g.access === 'metadata') return { ruleId: 'metadata-tree', text: 'Linux supplies no metadata-only tree' };
-    if (g.access === 'deny' && cell.kind === 'empty')
-      return g.facts.kind === 'file'
-        ? { ruleId: 'deny-file-substitution', text: 'an empty read-only file covers it: reads succeed empty, writes fail' }
-        : { ruleId: 'deny-file-substitution', text: 'an empty read-only tmpfs covers it' };
-    if (g.access === 'exec' && cell.kind === 'access') return { ruleId: 'exec-not-confined', text: 'the executable is bound read-only: it can be read as well as run' };
-    if (cell.kind === 'access' && cell.exec)
-      return p.kind === 'tool'
-        ? { ruleId: 'tool-exec-widening', text: "Linux makes a tool's content mounts executable" }
-        : { ruleId: 'exec-not-confined', text: 'bubblewrap cannot mount read trees non-executable' };
+    if (g.implicit?.privateTmpfs) return { kind: 'private-tmpfs' };
+    if (g.path && isUnder(g.path, '/proc')) return { kind: 'own-proc' };
+    if (g.access === 'metadata') return { kind: 'no-metadata-tree' };
+    if (g.access === 'deny' && cell.kind === 'empty') return { kind: 'empty-cover', of: g.facts.kind === 'file' ? 'file' : 'dir' };
+    if (g.access === 'exec' && cell.kind === 'access') return { kind: 'exec-grant-readable' };
+    if (cell.kind === 'access' && cell.exec) return p.kind === 'tool' ? { kind: 'tool-mounts-executable' } : { kind: 'mounts-executable' };
   }
   if (platform === 'windows') {
-    if (g.list === 'read_allow') return { ruleId: 'read-allow-inert', text: 'read_allow is inert on Windows: reads are already open' };
-    if (cell.kind === 'denied' && g.access !== 'deny') return { ruleId: 'secret-not-grantable', text: 'a no-read-up label on a listed secret' };
-    if (g.access === 'deny' && g.facts.existence === 'absent') return { ruleId: 'deny-absent-path', text: 'nothing to label: a file created there later is readable' };
-    if (g.access !== 'deny') return { ruleId: 'windows-open-reads', text: 'reads (and execution) are open on Windows' };
+    if (g.list === 'read_allow') return { kind: 'read-allow-discarded' };
+    if (cell.kind === 'denied' && g.access !== 'deny') return { kind: 'secret-label' };
+    if (g.access === 'deny' && g.facts.existence === 'absent') return { kind: 'nothing-to-label' };
+    if (g.access !== 'deny') return { kind: 'reads-open' };
   }
   if (platform === 'macos') {
-    if (tyba && g.access === 'read' && (cell.kind !== 'access' || !cell.read)) return { ruleId: 'secret-not-grantable', text: 'denials beat permissions: a listed secret stays denied (metadata stays visible)' };
-    if (cell.kind === 'access' && cell.exec && p.kind === 'tool' && g.access !== 'exec')
-      return { ruleId: 'tool-exec-widening', text: 'tools run helpers from their content grants' };
+    if (tyba && g.access === 'read' && (cell.kind !== 'access' || !cell.read)) return { kind: 'denials-beat-permissions' };
+    if (cell.kind === 'access' && cell.exec && p.kind === 'tool' && g.access !== 'exec') return { kind: 'tool-helper-exec' };
   }
   return undefined;
 }
@@ -445,7 +430,7 @@ function principalAccess(ir: PolicyIR, p: Principal): PrincipalAccess {
         cell: absent,
         text: "does not exist in the mount view (only granted paths, a fresh /proc and /dev are there); run as root, the workload is uid 0 without capabilities: the host's /proc/sys and other host-global /proc files are read-only, and it cannot set setuid or setgid bits",
       },
-      windows: { cell: access({ read: true, exec: true }), text: 'readable, except the listed secrets' },
+      windows: { cell: access({ read: true, exec: true }), text: 'readable, except the listed secrets', mechanism: { kind: 'reads-open' } },
     },
   };
 }

@@ -1,43 +1,55 @@
-import type { Rule } from './engine.js';
-import { authored, shown } from './util.js';
+import { defineRule } from './engine.js';
+import { shown } from './util.js';
 
-export const denyAbsentPath: Rule = {
+const alternative = 'Create the target first, or deny an existing ancestor that does not invalidate the whole grant.';
+
+export const denyAbsentPath = defineRule({
   meta: {
     id: 'deny-absent-path',
     seedRow: 'Deny an absent path',
-    severity: { linux: 'error', windows: 'warning' },
     docs: {
       summary: 'A `deny` names a path that does not exist.',
       details:
         'macOS can express a future-path refusal: the Seatbelt rule also covers a path created later. Linux refuses the configuration, because it covers a denied path by mounting over it, which needs an existing target. Windows has nothing to label: a file created there later is readable by the agent. With `--fs none` the existence is unknown and the rule says so as info.',
-      bad: '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env.local"]  # does not exist',
-      good: '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env"]  # exists',
+      bad: { toml: '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env.local"]  # does not exist', expect: ['3:9 error linux', '3:9 warning windows'] },
+      good: { toml: '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env"]  # exists', expect: [] },
     },
   },
+  messages: {
+    linux: {
+      severity: 'error',
+      platforms: ['linux'],
+      // The platform document: "Linux refuses: does not exist yet."
+      text: (d: { path: string }) => `Linux cannot deny ${d.path}: it does not exist yet`,
+      suggestion: alternative,
+    },
+    windows: {
+      severity: 'warning',
+      platforms: ['windows'],
+      text: (d: { path: string }) => `nothing to label at ${d.path} on Windows: it does not exist yet, and a file created there later is readable`,
+      suggestion: alternative,
+    },
+    unknown: {
+      severity: 'info',
+      platforms: ['linux', 'windows'],
+      text: (d: { path: string; fs: string }) => `depends on the machine: Linux refuses a deny of ${d.path} if it does not exist, and Windows cannot label it (--fs ${d.fs} knows no paths)`,
+    },
+  },
+  explains: {
+    'deny-target-absent': () => 'Linux needs an existing deny target',
+    'nothing-to-label': () => 'nothing to label: a file created there later is readable',
+  },
   check(ctx) {
-    for (const p of ctx.ir.principals) {
-      for (const g of authored(p)) {
-        if (g.access !== 'deny' || !g.path) continue;
-        if (g.facts.existence === 'unknown') {
-          ctx.report({
-            severity: 'info',
-            platforms: ['linux', 'windows'],
-            message: `depends on the machine: Linux refuses a deny of ${shown(g)} if it does not exist, and Windows cannot label it (--fs ${ctx.view.description} knows no paths)`,
-            span: g.span,
-          });
-          continue;
-        }
-        if (g.facts.existence !== 'absent') continue;
-        const suggestion = 'Create the target first, or deny an existing ancestor that does not invalidate the whole grant.';
-        ctx.report({ severity: 'error', platforms: ['linux'], message: `Linux cannot deny ${shown(g)}: it does not exist yet`, span: g.span, suggestion });
-        ctx.report({
-          severity: 'warning',
-          platforms: ['windows'],
-          message: `nothing to label at ${shown(g)} on Windows: it does not exist yet, and a file created there later is readable`,
-          span: g.span,
-          suggestion,
-        });
+    for (const pa of ctx.access.principals) {
+      for (const ga of pa.grants) {
+        const g = ga.grant;
+        if (g.access !== 'deny' || !g.path || g.implicit) continue;
+        const data = { path: shown(g) };
+        if (g.facts.existence === 'unknown') ctx.report('unknown', { span: g.span }, { ...data, fs: ctx.view.description });
+        const linux = ga.effective.linux;
+        if (linux.kind === 'refused' && linux.because.kind === 'deny-target-absent') ctx.report('linux', { span: g.span }, data);
+        if (ga.notes.windows?.kind === 'nothing-to-label') ctx.report('windows', { span: g.span }, data);
       }
     }
   },
-};
+});

@@ -1,35 +1,41 @@
-import type { Rule } from './engine.js';
+import { isStrictlyUnder } from '../compiler/paths/index.js';
+import { defineRule } from './engine.js';
 import { relatedGrant, shown } from './util.js';
 
-export const denyFileSubstitution: Rule = {
+export const denyFileSubstitution = defineRule({
   meta: {
     id: 'deny-file-substitution',
     seedRow: 'Deny an existing file',
-    severity: { linux: 'warning' },
     docs: {
       summary: 'A denied file inside a granted tree reads as empty on Linux.',
       details:
         'Linux places an empty read-only file over the denied target: reads can return empty output while writes fail, so a successful read does not mean the original content is accessible. macOS applies a refusal rule instead, so the same program sees an error there. Denied directories get an empty read-only tmpfs.',
-      bad: '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env"]',
-      good: '[agent.filesystem]\nread = ["~/project/src"]  # no broader grant over .env',
+      bad: { toml: '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env"]', expect: ['3:9 warning linux'] },
+      good: { toml: '[agent.filesystem]\nread = ["~/project/src"]  # no broader grant over .env', expect: [] },
     },
+  },
+  messages: {
+    empty: {
+      severity: 'warning',
+      platforms: ['linux'],
+      text: (d: { path: string }) =>
+        `Linux places an empty file over ${d.path}: reads can return empty output while writes fail; a successful read does not mean the original content is accessible`,
+      suggestion: 'Omit the broader content grant when empty-file substitution breaks the workload.',
+    },
+  },
+  explains: {
+    'empty-cover': (f) => (f.of === 'file' ? 'an empty read-only file covers it: reads succeed empty, writes fail' : 'an empty read-only tmpfs covers it'),
   },
   check(ctx) {
     for (const pa of ctx.access.principals) {
       for (const ga of pa.grants) {
         const g = ga.grant;
-        if (g.implicit || g.access !== 'deny' || g.facts.kind !== 'file' || !g.path || ga.effective.linux.kind !== 'empty') continue;
-        const broader = pa.principal.grants.find((o) => o !== g && o.access !== 'deny' && o.scope === 'tree' && o.path && g.path!.startsWith(o.path === '/' ? '/' : o.path + '/'));
+        const cover = ga.notes.linux;
+        if (g.implicit || !g.path || cover?.kind !== 'empty-cover' || cover.of !== 'file') continue;
+        const broader = pa.principal.grants.find((o) => o !== g && o.access !== 'deny' && o.scope === 'tree' && o.path && isStrictlyUnder(g.path!, o.path));
         if (!broader) continue;
-        ctx.report({
-          severity: 'warning',
-          platforms: ['linux'],
-          message: `Linux places an empty file over ${shown(g)}: reads can return empty output while writes fail; a successful read does not mean the original content is accessible`,
-          span: g.span,
-          related: [relatedGrant(broader, 'the broader grant the denied file sits in')],
-          suggestion: 'Omit the broader content grant when empty-file substitution breaks the workload.',
-        });
+        ctx.report('empty', { span: g.span, related: [relatedGrant(broader, 'the broader grant the denied file sits in')] }, { path: shown(g) });
       }
     }
   },
-};
+});

@@ -1,57 +1,109 @@
+/**
+ * The rule engine. A rule is its metadata, a table of the messages it may
+ * report (ESLint's `meta.messages`: each with its severity and platforms),
+ * the model facts it explains (the footnotes of `explain`), and a check
+ * that judges the model and reports messages by id. The engine knows no
+ * rule by name: it runs what the registry lists, and it refuses a report
+ * the rule's table does not declare, so a rule's documented severity is
+ * the one it reports.
+ */
 import type { Diagnostic, Platform, RelatedLocation, Severity } from '../compiler/diagnostic.js';
 import type { PolicyIR } from '../compiler/ir/types.js';
 import type { FsView } from '../compiler/paths/view.js';
 import type { Span } from '../compiler/span.js';
 import type { Dialect } from '../compiler/schema/validate.js';
 import type { TomlComment } from '../compiler/toml/ast.js';
-import { effectiveAccess, type AccessModel } from '../model/index.js';
-import { allRules } from './registry.js';
-import { applySuppressions } from './suppress.js';
+import type { AccessModel, Fact, FactKind } from '../model/index.js';
+
+/**
+ * A doc example and what linting it (against examples/machine.json) must
+ * report for this rule, exactly, in order: `LINE:COLUMN SEVERITY
+ * PLATFORM[,PLATFORM…]` (the passing example's list is usually empty).
+ */
+export interface DocExample {
+  readonly toml: string;
+  readonly expect: readonly string[];
+}
 
 export interface RuleDocs {
   /** One line, for `boxwright rules` and SARIF's shortDescription. */
   readonly summary: string;
   /** One paragraph: what happens on each platform and why. */
   readonly details: string;
-  /** A config that triggers the rule, and one that does not. */
-  readonly bad: string;
-  readonly good: string;
+  /** A config that triggers the rule, and one that does not (a prose example has no toml). */
+  readonly bad: DocExample;
+  readonly good: DocExample;
 }
 
-export interface RuleMeta {
-  readonly id: string;
-  /** The seed row (or design row) the rule implements. */
+export interface MessageDef<D> {
+  readonly severity: Severity;
+  /** The platforms it is reported for; a report may name a subset. */
+  readonly platforms: readonly Platform[];
+  readonly text: (data: D) => string;
+  /** The platform document's "available alternative", with a caution where it widens access. */
+  readonly suggestion?: string | ((data: D) => string);
+}
+
+/** A rule's message table: id → definition. */
+export type Messages = Readonly<Record<string, MessageDef<never>>>;
+
+type DataOf<M> = M extends MessageDef<infer D> ? D : never;
+
+/** Where a report is, and which of the message's platforms it is for. */
+export interface At {
+  readonly span: Span;
+  readonly related?: readonly RelatedLocation[];
+  readonly platforms?: readonly Platform[];
+}
+
+export interface RuleMeta<Id extends string = string> {
+  readonly id: Id;
+  /** The platform-document row (or design row) the rule implements. */
   readonly seedRow: string;
-  /** Default severity on each platform it can fire for. */
-  readonly severity: Readonly<Partial<Record<Platform, Severity>>>;
   /** Dialects it applies to; both when absent. */
   readonly dialects?: readonly Dialect[];
   readonly docs: RuleDocs;
+  /** Derived from the message table: the worst severity on each platform. */
+  readonly severity: Readonly<Partial<Record<Platform, Severity>>>;
 }
 
-export interface Report {
-  readonly severity: Severity;
-  readonly platforms: readonly Platform[];
-  readonly message: string;
-  readonly span: Span;
-  readonly related?: readonly RelatedLocation[];
-  readonly suggestion?: string;
-}
+/** The footnote text of each model fact this rule explains. */
+export type Explains = { readonly [K in FactKind]?: (fact: Extract<Fact, { kind: K }>) => string };
 
-export interface RuleContext {
+export interface RuleContext<M extends Messages = Messages> {
   readonly ir: PolicyIR;
   /** The one effective-access model; rules judge it, they never recompute access. */
   readonly access: AccessModel;
   readonly view: FsView;
-  report(report: Report): void;
-  /** Reports one diagnostic per severity, following the rule's per-platform severities. */
-  reportByPlatform(message: (platform: Platform) => string, rest: Omit<Report, 'severity' | 'platforms' | 'message'>, only?: readonly Platform[]): void;
+  /** Reports message `id` of the rule's table; its data is what the message's text takes (none for a fixed text). */
+  report<K extends keyof M & string>(id: K, at: At, ...data: unknown extends DataOf<M[K]> ? [] : [DataOf<M[K]>]): void;
 }
 
-export interface Rule {
-  readonly meta: RuleMeta;
-  /** Absent for the front end's rules (`toml-syntax`, `schema`), which the parser and schema stage report. */
-  readonly check?: (ctx: RuleContext) => void;
+export interface Rule<Id extends string = string, M extends Messages = Messages> {
+  readonly meta: RuleMeta<Id>;
+  readonly messages: M;
+  readonly explains?: Explains;
+  /**
+   * Absent for the rules the front end and the suppressions report
+   * (`toml-syntax`, `schema`, `suppression`). A method, so that a rule with
+   * its own message table is also a `Rule` of any table (the registry's).
+   */
+  check?(ctx: RuleContext<M>): void;
+}
+
+const rank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+/** Declares a rule; its metadata's severities are read off its message table. */
+export function defineRule<const Id extends string, M extends Messages>(rule: {
+  readonly meta: Omit<RuleMeta<Id>, 'severity'>;
+  readonly messages: M;
+  readonly explains?: Explains;
+  readonly check?: (ctx: RuleContext<M>) => void;
+}): Rule<Id, M> {
+  const severity: Partial<Record<Platform, Severity>> = {};
+  for (const m of Object.values(rule.messages) as MessageDef<never>[])
+    for (const p of m.platforms) if (severity[p] === undefined || rank[m.severity] < rank[severity[p]!]) severity[p] = m.severity;
+  return { ...rule, meta: { ...rule.meta, severity } };
 }
 
 export interface EngineInput {
@@ -60,31 +112,45 @@ export interface EngineInput {
   readonly text: string;
 }
 
-/** Runs every registered rule over the IR; the engine knows no rule by name. */
-export function runRules(ir: PolicyIR, input: EngineInput, rules: readonly Rule[] = allRules): Diagnostic[] {
-  const model = effectiveAccess(ir);
+/** A report the rule's message table does not allow: a bug in the rule, never shown as a diagnostic. */
+export class UndeclaredReportError extends Error {
+  constructor(ruleId: string, detail: string) {
+    super(`rule ${ruleId}: ${detail}`);
+    this.name = 'UndeclaredReportError';
+  }
+}
+
+/** Runs `rules` over the model. The rules are given (rules/index.ts passes the registry). */
+export function runRules(ir: PolicyIR, model: AccessModel, input: EngineInput, rules: readonly Rule[]): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const rule of rules) {
-    if (!rule.check) continue;
+    const check = rule.check;
+    if (!check) continue;
     if (rule.meta.dialects && !rule.meta.dialects.includes(ir.dialect)) continue;
-    const report = (r: Report): void => {
-      out.push({ ruleId: rule.meta.id, file: ir.file, ...r });
-    };
     const ctx: RuleContext = {
       ir,
       access: model,
       view: input.view,
-      report,
-      reportByPlatform(message, rest, only) {
-        const bySeverity = new Map<Severity, Platform[]>();
-        for (const [platform, severity] of Object.entries(rule.meta.severity) as [Platform, Severity][]) {
-          if (only && !only.includes(platform)) continue;
-          bySeverity.set(severity, [...(bySeverity.get(severity) ?? []), platform]);
-        }
-        for (const [severity, platforms] of bySeverity) report({ ...rest, severity, platforms, message: message(platforms[0]!) });
+      report(id: string, at: At, ...data: unknown[]) {
+        const def = rule.messages[id] as MessageDef<unknown> | undefined;
+        if (!def) throw new UndeclaredReportError(rule.meta.id, `reports message ${JSON.stringify(id)}, which its table does not declare`);
+        const platforms = at.platforms ?? def.platforms;
+        const extra = platforms.filter((p) => !def.platforms.includes(p));
+        if (extra.length || platforms.length === 0) throw new UndeclaredReportError(rule.meta.id, `message ${id} is declared for ${def.platforms.join(', ')}, not for ${platforms.join(', ') || 'no platform'}`);
+        const suggestion = typeof def.suggestion === 'function' ? def.suggestion(data[0]) : def.suggestion;
+        out.push({
+          ruleId: rule.meta.id,
+          severity: def.severity,
+          platforms,
+          message: def.text(data[0]),
+          file: ir.file,
+          span: at.span,
+          ...(at.related?.length ? { related: at.related } : {}),
+          ...(suggestion ? { suggestion } : {}),
+        });
       },
     };
-    rule.check(ctx);
+    check(ctx);
   }
-  return applySuppressions(out, input.comments, ir.file, new Set(rules.map((r) => r.meta.id)));
+  return out;
 }

@@ -1,34 +1,37 @@
-import type { Rule } from './engine.js';
+import { defineRule } from './engine.js';
 import { shown } from './util.js';
 
-export const listWithoutContent: Rule = {
+export const listWithoutContent = defineRule({
   meta: {
     id: 'list-without-content',
     seedRow: 'Directory names without content',
-    severity: { linux: 'error' },
     dialects: ['box'],
     docs: {
       summary: '`list` (names without contents) cannot be lowered on Linux.',
       details:
-        'macOS supports `list`: the directory\'s entry names are readable, their contents are not. Linux mounts cannot provide this separation, so Linux refuses the entry. The alternative, `read`, exposes file contents: apply it only if that read access is acceptable, or use mediated directory access.',
-      bad: '[agent.filesystem]\nlist = ["~/inbox"]',
-      good: '[agent.filesystem]\nread = ["~/inbox"]  # only if content access is acceptable',
+        "macOS supports `list`: the directory's entry names are readable, their contents are not. Linux mounts cannot provide this separation, so Linux refuses the entry. The alternative, `read`, exposes file contents: apply it only if that read access is acceptable, or use mediated directory access.",
+      bad: { toml: '[agent.filesystem]\nlist = ["~/inbox"]', expect: ['2:9 error linux'] },
+      good: { toml: '[agent.filesystem]\nread = ["~/inbox"]  # only if content access is acceptable', expect: [] },
     },
+  },
+  messages: {
+    refused: {
+      severity: 'error',
+      platforms: ['linux'],
+      // The platform document's text, byte for byte.
+      text: (d: { path: string }) => `${d.path} cannot be listed without its contents on Linux: the namespace backend has no lowering for \`list\`; grant \`read\` instead`,
+      suggestion: 'Grant read only if content access is acceptable, or use mediated directory access. That suggested change exposes file contents. Apply it only if that read access is acceptable.',
+    },
+  },
+  explains: {
+    'names-without-content': () => 'Linux mounts cannot show names without contents',
   },
   check(ctx) {
     for (const pa of ctx.access.principals) {
       for (const ga of pa.grants) {
         const cell = ga.effective.linux;
-        if (cell.kind !== 'refused' || cell.ruleId !== 'list-without-content') continue;
-        ctx.report({
-          severity: 'error',
-          platforms: ['linux'],
-          message: `${shown(ga.grant)} cannot be listed without its contents on Linux: the namespace backend has no lowering for \`list\`; grant \`read\` instead`,
-          span: ga.grant.span,
-          suggestion:
-            'Grant read only if content access is acceptable, or use mediated directory access. That suggested change exposes file contents. Apply it only if that read access is acceptable.',
-        });
+        if (cell.kind === 'refused' && cell.because.kind === 'names-without-content') ctx.report('refused', { span: ga.grant.span }, { path: shown(ga.grant) });
       }
     }
   },
-};
+});

@@ -1,17 +1,25 @@
-import type { Rule } from './engine.js';
+import { defineRule } from './engine.js';
 import { listPaths, relatedGrants, who } from './util.js';
 
-export const lowLabelExposure: Rule = {
+export const lowLabelExposure = defineRule({
   meta: {
     id: 'low-label-exposure',
     seedRow: 'Our Windows lowering: Low-labelled write trees',
-    severity: { windows: 'info' },
     docs: {
       summary: 'A Windows write tree gets a Low integrity label: any low-integrity process can write there.',
       details:
         'A Low-integrity token may not write Medium objects (no-write-up), so each write grant becomes an allow ACE for the session SID plus a Low mandatory label on the tree. Any other low-integrity process on the machine (a browser sandbox, another agent) can then write there too. Reported once per principal, at its first write grant.',
-      bad: '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project"]',
-      good: '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/output"]  # the smallest write tree',
+      bad: { toml: '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project"]', expect: ['3:10 info windows'] },
+      good: { toml: '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/output"]  # the smallest write tree', expect: ['3:10 info windows'] },
+    },
+  },
+  messages: {
+    labelled: {
+      severity: 'info',
+      platforms: ['windows'],
+      text: (d: { paths: readonly string[]; who: string }) =>
+        `${listPaths(d.paths)} ${d.paths.length === 1 ? 'gets' : 'get'} a Low integrity label so that ${d.who} can write ${d.paths.length === 1 ? 'it' : 'them'}: any low-integrity process can then write there`,
+      suggestion: 'Use the smallest write subtree or exact file.',
     },
   },
   check(ctx) {
@@ -23,15 +31,11 @@ export const lowLabelExposure: Rule = {
       });
       const first = labelled[0];
       if (!first) continue;
-      const paths = labelled.map((ga) => ga.grant.path!);
-      ctx.report({
-        severity: 'info',
-        platforms: ['windows'],
-        message: `${listPaths(paths)} ${paths.length === 1 ? 'gets' : 'get'} a Low integrity label so that ${who(pa.principal)} can write ${paths.length === 1 ? 'it' : 'them'}: any low-integrity process can then write there`,
-        span: first.grant.span,
-        related: relatedGrants(labelled.slice(1).map((ga) => ga.grant), 'also labelled Low'),
-        suggestion: 'Use the smallest write subtree or exact file.',
-      });
+      ctx.report(
+        'labelled',
+        { span: first.grant.span, related: relatedGrants(labelled.slice(1).map((ga) => ga.grant), 'also labelled Low') },
+        { paths: labelled.map((ga) => ga.grant.path!), who: who(pa.principal) },
+      );
     }
   },
-};
+});

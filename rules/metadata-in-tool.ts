@@ -1,32 +1,34 @@
-import type { Rule } from './engine.js';
+import { defineRule } from './engine.js';
 import { who } from './util.js';
 
-export const metadataInTool: Rule = {
+export const metadataInTool = defineRule({
   meta: {
     id: 'metadata-in-tool',
     seedRow: 'Metadata-only tree (tools)',
-    severity: { macos: 'error', linux: 'error', windows: 'error' },
     dialects: ['box'],
     docs: {
       summary: 'Tools and MCP servers refuse the `metadata` field.',
-      details: 'Only the agent\'s filesystem table takes `metadata`. A tool\'s (or local MCP server\'s) table with `metadata` is refused on every platform before it starts.',
-      bad: '[tools.indexer.filesystem]\nmetadata = ["~/archive"]',
-      good: '[tools.indexer.filesystem]\nread = ["~/archive"]',
+      details: "Only the agent's filesystem table takes `metadata`. A tool's (or local MCP server's) table with `metadata` is refused on every platform before it starts.",
+      bad: { toml: '[tools.indexer.filesystem]\nmetadata = ["~/archive"]', expect: ['2:13 error macos,linux,windows'] },
+      good: { toml: '[tools.indexer.filesystem]\nread = ["~/archive"]', expect: [] },
     },
   },
+  messages: {
+    refused: {
+      severity: 'error',
+      platforms: ['macos', 'linux', 'windows'],
+      text: (d: { who: string }) => `${d.who} refuses the \`metadata\` field: only the agent's filesystem table takes metadata-only trees`,
+      suggestion: 'Use content reads only if acceptable (they expose file contents), or mediated metadata access.',
+    },
+  },
+  explains: {
+    'metadata-field-in-tool': () => 'tools refuse the metadata field',
+  },
   check(ctx) {
-    for (const p of ctx.ir.principals) {
-      if (p.kind === 'agent') continue;
-      for (const g of p.grants) {
-        if (g.access !== 'metadata') continue;
-        ctx.report({
-          severity: 'error',
-          platforms: ['macos', 'linux', 'windows'],
-          message: `${who(p)} refuses the \`metadata\` field: only the agent's filesystem table takes metadata-only trees`,
-          span: g.span,
-          suggestion: 'Use content reads only if acceptable (they expose file contents), or mediated metadata access.',
-        });
+    for (const pa of ctx.access.principals) {
+      for (const ga of pa.grants) {
+        if (Object.values(ga.effective).some((c) => c.kind === 'refused' && c.because.kind === 'metadata-field-in-tool')) ctx.report('refused', { span: ga.grant.span }, { who: who(pa.principal) });
       }
     }
   },
-};
+});

@@ -1,51 +1,56 @@
 import { macosCanonical, normalise, spellingProblems } from '../compiler/paths/index.js';
-import type { Rule } from './engine.js';
+import { defineRule } from './engine.js';
 import { authoredEntries } from './paths.js';
 
-export const noncanonicalPath: Rule = {
+export const noncanonicalPath = defineRule({
   meta: {
     id: 'noncanonical-path',
     seedRow: 'Symbolic-link entries (noncanonical grant spellings)',
-    severity: { macos: 'error', linux: 'error', windows: 'error' },
     docs: {
       summary: 'A path is not in its canonical spelling.',
       details:
         'Box validates the actual path identity and refuses noncanonical spellings: a path must be absolute (or start with `~/`), with no `.` or `..` component, no `//` and no trailing slash. Canonical is judged per platform: on macOS `/tmp`, `/var` and `/etc` are links into `/private`, so those spellings are refused for macOS wherever boxwright runs (name `/private/tmp/…` for macOS).',
-      bad: '[agent.filesystem]\nread = ["~/project/../project/"]',
-      good: '[agent.filesystem]\nread = ["~/project"]',
+      bad: { toml: '[agent.filesystem]\nread = ["~/project/../project/"]', expect: ['2:9 error macos,linux,windows'] },
+      good: { toml: '[agent.filesystem]\nread = ["~/project"]', expect: [] },
+    },
+  },
+  messages: {
+    unexpandable: {
+      severity: 'error',
+      platforms: ['macos', 'linux', 'windows'],
+      text: (d: { problem: string }) => d.problem,
+    },
+    spelling: {
+      severity: 'error',
+      platforms: ['macos', 'linux', 'windows'],
+      text: (d: { written: string; problems: readonly string[]; fixed: string }) => `\`${d.written}\` is not canonical: it has ${d.problems.join(' and ')}; write ${d.fixed}`,
+      suggestion: (d: { fixed: string }) => `Name the path as ${d.fixed}.`,
+    },
+    macos: {
+      severity: 'error',
+      platforms: ['macos'],
+      text: (d: { path: string; mac: string }) =>
+        `${d.path} is not canonical on macOS: ${d.path.split('/')[1] ? '/' + d.path.split('/')[1] : d.path} is a link into /private; macOS names it ${d.mac}`,
+      suggestion: (d: { mac: string }) => `Name the resolved target ${d.mac} in a macOS config.`,
     },
   },
   check(ctx) {
     for (const p of ctx.ir.principals) {
       for (const e of authoredEntries(p)) {
         if (e.expandProblem) {
-          ctx.report({ severity: 'error', platforms: ['macos', 'linux', 'windows'], message: `${e.expandProblem}`, span: e.span });
+          ctx.report('unexpandable', { span: e.span }, { problem: e.expandProblem });
           continue;
         }
         if (!e.path) continue;
         const problems = spellingProblems(e.path);
         if (problems.length) {
           const fixed = e.written.startsWith('~/') ? ('~' + normalise(e.written.slice(1))).replace(/^~\/$/, '~') : normalise(e.path);
-          ctx.report({
-            severity: 'error',
-            platforms: ['macos', 'linux', 'windows'],
-            message: `\`${e.written}\` is not canonical: it has ${problems.join(' and ')}; write ${fixed}`,
-            span: e.span,
-            suggestion: `Name the path as ${fixed}.`,
-          });
+          ctx.report('spelling', { span: e.span }, { written: e.written, problems, fixed });
           continue;
         }
         const mac = macosCanonical(e.path);
-        if (mac) {
-          ctx.report({
-            severity: 'error',
-            platforms: ['macos'],
-            message: `${e.path} is not canonical on macOS: ${e.path.split('/')[1] ? '/' + e.path.split('/')[1] : e.path} is a link into /private; macOS names it ${mac}`,
-            span: e.span,
-            suggestion: `Name the resolved target ${mac} in a macOS config.`,
-          });
-        }
+        if (mac) ctx.report('macos', { span: e.span }, { path: e.path, mac });
       }
     }
   },
-};
+});

@@ -1,33 +1,32 @@
 import { isUnder } from '../compiler/paths/index.js';
-import type { Rule } from './engine.js';
+import { defineRule } from './engine.js';
 import { authored } from './util.js';
 
-export const processInfo: Rule = {
+export const processInfo = defineRule({
   meta: {
     id: 'process-info',
     seedRow: 'Process information',
-    severity: { linux: 'warning' },
     dialects: ['box'],
     docs: {
-      summary: 'A grant under /proc shows the workload\'s own processes on Linux, never the host\'s.',
+      summary: "A grant under /proc shows the workload's own processes on Linux, never the host's.",
       details:
-        'Linux provides /proc within the workload\'s process namespace (a fresh /proc). No field grants surrounding-OS process visibility: a grant under /proc names the sandbox\'s own view. This differs from macOS process restrictions. Observe the workload from the supervisor instead.',
-      bad: '[agent.filesystem]\nread = ["/proc"]',
-      good: '# observe the workload from the supervisor',
+        "Linux provides /proc within the workload's process namespace (a fresh /proc). No field grants surrounding-OS process visibility: a grant under /proc names the sandbox's own view. This differs from macOS process restrictions. Observe the workload from the supervisor instead.",
+      bad: { toml: '[agent.filesystem]\nread = ["/proc"]', expect: ['2:9 warning linux'] },
+      good: { toml: '# observe the workload from the supervisor', expect: [] },
     },
   },
-  check(ctx) {
-    for (const p of ctx.ir.principals) {
-      for (const g of authored(p)) {
-        if (!g.path || !isUnder(g.path, '/proc')) continue;
-        ctx.report({
-          severity: 'warning',
-          platforms: ['linux'],
-          message: `${g.path} on Linux is the workload's own /proc (its process namespace), never the host's`,
-          span: g.span,
-          suggestion: 'Observe the workload from the supervisor.',
-        });
-      }
-    }
+  messages: {
+    own: {
+      severity: 'warning',
+      platforms: ['linux'],
+      text: (d: { path: string }) => `${d.path} on Linux is the workload's own /proc (its process namespace), never the host's`,
+      suggestion: 'Observe the workload from the supervisor.',
+    },
   },
-};
+  explains: {
+    'own-proc': () => "the sandbox's own /proc (its process namespace, mounted noexec), never the host's",
+  },
+  check(ctx) {
+    for (const p of ctx.ir.principals) for (const g of authored(p)) if (g.path && isUnder(g.path, '/proc')) ctx.report('own', { span: g.span }, { path: g.path });
+  },
+});

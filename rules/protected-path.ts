@@ -1,5 +1,5 @@
 import { inspectPath, isUnder, protectedHit, protectedPaths, type ProtectedPath } from '../compiler/paths/index.js';
-import type { Rule } from './engine.js';
+import { defineRule } from './engine.js';
 import { authored, shown } from './util.js';
 
 const reasons: Record<ProtectedPath['why'], string> = {
@@ -9,18 +9,31 @@ const reasons: Record<ProtectedPath['why'], string> = {
   root: 'the filesystem root',
 };
 
-export const protectedPath: Rule = {
+export const protectedPath = defineRule({
   meta: {
     id: 'protected-path',
     seedRow: "Content and execution grants must pass Box's protected-path checks",
-    severity: { macos: 'error', linux: 'error', windows: 'error' },
     dialects: ['box'],
     docs: {
       summary: 'A grant names a protected path, or a tree that contains one.',
       details:
         "Protected paths are the filesystem root `/`, the twelve secret locations of seed 001 (`~/.ssh`, `~/.aws`, `~/.gnupg`, `~/.kube`, `~/.config/gcloud`, `~/.config/gh`, `~/.git-credentials`, `~/.netrc`, `~/.npmrc`, `~/.pypirc`, `~/.docker/config.json`, `~/.cargo/credentials`), TYBA's data directory and `~/.config/boxwright`. A grant on one of them, or inside one, is refused. A grant on an ancestor of one is a warning that names what it exposes, unless a `deny` of the same principal covers it. A `deny` of a protected path is always fine.",
-      bad: '[agent.filesystem]\nread = ["~"]',
-      good: '[agent.filesystem]\nread = ["~/project"]',
+      bad: { toml: '[agent.filesystem]\nread = ["~"]', expect: ['2:9 warning macos,linux,windows'] },
+      good: { toml: '[agent.filesystem]\nread = ["~/project"]', expect: [] },
+    },
+  },
+  messages: {
+    inside: {
+      severity: 'error',
+      platforms: ['macos', 'linux', 'windows'],
+      text: (d: { path: string; inside?: string; why: ProtectedPath['why'] }) => `${d.path} is ${d.inside ? `inside ${d.inside}, ` : ''}${reasons[d.why]}: it cannot be granted`,
+      suggestion: 'Grant only the files the workload needs, outside the protected locations.',
+    },
+    exposes: {
+      severity: 'warning',
+      platforms: ['macos', 'linux', 'windows'],
+      text: (d: { path: string; named: readonly string[]; noneExists: boolean }) => `${d.path} exposes ${d.named.join(', ')}${d.noneExists ? ' (none exists yet)' : ''} unless denied`,
+      suggestion: (d: { named: readonly string[] }) => `Grant a narrower path, or add ${d.named.map((n) => `"${n}"`).join(', ')} to \`deny\`.`,
     },
   },
   check(ctx) {
@@ -30,15 +43,9 @@ export const protectedPath: Rule = {
       for (const g of authored(p)) {
         if (g.access === 'deny' || !g.path) continue;
         const hit = protectedHit(g.path, list);
-        if (hit.inside.length) {
-          const what = hit.inside[0]!;
-          ctx.report({
-            severity: 'error',
-            platforms: ['macos', 'linux', 'windows'],
-            message: `${shown(g)} is ${g.path === what.path ? '' : `inside ${what.path}, `}${reasons[what.why]}: it cannot be granted`,
-            span: g.span,
-            suggestion: 'Grant only the files the workload needs, outside the protected locations.',
-          });
+        const what = hit.inside[0];
+        if (what) {
+          ctx.report('inside', { span: g.span }, { path: shown(g), ...(g.path === what.path ? {} : { inside: what.path }), why: what.why });
           continue;
         }
         const exposed = hit.exposes.filter((x) => !denies.some((d) => isUnder(x.path, d)));
@@ -46,15 +53,8 @@ export const protectedPath: Rule = {
         // the step-by-step walk every rule uses, so that `--fs host` and an equivalent manifest agree
         // (a raw lookup lets the kernel follow `~/.docker` -> elsewhere on the host, never in a manifest)
         const existing = exposed.filter((x) => inspectPath(ctx.view, x.path).existence !== 'absent');
-        const named = (existing.length ? existing : exposed).map((x) => x.written);
-        ctx.report({
-          severity: 'warning',
-          platforms: ['macos', 'linux', 'windows'],
-          message: `${shown(g)} exposes ${named.join(', ')}${existing.length ? '' : ' (none exists yet)'} unless denied`,
-          span: g.span,
-          suggestion: `Grant a narrower path, or add ${named.map((n) => `"${n}"`).join(', ')} to \`deny\`.`,
-        });
+        ctx.report('exposes', { span: g.span }, { path: shown(g), named: (existing.length ? existing : exposed).map((x) => x.written), noneExists: !existing.length });
       }
     }
   },
-};
+});

@@ -1,6 +1,8 @@
 // The rule catalog: every rule, in documentation order. The engine iterates
-// this list and knows no rule by name.
-import type { Rule } from './engine.js';
+// this list and knows no rule by name; the ids and the facts each rule
+// explains are read off it.
+import type { Fact, FactKind } from '../model/index.js';
+import type { Explains, Rule } from './engine.js';
 import { agentNetworkTable } from './agent-network-table.js';
 import { denyAbsentPath } from './deny-absent-path.js';
 import { denyFileSubstitution } from './deny-file-substitution.js';
@@ -33,7 +35,7 @@ import { windowsOpenReads } from './windows-open-reads.js';
 import { workspaceNoContent } from './workspace-no-content.js';
 import { writeOnly } from './write-only.js';
 
-export const allRules: readonly Rule[] = [
+export const allRules = [
   tomlSyntax,
   schema,
   writeOnly,
@@ -65,4 +67,38 @@ export const allRules: readonly Rule[] = [
   noWindowsPath,
   unrepresentablePath,
   suppression,
-];
+] as const satisfies readonly Rule[];
+
+/** A registered rule's id. */
+export type RuleId = (typeof allRules)[number]['meta']['id'];
+
+const ids: ReadonlySet<string> = new Set(allRules.map((r) => r.meta.id));
+
+export function isRuleId(id: string): id is RuleId {
+  return ids.has(id);
+}
+
+/** The rule of a registered id. */
+export function ruleById(id: RuleId): Rule {
+  return (allRules as readonly Rule[]).find((r) => r.meta.id === id)!;
+}
+
+const explainers = new Map<FactKind, { readonly ruleId: RuleId; readonly text: (fact: never) => string }>();
+for (const rule of allRules as readonly Rule<RuleId>[]) {
+  for (const [kind, text] of Object.entries(rule.explains ?? {}) as [FactKind, NonNullable<Explains[FactKind]>][]) {
+    if (explainers.has(kind)) throw new Error(`rules ${explainers.get(kind)!.ruleId} and ${rule.meta.id} both explain ${kind}`);
+    explainers.set(kind, { ruleId: rule.meta.id, text: text as (fact: never) => string });
+  }
+}
+
+/** The rule that explains a model fact, and its words for it (explain's footnotes, the artifacts' notes). */
+export function explanation(fact: Fact): { readonly ruleId: RuleId; readonly text: string } {
+  const e = explainers.get(fact.kind);
+  if (!e) throw new Error(`no rule explains the model fact ${fact.kind}`);
+  return { ruleId: e.ruleId, text: e.text(fact as never) };
+}
+
+/** The fact kinds some rule explains (the test holds them equal to model/facts.ts's list). */
+export function explainedKinds(): readonly FactKind[] {
+  return [...explainers.keys()];
+}

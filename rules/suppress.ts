@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../compiler/diagnostic.js';
-import { PLATFORMS } from '../compiler/diagnostic.js';
 import type { TomlComment } from '../compiler/toml/ast.js';
+import { suppression } from './suppression.js';
 
 interface Suppression {
   readonly comment: TomlComment;
@@ -21,8 +21,9 @@ const directive = /^\s*boxwright-ignore\b(.*)$/;
 export function applySuppressions(diagnostics: Diagnostic[], comments: readonly TomlComment[], file: string, known: ReadonlySet<string>): Diagnostic[] {
   const out: Diagnostic[] = [];
   const byLine = new Map<number, Suppression>();
+  const { severity, platforms, text } = suppression.messages.invalid;
   const report = (comment: TomlComment, message: string): void => {
-    out.push({ ruleId: 'suppression', severity: 'warning', platforms: PLATFORMS, message, file, span: comment.span });
+    out.push({ ruleId: suppression.meta.id, severity, platforms, message: text({ message }), file, span: comment.span });
   };
   for (const comment of comments) {
     const m = directive.exec(comment.text);

@@ -1,32 +1,32 @@
-import type { Rule } from './engine.js';
+import { defineRule } from './engine.js';
 import { authoredEntries } from './paths.js';
 
-export const symlinkEntry: Rule = {
+export const symlinkEntry = defineRule({
   meta: {
     id: 'symlink-entry',
     seedRow: 'Symbolic-link entries',
-    severity: { macos: 'error', linux: 'error', windows: 'error' },
     docs: {
       summary: 'A path goes through a symbolic link.',
       details:
         'Box validates the actual path identity on both platforms and refuses an entry with a symbolic-link component, wherever in the path the link sits. Name the resolved target instead; the diagnostic names it.',
-      bad: '[agent.filesystem]\nread = ["~/current"]  # ~/current -> ~/releases/v2',
-      good: '[agent.filesystem]\nread = ["~/releases/v2"]',
+      bad: { toml: '[agent.filesystem]\nread = ["~/current"]  # ~/current -> ~/releases/v2', expect: ['2:9 error macos,linux,windows'] },
+      good: { toml: '[agent.filesystem]\nread = ["~/releases/v2"]', expect: [] },
+    },
+  },
+  messages: {
+    link: {
+      severity: 'error',
+      platforms: ['macos', 'linux', 'windows'],
+      text: (d: { written: string; link: string; resolved: string }) => `\`${d.written}\` goes through the symbolic link ${d.link}; name the resolved target ${d.resolved}`,
+      suggestion: (d: { resolved: string }) => `Name the resolved target ${d.resolved}.`,
     },
   },
   check(ctx) {
     for (const p of ctx.ir.principals) {
       for (const e of authoredEntries(p)) {
         const link = e.facts.symlink;
-        if (!link) continue;
-        ctx.report({
-          severity: 'error',
-          platforms: ['macos', 'linux', 'windows'],
-          message: `\`${e.written}\` goes through the symbolic link ${link.link}; name the resolved target ${link.resolved}`,
-          span: e.span,
-          suggestion: `Name the resolved target ${link.resolved}.`,
-        });
+        if (link) ctx.report('link', { span: e.span }, { written: e.written, link: link.link, resolved: link.resolved });
       }
     }
   },
-};
+});

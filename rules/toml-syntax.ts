@@ -1,16 +1,19 @@
-import type { Rule } from './engine.js';
+import { defineRule } from './engine.js';
 
-export const tomlSyntax: Rule = {
+/** Reported by the front end (compiler/toml), not by a check. */
+export const tomlSyntax = defineRule({
   meta: {
     id: 'toml-syntax',
     seedRow: '(front end) the file must be TOML 1.0.0',
-    severity: { macos: 'error', linux: 'error', windows: 'error' },
     docs: {
       summary: 'The file is not valid TOML 1.0.0.',
       details:
         'boxwright parses the config with its own TOML 1.0.0 parser, so that every value keeps its exact position. A syntax error, invalid UTF-8, a redefined table or a duplicate key is reported at the token that holds the mistake (an unclosed table header on its own line, not on the next key). No platform can load such a file, so every verdict is refused.',
-      bad: '[agent.filesystem\nread = ["~/project"]',
-      good: '[agent.filesystem]\nread = ["~/project"]',
+      bad: { toml: '[agent.filesystem\nread = ["~/project"]', expect: ['1:18 error macos,linux,windows'] },
+      good: { toml: '[agent.filesystem]\nread = ["~/project"]', expect: [] },
     },
   },
-};
+  messages: {
+    syntax: { severity: 'error', platforms: ['macos', 'linux', 'windows'], text: (d: { message: string }) => d.message },
+  },
+});

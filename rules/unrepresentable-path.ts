@@ -1,6 +1,5 @@
-import type { Platform } from '../compiler/diagnostic.js';
 import { controlCharacter } from '../compiler/paths/index.js';
-import type { Rule } from './engine.js';
+import { defineRule } from './engine.js';
 import { authoredEntries } from './paths.js';
 
 /** sandbox-exec rejects string literals longer than about 1 KB. */
@@ -8,17 +7,33 @@ const seatbeltMaxBytes = 1024;
 /** PATH_MAX, including the terminating NUL. */
 const linuxMaxBytes = 4095;
 
-export const unrepresentablePath: Rule = {
+export const unrepresentablePath = defineRule({
   meta: {
     id: 'unrepresentable-path',
     seedRow: 'Our lowerings: a path an artifact cannot hold',
-    severity: { macos: 'error', linux: 'error', windows: 'error' },
     docs: {
-      summary: 'A path cannot be written into a platform\'s artifact.',
+      summary: "A path cannot be written into a platform's artifact.",
       details:
         'A control character (U+0000–U+001F, U+007F) in a path is refused for macOS (it would end an SBPL string or line) and Windows (file names cannot hold it); U+0000 is refused everywhere. A path longer than Seatbelt accepts (about 1 KB) is refused for macOS, and one longer than PATH_MAX for Linux. Such a path is never emitted.',
-      bad: '[agent.filesystem]\nread = ["~/project\\nx"]',
-      good: '[agent.filesystem]\nread = ["~/project"]',
+      bad: { toml: '[agent.filesystem]\nread = ["~/project\\nx"]', expect: ['2:9 error macos,windows'] },
+      good: { toml: '[agent.filesystem]\nread = ["~/project"]', expect: [] },
+    },
+  },
+  messages: {
+    control: {
+      severity: 'error',
+      platforms: ['macos', 'linux', 'windows'],
+      text: (d: { path: string; control: string }) => `path ${JSON.stringify(d.path)} holds the control character ${d.control}: no artifact may hold it`,
+    },
+    seatbeltLength: {
+      severity: 'error',
+      platforms: ['macos'],
+      text: (d: { bytes: number }) => `path is ${d.bytes} bytes long: Seatbelt accepts string literals of about ${seatbeltMaxBytes} bytes at most`,
+    },
+    linuxLength: {
+      severity: 'error',
+      platforms: ['linux'],
+      text: (d: { bytes: number }) => `path is ${d.bytes} bytes long: Linux paths are at most ${linuxMaxBytes} bytes (PATH_MAX)`,
     },
   },
   check(ctx) {
@@ -26,16 +41,12 @@ export const unrepresentablePath: Rule = {
       for (const e of authoredEntries(p)) {
         const path = e.path ?? e.written;
         const control = controlCharacter(path);
-        if (control) {
-          const platforms: Platform[] = control === 'U+0000' ? ['macos', 'linux', 'windows'] : ['macos', 'windows'];
-          ctx.report({ severity: 'error', platforms, message: `path ${JSON.stringify(path)} holds the control character ${control}: no artifact may hold it`, span: e.span });
-        }
+        // A NUL ends a C string on every platform; other control characters only an SBPL literal and a Windows name.
+        if (control) ctx.report('control', { span: e.span, platforms: control === 'U+0000' ? ['macos', 'linux', 'windows'] : ['macos', 'windows'] }, { path, control });
         const bytes = Buffer.byteLength(path, 'utf8');
-        if (bytes > seatbeltMaxBytes)
-          ctx.report({ severity: 'error', platforms: ['macos'], message: `path is ${bytes} bytes long: Seatbelt accepts string literals of about ${seatbeltMaxBytes} bytes at most`, span: e.span });
-        if (bytes > linuxMaxBytes)
-          ctx.report({ severity: 'error', platforms: ['linux'], message: `path is ${bytes} bytes long: Linux paths are at most ${linuxMaxBytes} bytes (PATH_MAX)`, span: e.span });
+        if (bytes > seatbeltMaxBytes) ctx.report('seatbeltLength', { span: e.span }, { bytes });
+        if (bytes > linuxMaxBytes) ctx.report('linuxLength', { span: e.span }, { bytes });
       }
     }
   },
-};
+});

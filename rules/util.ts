@@ -1,10 +1,7 @@
 import type { Grant, Principal } from '../compiler/ir/types.js';
 import type { RelatedLocation } from '../compiler/diagnostic.js';
 
-/** "the agent", "tool `formatter`", "MCP server `search`". */
-export function who(p: Principal): string {
-  return p.kind === 'agent' ? 'the agent' : p.kind === 'tool' ? `tool \`${p.name}\`` : `MCP server \`${p.name}\``;
-}
+export { who } from '../compiler/ir/names.js';
 
 /** The grants a person wrote (implicit TYBA grants are boxwright's own, exempt from path rules). */
 export function authored(p: Principal): Grant[] {
@@ -19,8 +16,6 @@ export function relatedGrant(g: Grant, message: string): RelatedLocation {
 export function shown(g: Pick<Grant, 'path' | 'written'>): string {
   return g.path ?? g.written;
 }
-
-export const contentAccess = new Set(['read', 'write', 'read-write', 'list', 'metadata', 'exec']);
 
 /** Related locations are for people: at most this many, the rest counted in the message. */
 export const maxRelated = 10;

@@ -1,19 +1,30 @@
 import { knownReadableLocations, secretLocations } from '../compiler/paths/index.js';
 import type { Span } from '../compiler/span.js';
-import type { Rule } from './engine.js';
+import { defineRule } from './engine.js';
 
-export const windowsOpenReads: Rule = {
+export const windowsOpenReads = defineRule({
   meta: {
     id: 'windows-open-reads',
     seedRow: 'Seed 001: reads are open by default on Windows',
-    severity: { windows: 'warning' },
     docs: {
       summary: 'On Windows reads are open: only the listed secrets are closed.',
       details:
         'The Windows jail is a restricted token at Integrity Level Low: it confines writes, not reads. Instead of denying everything and opening exceptions it leaves files readable and labels a list of twelve known secrets deny-read. Whatever is not on that list the agent reads: other credential files (`~/.terraformrc`, `~/.config/fly`, `~/.m2/settings.xml`, `~/.kaggle`, `~/.Rprofile`, `~/.databrickscfg`), the `.env` of other projects, other repositories, Documents and Desktop. Fires for every config of both dialects; the message names the known credential locations that exist under the home.',
-      bad: '# any config, linted for windows',
-      good: '# use macOS or Linux when the agent must see nothing beyond the project',
+      bad: { toml: '[agent.filesystem]\nread = ["~/project"]  # any config, linted for windows', expect: ['1:2 warning windows'] },
+      good: { toml: '# use macOS or Linux when the agent must see nothing beyond the project', expect: [] },
     },
+  },
+  messages: {
+    open: {
+      severity: 'warning',
+      platforms: ['windows'],
+      text: (d: { exposed: string }) =>
+        `reads are open on Windows: the restricted token confines writes only, and only ${secretLocations.length} listed secrets are labelled deny-read; ${d.exposed}`,
+      suggestion: 'If the agent must see nothing beyond the current project, use macOS or Linux; on Windows add a `deny` for each credential file that exists.',
+    },
+  },
+  explains: {
+    'reads-open': () => 'reads (and execution) are open on Windows',
   },
   check(ctx) {
     const { ir } = ctx;
@@ -28,12 +39,6 @@ export const windowsOpenReads: Rule = {
         ? `credential files that exist under ${ir.home} and stay readable: ${existing.join(', ')}`
         : `no known credential location outside the list exists under ${ir.home}, but other projects' .env files and repositories stay readable`;
     }
-    ctx.report({
-      severity: 'warning',
-      platforms: ['windows'],
-      message: `reads are open on Windows: the restricted token confines writes only, and only ${secretLocations.length} listed secrets are labelled deny-read; ${exposed}`,
-      span,
-      suggestion: 'If the agent must see nothing beyond the current project, use macOS or Linux; on Windows add a `deny` for each credential file that exists.',
-    });
+    ctx.report('open', { span }, { exposed });
   },
-};
+});

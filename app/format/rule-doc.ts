@@ -1,8 +1,11 @@
 import type { Rule } from '../../rules/engine.js';
 
-/** `linux error, windows warning`. */
+/** `linux error, windows warning` (or `error/warning` where messages differ), from the rule's message table. */
 export function severities(rule: Rule): string {
-  return Object.entries(rule.meta.severity).map(([p, s]) => `${p} ${s}`).join(', ');
+  const order = ['error', 'warning', 'info'];
+  const by = new Map<string, Set<string>>();
+  for (const m of Object.values(rule.messages)) for (const p of m.platforms) by.set(p, (by.get(p) ?? new Set()).add(m.severity));
+  return [...by].map(([p, s]) => `${p} ${[...s].sort((a, b) => order.indexOf(a) - order.indexOf(b)).join('/')}`).join(', ');
 }
 
 /** A rule's documentation, for `boxwright rules ID` and SARIF's help text. */
@@ -23,11 +26,11 @@ export function ruleDoc(rule: Rule, format: 'text' | 'markdown'): string {
       '',
       'Fails:',
       '```toml',
-      m.docs.bad,
+      m.docs.bad.toml,
       '```',
       'Passes:',
       '```toml',
-      m.docs.good,
+      m.docs.good.toml,
       '```',
       '',
     ].join('\n');
@@ -43,10 +46,10 @@ export function ruleDoc(rule: Rule, format: 'text' | 'markdown'): string {
     m.docs.details.replace(/(.{1,96})(\s+|$)/g, '  $1\n').trimEnd(),
     '',
     '  fails:',
-    indent(m.docs.bad),
+    indent(m.docs.bad.toml),
     '',
     '  passes:',
-    indent(m.docs.good),
+    indent(m.docs.good.toml),
     '',
   ].join('\n');
 }

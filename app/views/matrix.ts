@@ -3,6 +3,7 @@ import { PLATFORMS } from '../../compiler/diagnostic.js';
 import type { Grant, PolicyIR } from '../../compiler/ir/types.js';
 import { legend, type Cell } from '../../model/cell.js';
 import type { AccessModel } from '../../model/model.js';
+import { explanation } from '../../rules/index.js';
 
 /** One cell of the explain matrix: the legend, and why it differs from the request. */
 export interface MatrixCell {
@@ -71,7 +72,8 @@ export function explainMatrix(model: AccessModel, diagnostics: readonly Diagnost
           continue;
         }
         const shown = legend(cell);
-        const note = ga.notes[p];
+        const fact = cell.kind === 'refused' ? cell.because : ga.notes[p];
+        const note = fact ? explanation(fact) : undefined;
         cells[p] = shown === requested || (requested === 'deny' && shown === '—') || !note ? { legend: shown } : { legend: shown, note };
       }
       return {
@@ -84,7 +86,10 @@ export function explainMatrix(model: AccessModel, diagnostics: readonly Diagnost
       };
     });
     const elsewhere = {} as Record<Platform, MatrixCell>;
-    for (const p of PLATFORMS) elsewhere[p] = { legend: legend(pa.elsewhere[p].cell), note: { ruleId: p === 'windows' ? 'windows-open-reads' : '', text: pa.elsewhere[p].text } };
+    for (const p of PLATFORMS) {
+      const e = pa.elsewhere[p];
+      elsewhere[p] = { legend: legend(e.cell), note: { ruleId: e.mechanism ? explanation(e.mechanism).ruleId : '', text: e.text } };
+    }
     return { id: pa.principal.id, rows, elsewhere, directNetwork: !!pa.principal.directNetwork };
   });
   return { file: model.ir.file, dialect: model.ir.dialect, verdicts, principals };

@@ -1,5 +1,5 @@
 import secrets from './secrets.json' with { type: 'json' };
-import { isUnder } from './spelling.js';
+import { expandTilde, isUnder } from './spelling.js';
 
 export interface ProtectedPath {
   readonly path: string;
@@ -8,9 +8,7 @@ export interface ProtectedPath {
   readonly written: string;
 }
 
-function expand(p: string, home: string): string {
-  return p === '~' ? home : p.startsWith('~/') ? home.replace(/\/+$/, '') + p.slice(1) : p;
-}
+const expand = expandTilde;
 
 export const secretLocations: readonly string[] = secrets.secrets;
 export const knownReadableLocations: readonly string[] = secrets.knownReadable;
@@ -46,6 +44,3 @@ export function protectedHit(path: string, list: readonly ProtectedPath[]): Prot
   return { inside, exposes };
 }
 
-export function expandTilde(p: string, home: string): string {
-  return expand(p, home);
-}

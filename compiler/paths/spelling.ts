@@ -8,9 +8,13 @@ export type Expanded = { readonly path: string } | { readonly problem: string };
  * is refused rather than guessed: boxwright does not read the password
  * database.
  */
+/** `~` and `~/…` under `home`; anything else unchanged. The one tilde expansion. */
+export function expandTilde(p: string, home: string): string {
+  return p === '~' ? home : p.startsWith('~/') ? home.replace(/\/+$/, '') + p.slice(1) : p;
+}
+
 export function expandHome(written: string, home: string): Expanded {
-  if (written === '~') return { path: home };
-  if (written.startsWith('~/')) return { path: home.replace(/\/+$/, '') + written.slice(1) };
+  if (written === '~' || written.startsWith('~/')) return { path: expandTilde(written, home) };
   if (written.startsWith('~')) return { problem: `\`${written}\` names another user's home; only \`~\` and \`~/\` are expanded` };
   if (written === '') return { problem: 'an empty path' };
   if (!written.startsWith('/')) return { problem: `\`${written}\` is a relative path; write it absolute or starting with \`~/\`` };
@@ -52,6 +56,11 @@ export function macosCanonical(path: string): string | undefined {
 
 export function isUnder(path: string, ancestor: string): boolean {
   return ancestor === '/' ? path.startsWith('/') : path === ancestor || path.startsWith(ancestor + '/');
+}
+
+/** Below `ancestor`, not `ancestor` itself. */
+export function isStrictlyUnder(path: string, ancestor: string): boolean {
+  return path !== ancestor && isUnder(path, ancestor);
 }
 
 /** Characters no artifact may hold: they would end a line or a string in SBPL, argv files or PowerShell. */

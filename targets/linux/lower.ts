@@ -10,8 +10,10 @@
  * origins, the workspace, and the principal's direct network exception.
  */
 import type { Grant, Principal } from '../../compiler/ir/types.js';
+import { isStrictlyUnder, isUnder as isUnderOrAt } from '../../compiler/paths/index.js';
 import type { Span } from '../../compiler/span.js';
 import type { GrantAccess, PrincipalAccess } from '../../model/index.js';
+import { explanation } from '../../rules/index.js';
 import mergedUsr from './merged-usr.json' with { type: 'json' };
 import procReadonly from './proc-readonly.json' with { type: 'json' };
 
@@ -90,8 +92,8 @@ function tomlString(s: string): string {
 }
 
 export const depth = (p: string): number => (p === '/' ? 0 : p.split('/').length - 1);
-const isUnder = (p: string, dir: string): boolean => dir === '/' || p.startsWith(dir + '/');
-const underOrAt = (p: string, dir: string): boolean => p === dir || isUnder(p, dir);
+const isUnder = isStrictlyUnder;
+const underOrAt = isUnderOrAt;
 
 const kindRank: Record<MountOp['kind'], number> = { proc: 0, dev: 0, 'proc-readonly': 1, bind: 1, tmpfs: 1, dir: 2, 'empty-file': 3, 'empty-dir': 3, symlink: 4 };
 
@@ -129,7 +131,7 @@ export function lowerPrincipal(pa: PrincipalAccess, options: LowerOptions = {}):
     const origin = grantOrigin(g);
     if (g.access === 'deny') {
       if (cell.kind === 'empty') denies.push(ga);
-      else notes.push({ origin, path: g.path, text: cell.kind === 'refused' ? `refused (${cell.ruleId}): no mount` : 'not in the view' });
+      else notes.push({ origin, path: g.path, text: cell.kind === 'refused' ? `refused (${explanation(cell.because).ruleId}): no mount` : 'not in the view' });
       continue;
     }
     if (!contentAccess.has(g.access)) {
@@ -137,7 +139,7 @@ export function lowerPrincipal(pa: PrincipalAccess, options: LowerOptions = {}):
       continue;
     }
     if (cell.kind === 'refused') {
-      notes.push({ origin, path: g.path, text: `refused (${cell.ruleId}): no mount` });
+      notes.push({ origin, path: g.path, text: `refused (${explanation(cell.because).ruleId}): no mount` });
       continue;
     }
     if (cell.kind === 'empty') {

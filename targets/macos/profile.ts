@@ -1,6 +1,7 @@
 import type { Grant } from '../../compiler/ir/types.js';
 import { expandTilde, secretLocations } from '../../compiler/paths/index.js';
 import type { GrantAccess, PrincipalAccess } from '../../model/index.js';
+import { explanation } from '../../rules/index.js';
 import { artifactStem, headerLines, TargetError, type CompileInput } from '../target.js';
 import { baselinePaths, directNetworkRules, renderRule, renderedBaseline } from './baseline.js';
 import { commentText, sbplString } from './sbpl.js';
@@ -133,11 +134,12 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
       return;
     }
     if (cell.kind === 'refused') {
-      skipped.push(`${origin(g)} (not emitted: macOS refuses it, ${cell.ruleId})`);
+      skipped.push(`${origin(g)} (not emitted: macOS refuses it, ${explanation(cell.because).ruleId})`);
       return;
     }
+    const mechanism = ga.notes.macos;
     const note =
-      ga.notes.macos?.text ??
+      (mechanism ? explanation(mechanism).text : undefined) ??
       (g.access !== 'deny' && !grantsWhatItAsks(ga)
         ? 'no effect on macOS: a deny below covers it; denials beat permissions'
         : g.access === 'deny' && g.facts.existence === 'absent'
@@ -172,7 +174,7 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
         return; // a deny needs no path resolution
     }
     // Tools run helpers and load built code from their content grants: the model says which grants.
-    if (g.access !== 'exec' && cell.kind === 'access' && cell.exec && ga.notes.macos?.ruleId === 'tool-exec-widening')
+    if (g.access !== 'exec' && cell.kind === 'access' && cell.exec && ga.notes.macos?.kind === 'tool-helper-exec')
       add('5) exec', { comment, sbpl: `(allow process-exec file-map-executable ${filter})` });
     resolves(componentsLeadingTo(g.path), g.implicit ? 'implicit grants' : g.span.start.line);
   }

@@ -1,10 +1,17 @@
 import type { Verdict } from '../../compiler/diagnostic.js';
 import type { Grant, ListName, PrincipalKind } from '../../compiler/ir/types.js';
+import { who } from '../../compiler/ir/names.js';
 import { expandTilde, secretLocations } from '../../compiler/paths/index.js';
 import { version } from '../../compiler/version.js';
 import type { GrantAccess, PrincipalAccess } from '../../model/index.js';
+import { explanation, type RuleId } from '../../rules/index.js';
 import { headerLines, sha256Hex, type CompileInput } from '../target.js';
 import { toWindows, type WindowsPath } from './paths.js';
+
+/** The rules the plan points reviewers to where no model fact does: a path with no Windows spelling, the workspace. */
+const NO_WINDOWS_PATH: RuleId = 'no-windows-path';
+const WORKSPACE_NO_CONTENT: RuleId = 'workspace-no-content';
+
 import {
   allowAce,
   denyReadContainer,
@@ -142,7 +149,7 @@ function lowerPrincipal(
     const note = ga.notes.windows;
     const cell = ga.effective.windows;
     if (g.access !== 'write' && g.access !== 'read-write' && g.access !== 'deny') {
-      noEffect.push({ ...o, path: winPath, reason: noEffectReason(ga), ruleId: note?.ruleId ?? 'windows-open-reads' });
+      noEffect.push({ ...o, path: winPath, reason: noEffectReason(ga), ruleId: explanation(note ?? { kind: 'reads-open' }).ruleId });
       continue;
     }
     if (!g.path || !mapped) {
@@ -151,11 +158,12 @@ function lowerPrincipal(
     }
     if (!mapped.ok) {
       // no-windows-path judges authored entries only: nothing reports an implicit one.
-      leftOut.push({ ...o, posixPath, reason: mapped.reason, ruleId: g.implicit ? null : mapped.ruleId });
+      leftOut.push({ ...o, posixPath, reason: mapped.reason, ruleId: g.implicit ? null : NO_WINDOWS_PATH });
       continue;
     }
     if (cell.kind === 'refused') {
-      noEffect.push({ ...o, path: winPath, reason: `refused on Windows (${note?.text ?? cell.ruleId})`, ruleId: cell.ruleId });
+      const refusal = explanation(cell.because);
+      noEffect.push({ ...o, path: winPath, reason: `refused on Windows (${refusal.text})`, ruleId: refusal.ruleId });
       continue;
     }
     if (g.access === 'deny') {
@@ -164,11 +172,11 @@ function lowerPrincipal(
           ...o,
           posixPath,
           reason: 'does not exist: nothing to label, and a file created there later is readable',
-          ruleId: 'deny-absent-path',
+          ruleId: explanation({ kind: 'nothing-to-label' }).ruleId,
         });
         continue;
       }
-      denies.push(denyStep(o, posixPath, mapped.path, g.implicit ? `${g.implicit.reason}: labelled deny-read` : `the config denies it to ${who(p.id)}`));
+      denies.push(denyStep(o, posixPath, mapped.path, g.implicit ? `${g.implicit.reason}: labelled deny-read` : `the config denies it to ${who(p)}`));
       continue;
     }
     if (cell.kind !== 'access' || !cell.write) {
@@ -176,12 +184,12 @@ function lowerPrincipal(
         ...o,
         path: winPath,
         reason: 'a deny-read label covers this path (a deny entry or a listed secret): the label also keeps the Low token from writing it',
-        ruleId: note?.ruleId ?? null,
+        ruleId: note ? explanation(note).ruleId : null,
       });
       continue;
     }
     const scope = g.scope;
-    const what = g.implicit ? g.implicit.reason : `\`${g.list}\` grant of ${who(p.id)}`;
+    const what = g.implicit ? g.implicit.reason : `\`${g.list}\` grant of ${who(p)}`;
     writes.push({
       ...o,
       posixPath,
@@ -192,8 +200,8 @@ function lowerPrincipal(
       perFile: false,
       why:
         scope === 'tree'
-          ? `${what}: an inheritable allow ACE for ${who(p.id)}'s session SID, so that its write-restricted token may create, change and delete files in this tree`
-          : `${what}: an allow ACE (no inheritance, no DELETE) for ${who(p.id)}'s session SID, so that its write-restricted token may rewrite this one file in place; a save through a temporary file and a rename fails, as on macOS and Linux`,
+          ? `${what}: an inheritable allow ACE for ${who(p)}'s session SID, so that its write-restricted token may create, change and delete files in this tree`
+          : `${what}: an allow ACE (no inheritance, no DELETE) for ${who(p)}'s session SID, so that its write-restricted token may rewrite this one file in place; a save through a temporary file and a rename fails, as on macOS and Linux`,
     });
     writes.push({
       ...o,
@@ -216,7 +224,7 @@ function lowerPrincipal(
       written: w.written,
       path: mapped?.ok ? mapped.path.spelled : null,
       reason: 'the initial directory: grants no content; on Windows it is readable like everything else and writable only where a write grant covers it',
-      ruleId: 'workspace-no-content',
+      ruleId: WORKSPACE_NO_CONTENT,
     });
   }
 }
@@ -227,7 +235,7 @@ function noEffectReason(ga: GrantAccess): string {
     return ga.effective.windows.kind === 'denied'
       ? 'read_allow is inert on Windows: accepted and discarded; this path stays labelled deny-read (a listed secret or a deny), as on macOS where denials beat permissions'
       : 'read_allow is inert on Windows: accepted and discarded, since reads are already open';
-  if (ga.effective.windows.kind === 'refused') return `refused on Windows (${ga.notes.windows?.text ?? ga.effective.windows.ruleId})`;
+  if (ga.effective.windows.kind === 'refused') return `refused on Windows (${explanation(ga.effective.windows.because).text})`;
   switch (g.access) {
     case 'exec':
       return 'execution is not restricted by the restricted token: nothing to grant';
@@ -242,9 +250,6 @@ function noEffectReason(ga: GrantAccess): string {
   }
 }
 
-function who(principal: string): string {
-  return principal === '*' ? 'every principal' : principal === 'agent' ? 'the agent' : principal;
-}
 
 function denyStep(o: Origin, posixPath: string | null, path: WindowsPath, what: string): Draft {
   return {
@@ -278,7 +283,7 @@ export function buildPlan(input: CompileInput): AclPlan {
       const mapped = toWindows(posix, home);
       const o: Origin = { principal: '*', configLine: null, implicit: secretReason, source: 'secret', written: s };
       if (mapped.ok) denies.push(denyStep(o, posix, mapped.path, 'a secret location of seed 001'));
-      else leftOut.push({ ...o, posixPath: posix, reason: mapped.reason, ruleId: mapped.ruleId });
+      else leftOut.push({ ...o, posixPath: posix, reason: mapped.reason, ruleId: NO_WINDOWS_PATH });
     }
   }
   input.access.principals.forEach((pa, i) => lowerPrincipal(pa, principals[i]!.sessionSid, home, writes, denies, leftOut, noEffect));

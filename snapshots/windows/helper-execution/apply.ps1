@@ -330,14 +330,14 @@ if (-not $WhatIfPreference) {
 try {
 
   # step-001 · grant-write · tool.builder · config line 9 (`write`)
-  # `write` grant of tool.builder: an inheritable allow ACE for tool.builder's
-  # session SID, so that its write-restricted token may create, change and
-  # delete files in this tree
+  # `write` grant of tool `builder`: an inheritable allow ACE for tool
+  # `builder`'s session SID, so that its write-restricted token may create,
+  # change and delete files in this tree
   $path = (Expand-BwRoot '%USERPROFILE%') + '\project\output'
   Invoke-BwStep -Id 'step-001' -Action 'grant-write' -Path $path -Sddl (Resolve-BwSid '(A;OICI;0x1301bf;;;*SESSION_SID_2*)')
 
   # step-002 · label-low · tool.builder · config line 9 (`write`)
-  # `write` grant of tool.builder: a Low mandatory label, since a Low token
+  # `write` grant of tool `builder`: a Low mandatory label, since a Low token
   # may not write above its own level (no-write-up); any other low-integrity
   # process can then write here too where the DACL lets it
   # (low-label-exposure)

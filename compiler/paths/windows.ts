@@ -1,0 +1,71 @@
+import { controlCharacter, isUnder } from './spelling.js';
+
+const reservedNames = /^(con|prn|aux|nul|com[1-9¹²³]|lpt[1-9¹²³])(\.[^.]*)?$/i;
+const forbidden = /[<>:"|?*\\]/;
+
+/**
+ * Why a path component has no faithful Windows spelling, or undefined when it
+ * has one. Windows file names cannot hold `< > : " | ? * \`, lose a trailing
+ * dot or space, and `NUL`, `COM1`… name devices: mapping such a name would
+ * label or grant some other object, so it is left out, never guessed.
+ */
+export function windowsNameProblem(component: string): string | undefined {
+  const control = controlCharacter(component);
+  if (control) return `a path component holds the control character ${control}`;
+  const bad = forbidden.exec(component);
+  if (bad) return `a path component holds \`${bad[0]}\`, which Windows file names cannot hold`;
+  if (/[ .]$/.test(component)) return 'a path component ends with a dot or a space, which Windows strips from file names';
+  if (reservedNames.test(component)) return `\`${component}\` is a reserved device name on Windows`;
+  return undefined;
+}
+
+
+/**
+ * A path as the Windows plan spells it: an environment-variable root that
+ * apply.ps1 expands at run time (`%USERPROFILE%`, `%TEMP%`) and the rest,
+ * backslash-separated, which the script keeps as data (a single-quoted
+ * literal appended to the expanded root, never passed through expansion).
+ */
+export interface WindowsPath {
+  /** `%USERPROFILE%` or `%TEMP%`. */
+  readonly root: string;
+  /** `''` or `\a\b`: everything after the root, exactly as Windows will see it. */
+  readonly rest: string;
+  /** `root + rest`, what the plan shows. */
+  readonly spelled: string;
+}
+
+/** Why a path has no Windows spelling: outside the home, or a component Windows cannot name. */
+export type WindowsUnmapped = { readonly kind: 'outside-home'; readonly home: string } | { readonly kind: 'name'; readonly problem: string };
+
+export type WindowsMapping = { readonly ok: true; readonly path: WindowsPath } | { readonly ok: false; readonly why: WindowsUnmapped };
+
+/** The roots implicit TYBA grants already spell the Windows way (`%TEMP%`). */
+const windowsRoots = ['%TEMP%', '%USERPROFILE%'];
+
+/**
+ * The one mapping of a POSIX path onto Windows, for the `no-windows-path`
+ * rule and the Windows plan alike: `~` → `%USERPROFILE%`, so a path under
+ * the home the config was compiled against becomes `%USERPROFILE%\…`. A
+ * path outside the home has no Windows meaning, and a component Windows
+ * cannot name has no faithful spelling: both are left out, never guessed.
+ * Implicit grants that already carry a Windows spelling (`%TEMP%`) keep it.
+ */
+export function toWindows(path: string, home: string, implicit = false): WindowsMapping {
+  for (const root of implicit ? windowsRoots : []) {
+    if (path === root || path.startsWith(root + '\\')) return components(root, path.slice(root.length).split('\\').filter((c) => c !== ''));
+  }
+  const h = home.length > 1 ? home.replace(/\/+$/, '') : home;
+  if (!path.startsWith('/') || !isUnder(path, h)) return { ok: false, why: { kind: 'outside-home', home: h } };
+  const rest = h === '/' ? path : path.slice(h.length);
+  return components('%USERPROFILE%', rest.split('/').filter((c) => c !== ''));
+}
+
+function components(root: string, parts: readonly string[]): WindowsMapping {
+  for (const part of parts) {
+    const problem = windowsNameProblem(part);
+    if (problem) return { ok: false, why: { kind: 'name', problem } };
+  }
+  const rest = parts.map((p) => '\\' + p).join('');
+  return { ok: true, path: { root, rest, spelled: root + rest } };
+}

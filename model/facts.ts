@@ -1,0 +1,73 @@
+/**
+ * What the model knows about why a platform's cell is what it is: typed
+ * facts about the platform's mechanism, with no rule ids. Each rule turns
+ * the facts it is about into its diagnostics (rules/), and `explain`'s
+ * footnotes come from the same facts, worded by the rule that explains
+ * each kind (rules/registry.ts, `explanation`). A new kind must be
+ * explained by exactly one rule: a test holds them together.
+ */
+import type { Grant } from '../compiler/ir/types.js';
+
+/** Why a platform refuses the configuration because of one grant. */
+export type Refusal =
+  /** Linux: a write scope without a read grant covering all of it (a writable mount also exposes reads). */
+  | { readonly kind: 'write-without-read-cover'; readonly partialReads: readonly Grant[] }
+  /** Linux: `list` (names without contents) has no mount that shows it. */
+  | { readonly kind: 'names-without-content' }
+  /** Linux: a deny is covered by mounting over it, which needs an existing target. */
+  | { readonly kind: 'deny-target-absent' }
+  /** Every platform: a tool or server has no metadata-only field. */
+  | { readonly kind: 'metadata-field-in-tool' };
+
+/** Why a cell differs from what the grant asked for, though the platform accepts it. */
+export type Mechanism =
+  /** Linux: a grant under /proc is the sandbox's own /proc (mounted noexec). */
+  | { readonly kind: 'own-proc' }
+  /** Linux: no metadata-only tree exists. */
+  | { readonly kind: 'no-metadata-tree' }
+  /** Linux: an empty read-only placeholder covers the denied path. */
+  | { readonly kind: 'empty-cover'; readonly of: 'file' | 'dir' }
+  /** Linux: an exec grant is bound read-only, so it is readable too. */
+  | { readonly kind: 'exec-grant-readable' }
+  /** Linux: the agent's (or a server's) read and write mounts are executable. */
+  | { readonly kind: 'mounts-executable' }
+  /** Linux: a tool's content mounts are executable (its helpers run). */
+  | { readonly kind: 'tool-mounts-executable' }
+  /** Linux: TYBA's temp directory is a private tmpfs. */
+  | { readonly kind: 'private-tmpfs' }
+  /** macOS: a tool runs helpers from its content grants. */
+  | { readonly kind: 'tool-helper-exec' }
+  /** macOS (TYBA): denials beat permissions; a listed secret stays denied. */
+  | { readonly kind: 'denials-beat-permissions' }
+  /** Windows: a listed secret (or a deny) keeps its no-read-up label. */
+  | { readonly kind: 'secret-label' }
+  /** Windows: read_allow is accepted and discarded. */
+  | { readonly kind: 'read-allow-discarded' }
+  /** Windows: an absent deny target has nothing to label. */
+  | { readonly kind: 'nothing-to-label' }
+  /** Windows: reads and execution are open. */
+  | { readonly kind: 'reads-open' };
+
+export type Fact = Refusal | Mechanism;
+export type FactKind = Fact['kind'];
+
+/** Every fact kind, for the test that each is explained by exactly one rule. */
+export const FACT_KINDS: readonly FactKind[] = [
+  'write-without-read-cover',
+  'names-without-content',
+  'deny-target-absent',
+  'metadata-field-in-tool',
+  'own-proc',
+  'no-metadata-tree',
+  'empty-cover',
+  'exec-grant-readable',
+  'mounts-executable',
+  'tool-mounts-executable',
+  'private-tmpfs',
+  'tool-helper-exec',
+  'denials-beat-permissions',
+  'secret-label',
+  'read-allow-discarded',
+  'nothing-to-label',
+  'reads-open',
+];
