@@ -46,7 +46,9 @@ export type Mechanism =
   /** Windows: an absent deny target has nothing to label. */
   | { readonly kind: 'nothing-to-label' }
   /** Windows: reads and execution are open. */
-  | { readonly kind: 'reads-open' };
+  | { readonly kind: 'reads-open' }
+  /** Linux, macOS: a deny's ancestors cannot be renamed or removed (GrantAccess.pinnedAncestors). */
+  | { readonly kind: 'ancestors-pinned'; readonly ancestors: readonly string[] };
 
 export type Fact = Refusal | Mechanism;
 export type FactKind = Fact['kind'];
@@ -70,4 +72,5 @@ export const FACT_KINDS: readonly FactKind[] = [
   'read-allow-discarded',
   'nothing-to-label',
   'reads-open',
+  'ancestors-pinned',
 ];

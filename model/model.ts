@@ -22,7 +22,9 @@ export interface GrantAccess {
    * For a deny the platform enforces: the ancestors of the denied path that
    * the workload could otherwise rename (their parent is writable), nearest
    * the root first. Renaming one would carry the denied path out from under
-   * its deny; the lowering pins each (Linux: a mount point of its own).
+   * its deny; the lowering pins each (Linux: a mount point of its own;
+   * macOS: file-write-unlink denied on it). Windows needs none: its deny is a
+   * label on each object, which a rename carries along.
    */
   readonly pinnedAncestors?: Readonly<Partial<Record<Platform, readonly string[]>>>;
 }
@@ -345,9 +347,12 @@ function grantAccess(p: Principal, g: Grant, ix: Record<Platform, PlatformIndex>
     effective[platform] = at(g.path, platform);
     const mechanism = mechanismOf(p, g, platform, effective[platform]!, tyba);
     if (mechanism) notes[platform] = mechanism;
-    if (platform === 'linux' && isDeny(g) && effective.linux!.kind === 'empty') {
-      const pinned = renameableAncestors(g.path, (a) => at(a, 'linux'));
-      if (pinned.length) pinnedAncestors = { ...pinnedAncestors, linux: pinned };
+    // A deny the platform enforces pins the ancestors the workload could
+    // rename (Linux: the ones a mount shows it; macOS: every deny rule holds).
+    const enforced = platform === 'linux' ? effective.linux!.kind === 'empty' : platform === 'macos';
+    if (isDeny(g) && enforced) {
+      const pinned = renameableAncestors(g.path, (a) => at(a, platform));
+      if (pinned.length) pinnedAncestors = { ...pinnedAncestors, [platform]: pinned };
     }
   }
   return {

@@ -5,6 +5,7 @@ import type { Fact, FactKind } from '../model/index.js';
 import type { Explains, Rule } from './engine.js';
 import { agentNetworkTable } from './agent-network-table.js';
 import { denyAbsentPath } from './deny-absent-path.js';
+import { denyAncestorsPinned } from './deny-ancestors-pinned.js';
 import { denyFileSubstitution } from './deny-file-substitution.js';
 import { directNetwork } from './direct-network.js';
 import { execMemory } from './exec-memory.js';
@@ -42,6 +43,7 @@ export const allRules = [
   listWithoutContent,
   denyAbsentPath,
   denyFileSubstitution,
+  denyAncestorsPinned,
   metadataTree,
   metadataInTool,
   toolExecWidening,

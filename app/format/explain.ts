@@ -13,16 +13,19 @@ const legendText =
 class Footnotes {
   readonly list: string[] = [];
   private readonly index = new Map<string, number>();
+  /** `[n]`, or `[n][m]` for a cell with disclosures too; `''` for none. */
   mark(p: Platform, cell: MatrixCell): string {
-    if (!cell.note) return '';
-    const text = cell.note.ruleId ? `${platformNames[p]}: \`${cell.note.ruleId}\`: ${cell.note.text}` : `${platformNames[p]}: ${cell.note.text}`;
+    return [...(cell.note ? [cell.note] : []), ...(cell.disclosures ?? [])].map((note) => `[${this.number(p, note)}]`).join('');
+  }
+  private number(p: Platform, note: { readonly ruleId: string; readonly text: string }): number {
+    const text = note.ruleId ? `${platformNames[p]}: \`${note.ruleId}\`: ${note.text}` : `${platformNames[p]}: ${note.text}`;
     let n = this.index.get(text);
     if (n === undefined) {
       this.list.push(text);
       n = this.list.length;
       this.index.set(text, n);
     }
-    return `[${n}]`;
+    return n;
   }
 }
 
@@ -83,7 +86,7 @@ export function explainMarkdown(m: ExplainMatrix): string {
     for (const r of rows) {
       const cells = ps.map((p) => {
         const mark = notes.mark(p, r.cells[p]);
-        return `\`${r.cells[p].legend}\`${mark ? ` <sup>${mark.slice(1, -1)}</sup>` : ''}`;
+        return `\`${r.cells[p].legend}\`${mark ? ` <sup>${mark.slice(1, -1).split('][').join(',')}</sup>` : ''}`;
       });
       out.push(`| ${r.line} | ${r.label.startsWith('*') ? r.label : `\`${mdCell(r.label)}\``} | \`${r.requested}\` | ${cells.join(' | ')} |`);
     }

@@ -11,6 +11,8 @@ export interface MatrixCell {
   readonly legend: string;
   /** `ruleId` is empty for a platform's default behaviour, which no rule reports. */
   readonly note?: { readonly ruleId: string; readonly text: string };
+  /** What the platform does beside the cell, whether or not it differs from the request (a deny's pinned ancestors). */
+  readonly disclosures?: readonly { readonly ruleId: string; readonly text: string }[];
 }
 
 export interface MatrixRow {
@@ -74,7 +76,13 @@ export function explainMatrix(model: AccessModel, diagnostics: readonly Diagnost
         const shown = legend(cell);
         const fact = cell.kind === 'refused' ? cell.because : ga.notes[p];
         const note = fact ? explanation(fact) : undefined;
-        cells[p] = shown === requested || (requested === 'deny' && shown === '—') || !note ? { legend: shown } : { legend: shown, note };
+        const ancestors = ga.pinnedAncestors?.[p];
+        const disclosures = ancestors?.length ? [explanation({ kind: 'ancestors-pinned', ancestors })] : [];
+        cells[p] = {
+          legend: shown,
+          ...(shown === requested || (requested === 'deny' && shown === '—') || !note ? {} : { note }),
+          ...(disclosures.length ? { disclosures } : {}),
+        };
       }
       return {
         list: g.list,

@@ -171,6 +171,11 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
         break;
       case 'deny':
         add('6) denies', { comment, sbpl: `(deny ${DENY_OPS[tyba ? 'tyba' : 'box']} ${filterFor(g.path, 'tree')})` });
+        // Its ancestors, where the workload may write their parent: a rename
+        // (file-write-unlink of the old name) would carry the denied path out
+        // from under this rule. As sandbox-runtime does.
+        for (const a of ga.pinnedAncestors?.macos ?? [])
+          add('6) denies', { comment: `${origin(g)}; an ancestor of the denied path: not renamed or removed (deny-ancestors-pinned)`, sbpl: `(deny file-write-unlink ${filterFor(a, 'file')})` });
         return; // a deny needs no path resolution
     }
     // Tools run helpers and load built code from their content grants: the model says which grants.
