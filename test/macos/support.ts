@@ -60,12 +60,16 @@ export function principalsOf(outcome: CompileOutcome): readonly PrincipalAccess[
 
 /**
  * The paths the file rules must name, from the access model: every grant
- * that applies on macOS and is not refused there, plus, for tyba, the
- * twelve secret locations.
+ * that applies on macOS and is not refused there, the ancestors its denies
+ * pin, plus, for tyba, the twelve secret locations.
  */
 export function expectedFilePaths(outcome: CompileOutcome, pa: PrincipalAccess): Set<string> {
   const out = new Set<string>();
-  for (const ga of pa.grants) if (ga.applies.macos && ga.grant.path && ga.effective.macos.kind !== 'refused') out.add(ga.grant.path);
+  for (const ga of pa.grants) {
+    if (ga.applies.macos && ga.grant.path && ga.effective.macos.kind !== 'refused') out.add(ga.grant.path);
+    // A deny's pinned ancestors: file-write-unlink denied on each.
+    for (const a of ga.pinnedAncestors?.macos ?? []) out.add(a);
+  }
   const ir = outcome.check.ir!;
   if (ir.dialect === 'tyba') for (const s of secretLocations) out.add(expandTilde(s, ir.home));
   // TYBA's $TMPDIR grant names a profile parameter: (subpath (param "TMPDIR")).
