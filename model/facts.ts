@@ -47,6 +47,8 @@ export type Mechanism =
   | { readonly kind: 'nothing-to-label' }
   /** Windows: reads and execution are open. */
   | { readonly kind: 'reads-open' }
+  /** Linux: a direct network exception shares the host's network namespace, loopback and abstract sockets included. */
+  | { readonly kind: 'host-network-namespace' }
   /** Linux, macOS: a deny's ancestors cannot be renamed or removed (GrantAccess.pinnedAncestors). */
   | { readonly kind: 'ancestors-pinned'; readonly ancestors: readonly string[] };
 
@@ -73,4 +75,5 @@ export const FACT_KINDS: readonly FactKind[] = [
   'nothing-to-label',
   'reads-open',
   'ancestors-pinned',
+  'host-network-namespace',
 ];

@@ -34,6 +34,8 @@ export interface PrincipalAccess {
   readonly grants: readonly GrantAccess[];
   /** Everything no grant names. */
   readonly elsewhere: Readonly<Record<Platform, { readonly cell: Cell; readonly text: string; readonly mechanism?: Mechanism }>>;
+  /** What a direct network exception means per platform, where it means more than "the gateway is bypassed". */
+  readonly network: Readonly<Partial<Record<Platform, Mechanism>>>;
   effectiveAt(path: string, platform: Platform): Cell;
 }
 
@@ -427,6 +429,8 @@ function principalAccess(ir: PolicyIR, p: Principal): PrincipalAccess {
     principal: p,
     grants,
     effectiveAt: at,
+    // bubblewrap's --share-net: the surrounding namespace, with its loopback and abstract sockets.
+    network: p.directNetwork ? { linux: { kind: 'host-network-namespace' } } : {},
     elsewhere: {
       macos: tyba
         ? { cell: access({ meta: true }), text: 'content denied, metadata (existence, size, dates) visible; the baseline (system binaries and libraries) readable' }

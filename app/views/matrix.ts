@@ -58,7 +58,7 @@ export function explainMatrix(model: AccessModel, diagnostics: readonly Diagnost
   }
   const principals = model.principals.map((pa): PrincipalMatrix => {
     const inLineOrder = [...pa.grants].sort((a, b) => (a.grant.implicit ? 0 : 1) - (b.grant.implicit ? 0 : 1) || a.grant.span.start.offset - b.grant.span.start.offset);
-    const rows = inLineOrder.map((ga): MatrixRow => {
+    const rows: MatrixRow[] = inLineOrder.map((ga): MatrixRow => {
       const g = ga.grant;
       const requested = requestedLegend(g);
       const cells = {} as Record<Platform, MatrixCell>;
@@ -98,7 +98,16 @@ export function explainMatrix(model: AccessModel, diagnostics: readonly Diagnost
       const e = pa.elsewhere[p];
       elsewhere[p] = { legend: legend(e.cell), note: { ruleId: e.mechanism ? explanation(e.mechanism).ruleId : '', text: e.text } };
     }
-    return { id: pa.principal.id, rows, elsewhere, directNetwork: !!pa.principal.directNetwork };
+    const dn = pa.principal.directNetwork;
+    if (dn) {
+      const net = {} as Record<Platform, MatrixCell>;
+      for (const p of PLATFORMS) {
+        const fact = pa.network[p];
+        net[p] = { legend: 'direct', ...(fact ? { disclosures: [explanation(fact)] } : {}) };
+      }
+      rows.push({ list: 'network', written: dn.how === 'contain_egress' ? 'contain_egress = false' : `[tools.${pa.principal.name}.network]`, line: dn.span.start.line, requested: 'direct', cells: net });
+    }
+    return { id: pa.principal.id, rows, elsewhere, directNetwork: !!dn };
   });
   return { file: model.ir.file, dialect: model.ir.dialect, verdicts, principals };
 }
