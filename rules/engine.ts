@@ -4,7 +4,7 @@ import type { FsView } from '../compiler/paths/view.js';
 import type { Span } from '../compiler/span.js';
 import type { Dialect } from '../compiler/schema/validate.js';
 import type { TomlComment } from '../compiler/toml/ast.js';
-import { effectiveAccess, type AccessModel } from '../model/index.js';
+import type { AccessModel } from '../model/index.js';
 import { allRules } from './registry.js';
 import { applySuppressions } from './suppress.js';
 
@@ -55,6 +55,8 @@ export interface Rule {
 }
 
 export interface EngineInput {
+  /** The one effective-access model of the IR, built by the caller (app/check.ts), which hands the same one on to explain, diff and the targets. */
+  readonly access: AccessModel;
   readonly view: FsView;
   readonly comments: readonly TomlComment[];
   readonly text: string;
@@ -62,7 +64,7 @@ export interface EngineInput {
 
 /** Runs every registered rule over the IR; the engine knows no rule by name. */
 export function runRules(ir: PolicyIR, input: EngineInput, rules: readonly Rule[] = allRules): Diagnostic[] {
-  const model = effectiveAccess(ir);
+  const model = input.access;
   const out: Diagnostic[] = [];
   for (const rule of rules) {
     if (!rule.check) continue;
