@@ -1,7 +1,6 @@
 import type { FileReport } from '../format/report.js';
 import { totals } from '../format/report.js';
-import { checkConfig } from '../check.js';
-import { fsViewFrom, platformsFrom, sessionFrom, type ConfigArgs } from './options.js';
+import { configReader, platformsFrom, type ConfigArgs } from './options.js';
 import { readInput } from './read-input.js';
 
 export interface LintArgs extends ConfigArgs {
@@ -13,9 +12,8 @@ export interface LintArgs extends ConfigArgs {
 
 /** Exit 0 clean (info only), 1 errors or too many warnings, 2 usage or unreadable input. */
 export async function lintCommand(args: LintArgs): Promise<number> {
-  const view = fsViewFrom(args.fs, args.home);
+  const reader = configReader(args);
   const platforms = platformsFrom(args.platform);
-  const session = sessionFrom(args);
   const files = args.files?.length ? args.files : ['-'];
   const reports: FileReport[] = [];
   let unreadable = false;
@@ -26,7 +24,7 @@ export async function lintCommand(args: LintArgs): Promise<number> {
       unreadable = true;
       continue;
     }
-    const result = checkConfig(input.bytes, { file: path === '-' ? '<stdin>' : path, view, platforms, ...session, ...(args.dialect ? { dialect: args.dialect } : {}) });
+    const result = reader.check(input.bytes, path === '-' ? '<stdin>' : path, platforms);
     reports.push({ path: result.file, text: result.text, ...(result.dialect ? { dialect: result.dialect } : {}), verdicts: result.verdicts, diagnostics: result.diagnostics });
   }
   process.stdout.write(await render(args.format ?? 'text', reports));

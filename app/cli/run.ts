@@ -2,7 +2,7 @@ import { constants } from 'node:os';
 import type { Platform } from '../../compiler/diagnostic.js';
 import { formatText } from '../format/text.js';
 import { compileConfig, type CompileArgs, type CompileOutcome } from './compile.js';
-import { UsageError } from './options.js';
+import { configReader, UsageError } from './options.js';
 import { readInput } from './read-input.js';
 
 export interface RunArgs extends CompileArgs {
@@ -63,7 +63,8 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const compileArgs: CompileArgs = { ...args, force: false };
   let outcome: CompileOutcome;
   try {
-    outcome = await compileConfig(input.bytes, platform, compileArgs, args.config);
+    const reader = configReader(args);
+    outcome = await compileConfig(reader.check(input.bytes, args.config), platform, compileArgs);
   } catch (e) {
     if (!(e instanceof UsageError) && !(e instanceof Error && e.name === 'TargetError')) throw e;
     say(`${(e as Error).message}; the command did not run`);
@@ -75,7 +76,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     say(`${outcome.check.ir ? `${platform} refuses ${args.config}` : `${args.config} has errors`}; the command did not run. Fix the errors above (\`boxwright lint ${args.config}\` explains them).`);
     return NOT_RUN;
   }
-  const principals = outcome.check.ir!.principals.map((p) => p.id);
+  const principals = outcome.check.ir.principals.map((p) => p.id);
   if (!principals.includes(id)) {
     say(`${args.config} has no principal ${id}${principals.length ? ` (it has: ${principals.join(', ')}; choose one with --principal agent|tool:NAME|mcp:NAME)` : ''}; the command did not run`);
     return NOT_RUN;

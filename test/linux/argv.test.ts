@@ -6,12 +6,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { compileConfig, type CompileOutcome } from '../../app/cli/compile.js';
+import type { CompileOutcome } from '../../app/cli/compile.js';
 import { bpfName, hostArch, parseArgsFile, seccompProgram, type Arg } from '../../targets/linux/index.js';
 import { depth } from '../../targets/linux/lower.js';
 import { compileSeccomp } from '../../targets/linux/seccomp/index.js';
 import { findCommand, lookupFile, viewFromArgv } from '../../targets/linux/view.js';
-import { compileExample, compileText } from '../compile-helpers.js';
+import { compileBytes, compileExample, compileText } from '../compile-helpers.js';
 
 type Ok = Extract<CompileOutcome, { ok: true }>;
 
@@ -118,7 +118,7 @@ describe('linux argv: structure', () => {
       '/home/u/a/b/c/d': 'dir', '/home/u/a/b/x': 'file', '/home/u/a/b/c/secret': 'file', '/home/u/a/hidden': 'dir', '/usr/bin/sh': 'file',
     });
     const text = '[agent.filesystem]\nwrite = ["~/a/b/c/d"]\nread = ["~/a/b/c/d", "~/a/b", "~/a"]\ndeny = ["~/a/b/c/secret", "~/a/hidden"]\nread_file = ["~/a/b/x"]\n';
-    const o = ok(await compileConfig(Buffer.from(text), 'linux', { fs: m, worktree: '/w' }, 'c.toml'));
+    const o = ok(await compileBytes(Buffer.from(text), 'linux', { fs: m, worktree: '/w' }, 'c.toml'));
     const view = viewFromArgv(args(o));
     const paths = view.ops.map((op) => op.path);
     for (let i = 0; i < paths.length; i++)
@@ -136,7 +136,7 @@ describe('linux argv: structure', () => {
     const weird = ['/home/u/with space', '/home/u/quote"d', "/home/u/it's", '/home/u/back\\slash', '/home/u/new\nline', '/home/u/tab\there', '/home/u/ünï €', '/home/u/-dash', '/home/u/--bind'];
     const m = machine(Object.fromEntries(weird.map((p) => [p, 'dir'])));
     const toml = weird.map((p) => JSON.stringify(p.replace('/home/u', '~')).replace(/\t/g, '\\t')).join(', ');
-    const o = ok(await compileConfig(Buffer.from(`[agent.filesystem]\nread = [${toml}]\n`), 'linux', { fs: m, worktree: '/w' }, 'c.toml'));
+    const o = ok(await compileBytes(Buffer.from(`[agent.filesystem]\nread = [${toml}]\n`), 'linux', { fs: m, worktree: '/w' }, 'c.toml'));
     const a = args(o);
     for (const p of weird) assert.equal(a.filter((x) => x === p).length, 2, `${JSON.stringify(p)} appears as SRC and DEST`);
     const back = parseArgsFile(artifact(o, 'agent.bwrap.args') as Uint8Array);
@@ -155,7 +155,7 @@ describe('linux argv: structure', () => {
   it('denied files: one empty read-only file each, on its own fd (5, 6, …); a deny no mount shows, or inside a denied directory, adds nothing', async () => {
     const m = machine({ '/home/u/p/.env': 'file', '/home/u/p/.npmrc': 'file', '/home/u/p/keys/k': 'file', '/home/u/other/f': 'file' });
     const text = '[agent.filesystem]\nread = ["~/p"]\ndeny = ["~/p/.npmrc", "~/p/.env", "~/p/keys", "~/p/keys/k", "~/other/f"]\n';
-    const o = ok(await compileConfig(Buffer.from(text), 'linux', { fs: m, worktree: '/w' }, 'c.toml'));
+    const o = ok(await compileBytes(Buffer.from(text), 'linux', { fs: m, worktree: '/w' }, 'c.toml'));
     const a = args(o).join(' ');
     assert.match(a, /--perms 0444 --ro-bind-data 5 \/home\/u\/p\/\.env --perms 0444 --ro-bind-data 6 \/home\/u\/p\/\.npmrc --tmpfs \/home\/u\/p\/keys --remount-ro \/home\/u\/p\/keys/);
     assert.doesNotMatch(a, /\/home\/u\/other|keys\/k/);
@@ -167,7 +167,7 @@ describe('linux argv: structure', () => {
 
   it('a grant under a deny is not mounted (the model says empty)', async () => {
     const m = machine({ '/home/u/p/private/notes': 'dir' });
-    const o = ok(await compileConfig(Buffer.from('[agent.filesystem]\nread = ["~/p", "~/p/private/notes"]\ndeny = ["~/p/private"]\n'), 'linux', { fs: m, worktree: '/w' }, 'c.toml'));
+    const o = ok(await compileBytes(Buffer.from('[agent.filesystem]\nread = ["~/p", "~/p/private/notes"]\ndeny = ["~/p/private"]\n'), 'linux', { fs: m, worktree: '/w' }, 'c.toml'));
     assert.ok(!args(o).includes('/home/u/p/private/notes'));
     assert.ok(json(o).notes.some((n) => n.path === '/home/u/p/private/notes' && /under a deny/.test(n.text)));
   });
