@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { CompileOutcome } from '../../app/cli/compile.js';
+import { hostView, manifestView } from '../../compiler/paths/index.js';
 import { bpfName, hostArch, parseArgsFile, seccompProgram, type Arg } from '../../targets/linux/index.js';
 import { depth } from '../../targets/linux/lower.js';
 import { compileSeccomp } from '../../targets/linux/seccomp/index.js';
@@ -267,16 +268,33 @@ describe('linux artifacts: seccomp and determinism', () => {
 });
 
 describe('linux view lookups (the runner checks CMD with them)', () => {
+  const host = hostView('/');
   it('resolves through the merged-/usr links and the host disk behind binds; ungranted and denied paths are not found', () => {
     const ops = viewFromArgv(['--proc', '/proc', '--dev', '/dev', '--symlink', 'usr/bin', '/bin', '--ro-bind', '/usr', '/usr', '--perms', '0444', '--ro-bind-data', '5', '/usr/bin/env', '--remount-ro', '/']).ops;
-    const sh = lookupFile(ops, '/bin/sh');
+    const sh = lookupFile(ops, '/bin/sh', host);
     assert.ok(sh.found && sh.sandboxPath.startsWith('/usr/bin/'), JSON.stringify(sh));
-    assert.equal(lookupFile(ops, '/etc/passwd').found, false);
-    const env = lookupFile(ops, '/usr/bin/env');
+    assert.equal(lookupFile(ops, '/etc/passwd', host).found, false);
+    const env = lookupFile(ops, '/usr/bin/env', host);
     assert.ok(!env.found && /denied/.test(env.reason));
-    assert.ok(findCommand(ops, 'sh', { PATH: '/nowhere:/bin' }, '/').found);
-    const missing = findCommand(ops, 'no-such-command-here', { PATH: '/usr/bin' }, '/');
+    assert.ok(findCommand(ops, 'sh', { PATH: '/nowhere:/bin' }, '/', host).found);
+    const missing = findCommand(ops, 'no-such-command-here', { PATH: '/usr/bin' }, '/', host);
     assert.ok(!missing.found && /not on PATH inside the sandbox/.test(missing.reason));
+  });
+
+  it('asks the view it is given, not the disk: a described machine answers for the binds (issue 12 item 5)', () => {
+    const ops = viewFromArgv(['--symlink', 'usr/bin', '/bin', '--ro-bind', '/usr', '/usr', '--ro-bind', '/opt', '/opt']).ops;
+    const described = manifestView(JSON.stringify({ home: '/home/u', entries: { '/usr/bin/tool': 'file', '/usr/bin/cur': { symlink: '../lib/tool-2' }, '/usr/lib/tool-2': 'file', '/opt/dir': 'dir' } }), 'm.json');
+    // /usr/bin/sh exists on this machine, not on the described one; /usr/bin/tool the other way round.
+    const sh = lookupFile(ops, '/bin/sh', described);
+    assert.ok(!sh.found && sh.reason === '/bin/sh: /usr/bin/sh does not exist on this machine', JSON.stringify(sh));
+    assert.deepEqual(lookupFile(ops, '/bin/tool', described), { found: true, hostPath: '/usr/bin/tool', sandboxPath: '/usr/bin/tool' });
+    // The view's links are followed by the same walk the rules use.
+    assert.deepEqual(lookupFile(ops, '/bin/cur', described), { found: true, hostPath: '/usr/lib/tool-2', sandboxPath: '/usr/lib/tool-2' });
+    assert.deepEqual(lookupFile(ops, '/opt/dir', described), { found: false, reason: '/opt/dir is a directory' });
+    assert.deepEqual(lookupFile(ops, '/usr/bin/tool/x', described), { found: false, reason: '/usr/bin/tool/x: /usr/bin/tool is not a directory' });
+    // A manifest records no modes: the runner never takes an unknown for executable.
+    const tool = findCommand(ops, 'tool', { PATH: '/bin' }, '/', described);
+    assert.ok(!tool.found && /\/bin\/tool: not executable/.test(tool.reason), JSON.stringify(tool));
   });
 
   it('reads back every option the lowering writes, and refuses one it does not know', () => {
