@@ -4,6 +4,7 @@ import type { Platform } from '../../compiler/diagnostic.js';
 import { accessDelta } from '../views/delta.js';
 import { artifactDiffs, type ArtifactDiff, type ConfigDiff } from '../views/diff.js';
 import type { CheckResult } from '../check.js';
+import { formats, renderer } from '../format/registry.js';
 import { compileConfig } from './compile.js';
 import { configReader, platformsFrom, UsageError, type ConfigArgs } from './options.js';
 import { readInput } from './read-input.js';
@@ -90,8 +91,8 @@ export async function diffCommand(args: DiffArgs): Promise<number> {
   const reader = configReader(args);
   const diffs: ConfigDiff[] = [];
   for (const [b, h] of pairs) diffs.push(await diffChecks(reader.check(b.bytes, b.label), reader.check(h.bytes, h.label), platforms, args));
-  const { diffText, diffMarkdown, diffJson } = await import('../format/diff.js');
-  process.stdout.write(args.format === 'markdown' ? diffMarkdown(diffs) : args.format === 'json' ? diffJson(diffs) : diffText(diffs));
+  const render = await renderer(formats.diff, args.format);
+  process.stdout.write(render(diffs));
   if (diffs.some((d) => d.error)) return 1;
   if (args['fail-on'] === 'widen' && diffs.some((d) => d.delta?.changes.some((c) => c.widens))) {
     process.stderr.write('boxwright diff: access widens (--fail-on widen)\n');

@@ -1,6 +1,7 @@
 import { PLATFORMS } from '../../compiler/diagnostic.js';
 import { explainMatrix, type ExplainMatrix } from '../views/matrix.js';
 import { formatText } from '../format/text.js';
+import { formats, renderer } from '../format/registry.js';
 import type { CheckResult } from '../check.js';
 import { configReader, platformsFrom, type ConfigArgs } from './options.js';
 import { readInput } from './read-input.js';
@@ -43,8 +44,7 @@ export async function explainCommand(args: ExplainArgs): Promise<number> {
     process.stderr.write(errors);
     return 1;
   }
-  const { explainText, explainMarkdown, explainJson } = await import('../format/explain.js');
-  const shown = onlyPlatforms(matrix, platforms);
-  process.stdout.write(args.format === 'markdown' ? explainMarkdown(shown) : args.format === 'json' ? explainJson(shown) : explainText(shown));
+  const render = await renderer(formats.explain, args.format);
+  process.stdout.write(render(onlyPlatforms(matrix, platforms)));
   return 0;
 }

@@ -1,5 +1,6 @@
 import type { FileReport } from '../format/report.js';
 import { totals } from '../format/report.js';
+import { formats, renderer } from '../format/registry.js';
 import { configReader, platformsFrom, type ConfigArgs } from './options.js';
 import { readInput } from './read-input.js';
 
@@ -27,7 +28,8 @@ export async function lintCommand(args: LintArgs): Promise<number> {
     const result = reader.check(input.bytes, path === '-' ? '<stdin>' : path, platforms);
     reports.push({ path: result.file, text: result.text, ...(result.dialect ? { dialect: result.dialect } : {}), verdicts: result.verdicts, diagnostics: result.diagnostics });
   }
-  process.stdout.write(await render(args.format ?? 'text', reports));
+  const render = await renderer(formats.lint, args.format);
+  process.stdout.write(render({ files: reports, base: process.cwd() }));
   if (unreadable) return 2;
   const t = totals(reports);
   if (t.errors > 0) return 1;
@@ -37,21 +39,4 @@ export async function lintCommand(args: LintArgs): Promise<number> {
     return 1;
   }
   return 0;
-}
-
-async function render(format: string, reports: FileReport[]): Promise<string> {
-  switch (format) {
-    case 'json':
-      return (await import('../format/json.js')).formatJson(reports);
-    case 'sarif': {
-      const [{ formatSarif }, { allRules }, { version }] = await Promise.all([import('../format/sarif.js'), import('../../rules/registry.js'), import('../../compiler/version.js')]);
-      return formatSarif(reports, allRules, version);
-    }
-    case 'github':
-      return (await import('../format/github.js')).formatGithub(reports);
-    case 'markdown':
-      return (await import('../format/markdown.js')).formatMarkdown(reports);
-    default:
-      return (await import('../format/text.js')).formatText(reports);
-  }
 }
