@@ -7,9 +7,9 @@ import { detectDialect } from '../compiler/schema/dialect.js';
 import { validateDocument, type Dialect } from '../compiler/schema/validate.js';
 import type { TomlComment } from '../compiler/toml/ast.js';
 import { parseToml } from '../compiler/toml/index.js';
+import { effectiveAccess, type AccessModel } from '../model/index.js';
 import { checkRules } from '../rules/index.js';
 import { tomlSyntax } from '../rules/toml-syntax.js';
-import { effectiveAccess } from '../model/index.js';
 
 export interface CheckOptions {
   readonly file: string;
@@ -22,41 +22,46 @@ export interface CheckOptions {
   readonly platforms?: readonly Platform[];
 }
 
-export interface CheckResult {
+interface CheckedText {
   readonly file: string;
+  /** The config's bytes, as read (artifact headers hash them). */
+  readonly bytes: Uint8Array;
   /** The decoded text, for code frames. */
   readonly text: string;
   readonly dialect?: Dialect;
   readonly diagnostics: readonly Diagnostic[];
   readonly verdicts: Record<Platform, Verdict>;
-  /** Present when the front end succeeded: what the targets lower. */
-  readonly ir?: PolicyIR;
   readonly comments: readonly TomlComment[];
 }
 
 /**
- * The whole front end and the rules, one direction: TOML → schema → IR →
- * rules. Each stage stops the pipeline when it finds errors, since later
- * stages would only repeat them in other words.
+ * One config checked: what every command that reads a config works from.
+ * When the front end succeeded it carries the IR and the one
+ * effective-access model built from it, which the rules judged and which
+ * explain, diff and the targets take as they are: no command builds
+ * either again.
+ */
+export type CheckResult = CheckedText & ({ readonly ir: PolicyIR; readonly model: AccessModel } | { readonly ir?: undefined; readonly model?: undefined });
+
+/** A check whose front end succeeded: it has the IR and the model. */
+export type CheckedPolicy = Extract<CheckResult, { readonly ir: PolicyIR }>;
+
+/**
+ * The whole front end, the model and the rules, one direction: TOML →
+ * schema → IR → model → rules. Each stage stops the pipeline when it finds
+ * errors, since later stages would only repeat them in other words.
  */
 export function checkConfig(bytes: Uint8Array, options: CheckOptions): CheckResult {
   const { file } = options;
   const parsed = parseToml(bytes);
-  const finish = (diagnostics: Diagnostic[], dialect?: Dialect, ir?: PolicyIR): CheckResult => {
+  const finish = (diagnostics: Diagnostic[], dialect?: Dialect, checked?: { ir: PolicyIR; model: AccessModel }): CheckResult => {
     const platforms = options.platforms ?? PLATFORMS;
     const kept = diagnostics
       .map((d) => ({ ...d, platforms: d.platforms.filter((p) => platforms.includes(p)) }))
       .filter((d) => d.platforms.length > 0)
       .sort(compareDiagnostics);
-    return {
-      file,
-      text: parsed.text,
-      ...(dialect ? { dialect } : {}),
-      diagnostics: kept,
-      verdicts: verdictsOf(kept),
-      ...(ir ? { ir } : {}),
-      comments: parsed.comments,
-    };
+    const text: CheckedText = { file, bytes, text: parsed.text, ...(dialect ? { dialect } : {}), diagnostics: kept, verdicts: verdictsOf(kept), comments: parsed.comments };
+    return checked ? { ...text, ir: checked.ir, model: checked.model } : text;
   };
   if (!parsed.document) {
     return finish(
@@ -84,5 +89,6 @@ export function checkConfig(bytes: Uint8Array, options: CheckOptions): CheckResu
     ...(options.tybaDataDir ? { tybaDataDir: options.tybaDataDir } : {}),
     ...(options.agentDirs ? { agentDirs: options.agentDirs } : {}),
   });
-  return finish(checkRules(ir, effectiveAccess(ir), { view: options.view, comments: parsed.comments, text: parsed.text }), dialect, ir);
+  const model = effectiveAccess(ir);
+  return finish(checkRules(ir, model, { view: options.view, comments: parsed.comments, text: parsed.text }), dialect, { ir, model });
 }

@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Platform } from '../compiler/diagnostic.js';
 import { compileConfig, type CompileArgs, type CompileOutcome } from '../app/cli/compile.js';
+import { configReader } from '../app/cli/options.js';
 import { repoRoot } from './helpers.js';
 
 /** Every bundled example, by file name. */
@@ -16,10 +17,15 @@ export const exampleNames: readonly string[] = readdirSync(join(repoRoot, 'examp
  */
 export function compileExample(name: string, platform: Platform, extra: Partial<CompileArgs> = {}): Promise<CompileOutcome> {
   const file = `examples/${name}`;
-  return compileConfig(readFileSync(join(repoRoot, file)), platform, { fs: join(repoRoot, 'examples/machine.json'), worktree: '/home/dev/project', ...extra }, file);
+  return compileBytes(readFileSync(join(repoRoot, file)), platform, { fs: join(repoRoot, 'examples/machine.json'), worktree: '/home/dev/project', ...extra }, file);
 }
 
 /** Compiles TOML text against the examples' machine. */
 export function compileText(text: string, platform: Platform, extra: Partial<CompileArgs> = {}): Promise<CompileOutcome> {
-  return compileConfig(Buffer.from(text, 'utf8'), platform, { fs: join(repoRoot, 'examples/machine.json'), worktree: '/home/dev/project', ...extra }, 'config.toml');
+  return compileBytes(Buffer.from(text, 'utf8'), platform, { fs: join(repoRoot, 'examples/machine.json'), worktree: '/home/dev/project', ...extra }, 'config.toml');
+}
+
+/** Checks config bytes and compiles the check, as `boxwright compile` does (one reader, one check). */
+export function compileBytes(bytes: Uint8Array, platform: Platform, args: CompileArgs, file: string): Promise<CompileOutcome> {
+  return compileConfig(configReader(args).check(bytes, file), platform, args);
 }

@@ -2,12 +2,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Platform } from '../../compiler/diagnostic.js';
 import { formatText } from '../format/text.js';
-import { effectiveAccess } from '../../model/index.js';
 import { targetLoaders } from '../../targets/registry.js';
 import { artifactStem } from '../../targets/target.js';
 import type { Artifact, CompileInput, TargetOptions } from '../../targets/target.js';
-import { checkConfig, type CheckResult } from '../check.js';
-import { fsViewFrom, sessionFrom, UsageError, type ConfigArgs } from './options.js';
+import type { CheckedPolicy, CheckResult } from '../check.js';
+import { configReader, UsageError, type ConfigArgs } from './options.js';
 import { readInput } from './read-input.js';
 
 export interface CompileArgs extends ConfigArgs {
@@ -20,16 +19,19 @@ export interface CompileArgs extends ConfigArgs {
 }
 
 export type CompileOutcome =
-  | { readonly ok: true; readonly artifacts: Artifact[]; readonly check: CheckResult }
+  | { readonly ok: true; readonly artifacts: Artifact[]; readonly check: CheckedPolicy }
   | { readonly ok: false; readonly check: CheckResult; readonly reason: string };
 
+/** What compiling takes besides the check result: `--force` and the targets' own options. */
+export type TargetArgs = Pick<CompileArgs, 'force' | 'gateway-port' | 'gateway-socket'>;
+
 /**
- * Compiles a config for one platform in memory. A platform whose verdict is
- * `refused` gets no artifact unless `force` (and then the artifacts say so).
+ * Compiles a checked config for one platform in memory, from the check's
+ * own IR and model. A platform whose verdict is `refused` gets no artifact
+ * unless `force` (and then the artifacts say so).
  */
-export async function compileConfig(bytes: Uint8Array, platform: Platform, args: CompileArgs, file: string): Promise<CompileOutcome> {
-  const view = fsViewFrom(args.fs, args.home);
-  const check = checkConfig(bytes, { file, view, ...sessionFrom(args), ...(args.dialect ? { dialect: args.dialect } : {}) });
+export async function compileConfig(check: CheckResult, platform: Platform, args: TargetArgs): Promise<CompileOutcome> {
+  const file = check.file;
   if (!check.ir) return { ok: false, check, reason: `${file} has errors; nothing to compile` };
   const verdict = check.verdicts[platform];
   if (verdict === 'refused' && !args.force) return { ok: false, check, reason: `${platform} refuses ${file} (see the errors above); nothing written. --force compiles it anyway, marked as refused` };
@@ -38,9 +40,9 @@ export async function compileConfig(bytes: Uint8Array, platform: Platform, args:
   const target = await load();
   const input: CompileInput = {
     ir: check.ir,
-    access: effectiveAccess(check.ir),
+    access: check.model,
     configPath: file,
-    configBytes: bytes,
+    configBytes: check.bytes,
     diagnostics: check.diagnostics,
     verdict,
     forced: verdict === 'refused' && !!args.force,
@@ -50,7 +52,7 @@ export async function compileConfig(bytes: Uint8Array, platform: Platform, args:
 }
 
 /** The targets' options from the command line, validated here: a bad one is a usage error, not a target's. */
-function targetOptions(args: CompileArgs): TargetOptions {
+function targetOptions(args: TargetArgs): TargetOptions {
   const port = args['gateway-port'];
   if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) throw new UsageError(`--gateway-port must be a TCP port (1-65535), not ${JSON.stringify(port)}`);
   const socket = args['gateway-socket'];
@@ -73,7 +75,7 @@ export async function compileCommand(args: CompileArgs): Promise<number> {
     return 2;
   }
   const file = args.config ?? '<stdin>';
-  const outcome = await compileConfig(input.bytes, platform, args, file);
+  const outcome = await compileConfig(configReader(args).check(input.bytes, file), platform, args);
   const shown = outcome.check.diagnostics.filter((d) => d.severity === 'error' && d.platforms.includes(platform));
   if (!outcome.ok) {
     process.stderr.write(formatText([{ path: file, text: outcome.check.text, ...(outcome.check.dialect ? { dialect: outcome.check.dialect } : {}), verdicts: outcome.check.verdicts, diagnostics: shown }]));

@@ -3,6 +3,8 @@ import { accessSync, closeSync, constants, existsSync, mkdirSync, mkdtempSync, o
 import { arch as osArch, release, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { openForBind } from '../../targets/runner/descriptors.js';
+import type { Finding } from '../format/doctor.js';
+import { formatNames, formats, renderer } from '../format/registry.js';
 import { UsageError } from './options.js';
 
 /**
@@ -14,15 +16,7 @@ import { UsageError } from './options.js';
  * only to explain a failure. Exit 0 when every finding passes, 1 otherwise.
  */
 
-export type Status = 'ok' | 'warn' | 'fail' | 'info';
-
-export interface Finding {
-  readonly id: string;
-  readonly status: Status;
-  readonly title: string;
-  readonly detail: string;
-  readonly fix?: string;
-}
+export type { Finding, Status } from '../format/doctor.js';
 
 export interface DoctorArgs {
   format?: string;
@@ -30,8 +24,6 @@ export interface DoctorArgs {
 
 /** The oldest bubblewrap with every option the runner uses (`--json-status-fd`, `--perms`). */
 const MIN_BWRAP: readonly [number, number, number] = [0, 5, 0];
-
-const mark: Record<Status, string> = { ok: '✓', warn: '!', fail: '✗', info: '·' };
 
 function onPath(cmd: string): string | undefined {
   if (cmd.includes('/')) return existsSync(cmd) ? cmd : undefined;
@@ -274,21 +266,19 @@ function otherFindings(): Finding[] {
 
 export async function doctorCommand(args: DoctorArgs): Promise<number> {
   const format = args.format ?? 'text';
-  if (format !== 'text' && format !== 'json') throw new UsageError('--format must be text or json');
+  if (!Object.hasOwn(formats.doctor, format)) throw new UsageError(`--format must be ${orList(formatNames('doctor'))}`);
   let findings: Finding[];
   if (process.platform === 'linux') {
     const { seccompProgram } = await import('../../targets/linux/index.js');
     findings = linuxFindings(process.env.BOXWRIGHT_BWRAP || 'bwrap', seccompProgram);
   } else findings = otherFindings();
   const ok = findings.every((f) => f.status !== 'fail');
-  if (format === 'json') process.stdout.write(JSON.stringify({ version: 1, platform: process.platform, ok, findings }, null, 2) + '\n');
-  else {
-    const width = Math.max(...findings.map((f) => f.title.length));
-    for (const f of findings) {
-      process.stdout.write(`${mark[f.status]} ${f.title.padEnd(width)}  ${f.detail}\n`);
-      if (f.fix) process.stdout.write(`  ${' '.repeat(width)}  fix: ${f.fix}\n`);
-    }
-    process.stdout.write(ok ? '\nthis machine can run `boxwright run`\n' : '\nthis machine cannot run `boxwright run` until the findings marked ✗ are fixed\n');
-  }
+  const render = await renderer(formats.doctor, format);
+  process.stdout.write(render({ platform: process.platform, ok, findings }));
   return ok ? 0 : 1;
+}
+
+/** `a`, `a or b`, `a, b or c`. */
+function orList(names: readonly string[]): string {
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
 }

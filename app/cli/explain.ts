@@ -1,9 +1,9 @@
 import { PLATFORMS } from '../../compiler/diagnostic.js';
-import { effectiveAccess } from '../../model/index.js';
 import { explainMatrix, type ExplainMatrix } from '../views/matrix.js';
 import { formatText } from '../format/text.js';
-import { checkConfig } from '../check.js';
-import { fsViewFrom, platformsFrom, sessionFrom, type ConfigArgs } from './options.js';
+import { formats, renderer } from '../format/registry.js';
+import type { CheckResult } from '../check.js';
+import { configReader, platformsFrom, type ConfigArgs } from './options.js';
 import { readInput } from './read-input.js';
 
 export interface ExplainArgs extends ConfigArgs {
@@ -12,14 +12,12 @@ export interface ExplainArgs extends ConfigArgs {
   platform?: string | string[];
 }
 
-/** The matrix of a config, or the front-end errors that prevent one. */
-export function explainBytes(bytes: Uint8Array, file: string, args: ExplainArgs): { matrix?: ExplainMatrix; errors: string } {
-  const view = fsViewFrom(args.fs, args.home);
-  const check = checkConfig(bytes, { file, view, ...sessionFrom(args), ...(args.dialect ? { dialect: args.dialect } : {}) });
+/** The matrix of a checked config (from its own model), or the front-end errors that prevent one. */
+export function explainCheck(check: CheckResult): { matrix?: ExplainMatrix; errors: string } {
   if (!check.ir) {
-    return { errors: formatText([{ path: file, text: check.text, ...(check.dialect ? { dialect: check.dialect } : {}), verdicts: check.verdicts, diagnostics: check.diagnostics }]) };
+    return { errors: formatText([{ path: check.file, text: check.text, ...(check.dialect ? { dialect: check.dialect } : {}), verdicts: check.verdicts, diagnostics: check.diagnostics }]) };
   }
-  return { matrix: explainMatrix(effectiveAccess(check.ir), check.diagnostics, check.verdicts), errors: '' };
+  return { matrix: explainMatrix(check.model, check.diagnostics, check.verdicts), errors: '' };
 }
 
 /** Keeps only the selected platforms' columns. */
@@ -41,13 +39,12 @@ export async function explainCommand(args: ExplainArgs): Promise<number> {
     return 2;
   }
   const platforms = platformsFrom(args.platform);
-  const { matrix, errors } = explainBytes(input.bytes, args.config ?? '<stdin>', args);
+  const { matrix, errors } = explainCheck(configReader(args).check(input.bytes, args.config ?? '<stdin>'));
   if (!matrix) {
     process.stderr.write(errors);
     return 1;
   }
-  const { explainText, explainMarkdown, explainJson } = await import('../format/explain.js');
-  const shown = onlyPlatforms(matrix, platforms);
-  process.stdout.write(args.format === 'markdown' ? explainMarkdown(shown) : args.format === 'json' ? explainJson(shown) : explainText(shown));
+  const render = await renderer(formats.explain, args.format);
+  process.stdout.write(render(onlyPlatforms(matrix, platforms)));
   return 0;
 }

@@ -1,7 +1,7 @@
 import type { FileReport } from '../format/report.js';
 import { totals } from '../format/report.js';
-import { checkConfig } from '../check.js';
-import { fsViewFrom, platformsFrom, sessionFrom, type ConfigArgs } from './options.js';
+import { formats, renderer } from '../format/registry.js';
+import { configReader, platformsFrom, type ConfigArgs } from './options.js';
 import { readInput } from './read-input.js';
 
 export interface LintArgs extends ConfigArgs {
@@ -13,9 +13,8 @@ export interface LintArgs extends ConfigArgs {
 
 /** Exit 0 clean (info only), 1 errors or too many warnings, 2 usage or unreadable input. */
 export async function lintCommand(args: LintArgs): Promise<number> {
-  const view = fsViewFrom(args.fs, args.home);
+  const reader = configReader(args);
   const platforms = platformsFrom(args.platform);
-  const session = sessionFrom(args);
   const files = args.files?.length ? args.files : ['-'];
   const reports: FileReport[] = [];
   let unreadable = false;
@@ -26,10 +25,11 @@ export async function lintCommand(args: LintArgs): Promise<number> {
       unreadable = true;
       continue;
     }
-    const result = checkConfig(input.bytes, { file: path === '-' ? '<stdin>' : path, view, platforms, ...session, ...(args.dialect ? { dialect: args.dialect } : {}) });
+    const result = reader.check(input.bytes, path === '-' ? '<stdin>' : path, platforms);
     reports.push({ path: result.file, text: result.text, ...(result.dialect ? { dialect: result.dialect } : {}), verdicts: result.verdicts, diagnostics: result.diagnostics });
   }
-  process.stdout.write(await render(args.format ?? 'text', reports));
+  const render = await renderer(formats.lint, args.format);
+  process.stdout.write(render({ files: reports, base: process.cwd() }));
   if (unreadable) return 2;
   const t = totals(reports);
   if (t.errors > 0) return 1;
@@ -39,21 +39,4 @@ export async function lintCommand(args: LintArgs): Promise<number> {
     return 1;
   }
   return 0;
-}
-
-async function render(format: string, reports: FileReport[]): Promise<string> {
-  switch (format) {
-    case 'json':
-      return (await import('../format/json.js')).formatJson(reports);
-    case 'sarif': {
-      const [{ formatSarif }, { allRules }, { version }] = await Promise.all([import('../format/sarif.js'), import('../../rules/registry.js'), import('../../compiler/version.js')]);
-      return formatSarif(reports, allRules, version);
-    }
-    case 'github':
-      return (await import('../format/github.js')).formatGithub(reports);
-    case 'markdown':
-      return (await import('../format/markdown.js')).formatMarkdown(reports);
-    default:
-      return (await import('../format/text.js')).formatText(reports);
-  }
 }

@@ -1,5 +1,6 @@
 import yargs from 'yargs';
 import type { Argv } from 'yargs';
+import { formatNames, type FormattedCommand } from '../format/registry.js';
 import { UsageError } from './options.js';
 
 /**
@@ -25,6 +26,12 @@ const fsOptions = (y: Argv): Argv =>
     .option('tyba-data-dir', { type: 'string', describe: 'TYBA: its data directory (default ~/.tyba)' })
     .option('agent-dir', { type: 'string', describe: "TYBA: the agent's own directories (repeatable)" });
 
+/** `--format`: the command's formats from the one table (app/format/registry.ts), its first the default. */
+const formatOption = (command: FormattedCommand) => {
+  const choices = formatNames(command);
+  return { alias: 'f', choices, default: choices[0] } as const;
+};
+
 const commands: Record<string, Command> = {
   lint: {
     usage: 'lint [files..]',
@@ -32,7 +39,7 @@ const commands: Record<string, Command> = {
     options: (y) =>
       fsOptions(y)
         .positional('files', { type: 'string', array: true, describe: 'config files (standard input when none)' })
-        .option('format', { alias: 'f', choices: ['text', 'json', 'sarif', 'github', 'markdown'], default: 'text' })
+        .option('format', formatOption('lint'))
         .option('platform', { type: 'string', describe: 'only these platforms, comma-separated or repeated: macos,linux,windows' })
         .option('max-warnings', { type: 'number', describe: 'exit 1 when there are more warnings than this' }),
     run: async (args) => (await import('./lint.js')).lintCommand(args),
@@ -54,7 +61,7 @@ const commands: Record<string, Command> = {
     describe: 'what each platform gives each principal, grant by grant, and why it differs',
     options: (y) =>
       fsOptions(y)
-        .option('format', { alias: 'f', choices: ['text', 'markdown', 'json'], default: 'text' })
+        .option('format', formatOption('explain'))
         .option('platform', { type: 'string', describe: 'only these platforms, comma-separated or repeated: macos,linux,windows' }),
     run: async (args) => (await import('./explain.js')).explainCommand(args),
   },
@@ -73,7 +80,7 @@ const commands: Record<string, Command> = {
   doctor: {
     usage: 'doctor',
     describe: 'qualify this machine for `boxwright run`: bubblewrap, user namespaces, seccomp, architecture, kernel (real trials)',
-    options: (y) => y.option('format', { alias: 'f', choices: ['text', 'json'], default: 'text' }),
+    options: (y) => y.option('format', formatOption('doctor')),
     run: async (args) => (await import('./doctor.js')).doctorCommand(args),
   },
   diff: {
@@ -82,7 +89,7 @@ const commands: Record<string, Command> = {
     options: (y) =>
       fsOptions(y)
         .option('git', { type: 'string', describe: 'compare the file (or every changed .toml) at this git revision with the working tree' })
-        .option('format', { alias: 'f', choices: ['text', 'markdown', 'json'], default: 'text' })
+        .option('format', formatOption('diff'))
         .option('platform', { type: 'string', describe: 'only these platforms, comma-separated or repeated: macos,linux,windows' })
         .option('fail-on', { choices: ['widen'], describe: 'exit 1 when any principal gains access on a selected platform' })
         .option('artifacts', { type: 'boolean', default: true, describe: 'include the unified diffs of the emitted artifacts (--no-artifacts skips them)' }),

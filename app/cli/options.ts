@@ -5,6 +5,7 @@ import type { Platform } from '../../compiler/diagnostic.js';
 import { PLATFORMS } from '../../compiler/diagnostic.js';
 import { hostView, manifestView, noneView, type FsView } from '../../compiler/paths/index.js';
 import type { Dialect } from '../../compiler/schema/validate.js';
+import { checkConfig, type CheckResult } from '../check.js';
 
 /** A usage problem: exit 2 with the message, never a stack trace. */
 export class UsageError extends Error {}
@@ -57,5 +58,27 @@ export function sessionFrom(args: { worktree?: string; 'tyba-data-dir'?: string;
     worktree: resolve(args.worktree ?? process.cwd()),
     ...(args['tyba-data-dir'] ? { tybaDataDir: args['tyba-data-dir'] } : {}),
     ...(agentDirs.length ? { agentDirs } : {}),
+  };
+}
+
+/**
+ * How one command reads its configs: one filesystem view for the whole
+ * command (so every config, and base and head of a diff, see the same disk
+ * state through the same cache, and a manifest is read once), the session
+ * options and the dialect override; `check` runs the front end, the model
+ * and the rules once per config. Commands check each config once and hand
+ * the result on.
+ */
+export interface ConfigReader {
+  readonly view: FsView;
+  check(bytes: Uint8Array, file: string, platforms?: readonly Platform[]): CheckResult;
+}
+
+export function configReader(args: ConfigArgs): ConfigReader {
+  const view = fsViewFrom(args.fs, args.home);
+  const session = sessionFrom(args);
+  return {
+    view,
+    check: (bytes, file, platforms) => checkConfig(bytes, { file, view, ...session, ...(platforms ? { platforms } : {}), ...(args.dialect ? { dialect: args.dialect } : {}) }),
   };
 }

@@ -1,8 +1,9 @@
-import { constants } from 'node:os';
+import { homedir } from 'node:os';
 import type { Platform } from '../../compiler/diagnostic.js';
+import { hostView, type FsView } from '../../compiler/paths/index.js';
 import { formatText } from '../format/text.js';
 import { compileConfig, type CompileArgs, type CompileOutcome } from './compile.js';
-import { UsageError } from './options.js';
+import { configReader, UsageError } from './options.js';
 import { readInput } from './read-input.js';
 
 export interface RunArgs extends CompileArgs {
@@ -62,8 +63,11 @@ export async function runCommand(args: RunArgs): Promise<number> {
   }
   const compileArgs: CompileArgs = { ...args, force: false };
   let outcome: CompileOutcome;
+  let view: FsView;
   try {
-    outcome = await compileConfig(input.bytes, platform, compileArgs, args.config);
+    const reader = configReader(args);
+    view = reader.view;
+    outcome = await compileConfig(reader.check(input.bytes, args.config), platform, compileArgs);
   } catch (e) {
     if (!(e instanceof UsageError) && !(e instanceof Error && e.name === 'TargetError')) throw e;
     say(`${(e as Error).message}; the command did not run`);
@@ -75,7 +79,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     say(`${outcome.check.ir ? `${platform} refuses ${args.config}` : `${args.config} has errors`}; the command did not run. Fix the errors above (\`boxwright lint ${args.config}\` explains them).`);
     return NOT_RUN;
   }
-  const principals = outcome.check.ir!.principals.map((p) => p.id);
+  const principals = outcome.check.ir.principals.map((p) => p.id);
   if (!principals.includes(id)) {
     say(`${args.config} has no principal ${id}${principals.length ? ` (it has: ${principals.join(', ')}; choose one with --principal agent|tool:NAME|mcp:NAME)` : ''}; the command did not run`);
     return NOT_RUN;
@@ -83,7 +87,12 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const { sandboxEnv } = await import('../../targets/runner/env.js');
   const env = sandboxEnv(process.env, pass);
   if (args.verbose && env.withheld.length) say(`withholding ${env.withheld.length} environment variable${env.withheld.length > 1 ? 's' : ''}: ${env.withheld.join(', ')} (--pass-env NAME lets one through)`);
-  if (platform === 'linux') return runLinux(outcome, id, command, env.env, passFds, !!args.verbose);
+  // The command is looked up on this machine's disk: through the command's
+  // own view when that is the host (`--fs host`, the default), so the rules
+  // and the lookup share one view and its cache. A manifest or `none`
+  // describes a machine for the rules; bubblewrap binds from this one, so
+  // then the lookup gets a host view of its own.
+  if (platform === 'linux') return runLinux(outcome, id, command, env.env, passFds, !!args.verbose, (args.fs ?? 'host') === 'host' ? view : hostView(homedir()));
   if (platform === 'macos') return runMacos(outcome, id, command, env.env);
   return printWindowsPlan(outcome);
 }
@@ -95,7 +104,7 @@ function passFdList(v: number | number[] | undefined): number[] {
   return fds;
 }
 
-async function runLinux(outcome: Extract<CompileOutcome, { ok: true }>, id: string, command: string[], env: Record<string, string>, passFds: number[], verbose: boolean): Promise<number> {
+async function runLinux(outcome: Extract<CompileOutcome, { ok: true }>, id: string, command: string[], env: Record<string, string>, passFds: number[], verbose: boolean, disk: FsView): Promise<number> {
   const { bpfName, hostArch, parseArgsFile } = await import('../../targets/linux/index.js');
   const { findCommand, viewFromArgv } = await import('../../targets/linux/view.js');
   const { runUnderBwrap } = await import('../../targets/runner/linux.js');
@@ -112,7 +121,7 @@ async function runLinux(outcome: Extract<CompileOutcome, { ok: true }>, id: stri
   const args = artifact(`${id}.bwrap.args`);
   const argv = parseArgsFile(args);
   const view = viewFromArgv(argv);
-  const found = findCommand(view.ops, command[0]!, env, view.chdir ?? process.cwd());
+  const found = findCommand(view.ops, command[0]!, env, view.chdir ?? process.cwd(), disk);
   if (!found.found) {
     say(`${found.reason}. The command must exist inside ${id}'s view: grant its directory (e.g. read = ["/usr"]) or give a path inside a granted tree. It did not run.`);
     return /not executable|is a directory/.test(found.reason) ? NOT_EXECUTABLE : NOT_FOUND;
@@ -151,34 +160,11 @@ async function runMacos(outcome: Extract<CompileOutcome, { ok: true }>, id: stri
     say(`the macos target wrote no ${id}.sb; the command did not run`);
     return NOT_RUN;
   }
-  const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const { join } = await import('node:path');
-  const { spawn } = await import('node:child_process');
-  const { sandboxExecArgv } = await import('../../targets/macos/runner.js');
-  const dir = mkdtempSync(join(tmpdir(), 'boxwright-run-'));
-  const file = join(dir, `${id}.sb`);
-  writeFileSync(file, profile.content);
-  // TYBA profiles grant $TMPDIR through a parameter; sandbox-exec wants its canonical (/private/…) spelling.
-  const { realpathSync } = await import('node:fs');
-  const params: Record<string, string> = outcome.check.ir?.dialect === 'tyba' ? { TMPDIR: realpathSync(tmpdir()) } : {};
-  const { file: exe, args } = sandboxExecArgv(file, command, params);
-  return new Promise((resolve) => {
-    const child = spawn(exe, args, { stdio: 'inherit', env });
-    const forward = (s: NodeJS.Signals): void => void child.kill(s);
-    const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-    for (const s of signals) process.on(s, forward);
-    const done = (code: number): void => {
-      for (const s of signals) process.removeListener(s, forward);
-      rmSync(dir, { recursive: true, force: true });
-      resolve(code);
-    };
-    child.on('error', (e) => {
-      say(`cannot start ${exe}: ${e.message}. The command did not run.`);
-      done(NOT_RUN);
-    });
-    child.on('close', (code, signal) => done(code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0)));
-  });
+  const { runUnderSandboxExec } = await import('../../targets/runner/macos.js');
+  const result = await runUnderSandboxExec({ profile: profile.content, name: `${id}.sb`, dialect: outcome.check.ir.dialect, command, env });
+  if (result.kind === 'exited') return result.status;
+  say(`cannot start ${result.file}: ${result.message}. The command did not run.`);
+  return NOT_RUN;
 }
 
 async function printWindowsPlan(outcome: Extract<CompileOutcome, { ok: true }>): Promise<number> {

@@ -1,7 +1,7 @@
 import kleur from 'kleur';
 import type { Diagnostic } from '../../compiler/diagnostic.js';
 import { isEmptyDelta } from '../views/delta.js';
-import type { ConfigDiff } from '../cli/diff.js';
+import type { ConfigDiff } from '../views/diff.js';
 
 function diagLine(d: Diagnostic): string {
   return `${d.severity} ${d.ruleId} [${d.platforms.join(',')}] line ${d.span.start.line}: ${d.message}`;

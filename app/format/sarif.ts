@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { relative, sep } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import type { Diagnostic, Severity } from '../../compiler/diagnostic.js';
 import type { Rule } from '../../rules/engine.js';
 import { ruleDoc } from './rule-doc.js';
@@ -8,9 +8,9 @@ import type { FileReport } from './report.js';
 const levels: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
 const rank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
-/** Repository-relative, forward slashes, as GitHub code scanning expects. */
-function uri(path: string): string {
-  const rel = relative(process.cwd(), path) || path;
+/** Relative to `base` (the repository root, where the command runs), forward slashes, as GitHub code scanning expects. */
+function uri(path: string, base: string): string {
+  const rel = relative(base, resolve(base, path)) || path;
   return rel.split(sep).join('/');
 }
 
@@ -30,8 +30,12 @@ function fingerprint(d: Diagnostic, lineText: string, seen: Map<string, number>)
   return `${hash}:${n}`;
 }
 
-/** SARIF 2.1.0, as GitHub code scanning accepts it. */
-export function formatSarif(files: readonly FileReport[], rules: readonly Rule[], version: string): string {
+/**
+ * SARIF 2.1.0, as GitHub code scanning accepts it. `base` is the absolute
+ * directory the artifact URIs are relative to (lint passes the current
+ * directory, which code scanning takes for the repository root).
+ */
+export function formatSarif(files: readonly FileReport[], rules: readonly Rule[], version: string, base: string): string {
   const ruleIndex = new Map(rules.map((r, i) => [r.meta.id, i]));
   const results = files.flatMap((f) => {
     const lines = f.text.split(/\r?\n/);
@@ -41,9 +45,9 @@ export function formatSarif(files: readonly FileReport[], rules: readonly Rule[]
       ...(ruleIndex.has(d.ruleId) ? { ruleIndex: ruleIndex.get(d.ruleId) } : {}),
       level: levels[d.severity],
       message: { text: `[${d.platforms.join(', ')}] ${d.message}${d.suggestion ? `\n\nSuggestion: ${d.suggestion}` : ''}` },
-      locations: [{ physicalLocation: { artifactLocation: { uri: uri(f.path) }, region: region(d.span) } }],
+      locations: [{ physicalLocation: { artifactLocation: { uri: uri(f.path, base) }, region: region(d.span) } }],
       ...(d.related?.length
-        ? { relatedLocations: d.related.map((r, i) => ({ id: i + 1, message: { text: r.message }, physicalLocation: { artifactLocation: { uri: uri(f.path) }, region: region(r.span) } })) }
+        ? { relatedLocations: d.related.map((r, i) => ({ id: i + 1, message: { text: r.message }, physicalLocation: { artifactLocation: { uri: uri(f.path, base) }, region: region(r.span) } })) }
         : {}),
       partialFingerprints: { primaryLocationLineHash: fingerprint(d, lines[d.span.start.line - 1] ?? '', seen) },
       properties: { platforms: d.platforms },

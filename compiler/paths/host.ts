@@ -1,5 +1,5 @@
-import { lstatSync, readdirSync, readlinkSync, type Dirent } from 'node:fs';
-import type { FsView, Lookup } from './view.js';
+import { accessSync, constants, lstatSync, readdirSync, readlinkSync, statSync, type Dirent } from 'node:fs';
+import type { Executable, FsView, Lookup } from './view.js';
 
 /**
  * The real disk, read-only. A single lookup is an lstat(2); once a
@@ -47,7 +47,24 @@ export function hostView(home: string): FsView {
       cache.set(path, found);
       return found;
     },
+    executable: executableOnHost,
   };
+}
+
+/** A regular file with an execute bit this process may use (access(2) with X_OK, as execve checks it). */
+function executableOnHost(path: string): Executable {
+  try {
+    if (!statSync(path).isFile()) return 'no';
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP' ? 'no' : 'unknown';
+  }
+  try {
+    accessSync(path, constants.X_OK);
+    return 'yes';
+  } catch {
+    return 'no';
+  }
 }
 
 function lookupHost(path: string): Lookup {

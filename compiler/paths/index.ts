@@ -1,8 +1,8 @@
-export type { FsView, Lookup } from './view.js';
+export type { Executable, FsView, Lookup } from './view.js';
 export { noneView } from './view.js';
 export { hostView } from './host.js';
 export { manifestView, ManifestError } from './manifest.js';
-export { inspectPath, type PathFacts } from './inspect.js';
+export { inspectPath, resolvePath, type PathFacts, type Resolution } from './inspect.js';
 export { expandHome, expandTilde, spellingProblems, normalise, macosCanonical, isUnder, isStrictlyUnder, controlCharacter } from './spelling.js';
 export { protectedPaths, protectedHit, secretLocations, knownReadableLocations, type ProtectedPath } from './protected.js';
 export { toWindows, windowsNameProblem, type WindowsMapping, type WindowsPath, type WindowsUnmapped } from './windows.js';

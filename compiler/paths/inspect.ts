@@ -43,10 +43,28 @@ function inspectUncached(view: FsView, path: string, memo: Map<string, PathFacts
     }
     if (pf && !pf.symlink && pf.existence === 'absent') return { existence: 'absent' };
   }
-  return walk(view, path);
+  return resolvePath(view, path).facts;
 }
 
-function walk(view: FsView, path: string): PathFacts {
+/** A walk's end: the facts, where it ended, and why it stopped early if it did. */
+export interface Resolution {
+  readonly facts: PathFacts;
+  /**
+   * The path with every link on the way followed: the whole path when it
+   * exists, or the component the walk could not pass.
+   */
+  readonly at: string;
+  /** Why the walk stopped at `at` before the end: that component is absent, or not a directory, or one link too many, or the view cannot say. */
+  readonly stop?: 'absent' | 'not-a-directory' | 'too-many-links' | 'unknown';
+}
+
+/**
+ * The walk itself, without the memo: component by component through the
+ * view, following links as the kernel would. inspectPath answers from it;
+ * so does the Linux runner's command lookup inside a sandbox
+ * (targets/linux/view.ts), through a view of the sandbox's mounts.
+ */
+export function resolvePath(view: FsView, path: string): Resolution {
   const pending = path.split('/').filter((p) => p !== '');
   let current = '';
   let firstLink: string | undefined;
@@ -61,21 +79,21 @@ function walk(view: FsView, path: string): PathFacts {
     }
     const next = `${current}/${part}`;
     const found = view.lookup(next);
-    if (found.kind === 'unknown') return withLink({ existence: 'unknown' }, firstLink, path);
-    if (found.kind === 'absent') return withLink({ existence: 'absent' }, firstLink, resolvedSoFar(next, pending));
+    if (found.kind === 'unknown') return { facts: withLink({ existence: 'unknown' }, firstLink, path), at: next, stop: 'unknown' };
+    if (found.kind === 'absent') return { facts: withLink({ existence: 'absent' }, firstLink, resolvedSoFar(next, pending)), at: next, stop: 'absent' };
     if (found.kind === 'symlink') {
-      if (++hops > maxHops) return withLink({ existence: 'absent' }, firstLink ?? next, next);
+      if (++hops > maxHops) return { facts: withLink({ existence: 'absent' }, firstLink ?? next, next), at: next, stop: 'too-many-links' };
       firstLink ??= next;
       const target = found.target;
       pending.unshift(...target.split('/').filter((p) => p !== ''));
       if (target.startsWith('/')) current = '';
       continue;
     }
-    if (pending.length && found.kind !== 'dir') return withLink({ existence: 'absent' }, firstLink, resolvedSoFar(next, pending));
+    if (pending.length && found.kind !== 'dir') return { facts: withLink({ existence: 'absent' }, firstLink, resolvedSoFar(next, pending)), at: next, stop: 'not-a-directory' };
     current = next;
     last = found.kind;
   }
-  return withLink({ existence: 'exists', kind: last }, firstLink, current || '/');
+  return { facts: withLink({ existence: 'exists', kind: last }, firstLink, current || '/'), at: current || '/' };
 }
 
 function resolvedSoFar(at: string, rest: string[]): string {

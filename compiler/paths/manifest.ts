@@ -36,6 +36,8 @@ export function manifestView(text: string, source: string): FsView {
     knowsFacts: true,
     home: manifest.home,
     lookup: (path) => kinds.get(path) ?? { kind: 'absent' },
+    // A manifest lists kinds, not modes.
+    executable: () => 'unknown',
   };
 }
 

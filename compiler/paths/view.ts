@@ -17,9 +17,18 @@ export interface FsView {
   /** Where `~` points. */
   readonly home: string;
   lookup(path: string): Lookup;
+  /**
+   * Whether `path` (a path with no link left in it, as a walk resolves it)
+   * is a regular file this process may execute: the runner's question
+   * about a command inside a sandbox. `unknown` when the view cannot say:
+   * the `none` view, and a manifest, which records no file modes.
+   */
+  executable(path: string): Executable;
 }
+
+export type Executable = 'yes' | 'no' | 'unknown';
 
 /** Facts unknown: each existence-dependent rule says "depends on the machine". */
 export function noneView(home: string): FsView {
-  return { description: 'none', knowsFacts: false, home, lookup: () => ({ kind: 'unknown' }) };
+  return { description: 'none', knowsFacts: false, home, lookup: () => ({ kind: 'unknown' }), executable: () => 'unknown' };
 }

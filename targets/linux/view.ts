@@ -4,9 +4,15 @@
  * and what is it on the host?". The runner asks them before it starts
  * anything, so that a command missing from the view is a clear error rather
  * than bubblewrap's `execvp: No such file or directory`.
+ *
+ * The sandbox is itself a filesystem view (compiler/paths FsView) laid over
+ * the command's host view: its mounts answer each path, a bind hands the
+ * question to the host view (the same view, and cache, the rules used).
+ * The walk through it, links followed, is compiler/paths' resolvePath: the
+ * one walk, not a second one here.
  */
-import { accessSync, constants, lstatSync, readlinkSync, statSync } from 'node:fs';
 import { posix } from 'node:path';
+import { resolvePath, type FsView, type Lookup as ViewLookup } from '../../compiler/paths/index.js';
 import { splitOptions } from './bwrap-options.js';
 import type { MountOp } from './lower.js';
 
@@ -19,29 +25,20 @@ const underOrAt = (p: string, dir: string): boolean => p === dir || isUnder(p, d
 
 type Node =
   | { readonly kind: 'dir' }
-  | { readonly kind: 'file'; readonly hostPath: string }
+  | { readonly kind: 'file' }
   | { readonly kind: 'link'; readonly target: string }
   | { readonly kind: 'absent'; readonly why: string }
   | { readonly kind: 'blocked'; readonly why: string };
 
-/** What is at one sandbox path, without following a final link. */
-function nodeAt(ops: readonly MountOp[], path: string): Node {
+/** What is at one sandbox path, without following a final link; inside a bind, what the host view says. */
+function nodeAt(ops: readonly MountOp[], host: FsView, path: string): Node {
   let governing: MountOp | undefined;
   for (const op of ops) if (underOrAt(path, op.path)) governing = op; // sorted: the last is the deepest, or the later at one path
   if (!governing) return ops.some((o) => isUnder(o.path, path)) ? { kind: 'dir' } : { kind: 'absent', why: 'not in the view' };
   const exact = governing.path === path;
   switch (governing.kind) {
-    case 'bind': {
-      const host = governing.path + path.slice(governing.path.length);
-      try {
-        const st = lstatSync(host);
-        if (st.isSymbolicLink()) return { kind: 'link', target: readlinkSync(host) };
-        if (st.isDirectory()) return { kind: 'dir' };
-        return { kind: 'file', hostPath: host };
-      } catch {
-        return ops.some((o) => isUnder(o.path, path)) ? { kind: 'dir' } : { kind: 'absent', why: `${host} does not exist on this machine` };
-      }
-    }
+    case 'bind':
+      return hostNode(ops, host, path);
     case 'symlink':
       return exact ? { kind: 'link', target: governing.target } : { kind: 'absent', why: 'not in the view' };
     case 'empty-file':
@@ -59,66 +56,90 @@ function nodeAt(ops: readonly MountOp[], path: string): Node {
   }
 }
 
-/** Resolves a sandbox path through the view's links (and the host's, inside binds) to a host file. */
-export function lookupFile(ops: readonly MountOp[], path: string): Lookup {
-  let pending = path.split('/').filter((p) => p !== '');
-  let current = '';
-  let hops = 0;
-  while (pending.length) {
-    const part = pending.shift()!;
-    if (part === '.') continue;
-    if (part === '..') {
-      current = posix.dirname(current || '/');
-      if (current === '/') current = '';
-      continue;
-    }
-    const next = `${current}/${part}`;
-    const node = nodeAt(ops, next);
-    if (node.kind === 'absent' || node.kind === 'blocked') return { found: false, reason: `${path}: ${node.why}` };
-    if (node.kind === 'link') {
-      if (++hops > 40) return { found: false, reason: `${path}: too many levels of symbolic links` };
-      pending = [...node.target.split('/').filter((p) => p !== ''), ...pending];
-      if (node.target.startsWith('/')) current = '';
-      continue;
-    }
-    if (node.kind === 'file') {
-      if (pending.length) return { found: false, reason: `${path}: ${next} is not a directory` };
-      return { found: true, hostPath: node.hostPath, sandboxPath: next };
-    }
-    current = next;
+/** Inside a bind, what the host view says; binds mount each path onto itself, so the sandbox path is the host path. */
+function hostNode(ops: readonly MountOp[], host: FsView, path: string): Node {
+  const found = host.lookup(path);
+  switch (found.kind) {
+    case 'symlink':
+      return { kind: 'link', target: found.target };
+    case 'dir':
+      return { kind: 'dir' };
+    case 'file':
+    case 'other':
+      return { kind: 'file' };
+    case 'absent':
+    case 'unknown':
+      return ops.some((o) => isUnder(o.path, path)) ? { kind: 'dir' } : { kind: 'absent', why: `${path} does not exist on this machine` };
   }
-  return { found: false, reason: `${path} is a directory` };
 }
 
-/** An executable regular file on the host. */
-function executable(hostPath: string): boolean {
-  try {
-    if (!statSync(hostPath).isFile()) return false;
-    accessSync(hostPath, constants.X_OK);
-    return true;
-  } catch {
-    return false;
+/** The sandbox as a filesystem view; its nodes are kept, so the reasons after a walk cost no second look. */
+function sandboxView(ops: readonly MountOp[], host: FsView): FsView & { node(path: string): Node } {
+  const nodes = new Map<string, Node>();
+  const node = (path: string): Node => {
+    let n = nodes.get(path);
+    if (!n) nodes.set(path, (n = nodeAt(ops, host, path)));
+    return n;
+  };
+  const asLookup = (n: Node): ViewLookup =>
+    n.kind === 'link' ? { kind: 'symlink', target: n.target } : n.kind === 'absent' ? { kind: 'absent' } : n.kind === 'blocked' ? { kind: 'other' } : { kind: n.kind };
+  return {
+    description: `a sandbox over ${host.description}`,
+    knowsFacts: true,
+    home: host.home,
+    lookup: (path) => asLookup(node(path)),
+    executable: (path) => host.executable(path),
+    node,
+  };
+}
+
+/**
+ * Resolves a sandbox path through the view's links (and the host's, inside
+ * binds, as `host` sees them) to a host file.
+ */
+export function lookupFile(ops: readonly MountOp[], path: string, host: FsView): Lookup {
+  return lookupIn(sandboxView(ops, host), path);
+}
+
+function lookupIn(sandbox: ReturnType<typeof sandboxView>, path: string): Lookup {
+  const r = resolvePath(sandbox, path);
+  const n = sandbox.node(r.at);
+  switch (r.stop) {
+    case 'too-many-links':
+      return { found: false, reason: `${path}: too many levels of symbolic links` };
+    case 'absent':
+    case 'unknown':
+      return { found: false, reason: `${path}: ${'why' in n ? n.why : 'not in the view'}` };
+    case 'not-a-directory':
+      return { found: false, reason: n.kind === 'blocked' ? `${path}: ${n.why}` : `${path}: ${r.at} is not a directory` };
+    case undefined:
+      if (n.kind === 'blocked') return { found: false, reason: `${path}: ${n.why}` };
+      if (r.facts.kind === 'dir') return { found: false, reason: `${path} is a directory` };
+      return { found: true, hostPath: r.at, sandboxPath: r.at };
   }
 }
 
 /**
  * Finds a command as execvp inside the sandbox would: a name with a `/` is a
- * path (relative to `cwd`), any other name is looked up along PATH.
+ * path (relative to `cwd`), any other name is looked up along PATH; what it
+ * finds must be executable, as `host` says.
  */
-export function findCommand(ops: readonly MountOp[], command: string, env: { PATH?: string | undefined }, cwd: string): Lookup {
+export function findCommand(ops: readonly MountOp[], command: string, env: { PATH?: string | undefined }, cwd: string, host: FsView): Lookup {
   if (command === '') return { found: false, reason: 'the command name is empty' };
+  const sandbox = sandboxView(ops, host);
+  const executable = (r: Lookup): boolean => r.found && sandbox.executable(r.hostPath) === 'yes';
   if (command.includes('/')) {
     const abs = posix.resolve(cwd, command);
-    const r = lookupFile(ops, abs);
-    if (r.found && !executable(r.hostPath)) return { found: false, reason: `${command} is not an executable file` };
+    const r = lookupIn(sandbox, abs);
+    if (r.found && !executable(r)) return { found: false, reason: `${command} is not an executable file` };
     return r;
   }
   const dirs = (env.PATH ?? '/bin:/usr/bin').split(':');
   const reasons: string[] = [];
   for (const dir of dirs) {
     const abs = posix.resolve(cwd, dir || '.', command);
-    const r = lookupFile(ops, abs);
-    if (r.found && executable(r.hostPath)) return r;
+    const r = lookupIn(sandbox, abs);
+    if (executable(r)) return r;
     if (r.found) reasons.push(`${abs}: not executable`);
   }
   return { found: false, reason: `${command} is not on PATH inside the sandbox (${dirs.filter(Boolean).join(':')})${reasons.length ? `; ${reasons.join('; ')}` : ''}` };

@@ -5,8 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import kleur from 'kleur';
-import { diffConfigs, type DiffArgs } from '../../app/cli/diff.js';
+import { diffChecks, type DiffArgs } from '../../app/cli/diff.js';
+import { configReader, platformsFrom } from '../../app/cli/options.js';
 import { diffJson, diffMarkdown, diffText } from '../../app/format/diff.js';
+import { compileExample } from '../compile-helpers.js';
 import { repoRoot } from '../helpers.js';
 import { matchSnapshot } from '../snapshot.js';
 
@@ -14,6 +16,11 @@ kleur.enabled = false;
 const args: DiffArgs = { fs: join(repoRoot, 'examples/machine.json'), worktree: '/home/dev/project' };
 const side = (name: string) => ({ label: `examples/${name}`, bytes: readFileSync(join(repoRoot, 'examples', name)) });
 const text = (label: string, toml: string) => ({ label, bytes: Buffer.from(toml) });
+/** What `boxwright diff` does with one pair: one reader (one view), each side checked once. */
+const diffConfigs = (base: { label: string; bytes: Uint8Array }, head: { label: string; bytes: Uint8Array }, a: DiffArgs) => {
+  const reader = configReader(a);
+  return diffChecks(reader.check(base.bytes, base.label), reader.check(head.bytes, head.label), platformsFrom(a.platform), a);
+};
 
 describe('diff: effective-access changes in words', () => {
   it('a widened write and a new network exception, per platform and principal', async () => {
@@ -54,6 +61,20 @@ describe('diff: effective-access changes in words', () => {
     assert.ok(sb, `artifacts: ${d.artifacts.map((a) => a.name).join(', ')}`);
     assert.match(sb.patch, /^--- a\/agent\.sb/m);
     assert.match(sb.patch, /^\+.*file-write\*/m);
+  });
+  it('a revision Linux refused, then one it accepts: every artifact is new, the seccomp programs too (once an internal error)', async () => {
+    const d = await diffConfigs(side('write-only.toml'), side('coding-agent.toml'), { ...args, platform: 'linux' });
+    assert.equal(d.artifacts[0]?.patch, 'linux: the base revision was refused: all artifacts are new');
+    const head = await compileExample('coding-agent.toml', 'linux');
+    assert.ok(head.ok);
+    const programs = head.artifacts.filter((a) => a.name.endsWith('.bpf'));
+    assert.ok(programs.length >= 1);
+    assert.deepEqual(
+      d.artifacts.filter((a) => a.name.endsWith('.bpf')).map((a) => a.patch),
+      programs.map((a) => `binary ${a.name}: absent → ${Buffer.byteLength(a.content)} bytes`).sort(),
+    );
+    const back = await diffConfigs(side('coding-agent.toml'), side('write-only.toml'), { ...args, platform: 'linux' });
+    assert.deepEqual(back.artifacts.map((a) => a.patch), ['linux: the head revision is refused: no artifacts']);
   });
 });
 

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import kleur from 'kleur';
-import { explainBytes } from '../../app/cli/explain.js';
+import { explainCheck } from '../../app/cli/explain.js';
+import { configReader } from '../../app/cli/options.js';
 import { explainJson, explainMarkdown, explainText } from '../../app/format/explain.js';
 import { exampleNames } from '../compile-helpers.js';
 import { repoRoot } from '../helpers.js';
@@ -11,10 +12,11 @@ import { matchSnapshot } from '../snapshot.js';
 
 kleur.enabled = false;
 const args = { fs: join(repoRoot, 'examples/machine.json'), worktree: '/home/dev/project' };
+const reader = configReader(args);
 
 function matrixOf(name: string) {
   const file = `examples/${name}`;
-  return explainBytes(readFileSync(join(repoRoot, file)), file, args).matrix;
+  return explainCheck(reader.check(readFileSync(join(repoRoot, file)), file)).matrix;
 }
 
 describe('explain: goldens in all three formats', () => {
@@ -63,7 +65,7 @@ describe('explain: the matrix', () => {
     }
   });
   it('a config with errors has no matrix, and says why', () => {
-    const r = explainBytes(Buffer.from('[agent.filesystem\n'), 'bad.toml', args);
+    const r = explainCheck(reader.check(Buffer.from('[agent.filesystem\n'), 'bad.toml'));
     assert.equal(r.matrix, undefined);
     assert.match(r.errors, /toml-syntax/);
   });

@@ -6,12 +6,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { compileConfig, type CompileOutcome } from '../../app/cli/compile.js';
+import type { CompileOutcome } from '../../app/cli/compile.js';
+import { hostView, manifestView } from '../../compiler/paths/index.js';
 import { bpfName, hostArch, parseArgsFile, seccompProgram, type Arg } from '../../targets/linux/index.js';
 import { depth } from '../../targets/linux/lower.js';
 import { compileSeccomp } from '../../targets/linux/seccomp/index.js';
 import { findCommand, lookupFile, viewFromArgv } from '../../targets/linux/view.js';
-import { compileExample, compileText } from '../compile-helpers.js';
+import { compileBytes, compileExample, compileText } from '../compile-helpers.js';
 
 type Ok = Extract<CompileOutcome, { ok: true }>;
 
@@ -118,7 +119,7 @@ describe('linux argv: structure', () => {
       '/home/u/a/b/c/d': 'dir', '/home/u/a/b/x': 'file', '/home/u/a/b/c/secret': 'file', '/home/u/a/hidden': 'dir', '/usr/bin/sh': 'file',
     });
     const text = '[agent.filesystem]\nwrite = ["~/a/b/c/d"]\nread = ["~/a/b/c/d", "~/a/b", "~/a"]\ndeny = ["~/a/b/c/secret", "~/a/hidden"]\nread_file = ["~/a/b/x"]\n';
-    const o = ok(await compileConfig(Buffer.from(text), 'linux', { fs: m, worktree: '/w' }, 'c.toml'));
+    const o = ok(await compileBytes(Buffer.from(text), 'linux', { fs: m, worktree: '/w' }, 'c.toml'));
     const view = viewFromArgv(args(o));
     const paths = view.ops.map((op) => op.path);
     for (let i = 0; i < paths.length; i++)
@@ -136,7 +137,7 @@ describe('linux argv: structure', () => {
     const weird = ['/home/u/with space', '/home/u/quote"d', "/home/u/it's", '/home/u/back\\slash', '/home/u/new\nline', '/home/u/tab\there', '/home/u/ünï €', '/home/u/-dash', '/home/u/--bind'];
     const m = machine(Object.fromEntries(weird.map((p) => [p, 'dir'])));
     const toml = weird.map((p) => JSON.stringify(p.replace('/home/u', '~')).replace(/\t/g, '\\t')).join(', ');
-    const o = ok(await compileConfig(Buffer.from(`[agent.filesystem]\nread = [${toml}]\n`), 'linux', { fs: m, worktree: '/w' }, 'c.toml'));
+    const o = ok(await compileBytes(Buffer.from(`[agent.filesystem]\nread = [${toml}]\n`), 'linux', { fs: m, worktree: '/w' }, 'c.toml'));
     const a = args(o);
     for (const p of weird) assert.equal(a.filter((x) => x === p).length, 2, `${JSON.stringify(p)} appears as SRC and DEST`);
     const back = parseArgsFile(artifact(o, 'agent.bwrap.args') as Uint8Array);
@@ -155,7 +156,7 @@ describe('linux argv: structure', () => {
   it('denied files: one empty read-only file each, on its own fd (5, 6, …); a deny no mount shows, or inside a denied directory, adds nothing', async () => {
     const m = machine({ '/home/u/p/.env': 'file', '/home/u/p/.npmrc': 'file', '/home/u/p/keys/k': 'file', '/home/u/other/f': 'file' });
     const text = '[agent.filesystem]\nread = ["~/p"]\ndeny = ["~/p/.npmrc", "~/p/.env", "~/p/keys", "~/p/keys/k", "~/other/f"]\n';
-    const o = ok(await compileConfig(Buffer.from(text), 'linux', { fs: m, worktree: '/w' }, 'c.toml'));
+    const o = ok(await compileBytes(Buffer.from(text), 'linux', { fs: m, worktree: '/w' }, 'c.toml'));
     const a = args(o).join(' ');
     assert.match(a, /--perms 0444 --ro-bind-data 5 \/home\/u\/p\/\.env --perms 0444 --ro-bind-data 6 \/home\/u\/p\/\.npmrc --tmpfs \/home\/u\/p\/keys --remount-ro \/home\/u\/p\/keys/);
     assert.doesNotMatch(a, /\/home\/u\/other|keys\/k/);
@@ -167,7 +168,7 @@ describe('linux argv: structure', () => {
 
   it('a grant under a deny is not mounted (the model says empty)', async () => {
     const m = machine({ '/home/u/p/private/notes': 'dir' });
-    const o = ok(await compileConfig(Buffer.from('[agent.filesystem]\nread = ["~/p", "~/p/private/notes"]\ndeny = ["~/p/private"]\n'), 'linux', { fs: m, worktree: '/w' }, 'c.toml'));
+    const o = ok(await compileBytes(Buffer.from('[agent.filesystem]\nread = ["~/p", "~/p/private/notes"]\ndeny = ["~/p/private"]\n'), 'linux', { fs: m, worktree: '/w' }, 'c.toml'));
     assert.ok(!args(o).includes('/home/u/p/private/notes'));
     assert.ok(json(o).notes.some((n) => n.path === '/home/u/p/private/notes' && /under a deny/.test(n.text)));
   });
@@ -267,16 +268,33 @@ describe('linux artifacts: seccomp and determinism', () => {
 });
 
 describe('linux view lookups (the runner checks CMD with them)', () => {
+  const host = hostView('/');
   it('resolves through the merged-/usr links and the host disk behind binds; ungranted and denied paths are not found', () => {
     const ops = viewFromArgv(['--proc', '/proc', '--dev', '/dev', '--symlink', 'usr/bin', '/bin', '--ro-bind', '/usr', '/usr', '--perms', '0444', '--ro-bind-data', '5', '/usr/bin/env', '--remount-ro', '/']).ops;
-    const sh = lookupFile(ops, '/bin/sh');
+    const sh = lookupFile(ops, '/bin/sh', host);
     assert.ok(sh.found && sh.sandboxPath.startsWith('/usr/bin/'), JSON.stringify(sh));
-    assert.equal(lookupFile(ops, '/etc/passwd').found, false);
-    const env = lookupFile(ops, '/usr/bin/env');
+    assert.equal(lookupFile(ops, '/etc/passwd', host).found, false);
+    const env = lookupFile(ops, '/usr/bin/env', host);
     assert.ok(!env.found && /denied/.test(env.reason));
-    assert.ok(findCommand(ops, 'sh', { PATH: '/nowhere:/bin' }, '/').found);
-    const missing = findCommand(ops, 'no-such-command-here', { PATH: '/usr/bin' }, '/');
+    assert.ok(findCommand(ops, 'sh', { PATH: '/nowhere:/bin' }, '/', host).found);
+    const missing = findCommand(ops, 'no-such-command-here', { PATH: '/usr/bin' }, '/', host);
     assert.ok(!missing.found && /not on PATH inside the sandbox/.test(missing.reason));
+  });
+
+  it('asks the view it is given, not the disk: a described machine answers for the binds (issue 12 item 5)', () => {
+    const ops = viewFromArgv(['--symlink', 'usr/bin', '/bin', '--ro-bind', '/usr', '/usr', '--ro-bind', '/opt', '/opt']).ops;
+    const described = manifestView(JSON.stringify({ home: '/home/u', entries: { '/usr/bin/tool': 'file', '/usr/bin/cur': { symlink: '../lib/tool-2' }, '/usr/lib/tool-2': 'file', '/opt/dir': 'dir' } }), 'm.json');
+    // /usr/bin/sh exists on this machine, not on the described one; /usr/bin/tool the other way round.
+    const sh = lookupFile(ops, '/bin/sh', described);
+    assert.ok(!sh.found && sh.reason === '/bin/sh: /usr/bin/sh does not exist on this machine', JSON.stringify(sh));
+    assert.deepEqual(lookupFile(ops, '/bin/tool', described), { found: true, hostPath: '/usr/bin/tool', sandboxPath: '/usr/bin/tool' });
+    // The view's links are followed by the same walk the rules use.
+    assert.deepEqual(lookupFile(ops, '/bin/cur', described), { found: true, hostPath: '/usr/lib/tool-2', sandboxPath: '/usr/lib/tool-2' });
+    assert.deepEqual(lookupFile(ops, '/opt/dir', described), { found: false, reason: '/opt/dir is a directory' });
+    assert.deepEqual(lookupFile(ops, '/usr/bin/tool/x', described), { found: false, reason: '/usr/bin/tool/x: /usr/bin/tool is not a directory' });
+    // A manifest records no modes: the runner never takes an unknown for executable.
+    const tool = findCommand(ops, 'tool', { PATH: '/bin' }, '/', described);
+    assert.ok(!tool.found && /\/bin\/tool: not executable/.test(tool.reason), JSON.stringify(tool));
   });
 
   it('reads back every option the lowering writes, and refuses one it does not know', () => {

@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { compileConfig } from '../../app/cli/compile.js';
-import { explainBytes } from '../../app/cli/explain.js';
+import { explainCheck } from '../../app/cli/explain.js';
+import { configReader } from '../../app/cli/options.js';
 import { parseArgsFile } from '../../targets/linux/index.js';
 import { viewFromArgv } from '../../targets/linux/view.js';
 import { exampleNames } from '../compile-helpers.js';
@@ -127,15 +128,18 @@ describe('explain never lies: the Linux column, probed under real bubblewrap', {
     execFileSync('gcc', ['-static', '-O2', '-o', probe, `${probe}.c`]);
     const home = materialize();
     const args = { fs: 'host', home, worktree: join(home, 'project') };
+    const reader = configReader(args);
     const failures: string[] = [];
     let checked = 0;
     let examples = 0;
     for (const name of exampleNames) {
       const file = join(repoRoot, 'examples', name);
       const bytes = readFileSync(file);
-      const { matrix } = explainBytes(bytes, `examples/${name}`, args);
+      // One check: the matrix and the artifacts come from the same model.
+      const check = reader.check(bytes, `examples/${name}`);
+      const { matrix } = explainCheck(check);
       if (!matrix || matrix.verdicts.linux === 'refused') continue;
-      const outcome = await compileConfig(bytes, 'linux', args, `examples/${name}`);
+      const outcome = await compileConfig(check, 'linux', {});
       assert.ok(outcome.ok, `${name}: Linux accepts it, but it does not compile`);
       examples++;
       const bpf = outcome.artifacts.find((a) => a.name === 'seccomp.x86_64.bpf')!.content as Uint8Array;

@@ -10,6 +10,7 @@ import type { FileReport } from '../../app/format/report.js';
 import { version } from '../../compiler/version.js';
 import { allRules } from '../../rules/registry.js';
 import { exampleNames } from '../compile-helpers.js';
+import { repoRoot } from '../helpers.js';
 import { lintExample, lintText } from '../lint-helpers.js';
 
 function report(name: string): FileReport {
@@ -27,11 +28,11 @@ describe('SARIF 2.1.0', () => {
   const validate = ajv.compile(schema);
 
   it('the log of every example validates against the SARIF 2.1.0 JSON Schema', () => {
-    const log = JSON.parse(formatSarif(all, allRules, version)) as unknown;
+    const log = JSON.parse(formatSarif(all, allRules, version, repoRoot)) as unknown;
     assert.ok(validate(log), JSON.stringify(validate.errors, null, 2));
   });
   it("carries what GitHub code scanning requires", () => {
-    const log = JSON.parse(formatSarif(all, allRules, version)) as {
+    const log = JSON.parse(formatSarif(all, allRules, version, repoRoot)) as {
       version: string;
       runs: { tool: { driver: { name: string; informationUri: string; rules: { id: string; shortDescription: { text: string }; fullDescription: { text: string }; help: { text: string; markdown: string }; defaultConfiguration: { level: string } }[] } }; results: { ruleId: string; level: string; message: { text: string }; locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number; endLine: number; endColumn: number } } }[]; partialFingerprints: { primaryLocationLineHash: string } }[] }[];
     };
@@ -55,6 +56,20 @@ describe('SARIF 2.1.0', () => {
       assert.ok(!seen.has(fp), `fingerprints are unique per file: ${fp}`);
       seen.add(fp);
     }
+  });
+});
+
+describe('SARIF artifact URIs', () => {
+  it('are relative to the base the command passes in, never to whatever the current directory is', () => {
+    const r = lintText('[agent.filesystem]\nread = ["~/nowhere"]\n');
+    const at = (path: string, base: string): string[] => {
+      const log = JSON.parse(formatSarif([{ path, text: r.text, verdicts: r.verdicts, diagnostics: r.diagnostics }], allRules, version, base)) as { runs: { results: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[] }[] };
+      return [...new Set(log.runs[0]!.results.map((x) => x.locations[0]!.physicalLocation.artifactLocation.uri))];
+    };
+    assert.deepEqual(at('/srv/repo/configs/sandbox.toml', '/srv/repo'), ['configs/sandbox.toml']);
+    assert.deepEqual(at('configs/sandbox.toml', '/srv/repo'), ['configs/sandbox.toml']);
+    assert.deepEqual(at('/srv/other/sandbox.toml', '/srv/repo'), ['../other/sandbox.toml']);
+    assert.deepEqual(at('<stdin>', '/srv/repo'), ['<stdin>']);
   });
 });
 

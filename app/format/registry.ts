@@ -1,0 +1,85 @@
+/**
+ * Every output format of every command, in one table: the command-line
+ * options (`--format` choices, app/cli/main.ts) and the commands' rendering
+ * both read it, so adding a format is one entry here (and its module).
+ *
+ * Each entry loads its renderer when asked: start-up loads no format, and a
+ * command loads only the one it prints. The first entry of each command is
+ * its default.
+ */
+import type { ConfigDiff } from '../views/diff.js';
+import type { ExplainMatrix } from '../views/matrix.js';
+import type { DoctorReport } from './doctor.js';
+import type { FileReport } from './report.js';
+
+/** A renderer: the command's result, as the text it prints. */
+export type Render<I> = (input: I) => string;
+
+/** One command's formats: each name with a loader of its renderer. */
+export type Formats<I> = Readonly<Record<string, () => Promise<Render<I>>>>;
+
+/** What lint renders: the checked files, and the directory SARIF's URIs are relative to. */
+export interface LintOutput {
+  readonly files: readonly FileReport[];
+  /** Absolute: where the command runs (code scanning's repository root). */
+  readonly base: string;
+}
+
+const lint = {
+  text: async () => {
+    const { formatText } = await import('./text.js');
+    return (o) => formatText(o.files);
+  },
+  json: async () => {
+    const { formatJson } = await import('./json.js');
+    return (o) => formatJson(o.files);
+  },
+  sarif: async () => {
+    const [{ formatSarif }, { allRules }, { version }] = await Promise.all([import('./sarif.js'), import('../../rules/registry.js'), import('../../compiler/version.js')]);
+    return (o) => formatSarif(o.files, allRules, version, o.base);
+  },
+  github: async () => {
+    const { formatGithub } = await import('./github.js');
+    return (o) => formatGithub(o.files);
+  },
+  markdown: async () => {
+    const { formatMarkdown } = await import('./markdown.js');
+    return (o) => formatMarkdown(o.files);
+  },
+} satisfies Formats<LintOutput>;
+
+const explain = {
+  text: async () => (await import('./explain.js')).explainText,
+  markdown: async () => (await import('./explain.js')).explainMarkdown,
+  json: async () => (await import('./explain.js')).explainJson,
+} satisfies Formats<ExplainMatrix>;
+
+const diff = {
+  text: async () => (await import('./diff.js')).diffText,
+  markdown: async () => (await import('./diff.js')).diffMarkdown,
+  json: async () => (await import('./diff.js')).diffJson,
+} satisfies Formats<readonly ConfigDiff[]>;
+
+const doctor = {
+  text: async () => (await import('./doctor.js')).doctorText,
+  json: async () => (await import('./doctor.js')).doctorJson,
+} satisfies Formats<DoctorReport>;
+
+export const formats = { lint, explain, diff, doctor };
+
+export type FormattedCommand = keyof typeof formats;
+
+/** A command's format names, its default first. */
+export function formatNames(command: FormattedCommand): string[] {
+  return Object.keys(formats[command]);
+}
+
+/**
+ * The renderer of format `name`, or the command's default (first) one
+ * when the name is absent or not the command's (the option's `choices`
+ * refuse those on the command line).
+ */
+export async function renderer<I>(table: Formats<I>, name: string | undefined): Promise<Render<I>> {
+  const load = (name !== undefined && Object.hasOwn(table, name) ? table[name] : undefined) ?? Object.values(table)[0]!;
+  return load();
+}

@@ -1,0 +1,58 @@
+import type { Platform } from '../../compiler/diagnostic.js';
+import type { Artifact } from '../../targets/target.js';
+import type { AccessDelta } from './delta.js';
+
+/** What `boxwright diff` reports for one pair of revisions: the formats (app/format/diff.ts) render it. */
+export interface ConfigDiff {
+  readonly base: string;
+  readonly head: string;
+  readonly delta?: AccessDelta;
+  /** Set when either side has front-end errors: no access model to compare. */
+  readonly error?: string;
+  readonly artifacts: readonly ArtifactDiff[];
+}
+
+export interface ArtifactDiff {
+  readonly platform: Platform;
+  readonly name: string;
+  /** A unified diff for text artifacts; a one-line summary for binary ones and for refusals. */
+  readonly patch: string;
+}
+
+/** One side's artifacts for a platform, or undefined when that side is refused there. */
+export type ArtifactSide = readonly Artifact[] | undefined;
+
+type TwoFilesPatch = (oldName: string, newName: string, oldText: string, newText: string, oldHeader: string, newHeader: string, options: { context: number }) => string;
+
+/**
+ * One platform's artifacts compared file by file: a unified diff for text
+ * (`createTwoFilesPatch` of the `diff` package, passed in so that it loads
+ * only when artifacts are compared), a size line for binary files, one line
+ * when a side is refused.
+ */
+export function artifactDiffs(platform: Platform, base: { label: string; artifacts: ArtifactSide }, head: { label: string; artifacts: ArtifactSide }, createTwoFilesPatch: TwoFilesPatch): ArtifactDiff[] {
+  const out: ArtifactDiff[] = [];
+  if (!base.artifacts || !head.artifacts) {
+    if (!base.artifacts !== !head.artifacts) out.push({ platform, name: '*', patch: base.artifacts ? `${platform}: the head revision is refused: no artifacts` : `${platform}: the base revision was refused: all artifacts are new` });
+    if (!head.artifacts) return out;
+  }
+  const before = new Map((base.artifacts ?? []).map((a) => [a.name, a.content]));
+  const after = new Map(head.artifacts.map((a) => [a.name, a.content]));
+  for (const name of [...new Set([...before.keys(), ...after.keys()])].sort()) {
+    const x = before.get(name);
+    const y = after.get(name);
+    if (typeof x === 'string' || typeof y === 'string' || x === undefined || y === undefined) {
+      const xs = typeof x === 'string' ? x : x === undefined ? '' : null;
+      const ys = typeof y === 'string' ? y : y === undefined ? '' : null;
+      if (xs !== null && ys !== null) {
+        if (xs === ys) continue;
+        out.push({ platform, name, patch: createTwoFilesPatch(`a/${name}`, `b/${name}`, xs, ys, base.label, head.label, { context: 3 }) });
+        continue;
+      }
+    }
+    // Binary: a seccomp program. One side may have none (it was refused there).
+    const size = (c: string | Uint8Array | undefined): string => (c === undefined ? 'absent' : `${Buffer.byteLength(c)} bytes`);
+    if (x === undefined || y === undefined || !Buffer.from(x).equals(Buffer.from(y))) out.push({ platform, name, patch: `binary ${name}: ${size(x)} → ${size(y)}` });
+  }
+  return out;
+}
