@@ -50,16 +50,16 @@ export interface AccessModel {
  * exact-file grants at it.
  */
 interface PathSummary {
-  readonly deny?: Grant;
-  readonly existingDeny?: Grant;
-  readonly readTree?: Grant;
-  readonly writeTree?: Grant;
-  readonly metadataTree?: Grant;
+  readonly deny: Grant | undefined;
+  readonly existingDeny: Grant | undefined;
+  readonly readTree: Grant | undefined;
+  readonly writeTree: Grant | undefined;
+  readonly metadataTree: Grant | undefined;
   /** A `list` grant on this directory itself (names only, not below). */
-  readonly listHere?: Grant;
-  readonly readFile?: Grant;
-  readonly writeFile?: Grant;
-  readonly execFile?: Grant;
+  readonly listHere: Grant | undefined;
+  readonly readFile: Grant | undefined;
+  readonly writeFile: Grant | undefined;
+  readonly execFile: Grant | undefined;
   readonly mechanismDenied: boolean;
 }
 
@@ -183,11 +183,11 @@ const noneInherited: Inherited = { deny: undefined, existingDeny: undefined, rea
 
 /** The nearest tree grants of each kind above a node, carried down the trie. */
 interface Inherited {
-  readonly deny?: Grant;
-  readonly existingDeny?: Grant;
-  readonly readTree?: Grant;
-  readonly writeTree?: Grant;
-  readonly metadataTree?: Grant;
+  readonly deny: Grant | undefined;
+  readonly existingDeny: Grant | undefined;
+  readonly readTree: Grant | undefined;
+  readonly writeTree: Grant | undefined;
+  readonly metadataTree: Grant | undefined;
   readonly mechanismDenied: boolean;
 }
 

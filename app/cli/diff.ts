@@ -39,7 +39,7 @@ async function compareArtifacts(base: CheckResult, head: CheckResult, platforms:
 export async function diffChecks(base: CheckResult, head: CheckResult, platforms: readonly Platform[], args: Pick<DiffArgs, 'artifacts'>): Promise<ConfigDiff> {
   if (!base.ir || !head.ir) {
     const which = !base.ir ? base.file : head.file;
-    return { base: base.file, head: head.file, error: `${which} has errors (run \`boxwright lint ${which}\`); nothing to compare`, artifacts: [] };
+    return { base: base.file, head: head.file, error: `${which} has errors (run \`boxwright lint ${which}\`); nothing to compare` };
   }
   const delta = accessDelta(
     { model: base.model, verdicts: base.verdicts, diagnostics: base.diagnostics },
@@ -93,8 +93,8 @@ export async function diffCommand(args: DiffArgs): Promise<number> {
   for (const [b, h] of pairs) diffs.push(await diffChecks(reader.check(b.bytes, b.label), reader.check(h.bytes, h.label), platforms, args));
   const render = await renderer(formats.diff, args.format);
   process.stdout.write(render(diffs));
-  if (diffs.some((d) => d.error)) return 1;
-  if (args['fail-on'] === 'widen' && diffs.some((d) => d.delta?.changes.some((c) => c.widens))) {
+  if (diffs.some((d) => 'error' in d)) return 1;
+  if (args['fail-on'] === 'widen' && diffs.some((d) => 'delta' in d && d.delta.changes.some((c) => c.widens))) {
     process.stderr.write('boxwright diff: access widens (--fail-on widen)\n');
     return 1;
   }

@@ -170,9 +170,9 @@ async function runMacos(outcome: Extract<CompileOutcome, { ok: true }>, id: stri
 async function printWindowsPlan(outcome: Extract<CompileOutcome, { ok: true }>): Promise<number> {
   const plan = outcome.artifacts.find((a) => a.name === 'acl-plan.json');
   if (plan) {
-    const { windowsRunMessage } = await import('../../targets/windows/runner.js');
+    const { parseAclPlan, windowsRunMessage } = await import('../../targets/windows/runner.js');
     const text = typeof plan.content === 'string' ? plan.content : Buffer.from(plan.content).toString('utf8');
-    process.stdout.write(windowsRunMessage(JSON.parse(text) as Parameters<typeof windowsRunMessage>[0]));
+    process.stdout.write(windowsRunMessage(parseAclPlan(text)));
   }
   say('on Windows boxwright prints the ACL plan it would apply and stops (see the README); the command did not run');
   return NOT_RUN;

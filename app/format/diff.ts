@@ -12,11 +12,11 @@ export function diffText(diffs: readonly ConfigDiff[]): string {
   const out: string[] = [];
   for (const d of diffs) {
     out.push(kleur.bold(`${d.base} → ${d.head}`));
-    if (d.error) {
+    if ('error' in d) {
       out.push(kleur.red(d.error), '');
       continue;
     }
-    const delta = d.delta!;
+    const delta = d.delta;
     if (isEmptyDelta(delta) && !d.artifacts.length) {
       out.push('no change in effective access, verdicts, diagnostics or artifacts', '');
       continue;
@@ -49,11 +49,11 @@ export function diffMarkdown(diffs: readonly ConfigDiff[]): string {
   const out: string[] = ['## boxwright diff', ''];
   for (const d of diffs) {
     out.push(`### \`${d.base}\` → \`${d.head}\``, '');
-    if (d.error) {
+    if ('error' in d) {
       out.push(`⛔ ${d.error}`, '');
       continue;
     }
-    const delta = d.delta!;
+    const delta = d.delta;
     if (isEmptyDelta(delta) && !d.artifacts.length) {
       out.push('No change in effective access, verdicts, diagnostics or artifacts.', '');
       continue;
@@ -82,17 +82,16 @@ export function diffJson(diffs: readonly ConfigDiff[]): string {
         diffs: diffs.map((d) => ({
           base: d.base,
           head: d.head,
-          ...(d.error ? { error: d.error } : {}),
-          ...(d.delta
-            ? {
+          ...('error' in d
+            ? { error: d.error, artifacts: [] }
+            : {
                 verdicts: d.delta.verdicts,
                 changes: d.delta.changes,
                 diagnosticsAdded: d.delta.diagnosticsAdded.map(slim),
                 diagnosticsRemoved: d.delta.diagnosticsRemoved.map(slim),
                 stillTrue: d.delta.stillTrue,
-              }
-            : {}),
-          artifacts: d.artifacts,
+                artifacts: d.artifacts,
+              }),
         })),
       },
       null,

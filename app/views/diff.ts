@@ -3,14 +3,10 @@ import type { Artifact } from '../../targets/target.js';
 import type { AccessDelta } from './delta.js';
 
 /** What `boxwright diff` reports for one pair of revisions: the formats (app/format/diff.ts) render it. */
-export interface ConfigDiff {
-  readonly base: string;
-  readonly head: string;
-  readonly delta?: AccessDelta;
-  /** Set when either side has front-end errors: no access model to compare. */
-  readonly error?: string;
-  readonly artifacts: readonly ArtifactDiff[];
-}
+/** Two revisions of a config compared, or why they could not be: either side has front-end errors, so there is no model to compare. */
+export type ConfigDiff =
+  | { readonly base: string; readonly head: string; readonly delta: AccessDelta; readonly artifacts: readonly ArtifactDiff[] }
+  | { readonly base: string; readonly head: string; readonly error: string };
 
 export interface ArtifactDiff {
   readonly platform: Platform;

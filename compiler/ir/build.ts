@@ -3,7 +3,7 @@ import { expandHome, expandTilde, inspectPath, knownReadableLocations, type FsVi
 import type { Span } from '../span.js';
 import type { Dialect } from '../schema/validate.js';
 import type { TomlTable, TomlValue } from '../toml/ast.js';
-import type { Access, CredentialFact, Grant, ListName, PolicyIR, Principal, PrincipalKind, TybaSession } from './types.js';
+import type { Access, CredentialFact, Grant, ListName, Location, PolicyIR, Principal, PrincipalKind, TybaSession } from './types.js';
 
 export interface BuildOptions {
   readonly file: string;
@@ -32,7 +32,7 @@ function table(v: TomlValue | undefined): TomlTable | undefined {
   return v?.kind === 'table' ? v : undefined;
 }
 
-function pathFacts(written: string, view: FsView): Pick<Grant, 'path' | 'expandProblem' | 'facts'> {
+function pathFacts(written: string, view: FsView): Location & Pick<Grant, 'facts'> {
   const expanded = expandHome(written, view.home);
   if ('problem' in expanded) return { expandProblem: expanded.problem, facts: { existence: 'unknown' } };
   return { path: expanded.path, facts: inspectPath(view, expanded.path) };

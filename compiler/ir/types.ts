@@ -9,7 +9,18 @@ export type ListName = 'read' | 'write' | 'read_file' | 'write_file' | 'list' | 
 /** What a grant asks for, independent of how it was spelled. */
 export type Access = 'read' | 'write' | 'read-write' | 'list' | 'deny' | 'metadata' | 'exec';
 
-export interface Grant {
+/**
+ * Where an entry points: an absolute path with `~` expanded, or why the
+ * spelling could not be expanded (never both, never neither).
+ */
+export type Location = { readonly path: string; readonly expandProblem?: undefined } | { readonly path?: undefined; readonly expandProblem: string };
+
+export type Grant = GrantFields & Location;
+
+/** An entry of a principal: where it points, its facts, where it is written. */
+export type Entry = Pick<GrantFields, 'written' | 'facts' | 'span'> & Location;
+
+export interface GrantFields {
   /** Authored list, or `implicit` for grants the TYBA session makes itself. */
   readonly list: ListName | 'implicit';
   readonly access: Access;
@@ -17,9 +28,6 @@ export interface Grant {
   readonly scope: 'tree' | 'file';
   /** The string as written in the config. */
   readonly written: string;
-  /** Absolute, `~` expanded; absent when the spelling could not be expanded. */
-  readonly path?: string;
-  readonly expandProblem?: string;
   readonly facts: PathFacts;
   /** The TOML string value (for implicit grants: the key that implies them). */
   readonly span: Span;
@@ -42,7 +50,7 @@ export interface Principal {
   /** The key that declares it. */
   readonly span: Span;
   readonly grants: readonly Grant[];
-  readonly workspace?: Omit<Grant, 'list' | 'access' | 'scope'>;
+  readonly workspace?: Entry;
   /** A direct network exception (tool network table, MCP `contain_egress = false`). */
   readonly directNetwork?: { readonly span: Span; readonly how: 'network-table' | 'contain_egress' };
   /** An `[agent.network]` table: refused, reported by a rule. */

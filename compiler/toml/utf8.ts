@@ -10,8 +10,9 @@ export interface Decoded {
   readonly error?: TomlError;
 }
 
-let strict: TextDecoder | undefined;
-let lenient: TextDecoder | undefined;
+// Node's TextDecoder (node:util's, the same global), typed without the DOM library.
+let strict: InstanceType<typeof TextDecoder> | undefined;
+let lenient: InstanceType<typeof TextDecoder> | undefined;
 
 export function decodeUtf8(bytes: Uint8Array): Decoded {
   if (bytes.length >= 2 && ((bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes[0] === 0xff && bytes[1] === 0xfe))) {

@@ -117,6 +117,7 @@ function lookupIn(sandbox: ReturnType<typeof sandboxView>, path: string): Lookup
       if (r.facts.kind === 'dir') return { found: false, reason: `${path} is a directory` };
       return { found: true, hostPath: r.at, sandboxPath: r.at };
   }
+  return { found: false, reason: `${path}: not in the view` };
 }
 
 /**

@@ -1,4 +1,15 @@
 import type { AclPlan } from './plan.js';
+import { validateAclPlan } from './plan-validator.js';
+
+/** An acl-plan.json read back, checked against its schema: a plan that does not fit is an error, never half-printed. */
+export function parseAclPlan(text: string): AclPlan {
+  const data: unknown = JSON.parse(text);
+  if (!validateAclPlan(data)) {
+    const e = validateAclPlan.errors?.[0];
+    throw new Error(`not an ACL plan: ${e?.instancePath || '/'} ${e?.message ?? ''}`.trim());
+  }
+  return data as AclPlan;
+}
 
 /**
  * What `boxwright run CONFIG -- CMD…` prints on Windows, where it applies

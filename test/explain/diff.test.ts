@@ -17,9 +17,12 @@ const args: DiffArgs = { fs: join(repoRoot, 'examples/machine.json'), worktree: 
 const side = (name: string) => ({ label: `examples/${name}`, bytes: readFileSync(join(repoRoot, 'examples', name)) });
 const text = (label: string, toml: string) => ({ label, bytes: Buffer.from(toml) });
 /** What `boxwright diff` does with one pair: one reader (one view), each side checked once. */
-const diffConfigs = (base: { label: string; bytes: Uint8Array }, head: { label: string; bytes: Uint8Array }, a: DiffArgs) => {
+/** Two revisions compared: both must have a model (a front-end error is a failure here). */
+const diffConfigs = async (base: { label: string; bytes: Uint8Array }, head: { label: string; bytes: Uint8Array }, a: DiffArgs) => {
   const reader = configReader(a);
-  return diffChecks(reader.check(base.bytes, base.label), reader.check(head.bytes, head.label), platformsFrom(a.platform), a);
+  const d = await diffChecks(reader.check(base.bytes, base.label), reader.check(head.bytes, head.label), platformsFrom(a.platform), a);
+  if ('error' in d) throw new Error(d.error);
+  return d;
 };
 
 describe('diff: effective-access changes in words', () => {
@@ -29,23 +32,23 @@ describe('diff: effective-access changes in words', () => {
       text('head.toml', '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project"]\n\n[tools.fetcher.filesystem]\nread = ["~/index"]\n[tools.fetcher.network]\n'),
       { ...args, artifacts: false },
     );
-    const sentences = d.delta!.changes.map((c) => c.sentence);
+    const sentences = d.delta.changes.map((c) => c.sentence);
     assert.ok(sentences.includes('linux: the agent can now write ~/project'), sentences.join('\n'));
     assert.ok(sentences.includes('windows: tool `fetcher` now has a direct network exception: it bypasses the gateway'));
-    assert.ok(d.delta!.changes.every((c) => c.widens));
-    assert.deepEqual(d.delta!.verdicts.map((v) => `${v.platform}:${v.before}->${v.after}`), ['macos:accepted->accepted-with-warnings', 'linux:accepted->accepted-with-warnings']);
-    assert.ok(d.delta!.diagnosticsAdded.some((x) => x.ruleId === 'direct-network'));
-    assert.ok(d.delta!.stillTrue.some((s) => s.sentence === 'windows: `~/.kaggle` is still readable'));
+    assert.ok(d.delta.changes.every((c) => c.widens));
+    assert.deepEqual(d.delta.verdicts.map((v) => `${v.platform}:${v.before}->${v.after}`), ['macos:accepted->accepted-with-warnings', 'linux:accepted->accepted-with-warnings']);
+    assert.ok(d.delta.diagnosticsAdded.some((x) => x.ruleId === 'direct-network'));
+    assert.ok(d.delta.stillTrue.some((s) => s.sentence === 'windows: `~/.kaggle` is still readable'));
   });
   it('narrowing is reported and does not count as widening', async () => {
     const d = await diffConfigs(side('read-write-overlap.toml'), side('read-only-content.toml'), { ...args, artifacts: false });
-    assert.ok(d.delta!.changes.some((c) => c.sentence === 'linux: the agent can no longer read, write, execute ~/project/output'), d.delta!.changes.map((c) => c.sentence).join('\n'));
-    assert.ok(d.delta!.changes.some((c) => c.sentence === 'linux: the agent: ~/project/.env is now absent (was an empty placeholder)'));
-    assert.ok(!d.delta!.changes.some((c) => c.widens && c.platform === 'linux' && c.path === '~/project/output'));
+    assert.ok(d.delta.changes.some((c) => c.sentence === 'linux: the agent can no longer read, write, execute ~/project/output'), d.delta.changes.map((c) => c.sentence).join('\n'));
+    assert.ok(d.delta.changes.some((c) => c.sentence === 'linux: the agent: ~/project/.env is now absent (was an empty placeholder)'));
+    assert.ok(!d.delta.changes.some((c) => c.widens && c.platform === 'linux' && c.path === '~/project/output'));
   });
   it('identical configs: nothing to report', async () => {
     const d = await diffConfigs(side('coding-agent.toml'), side('coding-agent.toml'), args);
-    assert.equal(d.delta!.changes.length, 0);
+    assert.equal(d.delta.changes.length, 0);
     assert.equal(d.artifacts.length, 0);
     assert.match(diffText([d]), /no change in effective access, verdicts, diagnostics or artifacts/);
   });

@@ -292,7 +292,7 @@ describe('boxwright run is fail-closed: the command never runs', { skip, concurr
   it('an unusable bwrap: one that fails, and one that exits 0 without running anything', async () => {
     const dir = join(scratch, 'fakes');
     mkdirSync(dir, { recursive: true });
-    for (const [name, body] of [['failing', 'echo "bwrap: No permissions to create new namespace" >&2; exit 1'], ['silent', 'exit 0']]) {
+    for (const [name, body] of [['failing', 'echo "bwrap: No permissions to create new namespace" >&2; exit 1'], ['silent', 'exit 0']] as const) {
       const fake = join(dir, name);
       writeFileSync(fake, `#!/bin/sh\n${body}\n`);
       chmodSync(fake, 0o755);

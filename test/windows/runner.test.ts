@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { windowsRunMessage } from '../../targets/windows/runner.js';
+import { parseAclPlan, windowsRunMessage } from '../../targets/windows/runner.js';
 import { windowsExample } from './support.js';
 
 describe('windows runner message', () => {
@@ -29,5 +29,15 @@ describe('windows runner message', () => {
   it('a forced plan says so', async () => {
     const { plan } = await windowsExample('metadata-tool.toml', { force: true });
     assert.match(windowsRunMessage(plan), /WARNING: compiled with --force/);
+  });
+
+  it('a plan read back is checked against acl-plan.schema.json, never cast', async () => {
+    const { plan } = await windowsExample('coding-agent.toml');
+    const text = JSON.stringify(plan);
+    assert.deepEqual(parseAclPlan(text), plan);
+    const broken = { ...plan, steps: [{ ...plan.steps[0], action: 'grant-everything' }] };
+    assert.throws(() => parseAclPlan(JSON.stringify(broken)), /not an ACL plan: \/steps\/0\/action/);
+    const { principals: _gone, ...incomplete } = plan;
+    assert.throws(() => parseAclPlan(JSON.stringify(incomplete)), /not an ACL plan/);
   });
 });
