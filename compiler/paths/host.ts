@@ -1,4 +1,4 @@
-import { accessSync, constants, lstatSync, readdirSync, readlinkSync, statSync, type Dirent } from 'node:fs';
+import { accessSync, constants, lstatSync, readdirSync, readFileSync, readlinkSync, statSync, type Dirent } from 'node:fs';
 import type { Executable, FsView, Lookup } from './view.js';
 
 /**
@@ -48,7 +48,37 @@ export function hostView(home: string): FsView {
       return found;
     },
     executable: executableOnHost,
+    sockets: once(socketsOnHost),
   };
+}
+
+function once<T>(f: () => T): () => T {
+  let v: { value: T } | undefined;
+  return () => (v ??= { value: f() }).value;
+}
+
+/**
+ * The paths of the unix sockets bound on this machine, from the kernel's
+ * table (/proc/net/unix: the last column is the path; abstract names start
+ * with `@`, unnamed sockets have none). It lists the sockets of this
+ * network namespace, which is where the host's daemons (docker, databases,
+ * agents) listen; `unknown` where there is no such table (not Linux).
+ */
+function socketsOnHost(): readonly string[] | 'unknown' {
+  let text: string;
+  try {
+    text = readFileSync('/proc/net/unix', 'utf8');
+  } catch {
+    return 'unknown';
+  }
+  const out = new Set<string>();
+  for (const line of text.split('\n').slice(1)) {
+    // Num RefCount Protocol Flags Type St Inode Path
+    const fields = line.trim().split(/\s+/);
+    const path = fields.slice(7).join(' ');
+    if (path.startsWith('/')) out.add(path);
+  }
+  return [...out].sort();
 }
 
 /** A regular file with an execute bit this process may use (access(2) with X_OK, as execve checks it). */

@@ -3,7 +3,7 @@ import { validateManifest } from '../schema/validators.js';
 
 export interface Manifest {
   readonly home: string;
-  readonly entries: Readonly<Record<string, 'file' | 'dir' | { readonly symlink: string }>>;
+  readonly entries: Readonly<Record<string, 'file' | 'dir' | 'socket' | { readonly symlink: string }>>;
 }
 
 export class ManifestError extends Error {}
@@ -26,9 +26,11 @@ export function manifestView(text: string, source: string): FsView {
   }
   const manifest = data as Manifest;
   const kinds = new Map<string, Lookup>([['/', { kind: 'dir' }]]);
+  const sockets: string[] = [];
   for (const [path, kind] of Object.entries(manifest.entries)) {
     const clean = path.length > 1 ? path.replace(/\/+$/, '') : path;
-    kinds.set(clean, typeof kind === 'string' ? { kind } : { kind: 'symlink', target: kind.symlink });
+    if (kind === 'socket') sockets.push(clean);
+    kinds.set(clean, kind === 'socket' ? { kind: 'other' } : typeof kind === 'string' ? { kind } : { kind: 'symlink', target: kind.symlink });
     for (let p = parentOf(clean); p !== '/' && !kinds.has(p); p = parentOf(p)) kinds.set(p, { kind: 'dir' });
   }
   return {
@@ -38,6 +40,7 @@ export function manifestView(text: string, source: string): FsView {
     lookup: (path) => kinds.get(path) ?? { kind: 'absent' },
     // A manifest lists kinds, not modes.
     executable: () => 'unknown',
+    sockets: () => [...sockets].sort(),
   };
 }
 

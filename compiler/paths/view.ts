@@ -24,11 +24,18 @@ export interface FsView {
    * the `none` view, and a manifest, which records no file modes.
    */
   executable(path: string): Executable;
+  /**
+   * The unix sockets bound to a filesystem path on this machine, which a
+   * process that can see the path may connect to: the host lists the
+   * kernel's (/proc/net/unix, its network namespace's), a manifest its
+   * `socket` entries; `unknown` for the `none` view.
+   */
+  sockets(): readonly string[] | 'unknown';
 }
 
 export type Executable = 'yes' | 'no' | 'unknown';
 
 /** Facts unknown: each existence-dependent rule says "depends on the machine". */
 export function noneView(home: string): FsView {
-  return { description: 'none', knowsFacts: false, home, lookup: () => ({ kind: 'unknown' }), executable: () => 'unknown' };
+  return { description: 'none', knowsFacts: false, home, lookup: () => ({ kind: 'unknown' }), executable: () => 'unknown', sockets: () => 'unknown' };
 }

@@ -143,7 +143,7 @@ export const manifestSchema: JsonSchema = {
       propertyNames: { pattern: '^/' },
       additionalProperties: {
         anyOf: [
-          { enum: ['file', 'dir'] },
+          { enum: ['file', 'dir', 'socket'], description: '`socket`: a unix socket bound at this path (a listening daemon: docker, a database, an agent).' },
           { type: 'object', required: ['symlink'], additionalProperties: false, properties: { symlink: { type: 'string', description: 'The link target as readlink(2) returns it (absolute or relative to the link\'s directory).' } } },
         ],
       },

@@ -89,6 +89,8 @@ function sandboxView(ops: readonly MountOp[], host: FsView): FsView & { node(pat
     home: host.home,
     lookup: (path) => asLookup(node(path)),
     executable: (path) => host.executable(path),
+    // The command lookup asks no socket question; the host's answer holds for the paths the view shows.
+    sockets: () => host.sockets(),
     node,
   };
 }
