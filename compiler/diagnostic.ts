@@ -24,6 +24,17 @@ export interface Diagnostic {
   readonly related?: readonly RelatedLocation[];
   /** The seed's "available alternative", with its caution where it widens access. */
   readonly suggestion?: string;
+  /** The suggestion as edits of the config, where it is a config change (editors apply it; a test lints the result). */
+  readonly fix?: Fix;
+}
+
+/**
+ * Text edits of the config, applied together: each replaces the text from
+ * `start` to `end` (offsets in the decoded text, UTF-16 code units, `end`
+ * exclusive; equal offsets insert).
+ */
+export interface Fix {
+  readonly edits: readonly { readonly start: number; readonly end: number; readonly text: string }[];
 }
 
 export type Verdict = 'refused' | 'accepted-with-warnings' | 'accepted';

@@ -1,4 +1,5 @@
 import { defineRule } from './engine.js';
+import { fixOf, removeHeaderLine } from './fix.js';
 
 export const agentNetworkTable = defineRule({
   meta: {
@@ -8,7 +9,7 @@ export const agentNetworkTable = defineRule({
     docs: {
       summary: 'The agent refuses a network table.',
       details: 'The agent routes its network through the gateway, so an `[agent.network]` table is refused on every platform. Give a declared tool the network exception instead, if policy allows it.',
-      bad: { toml: '[agent.network]', expect: ['1:8 error macos,linux,windows'] },
+      bad: { toml: '[agent.filesystem]\nread = ["~/project"]\n[agent.network]', expect: ['3:8 error macos,linux,windows'] },
       good: { toml: '[tools.fetcher.network]  # a tool with a direct network exception', expect: [] },
     },
   },
@@ -21,6 +22,6 @@ export const agentNetworkTable = defineRule({
     },
   },
   check(ctx) {
-    for (const p of ctx.ir.principals) if (p.networkTable) ctx.report('refused', { span: p.networkTable });
+    for (const p of ctx.ir.principals) if (p.networkTable) ctx.report('refused', { span: p.networkTable, fix: fixOf(removeHeaderLine(ctx.text, p.networkTableWritten)) });
   },
 });

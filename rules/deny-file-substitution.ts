@@ -20,7 +20,8 @@ export const denyFileSubstitution = defineRule({
       platforms: ['linux'],
       text: (d: { path: string }) =>
         `Linux places an empty file over ${d.path}: reads can return empty output while writes fail; a successful read does not mean the original content is accessible`,
-      suggestion: 'Omit the broader content grant when empty-file substitution breaks the workload.',
+      suggestion:
+        'Omit the broader content grant when empty-file substitution breaks the workload, and grant the narrower paths the workload needs instead; a write grant that the broader read covered then needs a read of its own on Linux (write-only).',
     },
   },
   explains: {

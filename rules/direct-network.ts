@@ -1,4 +1,5 @@
 import { defineRule } from './engine.js';
+import { fixOf, removeHeaderLine, replaceText } from './fix.js';
 import { who } from './util.js';
 
 export const directNetwork = defineRule({
@@ -37,8 +38,10 @@ export const directNetwork = defineRule({
     for (const p of ctx.ir.principals) {
       if (!p.directNetwork) continue;
       const data = { who: who(p), how: p.directNetwork.how === 'network-table' ? 'a network table' : '`contain_egress = false`' };
-      ctx.report('bypass', { span: p.directNetwork.span }, data);
-      ctx.report('linux', { span: p.directNetwork.span }, data);
+      // Gateway mode: `contain_egress = true`, or no network table.
+      const fix = p.directNetwork.how === 'contain_egress' ? replaceText(p.directNetwork.span, 'true') : fixOf(removeHeaderLine(ctx.text, p.directNetwork.table));
+      ctx.report('bypass', { span: p.directNetwork.span, fix }, data);
+      ctx.report('linux', { span: p.directNetwork.span, fix }, data);
     }
   },
 });

@@ -7,7 +7,7 @@
  * the rule's table does not declare, so a rule's documented severity is
  * the one it reports.
  */
-import type { Diagnostic, Platform, RelatedLocation, Severity } from '../compiler/diagnostic.js';
+import type { Diagnostic, Fix, Platform, RelatedLocation, Severity } from '../compiler/diagnostic.js';
 import type { PolicyIR } from '../compiler/ir/types.js';
 import type { FsView } from '../compiler/paths/view.js';
 import type { Span } from '../compiler/span.js';
@@ -49,11 +49,12 @@ export type Messages = Readonly<Record<string, MessageDef<never>>>;
 
 type DataOf<M> = M extends MessageDef<infer D> ? D : never;
 
-/** Where a report is, and which of the message's platforms it is for. */
+/** Where a report is, which of the message's platforms it is for, and its suggestion as edits (rules/fix.ts). */
 export interface At {
   readonly span: Span;
   readonly related?: readonly RelatedLocation[];
   readonly platforms?: readonly Platform[];
+  readonly fix?: Fix | undefined;
 }
 
 export interface RuleMeta<Id extends string = string> {
@@ -75,6 +76,8 @@ export interface RuleContext<M extends Messages = Messages> {
   /** The one effective-access model; rules judge it, they never recompute access. */
   readonly access: AccessModel;
   readonly view: FsView;
+  /** The config as decoded: what a fix's offsets index. */
+  readonly text: string;
   /** Reports message `id` of the rule's table; its data is what the message's text takes (none for a fixed text). */
   report<K extends keyof M & string>(id: K, at: At, ...data: unknown extends DataOf<M[K]> ? [] : [DataOf<M[K]>]): void;
 }
@@ -131,6 +134,7 @@ export function runRules(ir: PolicyIR, model: AccessModel, input: EngineInput, r
       ir,
       access: model,
       view: input.view,
+      text: input.text,
       report(id: string, at: At, ...data: unknown[]) {
         const def = rule.messages[id] as MessageDef<unknown> | undefined;
         if (!def) throw new UndeclaredReportError(rule.meta.id, `reports message ${JSON.stringify(id)}, which its table does not declare`);
@@ -147,6 +151,7 @@ export function runRules(ir: PolicyIR, model: AccessModel, input: EngineInput, r
           span: at.span,
           ...(at.related?.length ? { related: at.related } : {}),
           ...(suggestion ? { suggestion } : {}),
+          ...(at.fix ? { fix: at.fix } : {}),
         });
       },
     };

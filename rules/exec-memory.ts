@@ -1,8 +1,12 @@
 import runtimes from './runtimes.json' with { type: 'json' };
+import { expandTilde, inspectPath, isUnder } from '../compiler/paths/index.js';
 import { defineRule } from './engine.js';
-import { authored, shown } from './util.js';
+import { authored, listPaths, shown, who } from './util.js';
 
-const jit: Record<string, string> = runtimes.jitRuntimes;
+const jit: Readonly<Record<string, string>> = runtimes.jitRuntimes;
+const escape = (k: string): string => k.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
+/** A runtime's file name: exactly, or with a version (`python3.11`, `node20`). */
+const runtimeOf = (base: string): string | undefined => Object.keys(jit).find((k) => base === k || new RegExp(`^${escape(k)}[0-9.]*$`).test(base));
 
 export const execMemory = defineRule({
   meta: {
@@ -10,9 +14,9 @@ export const execMemory = defineRule({
     seedRow: 'Executable memory',
     dialects: ['box'],
     docs: {
-      summary: "A JIT runtime is granted; it can fail at runtime under Linux's executable-memory filter.",
+      summary: "A JIT runtime is granted, or reachable through a read tree; it can fail at runtime under Linux's executable-memory filter.",
       details:
-        'Linux refuses writable-executable mappings and mprotect requests whose permissions include executable access, including retained access, and every pkey_mprotect request. Tool file execution does not remove these filters and no field disables them. Startup can succeed; a runtime fails when it asks for executable memory: `node -e 1` aborts in V8 (exit 133). Reported for an agent `exec` grant, or any grant of a tool or server, naming a JIT runtime binary.',
+        "Linux refuses writable-executable mappings and mprotect requests whose permissions include executable access, including retained access, and every pkey_mprotect request. Tool file execution does not remove these filters and no field disables them. Startup can succeed; a runtime fails when it asks for executable memory: `node -e 1` aborts in V8 (exit 133), and `boxwright run` says so after the command's own output. Reported for an agent `exec` grant, or any grant of a tool or server, naming a JIT runtime binary; and, because Linux mounts read trees executable, for JIT runtimes found in the well-known bin directories (`/usr/bin`, `/usr/local/bin`, …) under an agent read tree or a tool's or server's content tree.",
       bad: { toml: '[agent.filesystem]\nexec = ["/usr/bin/node"]', expect: ['2:9 warning linux'] },
       good: { toml: '[agent.filesystem]\nexec = ["/usr/bin/git"]', expect: [] },
     },
@@ -25,14 +29,39 @@ export const execMemory = defineRule({
         `${d.path} is a JIT runtime: Linux refuses writable-executable mappings, executable mprotect requests and every pkey_mprotect, so it can fail at runtime (${d.why})`,
       suggestion: 'Use an independently validated runtime mode that does not require those operations.',
     },
+    reachable: {
+      severity: 'warning',
+      platforms: ['linux'],
+      text: (d: { path: string; who: string; runtimes: readonly string[] }) =>
+        `${d.path} holds JIT runtimes that ${d.who} can run on Linux (read trees are executable there): ${listPaths(d.runtimes)}; under the executable-memory filter they fail at runtime (V8 aborts with exit 133)`,
+      suggestion: 'Run them in a JIT-less mode (node --jitless or NODE_OPTIONS=--jitless, without WebAssembly; java -Xint; pypy --jit off), or grant a narrower tree that holds none.',
+    },
   },
   check(ctx) {
+    const bins = runtimes.binDirectories.map((d) => expandTilde(d, ctx.ir.home));
     for (const p of ctx.ir.principals) {
       for (const g of authored(p)) {
-        if (!g.path || (p.kind === 'agent' && g.access !== 'exec') || g.access === 'deny') continue;
-        const base = g.path.slice(g.path.lastIndexOf('/') + 1);
-        const name = Object.keys(jit).find((k) => base === k || new RegExp(`^${k.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')}[0-9.]*$`).test(base));
-        if (name) ctx.report('jit', { span: g.span }, { path: shown(g), why: jit[name]! });
+        if (!g.path || g.access === 'deny') continue;
+        // Named outright: an agent exec grant, or any content grant of a tool or server.
+        if (p.kind !== 'agent' || g.access === 'exec') {
+          const name = runtimeOf(g.path.slice(g.path.lastIndexOf('/') + 1));
+          if (name) {
+            ctx.report('jit', { span: g.span }, { path: shown(g), why: jit[name]! });
+            continue;
+          }
+        }
+        // Reachable: in a bin directory under a read tree (the agent's) or a content tree (a tool's or server's).
+        const tree = g.scope === 'tree' && (g.access === 'read' || g.access === 'read-write' || (p.kind !== 'agent' && g.access === 'write'));
+        if (!tree || ctx.view.knowsFacts === false) continue;
+        const found: string[] = [];
+        for (const dir of bins) {
+          if (!isUnder(dir, g.path)) continue;
+          for (const name of Object.keys(jit)) {
+            const candidate = `${dir}/${name}`;
+            if (inspectPath(ctx.view, candidate).existence === 'exists') found.push(candidate);
+          }
+        }
+        if (found.length) ctx.report('reachable', { span: g.span }, { path: shown(g), who: who(p), runtimes: found.sort() });
       }
     }
   },

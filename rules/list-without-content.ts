@@ -1,4 +1,5 @@
 import { defineRule } from './engine.js';
+import { addToList, fixOf, removeFromList } from './fix.js';
 import { shown } from './util.js';
 
 export const listWithoutContent = defineRule({
@@ -30,7 +31,10 @@ export const listWithoutContent = defineRule({
     for (const pa of ctx.access.principals) {
       for (const ga of pa.grants) {
         const cell = ga.effective.linux;
-        if (cell.kind === 'refused' && cell.because.kind === 'names-without-content') ctx.report('refused', { span: ga.grant.span }, { path: shown(ga.grant) });
+        if (cell.kind !== 'refused' || cell.because.kind !== 'names-without-content') continue;
+        const g = ga.grant;
+        const fix = fixOf(addToList(pa.principal.written, pa.principal.grants, 'read', [g.written]), removeFromList(ctx.text, g.span));
+        ctx.report('refused', { span: g.span, fix }, { path: shown(g) });
       }
     }
   },

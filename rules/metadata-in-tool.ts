@@ -1,4 +1,5 @@
 import { defineRule } from './engine.js';
+import { addToList, fixOf, removeFromList } from './fix.js';
 import { who } from './util.js';
 
 export const metadataInTool = defineRule({
@@ -27,7 +28,10 @@ export const metadataInTool = defineRule({
   check(ctx) {
     for (const pa of ctx.access.principals) {
       for (const ga of pa.grants) {
-        if (Object.values(ga.effective).some((c) => c.kind === 'refused' && c.because.kind === 'metadata-field-in-tool')) ctx.report('refused', { span: ga.grant.span }, { who: who(pa.principal) });
+        if (!Object.values(ga.effective).some((c) => c.kind === 'refused' && c.because.kind === 'metadata-field-in-tool')) continue;
+        const g = ga.grant;
+        const fix = fixOf(addToList(pa.principal.written, pa.principal.grants, 'read', [g.written]), removeFromList(ctx.text, g.span));
+        ctx.report('refused', { span: g.span, fix }, { who: who(pa.principal) });
       }
     }
   },

@@ -1,4 +1,5 @@
 import { defineRule } from './engine.js';
+import { addToList, fixOf, removeFromList } from './fix.js';
 import { shown } from './util.js';
 
 export const metadataTree = defineRule({
@@ -27,7 +28,12 @@ export const metadataTree = defineRule({
   },
   check(ctx) {
     for (const pa of ctx.access.principals) {
-      for (const ga of pa.grants) if (ga.notes.linux?.kind === 'no-metadata-tree') ctx.report('absent', { span: ga.grant.span }, { path: shown(ga.grant) });
+      for (const ga of pa.grants) {
+        if (ga.notes.linux?.kind !== 'no-metadata-tree') continue;
+        const g = ga.grant;
+        const fix = fixOf(addToList(pa.principal.written, pa.principal.grants, 'read', [g.written]), removeFromList(ctx.text, g.span));
+        ctx.report('absent', { span: g.span, fix }, { path: shown(g) });
+      }
     }
   },
 });

@@ -1,4 +1,5 @@
 import { defineRule } from './engine.js';
+import { replaceText } from './fix.js';
 
 const alternative = 'Use mediated file operations through Strands Shell or Monty. A declared tool uses its own filesystem grants.';
 
@@ -32,7 +33,8 @@ export const nativeFsPolicy = defineRule({
   check(ctx) {
     const nfp = ctx.ir.features.nativeFilesystemPolicy;
     if (!nfp?.value) return;
-    ctx.report('linux', { span: nfp.span });
-    ctx.report('macos', { span: nfp.span });
+    const fix = replaceText(nfp.span, 'false');
+    ctx.report('linux', { span: nfp.span, fix });
+    ctx.report('macos', { span: nfp.span, fix });
   },
 });

@@ -1,5 +1,6 @@
 import { macosCanonical, normalise, spellingProblems } from '../compiler/paths/index.js';
 import { defineRule } from './engine.js';
+import { replaceString } from './fix.js';
 import { authoredEntries } from './paths.js';
 
 export const noncanonicalPath = defineRule({
@@ -31,7 +32,8 @@ export const noncanonicalPath = defineRule({
       platforms: ['macos'],
       text: (d: { path: string; mac: string }) =>
         `${d.path} is not canonical on macOS: ${d.path.split('/')[1] ? '/' + d.path.split('/')[1] : d.path} is a link into /private; macOS names it ${d.mac}`,
-      suggestion: (d: { mac: string }) => `Name the resolved target ${d.mac} in a macOS config.`,
+      suggestion: (d: { mac: string }) =>
+        `Name the resolved target ${d.mac} in a config used only on macOS. A config shared with Linux cannot name this path for both (each platform refuses the other's spelling): grant a path under the home instead.`,
     },
   },
   check(ctx) {
@@ -45,7 +47,7 @@ export const noncanonicalPath = defineRule({
         const problems = spellingProblems(e.path);
         if (problems.length) {
           const fixed = e.written.startsWith('~/') ? ('~' + normalise(e.written.slice(1))).replace(/^~\/$/, '~') : normalise(e.path);
-          ctx.report('spelling', { span: e.span }, { written: e.written, problems, fixed });
+          ctx.report('spelling', { span: e.span, fix: replaceString(e.span, fixed) }, { written: e.written, problems, fixed });
           continue;
         }
         const mac = macosCanonical(e.path);

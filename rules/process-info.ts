@@ -1,5 +1,6 @@
 import { isUnder } from '../compiler/paths/index.js';
 import { defineRule } from './engine.js';
+import { fixOf, removeFromList } from './fix.js';
 import { authored } from './util.js';
 
 export const processInfo = defineRule({
@@ -27,6 +28,7 @@ export const processInfo = defineRule({
     'own-proc': () => "the sandbox's own /proc (its process namespace, mounted noexec), never the host's",
   },
   check(ctx) {
-    for (const p of ctx.ir.principals) for (const g of authored(p)) if (g.path && isUnder(g.path, '/proc')) ctx.report('own', { span: g.span }, { path: g.path });
+    for (const p of ctx.ir.principals)
+      for (const g of authored(p)) if (g.path && isUnder(g.path, '/proc')) ctx.report('own', { span: g.span, fix: fixOf(removeFromList(ctx.text, g.span)) }, { path: g.path });
   },
 });

@@ -1,5 +1,6 @@
 import { inspectPath, isUnder, protectedHit, protectedPaths, type ProtectedPath } from '../compiler/paths/index.js';
 import { defineRule } from './engine.js';
+import { addToList, fixOf } from './fix.js';
 import { authored, shown } from './util.js';
 
 const reasons: Record<ProtectedPath['why'], string> = {
@@ -17,7 +18,7 @@ export const protectedPath = defineRule({
     docs: {
       summary: 'A grant names a protected path, or a tree that contains one.',
       details:
-        "Protected paths are the filesystem root `/`, the twelve secret locations of seed 001 (`~/.ssh`, `~/.aws`, `~/.gnupg`, `~/.kube`, `~/.config/gcloud`, `~/.config/gh`, `~/.git-credentials`, `~/.netrc`, `~/.npmrc`, `~/.pypirc`, `~/.docker/config.json`, `~/.cargo/credentials`), TYBA's data directory and `~/.config/boxwright`. A grant on one of them, or inside one, is refused. A grant on an ancestor of one is a warning that names what it exposes, unless a `deny` of the same principal covers it. A `deny` of a protected path is always fine.",
+        "Protected paths are the filesystem root `/`, the twelve secret locations of TYBA's platforms page (`~/.ssh`, `~/.aws`, `~/.gnupg`, `~/.kube`, `~/.config/gcloud`, `~/.config/gh`, `~/.git-credentials`, `~/.netrc`, `~/.npmrc`, `~/.pypirc`, `~/.docker/config.json`, `~/.cargo/credentials`), TYBA's data directory and `~/.config/boxwright`. A grant on one of them, or inside one, is refused. A grant on an ancestor of one is a warning that names what it exposes, unless a `deny` of the same principal covers it: the locations that exist, for a deny, and apart those that do not (a deny of an absent path is refused on Linux, so it is no remedy for them). A `deny` of a protected path that exists is always fine.",
       bad: { toml: '[agent.filesystem]\nread = ["~"]', expect: ['2:9 warning macos,linux,windows'] },
       good: { toml: '[agent.filesystem]\nread = ["~/project"]', expect: [] },
     },
@@ -32,8 +33,17 @@ export const protectedPath = defineRule({
     exposes: {
       severity: 'warning',
       platforms: ['macos', 'linux', 'windows'],
-      text: (d: { path: string; named: readonly string[]; noneExists: boolean }) => `${d.path} exposes ${d.named.join(', ')}${d.noneExists ? ' (none exists yet)' : ''} unless denied`,
-      suggestion: (d: { named: readonly string[] }) => `Grant a narrower path, or add ${d.named.map((n) => `"${n}"`).join(', ')} to \`deny\`.`,
+      text: (d: { path: string; existing: readonly string[]; absent: readonly string[] }) =>
+        `${d.path} exposes ${d.existing.join(', ')} unless denied${d.absent.length ? `; ${d.absent.join(', ')} would be exposed too if created later` : ''}`,
+      suggestion: (d: { existing: readonly string[]; absent: readonly string[] }) =>
+        `Grant a narrower path, or add ${d.existing.map((n) => `"${n}"`).join(', ')} to \`deny\`.${d.absent.length ? ' A deny of a path that does not exist is refused on Linux (deny-absent-path): for the others, grant a narrower path.' : ''}`,
+    },
+    exposesAbsent: {
+      severity: 'warning',
+      platforms: ['macos', 'linux', 'windows'],
+      text: (d: { path: string; absent: readonly string[] }) => `${d.path} would expose ${d.absent.join(', ')} if any were created: none exists on this machine yet`,
+      suggestion:
+        'Grant a narrower path. Denying them is no remedy while they do not exist: Linux refuses a deny of an absent path (deny-absent-path), and Windows has nothing to label.',
     },
   },
   check(ctx) {
@@ -52,8 +62,15 @@ export const protectedPath = defineRule({
         if (!exposed.length) continue;
         // the step-by-step walk every rule uses, so that `--fs host` and an equivalent manifest agree
         // (a raw lookup lets the kernel follow `~/.docker` -> elsewhere on the host, never in a manifest)
+        // Only what exists is named for a deny: a deny of an absent path is itself refused on Linux.
         const existing = exposed.filter((x) => inspectPath(ctx.view, x.path).existence !== 'absent');
-        ctx.report('exposes', { span: g.span }, { path: shown(g), named: (existing.length ? existing : exposed).map((x) => x.written), noneExists: !existing.length });
+        const absent = exposed.filter((x) => !existing.includes(x)).map((x) => x.written);
+        if (!existing.length) {
+          ctx.report('exposesAbsent', { span: g.span }, { path: shown(g), absent });
+          continue;
+        }
+        const named = existing.map((x) => x.written);
+        ctx.report('exposes', { span: g.span, fix: fixOf(addToList(p.written, p.grants, 'deny', named)) }, { path: shown(g), existing: named, absent });
       }
     }
   },

@@ -27,6 +27,7 @@ import { protectedPath } from './protected-path.js';
 import { readAllowInert } from './read-allow-inert.js';
 import { schema } from './schema.js';
 import { secretNotGrantable } from './secret-not-grantable.js';
+import { socketInReadGrant } from './socket-in-read-grant.js';
 import { suppression } from './suppression.js';
 import { symlinkEntry } from './symlink-entry.js';
 import { tomlSyntax } from './toml-syntax.js';
@@ -53,6 +54,7 @@ export const allRules = [
   noncanonicalPath,
   missingPath,
   protectedPath,
+  socketInReadGrant,
   directNetwork,
   agentNetworkTable,
   ipv6Socket,

@@ -1,5 +1,6 @@
 import { protectedHit, protectedPaths } from '../compiler/paths/index.js';
 import { defineRule } from './engine.js';
+import { fixOf, removeFromList } from './fix.js';
 
 export const secretNotGrantable = defineRule({
   meta: {
@@ -53,7 +54,7 @@ export const secretNotGrantable = defineRule({
         if (inside) {
           const data = { path: g.path, secret: inside.path };
           ctx.report('macos', { span: g.span }, data);
-          ctx.report('linux', { span: g.span }, data);
+          ctx.report('linux', { span: g.span, fix: fixOf(removeFromList(ctx.text, g.span)) }, data);
           ctx.report('windows', { span: g.span }, data);
         } else if (hit.exposes.length) {
           ctx.report('exposesBelow', { span: g.span }, { path: g.path, names: hit.exposes.map((x) => x.written) });

@@ -1,4 +1,5 @@
 import { defineRule } from './engine.js';
+import { replaceString } from './fix.js';
 import { authoredEntries } from './paths.js';
 
 export const symlinkEntry = defineRule({
@@ -25,7 +26,7 @@ export const symlinkEntry = defineRule({
     for (const p of ctx.ir.principals) {
       for (const e of authoredEntries(p)) {
         const link = e.facts.symlink;
-        if (link) ctx.report('link', { span: e.span }, { written: e.written, link: link.link, resolved: link.resolved });
+        if (link) ctx.report('link', { span: e.span, fix: replaceString(e.span, link.resolved) }, { written: e.written, link: link.link, resolved: link.resolved });
       }
     }
   },

@@ -1,6 +1,7 @@
 import { knownReadableLocations, secretLocations } from '../compiler/paths/index.js';
 import type { Span } from '../compiler/span.js';
 import { defineRule } from './engine.js';
+import { addToList, fixOf } from './fix.js';
 
 export const windowsOpenReads = defineRule({
   meta: {
@@ -34,11 +35,19 @@ export const windowsOpenReads = defineRule({
     if (!ir.fs.knowsFacts) {
       exposed = `depends on the machine: credential locations such as ${knownReadableLocations.slice(0, 6).join(', ')} stay readable where they exist`;
     } else {
-      const existing = ir.knownCredentials.filter((c) => c.existence !== 'absent').map((c) => c.written);
+      // What a deny of the agent's already labels is not readable.
+      const agentAccess = ctx.access.principals.find((pa) => pa.principal.kind === 'agent');
+      const readable = (path: string): boolean => agentAccess?.effectiveAt(path, 'windows').kind !== 'denied';
+      const existing = ir.knownCredentials.filter((c) => c.existence !== 'absent' && readable(c.path)).map((c) => c.written);
       exposed = existing.length
         ? `credential files that exist under ${ir.home} and stay readable: ${existing.join(', ')}`
         : `no known credential location outside the list exists under ${ir.home}, but other projects' .env files and repositories stay readable`;
     }
-    ctx.report('open', { span }, { exposed });
+    // The Windows remedy as edits: a deny of each known credential file that exists, in the agent's table.
+    const agent = ir.dialect === 'box' ? ir.principals.find((p) => p.kind === 'agent') : undefined;
+    const agentModel = ctx.access.principals.find((pa) => pa.principal === agent);
+    const toDeny = ir.fs.knowsFacts ? ir.knownCredentials.filter((c) => c.existence === 'exists' && agentModel?.effectiveAt(c.path, 'windows').kind !== 'denied').map((c) => c.written) : [];
+    const fix = agent && toDeny.length ? fixOf(addToList(agent.written, agent.grants, 'deny', toDeny)) : undefined;
+    ctx.report('open', { span, fix }, { exposed });
   },
 });

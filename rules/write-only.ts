@@ -1,5 +1,6 @@
 import type { RelatedLocation } from '../compiler/diagnostic.js';
 import { defineRule } from './engine.js';
+import { addToList, fixOf } from './fix.js';
 import { relatedGrant, shown } from './util.js';
 
 const alternative =
@@ -49,7 +50,9 @@ export const writeOnly = defineRule({
           if (other.access === 'exec' && other.path === g.path) related.push(relatedGrant(other, "an execute grant does not satisfy Linux's explicit read requirement"));
         }
         const data = { list: g.list, path: shown(g) };
-        ctx.report('linux', { span: g.span, related }, data);
+        // The suggestion as written: read access over the whole write scope (a file: read_file of it).
+        const fix = fixOf(addToList(pa.principal.written, pa.principal.grants, g.scope === 'file' || g.facts.kind === 'file' ? 'read_file' : 'read', [g.written]));
+        ctx.report('linux', { span: g.span, related, fix }, data);
         ctx.report('windows', { span: g.span }, data);
       }
     }

@@ -3,7 +3,7 @@ import { expandHome, expandTilde, inspectPath, knownReadableLocations, type FsVi
 import type { Span } from '../span.js';
 import type { Dialect } from '../schema/validate.js';
 import type { TomlTable, TomlValue } from '../toml/ast.js';
-import type { Access, CredentialFact, Grant, ListName, Location, PolicyIR, Principal, PrincipalKind, TybaSession } from './types.js';
+import type { Access, CredentialFact, Grant, ListName, Location, PolicyIR, Principal, PrincipalKind, TybaSession, WrittenTable } from './types.js';
 
 export interface BuildOptions {
   readonly file: string;
@@ -58,6 +58,16 @@ function workspaceOf(fs: TomlTable | undefined, view: FsView): Principal['worksp
   return { written: value.value, ...pathFacts(value.value, view), span: value.span };
 }
 
+/** A table as written, with the arrays of the lists it holds. */
+function writtenTable(t: TomlTable, lists: readonly ListName[]): WrittenTable {
+  const arrays: Partial<Record<ListName, Span>> = {};
+  for (const list of lists) {
+    const v = t.entries.get(list)?.value;
+    if (v?.kind === 'array') arrays[list] = v.span;
+  }
+  return { origin: t.origin === 'header' ? 'header' : t.origin === 'inline' ? 'inline' : 'other', span: t.span, lists: arrays, empty: t.entries.size === 0 };
+}
+
 function principal(kind: PrincipalKind, name: string, span: Span, body: TomlTable, view: FsView): Principal {
   const fsEntry = body.entries.get('filesystem');
   const fs = table(fsEntry?.value);
@@ -65,15 +75,19 @@ function principal(kind: PrincipalKind, name: string, span: Span, body: TomlTabl
   const base = { id: kind === 'agent' ? 'agent' : `${kind}.${name}`, kind, name, span, grants: grantsOf(fs, lists, view) };
   const workspace = workspaceOf(fs, view);
   const network = body.entries.get('network');
+  const networkTable = table(network?.value);
   const egress = body.entries.get('contain_egress');
   return {
     ...base,
     ...(workspace ? { workspace } : {}),
-    ...(kind === 'tool' && network ? { directNetwork: { span: network.keySpan, how: 'network-table' as const } } : {}),
+    ...(fs ? { written: writtenTable(fs, lists) } : {}),
+    ...(kind === 'tool' && network
+      ? { directNetwork: { span: network.keySpan, how: 'network-table' as const, ...(networkTable ? { table: writtenTable(networkTable, []) } : {}) } }
+      : {}),
     ...(kind === 'mcp' && egress?.value.kind === 'boolean' && egress.value.value === false
       ? { directNetwork: { span: egress.value.span, how: 'contain_egress' as const } }
       : {}),
-    ...(kind === 'agent' && network ? { networkTable: network.keySpan } : {}),
+    ...(kind === 'agent' && network ? { networkTable: network.keySpan, ...(networkTable ? { networkTableWritten: writtenTable(networkTable, []) } : {}) } : {}),
   };
 }
 
@@ -125,7 +139,8 @@ function tybaPrincipal(doc: TomlTable, view: FsView, session: TybaSession): Prin
     implicit('deny', session.dataDir, "TYBA's data directory (protected)", all, span),
     ...grantsOf(table(sandbox?.value), ['read_allow'], view),
   ];
-  return { id: 'agent', kind: 'agent', name: 'agent', span, grants };
+  const sandboxTable = table(sandbox?.value);
+  return { id: 'agent', kind: 'agent', name: 'agent', span, grants, ...(sandboxTable ? { written: writtenTable(sandboxTable, ['read_allow']) } : {}) };
 }
 
 function credentialFacts(view: FsView): CredentialFact[] {

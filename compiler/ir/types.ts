@@ -51,10 +51,23 @@ export interface Principal {
   readonly span: Span;
   readonly grants: readonly Grant[];
   readonly workspace?: Entry;
+  /** Where its filesystem table and each list's array are written: what a fix edits. */
+  readonly written?: WrittenTable;
   /** A direct network exception (tool network table, MCP `contain_egress = false`). */
-  readonly directNetwork?: { readonly span: Span; readonly how: 'network-table' | 'contain_egress' };
+  readonly directNetwork?: { readonly span: Span; readonly how: 'network-table' | 'contain_egress'; readonly table?: WrittenTable };
   /** An `[agent.network]` table: refused, reported by a rule. */
   readonly networkTable?: Span;
+  readonly networkTableWritten?: WrittenTable;
+}
+
+/** A table of the config as written: how it was made (a `[header]`, `{ inline }`, dotted keys) and where, and its lists' arrays. */
+export interface WrittenTable {
+  readonly origin: 'header' | 'inline' | 'other';
+  /** The header's bracketed text, or the inline table's braces. */
+  readonly span: Span;
+  readonly lists: Readonly<Partial<Record<ListName, Span>>>;
+  /** It holds no key (a tool's `[tools.NAME.network]`, say): removing its header removes it. */
+  readonly empty: boolean;
 }
 
 export interface TybaSession {

@@ -116,11 +116,13 @@ function toDiagnostic(error: AjvError, root: TomlTable, schema: JsonSchema, file
     const known = knownKeys(schema, error.schemaPath);
     const guess = didYouMean(key, known);
     const knownText = known.length ? `; known keys: ${known.map((k) => `\`${k}\``).join(', ')}` : '; this table takes no keys';
+    const span = entry?.keySpan ?? here.keySpan ?? here.value.span;
     return {
       ...base,
       message: `unknown key \`${key}\` in ${tableName(here.path)}` + (guess ? `; did you mean \`${guess}\`?` : knownText),
-      span: entry?.keySpan ?? here.keySpan ?? here.value.span,
-      ...(guess ? { suggestion: `rename \`${key}\` to \`${guess}\`` } : {}),
+      span,
+      // The rename as an edit of the key as written (the known keys are bare keys).
+      ...(guess ? { suggestion: `rename \`${key}\` to \`${guess}\``, ...(entry ? { fix: { edits: [{ start: entry.keySpan.start.offset, end: entry.keySpan.end.offset, text: guess }] } } : {}) } : {}),
     };
   }
   if (error.keyword === 'propertyNames') {

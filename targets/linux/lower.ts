@@ -12,6 +12,7 @@
 import type { Grant, Principal } from '../../compiler/ir/types.js';
 import { isStrictlyUnder, isUnder as isUnderOrAt } from '../../compiler/paths/index.js';
 import type { Span } from '../../compiler/span.js';
+import { tomlString } from '../../compiler/toml/write.js';
 import type { GrantAccess, PrincipalAccess } from '../../model/index.js';
 import { explanation } from '../../rules/index.js';
 import mergedUsr from './merged-usr.json' with { type: 'json' };
@@ -86,10 +87,6 @@ export function entryOrigin(span: Span, key: string, written: string): Origin {
   return { line: span.start.line, entry: `${key} = ${tomlString(written)}` };
 }
 
-/** A TOML basic string: JSON's escapes are TOML's, except that TOML has no `\/` (JSON.stringify never writes it). */
-function tomlString(s: string): string {
-  return JSON.stringify(s).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
-}
 
 export const depth = (p: string): number => (p === '/' ? 0 : p.split('/').length - 1);
 const isUnder = isStrictlyUnder;

@@ -80,7 +80,7 @@ describe('--fs host and the equivalent manifest', () => {
       assert.equal(manifest, host);
       const d = (JSON.parse(host) as { diagnostics: { ruleId: string; message: string }[] }).diagnostics.find((x) => x.ruleId === 'protected-path');
       assert.ok(d, host);
-      assert.match(d.message, /exposes ~\/\.ssh, ~\/\.docker\/config\.json unless denied$/);
+      assert.match(d.message, /exposes ~\/\.ssh, ~\/\.docker\/config\.json unless denied(;|$)/);
     });
   });
 

@@ -1,0 +1,68 @@
+import { isUnder } from '../compiler/paths/index.js';
+import { defineRule } from './engine.js';
+import { addToList, fixOf } from './fix.js';
+import { listPaths, shown, who } from './util.js';
+
+const alternative = (d: { sockets: readonly string[] }): string =>
+  `Deny ${d.sockets.length === 1 ? 'the socket' : 'the sockets'} (\`deny = [${d.sockets.map((s) => JSON.stringify(s)).join(', ')}]\`: on Linux an empty file then covers ${d.sockets.length === 1 ? 'it' : 'each'}), or grant a narrower path that holds none.`;
+
+export const socketInReadGrant = defineRule({
+  meta: {
+    id: 'socket-in-read-grant',
+    seedRow: 'Our lowerings: connecting to a unix socket is not reading it',
+    docs: {
+      summary: 'A content grant holds unix sockets that the workload can connect to.',
+      details:
+        "Connecting to a unix socket is not reading it, yet any grant that shows the socket lets the workload talk to whatever listens there: `docker.sock` (root on the host), an ssh or gpg agent, a database, an editor's or a tool's control socket. On Linux a mount shows the socket whatever its mode: a read-only bind stops writes to files, not `connect(2)` on a socket (the kernel's read-only check covers regular files, directories and links only), so every principal whose grant holds a bound socket can connect to it. On macOS Seatbelt decides a unix-socket `connect` with `network-outbound` and its `remote unix-socket` filter, not with the file rules (Apple's operation table, as 0xbf00/simbple extracts it; sandbox-runtime and Codex allow sockets that way, `(allow network-outbound (remote unix-socket (path-literal …)))`): under boxwright's `(deny network*)` a principal connects to none, while one with a direct network exception (`(allow network-outbound)`) connects to every socket on the machine, granted or not. Windows is not judged: its AF_UNIX sockets need write access to the socket file, and the sockets found here are POSIX paths. The sockets come from the filesystem view: the kernel's table of bound sockets for `--fs host` (/proc/net/unix, this network namespace's), the `socket` entries of a manifest.",
+      bad: { toml: '[agent.filesystem]\nread = ["/run"]  # /run/docker.sock is bound', expect: ['2:9 warning linux'] },
+      good: { toml: '[agent.filesystem]\nread = ["/run"]\ndeny = ["/run/docker.sock"]', expect: [] },
+    },
+  },
+  messages: {
+    linux: {
+      severity: 'warning',
+      platforms: ['linux'],
+      text: (d: { who: string; path: string; sockets: readonly string[] }) =>
+        `${d.who} can connect to the unix socket${d.sockets.length === 1 ? '' : 's'} under ${d.path} on Linux: ${listPaths(d.sockets)} (a read-only mount shows a socket, and connecting is not reading)`,
+      suggestion: alternative,
+    },
+    macos: {
+      severity: 'warning',
+      platforms: ['macos'],
+      text: (d: { who: string; path: string; sockets: readonly string[] }) =>
+        `${d.who} can connect to the unix socket${d.sockets.length === 1 ? '' : 's'} under ${d.path} on macOS, as to every socket on the machine: its direct network exception allows network-outbound, unix sockets included (${listPaths(d.sockets)})`,
+      suggestion: 'Keep gateway mode when the principal must not reach local services: without the exception Seatbelt refuses every unix-socket connect.',
+    },
+    unknown: {
+      severity: 'info',
+      platforms: ['macos', 'linux'],
+      text: (d: { fs: string }) => `depends on the machine: a content grant that holds a bound unix socket lets the workload connect to it (--fs ${d.fs} knows no sockets)`,
+    },
+  },
+  check(ctx) {
+    const sockets = ctx.view.sockets();
+    let unknownSaid = false;
+    for (const pa of ctx.access.principals) {
+      for (const ga of pa.grants) {
+        const g = ga.grant;
+        if (g.implicit || !g.path || g.access === 'deny' || g.scope !== 'tree') continue;
+        if (sockets === 'unknown') {
+          if (!unknownSaid) ctx.report('unknown', { span: g.span }, { fs: ctx.view.description });
+          unknownSaid = true;
+          continue;
+        }
+        const under = sockets.filter((s) => isUnder(s, g.path!));
+        // Linux: the ones the principal's view shows (a deny covers a socket with an empty file).
+        const shownOnLinux = under.filter((s) => {
+          const c = pa.effectiveAt(s, 'linux');
+          return c.kind === 'access' && c.read;
+        });
+        const data = { who: who(pa.principal), path: shown(g) };
+        const fix = (list: readonly string[]) => fixOf(addToList(pa.principal.written, pa.principal.grants, 'deny', list));
+        if (ga.applies.linux && ga.effective.linux.kind === 'access' && shownOnLinux.length) ctx.report('linux', { span: g.span, fix: fix(shownOnLinux) }, { ...data, sockets: shownOnLinux });
+        const onMacos = under.filter((s) => pa.effectiveAt(s, 'macos').kind === 'access');
+        if (pa.principal.directNetwork && onMacos.length) ctx.report('macos', { span: g.span }, { ...data, sockets: onMacos });
+      }
+    }
+  },
+});

@@ -1,0 +1,91 @@
+// Advice must not lead to a refusal: every suggestion that is a config
+// change carries it as edits (a fix), and applying the fix to the rule's
+// failing doc example, as written, gives a config that no platform refuses
+// for a reason it did not refuse before, and that the rule no longer
+// reports as it did. Suggestions that are no single config change are
+// listed below with the reason, so a new suggestion cannot slip past.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Diagnostic } from '../../compiler/diagnostic.js';
+import { manifestView } from '../../compiler/paths/index.js';
+import { applyFix } from '../../rules/fix.js';
+import { allRules } from '../../rules/registry.js';
+import type { Rule } from '../../rules/engine.js';
+import { lintText } from '../lint-helpers.js';
+
+/** Rules whose suggestion is advice, not an edit: why no fix is offered. */
+const adviceOnly: Record<string, string> = {
+  'deny-absent-path': 'create the target first (outside the config), or choose an ancestor: a judgement the config cannot encode',
+  'deny-file-substitution': 'omitting the broader grant needs the narrower grants the workload needs instead: a redesign',
+  'tool-exec-widening': 'the files and directories a task requires are known to its author only',
+  'loader-dir-exec': 'the transitive dependencies of executables are discovered by running them',
+  'workspace-no-content': 'which content grants the workspace needs is the author\'s decision',
+  'missing-path': 'create the path first, or name another: outside the config',
+  'protected-path': 'its refusal (a grant inside a protected location) has no safe edit; the ancestor warning carries its fix',
+  'ipv6-socket': 'an IPv4 destination or the gateway route: outside the config',
+  'exec-memory': 'a JIT-less runtime mode is a flag of the command, not of the config',
+  'low-label-exposure': 'the smallest write subtree is the author\'s decision',
+  'noncanonical-path': 'its macOS spelling is for macOS-only configs; the spelling case carries its fix',
+};
+
+const errorsOf = (ds: readonly Diagnostic[]): Set<string> => new Set(ds.filter((d) => d.severity === 'error').flatMap((d) => d.platforms.map((p) => `${d.ruleId}@${p}`)));
+
+/** Applies one diagnostic's fix to `toml` and checks the outcome; returns the fixed text. */
+function applyAndCheck(toml: string, d: Diagnostic, before: readonly Diagnostic[]): string {
+  const fixed = applyFix(toml, d.fix!);
+  const after = lintText(fixed);
+  assert.ok(after.ir, `the fix of ${d.ruleId} leaves valid TOML that fits the schema:\n${fixed}\n${after.diagnostics.map((x) => x.message).join('\n')}`);
+  const was = errorsOf(before);
+  for (const e of errorsOf(after.diagnostics)) assert.ok(was.has(e), `applying ${d.ruleId}'s fix makes a platform refuse for a new reason (${e}):\n${fixed}`);
+  assert.ok(!after.diagnostics.some((x) => x.ruleId === d.ruleId && x.message === d.message), `${d.ruleId} still reports the same after its fix:\n${fixed}`);
+  return fixed;
+}
+
+describe('suggestions applied as written lead to no new refusal', () => {
+  for (const rule of allRules as readonly Rule[]) {
+    const id = rule.meta.id;
+    it(id, () => {
+      const toml = rule.meta.docs.bad.toml + '\n';
+      const before = lintText(toml).diagnostics;
+      const mine = before.filter((d) => d.ruleId === id && d.suggestion);
+      const fixes = mine.filter((d) => d.fix);
+      if (!fixes.length) {
+        if (mine.length) assert.ok(adviceOnly[id], `${id} suggests "${mine[0]!.suggestion}" on its failing example but offers no fix and is not listed as advice only`);
+        return;
+      }
+      assert.ok(!adviceOnly[id] || id === 'protected-path' || id === 'noncanonical-path', `${id} offers a fix: take it off the advice-only list`);
+      for (const d of fixes) applyAndCheck(toml, d, before);
+    });
+  }
+
+  const cases: { name: string; toml: string; rule: string }[] = [
+    { name: 'protected-path: deny only what exists (~/.ssh, ~/.gnupg exist; the rest do not)', toml: '[agent.filesystem]\nread = ["~"]\n', rule: 'protected-path' },
+    { name: 'protected-path: into an existing deny list', toml: '[agent.filesystem]\nread = ["~"]\ndeny = ["~/.aws"]\n', rule: 'protected-path' },
+    { name: 'noncanonical-path: the canonical spelling', toml: '[agent.filesystem]\nread = ["~/project/../project/"]\n', rule: 'noncanonical-path' },
+    { name: 'socket-in-read-grant: deny the socket', toml: '[agent.filesystem]\nread = ["~/services"]\n', rule: 'socket-in-read-grant' },
+    { name: 'windows-open-reads: deny the credential files that exist', toml: '[agent.filesystem]\nread = ["~/project"]\n', rule: 'windows-open-reads' },
+    { name: 'write-only: read added in an inline table', toml: 'agent = { filesystem = { write = ["~/project"] } }\n', rule: 'write-only' },
+    { name: 'list-without-content: the only entry of its list', toml: '[agent.filesystem]\nlist = [\n  "~/inbox",\n]\n', rule: 'list-without-content' },
+    { name: 'direct-network: a tool network table removed', toml: '[tools.fetcher.filesystem]\nread = ["~/index"]\n[tools.fetcher.network]\n', rule: 'direct-network' },
+    { name: 'secret-not-grantable: the entry removed, one of several', toml: '[sandbox]\nread_allow = ["~/datasets", "~/.aws"]\n', rule: 'secret-not-grantable' },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const before = lintText(c.toml).diagnostics;
+      const fixes = before.filter((d) => d.ruleId === c.rule && d.fix);
+      assert.ok(fixes.length, `${c.rule} offers a fix here: ${before.filter((d) => d.ruleId === c.rule).map((d) => d.message).join('; ')}`);
+      for (const d of fixes) applyAndCheck(c.toml, d, before);
+    });
+  }
+
+  it('protected-path never suggests denying what does not exist', () => {
+    const d = lintText('[agent.filesystem]\nread = ["~"]\n').diagnostics.find((x) => x.ruleId === 'protected-path')!;
+    assert.match(d.message, /exposes ~\/\.ssh, ~\/\.aws, ~\/\.gnupg, ~\/\.tyba, ~\/\.config\/boxwright unless denied; ~\/\.kube, /);
+    assert.ok(!/"~\/\.kube"/.test(d.suggestion!), 'an absent location is not offered for a deny');
+    const bare = manifestView(JSON.stringify({ home: '/home/u', entries: { '/home/u/.config/editor/settings.json': 'file' } }), 'bare.json');
+    const none = lintText('[agent.filesystem]\nread = ["~/.config"]\n', 'c.toml', bare).diagnostics.find((x) => x.ruleId === 'protected-path')!;
+    assert.match(none.message, /would expose .* if any were created: none exists on this machine yet/);
+    assert.equal(none.fix, undefined);
+    assert.match(none.suggestion!, /Linux refuses a deny of an absent path/);
+  });
+});
