@@ -47,6 +47,8 @@ export type Mechanism =
   | { readonly kind: 'nothing-to-label' }
   /** Windows: reads and execution are open. */
   | { readonly kind: 'reads-open' }
+  /** Linux, macOS: bound unix sockets under a content grant that the workload can connect to (GrantAccess.sockets). */
+  | { readonly kind: 'sockets-reachable'; readonly sockets: readonly string[] }
   /** Linux: a direct network exception shares the host's network namespace, loopback and abstract sockets included. */
   | { readonly kind: 'host-network-namespace' }
   /** Linux, macOS: a deny's ancestors cannot be renamed or removed (GrantAccess.pinnedAncestors). */
@@ -76,4 +78,5 @@ export const FACT_KINDS: readonly FactKind[] = [
   'reads-open',
   'ancestors-pinned',
   'host-network-namespace',
+  'sockets-reachable',
 ];

@@ -27,6 +27,13 @@ export interface GrantAccess {
    * label on each object, which a rename carries along.
    */
   readonly pinnedAncestors?: Readonly<Partial<Record<Platform, readonly string[]>>>;
+  /**
+   * For a content tree: the bound unix sockets under it that the principal
+   * can connect to, per platform. Linux: those its mounts show (a read-only
+   * mount does not stop connect(2)); macOS: with a direct network exception
+   * (network-outbound decides a unix connect, not the file rules).
+   */
+  readonly sockets?: Readonly<Partial<Record<Platform, readonly string[]>>>;
 }
 
 export interface PrincipalAccess {
@@ -310,7 +317,7 @@ function windowsAt(ix: PlatformIndex, path: string): Cell {
   return access({ read: true, write, exec: true });
 }
 
-function grantAccess(p: Principal, g: Grant, ix: Record<Platform, PlatformIndex>, at: PrincipalAccess['effectiveAt'], tyba: boolean): GrantAccess {
+function grantAccess(p: Principal, g: Grant, ix: Record<Platform, PlatformIndex>, at: PrincipalAccess['effectiveAt'], tyba: boolean, sockets: readonly string[]): GrantAccess {
   const effective: Partial<Record<Platform, Cell>> = {};
   const notes: Partial<Record<Platform, Mechanism>> = {};
   const applies = { macos: appliesOn(g, 'macos'), linux: appliesOn(g, 'linux'), windows: appliesOn(g, 'windows') };
@@ -365,7 +372,21 @@ function grantAccess(p: Principal, g: Grant, ix: Record<Platform, PlatformIndex>
     applies,
     ...(readCover ? { readCover } : {}),
     ...(pinnedAncestors ? { pinnedAncestors } : {}),
+    ...socketsUnder(p, g, at, sockets),
   };
+}
+
+function socketsUnder(p: Principal, g: Grant, at: PrincipalAccess['effectiveAt'], sockets: readonly string[]): Pick<GrantAccess, 'sockets'> {
+  if (g.implicit || !g.path || g.access === 'deny' || g.scope !== 'tree' || !sockets.length) return {};
+  const under = sockets.filter((s) => isUnder(s, g.path!));
+  if (!under.length) return {};
+  const linux = appliesOn(g, 'linux') ? under.filter((s) => {
+    const c = at(s, 'linux');
+    return c.kind === 'access' && c.read;
+  }) : [];
+  const macos = p.directNetwork && appliesOn(g, 'macos') ? under.filter((s) => at(s, 'macos').kind === 'access') : [];
+  const out: Partial<Record<Platform, readonly string[]>> = { ...(linux.length ? { linux } : {}), ...(macos.length ? { macos } : {}) };
+  return Object.keys(out).length ? { sockets: out } : {};
 }
 
 /**
@@ -424,7 +445,8 @@ function principalAccess(ir: PolicyIR, p: Principal): PrincipalAccess {
   }
   const at = (path: string, platform: Platform): Cell =>
     platform === 'macos' ? macosAt(p, ix.macos, path, tyba) : platform === 'linux' ? linuxAt(ix.linux, path) : windowsAt(ix.windows, path);
-  const grants = p.grants.map((g) => grantAccess(p, g, ix, at, tyba));
+  const sockets = ir.sockets === 'unknown' ? [] : ir.sockets;
+  const grants = p.grants.map((g) => grantAccess(p, g, ix, at, tyba, sockets));
   return {
     principal: p,
     grants,

@@ -1,4 +1,3 @@
-import { isUnder } from '../compiler/paths/index.js';
 import { defineRule } from './engine.js';
 import { addToList, fixOf } from './fix.js';
 import { listPaths, shown, who } from './util.js';
@@ -39,29 +38,23 @@ export const socketInReadGrant = defineRule({
       text: (d: { fs: string }) => `depends on the machine: a content grant that holds a bound unix socket lets the workload connect to it (--fs ${d.fs} knows no sockets)`,
     },
   },
+  explains: {
+    'sockets-reachable': (f) => `the workload can connect to ${listPaths(f.sockets)} (connecting to a unix socket is not reading it)`,
+  },
   check(ctx) {
-    const sockets = ctx.view.sockets();
-    let unknownSaid = false;
+    if (ctx.ir.sockets === 'unknown') {
+      const first = ctx.access.principals.flatMap((pa) => pa.grants).find((ga) => !ga.grant.implicit && ga.grant.path && ga.grant.access !== 'deny' && ga.grant.scope === 'tree');
+      if (first) ctx.report('unknown', { span: first.grant.span }, { fs: ctx.view.description });
+      return;
+    }
     for (const pa of ctx.access.principals) {
       for (const ga of pa.grants) {
+        const reachable = ga.sockets;
+        if (!reachable) continue;
         const g = ga.grant;
-        if (g.implicit || !g.path || g.access === 'deny' || g.scope !== 'tree') continue;
-        if (sockets === 'unknown') {
-          if (!unknownSaid) ctx.report('unknown', { span: g.span }, { fs: ctx.view.description });
-          unknownSaid = true;
-          continue;
-        }
-        const under = sockets.filter((s) => isUnder(s, g.path!));
-        // Linux: the ones the principal's view shows (a deny covers a socket with an empty file).
-        const shownOnLinux = under.filter((s) => {
-          const c = pa.effectiveAt(s, 'linux');
-          return c.kind === 'access' && c.read;
-        });
         const data = { who: who(pa.principal), path: shown(g) };
-        const fix = (list: readonly string[]) => fixOf(addToList(pa.principal.written, pa.principal.grants, 'deny', list));
-        if (ga.applies.linux && ga.effective.linux.kind === 'access' && shownOnLinux.length) ctx.report('linux', { span: g.span, fix: fix(shownOnLinux) }, { ...data, sockets: shownOnLinux });
-        const onMacos = under.filter((s) => pa.effectiveAt(s, 'macos').kind === 'access');
-        if (pa.principal.directNetwork && onMacos.length) ctx.report('macos', { span: g.span }, { ...data, sockets: onMacos });
+        if (reachable.linux) ctx.report('linux', { span: g.span, fix: fixOf(addToList(pa.principal.written, pa.principal.grants, 'deny', reachable.linux)) }, { ...data, sockets: reachable.linux });
+        if (reachable.macos) ctx.report('macos', { span: g.span }, { ...data, sockets: reachable.macos });
       }
     }
   },

@@ -77,7 +77,11 @@ export function explainMatrix(model: AccessModel, diagnostics: readonly Diagnost
         const fact = cell.kind === 'refused' ? cell.because : ga.notes[p];
         const note = fact ? explanation(fact) : undefined;
         const ancestors = ga.pinnedAncestors?.[p];
-        const disclosures = ancestors?.length ? [explanation({ kind: 'ancestors-pinned', ancestors })] : [];
+        const sockets = ga.sockets?.[p];
+        const disclosures = [
+          ...(ancestors?.length ? [explanation({ kind: 'ancestors-pinned', ancestors })] : []),
+          ...(sockets?.length ? [explanation({ kind: 'sockets-reachable', sockets })] : []),
+        ];
         cells[p] = {
           legend: shown,
           ...(shown === requested || (requested === 'deny' && shown === '—') || !note ? {} : { note }),

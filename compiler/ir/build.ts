@@ -161,7 +161,7 @@ export function buildIR(doc: TomlTable, options: BuildOptions): PolicyIR {
       dataDir: expandOrKeep(options.tybaDataDir ?? '~/.tyba', view.home),
       agentDirs: (options.agentDirs ?? []).map((d) => expandOrKeep(d, view.home)),
     };
-    return { dialect: 'tyba', file: options.file, home: view.home, fs, principals: [tybaPrincipal(doc, view, tyba)], features: {}, tyba, knownCredentials };
+    return { dialect: 'tyba', file: options.file, home: view.home, fs, principals: [tybaPrincipal(doc, view, tyba)], features: {}, tyba, knownCredentials, sockets: view.sockets() };
   }
   const features = table(doc.entries.get('experimental-features')?.value);
   const nfp = features?.entries.get('native-filesystem-policy')?.value;
@@ -173,6 +173,7 @@ export function buildIR(doc: TomlTable, options: BuildOptions): PolicyIR {
     principals: boxPrincipals(doc, view),
     features: nfp?.kind === 'boolean' ? { nativeFilesystemPolicy: { value: nfp.value, span: nfp.span } } : {},
     knownCredentials,
+    sockets: view.sockets(),
   };
 }
 

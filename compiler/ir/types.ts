@@ -97,4 +97,6 @@ export interface PolicyIR {
    * their existence: what stays readable on Windows, where reads are open.
    */
   readonly knownCredentials: readonly CredentialFact[];
+  /** The unix sockets bound on the machine (the view's), or `unknown` (`--fs none`). */
+  readonly sockets: readonly string[] | 'unknown';
 }
