@@ -18,6 +18,8 @@ export interface CheckOptions {
   readonly worktree: string;
   readonly tybaDataDir?: string;
   readonly agentDirs?: readonly string[];
+  /** Linux execute confinement of a Box config: Landlock (true) or mounts alone (false). */
+  readonly landlock?: boolean;
   /** Only these platforms' diagnostics are kept (all by default). */
   readonly platforms?: readonly Platform[];
 }
@@ -88,6 +90,7 @@ export function checkConfig(bytes: Uint8Array, options: CheckOptions): CheckResu
     worktree: options.worktree,
     ...(options.tybaDataDir ? { tybaDataDir: options.tybaDataDir } : {}),
     ...(options.agentDirs ? { agentDirs: options.agentDirs } : {}),
+    ...(options.landlock !== undefined ? { landlock: options.landlock } : {}),
   });
   const model = effectiveAccess(ir);
   return finish(checkRules(ir, model, { view: options.view, comments: parsed.comments, text: parsed.text }), dialect, { ir, model });

@@ -47,6 +47,10 @@ export type Mechanism =
   | { readonly kind: 'nothing-to-label' }
   /** Windows: reads and execution are open. */
   | { readonly kind: 'reads-open' }
+  /** Linux: an agent read of a loader directory is executable under Landlock (libraries need executable mappings). */
+  | { readonly kind: 'loader-directory' }
+  /** Linux under Landlock: a read tree is not executable by execve, but the dynamic loader can map and run a program from it. */
+  | { readonly kind: 'loader-maps' }
   /** Linux, macOS: bound unix sockets under a content grant that the workload can connect to (GrantAccess.sockets). */
   | { readonly kind: 'sockets-reachable'; readonly sockets: readonly string[] }
   /** Linux: a direct network exception shares the host's network namespace, loopback and abstract sockets included. */
@@ -79,4 +83,6 @@ export const FACT_KINDS: readonly FactKind[] = [
   'ancestors-pinned',
   'host-network-namespace',
   'sockets-reachable',
+  'loader-directory',
+  'loader-maps',
 ];

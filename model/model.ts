@@ -2,6 +2,7 @@ import type { Platform } from '../compiler/diagnostic.js';
 import { PLATFORMS } from '../compiler/diagnostic.js';
 import type { Grant, PolicyIR, Principal } from '../compiler/ir/types.js';
 import { expandTilde, isUnder, secretLocations } from '../compiler/paths/index.js';
+import loaderData from '../compiler/paths/loaders.json' with { type: 'json' };
 import { access, absent, denied, empty, type Cell } from './cell.js';
 import type { Mechanism, Refusal } from './facts.js';
 
@@ -14,6 +15,8 @@ export interface GrantAccess {
   readonly effective: Readonly<Record<Platform, Cell>>;
   /** The mechanism behind each platform's cell, where it differs from the request (or may). */
   readonly notes: Readonly<Partial<Record<Platform, Mechanism>>>;
+  /** What a platform does beside the cell, to be said whether or not the cell differs from the request. */
+  readonly disclosures: Readonly<Partial<Record<Platform, readonly Mechanism[]>>>;
   /** Whether the grant applies on each platform (implicit grants have their own spelling per platform). */
   readonly applies: Readonly<Record<Platform, boolean>>;
   /** For a write grant: the read grant that covers its whole scope (Linux's requirement). */
@@ -41,6 +44,8 @@ export interface PrincipalAccess {
   readonly grants: readonly GrantAccess[];
   /** Everything no grant names. */
   readonly elsewhere: Readonly<Record<Platform, { readonly cell: Cell; readonly text: string; readonly mechanism?: Mechanism }>>;
+  /** How Linux confines this principal's execution: Landlock, or the mounts alone (README, the section on exec confinement). */
+  readonly linuxExec: 'landlock' | 'mounts';
   /** What a direct network exception means per platform, where it means more than "the gateway is bypassed". */
   readonly network: Readonly<Partial<Record<Platform, Mechanism>>>;
   effectiveAt(path: string, platform: Platform): Cell;
@@ -62,6 +67,8 @@ interface PathSummary {
   readonly readTree: Grant | undefined;
   readonly writeTree: Grant | undefined;
   readonly metadataTree: Grant | undefined;
+  /** An exec grant of a directory over the path. */
+  readonly execTree: Grant | undefined;
   /** A `list` grant on this directory itself (names only, not below). */
   readonly listHere: Grant | undefined;
   readonly readFile: Grant | undefined;
@@ -186,7 +193,7 @@ function eachComponent(path: string, visit: (part: string) => boolean): void {
 }
 
 const emptyNode: IndexNode = { children: new Map(), trees: [], files: [], mechanism: false };
-const noneInherited: Inherited = { deny: undefined, existingDeny: undefined, readTree: undefined, writeTree: undefined, metadataTree: undefined, mechanismDenied: false };
+const noneInherited: Inherited = { deny: undefined, existingDeny: undefined, readTree: undefined, writeTree: undefined, metadataTree: undefined, execTree: undefined, mechanismDenied: false };
 
 /** The nearest tree grants of each kind above a node, carried down the trie. */
 interface Inherited {
@@ -195,12 +202,14 @@ interface Inherited {
   readonly readTree: Grant | undefined;
   readonly writeTree: Grant | undefined;
   readonly metadataTree: Grant | undefined;
+  /** An exec grant of a directory over the path. */
+  readonly execTree: Grant | undefined;
   readonly mechanismDenied: boolean;
 }
 
 function inherit(above: Inherited, node: IndexNode): Inherited {
   if (!node.trees.length && !node.mechanism) return above;
-  let { deny, existingDeny, readTree, writeTree, metadataTree } = above;
+  let { deny, existingDeny, readTree, writeTree, metadataTree, execTree } = above;
   for (const g of node.trees) {
     if (g.access === 'deny') {
       deny = g;
@@ -209,8 +218,9 @@ function inherit(above: Inherited, node: IndexNode): Inherited {
     if (reads(g)) readTree = g;
     if (writes(g)) writeTree = g;
     if (g.access === 'metadata') metadataTree = g;
+    if (g.access === 'exec') execTree = g;
   }
-  return { deny, existingDeny, readTree, writeTree, metadataTree, mechanismDenied: above.mechanismDenied || node.mechanism };
+  return { deny, existingDeny, readTree, writeTree, metadataTree, execTree, mechanismDenied: above.mechanismDenied || node.mechanism };
 }
 
 function summarizeNode(node: IndexNode, here: Inherited): PathSummary {
@@ -232,6 +242,7 @@ function summarizeNode(node: IndexNode, here: Inherited): PathSummary {
     readTree: here.readTree,
     writeTree: here.writeTree,
     metadataTree: here.metadataTree,
+    execTree: here.execTree,
     mechanismDenied: here.mechanismDenied,
     listHere,
     readFile,
@@ -293,20 +304,41 @@ function macosAt(p: Principal, ix: PlatformIndex, path: string, tyba: boolean): 
   const write = !!(s.writeTree ?? s.writeFile);
   const meta = tyba || !!s.metadataTree;
   // Tools run helpers and load built code from their content grants.
-  const exec = !!s.execFile || (p.kind === 'tool' && (read || write));
+  const exec = !!(s.execFile ?? s.execTree) || (p.kind === 'tool' && (read || write));
   return access({ read, write, exec, names: !!s.listHere, meta });
 }
 
-function linuxAt(ix: PlatformIndex, path: string): Cell {
+/** The platform table's loader directories: an agent read of one makes its programs executable. */
+const loaderDirectories: ReadonlySet<string> = new Set(loaderData.loaderDirectories);
+
+/**
+ * How the Linux lowering confines execution for one principal: Landlock
+ * (a Box agent or server: execute only on exec grants, granted loader
+ * directories and the dynamic loaders; a tool runs what its content grants
+ * hold, as the platform table says) or the mounts alone (whatever is
+ * readable is executable).
+ */
+interface LinuxExec {
+  readonly confined: boolean;
+  readonly loaders: ReadonlySet<string>;
+}
+
+function linuxAt(ix: PlatformIndex, path: string, x: LinuxExec): Cell {
   const s = ix.summary(path);
   // A denied path inside a mounted tree is covered by an empty placeholder;
   // outside every mount it simply does not exist.
   if (s.existingDeny) return s.readTree || s.writeTree ? empty : absent;
-  const read = !!(s.readTree ?? s.readFile ?? s.execFile);
+  const execGrant = s.execFile ?? s.execTree;
+  const read = !!(s.readTree ?? s.readFile ?? execGrant);
   const write = !!((s.writeTree && linuxReadCover(ix, s.writeTree.path!, coverScope(s.writeTree))) || (s.writeFile && linuxReadCover(ix, path, 'file')));
-  // bubblewrap cannot mount a tree non-executable: whatever is readable is
-  // executable, except under the sandbox's own /proc, which is mounted noexec.
-  return access({ read: read || write, write, exec: (read || write) && !isUnder(path, '/proc') });
+  const mounted = read || write;
+  // The sandbox's own /proc is mounted noexec. bubblewrap cannot mount a
+  // tree non-executable: without Landlock, whatever is readable runs.
+  const exec =
+    mounted &&
+    !isUnder(path, '/proc') &&
+    (!x.confined || !!execGrant || x.loaders.has(path) || (!!s.readTree && loaderDirectories.has(s.readTree.path!)));
+  return access({ read: mounted, write, exec });
 }
 
 function windowsAt(ix: PlatformIndex, path: string): Cell {
@@ -317,7 +349,15 @@ function windowsAt(ix: PlatformIndex, path: string): Cell {
   return access({ read: true, write, exec: true });
 }
 
-function grantAccess(p: Principal, g: Grant, ix: Record<Platform, PlatformIndex>, at: PrincipalAccess['effectiveAt'], tyba: boolean, sockets: readonly string[]): GrantAccess {
+function grantAccess(
+  p: Principal,
+  g: Grant,
+  ix: Record<Platform, PlatformIndex>,
+  at: PrincipalAccess['effectiveAt'],
+  tyba: boolean,
+  sockets: readonly string[],
+  confined: boolean,
+): GrantAccess {
   const effective: Partial<Record<Platform, Cell>> = {};
   const notes: Partial<Record<Platform, Mechanism>> = {};
   const applies = { macos: appliesOn(g, 'macos'), linux: appliesOn(g, 'linux'), windows: appliesOn(g, 'windows') };
@@ -354,7 +394,7 @@ function grantAccess(p: Principal, g: Grant, ix: Record<Platform, PlatformIndex>
       }
     }
     effective[platform] = at(g.path, platform);
-    const mechanism = mechanismOf(p, g, platform, effective[platform]!, tyba);
+    const mechanism = mechanismOf(p, g, platform, effective[platform]!, tyba, confined);
     if (mechanism) notes[platform] = mechanism;
     // A deny the platform enforces pins the ancestors the workload could
     // rename (Linux: the ones a mount shows it; macOS: every deny rule holds).
@@ -364,15 +404,29 @@ function grantAccess(p: Principal, g: Grant, ix: Record<Platform, PlatformIndex>
       if (pinned.length) pinnedAncestors = { ...pinnedAncestors, [platform]: pinned };
     }
   }
+  const reach = socketsUnder(p, g, at, sockets);
+  const disclosures: Partial<Record<Platform, Mechanism[]>> = {};
+  const disclose = (platform: Platform, m: Mechanism): void => void (disclosures[platform] ??= []).push(m);
+  for (const platform of PLATFORMS) {
+    const ancestors = pinnedAncestors?.[platform];
+    if (ancestors?.length) disclose(platform, { kind: 'ancestors-pinned', ancestors });
+    const s = reach.sockets?.[platform];
+    if (s?.length) disclose(platform, { kind: 'sockets-reachable', sockets: s });
+  }
+  // Landlock's execute right is checked on execve and the interpreter, not on mmap:
+  // the dynamic loader can still run a program from a read tree.
+  const linux = effective.linux;
+  if (confined && reads(g) && g.scope === 'tree' && linux?.kind === 'access' && linux.read && !linux.exec) disclose('linux', { kind: 'loader-maps' });
   return {
     grant: g,
     requested: requestedCell(g),
     effective: effective as Record<Platform, Cell>,
     notes,
+    disclosures,
     applies,
     ...(readCover ? { readCover } : {}),
     ...(pinnedAncestors ? { pinnedAncestors } : {}),
-    ...socketsUnder(p, g, at, sockets),
+    ...reach,
   };
 }
 
@@ -408,14 +462,15 @@ const parentOf = (p: string): string => {
 };
 
 /** The platform mechanism behind a cell that differs from the request. */
-function mechanismOf(p: Principal, g: Grant, platform: Platform, cell: Cell, tyba: boolean): Mechanism | undefined {
+function mechanismOf(p: Principal, g: Grant, platform: Platform, cell: Cell, tyba: boolean, confined: boolean): Mechanism | undefined {
   if (platform === 'linux') {
     if (g.implicit?.privateTmpfs) return { kind: 'private-tmpfs' };
     if (g.path && isUnder(g.path, '/proc')) return { kind: 'own-proc' };
     if (g.access === 'metadata') return { kind: 'no-metadata-tree' };
     if (g.access === 'deny' && cell.kind === 'empty') return { kind: 'empty-cover', of: g.facts.kind === 'file' ? 'file' : 'dir' };
     if (g.access === 'exec' && cell.kind === 'access') return { kind: 'exec-grant-readable' };
-    if (cell.kind === 'access' && cell.exec) return p.kind === 'tool' ? { kind: 'tool-mounts-executable' } : { kind: 'mounts-executable' };
+    if (cell.kind === 'access' && cell.exec)
+      return p.kind === 'tool' ? { kind: 'tool-mounts-executable' } : confined ? { kind: 'loader-directory' } : { kind: 'mounts-executable' };
   }
   if (platform === 'windows') {
     if (g.list === 'read_allow') return { kind: 'read-allow-discarded' };
@@ -443,13 +498,16 @@ function principalAccess(ir: PolicyIR, p: Principal): PrincipalAccess {
     ix.windows.denyByMechanism(expandTilde(s, ir.home));
     if (tyba) ix.macos.denyByMechanism(expandTilde(s, ir.home));
   }
+  // A tool runs helpers from its content grants: Landlock grants it execute there, as mounts alone do.
+  const linuxExec: LinuxExec = { confined: ir.linux.exec === 'landlock' && p.kind !== 'tool', loaders: new Set(ir.linux.loaders) };
   const at = (path: string, platform: Platform): Cell =>
-    platform === 'macos' ? macosAt(p, ix.macos, path, tyba) : platform === 'linux' ? linuxAt(ix.linux, path) : windowsAt(ix.windows, path);
+    platform === 'macos' ? macosAt(p, ix.macos, path, tyba) : platform === 'linux' ? linuxAt(ix.linux, path, linuxExec) : windowsAt(ix.windows, path);
   const sockets = ir.sockets === 'unknown' ? [] : ir.sockets;
-  const grants = p.grants.map((g) => grantAccess(p, g, ix, at, tyba, sockets));
+  const grants = p.grants.map((g) => grantAccess(p, g, ix, at, tyba, sockets, linuxExec.confined));
   return {
     principal: p,
     grants,
+    linuxExec: ir.linux.exec === 'landlock' ? 'landlock' : 'mounts',
     effectiveAt: at,
     // bubblewrap's --share-net: the surrounding namespace, with its loopback and abstract sockets.
     network: p.directNetwork ? { linux: { kind: 'host-network-namespace' } } : {},

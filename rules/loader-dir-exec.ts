@@ -1,4 +1,4 @@
-import runtimes from './runtimes.json' with { type: 'json' };
+import loaders from '../compiler/paths/loaders.json' with { type: 'json' };
 import { defineRule } from './engine.js';
 import { authored, shown } from './util.js';
 
@@ -23,10 +23,13 @@ export const loaderDirExec = defineRule({
       suggestion: 'Grant exact executable files with their discovered transitive dependencies, then validate later library loads.',
     },
   },
+  explains: {
+    'loader-directory': () => 'Linux makes a granted loader directory executable: libraries require executable mappings',
+  },
   check(ctx) {
     for (const p of ctx.ir.principals) {
       if (p.kind !== 'agent') continue;
-      for (const g of authored(p)) if (g.access === 'read' && g.path && runtimes.loaderDirectories.includes(g.path)) ctx.report('loader', { span: g.span }, { path: shown(g) });
+      for (const g of authored(p)) if (g.access === 'read' && g.path && loaders.loaderDirectories.includes(g.path)) ctx.report('loader', { span: g.span }, { path: shown(g) });
     }
   },
 });

@@ -76,12 +76,7 @@ export function explainMatrix(model: AccessModel, diagnostics: readonly Diagnost
         const shown = legend(cell);
         const fact = cell.kind === 'refused' ? cell.because : ga.notes[p];
         const note = fact ? explanation(fact) : undefined;
-        const ancestors = ga.pinnedAncestors?.[p];
-        const sockets = ga.sockets?.[p];
-        const disclosures = [
-          ...(ancestors?.length ? [explanation({ kind: 'ancestors-pinned', ancestors })] : []),
-          ...(sockets?.length ? [explanation({ kind: 'sockets-reachable', sockets })] : []),
-        ];
+        const disclosures = (ga.disclosures[p] ?? []).map(explanation);
         cells[p] = {
           legend: shown,
           ...(shown === requested || (requested === 'deny' && shown === '—') || !note ? {} : { note }),

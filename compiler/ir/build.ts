@@ -3,7 +3,8 @@ import { expandHome, expandTilde, inspectPath, knownReadableLocations, type FsVi
 import type { Span } from '../span.js';
 import type { Dialect } from '../schema/validate.js';
 import type { TomlTable, TomlValue } from '../toml/ast.js';
-import type { Access, CredentialFact, Grant, ListName, Location, PolicyIR, Principal, PrincipalKind, TybaSession, WrittenTable } from './types.js';
+import type { Access, CredentialFact, Grant, LinuxFacts, ListName, Location, PolicyIR, Principal, PrincipalKind, TybaSession, WrittenTable } from './types.js';
+import loaderData from '../paths/loaders.json' with { type: 'json' };
 
 export interface BuildOptions {
   readonly file: string;
@@ -13,6 +14,8 @@ export interface BuildOptions {
   readonly worktree: string;
   readonly tybaDataDir?: string;
   readonly agentDirs?: readonly string[];
+  /** Confine a Box config's execution on Linux with Landlock (true), or with mounts alone (false, `--landlock off`). */
+  readonly landlock?: boolean;
 }
 
 const listShapes: Record<ListName, { access: Access; scope: 'tree' | 'file' }> = {
@@ -46,7 +49,10 @@ function grantsOf(fs: TomlTable | undefined, lists: readonly ListName[], view: F
     if (value?.kind !== 'array') continue;
     for (const item of value.items) {
       if (item.kind !== 'string') continue;
-      grants.push({ list, ...listShapes[list], written: item.value, ...pathFacts(item.value, view), span: item.span });
+      const where = pathFacts(item.value, view);
+      // An exec grant of a directory: everything in it may run (a tree).
+      const shape = list === 'exec' && where.facts.kind === 'dir' ? { access: 'exec' as const, scope: 'tree' as const } : listShapes[list];
+      grants.push({ list, ...shape, written: item.value, ...where, span: item.span });
     }
   }
   return grants;
@@ -143,6 +149,15 @@ function tybaPrincipal(doc: TomlTable, view: FsView, session: TybaSession): Prin
   return { id: 'agent', kind: 'agent', name: 'agent', span, grants, ...(sandboxTable ? { written: writtenTable(sandboxTable, ['read_allow']) } : {}) };
 }
 
+function linuxFacts(view: FsView, dialect: Dialect, landlock: boolean | undefined): LinuxFacts {
+  // Only a loader that exists, names itself (no link on the way) and is a file can carry a Landlock rule.
+  const loaders = Object.keys(loaderData.loaders).filter((p) => {
+    const f = inspectPath(view, p);
+    return f.existence === 'exists' && f.kind === 'file' && !f.symlink;
+  });
+  return { exec: dialect === 'box' && landlock === true ? 'landlock' : 'mounts', landlock: view.landlock(), loaders };
+}
+
 function credentialFacts(view: FsView): CredentialFact[] {
   return knownReadableLocations.map((written) => {
     const path = expandTilde(written, view.home);
@@ -161,7 +176,7 @@ export function buildIR(doc: TomlTable, options: BuildOptions): PolicyIR {
       dataDir: expandOrKeep(options.tybaDataDir ?? '~/.tyba', view.home),
       agentDirs: (options.agentDirs ?? []).map((d) => expandOrKeep(d, view.home)),
     };
-    return { dialect: 'tyba', file: options.file, home: view.home, fs, principals: [tybaPrincipal(doc, view, tyba)], features: {}, tyba, knownCredentials, sockets: view.sockets() };
+    return { dialect: 'tyba', file: options.file, home: view.home, fs, principals: [tybaPrincipal(doc, view, tyba)], features: {}, tyba, knownCredentials, sockets: view.sockets(), linux: linuxFacts(view, 'tyba', options.landlock) };
   }
   const features = table(doc.entries.get('experimental-features')?.value);
   const nfp = features?.entries.get('native-filesystem-policy')?.value;
@@ -174,6 +189,7 @@ export function buildIR(doc: TomlTable, options: BuildOptions): PolicyIR {
     features: nfp?.kind === 'boolean' ? { nativeFilesystemPolicy: { value: nfp.value, span: nfp.span } } : {},
     knownCredentials,
     sockets: view.sockets(),
+    linux: linuxFacts(view, 'box', options.landlock),
   };
 }
 

@@ -99,4 +99,20 @@ export interface PolicyIR {
   readonly knownCredentials: readonly CredentialFact[];
   /** The unix sockets bound on the machine (the view's), or `unknown` (`--fs none`). */
   readonly sockets: readonly string[] | 'unknown';
+  readonly linux: LinuxFacts;
+}
+
+/** What the Linux lowering needs to know beyond the grants. */
+export interface LinuxFacts {
+  /**
+   * How execution is confined: `landlock` (a Box config's default: only
+   * exec grants, a tool's content trees and loader directories are
+   * executable) or `mounts` (bubblewrap alone: whatever is readable is
+   * executable; TYBA, and `--landlock off`).
+   */
+  readonly exec: 'landlock' | 'mounts';
+  /** Whether the kernel offers Landlock, as the view says. */
+  readonly landlock: 'available' | 'absent' | 'unknown';
+  /** The dynamic loaders (loaders.json) that exist, in their canonical spelling: executable under Landlock. */
+  readonly loaders: readonly string[];
 }

@@ -49,7 +49,17 @@ export function hostView(home: string): FsView {
     },
     executable: executableOnHost,
     sockets: once(socketsOnHost),
+    landlock: once(landlockOnHost),
   };
+}
+
+/** The kernel's active security modules (securityfs): Landlock among them, or not; unknown where the list is not readable. */
+function landlockOnHost(): 'available' | 'absent' | 'unknown' {
+  try {
+    return readFileSync('/sys/kernel/security/lsm', 'utf8').split(',').map((s) => s.trim()).includes('landlock') ? 'available' : 'absent';
+  } catch {
+    return 'unknown';
+  }
 }
 
 function once<T>(f: () => T): () => T {

@@ -4,6 +4,8 @@ import { validateManifest } from '../schema/validators.js';
 export interface Manifest {
   readonly home: string;
   readonly entries: Readonly<Record<string, 'file' | 'dir' | 'socket' | { readonly symlink: string }>>;
+  /** The kernel's Landlock ABI (0: none); absent: unknown. */
+  readonly landlockAbi?: number;
 }
 
 export class ManifestError extends Error {}
@@ -41,6 +43,7 @@ export function manifestView(text: string, source: string): FsView {
     // A manifest lists kinds, not modes.
     executable: () => 'unknown',
     sockets: () => [...sockets].sort(),
+    landlock: () => (manifest.landlockAbi === undefined ? 'unknown' : manifest.landlockAbi > 0 ? 'available' : 'absent'),
   };
 }
 

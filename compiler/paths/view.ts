@@ -31,11 +31,18 @@ export interface FsView {
    * `socket` entries; `unknown` for the `none` view.
    */
   sockets(): readonly string[] | 'unknown';
+  /**
+   * Whether the kernel offers Landlock (the Linux lowering's execute
+   * confinement needs it): the host asks the kernel's list of security
+   * modules, a manifest says so in its `landlock` field; `unknown` when it
+   * cannot tell.
+   */
+  landlock(): 'available' | 'absent' | 'unknown';
 }
 
 export type Executable = 'yes' | 'no' | 'unknown';
 
 /** Facts unknown: each existence-dependent rule says "depends on the machine". */
 export function noneView(home: string): FsView {
-  return { description: 'none', knowsFacts: false, home, lookup: () => ({ kind: 'unknown' }), executable: () => 'unknown', sockets: () => 'unknown' };
+  return { description: 'none', knowsFacts: false, home, lookup: () => ({ kind: 'unknown' }), executable: () => 'unknown', sockets: () => 'unknown', landlock: () => 'unknown' };
 }

@@ -137,6 +137,12 @@ export const manifestSchema: JsonSchema = {
     $schema: { type: 'string' },
     description: { type: 'string', description: 'Free text.' },
     home: { type: 'string', pattern: '^/', description: 'The home directory `~` expands to.', examples: ['/home/dev'] },
+    landlockAbi: {
+      type: 'integer',
+      minimum: 0,
+      description: "The kernel's Landlock ABI (`boxwright doctor` prints it; 0: no Landlock). The Linux lowering needs Landlock to keep agent read trees non-executable; without this field it is unknown.",
+      examples: [7],
+    },
     entries: {
       type: 'object',
       description: 'Absolute path → its kind. Parents of listed paths are directories.',
