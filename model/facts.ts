@@ -53,10 +53,18 @@ export type Mechanism =
   | { readonly kind: 'loader-maps' }
   /** Linux, macOS: bound unix sockets under a content grant that the workload can connect to (GrantAccess.sockets). */
   | { readonly kind: 'sockets-reachable'; readonly sockets: readonly string[] }
-  /** Linux: a direct network exception shares the host's network namespace, loopback and abstract sockets included. */
-  | { readonly kind: 'host-network-namespace' }
+  /**
+   * Linux: a direct network exception shares the host's network namespace,
+   * loopback included; its abstract unix sockets too, unless Landlock's
+   * scope keeps them out (ABI 6+: `scoped`; the kernel unknown:
+   * `scoped-from-abi-6`).
+   */
+  | { readonly kind: 'host-network-namespace'; readonly abstractSockets: AbstractSockets }
   /** Linux, macOS: a deny's ancestors cannot be renamed or removed (GrantAccess.pinnedAncestors). */
   | { readonly kind: 'ancestors-pinned'; readonly ancestors: readonly string[] };
+
+/** Whether a principal in the host's network namespace reaches the host's abstract unix sockets. */
+export type AbstractSockets = 'reachable' | 'scoped' | 'scoped-from-abi-6';
 
 export type Fact = Refusal | Mechanism;
 export type FactKind = Fact['kind'];

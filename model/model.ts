@@ -4,7 +4,7 @@ import type { Grant, PolicyIR, Principal } from '../compiler/ir/types.js';
 import { expandTilde, isUnder, secretLocations } from '../compiler/paths/index.js';
 import loaderData from '../compiler/paths/loaders.json' with { type: 'json' };
 import { access, absent, denied, empty, type Cell } from './cell.js';
-import type { Mechanism, Refusal } from './facts.js';
+import type { AbstractSockets, Mechanism, Refusal } from './facts.js';
 
 
 export interface GrantAccess {
@@ -510,7 +510,7 @@ function principalAccess(ir: PolicyIR, p: Principal): PrincipalAccess {
     linuxExec: ir.linux.exec === 'landlock' ? 'landlock' : 'mounts',
     effectiveAt: at,
     // bubblewrap's --share-net: the surrounding namespace, with its loopback and abstract sockets.
-    network: p.directNetwork ? { linux: { kind: 'host-network-namespace' } } : {},
+    network: p.directNetwork ? { linux: { kind: 'host-network-namespace', abstractSockets: abstractSockets(ir) } } : {},
     elsewhere: {
       macos: tyba
         ? { cell: access({ meta: true }), text: 'content denied, metadata (existence, size, dates) visible; the baseline (system binaries and libraries) readable' }
@@ -522,6 +522,17 @@ function principalAccess(ir: PolicyIR, p: Principal): PrincipalAccess {
       windows: { cell: access({ read: true, exec: true }), text: 'readable, except the listed secrets', mechanism: { kind: 'reads-open' } },
     },
   };
+}
+
+/**
+ * Landlock's abstract-unix-socket scope (ABI 6) keeps a sandbox from
+ * connecting to the host's abstract sockets; the helper applies it where
+ * the kernel has it.
+ */
+function abstractSockets(ir: PolicyIR): AbstractSockets {
+  if (ir.linux.exec !== 'landlock') return 'reachable';
+  const abi = ir.linux.landlockAbi;
+  return abi === 'unknown' ? 'scoped-from-abi-6' : abi >= 6 ? 'scoped' : 'reachable';
 }
 
 /** The one effective-access model: what the rules judge, explain prints and the emitters lower. */

@@ -1,6 +1,20 @@
+import type { AbstractSockets } from '../model/index.js';
 import { defineRule } from './engine.js';
 import { fixOf, removeHeaderLine, replaceText } from './fix.js';
 import { who } from './util.js';
+
+/** What the Linux message says of the host's abstract unix sockets (Landlock's scope, ABI 6). */
+const abstractClause: Record<AbstractSockets, string> = {
+  reachable: " and the host's abstract unix sockets (the class of CVE-2020-15257)",
+  scoped: "; Landlock's scope keeps it from the host's abstract unix sockets",
+  'scoped-from-abi-6': " and, on a kernel older than Landlock ABI 6 (Linux 6.12), the host's abstract unix sockets (the class of CVE-2020-15257), which Landlock scopes away from ABI 6 on",
+};
+
+const explainText: Record<AbstractSockets, string> = {
+  reachable: "the host's loopback services (127.0.0.1) and its abstract unix sockets are reachable",
+  scoped: "the host's loopback services (127.0.0.1) are reachable; its abstract unix sockets are not (Landlock's scope)",
+  'scoped-from-abi-6': "the host's loopback services (127.0.0.1) are reachable; its abstract unix sockets are not where the kernel has Landlock ABI 6 (Linux 6.12; Landlock's scope), and are below it",
+};
 
 export const directNetwork = defineRule({
   meta: {
@@ -10,7 +24,7 @@ export const directNetwork = defineRule({
     docs: {
       summary: 'A tool or local MCP server bypasses gateway policy.',
       details:
-        "A tool network table, or `contain_egress = false` on a local MCP server, is a direct network exception: that principal bypasses gateway policy. On Linux it shares the surrounding OS network namespace, so it reaches whatever listens on the host's loopback (127.0.0.1: a developer's database, a dev server, a local admin interface) and the host's abstract unix sockets, which no file permission guards (the class of CVE-2020-15257, containerd's API reachable from a host-network container). Other sandbox restrictions remain. The agent itself refuses a network table (`agent-network-table`).",
+        "A tool network table, or `contain_egress = false` on a local MCP server, is a direct network exception: that principal bypasses gateway policy. On Linux it shares the surrounding OS network namespace, so it reaches whatever listens on the host's loopback (127.0.0.1: a developer's database, a dev server, a local admin interface). The host's abstract unix sockets, which no file permission guards (the class of CVE-2020-15257, containerd's API reachable from a host-network container), are kept out by Landlock's abstract-unix-socket scope where the kernel has it (ABI 6, Linux 6.12) and boxwright's Landlock step is on; the message says which holds for the machine it knows (`--fs`). Other sandbox restrictions remain. The agent itself refuses a network table (`agent-network-table`).",
       bad: { toml: '[mcp_servers.search]\ncontain_egress = false', expect: ['2:18 warning linux', '2:18 warning macos,windows'] },
       good: { toml: '[mcp_servers.search]\ncontain_egress = true', expect: [] },
     },
@@ -25,19 +39,20 @@ export const directNetwork = defineRule({
     linux: {
       severity: 'warning',
       platforms: ['linux'],
-      text: (d: { who: string; how: string }) =>
-        `${d.who} has a direct network exception (${d.how}): it bypasses gateway policy and shares the host's network namespace, so it reaches the host's loopback services (a server on 127.0.0.1, such as a developer's database or dev server) and the host's abstract unix sockets (the class of CVE-2020-15257); other sandbox restrictions remain`,
+      text: (d: { who: string; how: string; abstract: AbstractSockets }) =>
+        `${d.who} has a direct network exception (${d.how}): it bypasses gateway policy and shares the host's network namespace, so it reaches the host's loopback services (a server on 127.0.0.1, such as a developer's database or dev server)${abstractClause[d.abstract]}; other sandbox restrictions remain`,
       suggestion: 'Keep gateway mode when policy must decide network requests; on Linux, bind loopback services you must keep from the tool to another network namespace or require authentication.',
     },
   },
   explains: {
-    'host-network-namespace': () =>
-      "the host's network namespace (--share-net): the host's loopback services (127.0.0.1) and its abstract unix sockets are reachable",
+    'host-network-namespace': (f) => `the host's network namespace (--share-net): ${explainText[f.abstractSockets]}`,
   },
   check(ctx) {
     for (const p of ctx.ir.principals) {
       if (!p.directNetwork) continue;
-      const data = { who: who(p), how: p.directNetwork.how === 'network-table' ? 'a network table' : '`contain_egress = false`' };
+      const network = ctx.access.principals.find((pa) => pa.principal === p)?.network.linux;
+      const abstract = network?.kind === 'host-network-namespace' ? network.abstractSockets : 'reachable';
+      const data = { who: who(p), how: p.directNetwork.how === 'network-table' ? 'a network table' : '`contain_egress = false`', abstract };
       // Gateway mode: `contain_egress = true`, or no network table.
       const fix = p.directNetwork.how === 'contain_egress' ? replaceText(p.directNetwork.span, 'true') : fixOf(removeHeaderLine(ctx.text, p.directNetwork.table));
       ctx.report('bypass', { span: p.directNetwork.span, fix }, data);

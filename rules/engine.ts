@@ -23,6 +23,8 @@ import type { AccessModel, Fact, FactKind } from '../model/index.js';
 export interface DocExample {
   readonly toml: string;
   readonly expect: readonly string[];
+  /** Lint it as if examples/machine.json's kernel had this Landlock ABI (a machine fact the example is about). */
+  readonly landlockAbi?: number;
 }
 
 export interface RuleDocs {

@@ -81,3 +81,10 @@ export function headerLines(input: CompileInput): string[] {
 export function sha256Hex(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
+
+/** An array with one compact JSON value per line (the artifacts' reviewable JSON: one argument, rule or note per line). */
+export function jsonLines(items: readonly unknown[], indent: number): string {
+  if (items.length === 0) return '[]';
+  const pad = ' '.repeat(indent);
+  return `[\n${items.map((i) => `${pad}  ${JSON.stringify(i)}`).join(',\n')}\n${pad}]`;
+}

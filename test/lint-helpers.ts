@@ -4,6 +4,7 @@ import kleur from 'kleur';
 import { checkConfig, type CheckResult } from '../app/check.js';
 import { manifestView } from '../compiler/paths/index.js';
 import type { FsView } from '../compiler/paths/view.js';
+import type { DocExample } from '../rules/engine.js';
 import { repoRoot } from './helpers.js';
 
 kleur.enabled = false;
@@ -13,6 +14,12 @@ export const machine: FsView = manifestView(readFileSync(join(repoRoot, 'example
 /** Lints TOML text the way the examples are linted: against examples/machine.json. */
 export function lintText(text: string, file = 'config.toml', view: FsView = machine): CheckResult {
   return checkConfig(Buffer.from(text, 'utf8'), { file, view, worktree: '/home/dev/project' });
+}
+
+/** Lints a rule's doc example against examples/machine.json, with the machine fact it names (its `landlockAbi`). */
+export function lintDocExample(example: DocExample): CheckResult {
+  const abi = example.landlockAbi;
+  return lintText(example.toml + '\n', 'config.toml', abi === undefined ? machine : { ...machine, landlockAbi: () => abi });
 }
 
 export function lintExample(name: string): CheckResult {

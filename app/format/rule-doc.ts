@@ -1,4 +1,7 @@
-import type { Rule } from '../../rules/engine.js';
+import type { DocExample, Rule } from '../../rules/engine.js';
+
+/** The machine fact an example is about, said beside it. */
+const machineNote = (e: DocExample): string => (e.landlockAbi === undefined ? '' : ` (on a kernel with Landlock ABI ${e.landlockAbi})`);
 
 /** `linux error, windows warning` (or `error/warning` where messages differ), from the rule's message table. */
 export function severities(rule: Rule): string {
@@ -24,11 +27,11 @@ export function ruleDoc(rule: Rule, format: 'text' | 'markdown'): string {
       '',
       m.docs.details,
       '',
-      'Fails:',
+      `Fails${machineNote(m.docs.bad)}:`,
       '```toml',
       m.docs.bad.toml,
       '```',
-      'Passes:',
+      `Passes${machineNote(m.docs.good)}:`,
       '```toml',
       m.docs.good.toml,
       '```',
@@ -45,10 +48,10 @@ export function ruleDoc(rule: Rule, format: 'text' | 'markdown'): string {
     '',
     m.docs.details.replace(/(.{1,96})(\s+|$)/g, '  $1\n').trimEnd(),
     '',
-    '  fails:',
+    `  fails${machineNote(m.docs.bad)}:`,
     indent(m.docs.bad.toml),
     '',
-    '  passes:',
+    `  passes${machineNote(m.docs.good)}:`,
     indent(m.docs.good.toml),
     '',
   ].join('\n');

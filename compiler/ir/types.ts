@@ -111,8 +111,8 @@ export interface LinuxFacts {
    * executable; TYBA, and `--landlock off`).
    */
   readonly exec: 'landlock' | 'mounts';
-  /** Whether the kernel offers Landlock, as the view says. */
-  readonly landlock: 'available' | 'absent' | 'unknown';
+  /** The kernel's Landlock ABI as the view says (0: none), or unknown (`--fs none`, a manifest without it). */
+  readonly landlockAbi: number | 'unknown';
   /** The dynamic loaders (loaders.json) that exist, in their canonical spelling: executable under Landlock. */
   readonly loaders: readonly string[];
 }

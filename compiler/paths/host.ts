@@ -7,7 +7,7 @@ import type { Executable, FsView, Lookup } from './view.js';
  * entries answer the rest, so a config with thousands of grants in the
  * same directories costs a few readdir calls instead of thousands of lstats.
  */
-export function hostView(home: string): FsView {
+export function hostView(home: string, probes: HostProbes = {}): FsView {
   const cache = new Map<string, Lookup>();
   const listings = new Map<string, Map<string, Dirent> | null>();
   const asks = new Map<string, number>();
@@ -49,17 +49,33 @@ export function hostView(home: string): FsView {
     },
     executable: executableOnHost,
     sockets: once(socketsOnHost),
-    landlock: once(landlockOnHost),
+    landlockAbi: once(() => landlockOnHost(probes.landlockAbi)),
   };
 }
 
-/** The kernel's active security modules (securityfs): Landlock among them, or not; unknown where the list is not readable. */
-function landlockOnHost(): 'available' | 'absent' | 'unknown' {
+/**
+ * What the host view cannot learn by reading files. The Landlock ABI is the
+ * answer of a system call (landlock_create_ruleset with its VERSION flag)
+ * that Node cannot make: the application passes a probe that asks the
+ * in-sandbox helper (`--abi`), where it is built.
+ */
+export interface HostProbes {
+  readonly landlockAbi?: () => number | 'unknown';
+}
+
+/**
+ * The kernel's Landlock ABI. Not among the active security modules
+ * (securityfs), it is 0 whatever a probe says; among them, the probe's
+ * answer, unknown without one (or where the list is not readable).
+ */
+function landlockOnHost(probe: HostProbes['landlockAbi']): number | 'unknown' {
+  let active: boolean;
   try {
-    return readFileSync('/sys/kernel/security/lsm', 'utf8').split(',').map((s) => s.trim()).includes('landlock') ? 'available' : 'absent';
+    active = readFileSync('/sys/kernel/security/lsm', 'utf8').split(',').map((s) => s.trim()).includes('landlock');
   } catch {
-    return 'unknown';
+    return probe ? probe() : 'unknown';
   }
+  return !active ? 0 : probe ? probe() : 'unknown';
 }
 
 function once<T>(f: () => T): () => T {

@@ -1,6 +1,6 @@
 export type { Executable, FsView, Lookup } from './view.js';
 export { noneView } from './view.js';
-export { hostView } from './host.js';
+export { hostView, type HostProbes } from './host.js';
 export { manifestView, ManifestError } from './manifest.js';
 export { inspectPath, resolvePath, type PathFacts, type Resolution } from './inspect.js';
 export { expandHome, expandTilde, spellingProblems, normalise, macosCanonical, isUnder, isStrictlyUnder, controlCharacter } from './spelling.js';

@@ -43,7 +43,7 @@ export function manifestView(text: string, source: string): FsView {
     // A manifest lists kinds, not modes.
     executable: () => 'unknown',
     sockets: () => [...sockets].sort(),
-    landlock: () => (manifest.landlockAbi === undefined ? 'unknown' : manifest.landlockAbi > 0 ? 'available' : 'absent'),
+    landlockAbi: () => manifest.landlockAbi ?? 'unknown',
   };
 }
 

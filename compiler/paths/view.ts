@@ -32,17 +32,17 @@ export interface FsView {
    */
   sockets(): readonly string[] | 'unknown';
   /**
-   * Whether the kernel offers Landlock (the Linux lowering's execute
-   * confinement needs it): the host asks the kernel's list of security
-   * modules, a manifest says so in its `landlock` field; `unknown` when it
-   * cannot tell.
+   * The kernel's Landlock ABI, 0 for none (the Linux lowering's execute
+   * confinement needs 1, its scopes 6): the host asks the kernel, a
+   * manifest says so in its `landlockAbi` field; `unknown` when it cannot
+   * tell.
    */
-  landlock(): 'available' | 'absent' | 'unknown';
+  landlockAbi(): number | 'unknown';
 }
 
 export type Executable = 'yes' | 'no' | 'unknown';
 
 /** Facts unknown: each existence-dependent rule says "depends on the machine". */
 export function noneView(home: string): FsView {
-  return { description: 'none', knowsFacts: false, home, lookup: () => ({ kind: 'unknown' }), executable: () => 'unknown', sockets: () => 'unknown', landlock: () => 'unknown' };
+  return { description: 'none', knowsFacts: false, home, lookup: () => ({ kind: 'unknown' }), executable: () => 'unknown', sockets: () => 'unknown', landlockAbi: () => 'unknown' };
 }

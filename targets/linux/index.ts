@@ -3,7 +3,10 @@
  * each argument with its origin, plus a header) and `<id>.bwrap.args` (the
  * same arguments NUL-separated, for `bwrap --args FD`); shared by all
  * principals `seccomp.json`, `seccomp.x86_64.bpf`, `seccomp.aarch64.bpf` and
- * `seccomp.txt` (targets/linux/seccomp). Byte-for-byte deterministic.
+ * `seccomp.txt` (targets/linux/seccomp); where Landlock confines execution,
+ * per principal `<id>.landlock.json` (each rule with its origin) and
+ * `<id>.landlock` (the rules the in-sandbox step reads: landlock/).
+ * Byte-for-byte deterministic.
  *
  * Artifact contents are computed when read, once: `boxwright run` reads only
  * one `.bwrap.args` and one `.bpf`, and skips the disassembly and the
@@ -11,9 +14,12 @@
  */
 import { version } from '../../compiler/version.js';
 import type { PrincipalAccess } from '../../model/index.js';
-import { artifactStem, headerLines, sha256Hex, type Artifact, type CompileInput, type Target } from '../target.js';
+import { artifactStem, headerLines, jsonLines, sha256Hex, type Artifact, type CompileInput, type Target } from '../target.js';
 import { boxwrightPolicy, compilePolicy, compileSeccomp, encode, type Arch, type SeccompArtifacts } from './seccomp/index.js';
 import { ARGS_FD, argsFile, lowerPrincipal, SECCOMP_FD, type LinuxView } from './lower.js';
+import { landlockJson } from './landlock/artifact.js';
+import { lowerLandlock } from './landlock/lower.js';
+import { encodeLandlockRules } from './landlock/rules.js';
 
 export { lowerPrincipal, argsFile, parseArgsFile, ARGS_FD, SECCOMP_FD, FIRST_EMPTY_FD, type LinuxView, type Arg, type Origin, type MountOp } from './lower.js';
 
@@ -70,6 +76,13 @@ export const linuxTarget: Target = {
       const view = once(() => lowerPrincipal(pa, { ...(gateway ? { gatewaySocket: gateway } : {}), ...(worktree ? { worktree } : {}) }));
       out.push(lazy(`${stem}.bwrap.json`, () => bwrapJson(input, header, pa, view(), (arch) => sha256Hex(programs.get(arch)!()))));
       out.push(lazy(`${stem}.bwrap.args`, () => argsFile(view().argv)));
+      // Landlock confines execution (a Box config's default): the ruleset the in-sandbox step applies.
+      if (input.ir.linux.exec === 'landlock') {
+        const plan = once(() => lowerLandlock(pa, view(), input.ir.linux.loaders));
+        const rules = once(() => encodeLandlockRules(plan().ruleset));
+        out.push(lazy(`${stem}.landlock.json`, () => landlockJson(input, header, pa, plan(), sha256Hex(rules()))));
+        out.push(lazy(`${stem}.landlock`, rules));
+      }
     }
     out.push(lazy('seccomp.json', () => seccomp().policyJson));
     for (const arch of SECCOMP_ARCHES) out.push(lazy(bpfName(arch), () => programs.get(arch)!()));
@@ -108,11 +121,4 @@ function bwrapJson(input: CompileInput, header: readonly string[], pa: Principal
     ['notes', jsonLines(view.notes, 2)],
   ];
   return `{\n${fields.map(([k, v]) => `  ${JSON.stringify(k)}: ${v}`).join(',\n')}\n}\n`;
-}
-
-/** An array with one compact JSON value per line. */
-function jsonLines(items: readonly unknown[], indent: number): string {
-  if (items.length === 0) return '[]';
-  const pad = ' '.repeat(indent);
-  return `[\n${items.map((i) => `${pad}  ${JSON.stringify(i)}`).join(',\n')}\n${pad}]`;
 }

@@ -91,7 +91,7 @@ function sandboxView(ops: readonly MountOp[], host: FsView): FsView & { node(pat
     executable: (path) => host.executable(path),
     // The command lookup asks no socket question; the host's answer holds for the paths the view shows.
     sockets: () => host.sockets(),
-    landlock: () => host.landlock(),
+    landlockAbi: () => host.landlockAbi(),
     node,
   };
 }

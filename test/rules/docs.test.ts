@@ -5,14 +5,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { allRules } from '../../rules/registry.js';
-import type { Rule } from '../../rules/engine.js';
-import { lintText } from '../lint-helpers.js';
+import type { DocExample, Rule } from '../../rules/engine.js';
+import { lintDocExample } from '../lint-helpers.js';
 
 /** Rules whose passing example still reports: a disclosure no config can avoid. */
 const unavoidable = new Set(['tool-exec-widening', 'low-label-exposure', 'read-allow-inert', 'metadata-everywhere', 'private-temp']);
 
-function reported(rule: Rule, toml: string): string[] {
-  return lintText(toml + '\n')
+function reported(rule: Rule, example: DocExample): string[] {
+  return lintDocExample(example)
     .diagnostics.filter((d) => d.ruleId === rule.meta.id)
     .map((d) => `${d.span.start.line}:${d.span.start.column} ${d.severity} ${d.platforms.join(',')}`);
 }
@@ -23,11 +23,11 @@ describe('rule docs: each example reports exactly what the rule documents (RuleT
     it(`${id}: failing example`, () => {
       assert.ok(docs.summary && docs.details && seedRow, `${id}: docs incomplete`);
       assert.ok(docs.bad.expect.length > 0, `${id}: the failing example must expect at least one diagnostic`);
-      assert.deepEqual(reported(rule, docs.bad.toml), [...docs.bad.expect]);
+      assert.deepEqual(reported(rule, docs.bad), [...docs.bad.expect]);
     });
     it(`${id}: passing example`, () => {
       assert.equal(docs.good.expect.length > 0, unavoidable.has(id), `${id}: only a disclosure no config avoids may report on its passing example`);
-      assert.deepEqual(reported(rule, docs.good.toml), [...docs.good.expect]);
+      assert.deepEqual(reported(rule, docs.good), [...docs.good.expect]);
     });
   }
   it('rule ids are unique', () => {

@@ -12,7 +12,7 @@ import { FACT_KINDS, effectiveAccess } from '../../model/index.js';
 import { defineRule, runRules, UndeclaredReportError, type Rule } from '../../rules/engine.js';
 import { allRules, explainedKinds, isRuleId } from '../../rules/registry.js';
 import { repoRoot } from '../helpers.js';
-import { lintExample, lintText } from '../lint-helpers.js';
+import { lintDocExample, lintExample, lintText } from '../lint-helpers.js';
 import { exampleNames } from '../compile-helpers.js';
 
 const rules = allRules as readonly Rule[];
@@ -60,7 +60,7 @@ describe('rule registry', () => {
 
   it('what every example and doc example reports is declared by its rule: severity and platforms', () => {
     const byId = new Map(rules.map((r) => [r.meta.id, r]));
-    const results = [...exampleNames.map(lintExample), ...rules.flatMap((r) => [lintText(r.meta.docs.bad.toml + '\n'), lintText(r.meta.docs.good.toml + '\n')])];
+    const results = [...exampleNames.map(lintExample), ...rules.flatMap((r) => [lintDocExample(r.meta.docs.bad), lintDocExample(r.meta.docs.good)])];
     let checked = 0;
     for (const res of results) {
       for (const d of res.diagnostics) {

@@ -11,7 +11,7 @@ import { manifestView } from '../../compiler/paths/index.js';
 import { applyFix } from '../../rules/fix.js';
 import { allRules } from '../../rules/registry.js';
 import type { Rule } from '../../rules/engine.js';
-import { lintText } from '../lint-helpers.js';
+import { lintDocExample, lintText } from '../lint-helpers.js';
 
 /** Rules whose suggestion is advice, not an edit: why no fix is offered. */
 const adviceOnly: Record<string, string> = {
@@ -25,6 +25,7 @@ const adviceOnly: Record<string, string> = {
   'ipv6-socket': 'an IPv4 destination or the gateway route: outside the config',
   'exec-memory': 'a JIT-less runtime mode is a flag of the command, not of the config',
   'low-label-exposure': 'the smallest write subtree is the author\'s decision',
+  'landlock-unavailable': 'a kernel with Landlock, or `--landlock off` on the command line: outside the config',
   'noncanonical-path': 'its macOS spelling is for macOS-only configs; the spelling case carries its fix',
 };
 
@@ -46,7 +47,7 @@ describe('suggestions applied as written lead to no new refusal', () => {
     const id = rule.meta.id;
     it(id, () => {
       const toml = rule.meta.docs.bad.toml + '\n';
-      const before = lintText(toml).diagnostics;
+      const before = lintDocExample(rule.meta.docs.bad).diagnostics;
       const mine = before.filter((d) => d.ruleId === id && d.suggestion);
       const fixes = mine.filter((d) => d.fix);
       if (!fixes.length) {

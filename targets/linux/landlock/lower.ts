@@ -1,0 +1,129 @@
+/**
+ * The Landlock ruleset of one principal, lowered from the same two things
+ * the bubblewrap argv is: the model's Linux cells (model/) and the mount
+ * view they became (../lower.ts). Nothing here decides access anew:
+ *
+ * - every mount gets the rights the mount already gives (read; read and
+ *   write for a writable one): Landlock mirrors the view, so a way around
+ *   a mount (a bind that went wrong, a kernel bug) still meets a rule;
+ * - `execute` goes exactly where the model's Linux cell says `x`: the
+ *   agent's exec grants, a tool's content grants, granted loader
+ *   directories, and the dynamic loaders (the kernel checks execute on a
+ *   program's interpreter too);
+ * - the sandbox's own /proc and /dev get what programs need of them;
+ * - the scopes (abstract unix sockets, signals) for every principal,
+ *   applied where the kernel has them (ABI 6+).
+ *
+ * Whatever no rule grants is denied, since the helper handles every right
+ * its ABI knows: a directory bwrap made only to hold mount points cannot be
+ * listed, which hides nothing the model shows.
+ */
+import type { Grant } from '../../../compiler/ir/types.js';
+import { isStrictlyUnder, isUnder } from '../../../compiler/paths/index.js';
+import type { PrincipalAccess } from '../../../model/index.js';
+import { grantOrigin, type LinuxView, type Origin } from '../lower.js';
+import { LANDLOCK_RIGHTS, type LandlockFsRule, type LandlockRight, type LandlockRuleset, type LandlockScope } from './rules.js';
+import baseline from './baseline.json' with { type: 'json' };
+
+/** The rights of a readable directory tree, and of a readable file. */
+const READ_TREE: readonly LandlockRight[] = ['read_file', 'read_dir'];
+const READ_FILE: readonly LandlockRight[] = ['read_file'];
+/**
+ * A writable tree: what a writable mount lets a program do with files and
+ * directories. Not make_char or make_block: the sandbox has no capability
+ * to make a device, and a rule does not grant what the kernel would refuse.
+ */
+const WRITE_TREE: readonly LandlockRight[] = ['write_file', 'truncate', 'remove_dir', 'remove_file', 'make_dir', 'make_reg', 'make_sock', 'make_fifo', 'make_sym', 'refer'];
+/** A writable file: write and truncate it (`>` opens with O_TRUNC). */
+const WRITE_FILE: readonly LandlockRight[] = ['write_file', 'truncate'];
+
+const SCOPES: readonly LandlockScope[] = ['abstract-unix-socket', 'signal'];
+
+/** Execute is ABI 1: any kernel with Landlock can hold this ruleset; newer rights are best effort. */
+export const REQUIRED_ABI = 1;
+
+/** A rule the lowering would have written but did not, and why: for reviewers (landlock.json `notes`). */
+export interface LandlockNote {
+  readonly origin: Origin;
+  readonly path: string;
+  readonly text: string;
+}
+
+export interface LandlockPlan {
+  readonly ruleset: LandlockRuleset;
+  readonly notes: readonly LandlockNote[];
+}
+
+const LOADER_ORIGIN: Origin = 'implicit: the dynamic loader (the kernel checks execute on a program\u2019s interpreter)';
+
+/** Lowers one principal's Linux cells and mount view to its Landlock ruleset. Pure. */
+export function lowerLandlock(pa: PrincipalAccess, view: LinuxView, loaders: readonly string[]): LandlockPlan {
+  const notes: LandlockNote[] = [];
+  // One rule per path and origin, rights merged; the kernel ORs rules on one path anyway.
+  const rules = new Map<string, { path: string; origin: Origin; rights: Set<LandlockRight> }>();
+  const add = (path: string, origin: Origin, rights: readonly LandlockRight[]): void => {
+    const key = `${path}\0${JSON.stringify(origin)}`;
+    let r = rules.get(key);
+    if (!r) rules.set(key, (r = { path, origin, rights: new Set() }));
+    for (const right of rights) r.rights.add(right);
+  };
+
+  for (const b of baseline.rules) add(b.path, 'baseline', b.rights as LandlockRight[]);
+
+  const binds = view.ops.filter((o) => o.kind === 'bind').map((o) => o.path);
+  const grantAt = new Map<string, Grant>();
+  for (const ga of pa.grants) if (ga.grant.path && ga.applies.linux && !grantAt.has(ga.grant.path)) grantAt.set(ga.grant.path, ga.grant);
+
+  // Where a path is, inside the sandbox, without a symbolic link on the way
+  // (the helper refuses one): a mount point bwrap made is itself; a path
+  // inside a bind is the host's, links and all, so it is where the host's
+  // links lead, which must still be inside a mount to be in the view.
+  const inSandbox = (path: string, g: Grant | undefined): string | undefined => {
+    const underBind = binds.some((b) => isStrictlyUnder(path, b));
+    if (!underBind || !g?.facts.symlink) return path;
+    const resolved = g.facts.symlink.resolved;
+    return binds.some((b) => isUnder(resolved, b)) ? resolved : undefined;
+  };
+
+  for (const op of view.ops) {
+    if (op.kind !== 'bind' && op.kind !== 'tmpfs') continue;
+    const g = grantAt.get(op.path);
+    // A socket (the gateway's) needs no right to be connected to; a bound file is read as a file.
+    if (op.kind === 'bind' && op.path === view.gatewaySocket && !g) continue;
+    const file = op.kind === 'bind' && g !== undefined && (g.scope === 'file' || g.facts.kind === 'file' || g.facts.kind === 'other');
+    const path = inSandbox(op.path, g);
+    if (path === undefined) {
+      notes.push({ origin: op.origin, path: op.path, text: `a link to ${g!.facts.symlink!.resolved}, which no mount shows: no rule` });
+      continue;
+    }
+    const write = op.kind === 'tmpfs' || op.write;
+    add(path, op.origin, [...(file ? READ_FILE : READ_TREE), ...(write ? (file ? WRITE_FILE : WRITE_TREE) : [])]);
+  }
+
+  // Execute where the model's Linux cell says x, and nowhere else.
+  for (const ga of pa.grants) {
+    const g = ga.grant;
+    const cell = ga.effective.linux;
+    if (!g.path || !ga.applies.linux || cell.kind !== 'access' || !cell.exec || g.access === 'deny') continue;
+    const path = inSandbox(g.path, g);
+    if (path === undefined) {
+      notes.push({ origin: grantOrigin(g), path: g.path, text: `a link to ${g.facts.symlink!.resolved}, which no mount shows: not executable` });
+      continue;
+    }
+    const file = g.scope === 'file' || g.facts.kind === 'file';
+    add(path, grantOrigin(g), ['execute', ...(file ? READ_FILE : READ_TREE)]);
+  }
+  for (const loader of loaders) {
+    const cell = pa.effectiveAt(loader, 'linux');
+    if (cell.kind === 'access' && cell.exec) add(loader, LOADER_ORIGIN, ['execute', 'read_file']);
+  }
+
+  const fs: LandlockFsRule[] = [...rules.values()]
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || originRank(a.origin) - originRank(b.origin) || cmp(JSON.stringify(a.origin), JSON.stringify(b.origin)))
+    .map((r) => ({ path: r.path, origin: r.origin, rights: LANDLOCK_RIGHTS.filter((x) => r.rights.has(x.name)).map((x) => x.name) }));
+  return { ruleset: { requireAbi: REQUIRED_ABI, fs, scopes: SCOPES }, notes };
+}
+
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+/** Within one path: the baseline first, then boxwright's own reasons, then the config's lines. */
+const originRank = (o: Origin): number => (o === 'baseline' ? 0 : typeof o === 'string' ? 1 : 2);
