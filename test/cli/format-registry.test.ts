@@ -40,7 +40,7 @@ describe('format registry', () => {
   });
 
   it('every entry loads a renderer that renders a real result', async () => {
-    const lint = { files: [check('coding-agent.toml'), check('write-only.toml')].map((r) => ({ path: r.file, text: r.text, verdicts: r.verdicts, diagnostics: r.diagnostics })), base: repoRoot };
+    const lint = { files: [check('coding-agent.toml'), check('write-only.toml')].map((r) => ({ path: r.file, text: r.text, verdicts: r.verdicts, diagnostics: r.diagnostics })), platforms: PLATFORMS, base: repoRoot, root: repoRoot };
     const { matrix } = explainCheck(check('coding-agent.toml'));
     assert.ok(matrix);
     const diff = [await diffChecks(check('read-write-overlap.toml'), check('write-only.toml'), PLATFORMS, { artifacts: false })];
@@ -63,7 +63,7 @@ describe('format registry', () => {
     const { matrix } = explainCheck(check('coding-agent.toml'));
     assert.ok(matrix);
     assert.equal((await renderer(formats.explain, 'sarif'))(matrix), (await renderer(formats.explain, 'text'))(matrix));
-    const lint = { files: [check('coding-agent.toml')].map((r) => ({ path: r.file, text: r.text, verdicts: r.verdicts, diagnostics: r.diagnostics })), base: repoRoot };
+    const lint = { files: [check('coding-agent.toml')].map((r) => ({ path: r.file, text: r.text, verdicts: r.verdicts, diagnostics: r.diagnostics })), platforms: PLATFORMS, base: repoRoot, root: repoRoot };
     assert.equal((await renderer(formats.lint, undefined))(lint), (await renderer(formats.lint, 'text'))(lint));
     assert.equal((await renderer(formats.lint, 'toString'))(lint), (await renderer(formats.lint, 'text'))(lint));
   });
