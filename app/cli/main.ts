@@ -171,6 +171,27 @@ function unknownOption(parser: Argv, options: readonly string[]): string | undef
   return undefined;
 }
 
+/**
+ * `run CONFIG ls -l` (no `--`): the config, and the command that should have
+ * come after `--`, read as yargs would (an option that takes a value takes
+ * the next word), so that `-l` is not called an unknown option of run's.
+ */
+function commandWithoutDashes(parser: Argv, options: readonly string[]): { config: string; command: string[] } | undefined {
+  const known = (parser as unknown as { getOptions(): { boolean: string[] } }).getOptions();
+  const booleans = new Set<string>([...known.boolean, 'help', 'h', 'v']);
+  const words: number[] = [];
+  for (let i = 0; i < options.length; i++) {
+    const a = options[i]!;
+    if (a.startsWith('-') && a.length > 1) {
+      if (!a.includes('=') && !booleans.has(a.replace(/^--?/, '').replace(/^no-/, ''))) i++;
+      continue;
+    }
+    words.push(i);
+    if (words.length === 2) return { config: options[words[0]!]!, command: options.slice(i) };
+  }
+  return undefined;
+}
+
 export async function main(argv: string[]): Promise<number> {
   const name = argv[0];
   const command = name !== undefined ? commands[name] : undefined;
@@ -207,6 +228,10 @@ export async function main(argv: string[]): Promise<number> {
       .alias('help', 'h')
       .version(false)
       .fail(fail);
+    if (name === 'run' && dashes < 0) {
+      const cmd = commandWithoutDashes(parser, options);
+      if (cmd) throw new UsageError(`unexpected argument${cmd.command.length > 1 ? 's' : ''} ${cmd.command.join(' ')}: put the command to run after --: boxwright run ${cmd.config} -- ${cmd.command.join(' ')}`);
+    }
     const unknown = options.includes('--help') || options.includes('-h') ? undefined : unknownOption(parser, options);
     if (unknown) {
       process.stderr.write(`boxwright ${name}: ${unknown}\nRun \`boxwright ${name} --help\` for usage.\n`);

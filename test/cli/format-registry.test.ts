@@ -32,7 +32,7 @@ describe('format registry', () => {
       const help = spawnSync(process.execPath, [bin, command, '--help'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
       assert.equal(help.status, 0, help.stderr);
       // yargs may wrap the option's line: read it as one.
-      const m = /-f, --format\s+\[choices: ([^\]]+)\]\s+\[default: "([^"]+)"\]/.exec(help.stdout.replace(/\s+/g, ' '));
+      const m = /-f, --format\s+output format\s+\[choices: ([^\]]+)\]\s+\[default: "([^"]+)"\]/.exec(help.stdout.replace(/\s+/g, ' '));
       assert.ok(m, `${command} --help lists no --format choices:\n${help.stdout}`);
       assert.deepEqual([...m[1]!.matchAll(/"([^"]+)"/g)].map((x) => x[1]), formatNames(command), m[0]);
       assert.equal(m[2], formatNames(command)[0]);
