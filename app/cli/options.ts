@@ -94,7 +94,8 @@ export function sessionFrom(args: { worktree?: string; 'tyba-data-dir'?: string;
  */
 export interface ConfigReader {
   readonly view: FsView;
-  check(bytes: Uint8Array, file: string, platforms?: readonly Platform[]): CheckResult;
+  /** `dialect` overrides the command's (`diff` reads a config's absent revision as an empty config of the other's dialect). */
+  check(bytes: Uint8Array, file: string, platforms?: readonly Platform[], dialect?: Dialect): CheckResult;
 }
 
 export function configReader(args: ConfigArgs): ConfigReader {
@@ -102,6 +103,9 @@ export function configReader(args: ConfigArgs): ConfigReader {
   const session = sessionFrom(args);
   return {
     view,
-    check: (bytes, file, platforms) => checkConfig(bytes, { file, view, ...session, ...(platforms ? { platforms } : {}), ...(args.dialect ? { dialect: args.dialect } : {}) }),
+    check: (bytes, file, platforms, dialect) => {
+      const chosen = dialect ?? args.dialect;
+      return checkConfig(bytes, { file, view, ...session, ...(platforms ? { platforms } : {}), ...(chosen ? { dialect: chosen } : {}) });
+    },
   };
 }
