@@ -126,7 +126,8 @@ function toDiagnostic(error: AjvError, root: TomlTable, schema: JsonSchema, file
   if (error.keyword === 'not' && /\/additionalProperties\/not$/.test(error.schemaPath)) {
     // A table under a principal that boxwright does not know (hostKeys in schemas.ts).
     const key = String(here.path[here.path.length - 1]);
-    const known = knownKeys(schema, error.schemaPath);
+    const parent = schemaAt(schema, error.schemaPath.replace(/\/additionalProperties\/not$/, ''));
+    const known = knownKeys(schema, error.schemaPath).filter((k) => (parent?.['properties'] as Record<string, JsonSchema> | undefined)?.[k]?.['type'] === 'object');
     const guess = didYouMean(key, known);
     const owner = tableName(here.path.slice(0, -1));
     return {
