@@ -3,7 +3,7 @@ import { defineRule } from './engine.js';
 export const agentNetworkTable = defineRule({
   meta: {
     id: 'agent-network-table',
-    seedRow: 'Direct network exception (the agent refuses a network table)',
+    seedRow: "Box's platform table, row: Direct network exception (the agent refuses a network table)",
     dialects: ['box'],
     docs: {
       summary: 'The agent refuses a network table.',

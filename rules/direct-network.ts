@@ -4,7 +4,7 @@ import { who } from './util.js';
 export const directNetwork = defineRule({
   meta: {
     id: 'direct-network',
-    seedRow: 'Direct network exception',
+    seedRow: "Box's platform table, row: Direct network exception",
     dialects: ['box'],
     docs: {
       summary: 'A tool or local MCP server bypasses gateway policy.',

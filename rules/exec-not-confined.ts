@@ -9,7 +9,7 @@ export const execNotConfined = defineRule({
     docs: {
       summary: "The agent's (and local MCP servers') read trees are executable on Linux.",
       details:
-        "Seed 000 says ordinary agent read trees remain non-executable. boxwright's Linux lowering uses bubblewrap, which has no per-mount `noexec`: whatever the agent can read it can also execute. boxwright says so rather than pretend, until a lowering exists that can confine execution. Reported once per principal (the agent, each local MCP server; tools have `tool-exec-widening`), at its first read grant.",
+        "Box's platform table says ordinary agent read trees remain non-executable. boxwright's Linux lowering uses bubblewrap, which has no per-mount `noexec`: whatever the agent can read it can also execute. boxwright says so rather than pretend, until a lowering exists that can confine execution. Reported once per principal (the agent, each local MCP server; tools have `tool-exec-widening`), at its first read grant.",
       bad: { toml: '[agent.filesystem]\nread = ["~/project"]', expect: ['2:9 info linux'] },
       good: { toml: '# nothing to change in the config: this is a property of the lowering', expect: [] },
     },

@@ -4,7 +4,7 @@ import { authoredEntries } from './paths.js';
 export const symlinkEntry = defineRule({
   meta: {
     id: 'symlink-entry',
-    seedRow: 'Symbolic-link entries',
+    seedRow: "Box's platform table, row: Symbolic-link entries",
     docs: {
       summary: 'A path goes through a symbolic link.',
       details:
