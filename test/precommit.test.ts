@@ -62,5 +62,24 @@ describe('pre-commit hook, for real', { skip, timeout: 600_000 }, () => {
     git(work, 'add', 'sandbox.toml');
     const clean = spawnSync('git', ['-c', 'user.email=ci@boxwright.test', '-c', 'user.name=ci', 'commit', '-m', 'clean config'], { cwd: work, env, encoding: 'utf8' });
     assert.equal(clean.status, 0, `${clean.stdout}\n${clean.stderr}`);
+
+    // Other TOML is selected by the hook's `types: [toml]` and passed over by content (issue 14 item 19):
+    // an unrelated agent-settings.toml, and a pyproject.toml that does not even parse.
+    writeFileSync(join(work, 'agent-settings.toml'), '[settings]\ntheme = "dark"\n');
+    writeFileSync(join(work, 'pyproject.toml'), '[project\nname = "x"\n');
+    git(work, 'add', 'agent-settings.toml', 'pyproject.toml');
+    const other = spawnSync('git', ['-c', 'user.email=ci@boxwright.test', '-c', 'user.name=ci', 'commit', '-m', 'other toml'], { cwd: work, env, encoding: 'utf8' });
+    assert.equal(other.status, 0, `${other.stdout}\n${other.stderr}`);
+    assert.doesNotMatch(other.stdout + other.stderr, /not a sandbox configuration|toml-syntax/);
+
+    // A config anywhere, under any name, is still checked: a refused one in a broken TOML file too.
+    mkdirSync(join(work, 'deploy'));
+    writeFileSync(join(work, 'deploy', 'policy.toml'), '[agent.filesystem]\nlist = ["~/inbox"]\n');
+    writeFileSync(join(work, 'broken.toml'), '[agent.filesystem\nread = ["~/project"]\n');
+    git(work, 'add', 'deploy/policy.toml', 'broken.toml');
+    const anywhere = spawnSync('git', ['-c', 'user.email=ci@boxwright.test', '-c', 'user.name=ci', 'commit', '-m', 'config elsewhere'], { cwd: work, env, encoding: 'utf8' });
+    assert.notEqual(anywhere.status, 0, `${anywhere.stdout}\n${anywhere.stderr}`);
+    assert.match(anywhere.stdout + anywhere.stderr, /deploy\/policy\.toml:2:9 {2}error {2}list-without-content/);
+    assert.match(anywhere.stdout + anywhere.stderr, /broken\.toml:1:\d+ {2}error {2}toml-syntax/);
   });
 });
