@@ -104,11 +104,9 @@ describe('a global install, as a new user makes it', { timeout: 600_000 }, () =>
     assert.ok(!lstatSync(pkg).isSymbolicLink(), 'a real directory, not a link into the deleted clone (npm/cli#3692)');
   });
 
-  it('from a local path (a fresh clone, not built yet)', () => {
-    const clone = join(root, 'clone');
-    git(root, 'clone', '-q', source, clone);
+  it('from a local path (the checkout)', () => {
     const prefix = join(root, 'prefix-path');
-    const r = npm(root, 'install', '-g', '--prefix', prefix, clone);
+    const r = npm(root, 'install', '-g', '--prefix', prefix, source);
     assert.equal(r.status, 0, r.stdout + r.stderr);
     assertInstalled(prefix, true);
   });

@@ -123,11 +123,8 @@ describe('independent: the JSON Schema through taplo', () => {
       assert.ok(parsed.document, name);
       assert.equal(validate(JSON.parse(toPlainJsonText(parsed.document))), !name.startsWith('both'), `ajv on ${name}: ${JSON.stringify(validate.errors)}`);
     }
+    // taplo refuses each of the both-dialect files in the test above (they are in WRONG); here it admits each dialect alone.
     const ok = await taplo(schema('editor'), Object.keys(ONE_DIALECT).map((n) => join(dir, `${n}.toml`)));
     assert.ok(ok.ok, ok.output);
-    for (const [name] of both) {
-      const r = await taplo(schema('editor'), [join(dir, `${name}.toml`)]);
-      assert.equal(r.ok, false, `taplo accepts ${name}:\n${r.output}`);
-    }
   });
 });
