@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -81,5 +81,20 @@ describe('pre-commit hook, for real', { skip, timeout: 600_000 }, () => {
     assert.notEqual(anywhere.status, 0, `${anywhere.stdout}\n${anywhere.stderr}`);
     assert.match(anywhere.stdout + anywhere.stderr, /deploy\/policy\.toml:2:9 {2}error {2}list-without-content/);
     assert.match(anywhere.stdout + anywhere.stderr, /broken\.toml:1:\d+ {2}error {2}toml-syntax/);
+  });
+});
+
+describe("the README's pre-commit snippet", () => {
+  it('pins a revision that can exist: a full commit SHA or a tag of this repository (issue 14 item 19)', () => {
+    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+    const revs = [...readme.matchAll(/^\s*rev:\s*(\S+)/gm)].map((m) => m[1]!);
+    assert.ok(revs.length >= 1, 'the README shows a hook configuration');
+    const tags = new Set(git(repoRoot, 'tag', '--list').split('\n').filter(Boolean));
+    for (const rev of revs) assert.ok(/^[0-9a-f]{40}$/.test(rev) || tags.has(rev), `rev: ${rev} names no tag of this repository and is not a commit SHA`);
+    const hooks = readFileSync(join(repoRoot, '.pre-commit-hooks.yaml'), 'utf8');
+    assert.match(hooks, /^- id: boxwright$/m);
+    assert.match(hooks, /^ {2}entry: boxwright lint --only-configs$/m);
+    assert.match(hooks, /^ {2}types: \[toml\]$/m);
+    assert.doesNotMatch(hooks, /^ {2}files:/m, 'configs are chosen by content, not by a name pattern');
   });
 });
