@@ -1,19 +1,27 @@
 #!/usr/bin/env node
 'use strict';
-// The boxwright command. It loads the bundled CLI (dist/cli/boxwright.cjs,
-// built by `npm run build`, which npm runs on install) through a V8 code
-// cache: start-up is most of a lint's time, and compiling ~400 KB of
-// JavaScript at every run would double it. The cache is written at build
-// time by running the CLI once; a cache from another Node version is
-// rejected by V8, and then the CLI simply compiles as usual (and refreshes
-// the cache when it can write it).
-const { readFileSync, writeFileSync } = require('node:fs');
+// The boxwright command. It loads the bundled CLI (dist/cli/boxwright.cjs)
+// through a V8 code cache: start-up is most of a lint's time, and compiling
+// ~1 MB of JavaScript at every run costs about a third more (bench/README.md).
+//
+// The cache belongs to the machine that runs boxwright, not to the one that
+// built it: V8 accepts cached data only from the same V8 version and flags,
+// and rejects any other (another Node version, a truncated file) — then the
+// CLI compiles as usual and nothing else changes. So the package ships no
+// cache: the first run of each command writes one beside the bundle (when
+// the install directory is writable), from what that run compiled on top of
+// the cache it found, and later runs load it. A read-only install works
+// without one.
+const { readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { Script } = require('node:vm');
 const Module = require('node:module');
 
-const file = join(__dirname, '..', 'dist', 'cli', 'boxwright.cjs');
+const dir = join(__dirname, '..', 'dist', 'cli');
+const file = join(dir, 'boxwright.cjs');
 const cacheFile = `${file}.cache`;
+/** The commands whose runs the cache holds, for this Node: a first run of another one adds what it compiles. */
+const coverageFile = `${cacheFile}.json`;
 let source;
 try {
   source = readFileSync(file, 'utf8');
@@ -21,20 +29,46 @@ try {
   process.stderr.write('boxwright: the CLI is not built; run `npm run build` (npm ci does it)\n');
   process.exit(2);
 }
+// BOXWRIGHT_CODE_CACHE=off: neither read nor write one (bench/code-cache.mjs measures what it saves).
+const useCache = process.env.BOXWRIGHT_CODE_CACHE !== 'off';
 let cachedData;
 try {
-  cachedData = readFileSync(cacheFile);
+  cachedData = useCache ? readFileSync(cacheFile) : undefined;
 } catch {
   cachedData = undefined;
 }
 const script = new Script(Module.wrap(source), { filename: file, cachedData });
-const refresh = cachedData === undefined || script.cachedDataRejected || process.env.BOXWRIGHT_WRITE_CODE_CACHE === '1';
+const accepted = cachedData !== undefined && !script.cachedDataRejected;
+const command = process.argv[2] ?? '';
+const node = `${process.version} ${process.arch}`;
+let covered = [];
+if (accepted) {
+  try {
+    const c = JSON.parse(readFileSync(coverageFile, 'utf8'));
+    if (c.node === node && Array.isArray(c.commands)) covered = c.commands;
+  } catch {
+    covered = [];
+  }
+}
+const refresh = useCache && (!accepted || !covered.includes(command) || process.env.BOXWRIGHT_WRITE_CODE_CACHE === '1');
 const mod = { exports: {}, filename: file, id: file };
-script.runInThisContext()(mod.exports, Module.createRequire(file), mod, file, join(__dirname, '..', 'dist', 'cli'));
+script.runInThisContext()(mod.exports, Module.createRequire(file), mod, file, dir);
 if (refresh) {
   process.once('exit', () => {
+    // Written aside and renamed, so that a run starting meanwhile reads the old cache or the new one, never half of one.
+    const write = (target, data) => {
+      const aside = `${target}.${process.pid}.tmp`;
+      try {
+        writeFileSync(aside, data);
+        renameSync(aside, target);
+      } catch (e) {
+        rmSync(aside, { force: true });
+        throw e;
+      }
+    };
     try {
-      writeFileSync(cacheFile, script.createCachedData());
+      write(cacheFile, script.createCachedData());
+      write(coverageFile, JSON.stringify({ node, commands: [...new Set([...covered, command])].sort() }) + '\n');
     } catch {
       // A read-only install keeps working without a cache.
     }

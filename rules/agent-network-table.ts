@@ -4,7 +4,7 @@ import { fixOf, removeHeaderLine } from './fix.js';
 export const agentNetworkTable = defineRule({
   meta: {
     id: 'agent-network-table',
-    seedRow: 'Direct network exception (the agent refuses a network table)',
+    seedRow: "Box's platform table, row: Direct network exception (the agent refuses a network table)",
     dialects: ['box'],
     docs: {
       summary: 'The agent refuses a network table.',

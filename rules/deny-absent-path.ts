@@ -6,7 +6,7 @@ const alternative = 'Create the target first, or deny an existing ancestor that 
 export const denyAbsentPath = defineRule({
   meta: {
     id: 'deny-absent-path',
-    seedRow: 'Deny an absent path',
+    seedRow: "Box's platform table, row: Deny an absent path",
     docs: {
       summary: 'A `deny` names a path that does not exist.',
       details:

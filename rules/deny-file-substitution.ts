@@ -5,7 +5,7 @@ import { relatedGrant, shown } from './util.js';
 export const denyFileSubstitution = defineRule({
   meta: {
     id: 'deny-file-substitution',
-    seedRow: 'Deny an existing file',
+    seedRow: "Box's platform table, row: Deny an existing file",
     docs: {
       summary: 'A denied file inside a granted tree reads as empty on Linux.',
       details:

@@ -19,7 +19,7 @@ const explainText: Record<AbstractSockets, string> = {
 export const directNetwork = defineRule({
   meta: {
     id: 'direct-network',
-    seedRow: 'Direct network exception',
+    seedRow: "Box's platform table, row: Direct network exception",
     dialects: ['box'],
     docs: {
       summary: 'A tool or local MCP server bypasses gateway policy.',

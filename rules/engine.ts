@@ -125,6 +125,22 @@ export class UndeclaredReportError extends Error {
   }
 }
 
+/**
+ * A message is one line: a control character in it came from the config (a
+ * path holding a newline or an escape sequence) and would break the line or
+ * act on the terminal, so it is shown escaped, as a TOML basic string
+ * writes it (`\n`, `\u001B`). The texts the platform documents quote have
+ * none, so they stay exact.
+ */
+export function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => escapes.get(c) ?? `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+}
+const escapes = new Map([
+  ['\n', '\\n'],
+  ['\r', '\\r'],
+  ['\t', '\\t'],
+]);
+
 /** Runs `rules` over the model. The rules are given (rules/index.ts passes the registry). */
 export function runRules(ir: PolicyIR, model: AccessModel, input: EngineInput, rules: readonly Rule[]): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -148,11 +164,11 @@ export function runRules(ir: PolicyIR, model: AccessModel, input: EngineInput, r
           ruleId: rule.meta.id,
           severity: def.severity,
           platforms,
-          message: def.text(data[0]),
+          message: oneLine(def.text(data[0])),
           file: ir.file,
           span: at.span,
-          ...(at.related?.length ? { related: at.related } : {}),
-          ...(suggestion ? { suggestion } : {}),
+          ...(at.related?.length ? { related: at.related.map((r) => ({ ...r, message: oneLine(r.message) })) } : {}),
+          ...(suggestion ? { suggestion: oneLine(suggestion) } : {}),
           ...(at.fix ? { fix: at.fix } : {}),
         });
       },

@@ -4,7 +4,7 @@ import { who } from './util.js';
 export const ipv6Socket = defineRule({
   meta: {
     id: 'ipv6-socket',
-    seedRow: 'IPv6 and socket families',
+    seedRow: "Box's platform table, row: IPv6 and socket families",
     dialects: ['box'],
     docs: {
       summary: 'IPv6 sockets fail at runtime on Linux, also with a network exception.',

@@ -5,7 +5,7 @@ import { shown } from './util.js';
 export const listWithoutContent = defineRule({
   meta: {
     id: 'list-without-content',
-    seedRow: 'Directory names without content',
+    seedRow: "Box's platform table, row: Directory names without content",
     dialects: ['box'],
     docs: {
       summary: '`list` (names without contents) cannot be lowered on Linux.',

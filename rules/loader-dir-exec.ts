@@ -5,7 +5,7 @@ import { authored, shown } from './util.js';
 export const loaderDirExec = defineRule({
   meta: {
     id: 'loader-dir-exec',
-    seedRow: 'Loader directory reads',
+    seedRow: "Box's platform table, row: Loader directory reads",
     dialects: ['box'],
     docs: {
       summary: 'An agent read on a recognised loader directory makes its programs executable on Linux.',

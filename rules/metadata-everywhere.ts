@@ -3,12 +3,12 @@ import { defineRule } from './engine.js';
 export const metadataEverywhere = defineRule({
   meta: {
     id: 'metadata-everywhere',
-    seedRow: 'Seed 001: "content, not metadata"',
+    seedRow: 'TYBA\'s platforms page: "content, not metadata"',
     dialects: ['tyba'],
     docs: {
       summary: 'TYBA promises metadata of every file; on Linux ungranted paths are absent instead.',
       details:
-        'Seed 001: the agent can check whether a file exists, its size and its date; only the content is denied by default. The macOS lowering allows `file-read-metadata` everywhere. The Linux mount view cannot: ungranted paths do not exist, so a program that stats a path outside its grants sees ENOENT, not metadata.',
+        "TYBA's platforms page: the agent can check whether a file exists, its size and its date; only the content is denied by default. The macOS lowering allows `file-read-metadata` everywhere. The Linux mount view cannot: ungranted paths do not exist, so a program that stats a path outside its grants sees ENOENT, not metadata.",
       bad: { toml: '[sandbox]\nread_allow = []', expect: ['1:2 info linux'] },
       good: { toml: '[sandbox]\nread_allow = []  # the same: info only', expect: ['1:2 info linux'] },
     },

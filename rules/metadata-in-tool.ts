@@ -5,7 +5,7 @@ import { who } from './util.js';
 export const metadataInTool = defineRule({
   meta: {
     id: 'metadata-in-tool',
-    seedRow: 'Metadata-only tree (tools)',
+    seedRow: "Box's platform table, row: Metadata-only tree (tools)",
     dialects: ['box'],
     docs: {
       summary: 'Tools and MCP servers refuse the `metadata` field.',

@@ -5,7 +5,7 @@ import { shown } from './util.js';
 export const metadataTree = defineRule({
   meta: {
     id: 'metadata-tree',
-    seedRow: 'Metadata-only tree (agent)',
+    seedRow: "Box's platform table, row: Metadata-only tree (agent)",
     dialects: ['box'],
     docs: {
       summary: "The agent's `metadata` tree is accepted on Linux but not supplied.",

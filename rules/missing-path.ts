@@ -4,7 +4,7 @@ import { authored, shown } from './util.js';
 export const missingPath = defineRule({
   meta: {
     id: 'missing-path',
-    seedRow: 'Content and execution grants must name existing paths',
+    seedRow: "Box's platform table, row: Content and execution grants must name existing paths",
     docs: {
       summary: 'A content or execution grant names a path that does not exist.',
       details:

@@ -6,7 +6,7 @@ const alternative = 'Use mediated file operations through Strands Shell or Monty
 export const nativeFsPolicy = defineRule({
   meta: {
     id: 'native-fs-policy',
-    seedRow: 'Native filesystem policy',
+    seedRow: "Box's platform table, row: Native filesystem policy",
     dialects: ['box'],
     docs: {
       summary: 'native-filesystem-policy needs macOS and a build with the feature.',

@@ -6,7 +6,7 @@ import { authoredEntries } from './paths.js';
 export const noncanonicalPath = defineRule({
   meta: {
     id: 'noncanonical-path',
-    seedRow: 'Symbolic-link entries (noncanonical grant spellings)',
+    seedRow: "Box's platform table, row: Symbolic-link entries (noncanonical grant spellings)",
     docs: {
       summary: 'A path is not in its canonical spelling.',
       details:

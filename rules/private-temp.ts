@@ -3,7 +3,7 @@ import { defineRule } from './engine.js';
 export const privateTemp = defineRule({
   meta: {
     id: 'private-temp',
-    seedRow: 'Seed 001: the session\'s implicit grants ("the worktree, temp, the agent\'s own directories"), as the Linux lowering makes them',
+    seedRow: `TYBA's platforms page: the session's implicit grants ("the worktree, temp, the agent's own directories"), as the Linux lowering makes them`,
     dialects: ['tyba'],
     docs: {
       summary: "On Linux TYBA's temp directory is a private tmpfs, never the host's /tmp.",

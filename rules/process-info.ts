@@ -6,7 +6,7 @@ import { authored } from './util.js';
 export const processInfo = defineRule({
   meta: {
     id: 'process-info',
-    seedRow: 'Process information',
+    seedRow: "Box's platform table, row: Process information",
     dialects: ['box'],
     docs: {
       summary: "A grant under /proc shows the workload's own processes on Linux, never the host's.",

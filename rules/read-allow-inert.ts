@@ -3,7 +3,7 @@ import { defineRule } from './engine.js';
 export const readAllowInert = defineRule({
   meta: {
     id: 'read-allow-inert',
-    seedRow: 'Seed 001: sandbox.read_allow on Windows',
+    seedRow: "TYBA's platforms page: sandbox.read_allow on Windows",
     dialects: ['tyba'],
     docs: {
       summary: '`read_allow` has no effect on Windows.',

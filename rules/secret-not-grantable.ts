@@ -5,7 +5,7 @@ import { fixOf, removeFromList } from './fix.js';
 export const secretNotGrantable = defineRule({
   meta: {
     id: 'secret-not-grantable',
-    seedRow: 'Seed 001: denials beat permissions (read_allow of a listed secret)',
+    seedRow: "TYBA's platforms page: denials beat permissions (read_allow of a listed secret)",
     dialects: ['tyba'],
     docs: {
       summary: "A read_allow names a listed secret (or TYBA's data directory), or a tree that holds one.",

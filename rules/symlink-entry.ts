@@ -5,7 +5,7 @@ import { authoredEntries } from './paths.js';
 export const symlinkEntry = defineRule({
   meta: {
     id: 'symlink-entry',
-    seedRow: 'Symbolic-link entries',
+    seedRow: "Box's platform table, row: Symbolic-link entries",
     docs: {
       summary: 'A path goes through a symbolic link.',
       details:
@@ -21,12 +21,19 @@ export const symlinkEntry = defineRule({
       text: (d: { written: string; link: string; resolved: string }) => `\`${d.written}\` goes through the symbolic link ${d.link}; name the resolved target ${d.resolved}`,
       suggestion: (d: { resolved: string }) => `Name the resolved target ${d.resolved}.`,
     },
+    loop: {
+      severity: 'error',
+      platforms: ['macos', 'linux', 'windows'],
+      text: (d: { written: string; link: string }) => `\`${d.written}\` goes through the symbolic link ${d.link}, and following the links never ends (a loop): it names no file`,
+      suggestion: 'Fix the links on the machine, or name the real file or directory that the entry means.',
+    },
   },
   check(ctx) {
     for (const p of ctx.ir.principals) {
       for (const e of authoredEntries(p)) {
         const link = e.facts.symlink;
-        if (link) ctx.report('link', { span: e.span, fix: replaceString(e.span, link.resolved) }, { written: e.written, link: link.link, resolved: link.resolved });
+        if (link?.loop) ctx.report('loop', { span: e.span }, { written: e.written, link: link.link });
+        else if (link) ctx.report('link', { span: e.span, fix: replaceString(e.span, link.resolved) }, { written: e.written, link: link.link, resolved: link.resolved });
       }
     }
   },

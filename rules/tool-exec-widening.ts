@@ -4,7 +4,7 @@ import { authored, listPaths, relatedGrants, who } from './util.js';
 export const toolExecWidening = defineRule({
   meta: {
     id: 'tool-exec-widening',
-    seedRow: 'Helper execution',
+    seedRow: "Box's platform table, row: Helper execution",
     dialects: ['box'],
     docs: {
       summary: "Linux makes a tool's read and write mounts executable.",

@@ -6,7 +6,7 @@ import { addToList, fixOf } from './fix.js';
 export const windowsOpenReads = defineRule({
   meta: {
     id: 'windows-open-reads',
-    seedRow: 'Seed 001: reads are open by default on Windows',
+    seedRow: "TYBA's platforms page: reads are open by default on Windows",
     docs: {
       summary: 'On Windows reads are open: only the listed secrets are closed.',
       details:

@@ -4,7 +4,7 @@ import { who } from './util.js';
 export const workspaceNoContent = defineRule({
   meta: {
     id: 'workspace-no-content',
-    seedRow: 'Unreachable paths and workspace',
+    seedRow: "Box's platform table, row: Unreachable paths and workspace",
     dialects: ['box'],
     docs: {
       summary: 'A workspace grants no content by itself.',

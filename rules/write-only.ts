@@ -9,7 +9,7 @@ const alternative =
 export const writeOnly = defineRule({
   meta: {
     id: 'write-only',
-    seedRow: 'Write-only content; an execute grant does not satisfy read; read_file cannot cover a directory write',
+    seedRow: "Box's platform table, row: Write-only content; an execute grant does not satisfy read; read_file cannot cover a directory write",
     dialects: ['box'],
     docs: {
       summary: 'A write or write_file grant without read access covering its whole scope.',

@@ -4,8 +4,9 @@
 //    so that no schema is compiled at start-up;
 // 3. esbuild bundles the CLI into one file, dist/cli/boxwright.cjs, because
 //    loading hundreds of small modules (chevrotain's lodash imports alone)
-//    costs more start-up time than everything else together; a first run
-//    writes its V8 code cache (see bin/boxwright.cjs);
+//    costs more start-up time than everything else together; runs here
+//    write this machine's V8 code cache (see bin/boxwright.cjs), which the
+//    package does not ship;
 // 4. beside them, the static Landlock helper for each architecture with a
 //    C compiler here (scripts/build-landlock.mjs); the compiles start first
 //    and run while tsc does.
@@ -53,6 +54,7 @@ await esbuild.build({
 // (which also compiles a config; without bubblewrap it fails closed, and
 // still warms everything up to the spawn).
 rmSync(`${outfile}.cache`, { force: true });
+rmSync(`${outfile}.cache.json`, { force: true });
 const warm = (args) =>
   spawnSync(process.execPath, [join(root, 'bin', 'boxwright.cjs'), ...args], {
     cwd: root,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -62,5 +62,39 @@ describe('pre-commit hook, for real', { skip, timeout: 600_000 }, () => {
     git(work, 'add', 'sandbox.toml');
     const clean = spawnSync('git', ['-c', 'user.email=ci@boxwright.test', '-c', 'user.name=ci', 'commit', '-m', 'clean config'], { cwd: work, env, encoding: 'utf8' });
     assert.equal(clean.status, 0, `${clean.stdout}\n${clean.stderr}`);
+
+    // Other TOML is selected by the hook's `types: [toml]` and passed over by content (issue 14 item 19):
+    // an unrelated agent-settings.toml, and a pyproject.toml that does not even parse.
+    writeFileSync(join(work, 'agent-settings.toml'), '[settings]\ntheme = "dark"\n');
+    writeFileSync(join(work, 'pyproject.toml'), '[project\nname = "x"\n');
+    git(work, 'add', 'agent-settings.toml', 'pyproject.toml');
+    const other = spawnSync('git', ['-c', 'user.email=ci@boxwright.test', '-c', 'user.name=ci', 'commit', '-m', 'other toml'], { cwd: work, env, encoding: 'utf8' });
+    assert.equal(other.status, 0, `${other.stdout}\n${other.stderr}`);
+    assert.doesNotMatch(other.stdout + other.stderr, /not a sandbox configuration|toml-syntax/);
+
+    // A config anywhere, under any name, is still checked: a refused one in a broken TOML file too.
+    mkdirSync(join(work, 'deploy'));
+    writeFileSync(join(work, 'deploy', 'policy.toml'), '[agent.filesystem]\nlist = ["~/inbox"]\n');
+    writeFileSync(join(work, 'broken.toml'), '[agent.filesystem\nread = ["~/project"]\n');
+    git(work, 'add', 'deploy/policy.toml', 'broken.toml');
+    const anywhere = spawnSync('git', ['-c', 'user.email=ci@boxwright.test', '-c', 'user.name=ci', 'commit', '-m', 'config elsewhere'], { cwd: work, env, encoding: 'utf8' });
+    assert.notEqual(anywhere.status, 0, `${anywhere.stdout}\n${anywhere.stderr}`);
+    assert.match(anywhere.stdout + anywhere.stderr, /deploy\/policy\.toml:2:9 {2}error {2}list-without-content/);
+    assert.match(anywhere.stdout + anywhere.stderr, /broken\.toml:1:\d+ {2}error {2}toml-syntax/);
+  });
+});
+
+describe("the README's pre-commit snippet", () => {
+  it('pins a revision that can exist: a full commit SHA or a tag of this repository (issue 14 item 19)', () => {
+    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+    const revs = [...readme.matchAll(/^\s*rev:\s*(\S+)/gm)].map((m) => m[1]!);
+    assert.ok(revs.length >= 1, 'the README shows a hook configuration');
+    const tags = new Set(git(repoRoot, 'tag', '--list').split('\n').filter(Boolean));
+    for (const rev of revs) assert.ok(/^[0-9a-f]{40}$/.test(rev) || tags.has(rev), `rev: ${rev} names no tag of this repository and is not a commit SHA`);
+    const hooks = readFileSync(join(repoRoot, '.pre-commit-hooks.yaml'), 'utf8');
+    assert.match(hooks, /^- id: boxwright$/m);
+    assert.match(hooks, /^ {2}entry: boxwright lint --only-configs$/m);
+    assert.match(hooks, /^ {2}types: \[toml\]$/m);
+    assert.doesNotMatch(hooks, /^ {2}files:/m, 'configs are chosen by content, not by a name pattern');
   });
 });

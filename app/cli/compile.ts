@@ -1,5 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { Platform } from '../../compiler/diagnostic.js';
 import { formatText } from '../format/text.js';
 import { targetLoaders } from '../../targets/registry.js';
@@ -65,30 +65,84 @@ export function platformOf(target: string | undefined): Platform {
   throw new UsageError(`--target must be macos, linux or windows`);
 }
 
-/** `boxwright compile CONFIG --target T --out DIR`: exit 0 written, 1 refused or invalid, 2 usage. */
+/** A file-system error in words, for a message that names the path. */
+function because(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  const words: Record<string, string> = {
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    EROFS: 'read-only file system',
+    ENOENT: 'no such file or directory',
+    ENOTDIR: 'a component of the path is not a directory',
+    EEXIST: 'it exists and is not a directory',
+    ENOSPC: 'no space left on the device',
+    EISDIR: 'it is a directory',
+  };
+  return (code && words[code]) ?? (e as Error).message;
+}
+
+/**
+ * The output directory, made if it is missing, one component at a time.
+ * Not `mkdirSync(…, { recursive: true })`: under /proc a mkdir fails with
+ * ENOENT although the parent exists, and Node's recursive mkdir then
+ * retries the parent and the child for ever (boxwright spun for minutes).
+ * Every failure names the directory: a usage error, exit 2.
+ */
+export function makeOutDir(out: string): void {
+  const missing: string[] = [];
+  for (let dir = resolve(out); ; dir = dirname(dir)) {
+    let kind: 'dir' | 'other' | 'absent';
+    try {
+      kind = statSync(dir).isDirectory() ? 'dir' : 'other';
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`cannot use --out ${out}: ${dir}: ${because(e)}`);
+      kind = 'absent';
+    }
+    if (kind === 'other' && dir === resolve(out)) throw new UsageError(`--out ${out} exists and is not a directory: name a directory for the artifacts`);
+    if (kind === 'other') throw new UsageError(`cannot make --out ${out}: ${dir} is not a directory`);
+    if (kind === 'dir') break;
+    missing.unshift(dir);
+    if (dirname(dir) === dir) break;
+  }
+  for (const dir of missing) {
+    try {
+      mkdirSync(dir);
+    } catch (e) {
+      throw new UsageError(`cannot make --out ${out}: ${dir}: ${because(e)}`);
+    }
+  }
+}
+
+/** `boxwright compile CONFIG --target T --out DIR`: exit 0 written, 1 refused or invalid, 2 usage or an output that cannot be written. */
 export async function compileCommand(args: CompileArgs): Promise<number> {
   const platform = platformOf(args.target);
   if (!args.out) throw new UsageError('--out DIR is required');
-  const input = readInput(args.config ?? '-');
+  if (!args.config) throw new UsageError('name the config to compile (- reads it from standard input): boxwright compile CONFIG --target T --out DIR');
+  const input = readInput(args.config);
   if ('error' in input) {
     process.stderr.write(`boxwright: ${input.error}\n`);
     return 2;
   }
-  const file = args.config ?? '<stdin>';
+  const file = args.config === '-' ? '<stdin>' : args.config;
   const outcome = await compileConfig(configReader(args).check(input.bytes, file), platform, args);
   const shown = outcome.check.diagnostics.filter((d) => d.severity === 'error' && d.platforms.includes(platform));
   if (!outcome.ok) {
-    process.stderr.write(formatText([{ path: file, text: outcome.check.text, ...(outcome.check.dialect ? { dialect: outcome.check.dialect } : {}), verdicts: outcome.check.verdicts, diagnostics: shown }]));
+    process.stderr.write(formatText([{ path: file, text: outcome.check.text, ...(outcome.check.dialect ? { dialect: outcome.check.dialect } : {}), verdicts: outcome.check.verdicts, diagnostics: shown }], [platform]));
     process.stderr.write(`boxwright compile: ${outcome.reason}\n`);
     return 1;
   }
   // The schema restricts principal names and every target names its files
   // through artifactStem; checked once more where the files are written.
   for (const a of outcome.artifacts) artifactStem(a.name);
-  mkdirSync(args.out, { recursive: true });
+  makeOutDir(args.out);
   for (const a of [...outcome.artifacts].sort((x, y) => (x.name < y.name ? -1 : 1))) {
-    writeFileSync(join(args.out, a.name), a.content);
-    process.stdout.write(`${join(args.out, a.name)}\n`);
+    const path = join(args.out, a.name);
+    try {
+      writeFileSync(path, a.content);
+    } catch (e) {
+      throw new UsageError(`cannot write ${path}: ${because(e)}`);
+    }
+    process.stdout.write(`${path}\n`);
   }
   if (outcome.check.verdicts[platform] === 'refused') process.stderr.write(`boxwright compile: WARNING: ${platform} refuses ${file}; written anyway because of --force\n`);
   return 0;

@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { relative, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Platform } from '../../compiler/diagnostic.js';
 import { accessDelta } from '../views/delta.js';
 import { artifactDiffs, type ArtifactDiff, type ConfigDiff } from '../views/diff.js';
@@ -7,7 +6,9 @@ import type { CheckResult } from '../check.js';
 import { formats, renderer } from '../format/registry.js';
 import { compileConfig } from './compile.js';
 import { configReader, platformsFrom, UsageError, type ConfigArgs } from './options.js';
+import { changedTomlFiles, repositoryRoot, resolveRevision, showAt } from './git.js';
 import { readInput } from './read-input.js';
+import { isSandboxConfig } from './select.js';
 
 export interface DiffArgs extends ConfigArgs {
   base?: string;
@@ -17,11 +18,6 @@ export interface DiffArgs extends ConfigArgs {
   platform?: string | string[];
   'fail-on'?: string;
   artifacts?: boolean;
-}
-
-interface Side {
-  readonly label: string;
-  readonly bytes: Uint8Array;
 }
 
 /** Each selected platform's artifacts of both revisions, compiled from their check results (no --force, default target options), compared. */
@@ -35,35 +31,34 @@ async function compareArtifacts(base: CheckResult, head: CheckResult, platforms:
   return out;
 }
 
+/** How a reader checks one side by hand (a git revision is no file `lint` can open). */
+export interface LintHints {
+  readonly base?: string;
+  readonly head?: string;
+}
+
 /** Both revisions, checked once each, compared through their access models, then their artifacts. */
-export async function diffChecks(base: CheckResult, head: CheckResult, platforms: readonly Platform[], args: Pick<DiffArgs, 'artifacts'>): Promise<ConfigDiff> {
+export async function diffChecks(base: CheckResult, head: CheckResult, platforms: readonly Platform[], args: Pick<DiffArgs, 'artifacts'>, hints: LintHints = {}): Promise<ConfigDiff> {
   if (!base.ir || !head.ir) {
-    const which = !base.ir ? base.file : head.file;
-    return { base: base.file, head: head.file, error: `${which} has errors (run \`boxwright lint ${which}\`); nothing to compare` };
+    const [which, hint] = !base.ir ? [base.file, hints.base ?? `boxwright lint ${base.file}`] : [head.file, hints.head ?? `boxwright lint ${head.file}`];
+    return { base: base.file, head: head.file, error: `${which} has errors (\`${hint}\` shows them); nothing to compare` };
   }
   const delta = accessDelta(
     { model: base.model, verdicts: base.verdicts, diagnostics: base.diagnostics },
     { model: head.model, verdicts: head.verdicts, diagnostics: head.diagnostics },
     platforms,
   );
-  const identical = Buffer.from(base.bytes).equals(Buffer.from(head.bytes));
+  const identical = Buffer.from(base.bytes).equals(Buffer.from(head.bytes)) && base.dialect === head.dialect;
   const artifacts = identical || args.artifacts === false ? [] : await compareArtifacts(base, head, platforms);
   return { base: base.file, head: head.file, delta, artifacts };
 }
 
-function gitShow(rev: string, file: string): Side {
-  const root = execFileSync('git', ['rev-parse', '--show-toplevel'], { encoding: 'utf8' }).trim();
-  const inRepo = relative(root, resolve(file)).split('\\').join('/');
-  try {
-    return { label: `${rev}:${inRepo}`, bytes: execFileSync('git', ['show', `${rev}:${inRepo}`], { cwd: root, maxBuffer: 64 << 20 }) };
-  } catch (e) {
-    throw new UsageError(`git cannot show ${rev}:${inRepo}: ${(e as { stderr?: Buffer }).stderr?.toString().trim() || (e as Error).message}`);
-  }
-}
-
-function changedConfigs(rev: string): string[] {
-  const out = execFileSync('git', ['diff', '--name-only', rev, '--', '*.toml'], { encoding: 'utf8' });
-  return out.split('\n').filter(Boolean);
+/** One revision of a config: its bytes, or none (the file is new on the other side, or deleted). */
+interface Side {
+  readonly label: string;
+  readonly bytes?: Uint8Array;
+  /** How to lint this side by hand, when `boxwright lint LABEL` would not. */
+  readonly hint?: string;
 }
 
 function load(path: string): Side {
@@ -72,25 +67,76 @@ function load(path: string): Side {
   return { label: path, bytes: input.bytes };
 }
 
+/** A path as git names it from the root (forward slashes), and as the user reads it from here. */
+function names(root: string, file: string): { inRepo: string; shown: string } {
+  const absolute = resolve(file);
+  const inRepo = relative(root, absolute).split(sep).join('/');
+  if (inRepo.startsWith('..') || isAbsolute(inRepo)) throw new UsageError(`${file} is outside the git repository at ${root}`);
+  return { inRepo, shown: relative(process.cwd(), absolute) || inRepo };
+}
+
+/** The file at the revision and in the working tree; either may be missing (added, deleted), not both. */
+function gitPair(root: string, rev: string, commit: string, inRepo: string, shown: string): [Side, Side] {
+  const before = showAt(root, commit, inRepo);
+  const now = readInput(join(root, inRepo));
+  if ('error' in now && now.reason !== 'no such file') throw new UsageError(now.error);
+  const after = 'bytes' in now ? now.bytes : undefined;
+  if (!before && !after) throw new UsageError(`${shown} exists neither at ${rev} nor in the working tree`);
+  return [
+    { label: before ? `${rev}:${inRepo}` : `${rev}:${inRepo} (absent)`, ...(before ? { bytes: before } : {}), hint: `git show ${rev}:${inRepo} | boxwright lint -` },
+    { label: after ? shown : `${shown} (deleted)`, ...(after ? { bytes: after } : {}) },
+  ];
+}
+
+/**
+ * The pairs `diff --git REV [FILE]` compares. With FILE, that file. Without,
+ * every `.toml` that changed since REV (added, deleted, modified, or new
+ * and untracked) whose content, on either side, is a sandbox config (the
+ * dialect detection's keys): the other TOML of a repository
+ * (`pyproject.toml`, `Cargo.toml`) is passed over.
+ */
+function gitPairs(rev: string, file: string | undefined): [Side, Side][] {
+  const root = repositoryRoot(process.cwd());
+  const commit = resolveRevision(root, rev);
+  if (file) {
+    const { inRepo, shown } = names(root, file);
+    return [gitPair(root, rev, commit, inRepo, shown)];
+  }
+  const pairs: [Side, Side][] = [];
+  for (const inRepo of changedTomlFiles(root, commit)) {
+    const pair = gitPair(root, rev, commit, inRepo, relative(process.cwd(), join(root, inRepo)) || inRepo);
+    if (pair.some((side) => side.bytes && isSandboxConfig(side.bytes))) pairs.push(pair);
+  }
+  return pairs;
+}
+
 /**
  * `boxwright diff BASE HEAD` or `boxwright diff --git REV [FILE]`: exit 0,
  * or 1 with `--fail-on widen` when any principal gains access on a
  * selected platform (or when a revision cannot be read as a policy); 2 usage.
+ * A side with no file (a config added or deleted) is compared as an empty
+ * config of the other side's dialect: a diff from nothing, or to nothing.
  */
 export async function diffCommand(args: DiffArgs): Promise<number> {
-  const pairs: [Side, Side][] = [];
-  if (args.git) {
-    const files = args.base ? [args.base] : changedConfigs(args.git);
-    for (const f of files) pairs.push([gitShow(args.git, f), load(f)]);
+  const platforms = platformsFrom(args.platform);
+  let pairs: [Side, Side][];
+  if (args.git !== undefined) {
+    if (args.head) throw new UsageError('with --git, name at most one file: boxwright diff --git REV [FILE]');
+    pairs = gitPairs(args.git, args.base);
   } else {
     if (!args.base || !args.head) throw new UsageError('name two files (BASE HEAD), or --git REV [FILE]');
-    pairs.push([load(args.base), load(args.head)]);
+    pairs = [[load(args.base), load(args.head)]];
   }
-  const platforms = platformsFrom(args.platform);
   // One reader, so one filesystem view, for every revision of every file.
   const reader = configReader(args);
   const diffs: ConfigDiff[] = [];
-  for (const [b, h] of pairs) diffs.push(await diffChecks(reader.check(b.bytes, b.label), reader.check(h.bytes, h.label), platforms, args));
+  for (const [b, h] of pairs) {
+    const present = b.bytes ? reader.check(b.bytes, b.label, platforms) : undefined;
+    const after = h.bytes ? reader.check(h.bytes, h.label, platforms) : undefined;
+    const dialect = (present ?? after)?.dialect;
+    const nothing = (label: string): CheckResult => reader.check(new Uint8Array(), label, platforms, dialect ?? 'box');
+    diffs.push(await diffChecks(present ?? nothing(b.label), after ?? nothing(h.label), platforms, args, { ...(b.hint ? { base: b.hint } : {}), ...(h.hint ? { head: h.hint } : {}) }));
+  }
   const render = await renderer(formats.diff, args.format);
   process.stdout.write(render(diffs));
   if (diffs.some((d) => 'error' in d)) return 1;

@@ -1,7 +1,22 @@
 import { main } from './main.js';
 
+/**
+ * A reader that stops early (`boxwright lint … | head -1`) closes the pipe:
+ * the rest of the output has nowhere to go, which is no error of
+ * boxwright's. It is dropped quietly and the command ends with its own exit
+ * status (Node would otherwise throw EPIPE as an unhandled 'error' event).
+ */
+function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') return;
+    throw e;
+  });
+}
+
 /** Runs the CLI; any unexpected failure is exit 2 with one line, never a stack trace. */
 export function run(argv: string[]): void {
+  quietOnClosedPipe(process.stdout);
+  quietOnClosedPipe(process.stderr);
   main(argv).then(
     (code) => {
       process.exitCode = code;

@@ -3,7 +3,7 @@ import { explainMatrix, type ExplainMatrix } from '../views/matrix.js';
 import { formatText } from '../format/text.js';
 import { formats, renderer } from '../format/registry.js';
 import type { CheckResult } from '../check.js';
-import { configReader, platformsFrom, type ConfigArgs } from './options.js';
+import { configReader, platformsFrom, UsageError, type ConfigArgs } from './options.js';
 import { readInput } from './read-input.js';
 
 export interface ExplainArgs extends ConfigArgs {
@@ -33,13 +33,14 @@ export function onlyPlatforms(m: ExplainMatrix, platforms: readonly string[]): E
 
 /** `boxwright explain CONFIG`: exit 0, 1 when the config cannot be read as a policy, 2 usage. */
 export async function explainCommand(args: ExplainArgs): Promise<number> {
-  const input = readInput(args.config ?? '-');
+  if (!args.config) throw new UsageError('name the config to explain (- reads it from standard input): boxwright explain CONFIG');
+  const input = readInput(args.config);
   if ('error' in input) {
     process.stderr.write(`boxwright: ${input.error}\n`);
     return 2;
   }
   const platforms = platformsFrom(args.platform);
-  const { matrix, errors } = explainCheck(configReader(args).check(input.bytes, args.config ?? '<stdin>'));
+  const { matrix, errors } = explainCheck(configReader(args).check(input.bytes, args.config === '-' ? '<stdin>' : args.config));
   if (!matrix) {
     process.stderr.write(errors);
     return 1;

@@ -1,40 +1,60 @@
-import type { FileReport } from '../format/report.js';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { LintEntry } from '../format/report.js';
 import { totals } from '../format/report.js';
 import { formats, renderer } from '../format/registry.js';
-import { configReader, platformsFrom, type ConfigArgs } from './options.js';
+import { configReader, countFrom, platformsFrom, UsageError, type ConfigArgs } from './options.js';
 import { readInput } from './read-input.js';
+import { isSandboxConfig } from './select.js';
 
 export interface LintArgs extends ConfigArgs {
   files?: string[];
   format?: string;
   platform?: string | string[];
-  'max-warnings'?: number;
+  'max-warnings'?: string;
+  'only-configs'?: boolean;
+}
+
+/**
+ * The top of the git work tree `dir` is in (the nearest ancestor holding
+ * `.git`, a directory or a worktree's file), or undefined outside one:
+ * what SARIF's URIs are relative to, as code scanning expects. Found
+ * without running git, which a lint would otherwise pay for at start-up.
+ */
+export function workTreeRoot(dir: string): string | undefined {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, '.git'))) return d;
+    if (dirname(d) === d) return undefined;
+  }
 }
 
 /** Exit 0 clean (info only), 1 errors or too many warnings, 2 usage or unreadable input. */
 export async function lintCommand(args: LintArgs): Promise<number> {
+  const max = countFrom('max-warnings', args['max-warnings']);
   const reader = configReader(args);
   const platforms = platformsFrom(args.platform);
+  if (!args.files?.length && process.stdin.isTTY) throw new UsageError('name the config files to lint, or - to read one from standard input');
   const files = args.files?.length ? args.files : ['-'];
-  const reports: FileReport[] = [];
-  let unreadable = false;
+  const reports: LintEntry[] = [];
   for (const path of files) {
     const input = readInput(path);
     if ('error' in input) {
-      process.stderr.write(`boxwright: ${input.error}\n`);
-      unreadable = true;
+      reports.push({ path: path === '-' ? '<stdin>' : path, error: input.reason });
       continue;
     }
+    // pre-commit's hook passes every staged .toml: those that are no sandbox config are passed over.
+    if (args['only-configs'] && !isSandboxConfig(input.bytes)) continue;
     const result = reader.check(input.bytes, path === '-' ? '<stdin>' : path, platforms);
     reports.push({ path: result.file, text: result.text, ...(result.dialect ? { dialect: result.dialect } : {}), verdicts: result.verdicts, diagnostics: result.diagnostics });
   }
   const render = await renderer(formats.lint, args.format);
-  process.stdout.write(render({ files: reports, base: process.cwd() }));
-  if (unreadable) return 2;
+  const cwd = process.cwd();
+  process.stdout.write(render({ files: reports, platforms, base: cwd, root: workTreeRoot(cwd) ?? cwd }));
   const t = totals(reports);
+  for (const r of reports) if ('error' in r) process.stderr.write(`boxwright: cannot read ${r.path}: ${r.error}\n`);
+  if (t.unreadable) return 2;
   if (t.errors > 0) return 1;
-  const max = args['max-warnings'];
-  if (max !== undefined && max >= 0 && t.warnings > max) {
+  if (max !== undefined && t.warnings > max) {
     process.stderr.write(`boxwright: ${t.warnings} warnings exceed --max-warnings ${max}\n`);
     return 1;
   }

@@ -1,5 +1,7 @@
 import yargs from 'yargs';
 import type { Argv } from 'yargs';
+import { didYouMean } from '../../compiler/schema/did-you-mean.js';
+import { version } from '../../compiler/version.js';
 import { formatNames, type FormattedCommand } from '../format/registry.js';
 import { UsageError } from './options.js';
 
@@ -29,8 +31,11 @@ const fsOptions = (y: Argv): Argv =>
 /** `--format`: the command's formats from the one table (app/format/registry.ts), its first the default. */
 const formatOption = (command: FormattedCommand) => {
   const choices = formatNames(command);
-  return { alias: 'f', choices, default: choices[0] } as const;
+  return { alias: 'f', choices, default: choices[0], describe: 'output format' } as const;
 };
+
+const platformOption = { type: 'string', describe: 'check only these platforms, comma-separated or repeated: macos,linux,windows (the others get no verdict)' } as const;
+const configPositional = { type: 'string', describe: 'the config file (- reads it from standard input)' } as const;
 
 const commands: Record<string, Command> = {
   lint: {
@@ -38,10 +43,11 @@ const commands: Record<string, Command> = {
     describe: 'check configs and print per-platform diagnostics and verdicts',
     options: (y) =>
       fsOptions(y)
-        .positional('files', { type: 'string', array: true, describe: 'config files (standard input when none)' })
+        .positional('files', { type: 'string', array: true, describe: 'config files (- for standard input; with none, standard input unless it is a terminal)' })
         .option('format', formatOption('lint'))
-        .option('platform', { type: 'string', describe: 'only these platforms, comma-separated or repeated: macos,linux,windows' })
-        .option('max-warnings', { type: 'number', describe: 'exit 1 when there are more warnings than this' }),
+        .option('platform', platformOption)
+        .option('max-warnings', { type: 'string', describe: 'exit 1 when there are more warnings than this (a whole number)' })
+        .option('only-configs', { type: 'boolean', default: false, describe: 'pass over files that are not sandbox configs (no Box or TYBA table), without a finding: for hooks that pass every .toml' }),
     run: async (args) => (await import('./lint.js')).lintCommand(args),
   },
   compile: {
@@ -49,6 +55,7 @@ const commands: Record<string, Command> = {
     describe: 'compile a config into the artifacts one platform enforces',
     options: (y) =>
       fsOptions(y)
+        .positional('config', configPositional)
         .option('target', { alias: 't', choices: ['macos', 'linux', 'windows'], demandOption: true, describe: 'the platform to compile for' })
         .option('out', { alias: 'o', type: 'string', demandOption: true, describe: 'the output directory' })
         .option('force', { type: 'boolean', default: false, describe: 'write artifacts even for a refused verdict (they say so at the top)' })
@@ -61,15 +68,18 @@ const commands: Record<string, Command> = {
     describe: 'what each platform gives each principal, grant by grant, and why it differs',
     options: (y) =>
       fsOptions(y)
+        .positional('config', configPositional)
         .option('format', formatOption('explain'))
-        .option('platform', { type: 'string', describe: 'only these platforms, comma-separated or repeated: macos,linux,windows' }),
+        .option('platform', platformOption),
     run: async (args) => (await import('./explain.js')).explainCommand(args),
   },
   run: {
-    usage: 'run <config>',
+    usage: 'run <config> -- <cmd> [args..]',
     describe: 'run a command inside the sandbox a config compiles to on this machine: boxwright run CONFIG [--principal P] -- CMD [ARGS..]',
     options: (y) =>
       fsOptions(y)
+        .positional('config', { type: 'string', describe: 'the config file' })
+        .positional('cmd', { type: 'string', describe: 'after --: the command to run in the sandbox, with its arguments (passed verbatim)' })
         .option('principal', { alias: 'p', type: 'string', default: 'agent', describe: 'whose sandbox: agent, tool:NAME or mcp:NAME' })
         .option('pass-env', { type: 'string', array: true, describe: 'let this environment variable into the sandbox (repeatable; only a short allowlist passes by default)' })
         .option('pass-fd', { type: 'number', array: true, describe: 'let this open descriptor (above 2) through to the command (repeatable; every other inherited one is closed)' })
@@ -88,9 +98,11 @@ const commands: Record<string, Command> = {
     describe: 'what changes in effective access between two revisions of a config, then the artifact diffs',
     options: (y) =>
       fsOptions(y)
-        .option('git', { type: 'string', describe: 'compare the file (or every changed .toml) at this git revision with the working tree' })
+        .positional('base', { type: 'string', describe: 'the config before (with --git: the file to compare, optional)' })
+        .positional('head', { type: 'string', describe: 'the config after' })
+        .option('git', { type: 'string', describe: 'compare the file at this git revision with the working tree; without a file, every sandbox config that changed (other TOML is passed over)' })
         .option('format', formatOption('diff'))
-        .option('platform', { type: 'string', describe: 'only these platforms, comma-separated or repeated: macos,linux,windows' })
+        .option('platform', platformOption)
         .option('fail-on', { choices: ['widen'], describe: 'exit 1 when any principal gains access on a selected platform' })
         .option('artifacts', { type: 'boolean', default: true, describe: 'include the unified diffs of the emitted artifacts (--no-artifacts skips them)' }),
     run: async (args) => (await import('./diff.js')).diffCommand(args),
@@ -110,15 +122,74 @@ const commands: Record<string, Command> = {
   rules: {
     usage: 'rules [id]',
     describe: "list the rules, or print one rule's documentation",
-    options: (y) => y.positional('id', { type: 'string' }).option('format', { choices: ['text', 'markdown'], default: 'text' }),
+    options: (y) => y.positional('id', { type: 'string', describe: 'a rule id (`boxwright rules` lists them)' }).option('format', { alias: 'f', choices: ['text', 'markdown'], default: 'text', describe: 'output format' }),
     run: async (args) => (await import('./rules.js')).rulesCommand(args),
   },
 };
 
 function overview(argv: string[]): Argv {
-  let y = yargs(argv).scriptName('boxwright').usage('$0 <command> [options]\n\nA policy compiler and linter for AI-agent sandbox configurations.');
+  let y = yargs(argv).scriptName('boxwright').usage('$0 <command> [options]\n\nA policy compiler and linter for AI-agent sandbox configurations.\n`boxwright <command> --help` describes a command.');
   for (const [name, c] of Object.entries(commands)) y = y.command(c.usage, c.describe, (sub) => sub, () => undefined).alias(name, name);
-  return y.demandCommand(1, `name a command: ${Object.keys(commands).join(', ')}`).strict().help().version(false);
+  return y
+    .option('version', { alias: 'V', type: 'boolean', describe: 'print the version' })
+    .demandCommand(1, `name a command: ${Object.keys(commands).join(', ')}`)
+    .strict()
+    .help()
+    .alias('help', 'h')
+    .version(false);
+}
+
+/** `--name` / `-n` tokens before `--`, as typed (without `=value`). */
+function optionTokens(options: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const a of options) {
+    if (/^--[^-]/.test(a)) out.push(a.split('=')[0]!);
+    else if (/^-[^-\d]/.test(a)) for (const c of a.slice(1).split('=')[0]!) out.push(`-${c}`);
+  }
+  return out;
+}
+
+/**
+ * Options the command does not know, named as the user typed them, with
+ * the closest known one: yargs' own strictness names `--bogus-flag` twice
+ * (`bogus-flag, bogusFlag`) and never suggests.
+ */
+function unknownOption(parser: Argv, options: readonly string[]): string | undefined {
+  // yargs' types leave out getOptions(), which it documents for this.
+  const known = (parser as unknown as { getOptions(): { key: Record<string, unknown>; alias: Record<string, string[]>; boolean: string[] } }).getOptions();
+  const names = new Set<string>(Object.keys(known.key));
+  for (const [k, aliases] of Object.entries(known.alias)) for (const a of [k, ...aliases]) names.add(a);
+  const booleans = new Set<string>(known.boolean);
+  for (const token of optionTokens(options)) {
+    const bare = token.replace(/^--?/, '');
+    const name = token.startsWith('--') && bare.startsWith('no-') && booleans.has(bare.slice(3)) ? bare.slice(3) : bare;
+    if (names.has(name)) continue;
+    const long = [...names].filter((n) => n.length > 1 && !/[A-Z]/.test(n));
+    const guess = didYouMean(bare, long);
+    return `unknown option ${token}${guess ? `; did you mean --${guess}?` : ''}`;
+  }
+  return undefined;
+}
+
+/**
+ * `run CONFIG ls -l` (no `--`): the config, and the command that should have
+ * come after `--`, read as yargs would (an option that takes a value takes
+ * the next word), so that `-l` is not called an unknown option of run's.
+ */
+function commandWithoutDashes(parser: Argv, options: readonly string[]): { config: string; command: string[] } | undefined {
+  const known = (parser as unknown as { getOptions(): { boolean: string[] } }).getOptions();
+  const booleans = new Set<string>([...known.boolean, 'help', 'h', 'v']);
+  const words: number[] = [];
+  for (let i = 0; i < options.length; i++) {
+    const a = options[i]!;
+    if (a.startsWith('-') && a.length > 1) {
+      if (!a.includes('=') && !booleans.has(a.replace(/^--?/, '').replace(/^no-/, ''))) i++;
+      continue;
+    }
+    words.push(i);
+    if (words.length === 2) return { config: options[words[0]!]!, command: options.slice(i) };
+  }
+  return undefined;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -131,10 +202,19 @@ export async function main(argv: string[]): Promise<number> {
   };
   try {
     if (!command) {
-      // No or unknown command: yargs explains (and prints --help).
+      if (name === '--version' || name === '-V') {
+        process.stdout.write(`${version}\n`);
+        return 0;
+      }
+      if (name !== undefined && !name.startsWith('-')) {
+        const guess = didYouMean(name, Object.keys(commands));
+        process.stderr.write(`boxwright: unknown command \`${name}\`${guess ? `; did you mean \`${guess}\`?` : ''}\nThe commands: ${Object.keys(commands).join(', ')}. Run \`boxwright --help\` for usage.\n`);
+        return 2;
+      }
+      // No command: yargs explains (and prints --help).
       await overview(argv).fail(fail).parseAsync();
       if (failure) process.stderr.write(`boxwright: ${failure}\nRun \`boxwright --help\` for usage.\n`);
-      return failure || !argv.includes('--help') ? 2 : 0;
+      return failure || !(argv.includes('--help') || argv.includes('-h')) ? 2 : 0;
     }
     // What follows `--` is the command to run, verbatim: yargs would turn
     // `-0` into 0 and `007` into 7 (`run … -- printf 007` printed 7).
@@ -145,8 +225,18 @@ export async function main(argv: string[]): Promise<number> {
       .options(yargs(options).scriptName(`boxwright ${name}`).usage(`boxwright ${command.usage}\n\n${command.describe}`))
       .strictOptions()
       .help()
+      .alias('help', 'h')
       .version(false)
       .fail(fail);
+    if (name === 'run' && dashes < 0) {
+      const cmd = commandWithoutDashes(parser, options);
+      if (cmd) throw new UsageError(`unexpected argument${cmd.command.length > 1 ? 's' : ''} ${cmd.command.join(' ')}: put the command to run after --: boxwright run ${cmd.config} -- ${cmd.command.join(' ')}`);
+    }
+    const unknown = options.includes('--help') || options.includes('-h') ? undefined : unknownOption(parser, options);
+    if (unknown) {
+      process.stderr.write(`boxwright ${name}: ${unknown}\nRun \`boxwright ${name} --help\` for usage.\n`);
+      return 2;
+    }
     const args = (await parser.parseAsync()) as Record<string, unknown>;
     if (failure) {
       process.stderr.write(`boxwright ${name}: ${failure}\nRun \`boxwright ${name} --help\` for usage.\n`);
@@ -154,22 +244,22 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (args['help']) return 0;
     const positional = (args['_'] as unknown[]).map(String);
-    return await command.run({ ...args, ...positionals(command.usage, positional), ...(verbatim ? { '--': verbatim } : {}) });
+    return await command.run({ ...args, ...positionals(name!, command.usage, positional), ...(verbatim ? { '--': verbatim } : {}) });
   } catch (e) {
     // A usage error, or an input a target cannot lower (TargetError, from
     // targets/target.ts: checked by name so that start-up loads no target).
     if (e instanceof UsageError || (e instanceof Error && e.name === 'TargetError')) {
-      process.stderr.write(`boxwright: ${e.message}\n`);
+      process.stderr.write(`boxwright${command ? ` ${name}` : ''}: ${e.message}\n`);
       return 2;
     }
     throw e;
   }
 }
 
-/** `lint [files..]` and `rules [id]`: positionals by name, as yargs commands would give them. */
-function positionals(usage: string, values: string[]): Record<string, unknown> {
+/** `lint [files..]` and `rules [id]`: positionals by name, as yargs commands would give them (`run`'s command comes after `--`, not here). */
+function positionals(command: string, usage: string, values: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const names = [...usage.matchAll(/[[<](\w+)(\.\.)?[\]>]/g)];
+  const names = [...usage.split(' -- ')[0]!.matchAll(/[[<](\w+)(\.\.)?[\]>]/g)];
   let i = 0;
   for (const [, key, rest] of names) {
     if (rest) {
@@ -177,6 +267,10 @@ function positionals(usage: string, values: string[]): Record<string, unknown> {
       i = values.length;
     } else if (i < values.length) out[key!] = values[i++];
   }
-  if (i < values.length) throw new UsageError(`unexpected argument${values.length - i > 1 ? 's' : ''}: ${values.slice(i).join(' ')}`);
+  if (i < values.length) {
+    const extra = values.slice(i).join(' ');
+    if (command === 'run') throw new UsageError(`unexpected argument${values.length - i > 1 ? 's' : ''} ${extra}: put the command to run after --: boxwright run ${values[0] ?? 'CONFIG'} -- ${extra}`);
+    throw new UsageError(`unexpected argument${values.length - i > 1 ? 's' : ''}: ${extra}`);
+  }
   return out;
 }

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import type { Platform } from '../../compiler/diagnostic.js';
 import { PLATFORMS } from '../../compiler/diagnostic.js';
 import { hostView, manifestView, noneView, type FsView } from '../../compiler/paths/index.js';
@@ -10,16 +10,38 @@ import { checkConfig, type CheckResult } from '../check.js';
 /** A usage problem: exit 2 with the message, never a stack trace. */
 export class UsageError extends Error {}
 
+/** `--home DIR`: what `~` means, so an absolute path (a relative one would mean a different home in every directory). */
+export function homeFrom(home: string | undefined): string | undefined {
+  if (home === undefined) return undefined;
+  if (home === '' || !isAbsolute(home)) throw new UsageError(`--home must be an absolute directory (what \`~\` expands to), not ${JSON.stringify(home)}`);
+  return home;
+}
+
+/** A whole number of at least 0 (`--max-warnings`), read from the text as typed: a number option would make `abc` NaN, which allowed any count. */
+export function countFrom(option: string, value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const text = Array.isArray(value) ? value.map(String).join(' ') : String(value);
+  if (!/^\d+$/.test(text.trim())) throw new UsageError(`--${option} takes a whole number (0 or more), not ${JSON.stringify(text)}`);
+  return Number(text.trim());
+}
+
 /** `--fs host|none|FILE.json` with `--home`. */
-export function fsViewFrom(fs: string | undefined, home: string | undefined): FsView {
+export function fsViewFrom(fs: string | undefined, homeOption: string | undefined): FsView {
   const spec = fs ?? 'host';
+  const home = homeFrom(homeOption);
   if (spec === 'host') return hostView(home ?? homedir());
   if (spec === 'none') return noneView(home ?? homedir());
+  const choices = '--fs takes `host` (the real disk), `none` (facts unknown) or a manifest FILE.json';
+  if (spec === '') throw new UsageError(`${choices}, not an empty string`);
   let text: string;
   try {
+    if (statSync(spec).isDirectory()) throw new UsageError(`${choices}: ${spec} is a directory`);
     text = readFileSync(spec, 'utf8');
   } catch (e) {
-    throw new UsageError(`cannot read the filesystem manifest ${spec}: ${(e as Error).message}`);
+    if (e instanceof UsageError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new UsageError(`${choices}: ${spec} is neither, and no such file exists`);
+    throw new UsageError(`cannot read the filesystem manifest ${spec}: ${code === 'EACCES' ? 'permission denied' : (e as Error).message}`);
   }
   try {
     const view = manifestView(text, spec);
@@ -31,7 +53,8 @@ export function fsViewFrom(fs: string | undefined, home: string | undefined): Fs
 
 export function platformsFrom(spec: string | readonly string[] | undefined): Platform[] {
   if (spec === undefined) return [...PLATFORMS];
-  const names = (Array.isArray(spec) ? spec : [spec]).flatMap((s: string) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  const names = (Array.isArray(spec) ? spec : [spec]).flatMap((s: string) => String(s).split(',')).map((s) => s.trim()).filter(Boolean);
+  if (!names.length) throw new UsageError(`--platform names no platform: choose from ${PLATFORMS.join(', ')} (comma-separated), or leave it out to check all three`);
   for (const n of names) if (!PLATFORMS.includes(n as Platform)) throw new UsageError(`unknown platform \`${n}\`: choose from ${PLATFORMS.join(', ')}`);
   return PLATFORMS.filter((p) => names.includes(p));
 }
@@ -71,7 +94,8 @@ export function sessionFrom(args: { worktree?: string; 'tyba-data-dir'?: string;
  */
 export interface ConfigReader {
   readonly view: FsView;
-  check(bytes: Uint8Array, file: string, platforms?: readonly Platform[]): CheckResult;
+  /** `dialect` overrides the command's (`diff` reads a config's absent revision as an empty config of the other's dialect). */
+  check(bytes: Uint8Array, file: string, platforms?: readonly Platform[], dialect?: Dialect): CheckResult;
 }
 
 export function configReader(args: ConfigArgs): ConfigReader {
@@ -79,6 +103,9 @@ export function configReader(args: ConfigArgs): ConfigReader {
   const session = sessionFrom(args);
   return {
     view,
-    check: (bytes, file, platforms) => checkConfig(bytes, { file, view, ...session, ...(platforms ? { platforms } : {}), ...(args.dialect ? { dialect: args.dialect } : {}) }),
+    check: (bytes, file, platforms, dialect) => {
+      const chosen = dialect ?? args.dialect;
+      return checkConfig(bytes, { file, view, ...session, ...(platforms ? { platforms } : {}), ...(chosen ? { dialect: chosen } : {}) });
+    },
   };
 }

@@ -1,6 +1,8 @@
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import type { Platform } from '../../compiler/diagnostic.js';
-import { hostView, type FsView } from '../../compiler/paths/index.js';
+import { hostView, isUnder, type FsView } from '../../compiler/paths/index.js';
 import { formatText } from '../format/text.js';
 import { compileConfig, type CompileArgs, type CompileOutcome } from './compile.js';
 import { configReader, UsageError } from './options.js';
@@ -123,8 +125,11 @@ async function runLinux(outcome: Extract<CompileOutcome, { ok: true }>, id: stri
   const view = viewFromArgv(argv);
   const found = findCommand(view.ops, command[0]!, env, view.chdir ?? process.cwd(), disk);
   if (!found.found) {
-    say(`${found.reason}. The command must exist inside ${id}'s view: grant its directory (e.g. read = ["/usr"]) or give a path inside a granted tree. It did not run.`);
-    return /not executable|is a directory/.test(found.reason) ? NOT_EXECUTABLE : NOT_FOUND;
+    // The shell's convention: 126 found but not executable (a plain file, a directory), 127 not found.
+    const notExecutable = /is not an executable file$|is a directory$|: not executable(;|$)/.test(found.reason);
+    const hint = !notExecutable ? notFoundHint(outcome, id, command[0]!, env) : /is a directory$/.test(found.reason) ? 'Name a program, not a directory.' : 'It exists inside the view but cannot be executed: make it executable (chmod +x) or run it through its interpreter (-- sh FILE).';
+    say(`${found.reason}. ${hint} It did not run.`);
+    return notExecutable ? NOT_EXECUTABLE : NOT_FOUND;
   }
   const bwrap = process.env.BOXWRIGHT_BWRAP || 'bwrap';
   if (verbose) say(`${bwrap} --args 3 ${argv.map((a) => JSON.stringify(a)).join(' ')} -- ${command.map((a) => JSON.stringify(a)).join(' ')}`);
@@ -152,6 +157,24 @@ async function runLinux(outcome: Extract<CompileOutcome, { ok: true }>, id: stri
       );
       return NOT_RUN;
   }
+}
+
+/**
+ * What to do about a command the view does not hold: where it is on this
+ * machine, and the grant that would put it in the view, in the config's own
+ * dialect (`read` in the principal's filesystem table, or TYBA's
+ * `read_allow`) — unless a grant covers it already, when the grant is not
+ * the problem.
+ */
+function notFoundHint(outcome: Extract<CompileOutcome, { ok: true }>, id: string, command: string, env: Record<string, string>): string {
+  const onHost = command.includes('/') ? (existsSync(command) ? resolve(command) : undefined) : (env['PATH'] ?? '').split(':').filter((d) => d.startsWith('/')).map((d) => join(d, command)).find((p) => existsSync(p));
+  if (!onHost) return `It is not on this machine either${command.includes('/') ? '' : ' (not on PATH)'}: name a program that exists.`;
+  const principal = outcome.check.ir.principals.find((p) => p.id === id);
+  const covered = principal?.grants.find((g) => g.path && (g.access === 'read' || g.access === 'read-write' || g.access === 'exec') && isUnder(onHost, g.path));
+  if (covered) return `It is at ${onHost} on this machine, which \`${covered.written}\` grants: the view holds no such path because ${onHost} resolves outside it (a symbolic link) or the grant is refused; name the program by a path inside a granted tree.`;
+  const dir = onHost.startsWith('/usr/') ? '/usr' : dirname(onHost);
+  const table = outcome.check.ir.dialect === 'tyba' ? `[sandbox] read_allow = ["${dir}"]` : `[${principal?.kind === 'tool' ? `tools.${principal.name}.filesystem` : principal?.kind === 'mcp' ? `mcp_servers.${principal.name}.filesystem` : 'agent.filesystem'}] read = ["${dir}"]`;
+  return `It is at ${onHost} on this machine, outside ${id}'s view: grant it (${table}, which also holds its libraries) or give a path inside a granted tree.`;
 }
 
 async function runMacos(outcome: Extract<CompileOutcome, { ok: true }>, id: string, command: string[], env: Record<string, string>): Promise<number> {

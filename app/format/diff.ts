@@ -9,6 +9,7 @@ function diagLine(d: Diagnostic): string {
 
 /** Changes in words first (what a reviewer acts on), then the artifact diffs. */
 export function diffText(diffs: readonly ConfigDiff[]): string {
+  if (!diffs.length) return 'no sandbox config changed\n';
   const out: string[] = [];
   for (const d of diffs) {
     out.push(kleur.bold(`${d.base} → ${d.head}`));
@@ -47,6 +48,7 @@ export function diffText(diffs: readonly ConfigDiff[]): string {
 /** For a PR comment: the sentences, then each artifact diff folded. */
 export function diffMarkdown(diffs: readonly ConfigDiff[]): string {
   const out: string[] = ['## boxwright diff', ''];
+  if (!diffs.length) out.push('No sandbox config changed.', '');
   for (const d of diffs) {
     out.push(`### \`${d.base}\` → \`${d.head}\``, '');
     if ('error' in d) {

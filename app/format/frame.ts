@@ -1,3 +1,4 @@
+import { eastAsianWidth } from 'get-east-asian-width';
 import type { Span } from '../../compiler/span.js';
 
 /** Lines longer than this are shown as a window around the span. */
@@ -27,10 +28,31 @@ export function codeFrame(text: string, span: Span, paint: (s: string) => string
     startCol = startCol - from + prefix.length;
     endCol = Math.min(endCol - from + prefix.length, line.length + 1 - suffix.length);
   }
-  const width = Math.max(1, endCol - startCol);
+  const shown = visible(line);
+  // Columns count UTF-16 code units; the carets go under terminal cells.
+  const lead = displayWidth(shown.slice(0, Math.max(0, startCol - 1)));
+  const width = Math.max(1, displayWidth(shown.slice(Math.max(0, startCol - 1), Math.max(startCol - 1, endCol - 1))));
   const gutter = String(span.start.line);
   const pad = ' '.repeat(gutter.length);
-  return `  ${gutter} | ${visible(line)}\n  ${pad} | ${' '.repeat(Math.max(0, startCol - 1))}${paint('^'.repeat(width))}`;
+  return `  ${gutter} | ${shown}\n  ${pad} | ${' '.repeat(lead)}${paint('^'.repeat(width))}`;
+}
+
+/** Zero-width: combining marks, variation selectors, the zero-width joiner and friends. */
+const zeroWidth = /^[\p{Mn}\p{Me}\u200b-\u200f\u2060\ufe00-\ufe0f]$/u;
+
+/**
+ * The cells a terminal gives a string: East Asian wide and fullwidth
+ * characters (CJK, most emoji) take two, combining marks none, the rest
+ * one (Unicode's ambiguous width counts as narrow, as UAX #11 advises
+ * outside an East Asian context).
+ */
+export function displayWidth(s: string): number {
+  let n = 0;
+  for (const ch of s) {
+    if (zeroWidth.test(ch)) continue;
+    n += eastAsianWidth(ch.codePointAt(0)!, { ambiguousAsWide: false });
+  }
+  return n;
 }
 
 /** Tabs become spaces (so the caret lines up); control characters stay visible instead of acting on the terminal. */

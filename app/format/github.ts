@@ -1,5 +1,6 @@
-import type { Severity } from '../../compiler/diagnostic.js';
-import { totals, type FileReport } from './report.js';
+import type { Platform, Severity } from '../../compiler/diagnostic.js';
+import { PLATFORMS } from '../../compiler/diagnostic.js';
+import { isUnreadable, totals, type LintEntry } from './report.js';
 
 const commands: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'notice' };
 
@@ -17,9 +18,14 @@ export function escapeProperty(s: string): string {
  * GitHub Actions annotations (`::error file=…,line=…::…`), then a summary
  * line, since GitHub shows only the first ten annotations of each kind.
  */
-export function formatGithub(files: readonly FileReport[]): string {
+export function formatGithub(files: readonly LintEntry[], platforms: readonly Platform[] = PLATFORMS): string {
   const out: string[] = [];
+  const checked = PLATFORMS.filter((p) => platforms.includes(p));
   for (const f of files) {
+    if (isUnreadable(f)) {
+      out.push(`::error file=${escapeProperty(f.path)},title=${escapeProperty('boxwright: file not read')}::${escapeData(`cannot read ${f.path}: ${f.error}`)}`);
+      continue;
+    }
     for (const d of f.diagnostics) {
       const props = [
         `file=${escapeProperty(f.path)}`,
@@ -33,8 +39,11 @@ export function formatGithub(files: readonly FileReport[]): string {
     }
   }
   const t = totals(files);
-  const verdicts = files.map((f) => `${f.path}: macos ${f.verdicts.macos}, linux ${f.verdicts.linux}, windows ${f.verdicts.windows}`);
-  out.push(`boxwright: ${t.errors} error(s), ${t.warnings} warning(s), ${t.infos} notice(s) in ${files.length} file(s)`);
+  const verdicts = files.map((f) => (isUnreadable(f) ? `${f.path}: not read (${f.error})` : `${f.path}: ${checked.map((p) => `${p} ${f.verdicts[p]}`).join(', ')}`));
+  const skipped = PLATFORMS.filter((p) => !platforms.includes(p));
+  out.push(
+    `boxwright: ${t.errors} error(s), ${t.warnings} warning(s), ${t.infos} notice(s) in ${files.length} file(s)${t.unreadable ? `, ${t.unreadable} not read` : ''}${skipped.length ? ` (not checked: ${skipped.join(', ')})` : ''}`,
+  );
   out.push(...verdicts);
   return out.join('\n') + '\n';
 }

@@ -1,6 +1,7 @@
-import type { Diagnostic } from '../../compiler/diagnostic.js';
+import type { Diagnostic, Platform } from '../../compiler/diagnostic.js';
+import { PLATFORMS } from '../../compiler/diagnostic.js';
 import type { Span } from '../../compiler/span.js';
-import type { FileReport } from './report.js';
+import { isUnreadable, type LintEntry } from './report.js';
 
 function range(span: Span): { start: { line: number; column: number }; end: { line: number; column: number } } {
   return { start: { line: span.start.line, column: span.start.column }, end: { line: span.end.line, column: span.end.column } };
@@ -19,18 +20,29 @@ export function diagnosticJson(d: Diagnostic): Record<string, unknown> {
   };
 }
 
-/** The versioned JSON shape of the design: `{version: 1, files: [...]}`. */
-export function formatJson(files: readonly FileReport[]): string {
+/**
+ * The versioned JSON shape (README, "lint"). Version 2: `platforms` names
+ * the platforms checked, and each file's `verdicts` holds those only (a
+ * platform `--platform` left out has no verdict: absent, never guessed); a
+ * file that could not be read is `{path, error}` in its place in `files`.
+ */
+export function formatJson(files: readonly LintEntry[], platforms: readonly Platform[] = PLATFORMS): string {
+  const checked = PLATFORMS.filter((p) => platforms.includes(p));
   return (
     JSON.stringify(
       {
-        version: 1,
-        files: files.map((f) => ({
-          path: f.path,
-          dialect: f.dialect ?? null,
-          verdicts: f.verdicts,
-          diagnostics: f.diagnostics.map(diagnosticJson),
-        })),
+        version: 2,
+        platforms: checked,
+        files: files.map((f) =>
+          isUnreadable(f)
+            ? { path: f.path, error: f.error }
+            : {
+                path: f.path,
+                dialect: f.dialect ?? null,
+                verdicts: Object.fromEntries(checked.map((p) => [p, f.verdicts[p]])),
+                diagnostics: f.diagnostics.map(diagnosticJson),
+              },
+        ),
       },
       null,
       2,

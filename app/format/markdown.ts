@@ -1,6 +1,6 @@
-import type { Severity } from '../../compiler/diagnostic.js';
+import type { Platform, Severity } from '../../compiler/diagnostic.js';
 import { PLATFORMS } from '../../compiler/diagnostic.js';
-import { totals, type FileReport } from './report.js';
+import { isUnreadable, totals, type LintEntry } from './report.js';
 
 const icons: Record<Severity, string> = { error: '⛔', warning: '⚠️', info: 'ℹ️' };
 const verdictIcons = { refused: '⛔ refused', 'accepted-with-warnings': '⚠️ accepted with warnings', accepted: '✅ accepted' } as const;
@@ -11,13 +11,19 @@ function cell(s: string): string {
 }
 
 /** A PR comment: verdicts per file, then one short table row per diagnostic, suggestions folded. */
-export function formatMarkdown(files: readonly FileReport[]): string {
+export function formatMarkdown(files: readonly LintEntry[], platforms: readonly Platform[] = PLATFORMS): string {
   const out: string[] = ['## boxwright lint', ''];
   const t = totals(files);
-  out.push(`${t.errors} error(s), ${t.warnings} warning(s), ${t.infos} info in ${files.length} file(s).`, '');
+  const checked = PLATFORMS.filter((p) => platforms.includes(p));
+  const skipped = PLATFORMS.filter((p) => !platforms.includes(p));
+  out.push(`${t.errors} error(s), ${t.warnings} warning(s), ${t.infos} info in ${files.length} file(s)${t.unreadable ? `, ${t.unreadable} not read` : ''}.${skipped.length ? ` Not checked: ${skipped.join(', ')}.` : ''}`, '');
   for (const f of files) {
-    out.push(`### \`${f.path}\`${f.dialect ? ` (${f.dialect})` : ''}`, '');
-    out.push(`| ${PLATFORMS.join(' | ')} |`, `|${PLATFORMS.map(() => '---').join('|')}|`, `| ${PLATFORMS.map((p) => verdictIcons[f.verdicts[p]]).join(' | ')} |`, '');
+    out.push(`### \`${cell(f.path)}\`${isUnreadable(f) ? '' : f.dialect ? ` (${f.dialect})` : ''}`, '');
+    if (isUnreadable(f)) {
+      out.push(`⛔ not read: ${cell(f.error)}`, '');
+      continue;
+    }
+    out.push(`| ${checked.join(' | ')} |`, `|${checked.map(() => '---').join('|')}|`, `| ${checked.map((p) => verdictIcons[f.verdicts[p]]).join(' | ')} |`, '');
     if (!f.diagnostics.length) continue;
     out.push('| | line | rule | platforms | message |', '|---|---|---|---|---|');
     for (const d of f.diagnostics) out.push(`| ${icons[d.severity]} | ${d.span.start.line}:${d.span.start.column} | \`${d.ruleId}\` | ${d.platforms.join(', ')} | ${cell(d.message)} |`);

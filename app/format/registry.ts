@@ -10,7 +10,8 @@
 import type { ConfigDiff } from '../views/diff.js';
 import type { ExplainMatrix } from '../views/matrix.js';
 import type { DoctorReport } from './doctor.js';
-import type { FileReport } from './report.js';
+import type { Platform } from '../../compiler/diagnostic.js';
+import type { LintEntry } from './report.js';
 
 /** A renderer: the command's result, as the text it prints. */
 export type Render<I> = (input: I) => string;
@@ -18,33 +19,37 @@ export type Render<I> = (input: I) => string;
 /** One command's formats: each name with a loader of its renderer. */
 export type Formats<I> = Readonly<Record<string, () => Promise<Render<I>>>>;
 
-/** What lint renders: the checked files, and the directory SARIF's URIs are relative to. */
+/** What lint renders: the files named (checked or unreadable), the platforms checked, and where SARIF's URIs are relative to. */
 export interface LintOutput {
-  readonly files: readonly FileReport[];
-  /** Absolute: where the command runs (code scanning's repository root). */
+  readonly files: readonly LintEntry[];
+  /** The platforms checked (`--platform`); the others get no verdict in any format. */
+  readonly platforms: readonly Platform[];
+  /** Absolute: where the command runs (relative file names are relative to it). */
   readonly base: string;
+  /** Absolute: the top of the git work tree the command runs in (SARIF's %SRCROOT%), or `base` outside one. */
+  readonly root: string;
 }
 
 const lint = {
   text: async () => {
     const { formatText } = await import('./text.js');
-    return (o) => formatText(o.files);
+    return (o) => formatText(o.files, o.platforms);
   },
   json: async () => {
     const { formatJson } = await import('./json.js');
-    return (o) => formatJson(o.files);
+    return (o) => formatJson(o.files, o.platforms);
   },
   sarif: async () => {
     const [{ formatSarif }, { allRules }, { version }] = await Promise.all([import('./sarif.js'), import('../../rules/registry.js'), import('../../compiler/version.js')]);
-    return (o) => formatSarif(o.files, allRules, version, o.base);
+    return (o) => formatSarif(o.files, allRules, version, { cwd: o.base, root: o.root }, o.platforms);
   },
   github: async () => {
     const { formatGithub } = await import('./github.js');
-    return (o) => formatGithub(o.files);
+    return (o) => formatGithub(o.files, o.platforms);
   },
   markdown: async () => {
     const { formatMarkdown } = await import('./markdown.js');
-    return (o) => formatMarkdown(o.files);
+    return (o) => formatMarkdown(o.files, o.platforms);
   },
 } satisfies Formats<LintOutput>;
 

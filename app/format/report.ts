@@ -1,7 +1,7 @@
 import type { Diagnostic, Platform, Verdict } from '../../compiler/diagnostic.js';
 import type { Dialect } from '../../compiler/schema/validate.js';
 
-/** What every output format renders: one entry per linted file. */
+/** What every output format renders for a file that was read and checked. */
 export interface FileReport {
   readonly path: string;
   readonly text: string;
@@ -10,21 +10,52 @@ export interface FileReport {
   readonly diagnostics: readonly Diagnostic[];
 }
 
+/** A file named on the command line that could not be read (missing, a directory, no permission). */
+export interface UnreadableFile {
+  readonly path: string;
+  /** Why, in words: `no such file`, `is a directory`. */
+  readonly error: string;
+}
+
+/** One entry per file named, in the order named: checked, or why it could not be. */
+export type LintEntry = FileReport | UnreadableFile;
+
+export function isUnreadable(f: LintEntry): f is UnreadableFile {
+  return 'error' in f;
+}
+
+export function checkedFiles(files: readonly LintEntry[]): FileReport[] {
+  return files.filter((f): f is FileReport => !isUnreadable(f));
+}
+
 export interface Totals {
   readonly errors: number;
   readonly warnings: number;
   readonly infos: number;
+  /** Files that could not be read. */
+  readonly unreadable: number;
 }
 
-export function totals(files: readonly FileReport[]): Totals {
+export function totals(files: readonly LintEntry[]): Totals {
   let errors = 0;
   let warnings = 0;
   let infos = 0;
-  for (const f of files)
+  let unreadable = 0;
+  for (const f of files) {
+    if (isUnreadable(f)) {
+      unreadable++;
+      continue;
+    }
     for (const d of f.diagnostics) {
       if (d.severity === 'error') errors++;
       else if (d.severity === 'warning') warnings++;
       else infos++;
     }
-  return { errors, warnings, infos };
+  }
+  return { errors, warnings, infos, unreadable };
+}
+
+/** `, 1 file not read` when some were not; '' otherwise. */
+export function unreadableText(t: Totals): string {
+  return t.unreadable ? `, ${t.unreadable} file${t.unreadable === 1 ? '' : 's'} not read` : '';
 }

@@ -21,7 +21,7 @@ export function ruleDoc(rule: Rule, format: 'text' | 'markdown'): string {
       '',
       m.docs.summary,
       '',
-      `- Seed row: ${m.seedRow}`,
+      `- Source: ${m.seedRow}`,
       `- Severity: ${severities(rule)}`,
       `- Dialects: ${dialects}`,
       '',
@@ -42,7 +42,7 @@ export function ruleDoc(rule: Rule, format: 'text' | 'markdown'): string {
   return [
     `${m.id}: ${m.docs.summary}`,
     '',
-    `  seed row:  ${m.seedRow}`,
+    `  source:    ${m.seedRow}`,
     `  severity:  ${severities(rule)}`,
     `  dialects:  ${dialects}`,
     '',

@@ -1,17 +1,46 @@
 import { createHash } from 'node:crypto';
-import { relative, resolve, sep } from 'node:path';
-import type { Diagnostic, Severity } from '../../compiler/diagnostic.js';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Diagnostic, Platform, Severity } from '../../compiler/diagnostic.js';
+import { PLATFORMS } from '../../compiler/diagnostic.js';
 import type { Rule } from '../../rules/engine.js';
 import { ruleDoc } from './rule-doc.js';
-import type { FileReport } from './report.js';
+import { checkedFiles, isUnreadable, type LintEntry } from './report.js';
 
 const levels: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
 const rank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
-/** Relative to `base` (the repository root, where the command runs), forward slashes, as GitHub code scanning expects. */
-function uri(path: string, base: string): string {
-  const rel = relative(base, resolve(base, path)) || path;
-  return rel.split(sep).join('/');
+/** Where the files are: `cwd` resolves the paths as given, `root` is what %SRCROOT% stands for (the git work tree's top, or cwd outside one). */
+export interface SarifBase {
+  readonly cwd: string;
+  readonly root: string;
+}
+
+/** The base id every URI inside the source root is relative to: GitHub code scanning's convention. */
+export const SRCROOT = '%SRCROOT%';
+
+interface ArtifactLocation {
+  readonly uri: string;
+  readonly uriBaseId?: string;
+}
+
+/** Each path segment percent-encoded (RFC 3986): a space, `#`, `%` or `?` in a file name stays part of the name. */
+function encodeSegments(segments: readonly string[]): string {
+  return segments.map((s) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)).join('/');
+}
+
+/**
+ * A file's location: relative to the source root with `uriBaseId`
+ * %SRCROOT% when it is inside it (forward slashes, percent-encoded), else
+ * an absolute `file:` URI. Standard input has no file: it is `stdin`
+ * relative to the root.
+ */
+export function artifactLocation(path: string, base: SarifBase): ArtifactLocation {
+  if (path === '<stdin>') return { uri: 'stdin', uriBaseId: SRCROOT };
+  const absolute = resolve(base.cwd, path);
+  const rel = relative(base.root, absolute);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return { uri: pathToFileURL(absolute).href };
+  return { uri: encodeSegments(rel.split(sep)), uriBaseId: SRCROOT };
 }
 
 function region(d: Diagnostic['span']): Record<string, number> {
@@ -31,13 +60,17 @@ function fingerprint(d: Diagnostic, lineText: string, seen: Map<string, number>)
 }
 
 /**
- * SARIF 2.1.0, as GitHub code scanning accepts it. `base` is the absolute
- * directory the artifact URIs are relative to (lint passes the current
- * directory, which code scanning takes for the repository root).
+ * SARIF 2.1.0, as GitHub code scanning accepts it: every URI relative to
+ * the source root (`base.root`, the git work tree lint runs in) through
+ * `uriBaseId` %SRCROOT%, which `originalUriBaseIds` defines. The results
+ * are the checked platforms' (`--platform`); a file that could not be read
+ * is a tool execution notification, and the run is then not successful.
  */
-export function formatSarif(files: readonly FileReport[], rules: readonly Rule[], version: string, base: string): string {
+export function formatSarif(files: readonly LintEntry[], rules: readonly Rule[], version: string, base: SarifBase, platforms: readonly Platform[] = PLATFORMS): string {
   const ruleIndex = new Map(rules.map((r, i) => [r.meta.id, i]));
-  const results = files.flatMap((f) => {
+  const uri = (path: string): ArtifactLocation => artifactLocation(path, base);
+  const unreadable = files.filter(isUnreadable);
+  const results = checkedFiles(files).flatMap((f) => {
     const lines = f.text.split(/\r?\n/);
     const seen = new Map<string, number>();
     return f.diagnostics.map((d) => ({
@@ -45,9 +78,9 @@ export function formatSarif(files: readonly FileReport[], rules: readonly Rule[]
       ...(ruleIndex.has(d.ruleId) ? { ruleIndex: ruleIndex.get(d.ruleId) } : {}),
       level: levels[d.severity],
       message: { text: `[${d.platforms.join(', ')}] ${d.message}${d.suggestion ? `\n\nSuggestion: ${d.suggestion}` : ''}` },
-      locations: [{ physicalLocation: { artifactLocation: { uri: uri(f.path, base) }, region: region(d.span) } }],
+      locations: [{ physicalLocation: { artifactLocation: uri(f.path), region: region(d.span) } }],
       ...(d.related?.length
-        ? { relatedLocations: d.related.map((r, i) => ({ id: i + 1, message: { text: r.message }, physicalLocation: { artifactLocation: { uri: uri(f.path, base) }, region: region(r.span) } })) }
+        ? { relatedLocations: d.related.map((r, i) => ({ id: i + 1, message: { text: r.message }, physicalLocation: { artifactLocation: uri(f.path), region: region(r.span) } })) }
         : {}),
       partialFingerprints: { primaryLocationLineHash: fingerprint(d, lines[d.span.start.line - 1] ?? '', seen) },
       properties: { platforms: d.platforms },
@@ -75,11 +108,21 @@ export function formatSarif(files: readonly FileReport[], rules: readonly Rule[]
                 fullDescription: { text: r.meta.docs.details },
                 help: { text: ruleDoc(r, 'text'), markdown: ruleDoc(r, 'markdown') },
                 defaultConfiguration: { level: levels[worst] },
-                properties: { tags: ['sandbox', ...Object.keys(r.meta.severity)], seedRow: r.meta.seedRow },
+                properties: { tags: ['sandbox', ...Object.keys(r.meta.severity)], source: r.meta.seedRow },
               };
             }),
           },
         },
+        originalUriBaseIds: { [SRCROOT]: { uri: pathToFileURL(base.root.endsWith(sep) ? base.root : base.root + sep).href } },
+        invocations: [
+          {
+            executionSuccessful: unreadable.length === 0,
+            ...(unreadable.length
+              ? { toolExecutionNotifications: unreadable.map((f) => ({ level: 'error', message: { text: `cannot read ${f.path}: ${f.error}` }, locations: [{ physicalLocation: { artifactLocation: uri(f.path) } }] })) }
+              : {}),
+          },
+        ],
+        properties: { platforms: PLATFORMS.filter((p) => platforms.includes(p)) },
         columnKind: 'utf16CodeUnits',
         results,
       },

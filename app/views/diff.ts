@@ -15,6 +15,20 @@ export interface ArtifactDiff {
   readonly patch: string;
 }
 
+/**
+ * An artifact as a reviewer reads its diff: text as it is; a bubblewrap
+ * argument file (`--args`: NUL-separated) as one argument per line, so that
+ * a changed bind is a changed line rather than "binary, 437 → 512 bytes";
+ * a seccomp program stays binary (`seccomp.txt` is its readable twin).
+ */
+export function reviewable(a: Artifact): string | Uint8Array {
+  if (typeof a.content === 'string' || !a.name.endsWith('.bwrap.args')) return a.content;
+  const args = Buffer.from(a.content).toString('utf8').split('\0');
+  if (args[args.length - 1] === '') args.pop();
+  // An argument holding a line break or another control character is shown quoted, so that lines stay arguments.
+  return args.map((arg) => (/[\u0000-\u001f\u007f]/.test(arg) ? JSON.stringify(arg) : arg)).join('\n') + '\n';
+}
+
 /** One side's artifacts for a platform, or undefined when that side is refused there. */
 export type ArtifactSide = readonly Artifact[] | undefined;
 
@@ -32,8 +46,8 @@ export function artifactDiffs(platform: Platform, base: { label: string; artifac
     if (!base.artifacts !== !head.artifacts) out.push({ platform, name: '*', patch: base.artifacts ? `${platform}: the head revision is refused: no artifacts` : `${platform}: the base revision was refused: all artifacts are new` });
     if (!head.artifacts) return out;
   }
-  const before = new Map((base.artifacts ?? []).map((a) => [a.name, a.content]));
-  const after = new Map(head.artifacts.map((a) => [a.name, a.content]));
+  const before = new Map((base.artifacts ?? []).map((a) => [a.name, reviewable(a)]));
+  const after = new Map(head.artifacts.map((a) => [a.name, reviewable(a)]));
   for (const name of [...new Set([...before.keys(), ...after.keys()])].sort()) {
     const x = before.get(name);
     const y = after.get(name);

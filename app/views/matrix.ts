@@ -1,6 +1,7 @@
 import type { Diagnostic, Platform, Verdict } from '../../compiler/diagnostic.js';
 import { PLATFORMS } from '../../compiler/diagnostic.js';
 import type { Grant, PolicyIR } from '../../compiler/ir/types.js';
+import { isUnder, toWindows } from '../../compiler/paths/index.js';
 import { legend, type Cell } from '../../model/cell.js';
 import type { AccessModel } from '../../model/model.js';
 import { explanation } from '../../rules/index.js';
@@ -44,6 +45,37 @@ function requestedLegend(g: Grant): string {
   return g.access === 'deny' ? 'deny' : g.access === 'read-write' ? 'rw' : g.access === 'list' ? 'names' : g.access === 'metadata' ? 'meta' : g.access === 'exec' ? 'x' : g.access === 'read' ? 'r' : 'w';
 }
 
+type Note = { readonly ruleId: string; readonly text: string };
+
+/** The content letters of a legend (`rwx`, `rw`, `x`…), none for `names`, `meta`, `—`. */
+function letters(legend: string): string[] {
+  return /^[rwx]+$/.test(legend) ? [...legend] : [];
+}
+
+/**
+ * Why a cell holds more than its grant asked for when no platform
+ * mechanism says so: another grant of the same principal covers the path
+ * (`read ~/project` under `write ~/project`, a `read_file` and a
+ * `write_file` of one file) and the platform gives the path both.
+ */
+function overlapNote(g: Grant, shown: string, requested: string, others: readonly Grant[], platform: Platform, home: string): Note | undefined {
+  const extra = letters(shown).filter((l) => !letters(requested).includes(l));
+  if (!extra.length || !g.path) return undefined;
+  const from = others.filter(
+    (o) =>
+      o !== g &&
+      o.path &&
+      o.access !== 'deny' &&
+      (o.path === g.path || (o.scope === 'tree' && isUnder(g.path!, o.path))) &&
+      letters(requestedLegend(o)).some((l) => extra.includes(l)) &&
+      // The Windows plan leaves out what has no Windows meaning: it gives nothing there.
+      (platform !== 'windows' || !!o.implicit || toWindows(o.path, home).ok),
+  );
+  if (!from.length) return undefined;
+  const named = from.slice(0, 3).map((o) => (o.implicit ? `\`${o.written}\` (implicit)` : `\`${o.list} ${o.written}\` (line ${o.span.start.line})`));
+  return { ruleId: '', text: `combined with ${named.join(', ')}: the grants on this path add up` };
+}
+
 /**
  * The per-principal, per-grant access matrix that `explain` prints, read
  * off the effective-access model (never recomputed), with refusals that
@@ -73,13 +105,25 @@ export function explainMatrix(model: AccessModel, diagnostics: readonly Diagnost
           cells[p] = { legend: 'refused', note: { ruleId: pathError.ruleId, text: pathError.message } };
           continue;
         }
+        // A path the Windows plan cannot name is not in it (no-windows-path): no grant there, whatever the open reads give elsewhere.
+        const windows = p === 'windows' && !g.implicit && g.path ? toWindows(g.path, model.ir.home) : undefined;
+        if (windows && !windows.ok) {
+          const why = windows.why.kind === 'outside-home' ? 'has no Windows meaning (only paths under ~ map to %USERPROFILE%)' : `has no faithful Windows spelling (${windows.why.problem})`;
+          cells[p] = { legend: 'n/a', note: { ruleId: 'no-windows-path', text: `${g.path} ${why}: the Windows plan leaves this entry out` } };
+          continue;
+        }
         const shown = legend(cell);
         const fact = cell.kind === 'refused' ? cell.because : ga.notes[p];
-        const note = fact ? explanation(fact) : undefined;
-        const disclosures = (ga.disclosures[p] ?? []).map(explanation);
+        const mechanism = fact ? explanation(fact) : undefined;
+        const overlap = overlapNote(g, shown, requested, pa.grants.map((x) => x.grant), p, model.ir.home);
+        const tybaMetadata: Note | undefined =
+          model.ir.dialect === 'tyba' && requested === 'deny' && shown === 'meta' ? { ruleId: '', text: 'TYBA: "content, not metadata": the existence, size and dates of every path stay visible; the content is denied' } : undefined;
+        const differs = !(shown === requested || (requested === 'deny' && shown === '—'));
+        const [note, ...moreNotes] = differs ? [mechanism, overlap, tybaMetadata].filter((n): n is Note => !!n) : [];
+        const disclosures = [...moreNotes, ...(ga.disclosures[p] ?? []).map(explanation)];
         cells[p] = {
           legend: shown,
-          ...(shown === requested || (requested === 'deny' && shown === '—') || !note ? {} : { note }),
+          ...(note ? { note } : {}),
           ...(disclosures.length ? { disclosures } : {}),
         };
       }

@@ -3,8 +3,12 @@ import type { FsView } from './view.js';
 export interface PathFacts {
   readonly existence: 'exists' | 'absent' | 'unknown';
   readonly kind?: 'file' | 'dir' | 'other';
-  /** The first component that is a symbolic link, and where the whole path resolves. */
-  readonly symlink?: { readonly link: string; readonly resolved: string };
+  /**
+   * The first component that is a symbolic link, and where the whole path
+   * resolves; `loop` when following links never ends (more than 40 hops, as
+   * the kernel's ELOOP): then it resolves to nothing.
+   */
+  readonly symlink?: { readonly link: string; readonly resolved: string; readonly loop?: true };
 }
 
 const maxHops = 40;
@@ -82,7 +86,7 @@ export function resolvePath(view: FsView, path: string): Resolution {
     if (found.kind === 'unknown') return { facts: withLink({ existence: 'unknown' }, firstLink, path), at: next, stop: 'unknown' };
     if (found.kind === 'absent') return { facts: withLink({ existence: 'absent' }, firstLink, resolvedSoFar(next, pending)), at: next, stop: 'absent' };
     if (found.kind === 'symlink') {
-      if (++hops > maxHops) return { facts: withLink({ existence: 'absent' }, firstLink ?? next, next), at: next, stop: 'too-many-links' };
+      if (++hops > maxHops) return { facts: { existence: 'absent', symlink: { link: firstLink ?? next, resolved: next, loop: true } }, at: next, stop: 'too-many-links' };
       firstLink ??= next;
       const target = found.target;
       pending.unshift(...target.split('/').filter((p) => p !== ''));

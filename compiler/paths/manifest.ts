@@ -10,6 +10,55 @@ export interface Manifest {
 
 export class ManifestError extends Error {}
 
+/** `line:column` (1-based) of a character offset, for a JSON syntax error that V8 gives as "position N". */
+function lineColumn(text: string, offset: number): string {
+  const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
+  const line = before.split('\n').length;
+  return `${line}:${before.length - before.lastIndexOf('\n')}`;
+}
+
+/** JSON.parse's message without its "at position N" (the location is said as line:column instead). */
+function syntaxProblem(e: Error, text: string): string {
+  const m = /\s*(?:in JSON )?at position (\d+)(?: \(line \d+ column \d+\))?/.exec(e.message);
+  if (!m) return `not valid JSON: ${e.message}`;
+  const what = e.message.replace(m[0], '').replace(/ in JSON$/, '');
+  return `${lineColumn(text, Number(m[1]))}: not valid JSON: ${what}`;
+}
+
+interface ManifestProblem {
+  readonly instancePath: string;
+  readonly keyword: string;
+  readonly params: Record<string, unknown>;
+}
+
+const kinds = '"file", "dir", "socket" or { "symlink": "TARGET" }';
+
+/** The first schema error in words that name the key or entry, not ajv's JSON pointers. */
+function schemaProblem(errors: readonly ManifestProblem[], data: unknown): string {
+  const first = errors[0];
+  if (!first) return 'not a filesystem manifest';
+  const segments = first.instancePath === '' ? [] : first.instancePath.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const [top, entry, inner] = segments;
+  const known = 'known keys: "home", "entries", "description", "$schema"';
+  if (top === undefined) {
+    if (first.keyword === 'type') return 'a manifest is a JSON object: { "home": "/home/you", "entries": { … } }';
+    if (first.keyword === 'required') return `the key "${String(first.params['missingProperty'])}" is missing`;
+    if (first.keyword === 'additionalProperties') return `unknown key "${String(first.params['additionalProperty'])}" at the top level (${known})`;
+  }
+  if (top === 'home') return first.keyword === 'type' ? '"home" must be a string: the absolute directory ~ expands to' : `"home" must be an absolute path, not ${JSON.stringify((data as { home?: unknown }).home)}`;
+  if (top === 'entries' && entry === undefined) {
+    if (first.keyword === 'type') return '"entries" must be an object: { "/absolute/path": "file" | "dir" | … }';
+    const bad = errors.find((e) => e.keyword === 'propertyNames')?.params['propertyName'];
+    return `the entry ${JSON.stringify(bad ?? '')} is not an absolute path: every key of "entries" starts with /`;
+  }
+  if (top === 'entries' && entry !== undefined) {
+    const value = (data as { entries: Record<string, unknown> }).entries[entry];
+    if (inner === 'symlink' || (value !== null && typeof value === 'object' && 'symlink' in value)) return `the entry "${entry}": a symlink's target must be a string, as readlink(2) returns it`;
+    return `the entry "${entry}" is ${JSON.stringify(value)}: an entry's kind is ${kinds}`;
+  }
+  return `not a filesystem manifest at ${first.instancePath || 'the top level'}`;
+}
+
 /**
  * A machine described as data (`--fs FILE.json`): listed paths have their
  * kind, their parents are directories, everything else is absent. This is
@@ -20,11 +69,10 @@ export function manifestView(text: string, source: string): FsView {
   try {
     data = JSON.parse(text);
   } catch (e) {
-    throw new ManifestError(`${source}: not valid JSON: ${(e as Error).message}`);
+    throw new ManifestError(`${source}:${syntaxProblem(e as Error, text)}`);
   }
   if (!validateManifest(data)) {
-    const first = validateManifest.errors?.[0];
-    throw new ManifestError(`${source}: not a filesystem manifest: ${first?.instancePath || '/'} ${first?.message ?? ''}`.trim());
+    throw new ManifestError(`${source}: not a filesystem manifest: ${schemaProblem(validateManifest.errors ?? [], data)} (\`boxwright schema --dialect manifest\` prints its schema)`);
   }
   const manifest = data as Manifest;
   const kinds = new Map<string, Lookup>([['/', { kind: 'dir' }]]);

@@ -3,7 +3,7 @@ import { expandTilde, isUnder } from './spelling.js';
 
 export interface ProtectedPath {
   readonly path: string;
-  /** `secret`: one of seed 001's twelve; `tyba-data`: TYBA's own data; `boxwright`: our config; `root`: `/`. */
+  /** `secret`: one of the twelve of TYBA's platforms page; `tyba-data`: TYBA's own data; `boxwright`: our config; `root`: `/`. */
   readonly why: 'secret' | 'tyba-data' | 'boxwright' | 'root';
   readonly written: string;
 }

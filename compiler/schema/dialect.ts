@@ -5,6 +5,8 @@ import type { Dialect } from './validate.js';
 
 const boxKeys = ['agent', 'tools', 'mcp_servers', 'experimental-features'];
 const tybaKeys = ['sandbox'];
+/** Every top-level key that makes a file a sandbox config of one dialect or the other. */
+export const dialectKeys: readonly string[] = [...boxKeys, ...tybaKeys];
 
 export type DialectResult = { readonly dialect: Dialect } | { readonly diagnostic: Diagnostic };
 

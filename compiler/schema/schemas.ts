@@ -40,20 +40,32 @@ const networkTable = (who: 'agent' | 'tool'): JsonSchema => ({
   examples: [{}],
 });
 
+/**
+ * What a principal's table admits besides the tables boxwright owns: the
+ * host product's own keys (a command, arguments) are passed over, but not
+ * a table, which would be a misspelt or unknown sandbox table
+ * (`[agent.filesytem]` granted nothing, silently).
+ */
+const hostKeys = (where: string): JsonSchema => ({
+  not: { type: 'object' },
+  description: `A key of the host product's in ${where}, passed over. A table here is an error: the tables boxwright reads are listed above.`,
+});
+
 /** Tool and server names name artifact files: no `/`, no `..`, nothing a file system treats specially. */
 const principalName: JsonSchema = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$' };
 
 export const boxSchema: JsonSchema & { properties: Record<string, JsonSchema> } = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   $id: 'https://boxwright.dev/schema/box.json',
-  title: 'boxwright: Box sandbox configuration (seed 000)',
+  title: 'boxwright: Box sandbox configuration (Box\'s platform table)',
   description: 'An agent, its tools and its local MCP servers: what each may read, write, list, execute and reach. Keys outside the filesystem and network tables, contain_egress and [experimental-features] belong to the host product and are passed over.',
   type: 'object',
   properties: {
     agent: {
       type: 'object',
-      description: 'The agent. Keys other than `filesystem` and `network` are not boxwright\'s and are passed over.',
+      description: 'The agent. Keys other than `filesystem` and `network` are not boxwright\'s and are passed over; an unknown table is an error.',
       properties: { filesystem: filesystemTable('the agent'), network: networkTable('agent') },
+      additionalProperties: hostKeys('[agent]'),
       examples: [{ filesystem: { read: ['~/project'], write: ['~/project/output'] } }],
     },
     tools: {
@@ -62,8 +74,9 @@ export const boxSchema: JsonSchema & { properties: Record<string, JsonSchema> } 
       propertyNames: principalName,
       additionalProperties: {
         type: 'object',
-        description: 'One tool. Keys other than `filesystem` and `network` (its command, arguments…) are passed over.',
+        description: 'One tool. Keys other than `filesystem` and `network` (its command, arguments…) are passed over; an unknown table is an error.',
         properties: { filesystem: filesystemTable('this tool'), network: networkTable('tool') },
+        additionalProperties: hostKeys('a tool\'s table'),
         examples: [{ filesystem: { read: ['~/project'] } }],
       },
       examples: [{ formatter: { filesystem: { read: ['~/project'] } } }],
@@ -74,7 +87,8 @@ export const boxSchema: JsonSchema & { properties: Record<string, JsonSchema> } 
       propertyNames: principalName,
       additionalProperties: {
         type: 'object',
-        description: 'One local MCP server. Keys other than `filesystem` and `contain_egress` are passed over.',
+        description: 'One local MCP server. Keys other than `filesystem` and `contain_egress` are passed over; an unknown table is an error.',
+        additionalProperties: hostKeys('a server\'s table'),
         properties: {
           contain_egress: { type: 'boolean', description: '`false` is a direct network exception: the server bypasses gateway policy. Default `true`.', examples: [false] },
           filesystem: filesystemTable('this server'),
@@ -98,7 +112,7 @@ export const boxSchema: JsonSchema & { properties: Record<string, JsonSchema> } 
 export const tybaSchema: JsonSchema & { properties: Record<string, JsonSchema> } = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   $id: 'https://boxwright.dev/schema/tyba.json',
-  title: 'boxwright: TYBA user configuration (seed 001)',
+  title: 'boxwright: TYBA user configuration (TYBA\'s platforms page)',
   description: 'A TYBA user config. Only its [sandbox] table is boxwright\'s; the rest of the file is passed over.',
   type: 'object',
   properties: {
@@ -122,6 +136,12 @@ export const editorSchema: JsonSchema = {
   description: 'Box configs use agent / tools / mcp_servers / experimental-features; TYBA user configs use [sandbox]. A file uses one dialect, not both.',
   type: 'object',
   properties: { ...boxSchema.properties, ...tybaSchema.properties },
+  // Not both dialects: a [sandbox] table beside any Box table.
+  not: {
+    required: ['sandbox'],
+    anyOf: (['agent', 'tools', 'mcp_servers', 'experimental-features'] as const).map((k) => ({ required: [k] })),
+    description: 'A file is a Box config or a TYBA user config, not both: [sandbox] beside a Box table is an error (split the file).',
+  },
 };
 
 /** The --fs manifest: a machine described as data. */

@@ -101,7 +101,7 @@ function schemaAt(root: JsonSchema, schemaPath: string): JsonSchema | undefined 
 }
 
 function knownKeys(root: JsonSchema, schemaPath: string): string[] {
-  const parent = schemaAt(root, schemaPath.replace(/\/additionalProperties$/, ''));
+  const parent = schemaAt(root, schemaPath.replace(/\/additionalProperties(\/not)?$/, ''));
   const props = parent?.['properties'];
   return props && typeof props === 'object' ? Object.keys(props).sort() : [];
 }
@@ -123,6 +123,20 @@ function toDiagnostic(error: AjvError, root: TomlTable, schema: JsonSchema, file
       span,
       // The rename as an edit of the key as written (the known keys are bare keys).
       ...(guess ? { suggestion: `rename \`${key}\` to \`${guess}\``, ...(entry ? { fix: { edits: [{ start: entry.keySpan.start.offset, end: entry.keySpan.end.offset, text: guess }] } } : {}) } : {}),
+    };
+  }
+  if (error.keyword === 'not' && /\/additionalProperties\/not$/.test(error.schemaPath)) {
+    // A table under a principal that boxwright does not know (hostKeys in schemas.ts).
+    const key = String(here.path[here.path.length - 1]);
+    const parent = schemaAt(schema, error.schemaPath.replace(/\/additionalProperties\/not$/, ''));
+    const known = knownKeys(schema, error.schemaPath).filter((k) => (parent?.['properties'] as Record<string, JsonSchema> | undefined)?.[k]?.['type'] === 'object');
+    const guess = didYouMean(key, known);
+    const owner = tableName(here.path.slice(0, -1));
+    return {
+      ...base,
+      message: `unknown table \`${key}\` in ${owner}` + (guess ? `; did you mean \`${guess}\`?` : `; the tables boxwright reads here: ${known.map((k) => `\`${k}\``).join(', ')} (the host product's own keys are passed over, but not a table)`),
+      span: here.keySpan ?? here.value.span,
+      ...(guess ? { suggestion: `rename \`${key}\` to \`${guess}\`` } : {}),
     };
   }
   if (error.keyword === 'propertyNames') {
@@ -156,18 +170,60 @@ const validators: Record<Dialect, { validate: StandaloneValidator; schema: JsonS
   tyba: { validate: validateTyba, schema: tybaSchema },
 };
 
+/**
+ * Keys the schema passes over (the host product's) that are one typo away
+ * from a key boxwright reads: `contain_egres = false` in a server's table,
+ * or a top-level `[experimental-feature]` or `[agnet]` beside a config's
+ * tables. Left alone they would grant nothing, silently.
+ */
+function nearMisses(doc: TomlTable, dialect: Dialect, file: string, schema: JsonSchema): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const base = { ruleId: 'schema', severity: 'error' as const, platforms: PLATFORMS, file };
+  const check = (table: TomlTable, path: (string | number)[], known: readonly string[]): void => {
+    for (const [key, entry] of table.entries) {
+      if (known.includes(key)) continue;
+      const guess = didYouMean(key, known);
+      if (!guess) continue;
+      const what = entry.value.kind === 'table' ? 'table' : 'key';
+      out.push({ ...base, message: `unknown ${what} \`${key}\` ${path.length ? `in ${tableName(path)}` : 'at the top level'}; did you mean \`${guess}\`?`, span: entry.keySpan, suggestion: `rename \`${key}\` to \`${guess}\`` });
+    }
+  };
+  check(doc, [], dialectTables);
+  const props = (node: unknown): string[] => Object.keys(((node as JsonSchema | undefined)?.['properties'] ?? {}) as object);
+  const top = schema['properties'] as Record<string, JsonSchema>;
+  const principalTables: [string, string[], boolean][] = [
+    ['agent', props(top['agent']), false],
+    ['tools', props(top['tools']?.['additionalProperties']), true],
+    ['mcp_servers', props(top['mcp_servers']?.['additionalProperties']), true],
+  ];
+  for (const [name, known, named] of principalTables) {
+    const value = doc.entries.get(name)?.value;
+    if (dialect !== 'box' || value?.kind !== 'table') continue;
+    if (!named) {
+      check(value, [name], known);
+      continue;
+    }
+    for (const [principal, entry] of value.entries) if (entry.value.kind === 'table') check(entry.value, [name, principal], known);
+  }
+  return out;
+}
+
+/** Every top-level table of either dialect: what a near-miss at the top level is measured against. */
+const dialectTables = ['agent', 'tools', 'mcp_servers', 'experimental-features', 'sandbox'];
+
 /** Schema diagnostics for a parsed document, each at the exact key or value. */
 export function validateDocument(doc: TomlTable, dialect: Dialect, file: string): Diagnostic[] {
   const { validate, schema } = validators[dialect];
-  if (validate(toData(doc))) return [];
-  const seen = new Set<string>();
-  const out: Diagnostic[] = [];
+  const misses = nearMisses(doc, dialect, file, schema);
+  if (validate(toData(doc))) return misses;
+  const seen = new Set<string>(misses.map((d) => `${d.span.start.offset}`));
+  const out: Diagnostic[] = [...misses];
   for (const error of validate.errors ?? []) {
     // ajv reports a failing name twice: its `pattern` error, then a `propertyNames` one naming it.
     if (error.schemaPath.includes('/propertyNames/')) continue;
     const d = toDiagnostic(error, doc, schema, file);
     const key = `${d.span.start.offset}:${d.message}`;
-    if (seen.has(key)) continue;
+    if (seen.has(key) || seen.has(`${d.span.start.offset}`)) continue;
     seen.add(key);
     out.push(d);
   }

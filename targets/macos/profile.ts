@@ -28,7 +28,7 @@ export const BANNER = {
 } as const;
 
 /**
- * Operations a deny closes. tyba leaves metadata visible everywhere (seed 001:
+ * Operations a deny closes. tyba leaves metadata visible everywhere (TYBA's platforms page:
  * "content, not metadata"). file-test-existence is an operation of its own,
  * not part of file-read* (the kernel's operation table): a box deny closes it
  * with the metadata, a tyba deny leaves it open with the metadata.
@@ -184,16 +184,16 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
     resolves(componentsLeadingTo(g.path), g.implicit ? 'implicit grants' : g.span.start.line);
   }
 
-  // seed 001: TYBA's Seatbelt denies the listed secrets whatever read_allow says (denials beat permissions).
+  // TYBA's platforms page: its Seatbelt denies the listed secrets whatever read_allow says (denials beat permissions).
   if (tyba) {
-    add('4) metadata', { comment: 'implicit: tyba dialect: content, not metadata (seed 001): existence, size and dates of every path are visible', sbpl: `(allow ${META_OPS})` });
+    add('4) metadata', { comment: "implicit: tyba dialect: content, not metadata (TYBA's platforms page): existence, size and dates of every path are visible", sbpl: `(allow ${META_OPS})` });
     // $TMPDIR (/private/var/folders/…/T) differs per user and boot: the runner
     // passes it as `sandbox-exec -D TMPDIR=…`; without it the profile does not load (fail closed).
     add('1) reads', { comment: 'implicit: the temp directory $TMPDIR (sandbox-exec -D TMPDIR=…)', sbpl: `(allow ${READ_OPS} (subpath (param "TMPDIR")))` });
     add('2) writes', { comment: 'implicit: the temp directory $TMPDIR (sandbox-exec -D TMPDIR=…)', sbpl: '(allow file-write* (subpath (param "TMPDIR")))' });
     for (const s of secretLocations)
       add('6) denies', {
-        comment: `implicit: seed 001 secret location ${sbplString(s)}: denials beat permissions, read_allow cannot re-open it`,
+        comment: `implicit: TYBA's secret location ${sbplString(s)}: denials beat permissions, read_allow cannot re-open it`,
         sbpl: `(deny ${DENY_OPS.tyba} ${filterFor(expandTilde(s, input.ir.home), 'tree')})`,
       });
   }
@@ -228,7 +228,7 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
   if (p.directNetwork) {
     const how = p.directNetwork.how === 'network-table' ? 'a tool network table' : 'contain_egress = false';
     const line = `config line ${p.directNetwork.span.start.line}: direct network exception`;
-    emit({ comment: `${line} (${how}): the gateway policy is bypassed (seed 000, direct-network)`, sbpl: '(allow network-outbound)' });
+    emit({ comment: `${line} (${how}): the gateway policy is bypassed (Box's platform table, direct-network)`, sbpl: '(allow network-outbound)' });
     emit({ comment: `${line}: its sockets`, sbpl: '(allow system-socket)' });
     for (const r of directNetworkRules) emit({ comment: `${line}: ${r.reason}`, sbpl: renderRule(r) });
   } else {

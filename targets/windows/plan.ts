@@ -31,7 +31,7 @@ import {
  */
 
 export type StepAction = 'grant-write' | 'label-low' | 'deny-read';
-/** Where an entry came from: a config list, an implicit TYBA grant, seed 001's secret list, or a workspace. */
+/** Where an entry came from: a config list, an implicit TYBA grant, TYBA's secret list (its platforms page), or a workspace. */
 export type Source = ListName | 'implicit' | 'secret' | 'workspace';
 
 interface Origin {
@@ -115,7 +115,7 @@ export interface AclPlan {
 
 type Draft = Omit<PlanStep, 'id' | 'undo'>;
 
-const secretReason = "seed 001's secret list: labelled deny-read on Windows whatever the config says";
+const secretReason = "TYBA's secret list (its platforms page): labelled deny-read on Windows whatever the config says";
 
 function origin(principal: string, g: Grant): Origin {
   return {
@@ -282,7 +282,7 @@ export function buildPlan(input: CompileInput): AclPlan {
       const posix = expandTilde(s, home);
       const mapped = toWindows(posix, home);
       const o: Origin = { principal: '*', configLine: null, implicit: secretReason, source: 'secret', written: s };
-      if (mapped.ok) denies.push(denyStep(o, posix, mapped.path, 'a secret location of seed 001'));
+      if (mapped.ok) denies.push(denyStep(o, posix, mapped.path, "a secret location on TYBA's list (its platforms page)"));
       else leftOut.push({ ...o, posixPath: posix, reason: mapped.reason, ruleId: NO_WINDOWS_PATH });
     }
   }
@@ -351,7 +351,7 @@ export function buildPlan(input: CompileInput): AclPlan {
 
 function notes(knowsFacts: boolean, readable: number): string[] {
   return [
-    `Reads are open on Windows: the restricted token at Integrity Level Low confines writes, not reads. Only the ${secretLocations.length} secret locations of seed 001, TYBA's data directory and the config's existing deny entries are labelled deny-read; every other file the user can read, the sandbox reads too: ${
+    `Reads are open on Windows: the restricted token at Integrity Level Low confines writes, not reads. Only the ${secretLocations.length} secret locations TYBA's platforms page lists, TYBA's data directory and the config's existing deny entries are labelled deny-read; every other file the user can read, the sandbox reads too: ${
       readable ? 'the credential files under `readable`, ' : knowsFacts ? '' : 'credential files wherever they exist (the filesystem view knows no paths), '
     }the .env of any other project, any other repository, Documents, Desktop. If the agent must see nothing beyond the project, use macOS or Linux.`,
     'Labels are properties of files, not of a principal: a deny-read label shuts the path to every principal (and every other Low-integrity process), not only to the one whose entry asked for it; a Low label on a write tree lets any low-integrity process write there where the DACL allows it.',

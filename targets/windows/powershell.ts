@@ -51,7 +51,7 @@ function pathExpression(path: string): string {
 }
 
 function stepTitle(s: PlanStep): string {
-  const where = s.configLine === null ? `implicit: ${s.source === 'secret' ? "seed 001's secret list" : (s.implicit ?? s.source)}` : `config line ${s.configLine} (\`${s.source}\`)`;
+  const where = s.configLine === null ? `implicit: ${s.source === 'secret' ? "TYBA's secret list (its platforms page)" : (s.implicit ?? s.source)}` : `config line ${s.configLine} (\`${s.source}\`)`;
   const who = s.principal === '*' ? 'every principal' : s.principal;
   return `${s.id} · ${s.action} · ${who} · ${where}`;
 }

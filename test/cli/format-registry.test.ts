@@ -32,7 +32,7 @@ describe('format registry', () => {
       const help = spawnSync(process.execPath, [bin, command, '--help'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
       assert.equal(help.status, 0, help.stderr);
       // yargs may wrap the option's line: read it as one.
-      const m = /-f, --format\s+\[choices: ([^\]]+)\]\s+\[default: "([^"]+)"\]/.exec(help.stdout.replace(/\s+/g, ' '));
+      const m = /-f, --format\s+output format\s+\[choices: ([^\]]+)\]\s+\[default: "([^"]+)"\]/.exec(help.stdout.replace(/\s+/g, ' '));
       assert.ok(m, `${command} --help lists no --format choices:\n${help.stdout}`);
       assert.deepEqual([...m[1]!.matchAll(/"([^"]+)"/g)].map((x) => x[1]), formatNames(command), m[0]);
       assert.equal(m[2], formatNames(command)[0]);
@@ -40,7 +40,7 @@ describe('format registry', () => {
   });
 
   it('every entry loads a renderer that renders a real result', async () => {
-    const lint = { files: [check('coding-agent.toml'), check('write-only.toml')].map((r) => ({ path: r.file, text: r.text, verdicts: r.verdicts, diagnostics: r.diagnostics })), base: repoRoot };
+    const lint = { files: [check('coding-agent.toml'), check('write-only.toml')].map((r) => ({ path: r.file, text: r.text, verdicts: r.verdicts, diagnostics: r.diagnostics })), platforms: PLATFORMS, base: repoRoot, root: repoRoot };
     const { matrix } = explainCheck(check('coding-agent.toml'));
     assert.ok(matrix);
     const diff = [await diffChecks(check('read-write-overlap.toml'), check('write-only.toml'), PLATFORMS, { artifacts: false })];
@@ -63,7 +63,7 @@ describe('format registry', () => {
     const { matrix } = explainCheck(check('coding-agent.toml'));
     assert.ok(matrix);
     assert.equal((await renderer(formats.explain, 'sarif'))(matrix), (await renderer(formats.explain, 'text'))(matrix));
-    const lint = { files: [check('coding-agent.toml')].map((r) => ({ path: r.file, text: r.text, verdicts: r.verdicts, diagnostics: r.diagnostics })), base: repoRoot };
+    const lint = { files: [check('coding-agent.toml')].map((r) => ({ path: r.file, text: r.text, verdicts: r.verdicts, diagnostics: r.diagnostics })), platforms: PLATFORMS, base: repoRoot, root: repoRoot };
     assert.equal((await renderer(formats.lint, undefined))(lint), (await renderer(formats.lint, 'text'))(lint));
     assert.equal((await renderer(formats.lint, 'toString'))(lint), (await renderer(formats.lint, 'text'))(lint));
   });

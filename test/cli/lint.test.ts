@@ -41,7 +41,7 @@ describe('boxwright lint', () => {
     const r = boxwright(['lint', '--fs', 'examples/machine.json', '--format', 'json', cfg]);
     assert.equal(r.status, 1);
     const json = JSON.parse(r.stdout) as { version: number; files: { path: string; dialect: string; verdicts: Record<string, string>; diagnostics: { ruleId: string; severity: string; platforms: string[]; message: string; file: string; range: { start: { line: number; column: number }; end: { line: number; column: number } }; related: unknown[]; suggestion?: string }[] }[] };
-    assert.equal(json.version, 1);
+    assert.equal(json.version, 2);
     const f = json.files[0]!;
     assert.equal(f.dialect, 'box');
     assert.deepEqual(f.verdicts, { macos: 'refused', linux: 'refused', windows: 'refused' });

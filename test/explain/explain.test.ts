@@ -70,3 +70,35 @@ describe('explain: the matrix', () => {
     assert.match(r.errors, /toml-syntax/);
   });
 });
+
+describe('explain: every cell that differs from the request says why (issue 14 item 16)', () => {
+  it('in every example, on every platform', () => {
+    const silent: string[] = [];
+    for (const name of exampleNames) {
+      const m = matrixOf(name);
+      for (const pm of m?.principals ?? [])
+        for (const r of pm.rows)
+          for (const [p, c] of Object.entries(r.cells)) {
+            const same = c.legend === r.requested || (r.requested === 'deny' && c.legend === '—');
+            if (!same && !c.note) silent.push(`${name} ${pm.id} ${r.list} ${r.written}: ${p} ${r.requested} → ${c.legend}`);
+          }
+    }
+    assert.deepEqual(silent, []);
+  });
+  it('an exec that another grant makes writable, a read that a write covers: the combining grant is named', () => {
+    const m = matrixOf('exec-does-not-satisfy-read.toml')!;
+    const exec = m.principals[0]!.rows.find((r) => r.list === 'exec')!;
+    assert.equal(exec.cells.macos.legend, 'wx');
+    assert.match(exec.cells.macos.note?.text ?? '', /^combined with `write_file \/usr\/bin\/python3` \(line \d+\)/);
+  });
+  it('windows-path.toml: the entry left out of the Windows plan is n/a there, and gets no Low label', () => {
+    const m = matrixOf('windows-path.toml')!;
+    for (const r of m.principals[0]!.rows) {
+      assert.equal(r.cells.windows.legend, 'n/a', `${r.list} ${r.written}`);
+      assert.equal(r.cells.windows.note?.ruleId, 'no-windows-path');
+    }
+    const check = reader.check(readFileSync(join(repoRoot, 'examples/windows-path.toml')), 'examples/windows-path.toml');
+    assert.deepEqual(check.diagnostics.filter((d) => d.ruleId === 'low-label-exposure'), []);
+    assert.ok(check.diagnostics.some((d) => d.ruleId === 'no-windows-path'));
+  });
+});

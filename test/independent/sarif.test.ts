@@ -7,10 +7,11 @@
 // ajv's does.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { exampleNames } from '../compile-helpers.js';
 import { repoRoot, requireOrSkip } from '../helpers.js';
@@ -75,6 +76,31 @@ describe('independent: SARIF through the SARIF multitool and the final 2.1.0 sch
     const fatal = structuredClone(log) as { runs: { results: { level: string }[] }[] };
     fatal.runs[0]!.results[0]!.level = 'fatal';
     assert.equal(validate(fatal), false, 'ajv refuses an unknown level');
+  });
+
+  it('from a subdirectory of a git work tree: URIs relative to its root through %SRCROOT%, percent-encoded; the multitool and GitHub conventions agree', (t) => {
+    const skip = requireOrSkip(available, '@microsoft/sarif-multitool (npm ci, Linux package)');
+    if (skip) return t.skip(skip);
+    const repo = join(dir, 'repo');
+    mkdirSync(join(repo, 'configs', 'team a'), { recursive: true });
+    spawnSync('git', ['init', '-q', repo]);
+    writeFileSync(join(repo, 'configs', 'team a', 'my config #1.toml'), '[agent.filesystem]\nlist = ["~/inbox"]\n');
+    writeFileSync(join(repo, 'configs', '100%.toml'), '[agent.filesystem]\nwrite = ["~/project"]\n');
+    const r = spawnSync(process.execPath, [join(repoRoot, 'bin', 'boxwright.cjs'), 'lint', '--fs', join(repoRoot, 'examples', 'machine.json'), '--format', 'sarif', 'team a/my config #1.toml', '100%.toml'], { cwd: join(repo, 'configs'), encoding: 'utf8' });
+    assert.equal(r.status, 1, r.stderr);
+    const sub = JSON.parse(r.stdout) as { runs: { originalUriBaseIds: Record<string, { uri: string }>; results: { locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId?: string } } }[] }[] }[] };
+    const run = sub.runs[0]!;
+    // GitHub code scanning: a relative URI with uriBaseId %SRCROOT%, whose base is the repository root, given as an absolute file URI ending in '/'.
+    assert.deepEqual(run.originalUriBaseIds, { '%SRCROOT%': { uri: `${pathToFileURL(repo).href}/` } });
+    const uris = [...new Set(run.results.map((x) => JSON.stringify(x.locations[0]!.physicalLocation.artifactLocation)))].sort();
+    assert.deepEqual(uris, [JSON.stringify({ uri: 'configs/100%25.toml', uriBaseId: '%SRCROOT%' }), JSON.stringify({ uri: 'configs/team%20a/my%20config%20%231.toml', uriBaseId: '%SRCROOT%' })]);
+    for (const u of run.results.map((x) => x.locations[0]!.physicalLocation.artifactLocation.uri)) assert.equal(new URL(u, run.originalUriBaseIds['%SRCROOT%']!.uri).protocol, 'file:');
+    assert.equal(decodeURIComponent(new URL('configs/team%20a/my%20config%20%231.toml', run.originalUriBaseIds['%SRCROOT%']!.uri).pathname), join(repo, 'configs', 'team a', 'my config #1.toml'));
+    assert.deepEqual(multitool(dir, sub), []);
+    // The examples linted from examples/: the same URIs as from the root.
+    const fromExamples = spawnSync(process.execPath, [join(repoRoot, 'bin', 'boxwright.cjs'), 'lint', '--fs', 'machine.json', '--format', 'sarif', 'coding-agent.toml'], { cwd: join(repoRoot, 'examples'), encoding: 'utf8' });
+    const ex = JSON.parse(fromExamples.stdout) as typeof sub;
+    assert.deepEqual([...new Set(ex.runs[0]!.results.map((x) => x.locations[0]!.physicalLocation.artifactLocation.uri))], ['examples/coding-agent.toml']);
   });
 
   it('broken logs are reported (the check can fail)', (t) => {

@@ -28,13 +28,13 @@ describe('SARIF 2.1.0', () => {
   const validate = ajv.compile(schema);
 
   it('the log of every example validates against the SARIF 2.1.0 JSON Schema', () => {
-    const log = JSON.parse(formatSarif(all, allRules, version, repoRoot)) as unknown;
+    const log = JSON.parse(formatSarif(all, allRules, version, { cwd: repoRoot, root: repoRoot })) as unknown;
     assert.ok(validate(log), JSON.stringify(validate.errors, null, 2));
   });
   it("carries what GitHub code scanning requires", () => {
-    const log = JSON.parse(formatSarif(all, allRules, version, repoRoot)) as {
+    const log = JSON.parse(formatSarif(all, allRules, version, { cwd: repoRoot, root: repoRoot })) as {
       version: string;
-      runs: { tool: { driver: { name: string; informationUri: string; rules: { id: string; shortDescription: { text: string }; fullDescription: { text: string }; help: { text: string; markdown: string }; defaultConfiguration: { level: string } }[] } }; results: { ruleId: string; level: string; message: { text: string }; locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number; endLine: number; endColumn: number } } }[]; partialFingerprints: { primaryLocationLineHash: string } }[] }[];
+      runs: { tool: { driver: { name: string; informationUri: string; rules: { id: string; shortDescription: { text: string }; fullDescription: { text: string }; help: { text: string; markdown: string }; defaultConfiguration: { level: string } }[] } }; results: { ruleId: string; level: string; message: { text: string }; locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId?: string }; region: { startLine: number; startColumn: number; endLine: number; endColumn: number } } }[]; partialFingerprints: { primaryLocationLineHash: string } }[] }[];
     };
     assert.equal(log.version, '2.1.0');
     const run = log.runs[0]!;
@@ -51,6 +51,7 @@ describe('SARIF 2.1.0', () => {
       assert.ok(['error', 'warning', 'note'].includes(res.level));
       const loc = res.locations[0]!.physicalLocation;
       assert.match(loc.artifactLocation.uri, /^examples\/[^/]+\.toml$/, 'repository-relative, forward slashes');
+      assert.equal(loc.artifactLocation.uriBaseId, '%SRCROOT%');
       assert.ok(loc.region.startLine >= 1 && loc.region.startColumn >= 1);
       const fp = `${loc.artifactLocation.uri}|${res.partialFingerprints.primaryLocationLineHash}`;
       assert.ok(!seen.has(fp), `fingerprints are unique per file: ${fp}`);
@@ -60,16 +61,23 @@ describe('SARIF 2.1.0', () => {
 });
 
 describe('SARIF artifact URIs', () => {
-  it('are relative to the base the command passes in, never to whatever the current directory is', () => {
+  it('are relative to the source root (%SRCROOT%), whatever the current directory is, and percent-encoded', () => {
     const r = lintText('[agent.filesystem]\nread = ["~/nowhere"]\n');
-    const at = (path: string, base: string): string[] => {
-      const log = JSON.parse(formatSarif([{ path, text: r.text, verdicts: r.verdicts, diagnostics: r.diagnostics }], allRules, version, base)) as { runs: { results: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[] }[] };
-      return [...new Set(log.runs[0]!.results.map((x) => x.locations[0]!.physicalLocation.artifactLocation.uri))];
+    const at = (path: string, cwd: string, root = '/srv/repo'): string[] => {
+      const log = JSON.parse(formatSarif([{ path, text: r.text, verdicts: r.verdicts, diagnostics: r.diagnostics }], allRules, version, { cwd, root })) as {
+        runs: { originalUriBaseIds: Record<string, { uri: string }>; results: { locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId?: string } } }[] }[] }[];
+      };
+      assert.deepEqual(log.runs[0]!.originalUriBaseIds, { '%SRCROOT%': { uri: `file://${root}/` } });
+      return [...new Set(log.runs[0]!.results.map((x) => `${x.locations[0]!.physicalLocation.artifactLocation.uriBaseId ?? ''}|${x.locations[0]!.physicalLocation.artifactLocation.uri}`))];
     };
-    assert.deepEqual(at('/srv/repo/configs/sandbox.toml', '/srv/repo'), ['configs/sandbox.toml']);
-    assert.deepEqual(at('configs/sandbox.toml', '/srv/repo'), ['configs/sandbox.toml']);
-    assert.deepEqual(at('/srv/other/sandbox.toml', '/srv/repo'), ['../other/sandbox.toml']);
-    assert.deepEqual(at('<stdin>', '/srv/repo'), ['<stdin>']);
+    assert.deepEqual(at('/srv/repo/configs/sandbox.toml', '/srv/repo'), ['%SRCROOT%|configs/sandbox.toml']);
+    assert.deepEqual(at('configs/sandbox.toml', '/srv/repo'), ['%SRCROOT%|configs/sandbox.toml']);
+    assert.deepEqual(at('sandbox.toml', '/srv/repo/configs'), ['%SRCROOT%|configs/sandbox.toml'], 'run from a subdirectory');
+    assert.deepEqual(at('../configs/sandbox.toml', '/srv/repo/examples'), ['%SRCROOT%|configs/sandbox.toml']);
+    assert.deepEqual(at('my config #1.toml', '/srv/repo'), ['%SRCROOT%|my%20config%20%231.toml']);
+    assert.deepEqual(at('100%.toml', '/srv/repo'), ['%SRCROOT%|100%25.toml']);
+    assert.deepEqual(at('/srv/other/sandbox.toml', '/srv/repo'), ['|file:///srv/other/sandbox.toml'], 'outside the root: absolute');
+    assert.deepEqual(at('<stdin>', '/srv/repo'), ['%SRCROOT%|stdin']);
   });
 });
 

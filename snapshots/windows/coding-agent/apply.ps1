@@ -20,12 +20,12 @@
 # undo.ps1 has not restored.
 #
 # Reads are open on Windows: the restricted token at Integrity Level Low
-# confines writes, not reads. Only the 12 secret locations of seed 001, TYBA's
-# data directory and the config's existing deny entries are labelled
-# deny-read; every other file the user can read, the sandbox reads too: the
-# credential files under `readable`, the .env of any other project, any other
-# repository, Documents, Desktop. If the agent must see nothing beyond the
-# project, use macOS or Linux.
+# confines writes, not reads. Only the 12 secret locations TYBA's platforms
+# page lists, TYBA's data directory and the config's existing deny entries are
+# labelled deny-read; every other file the user can read, the sandbox reads
+# too: the credential files under `readable`, the .env of any other project,
+# any other repository, Documents, Desktop. If the agent must see nothing
+# beyond the project, use macOS or Linux.
 #
 # Labels are properties of files, not of a principal: a deny-read label shuts
 # the path to every principal (and every other Low-integrity process), not
@@ -345,99 +345,111 @@ try {
   $path = (Expand-BwRoot '%USERPROFILE%') + '\project\output'
   Invoke-BwStep -Id 'step-002' -Action 'label-low' -Path $path -Sddl 'S:(ML;OICI;NW;;;LW)'
 
-  # step-003 · deny-read · every principal · implicit: seed 001's secret list
-  # a secret location of seed 001: a Medium no-read-up label on the object
-  # and, file by file, on everything below it, so that a Low token can neither
-  # read nor write it; files created later are covered only through
-  # inheritance (OICI)
+  # step-003 · deny-read · every principal · implicit: TYBA's secret list (its
+  # platforms page)
+  # a secret location on TYBA's list (its platforms page): a Medium no-read-up
+  # label on the object and, file by file, on everything below it, so that a
+  # Low token can neither read nor write it; files created later are covered
+  # only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.ssh'
   Invoke-BwStep -Id 'step-003' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
 
-  # step-004 · deny-read · every principal · implicit: seed 001's secret list
-  # a secret location of seed 001: a Medium no-read-up label on the object
-  # and, file by file, on everything below it, so that a Low token can neither
-  # read nor write it; files created later are covered only through
-  # inheritance (OICI)
+  # step-004 · deny-read · every principal · implicit: TYBA's secret list (its
+  # platforms page)
+  # a secret location on TYBA's list (its platforms page): a Medium no-read-up
+  # label on the object and, file by file, on everything below it, so that a
+  # Low token can neither read nor write it; files created later are covered
+  # only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.aws'
   Invoke-BwStep -Id 'step-004' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
 
-  # step-005 · deny-read · every principal · implicit: seed 001's secret list
-  # a secret location of seed 001: a Medium no-read-up label on the object
-  # and, file by file, on everything below it, so that a Low token can neither
-  # read nor write it; files created later are covered only through
-  # inheritance (OICI)
+  # step-005 · deny-read · every principal · implicit: TYBA's secret list (its
+  # platforms page)
+  # a secret location on TYBA's list (its platforms page): a Medium no-read-up
+  # label on the object and, file by file, on everything below it, so that a
+  # Low token can neither read nor write it; files created later are covered
+  # only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.gnupg'
   Invoke-BwStep -Id 'step-005' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
 
-  # step-006 · deny-read · every principal · implicit: seed 001's secret list
-  # a secret location of seed 001: a Medium no-read-up label on the object
-  # and, file by file, on everything below it, so that a Low token can neither
-  # read nor write it; files created later are covered only through
-  # inheritance (OICI)
+  # step-006 · deny-read · every principal · implicit: TYBA's secret list (its
+  # platforms page)
+  # a secret location on TYBA's list (its platforms page): a Medium no-read-up
+  # label on the object and, file by file, on everything below it, so that a
+  # Low token can neither read nor write it; files created later are covered
+  # only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.kube'
   Invoke-BwStep -Id 'step-006' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
 
-  # step-007 · deny-read · every principal · implicit: seed 001's secret list
-  # a secret location of seed 001: a Medium no-read-up label on the object
-  # and, file by file, on everything below it, so that a Low token can neither
-  # read nor write it; files created later are covered only through
-  # inheritance (OICI)
+  # step-007 · deny-read · every principal · implicit: TYBA's secret list (its
+  # platforms page)
+  # a secret location on TYBA's list (its platforms page): a Medium no-read-up
+  # label on the object and, file by file, on everything below it, so that a
+  # Low token can neither read nor write it; files created later are covered
+  # only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.config\gcloud'
   Invoke-BwStep -Id 'step-007' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
 
-  # step-008 · deny-read · every principal · implicit: seed 001's secret list
-  # a secret location of seed 001: a Medium no-read-up label on the object
-  # and, file by file, on everything below it, so that a Low token can neither
-  # read nor write it; files created later are covered only through
-  # inheritance (OICI)
+  # step-008 · deny-read · every principal · implicit: TYBA's secret list (its
+  # platforms page)
+  # a secret location on TYBA's list (its platforms page): a Medium no-read-up
+  # label on the object and, file by file, on everything below it, so that a
+  # Low token can neither read nor write it; files created later are covered
+  # only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.config\gh'
   Invoke-BwStep -Id 'step-008' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
 
-  # step-009 · deny-read · every principal · implicit: seed 001's secret list
-  # a secret location of seed 001: a Medium no-read-up label on the object
-  # and, file by file, on everything below it, so that a Low token can neither
-  # read nor write it; files created later are covered only through
-  # inheritance (OICI)
+  # step-009 · deny-read · every principal · implicit: TYBA's secret list (its
+  # platforms page)
+  # a secret location on TYBA's list (its platforms page): a Medium no-read-up
+  # label on the object and, file by file, on everything below it, so that a
+  # Low token can neither read nor write it; files created later are covered
+  # only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.git-credentials'
   Invoke-BwStep -Id 'step-009' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
 
-  # step-010 · deny-read · every principal · implicit: seed 001's secret list
-  # a secret location of seed 001: a Medium no-read-up label on the object
-  # and, file by file, on everything below it, so that a Low token can neither
-  # read nor write it; files created later are covered only through
-  # inheritance (OICI)
+  # step-010 · deny-read · every principal · implicit: TYBA's secret list (its
+  # platforms page)
+  # a secret location on TYBA's list (its platforms page): a Medium no-read-up
+  # label on the object and, file by file, on everything below it, so that a
+  # Low token can neither read nor write it; files created later are covered
+  # only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.netrc'
   Invoke-BwStep -Id 'step-010' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
 
-  # step-011 · deny-read · every principal · implicit: seed 001's secret list
-  # a secret location of seed 001: a Medium no-read-up label on the object
-  # and, file by file, on everything below it, so that a Low token can neither
-  # read nor write it; files created later are covered only through
-  # inheritance (OICI)
+  # step-011 · deny-read · every principal · implicit: TYBA's secret list (its
+  # platforms page)
+  # a secret location on TYBA's list (its platforms page): a Medium no-read-up
+  # label on the object and, file by file, on everything below it, so that a
+  # Low token can neither read nor write it; files created later are covered
+  # only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.npmrc'
   Invoke-BwStep -Id 'step-011' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
 
-  # step-012 · deny-read · every principal · implicit: seed 001's secret list
-  # a secret location of seed 001: a Medium no-read-up label on the object
-  # and, file by file, on everything below it, so that a Low token can neither
-  # read nor write it; files created later are covered only through
-  # inheritance (OICI)
+  # step-012 · deny-read · every principal · implicit: TYBA's secret list (its
+  # platforms page)
+  # a secret location on TYBA's list (its platforms page): a Medium no-read-up
+  # label on the object and, file by file, on everything below it, so that a
+  # Low token can neither read nor write it; files created later are covered
+  # only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.pypirc'
   Invoke-BwStep -Id 'step-012' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
 
-  # step-013 · deny-read · every principal · implicit: seed 001's secret list
-  # a secret location of seed 001: a Medium no-read-up label on the object
-  # and, file by file, on everything below it, so that a Low token can neither
-  # read nor write it; files created later are covered only through
-  # inheritance (OICI)
+  # step-013 · deny-read · every principal · implicit: TYBA's secret list (its
+  # platforms page)
+  # a secret location on TYBA's list (its platforms page): a Medium no-read-up
+  # label on the object and, file by file, on everything below it, so that a
+  # Low token can neither read nor write it; files created later are covered
+  # only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.docker\config.json'
   Invoke-BwStep -Id 'step-013' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
 
-  # step-014 · deny-read · every principal · implicit: seed 001's secret list
-  # a secret location of seed 001: a Medium no-read-up label on the object
-  # and, file by file, on everything below it, so that a Low token can neither
-  # read nor write it; files created later are covered only through
-  # inheritance (OICI)
+  # step-014 · deny-read · every principal · implicit: TYBA's secret list (its
+  # platforms page)
+  # a secret location on TYBA's list (its platforms page): a Medium no-read-up
+  # label on the object and, file by file, on everything below it, so that a
+  # Low token can neither read nor write it; files created later are covered
+  # only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.cargo\credentials'
   Invoke-BwStep -Id 'step-014' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
 

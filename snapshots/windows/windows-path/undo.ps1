@@ -229,63 +229,63 @@ function Restore-BwStep {
 
 # ---- steps, last first (12) ------------------------------------------------
 
-# undo step-012 · deny-read · every principal · implicit: seed 001's secret
-# list: restore the saved mandatory label of each object
+# undo step-012 · deny-read · every principal · implicit: TYBA's secret list
+# (its platforms page): restore the saved mandatory label of each object
 $path = (Expand-BwRoot '%USERPROFILE%') + '\.cargo\credentials'
 Restore-BwStep -Id 'step-012' -Section 'label' -Path $path
 
-# undo step-011 · deny-read · every principal · implicit: seed 001's secret
-# list: restore the saved mandatory label of each object
+# undo step-011 · deny-read · every principal · implicit: TYBA's secret list
+# (its platforms page): restore the saved mandatory label of each object
 $path = (Expand-BwRoot '%USERPROFILE%') + '\.docker\config.json'
 Restore-BwStep -Id 'step-011' -Section 'label' -Path $path
 
-# undo step-010 · deny-read · every principal · implicit: seed 001's secret
-# list: restore the saved mandatory label of each object
+# undo step-010 · deny-read · every principal · implicit: TYBA's secret list
+# (its platforms page): restore the saved mandatory label of each object
 $path = (Expand-BwRoot '%USERPROFILE%') + '\.pypirc'
 Restore-BwStep -Id 'step-010' -Section 'label' -Path $path
 
-# undo step-009 · deny-read · every principal · implicit: seed 001's secret
-# list: restore the saved mandatory label of each object
+# undo step-009 · deny-read · every principal · implicit: TYBA's secret list
+# (its platforms page): restore the saved mandatory label of each object
 $path = (Expand-BwRoot '%USERPROFILE%') + '\.npmrc'
 Restore-BwStep -Id 'step-009' -Section 'label' -Path $path
 
-# undo step-008 · deny-read · every principal · implicit: seed 001's secret
-# list: restore the saved mandatory label of each object
+# undo step-008 · deny-read · every principal · implicit: TYBA's secret list
+# (its platforms page): restore the saved mandatory label of each object
 $path = (Expand-BwRoot '%USERPROFILE%') + '\.netrc'
 Restore-BwStep -Id 'step-008' -Section 'label' -Path $path
 
-# undo step-007 · deny-read · every principal · implicit: seed 001's secret
-# list: restore the saved mandatory label of each object
+# undo step-007 · deny-read · every principal · implicit: TYBA's secret list
+# (its platforms page): restore the saved mandatory label of each object
 $path = (Expand-BwRoot '%USERPROFILE%') + '\.git-credentials'
 Restore-BwStep -Id 'step-007' -Section 'label' -Path $path
 
-# undo step-006 · deny-read · every principal · implicit: seed 001's secret
-# list: restore the saved mandatory label of each object
+# undo step-006 · deny-read · every principal · implicit: TYBA's secret list
+# (its platforms page): restore the saved mandatory label of each object
 $path = (Expand-BwRoot '%USERPROFILE%') + '\.config\gh'
 Restore-BwStep -Id 'step-006' -Section 'label' -Path $path
 
-# undo step-005 · deny-read · every principal · implicit: seed 001's secret
-# list: restore the saved mandatory label of each object
+# undo step-005 · deny-read · every principal · implicit: TYBA's secret list
+# (its platforms page): restore the saved mandatory label of each object
 $path = (Expand-BwRoot '%USERPROFILE%') + '\.config\gcloud'
 Restore-BwStep -Id 'step-005' -Section 'label' -Path $path
 
-# undo step-004 · deny-read · every principal · implicit: seed 001's secret
-# list: restore the saved mandatory label of each object
+# undo step-004 · deny-read · every principal · implicit: TYBA's secret list
+# (its platforms page): restore the saved mandatory label of each object
 $path = (Expand-BwRoot '%USERPROFILE%') + '\.kube'
 Restore-BwStep -Id 'step-004' -Section 'label' -Path $path
 
-# undo step-003 · deny-read · every principal · implicit: seed 001's secret
-# list: restore the saved mandatory label of each object
+# undo step-003 · deny-read · every principal · implicit: TYBA's secret list
+# (its platforms page): restore the saved mandatory label of each object
 $path = (Expand-BwRoot '%USERPROFILE%') + '\.gnupg'
 Restore-BwStep -Id 'step-003' -Section 'label' -Path $path
 
-# undo step-002 · deny-read · every principal · implicit: seed 001's secret
-# list: restore the saved mandatory label of each object
+# undo step-002 · deny-read · every principal · implicit: TYBA's secret list
+# (its platforms page): restore the saved mandatory label of each object
 $path = (Expand-BwRoot '%USERPROFILE%') + '\.aws'
 Restore-BwStep -Id 'step-002' -Section 'label' -Path $path
 
-# undo step-001 · deny-read · every principal · implicit: seed 001's secret
-# list: restore the saved mandatory label of each object
+# undo step-001 · deny-read · every principal · implicit: TYBA's secret list
+# (its platforms page): restore the saved mandatory label of each object
 $path = (Expand-BwRoot '%USERPROFILE%') + '\.ssh'
 Restore-BwStep -Id 'step-001' -Section 'label' -Path $path
 
