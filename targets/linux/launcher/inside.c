@@ -54,9 +54,17 @@ int inside_main(int argc, char **argv) {
   int rules_fd = -1, no_landlock = 0, check_only = 0, i = 1;
   int keep[argc > 0 ? argc : 1];
   size_t nkeep = 0;
+  /* The ready fd first, so that even a usage refusal is reported on it. */
+  for (int j = 1; j + 1 < argc && strcmp(argv[j], "--") != 0; j++)
+    if (strcmp(argv[j], "--ready-fd") == 0) {
+      int fd = parse_fd_number(argv[j + 1]);
+      if (fd >= 0 && fcntl(fd, F_GETFD) >= 0) ready_fd = fd;
+      break;
+    }
+  int ready_seen = 0;
   for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
     if (strcmp(argv[i], "--rules-fd") == 0 && i + 1 < argc && rules_fd < 0) rules_fd = fd_operand(argv[++i]);
-    else if (strcmp(argv[i], "--ready-fd") == 0 && i + 1 < argc && ready_fd < 0) ready_fd = fd_operand(argv[++i]);
+    else if (strcmp(argv[i], "--ready-fd") == 0 && i + 1 < argc && !ready_seen) ready_seen = 1, ready_fd = fd_operand(argv[++i]);
     else if (strcmp(argv[i], "--keep-fd") == 0 && i + 1 < argc) keep[nkeep++] = fd_operand(argv[++i]);
     else if (strcmp(argv[i], "--no-landlock") == 0 && !no_landlock) no_landlock = 1;
     else if (strcmp(argv[i], "--check") == 0 && !check_only) check_only = 1;

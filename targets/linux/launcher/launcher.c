@@ -96,8 +96,9 @@ static void parse_options(int argc, char **argv, struct options *o) {
     } else if (strcmp(a, "--pass-env") == 0 || strcmp(a, "--pass-fd") == 0) {
       usage("--pass-env and --pass-fd take an operand");
     } else {
-      fprintf(stderr, "%s: unknown option '%s'\n", me, a);
-      usage("options come before the command; `--` ends them");
+      char why[256];
+      snprintf(why, sizeof why, "unknown option '%.128s' (options come before the command; `--` ends them)", a);
+      usage(why);
     }
   }
   if (i >= argc) usage("name the command to run");
