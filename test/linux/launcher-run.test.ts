@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { bare, isRoot, makeLab, NOBODY, programWithout, results, skip as labSkip, type Lab } from './hostile/support.js';
 import { abi, interpreterOf, ruleset } from './landlock-support.js';
-import { arch, fakeBwrap, launch, makeLauncherDir, skip as launcherSkip, type LauncherDir } from './launcher-support.js';
+import { arch, fakeBwrap, launch, makeLauncherDir, realBwrap, skip as launcherSkip, type LauncherDir } from './launcher-support.js';
 import { requireOrSkip } from '../helpers.js';
 
 const skip = launcherSkip ?? labSkip;
@@ -127,6 +127,26 @@ describe('launcher: the command passes through', { skip, concurrency: 2 }, () =>
     assert.equal(results(r.stdout).fds, '0,1,2');
     const read = await launch(d.run, [lab.probe, 'fdread', '100', 'secret.txt'], { fds: { 100: dirFd } });
     assert.equal(results(read.stdout).openat, 'EBADF');
+  });
+
+  it('bubblewrap itself inherits none of the caller\'s descriptors (the launcher closes them before it starts anything)', async () => {
+    const seenBy = join(d.dir, 'bwrap-fds');
+    const wrapper = fakeBwrap(d.dir, 'bwrap-lists-fds', `for f in /proc/$$/fd/*; do readlink "$f"; done > '${seenBy}'\nexec '${realBwrap}' "$@"`);
+    const r = await launch(d.run, ['/usr/bin/true'], { env: { BOXWRIGHT_BWRAP: wrapper }, fds: { 9: dirFd, 100: dirFd } });
+    assert.equal(r.status, 0, r.stderr);
+    const targets = readFileSync(seenBy, 'utf8');
+    assert.match(targets, /memfd:boxwright-args/, 'the listing saw the launcher\'s own descriptors');
+    assert.ok(!targets.includes(outside), targets);
+    const kept = await launch(d.run, ['--pass-fd', '100', '/usr/bin/true'], { env: { BOXWRIGHT_BWRAP: wrapper }, fds: { 9: dirFd, 100: dirFd } });
+    assert.equal(kept.status, 0, kept.stderr);
+    assert.equal(readFileSync(seenBy, 'utf8').split('\n').filter((t) => t === outside).length, 1, 'only --pass-fd 100');
+  });
+
+  it('a caller that closed stdout: the command\'s stdout is /dev/null, not a file the launcher opened', async () => {
+    // $(…) runs in a subshell whose stdout is the pipe; /proc/$$ is the command's own table.
+    const r = await launch('/usr/bin/sh', ['-c', `exec 1>&-; exec '${d.run}' /usr/bin/sh -c 'x=$(readlink /proc/$$/fd/1); echo "$x" >&2'`]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stderr, '/dev/null\n');
   });
 
   it('--pass-fd N lets exactly that descriptor through, under its number; -v names those closed', async () => {

@@ -284,6 +284,13 @@ static int outcome(const struct run_result *r, const char *bwrap, int ready_fd, 
 }
 
 int launcher_main(int argc, char **argv, const char *exe) {
+  /*
+   * stdin, stdout and stderr open, on /dev/null when the caller closed one:
+   * else the first file opened below would take its number, and the command
+   * would write into bubblewrap's status or read the launch file.
+   */
+  for (int fd = 0; fd < 3; fd++)
+    if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) != fd) return EXIT_REFUSED;
   const char *slash = strrchr(exe, '/');
   me = slash + 1;
   char *dirpath = strndup(exe, slash == exe ? 1 : (size_t)(slash - exe));
