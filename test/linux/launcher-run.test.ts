@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { bare, isRoot, makeLab, NOBODY, programWithout, results, skip as labSkip, type Lab } from './hostile/support.js';
 import { abi, interpreterOf, ruleset } from './landlock-support.js';
-import { arch, fakeBwrap, launch, makeLauncherDir, realBwrap, skip as launcherSkip, type LauncherDir } from './launcher-support.js';
+import { arch, fakeBwrap, launch, makeLauncherDir, program, realBwrap, skip as launcherSkip, type LauncherDir } from './launcher-support.js';
 import { requireOrSkip } from '../helpers.js';
 
 const skip = launcherSkip ?? labSkip;
@@ -164,6 +164,16 @@ describe('launcher: the command passes through', { skip, concurrency: 2 }, () =>
   it('control: bare bubblewrap hands an inherited descriptor down', async () => {
     const r = await bare({ argv: d.compiled, bpf: readFileSync(join(d.dir, `seccomp.${arch}.bpf`)) }, [lab.probe, 'fds'], { fds: { 100: dirFd } });
     assert.match(results(r.stdout).fds ?? '', /\b100\b/, r.stderr);
+  });
+
+  it('the in-sandbox step is the launcher\'s own file, bound read-only at /.boxwright/exec (no copy, no --perms)', async () => {
+    const v = await launch(d.run, ['-v', '/usr/bin/true']);
+    assert.match(v.stderr, /"--ro-bind-fd" "\d+" "\/\.boxwright\/exec" "--remount-ro" "\/"/);
+    assert.doesNotMatch(v.stderr, /"--perms" "0555"|"--ro-bind-data" "\d+" "\/\.boxwright\/exec"/);
+    const r = await launch(d.run, ['/usr/bin/sh', '-c', 'grep " /.boxwright/exec " /proc/self/mountinfo; echo x >> /.boxwright/exec && echo WRITTEN']);
+    assert.match(r.stdout, / \/\.boxwright\/exec ro,/);
+    assert.doesNotMatch(r.stdout, /WRITTEN/);
+    assert.deepEqual(readFileSync(d.run), readFileSync(program!));
   });
 
   it("the seccomp program in DIR is applied (set-id modes refused); with one lacking the rules they go through", async () => {

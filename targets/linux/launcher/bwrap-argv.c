@@ -124,12 +124,23 @@ int rewrite_argv(char *buf, size_t len, struct rewrite *rw, struct strv *out) {
       if ((fd = open_for_bind(rw, ops[0])) < 0) return -1;
       status = push_fd_option(out, opt[2] == 'b' ? "--bind-fd" : "--ro-bind-fd", fd, ops + 1, 1);
       rw->opened++;
+    } else if (strcmp(opt, "--ro-bind-data") == 0 && strcmp(ops[1], SANDBOX_EXEC_PATH) == 0) {
+      /*
+       * This program, mounted where the view runs it. Bound from its own
+       * file (/proc/self/exe: the very inode running, which no one can
+       * write while it runs: ETXTBSY) rather than copied in as data: the
+       * copy of the whole program into the sandbox's tmpfs cost 0.8 ms of
+       * a 7 ms start, the bind 0.2 ms. A bind takes no --perms, so the
+       * compiled one before it goes.
+       */
+      if ((fd = open("/proc/self/exe", O_PATH)) < 0) return fail(rw, 0, "cannot open /proc/self/exe: %s", strerror(errno));
+      if (out->n >= 2 && strcmp(out->v[out->n - 2], "--perms") == 0) out->n -= 2;
+      rw->exec_mounted = 1;
+      rw->opened++;
+      status = push_fd_option(out, "--ro-bind-fd", fd, ops + 1, 1);
     } else if (strcmp(opt, "--ro-bind-data") == 0) {
-      /* bubblewrap reads each data descriptor to its end: one each. */
-      int exec = strcmp(ops[1], SANDBOX_EXEC_PATH) == 0;
-      if ((fd = open(exec ? "/proc/self/exe" : "/dev/null", O_RDONLY)) < 0)
-        return fail(rw, 0, "cannot open %s: %s", exec ? "/proc/self/exe" : "/dev/null", strerror(errno));
-      rw->exec_mounted |= exec;
+      /* A denied file's cover: empty. bubblewrap reads each data descriptor to its end: one each. */
+      if ((fd = open("/dev/null", O_RDONLY)) < 0) return fail(rw, 0, "cannot open /dev/null: %s", strerror(errno));
       rw->opened++;
       status = push_fd_option(out, opt, fd, ops + 1, 1);
     } else if (strcmp(opt, "--seccomp") == 0) {

@@ -30,8 +30,9 @@ struct rewrite {
 /*
  * Rewrites the compiled argv (buf[0..len), NUL-terminated tokens) into out:
  * `--bind P P` / `--ro-bind P P` → `--bind-fd K P` / `--ro-bind-fd K P`
- * from a verified descriptor; `--ro-bind-data X D` → a fresh descriptor:
- * /dev/null, or this program's own file when D is SANDBOX_EXEC_PATH;
+ * from a verified descriptor; `--ro-bind-data X D` → a fresh /dev/null
+ * descriptor each, except `[--perms M] --ro-bind-data X SANDBOX_EXEC_PATH`
+ * → `--ro-bind-fd K SANDBOX_EXEC_PATH`, this program's own file;
  * `--seccomp X` → rw->bpf_fd; every other known option as compiled.
  * The descriptors are not close-on-exec: bubblewrap inherits them.
  * 0, or -1 with rw->err.

@@ -223,8 +223,14 @@ static void push(struct strv *a, char *s) {
 static int args_file(const struct strv *view) {
   int fd = anonymous_file("boxwright-args");
   if (fd < 0) refuse(NULL, "cannot create a file for bubblewrap's arguments: %s", strerror(errno));
-  for (size_t i = 0; i < view->n; i++)
-    if (write_all(fd, view->v[i], strlen(view->v[i]) + 1) < 0) refuse(NULL, "cannot write bubblewrap's arguments: %s", strerror(errno));
+  size_t len = 0;
+  for (size_t i = 0; i < view->n; i++) len += strlen(view->v[i]) + 1;
+  char *bytes = malloc(len ? len : 1), *p = bytes;
+  if (!bytes) refuse(NULL, "out of memory");
+  for (size_t i = 0; i < view->n; i++) p = stpcpy(p, view->v[i]) + 1;
+  /* One write: a view has hundreds of arguments. */
+  if (write_all(fd, bytes, len) < 0) refuse(NULL, "cannot write bubblewrap's arguments: %s", strerror(errno));
+  free(bytes);
   if (lseek(fd, 0, SEEK_SET) < 0) refuse(NULL, "cannot rewind bubblewrap's arguments: %s", strerror(errno));
   return fd;
 }
