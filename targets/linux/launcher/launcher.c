@@ -135,9 +135,9 @@ static char *read_in_dir(int dir, const char *dirpath, const char *name, size_t 
 }
 
 /* The config must be the one the sandbox was compiled from. */
-static void check_config(const struct launch *l, const char *dirpath) {
+static void check_config(const struct launch *l, const char *dirpath, const char *name) {
   int fd = open(l->config, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) refuse(NULL, "cannot read %s, the config %s/%s.launch was compiled from (%s): recompile", l->config, dirpath, l->principal, strerror(errno));
+  if (fd < 0) refuse(NULL, "cannot read %s, the config %s/%s was compiled from (%s): recompile", l->config, dirpath, name, strerror(errno));
   size_t len;
   char *bytes = read_all(fd, MAX_CONFIG_BYTES, &len);
   if (!bytes) refuse(NULL, "cannot read %s: %s", l->config, strerror(errno));
@@ -320,7 +320,7 @@ int launcher_main(int argc, char **argv, const char *exe) {
     if (strcmp(HOST_ARCH, launch_arches[a]) == 0) break;
   if (a == COUNT(launch_arches) || !l.seccomp[a])
     refuse(NULL, "%s/%s names no seccomp program for this machine's architecture (%s)", dirpath, name, HOST_ARCH);
-  check_config(&l, dirpath);
+  check_config(&l, dirpath, name);
   char *bwrap = find_bwrap();
 
   int bpf = openat(dir, l.seccomp[a], O_RDONLY);
