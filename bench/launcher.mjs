@@ -18,6 +18,7 @@ delete process.env.NODE_EXTRA_CA_CERTS;
 const arch = process.arch === 'arm64' ? 'aarch64' : 'x86_64';
 const launcher = await import(join(repoRoot, 'dist', 'targets', 'linux', 'launcher', 'index.js'));
 const { argsFile, parseArgsFile } = await import(join(repoRoot, 'dist', 'targets', 'linux', 'index.js'));
+const { envAllowlist } = await import(join(repoRoot, 'dist', 'targets', 'runner', 'env.js'));
 const program = launcher.launcherPath(arch);
 const bwrapOk = spawnSync('bwrap', ['--version']).status === 0;
 if (!program || !bwrapOk) {
@@ -53,7 +54,7 @@ try {
   writeFileSync(join(out, 'bound.bwrap.args'), argsFile(bound.map((arg) => ({ arg, origin: 'baseline' }))));
   const sha = createHash('sha256').update(readFileSync(config)).digest('hex');
   const seccomp = Object.fromEntries(launcher.LAUNCH_ARCHES.map((a) => [a, `seccomp.${a}.bpf`]));
-  writeFileSync(join(out, 'agent.launch'), launcher.encodeLaunchFile({ config, configSha256: sha, principal: 'agent', args: 'agent.bwrap.args', seccomp, landlock: undefined, ...launcher.envAllowlist() }));
+  writeFileSync(join(out, 'agent.launch'), launcher.encodeLaunchFile({ config, configSha256: sha, principal: 'agent', args: 'agent.bwrap.args', seccomp, landlock: undefined, ...envAllowlist() }));
   copyFileSync(program, join(out, 'agent.run'));
   chmodSync(join(out, 'agent.run'), 0o755);
 

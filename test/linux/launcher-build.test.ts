@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { BWRAP_OPERANDS } from '../../targets/linux/bwrap-options.js';
-import { decodeLaunchFile, encodeLaunchFile, envAllowlist, LAUNCH_ARCHES, launcherPath, LaunchFileError, type LaunchFile } from '../../targets/linux/launcher/index.js';
+import { decodeLaunchFile, encodeLaunchFile, LAUNCH_ARCHES, launcherPath, LaunchFileError, type LaunchFile } from '../../targets/linux/launcher/index.js';
+import { envAllowlist } from '../../targets/runner/env.js';
 import { repoRoot, requireOrSkip } from '../helpers.js';
 import { arch, program, sha256 } from './launcher-support.js';
 

@@ -14,7 +14,8 @@ import { compileConfig } from '../../app/cli/compile.js';
 import { configReader } from '../../app/cli/options.js';
 import { argsFile, hostArch, parseArgsFile } from '../../targets/linux/index.js';
 import { encodeLandlockRules, type LandlockRuleset } from '../../targets/linux/landlock/rules.js';
-import { encodeLaunchFile, envAllowlist, LAUNCH_ARCHES, launcherPath, SANDBOX_EXEC_PATH, type LaunchFile } from '../../targets/linux/launcher/index.js';
+import { encodeLaunchFile, LAUNCH_ARCHES, launcherPath, SANDBOX_EXEC_PATH, type LaunchFile } from '../../targets/linux/launcher/index.js';
+import { envAllowlist } from '../../targets/runner/env.js';
 import { requireOrSkip } from '../helpers.js';
 import { bwrapAvailable, onPath, type Outcome } from './support.js';
 

@@ -9,7 +9,6 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import policy from '../../runner/env-allowlist.json' with { type: 'json' };
 import type { Arch } from '../seccomp/tables.js';
 
 export { decodeLaunchFile, encodeLaunchFile, LAUNCH_ARCHES, LAUNCH_FORMAT, LaunchFileError, type LaunchFile } from './launch-file.js';
@@ -28,11 +27,6 @@ export const launchFileName = (stem: string): string => `${stem}.launch`;
 /** The built program's file name for an architecture. */
 export function sandboxBinaryName(arch: Arch): string {
   return `boxwright-sandbox.${arch}`;
-}
-
-/** The environment allowlist (targets/runner/env-allowlist.json) as a launch file holds it. */
-export function envAllowlist(): { readonly env: readonly string[]; readonly envPrefixes: readonly string[] } {
-  return { env: Object.keys(policy.names), envPrefixes: Object.keys(policy.prefixes) };
 }
 
 /**
