@@ -15,6 +15,7 @@ import { decodeLaunchFile, encodeLaunchFile, LAUNCH_ARCHES, launcherPath, Launch
 import { envAllowlist } from '../../targets/runner/env.js';
 import { repoRoot, requireOrSkip } from '../helpers.js';
 import { arch, program, sha256 } from './launcher-support.js';
+import { onPath } from './support.js';
 
 const skipProgram = requireOrSkip(program !== undefined, `boxwright-sandbox dist/sandbox/boxwright-sandbox.${arch ?? '?'} (a C compiler: Debian gcc, libc6-dev)`);
 const dir = mkdtempSync(join(tmpdir(), 'boxwright-launcher-build-'));
@@ -205,5 +206,20 @@ describe('the launcher as a program', { skip: skipProgram }, () => {
     assert.equal(launcherPath('aarch64', root), undefined);
     chmodSync(join(root, 'dist', 'sandbox', 'boxwright-sandbox.aarch64'), 0o755);
     assert.equal(launcherPath('aarch64', root), join(root, 'dist', 'sandbox', 'boxwright-sandbox.aarch64'));
+  });
+});
+
+const qemu = ['qemu-aarch64-static', 'qemu-aarch64'].find((q) => onPath(q));
+const aarch64Program = launcherPath('aarch64');
+describe('the aarch64 program under qemu-user', { skip: arch === 'aarch64' ? 'the host is aarch64: its program runs natively' : requireOrSkip(!!qemu && !!aarch64Program && !!program, 'qemu-user (Debian qemu-user-static) and both programs') }, () => {
+  it('--version, and --check-launch reading launch files exactly as the host program does', () => {
+    const v = spawnSync(qemu!, [aarch64Program!, '--version'], { encoding: 'utf8' });
+    assert.match(v.stdout, /^boxwright-sandbox \S+ \(aarch64, launch format 1\)\n$/);
+    const good = encodeLaunchFile(sample);
+    for (const bytes of [good, good.subarray(0, good.length - 1), new TextEncoder().encode('launch\x002\x00')]) {
+      const a = spawnSync(qemu!, [aarch64Program!, '--check-launch'], { input: bytes, encoding: 'utf8' });
+      const h = spawnSync(program!, ['--check-launch'], { input: bytes, encoding: 'utf8' });
+      assert.deepEqual([a.status, a.stdout, a.stderr], [h.status, h.stdout, h.stderr]);
+    }
   });
 });
