@@ -7,9 +7,10 @@
 //    costs more start-up time than everything else together; runs here
 //    write this machine's V8 code cache (see bin/boxwright.cjs), which the
 //    package does not ship;
-// 4. beside them, the static Landlock helper for each architecture with a
-//    C compiler here (scripts/build-landlock.mjs); the compiles start first
-//    and run while tsc does.
+// 4. beside them, boxwright-sandbox (the launcher and Landlock helper),
+//    static, for each architecture with a C compiler here
+//    (scripts/build-sandbox.mjs); the compiles start first and run while
+//    tsc does.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,12 +22,12 @@ const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 // Start clean: a moved or deleted source must not leave a stale .js behind
 // (node --test would still run an old test file).
 rmSync(join(root, 'dist'), { recursive: true, force: true });
-const { buildLandlockHelpers } = await import('./build-landlock.mjs');
-const landlockHelpers = buildLandlockHelpers();
+const { buildSandboxPrograms } = await import('./build-sandbox.mjs');
+const sandboxPrograms = buildSandboxPrograms();
 execFileSync(process.execPath, [tsc, '-p', root], { stdio: 'inherit', cwd: root });
 execFileSync(process.execPath, [join(root, 'scripts', 'gen-validators.mjs')], { stdio: 'inherit', cwd: root });
 
-await landlockHelpers;
+await sandboxPrograms;
 
 const esbuild = await import('esbuild');
 const { bundledChevrotain, lazyAssert, lazySegmenter } = await import('./esbuild-plugins.mjs');

@@ -10,6 +10,11 @@ import policy from './env-allowlist.json' with { type: 'json' };
 const names: ReadonlySet<string> = new Set(Object.keys(policy.names));
 const prefixes: readonly string[] = Object.keys(policy.prefixes);
 
+/** The allowlist as a launch file holds it (`env NAME`, `env-prefix PREFIX`: targets/linux/launcher). */
+export function envAllowlist(): { readonly env: readonly string[]; readonly envPrefixes: readonly string[] } {
+  return { env: [...names], envPrefixes: [...prefixes] };
+}
+
 /** Whether the allowlist passes a variable (exact, case-sensitive, as the environment is). */
 export function isAllowedName(name: string): boolean {
   return names.has(name) || prefixes.some((p) => name.startsWith(p));

@@ -15,7 +15,7 @@ import { ALL_RIGHTS, arch, helper, onPath, ruleset, scratch } from './landlock-s
 const dir = scratch();
 after(() => rmSync(dir, { recursive: true, force: true }));
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
-const skipHelper = requireOrSkip(helper !== undefined, `the Landlock helper dist/landlock/boxwright-landlock.${arch ?? '?'} (a C compiler: Debian gcc, libc6-dev)`);
+const skipHelper = requireOrSkip(helper !== undefined, `the Landlock helper dist/sandbox/boxwright-sandbox.${arch ?? '?'} (a C compiler: Debian gcc, libc6-dev)`);
 
 describe('encodeLandlockRules', () => {
   it('writes require-abi, the fs rules in order with rights in bit order, then the scopes, each token NUL-terminated', () => {
@@ -106,7 +106,7 @@ describe('the C parser against the TypeScript decoder', { skip: skipHelper }, ()
         const c = check([helper!], bytes);
         assert.equal(c.status, decoded ? 0 : 125, `${JSON.stringify(raw)}: ${c.stderr}`);
         if (decoded) assert.deepEqual(c.lines, checkLines(decoded), JSON.stringify(raw));
-        else assert.match(c.stderr, /^boxwright-landlock: .*; nothing was run\n$/);
+        else assert.match(c.stderr, /^boxwright-sandbox: .*; nothing was run\n$/);
       }),
       { numRuns: 1000 },
     );
@@ -115,7 +115,7 @@ describe('the C parser against the TypeScript decoder', { skip: skipHelper }, ()
   it('rights.json and the helper\'s table agree: names, bit order, ABI, file rights', () => {
     const c = check([helper!], encodeLandlockRules(ruleset([[[...ALL_RIGHTS].reverse(), '/']])));
     assert.deepEqual(c.lines, [`fs ${LANDLOCK_RIGHTS.map((r) => r.name).join(',')} /`]);
-    const src = readFileSync(join(repoRoot, 'targets', 'linux', 'landlock', 'boxwright-landlock.c'), 'utf8');
+    const src = readFileSync(join(repoRoot, 'targets', 'linux', 'landlock', 'landlock.c'), 'utf8');
     const table = [...src.matchAll(/\{"([a-z_]+)", LANDLOCK_ACCESS_FS_([A-Z_]+), (\d)\}/g)].map((m) => ({ name: m[1], abi: Number(m[3]), macro: m[2]! }));
     assert.deepEqual(table.map((t) => [t.name, t.abi]), LANDLOCK_RIGHTS.map((r) => [r.name, r.abi]));
     assert.deepEqual(table.map((t) => t.macro.toLowerCase()), LANDLOCK_RIGHTS.map((r) => r.name));
@@ -149,15 +149,15 @@ describe('the built helpers', () => {
     assert.deepEqual(readelf(otherHelper!), { machine: machines[other], interp: false });
   });
 
-  it('landlockHelperPath finds only an executable file in <root>/dist/landlock', () => {
+  it('landlockHelperPath finds only an executable file in <root>/dist/sandbox', () => {
     const root = join(dir, 'pkg');
-    mkdirSync(join(root, 'dist', 'landlock'), { recursive: true });
+    mkdirSync(join(root, 'dist', 'sandbox'), { recursive: true });
     assert.equal(landlockHelperPath('x86_64', root), undefined);
-    writeFileSync(join(root, 'dist', 'landlock', 'boxwright-landlock.x86_64'), '');
-    chmodSync(join(root, 'dist', 'landlock', 'boxwright-landlock.x86_64'), 0o644);
+    writeFileSync(join(root, 'dist', 'sandbox', 'boxwright-sandbox.x86_64'), '');
+    chmodSync(join(root, 'dist', 'sandbox', 'boxwright-sandbox.x86_64'), 0o644);
     assert.equal(landlockHelperPath('x86_64', root), undefined);
-    chmodSync(join(root, 'dist', 'landlock', 'boxwright-landlock.x86_64'), 0o755);
-    assert.equal(landlockHelperPath('x86_64', root), join(root, 'dist', 'landlock', 'boxwright-landlock.x86_64'));
+    chmodSync(join(root, 'dist', 'sandbox', 'boxwright-sandbox.x86_64'), 0o755);
+    assert.equal(landlockHelperPath('x86_64', root), join(root, 'dist', 'sandbox', 'boxwright-sandbox.x86_64'));
     assert.equal(landlockHelperPath('aarch64', root), undefined);
   });
 
@@ -165,9 +165,9 @@ describe('the built helpers', () => {
     const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: repoRoot, encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
     const files = (JSON.parse(r.stdout) as { files: { path: string; mode: number }[] }[])[0]!.files;
-    const helpers = files.filter((f) => f.path.startsWith('dist/landlock/'));
-    assert.deepEqual(helpers.map((f) => [f.path, (f.mode & 0o111) === 0o111]).sort(), [['dist/landlock/boxwright-landlock.aarch64', true], ['dist/landlock/boxwright-landlock.x86_64', true]]);
-    const verify = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'build-landlock.mjs'), '--verify'], { encoding: 'utf8' });
+    const helpers = files.filter((f) => f.path.startsWith('dist/sandbox/'));
+    assert.deepEqual(helpers.map((f) => [f.path, (f.mode & 0o111) === 0o111]).sort(), [['dist/sandbox/boxwright-sandbox.aarch64', true], ['dist/sandbox/boxwright-sandbox.x86_64', true]]);
+    const verify = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'build-sandbox.mjs'), '--verify'], { encoding: 'utf8' });
     assert.equal(verify.status, 0, verify.stderr);
   });
 });
@@ -207,7 +207,7 @@ describe('the aarch64 helper under qemu-user', { skip: skipQemu }, () => {
     const r = spawnSync(qemu!, [aarch64Helper!, '--rules-fd', '3', '--', '/usr/bin/touch', marker], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe', openSync(rulesFile, 'r')] });
     if (abi === 0) {
       assert.equal(r.status, 125, r.stderr);
-      assert.match(r.stderr, /^boxwright-landlock: the kernel offers no Landlock/);
+      assert.match(r.stderr, /^boxwright-sandbox: the kernel offers no Landlock/);
       assert.ok(!existsSync(marker));
     } else {
       assert.equal(r.status, 0, r.stderr);

@@ -13,7 +13,7 @@ import { abi, ALL_RIGHTS, arch, bwrapAvailable, helper, interpreterOf, onPath, r
 
 const skip =
   requireOrSkip(bwrapAvailable, 'bubblewrap (Debian package bubblewrap)') ??
-  requireOrSkip(helper !== undefined, `the Landlock helper dist/landlock/boxwright-landlock.${arch ?? '?'} (a C compiler: Debian gcc, libc6-dev)`) ??
+  requireOrSkip(helper !== undefined, `the Landlock helper dist/sandbox/boxwright-sandbox.${arch ?? '?'} (a C compiler: Debian gcc, libc6-dev)`) ??
   requireOrSkip(abi >= 6, `Landlock ABI 6 or later in the kernel (the helper reports ${abi})`);
 
 const dir = skip ? '' : scratch();
@@ -24,7 +24,7 @@ const EACCES = 13;
 /** The dynamic loader of /usr/bin/ls, canonical (the kernel checks execute on it at execve). */
 const loader = skip ? '' : realpathSync(interpreterOf('/usr/bin/ls') ?? '/nonexistent');
 
-describe('boxwright-landlock: execute only where granted', { skip }, () => {
+describe('boxwright-sandbox: execute only where granted', { skip }, () => {
   const usrRead = ['read_file', 'read_dir'] as const;
   const lsOnly = () => ruleset([[['execute'], '/usr/bin/ls'], [['execute'], loader], [usrRead, '/usr'], [[...usrRead, 'write_file'], dir]]);
 
@@ -56,7 +56,7 @@ describe('boxwright-landlock: execute only where granted', { skip }, () => {
     const denied = await sandboxed(dir, lsOnly(), ['/usr/bin/cat', '/usr/lib/os-release']);
     assert.equal(denied.status, 126);
     assert.equal(denied.ready, `applied abi=${abi} scopes=\nexec-failed ${EACCES}\n`);
-    assert.match(denied.stderr, /boxwright-landlock: cannot execute '\/usr\/bin\/cat': Permission denied/);
+    assert.match(denied.stderr, /boxwright-sandbox: cannot execute '\/usr\/bin\/cat': Permission denied/);
     const control = await sandboxed(dir, ruleset([...lsOnly().fs.map((f) => [f.rights, f.path] as const), [['execute'], '/usr/bin/cat']]), ['/usr/bin/cat', '/usr/lib/os-release']);
     assert.equal(control.status, 0, control.stderr);
     assert.match(control.stdout, /^ID=/m);
@@ -121,7 +121,7 @@ describe('boxwright-landlock: execute only where granted', { skip }, () => {
   });
 });
 
-describe('boxwright-landlock: scopes', { skip }, () => {
+describe('boxwright-sandbox: scopes', { skip }, () => {
   const everything = [ALL_RIGHTS, '/'] as const;
   const abstractName = `boxwright-landlock-test-${process.pid}`;
   let unixServer: net.Server;
@@ -176,7 +176,7 @@ describe('boxwright-landlock: scopes', { skip }, () => {
   });
 });
 
-describe('boxwright-landlock: fail closed', { skip }, () => {
+describe('boxwright-sandbox: fail closed', { skip }, () => {
   const everything = [ALL_RIGHTS, '/'] as const;
   let n = 0;
   /** `touch MARKER` under the rules: whether the command ran. */
@@ -197,7 +197,7 @@ describe('boxwright-landlock: fail closed', { skip }, () => {
     assert.equal(r.status, 125);
     assert.ok(!r.ran);
     assert.equal(r.ready, 'refused abi\n');
-    assert.match(r.stderr, new RegExp(`^boxwright-landlock: the rules need Landlock ABI 99, the kernel offers ${abi}; nothing was run\n$`));
+    assert.match(r.stderr, new RegExp(`^boxwright-sandbox: the rules need Landlock ABI 99, the kernel offers ${abi}; nothing was run\n$`));
     const atKernel = await touches(ruleset([everything], [], abi));
     assert.ok(atKernel.ran, atKernel.stderr);
   });
@@ -238,7 +238,7 @@ describe('boxwright-landlock: fail closed', { skip }, () => {
       assert.equal(r.status, 125, r.stderr);
       assert.ok(!r.ran);
       assert.equal(r.ready, 'refused rules\n');
-      assert.match(r.stderr, /^boxwright-landlock: .*; nothing was run\n$/);
+      assert.match(r.stderr, /^boxwright-sandbox: .*; nothing was run\n$/);
     });
   }
 

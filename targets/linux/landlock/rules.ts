@@ -1,12 +1,10 @@
 /**
  * The Landlock ruleset of one principal, and its encoding for the helper
- * (boxwright-landlock.c, which reads it from `--rules-fd N`): NUL-terminated
+ * (landlock.c in boxwright-sandbox, which reads it from `--rules-fd N`): NUL-terminated
  * tokens, records `require-abi K`, `fs RIGHTS PATH`, `scope NAME` — the
  * format the helper's header comment and this folder's README describe.
  */
-import { accessSync, constants, existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { launcherPath } from '../launcher/index.js';
 import type { Origin } from '../lower.js';
 import type { Arch } from '../seccomp/tables.js';
 import table from './rights.json' with { type: 'json' };
@@ -161,39 +159,11 @@ export function decodeLandlockRules(bytes: Uint8Array): DecodedLandlockRuleset {
   return { requireAbi, fs, scopes: LANDLOCK_SCOPES.filter((s) => scopes.has(s.name)).map((s) => s.name) };
 }
 
-/** The helper's file name for an architecture. */
-export function landlockHelperName(arch: Arch): string {
-  return `boxwright-landlock.${arch}`;
-}
-
 /**
- * The package root: the nearest directory above this module holding a
- * package.json. From the sources' build that is the checkout
- * (dist/targets/linux/landlock/rules.js); from the bundled CLI, in a
- * checkout or in an installed tarball, the package (dist/cli/boxwright.cjs).
+ * The helper is boxwright-sandbox (../launcher/): the same program as the
+ * launcher, which mounts itself at /.boxwright/exec. The built program for
+ * `arch`, or undefined.
  */
-function packageRoot(): string | undefined {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    const up = dirname(dir);
-    if (up === dir) return undefined;
-    dir = up;
-  }
-}
-
-/**
- * The built helper for `arch`: `dist/landlock/boxwright-landlock.<arch>` in
- * the package root, where scripts/build.mjs writes it and the tarball ships
- * it; undefined when it is absent or not executable (then `run` must refuse).
- */
-export function landlockHelperPath(arch: Arch, root: string | undefined = packageRoot()): string | undefined {
-  if (root === undefined) return undefined;
-  const path = join(root, 'dist', 'landlock', landlockHelperName(arch));
-  try {
-    accessSync(path, constants.X_OK);
-    return path;
-  } catch {
-    return undefined;
-  }
+export function landlockHelperPath(arch: Arch, root?: string): string | undefined {
+  return launcherPath(arch, root);
 }

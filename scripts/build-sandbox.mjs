@@ -1,27 +1,34 @@
-// The Landlock helper (targets/linux/landlock/boxwright-landlock.c), built
-// static for x86_64 and aarch64 into dist/landlock/boxwright-landlock.<arch>,
+// boxwright-sandbox (targets/linux/launcher/*.c and targets/linux/landlock/
+// landlock.c: the launcher and the in-sandbox step, one program), built
+// static for x86_64 and aarch64 into dist/sandbox/boxwright-sandbox.<arch>,
 // each with the first compiler found that targets it: $CC, cc, gcc or clang
 // for the host's architecture, then <arch>-linux-gnu-gcc (Debian's cross
 // compilers, gcc-aarch64-linux-gnu / gcc-x86-64-linux-gnu).
 //
-// A missing compiler is a note, never a failed build: `boxwright run` then
-// refuses to run a policy that needs the helper. A compiler that fails is a
+// A missing compiler is a note, never a failed build: `boxwright compile`
+// then writes no launcher and `run` refuses. A compiler that fails is a
 // failed build in CI and a note elsewhere (a user's install must not break
 // on a compiler boxwright has never seen).
 //
-//   node scripts/build-landlock.mjs            build (what scripts/build.mjs does)
-//   node scripts/build-landlock.mjs --verify   check that both helpers are there,
-//                                              static ELF for their machine (prepublishOnly)
+//   node scripts/build-sandbox.mjs            build (what scripts/build.mjs does)
+//   node scripts/build-sandbox.mjs --verify   check that both programs are there,
+//                                             static ELF for their machine (prepublishOnly)
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const source = join(root, 'targets', 'linux', 'landlock', 'boxwright-landlock.c');
-export const outDir = join(root, 'dist', 'landlock');
+const launcherDir = join(root, 'targets', 'linux', 'launcher');
+export const sources = [
+  ...readdirSync(launcherDir).filter((f) => f.endsWith('.c')).sort().map((f) => join(launcherDir, f)),
+  join(root, 'targets', 'linux', 'landlock', 'landlock.c'),
+];
+export const outDir = join(root, 'dist', 'sandbox');
 export const arches = ['x86_64', 'aarch64'];
-const flags = ['-std=gnu11', '-Wall', '-Wextra', '-Werror', '-O2', '-static', '-s'];
+const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const flags = ['-std=gnu11', '-Wall', '-Wextra', '-Werror', '-O2', '-static', '-s', `-DBOXWRIGHT_VERSION="${version}"`];
+export const binaryName = (arch) => `boxwright-sandbox.${arch}`;
 // ELF e_machine of each architecture.
 const elfMachine = { x86_64: 62, aarch64: 183 };
 
@@ -46,7 +53,7 @@ function note(text) {
  * Starts the compiles (so that they run beside tsc) and returns a promise
  * that they ended; in CI, a compiler that failed ends the build (exit 1).
  */
-export function buildLandlockHelpers() {
+export function buildSandboxPrograms() {
   mkdirSync(outDir, { recursive: true });
   return Promise.all(
     arches.map((arch) => {
@@ -54,22 +61,22 @@ export function buildLandlockHelpers() {
       if (!cc) {
         note(
           arch === hostArch
-            ? `no C compiler for ${arch} (cc, gcc, clang): the Landlock helper was not built, and \`boxwright run\` will refuse policies that need it. Debian: apt-get install gcc libc6-dev`
-            : `no ${arch} cross compiler (${arch}-linux-gnu-gcc): dist/landlock lacks the ${arch} helper, so a tarball packed here would too`,
+            ? `no C compiler for ${arch} (cc, gcc, clang): boxwright-sandbox (the launcher and Landlock helper) was not built, so compile writes no launcher and \`boxwright run\` refuses. Debian: apt-get install gcc libc6-dev`
+            : `no ${arch} cross compiler (${arch}-linux-gnu-gcc): dist/sandbox lacks the ${arch} program, so a tarball packed here would too`,
         );
         return Promise.resolve();
       }
-      const out = join(outDir, `boxwright-landlock.${arch}`);
+      const out = join(outDir, binaryName(arch));
       return new Promise((resolve) => {
-        const child = spawn(cc, [...flags, '-o', out, source], { stdio: ['ignore', 'inherit', 'pipe'] });
+        const child = spawn(cc, [...flags, '-o', out, ...sources], { stdio: ['ignore', 'inherit', 'pipe'] });
         let stderr = '';
         child.stderr.on('data', (d) => (stderr += d));
         child.on('error', (e) => finish(`${cc}: ${e.message}`));
         child.on('close', (status) => finish(status === 0 ? undefined : `${cc} exited with ${status}\n${stderr}`));
         function finish(failure) {
           if (!failure) return resolve();
-          note(`the ${arch} Landlock helper did not build: ${failure}`);
-          // In CI a helper that does not build is a failed build; elsewhere, run refuses without it.
+          note(`the ${arch} boxwright-sandbox did not build: ${failure}`);
+          // In CI a program that does not build is a failed build; elsewhere, run refuses without it.
           if (process.env.CI) process.exit(1);
           resolve();
         }
@@ -79,7 +86,7 @@ export function buildLandlockHelpers() {
 }
 
 /** Why `file` is not a static ELF executable for `arch`, or undefined. */
-export function helperProblem(file, arch) {
+export function programProblem(file, arch) {
   let b;
   try {
     b = readFileSync(file);
@@ -101,15 +108,15 @@ export function helperProblem(file, arch) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (process.argv[2] === '--verify') {
     const problems = arches.flatMap((arch) => {
-      const p = helperProblem(join(outDir, `boxwright-landlock.${arch}`), arch);
-      return p ? [`dist/landlock/boxwright-landlock.${arch}: ${p}`] : [];
+      const p = programProblem(join(outDir, binaryName(arch)), arch);
+      return p ? [`dist/sandbox/${binaryName(arch)}: ${p}`] : [];
     });
     for (const p of problems) process.stderr.write(`${p}\n`);
     if (problems.length) {
-      process.stderr.write('the package must ship both Landlock helpers: install gcc and gcc-aarch64-linux-gnu (or gcc-x86-64-linux-gnu) with libc6-dev-*-cross, then npm run build\n');
+      process.stderr.write('the package must ship boxwright-sandbox for both architectures: install gcc and gcc-aarch64-linux-gnu (or gcc-x86-64-linux-gnu) with libc6-dev-*-cross, then npm run build\n');
       process.exit(1);
     }
   } else {
-    await buildLandlockHelpers();
+    await buildSandboxPrograms();
   }
 }

@@ -1,17 +1,9 @@
 /*
- * boxwright-landlock: apply a Landlock ruleset to itself, then exec a command.
+ * Landlock, for boxwright-sandbox's in-sandbox step (../launcher/inside.c):
+ * parse a ruleset, apply it to this process, or print it (--check).
  *
- * boxwright's Linux sandbox runs it inside the bubblewrap view, after the
- * mounts and the seccomp filter, as the command bwrap executes:
- *
- *   boxwright-landlock --rules-fd N [--ready-fd M] -- CMD [ARGS...]
- *   boxwright-landlock --abi           print the kernel's Landlock ABI (0: none)
- *   boxwright-landlock --check --rules-fd N
- *                                      parse the rules and print them, one
- *                                      record a line; apply nothing
- *
- * The rules, read from fd N to its end, are NUL-terminated tokens (like
- * bwrap's --args); a record is a keyword and its operands:
+ * The rules, read from the rules fd to its end, are NUL-terminated tokens
+ * (like bwrap's --args); a record is a keyword and its operands:
  *
  *   require-abi K        refuse unless the kernel's Landlock ABI is >= K
  *   fs RIGHTS PATH       allow RIGHTS (comma-separated names, see `rights`)
@@ -20,24 +12,16 @@
  *                        kernel has scopes (ABI 6), skipped below
  *
  * Everything is fail-closed: a malformed record, a path that cannot be
- * opened, a kernel without Landlock, any failing syscall: a message on
- * stderr, `refused KIND` on the ready fd, exit 125, and the command never
- * runs. After landlock_restrict_self succeeded the helper writes
- * `applied abi=N scopes=LIST` on the ready fd (LIST: the scopes in force,
- * comma-separated, possibly empty), marks that fd close-on-exec and execs the
- * command; when the exec fails, `exec-failed ERRNO` (decimal) and exit 127
- * (ENOENT) or 126 (anything else), as a shell does.
+ * opened, a kernel without Landlock, any failing syscall: sandbox_sandbox_refuse(),
+ * which says why, writes `refused KIND` on the ready fd and exits 125.
  *
- * Only libc and the kernel's uapi header: glibc has no Landlock wrappers, so
- * the syscalls go through syscall(2), and every constant newer than the
- * oldest uapi header is defined here. Built static so that it runs in a view
- * that holds none of its libraries.
+ * glibc has no Landlock wrappers, so the syscalls go through syscall(2),
+ * and every constant newer than the oldest uapi header is defined here.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -48,6 +32,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/landlock.h>
+#include "../launcher/sandbox.h"
+#include "landlock.h"
 
 /* Syscall numbers: the same on x86_64 and aarch64 (the unified table). */
 #ifndef SYS_landlock_create_ruleset
@@ -100,8 +86,6 @@ struct open_how_v0 {
 #define RESOLVE_NO_MAGICLINKS_ 0x02
 #define RESOLVE_NO_SYMLINKS_ 0x04
 
-#define EXIT_REFUSED 125
-#define MAX_RULES_BYTES (16 << 20) /* far above any real policy; a runaway writer is refused */
 
 /* A name in the rules, its bit, the ABI that introduced it. */
 struct name_bit {
@@ -140,69 +124,11 @@ static const struct name_bit scopes[] = {
     {"signal", LANDLOCK_SCOPE_SIGNAL, 6},
 };
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
-struct fs_rule {
-  uint64_t rights;
-  const char *path; /* points into the rules buffer */
-};
-
-struct ruleset {
-  int require_abi;
-  uint64_t scopes;
-  struct fs_rule *fs;
-  size_t nfs;
-};
-
-static int ready_fd = -1;
-
-/* Refuse: the message on stderr, `refused KIND` on the ready fd, exit 125. */
-static void __attribute__((noreturn, format(printf, 2, 3))) refuse(const char *kind, const char *fmt, ...) {
-  va_list ap;
-  fputs("boxwright-landlock: ", stderr);
-  va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  fputs("; nothing was run\n", stderr);
-  if (ready_fd >= 0) dprintf(ready_fd, "refused %s\n", kind);
-  exit(EXIT_REFUSED);
-}
 
 /* The kernel's Landlock ABI: 0 without Landlock (ENOSYS) or with it disabled (EOPNOTSUPP). */
-static int landlock_abi(void) {
+int landlock_abi(void) {
   long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
   return abi < 0 ? 0 : (int)abi;
-}
-
-/* A decimal fd number, nothing else (no sign, no space). */
-static int parse_fd(const char *s) {
-  size_t len = strlen(s);
-  if (len == 0 || len > 9 || strspn(s, "0123456789") != len) refuse("usage", "not a file descriptor: '%s'", s);
-  return atoi(s);
-}
-
-/* Reads fd to its end into a NUL-terminated heap buffer; closes fd. */
-static char *read_all(int fd, size_t *len) {
-  size_t cap = 4096, n = 0;
-  char *buf = malloc(cap + 1);
-  if (!buf) refuse("rules", "out of memory");
-  for (;;) {
-    if (n == cap) {
-      if (cap >= MAX_RULES_BYTES) refuse("rules", "the rules exceed %d bytes", MAX_RULES_BYTES);
-      cap *= 2;
-      buf = realloc(buf, cap + 1);
-      if (!buf) refuse("rules", "out of memory");
-    }
-    ssize_t r = read(fd, buf + n, cap - n);
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) refuse("rules", "cannot read the rules from fd %d: %s", fd, strerror(errno));
-    if (r == 0) break;
-    n += (size_t)r;
-  }
-  close(fd);
-  buf[n] = '\0';
-  *len = n;
-  return buf;
 }
 
 /* RIGHTS: comma-separated names from `rights`, at least one, no repeats. */
@@ -214,8 +140,8 @@ static uint64_t parse_rights(const char *s) {
     size_t i;
     for (i = 0; i < COUNT(rights); i++)
       if (strlen(rights[i].name) == len && memcmp(rights[i].name, p, len) == 0) break;
-    if (i == COUNT(rights)) refuse("rules", "unknown right '%.*s' in '%s'", (int)len, p, s);
-    if (mask & rights[i].bit) refuse("rules", "right '%s' repeated in '%s'", rights[i].name, s);
+    if (i == COUNT(rights)) sandbox_refuse("rules", "unknown right '%.*s' in '%s'", (int)len, p, s);
+    if (mask & rights[i].bit) sandbox_refuse("rules", "right '%s' repeated in '%s'", rights[i].name, s);
     mask |= rights[i].bit;
     if (p[len] == '\0') return mask;
     p += len + 1;
@@ -228,12 +154,12 @@ static uint64_t parse_rights(const char *s) {
  * were not written by it, and is refused rather than interpreted.
  */
 static void check_canonical(const char *path) {
-  if (path[0] != '/') refuse("rules", "not an absolute path: '%s'", path);
+  if (path[0] != '/') sandbox_refuse("rules", "not an absolute path: '%s'", path);
   if (path[1] == '\0') return; /* "/" */
   for (const char *c = path + 1;;) {
     size_t len = strcspn(c, "/");
     if (len == 0 || (len == 1 && c[0] == '.') || (len == 2 && c[0] == '.' && c[1] == '.'))
-      refuse("rules", "not a canonical path: '%s'", path);
+      sandbox_refuse("rules", "not a canonical path: '%s'", path);
     if (c[len] == '\0') return;
     c += len + 1;
   }
@@ -242,18 +168,18 @@ static void check_canonical(const char *path) {
 /* A decimal ABI number, 0..999. */
 static int parse_abi(const char *s) {
   size_t len = strlen(s);
-  if (len == 0 || len > 3 || strspn(s, "0123456789") != len) refuse("rules", "not an ABI number: '%s'", s);
+  if (len == 0 || len > 3 || strspn(s, "0123456789") != len) sandbox_refuse("rules", "not an ABI number: '%s'", s);
   return atoi(s);
 }
 
-static void parse_rules(char *buf, size_t len, struct ruleset *rs) {
-  if (len > 0 && buf[len - 1] != '\0') refuse("rules", "the rules do not end with a NUL");
+void landlock_parse(char *buf, size_t len, struct ruleset *rs) {
+  if (len > 0 && buf[len - 1] != '\0') sandbox_refuse("rules", "the rules do not end with a NUL");
   /* The tokens, in place. */
   size_t ntok = 0;
   for (size_t i = 0; i < len; i++) ntok += buf[i] == '\0';
   char **tok = calloc(ntok + 1, sizeof *tok);
   rs->fs = calloc(ntok + 1, sizeof *rs->fs);
-  if (!tok || !rs->fs) refuse("rules", "out of memory");
+  if (!tok || !rs->fs) sandbox_refuse("rules", "out of memory");
   for (size_t i = 0, t = 0; i < len; i += strlen(buf + i) + 1) tok[t++] = buf + i;
 
   for (size_t t = 0; t < ntok;) {
@@ -272,11 +198,11 @@ static void parse_rules(char *buf, size_t len, struct ruleset *rs) {
       size_t i;
       for (i = 0; i < COUNT(scopes); i++)
         if (strcmp(tok[t + 1], scopes[i].name) == 0) break;
-      if (i == COUNT(scopes)) refuse("rules", "unknown scope '%s'", tok[t + 1]);
+      if (i == COUNT(scopes)) sandbox_refuse("rules", "unknown scope '%s'", tok[t + 1]);
       rs->scopes |= scopes[i].bit;
       t += 2;
     } else {
-      refuse("rules", "malformed record at token %zu ('%s')", t + 1, kw);
+      sandbox_refuse("rules", "malformed record at token %zu ('%s')", t + 1, kw);
     }
   }
   free(tok);
@@ -301,7 +227,7 @@ static void names(const struct name_bit *table, size_t n, uint64_t mask, char *o
 }
 
 /* --check: the parsed rules, one record a line; bytes below 0x20 and \ escaped. */
-static int check(const struct ruleset *rs) {
+int landlock_check(const struct ruleset *rs) {
   char list[512];
   printf("abi %d\n", landlock_abi());
   if (rs->require_abi) printf("require-abi %d\n", rs->require_abi);
@@ -324,8 +250,6 @@ static size_t ruleset_attr_size(int abi) {
   if (abi >= 4) return offsetof(struct ruleset_attr, scoped);
   return offsetof(struct ruleset_attr, handled_access_net);
 }
-
-/* Applies the ruleset to this process; returns the ABI, *scoped the scopes in force. Refuses on any failure. */
 
 /*
  * Opens a canonical path as O_PATH without following a symbolic link
@@ -355,10 +279,11 @@ static int open_no_symlinks(const char *path) {
   return fd;
 }
 
-static int apply(const struct ruleset *rs, uint64_t *scoped) {
+/* Applies the ruleset to this process; returns the ABI, *scoped the scopes in force. Refuses on any failure. */
+int landlock_apply(const struct ruleset *rs, uint64_t *scoped) {
   int abi = landlock_abi();
-  if (abi < 1) refuse("landlock", "the kernel offers no Landlock (ABI 0: not built in, or not enabled in lsm=)");
-  if (abi < rs->require_abi) refuse("abi", "the rules need Landlock ABI %d, the kernel offers %d", rs->require_abi, abi);
+  if (abi < 1) sandbox_refuse("landlock", "the kernel offers no Landlock (ABI 0: not built in, or not enabled in lsm=)");
+  if (abi < rs->require_abi) sandbox_refuse("abi", "the rules need Landlock ABI %d, the kernel offers %d", rs->require_abi, abi);
 
   /*
    * Best-effort compatibility, as the kernel documentation describes: the
@@ -370,7 +295,7 @@ static int apply(const struct ruleset *rs, uint64_t *scoped) {
   attr.handled_access_fs = known_mask(rights, COUNT(rights), abi);
   attr.scoped = rs->scopes & known_mask(scopes, COUNT(scopes), abi);
   int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, ruleset_attr_size(abi), 0);
-  if (ruleset < 0) refuse("landlock", "landlock_create_ruleset: %s", strerror(errno));
+  if (ruleset < 0) sandbox_refuse("landlock", "landlock_create_ruleset: %s", strerror(errno));
 
   for (size_t i = 0; i < rs->nfs; i++) {
     /*
@@ -383,10 +308,10 @@ static int apply(const struct ruleset *rs, uint64_t *scoped) {
      */
     int fd = open_no_symlinks(rs->fs[i].path);
     if (fd < 0)
-      refuse("path", "cannot open '%s'%s: %s", rs->fs[i].path, errno == ELOOP ? " (a symbolic link in the path)" : "",
+      sandbox_refuse("path", "cannot open '%s'%s: %s", rs->fs[i].path, errno == ELOOP ? " (a symbolic link in the path)" : "",
              strerror(errno));
     struct stat st;
-    if (fstat(fd, &st) < 0) refuse("path", "cannot stat '%s': %s", rs->fs[i].path, strerror(errno));
+    if (fstat(fd, &st) < 0) sandbox_refuse("path", "cannot stat '%s': %s", rs->fs[i].path, strerror(errno));
 
     struct landlock_path_beneath_attr beneath = {.allowed_access = rs->fs[i].rights & attr.handled_access_fs,
                                                  .parent_fd = fd};
@@ -395,65 +320,17 @@ static int apply(const struct ruleset *rs, uint64_t *scoped) {
     /* Nothing left to grant (directory rights on a file, or rights the ABI lacks): no rule, which denies. */
     if (beneath.allowed_access != 0 &&
         syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &beneath, 0) < 0)
-      refuse("landlock", "landlock_add_rule '%s': %s", rs->fs[i].path, strerror(errno));
+      sandbox_refuse("landlock", "landlock_add_rule '%s': %s", rs->fs[i].path, strerror(errno));
     close(fd);
   }
 
   /* Required by landlock_restrict_self without CAP_SYS_ADMIN; bwrap may have set it already. */
-  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) refuse("landlock", "PR_SET_NO_NEW_PRIVS: %s", strerror(errno));
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) sandbox_refuse("landlock", "PR_SET_NO_NEW_PRIVS: %s", strerror(errno));
   if (syscall(SYS_landlock_restrict_self, ruleset, 0) < 0)
-    refuse("landlock", "landlock_restrict_self: %s", strerror(errno));
+    sandbox_refuse("landlock", "landlock_restrict_self: %s", strerror(errno));
   close(ruleset);
   *scoped = attr.scoped;
   return abi;
 }
 
-static void __attribute__((noreturn)) usage(void) {
-  refuse("usage",
-         "usage: boxwright-landlock --rules-fd N [--ready-fd M] -- CMD [ARGS...] | --abi | --check --rules-fd N");
-}
-
-int main(int argc, char **argv) {
-  int rules_fd = -1, check_only = 0, i = 1;
-  if (argc == 2 && strcmp(argv[1], "--abi") == 0) {
-    printf("%d\n", landlock_abi());
-    return fflush(stdout) == 0 ? 0 : EXIT_REFUSED;
-  }
-  for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
-    if (strcmp(argv[i], "--rules-fd") == 0 && i + 1 < argc && rules_fd < 0) rules_fd = parse_fd(argv[++i]);
-    else if (strcmp(argv[i], "--ready-fd") == 0 && i + 1 < argc && ready_fd < 0) ready_fd = parse_fd(argv[++i]);
-    else if (strcmp(argv[i], "--check") == 0 && !check_only) check_only = 1;
-    else usage();
-  }
-  if (rules_fd < 0 || rules_fd == ready_fd) usage();
-  if (ready_fd >= 0 && fcntl(ready_fd, F_GETFD) < 0) {
-    int fd = ready_fd;
-    ready_fd = -1;
-    refuse("usage", "the ready fd %d is not open", fd);
-  }
-  if (check_only ? i != argc : i + 1 >= argc) usage(); /* --check runs nothing; otherwise a command */
-
-  size_t len;
-  char *buf = read_all(rules_fd, &len);
-  struct ruleset rs = {0};
-  parse_rules(buf, len, &rs);
-  if (check_only) return check(&rs);
-
-  uint64_t scoped;
-  int abi = apply(&rs, &scoped);
-  char **cmd = argv + i + 1;
-  if (ready_fd >= 0) {
-    char list[128];
-    names(scopes, COUNT(scopes), scoped, list, sizeof list);
-    /* The command must not inherit the ready fd: its reader learns of the exec by its closing. */
-    if (fcntl(ready_fd, F_SETFD, FD_CLOEXEC) < 0) refuse("usage", "ready fd %d: %s", ready_fd, strerror(errno));
-    /* Written after landlock_restrict_self succeeded: the reader knows the command runs confined. */
-    if (dprintf(ready_fd, "applied abi=%d scopes=%s\n", abi, list) < 0)
-      refuse("usage", "cannot write to the ready fd %d: %s", ready_fd, strerror(errno));
-  }
-  execvp(cmd[0], cmd);
-  int err = errno;
-  if (ready_fd >= 0) dprintf(ready_fd, "exec-failed %d\n", err);
-  fprintf(stderr, "boxwright-landlock: cannot execute '%s': %s\n", cmd[0], strerror(err));
-  return err == ENOENT ? 127 : 126;
-}
+void landlock_scope_names(uint64_t scoped, char *out, size_t size) { names(scopes, COUNT(scopes), scoped, out, size); }

@@ -1,0 +1,146 @@
+/*
+ * The launch file: NUL-terminated tokens, records in a fixed order (each
+ * token a keyword or an operand; the input ends with a NUL):
+ *
+ *   launch 1                  the format's version
+ *   config ABS_PATH           the config it was compiled from
+ *   config-sha256 HEX         its SHA-256 then (64 lowercase hex digits)
+ *   principal ID              for messages
+ *   args FILE                 the principal's .bwrap.args
+ *   seccomp ARCH FILE         one or more, each ARCH (x86_64, aarch64) once
+ *   landlock FILE | landlock none
+ *   env NAME                  zero or more: the environment allowlist
+ *   env-prefix PREFIX         zero or more
+ *
+ * FILE is a name in the launch file's own directory (no '/', not '.' or
+ * '..'); NAME and PREFIX are non-empty without '='. Anything else — an
+ * unknown or repeated record, one out of order, a missing operand — is
+ * malformed: the launcher refuses it rather than guess.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "launch-file.h"
+#include "sandbox.h"
+
+const char *const launch_arches[2] = {"x86_64", "aarch64"};
+
+struct cursor {
+  char **tok;
+  size_t n, at;
+  char *err;
+  size_t errsize;
+};
+
+static int PRINTF(2, 3) fail(struct cursor *c, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(c->err, c->errsize, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+/* Whether the next record is `kw` (with nops operands present). */
+static int at(const struct cursor *c, const char *kw) {
+  return c->at < c->n && strcmp(c->tok[c->at], kw) == 0;
+}
+
+/* The operands of the record `kw` that must come next; NULL (and err) otherwise. */
+static char **take(struct cursor *c, const char *kw, size_t nops) {
+  if (c->at >= c->n) return fail(c, "the launch file ends where `%s` was expected", kw), NULL;
+  if (!at(c, kw)) return fail(c, "record %zu: `%s` where `%s` was expected", c->at + 1, c->tok[c->at], kw), NULL;
+  if (c->at + nops >= c->n) return fail(c, "record %zu: `%s` needs %zu operand%s", c->at + 1, kw, nops, nops > 1 ? "s" : ""), NULL;
+  char **ops = c->tok + c->at + 1;
+  c->at += 1 + nops;
+  return ops;
+}
+
+static int is_file_name(const char *s) {
+  return s[0] && !strchr(s, '/') && strcmp(s, ".") != 0 && strcmp(s, "..") != 0;
+}
+
+static int is_env_name(const char *s) { return s[0] && !strchr(s, '='); }
+
+static int is_sha256_hex(const char *s) { return strlen(s) == 64 && strspn(s, "0123456789abcdef") == 64; }
+
+int launch_parse(char *buf, size_t len, struct launch *l, char *err, size_t errsize) {
+  struct cursor c = {.err = err, .errsize = errsize};
+  memset(l, 0, sizeof *l);
+  if (len == 0) return fail(&c, "the launch file is empty");
+  if (buf[len - 1] != '\0') return fail(&c, "the launch file does not end with a NUL");
+  for (size_t i = 0; i < len; i++) c.n += buf[i] == '\0';
+  c.tok = calloc(c.n, sizeof *c.tok);
+  l->env = calloc(c.n, sizeof *l->env);
+  l->env_prefix = calloc(c.n, sizeof *l->env_prefix);
+  if (!c.tok || !l->env || !l->env_prefix) return fail(&c, "out of memory");
+  for (size_t i = 0, t = 0; i < len; i += strlen(buf + i) + 1) c.tok[t++] = buf + i;
+
+  char **op;
+  if (!(op = take(&c, "launch", 1))) return -1;
+  if (strcmp(op[0], LAUNCH_FORMAT) != 0) return fail(&c, "launch format `%s`; this launcher reads format %s", op[0], LAUNCH_FORMAT);
+  if (!(op = take(&c, "config", 1))) return -1;
+  if (op[0][0] != '/') return fail(&c, "config `%s`: not an absolute path", op[0]);
+  l->config = op[0];
+  if (!(op = take(&c, "config-sha256", 1))) return -1;
+  if (!is_sha256_hex(op[0])) return fail(&c, "config-sha256 `%s`: not 64 lowercase hex digits", op[0]);
+  l->config_sha256 = op[0];
+  if (!(op = take(&c, "principal", 1))) return -1;
+  if (!op[0][0]) return fail(&c, "principal: empty");
+  l->principal = op[0];
+  if (!(op = take(&c, "args", 1))) return -1;
+  if (!is_file_name(op[0])) return fail(&c, "args `%s`: not a file name in the launch file's directory", op[0]);
+  l->args = op[0];
+  do {
+    if (!(op = take(&c, "seccomp", 2))) return -1;
+    size_t a;
+    for (a = 0; a < COUNT(launch_arches); a++)
+      if (strcmp(op[0], launch_arches[a]) == 0) break;
+    if (a == COUNT(launch_arches)) return fail(&c, "seccomp `%s`: not an architecture (x86_64, aarch64)", op[0]);
+    if (l->seccomp[a]) return fail(&c, "seccomp %s: repeated", op[0]);
+    if (!is_file_name(op[1])) return fail(&c, "seccomp %s `%s`: not a file name in the launch file's directory", op[0], op[1]);
+    l->seccomp[a] = op[1];
+  } while (at(&c, "seccomp"));
+  if (!(op = take(&c, "landlock", 1))) return -1;
+  if (strcmp(op[0], "none") != 0 && !is_file_name(op[0])) return fail(&c, "landlock `%s`: neither `none` nor a file name in the launch file's directory", op[0]);
+  l->landlock = strcmp(op[0], "none") == 0 ? NULL : op[0];
+  while (at(&c, "env")) {
+    if (!(op = take(&c, "env", 1))) return -1;
+    if (!is_env_name(op[0])) return fail(&c, "env `%s`: not a variable name", op[0]);
+    l->env[l->nenv++] = op[0];
+  }
+  while (at(&c, "env-prefix")) {
+    if (!(op = take(&c, "env-prefix", 1))) return -1;
+    if (!is_env_name(op[0])) return fail(&c, "env-prefix `%s`: not a variable name prefix", op[0]);
+    l->env_prefix[l->nprefix++] = op[0];
+  }
+  if (c.at < c.n) return fail(&c, "record %zu: `%s` is not a record this launcher knows here", c.at + 1, c.tok[c.at]);
+  free(c.tok);
+  return 0;
+}
+
+static void escaped(FILE *f, const char *s) {
+  for (const unsigned char *c = (const unsigned char *)s; *c; c++)
+    if (*c < 0x20 || *c == '\\') fprintf(f, "\\x%02x", *c);
+    else fputc(*c, f);
+}
+
+static void line(FILE *f, const char *kw, const char *a, const char *b) {
+  fputs(kw, f);
+  fputc(' ', f);
+  escaped(f, a);
+  if (b) fputc(' ', f), escaped(f, b);
+  fputc('\n', f);
+}
+
+void launch_print(const struct launch *l, FILE *f) {
+  line(f, "launch", LAUNCH_FORMAT, NULL);
+  line(f, "config", l->config, NULL);
+  line(f, "config-sha256", l->config_sha256, NULL);
+  line(f, "principal", l->principal, NULL);
+  line(f, "args", l->args, NULL);
+  for (size_t a = 0; a < COUNT(launch_arches); a++)
+    if (l->seccomp[a]) line(f, "seccomp", launch_arches[a], l->seccomp[a]);
+  line(f, "landlock", l->landlock ? l->landlock : "none", NULL);
+  for (size_t i = 0; i < l->nenv; i++) line(f, "env", l->env[i], NULL);
+  for (size_t i = 0; i < l->nprefix; i++) line(f, "env-prefix", l->env_prefix[i], NULL);
+}

@@ -1,0 +1,31 @@
+/* `<stem>.launch`: what a launcher runs (launch-file.c; the format in README.md and launch-file.ts). */
+#ifndef BOXWRIGHT_LAUNCH_FILE_H
+#define BOXWRIGHT_LAUNCH_FILE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define MAX_LAUNCH_BYTES (1 << 20)
+
+/* The architectures a launch file may name a seccomp program for, in this order. */
+extern const char *const launch_arches[2];
+
+struct launch {
+  const char *config;        /* absolute */
+  const char *config_sha256; /* 64 lowercase hex digits */
+  const char *principal;
+  const char *args;          /* a file name in the launch file's directory, as every FILE */
+  const char *seccomp[2];    /* by launch_arches index; NULL: none for that one */
+  const char *landlock;      /* NULL: `landlock none` */
+  const char **env;          /* the allowlist: names, exactly */
+  size_t nenv;
+  const char **env_prefix;   /* and prefixes */
+  size_t nprefix;
+};
+
+/* Parses buf[0..len) (buf[len] is NUL) in place; 0, or -1 with the reason in err. */
+int launch_parse(char *buf, size_t len, struct launch *l, char *err, size_t errsize);
+/* One record a line, bytes below 0x20 and '\' as \xHH: what --check-launch prints. */
+void launch_print(const struct launch *l, FILE *f);
+
+#endif

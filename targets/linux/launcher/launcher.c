@@ -1,0 +1,365 @@
+/*
+ * The launcher: DIR/<stem>.run runs a command in the sandbox that
+ * DIR/<stem>.launch describes, fail-closed — the command runs inside the
+ * sandbox or not at all (exit 125, a message saying why).
+ *
+ *   DIR/<stem>.run [--pass-env NAME]... [--pass-fd N]... [-v] [--] CMD [ARGS...]
+ *
+ *   bwrap --args A --json-status-fd S -- /.boxwright/exec
+ *         (--rules-fd R | --no-landlock) --ready-fd D [--keep-fd N]... -- CMD ARGS...
+ *     fd A   the compiled argv, rewritten (bwrap-argv.c)   memfd
+ *     fd S   bubblewrap's JSON status                        memfd
+ *     fd D   the in-sandbox step's ready line (inside.c)     memfd
+ *     fd R   <stem>.landlock, when the launch file names one
+ *     fd K…  verified bind sources, /dev/null per denied file, this program
+ *            for /.boxwright/exec, the seccomp program
+ *
+ * Exit: the command's status (a signal death 128 + signo, as bubblewrap
+ * reports it); 125 it did not run (refused); 126 it is in the view but not
+ * executable; 127 it is not in the view; 2 usage. See README.md.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "bwrap-argv.h"
+#include "launch-file.h"
+#include "run.h"
+#include "sandbox.h"
+
+extern char **environ;
+
+#define MAX_ARGS_BYTES (256 << 20)
+#define MAX_CONFIG_BYTES (256 << 20)
+
+static const char *me = "launcher"; /* `<stem>.run`, the prefix of every message */
+
+static void PRINTF(1, 2) say(const char *fmt, ...) {
+  va_list ap;
+  fprintf(stderr, "%s: ", me);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+}
+
+/* Refuse: `me: REASON; the command did not run[ ADVICE]`, exit 125. */
+static void __attribute__((noreturn)) PRINTF(2, 3) refuse(const char *advice, const char *fmt, ...) {
+  va_list ap;
+  fprintf(stderr, "%s: ", me);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "; the command did not run%s%s\n", advice ? ". " : "", advice ? advice : "");
+  exit(EXIT_REFUSED);
+}
+
+static void __attribute__((noreturn)) usage(const char *why) {
+  fprintf(stderr, "%s: %s\nusage: %s [--pass-env NAME]... [--pass-fd N]... [-v] [--] CMD [ARGS...]\n", me, why, me);
+  exit(EXIT_USAGE);
+}
+
+struct options {
+  const char **pass_env;
+  size_t npass_env;
+  int *pass_fd;
+  size_t npass_fd;
+  int verbose;
+  char **command;
+};
+
+static void parse_options(int argc, char **argv, struct options *o) {
+  o->pass_env = calloc((size_t)argc * 2 + 1, sizeof *o->pass_env);
+  o->pass_fd = calloc((size_t)argc + 1, sizeof *o->pass_fd);
+  if (!o->pass_env || !o->pass_fd) refuse(NULL, "out of memory");
+  int i = 1;
+  for (; i < argc && argv[i][0] == '-'; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--") == 0) {
+      i++;
+      break;
+    } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
+      o->verbose = 1;
+    } else if (strcmp(a, "--pass-env") == 0 && i + 1 < argc) {
+      /* NAME, or NAME,NAME,... as `boxwright run` takes it. */
+      for (char *name = strtok(argv[++i], ","); name; name = strtok(NULL, ","))
+        if (name[0]) o->pass_env[o->npass_env++] = name;
+    } else if (strcmp(a, "--pass-fd") == 0 && i + 1 < argc) {
+      int fd = parse_fd_number(argv[++i]);
+      if (fd < 3 || fd > 1000000) usage("--pass-fd takes a descriptor number above 2 (stdin, stdout and stderr always pass)");
+      o->pass_fd[o->npass_fd++] = fd;
+    } else if (strcmp(a, "--pass-env") == 0 || strcmp(a, "--pass-fd") == 0) {
+      usage("--pass-env and --pass-fd take an operand");
+    } else {
+      char why[256];
+      snprintf(why, sizeof why, "unknown option '%.128s' (options come before the command; `--` ends them)", a);
+      usage(why);
+    }
+  }
+  if (i >= argc) usage("name the command to run");
+  o->command = argv + i;
+}
+
+/* Step 1: nothing the caller left open reaches bubblewrap but the --pass-fd descriptors. */
+static void close_inherited(const struct options *o) {
+  for (size_t i = 0; i < o->npass_fd; i++)
+    if (fcntl(o->pass_fd[i], F_GETFD) < 0) refuse(NULL, "--pass-fd %d: the descriptor is not open", o->pass_fd[i]);
+  int open_fds[1024];
+  int n = o->verbose ? open_descriptors(open_fds, (int)COUNT(open_fds)) : -1;
+  if (close_descriptors_except(o->pass_fd, o->npass_fd) < 0) refuse(NULL, "cannot close the inherited descriptors: %s", strerror(errno));
+  if (n <= 0) return;
+  int shown = 0;
+  for (int i = 0; i < n; i++) {
+    int kept = 0;
+    for (size_t k = 0; k < o->npass_fd; k++) kept |= o->pass_fd[k] == open_fds[i];
+    if (kept) continue;
+    if (shown++) fprintf(stderr, ", %d", open_fds[i]);
+    else fprintf(stderr, "%s: closed inherited descriptors %d", me, open_fds[i]);
+  }
+  if (shown) fputs(" (--pass-fd N lets one through)\n", stderr);
+}
+
+/* A file in DIR, read whole; refuses when it is missing or unreadable. */
+static char *read_in_dir(int dir, const char *dirpath, const char *name, size_t max, size_t *len) {
+  int fd = openat(dir, name, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) refuse("Recompile: boxwright compile CONFIG --target linux --out DIR", "cannot open %s/%s: %s", dirpath, name, strerror(errno));
+  char *buf = read_all(fd, max, len);
+  if (!buf) refuse(NULL, "cannot read %s/%s: %s", dirpath, name, strerror(errno));
+  close(fd);
+  return buf;
+}
+
+/* The config must be the one the sandbox was compiled from. */
+static void check_config(const struct launch *l, const char *dirpath, const char *name) {
+  int fd = open(l->config, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) refuse(NULL, "cannot read %s, the config %s/%s was compiled from (%s): recompile", l->config, dirpath, name, strerror(errno));
+  size_t len;
+  char *bytes = read_all(fd, MAX_CONFIG_BYTES, &len);
+  if (!bytes) refuse(NULL, "cannot read %s: %s", l->config, strerror(errno));
+  close(fd);
+  uint8_t sum[32];
+  char hex[65];
+  sha256(bytes, len, sum);
+  for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", sum[i]);
+  free(bytes);
+  if (strcmp(hex, l->config_sha256) != 0)
+    refuse(NULL, "%s changed since the sandbox in %s was compiled from it (sha256 %s, compiled from %s). Recompile: boxwright compile %s --target linux --out %s",
+           l->config, dirpath, hex, l->config_sha256, l->config, dirpath);
+}
+
+/* bubblewrap: BOXWRIGHT_BWRAP or `bwrap`, a path as it is, a name looked up on PATH. */
+static char *find_bwrap(void) {
+  const char *want = getenv("BOXWRIGHT_BWRAP");
+  if (!want || !want[0]) want = "bwrap";
+  static const char install[] =
+      "Install it (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) or set BOXWRIGHT_BWRAP to its path; `boxwright doctor` checks the machine";
+  if (strchr(want, '/')) {
+    if (access(want, X_OK) < 0) refuse(install, "bubblewrap (%s) cannot be started: %s", want, strerror(errno));
+    return strdup(want);
+  }
+  const char *path = getenv("PATH");
+  for (const char *p = path ? path : ""; *p;) {
+    size_t n = strcspn(p, ":");
+    char *file;
+    if (n > 0 && asprintf(&file, "%.*s/%s", (int)n, p, want) >= 0) {
+      if (access(file, X_OK) == 0) return file;
+      free(file);
+    }
+    p += n + (p[n] == ':');
+  }
+  refuse(install, "bubblewrap (%s) is not installed or not on PATH (%s)", want, path ? path : "unset");
+}
+
+/* Environment entries by name (the part before '='), as `boxwright run -v` sorts them. */
+static int cmp_names(const void *a, const void *b) {
+  const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+  size_t nx = strcspn(x, "="), ny = strcspn(y, "=");
+  int c = memcmp(x, y, nx < ny ? nx : ny);
+  return c ? c : (nx > ny) - (nx < ny);
+}
+
+/* The command's environment: the launch file's allowlist plus --pass-env, nothing else. */
+static char **sandbox_env(const struct launch *l, const struct options *o) {
+  size_t n = 0;
+  for (char **e = environ; *e; e++) n++;
+  char **env = calloc(n + 1, sizeof *env), **withheld = calloc(n + 1, sizeof *withheld);
+  if (!env || !withheld) refuse(NULL, "out of memory");
+  size_t ne = 0, nw = 0;
+  for (char **e = environ; *e; e++) {
+    size_t len = strcspn(*e, "=");
+    int ok = 0;
+    for (size_t i = 0; !ok && i < l->nenv; i++) ok = strlen(l->env[i]) == len && strncmp(*e, l->env[i], len) == 0;
+    for (size_t i = 0; !ok && i < l->nprefix; i++) ok = strlen(l->env_prefix[i]) <= len && strncmp(*e, l->env_prefix[i], strlen(l->env_prefix[i])) == 0;
+    for (size_t i = 0; !ok && i < o->npass_env; i++) ok = strlen(o->pass_env[i]) == len && strncmp(*e, o->pass_env[i], len) == 0;
+    if (ok) env[ne++] = *e;
+    else withheld[nw++] = *e;
+  }
+  if (o->verbose && nw) {
+    qsort(withheld, nw, sizeof *withheld, cmp_names);
+    fprintf(stderr, "%s: withholding %zu environment variable%s: ", me, nw, nw > 1 ? "s" : "");
+    for (size_t i = 0; i < nw; i++) fprintf(stderr, "%s%.*s", i ? ", " : "", (int)strcspn(withheld[i], "="), withheld[i]);
+    fputs(" (--pass-env NAME lets one through)\n", stderr);
+  }
+  free(withheld);
+  return env;
+}
+
+static char *number(int n) {
+  char *s;
+  if (asprintf(&s, "%d", n) < 0) refuse(NULL, "out of memory");
+  return s;
+}
+
+static void push(struct strv *a, char *s) {
+  if (strv_push(a, s) < 0) refuse(NULL, "out of memory");
+}
+
+/* An anonymous file holding the argv for `--args`, each argument followed by a NUL, read from its start. */
+static int args_file(const struct strv *view) {
+  int fd = anonymous_file("boxwright-args");
+  if (fd < 0) refuse(NULL, "cannot create a file for bubblewrap's arguments: %s", strerror(errno));
+  size_t len = 0;
+  for (size_t i = 0; i < view->n; i++) len += strlen(view->v[i]) + 1;
+  char *bytes = malloc(len ? len : 1), *p = bytes;
+  if (!bytes) refuse(NULL, "out of memory");
+  for (size_t i = 0; i < view->n; i++) p = stpcpy(p, view->v[i]) + 1;
+  /* One write: a view has hundreds of arguments. */
+  if (write_all(fd, bytes, len) < 0) refuse(NULL, "cannot write bubblewrap's arguments: %s", strerror(errno));
+  free(bytes);
+  if (lseek(fd, 0, SEEK_SET) < 0) refuse(NULL, "cannot rewind bubblewrap's arguments: %s", strerror(errno));
+  return fd;
+}
+
+static void print_argv(const char *label, char *const *v, size_t n) {
+  fprintf(stderr, "%s: %s", me, label);
+  for (size_t i = 0; i < n; i++) fputc(' ', stderr), print_quoted(stderr, v[i]);
+  fputc('\n', stderr);
+}
+
+/* The PATH execvp searched inside the sandbox, for the not-found message. */
+static const char *sandbox_path(const struct rewrite *rw, char **envp) {
+  if (rw->setenv_path) return rw->setenv_path;
+  if (!rw->unsetenv_path)
+    for (char **e = envp; *e; e++)
+      if (strncmp(*e, "PATH=", 5) == 0) return *e + 5;
+  return NULL;
+}
+
+static const char recompile[] = "Recompile: boxwright compile CONFIG --target linux --out DIR";
+
+/* What the run came to: the command's status, or why it did not run. */
+static int outcome(const struct run_result *r, const char *bwrap, int ready_fd, const struct launch *l, const struct rewrite *rw, char **envp,
+                   char **command) {
+  if (r->spawn_error) refuse("`boxwright doctor` checks the machine", "cannot start bubblewrap (%s): %s", bwrap, strerror(r->spawn_error));
+  size_t n;
+  char *ready = read_from_start(ready_fd, 4096, &n);
+  if (!r->has_exit_code) {
+    if (r->signal) {
+      say("bubblewrap was killed by signal %d (%s)", r->signal, strsignal(r->signal));
+      return 128 + r->signal;
+    }
+    refuse("`boxwright doctor` checks user namespaces and seccomp on this machine",
+           "bubblewrap could not set up the sandbox (it exited %d before running the command; its message is above)", r->status);
+  }
+  if (!ready || !ready[0])
+    refuse(NULL, "the in-sandbox step (%s) reported nothing: bubblewrap ran something else, or it ended before a word", SANDBOX_EXEC_PATH);
+  if (strncmp(ready, "refused ", 8) == 0)
+    refuse(NULL, "the in-sandbox step refused (%.*s; its message is above)", (int)strcspn(ready + 8, "\n"), ready + 8);
+  if (strncmp(ready, "started\n", 8) != 0 && strncmp(ready, "applied ", 8) != 0)
+    refuse(NULL, "the in-sandbox step reported \"%.*s\", not that it started the command", (int)strcspn(ready, "\n"), ready);
+  const char *failed = strstr(ready, "\nexec-failed ");
+  if (!failed) return r->exit_code;
+  int err = atoi(failed + 13);
+  if (err == ENOENT) {
+    const char *path = sandbox_path(rw, envp);
+    if (strchr(command[0], '/'))
+      say("%s is not in %s's view (no such file inside the sandbox, or its #! interpreter is missing). Grant it in %s or give a path inside a granted tree; it did not run",
+          command[0], l->principal, l->config);
+    else
+      say("%s is not in %s's view: not found on the sandbox's PATH (%s%s), or its #! interpreter is missing. Grant its directory in %s (e.g. read = [\"/usr\"]) or give a path inside a granted tree; it did not run",
+          command[0], l->principal, path ? "PATH=" : "PATH unset: execvp's default ", path ? path : "/bin:/usr/bin", l->config);
+    return EXIT_NOT_FOUND;
+  }
+  say("%s is in %s's view but cannot be executed (%s); it did not run", command[0], l->principal, strerror(err));
+  return EXIT_NOT_EXECUTABLE;
+}
+
+int launcher_main(int argc, char **argv, const char *exe) {
+  /*
+   * stdin, stdout and stderr open, on /dev/null when the caller closed one:
+   * else the first file opened below would take its number, and the command
+   * would write into bubblewrap's status or read the launch file.
+   */
+  for (int fd = 0; fd < 3; fd++)
+    if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) != fd) return EXIT_REFUSED;
+  const char *slash = strrchr(exe, '/');
+  me = slash + 1;
+  char *dirpath = strndup(exe, slash == exe ? 1 : (size_t)(slash - exe));
+  char *stem = strndup(me, strlen(me) - 4);
+  if (!dirpath || !stem) refuse(NULL, "out of memory");
+  struct options o = {0};
+  parse_options(argc, argv, &o);
+  close_inherited(&o);
+
+  int dir = open(dirpath, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (dir < 0) refuse(NULL, "cannot open %s: %s", dirpath, strerror(errno));
+  char *name;
+  if (asprintf(&name, "%s.launch", stem) < 0) refuse(NULL, "out of memory");
+  size_t len;
+  char *text = read_in_dir(dir, dirpath, name, MAX_LAUNCH_BYTES, &len);
+  struct launch l;
+  char err[512];
+  if (launch_parse(text, len, &l, err, sizeof err) < 0) refuse(recompile, "%s/%s is not a launch file this launcher reads: %s", dirpath, name, err);
+  size_t a;
+  for (a = 0; a < COUNT(launch_arches); a++)
+    if (strcmp(HOST_ARCH, launch_arches[a]) == 0) break;
+  if (a == COUNT(launch_arches) || !l.seccomp[a])
+    refuse(NULL, "%s/%s names no seccomp program for this machine's architecture (%s)", dirpath, name, HOST_ARCH);
+  check_config(&l, dirpath, name);
+  char *bwrap = find_bwrap();
+
+  int bpf = openat(dir, l.seccomp[a], O_RDONLY);
+  if (bpf < 0) refuse(recompile, "cannot open %s/%s: %s", dirpath, l.seccomp[a], strerror(errno));
+  int rules = l.landlock ? openat(dir, l.landlock, O_RDONLY) : -1;
+  if (l.landlock && rules < 0) refuse(recompile, "cannot open %s/%s: %s", dirpath, l.landlock, strerror(errno));
+  char *args = read_in_dir(dir, dirpath, l.args, MAX_ARGS_BYTES, &len);
+  struct rewrite rw = {.bpf_fd = bpf};
+  struct strv view = {0};
+  if (rewrite_argv(args, len, &rw, &view) < 0) {
+    if (rw.changed) refuse(NULL, "%s", rw.err);
+    refuse(recompile, "%s/%s is not a view this launcher runs: %s", dirpath, l.args, rw.err);
+  }
+  if (rw.bpf_fd >= 0) refuse(recompile, "%s/%s applies no seccomp program (no --seccomp)", dirpath, l.args);
+  if (!rw.exec_mounted) refuse(recompile, "%s/%s does not mount the in-sandbox step at %s", dirpath, l.args, SANDBOX_EXEC_PATH);
+  char **envp = sandbox_env(&l, &o);
+
+  int args_fd = args_file(&view);
+  int status_fd = anonymous_file("boxwright-status");
+  int ready_fd = anonymous_file("boxwright-ready");
+  if (status_fd < 0 || ready_fd < 0) refuse(NULL, "cannot create bubblewrap's status file: %s", strerror(errno));
+  struct strv cmd = {0};
+  push(&cmd, bwrap);
+  push(&cmd, "--args"), push(&cmd, number(args_fd));
+  push(&cmd, "--json-status-fd"), push(&cmd, number(status_fd));
+  push(&cmd, "--"), push(&cmd, SANDBOX_EXEC_PATH);
+  if (rules >= 0) push(&cmd, "--rules-fd"), push(&cmd, number(rules));
+  else push(&cmd, "--no-landlock");
+  push(&cmd, "--ready-fd"), push(&cmd, number(ready_fd));
+  for (size_t i = 0; i < o.npass_fd; i++) push(&cmd, "--keep-fd"), push(&cmd, number(o.pass_fd[i]));
+  push(&cmd, "--");
+  for (char **c = o.command; *c; c++) push(&cmd, *c);
+  if (o.verbose) {
+    print_argv("running", cmd.v, cmd.n);
+    char label[64];
+    snprintf(label, sizeof label, "--args %d holds", args_fd);
+    print_argv(label, view.v, view.n);
+  }
+  push(&cmd, NULL);
+  struct run_result r = run_bwrap(bwrap, cmd.v, envp, status_fd);
+  return outcome(&r, bwrap, ready_fd, &l, &rw, envp, o.command);
+}

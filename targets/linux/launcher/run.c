@@ -1,0 +1,131 @@
+/*
+ * Starting bubblewrap and waiting for it, with signals forwarded.
+ *
+ * bwrap runs in its own process group (setpgid), so a terminal's ^C reaches
+ * the launcher only; SIGINT, SIGTERM and SIGHUP are forwarded to the
+ * command: the host pid of the first child of the sandbox's init
+ * (bubblewrap's pid 1, `child-pid` in its JSON status, then
+ * /proc/PID/task/PID/children); before that is known, to bwrap itself.
+ * The launcher waits with those signals and SIGCHLD blocked, taking them
+ * with sigwaitinfo: no handler, no race between a signal and the wait.
+ *
+ * bubblewrap 0.8 writes `{"child-pid": N, …}` to --json-status-fd as soon
+ * as it has cloned the sandbox (before the mounts: it proves nothing) and
+ * `{"exit-code": N}` only when the command it executed ended.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "run.h"
+#include "sandbox.h"
+
+static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP};
+
+/* The whole of an anonymous file, from its start, whatever its offset: NUL-terminated, or NULL. */
+char *read_from_start(int fd, size_t max, size_t *len) {
+  size_t cap = 4096, n = 0;
+  char *buf = malloc(cap + 1);
+  while (buf) {
+    if (n == cap) {
+      if (cap >= max) break;
+      char *grown = realloc(buf, (cap *= 2) + 1);
+      if (!grown) return free(buf), NULL;
+      buf = grown;
+    }
+    ssize_t r = pread(fd, buf + n, cap - n, (off_t)n);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    n += (size_t)r;
+  }
+  if (buf) buf[n] = '\0', *len = n;
+  return buf;
+}
+
+/* The number after `"key":` in bubblewrap's JSON status, or -1. */
+long status_number(const char *status, const char *key) {
+  char quoted[64];
+  snprintf(quoted, sizeof quoted, "\"%s\"", key);
+  const char *p = strstr(status, quoted);
+  if (!p) return -1;
+  p += strlen(quoted);
+  p += strspn(p, " \t\r\n");
+  if (*p++ != ':') return -1;
+  p += strspn(p, " \t\r\n");
+  if (*p < '0' || *p > '9') return -1;
+  char *end;
+  long v = strtol(p, &end, 10);
+  return v < 0 || v > 0x7fffffff ? -1 : v;
+}
+
+/* The host pid of the command: the first child of the sandbox's init, or -1. */
+static pid_t command_pid(int status_fd) {
+  size_t len;
+  char *status = read_from_start(status_fd, 1 << 16, &len);
+  long init = status ? status_number(status, "child-pid") : -1;
+  free(status);
+  if (init <= 0) return -1;
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%ld/task/%ld/children", init, init);
+  FILE *f = fopen(path, "re");
+  if (!f) return -1;
+  long pid = -1;
+  if (fscanf(f, "%ld", &pid) != 1) pid = -1;
+  fclose(f);
+  return pid > 0 ? (pid_t)pid : -1;
+}
+
+struct run_result run_bwrap(const char *bwrap, char *const argv[], char *const envp[], int status_fd) {
+  struct run_result res = {0};
+  sigset_t waited, none, all;
+  sigemptyset(&waited);
+  for (size_t i = 0; i < COUNT(forwarded); i++) sigaddset(&waited, forwarded[i]);
+  sigaddset(&waited, SIGCHLD);
+  sigemptyset(&none);
+  sigfillset(&all);
+  /* Blocked before bwrap exists, so that no signal is lost in between. */
+  sigprocmask(SIG_BLOCK, &waited, NULL);
+  /* An ignored SIGCHLD, inherited, would reap bwrap before its status could be read. */
+  signal(SIGCHLD, SIG_DFL);
+
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setpgroup(&attr, 0);
+  /* bwrap starts with no signal blocked and every disposition at its default. */
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &all);
+  pid_t pid;
+  int err = posix_spawn(&pid, bwrap, NULL, &attr, argv, envp);
+  posix_spawnattr_destroy(&attr);
+  if (err) {
+    res.spawn_error = err;
+    return res;
+  }
+
+  int wstatus = 0;
+  for (;;) {
+    siginfo_t info;
+    int sig = sigwaitinfo(&waited, &info);
+    if (sig < 0) continue; /* EINTR: a stop and continue */
+    if (sig != SIGCHLD) {
+      pid_t target = command_pid(status_fd);
+      kill(target > 0 ? target : pid, sig);
+      continue;
+    }
+    pid_t w = waitpid(pid, &wstatus, WNOHANG);
+    if (w == pid && (WIFEXITED(wstatus) || WIFSIGNALED(wstatus))) break;
+  }
+  if (WIFSIGNALED(wstatus)) res.signal = WTERMSIG(wstatus);
+  else res.status = WEXITSTATUS(wstatus);
+  size_t len;
+  char *status = read_from_start(status_fd, 1 << 16, &len);
+  long code = status ? status_number(status, "exit-code") : -1;
+  free(status);
+  if (code >= 0) res.has_exit_code = 1, res.exit_code = (int)code;
+  return res;
+}

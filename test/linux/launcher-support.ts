@@ -1,0 +1,132 @@
+// The launcher for real: a DIR built by hand as the lead's compile will
+// write it — the principal's .bwrap.args from the lowering (plus the mount
+// of boxwright-sandbox at /.boxwright/exec, which the lowering does not add
+// yet), the seccomp programs, the .launch file (encodeLaunchFile) and the
+// built program copied to DIR/<principal>.run — then DIR/agent.run run as a
+// process, with its exit status, output and a marker file to show whether
+// the command ran.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { compileConfig } from '../../app/cli/compile.js';
+import { configReader } from '../../app/cli/options.js';
+import { argsFile, hostArch, parseArgsFile } from '../../targets/linux/index.js';
+import { encodeLandlockRules, type LandlockRuleset } from '../../targets/linux/landlock/rules.js';
+import { encodeLaunchFile, LAUNCH_ARCHES, launcherPath, SANDBOX_EXEC_PATH, type LaunchFile } from '../../targets/linux/launcher/index.js';
+import { envAllowlist } from '../../targets/runner/env.js';
+import { requireOrSkip } from '../helpers.js';
+import { bwrapAvailable, onPath, type Outcome } from './support.js';
+
+export const arch = hostArch();
+export const program = arch ? launcherPath(arch) : undefined;
+export const skip =
+  requireOrSkip(bwrapAvailable, 'bubblewrap (Debian package bubblewrap)') ??
+  requireOrSkip(program !== undefined, `boxwright-sandbox dist/sandbox/boxwright-sandbox.${arch ?? '?'} (a C compiler: Debian gcc, libc6-dev)`);
+export const realBwrap = onPath('bwrap') ?? 'bwrap';
+
+/** `--perms 0555 --ro-bind-data N /.boxwright/exec` before the root becomes read-only: the lowering's job soon. */
+export function withExecMount(argv: readonly string[]): string[] {
+  const at = argv.findIndex((a, i) => a === '--remount-ro' && argv[i + 1] === '/');
+  if (at < 0) throw new Error('no --remount-ro / in the compiled argv');
+  return [...argv.slice(0, at), '--perms', '0555', '--ro-bind-data', '9', SANDBOX_EXEC_PATH, ...argv.slice(at)];
+}
+
+export const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+export interface LauncherDir {
+  readonly dir: string;
+  /** DIR/<stem>.run */
+  readonly run: string;
+  readonly config: string;
+  /** The launch file as written. */
+  readonly launch: LaunchFile;
+  /** The .bwrap.args as written (the exec mount added), split. */
+  readonly argv: readonly string[];
+  /** The .bwrap.args as compiled (without the exec mount): what bare bwrap runs. */
+  readonly compiled: readonly string[];
+  /** Rewrites the launch file with `change` applied (or raw bytes). */
+  writeLaunch(change: Partial<LaunchFile> | Uint8Array): void;
+  /** Rewrites the .bwrap.args. */
+  writeArgs(argv: readonly string[]): void;
+}
+
+export interface DirOptions {
+  readonly home: string;
+  readonly id?: string;
+  /** A Landlock ruleset for `landlock FILE`; default `landlock none`. */
+  readonly landlock?: LandlockRuleset;
+}
+
+/** Compiles `config` (`--fs host --home HOME`) into a fresh DIR and makes DIR/<id>.run of it. */
+export async function makeLauncherDir(config: string, o: DirOptions): Promise<LauncherDir> {
+  const id = o.id ?? 'agent';
+  const bytes = readFileSync(config);
+  const check = configReader({ fs: 'host', home: o.home }).check(bytes, config);
+  const outcome = await compileConfig(check, 'linux', {});
+  if (!outcome.ok) throw new Error(`compile failed: ${outcome.reason}`);
+  const dir = mkdtempSync(join(tmpdir(), 'boxwright-launcher-'));
+  chmodSync(dir, 0o755);
+  for (const a of outcome.artifacts) writeFileSync(join(dir, a.name), a.content);
+  const compiled = parseArgsFile(readFileSync(join(dir, `${id}.bwrap.args`)));
+  const argv = withExecMount(compiled);
+  const writeArgs = (v: readonly string[]): void => writeFileSync(join(dir, `${id}.bwrap.args`), argsFile(v.map((arg) => ({ arg, origin: 'baseline' as const }))));
+  writeArgs(argv);
+  if (o.landlock) writeFileSync(join(dir, `${id}.landlock`), encodeLandlockRules(o.landlock));
+  const launch: LaunchFile = {
+    config,
+    configSha256: sha256(bytes),
+    principal: id,
+    args: `${id}.bwrap.args`,
+    seccomp: Object.fromEntries(LAUNCH_ARCHES.map((a) => [a, `seccomp.${a}.bpf`])),
+    landlock: o.landlock ? `${id}.landlock` : undefined,
+    ...envAllowlist(),
+  };
+  const writeLaunch = (change: Partial<LaunchFile> | Uint8Array): void =>
+    writeFileSync(join(dir, `${id}.launch`), change instanceof Uint8Array ? change : encodeLaunchFile({ ...launch, ...change }));
+  writeLaunch({});
+  const run = join(dir, `${id}.run`);
+  copyFileSync(program!, run);
+  chmodSync(run, 0o755);
+  return { dir, run, config, launch, argv, compiled, writeLaunch, writeArgs };
+}
+
+export interface LaunchOptions {
+  readonly env?: Record<string, string | undefined>;
+  /** Replace the environment entirely (not merged with process.env). */
+  readonly exactEnv?: Record<string, string>;
+  /** Descriptors handed to the launcher, by number. */
+  readonly fds?: Readonly<Record<number, number>>;
+  readonly uid?: number;
+  /** Called with the child once it started (to signal it). */
+  readonly started?: (pid: number) => void;
+}
+
+/** Runs `RUN ARGS…` as a process: its status, signal, stdout, stderr. */
+export function launch(run: string, args: readonly string[], o: LaunchOptions = {}): Promise<Outcome & { readonly signal: NodeJS.Signals | null }> {
+  const entries = Object.entries(o.fds ?? {}).map(([k, v]) => [Number(k), v] as const);
+  const top = Math.max(2, ...entries.map(([k]) => k));
+  const stdio: ('ignore' | 'pipe' | number)[] = ['ignore', 'pipe', 'pipe'];
+  for (let i = 3; i <= top; i++) stdio.push('ignore');
+  for (const [k, v] of entries) stdio[k] = v;
+  const env = o.exactEnv ?? { ...process.env, NODE_EXTRA_CA_CERTS: undefined, LC_ALL: 'C', ...o.env };
+  return new Promise((resolve, reject) => {
+    const child = spawn(run, args, { env, stdio, ...(o.uid !== undefined ? { uid: o.uid, gid: o.uid } : {}) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    if (child.pid !== undefined) o.started?.(child.pid);
+    child.on('close', (status, signal) => resolve({ status, signal, stdout, stderr }));
+  });
+}
+
+/** A bwrap stand-in: a shell script in `dir` (for fakes and for the race's swap). */
+export function fakeBwrap(dir: string, name: string, script: string): string {
+  const file = join(dir, name);
+  writeFileSync(file, `#!/bin/sh\n${script}\n`);
+  chmodSync(file, 0o755);
+  return file;
+}
