@@ -18,60 +18,83 @@ const { Script } = require('node:vm');
 const Module = require('node:module');
 
 const dir = join(__dirname, '..', 'dist', 'cli');
-const file = join(dir, 'boxwright.cjs');
-const cacheFile = `${file}.cache`;
-/** The commands whose runs the cache holds, for this Node: a first run of another one adds what it compiles. */
-const coverageFile = `${cacheFile}.json`;
-let source;
-try {
-  source = readFileSync(file, 'utf8');
-} catch {
-  process.stderr.write('boxwright: the CLI is not built; run `npm run build` (npm ci does it)\n');
-  process.exit(2);
-}
-// BOXWRIGHT_CODE_CACHE=off: neither read nor write one (bench/code-cache.mjs measures what it saves).
-const useCache = process.env.BOXWRIGHT_CODE_CACHE !== 'off';
-let cachedData;
-try {
-  cachedData = useCache ? readFileSync(cacheFile) : undefined;
-} catch {
-  cachedData = undefined;
-}
-const script = new Script(Module.wrap(source), { filename: file, cachedData });
-const accepted = cachedData !== undefined && !script.cachedDataRejected;
-const command = process.argv[2] ?? '';
-const node = `${process.version} ${process.arch}`;
-let covered = [];
-if (accepted) {
+
+// `boxwright run` from the cache: dist/cli/run-fast.cjs runs a command in a
+// sandbox compiled earlier from the same config, when nothing it depends on
+// changed, without loading the CLI (app/cli/run-fast.ts). Whenever it cannot
+// (undefined, or any failure before it started the launcher), the CLI runs
+// and checks the config itself.
+if (process.argv[2] === 'run' && process.env.BOXWRIGHT_RUN_CACHE !== 'off') {
+  let fast;
   try {
-    const c = JSON.parse(readFileSync(coverageFile, 'utf8'));
-    if (c.node === node && Array.isArray(c.commands)) covered = c.commands;
+    fast = require(join(dir, 'run-fast.cjs'));
   } catch {
-    covered = [];
+    fast = undefined;
   }
-}
-const refresh = useCache && (!accepted || !covered.includes(command) || process.env.BOXWRIGHT_WRITE_CODE_CACHE === '1');
-const mod = { exports: {}, filename: file, id: file };
-script.runInThisContext()(mod.exports, Module.createRequire(file), mod, file, dir);
-if (refresh) {
-  process.once('exit', () => {
-    // Written aside and renamed, so that a run starting meanwhile reads the old cache or the new one, never half of one.
-    const write = (target, data) => {
-      const aside = `${target}.${process.pid}.tmp`;
-      try {
-        writeFileSync(aside, data);
-        renameSync(aside, target);
-      } catch (e) {
-        rmSync(aside, { force: true });
-        throw e;
-      }
-    };
+  if (fast) {
+    fast.runFast(process.argv.slice(2)).then(
+      (code) => (code === undefined ? cli() : (process.exitCode = code)),
+      () => cli(),
+    );
+  } else cli();
+} else cli();
+
+function cli() {
+  const file = join(dir, 'boxwright.cjs');
+  const cacheFile = `${file}.cache`;
+  /** The commands whose runs the cache holds, for this Node: a first run of another one adds what it compiles. */
+  const coverageFile = `${cacheFile}.json`;
+  let source;
+  try {
+    source = readFileSync(file, 'utf8');
+  } catch {
+    process.stderr.write('boxwright: the CLI is not built; run `npm run build` (npm ci does it)\n');
+    process.exit(2);
+  }
+  // BOXWRIGHT_CODE_CACHE=off: neither read nor write one (bench/code-cache.mjs measures what it saves).
+  const useCache = process.env.BOXWRIGHT_CODE_CACHE !== 'off';
+  let cachedData;
+  try {
+    cachedData = useCache ? readFileSync(cacheFile) : undefined;
+  } catch {
+    cachedData = undefined;
+  }
+  const script = new Script(Module.wrap(source), { filename: file, cachedData });
+  const accepted = cachedData !== undefined && !script.cachedDataRejected;
+  const command = process.argv[2] ?? '';
+  const node = `${process.version} ${process.arch}`;
+  let covered = [];
+  if (accepted) {
     try {
-      write(cacheFile, script.createCachedData());
-      write(coverageFile, JSON.stringify({ node, commands: [...new Set([...covered, command])].sort() }) + '\n');
+      const c = JSON.parse(readFileSync(coverageFile, 'utf8'));
+      if (c.node === node && Array.isArray(c.commands)) covered = c.commands;
     } catch {
-      // A read-only install keeps working without a cache.
+      covered = [];
     }
-  });
+  }
+  const refresh = useCache && (!accepted || !covered.includes(command) || process.env.BOXWRIGHT_WRITE_CODE_CACHE === '1');
+  const mod = { exports: {}, filename: file, id: file };
+  script.runInThisContext()(mod.exports, Module.createRequire(file), mod, file, dir);
+  if (refresh) {
+    process.once('exit', () => {
+      // Written aside and renamed, so that a run starting meanwhile reads the old cache or the new one, never half of one.
+      const write = (target, data) => {
+        const aside = `${target}.${process.pid}.tmp`;
+        try {
+          writeFileSync(aside, data);
+          renameSync(aside, target);
+        } catch (e) {
+          rmSync(aside, { force: true });
+          throw e;
+        }
+      };
+      try {
+        write(cacheFile, script.createCachedData());
+        write(coverageFile, JSON.stringify({ node, commands: [...new Set([...covered, command])].sort() }) + '\n');
+      } catch {
+        // A read-only install keeps working without a cache.
+      }
+    });
+  }
+  mod.exports.run(process.argv.slice(2));
 }
-mod.exports.run(process.argv.slice(2));

@@ -416,7 +416,8 @@ function grantAccess(
   // Landlock's execute right is checked on execve and the interpreter, not on mmap:
   // the dynamic loader can still run a program from a read tree.
   const linux = effective.linux;
-  if (confined && reads(g) && g.scope === 'tree' && linux?.kind === 'access' && linux.read && !linux.exec) disclose('linux', { kind: 'loader-maps' });
+  // A write tree too: a program written there starts the same way.
+  if (confined && (reads(g) || writes(g)) && g.scope === 'tree' && linux?.kind === 'access' && linux.read && !linux.exec) disclose('linux', { kind: 'loader-maps' });
   return {
     grant: g,
     requested: requestedCell(g),
@@ -470,7 +471,8 @@ function mechanismOf(p: Principal, g: Grant, platform: Platform, cell: Cell, tyb
     if (g.access === 'deny' && cell.kind === 'empty') return { kind: 'empty-cover', of: g.facts.kind === 'file' ? 'file' : 'dir' };
     if (g.access === 'exec' && cell.kind === 'access') return { kind: 'exec-grant-readable' };
     if (cell.kind === 'access' && cell.exec)
-      return p.kind === 'tool' ? { kind: 'tool-mounts-executable' } : confined ? { kind: 'loader-directory' } : { kind: 'mounts-executable' };
+      // Under Landlock an agent's read is executable only as a loader directory; an exec grant over it says so itself.
+      return p.kind === 'tool' ? { kind: 'tool-mounts-executable' } : !confined ? { kind: 'mounts-executable' } : g.path && loaderDirectories.has(g.path) ? { kind: 'loader-directory' } : undefined;
   }
   if (platform === 'windows') {
     if (g.list === 'read_allow') return { kind: 'read-allow-discarded' };

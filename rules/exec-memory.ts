@@ -16,7 +16,7 @@ export const execMemory = defineRule({
     docs: {
       summary: "A JIT runtime is granted, or reachable through a read tree; it can fail at runtime under Linux's executable-memory filter.",
       details:
-        "Linux refuses writable-executable mappings and mprotect requests whose permissions include executable access, including retained access, and every pkey_mprotect request. Tool file execution does not remove these filters and no field disables them. Startup can succeed; a runtime fails when it asks for executable memory: `node -e 1` aborts in V8 (exit 133), and `boxwright run` says so after the command's own output. Reported for an agent `exec` grant, or any grant of a tool or server, naming a JIT runtime binary; and, because Linux mounts read trees executable, for JIT runtimes found in the well-known bin directories (`/usr/bin`, `/usr/local/bin`, …) under an agent read tree or a tool's or server's content tree.",
+        "Linux refuses writable-executable mappings and mprotect requests whose permissions include executable access, including retained access, and every pkey_mprotect request. Tool file execution does not remove these filters and no field disables them. Startup can succeed; a runtime fails when it asks for executable memory: `node -e 1` aborts in V8 (exit 133), and `boxwright run` says so after the command's own output. Reported for an agent `exec` grant, or any grant of a tool or server, naming a JIT runtime binary; and for JIT runtimes found in the well-known bin directories (`/usr/bin`, `/usr/local/bin`, …) under a tree grant, where the principal can execute them on Linux: a tool's or server's content trees, an agent's exec trees, and any read tree with `--landlock off` (the mounts alone leave read trees executable).",
       bad: { toml: '[agent.filesystem]\nexec = ["/usr/bin/node"]', expect: ['2:9 warning linux'] },
       good: { toml: '[agent.filesystem]\nexec = ["/usr/bin/git"]', expect: [] },
     },
@@ -32,8 +32,8 @@ export const execMemory = defineRule({
     reachable: {
       severity: 'warning',
       platforms: ['linux'],
-      text: (d: { path: string; who: string; runtimes: readonly string[] }) =>
-        `${d.path} holds JIT runtimes that ${d.who} can run on Linux (read trees are executable there): ${listPaths(d.runtimes)}; under the executable-memory filter they fail at runtime (V8 aborts with exit 133)`,
+      text: (d: { path: string; who: string; runtimes: readonly string[]; because: string }) =>
+        `${d.path} holds JIT runtimes that ${d.who} can run on Linux (${d.because}): ${listPaths(d.runtimes)}; under the executable-memory filter they fail at runtime (V8 aborts with exit 133)`,
       suggestion: 'Run them in a JIT-less mode (node --jitless or NODE_OPTIONS=--jitless, without WebAssembly; java -Xint; pypy --jit off), or grant a narrower tree that holds none.',
     },
   },
@@ -50,18 +50,21 @@ export const execMemory = defineRule({
             continue;
           }
         }
-        // Reachable: in a bin directory under a read tree (the agent's) or a content tree (a tool's or server's).
-        const tree = g.scope === 'tree' && (g.access === 'read' || g.access === 'read-write' || (p.kind !== 'agent' && g.access === 'write'));
-        if (!tree || ctx.view.knowsFacts === false) continue;
+        // Reachable: in a bin directory under a content tree, where the model's Linux cell says the principal may execute.
+        const tree = g.scope === 'tree' && g.access !== 'list' && g.access !== 'metadata';
+        const pa = ctx.access.principals.find((x) => x.principal === p);
+        if (!tree || !pa || ctx.view.knowsFacts === false) continue;
         const found: string[] = [];
         for (const dir of bins) {
           if (!isUnder(dir, g.path)) continue;
           for (const name of Object.keys(jit)) {
             const candidate = `${dir}/${name}`;
-            if (inspectPath(ctx.view, candidate).existence === 'exists') found.push(candidate);
+            const cell = pa.effectiveAt(candidate, 'linux');
+            if (cell.kind === 'access' && cell.exec && inspectPath(ctx.view, candidate).existence === 'exists') found.push(candidate);
           }
         }
-        if (found.length) ctx.report('reachable', { span: g.span }, { path: shown(g), who: who(p), runtimes: found.sort() });
+        const because = pa.linuxExec === 'mounts' ? 'read trees are executable there' : p.kind === 'tool' ? 'a tool runs what its content grants hold' : 'an exec grant makes them executable';
+        if (found.length) ctx.report('reachable', { span: g.span }, { path: shown(g), who: who(p), runtimes: found.sort(), because });
       }
     }
   },

@@ -22,6 +22,7 @@ import { nativeFsPolicy } from './native-fs-policy.js';
 import { noWindowsPath } from './no-windows-path.js';
 import { noncanonicalPath } from './noncanonical-path.js';
 import { privateTemp } from './private-temp.js';
+import { landlockUnavailable } from './landlock-unavailable.js';
 import { processInfo } from './process-info.js';
 import { protectedPath } from './protected-path.js';
 import { readAllowInert } from './read-allow-inert.js';
@@ -61,6 +62,7 @@ export const allRules = [
   processInfo,
   execMemory,
   execNotConfined,
+  landlockUnavailable,
   nativeFsPolicy,
   windowsOpenReads,
   readAllowInert,

@@ -48,6 +48,23 @@ await esbuild.build({
   plugins: [bundledChevrotain, lazyAssert, lazySegmenter],
   logLevel: 'warning',
 });
+// `boxwright run`'s fast path (app/cli/run-fast.ts), on its own: what
+// bin/boxwright.cjs tries before it loads the CLI, small enough that a run
+// from the cache pays for no front end.
+await esbuild.build({
+  entryPoints: [join(root, 'dist', 'app', 'cli', 'run-fast.js')],
+  outfile: join(root, 'dist', 'cli', 'run-fast.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  minifySyntax: true,
+  minifyWhitespace: true,
+  legalComments: 'none',
+  define: { 'import.meta.url': '__boxwrightBundleUrl' },
+  banner: { js: "const __boxwrightBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  logLevel: 'warning',
+});
 
 // Warm the code cache with representative runs, so the first real run
 // starts as fast as the rest. Each run loads the cache the previous one
@@ -56,16 +73,17 @@ await esbuild.build({
 // still warms everything up to the spawn).
 rmSync(`${outfile}.cache`, { force: true });
 rmSync(`${outfile}.cache.json`, { force: true });
+const scratch = mkdtempSync(join(tmpdir(), 'boxwright-warm-'));
 const warm = (args) =>
   spawnSync(process.execPath, [join(root, 'bin', 'boxwright.cjs'), ...args], {
     cwd: root,
     stdio: 'ignore',
-    env: { ...process.env, BOXWRIGHT_WRITE_CODE_CACHE: '1', NO_COLOR: '1' },
+    // The warm-up's run writes its sandbox into a scratch cache, never the user's.
+    env: { ...process.env, BOXWRIGHT_WRITE_CODE_CACHE: '1', NO_COLOR: '1', XDG_CACHE_HOME: scratch },
   });
 warm(['lint', '--fs', 'examples/machine.json', 'examples/coding-agent.toml', 'examples/tyba-user-config.toml']);
-const scratch = mkdtempSync(join(tmpdir(), 'boxwright-warm-'));
 try {
-  writeFileSync(join(scratch, 'warm.toml'), '[agent.filesystem]\nread = ["/usr"]\n');
+  writeFileSync(join(scratch, 'warm.toml'), '[agent.filesystem]\nread = ["/usr"]\nexec = ["/usr/bin/true"]\n');
   warm(['run', join(scratch, 'warm.toml'), '--fs', 'host', '--', '/usr/bin/true']);
 } finally {
   rmSync(scratch, { recursive: true, force: true });

@@ -12,8 +12,8 @@ kleur.enabled = false;
 export const machine: FsView = manifestView(readFileSync(join(repoRoot, 'examples/machine.json'), 'utf8'), 'examples/machine.json');
 
 /** Lints TOML text the way the examples are linted: against examples/machine.json. */
-export function lintText(text: string, file = 'config.toml', view: FsView = machine): CheckResult {
-  return checkConfig(Buffer.from(text, 'utf8'), { file, view, worktree: '/home/dev/project' });
+export function lintText(text: string, file = 'config.toml', view: FsView = machine, options: { landlock?: boolean } = {}): CheckResult {
+  return checkConfig(Buffer.from(text, 'utf8'), { file, view, worktree: '/home/dev/project', ...options });
 }
 
 /** Lints a rule's doc example against examples/machine.json, with the machine fact it names (its `landlockAbi`). */

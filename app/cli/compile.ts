@@ -113,6 +113,39 @@ export function makeOutDir(out: string): void {
   }
 }
 
+/**
+ * Linux: `<stem>.launch` and `<stem>.run` beside the artifacts, so that
+ * `DIR/agent.run CMD` runs in the sandbox with no Node on the path. Not for
+ * a config read from standard input (the launcher re-reads the config to
+ * refuse one that changed) nor a forced, refused one; without a built
+ * launcher, said and skipped: the artifacts stand on their own.
+ */
+async function writeLaunchers(outcome: Extract<CompileOutcome, { ok: true }>, out: string, config: string): Promise<void> {
+  const note = (why: string): void => void process.stderr.write(`boxwright compile: no launchers (<principal>.run) written: ${why}\n`);
+  if (config === '-') return note('the config came from standard input, and a launcher re-reads its config to refuse one that changed');
+  if (outcome.check.verdicts.linux === 'refused') return note('linux refuses the config (--force writes the artifacts for review, never a way to run them)');
+  const { copyLaunchers, launchFiles, launcherUnavailable } = await import('../sandbox/launchers.js');
+  const why = launcherUnavailable();
+  if (why) return note(why);
+  const files = launchFiles(outcome.check.ir, outcome.artifacts, config, outcome.check.bytes);
+  for (const f of files) {
+    const path = join(out, f.name);
+    try {
+      writeFileSync(path, f.content);
+    } catch (e) {
+      throw new UsageError(`cannot write ${path}: ${because(e)}`);
+    }
+    process.stdout.write(`${path}\n`);
+  }
+  let runs: string[];
+  try {
+    runs = copyLaunchers(out, outcome.check.ir.principals.map((p) => artifactStem(p.id)));
+  } catch (e) {
+    throw new UsageError(`cannot write the launchers in ${out}: ${because(e)}`);
+  }
+  for (const r of runs) process.stdout.write(`${r}\n`);
+}
+
 /** `boxwright compile CONFIG --target T --out DIR`: exit 0 written, 1 refused or invalid, 2 usage or an output that cannot be written. */
 export async function compileCommand(args: CompileArgs): Promise<number> {
   const platform = platformOf(args.target);
@@ -144,6 +177,7 @@ export async function compileCommand(args: CompileArgs): Promise<number> {
     }
     process.stdout.write(`${path}\n`);
   }
+  if (platform === 'linux') await writeLaunchers(outcome, args.out, args.config);
   if (outcome.check.verdicts[platform] === 'refused') process.stderr.write(`boxwright compile: WARNING: ${platform} refuses ${file}; written anyway because of --force\n`);
   return 0;
 }

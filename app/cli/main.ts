@@ -26,7 +26,8 @@ const fsOptions = (y: Argv): Argv =>
     .option('dialect', { choices: ['box', 'tyba'], describe: 'override dialect detection' })
     .option('worktree', { type: 'string', describe: 'TYBA: the session worktree (default: the current directory)' })
     .option('tyba-data-dir', { type: 'string', describe: 'TYBA: its data directory (default ~/.tyba)' })
-    .option('agent-dir', { type: 'string', describe: "TYBA: the agent's own directories (repeatable)" });
+    .option('agent-dir', { type: 'string', describe: "TYBA: the agent's own directories (repeatable)" })
+    .option('landlock', { choices: ['on', 'off'], describe: 'Linux: confine execution with Landlock (on, the default: read trees are not executable) or with the mounts alone (off: read trees executable; for a kernel without Landlock)' });
 
 /** `--format`: the command's formats from the one table (app/format/registry.ts), its first the default. */
 const formatOption = (command: FormattedCommand) => {

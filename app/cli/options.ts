@@ -6,6 +6,7 @@ import { PLATFORMS } from '../../compiler/diagnostic.js';
 import { hostView, manifestView, noneView, type FsView } from '../../compiler/paths/index.js';
 import type { Dialect } from '../../compiler/schema/validate.js';
 import { checkConfig, type CheckResult } from '../check.js';
+import { probeLandlockAbi } from '../sandbox/landlock-abi.js';
 
 /** A usage problem: exit 2 with the message, never a stack trace. */
 export class UsageError extends Error {}
@@ -29,7 +30,7 @@ export function countFrom(option: string, value: unknown): number | undefined {
 export function fsViewFrom(fs: string | undefined, homeOption: string | undefined): FsView {
   const spec = fs ?? 'host';
   const home = homeFrom(homeOption);
-  if (spec === 'host') return hostView(home ?? homedir());
+  if (spec === 'host') return hostView(home ?? homedir(), { landlockAbi: probeLandlockAbi });
   if (spec === 'none') return noneView(home ?? homedir());
   const choices = '--fs takes `host` (the real disk), `none` (facts unknown) or a manifest FILE.json';
   if (spec === '') throw new UsageError(`${choices}, not an empty string`);
@@ -67,6 +68,15 @@ export interface ConfigArgs {
   worktree?: string;
   'tyba-data-dir'?: string;
   'agent-dir'?: string | string[];
+  /** `--landlock on|off`: Linux execution confined by Landlock (on), or by the mounts alone. */
+  landlock?: string;
+}
+
+/** `--landlock on|off` (on when absent). */
+export function landlockOption(v: string | undefined): boolean {
+  if (v === undefined || v === 'on') return true;
+  if (v === 'off') return false;
+  throw new UsageError(`--landlock takes on or off, not ${JSON.stringify(v)}`);
 }
 
 export interface SessionOptions {
@@ -98,14 +108,15 @@ export interface ConfigReader {
   check(bytes: Uint8Array, file: string, platforms?: readonly Platform[], dialect?: Dialect): CheckResult;
 }
 
-export function configReader(args: ConfigArgs): ConfigReader {
-  const view = fsViewFrom(args.fs, args.home);
+export function configReader(args: ConfigArgs, wrap: (view: FsView) => FsView = (v) => v): ConfigReader {
+  const view = wrap(fsViewFrom(args.fs, args.home));
   const session = sessionFrom(args);
+  const landlock = landlockOption(args.landlock);
   return {
     view,
     check: (bytes, file, platforms, dialect) => {
       const chosen = dialect ?? args.dialect;
-      return checkConfig(bytes, { file, view, ...session, ...(platforms ? { platforms } : {}), ...(chosen ? { dialect: chosen } : {}) });
+      return checkConfig(bytes, { file, view, ...session, landlock, ...(platforms ? { platforms } : {}), ...(chosen ? { dialect: chosen } : {}) });
     },
   };
 }

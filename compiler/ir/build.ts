@@ -155,7 +155,7 @@ function linuxFacts(view: FsView, dialect: Dialect, landlock: boolean | undefine
     const f = inspectPath(view, p);
     return f.existence === 'exists' && f.kind === 'file' && !f.symlink;
   });
-  return { exec: dialect === 'box' && landlock === true ? 'landlock' : 'mounts', landlockAbi: view.landlockAbi(), loaders };
+  return { exec: dialect === 'box' && landlock !== false ? 'landlock' : 'mounts', landlockAbi: view.landlockAbi(), loaders };
 }
 
 function credentialFacts(view: FsView): CredentialFact[] {

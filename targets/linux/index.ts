@@ -16,22 +16,15 @@ import { version } from '../../compiler/version.js';
 import type { PrincipalAccess } from '../../model/index.js';
 import { artifactStem, headerLines, jsonLines, sha256Hex, type Artifact, type CompileInput, type Target } from '../target.js';
 import { boxwrightPolicy, compilePolicy, compileSeccomp, encode, type Arch, type SeccompArtifacts } from './seccomp/index.js';
-import { ARGS_FD, argsFile, lowerPrincipal, SECCOMP_FD, type LinuxView } from './lower.js';
+import { bpfName, SECCOMP_ARCHES } from './arch.js';
+import { ARGS_FD, argsFile, EXEC_FD, FIRST_EMPTY_FD, lowerPrincipal, SANDBOX_EXEC_PATH, SECCOMP_FD, type LinuxView } from './lower.js';
 import { landlockJson } from './landlock/artifact.js';
 import { lowerLandlock } from './landlock/lower.js';
 import { encodeLandlockRules } from './landlock/rules.js';
 
-export { lowerPrincipal, argsFile, parseArgsFile, ARGS_FD, SECCOMP_FD, FIRST_EMPTY_FD, type LinuxView, type Arg, type Origin, type MountOp } from './lower.js';
+export { lowerPrincipal, argsFile, parseArgsFile, ARGS_FD, SECCOMP_FD, EXEC_FD, FIRST_EMPTY_FD, SANDBOX_EXEC_PATH, type LinuxView, type Arg, type Origin, type MountOp } from './lower.js';
 
-export const SECCOMP_ARCHES: readonly Arch[] = ['x86_64', 'aarch64'];
-
-/** The seccomp program file for an architecture. */
-export const bpfName = (arch: Arch): string => `seccomp.${arch}.bpf`;
-
-/** `process.arch` → the seccomp architecture boxwright compiles for, if any. */
-export function hostArch(arch: string = process.arch): Arch | undefined {
-  return arch === 'x64' ? 'x86_64' : arch === 'arm64' ? 'aarch64' : undefined;
-}
+export { SECCOMP_ARCHES, bpfName, hostArch } from './arch.js';
 
 
 /** An artifact whose content is computed on first read. */
@@ -99,12 +92,18 @@ export const linuxTarget: Target = {
 function bwrapJson(input: CompileInput, header: readonly string[], pa: PrincipalAccess, view: LinuxView, sha: (arch: Arch) => string): string {
   const p = pa.principal;
   const stem = artifactStem(p.id);
+  const landlock = input.ir.linux.exec === 'landlock';
+  // The rules' descriptor, by hand: the first after the empty files'.
+  const rulesFd = FIRST_EMPTY_FD + view.emptyFds.length;
   const fds = [
     { fd: ARGS_FD, option: '--args', content: `${stem}.bwrap.args (given on the command line: bwrap --args ${ARGS_FD})` },
     { fd: SECCOMP_FD, option: '--seccomp', content: `seccomp.<arch>.bpf for the host architecture (${SECCOMP_ARCHES.join(' or ')})` },
+    { fd: EXEC_FD, option: '--ro-bind-data', content: `boxwright-sandbox.<arch> (dist/sandbox in the package): the in-sandbox step at ${SANDBOX_EXEC_PATH}` },
     ...view.emptyFds.map((e) => ({ fd: e.fd, option: '--ro-bind-data', content: `empty (e.g. /dev/null): the file that covers ${e.path}` })),
+    ...(landlock ? [{ fd: rulesFd, option: `${SANDBOX_EXEC_PATH} --rules-fd`, content: `${stem}.landlock: the Landlock rules the in-sandbox step applies` }] : []),
   ];
-  const redirections = [`${ARGS_FD}<${stem}.bwrap.args`, `${SECCOMP_FD}<seccomp.x86_64.bpf`, ...view.emptyFds.map((e) => `${e.fd}</dev/null`)];
+  const redirections = [`${ARGS_FD}<${stem}.bwrap.args`, `${SECCOMP_FD}<seccomp.x86_64.bpf`, `${EXEC_FD}<boxwright-sandbox.x86_64`, ...view.emptyFds.map((e) => `${e.fd}</dev/null`), ...(landlock ? [`${rulesFd}<${stem}.landlock`] : [])];
+  const step = landlock ? `--rules-fd ${rulesFd}` : '--no-landlock';
   const network = p.directNetwork ? 'direct: the host network namespace (--share-net); the seccomp filter still allows only AF_UNIX and AF_INET sockets' : view.gatewaySocket ? `an empty network namespace; the gateway socket ${view.gatewaySocket} is bound in` : 'an empty network namespace (no gateway socket given)';
   const fields: [string, string][] = [
     ['version', '1'],
@@ -114,7 +113,7 @@ function bwrapJson(input: CompileInput, header: readonly string[], pa: Principal
     ['forced', JSON.stringify(input.forced)],
     ['principal', JSON.stringify(p.id)],
     ['network', JSON.stringify(network)],
-    ['usage', JSON.stringify(`bwrap --args ${ARGS_FD} -- CMD [ARGS...] ${redirections.join(' ')}   (on aarch64: ${SECCOMP_FD}<seccomp.aarch64.bpf)`)],
+    ['usage', JSON.stringify(`${stem}.run CMD [ARGS...] (written by compile --out beside this file), or by hand: bwrap --args ${ARGS_FD} -- ${SANDBOX_EXEC_PATH} ${step} -- CMD [ARGS...] ${redirections.join(' ')}   (on aarch64: the aarch64 files)`)],
     ['fds', jsonLines(fds, 2)],
     ['seccomp', jsonLines(SECCOMP_ARCHES.map((arch) => ({ arch, file: bpfName(arch), sha256: sha(arch) })), 2)],
     ['argv', jsonLines(view.argv, 2)],

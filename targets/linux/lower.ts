@@ -15,6 +15,7 @@ import type { Span } from '../../compiler/span.js';
 import { tomlString } from '../../compiler/toml/write.js';
 import type { GrantAccess, PrincipalAccess } from '../../model/index.js';
 import { explanation } from '../../rules/index.js';
+import { SANDBOX_EXEC_PATH } from './launcher/index.js';
 import mergedUsr from './merged-usr.json' with { type: 'json' };
 import procReadonly from './proc-readonly.json' with { type: 'json' };
 
@@ -26,10 +27,14 @@ export interface Arg {
   readonly origin: Origin;
 }
 
-/** File descriptors the argv refers to; the runner (or a shell) must supply them. */
+/** File descriptors the argv refers to; the launcher (or a shell) must supply them. */
 export const ARGS_FD = 3;
 export const SECCOMP_FD = 4;
-export const FIRST_EMPTY_FD = 5;
+/** boxwright-sandbox, the in-sandbox step bubblewrap executes (launcher/: Landlock or none, descriptors closed, exec). */
+export const EXEC_FD = 5;
+export const FIRST_EMPTY_FD = 6;
+
+export { SANDBOX_EXEC_PATH };
 
 /** One step of the view, in the order bubblewrap performs them. */
 export type MountOp =
@@ -282,6 +287,11 @@ export function lowerPrincipal(pa: PrincipalAccess, options: LowerOptions = {}):
         break;
     }
   }
+  // The in-sandbox step, read-only and executable, outside every grant:
+  // bubblewrap runs it, it applies the Landlock rules (or none) and closes
+  // what it was not told to keep, then execs the command. It runs before
+  // Landlock, so no rule needs to name it, and the command cannot exec it.
+  push('implicit: the in-sandbox step (boxwright-sandbox: Landlock, descriptors closed, then the command)', '--perms', '0555', '--ro-bind-data', String(EXEC_FD), SANDBOX_EXEC_PATH);
   // The sandbox's own root (a tmpfs holding the mount points) becomes
   // read-only last: a write outside the write grants fails instead of
   // landing in a scratch file system that vanishes with the sandbox.

@@ -14,6 +14,7 @@
 import { posix } from 'node:path';
 import { resolvePath, type FsView, type Lookup as ViewLookup } from '../../compiler/paths/index.js';
 import { splitOptions } from './bwrap-options.js';
+import { SANDBOX_EXEC_PATH } from './launcher/index.js';
 import type { MountOp } from './lower.js';
 
 export type Lookup =
@@ -156,6 +157,8 @@ export interface ParsedView {
   /** The fds `--ro-bind-data` and `--bind-data` read: each must read as empty. */
   readonly dataFds: number[];
   readonly seccompFd?: number;
+  /** The fd the in-sandbox step (boxwright-sandbox, at SANDBOX_EXEC_PATH) is read from: not part of the view. */
+  readonly execFd?: number;
 }
 
 /**
@@ -169,6 +172,7 @@ export function viewFromArgv(argv: readonly string[]): ParsedView {
   const dataFds: number[] = [];
   let chdir: string | undefined;
   let seccompFd: number | undefined;
+  let execFd: number | undefined;
   const origin = 'baseline' as const;
   for (const { option, operands: [a = '', b = ''] } of splitOptions(argv)) {
     switch (option) {
@@ -187,6 +191,10 @@ export function viewFromArgv(argv: readonly string[]): ParsedView {
       case '--ro-bind-data':
       case '--bind-data':
       case '--file':
+        if (option === '--ro-bind-data' && b === SANDBOX_EXEC_PATH) {
+          execFd = Number(a);
+          break;
+        }
         dataFds.push(Number(a));
         ops.push({ kind: 'empty-file', path: b, fd: Number(a), origin });
         break;
@@ -222,5 +230,5 @@ export function viewFromArgv(argv: readonly string[]): ParsedView {
         break; // no part in the view
     }
   }
-  return { ops, ...(chdir !== undefined ? { chdir } : {}), dataFds, ...(seccompFd !== undefined ? { seccompFd } : {}) };
+  return { ops, ...(chdir !== undefined ? { chdir } : {}), dataFds, ...(seccompFd !== undefined ? { seccompFd } : {}), ...(execFd !== undefined ? { execFd } : {}) };
 }

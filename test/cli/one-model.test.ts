@@ -66,7 +66,7 @@ if (!process.env[CHILD]) describe('one model per command: the front end and the 
   const ex = (name: string): string => join(repoRoot, 'examples', name);
   const onMachine = ['--fs', machine, '--worktree', '/home/dev/project'];
   const runConfig = join(dir, 'run.toml');
-  writeFileSync(runConfig, '[agent.filesystem]\nread = ["/usr"]\n');
+  writeFileSync(runConfig, '[agent.filesystem]\nread = ["/usr"]\nexec = ["/usr/bin/true"]\n');
 
   const cases: Record<string, string[]> = {
     'lint, two files': ['lint', ...onMachine, ex('coding-agent.toml'), ex('write-only.toml')],

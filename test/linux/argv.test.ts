@@ -99,15 +99,15 @@ describe('linux argv: examples/coding-agent.toml', () => {
     assert.equal(j.header[1], 'config: examples/coding-agent.toml');
     assert.match(j.header[2]!, /^config sha256: [0-9a-f]{64}$/);
     assert.equal(j.forced, false);
-    assert.deepEqual(j.fds.map((f) => [f.fd, f.option]), [[3, '--args'], [4, '--seccomp'], [5, '--ro-bind-data']]);
+    assert.deepEqual(j.fds.map((f) => [f.fd, f.option]), [[3, '--args'], [4, '--seccomp'], [5, '--ro-bind-data'], [6, '--ro-bind-data'], [7, '/.boxwright/exec --rules-fd']]);
     for (const s of j.seccomp) assert.equal(s.sha256, compileSeccomp().programs.find((p) => p.arch === s.arch)!.sha256);
   });
 
   it('one .bwrap.json and .bwrap.args per principal, and the four shared seccomp files', async () => {
     const o = ok(await compileExample('coding-agent.toml', 'linux'));
     assert.deepEqual(o.artifacts.map((a) => a.name).sort(), [
-      'agent.bwrap.args', 'agent.bwrap.json', 'mcp.search.bwrap.args', 'mcp.search.bwrap.json',
-      'seccomp.aarch64.bpf', 'seccomp.json', 'seccomp.txt', 'seccomp.x86_64.bpf', 'tool.formatter.bwrap.args', 'tool.formatter.bwrap.json',
+      'agent.bwrap.args', 'agent.bwrap.json', 'agent.landlock', 'agent.landlock.json', 'mcp.search.bwrap.args', 'mcp.search.bwrap.json', 'mcp.search.landlock', 'mcp.search.landlock.json',
+      'seccomp.aarch64.bpf', 'seccomp.json', 'seccomp.txt', 'seccomp.x86_64.bpf', 'tool.formatter.bwrap.args', 'tool.formatter.bwrap.json', 'tool.formatter.landlock', 'tool.formatter.landlock.json',
     ]);
     assert.deepEqual(args(o, 'tool.formatter').filter((a) => a.startsWith('/home')), ['/home/dev/project/src', '/home/dev/project/src']);
   });
@@ -153,17 +153,18 @@ describe('linux argv: structure', () => {
     assert.equal(bytes.toString('utf8'), args(o).map((x) => x + '\0').join(''));
   });
 
-  it('denied files: one empty read-only file each, on its own fd (5, 6, …); a deny no mount shows, or inside a denied directory, adds nothing', async () => {
+  it('denied files: one empty read-only file each, on its own fd (6, 7, …; 5 is the in-sandbox step); a deny no mount shows, or inside a denied directory, adds nothing', async () => {
     const m = machine({ '/home/u/p/.env': 'file', '/home/u/p/.npmrc': 'file', '/home/u/p/keys/k': 'file', '/home/u/other/f': 'file' });
     const text = '[agent.filesystem]\nread = ["~/p"]\ndeny = ["~/p/.npmrc", "~/p/.env", "~/p/keys", "~/p/keys/k", "~/other/f"]\n';
     const o = ok(await compileBytes(Buffer.from(text), 'linux', { fs: m, worktree: '/w' }, 'c.toml'));
     const a = args(o).join(' ');
-    assert.match(a, /--perms 0444 --ro-bind-data 5 \/home\/u\/p\/\.env --perms 0444 --ro-bind-data 6 \/home\/u\/p\/\.npmrc --tmpfs \/home\/u\/p\/keys --remount-ro \/home\/u\/p\/keys/);
+    assert.match(a, /--perms 0444 --ro-bind-data 6 \/home\/u\/p\/\.env --perms 0444 --ro-bind-data 7 \/home\/u\/p\/\.npmrc --tmpfs \/home\/u\/p\/keys --remount-ro \/home\/u\/p\/keys/);
     assert.doesNotMatch(a, /\/home\/u\/other|keys\/k/);
     const notes = json(o).notes.map((n) => `${n.path}: ${n.text}`);
     assert.ok(notes.some((n) => /^\/home\/u\/other\/f: (not in the view|no mount shows it)/.test(n)));
     assert.ok(notes.some((n) => n.startsWith('/home/u/p/keys/k: inside a denied directory')));
-    assert.deepEqual(viewFromArgv(args(o)).dataFds, [5, 6]);
+    assert.deepEqual(viewFromArgv(args(o)).dataFds, [6, 7]);
+    assert.equal(viewFromArgv(args(o)).execFd, 5);
   });
 
   it('a grant under a deny is not mounted (the model says empty)', async () => {
@@ -199,7 +200,7 @@ describe('linux argv: structure', () => {
 
   it('the workspace: created with --dir when no mount holds it, always entered with --chdir', async () => {
     const w = ok(await compileExample('workspace.toml', 'linux'));
-    assert.match(args(w).join(' '), /--dir \/home\/dev\/work --remount-ro \/ --chdir \/home\/dev\/work --seccomp 4$/);
+    assert.match(args(w).join(' '), /--dir \/home\/dev\/work --perms 0555 --ro-bind-data 5 \/.boxwright\/exec --remount-ro \/ --chdir \/home\/dev\/work --seccomp 4$/);
     const c = ok(await compileExample('coding-agent.toml', 'linux'));
     assert.ok(!args(c).includes('--dir'));
   });

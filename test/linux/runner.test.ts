@@ -1,7 +1,7 @@
 // The runner's pure parts: the environment policy and --principal.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { principalId } from '../../app/cli/run.js';
+import { principalId } from '../../app/sandbox/run-request.js';
 import { isAllowedName, sandboxEnv } from '../../targets/runner/env.js';
 
 describe('runner environment policy: an allowlist', () => {

@@ -1,10 +1,17 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { accessSync, constants, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { repoRoot } from '../helpers.js';
 
 export const bin = join(repoRoot, 'bin', 'boxwright.cjs');
+
+/**
+ * The cache `boxwright run` writes its compiled sandboxes into, for this
+ * test process: never the user's (XDG_CACHE_HOME), removed at exit.
+ */
+export const testCache: string = mkdtempSync(join(tmpdir(), 'boxwright-cache-'));
+process.on('exit', () => rmSync(testCache, { recursive: true, force: true }));
 
 export function onPath(cmd: string): string | undefined {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
@@ -34,7 +41,7 @@ export function boxwright(args: readonly string[], opts: { env?: Record<string, 
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, ...args], {
       cwd: opts.cwd ?? repoRoot,
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', ...opts.env },
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', XDG_CACHE_HOME: testCache, ...opts.env },
       stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -19,8 +19,12 @@ describe('coverage semantics of seed 000', () => {
     assert.equal(r.verdicts.linux, 'accepted');
     const model = effectiveAccess(r.ir!);
     const agent = model.principals[0]!;
-    assert.equal(legend(agent.effectiveAt('/home/dev/project/output/x', 'linux')), 'rwx');
-    assert.equal(legend(agent.effectiveAt('/home/dev/project/src', 'linux')), 'rx');
+    // Landlock (the default) grants execute on neither; with the mounts alone both are executable.
+    assert.equal(legend(agent.effectiveAt('/home/dev/project/output/x', 'linux')), 'rw');
+    assert.equal(legend(agent.effectiveAt('/home/dev/project/src', 'linux')), 'r');
+    const mounts = effectiveAccess(lintText('[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/output"]\n', 'config.toml', undefined, { landlock: false }).ir!).principals[0]!;
+    assert.equal(legend(mounts.effectiveAt('/home/dev/project/output/x', 'linux')), 'rwx');
+    assert.equal(legend(mounts.effectiveAt('/home/dev/project/src', 'linux')), 'rx');
     assert.equal(legend(agent.effectiveAt('/home/dev/project/output/x', 'macos')), 'rw');
     assert.equal(legend(agent.effectiveAt('/home/dev/project/src', 'macos')), 'r');
     assert.equal(legend(agent.effectiveAt('/home/dev/other', 'linux')), '—');

@@ -19,7 +19,7 @@
  * listed, which hides nothing the model shows.
  */
 import type { Grant } from '../../../compiler/ir/types.js';
-import { isStrictlyUnder, isUnder } from '../../../compiler/paths/index.js';
+import { isStrictlyUnder, isUnder, normalise } from '../../../compiler/paths/index.js';
 import type { PrincipalAccess } from '../../../model/index.js';
 import { grantOrigin, type LinuxView, type Origin } from '../lower.js';
 import { LANDLOCK_RIGHTS, type LandlockFsRule, type LandlockRight, type LandlockRuleset, type LandlockScope } from './rules.js';
@@ -61,7 +61,9 @@ export function lowerLandlock(pa: PrincipalAccess, view: LinuxView, loaders: rea
   const notes: LandlockNote[] = [];
   // One rule per path and origin, rights merged; the kernel ORs rules on one path anyway.
   const rules = new Map<string, { path: string; origin: Origin; rights: Set<LandlockRight> }>();
-  const add = (path: string, origin: Origin, rights: readonly LandlockRight[]): void => {
+  const add = (written: string, origin: Origin, rights: readonly LandlockRight[]): void => {
+    // `~/project/` and `~/project` are one directory to bwrap; the helper takes only the canonical spelling.
+    const path = normalise(written);
     const key = `${path}\0${JSON.stringify(origin)}`;
     let r = rules.get(key);
     if (!r) rules.set(key, (r = { path, origin, rights: new Set() }));
@@ -70,7 +72,7 @@ export function lowerLandlock(pa: PrincipalAccess, view: LinuxView, loaders: rea
 
   for (const b of baseline.rules) add(b.path, 'baseline', b.rights as LandlockRight[]);
 
-  const binds = view.ops.filter((o) => o.kind === 'bind').map((o) => o.path);
+  const binds = view.ops.filter((o) => o.kind === 'bind').map((o) => normalise(o.path));
   const grantAt = new Map<string, Grant>();
   for (const ga of pa.grants) if (ga.grant.path && ga.applies.linux && !grantAt.has(ga.grant.path)) grantAt.set(ga.grant.path, ga.grant);
 
@@ -78,10 +80,12 @@ export function lowerLandlock(pa: PrincipalAccess, view: LinuxView, loaders: rea
   // (the helper refuses one): a mount point bwrap made is itself; a path
   // inside a bind is the host's, links and all, so it is where the host's
   // links lead, which must still be inside a mount to be in the view.
-  const inSandbox = (path: string, g: Grant | undefined): string | undefined => {
+  const inSandbox = (written: string, g: Grant | undefined): string | undefined => {
+    const path = normalise(written);
     const underBind = binds.some((b) => isStrictlyUnder(path, b));
     if (!underBind || !g?.facts.symlink) return path;
-    const resolved = g.facts.symlink.resolved;
+    if (g.facts.symlink.loop) return undefined;
+    const resolved = normalise(g.facts.symlink.resolved);
     return binds.some((b) => isUnder(resolved, b)) ? resolved : undefined;
   };
 

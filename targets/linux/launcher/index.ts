@@ -15,8 +15,8 @@ export { decodeLaunchFile, encodeLaunchFile, LAUNCH_ARCHES, LAUNCH_FORMAT, Launc
 
 /**
  * Where the compiled view mounts the program inside the sandbox, and what
- * bubblewrap executes: `--perms 0555 --ro-bind-data FD /.boxwright/exec`,
- * the launcher giving FD as its own file.
+ * bubblewrap executes: `--perms 0555 --ro-bind-data FD /.boxwright/exec`
+ * (../lower.ts), the launcher giving FD as its own file.
  */
 export const SANDBOX_EXEC_PATH = '/.boxwright/exec';
 

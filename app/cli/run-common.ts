@@ -1,0 +1,100 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { Platform } from '../../compiler/diagnostic.js';
+import { isUnder } from '../../compiler/paths/index.js';
+import { formatText } from '../format/text.js';
+import { landlockFrom, passEnvList, passFdList, principalId, RunUsageError, type RunRequest } from '../sandbox/run-request.js';
+import type { CompileArgs, CompileOutcome } from './compile.js';
+import { UsageError } from './options.js';
+
+/**
+ * What both of `boxwright run`'s platform paths share: its arguments, its
+ * exit statuses and messages (run.ts runs macOS and Windows, run-linux.ts
+ * Linux).
+ */
+export interface RunArgs extends CompileArgs {
+  config?: string;
+  principal?: string;
+  'pass-env'?: string | string[];
+  'pass-fd'?: number | number[];
+  verbose?: boolean;
+  '--'?: unknown[];
+}
+
+/**
+ * Exit statuses of `boxwright run` besides the command's own (docker's and
+ * env's convention): 125 boxwright could not run the command in a sandbox
+ * (refused or invalid config, no usable bubblewrap, failed set-up) — it did
+ * not run; 126 the command is not executable in the sandbox; 127 it is not in
+ * the sandbox's view; 2 usage.
+ */
+export const NOT_RUN = 125;
+export const NOT_EXECUTABLE = 126;
+export const NOT_FOUND = 127;
+
+export const say = (msg: string): void => {
+  process.stderr.write(`boxwright run: ${msg}\n`);
+};
+
+/** The run request of the full command line (yargs' arguments); the fast path builds the same shape (run-fast.ts). */
+export function runRequest(args: RunArgs): RunRequest {
+  const command = (args['--'] ?? []).map(String);
+  if (!args.config) throw new UsageError('name the config: boxwright run CONFIG -- CMD [ARGS...]');
+  if (command.length === 0) throw new UsageError('name the command after --: boxwright run CONFIG -- CMD [ARGS...]');
+  try {
+    return {
+      config: args.config,
+      principal: principalId(args.principal),
+      command,
+      passEnv: passEnvList(args['pass-env']),
+      passFds: passFdList(args['pass-fd']),
+      verbose: !!args.verbose,
+      fs: args.fs,
+      home: args.home,
+      dialect: args.dialect,
+      worktree: args.worktree,
+      tybaDataDir: args['tyba-data-dir'],
+      agentDirs: args['agent-dir'] === undefined ? [] : ([] as string[]).concat(args['agent-dir']),
+      gatewaySocket: args['gateway-socket'],
+      landlock: landlockFrom(args.landlock),
+    };
+  } catch (e) {
+    if (e instanceof RunUsageError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
+/** A refused or invalid config: its errors for this platform, and that nothing ran. */
+export function refused(outcome: Extract<CompileOutcome, { ok: false }>, platform: Platform, config: string): number {
+  const shown = outcome.check.diagnostics.filter((d) => d.severity === 'error' && d.platforms.includes(platform));
+  process.stderr.write(formatText([{ path: config, text: outcome.check.text, ...(outcome.check.dialect ? { dialect: outcome.check.dialect } : {}), verdicts: outcome.check.verdicts, diagnostics: shown }]));
+  say(`${outcome.check.ir ? `${platform} refuses ${config}` : `${config} has errors`}; the command did not run. Fix the errors above (\`boxwright lint ${config}\` explains them).`);
+  return NOT_RUN;
+}
+
+/** Whether the config has the principal asked for; says so when not. */
+export function hasPrincipal(outcome: Extract<CompileOutcome, { ok: true }>, id: string, config: string): boolean {
+  const principals = outcome.check.ir.principals.map((p) => p.id);
+  if (principals.includes(id)) return true;
+  say(`${config} has no principal ${id}${principals.length ? ` (it has: ${principals.join(', ')}; choose one with --principal agent|tool:NAME|mcp:NAME)` : ''}; the command did not run`);
+  return false;
+}
+
+/**
+ * What to do about a command the view does not hold: where it is on this
+ * machine, and the grant that would put it in the view, in the config's own
+ * dialect (`read` in the principal's filesystem table, or TYBA's
+ * `read_allow`) — unless a grant covers it already, when the grant is not
+ * the problem.
+ */
+export function notFoundHint(outcome: Extract<CompileOutcome, { ok: true }>, id: string, command: string, env: Record<string, string>): string {
+  const onHost = command.includes('/') ? (existsSync(command) ? resolve(command) : undefined) : (env['PATH'] ?? '').split(':').filter((d) => d.startsWith('/')).map((d) => join(d, command)).find((p) => existsSync(p));
+  if (!onHost) return `It is not on this machine either${command.includes('/') ? '' : ' (not on PATH)'}: name a program that exists.`;
+  const principal = outcome.check.ir.principals.find((p) => p.id === id);
+  const covered = principal?.grants.find((g) => g.path && (g.access === 'read' || g.access === 'read-write' || g.access === 'exec') && isUnder(onHost, g.path));
+  if (covered) return `It is at ${onHost} on this machine, which \`${covered.written}\` grants: the view holds no such path because ${onHost} resolves outside it (a symbolic link) or the grant is refused; name the program by a path inside a granted tree.`;
+  const dir = onHost.startsWith('/usr/') ? '/usr' : dirname(onHost);
+  const table = outcome.check.ir.dialect === 'tyba' ? `[sandbox] read_allow = ["${dir}"]` : `[${principal?.kind === 'tool' ? `tools.${principal.name}.filesystem` : principal?.kind === 'mcp' ? `mcp_servers.${principal.name}.filesystem` : 'agent.filesystem'}] read = ["${dir}"]`;
+  return `It is at ${onHost} on this machine, outside ${id}'s view: grant it (${table}, which also holds its libraries) or give a path inside a granted tree.`;
+}
+

@@ -1,0 +1,141 @@
+/**
+ * `boxwright run`'s fast path, bundled on its own (dist/cli/run-fast.cjs)
+ * and tried by bin/boxwright.cjs before the CLI loads: when the cache holds
+ * a sandbox compiled from this very config with these options, and every
+ * machine fact its check asked still has the same answer, run the command
+ * through that sandbox's launcher, loading neither yargs nor the front end.
+ *
+ * Anything else — an option it does not read, a missing or changed entry,
+ * a changed fact, a command the view does not hold (whose message the full
+ * path words) — returns undefined, and the full CLI runs, which checks,
+ * compiles, caches and says whatever there is to say. It never runs a
+ * command the full path would refuse: it runs only what the full path
+ * wrote and would write again.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { hostView, type FsView } from '../../compiler/paths/index.js';
+import { findCommand, viewFromArgv } from '../../targets/linux/view.js';
+import { decodeLandlockRules } from '../../targets/linux/landlock/rules.js';
+import { sandboxEnv } from '../../targets/runner/env.js';
+import { artifactStem } from '../../targets/target.js';
+import { cacheRoot } from '../sandbox/cache-dir.js';
+import { changedFact } from '../sandbox/facts.js';
+import { probeLandlockAbi } from '../sandbox/landlock-abi.js';
+import { findEntry } from '../sandbox/run-cache.js';
+import { cacheInputs, landlockFrom, passEnvList, passFdList, principalId, type RunRequest } from '../sandbox/run-request.js';
+import { runLauncher } from '../sandbox/spawn.js';
+
+/** Options the fast path reads, each taking a value; any other option is the full CLI's. */
+const VALUED = new Set(['principal', 'p', 'pass-env', 'pass-fd', 'gateway-socket', 'landlock', 'fs', 'home', 'dialect', 'worktree', 'tyba-data-dir', 'agent-dir']);
+
+/** `run [OPTIONS] CONFIG -- CMD ARGS…` in its plainest spellings, or undefined. */
+export function parseFast(argv: readonly string[]): RunRequest | undefined {
+  if (argv[0] !== 'run') return undefined;
+  const dashes = argv.indexOf('--');
+  if (dashes < 0 || dashes === argv.length - 1) return undefined;
+  const values = new Map<string, string[]>();
+  let config: string | undefined;
+  let verbose = false;
+  for (let i = 1; i < dashes; i++) {
+    const a = argv[i]!;
+    if (a === '-v' || a === '--verbose') {
+      verbose = true;
+      continue;
+    }
+    const m = /^--?([a-z-]+)(?:=(.*))?$/s.exec(a);
+    if (m) {
+      const name = m[1]!;
+      if (!VALUED.has(name) || (name.length === 1) !== (a[1] !== '-')) return undefined;
+      const value = m[2] ?? argv[++i];
+      if (value === undefined || i >= dashes) return undefined;
+      values.set(name, [...(values.get(name) ?? []), value]);
+      continue;
+    }
+    if (a.startsWith('-') || config !== undefined) return undefined;
+    config = a;
+  }
+  if (config === undefined || config === '-') return undefined;
+  const one = (name: string): string | undefined => {
+    const v = values.get(name);
+    return v === undefined ? undefined : v.length === 1 ? v[0] : undefined;
+  };
+  // A repeated single-valued option, or one yargs would read otherwise: the full CLI decides.
+  for (const [name, v] of values) if (v.length > 1 && !['pass-env', 'pass-fd', 'agent-dir'].includes(name)) return undefined;
+  if (values.has('p') && values.has('principal')) return undefined;
+  const fds = values.get('pass-fd')?.map((s) => (/^\d+$/.test(s) ? Number(s) : NaN));
+  try {
+    return {
+      config,
+      principal: principalId(one('principal') ?? one('p')),
+      command: argv.slice(dashes + 1),
+      passEnv: passEnvList(values.get('pass-env')),
+      passFds: passFdList(fds),
+      verbose,
+      fs: one('fs'),
+      home: one('home'),
+      dialect: one('dialect'),
+      worktree: one('worktree'),
+      tybaDataDir: one('tyba-data-dir'),
+      agentDirs: values.get('agent-dir') ?? [],
+      gatewaySocket: one('gateway-socket'),
+      landlock: landlockFrom(one('landlock')),
+    };
+  } catch {
+    return undefined; // a usage error: the full CLI words it
+  }
+}
+
+/** Whether the Landlock rules grant execute on `path` (a rule on it, or on a directory above it). */
+function executableUnder(rules: Uint8Array, path: string): boolean {
+  try {
+    return decodeLandlockRules(rules).fs.some((r) => r.rights.includes('execute') && (r.path === path || r.path === '/' || path.startsWith(r.path + '/')));
+  } catch {
+    return false;
+  }
+}
+
+/** Runs the command from the cache, or undefined: the full CLI takes over. */
+export async function runFast(argv: readonly string[]): Promise<number | undefined> {
+  if (process.platform !== 'linux') return undefined;
+  const req = parseFast(argv);
+  if (!req || (req.fs !== undefined && req.fs !== 'host') || (req.home !== undefined && !req.home.startsWith('/'))) return undefined;
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(req.config);
+  } catch {
+    return undefined;
+  }
+  const inputs = cacheInputs(req, createHash('sha256').update(bytes).digest('hex'));
+  const found = findEntry(cacheRoot(), inputs);
+  const why = (reason: string): undefined => {
+    if (req.verbose) process.stderr.write(`boxwright run: the cached sandbox is not used: ${reason}; checking the config\n`);
+    return undefined;
+  };
+  if (!found.hit) return found.why === 'no entry' ? undefined : why(found.why);
+  const { dir, entry } = found;
+  if (!entry.principals.includes(req.principal)) return undefined;
+  if (entry.worktree !== null && entry.worktree !== (inputs.worktreeOption ?? process.cwd())) return why('another session worktree');
+  const disk: FsView = hostView(inputs.home, { landlockAbi: probeLandlockAbi });
+  const changed = changedFact(entry.facts, disk);
+  if (changed) return why(changed);
+  // The command must be in the view, and executable there: else the full path says why, with its hint.
+  let stem: string;
+  let argsFile: Buffer;
+  let rules: Buffer | undefined;
+  try {
+    stem = artifactStem(req.principal);
+    argsFile = readFileSync(join(dir, `${stem}.bwrap.args`));
+    rules = entry.files[`${stem}.landlock`] ? readFileSync(join(dir, `${stem}.landlock`)) : undefined;
+  } catch {
+    return undefined;
+  }
+  const text = argsFile.toString('utf8');
+  const view = viewFromArgv(text === '' ? [] : text.slice(0, -1).split('\0'));
+  const env = sandboxEnv(process.env, req.passEnv).env;
+  const command = findCommand(view.ops, req.command[0]!, env, view.chdir ?? process.cwd(), disk);
+  if (!command.found || (rules && !executableUnder(rules, command.sandboxPath))) return undefined;
+  if (req.verbose) process.stderr.write(`boxwright run: the sandbox cached in ${dir}\n`);
+  return runLauncher({ launcher: join(dir, `${stem}.run`), command: req.command, passEnv: req.passEnv, passFds: req.passFds, verbose: req.verbose });
+}

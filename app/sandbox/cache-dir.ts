@@ -1,0 +1,50 @@
+/**
+ * boxwright's cache directory: `$XDG_CACHE_HOME/boxwright`, else
+ * `~/.cache/boxwright`. It holds the sandboxes `boxwright run` compiled
+ * (run/) and per-boot machine facts. Private to the user: made 0700, and
+ * refused when another user owns it or can write it (as ssh refuses a
+ * key file others can read), since whoever writes it decides what the
+ * next `run` executes. A protected path (compiler/paths/protected.ts):
+ * no grant may name it, and a grant of an ancestor warns.
+ */
+import { lstatSync, mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+
+export function cacheRoot(env: NodeJS.ProcessEnv = process.env, home: string = homedir()): string {
+  const xdg = env['XDG_CACHE_HOME'];
+  return join(xdg && isAbsolute(xdg) ? xdg : join(home, '.cache'), 'boxwright');
+}
+
+/** Why `dir` cannot be trusted as a private directory, or undefined. */
+export function untrusted(dir: string): string | undefined {
+  let st;
+  try {
+    st = lstatSync(dir);
+  } catch (e) {
+    return `cannot read ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`;
+  }
+  if (!st.isDirectory()) return `${dir} is not a directory${st.isSymbolicLink() ? ' (a symbolic link)' : ''}`;
+  const uid = process.getuid?.();
+  if (uid !== undefined && st.uid !== uid) return `${dir} belongs to uid ${st.uid}, not to you (uid ${uid})`;
+  if ((st.mode & 0o022) !== 0) return `${dir} can be written by others (mode ${(st.mode & 0o777).toString(8)})`;
+  return undefined;
+}
+
+/**
+ * Makes `dir` and its missing parents below `root`'s parent, each 0700,
+ * then checks every directory from `root` down to `dir` is private.
+ * Returns why not, or undefined.
+ */
+export function privateDir(root: string, dir: string): string | undefined {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (e) {
+    return `cannot make ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`;
+  }
+  for (let d = dir; ; d = join(d, '..')) {
+    const why = untrusted(d);
+    if (why) return why;
+    if (d === root || d.length <= root.length) return undefined;
+  }
+}

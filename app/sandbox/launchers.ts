@@ -1,0 +1,73 @@
+/**
+ * A directory a command can run from without Node: the Linux artifacts,
+ * and per principal `<stem>.launch` (what to run: targets/linux/launcher)
+ * beside `<stem>.run` (the launcher, a copy of boxwright-sandbox for this
+ * machine's architecture). `compile --target linux --out DIR` writes one;
+ * `boxwright run` writes one into its cache and runs it.
+ *
+ * The launch file names the config by its absolute path and digest, so it
+ * belongs to this machine and this config: it is not an artifact of the
+ * target (those are the same bytes everywhere) but of the application.
+ */
+import { copyFileSync, chmodSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import type { PolicyIR } from '../../compiler/ir/types.js';
+import { encodeLaunchFile, launcherName, launcherPath, launchFileName, LAUNCH_ARCHES } from '../../targets/linux/launcher/index.js';
+import { bpfName, hostArch } from '../../targets/linux/arch.js';
+import { envAllowlist } from '../../targets/runner/env.js';
+import { artifactStem, type Artifact } from '../../targets/target.js';
+
+export interface LauncherFile {
+  readonly name: string;
+  readonly content: Uint8Array;
+}
+
+/** Why no launcher can be written here, or undefined: the program for this machine exists. */
+export function launcherUnavailable(): string | undefined {
+  const arch = hostArch();
+  if (!arch) return `boxwright-sandbox is built for x86_64 and aarch64, not ${process.arch}`;
+  if (!launcherPath(arch)) return `boxwright-sandbox.${arch} is not built (a C compiler at install time builds it: npm ci, or npm run build)`;
+  return undefined;
+}
+
+/** The launch file of each principal, for a config at `configPath` (absolute) with these bytes. */
+export function launchFiles(ir: PolicyIR, artifacts: readonly Artifact[], configPath: string, configBytes: Uint8Array): LauncherFile[] {
+  const names = new Set(artifacts.map((a) => a.name));
+  const sha = createHash('sha256').update(configBytes).digest('hex');
+  const { env, envPrefixes } = envAllowlist();
+  return ir.principals.map((p) => {
+    const stem = artifactStem(p.id);
+    const landlock = `${stem}.landlock`;
+    const content = encodeLaunchFile({
+      config: resolve(configPath),
+      configSha256: sha,
+      principal: p.id,
+      args: `${stem}.bwrap.args`,
+      seccomp: Object.fromEntries(LAUNCH_ARCHES.map((a) => [a, bpfName(a)])),
+      landlock: names.has(landlock) ? landlock : undefined,
+      env,
+      envPrefixes,
+    });
+    return { name: launchFileName(stem), content };
+  });
+}
+
+/**
+ * Copies the launcher beside each launch file in `dir` as `<stem>.run`,
+ * mode 0755 (0700 under `private`). A copy, not a link: the launcher finds
+ * its launch file through its own path (/proc/self/exe), which a symbolic
+ * link would resolve away; and a hard link's shared inode would change
+ * under every other directory that links it.
+ */
+export function copyLaunchers(dir: string, stems: readonly string[], privateMode = false): string[] {
+  const arch = hostArch();
+  const program = arch ? launcherPath(arch) : undefined;
+  if (!program) throw new Error(launcherUnavailable() ?? 'no launcher');
+  return stems.map((stem) => {
+    const path = join(dir, launcherName(stem));
+    copyFileSync(program, path);
+    chmodSync(path, privateMode ? 0o700 : 0o755);
+    return path;
+  });
+}

@@ -1,0 +1,169 @@
+/**
+ * The sandboxes `boxwright run` compiled, kept for the next run of the same
+ * config: `<cache>/run/<key>/` holds a runnable directory (the Linux
+ * artifacts, `<stem>.launch`, `<stem>.run`: launchers.ts) and
+ * `entry.json`, which says what it was compiled from and what it relied on.
+ *
+ * An entry is used only when all of this holds, else the run checks and
+ * compiles again (and replaces it):
+ * - the key: the config's absolute path and SHA-256, boxwright's version,
+ *   and every option that reaches the compile (`inputs`);
+ * - the session worktree, for a TYBA config (the current directory by
+ *   default, so not part of the key);
+ * - every file exactly as written: same inode, size, and modification and
+ *   change times (ctime cannot be set back), a regular file of this user
+ *   that no one else can write, in directories the same holds for;
+ * - every machine fact the check asked, answered the same way now
+ *   (facts.ts).
+ * Who can write the cache decides what the next run executes: it is a
+ * protected path (no grant may name it), and `run` writes no entry when a
+ * principal of the config could write it anyway (a grant of an ancestor).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { privateDir, untrusted } from './cache-dir.js';
+import type { RecordedFacts } from './facts.js';
+
+export const ENTRY_FORMAT = 1;
+
+/** Everything a compile depends on besides the disk: the key. */
+export interface CacheInputs {
+  readonly version: string;
+  /** Absolute. */
+  readonly config: string;
+  readonly configSha256: string;
+  readonly home: string;
+  readonly dialect: string | null;
+  readonly gatewaySocket: string | null;
+  readonly landlock: boolean;
+  readonly tybaDataDir: string | null;
+  readonly agentDirs: readonly string[];
+  /** `--worktree`, as given (resolved); null: the current directory, compared through `worktree`. */
+  readonly worktreeOption: string | null;
+}
+
+/** A file as written: what a later run compares. */
+interface Stamp {
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+}
+
+export interface Entry {
+  readonly format: number;
+  readonly inputs: CacheInputs;
+  /** The TYBA session worktree the check used, when it used one. */
+  readonly worktree: string | null;
+  readonly principals: readonly string[];
+  readonly facts: RecordedFacts;
+  readonly files: Readonly<Record<string, Stamp>>;
+}
+
+export function cacheKey(inputs: CacheInputs): string {
+  return createHash('sha256').update(JSON.stringify(inputs)).digest('hex').slice(0, 40);
+}
+
+const runDir = (root: string): string => join(root, 'run');
+
+function stamp(path: string): Stamp | string {
+  let st;
+  try {
+    st = lstatSync(path);
+  } catch (e) {
+    return `${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`;
+  }
+  if (!st.isFile()) return `${path} is not a regular file`;
+  const uid = process.getuid?.();
+  if (uid !== undefined && st.uid !== uid) return `${path} belongs to uid ${st.uid}`;
+  if ((st.mode & 0o022) !== 0) return `${path} can be written by others`;
+  return { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
+}
+
+export type Lookup = { readonly hit: true; readonly dir: string; readonly entry: Entry } | { readonly hit: false; readonly why: string };
+
+/** The entry for `inputs`, if every file and directory is as it was written; the facts are the caller's to replay. */
+export function findEntry(root: string, inputs: CacheInputs): Lookup {
+  const dir = join(runDir(root), cacheKey(inputs));
+  let entry: Entry;
+  try {
+    entry = JSON.parse(readFileSync(join(dir, 'entry.json'), 'utf8')) as Entry;
+  } catch {
+    return { hit: false, why: 'no entry' };
+  }
+  for (const d of [root, runDir(root), dir]) {
+    const why = untrusted(d);
+    if (why) return { hit: false, why };
+  }
+  const entryStamp = stamp(join(dir, 'entry.json'));
+  if (typeof entryStamp === 'string') return { hit: false, why: entryStamp };
+  if (entry.format !== ENTRY_FORMAT || JSON.stringify(entry.inputs) !== JSON.stringify(inputs)) return { hit: false, why: 'the entry was made for other inputs' };
+  for (const [name, was] of Object.entries(entry.files ?? {})) {
+    const now = stamp(join(dir, name));
+    if (typeof now === 'string') return { hit: false, why: now };
+    if (now.ino !== was.ino || now.size !== was.size || now.mtimeMs !== was.mtimeMs || now.ctimeMs !== was.ctimeMs) return { hit: false, why: `${name} changed since it was written` };
+  }
+  return { hit: true, dir, entry };
+}
+
+export interface EntryFile {
+  readonly name: string;
+  readonly content: Uint8Array | string;
+}
+
+/**
+ * Writes an entry: its files into a fresh private directory, each stamped,
+ * then entry.json, then the directory renamed into place (a run reading
+ * meanwhile finds the old entry, the new one, or none, never half of one).
+ * `place` writes what is not plain content (the launchers). Returns the
+ * entry's directory, or why there is none.
+ */
+export function writeEntry(
+  root: string,
+  inputs: CacheInputs,
+  meta: Omit<Entry, 'format' | 'inputs' | 'files'>,
+  files: readonly EntryFile[],
+  place: (dir: string) => readonly string[],
+): { readonly dir: string } | { readonly why: string } {
+  const runs = runDir(root);
+  const why = privateDir(root, runs);
+  if (why) return { why };
+  const fresh = join(runs, `.new-${process.pid}-${randomBytes(6).toString('hex')}`);
+  try {
+    mkdirSync(fresh, { mode: 0o700 });
+    for (const f of files) writeFileSync(join(fresh, f.name), f.content, { mode: 0o600 });
+    const placed = place(fresh);
+    const stamps: Record<string, Stamp> = {};
+    for (const name of [...files.map((f) => f.name), ...placed]) {
+      const s = stamp(join(fresh, name));
+      if (typeof s === 'string') throw new Error(s);
+      stamps[name] = s;
+    }
+    const entry: Entry = { format: ENTRY_FORMAT, inputs, ...meta, files: stamps };
+    writeFileSync(join(fresh, 'entry.json'), JSON.stringify(entry) + '\n', { mode: 0o600 });
+    const dir = join(runs, cacheKey(inputs));
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(fresh, dir);
+    prune(runs);
+    return { dir };
+  } catch (e) {
+    rmSync(fresh, { recursive: true, force: true });
+    return { why: `cannot write the cache entry: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+  }
+}
+
+const WEEK_MS = 7 * 24 * 3600 * 1000;
+
+/** Entries not written for a week, and leftovers of interrupted writes, go. */
+function prune(runs: string): void {
+  const now = Date.now();
+  for (const name of readdirSync(runs)) {
+    const path = join(runs, name);
+    try {
+      if (now - statSync(path).mtimeMs > WEEK_MS || (name.startsWith('.new-') && now - statSync(path).mtimeMs > 3600_000)) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // gone meanwhile
+    }
+  }
+}

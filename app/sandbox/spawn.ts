@@ -1,0 +1,60 @@
+/**
+ * Runs a launcher (`DIR/<stem>.run`, targets/linux/launcher) and returns
+ * its exit status: the command's own, or 125/126/127 for what the launcher
+ * refused or could not execute (it says why on stderr).
+ *
+ * The launcher gets this process's environment as it is (it applies the
+ * launch file's allowlist and `--pass-env` itself), stdin, stdout, stderr,
+ * and each `--pass-fd` under its own number; it closes every other
+ * descriptor it inherits. It runs in a process group of its own, so a
+ * terminal's ^C reaches this process only, which forwards it once (the
+ * command is in a session of its own: bwrap's --new-session).
+ */
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+
+const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+export interface LauncherRun {
+  readonly launcher: string;
+  readonly command: readonly string[];
+  readonly passEnv: readonly string[];
+  readonly passFds: readonly number[];
+  readonly verbose: boolean;
+}
+
+export function runLauncher(run: LauncherRun): Promise<number> {
+  const args = [...run.passEnv.flatMap((n) => ['--pass-env', n]), ...run.passFds.flatMap((fd) => ['--pass-fd', String(fd)]), ...(run.verbose ? ['-v'] : []), '--', ...run.command];
+  const stdio: ('inherit' | 'ignore' | number)[] = ['inherit', 'inherit', 'inherit'];
+  for (const fd of run.passFds) {
+    while (stdio.length <= fd) stdio.push('ignore');
+    stdio[fd] = fd;
+  }
+  return new Promise((resolve) => {
+    // Listening before the spawn: a signal that arrives between the two
+    // would otherwise end this process (Node's default) and lose the status.
+    let child: ReturnType<typeof spawn> | undefined;
+    const pending: NodeJS.Signals[] = [];
+    const forward = (signal: NodeJS.Signals): void => {
+      if (!child) return void pending.push(signal);
+      try {
+        child.kill(signal);
+      } catch {
+        // gone already
+      }
+    };
+    for (const s of FORWARDED) process.on(s, forward);
+    const done = (status: number): void => {
+      for (const s of FORWARDED) process.removeListener(s, forward);
+      resolve(status);
+    };
+    child = spawn(run.launcher, args, { stdio, detached: true });
+    for (const s of pending.splice(0)) forward(s);
+    child.on('error', (e: NodeJS.ErrnoException) => {
+      process.stderr.write(`boxwright run: cannot start the launcher ${run.launcher}: ${e.message}; the command did not run\n`);
+      done(125);
+    });
+    if (child.pid === undefined) return;
+    child.on('close', (code, signal) => done(code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0)));
+  });
+}
