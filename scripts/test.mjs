@@ -5,12 +5,15 @@
 //    globs, and `node --test dist/test/` runs every .js there, so each helper
 //    module counted as a passing test. The list is checked against the
 //    sources (a test/**/*.test.ts without its .js, or a .test.js without its
-//    source, fails), a module under test/ that imports node:test must be a
-//    .test.ts (else its tests would never run), and every file must report
+//    source, fails), a module under test/ that declares tests (test, it,
+//    describe, suite) must be a .test.ts (else they would run only inside
+//    whichever test file imports it), and every file must report
 //    at least one test of its own (one that registers none counts as a pass).
 // 2. No skip under CI: tests skip only through requireOrSkip, which throws
 //    in CI; any skip that still reaches the reporter with CI set fails.
-// 3. No leaked temporary files: the run gets a private TMPDIR (os.tmpdir()
+// 3. Goldens are never rewritten under CI (UPDATE_SNAPSHOTS=1 with CI set
+//    fails before anything runs, and in test/snapshot.ts).
+// 4. No leaked temporary files: the run gets a private TMPDIR (os.tmpdir()
 //    in every test process and in the CLIs they start); whatever is left in
 //    it at the end fails the run. Private, so other runs on the machine
 //    cannot make this one fail, nor hide what it leaves.
@@ -59,8 +62,10 @@ const wanted = process.argv.slice(2).map((a) => {
   if (!all.includes(abs)) problems.push(`${a} is not a test file (dist/test/**/*.test.js)`);
   return abs;
 });
+// Also refused by each matchSnapshot (test/snapshot.ts); said once here, before anything runs.
+if (process.env.CI && process.env.UPDATE_SNAPSHOTS === '1') problems.push('UPDATE_SNAPSHOTS=1 is refused when CI is set: CI compares the goldens, it never rewrites them');
 if (problems.length > 0) {
-  process.stderr.write(`test: ${problems.length} problem(s) with the test files:\n  ${problems.join('\n  ')}\n`);
+  process.stderr.write(`test: ${problems.length} problem(s) before the run:\n  ${problems.join('\n  ')}\n`);
   process.exit(1);
 }
 const files = wanted.length > 0 ? wanted : all;

@@ -1,12 +1,16 @@
-// The test suite's own rule, read from its sources: a test skips only
-// through requireOrSkip (loud, and a failure in CI), never with a reason of
-// its own. scripts/test.mjs checks the rest when the suite runs (the files
-// that ran, any skip under CI, leftover temporary files).
+// The test suite's own rules: a test skips only through requireOrSkip
+// (loud, and a failure in CI), never with a reason of its own (read from the
+// sources); goldens are never rewritten under CI. scripts/test.mjs checks the
+// rest when the suite runs (the files that ran, any skip under CI, leftover
+// temporary files).
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { repoRoot } from './helpers.js';
+import { rewritingGoldens } from './snapshot.js';
 
 const sources = readdirSync(join(repoRoot, 'test'), { recursive: true, encoding: 'utf8' })
   .filter((f) => f.endsWith('.ts'))
@@ -96,5 +100,27 @@ describe('the test suite', () => {
       quiet.map((q) => `${q} → ${quietSkips('x.ts', q).join('; ')}`).join('\n'),
     );
     assert.deepEqual(loud.flatMap((l) => quietSkips('x.ts', l)), []);
+  });
+});
+
+describe('goldens under CI', () => {
+  it('UPDATE_SNAPSHOTS=1 rewrites outside CI only, and is refused, loudly, with CI set', () => {
+    assert.equal(rewritingGoldens({}), false);
+    assert.equal(rewritingGoldens({ CI: 'true' }), false);
+    assert.equal(rewritingGoldens({ UPDATE_SNAPSHOTS: '1' }), true);
+    assert.throws(() => rewritingGoldens({ UPDATE_SNAPSHOTS: '1', CI: 'true' }), /UPDATE_SNAPSHOTS=1 is refused when CI is set/);
+  });
+
+  it('matchSnapshot with UPDATE_SNAPSHOTS=1 and CI set throws and leaves the golden as it was', () => {
+    const golden = join(repoRoot, 'snapshots', 'explain', 'coding-agent.txt');
+    const before = readFileSync(golden);
+    const snapshot = pathToFileURL(join(repoRoot, 'dist', 'test', 'snapshot.js')).href;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', `import { matchSnapshot } from ${JSON.stringify(snapshot)}; matchSnapshot('explain/coding-agent.txt', 'not the golden');`], {
+      encoding: 'utf8',
+      env: { ...process.env, UPDATE_SNAPSHOTS: '1', CI: 'true' },
+    });
+    assert.notEqual(r.status, 0);
+    assert.match(r.stderr, /UPDATE_SNAPSHOTS=1 is refused when CI is set/);
+    assert.ok(readFileSync(golden).equals(before), 'the golden was rewritten');
   });
 });
