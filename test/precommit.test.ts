@@ -37,6 +37,21 @@ function hookRepository(): { path: string; rev: string } {
   return { path, rev: git(path, 'rev-parse', 'HEAD').trim() };
 }
 
+const HOOK_SECONDS = 240;
+
+/**
+ * `git commit` in `cwd`, its hook included, under coreutils timeout: the hook
+ * installs the package with npm from the registry, and a stalled registry
+ * must fail the test, not hang it (spawnSync blocks the test's own timeout;
+ * timeout signals the whole process group, npm included).
+ */
+function commit(cwd: string, env: NodeJS.ProcessEnv, message: string): { status: number | null; output: string } {
+  const r = spawnSync('timeout', ['-k', '10s', `${HOOK_SECONDS}s`, 'git', '-c', 'user.email=ci@boxwright.test', '-c', 'user.name=ci', 'commit', '-m', message], { cwd, env, encoding: 'utf8' });
+  const output = `${r.stdout}\n${r.stderr}`;
+  assert.ok(r.status !== 124 && r.status !== 137, `git commit did not finish in ${HOOK_SECONDS} s (npm install from the registry stalled?):\n${output}`);
+  return { status: r.status, output };
+}
+
 describe('pre-commit hook, for real', { skip, timeout: 600_000 }, () => {
   it('fails a commit that adds a config a platform refuses, and lets a clean one through', () => {
     const hook = hookRepository();
@@ -53,14 +68,14 @@ describe('pre-commit hook, for real', { skip, timeout: 600_000 }, () => {
 
     writeFileSync(join(work, 'sandbox.toml'), '[agent.filesystem]\nlist = ["~/inbox"]\n');
     git(work, 'add', 'sandbox.toml');
-    const refused = spawnSync('git', ['-c', 'user.email=ci@boxwright.test', '-c', 'user.name=ci', 'commit', '-m', 'refused config'], { cwd: work, env, encoding: 'utf8' });
-    assert.notEqual(refused.status, 0, `the commit went through:\n${refused.stdout}\n${refused.stderr}`);
-    assert.match(refused.stdout + refused.stderr, /list-without-content/);
+    const refused = commit(work, env, 'refused config');
+    assert.notEqual(refused.status, 0, `the commit went through:\n${refused.output}`);
+    assert.match(refused.output, /list-without-content/);
     assert.throws(() => git(work, 'rev-parse', 'HEAD'), 'no commit exists');
 
     writeFileSync(join(work, 'sandbox.toml'), '[agent.filesystem]\nread = ["~/project"]\n');
     git(work, 'add', 'sandbox.toml');
-    const clean = spawnSync('git', ['-c', 'user.email=ci@boxwright.test', '-c', 'user.name=ci', 'commit', '-m', 'clean config'], { cwd: work, env, encoding: 'utf8' });
-    assert.equal(clean.status, 0, `${clean.stdout}\n${clean.stderr}`);
+    const clean = commit(work, env, 'clean config');
+    assert.equal(clean.status, 0, clean.output);
   });
 });
