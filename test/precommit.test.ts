@@ -62,7 +62,9 @@ describe('pre-commit hook, for real', { skip, timeout: 600_000 }, () => {
       join(work, '.pre-commit-config.yaml'),
       `repos:\n  - repo: ${hook.path}\n    rev: ${hook.rev}\n    hooks:\n      - id: boxwright\n        args: [--fs, none]\n`,
     );
-    const env = { ...process.env, PRE_COMMIT_HOME: join(root, 'cache'), NO_COLOR: '1' };
+    // The hook's npm install takes the packages npm ci just cached (pre-commit drops the
+    // user's npmrc, and a registry behind a TLS proxy then stalls it without NODE_EXTRA_CA_CERTS).
+    const env = { ...process.env, PRE_COMMIT_HOME: join(root, 'cache'), NO_COLOR: '1', npm_config_prefer_offline: 'true' };
     execFileSync('pre-commit', ['install'], { cwd: work, env });
     git(work, 'add', '.pre-commit-config.yaml');
 
