@@ -19,6 +19,7 @@
 //    cannot make this one fail, nor hide what it leaves.
 //
 //   node scripts/test.mjs [dist/test/x/y.test.js | test/x/y.test.ts ...]
+//   BOXWRIGHT_TEST_CONCURRENCY=N   run N files at a time
 //
 // With files, runs only those (the checks of 1 still cover the whole list).
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -79,11 +80,13 @@ process.env.TMPDIR = scratch;
 const reported = new Set();
 const skipped = [];
 let failed = false;
-// One file per core, at least two: node --test's default (cores - 1) runs one at a time
-// on a 2-core machine, while most of a file's time is spent waiting for the
-// processes it starts (bwrap, gcc, python3, npm, the CLI). Measured on 2 cores: the
-// suite takes about half the wall time with two (see the commit).
-const stream = run({ files, concurrency: Math.max(availableParallelism(), 2) });
+// Files at a time: node --test's default (cores - 1, so one on a 2-core
+// machine) unless BOXWRIGHT_TEST_CONCURRENCY says otherwise. Two at a time
+// on 2 cores exposes a race in the Linux runner under load (a SIGTERM that
+// arrives before it forwards signals kills boxwright; e2e.test.ts's SIGTERM
+// test fails about one run in five), so it is not the default yet.
+const concurrency = Number(process.env.BOXWRIGHT_TEST_CONCURRENCY) || Math.max(availableParallelism() - 1, 1);
+const stream = run({ files, concurrency });
 stream.on('test:fail', () => (failed = true));
 stream.on('test:pass', (d) => {
   if (d.file !== undefined && d.name !== d.file) reported.add(d.file);
