@@ -63,6 +63,13 @@ const wanted = process.argv.slice(2).map((a) => {
   if (!all.includes(abs)) problems.push(`${a} is not a test file (dist/test/**/*.test.js)`);
   return abs;
 });
+// Files at a time: node --test's default (cores - 1, so one on a 2-core
+// machine) unless BOXWRIGHT_TEST_CONCURRENCY says otherwise. Two at a time
+// on 2 cores exposes a race in the Linux runner under load (a SIGTERM that
+// arrives before it forwards signals kills boxwright; e2e.test.ts's SIGTERM
+// test fails about one run in five), so it is not the default yet.
+const concurrency = Number(process.env.BOXWRIGHT_TEST_CONCURRENCY ?? Math.max(availableParallelism() - 1, 1));
+if (!Number.isInteger(concurrency) || concurrency < 1) problems.push(`BOXWRIGHT_TEST_CONCURRENCY=${process.env.BOXWRIGHT_TEST_CONCURRENCY} is not a number of files (1 or more)`);
 // Also refused by each matchSnapshot (test/snapshot.ts); said once here, before anything runs.
 if (process.env.CI && process.env.UPDATE_SNAPSHOTS === '1') problems.push('UPDATE_SNAPSHOTS=1 is refused when CI is set: CI compares the goldens, it never rewrites them');
 if (problems.length > 0) {
@@ -80,21 +87,28 @@ process.env.TMPDIR = scratch;
 const reported = new Set();
 const skipped = [];
 let failed = false;
-// Files at a time: node --test's default (cores - 1, so one on a 2-core
-// machine) unless BOXWRIGHT_TEST_CONCURRENCY says otherwise. Two at a time
-// on 2 cores exposes a race in the Linux runner under load (a SIGTERM that
-// arrives before it forwards signals kills boxwright; e2e.test.ts's SIGTERM
-// test fails about one run in five), so it is not the default yet.
-const concurrency = Number(process.env.BOXWRIGHT_TEST_CONCURRENCY) || Math.max(availableParallelism() - 1, 1);
-const stream = run({ files, concurrency });
-stream.on('test:fail', () => (failed = true));
-stream.on('test:pass', (d) => {
-  if (d.file !== undefined && d.name !== d.file) reported.add(d.file);
-  if (d.skip !== undefined || d.todo !== undefined) skipped.push(`${relative(root, d.file ?? '?')}: ${d.name} (${d.skip ?? d.todo})`);
+const dropScratch = () => rmSync(scratch, { recursive: true, force: true });
+// ^C reaches the test processes too (same process group); the directory goes with them.
+process.once('SIGINT', () => {
+  dropScratch();
+  process.exit(130);
 });
-stream.on('test:fail', (d) => d.file !== undefined && reported.add(d.file));
-// Written in order, so that what follows comes after the last test's line.
-for await (const chunk of stream.compose(new spec())) process.stdout.write(chunk);
+try {
+  const stream = run({ files, concurrency });
+  stream.on('test:fail', (d) => {
+    failed = true;
+    if (d.file !== undefined) reported.add(d.file);
+  });
+  stream.on('test:pass', (d) => {
+    if (d.file !== undefined && d.name !== d.file) reported.add(d.file);
+    if (d.skip !== undefined || d.todo !== undefined) skipped.push(`${relative(root, d.file ?? '?')}: ${d.name} (${d.skip ?? d.todo})`);
+  });
+  // Written in order, so that what follows comes after the last test's line.
+  for await (const chunk of stream.compose(new spec())) process.stdout.write(chunk);
+} catch (e) {
+  dropScratch();
+  throw e;
+}
 
 const after = [];
 const silent = files.filter((f) => !reported.has(f)).map((f) => relative(root, f));
@@ -102,6 +116,6 @@ if (silent.length > 0) after.push(`${silent.length} test file(s) reported no tes
 if (process.env.CI && skipped.length > 0) after.push(`CI is set, yet ${skipped.length} test(s) were skipped:\n  ${skipped.join('\n  ')}`);
 const left = readdirSync(scratch).sort();
 if (left.length > 0) after.push(`the run left ${left.length} entr${left.length === 1 ? 'y' : 'ies'} in its temporary directory (a test or the CLI does not clean up):\n  ${left.join('\n  ')}`);
-rmSync(scratch, { recursive: true, force: true });
+dropScratch();
 if (after.length > 0) process.stdout.write(`\n✖ test: ${after.join('\n✖ test: ')}\n`);
 process.exitCode = failed || after.length > 0 ? 1 : 0;
