@@ -37,6 +37,21 @@ function hookRepository(): { path: string; rev: string } {
   return { path, rev: git(path, 'rev-parse', 'HEAD').trim() };
 }
 
+const HOOK_SECONDS = 240;
+
+/**
+ * `git commit` in `cwd`, its hook included, under coreutils timeout: the hook
+ * installs the package with npm from the registry, and a stalled registry
+ * must fail the test, not hang it (spawnSync blocks the test's own timeout;
+ * timeout signals the whole process group, npm included).
+ */
+function commit(cwd: string, env: NodeJS.ProcessEnv, message: string): { status: number | null; output: string } {
+  const r = spawnSync('timeout', ['-k', '10s', `${HOOK_SECONDS}s`, 'git', '-c', 'user.email=ci@boxwright.test', '-c', 'user.name=ci', 'commit', '-m', message], { cwd, env, encoding: 'utf8' });
+  const output = `${r.stdout}\n${r.stderr}`;
+  assert.ok(r.status !== 124 && r.status !== 137, `git commit did not finish in ${HOOK_SECONDS} s (npm install from the registry stalled?):\n${output}`);
+  return { status: r.status, output };
+}
+
 describe('pre-commit hook, for real', { skip, timeout: 600_000 }, () => {
   it('fails a commit that adds a config a platform refuses, and lets a clean one through', () => {
     const hook = hookRepository();
@@ -47,40 +62,42 @@ describe('pre-commit hook, for real', { skip, timeout: 600_000 }, () => {
       join(work, '.pre-commit-config.yaml'),
       `repos:\n  - repo: ${hook.path}\n    rev: ${hook.rev}\n    hooks:\n      - id: boxwright\n        args: [--fs, none]\n`,
     );
-    const env = { ...process.env, PRE_COMMIT_HOME: join(root, 'cache'), NO_COLOR: '1' };
+    // The hook's npm install takes the packages npm ci just cached (pre-commit drops the
+    // user's npmrc, and a registry behind a TLS proxy then stalls it without NODE_EXTRA_CA_CERTS).
+    const env = { ...process.env, PRE_COMMIT_HOME: join(root, 'cache'), NO_COLOR: '1', npm_config_prefer_offline: 'true' };
     execFileSync('pre-commit', ['install'], { cwd: work, env });
     git(work, 'add', '.pre-commit-config.yaml');
 
     writeFileSync(join(work, 'sandbox.toml'), '[agent.filesystem]\nlist = ["~/inbox"]\n');
     git(work, 'add', 'sandbox.toml');
-    const refused = spawnSync('git', ['-c', 'user.email=ci@boxwright.test', '-c', 'user.name=ci', 'commit', '-m', 'refused config'], { cwd: work, env, encoding: 'utf8' });
-    assert.notEqual(refused.status, 0, `the commit went through:\n${refused.stdout}\n${refused.stderr}`);
-    assert.match(refused.stdout + refused.stderr, /list-without-content/);
+    const refused = commit(work, env, 'refused config');
+    assert.notEqual(refused.status, 0, `the commit went through:\n${refused.output}`);
+    assert.match(refused.output, /list-without-content/);
     assert.throws(() => git(work, 'rev-parse', 'HEAD'), 'no commit exists');
 
     writeFileSync(join(work, 'sandbox.toml'), '[agent.filesystem]\nread = ["~/project"]\n');
     git(work, 'add', 'sandbox.toml');
-    const clean = spawnSync('git', ['-c', 'user.email=ci@boxwright.test', '-c', 'user.name=ci', 'commit', '-m', 'clean config'], { cwd: work, env, encoding: 'utf8' });
-    assert.equal(clean.status, 0, `${clean.stdout}\n${clean.stderr}`);
+    const clean = commit(work, env, 'clean config');
+    assert.equal(clean.status, 0, clean.output);
 
     // Other TOML is selected by the hook's `types: [toml]` and passed over by content (issue 14 item 19):
     // an unrelated agent-settings.toml, and a pyproject.toml that does not even parse.
     writeFileSync(join(work, 'agent-settings.toml'), '[settings]\ntheme = "dark"\n');
     writeFileSync(join(work, 'pyproject.toml'), '[project\nname = "x"\n');
     git(work, 'add', 'agent-settings.toml', 'pyproject.toml');
-    const other = spawnSync('git', ['-c', 'user.email=ci@boxwright.test', '-c', 'user.name=ci', 'commit', '-m', 'other toml'], { cwd: work, env, encoding: 'utf8' });
-    assert.equal(other.status, 0, `${other.stdout}\n${other.stderr}`);
-    assert.doesNotMatch(other.stdout + other.stderr, /not a sandbox configuration|toml-syntax/);
+    const other = commit(work, env, 'other toml');
+    assert.equal(other.status, 0, other.output);
+    assert.doesNotMatch(other.output, /not a sandbox configuration|toml-syntax/);
 
     // A config anywhere, under any name, is still checked: a refused one in a broken TOML file too.
     mkdirSync(join(work, 'deploy'));
     writeFileSync(join(work, 'deploy', 'policy.toml'), '[agent.filesystem]\nlist = ["~/inbox"]\n');
     writeFileSync(join(work, 'broken.toml'), '[agent.filesystem\nread = ["~/project"]\n');
     git(work, 'add', 'deploy/policy.toml', 'broken.toml');
-    const anywhere = spawnSync('git', ['-c', 'user.email=ci@boxwright.test', '-c', 'user.name=ci', 'commit', '-m', 'config elsewhere'], { cwd: work, env, encoding: 'utf8' });
-    assert.notEqual(anywhere.status, 0, `${anywhere.stdout}\n${anywhere.stderr}`);
-    assert.match(anywhere.stdout + anywhere.stderr, /deploy\/policy\.toml:2:9 {2}error {2}list-without-content/);
-    assert.match(anywhere.stdout + anywhere.stderr, /broken\.toml:1:\d+ {2}error {2}toml-syntax/);
+    const anywhere = commit(work, env, 'config elsewhere');
+    assert.notEqual(anywhere.status, 0, anywhere.output);
+    assert.match(anywhere.output, /deploy\/policy\.toml:2:9 {2}error {2}list-without-content/);
+    assert.match(anywhere.output, /broken\.toml:1:\d+ {2}error {2}toml-syntax/);
   });
 });
 

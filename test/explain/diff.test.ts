@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -84,8 +84,9 @@ describe('diff: effective-access changes in words', () => {
 describe('diff: the CLI', () => {
   const bin = join(repoRoot, 'bin', 'boxwright.cjs');
   const run = (cwd: string, ...a: string[]) => spawnSync(process.execPath, [bin, 'diff', ...a], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-  it('--fail-on widen exits 1 when access widens, 0 when it narrows', () => {
+  it('--fail-on widen exits 1 when access widens, 0 when it narrows', (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'boxwright-diff-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
     writeFileSync(join(dir, 'a.toml'), '[agent.filesystem]\nread = ["~/project"]\n');
     writeFileSync(join(dir, 'b.toml'), '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/output"]\n');
     const manifest = join(repoRoot, 'examples/machine.json');
@@ -93,8 +94,9 @@ describe('diff: the CLI', () => {
     assert.equal(run(dir, '--fs', manifest, '--fail-on', 'widen', 'b.toml', 'a.toml').status, 0);
     assert.equal(run(dir, '--fs', manifest, 'a.toml', 'a.toml').status, 0);
   });
-  it('--git REV FILE compares the committed file with the working tree', () => {
+  it('--git REV FILE compares the committed file with the working tree', (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'boxwright-git-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
     const git = (...a: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...a], { cwd: dir });
     git('init', '-q');
     writeFileSync(join(dir, 'sandbox.toml'), '[agent.filesystem]\nread = ["~/project"]\n');

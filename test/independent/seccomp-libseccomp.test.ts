@@ -7,36 +7,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { repoRoot, requireOrSkip } from '../helpers.js';
-import { hasPythonModule, python } from './tools.js';
+import { askLibseccomp, hasLibseccomp as libseccomp } from './abi.js';
 
-const libseccomp = hasPythonModule('seccomp');
 const ARCHES = { x86_64: 'X86_64', aarch64: 'AARCH64' } as const;
 type Arch = keyof typeof ARCHES;
 
-const resolver = String.raw`
-import json, sys, seccomp
-request = json.load(sys.stdin)
-out = {}
-for arch, names in request.items():
-    a = getattr(seccomp.Arch, arch)
-    got = {}
-    for name in names:
-        try:
-            n = seccomp.resolve_syscall(a, name)
-        except Exception:
-            n = -1
-        # Negative: not a syscall of this architecture (-1 unknown, below that a pseudo-syscall).
-        got[name] = n if n >= 0 else None
-    out[arch] = got
-out['audit'] = {k: int(getattr(seccomp.Arch, k)) & 0xffffffff for k in ('X86_64', 'AARCH64', 'X86', 'ARM')}
-print(json.dumps(out))
-`;
-
 /** libseccomp's number for each name per architecture (null: unknown to it), and its audit architecture values. */
 function resolve(request: Partial<Record<(typeof ARCHES)[Arch], readonly string[]>>): Record<string, Record<string, number | null>> {
-  const r = python(resolver, JSON.stringify(request));
-  assert.equal(r.status, 0, r.stderr);
-  return JSON.parse(r.stdout) as Record<string, Record<string, number | null>>;
+  const r = askLibseccomp(request);
+  return { ...r.numbers, audit: r.audit };
 }
 
 const table = (arch: Arch): Record<string, number> => JSON.parse(readFileSync(join(repoRoot, 'targets', 'linux', 'seccomp', `syscalls.${arch}.json`), 'utf8')) as Record<string, number>;

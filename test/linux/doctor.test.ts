@@ -18,7 +18,7 @@ interface Report {
 const scratch = mkdtempSync(join(tmpdir(), 'boxwright-doctor-test-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-describe('boxwright doctor', { skip: process.platform !== 'linux' ? 'Linux only' : undefined, concurrency: true }, () => {
+describe('boxwright doctor', { skip: requireOrSkip(process.platform === 'linux', 'a Linux host (doctor qualifies Linux machines)'), concurrency: true }, () => {
   it('qualifies this machine: bwrap and its version, namespaces, seccomp, the full set-up, architecture, kernel', { skip: requireOrSkip(bwrapAvailable, 'bubblewrap') }, async () => {
     const r = await boxwright(['doctor', '--format', 'json']);
     const report = JSON.parse(r.stdout) as Report;

@@ -128,7 +128,7 @@ read = [${grantList(usrGrants)}]
     assert.equal(readFileSync(join(target, 'README.md'), 'utf8'), 'hello from the project\n');
   });
 
-  it('control: as root, bare bwrap without --cap-drop ALL and the filter lets the same remount through', { skip: process.getuid?.() === 0 ? undefined : 'only as root' }, () => {
+  it('control: as root, bare bwrap without --cap-drop ALL and the filter lets the same remount through', { skip: requireOrSkip(process.getuid?.() === 0, 'root (uid 0): bare bwrap lets the remount through only with its capabilities') }, () => {
     const dir = join(home, 'control');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'f'), 'original\n');

@@ -13,13 +13,17 @@ import { after, describe, it } from 'node:test';
 import { compileConfig } from '../../app/cli/compile.js';
 import { explainCheck } from '../../app/cli/explain.js';
 import { configReader } from '../../app/cli/options.js';
-import { parseArgsFile } from '../../targets/linux/index.js';
+import { hostArch, parseArgsFile } from '../../targets/linux/index.js';
 import { viewFromArgv } from '../../targets/linux/view.js';
 import { exampleNames } from '../compile-helpers.js';
 import { repoRoot, requireOrSkip } from '../helpers.js';
 import { bwrapAvailable, onPath } from './support.js';
 
-const skip = requireOrSkip(bwrapAvailable, 'bubblewrap') ?? requireOrSkip(!!onPath('gcc'), 'gcc (to build the static probe)') ?? (process.arch === 'x64' ? undefined : 'the probe runs on x86_64 only');
+const arch = hostArch();
+const skip =
+  requireOrSkip(bwrapAvailable, 'bubblewrap') ??
+  requireOrSkip(!!onPath('gcc'), 'gcc (to build the static probe)') ??
+  requireOrSkip(arch !== undefined, 'an x86_64 or aarch64 host (the architectures boxwright compiles seccomp for)');
 
 const probeSource = String.raw`
 #define _GNU_SOURCE
@@ -142,7 +146,7 @@ describe('explain never lies: the Linux column, probed under real bubblewrap', {
       const outcome = await compileConfig(check, 'linux', {});
       assert.ok(outcome.ok, `${name}: Linux accepts it, but it does not compile`);
       examples++;
-      const bpf = outcome.artifacts.find((a) => a.name === 'seccomp.x86_64.bpf')!.content as Uint8Array;
+      const bpf = outcome.artifacts.find((a) => a.name === `seccomp.${arch}.bpf`)!.content as Uint8Array;
       for (const pm of matrix.principals) {
         const argsFile = outcome.artifacts.find((a) => a.name === `${pm.id}.bwrap.args`)!.content;
         const argsBytes = typeof argsFile === 'string' ? Buffer.from(argsFile) : Buffer.from(argsFile);

@@ -172,15 +172,12 @@ describe('the built helpers', () => {
   });
 });
 
-const qemu = ['qemu-aarch64-static', 'qemu-aarch64'].find((q) => onPath(q));
-const aarch64Helper = landlockHelperPath('aarch64');
-const skipQemu =
-  arch === 'aarch64'
-    ? 'the host is aarch64: its helper runs natively'
-    : requireOrSkip(!!qemu && !!aarch64Helper && !!helper, 'qemu-user (Debian qemu-user-static) and both helpers');
+// The other architecture's helper (aarch64's on x86_64, x86_64's on aarch64), emulated.
+const qemu = [`qemu-${other}-static`, `qemu-${other}`].find((q) => onPath(q));
+const skipQemu = requireOrSkip(!!qemu && !!otherHelper && !!helper, `qemu-user for ${other} (Debian qemu-user-static) and both helpers`);
 
-describe('the aarch64 helper under qemu-user', { skip: skipQemu }, () => {
-  const run = (args: string[], opts: { input?: Uint8Array } = {}) => spawnSync(qemu!, [aarch64Helper!, ...args], { encoding: 'utf8', ...opts });
+describe(`the ${other} helper under qemu-user`, { skip: skipQemu }, () => {
+  const run = (args: string[], opts: { input?: Uint8Array } = {}) => spawnSync(qemu!, [otherHelper!, ...args], { encoding: 'utf8', ...opts });
   const hostAbi = Number(spawnSync(helper!, ['--abi'], { encoding: 'utf8' }).stdout.trim());
 
   it('--abi: 0 where qemu does not pass the Landlock syscalls through, else the kernel\'s', () => {
@@ -191,12 +188,12 @@ describe('the aarch64 helper under qemu-user', { skip: skipQemu }, () => {
 
   it('--check reads a ruleset exactly as the host helper does', () => {
     const bytes = encodeLandlockRules(ruleset([[ALL_RIGHTS, '/'], [['execute'], '/usr/bin/ls'], [['read_file', 'truncate'], '/tmp/a\tb\\c']], ['abstract-unix-socket', 'signal'], 6));
-    const a = check([qemu!, aarch64Helper!], bytes);
+    const a = check([qemu!, otherHelper!], bytes);
     const h = check([helper!], bytes);
     assert.equal(a.status, 0, a.stderr);
     assert.deepEqual(a.lines, h.lines);
     assert.deepEqual(a.lines, checkLines(decodeLandlockRules(bytes)));
-    assert.equal(check([qemu!, aarch64Helper!], new TextEncoder().encode('fs\0execute\0usr\0')).status, 125);
+    assert.equal(check([qemu!, otherHelper!], new TextEncoder().encode('fs\0execute\0usr\0')).status, 125);
   });
 
   it('applying rules under qemu: refused (125, nothing run) where qemu lacks the syscalls, else applied', () => {
@@ -204,7 +201,7 @@ describe('the aarch64 helper under qemu-user', { skip: skipQemu }, () => {
     const marker = join(dir, 'qemu-marker');
     const rulesFile = join(dir, 'qemu-rules');
     writeFileSync(rulesFile, encodeLandlockRules(ruleset([[ALL_RIGHTS, '/']])));
-    const r = spawnSync(qemu!, [aarch64Helper!, '--rules-fd', '3', '--', '/usr/bin/touch', marker], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe', openSync(rulesFile, 'r')] });
+    const r = spawnSync(qemu!, [otherHelper!, '--rules-fd', '3', '--', '/usr/bin/touch', marker], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe', openSync(rulesFile, 'r')] });
     if (abi === 0) {
       assert.equal(r.status, 125, r.stderr);
       assert.match(r.stderr, /^boxwright-sandbox: the kernel offers no Landlock/);
