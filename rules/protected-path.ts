@@ -7,6 +7,7 @@ const reasons: Record<ProtectedPath['why'], string> = {
   secret: 'a protected secret location',
   'tyba-data': "TYBA's data directory",
   boxwright: "boxwright's own configuration directory",
+  'boxwright-cache': "boxwright's run cache (the sandboxes `boxwright run` compiled and reuses)",
   root: 'the filesystem root',
 };
 
@@ -18,7 +19,7 @@ export const protectedPath = defineRule({
     docs: {
       summary: 'A grant names a protected path, or a tree that contains one.',
       details:
-        "Protected paths are the filesystem root `/`, the twelve secret locations of TYBA's platforms page (`~/.ssh`, `~/.aws`, `~/.gnupg`, `~/.kube`, `~/.config/gcloud`, `~/.config/gh`, `~/.git-credentials`, `~/.netrc`, `~/.npmrc`, `~/.pypirc`, `~/.docker/config.json`, `~/.cargo/credentials`), TYBA's data directory and `~/.config/boxwright`. A grant on one of them, or inside one, is refused. A grant on an ancestor of one is a warning that names what it exposes, unless a `deny` of the same principal covers it: the locations that exist, for a deny, and apart those that do not (a deny of an absent path is refused on Linux, so it is no remedy for them). A `deny` of a protected path that exists is always fine.",
+        "Protected paths are the filesystem root `/`, the twelve secret locations of TYBA's platforms page (`~/.ssh`, `~/.aws`, `~/.gnupg`, `~/.kube`, `~/.config/gcloud`, `~/.config/gh`, `~/.git-credentials`, `~/.netrc`, `~/.npmrc`, `~/.pypirc`, `~/.docker/config.json`, `~/.cargo/credentials`), TYBA's data directory, `~/.config/boxwright` and `~/.cache/boxwright` (the sandboxes `boxwright run` compiled: whoever writes it decides what the next run executes). A grant on one of them, or inside one, is refused. A grant on an ancestor of one is a warning that names what it exposes, unless a `deny` of the same principal covers it: the locations that exist, for a deny, and apart those that do not (a deny of an absent path is refused on Linux, so it is no remedy for them). A `deny` of a protected path that exists is always fine.",
       bad: { toml: '[agent.filesystem]\nread = ["~"]', expect: ['2:9 warning macos,linux,windows'] },
       good: { toml: '[agent.filesystem]\nread = ["~/project"]', expect: [] },
     },

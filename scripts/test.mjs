@@ -83,11 +83,11 @@ const files = wanted.length > 0 ? wanted : all;
 // tests run workloads as another user, who must reach their labs in it.
 const scratch = mkdtempSync(join(tmpdir(), 'boxwright-test-run-'));
 chmodSync(scratch, statSync(tmpdir()).mode & 0o7777);
-process.env.TMPDIR = scratch;
 // `boxwright run` caches the sandboxes it compiles (XDG_CACHE_HOME): a cache
 // of the run's own, never the user's, and expected to hold entries at the
-// end, so apart from the scratch directory whose leftovers fail the run.
+// end, so beside the scratch directory, whose leftovers fail the run.
 const cache = mkdtempSync(join(tmpdir(), 'boxwright-test-cache-'));
+process.env.TMPDIR = scratch;
 process.env.XDG_CACHE_HOME = cache;
 
 const reported = new Set();

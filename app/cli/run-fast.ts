@@ -137,5 +137,6 @@ export async function runFast(argv: readonly string[]): Promise<number | undefin
   const command = findCommand(view.ops, req.command[0]!, env, view.chdir ?? process.cwd(), disk);
   if (!command.found || (rules && !executableUnder(rules, command.sandboxPath))) return undefined;
   if (req.verbose) process.stderr.write(`boxwright run: the sandbox cached in ${dir}\n`);
-  return runLauncher({ launcher: join(dir, `${stem}.run`), command: req.command, passEnv: req.passEnv, passFds: req.passFds, verbose: req.verbose });
+  // Moved aside by a run that rewrote the entry meanwhile: the full path runs it instead.
+  return runLauncher({ launcher: join(dir, `${stem}.run`), command: req.command, passEnv: req.passEnv, passFds: req.passFds, verbose: req.verbose, fallback: true });
 }

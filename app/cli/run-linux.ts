@@ -67,8 +67,15 @@ export async function runLinux(args: RunArgs, req: RunRequest, bytes: Uint8Array
   if (cacheable === undefined && facts) {
     const inputs = cacheInputs(req, createHash('sha256').update(bytes).digest('hex'));
     const written = writeEntry(cacheRoot(), inputs, { worktree: outcome.check.ir.tyba?.worktree ?? null, principals: outcome.check.ir.principals.map((p) => p.id), facts }, files, (dir) => copyLaunchers(dir, stems, true).map((p) => p.slice(dir.length + 1)));
-    if ('dir' in written) return runLauncher({ launcher: join(written.dir, `${stem}.run`), command: req.command, passEnv: req.passEnv, passFds: req.passFds, verbose: req.verbose });
-    if (req.verbose) say(`no cache entry: ${written.why}`);
+    if ('dir' in written) {
+      // undefined: moved aside by another run's rewrite before it started; then from a private directory.
+      try {
+        const status = await runLauncher({ launcher: join(written.dir, `${stem}.run`), command: req.command, passEnv: req.passEnv, passFds: req.passFds, verbose: req.verbose, fallback: true });
+        if (status !== undefined) return status;
+      } finally {
+        if (written.temporary) rmSync(written.dir, { recursive: true, force: true });
+      }
+    } else if (req.verbose) say(`no cache entry: ${written.why}`);
   } else if (req.verbose) say(`no cache entry: ${cacheable}`);
   // A private directory for this run alone, removed after it.
   const dir = mkdtempSync(join(tmpdir(), 'boxwright-run-'));

@@ -117,7 +117,8 @@ export interface EntryFile {
  * then entry.json, then the directory renamed into place (a run reading
  * meanwhile finds the old entry, the new one, or none, never half of one).
  * `place` writes what is not plain content (the launchers). Returns the
- * entry's directory, or why there is none.
+ * entry's directory (`temporary`: this run's own, for the caller to remove
+ * after the run), or why there is none.
  */
 export function writeEntry(
   root: string,
@@ -125,7 +126,7 @@ export function writeEntry(
   meta: Omit<Entry, 'format' | 'inputs' | 'files'>,
   files: readonly EntryFile[],
   place: (dir: string) => readonly string[],
-): { readonly dir: string } | { readonly why: string } {
+): { readonly dir: string; readonly temporary?: true } | { readonly why: string } {
   const runs = runDir(root);
   const why = privateDir(root, runs);
   if (why) return { why };
@@ -143,8 +144,24 @@ export function writeEntry(
     const entry: Entry = { format: ENTRY_FORMAT, inputs, ...meta, files: stamps };
     writeFileSync(join(fresh, 'entry.json'), JSON.stringify(entry) + '\n', { mode: 0o600 });
     const dir = join(runs, cacheKey(inputs));
-    rmSync(dir, { recursive: true, force: true });
-    renameSync(fresh, dir);
+    // An entry there may be in use: a launcher running from it resolves its
+    // own path, and bubblewrap binds it by path, so it is never moved while
+    // it may be valid. Another run wrote a valid one meanwhile (two runs of
+    // one config at once): it stays, and this run runs from its own
+    // directory, temporary. A stale one is moved aside (pruned later).
+    try {
+      renameSync(fresh, dir);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw e;
+      if (findEntry(root, inputs).hit) return { dir: fresh, temporary: true };
+      try {
+        renameSync(dir, join(runs, `.old-${process.pid}-${randomBytes(6).toString('hex')}`));
+        renameSync(fresh, dir);
+      } catch {
+        return { dir: fresh, temporary: true };
+      }
+    }
     prune(runs);
     return { dir };
   } catch (e) {
@@ -155,13 +172,14 @@ export function writeEntry(
 
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 
-/** Entries not written for a week, and leftovers of interrupted writes, go. */
+/** Entries not written for a week go; entries moved aside and leftovers of interrupted writes after an hour (a run may still use them). */
 function prune(runs: string): void {
   const now = Date.now();
   for (const name of readdirSync(runs)) {
     const path = join(runs, name);
     try {
-      if (now - statSync(path).mtimeMs > WEEK_MS || (name.startsWith('.new-') && now - statSync(path).mtimeMs > 3600_000)) rmSync(path, { recursive: true, force: true });
+      const age = now - statSync(path).mtimeMs;
+      if (age > WEEK_MS || (name.startsWith('.') && age > 3600_000)) rmSync(path, { recursive: true, force: true });
     } catch {
       // gone meanwhile
     }

@@ -21,9 +21,13 @@ export interface LauncherRun {
   readonly passEnv: readonly string[];
   readonly passFds: readonly number[];
   readonly verbose: boolean;
+  /** A launcher that cannot be started: undefined (the caller has another way) instead of 125 and a message. */
+  readonly fallback?: boolean;
 }
 
-export function runLauncher(run: LauncherRun): Promise<number> {
+export function runLauncher(run: LauncherRun & { fallback: true }): Promise<number | undefined>;
+export function runLauncher(run: LauncherRun): Promise<number>;
+export function runLauncher(run: LauncherRun): Promise<number | undefined> {
   const args = [...run.passEnv.flatMap((n) => ['--pass-env', n]), ...run.passFds.flatMap((fd) => ['--pass-fd', String(fd)]), ...(run.verbose ? ['-v'] : []), '--', ...run.command];
   const stdio: ('inherit' | 'ignore' | number)[] = ['inherit', 'inherit', 'inherit'];
   for (const fd of run.passFds) {
@@ -44,13 +48,14 @@ export function runLauncher(run: LauncherRun): Promise<number> {
       }
     };
     for (const s of FORWARDED) process.on(s, forward);
-    const done = (status: number): void => {
+    const done = (status: number | undefined): void => {
       for (const s of FORWARDED) process.removeListener(s, forward);
       resolve(status);
     };
     child = spawn(run.launcher, args, { stdio, detached: true });
     for (const s of pending.splice(0)) forward(s);
     child.on('error', (e: NodeJS.ErrnoException) => {
+      if (run.fallback) return done(undefined);
       process.stderr.write(`boxwright run: cannot start the launcher ${run.launcher}: ${e.message}; the command did not run\n`);
       done(125);
     });

@@ -3,8 +3,8 @@ import { expandTilde, isUnder } from './spelling.js';
 
 export interface ProtectedPath {
   readonly path: string;
-  /** `secret`: one of the twelve of TYBA's platforms page; `tyba-data`: TYBA's own data; `boxwright`: our config; `root`: `/`. */
-  readonly why: 'secret' | 'tyba-data' | 'boxwright' | 'root';
+  /** `secret`: one of the twelve of TYBA's platforms page; `tyba-data`: TYBA's own data; `boxwright`: our config; `boxwright-cache`: the sandboxes `run` compiled; `root`: `/`. */
+  readonly why: 'secret' | 'tyba-data' | 'boxwright' | 'boxwright-cache' | 'root';
   readonly written: string;
 }
 
@@ -18,6 +18,8 @@ export function protectedPaths(home: string, tybaDataDir: string): ProtectedPath
   const out: ProtectedPath[] = secrets.secrets.map((w) => ({ path: expand(w, home), why: 'secret' as const, written: w }));
   out.push({ path: expand(tybaDataDir, home), why: 'tyba-data', written: tybaDataDir });
   out.push({ path: expand('~/.config/boxwright', home), why: 'boxwright', written: '~/.config/boxwright' });
+  // Whoever writes it decides what the next `boxwright run` executes (app/sandbox/run-cache.ts).
+  out.push({ path: expand('~/.cache/boxwright', home), why: 'boxwright-cache', written: '~/.cache/boxwright' });
   out.push({ path: '/', why: 'root', written: '/' });
   return out;
 }

@@ -68,8 +68,10 @@ describe('linux argv: examples/coding-agent.toml', () => {
       ...['acpi', 'bus', 'driver', 'fs', 'irq', 'pressure', 'scsi', 'sys', 'sysrq-trigger'].flatMap((e) => ['--ro-bind-try', `/proc/${e}`, `/proc/${e}`]),
       '--ro-bind', '/home/dev/project', '/home/dev/project',
       '--ro-bind', '/usr/bin/git', '/usr/bin/git',
-      '--perms', '0444', '--ro-bind-data', '5', '/home/dev/project/.env',
+      '--perms', '0444', '--ro-bind-data', '6', '/home/dev/project/.env',
       '--bind', '/home/dev/project/output', '/home/dev/project/output',
+      // The in-sandbox step (boxwright-sandbox: Landlock, then the command), from fd 5.
+      '--perms', '0555', '--ro-bind-data', '5', '/.boxwright/exec',
       '--remount-ro', '/',
       '--chdir', '/home/dev/project',
       '--seccomp', '4',
@@ -84,6 +86,7 @@ describe('linux argv: examples/coding-agent.toml', () => {
     assert.deepEqual(originOf('--ro-bind', 1), { line: 11, entry: 'exec = "/usr/bin/git"' });
     assert.deepEqual(originOf('--bind'), { line: 9, entry: 'write = "~/project/output"' });
     assert.deepEqual(originOf('--ro-bind-data'), { line: 10, entry: 'deny = "~/project/.env"' });
+    assert.match(originOf('--ro-bind-data', 1) as string, /^implicit: the in-sandbox step/);
     assert.deepEqual(originOf('--chdir'), { line: 7, entry: 'workspace = "~/project"' });
     assert.equal(originOf('--unshare-all'), 'baseline');
     assert.equal(originOf('--seccomp'), 'seccomp');

@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { requireOrSkip } from '../helpers.js';
+import { repoRoot, requireOrSkip } from '../helpers.js';
 import { bin, boxwright, bwrapAvailable, makeHome, onPath, writeConfig, type Outcome } from './support.js';
 
 const skip = requireOrSkip(bwrapAvailable, 'bubblewrap') ?? requireOrSkip(!!onPath('perl'), 'perl');
@@ -33,6 +33,7 @@ describe('boxwright run under real bubblewrap', { skip, concurrency: 4 }, () => 
       `[agent.filesystem]
 workspace = "~/project"
 read = ["~/project", ${grantList(usrGrants)}]
+exec = [${grantList(usrGrants)}]
 write = ["~/project/output"]
 deny = ["~/project/.env", "~/project/secrets"]
 
@@ -76,7 +77,7 @@ read = [${grantList(usrGrants)}]
   });
 
   it('a workspace no grant holds: an empty directory, created and entered', async () => {
-    const cfg = writeConfig(home, 'workspace.toml', `[agent.filesystem]\nworkspace = "~/elsewhere"\nread = [${grantList(usrGrants)}]\n`);
+    const cfg = writeConfig(home, 'workspace.toml', `[agent.filesystem]\nworkspace = "~/elsewhere"\nread = [${grantList(usrGrants)}]\nexec = [${grantList(usrGrants)}]\n`);
     const r = await run(['sh', '-c', 'pwd; ls -A | wc -l'], [], {}, cfg);
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout, `${join(home, 'elsewhere')}\n0\n`);
@@ -204,7 +205,7 @@ read = [${grantList(usrGrants)}]
     mkdirSync(deep, { recursive: true });
     const files = Array.from({ length: 80 }, (_, i) => join(deep, `file-${String(i).padStart(3, '0')}.txt`));
     files.forEach((f, i) => writeFileSync(f, `content ${i}\n`));
-    const cfg = writeConfig(home, 'big.toml', `[agent.filesystem]\nread = [${grantList(usrGrants)}]\nread_file = [${grantList(files)}]\n`);
+    const cfg = writeConfig(home, 'big.toml', `[agent.filesystem]\nread = [${grantList(usrGrants)}]\nexec = [${grantList(usrGrants)}]\nread_file = [${grantList(files)}]\n`);
     const r = await run(['sh', '-c', `cat "$0"; cat "$1"`, files[0]!, files[79]!], [], {}, cfg);
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout, 'content 0\ncontent 79\n');
@@ -224,10 +225,12 @@ read = [${grantList(usrGrants)}]
       assert.equal(c.status, 0, c.stderr);
       const arch = process.arch === 'arm64' ? 'aarch64' : 'x86_64';
       const perl = 'printf "%d %d|", syscall(41, 10, 1, 0), $!+0; $!=0; printf "%d %d|", syscall(41, 0x10000000a, 1, 0), $!+0; open(my $f, "<", ".env"); print <$f> // "", "|"; open(my $s, "<", "/proc/self/status"); /^Seccomp:\\s+(\\d)/ && print "seccomp $1\\n" while <$s>;';
-      const fds = [openSync(join(out, 'agent.bwrap.args'), 'r'), openSync(join(out, `seccomp.${arch}.bpf`), 'r'), openSync('/dev/null', 'r')];
+      // fd 3 the argv, 4 the seccomp program, 5 the in-sandbox step, 6 and 7 the denied files, 8 the Landlock rules (agent.bwrap.json's `usage`).
+      const step = join(repoRoot, 'dist', 'sandbox', `boxwright-sandbox.${arch}`);
+      const fds = [openSync(join(out, 'agent.bwrap.args'), 'r'), openSync(join(out, `seccomp.${arch}.bpf`), 'r'), openSync(step, 'r'), openSync('/dev/null', 'r'), openSync('/dev/null', 'r'), openSync(join(out, 'agent.landlock'), 'r')];
       let direct;
       try {
-        direct = spawnSync('bwrap', ['--args', '3', '--', 'perl', '-e', perl], { stdio: ['ignore', 'pipe', 'pipe', ...fds], encoding: 'utf8' });
+        direct = spawnSync('bwrap', ['--args', '3', '--', '/.boxwright/exec', '--rules-fd', '8', '--', 'perl', '-e', perl], { stdio: ['ignore', 'pipe', 'pipe', ...fds], encoding: 'utf8' });
       } finally {
         fds.forEach((fd) => closeSync(fd));
       }
@@ -252,7 +255,7 @@ describe('boxwright run is fail-closed: the command never runs', { skip, concurr
   let goodCfg = '';
   before(() => {
     scratch = makeHome();
-    goodCfg = writeConfig(scratch, 'good.toml', `[agent.filesystem]\nread = ["~/project", "/usr"]\nwrite = ["~/project/output"]\n`);
+    goodCfg = writeConfig(scratch, 'good.toml', `[agent.filesystem]\nread = ["~/project", "/usr"]\nexec = ["/usr"]\nwrite = ["~/project/output"]\n`);
   });
   after(() => rmSync(scratch, { recursive: true, force: true }));
   const good = (): string => goodCfg;
@@ -285,7 +288,7 @@ describe('boxwright run is fail-closed: the command never runs', { skip, concurr
   });
 
   it('a missing bwrap: BOXWRIGHT_BWRAP pointing nowhere, or a PATH without bwrap', async () => {
-    await expectNotRun([good(), '--home', scratch], /not installed/, { BOXWRIGHT_BWRAP: join(scratch, 'no', 'bwrap') });
+    await expectNotRun([good(), '--home', scratch], /bubblewrap \(.*no\/bwrap\) cannot be started: No such file or directory/, { BOXWRIGHT_BWRAP: join(scratch, 'no', 'bwrap') });
     await expectNotRun([good(), '--home', scratch], /bubblewrap \(bwrap\) is not installed/, { PATH: join(scratch, 'empty-path') });
   });
 
@@ -304,9 +307,9 @@ describe('boxwright run is fail-closed: the command never runs', { skip, concurr
     const manifest = join(scratch, 'machine.json');
     const entries = { [join(scratch, 'project', 'output')]: 'dir', [join(scratch, 'project', 'vanished')]: 'dir', '/usr': 'dir' };
     writeFileSync(manifest, JSON.stringify({ home: scratch, entries }));
-    const cfg = writeConfig(scratch, 'vanished.toml', '[agent.filesystem]\nread = ["~/project/vanished", "~/project/output", "/usr"]\nwrite = ["~/project/output"]\n');
+    const cfg = writeConfig(scratch, 'vanished.toml', '[agent.filesystem]\nread = ["~/project/vanished", "~/project/output", "/usr"]\nexec = ["/usr"]\nwrite = ["~/project/output"]\n');
     // The runner opens every bind source before bubblewrap starts: the missing one stops it there.
-    await expectNotRun([cfg, '--fs', manifest], /project\/vanished changed after it was checked \(cannot open it: ENOENT\)/);
+    await expectNotRun([cfg, '--fs', manifest], /project\/vanished changed after it was checked \(cannot open it: No such file or directory\)/);
   });
 
   it('usage: no command after --', async () => {

@@ -209,15 +209,17 @@ describe('the launcher as a program', { skip: skipProgram }, () => {
   });
 });
 
-const qemu = ['qemu-aarch64-static', 'qemu-aarch64'].find((q) => onPath(q));
-const aarch64Program = launcherPath('aarch64');
-describe('the aarch64 program under qemu-user', { skip: arch === 'aarch64' ? 'the host is aarch64: its program runs natively' : requireOrSkip(!!qemu && !!aarch64Program && !!program, 'qemu-user (Debian qemu-user-static) and both programs') }, () => {
+// The other architecture's program (aarch64's on x86_64, x86_64's on aarch64), emulated.
+const other = arch === 'aarch64' ? 'x86_64' : 'aarch64';
+const qemu = [`qemu-${other}-static`, `qemu-${other}`].find((q) => onPath(q));
+const otherProgram = launcherPath(other);
+describe(`the ${other} program under qemu-user`, { skip: requireOrSkip(!!qemu && !!otherProgram && !!program, `qemu-user (Debian qemu-user-static) and both programs`) }, () => {
   it('--version, and --check-launch reading launch files exactly as the host program does', () => {
-    const v = spawnSync(qemu!, [aarch64Program!, '--version'], { encoding: 'utf8' });
-    assert.match(v.stdout, /^boxwright-sandbox \S+ \(aarch64, launch format 1\)\n$/);
+    const v = spawnSync(qemu!, [otherProgram!, '--version'], { encoding: 'utf8' });
+    assert.match(v.stdout, new RegExp(`^boxwright-sandbox \\S+ \\(${other}, launch format 1\\)\\n$`));
     const good = encodeLaunchFile(sample);
     for (const bytes of [good, good.subarray(0, good.length - 1), new TextEncoder().encode('launch\x002\x00')]) {
-      const a = spawnSync(qemu!, [aarch64Program!, '--check-launch'], { input: bytes, encoding: 'utf8' });
+      const a = spawnSync(qemu!, [otherProgram!, '--check-launch'], { input: bytes, encoding: 'utf8' });
       const h = spawnSync(program!, ['--check-launch'], { input: bytes, encoding: 'utf8' });
       assert.deepEqual([a.status, a.stdout, a.stderr], [h.status, h.stdout, h.stderr]);
     }

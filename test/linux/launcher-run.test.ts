@@ -9,12 +9,12 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, re
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { bare, isRoot, makeLab, NOBODY, programWithout, results, skip as labSkip, type Lab } from './hostile/support.js';
+import { bare, isRoot, makeLab, NOBODY, programWithout, results, skip as skipLab, type Lab } from './hostile/support.js';
 import { abi, interpreterOf, ruleset } from './landlock-support.js';
-import { arch, fakeBwrap, launch, makeLauncherDir, program, realBwrap, skip as launcherSkip, type LauncherDir } from './launcher-support.js';
+import { arch, fakeBwrap, launch, makeLauncherDir, program, realBwrap, skip as skipLauncher, type LauncherDir } from './launcher-support.js';
 import { requireOrSkip } from '../helpers.js';
 
-const skip = launcherSkip ?? labSkip;
+const skip = skipLauncher ?? skipLab;
 
 describe('launcher: the command passes through', { skip, concurrency: 2 }, () => {
   let lab: Lab;
@@ -195,7 +195,7 @@ describe('launcher: the command passes through', { skip, concurrency: 2 }, () =>
     }
   });
 
-  it('as an unprivileged user: runs, as that user', { skip: isRoot ? undefined : 'runs as root only (to switch to nobody)' }, async () => {
+  it('as an unprivileged user: runs, as that user', { skip: requireOrSkip(isRoot, 'root (uid 0), to switch to nobody') }, async () => {
     const r = await launch(d.run, ['/usr/bin/id', '-u'], { uid: NOBODY });
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout, `${NOBODY}\n`);

@@ -7,7 +7,7 @@
 // the command ran.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileConfig } from '../../app/cli/compile.js';
@@ -28,6 +28,8 @@ export const realBwrap = onPath('bwrap') ?? 'bwrap';
 
 /** `--perms 0555 --ro-bind-data N /.boxwright/exec` before the root becomes read-only: the lowering's job soon. */
 export function withExecMount(argv: readonly string[]): string[] {
+  // The lowering mounts it (targets/linux/lower.ts): a compiled argv is returned as it is.
+  if (argv.includes(SANDBOX_EXEC_PATH)) return [...argv];
   const at = argv.findIndex((a, i) => a === '--remount-ro' && argv[i + 1] === '/');
   if (at < 0) throw new Error('no --remount-ro / in the compiled argv');
   return [...argv.slice(0, at), '--perms', '0555', '--ro-bind-data', '9', SANDBOX_EXEC_PATH, ...argv.slice(at)];
@@ -59,6 +61,12 @@ export interface DirOptions {
   readonly landlock?: LandlockRuleset;
 }
 
+/** The directories makeLauncherDir made, removed when the test process ends. */
+const made: string[] = [];
+process.on('exit', () => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
 /** Compiles `config` (`--fs host --home HOME`) into a fresh DIR and makes DIR/<id>.run of it. */
 export async function makeLauncherDir(config: string, o: DirOptions): Promise<LauncherDir> {
   const id = o.id ?? 'agent';
@@ -67,6 +75,7 @@ export async function makeLauncherDir(config: string, o: DirOptions): Promise<La
   const outcome = await compileConfig(check, 'linux', {});
   if (!outcome.ok) throw new Error(`compile failed: ${outcome.reason}`);
   const dir = mkdtempSync(join(tmpdir(), 'boxwright-launcher-'));
+  made.push(dir);
   chmodSync(dir, 0o755);
   for (const a of outcome.artifacts) writeFileSync(join(dir, a.name), a.content);
   const compiled = parseArgsFile(readFileSync(join(dir, `${id}.bwrap.args`)));

@@ -43,7 +43,7 @@ const expected: Record<string, { verdicts: [V, V, V]; rules: string[] }> = {
   'ipv6-sockets.toml': { verdicts: [W, W, W], rules: ['direct-network', 'ipv6-socket'] },
   'process-information.toml': { verdicts: [A, W, W], rules: ['process-info'] },
   'executable-memory.toml': { verdicts: [A, W, W], rules: ['exec-memory'] },
-  'jit-under-read-tree.toml': { verdicts: [A, W, W], rules: ['exec-memory', 'exec-not-confined'] },
+  'jit-under-read-tree.toml': { verdicts: [A, W, W], rules: ['exec-memory', 'exec-not-confined', 'tool-exec-widening'] },
   'socket-in-read-grant.toml': { verdicts: [W, W, W], rules: ['socket-in-read-grant', 'direct-network'] },
   'native-filesystem-policy.toml': { verdicts: [W, R, W], rules: ['native-fs-policy'] },
   'namespace-setup.toml': { verdicts: [A, A, W], rules: ['windows-open-reads'] },

@@ -25,7 +25,7 @@ export interface Lab {
   readonly probe: string;
   /** probes/ptyrun.c: a command on a fresh terminal that is no session's controlling tty. */
   readonly ptyrun: string;
-  /** `exec = [...]`, `read = ["/usr"]` lines every config needs for the probe and sh. */
+  /** `read = ["/usr"]`, `exec = [PROBE, "/usr"]`: the lines every config needs for the probe and sh. */
   readonly base: string;
   config(name: string, text: string): string;
   /** Makes the whole tree the unprivileged user's (root only). */
@@ -46,7 +46,8 @@ export function makeLab(prefix: string): Lab {
   };
   const probe = build('probe', ['-static']);
   const ptyrun = build('ptyrun');
-  const base = `read = ["/usr"]\nexec = [${JSON.stringify(probe)}]\n`;
+  // /usr executable too: the attacks are written with the shell and coreutils (under Landlock a read tree is not executable).
+  const base = `read = ["/usr"]\nexec = [${JSON.stringify(probe)}, "/usr"]\n`;
   return {
     home,
     probe,
