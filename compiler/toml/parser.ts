@@ -30,7 +30,7 @@ import type { TomlError, TomlValue } from './ast.js';
 import { Builder, type KeySeg, type MutTable, newTable } from './builder.js';
 import { chevrotain } from './chevrotain.js';
 import { DEPTH_MESSAGE, Expect, KEY_DEPTH_MESSAGE, MAX_DEPTH, TomlSyntaxError } from './errors.js';
-import type { TomlTokens } from './lexer.js';
+import { memberIndices, type TomlTokens } from './tokens.js';
 import { Nodes } from './nodes.js';
 import type { LineTable } from './spans.js';
 
@@ -65,13 +65,8 @@ export function tomlParser(tokens: TomlTokens): TomlParser {
 export function createTomlParser(T: TomlTokens, validate: boolean): TomlParser {
   const api = chevrotain();
   const EOF: TokenType = api.EOF;
-  /** Token type indices of a category and its members, for dispatch on the next token. */
-  const members = (c: TokenType): boolean[] => {
-    const out: boolean[] = [];
-    out[c.tokenTypeIdx!] = true;
-    for (const k of Object.keys(c.categoryMatchesMap ?? {})) out[Number(k)] = true;
-    return out;
-  };
+  // token type indices of a category and its members, for dispatch on the next token
+  const members = memberIndices;
   const newlineMap = members(T.Newline);
   const scalarIdx = members(T.Scalar);
   const openArrayIdx = members(T.OpenArray);
