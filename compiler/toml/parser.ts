@@ -24,12 +24,14 @@
  * closures: OR alternatives and MANY bodies are created once, state flows
  * through fields.
  */
-import type { EmbeddedActionsParser, IToken, TokenType } from 'chevrotain';
+import type { EmbeddedActionsParser, ILookaheadStrategy, IToken, TokenType } from 'chevrotain';
 import type { Span } from '../span.js';
 import type { TomlError, TomlValue } from './ast.js';
 import { Builder, type KeySeg, type MutTable, newTable } from './builder.js';
 import { chevrotain } from './chevrotain.js';
 import { DEPTH_MESSAGE, Expect, KEY_DEPTH_MESSAGE, MAX_DEPTH, TomlSyntaxError } from './errors.js';
+import { PrecomputedLookahead } from './lookahead.js';
+import { MAX_LOOKAHEAD } from './lookahead-paths.js';
 import { memberIndices, type TomlTokens } from './tokens.js';
 import { Nodes } from './nodes.js';
 import type { LineTable } from './spans.js';
@@ -62,9 +64,15 @@ export function tomlParser(tokens: TomlTokens): TomlParser {
   return instance;
 }
 
-export function createTomlParser(T: TomlTokens, validate: boolean): TomlParser {
+/**
+ * Builds the parser. `validate` turns chevrotain's grammar checks on (a
+ * test; production skips them for speed); `lookahead` is the precomputed
+ * table's unless given (the table's generator passes chevrotain's own).
+ */
+export function createTomlParser(T: TomlTokens, validate: boolean, lookahead?: ILookaheadStrategy): TomlParser {
   const api = chevrotain();
   const EOF: TokenType = api.EOF;
+  const lookaheadStrategy = lookahead ?? new PrecomputedLookahead(new Map([...T.all, EOF].map((t) => [t.name, t])));
   // token type indices of a category and its members, for dispatch on the next token
   const members = memberIndices;
   const newlineMap = members(T.Newline);
@@ -96,7 +104,7 @@ export function createTomlParser(T: TomlTokens, validate: boolean): TomlParser {
     declare importLexerState: (state: number) => void;
 
     constructor() {
-      super(T.all as TokenType[], { maxLookahead: 2, recoveryEnabled: false, skipValidations: !validate });
+      super(T.all as TokenType[], { maxLookahead: MAX_LOOKAHEAD, lookaheadStrategy, recoveryEnabled: false, skipValidations: !validate });
       this.performSelfAnalysis();
     }
 
