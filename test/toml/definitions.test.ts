@@ -10,6 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { chevrotain } from '../../compiler/toml/chevrotain.js';
 import { createTomlParser } from '../../compiler/toml/parser.js';
 import { tomlTokens } from '../../compiler/toml/tokens.js';
 import { chevrotainTomlLexer, createTomlLexer } from './chevrotain-lexer.js';
@@ -80,12 +81,33 @@ describe('chevrotain definitions', () => {
     const warn = console.warn;
     console.log = console.warn = (...a: unknown[]) => { warnings.push(a.join(' ')); };
     try {
-      const parser = createTomlParser(tokens, true);
+      const parser = createTomlParser(tokens, { validate: true });
       assert.deepEqual((parser as unknown as { definitionErrors: unknown[] }).definitionErrors, []);
     } finally {
       console.log = log;
       console.warn = warn;
     }
     assert.deepEqual(warnings, []);
+  });
+
+  test('parser: recording on a layer (production) leaves the parser as recording in place (chevrotain\'s way) does', () => {
+    const api = chevrotain();
+    const tokens = tomlTokens();
+    const layered = createTomlParser(tokens);
+    const inPlace = createTomlParser(tokens, { recordInPlace: true });
+    // the same recorded grammar, hence the same lookahead and the same parse
+    assert.equal(JSON.stringify(api.serializeGrammar(Object.values(layered.getGAstProductions()))),
+      JSON.stringify(api.serializeGrammar(Object.values(inPlace.getGAstProductions()))));
+    // the same object afterwards: its class right above it (no layer left), the same own properties (no recording method left on it)
+    const classOf = (p: object): object => Object.getPrototypeOf(p) as object;
+    assert.equal(classOf(classOf(layered)), api.EmbeddedActionsParser.prototype);
+    assert.equal(classOf(classOf(inPlace)), api.EmbeddedActionsParser.prototype);
+    assert.deepEqual(Object.getOwnPropertyNames(classOf(layered)), Object.getOwnPropertyNames(classOf(inPlace)));
+    assert.deepEqual(Object.getOwnPropertyNames(layered), Object.getOwnPropertyNames(inPlace));
+    assert.equal(layered.RECORDING_PHASE, false);
+    for (const name of ['CONSUME', 'CONSUME2', 'SUBRULE', 'OR', 'MANY', 'OPTION', 'consume', 'or', 'LA', 'ACTION']) {
+      assert.ok(!Object.hasOwn(layered, name), name);
+      assert.equal((layered as unknown as Record<string, unknown>)[name], (api.EmbeddedActionsParser.prototype as unknown as Record<string, unknown>)[name], name);
+    }
   });
 });

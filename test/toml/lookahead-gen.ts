@@ -30,7 +30,7 @@ type Kind = (typeof KINDS)[number];
 /** The recorded grammar, from a parser built with chevrotain's own lookahead strategy. */
 export function recordedRules(): Rule[] {
   const api = chevrotain();
-  const parser = createTomlParser(tomlTokens(), false, new api.LLkLookaheadStrategy({ maxLookahead: MAX_LOOKAHEAD }));
+  const parser = createTomlParser(tomlTokens(), { lookahead: new api.LLkLookaheadStrategy({ maxLookahead: MAX_LOOKAHEAD }) });
   return Object.values(parser.getGAstProductions());
 }
 
