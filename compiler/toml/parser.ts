@@ -32,6 +32,7 @@ import { chevrotain } from './chevrotain.js';
 import { DEPTH_MESSAGE, Expect, KEY_DEPTH_MESSAGE, MAX_DEPTH, TomlSyntaxError } from './errors.js';
 import { PrecomputedLookahead } from './lookahead.js';
 import { MAX_LOOKAHEAD } from './lookahead-paths.js';
+import { recordOnLayer } from './recording.js';
 import { memberIndices, type TomlTokens } from './tokens.js';
 import { Nodes } from './nodes.js';
 import type { LineTable } from './spans.js';
@@ -57,12 +58,6 @@ export interface TomlParser extends EmbeddedActionsParser {
 
 const PLACEHOLDER: Span = { start: { offset: 0, line: 1, column: 1 }, end: { offset: 0, line: 1, column: 1 } };
 
-/** chevrotain's grammar-recording switches (parser internals, see `enableRecording` below). */
-interface Recording {
-  enableRecording(this: object): void;
-  disableRecording(this: object): void;
-}
-
 let instance: TomlParser | undefined;
 
 export function tomlParser(tokens: TomlTokens): TomlParser {
@@ -75,7 +70,7 @@ export interface ParserOptions {
   readonly validate?: boolean;
   /** The precomputed table's unless given (the table's generator passes chevrotain's own). */
   readonly lookahead?: ILookaheadStrategy;
-  /** Record the grammar chevrotain's way, on the parser itself (a test compares both ways). */
+  /** Record the grammar chevrotain's way, on the parser itself, not on a layer (recording.ts; a test compares both). */
   readonly recordInPlace?: boolean;
 }
 
@@ -85,7 +80,6 @@ export function createTomlParser(T: TomlTokens, options: ParserOptions = {}): To
   const validate = options.validate === true;
   const recordInPlace = options.recordInPlace === true;
   const lookaheadStrategy = options.lookahead ?? new PrecomputedLookahead(new Map([...T.all, EOF].map((t) => [t.name, t])));
-  const recording = api.EmbeddedActionsParser.prototype as unknown as Recording;
   // token type indices of a category and its members, for dispatch on the next token
   const members = memberIndices;
   const newlineMap = members(T.Newline);
@@ -123,36 +117,6 @@ export function createTomlParser(T: TomlTokens, options: ParserOptions = {}): To
 
     peek(): IToken {
       return this.LA(1);
-    }
-
-    /**
-     * chevrotain records the grammar (in performSelfAnalysis) through ~90
-     * recording versions of its DSL methods, which its enableRecording sets
-     * on the parser object itself and its disableRecording deletes again.
-     * By then chevrotain has made the parser an optimised prototype
-     * (toFastProperties), and V8 re-optimises such an object after every
-     * property deleted from it: ~17 µs a delete, 1.5 ms of every first
-     * parse. Here chevrotain's enableRecording puts them on a layer object
-     * between the parser and its class instead, and disableRecording drops
-     * the layer (chevrotain's own then finds nothing to delete): the same
-     * methods, found the same way while recording, and gone afterwards.
-     * test/toml/definitions.test.ts checks the result against a parser
-     * recorded chevrotain's way.
-     */
-    enableRecording(): void {
-      if (recordInPlace) {
-        recording.enableRecording.call(this);
-        return;
-      }
-      const layer: object = Object.create(Object.getPrototypeOf(this) as object);
-      recording.enableRecording.call(layer);
-      Object.setPrototypeOf(this, layer);
-      this.RECORDING_PHASE = true;
-    }
-
-    disableRecording(): void {
-      if (!recordInPlace) Object.setPrototypeOf(this, Object.getPrototypeOf(Object.getPrototypeOf(this)) as object);
-      recording.disableRecording.call(this);
     }
 
     begin(builder: Builder, errors: TomlError[], lines: LineTable): void {
@@ -487,5 +451,6 @@ export function createTomlParser(T: TomlTokens, options: ParserOptions = {}): To
     readonly inlineTable = this.RULE('inlineTable', (): TomlValue => this.inlineBody());
   }
 
+  if (!recordInPlace) recordOnLayer(Parser, api.EmbeddedActionsParser);
   return new Parser() as unknown as TomlParser;
 }

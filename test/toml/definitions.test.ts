@@ -102,7 +102,10 @@ describe('chevrotain definitions', () => {
     const classOf = (p: object): object => Object.getPrototypeOf(p) as object;
     assert.equal(classOf(classOf(layered)), api.EmbeddedActionsParser.prototype);
     assert.equal(classOf(classOf(inPlace)), api.EmbeddedActionsParser.prototype);
-    assert.deepEqual(Object.getOwnPropertyNames(classOf(layered)), Object.getOwnPropertyNames(classOf(inPlace)));
+    // the class differs only by the two switches of recording.ts
+    const switches = ['enableRecording', 'disableRecording'];
+    assert.deepEqual(Object.getOwnPropertyNames(classOf(layered)).filter((n) => !switches.includes(n)), Object.getOwnPropertyNames(classOf(inPlace)));
+    for (const n of switches) assert.ok(Object.hasOwn(classOf(layered), n) && !Object.hasOwn(classOf(inPlace), n), n);
     assert.deepEqual(Object.getOwnPropertyNames(layered), Object.getOwnPropertyNames(inPlace));
     assert.equal(layered.RECORDING_PHASE, false);
     for (const name of ['CONSUME', 'CONSUME2', 'SUBRULE', 'OR', 'MANY', 'OPTION', 'consume', 'or', 'LA', 'ACTION']) {
