@@ -113,15 +113,27 @@ function equalsEnd(text: string, i: number, end: number): number {
   return -1;
 }
 
+/** After this many characters of blanks and line ends, the rest of the run is left to a regexp. */
+const LONG_SPACE = 256;
+/** `(?:[ \t]|\r?\n)*`, built the first time a run is long (a file of blank lines): most files never build it. */
+let longSpace: RegExp | undefined;
+
 /** `(?:[ \t]|\r?\n)*`: blanks and line ends (possibly none). */
 function spaceEnd(text: string, i: number, end: number): number {
-  while (i < end) {
+  const stop = Math.min(end, i + LONG_SPACE);
+  while (i < stop) {
     const c = text.charCodeAt(i);
     if (c === SPACE || c === TAB || c === LF) i++;
     else if (c === CR && i + 1 < end && text.charCodeAt(i + 1) === LF) i += 2;
-    else break;
+    else return i;
   }
-  return i;
+  if (i >= end) return i;
+  // a long run: the regexp engine scans it several times faster than a loop over char codes; it
+  // runs on the text up to `end` (a slice is a view, not a copy), so it stops at `end` as this lexer does
+  const re = (longSpace ??= /(?:[ \t]|\r?\n)*/y);
+  re.lastIndex = 0;
+  re.test(end === text.length ? text.slice(i) : text.slice(i, end));
+  return i + re.lastIndex;
 }
 
 /** `(?:\r?\n[ \t]*)+` */
@@ -142,11 +154,10 @@ function lineEndAt(text: string, i: number, end: number, c: number): boolean {
 
 /** A comment from its `#`: up to LF or CR LF (a lone CR is part of it). */
 function commentEnd(text: string, i: number, end: number): number {
-  for (i++; i < end; i++) {
-    const c = text.charCodeAt(i);
-    if (c === LF || (c === CR && i + 1 < end && text.charCodeAt(i + 1) === LF)) break;
-  }
-  return i;
+  const nl = text.indexOf('\n', i + 1);
+  // no LF before `end`: a CR right before `end` is a lone CR here, part of the comment
+  if (nl < 0 || nl >= end) return end;
+  return nl - 1 > i && text.charCodeAt(nl - 1) === CR ? nl - 1 : nl;
 }
 
 /** Three closing quotes `q` at `i`, and up to two more quotes of the content: the end; else -1. */
@@ -160,21 +171,35 @@ function closeEnd(text: string, i: number, end: number, q: number): number {
   return i;
 }
 
+/** The first `c` at or after `i` before `end`, else `end` (a native search: multi-line strings can be long). */
+function find(text: string, c: string, i: number, end: number): number {
+  const k = text.indexOf(c, i);
+  return k < 0 || k > end ? end : k;
+}
+
 /** A basic string from its opening `"`: multi-line if it opens with `"""`. */
 function basicEnd(text: string, i: number, end: number): number {
   if (i + 2 < end && text.charCodeAt(i + 1) === QUOTE && text.charCodeAt(i + 2) === QUOTE) {
-    // """(?:[^"\\]+|\\[\s\S]|"(?!"")|""(?!"))*(?:"""(?:""?)?)?
-    for (i += 3; i < end; i++) {
-      const c = text.charCodeAt(i);
-      if (c === BACKSLASH) {
-        if (i + 1 >= end) break; // a backslash that escapes nothing ends the token before it
-        i++;
-      } else if (c === QUOTE) {
-        const close = closeEnd(text, i, end, QUOTE);
+    // """(?:[^"\\]+|\\[\s\S]|"(?!"")|""(?!"))*(?:"""(?:""?)?)?: from quote to quote and
+    // backslash to backslash, each search resuming where its last one stopped (linear)
+    i += 3;
+    let quote = find(text, '"', i, end);
+    let backslash = find(text, '\\', i, end);
+    for (;;) {
+      if (backslash < quote) {
+        // a backslash that escapes nothing (the last character) ends the token before it
+        if (backslash + 1 >= end) return backslash;
+        i = backslash + 2;
+        if (quote < i) quote = find(text, '"', i, end);
+        backslash = find(text, '\\', i, end);
+      } else if (quote < end) {
+        const close = closeEnd(text, quote, end, QUOTE);
         if (close >= 0) return close;
+        quote = find(text, '"', quote + 1, end);
+      } else {
+        return end;
       }
     }
-    return i;
   }
   // "(?:[^"\\\n]+|\\[^\n]?)*"?
   for (i++; i < end; i++) {
@@ -190,12 +215,11 @@ function basicEnd(text: string, i: number, end: number): number {
 function literalEnd(text: string, i: number, end: number): number {
   if (i + 2 < end && text.charCodeAt(i + 1) === APOS && text.charCodeAt(i + 2) === APOS) {
     // '''(?:[^']+|'(?!'')|''(?!'))*(?:'''(?:''?)?)?
-    for (i += 3; i < end; i++) {
-      if (text.charCodeAt(i) !== APOS) continue;
-      const close = closeEnd(text, i, end, APOS);
+    for (let q = find(text, "'", i + 3, end); q < end; q = find(text, "'", q + 1, end)) {
+      const close = closeEnd(text, q, end, APOS);
       if (close >= 0) return close;
     }
-    return i;
+    return end;
   }
   // '[^'\n]*'?
   for (i++; i < end; i++) {

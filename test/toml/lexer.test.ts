@@ -125,6 +125,25 @@ describe('lexer: the hand-written lexer tokenizes like the chevrotain lexer it r
     }
   });
 
+  test('long runs (blank lines, multi-line strings, comments), cut at every offset near their ends', () => {
+    const long = [
+      'a = 1\n' + ' \n\r\n\t'.repeat(200) + 'b = 2\n',
+      'a = [' + '\r\n '.repeat(300) + ']\n',
+      'a = [1,' + '\n\t\r\n'.repeat(300) + '2]\n',
+      '\n'.repeat(700) + '\r',
+      '\r\n'.repeat(400) + '\r\r\n',
+      's = """' + 'x \\" \\\\ "" '.repeat(150) + '"""""\n',
+      's = """' + 'y\\'.repeat(300),
+      "s = '''" + "z '' ".repeat(150) + "'''''\n",
+      '# ' + 'c\r'.repeat(300) + '\r\n' + '# ' + 'd'.repeat(500),
+    ];
+    for (const text of long) {
+      assertSameTokens(text);
+      for (let to = Math.max(0, text.length - 40); to <= text.length; to++) assertSameTokens(text, 0, to);
+      for (let to = 200; to < text.length; to += 97) for (let d = 0; d < 4; d++) assertSameTokens(text, 0, to + d);
+    }
+  });
+
   test('generated TOML documents, as written and mutated, whole and in stretches', () => {
     const insert = fc.constantFrom('', '[', ']', '[[', ']]', '{', '}', '"', "'", '"""', "'''", '\\', '\n', '\r', '\r\n', ',', '.', '=', '#', ' ', '\t', 'x', '1', ':', '\u0000', 'é');
     fc.assert(
