@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { repoRoot } from './lib.mjs';
 
 const only = process.argv.slice(2);
-const benches = ['cold-lint.mjs', 'code-cache.mjs', 'toml-parse.mjs', 'toml-shapes.mjs', 'lint-scale.mjs', 'run-start.mjs', 'launcher.mjs'];
+const benches = ['cold-lint.mjs', 'code-cache.mjs', 'toml-cold.mjs', 'toml-parse.mjs', 'toml-shapes.mjs', 'lint-scale.mjs', 'run-start.mjs', 'launcher.mjs'];
 for (const b of benches) {
   if (only.length && !only.some((o) => b.startsWith(o))) continue;
   const file = join(repoRoot, 'bench', b);

@@ -148,7 +148,7 @@ export class Builder {
   }
 
   /** Walks the parents of a header key, creating implicit tables. */
-  private walkHeader(segs: readonly KeySeg[], header: string): MutTable | undefined {
+  private walkHeader(segs: readonly KeySeg[], isArray: boolean): MutTable | undefined {
     let t = this.root;
     const last = segs.length - 1;
     for (let i = 0; i < last; i++) {
@@ -174,7 +174,7 @@ export class Builder {
         t = items[items.length - 1] as MutTable;
         continue;
       }
-      this.error(`cannot define ${header}: ${JSON.stringify(formatKey(names(segs, i)))} is already defined as ${describeValue(v)}`, seg.span, 'first defined here', e.keySpan);
+      this.error(`cannot define ${headerText(segs, isArray)}: ${JSON.stringify(formatKey(names(segs, i)))} is already defined as ${describeValue(v)}`, seg.span, 'first defined here', e.keySpan);
       return undefined;
     }
     return t;
@@ -182,11 +182,10 @@ export class Builder {
 
   /** `[a.b]` */
   header(segs: readonly KeySeg[], span: Span): void {
-    const path = formatKey(names(segs, segs.length - 1));
-    const header = `[${path}]`;
-    const parent = this.walkHeader(segs, header);
+    const parent = this.walkHeader(segs, false);
+    const keyNames = names(segs, segs.length - 1);
     this.current = newTable('header', span); // detached unless defined below
-    this.paths.set(this.current, names(segs, segs.length - 1));
+    this.paths.set(this.current, keyNames);
     if (parent === undefined) return;
     const seg = segs[segs.length - 1]!;
     const e = parent.entries.get(seg.name);
@@ -202,34 +201,32 @@ export class Builder {
           t.origin = 'header';
           t.span = span;
           this.current = t;
-          this.paths.set(t, names(segs, segs.length - 1));
+          this.paths.set(t, keyNames);
           return;
         case 'header':
-          this.error(`table ${header} is already defined`, span, 'first defined here', t.span);
+          this.error(`table ${headerText(segs, false)} is already defined`, span, 'first defined here', t.span);
           return;
         case 'dotted':
-          this.error(`table ${header} is already defined by dotted keys`, span, 'defined here', e.keySpan);
+          this.error(`table ${headerText(segs, false)} is already defined by dotted keys`, span, 'defined here', e.keySpan);
           return;
         case 'inline':
-          this.error(`cannot add to inline table ${JSON.stringify(path)} after it is defined`, span, 'the inline table is defined here', t.span);
+          this.error(`cannot add to inline table ${JSON.stringify(formatKey(keyNames))} after it is defined`, span, 'the inline table is defined here', t.span);
           return;
         default:
-          this.error(`table ${header} is already defined`, span, 'first defined here', t.span);
+          this.error(`table ${headerText(segs, false)} is already defined`, span, 'first defined here', t.span);
           return;
       }
     }
     if (isArrayOfTables(v)) {
-      this.error(`table ${header} is already defined as an array of tables`, span, 'first defined here', (v as TomlArray).span);
+      this.error(`table ${headerText(segs, false)} is already defined as an array of tables`, span, 'first defined here', (v as TomlArray).span);
       return;
     }
-    this.error(`cannot define table ${header}: key ${JSON.stringify(seg.name)} is already defined as ${describeValue(v)}`, span, 'first defined here', e.keySpan);
+    this.error(`cannot define table ${headerText(segs, false)}: key ${JSON.stringify(seg.name)} is already defined as ${describeValue(v)}`, span, 'first defined here', e.keySpan);
   }
 
   /** `[[a.b]]` */
   arrayHeader(segs: readonly KeySeg[], span: Span): void {
-    const path = formatKey(names(segs, segs.length - 1));
-    const header = `[[${path}]]`;
-    const parent = this.walkHeader(segs, header);
+    const parent = this.walkHeader(segs, true);
     const element = newTable('array-element', span);
     this.current = element;
     this.paths.set(element, names(segs, segs.length - 1));
@@ -247,18 +244,29 @@ export class Builder {
       return;
     }
     if (v.kind === 'array') {
-      this.error(`cannot append to ${JSON.stringify(path)} with ${header}: it is a static array defined with "="`, span, 'defined here', e.keySpan);
+      this.error(`cannot append to ${JSON.stringify(pathText(segs))} with ${headerText(segs, true)}: it is a static array defined with "="`, span, 'defined here', e.keySpan);
       return;
     }
     if (v.kind === 'table') {
       const what = v.origin === 'inline' ? 'an inline table' : 'a table';
-      this.error(`cannot define array of tables ${header}: ${JSON.stringify(path)} is already defined as ${what}`, span, 'first defined here', v.origin === 'dotted' ? e.keySpan : v.span);
+      this.error(`cannot define array of tables ${headerText(segs, true)}: ${JSON.stringify(pathText(segs))} is already defined as ${what}`, span, 'first defined here', v.origin === 'dotted' ? e.keySpan : v.span);
       return;
     }
-    this.error(`cannot define array of tables ${header}: key ${JSON.stringify(seg.name)} is already defined as ${describeValue(v)}`, span, 'first defined here', e.keySpan);
+    this.error(`cannot define array of tables ${headerText(segs, true)}: key ${JSON.stringify(seg.name)} is already defined as ${describeValue(v)}`, span, 'first defined here', e.keySpan);
   }
 
   document(): TomlTable {
     return this.root as TomlTable;
   }
+}
+
+/** The key of a header for messages (formatted only when a message needs it). */
+function pathText(segs: readonly KeySeg[]): string {
+  return formatKey(names(segs, segs.length - 1));
+}
+
+/** `[a.b]` or `[[a.b]]` for messages. */
+function headerText(segs: readonly KeySeg[], isArray: boolean): string {
+  const path = pathText(segs);
+  return isArray ? `[[${path}]]` : `[${path}]`;
 }

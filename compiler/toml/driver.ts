@@ -18,16 +18,17 @@
  * whole text in one piece (the tests compare both). At most one error per
  * line is kept.
  */
-import type { ILexingError, IToken, TokenType } from 'chevrotain';
+import type { IToken, TokenType } from 'chevrotain';
 import type { Span } from '../span.js';
 import type { TomlComment, TomlError, TomlTable } from './ast.js';
 import { Builder, newTable } from './builder.js';
 import { chevrotain } from './chevrotain.js';
 import { describeCodePoint, Expect, syntaxMessage, TomlSyntaxError } from './errors.js';
-import { invalidToken, tomlLexer, type TomlTokens } from './lexer.js';
+import { type Lexed, lexToml } from './lexer.js';
 import { tomlParser, type TomlParser } from './parser.js';
 import { CloseScanner, looksLikeLineStart, openContainers, resumeOffset } from './recovery.js';
 import { LineTable, pointSpan, tokenEnd, visibleEnd, visibleStart } from './spans.js';
+import { memberIndices, tomlTokens, type TomlTokens } from './tokens.js';
 import { work } from './work.js';
 
 const MAX_ERRORS = 100;
@@ -50,38 +51,11 @@ export function finishErrors(errors: readonly TomlError[]): TomlError[] {
   return out;
 }
 
-interface Lexed {
-  tokens: IToken[];
-  comments: IToken[];
-}
-
 /** Lexes `text` from offset `from` (a point where the lexer is in its default mode) up to `to`. */
 function lex(T: TomlTokens, text: string, from: number, to: number): Lexed {
-  const { lexer } = tomlLexer();
-  const src = from === 0 && to === text.length ? text : text.slice(from, to);
   work.lexCalls++;
-  work.lexedChars += src.length;
-  const r = lexer.tokenize(src);
-  let tokens = r.tokens;
-  const comments = r.groups['comments'] ?? [];
-  if (r.errors.length > 0) tokens = mergeInvalid(T.Invalid, tokens, r.errors, src);
-  if (from > 0) {
-    for (const t of tokens) t.startOffset += from;
-    for (const t of comments) t.startOffset += from;
-  }
-  return { tokens, comments };
-}
-
-/** Characters the lexer skipped become Invalid tokens, so the parser fails right there. */
-function mergeInvalid(type: TokenType, tokens: IToken[], errs: ILexingError[], src: string): IToken[] {
-  const out: IToken[] = [];
-  let i = 0;
-  for (const e of errs) {
-    while (i < tokens.length && tokens[i]!.startOffset < e.offset) out.push(tokens[i++]!);
-    out.push(invalidToken(type, src, e.offset, Math.max(1, e.length)));
-  }
-  while (i < tokens.length) out.push(tokens[i++]!);
-  return out;
+  work.lexedChars += to - from;
+  return lexToml(T, text, from, to);
 }
 
 /**
@@ -114,17 +88,6 @@ function tokenIndexAt(tokens: readonly IToken[], offset: number): number {
   return lo;
 }
 
-/** The depth of the lexer's mode stack after `tokens` (0: its default mode). */
-function modeDepth(tokens: readonly IToken[]): number {
-  let depth = 0;
-  for (const t of tokens) {
-    const tt = t.tokenType;
-    if (tt.POP_MODE === true && depth > 0) depth--;
-    if (tt.PUSH_MODE !== undefined) depth++;
-  }
-  return depth;
-}
-
 interface Failure {
   found: IToken | undefined;
   expect: Expect;
@@ -154,7 +117,7 @@ function runParser(parser: TomlParser, EOF: TokenType): Failure | undefined {
  * construct; `Infinity` parses in one piece).
  */
 export function parseText(text: string, errors: TomlError[], comments: TomlComment[], window = WINDOW): TomlTable | undefined {
-  const { tokens: T } = tomlLexer();
+  const T = tomlTokens();
   const parser = tomlParser(T);
   const lines = new LineTable(text);
   try {
@@ -167,9 +130,10 @@ export function parseText(text: string, errors: TomlError[], comments: TomlComme
 function parseWindows(
   text: string, T: TomlTokens, parser: TomlParser, lines: LineTable, errors: TomlError[], comments: TomlComment[], window: number,
 ): TomlTable | undefined {
-  const api = chevrotain();
-  const EOF = api.EOF;
-  const isNewline = (t: IToken | undefined): boolean => t !== undefined && api.tokenMatcher(t, T.Newline);
+  const EOF = chevrotain().EOF;
+  const newlineIdx = memberIndices(T.Newline);
+  const keyPartIdx = memberIndices(T.KeyPart);
+  const isNewline = (t: IToken | undefined): boolean => t !== undefined && newlineIdx[t.tokenTypeIdx] === true;
   const n = text.length;
   const builder = new Builder(errors, { start: ORIGIN, end: ORIGIN });
   parser.begin(builder, errors, lines);
@@ -194,7 +158,7 @@ function parseWindows(
     let cut = end;
     const last = tokens[tokens.length - 1];
     if (end < n && last !== undefined && tokenEnd(last) >= end && !isNewline(last)) {
-      if (api.tokenMatcher(last, T.KeyPart) && !startsLine(text, tokens[tokens.length - 2], last, isNewline)) {
+      if (keyPartIdx[last.tokenTypeIdx] === true && !startsLine(text, tokens[tokens.length - 2], last, isNewline)) {
         size *= 2;
         continue;
       }
@@ -209,7 +173,7 @@ function parseWindows(
     const failure = runParser(parser, EOF);
 
     if (failure === undefined) {
-      if (cut === end && end < n && modeDepth(tokens) !== 0) throw new Error(`a window ended in a lexer mode other than the default at offset ${end}`);
+      if (cut === end && end < n && lexed.depth !== 0) throw new Error(`a window ended in a lexer mode other than the default at offset ${end}`);
       keepComments(lexed, cut);
       pos = cut;
       size = cut < end ? size * 2 : window;

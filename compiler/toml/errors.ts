@@ -40,14 +40,15 @@ export function describeToken(image: string | undefined): string {
   const c = image.charCodeAt(0);
   if (c === 0x0a || (c === 0x0d && image.charCodeAt(1) === 0x0a)) return 'the end of the line';
   const cp = image.codePointAt(0)!;
-  if (image.length <= 2 && cp > 0x7e && INVISIBLE.test(String.fromCodePoint(cp))) {
+  if (image.length <= 2 && cp > 0x7e && (invisible ??= /^[\p{Z}\p{C}]$/u).test(String.fromCodePoint(cp))) {
     return `${describeCodePoint(cp)} (an invisible character)`;
   }
   const shown = image.length > 24 ? image.slice(0, 21) + '...' : image;
   return JSON.stringify(shown);
 }
 
-const INVISIBLE = /^[\p{Z}\p{C}]$/u;
+/** Separators and control, format and unassigned code points; built on first use (Unicode property sets are large). */
+let invisible: RegExp | undefined;
 
 const BARE_KEY_HINT = ' (bare keys may only contain A-Z, a-z, 0-9, "_" and "-"; quote other keys)';
 

@@ -5,8 +5,8 @@
  *   toTaggedJson(document)    -> toml-test's tagged JSON
  *   toPlainJsonText(document) -> plain JSON text with exact integers
  *
- * Nothing is loaded or built at import time: chevrotain, the lexer and the
- * parser are created on the first parse and reused for the process.
+ * Nothing is loaded or built at import time: chevrotain, the token types and
+ * the parser are created on the first parse and reused for the process.
  */
 import type { Span } from '../span.js';
 import type { TomlComment, TomlError, TomlParseResult } from './ast.js';

@@ -24,13 +24,16 @@
  * closures: OR alternatives and MANY bodies are created once, state flows
  * through fields.
  */
-import type { EmbeddedActionsParser, IToken, TokenType } from 'chevrotain';
+import type { EmbeddedActionsParser, ILookaheadStrategy, IToken, TokenType } from 'chevrotain';
 import type { Span } from '../span.js';
 import type { TomlError, TomlValue } from './ast.js';
 import { Builder, type KeySeg, type MutTable, newTable } from './builder.js';
 import { chevrotain } from './chevrotain.js';
 import { DEPTH_MESSAGE, Expect, KEY_DEPTH_MESSAGE, MAX_DEPTH, TomlSyntaxError } from './errors.js';
-import type { TomlTokens } from './lexer.js';
+import { PrecomputedLookahead } from './lookahead.js';
+import { MAX_LOOKAHEAD } from './lookahead-paths.js';
+import { recordOnLayer } from './recording.js';
+import { memberIndices, type TomlTokens } from './tokens.js';
 import { Nodes } from './nodes.js';
 import type { LineTable } from './spans.js';
 
@@ -58,20 +61,27 @@ const PLACEHOLDER: Span = { start: { offset: 0, line: 1, column: 1 }, end: { off
 let instance: TomlParser | undefined;
 
 export function tomlParser(tokens: TomlTokens): TomlParser {
-  if (instance === undefined) instance = createTomlParser(tokens, false);
+  if (instance === undefined) instance = createTomlParser(tokens);
   return instance;
 }
 
-export function createTomlParser(T: TomlTokens, validate: boolean): TomlParser {
+export interface ParserOptions {
+  /** chevrotain's grammar checks (a test; production skips them for speed). */
+  readonly validate?: boolean;
+  /** The precomputed table's unless given (the table's generator passes chevrotain's own). */
+  readonly lookahead?: ILookaheadStrategy;
+  /** Record the grammar chevrotain's way, on the parser itself, not on a layer (recording.ts; a test compares both). */
+  readonly recordInPlace?: boolean;
+}
+
+export function createTomlParser(T: TomlTokens, options: ParserOptions = {}): TomlParser {
   const api = chevrotain();
   const EOF: TokenType = api.EOF;
-  /** Token type indices of a category and its members, for dispatch on the next token. */
-  const members = (c: TokenType): boolean[] => {
-    const out: boolean[] = [];
-    out[c.tokenTypeIdx!] = true;
-    for (const k of Object.keys(c.categoryMatchesMap ?? {})) out[Number(k)] = true;
-    return out;
-  };
+  const validate = options.validate === true;
+  const recordInPlace = options.recordInPlace === true;
+  const lookaheadStrategy = options.lookahead ?? new PrecomputedLookahead(new Map([...T.all, EOF].map((t) => [t.name, t])));
+  // token type indices of a category and its members, for dispatch on the next token
+  const members = memberIndices;
   const newlineMap = members(T.Newline);
   const scalarIdx = members(T.Scalar);
   const openArrayIdx = members(T.OpenArray);
@@ -101,7 +111,7 @@ export function createTomlParser(T: TomlTokens, validate: boolean): TomlParser {
     declare importLexerState: (state: number) => void;
 
     constructor() {
-      super(T.all as TokenType[], { maxLookahead: 2, recoveryEnabled: false, skipValidations: !validate });
+      super(T.all as TokenType[], { maxLookahead: MAX_LOOKAHEAD, lookaheadStrategy, recoveryEnabled: false, skipValidations: !validate });
       this.performSelfAnalysis();
     }
 
@@ -441,5 +451,6 @@ export function createTomlParser(T: TomlTokens, validate: boolean): TomlParser {
     readonly inlineTable = this.RULE('inlineTable', (): TomlValue => this.inlineBody());
   }
 
+  if (!recordInPlace) recordOnLayer(Parser, api.EmbeddedActionsParser);
   return new Parser() as unknown as TomlParser;
 }

@@ -11,18 +11,18 @@
  * The driver then lexes afresh from there, in the lexer's default mode.
  */
 import type { IToken } from 'chevrotain';
-import { chevrotain } from './chevrotain.js';
-import type { TomlTokens } from './lexer.js';
+import { memberIndices, type TomlTokens } from './tokens.js';
 import { work } from './work.js';
 
 /** Open `[` / `{` of the current item before token `foundIdx`. */
 export function openContainers(T: TomlTokens, tokens: readonly IToken[], from: number, foundIdx: number): string[] {
-  const matches = chevrotain().tokenMatcher;
+  const openArray = memberIndices(T.OpenArray);
+  const openInline = memberIndices(T.OpenInline);
   const stack: string[] = [];
   for (let i = Math.max(0, from); i < foundIdx && i < tokens.length; i++) {
     const t = tokens[i]!;
-    if (matches(t, T.OpenArray)) stack.push('[');
-    else if (matches(t, T.OpenInline)) stack.push('{');
+    if (openArray[t.tokenTypeIdx] === true) stack.push('[');
+    else if (openInline[t.tokenTypeIdx] === true) stack.push('{');
     else if (t.tokenType === T.RBracketArray || t.tokenType === T.RBrace) stack.pop();
   }
   return stack;

@@ -1,15 +1,19 @@
 /**
- * Production builds the lexer and parser with chevrotain's definition checks
- * off (`skipValidations: true`) because they cost start-up time. This test
- * builds both with the checks on, so nothing is hidden: no definition errors
- * or warnings, every mode can use the first-character optimisation
- * (`ensureOptimizations`), and the checked lexer tokenizes exactly like the
- * production one.
+ * Production builds the parser with chevrotain's definition checks off
+ * (`skipValidations: true`) because they cost start-up time. This test
+ * builds it with the checks on, so nothing is hidden. The chevrotain lexer
+ * that is now the differential oracle of the hand-written one
+ * (chevrotain-lexer.ts, lexer.test.ts) is checked the same way: no
+ * definition errors or warnings, every mode can use the first-character
+ * optimisation (`ensureOptimizations`), and the checked lexer tokenizes
+ * exactly like the unchecked one the differential test uses.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createTomlLexer, tomlLexer } from '../../compiler/toml/lexer.js';
+import { chevrotain } from '../../compiler/toml/chevrotain.js';
 import { createTomlParser } from '../../compiler/toml/parser.js';
+import { tomlTokens } from '../../compiler/toml/tokens.js';
+import { chevrotainTomlLexer, createTomlLexer } from './chevrotain-lexer.js';
 
 const SAMPLE = [
   '# comment',
@@ -57,9 +61,9 @@ describe('chevrotain definitions', () => {
     }
   });
 
-  test('the validated lexer tokenizes exactly like the production lexer', () => {
+  test('the validated oracle lexer tokenizes exactly like the unvalidated one', () => {
     const checked = createTomlLexer(true).lexer.tokenize(SAMPLE);
-    const prod = tomlLexer().lexer.tokenize(SAMPLE);
+    const prod = chevrotainTomlLexer().lexer.tokenize(SAMPLE);
     const view = (r: typeof prod) => ({
       tokens: r.tokens.map((t) => `${t.tokenType.name}@${t.startOffset}:${JSON.stringify(t.image)}`),
       comments: (r.groups['comments'] ?? []).map((t) => `${t.startOffset}:${t.image}`),
@@ -71,18 +75,42 @@ describe('chevrotain definitions', () => {
   });
 
   test('parser: grammar validations pass (no ambiguities, no left recursion, unique occurrences)', () => {
-    const { tokens } = createTomlLexer(true);
+    const tokens = tomlTokens();
     const warnings: string[] = [];
     const log = console.log;
     const warn = console.warn;
     console.log = console.warn = (...a: unknown[]) => { warnings.push(a.join(' ')); };
     try {
-      const parser = createTomlParser(tokens, true);
+      const parser = createTomlParser(tokens, { validate: true });
       assert.deepEqual((parser as unknown as { definitionErrors: unknown[] }).definitionErrors, []);
     } finally {
       console.log = log;
       console.warn = warn;
     }
     assert.deepEqual(warnings, []);
+  });
+
+  test('parser: recording on a layer (production) leaves the parser as recording in place (chevrotain\'s way) does', () => {
+    const api = chevrotain();
+    const tokens = tomlTokens();
+    const layered = createTomlParser(tokens);
+    const inPlace = createTomlParser(tokens, { recordInPlace: true });
+    // the same recorded grammar, hence the same lookahead and the same parse
+    assert.equal(JSON.stringify(api.serializeGrammar(Object.values(layered.getGAstProductions()))),
+      JSON.stringify(api.serializeGrammar(Object.values(inPlace.getGAstProductions()))));
+    // the same object afterwards: its class right above it (no layer left), the same own properties (no recording method left on it)
+    const classOf = (p: object): object => Object.getPrototypeOf(p) as object;
+    assert.equal(classOf(classOf(layered)), api.EmbeddedActionsParser.prototype);
+    assert.equal(classOf(classOf(inPlace)), api.EmbeddedActionsParser.prototype);
+    // the class differs only by the two switches of recording.ts
+    const switches = ['enableRecording', 'disableRecording'];
+    assert.deepEqual(Object.getOwnPropertyNames(classOf(layered)).filter((n) => !switches.includes(n)), Object.getOwnPropertyNames(classOf(inPlace)));
+    for (const n of switches) assert.ok(Object.hasOwn(classOf(layered), n) && !Object.hasOwn(classOf(inPlace), n), n);
+    assert.deepEqual(Object.getOwnPropertyNames(layered), Object.getOwnPropertyNames(inPlace));
+    assert.equal(layered.RECORDING_PHASE, false);
+    for (const name of ['CONSUME', 'CONSUME2', 'SUBRULE', 'OR', 'MANY', 'OPTION', 'consume', 'or', 'LA', 'ACTION']) {
+      assert.ok(!Object.hasOwn(layered, name), name);
+      assert.equal((layered as unknown as Record<string, unknown>)[name], (api.EmbeddedActionsParser.prototype as unknown as Record<string, unknown>)[name], name);
+    }
   });
 });
