@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { arch as osArch, release, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { launcherPath } from '../../targets/linux/launcher/index.js';
 import { openForBind } from '../../targets/runner/descriptors.js';
 import type { Finding } from '../format/doctor.js';
 import { formatNames, formats, renderer } from '../format/registry.js';
@@ -92,6 +93,7 @@ export function linuxFindings(bwrapSpec: string, seccompProgram: (arch: 'x86_64'
     detail: `Linux ${kernel}${seccompField ? ', seccomp built in' : ', no Seccomp field in /proc/self/status (CONFIG_SECCOMP off)'}${seccompField?.[1] === '2' ? '; boxwright itself already runs under a seccomp filter (a container?), which stacks with the sandbox filter' : ''}`,
     ...(oldKernel || !seccompField ? { fix: 'use a kernel built with CONFIG_SECCOMP_FILTER and user namespaces (3.8 or later; any current distribution kernel)' } : {}),
   });
+  findings.push(...sandboxProgramFindings(cpu));
   const uid = process.getuid?.() ?? -1;
   findings.push(
     uid === 0
@@ -226,6 +228,49 @@ export function linuxFindings(bwrapSpec: string, seccompProgram: (arch: 'x86_64'
     rmSync(dir, { recursive: true, force: true });
   }
   return findings;
+}
+
+/**
+ * boxwright-sandbox for this machine (the launcher and the in-sandbox
+ * step), and the kernel's Landlock ABI as it answers the system call now
+ * (not the per-boot record lint uses): what `run` needs to keep read trees
+ * non-executable and the host's abstract sockets out.
+ */
+function sandboxProgramFindings(cpu: 'x86_64' | 'aarch64' | undefined): Finding[] {
+  const program = cpu ? launcherPath(cpu) : undefined;
+  if (!program)
+    return [
+      {
+        id: 'launcher',
+        status: 'fail',
+        title: 'boxwright-sandbox',
+        detail: cpu ? `dist/sandbox/boxwright-sandbox.${cpu} is not built: \`boxwright run\` refuses to run anything` : 'no program for this architecture',
+        fix: 'install a C compiler (Debian: apt-get install gcc libc6-dev) and rebuild (npm ci, or npm run build); an npm tarball ships both architectures',
+      },
+    ];
+  const version = spawnSync(program, ['--version'], { encoding: 'utf8', timeout: 5000 });
+  const abiRun = spawnSync(program, ['--abi'], { encoding: 'utf8', timeout: 5000 });
+  const abi = abiRun.status === 0 && /^\d+$/.test(abiRun.stdout.trim()) ? Number(abiRun.stdout.trim()) : undefined;
+  const lsm = readSys('/sys/kernel/security/lsm');
+  const landlock: Finding =
+    abi === undefined
+      ? { id: 'landlock', status: 'fail', title: 'Landlock', detail: `boxwright-sandbox --abi failed: ${firstLine((abiRun.stderr ?? '') + (abiRun.error?.message ?? ''))}`, fix: 'rebuild boxwright-sandbox (npm run build)' }
+      : abi === 0
+        ? {
+            id: 'landlock',
+            status: 'fail',
+            title: 'Landlock',
+            detail: `the kernel offers no Landlock (ABI 0${lsm ? `; active security modules: ${lsm.trim()}` : ''}): \`boxwright run\` refuses Box configs (read trees would be executable) unless --landlock off`,
+            fix: 'boot Linux 5.13 or later with landlock in lsm= (e.g. lsm=landlock,lockdown,yama,integrity,apparmor), or accept executable read trees with --landlock off',
+          }
+        : {
+            id: 'landlock',
+            status: abi >= 6 ? 'ok' : 'warn',
+            title: 'Landlock',
+            detail: `ABI ${abi}: execution confined to exec grants${abi >= 6 ? '; the abstract-socket and signal scopes apply' : '; no scopes below ABI 6 (Linux 6.12): a principal with a direct network exception reaches the host\'s abstract unix sockets'}`,
+            ...(abi >= 6 ? {} : { fix: 'a kernel with Landlock ABI 6 (Linux 6.12 or later) adds the scopes' }),
+          };
+  return [{ id: 'launcher', status: 'ok', title: 'boxwright-sandbox', detail: `${version.stdout.trim() || program}: the launcher and the in-sandbox step` }, landlock];
 }
 
 /** `--symlink usr/X /X` for the host's merged-/usr links, as the lowering recreates them. */

@@ -9,7 +9,7 @@
  */
 import { lstatSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 
 export function cacheRoot(env: NodeJS.ProcessEnv = process.env, home: string = homedir()): string {
   const xdg = env['XDG_CACHE_HOME'];
@@ -32,19 +32,27 @@ export function untrusted(dir: string): string | undefined {
 }
 
 /**
- * Makes `dir` and its missing parents below `root`'s parent, each 0700,
- * then checks every directory from `root` down to `dir` is private.
- * Returns why not, or undefined.
+ * Every directory from `root` down to `dir` (`dir` is `root` or below it)
+ * private to this user: each one that exists is checked before anything is
+ * made inside it, each missing one is made 0700. Returns why not, or
+ * undefined.
  */
 export function privateDir(root: string, dir: string): string | undefined {
+  const below = relative(root, dir);
+  const chain = [root, ...(below === '' ? [] : below.split(sep).map((_, i, parts) => join(root, ...parts.slice(0, i + 1))))];
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    mkdirSync(dirname(root), { recursive: true, mode: 0o700 });
   } catch (e) {
-    return `cannot make ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`;
+    return `cannot make ${dirname(root)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`;
   }
-  for (let d = dir; ; d = join(d, '..')) {
+  for (const d of chain) {
+    try {
+      mkdirSync(d, { mode: 0o700 });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return `cannot make ${d}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`;
+    }
     const why = untrusted(d);
     if (why) return why;
-    if (d === root || d.length <= root.length) return undefined;
   }
+  return undefined;
 }

@@ -12,6 +12,7 @@
  */
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
+import { afterStatus } from './outcome.js';
 
 const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
@@ -60,6 +61,11 @@ export function runLauncher(run: LauncherRun): Promise<number | undefined> {
       done(125);
     });
     if (child.pid === undefined) return;
-    child.on('close', (code, signal) => done(code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0)));
+    child.on('close', (code, signal) => {
+      const status = code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0);
+      const after = afterStatus(status, run.command);
+      if (after) process.stderr.write(`boxwright run: ${after}\n`);
+      done(status);
+    });
   });
 }

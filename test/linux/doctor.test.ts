@@ -1,6 +1,7 @@
 // `boxwright doctor` reports the real state of this machine: real trials
 // under bubblewrap when it is there; a missing or broken bwrap fails with a fix.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +25,12 @@ describe('boxwright doctor', { skip: requireOrSkip(process.platform === 'linux',
     const report = JSON.parse(r.stdout) as Report;
     assert.equal(report.version, 1);
     const byId = new Map(report.findings.map((f) => [f.id, f]));
-    for (const id of ['architecture', 'kernel', 'bwrap', 'namespaces', 'seccomp', 'mount-setup']) assert.ok(byId.has(id), `finding ${id}`);
+    for (const id of ['architecture', 'kernel', 'launcher', 'landlock', 'bwrap', 'namespaces', 'seccomp', 'mount-setup']) assert.ok(byId.has(id), `finding ${id}`);
+    // The ABI as Python's ctypes gets it from the same system call (landlock_create_ruleset, VERSION flag).
+    const py = spawnSync('python3', ['-c', 'import ctypes; l = ctypes.CDLL(None, use_errno=True); print(max(l.syscall(444, None, 0, 1), 0))'], { encoding: 'utf8' });
+    assert.equal(py.status, 0, py.stderr);
+    assert.match(byId.get('landlock')!.detail, py.stdout.trim() === '0' ? /no Landlock \(ABI 0/ : new RegExp(`^ABI ${py.stdout.trim()}:`));
+    assert.match(byId.get('launcher')!.detail, /^boxwright-sandbox \S+ \((x86_64|aarch64), launch format 1\)/);
     assert.match(byId.get('bwrap')!.detail, /^bubblewrap \d+\.\d+/);
     assert.equal(byId.get('namespaces')!.status, 'ok');
     assert.match(byId.get('seccomp')!.detail, /Seccomp: 2/);
