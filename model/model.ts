@@ -82,7 +82,7 @@ interface IndexNode {
   readonly children: Map<string, IndexNode>;
   readonly trees: Grant[];
   readonly files: Grant[];
-  /** A platform mechanism (seed 001's secret list) denies this path and below. */
+  /** A platform mechanism (TYBA's secret list) denies this path and below. */
   mechanism: boolean;
   /** The full path, for nodes that hold grants (the keys of the summary table). */
   path?: string;

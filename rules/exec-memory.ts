@@ -11,7 +11,7 @@ const runtimeOf = (base: string): string | undefined => Object.keys(jit).find((k
 export const execMemory = defineRule({
   meta: {
     id: 'exec-memory',
-    seedRow: 'Executable memory',
+    seedRow: "Box's platform table, row: Executable memory",
     dialects: ['box'],
     docs: {
       summary: "A JIT runtime is granted, or reachable through a read tree; it can fail at runtime under Linux's executable-memory filter.",

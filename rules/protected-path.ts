@@ -14,7 +14,7 @@ const reasons: Record<ProtectedPath['why'], string> = {
 export const protectedPath = defineRule({
   meta: {
     id: 'protected-path',
-    seedRow: "Content and execution grants must pass Box's protected-path checks",
+    seedRow: "Box's platform table: content and execution grants must pass Box's protected-path checks",
     dialects: ['box'],
     docs: {
       summary: 'A grant names a protected path, or a tree that contains one.',

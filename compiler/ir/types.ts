@@ -76,7 +76,7 @@ export interface TybaSession {
   readonly agentDirs: readonly string[];
 }
 
-/** A known credential location outside seed 001's secret list, and whether it exists on the machine. */
+/** A known credential location outside TYBA's secret list, and whether it exists on the machine. */
 export interface CredentialFact {
   readonly written: string;
   readonly path: string;

@@ -22,7 +22,7 @@ const seedWords = /\bseeds?\b/i;
  * targets/linux/seccomp/policy.ts): each to be reworded there, then removed
  * from this list. Exact strings, so nothing else slips through.
  */
-const pending = ['the twelve secret locations of seed 001', 'refused outright, as the seed asks'];
+const pending: string[] = [];
 
 function offending(what: string, text: string): string[] {
   let rest = text;

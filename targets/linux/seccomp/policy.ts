@@ -72,7 +72,7 @@ const SETID = 'S_ISUID|S_ISGID';
 
 const NAMESPACE_FLAGS = 'CLONE_NEWNS|CLONE_NEWCGROUP|CLONE_NEWUTS|CLONE_NEWIPC|CLONE_NEWUSER|CLONE_NEWPID|CLONE_NEWNET';
 
-/** boxwright's policy: the seed's rows "IPv6 and socket families" and "Executable memory", plus hardening. */
+/** boxwright's policy: Box's platform table's rows "IPv6 and socket families" and "Executable memory", plus hardening. */
 export function boxwrightPolicy(): SeccompPolicy {
   const EPERM = { errno: 'EPERM' } as const;
   const ENOSYS = { errno: 'ENOSYS' } as const;
@@ -109,7 +109,7 @@ export function boxwrightPolicy(): SeccompPolicy {
       },
       {
         id: 'pkey-mprotect',
-        reason: 'refused outright, as the seed asks: little needs it, and protection keys let userspace flip access rights (WRPKRU) with no syscall the filter sees',
+        reason: 'refused outright, as Box\'s platform table asks: little needs it, and protection keys let userspace flip access rights (WRPKRU) with no syscall the filter sees',
         syscalls: ['pkey_mprotect'],
         action: EPERM,
       },
