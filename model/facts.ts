@@ -47,6 +47,8 @@ export type Mechanism =
   | { readonly kind: 'nothing-to-label' }
   /** Windows: reads and execution are open. */
   | { readonly kind: 'reads-open' }
+  /** Windows: the path has no Windows spelling (outside the home, or a name Windows cannot hold): the plan leaves the entry out. */
+  | { readonly kind: 'no-windows-spelling'; readonly path: string; readonly why: { readonly kind: 'outside-home' } | { readonly kind: 'name'; readonly problem: string } }
   /** Linux: an agent read of a loader directory is executable under Landlock (libraries need executable mappings). */
   | { readonly kind: 'loader-directory' }
   /** Linux under Landlock: a read tree is not executable by execve, but the dynamic loader can map and run a program from it. */
@@ -88,6 +90,7 @@ export const FACT_KINDS: readonly FactKind[] = [
   'read-allow-discarded',
   'nothing-to-label',
   'reads-open',
+  'no-windows-spelling',
   'ancestors-pinned',
   'host-network-namespace',
   'sockets-reachable',

@@ -1,7 +1,7 @@
 import type { Platform } from '../compiler/diagnostic.js';
 import { PLATFORMS } from '../compiler/diagnostic.js';
 import type { Grant, PolicyIR, Principal } from '../compiler/ir/types.js';
-import { expandTilde, isUnder, secretLocations } from '../compiler/paths/index.js';
+import { expandTilde, isUnder, secretLocations, toWindows } from '../compiler/paths/index.js';
 import loaderData from '../compiler/paths/loaders.json' with { type: 'json' };
 import { access, absent, denied, empty, type Cell } from './cell.js';
 import type { AbstractSockets, Mechanism, Refusal } from './facts.js';
@@ -349,6 +349,17 @@ function windowsAt(ix: PlatformIndex, path: string): Cell {
   return access({ read: true, write, exec: true });
 }
 
+/**
+ * An authored entry the Windows plan leaves out: its path has no Windows
+ * spelling (compiler/paths/windows.ts, the plan's own mapping). It applies
+ * nowhere on Windows, so the model says so, not the views.
+ */
+function windowsUnspelled(g: Grant, home: string): Mechanism | undefined {
+  if (g.implicit || !g.path) return undefined;
+  const m = toWindows(g.path, home);
+  return m.ok ? undefined : { kind: 'no-windows-spelling', path: g.path, why: m.why.kind === 'outside-home' ? { kind: 'outside-home' } : { kind: 'name', problem: m.why.problem } };
+}
+
 function grantAccess(
   p: Principal,
   g: Grant,
@@ -357,10 +368,13 @@ function grantAccess(
   tyba: boolean,
   sockets: readonly string[],
   confined: boolean,
+  home: string,
 ): GrantAccess {
   const effective: Partial<Record<Platform, Cell>> = {};
   const notes: Partial<Record<Platform, Mechanism>> = {};
-  const applies = { macos: appliesOn(g, 'macos'), linux: appliesOn(g, 'linux'), windows: appliesOn(g, 'windows') };
+  const unspelled = windowsUnspelled(g, home);
+  const applies = { macos: appliesOn(g, 'macos'), linux: appliesOn(g, 'linux'), windows: appliesOn(g, 'windows') && !unspelled };
+  if (unspelled) notes.windows = unspelled;
   let readCover: Grant | undefined;
   let pinnedAncestors: Partial<Record<Platform, readonly string[]>> | undefined;
   for (const platform of PLATFORMS) {
@@ -492,7 +506,8 @@ function principalAccess(ir: PolicyIR, p: Principal): PrincipalAccess {
   const ix: Record<Platform, PlatformIndex> = {
     macos: new PlatformIndex('macos', p.grants),
     linux: new PlatformIndex('linux', p.grants),
-    windows: new PlatformIndex('windows', p.grants),
+    // An entry the Windows plan leaves out grants, and denies, nothing there.
+    windows: new PlatformIndex('windows', p.grants.filter((g) => !windowsUnspelled(g, ir.home))),
   };
   // Seed 001: Windows labels the twelve secrets deny-read whatever the config;
   // TYBA's Seatbelt denies them too, and read_allow cannot re-open them.
@@ -505,7 +520,7 @@ function principalAccess(ir: PolicyIR, p: Principal): PrincipalAccess {
   const at = (path: string, platform: Platform): Cell =>
     platform === 'macos' ? macosAt(p, ix.macos, path, tyba) : platform === 'linux' ? linuxAt(ix.linux, path, linuxExec) : windowsAt(ix.windows, path);
   const sockets = ir.sockets === 'unknown' ? [] : ir.sockets;
-  const grants = p.grants.map((g) => grantAccess(p, g, ix, at, tyba, sockets, linuxExec.confined));
+  const grants = p.grants.map((g) => grantAccess(p, g, ix, at, tyba, sockets, linuxExec.confined, ir.home));
   return {
     principal: p,
     grants,

@@ -32,6 +32,10 @@ export const noWindowsPath = defineRule({
       text: (d: { path: string; list: string; problem: string }) => `${d.path} has no faithful Windows spelling (${d.problem}): this \`${d.list}\` entry is left out of the Windows plan`,
     },
   },
+  explains: {
+    'no-windows-spelling': (f) =>
+      `${f.path} ${f.why.kind === 'outside-home' ? 'has no Windows meaning (only paths under ~ map to %USERPROFILE%)' : `has no faithful Windows spelling (${f.why.problem})`}: the Windows plan leaves this entry out`,
+  },
   check(ctx) {
     const worktree = ctx.ir.tyba?.worktree;
     const agent = ctx.ir.principals[0];

@@ -95,7 +95,7 @@ export function explainMatrix(model: AccessModel, diagnostics: readonly Diagnost
       const requested = requestedLegend(g);
       const cells = {} as Record<Platform, MatrixCell>;
       for (const p of PLATFORMS) {
-        if (!ga.applies[p]) {
+        if (!ga.applies[p] && g.implicit) {
           cells[p] = { legend: 'n/a', note: { ruleId: '', text: 'an implicit grant of another platform (each platform has its own spelling)' } };
           continue;
         }
@@ -105,11 +105,10 @@ export function explainMatrix(model: AccessModel, diagnostics: readonly Diagnost
           cells[p] = { legend: 'refused', note: { ruleId: pathError.ruleId, text: pathError.message } };
           continue;
         }
-        // A path the Windows plan cannot name is not in it (no-windows-path): no grant there, whatever the open reads give elsewhere.
-        const windows = p === 'windows' && !g.implicit && g.path ? toWindows(g.path, model.ir.home) : undefined;
-        if (windows && !windows.ok) {
-          const why = windows.why.kind === 'outside-home' ? 'has no Windows meaning (only paths under ~ map to %USERPROFILE%)' : `has no faithful Windows spelling (${windows.why.problem})`;
-          cells[p] = { legend: 'n/a', note: { ruleId: 'no-windows-path', text: `${g.path} ${why}: the Windows plan leaves this entry out` } };
+        // An entry the platform's artifact leaves out (the model says why: a Windows path with no spelling).
+        if (!ga.applies[p]) {
+          const why = ga.notes[p];
+          cells[p] = { legend: 'n/a', note: why ? explanation(why) : { ruleId: '', text: 'not a grant on this platform' } };
           continue;
         }
         const shown = legend(cell);

@@ -149,7 +149,9 @@ function lowerPrincipal(
     const note = ga.notes.windows;
     const cell = ga.effective.windows;
     if (g.access !== 'write' && g.access !== 'read-write' && g.access !== 'deny') {
-      noEffect.push({ ...o, path: winPath, reason: noEffectReason(ga), ruleId: explanation(note ?? { kind: 'reads-open' }).ruleId });
+      // A read-like entry has no effect beyond the open reads, spelled on Windows or not.
+      const why = note && note.kind !== 'no-windows-spelling' ? note : { kind: 'reads-open' as const };
+      noEffect.push({ ...o, path: winPath, reason: noEffectReason(ga), ruleId: explanation(why).ruleId });
       continue;
     }
     if (!g.path || !mapped) {
