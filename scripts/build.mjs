@@ -30,7 +30,7 @@ execFileSync(process.execPath, [join(root, 'scripts', 'gen-validators.mjs')], { 
 await sandboxPrograms;
 
 const esbuild = await import('esbuild');
-const { bundledChevrotain, lazyAssert, lazySegmenter } = await import('./esbuild-plugins.mjs');
+const { bundledChevrotain, lazyAssert, lazySegmenter, noGuessVersion } = await import('./esbuild-plugins.mjs');
 const outfile = join(root, 'dist', 'cli', 'boxwright.cjs');
 await esbuild.build({
   entryPoints: [join(root, 'dist', 'app', 'cli', 'entry.js')],
@@ -45,7 +45,7 @@ await esbuild.build({
   legalComments: 'linked',
   define: { 'import.meta.url': '__boxwrightBundleUrl' },
   banner: { js: "const __boxwrightBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [bundledChevrotain, lazyAssert, lazySegmenter],
+  plugins: [bundledChevrotain, lazyAssert, lazySegmenter, noGuessVersion],
   logLevel: 'warning',
 });
 // `boxwright run`'s fast path (app/cli/run-fast.ts), on its own: what
