@@ -32,39 +32,27 @@ await sandboxPrograms;
 const esbuild = await import('esbuild');
 const { bundledChevrotain, lazyAssert, lazySegmenter, noGuessVersion } = await import('./esbuild-plugins.mjs');
 const outfile = join(root, 'dist', 'cli', 'boxwright.cjs');
-await esbuild.build({
-  entryPoints: [join(root, 'dist', 'app', 'cli', 'entry.js')],
-  outfile,
-  bundle: true,
-  // CommonJS, so that bin/boxwright.cjs can load it through a V8 code cache.
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  minifySyntax: true,
-  minifyWhitespace: true,
-  legalComments: 'linked',
-  define: { 'import.meta.url': '__boxwrightBundleUrl' },
-  banner: { js: "const __boxwrightBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [bundledChevrotain, lazyAssert, lazySegmenter, noGuessVersion],
-  logLevel: 'warning',
-});
+/** A bundle for bin/boxwright.cjs: CommonJS, so that it can load through a V8 code cache. */
+const bundle = (entry, out, extra) =>
+  esbuild.build({
+    entryPoints: [join(root, 'dist', 'app', 'cli', entry)],
+    outfile: out,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    minifySyntax: true,
+    minifyWhitespace: true,
+    define: { 'import.meta.url': '__boxwrightBundleUrl' },
+    banner: { js: "const __boxwrightBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    logLevel: 'warning',
+    ...extra,
+  });
+await bundle('entry.js', outfile, { legalComments: 'linked', plugins: [bundledChevrotain, lazyAssert, lazySegmenter, noGuessVersion] });
 // `boxwright run`'s fast path (app/cli/run-fast.ts), on its own: what
 // bin/boxwright.cjs tries before it loads the CLI, small enough that a run
 // from the cache pays for no front end.
-await esbuild.build({
-  entryPoints: [join(root, 'dist', 'app', 'cli', 'run-fast.js')],
-  outfile: join(root, 'dist', 'cli', 'run-fast.cjs'),
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  minifySyntax: true,
-  minifyWhitespace: true,
-  legalComments: 'none',
-  define: { 'import.meta.url': '__boxwrightBundleUrl' },
-  banner: { js: "const __boxwrightBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  logLevel: 'warning',
-});
+await bundle('run-fast.js', join(root, 'dist', 'cli', 'run-fast.cjs'), { legalComments: 'none' });
 
 // Warm the code cache with representative runs, so the first real run
 // starts as fast as the rest. Each run loads the cache the previous one

@@ -88,3 +88,15 @@ export function jsonLines(items: readonly unknown[], indent: number): string {
   const pad = ' '.repeat(indent);
   return `[\n${items.map((i) => `${pad}  ${JSON.stringify(i)}`).join(',\n')}\n${pad}]`;
 }
+
+/** The fields every reviewable JSON artifact of a principal starts with: format, header, generator, config, forced, principal. */
+export function artifactHeaderFields(input: CompileInput, header: readonly string[], principal: string): [string, string][] {
+  return [
+    ['version', '1'],
+    ['header', jsonLines(header, 2)],
+    ['generator', JSON.stringify(`boxwright ${version}`)],
+    ['config', JSON.stringify(input.configPath)],
+    ['forced', JSON.stringify(input.forced)],
+    ['principal', JSON.stringify(principal)],
+  ];
+}

@@ -12,9 +12,8 @@
  * one `.bwrap.args` and one `.bpf`, and skips the disassembly and the
  * reviewers' JSON. See README.md beside this file for the lowering.
  */
-import { version } from '../../compiler/version.js';
 import type { PrincipalAccess } from '../../model/index.js';
-import { artifactStem, headerLines, jsonLines, sha256Hex, type Artifact, type CompileInput, type Target } from '../target.js';
+import { artifactHeaderFields, artifactStem, headerLines, jsonLines, sha256Hex, type Artifact, type CompileInput, type Target } from '../target.js';
 import { boxwrightPolicy, compilePolicy, compileSeccomp, encode, type Arch, type SeccompArtifacts } from './seccomp/index.js';
 import { bpfName, SECCOMP_ARCHES } from './arch.js';
 import { ARGS_FD, argsFile, EXEC_FD, FIRST_EMPTY_FD, lowerPrincipal, SANDBOX_EXEC_PATH, SECCOMP_FD, type LinuxView } from './lower.js';
@@ -106,12 +105,7 @@ function bwrapJson(input: CompileInput, header: readonly string[], pa: Principal
   const step = landlock ? `--rules-fd ${rulesFd}` : '--no-landlock';
   const network = p.directNetwork ? 'direct: the host network namespace (--share-net); the seccomp filter still allows only AF_UNIX and AF_INET sockets' : view.gatewaySocket ? `an empty network namespace; the gateway socket ${view.gatewaySocket} is bound in` : 'an empty network namespace (no gateway socket given)';
   const fields: [string, string][] = [
-    ['version', '1'],
-    ['header', jsonLines(header, 2)],
-    ['generator', JSON.stringify(`boxwright ${version}`)],
-    ['config', JSON.stringify(input.configPath)],
-    ['forced', JSON.stringify(input.forced)],
-    ['principal', JSON.stringify(p.id)],
+    ...artifactHeaderFields(input, header, p.id),
     ['network', JSON.stringify(network)],
     ['usage', JSON.stringify(`${stem}.run CMD [ARGS...] (written by compile --out beside this file), or by hand: bwrap --args ${ARGS_FD} -- ${SANDBOX_EXEC_PATH} ${step} -- CMD [ARGS...] ${redirections.join(' ')}   (on aarch64: the aarch64 files)`)],
     ['fds', jsonLines(fds, 2)],

@@ -4,9 +4,8 @@
  * scopes, the ABI it needs, and what the lowering left out — beside
  * `<id>.landlock`, the same rules as the in-sandbox step reads them.
  */
-import { version } from '../../../compiler/version.js';
 import type { PrincipalAccess } from '../../../model/index.js';
-import { artifactStem, jsonLines, type CompileInput } from '../../target.js';
+import { artifactHeaderFields, artifactStem, jsonLines, type CompileInput } from '../../target.js';
 import type { LandlockPlan } from './lower.js';
 import { LANDLOCK_SCOPES } from './rules.js';
 
@@ -18,12 +17,7 @@ export function landlockJson(input: CompileInput, header: readonly string[], pa:
     return { scope: name, abi: s.abi, reason: s.reason };
   });
   const fields: [string, string][] = [
-    ['version', '1'],
-    ['header', jsonLines(header, 2)],
-    ['generator', JSON.stringify(`boxwright ${version}`)],
-    ['config', JSON.stringify(input.configPath)],
-    ['forced', JSON.stringify(input.forced)],
-    ['principal', JSON.stringify(pa.principal.id)],
+    ...artifactHeaderFields(input, header, pa.principal.id),
     [
       'applied',
       JSON.stringify(
