@@ -167,6 +167,8 @@ describe('the built helpers', () => {
     const files = (JSON.parse(r.stdout) as { files: { path: string; mode: number }[] }[])[0]!.files;
     const helpers = files.filter((f) => f.path.startsWith('dist/sandbox/'));
     assert.deepEqual(helpers.map((f) => [f.path, (f.mode & 0o111) === 0o111]).sort(), [['dist/sandbox/boxwright-sandbox.aarch64', true], ['dist/sandbox/boxwright-sandbox.x86_64', true]]);
+    // and run's fast path, which bin/boxwright.cjs tries before it loads the CLI
+    assert.ok(files.some((f) => f.path === 'dist/cli/run-fast.cjs'), 'the tarball holds dist/cli/run-fast.cjs');
     const verify = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'build-sandbox.mjs'), '--verify'], { encoding: 'utf8' });
     assert.equal(verify.status, 0, verify.stderr);
   });
