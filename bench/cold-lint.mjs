@@ -1,5 +1,6 @@
 // Cold `boxwright lint` of a small config, whole process, against bare
-// `node -e 0` in the same run (issue 2: at most 2.0x).
+// `node -e 0` in the same run (issue 15: at most 1.5x, moonshot 1.2x;
+// issue 2 asked 2.0x). bench/profile.mjs says where the time goes.
 import { interleaved, timeProcess } from './lib.mjs';
 
 const bin = 'bin/boxwright.cjs';
@@ -8,5 +9,5 @@ const r = interleaved({
   node: () => timeProcess(process.execPath, ['-e', '0']),
   lint: () => timeProcess(process.execPath, lintArgs),
 });
-const out = { bench: 'cold-lint', node_ms: +r.node.median.toFixed(1), lint_ms: +r.lint.median.toFixed(1), ratio: +(r.lint.median / r.node.median).toFixed(2), runs: r.lint.runs, command: `node ${lintArgs.join(' ')}` };
+const out = { bench: 'cold-lint', node_ms: +r.node.median.toFixed(1), lint_ms: +r.lint.median.toFixed(1), ratio: +(r.lint.median / r.node.median).toFixed(2), runs: r.lint.runs, target: 1.5, moonshot: 1.2, command: `node ${lintArgs.join(' ')}` };
 console.log(JSON.stringify(out));
