@@ -9,7 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { interleaved, repoRoot, timeProcess } from './lib.mjs';
 
 const bin = join(repoRoot, 'bin', 'boxwright.cjs');
-const cache = join(repoRoot, 'dist', 'cli', 'boxwright.cjs.cache');
+// A lint loads dist/cli/lint.cjs (scripts/bundles.mjs).
+const cache = join(repoRoot, 'dist', 'cli', 'lint.cjs.cache');
 const coverage = `${cache}.json`;
 if (!existsSync(cache)) throw new Error('build first: no code cache');
 const saved = `${cache}.bench`;

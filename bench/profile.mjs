@@ -52,7 +52,7 @@ try {
     for (const f of ['sandbox', 'targets', 'compiler', 'rules', 'app']) symlinkSync(join(repoRoot, 'dist', f), join(pkg, 'dist', f), 'dir');
     for (const f of ['package.json', 'targets', 'examples', 'node_modules']) symlinkSync(join(repoRoot, f), join(pkg, f));
     await readableBundles(pkg);
-    for (const name of ['boxwright.cjs', 'run-fast.cjs']) {
+    for (const name of ['boxwright.cjs', 'lint.cjs', 'run-fast.cjs']) {
       const file = join(pkg, 'dist', 'cli', name);
       const lines = readFileSync(file, 'utf8').split('\n');
       const moduleOf = [];
@@ -122,22 +122,8 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 
-/** The CLI and fast-path bundles as scripts/build.mjs makes them, whitespace kept (keep the two in step). */
+/** The CLI's bundles as scripts/build.mjs makes them, whitespace and module comments kept. */
 async function readableBundles(pkg) {
-  const esbuild = await import('esbuild');
-  const { bundledChevrotain, lazyAssert, lazySegmenter } = await import(join(repoRoot, 'scripts', 'esbuild-plugins.mjs'));
-  const common = {
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    minifySyntax: true,
-    minifyWhitespace: false,
-    legalComments: 'none',
-    define: { 'import.meta.url': '__boxwrightBundleUrl' },
-    banner: { js: "const __boxwrightBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-    logLevel: 'warning',
-  };
-  await esbuild.build({ ...common, entryPoints: [join(repoRoot, 'dist', 'app', 'cli', 'entry.js')], outfile: join(pkg, 'dist', 'cli', 'boxwright.cjs'), plugins: [bundledChevrotain, lazyAssert, lazySegmenter] });
-  await esbuild.build({ ...common, entryPoints: [join(repoRoot, 'dist', 'app', 'cli', 'run-fast.js')], outfile: join(pkg, 'dist', 'cli', 'run-fast.cjs') });
+  const { buildBundles } = await import(join(repoRoot, 'scripts', 'bundles.mjs'));
+  await buildBundles(repoRoot, join(pkg, 'dist', 'cli'), { readable: true });
 }

@@ -14,10 +14,15 @@
 // without one.
 const { readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
-const { Script } = require('node:vm');
-const Module = require('node:module');
 
 const dir = join(__dirname, '..', 'dist', 'cli');
+/**
+ * The commands that dist/cli/lint.cjs holds (scripts/bundles.mjs keeps the
+ * same list): the CLI without the targets and the sandbox, ~30% smaller, so
+ * that a lint reads and deserialises less. Every other command, and help,
+ * loads the full dist/cli/boxwright.cjs.
+ */
+const LIGHT_COMMANDS = ['lint', 'parse', 'schema', 'rules'];
 
 // `boxwright run` from the cache: dist/cli/run-fast.cjs runs a command in a
 // sandbox compiled earlier from the same config, when nothing it depends on
@@ -40,7 +45,10 @@ if (process.argv[2] === 'run' && process.env.BOXWRIGHT_RUN_CACHE !== 'off') {
 } else cli();
 
 function cli() {
-  const file = join(dir, 'boxwright.cjs');
+  // Required here, not above: a run from the cache needs neither.
+  const { Script } = require('node:vm');
+  const Module = require('node:module');
+  const file = join(dir, LIGHT_COMMANDS.includes(process.argv[2] ?? '') ? 'lint.cjs' : 'boxwright.cjs');
   const cacheFile = `${file}.cache`;
   /** The commands whose runs the cache holds, for this Node: a first run of another one adds what it compiles. */
   const coverageFile = `${cacheFile}.json`;

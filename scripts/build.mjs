@@ -2,7 +2,8 @@
 // 1. tsc type-checks everything and emits dist/ (the tests run from there);
 // 2. the JSON Schemas are compiled ahead of time into standalone ajv code,
 //    so that no schema is compiled at start-up;
-// 3. esbuild bundles the CLI into one file, dist/cli/boxwright.cjs, because
+// 3. esbuild bundles the CLI (scripts/bundles.mjs: dist/cli/boxwright.cjs,
+//    and lint.cjs for the commands that need no target), because
 //    loading hundreds of small modules (chevrotain's lodash imports alone)
 //    costs more start-up time than everything else together; runs here
 //    write this machine's V8 code cache (see bin/boxwright.cjs), which the
@@ -29,45 +30,22 @@ execFileSync(process.execPath, [join(root, 'scripts', 'gen-validators.mjs')], { 
 
 await sandboxPrograms;
 
-const esbuild = await import('esbuild');
-const { bundledChevrotain, lazyAssert, lazySegmenter, noGuessVersion } = await import('./esbuild-plugins.mjs');
-const outfile = join(root, 'dist', 'cli', 'boxwright.cjs');
-/** A bundle for bin/boxwright.cjs: CommonJS, so that it can load through a V8 code cache. */
-const bundle = (entry, out, extra) =>
-  esbuild.build({
-    entryPoints: [join(root, 'dist', 'app', 'cli', entry)],
-    outfile: out,
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    minifySyntax: true,
-    minifyWhitespace: true,
-    define: { 'import.meta.url': '__boxwrightBundleUrl' },
-    banner: { js: "const __boxwrightBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-    logLevel: 'warning',
-    ...extra,
-  });
-await bundle('entry.js', outfile, { legalComments: 'linked', plugins: [bundledChevrotain, lazyAssert, lazySegmenter, noGuessVersion] });
-// `boxwright run`'s fast path (app/cli/run-fast.ts), on its own: what
-// bin/boxwright.cjs tries before it loads the CLI, small enough that a run
-// from the cache pays for no front end.
-await bundle('run-fast.js', join(root, 'dist', 'cli', 'run-fast.cjs'), { legalComments: 'none' });
+const { buildBundles } = await import('./bundles.mjs');
+const cliDir = join(root, 'dist', 'cli');
+await buildBundles(root, cliDir);
 
-// Warm the code cache with representative runs, so the first real run
-// starts as fast as the rest. Each run loads the cache the previous one
-// wrote and writes it back with what it compiled on top: lint, then run
-// (which also compiles a config; without bubblewrap it fails closed, and
-// still warms everything up to the spawn).
-rmSync(`${outfile}.cache`, { force: true });
-rmSync(`${outfile}.cache.json`, { force: true });
+// Warm the code caches with representative runs, so the first real run
+// starts as fast as the rest: a lint (dist/cli/lint.cjs), and a run (the
+// full bundle: it checks and compiles a config; without bubblewrap it fails
+// closed, and still warms everything up to the spawn). A later first run of
+// another command adds what it compiles to its bundle's cache.
 const scratch = mkdtempSync(join(tmpdir(), 'boxwright-warm-'));
 const warm = (args) =>
   spawnSync(process.execPath, [join(root, 'bin', 'boxwright.cjs'), ...args], {
     cwd: root,
     stdio: 'ignore',
     // The warm-up's run writes its sandbox into a scratch cache, never the user's.
-    env: { ...process.env, BOXWRIGHT_WRITE_CODE_CACHE: '1', NO_COLOR: '1', XDG_CACHE_HOME: scratch },
+    env: { ...process.env, BOXWRIGHT_WRITE_CODE_CACHE: '1', BOXWRIGHT_RUN_CACHE: 'off', NO_COLOR: '1', XDG_CACHE_HOME: scratch },
   });
 warm(['lint', '--fs', 'examples/machine.json', 'examples/coding-agent.toml', 'examples/tyba-user-config.toml']);
 try {
@@ -76,4 +54,6 @@ try {
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
-if (!existsSync(`${outfile}.cache`)) throw new Error('the warm-up runs wrote no code cache: the CLI did not start');
+for (const name of ['lint.cjs', 'boxwright.cjs']) {
+  if (!existsSync(join(cliDir, `${name}.cache`))) throw new Error(`the warm-up runs wrote no code cache for dist/cli/${name}: the CLI did not start`);
+}

@@ -36,19 +36,39 @@ export const noGuessVersion = {
 };
 
 /**
- * string-width (used by yargs' help layout) creates an Intl.Segmenter at
- * import, which loads ICU segmentation data (~12 ms) even when no help is
- * printed. Create it on first use instead; the library's logic is unchanged.
+ * string-width (used by yargs' help layout), two start-up costs of its
+ * import, each paid even when no help is printed:
+ * - it creates an Intl.Segmenter, which loads ICU segmentation data (~12 ms);
+ * - it has three `/…/v` regular-expression literals, and V8 validates a
+ *   literal when it compiles the function holding it, code cache or not:
+ *   `\p{RGI_Emoji}` with the v flag builds the whole emoji sequence set
+ *   (~10 ms, measured: `node -e` of a script holding the literal in a
+ *   function that never runs, against `node -e 0`), the other two ~1.5 ms.
+ * Both are made on first use instead (a `new RegExp` on the same pattern and
+ * flags, built once); the library's logic is unchanged. A printable-ASCII
+ * string (all of boxwright's help) takes string-width's fast path and never
+ * builds them.
  */
+const LAZY_REGEXPS = ['visibleCharacterRegex', 'spacingMarkRegex', 'rgiEmojiRegex'];
 export const lazySegmenter = {
   name: 'lazy-segmenter',
   setup(build) {
     build.onLoad({ filter: /[\\/]string-width[\\/]index\.js$/ }, async (args) => {
-      const source = await readFile(args.path, 'utf8');
+      let source = await readFile(args.path, 'utf8');
+      const changed = (what) => new Error(`lazy-segmenter: ${args.path} changed (${what}); review the plugin`);
       const eager = 'const segmenter = new Intl.Segmenter();';
-      if (!source.includes(eager)) throw new Error(`lazy-segmenter: ${args.path} changed; review the plugin`);
-      const lazy = 'let segmenterInstance;\nconst segmenter = { segment: (s) => (segmenterInstance ??= new Intl.Segmenter()).segment(s) };';
-      return { contents: source.replace(eager, lazy), loader: 'js' };
+      if (!source.includes(eager)) throw changed('the segmenter');
+      source = source.replace(eager, 'let segmenterInstance;\nconst segmenter = { segment: (s) => (segmenterInstance ??= new Intl.Segmenter()).segment(s) };');
+      // Only string-width 8 has the `v` literals (cliui's 7.x has none).
+      if (!/\/v;$/m.test(source)) return { contents: source, loader: 'js' };
+      for (const name of LAZY_REGEXPS) {
+        const declaration = new RegExp(`^const ${name} = \\/(.+)\\/v;$`, 'm').exec(source);
+        if (!declaration || /`|\$\{/.test(declaration[1])) throw changed(name);
+        const lazy = `let ${name}Instance;\nconst ${name} = () => (${name}Instance ??= new RegExp(String.raw\`${declaration[1]}\`, 'v'));`;
+        source = source.replace(declaration[0], '\0').replace(new RegExp(`\\b${name}\\b`, 'g'), `${name}()`).replace('\0', () => lazy);
+      }
+      if (/\/v[;,)]/.test(source)) throw changed('another v-flag literal');
+      return { contents: source, loader: 'js' };
     });
   },
 };

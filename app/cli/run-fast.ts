@@ -12,7 +12,6 @@
  * command the full path would refuse: it runs only what the full path
  * wrote and would write again.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hostView, type FsView } from '../../compiler/paths/index.js';
@@ -25,6 +24,7 @@ import { changedFact } from '../sandbox/facts.js';
 import { probeLandlockAbi } from '../sandbox/landlock-abi.js';
 import { findEntry } from '../sandbox/run-cache.js';
 import { cacheInputs, landlockFrom, passEnvList, passFdList, principalId, type RunRequest } from '../sandbox/run-request.js';
+import { sha256Hex } from '../sandbox/sha256.js';
 import { runLauncher } from '../sandbox/spawn.js';
 
 /** Options the fast path reads, each taking a value; any other option is the full CLI's. */
@@ -107,7 +107,7 @@ export async function runFast(argv: readonly string[]): Promise<number | undefin
   } catch {
     return undefined;
   }
-  const inputs = cacheInputs(req, createHash('sha256').update(bytes).digest('hex'));
+  const inputs = cacheInputs(req, sha256Hex(bytes));
   const found = findEntry(cacheRoot(), inputs);
   const why = (reason: string): undefined => {
     if (req.verbose) process.stderr.write(`boxwright run: the cached sandbox is not used: ${reason}; checking the config\n`);

@@ -19,11 +19,11 @@
  * protected path (no grant may name it), and `run` writes no entry when a
  * principal of the config could write it anyway (a grant of an ancestor).
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { privateDir, untrusted } from './cache-dir.js';
 import type { RecordedFacts } from './facts.js';
+import { sha256Hex } from './sha256.js';
 
 export const ENTRY_FORMAT = 1;
 
@@ -62,7 +62,7 @@ export interface Entry {
 }
 
 export function cacheKey(inputs: CacheInputs): string {
-  return createHash('sha256').update(JSON.stringify(inputs)).digest('hex').slice(0, 40);
+  return sha256Hex(Buffer.from(JSON.stringify(inputs))).slice(0, 40);
 }
 
 const runDir = (root: string): string => join(root, 'run');
@@ -130,9 +130,13 @@ export function writeEntry(
   const runs = runDir(root);
   const why = privateDir(root, runs);
   if (why) return { why };
-  const fresh = join(runs, `.new-${process.pid}-${randomBytes(6).toString('hex')}`);
+  let fresh: string;
   try {
-    mkdirSync(fresh, { mode: 0o700 });
+    fresh = mkdtempSync(join(runs, `.new-${process.pid}-`));
+  } catch (e) {
+    return { why: `cannot write the cache entry: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+  }
+  try {
     for (const f of files) writeFileSync(join(fresh, f.name), f.content, { mode: 0o600 });
     const placed = place(fresh);
     const stamps: Record<string, Stamp> = {};
@@ -156,7 +160,7 @@ export function writeEntry(
       if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw e;
       if (findEntry(root, inputs).hit) return { dir: fresh, temporary: true };
       try {
-        renameSync(dir, join(runs, `.old-${process.pid}-${randomBytes(6).toString('hex')}`));
+        renameSync(dir, join(runs, `.old-${process.pid}-${process.hrtime.bigint()}`));
         renameSync(fresh, dir);
       } catch {
         return { dir: fresh, temporary: true };

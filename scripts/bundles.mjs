@@ -1,0 +1,68 @@
+// The CLI's bundles, as scripts/build.mjs makes them and bench/profile.mjs
+// copies them (readable: whitespace and esbuild's `// path` comments kept).
+// CommonJS, so that bin/boxwright.cjs can load them through a V8 code cache.
+//
+//   dist/cli/boxwright.cjs  every command
+//   dist/cli/lint.cjs       the commands that need no target and no sandbox
+//                           (LIGHT_COMMANDS): the front end, the model, the
+//                           rules and the formats. bin/boxwright.cjs loads it
+//                           for those, so that a lint — every pre-commit
+//                           hook's — neither reads nor deserialises the
+//                           three targets, the launcher and the runner
+//                           (~30% of the full bundle's bytes; bench/README.md)
+//   dist/cli/run-fast.cjs   `boxwright run` from the cache (app/cli/run-fast.ts)
+import { join } from 'node:path';
+import { bundledChevrotain, lazyAssert, lazySegmenter, noGuessVersion } from './esbuild-plugins.mjs';
+
+/** The commands dist/cli/lint.cjs holds; bin/boxwright.cjs keeps the same list. */
+export const LIGHT_COMMANDS = ['lint', 'parse', 'schema', 'rules'];
+
+/**
+ * app/cli/main.ts imports each command's module on demand. In lint.cjs the
+ * other commands' modules are a module that says the bundle was the wrong
+ * one (bin/boxwright.cjs never sends them there: a bug if it shows).
+ */
+const onlyLightCommands = {
+  name: 'only-light-commands',
+  setup(build) {
+    const command = /^\.\/([a-z-]+)\.js$/;
+    build.onResolve({ filter: command }, (args) => {
+      if (args.kind !== 'dynamic-import' || !args.importer.endsWith(join('app', 'cli', 'main.js'))) return undefined;
+      const name = command.exec(args.path)[1];
+      return LIGHT_COMMANDS.includes(name) ? undefined : { path: name, namespace: 'not-in-lint-bundle' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'not-in-lint-bundle' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`the command module ${args.path} is not in dist/cli/lint.cjs (bin/boxwright.cjs chose the wrong bundle)`)});`,
+      loader: 'js',
+    }));
+  },
+};
+
+/** Builds the three into outDir; returns each one's esbuild metafile (what it holds) by file name. */
+export async function buildBundles(root, outDir, { readable = false } = {}) {
+  const esbuild = await import('esbuild');
+  const bundle = (entry, out, extra) =>
+    esbuild.build({
+      entryPoints: [join(root, 'dist', 'app', 'cli', entry)],
+      outfile: join(outDir, out),
+      bundle: true,
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      minifySyntax: true,
+      minifyWhitespace: !readable,
+      legalComments: readable ? 'none' : 'linked',
+      define: { 'import.meta.url': '__boxwrightBundleUrl' },
+      banner: { js: "const __boxwrightBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+      logLevel: 'warning',
+      metafile: true,
+      ...extra,
+    });
+  const plugins = [bundledChevrotain, lazyAssert, lazySegmenter, noGuessVersion];
+  return {
+    'boxwright.cjs': (await bundle('entry.js', 'boxwright.cjs', { plugins })).metafile,
+    'lint.cjs': (await bundle('entry.js', 'lint.cjs', { plugins: [onlyLightCommands, ...plugins] })).metafile,
+    // Small enough that a run from the cache pays for no front end.
+    'run-fast.cjs': (await bundle('run-fast.js', 'run-fast.cjs', { legalComments: 'none' })).metafile,
+  };
+}
