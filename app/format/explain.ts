@@ -48,19 +48,21 @@ export function explainText(m: ExplainMatrix): string {
   out.push(`verdicts: ${ps.map((p) => `${platformNames[p]} ${shortVerdict[m.verdicts[p]]}`).join(' · ')}`);
   out.push(kleur.dim(legendText), '');
   const cellWidth = 12;
-  const grantWidth = 100 - 6 - 11 - cellWidth * ps.length;
   for (const pm of m.principals) {
     const notes = new Footnotes();
+    const rows = [...pm.rows.map((r) => ({ line: r.line ? String(r.line) : '', label: grantLabel(r), requested: r.requested, cells: r.cells })), { line: '', label: 'everything else', requested: '—', cells: pm.elsewhere }];
+    // Footnote marks first (numbered in reading order), then the layout: a
+    // cell with several marks is wider than its column, and the grant
+    // column gives up what the widest row needs, to keep 100 columns.
+    const marked = rows.map((r) => ({ ...r, cells: ps.map((p) => ({ legend: r.cells[p].legend, mark: notes.mark(p, r.cells[p]) })) }));
+    const cellText = (c: { legend: string; mark: string | undefined }): number => c.legend.length + (c.mark ? c.mark.length + 1 : 0);
+    const cellsWidth = (cells: readonly { legend: string; mark: string | undefined }[]): number => cells.reduce((w, c, i) => w + (i === cells.length - 1 ? cellText(c) : Math.max(cellWidth, cellText(c) + 1)), 0);
+    const widest = Math.max(cellWidth * ps.length, ...marked.map((r) => cellsWidth(r.cells)));
+    const grantWidth = 100 - 6 - 11 - widest;
     out.push(kleur.bold(pm.id) + (pm.directNetwork ? kleur.yellow('  (direct network exception: gateway bypassed)') : ''));
     out.push(kleur.dim(`${'line'.padStart(5)} ${'grant'.padEnd(grantWidth)}${'requested'.padEnd(11)}${ps.map((p) => platformNames[p].padEnd(cellWidth)).join('')}`.trimEnd()));
-    const rows = [...pm.rows.map((r) => ({ line: r.line ? String(r.line) : '', label: grantLabel(r), requested: r.requested, cells: r.cells })), { line: '', label: 'everything else', requested: '—', cells: pm.elsewhere }];
-    for (const r of rows) {
-      const cells = ps.map((p) => {
-        const c = r.cells[p];
-        const mark = notes.mark(p, c);
-        const pad = ' '.repeat(Math.max(1, cellWidth - c.legend.length - (mark ? mark.length + 1 : 0)));
-        return paintCell(c.legend) + (mark ? ' ' + kleur.dim(mark) : '') + pad;
-      });
+    for (const r of marked) {
+      const cells = r.cells.map((c) => paintCell(c.legend) + (c.mark ? ' ' + kleur.dim(c.mark) : '') + ' '.repeat(Math.max(1, cellWidth - cellText(c))));
       out.push(`${r.line.padStart(5)} ${clip(r.label, grantWidth - 1).padEnd(grantWidth)}${r.requested.padEnd(11)}${cells.join('').trimEnd()}`);
     }
     for (const [i, n] of notes.list.entries()) out.push(kleur.dim(`  [${i + 1}] ${n}`));

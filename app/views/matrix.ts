@@ -77,6 +77,19 @@ function overlapNote(g: Grant, shown: string, requested: string, others: readonl
 }
 
 /**
+ * What a `write_file` grant is on each platform: the file, not its
+ * directory, so a save through a temporary file beside it fails everywhere.
+ * Linux (a bind-mounted file) and Windows (the 0x12019f mask, no DELETE:
+ * targets/windows/README.md) also keep it from being renamed or deleted;
+ * macOS's `file-write*` on the literal lets it be deleted and re-created.
+ */
+const REWRITE_IN_PLACE: Readonly<Record<Platform, Note>> = {
+  macos: { ruleId: '', text: '`file-write*` on this file alone: it can be rewritten, deleted and created again, but no file beside it, so tools that save through a temporary file and a rename (safe save, `sed -i`) fail: grant `write` on the directory for those' },
+  linux: { ruleId: '', text: 'a rewrite in place: the file is bind-mounted alone, so it can be rewritten, truncated and appended but not renamed, deleted or replaced (EBUSY); tools that save through a temporary file and a rename (safe save, `sed -i`) fail: grant `write` on the directory for those' },
+  windows: { ruleId: '', text: 'a rewrite in place: read and write without DELETE (0x12019f), so the file can be rewritten, truncated and appended but not renamed, deleted or replaced; tools that save through a temporary file and a rename (safe save, `sed -i`) fail: grant `write` on the directory for those' },
+};
+
+/**
  * The per-principal, per-grant access matrix that `explain` prints, read
  * off the effective-access model (never recomputed), with refusals that
  * the path rules decide (a missing path, a symlink) taken from the
@@ -84,9 +97,10 @@ function overlapNote(g: Grant, shown: string, requested: string, others: readonl
  */
 export function explainMatrix(model: AccessModel, diagnostics: readonly Diagnostic[], verdicts: Readonly<Record<Platform, Verdict>>): ExplainMatrix {
   const errorsAt = new Map<number, Diagnostic[]>();
+  const warningsAt = new Map<number, Diagnostic[]>();
   for (const d of diagnostics) {
-    if (d.severity !== 'error') continue;
-    errorsAt.set(d.span.start.offset, [...(errorsAt.get(d.span.start.offset) ?? []), d]);
+    const at = d.severity === 'error' ? errorsAt : d.severity === 'warning' ? warningsAt : undefined;
+    at?.set(d.span.start.offset, [...(at.get(d.span.start.offset) ?? []), d]);
   }
   const principals = model.principals.map((pa): PrincipalMatrix => {
     const inLineOrder = [...pa.grants].sort((a, b) => (a.grant.implicit ? 0 : 1) - (b.grant.implicit ? 0 : 1) || a.grant.span.start.offset - b.grant.span.start.offset);
@@ -120,6 +134,16 @@ export function explainMatrix(model: AccessModel, diagnostics: readonly Diagnost
         const differs = !(shown === requested || (requested === 'deny' && shown === '—'));
         const [note, ...moreNotes] = differs ? [mechanism, overlap, tybaMetadata].filter((n): n is Note => !!n) : [];
         const disclosures = [...moreNotes, ...(ga.disclosures[p] ?? []).map(explanation)];
+        if (g.list === 'write_file' && !g.implicit) disclosures.push(REWRITE_IN_PLACE[p]);
+        // A warning the check made at this grant's value for this platform
+        // (a JIT runtime the principal can run, sockets under a read tree, a
+        // protected path), shown beside the cell unless a note already
+        // names its rule: the lint and explain say the same things.
+        if (!g.implicit) {
+          for (const d of warningsAt.get(g.span.start.offset) ?? []) {
+            if (d.platforms.includes(p) && note?.ruleId !== d.ruleId && !disclosures.some((x) => x.ruleId === d.ruleId)) disclosures.push({ ruleId: d.ruleId, text: d.message });
+          }
+        }
         cells[p] = {
           legend: shown,
           ...(note ? { note } : {}),

@@ -65,6 +65,27 @@ describe('explain: the matrix', () => {
       }
     }
   });
+  it("a warning the check made at a grant's value is beside its cell: the lint and explain say the same (exec-memory)", () => {
+    const m = matrixOf('jit-under-read-tree.toml')!;
+    const usr = m.principals.find((p) => p.id === 'tool.builder')!.rows.find((r) => r.written === '/usr')!;
+    const jit = usr.cells.linux.disclosures?.find((d) => d.ruleId === 'exec-memory');
+    assert.ok(jit, JSON.stringify(usr.cells.linux));
+    assert.match(jit.text, /\/usr\/bin\/node/);
+    assert.ok(!usr.cells.macos.disclosures?.some((d) => d.ruleId === 'exec-memory'), 'a Linux warning only on Linux');
+    // Shown once: a note that already names the rule takes no disclosure of it as well.
+    const write = matrixOf('write-only.toml')!.principals[0]!.rows.find((r) => r.list === 'write')!;
+    assert.equal(write.cells.linux.note?.ruleId, 'write-only');
+    assert.ok(!write.cells.linux.disclosures?.some((d) => d.ruleId === 'write-only'));
+  });
+  it('a write_file grant says, on each platform, that a save through a temporary file and a rename fails', () => {
+    const row = matrixOf('read-write-file.toml')!.principals[0]!.rows.find((r) => r.list === 'write_file')!;
+    for (const p of ['macos', 'linux', 'windows'] as const) {
+      assert.ok(row.cells[p].disclosures?.some((d) => /temporary file and a rename/.test(d.text)), `${p}: ${JSON.stringify(row.cells[p])}`);
+    }
+    assert.match(row.cells.windows.disclosures!.map((d) => d.text).join(' '), /without DELETE \(0x12019f\)/);
+    const read = matrixOf('read-write-file.toml')!.principals[0]!.rows.find((r) => r.list === 'read_file')!;
+    assert.ok(!read.cells.linux.disclosures?.some((d) => /temporary file/.test(d.text)), 'not on the read_file row');
+  });
   it('a config with errors has no matrix, and says why', () => {
     const r = explainCheck(reader.check(Buffer.from('[agent.filesystem\n'), 'bad.toml'));
     assert.equal(r.matrix, undefined);
