@@ -116,7 +116,15 @@ export function configReader(args: ConfigArgs, wrap: (view: FsView) => FsView = 
     view,
     check: (bytes, file, platforms, dialect) => {
       const chosen = dialect ?? args.dialect;
-      return checkConfig(bytes, { file, view, ...session, landlock, ...(platforms ? { platforms } : {}), ...(chosen ? { dialect: chosen } : {}) });
+      const result = checkConfig(bytes, { file, view, ...session, landlock, ...(platforms ? { platforms } : {}), ...(chosen ? { dialect: chosen } : {}) });
+      // TYBA's platform document gives its Linux sandbox as bubblewrap +
+      // seccomp: Landlock is a Box lowering (compiler/ir/build.ts), and a
+      // TYBA config's read trees stay executable. Asked for by name, it is
+      // refused, not ignored.
+      if (args.landlock === 'on' && result.dialect === 'tyba') {
+        throw new UsageError(`--landlock on: ${file} is a TYBA config, and TYBA's platform document gives its Linux sandbox as bubblewrap + seccomp, without Landlock (its read trees stay executable); Landlock confines Box configs`);
+      }
+      return result;
     },
   };
 }

@@ -113,6 +113,17 @@ describe('item 10: option values are checked', () => {
     }
     assert.equal(boxwright(['lint', ...manifest, '--max-warnings', '0', 'examples/coding-agent.toml']).status, 1, 'two warnings exceed 0');
   });
+  it('--landlock on with a TYBA config is refused (TYBA has no Landlock), never ignored; off, or no option, is accepted', () => {
+    const tyba = 'examples/tyba-user-config.toml';
+    for (const command of [['lint'], ['explain'], ['compile', '--target', 'linux', '--out', join(scratch, 'tyba-out')]]) {
+      const r = boxwright([...command, ...manifest, '--landlock', 'on', tyba]);
+      assert.equal(r.status, 2, `${command[0]}: ${r.stdout}${r.stderr}`);
+      assert.match(r.stderr, /--landlock on: examples\/tyba-user-config\.toml is a TYBA config, and TYBA's platform document gives its Linux sandbox as bubblewrap \+ seccomp, without Landlock/);
+      assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+    }
+    for (const extra of [['--landlock', 'off'], []]) assert.notEqual(boxwright(['lint', ...manifest, ...extra, tyba]).status, 2, extra.join(' '));
+    assert.notEqual(boxwright(['lint', ...manifest, '--landlock', 'on', 'examples/coding-agent.toml']).status, 2, 'a Box config takes it');
+  });
   it('--home must be an absolute directory', () => {
     for (const bad of ['relative/dir', '']) {
       const r = boxwright(['lint', '--fs', 'none', '--home', bad, 'examples/coding-agent.toml']);
