@@ -10,6 +10,7 @@
 import type { ConfigDiff } from '../views/diff.js';
 import type { ExplainMatrix } from '../views/matrix.js';
 import type { DoctorReport } from './doctor.js';
+import type { RulesOutput } from './rule-doc.js';
 import type { Platform } from '../../compiler/diagnostic.js';
 import type { LintEntry } from './report.js';
 
@@ -70,7 +71,12 @@ const doctor = {
   json: async () => (await import('./doctor.js')).doctorJson,
 } satisfies Formats<DoctorReport>;
 
-export const formats = { lint, explain, diff, doctor };
+const rules = {
+  text: async () => (await import('./rule-doc.js')).rulesText,
+  markdown: async () => (await import('./rule-doc.js')).rulesMarkdown,
+} satisfies Formats<RulesOutput>;
+
+export const formats = { lint, explain, diff, doctor, rules };
 
 export type FormattedCommand = keyof typeof formats;
 

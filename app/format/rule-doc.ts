@@ -57,3 +57,22 @@ export function ruleDoc(rule: Rule, format: 'text' | 'markdown'): string {
   ].join('\n');
 }
 
+
+/** What `boxwright rules` renders: the catalog, or one rule of it. */
+export interface RulesOutput {
+  readonly rules: readonly Rule[];
+  /** One rule's documentation; the whole catalog when absent. */
+  readonly only?: Rule;
+}
+
+/** The catalog as a list (id, summary, severities), or one rule's documentation. */
+export function rulesText(o: RulesOutput): string {
+  if (o.only) return ruleDoc(o.only, 'text') + '\n';
+  const width = Math.max(...o.rules.map((r) => r.meta.id.length));
+  return o.rules.map((r) => `${r.meta.id.padEnd(width)}  ${r.meta.docs.summary}\n    ${severities(r)}\n`).join('');
+}
+
+/** Every rule's documentation in Markdown (the catalog page), or one rule's. */
+export function rulesMarkdown(o: RulesOutput): string {
+  return o.only ? ruleDoc(o.only, 'markdown') + '\n' : o.rules.map((r) => ruleDoc(r, 'markdown')).join('\n');
+}

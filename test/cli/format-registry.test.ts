@@ -13,6 +13,7 @@ import { explainCheck } from '../../app/cli/explain.js';
 import { configReader } from '../../app/cli/options.js';
 import { formatNames, formats, renderer, type FormattedCommand } from '../../app/format/registry.js';
 import { PLATFORMS } from '../../compiler/diagnostic.js';
+import { allRules } from '../../rules/registry.js';
 import { repoRoot } from '../helpers.js';
 
 const bin = join(repoRoot, 'bin', 'boxwright.cjs');
@@ -25,6 +26,7 @@ describe('format registry', () => {
     assert.deepEqual(formatNames('explain'), ['text', 'markdown', 'json']);
     assert.deepEqual(formatNames('diff'), ['text', 'markdown', 'json']);
     assert.deepEqual(formatNames('doctor'), ['text', 'json']);
+    assert.deepEqual(formatNames('rules'), ['text', 'markdown']);
   });
 
   it("the command line's --format choices and default are the table's", () => {
@@ -50,9 +52,10 @@ describe('format registry', () => {
     for (const name of formatNames('explain')) rendered[`explain ${name}`] = (await renderer(formats.explain, name))(matrix);
     for (const name of formatNames('diff')) rendered[`diff ${name}`] = (await renderer(formats.diff, name))(diff);
     for (const name of formatNames('doctor')) rendered[`doctor ${name}`] = (await renderer(formats.doctor, name))(doctor);
+    for (const name of formatNames('rules')) rendered[`rules ${name}`] = (await renderer(formats.rules, name))({ rules: allRules });
     for (const [what, text] of Object.entries(rendered)) assert.ok(text.length > 20, `${what} rendered ${JSON.stringify(text)}`);
     // Each is its own format, not the default under another name.
-    for (const command of ['lint', 'explain', 'diff', 'doctor']) {
+    for (const command of ['lint', 'explain', 'diff', 'doctor', 'rules']) {
       const outputs = Object.entries(rendered).filter(([k]) => k.startsWith(`${command} `)).map(([, v]) => v);
       assert.equal(new Set(outputs).size, outputs.length, `${command}: two formats render the same text`);
     }
