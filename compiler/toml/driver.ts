@@ -31,6 +31,7 @@ import { LineTable, pointSpan, tokenEnd, visibleEnd, visibleStart } from './span
 import { memberIndices, tomlTokens, type TomlTokens } from './tokens.js';
 import { work } from './work.js';
 
+/** At most this many errors are reported (one per line); the rest of the file is not looked at. */
 const MAX_ERRORS = 100;
 const ORIGIN = { offset: 0, line: 1, column: 1 } as const;
 /** The usual window. */
@@ -193,7 +194,8 @@ function parseWindows(
     }
 
     const resume = reportFailure(text, T, parser, builder, lines, errors, scanner, tokens, failure, found, isNewline);
-    if (errors.length >= MAX_ERRORS) {
+    // The cap counts what is reported: one error per line (finishErrors).
+    if (errors.length >= MAX_ERRORS && finishErrors(errors).length >= MAX_ERRORS) {
       // enough: the rest of the file is not looked at (nor are its comments collected)
       keepComments(lexed, end);
       break;
