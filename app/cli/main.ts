@@ -1,5 +1,6 @@
 import yargs from 'yargs';
 import type { Argv } from 'yargs';
+import { PLATFORMS } from '../../compiler/diagnostic.js';
 import { didYouMean } from '../../compiler/schema/did-you-mean.js';
 import { version } from '../../compiler/version.js';
 import { formatNames, type FormattedCommand } from '../format/registry.js';
@@ -57,7 +58,7 @@ const commands: Record<string, Command> = {
     options: (y) =>
       fsOptions(y)
         .positional('config', configPositional)
-        .option('target', { alias: 't', choices: ['macos', 'linux', 'windows'], demandOption: true, describe: 'the platform to compile for' })
+        .option('target', { alias: 't', choices: [...PLATFORMS], demandOption: true, describe: 'the platform to compile for' })
         .option('out', { alias: 'o', type: 'string', demandOption: true, describe: 'the output directory' })
         .option('force', { type: 'boolean', default: false, describe: 'write artifacts even for a refused verdict (they say so at the top)' })
         .option('gateway-port', { type: 'number', describe: "macOS: the host product's gateway port on loopback (default 8080)" })
@@ -123,7 +124,7 @@ const commands: Record<string, Command> = {
   rules: {
     usage: 'rules [id]',
     describe: "list the rules, or print one rule's documentation",
-    options: (y) => y.positional('id', { type: 'string', describe: 'a rule id (`boxwright rules` lists them)' }).option('format', { alias: 'f', choices: ['text', 'markdown'], default: 'text', describe: 'output format' }),
+    options: (y) => y.positional('id', { type: 'string', describe: 'a rule id (`boxwright rules` lists them)' }).option('format', formatOption('rules')),
     run: async (args) => (await import('./rules.js')).rulesCommand(args),
   },
 };

@@ -61,7 +61,7 @@ async function runMacos(outcome: Extract<CompileOutcome, { ok: true }>, id: stri
 async function printWindowsPlan(outcome: Extract<CompileOutcome, { ok: true }>): Promise<number> {
   const plan = outcome.artifacts.find((a) => a.name === 'acl-plan.json');
   if (plan) {
-    const { parseAclPlan, windowsRunMessage } = await import('../../targets/windows/runner.js');
+    const { parseAclPlan, windowsRunMessage } = await import('../../targets/runner/windows.js');
     const text = typeof plan.content === 'string' ? plan.content : Buffer.from(plan.content).toString('utf8');
     process.stdout.write(windowsRunMessage(parseAclPlan(text)));
   }

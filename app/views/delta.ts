@@ -1,6 +1,7 @@
 import type { Diagnostic, Platform, Verdict } from '../../compiler/diagnostic.js';
 import { PLATFORMS } from '../../compiler/diagnostic.js';
 import type { PolicyIR, Principal } from '../../compiler/ir/types.js';
+import { who } from '../../compiler/ir/names.js';
 import { absent, legend, type Cell } from '../../model/cell.js';
 import type { AccessModel, PrincipalAccess } from '../../model/model.js';
 
@@ -39,10 +40,8 @@ const verbs: [keyof Flags, string][] = [
   ['meta', 'see the metadata of'],
 ];
 
-function who(p: Principal | undefined, id: string): string {
-  if (!p) return id;
-  return p.kind === 'agent' ? 'the agent' : p.kind === 'tool' ? `tool \`${p.name}\`` : `MCP server \`${p.name}\``;
-}
+/** The principal in a sentence, or its id when only the other revision has it. */
+const principalIn = (p: Principal | undefined, id: string): string => (p ? who(p) : id);
 
 function display(path: string, home: string): string {
   return path === home ? '~' : path.startsWith(home + '/') ? '~' + path.slice(home.length) : path;
@@ -109,7 +108,7 @@ export function accessDelta(
     for (const id of ids) {
       const pb = baseRan ? b.get(id) : undefined;
       const pa = a.get(id);
-      const subject = who(pa?.principal ?? pb?.principal, id);
+      const subject = principalIn(pa?.principal ?? pb?.principal, id);
       const paths = [...new Set([...pathsOf(pb, platform), ...pathsOf(pa, platform)])].sort();
       for (const path of paths) {
         const cb = cellAt(pb, path, platform);

@@ -4,7 +4,6 @@ import { renderApply, renderUndo } from './powershell.js';
 
 export type { AclPlan, PlanStep, LeftOut, NoEffect, Readable, PlanPrincipal, StepAction } from './plan.js';
 export { buildPlan } from './plan.js';
-export { windowsRunMessage } from './runner.js';
 
 /** JSON as every plan is written: key order as built, 2-space indent, LF, trailing newline. */
 export function planJson(plan: unknown): string {
