@@ -5,7 +5,7 @@
 // The probe is a small static C program bound into the sandbox, because the
 // view holds only granted paths (no shell, no libc unless granted).
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -13,6 +13,7 @@ import { after, describe, it } from 'node:test';
 import { compileConfig } from '../../app/cli/compile.js';
 import { explainCheck } from '../../app/cli/explain.js';
 import { configReader } from '../../app/cli/options.js';
+import { probeLandlockAbi } from '../../app/sandbox/landlock-abi.js';
 import { hostArch, parseArgsFile } from '../../targets/linux/index.js';
 import { viewFromArgv } from '../../targets/linux/view.js';
 import { exampleNames } from '../compile-helpers.js';
@@ -33,7 +34,10 @@ const probeSource = String.raw`
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <stddef.h>
+#include <sys/socket.h>
 #include <sys/statvfs.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 /*
@@ -67,8 +71,41 @@ static int can_exec(const char *p) {
   waitpid(pid, &st, 0);
   return n <= 0 ? 1 : err == EACCES ? 0 : 1;
 }
+/*
+ * probe --listen NAME: listen on the abstract unix socket NAME, as D-Bus or
+ * containerd do (the name's exact length, no padding), until killed.
+ * probe --abstract NAME: whether a connect to it succeeds, and its errno.
+ */
+static socklen_t abstract_address(struct sockaddr_un *a, const char *name) {
+  memset(a, 0, sizeof *a);
+  a->sun_family = AF_UNIX;
+  size_t n = strlen(name);
+  if (n + 1 > sizeof a->sun_path) return 0;
+  memcpy(a->sun_path + 1, name, n);
+  return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n);
+}
+static int abstract_listen(const char *name) {
+  struct sockaddr_un a;
+  socklen_t len = abstract_address(&a, name);
+  int s = socket(AF_UNIX, SOCK_STREAM, 0);
+  if (!len || s < 0 || bind(s, (struct sockaddr *)&a, len) != 0 || listen(s, 64) != 0) { perror("listen"); return 1; }
+  printf("listening\n");
+  fflush(stdout);
+  for (;;) pause();
+}
+static int abstract_connect(const char *name) {
+  struct sockaddr_un a;
+  socklen_t len = abstract_address(&a, name);
+  int s = socket(AF_UNIX, SOCK_STREAM, 0);
+  if (!len || s < 0) { printf("connect=0 errno=%d\n", errno); return 0; }
+  int r = connect(s, (struct sockaddr *)&a, len);
+  printf("connect=%d errno=%d\n", r == 0, r == 0 ? 0 : errno);
+  return 0;
+}
 /* probe PATH: exists, read (bytes or entries), write, exec (the kernel allows it: of the file, or of DIR/.boxwright-x) */
 int main(int argc, char **argv) {
+  if (argc == 3 && strcmp(argv[1], "--listen") == 0) return abstract_listen(argv[2]);
+  if (argc == 3 && strcmp(argv[1], "--abstract") == 0) return abstract_connect(argv[2]);
   const char *p = argv[1];
   struct stat st;
   if (lstat(p, &st) != 0) { printf("exists=0\n"); return 0; }
@@ -180,6 +217,15 @@ describe('explain never lies: the Linux column, probed under real bubblewrap', {
     let execTried = 0;
     const step = join(repoRoot, 'dist', 'sandbox', `boxwright-sandbox.${arch}`);
     let examples = 0;
+    // A host abstract unix socket, listening: what a direct network exception shares the namespace of.
+    const abstractName = `boxwright-truth-${process.pid}`;
+    const listener = spawn(probe, ['--listen', abstractName], { stdio: ['ignore', 'pipe', 'inherit'] });
+    after(() => listener.kill());
+    await new Promise<void>((resolve, reject) => {
+      listener.stdout.once('data', () => resolve());
+      listener.once('exit', (code) => reject(new Error(`the abstract socket listener exited ${code}`)));
+    });
+    const networkProbed: string[] = [];
     for (const name of exampleNames) {
       const file = join(repoRoot, 'examples', name);
       const bytes = readFileSync(file);
@@ -201,34 +247,49 @@ describe('explain never lies: the Linux column, probed under real bubblewrap', {
         // The principal's Landlock rules, as the in-sandbox step applies them, and execute on the probe itself (a file no cell names).
         const rules = outcome.artifacts.find((a) => a.name === `${pm.id}.landlock`)?.content;
         if (rules !== undefined) writeFileSync(join(dir, 'rules'), Buffer.concat([Buffer.from(rules), Buffer.from('fs\0execute,read_file\0/.boxwright-probe\0')]));
-        for (const row of pm.rows) {
-          const legend = row.cells.linux.legend;
-          if (!row.path || legend === 'n/a' || legend === 'refused' || row.path.startsWith('%')) continue;
+        /** The probe with ARGS inside this principal's sandbox, through the in-sandbox step, as any command runs. */
+        const inSandbox = (probeArgs: readonly string[]): ReturnType<typeof spawnSync> & { stdout: string; stderr: string } => {
           // 3 the argv, 4 the seccomp program, 5 the in-sandbox step, the denied files, then the Landlock rules.
           const fds = [openSync(join(dir, 'args'), 'r'), openSync(join(dir, 'bpf'), 'r'), openSync(step, 'r'), ...view.dataFds.map(() => openSync('/dev/null', 'r'))];
           const rulesFd = 3 + fds.length;
           if (rules !== undefined) fds.push(openSync(join(dir, 'rules'), 'r'));
           try {
             // The probe is bound before the view's own arguments; the view then
-            // remounts its root read-only, as it does for any command. It runs
-            // as any command does: through the in-sandbox step.
+            // remounts its root read-only, as it does for any command.
             const stepArgs = rules !== undefined ? ['--rules-fd', String(rulesFd)] : ['--no-landlock'];
-            const r = spawnSync('bwrap', ['--ro-bind', probe, '/.boxwright-probe', '--args', '3', '--', '/.boxwright/exec', ...stepArgs, '--', '/.boxwright-probe', row.path], {
+            return spawnSync('bwrap', ['--ro-bind', probe, '/.boxwright-probe', '--args', '3', '--', '/.boxwright/exec', ...stepArgs, '--', '/.boxwright-probe', ...probeArgs], {
               stdio: ['ignore', 'pipe', 'pipe', ...fds],
               encoding: 'utf8',
             });
-            if (r.status !== 0) {
-              failures.push(`${name} ${pm.id} ${row.list} ${row.written}: bwrap exited ${r.status}: ${r.stderr.trim()}`);
-              continue;
-            }
-            const probed = parseProbe(r.stdout);
-            if (probed.probed) execTried++;
-            const wrong = agrees(legend, probed);
-            if (wrong) failures.push(`${name} ${pm.id} line ${row.line ?? '-'} ${row.list} ${row.written} (${row.path}): ${wrong} [${r.stdout.trim()}]`);
-            checked++;
           } finally {
             for (const fd of fds) closeSync(fd);
           }
+        };
+        for (const row of pm.rows) {
+          const legend = row.cells.linux.legend;
+          if (!row.path || legend === 'n/a' || legend === 'refused' || row.path.startsWith('%')) continue;
+          const r = inSandbox([row.path]);
+          if (r.status !== 0) {
+            failures.push(`${name} ${pm.id} ${row.list} ${row.written}: bwrap exited ${r.status}: ${r.stderr.trim()}`);
+            continue;
+          }
+          const probed = parseProbe(r.stdout);
+          if (probed.probed) execTried++;
+          const wrong = agrees(legend, probed);
+          if (wrong) failures.push(`${name} ${pm.id} line ${row.line ?? '-'} ${row.list} ${row.written} (${row.path}): ${wrong} [${r.stdout.trim()}]`);
+          checked++;
+        }
+        // The network row of a direct network exception: the host's abstract
+        // unix sockets are reachable or not as the model's fact says (explain's
+        // footnote is its wording: Landlock's scope, from ABI 6).
+        const network = check.model!.principals.find((pa) => pa.principal.id === pm.id)?.network.linux;
+        if (network?.kind === 'host-network-namespace') {
+          const r = inSandbox(['--abstract', abstractName]);
+          const reached = /connect=1/.test(r.stdout);
+          const says = network.abstractSockets;
+          if (r.status !== 0 || says === 'scoped-from-abi-6') failures.push(`${name} ${pm.id} network: ${r.status !== 0 ? `bwrap exited ${r.status}: ${r.stderr.trim()}` : 'the host view knows the Landlock ABI, yet the fact does not'}`);
+          else if (reached !== (says === 'reachable')) failures.push(`${name} ${pm.id} network: explain says the host's abstract sockets are ${says}, but a connect ${reached ? 'succeeded' : `failed [${r.stdout.trim()}]`}`);
+          networkProbed.push(`${pm.id}:${says}`);
         }
       }
     }
@@ -236,5 +297,9 @@ describe('explain never lies: the Linux column, probed under real bubblewrap', {
     assert.ok(examples >= 10, `only ${examples} examples were probed`);
     assert.ok(checked >= 20, `only ${checked} cells were probed`);
     assert.ok(execTried >= 20, `only ${execTried} cells were probed by executing`);
+    assert.ok(networkProbed.length >= 1, 'no direct network exception was probed');
+    // Where the kernel has the scope, a principal with a direct network exception can no longer reach them.
+    const abi = probeLandlockAbi();
+    if (abi !== 'unknown' && abi >= 6) assert.ok(networkProbed.every((x) => x.endsWith(':scoped')), networkProbed.join(' '));
   });
 });
