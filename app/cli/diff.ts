@@ -40,8 +40,10 @@ export interface LintHints {
 /** Both revisions, checked once each, compared through their access models, then their artifacts. */
 export async function diffChecks(base: CheckResult, head: CheckResult, platforms: readonly Platform[], args: Pick<DiffArgs, 'artifacts'>, hints: LintHints = {}): Promise<ConfigDiff> {
   if (!base.ir || !head.ir) {
-    const [which, hint] = !base.ir ? [base.file, hints.base ?? `boxwright lint ${base.file}`] : [head.file, hints.head ?? `boxwright lint ${head.file}`];
-    return { base: base.file, head: head.file, error: `${which} has errors (\`${hint}\` shows them); nothing to compare` };
+    const [side, hint] = !base.ir ? [base, hints.base ?? `boxwright lint ${base.file}`] : [head, hints.head ?? `boxwright lint ${head.file}`];
+    // A named file that is no sandbox config at all (a pyproject.toml): say that, not "has errors".
+    if (!isSandboxConfig(side.bytes)) return { base: base.file, head: head.file, error: `${side.file} is not a sandbox config (no Box or TYBA table at the top level: \`${hint}\` says so); nothing to compare` };
+    return { base: base.file, head: head.file, error: `${side.file} has errors (\`${hint}\` shows them); nothing to compare` };
   }
   const delta = accessDelta(
     { model: base.model, verdicts: base.verdicts, diagnostics: base.diagnostics },
