@@ -229,13 +229,14 @@ function grantAccess(
   // Landlock's execute right is checked on execve and the interpreter, not on mmap:
   // the dynamic loader can still run a program from a read tree.
   // A write tree too: a program written there starts the same way.
-  if (confined && (reads(g) || writes(g)) && g.scope === 'tree' && linux.kind === 'access' && linux.read && !linux.exec) ((disclosures ??= {}).linux ??= []).push(loaderMaps);
+  const loads = confined && (reads(g) || writes(g)) && g.scope === 'tree' && linux.kind === 'access' && linux.read && !linux.exec;
+  if (loads && disclosures) (disclosures.linux ??= []).push(loaderMaps);
   const out: Mutable<GrantAccess> = {
     grant: g,
     requested: requestedCell(g),
-    effective: { macos, linux, windows },
-    notes: notes ?? nothing,
-    disclosures: disclosures ?? nothing,
+    effective: effectiveOf(macos, linux, windows),
+    notes: notes ? notesOf(notes) : nothing,
+    disclosures: disclosures ?? (loads ? loaderMapsOnly : nothing),
     applies,
   };
   if (readCover) out.readCover = readCover;
@@ -245,6 +246,39 @@ function grantAccess(
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * The parts of a grant's access that are values, one object for each
+ * combination: cells and mechanisms are shared constants (cell.ts and the
+ * fixed mechanisms below), so thousands of grants with the same rights
+ * share one `effective` and one `notes` instead of an object each.
+ */
+const effectives = new Map<Cell, Map<Cell, Map<Cell, GrantAccess['effective']>>>();
+function effectiveOf(macos: Cell, linux: Cell, windows: Cell): GrantAccess['effective'] {
+  // A write refused for its read cover names the grants around it: its own object.
+  if (linux.kind === 'refused' && linux.because.kind === 'write-without-read-cover') return { macos, linux, windows };
+  return intern(effectives, macos, linux, () => new Map(), windows, () => Object.freeze({ macos, linux, windows }));
+}
+
+const notesInterned = new Map<Mechanism | undefined, Map<Mechanism | undefined, Map<Mechanism | undefined, GrantAccess['notes']>>>();
+function notesOf(n: Partial<Record<Platform, Mechanism>>): GrantAccess['notes'] {
+  // Each platform's mechanism is a fixed one (mechanismOf), so the combinations are few;
+  // the Windows plan's omission names its path: its own object.
+  if (n.windows?.kind === 'no-windows-spelling') return n;
+  return intern(notesInterned, n.macos, n.linux, () => new Map(), n.windows, () => Object.freeze(n));
+}
+
+function intern<A, B, C, V>(top: Map<A, Map<B, Map<C, V>>>, a: A, b: B, fresh: () => Map<C, V>, c: C, make: () => V): V {
+  let m1 = top.get(a);
+  if (!m1) top.set(a, (m1 = new Map()));
+  let m2 = m1.get(b);
+  if (!m2) m1.set(b, (m2 = fresh()));
+  let v = m2.get(c);
+  if (v === undefined) m2.set(c, (v = make()));
+  return v;
+}
+
+const loaderMapsOnly: GrantAccess['disclosures'] = Object.freeze({ linux: Object.freeze([loaderMaps]) });
 
 /**
  * The machine's bound unix sockets, and whether they are in JavaScript's

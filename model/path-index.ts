@@ -88,8 +88,9 @@ export class PathIndex {
     for (const g of grants) {
       if (!g.path) continue;
       const node = this.node(g.path);
-      if (g.scope === 'tree') (node.trees ??= []).push(g);
-      else (node.files ??= []).push(g);
+      // An array of one for the usual one grant a path (a pushed-to empty array reserves room for 16).
+      if (g.scope === 'tree') node.trees ? node.trees.push(g) : (node.trees = [g]);
+      else node.files ? node.files.push(g) : (node.files = [g]);
       if (g.implicit || windowsLeftOut.has(g)) node.partial = true;
     }
   }
@@ -183,9 +184,27 @@ export class PathIndex {
     if (hit) return hit;
     const up = this.above(node);
     const above = up ? this.stateAt(up, p) : none;
-    const state = inherit(above, node, p, this);
+    const state = this.sameAsOther(node, up, p, above, 0) ?? inherit(above, node, p, this);
     node.memo[p] = state;
     return state;
+  }
+
+  /**
+   * Another platform's state (`at` 0) or summary (`at` 3) at this node,
+   * where it must be the same: every grant here applies on both, the
+   * mechanism bit is the same, and the state above is the same object.
+   * Platforms differ only by implicit grants and mechanism denies, so most
+   * nodes hold one object for all three.
+   */
+  private sameAsOther(node: PathNode, up: PathNode | null, p: 0 | 1 | 2, above: PathSummary, at: 0 | 3): PathSummary | undefined {
+    if (node.partial) return undefined;
+    const bit = (node.mechanism >> p) & 1;
+    for (let q = 0; q < 3; q++) {
+      const other = node.memo[q + at];
+      if (q === p || other === undefined || ((node.mechanism >> q) & 1) !== bit) continue;
+      if ((at === 0 ? (up ? up.memo[q] : none) : node.memo[q]) === above) return other;
+    }
+    return undefined;
   }
 
   /** The summary at the node's own path: its state and its exact-file and list grants. */
@@ -193,7 +212,7 @@ export class PathIndex {
     const hit = node.memo[p + 3];
     if (hit) return hit;
     const state = this.stateAt(node, p);
-    const summary = own(state, node, platformOf[p]!, this);
+    const summary = this.sameAsOther(node, null, p, state, 3) ?? own(state, node, platformOf[p]!, this);
     node.memo[p + 3] = summary;
     return summary;
   }
