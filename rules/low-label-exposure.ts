@@ -1,6 +1,5 @@
-import { toWindows } from '../compiler/paths/index.js';
 import { defineRule } from './engine.js';
-import { listPaths, relatedGrants, who } from './util.js';
+import { listPaths, relatedGrants, who, windowsMapping } from './util.js';
 
 export const lowLabelExposure = defineRule({
   meta: {
@@ -29,7 +28,7 @@ export const lowLabelExposure = defineRule({
         const g = ga.grant;
         const cell = ga.effective.windows;
         // A path the plan leaves out (no-windows-path) gets no label.
-        return !g.implicit && (g.access === 'write' || g.access === 'read-write') && ga.applies.windows && !!g.path && toWindows(g.path, ctx.ir.home).ok && cell.kind === 'access' && cell.write;
+        return !g.implicit && (g.access === 'write' || g.access === 'read-write') && ga.applies.windows && !!g.path && cell.kind === 'access' && cell.write && windowsMapping(ctx.ir, g.path).ok;
       });
       const first = labelled[0];
       if (!first) continue;
