@@ -1,7 +1,7 @@
 import type { Platform } from '../compiler/diagnostic.js';
 import { PLATFORMS } from '../compiler/diagnostic.js';
 import type { Grant, PolicyIR, Principal } from '../compiler/ir/types.js';
-import { expandTilde, isUnder, secretLocations, toWindows } from '../compiler/paths/index.js';
+import { expandTilde, isUnder, secretLocations, windowsUnmapped } from '../compiler/paths/index.js';
 import loaderData from '../compiler/paths/loaders.json' with { type: 'json' };
 import { access, absent, denied, empty, type Cell } from './cell.js';
 import { appliesOn, PathIndex } from './path-index.js';
@@ -169,8 +169,8 @@ const loaderMaps: Mechanism = Object.freeze({ kind: 'loader-maps' });
  */
 function windowsUnspelled(g: Grant, home: string): Mechanism | undefined {
   if (g.implicit || !g.path) return undefined;
-  const m = toWindows(g.path, home);
-  return m.ok ? undefined : { kind: 'no-windows-spelling', path: g.path, why: m.why.kind === 'outside-home' ? { kind: 'outside-home' } : { kind: 'name', problem: m.why.problem } };
+  const why = windowsUnmapped(g.path, home);
+  return !why ? undefined : { kind: 'no-windows-spelling', path: g.path, why: why.kind === 'outside-home' ? { kind: 'outside-home' } : { kind: 'name', problem: why.problem } };
 }
 
 function grantAccess(

@@ -1,5 +1,5 @@
 import { defineRule } from './engine.js';
-import { listPaths, relatedGrants, who, windowsMapping } from './util.js';
+import { listPaths, relatedGrants, who } from './util.js';
 
 export const lowLabelExposure = defineRule({
   meta: {
@@ -27,8 +27,8 @@ export const lowLabelExposure = defineRule({
       const labelled = pa.grants.filter((ga) => {
         const g = ga.grant;
         const cell = ga.effective.windows;
-        // A path the plan leaves out (no-windows-path) gets no label.
-        return !g.implicit && (g.access === 'write' || g.access === 'read-write') && ga.applies.windows && !!g.path && cell.kind === 'access' && cell.write && windowsMapping(ctx.ir, g.path).ok;
+        // A path the plan leaves out (no-windows-path) gets no label: the model says it does not apply there.
+        return !g.implicit && (g.access === 'write' || g.access === 'read-write') && ga.applies.windows && !!g.path && cell.kind === 'access' && cell.write;
       });
       const first = labelled[0];
       if (!first) continue;

@@ -1,6 +1,5 @@
-import type { Grant, PolicyIR, Principal } from '../compiler/ir/types.js';
+import type { Grant, Principal } from '../compiler/ir/types.js';
 import type { RelatedLocation } from '../compiler/diagnostic.js';
-import { toWindows, type WindowsMapping } from '../compiler/paths/index.js';
 
 export { who } from '../compiler/ir/names.js';
 
@@ -13,20 +12,6 @@ export function authored(p: Principal): readonly Grant[] {
 
 /** Per principal, once: most rules walk the authored grants, and a config may hold tens of thousands. */
 const authoredOf = new WeakMap<Principal, readonly Grant[]>();
-
-/**
- * The plan's Windows mapping of an authored path (compiler/paths/windows.ts),
- * once per path and lint: two rules ask it of every write grant.
- */
-export function windowsMapping(ir: PolicyIR, path: string): WindowsMapping {
-  let memo = windowsOf.get(ir);
-  if (!memo) windowsOf.set(ir, (memo = new Map()));
-  let m = memo.get(path);
-  if (!m) memo.set(path, (m = toWindows(path, ir.home)));
-  return m;
-}
-
-const windowsOf = new WeakMap<PolicyIR, Map<string, WindowsMapping>>();
 
 export function relatedGrant(g: Grant, message: string): RelatedLocation {
   return { message, span: g.span };
