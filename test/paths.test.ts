@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { expandHome, hostView, inspectPath, macosCanonical, manifestView, noneView, normalise, spellingProblems, windowsNameProblem, windowsUnmapped } from '../compiler/paths/index.js';
+import { expandHome, hostView, isUnder, protectedHit, protectedPaths, inspectPath, macosCanonical, manifestView, noneView, normalise, spellingProblems, windowsNameProblem, windowsUnmapped } from '../compiler/paths/index.js';
 
 // A real temporary tree: links in the middle of a path, at its end, relative
 // and absolute, dangling, and a loop.
@@ -127,5 +127,21 @@ describe('windowsUnmapped', () => {
             assert.deepEqual(windowsUnmapped(path, home), byDefinition(path, home), `${path} under ${home}`);
           }
         }
+  });
+});
+
+describe('protectedHit', () => {
+  // The quick answer for paths that meet no listed one must agree with the scan of the list by isUnder.
+  const byDefinition = (path: string, list: ReturnType<typeof protectedPaths>): unknown => {
+    const inside = list.filter((p) => (p.why === 'root' ? path === '/' : isUnder(path, p.path)));
+    const exposes = list.filter((p) => p.why !== 'root' && !isUnder(path, p.path) && isUnder(p.path, path));
+    return { inside, exposes };
+  };
+  it('says what a scan of the list says', () => {
+    for (const [home, data] of [['/home/u', '~/.tyba'], ['/home/u/', '~/.tyba/'], ['/', '~'], ['/h', 'rel/dir'], ['/h', '/h/.ssh/x']] as const) {
+      const list = protectedPaths(home, data);
+      const paths = ['/', '', 'h', '//', '/home', '/home/', '/home/u', '/home/u/', '/home/u/.ssh', '/home/u/.ssh/', '/home/u/.ssh/id', '/home/u/.sshx', '/home/u//.ssh', '/home/u/.tyba', '/home/u/.tyba/x', '/home/u/.tyba//x', '/home/u/.config', '/home/u/.config/boxwright/a', '/home/u/src/a', '/h', '/h/.ssh', '/h/.ssh/x/y', '/h/rel/dir', '/rel', '/x/y/z', '/.ssh'];
+      for (const path of [...paths, ...paths, ...list.map((p) => p.path)]) assert.deepEqual({ ...protectedHit(path, list) }, byDefinition(path, list), `${path} (home ${home}, data ${data})`);
+    }
   });
 });
