@@ -33,7 +33,6 @@ export interface ProtectedHit {
 
 /** How a granted path meets the protected list. `/` counts only when named exactly. */
 export function protectedHit(path: string, list: readonly ProtectedPath[]): ProtectedHit {
-  if (screenOf(list).clears(path)) return noHit;
   let inside: ProtectedPath[] | undefined;
   let exposes: ProtectedPath[] | undefined;
   for (const p of list) {
@@ -50,53 +49,3 @@ export function protectedHit(path: string, list: readonly ProtectedPath[]): Prot
 
 const noHit: ProtectedHit = Object.freeze({ inside: Object.freeze([]), exposes: Object.freeze([]) });
 
-/**
- * A quick answer for the paths that meet no listed one (nearly every grant
- * of a large config), asked before the scan of the whole list. By
- * spelling, as isUnder: a listed path is at or above `path` when it is
- * `path` or `path` up to one of its slashes, and below it when `path` is a
- * listed path up to one of its slashes. So a path is clear when it is
- * neither listed nor above a listed one, and its parent (`path` up to its
- * last slash) is clear of listed paths at or above it: that is memoised,
- * so grants in one directory ask it once.
- */
-class Screen {
-  private readonly listed = new Set<string>();
-  private readonly above = new Set<string>();
-  /** isUnder's `/` (every path is under it) and relative paths are left to the scan. */
-  private readonly usable: boolean = true;
-  private readonly clearParents = new Map<string, boolean>();
-
-  constructor(list: readonly ProtectedPath[]) {
-    for (const p of list) {
-      if (p.why === 'root') continue;
-      if (p.path.charCodeAt(0) !== 47 || p.path === '/') this.usable = false;
-      this.listed.add(p.path);
-      for (let i = p.path.indexOf('/', 1); i > 0; i = p.path.indexOf('/', i + 1)) this.above.add(p.path.slice(0, i));
-    }
-  }
-
-  clears(path: string): boolean {
-    if (!this.usable || path === '/' || path.charCodeAt(0) !== 47 || this.listed.has(path) || this.above.has(path)) return false;
-    const slash = path.lastIndexOf('/');
-    return slash === 0 || this.clearOfListed(path.slice(0, slash));
-  }
-
-  /** No listed path is `dir` or `dir` up to one of its slashes. */
-  private clearOfListed(dir: string): boolean {
-    let clear = this.clearParents.get(dir);
-    if (clear === undefined) {
-      const slash = dir.lastIndexOf('/');
-      clear = !this.listed.has(dir) && (slash <= 0 || this.clearOfListed(dir.slice(0, slash)));
-      this.clearParents.set(dir, clear);
-    }
-    return clear;
-  }
-}
-
-const screens = new WeakMap<readonly ProtectedPath[], Screen>();
-function screenOf(list: readonly ProtectedPath[]): Screen {
-  let screen = screens.get(list);
-  if (!screen) screens.set(list, (screen = new Screen(list)));
-  return screen;
-}
