@@ -81,23 +81,19 @@ function coverScope(g: Grant): 'tree' | 'file' {
   return g.scope === 'file' || g.facts.kind === 'file' ? 'file' : 'tree';
 }
 
+/** What each access asks for, on every platform (cells are constants). */
+const requested: Readonly<Record<Grant['access'], Cell>> = {
+  read: access({ read: true }),
+  write: access({ write: true }),
+  'read-write': access({ read: true, write: true }),
+  list: access({ names: true }),
+  metadata: access({ meta: true }),
+  exec: access({ exec: true }),
+  deny: denied,
+};
+
 function requestedCell(g: Grant): Cell {
-  switch (g.access) {
-    case 'read':
-      return access({ read: true });
-    case 'write':
-      return access({ write: true });
-    case 'read-write':
-      return access({ read: true, write: true });
-    case 'list':
-      return access({ names: true });
-    case 'metadata':
-      return access({ meta: true });
-    case 'exec':
-      return access({ exec: true });
-    case 'deny':
-      return denied;
-  }
+  return requested[g.access];
 }
 
 function macosAt(p: Principal, ix: PathIndex, path: string, tyba: boolean): Cell {

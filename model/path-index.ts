@@ -103,9 +103,13 @@ export class PathIndex {
 
   summary(path: string, platform: Platform): PathSummary {
     this.asked = true;
-    const key = keyOf(path);
-    const node = this.nodes.get(key);
     const p = slot[platform];
+    // A granted path asked as it is named (the common question): every key is a
+    // clean spelling, so a path that is one is its own key.
+    const named = this.nodes.get(path);
+    if (named) return this.summaryAt(named, p);
+    const key = keyOf(path);
+    const node = key === path ? undefined : this.nodes.get(key);
     if (node) return this.summaryAt(node, p);
     const above = this.nearestAbove(key);
     return above ? this.stateAt(above, p) : none;
