@@ -15,20 +15,27 @@ export type Cell =
   | { readonly kind: 'absent' }
   | { readonly kind: 'refused'; readonly because: Refusal };
 
-export const absent: Cell = { kind: 'absent' };
-export const denied: Cell = { kind: 'denied' };
-export const empty: Cell = { kind: 'empty' };
+export const absent: Cell = Object.freeze({ kind: 'absent' });
+export const denied: Cell = Object.freeze({ kind: 'denied' });
+export const empty: Cell = Object.freeze({ kind: 'empty' });
 
 export function access(flags: { read?: boolean; write?: boolean; exec?: boolean; names?: boolean; meta?: boolean }): Cell {
   const read = flags.read ?? false;
-  const write = flags.write ?? false;
-  const exec = flags.exec ?? false;
   // Reading content implies seeing names and properties.
   const names = read || (flags.names ?? false);
   const meta = read || names || (flags.meta ?? false);
-  if (!read && !write && !exec && !names && !meta) return absent;
-  return { kind: 'access', read, write, exec, names, meta };
+  return accessCells[(read ? 1 : 0) | (flags.write ? 2 : 0) | (flags.exec ? 4 : 0) | (names ? 8 : 0) | (meta ? 16 : 0)]!;
 }
+
+/**
+ * Every access cell there can be, one object each (a cell is a value: the
+ * model hands out the same one wherever the rights are the same, instead
+ * of a new object for each grant on each platform); index 0 is `absent`.
+ */
+const accessCells: readonly Cell[] = Array.from({ length: 32 }, (_, i): Cell => {
+  if (i === 0) return absent;
+  return Object.freeze({ kind: 'access', read: (i & 1) !== 0, write: (i & 2) !== 0, exec: (i & 4) !== 0, names: (i & 8) !== 0, meta: (i & 16) !== 0 });
+});
 
 /**
  * The explain legend: `rw`, `r`, `rx`, `rwx`, `w`, `wx`, `names`, `meta`, `x`, `empty`,

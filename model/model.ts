@@ -1,10 +1,11 @@
 import type { Platform } from '../compiler/diagnostic.js';
 import { PLATFORMS } from '../compiler/diagnostic.js';
 import type { Grant, PolicyIR, Principal } from '../compiler/ir/types.js';
-import { expandTilde, isUnder, secretLocations, toWindows } from '../compiler/paths/index.js';
+import { expandTilde, isUnder, secretLocations, windowsUnmapped } from '../compiler/paths/index.js';
 import loaderData from '../compiler/paths/loaders.json' with { type: 'json' };
 import { access, absent, denied, empty, type Cell } from './cell.js';
-import type { AbstractSockets, Mechanism, Refusal } from './facts.js';
+import { appliesOn, PathIndex } from './path-index.js';
+import type { AbstractSockets, Mechanism } from './facts.js';
 
 
 export interface GrantAccess {
@@ -56,204 +57,6 @@ export interface AccessModel {
   readonly principals: readonly PrincipalAccess[];
 }
 
-/**
- * What one platform's grants say about one path, from a single walk down
- * the trie: the nearest tree grant of each kind over the path, and the
- * exact-file grants at it.
- */
-interface PathSummary {
-  readonly deny: Grant | undefined;
-  readonly existingDeny: Grant | undefined;
-  readonly readTree: Grant | undefined;
-  readonly writeTree: Grant | undefined;
-  readonly metadataTree: Grant | undefined;
-  /** An exec grant of a directory over the path. */
-  readonly execTree: Grant | undefined;
-  /** A `list` grant on this directory itself (names only, not below). */
-  readonly listHere: Grant | undefined;
-  readonly readFile: Grant | undefined;
-  readonly writeFile: Grant | undefined;
-  readonly execFile: Grant | undefined;
-  readonly mechanismDenied: boolean;
-}
-
-/** One node of a platform's path trie: the grants at exactly this path. */
-interface IndexNode {
-  readonly children: Map<string, IndexNode>;
-  readonly trees: Grant[];
-  readonly files: Grant[];
-  /** A platform mechanism (TYBA's secret list) denies this path and below. */
-  mechanism: boolean;
-  /** The full path, for nodes that hold grants (the keys of the summary table). */
-  path?: string;
-}
-
-/**
- * The platform's grants of one principal in a path trie. Every granted
- * path's summary is computed in one depth-first walk that carries the
- * nearest grant of each kind down (O(nodes), not O(grants × depth));
- * any other path is answered by one walk from the root (O(depth)).
- */
-class PlatformIndex {
-  private readonly root: IndexNode = { children: new Map(), trees: [], files: [], mechanism: false };
-  private summaries: Map<string, PathSummary> | undefined;
-  private readonly extra = new Map<string, PathSummary>();
-
-  constructor(readonly platform: Platform, grants: readonly Grant[]) {
-    for (const g of grants) {
-      if (!g.path || !appliesOn(g, platform)) continue;
-      const node = this.node(g.path, true)!;
-      node.path = g.path;
-      (g.scope === 'tree' ? node.trees : node.files).push(g);
-    }
-  }
-
-  /** Denies by the platform's own mechanism, added before any question is asked. */
-  denyByMechanism(path: string): void {
-    this.node(path, true)!.mechanism = true;
-    this.summaries = undefined;
-  }
-
-  /** Tree grants strictly below a path (an uncovered write's partial reads). */
-  treesBelow(path: string): Grant[] {
-    const start = this.node(path, false);
-    const out: Grant[] = [];
-    const visit = (n: IndexNode): void => {
-      for (const key of [...n.children.keys()].sort()) {
-        const c = n.children.get(key)!;
-        out.push(...c.trees);
-        visit(c);
-      }
-    };
-    if (start) visit(start);
-    return out;
-  }
-
-  filesAt(path: string): readonly Grant[] {
-    return this.node(path, false)?.files ?? [];
-  }
-
-  summary(path: string): PathSummary {
-    this.summaries ??= this.summarize();
-    return this.summaries.get(path) ?? this.extra.get(path) ?? this.walk(path);
-  }
-
-  private node(path: string, create: boolean): IndexNode | undefined {
-    let node: IndexNode | undefined = this.root;
-    eachComponent(path, (part) => {
-      let next: IndexNode | undefined = node!.children.get(part);
-      if (!next && create) {
-        next = { children: new Map(), trees: [], files: [], mechanism: false };
-        node!.children.set(part, next);
-      }
-      node = next;
-      return node !== undefined;
-    });
-    return node;
-  }
-
-  private summarize(): Map<string, PathSummary> {
-    const out = new Map<string, PathSummary>();
-    const visit = (node: IndexNode, above: Inherited): void => {
-      const here = inherit(above, node);
-      if (node.path !== undefined) out.set(node.path, summarizeNode(node, here));
-      for (const child of node.children.values()) visit(child, here);
-    };
-    visit(this.root, noneInherited);
-    return out;
-  }
-
-  /** A path no grant names: one walk from the root. */
-  private walk(path: string): PathSummary {
-    let here = inherit(noneInherited, this.root);
-    let node: IndexNode | undefined = this.root;
-    eachComponent(path, (part) => {
-      node = node!.children.get(part);
-      if (node) here = inherit(here, node);
-      return node !== undefined;
-    });
-    const summary = summarizeNode(node ?? emptyNode, here);
-    this.extra.set(path, summary);
-    return summary;
-  }
-}
-
-/** Calls `visit` with each non-empty component of a path, until it returns false. */
-function eachComponent(path: string, visit: (part: string) => boolean): void {
-  const n = path.length;
-  let start = 0;
-  while (start < n) {
-    while (start < n && path.charCodeAt(start) === 47) start++;
-    if (start >= n) return;
-    let end = path.indexOf('/', start);
-    if (end < 0) end = n;
-    if (!visit(path.slice(start, end))) return;
-    start = end + 1;
-  }
-}
-
-const emptyNode: IndexNode = { children: new Map(), trees: [], files: [], mechanism: false };
-const noneInherited: Inherited = { deny: undefined, existingDeny: undefined, readTree: undefined, writeTree: undefined, metadataTree: undefined, execTree: undefined, mechanismDenied: false };
-
-/** The nearest tree grants of each kind above a node, carried down the trie. */
-interface Inherited {
-  readonly deny: Grant | undefined;
-  readonly existingDeny: Grant | undefined;
-  readonly readTree: Grant | undefined;
-  readonly writeTree: Grant | undefined;
-  readonly metadataTree: Grant | undefined;
-  /** An exec grant of a directory over the path. */
-  readonly execTree: Grant | undefined;
-  readonly mechanismDenied: boolean;
-}
-
-function inherit(above: Inherited, node: IndexNode): Inherited {
-  if (!node.trees.length && !node.mechanism) return above;
-  let { deny, existingDeny, readTree, writeTree, metadataTree, execTree } = above;
-  for (const g of node.trees) {
-    if (g.access === 'deny') {
-      deny = g;
-      if (g.facts.existence !== 'absent') existingDeny = g;
-    }
-    if (reads(g)) readTree = g;
-    if (writes(g)) writeTree = g;
-    if (g.access === 'metadata') metadataTree = g;
-    if (g.access === 'exec') execTree = g;
-  }
-  return { deny, existingDeny, readTree, writeTree, metadataTree, execTree, mechanismDenied: above.mechanismDenied || node.mechanism };
-}
-
-function summarizeNode(node: IndexNode, here: Inherited): PathSummary {
-  let listHere: Grant | undefined;
-  for (const g of node.trees) if (g.access === 'list') listHere ??= g;
-  let readFile: Grant | undefined;
-  let writeFile: Grant | undefined;
-  let execFile: Grant | undefined;
-  for (const g of node.files) {
-    if (reads(g)) readFile ??= g;
-    if (writes(g)) writeFile ??= g;
-    if (g.access === 'exec') execFile ??= g;
-    if (g.access === 'list') listHere ??= g;
-  }
-  // One fixed object shape for every summary: V8 keeps them fast.
-  return {
-    deny: here.deny,
-    existingDeny: here.existingDeny,
-    readTree: here.readTree,
-    writeTree: here.writeTree,
-    metadataTree: here.metadataTree,
-    execTree: here.execTree,
-    mechanismDenied: here.mechanismDenied,
-    listHere,
-    readFile,
-    writeFile,
-    execFile,
-  };
-}
-
-function appliesOn(g: Grant, platform: Platform): boolean {
-  return !g.implicit || g.implicit.platforms.includes(platform);
-}
 
 const reads = (g: Grant): boolean => g.access === 'read' || g.access === 'read-write';
 const writes = (g: Grant): boolean => g.access === 'write' || g.access === 'read-write';
@@ -264,8 +67,8 @@ const isDeny = (g: Grant): boolean => g.access === 'deny';
  * exact-file write, a read_file of the same file. An exec grant never
  * satisfies it, and a read_file never covers a directory named in `write`.
  */
-function linuxReadCover(ix: PlatformIndex, path: string, scope: 'tree' | 'file'): Grant | undefined {
-  const s = ix.summary(path);
+function linuxReadCover(ix: PathIndex, path: string, scope: 'tree' | 'file'): Grant | undefined {
+  const s = ix.summary(path, 'linux');
   return s.readTree ?? (scope === 'file' ? s.readFile : undefined);
 }
 
@@ -278,27 +81,23 @@ function coverScope(g: Grant): 'tree' | 'file' {
   return g.scope === 'file' || g.facts.kind === 'file' ? 'file' : 'tree';
 }
 
+/** What each access asks for, on every platform (cells are constants). */
+const requested: Readonly<Record<Grant['access'], Cell>> = {
+  read: access({ read: true }),
+  write: access({ write: true }),
+  'read-write': access({ read: true, write: true }),
+  list: access({ names: true }),
+  metadata: access({ meta: true }),
+  exec: access({ exec: true }),
+  deny: denied,
+};
+
 function requestedCell(g: Grant): Cell {
-  switch (g.access) {
-    case 'read':
-      return access({ read: true });
-    case 'write':
-      return access({ write: true });
-    case 'read-write':
-      return access({ read: true, write: true });
-    case 'list':
-      return access({ names: true });
-    case 'metadata':
-      return access({ meta: true });
-    case 'exec':
-      return access({ exec: true });
-    case 'deny':
-      return denied;
-  }
+  return requested[g.access];
 }
 
-function macosAt(p: Principal, ix: PlatformIndex, path: string, tyba: boolean): Cell {
-  const s = ix.summary(path);
+function macosAt(p: Principal, ix: PathIndex, path: string, tyba: boolean): Cell {
+  const s = ix.summary(path, 'macos');
   if (s.deny || s.mechanismDenied) return tyba ? access({ meta: true }) : denied;
   const read = !!(s.readTree ?? s.readFile);
   const write = !!(s.writeTree ?? s.writeFile);
@@ -323,8 +122,8 @@ interface LinuxExec {
   readonly loaders: ReadonlySet<string>;
 }
 
-function linuxAt(ix: PlatformIndex, path: string, x: LinuxExec): Cell {
-  const s = ix.summary(path);
+function linuxAt(ix: PathIndex, path: string, x: LinuxExec): Cell {
+  const s = ix.summary(path, 'linux');
   // A denied path inside a mounted tree is covered by an empty placeholder;
   // outside every mount it simply does not exist.
   if (s.existingDeny) return s.readTree || s.writeTree ? empty : absent;
@@ -341,13 +140,23 @@ function linuxAt(ix: PlatformIndex, path: string, x: LinuxExec): Cell {
   return access({ read: mounted, write, exec });
 }
 
-function windowsAt(ix: PlatformIndex, path: string): Cell {
-  const s = ix.summary(path);
+function windowsAt(ix: PathIndex, path: string): Cell {
+  const s = ix.summary(path, 'windows');
   if (s.existingDeny || s.mechanismDenied) return denied;
   const write = !!(s.writeTree ?? s.writeFile);
   // Reads are open, and a restricted token does not restrict execution.
   return access({ read: true, write, exec: true });
 }
+
+/** Every platform: a grant written by the user (implicit ones name their own). */
+const everywhere: GrantAccess['applies'] = Object.freeze({ macos: true, linux: true, windows: true });
+/** A grant written by the user whose path the Windows plan leaves out. */
+const notOnWindows: GrantAccess['applies'] = Object.freeze({ macos: true, linux: true, windows: false });
+const nothing: Readonly<Record<string, never>> = Object.freeze({});
+const metadataInTool: Cell = Object.freeze({ kind: 'refused', because: Object.freeze({ kind: 'metadata-field-in-tool' }) });
+const namesWithoutContent: Cell = Object.freeze({ kind: 'refused', because: Object.freeze({ kind: 'names-without-content' }) });
+const denyTargetAbsent: Cell = Object.freeze({ kind: 'refused', because: Object.freeze({ kind: 'deny-target-absent' }) });
+const loaderMaps: Mechanism = Object.freeze({ kind: 'loader-maps' });
 
 /**
  * An authored entry the Windows plan leaves out: its path has no Windows
@@ -356,106 +165,160 @@ function windowsAt(ix: PlatformIndex, path: string): Cell {
  */
 function windowsUnspelled(g: Grant, home: string): Mechanism | undefined {
   if (g.implicit || !g.path) return undefined;
-  const m = toWindows(g.path, home);
-  return m.ok ? undefined : { kind: 'no-windows-spelling', path: g.path, why: m.why.kind === 'outside-home' ? { kind: 'outside-home' } : { kind: 'name', problem: m.why.problem } };
+  const why = windowsUnmapped(g.path, home);
+  return !why ? undefined : { kind: 'no-windows-spelling', path: g.path, why: why.kind === 'outside-home' ? { kind: 'outside-home' } : { kind: 'name', problem: why.problem } };
 }
 
 function grantAccess(
   p: Principal,
   g: Grant,
-  ix: Record<Platform, PlatformIndex>,
+  ix: PathIndex,
   at: PrincipalAccess['effectiveAt'],
   tyba: boolean,
-  sockets: readonly string[],
+  sockets: SocketTable,
   confined: boolean,
-  home: string,
+  unspelled: Mechanism | undefined,
 ): GrantAccess {
-  const effective: Partial<Record<Platform, Cell>> = {};
-  const notes: Partial<Record<Platform, Mechanism>> = {};
-  const unspelled = windowsUnspelled(g, home);
-  const applies = { macos: appliesOn(g, 'macos'), linux: appliesOn(g, 'linux'), windows: appliesOn(g, 'windows') && !unspelled };
-  if (unspelled) notes.windows = unspelled;
+  const applies = g.implicit ? { macos: appliesOn(g, 'macos'), linux: appliesOn(g, 'linux'), windows: appliesOn(g, 'windows') } : unspelled ? notOnWindows : everywhere;
+  let macos: Cell = absent;
+  let linux: Cell = absent;
+  let windows: Cell = absent;
+  // The Windows plan's omission first (the notes' key order is the order they were found in).
+  let notes: Partial<Record<Platform, Mechanism>> | undefined = unspelled ? { windows: unspelled } : undefined;
   let readCover: Grant | undefined;
   let pinnedAncestors: Partial<Record<Platform, readonly string[]>> | undefined;
   for (const platform of PLATFORMS) {
-    if (!g.path || !applies[platform]) {
-      effective[platform] = absent;
-      continue;
-    }
-    const refuse = (because: Refusal): void => {
-      effective[platform] = { kind: 'refused', because };
-    };
-    if (g.access === 'metadata' && p.kind !== 'agent') {
-      refuse({ kind: 'metadata-field-in-tool' });
-      continue;
-    }
-    if (platform === 'linux') {
-      if (writes(g) && !g.implicit) {
-        readCover = linuxReadCover(ix.linux, g.path, coverScope(g));
-        if (!readCover) {
-          const partialReads = ix.linux.treesBelow(g.path).filter(reads).concat(ix.linux.filesAt(g.path).filter(reads));
-          refuse({ kind: 'write-without-read-cover', partialReads });
-          continue;
-        }
-      }
-      if (g.access === 'list') {
-        refuse({ kind: 'names-without-content' });
-        continue;
-      }
-      if (isDeny(g) && g.facts.existence === 'absent' && !g.implicit) {
-        refuse({ kind: 'deny-target-absent' });
-        continue;
+    if (!g.path || !applies[platform]) continue;
+    let cell: Cell;
+    if (g.access === 'metadata' && p.kind !== 'agent') cell = metadataInTool;
+    else if (platform === 'linux' && writes(g) && !g.implicit && !(readCover = linuxReadCover(ix, g.path, coverScope(g)))) {
+      const partialReads = ix.treesBelow(g.path, 'linux').filter(reads).concat(ix.filesAt(g.path, 'linux').filter(reads));
+      cell = { kind: 'refused', because: { kind: 'write-without-read-cover', partialReads } };
+    } else if (platform === 'linux' && g.access === 'list') cell = namesWithoutContent;
+    else if (platform === 'linux' && isDeny(g) && g.facts.existence === 'absent' && !g.implicit) cell = denyTargetAbsent;
+    else {
+      cell = at(g.path, platform);
+      const mechanism = mechanismOf(p, g, platform, cell, tyba, confined);
+      if (mechanism) (notes ??= {})[platform] = mechanism;
+      // A deny the platform enforces pins the ancestors the workload could
+      // rename (Linux: the ones a mount shows it; macOS: every deny rule holds).
+      const enforced = platform === 'linux' ? cell.kind === 'empty' : platform === 'macos';
+      if (isDeny(g) && enforced) {
+        const pinned = renameableAncestors(g.path, (a) => at(a, platform));
+        if (pinned.length) pinnedAncestors = { ...pinnedAncestors, [platform]: pinned };
       }
     }
-    effective[platform] = at(g.path, platform);
-    const mechanism = mechanismOf(p, g, platform, effective[platform]!, tyba, confined);
-    if (mechanism) notes[platform] = mechanism;
-    // A deny the platform enforces pins the ancestors the workload could
-    // rename (Linux: the ones a mount shows it; macOS: every deny rule holds).
-    const enforced = platform === 'linux' ? effective.linux!.kind === 'empty' : platform === 'macos';
-    if (isDeny(g) && enforced) {
-      const pinned = renameableAncestors(g.path, (a) => at(a, platform));
-      if (pinned.length) pinnedAncestors = { ...pinnedAncestors, [platform]: pinned };
-    }
+    if (platform === 'macos') macos = cell;
+    else if (platform === 'linux') linux = cell;
+    else windows = cell;
   }
   const reach = socketsUnder(p, g, at, sockets);
-  const disclosures: Partial<Record<Platform, Mechanism[]>> = {};
-  const disclose = (platform: Platform, m: Mechanism): void => void (disclosures[platform] ??= []).push(m);
-  for (const platform of PLATFORMS) {
-    const ancestors = pinnedAncestors?.[platform];
-    if (ancestors?.length) disclose(platform, { kind: 'ancestors-pinned', ancestors });
-    const s = reach.sockets?.[platform];
-    if (s?.length) disclose(platform, { kind: 'sockets-reachable', sockets: s });
+  let disclosures: Partial<Record<Platform, Mechanism[]>> | undefined;
+  if (pinnedAncestors || reach) {
+    for (const platform of PLATFORMS) {
+      const ancestors = pinnedAncestors?.[platform];
+      if (ancestors?.length) ((disclosures ??= {})[platform] ??= []).push({ kind: 'ancestors-pinned', ancestors });
+      const s = reach?.[platform];
+      if (s?.length) ((disclosures ??= {})[platform] ??= []).push({ kind: 'sockets-reachable', sockets: s });
+    }
   }
   // Landlock's execute right is checked on execve and the interpreter, not on mmap:
   // the dynamic loader can still run a program from a read tree.
-  const linux = effective.linux;
   // A write tree too: a program written there starts the same way.
-  if (confined && (reads(g) || writes(g)) && g.scope === 'tree' && linux?.kind === 'access' && linux.read && !linux.exec) disclose('linux', { kind: 'loader-maps' });
-  return {
+  const loads = confined && (reads(g) || writes(g)) && g.scope === 'tree' && linux.kind === 'access' && linux.read && !linux.exec;
+  if (loads && disclosures) (disclosures.linux ??= []).push(loaderMaps);
+  const out: Mutable<GrantAccess> = {
     grant: g,
     requested: requestedCell(g),
-    effective: effective as Record<Platform, Cell>,
-    notes,
-    disclosures,
+    effective: effectiveOf(macos, linux, windows),
+    notes: notes ? notesOf(notes) : nothing,
+    disclosures: disclosures ?? (loads ? loaderMapsOnly : nothing),
     applies,
-    ...(readCover ? { readCover } : {}),
-    ...(pinnedAncestors ? { pinnedAncestors } : {}),
-    ...reach,
   };
+  if (readCover) out.readCover = readCover;
+  if (pinnedAncestors) out.pinnedAncestors = pinnedAncestors;
+  if (reach) out.sockets = reach;
+  return out;
 }
 
-function socketsUnder(p: Principal, g: Grant, at: PrincipalAccess['effectiveAt'], sockets: readonly string[]): Pick<GrantAccess, 'sockets'> {
-  if (g.implicit || !g.path || g.access === 'deny' || g.scope !== 'tree' || !sockets.length) return {};
-  const under = sockets.filter((s) => isUnder(s, g.path!));
-  if (!under.length) return {};
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * The parts of a grant's access that are values, one object for each
+ * combination: cells and mechanisms are shared constants (cell.ts and the
+ * fixed mechanisms below), so thousands of grants with the same rights
+ * share one `effective` and one `notes` instead of an object each.
+ */
+const effectives = new Map<Cell, Map<Cell, Map<Cell, GrantAccess['effective']>>>();
+function effectiveOf(macos: Cell, linux: Cell, windows: Cell): GrantAccess['effective'] {
+  // A write refused for its read cover names the grants around it: its own object.
+  if (linux.kind === 'refused' && linux.because.kind === 'write-without-read-cover') return { macos, linux, windows };
+  return intern(effectives, macos, linux, () => new Map(), windows, () => Object.freeze({ macos, linux, windows }));
+}
+
+const notesInterned = new Map<Mechanism | undefined, Map<Mechanism | undefined, Map<Mechanism | undefined, GrantAccess['notes']>>>();
+function notesOf(n: Partial<Record<Platform, Mechanism>>): GrantAccess['notes'] {
+  // Each platform's mechanism is a fixed one (mechanismOf), so the combinations are few;
+  // the Windows plan's omission names its path: its own object.
+  if (n.windows?.kind === 'no-windows-spelling') return n;
+  return intern(notesInterned, n.macos, n.linux, () => new Map(), n.windows, () => Object.freeze(n));
+}
+
+function intern<A, B, C, V>(top: Map<A, Map<B, Map<C, V>>>, a: A, b: B, fresh: () => Map<C, V>, c: C, make: () => V): V {
+  let m1 = top.get(a);
+  if (!m1) top.set(a, (m1 = new Map()));
+  let m2 = m1.get(b);
+  if (!m2) m1.set(b, (m2 = fresh()));
+  let v = m2.get(c);
+  if (v === undefined) m2.set(c, (v = make()));
+  return v;
+}
+
+const loaderMapsOnly: GrantAccess['disclosures'] = Object.freeze({ linux: Object.freeze([loaderMaps]) });
+
+/**
+ * The machine's bound unix sockets, and whether they are in JavaScript's
+ * string order (both views give them so): then the sockets under a path
+ * are found in the run of those that begin with it, not by a scan of all.
+ */
+interface SocketTable {
+  readonly paths: readonly string[];
+  readonly sorted: boolean;
+}
+
+function socketTable(paths: readonly string[]): SocketTable {
+  let sorted = true;
+  for (let i = 1; i < paths.length && sorted; i++) sorted = paths[i - 1]! <= paths[i]!;
+  return { paths, sorted };
+}
+
+/** The sockets under `path`, in the table's order. */
+function socketsBelow(t: SocketTable, path: string): string[] {
+  if (!t.sorted) return t.paths.filter((s) => isUnder(s, path));
+  const { paths } = t;
+  let lo = 0;
+  let hi = paths.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (paths[mid]! < path) lo = mid + 1;
+    else hi = mid;
+  }
+  const out: string[] = [];
+  for (let i = lo; i < paths.length && paths[i]!.startsWith(path); i++) if (isUnder(paths[i]!, path)) out.push(paths[i]!);
+  return out;
+}
+
+function socketsUnder(p: Principal, g: Grant, at: PrincipalAccess['effectiveAt'], sockets: SocketTable): Partial<Record<Platform, readonly string[]>> | undefined {
+  if (g.implicit || !g.path || g.access === 'deny' || g.scope !== 'tree' || !sockets.paths.length) return undefined;
+  const under = socketsBelow(sockets, g.path);
+  if (!under.length) return undefined;
   const linux = appliesOn(g, 'linux') ? under.filter((s) => {
     const c = at(s, 'linux');
     return c.kind === 'access' && c.read;
   }) : [];
   const macos = p.directNetwork && appliesOn(g, 'macos') ? under.filter((s) => at(s, 'macos').kind === 'access') : [];
-  const out: Partial<Record<Platform, readonly string[]>> = { ...(linux.length ? { linux } : {}), ...(macos.length ? { macos } : {}) };
-  return Object.keys(out).length ? { sockets: out } : {};
+  if (!linux.length && !macos.length) return undefined;
+  return { ...(linux.length ? { linux } : {}), ...(macos.length ? { macos } : {}) };
 }
 
 /**
@@ -476,51 +339,70 @@ const parentOf = (p: string): string => {
   return i <= 0 ? '/' : p.slice(0, i);
 };
 
+/** The mechanisms that carry no data, one object each: most grants have one. */
+const fixed = <K extends Mechanism['kind']>(kind: K): Mechanism => Object.freeze({ kind }) as Mechanism;
+const privateTmpfs = fixed('private-tmpfs');
+const ownProc = fixed('own-proc');
+const noMetadataTree = fixed('no-metadata-tree');
+const emptyCoverFile: Mechanism = Object.freeze({ kind: 'empty-cover', of: 'file' });
+const emptyCoverDir: Mechanism = Object.freeze({ kind: 'empty-cover', of: 'dir' });
+const execGrantReadable = fixed('exec-grant-readable');
+const toolMountsExecutable = fixed('tool-mounts-executable');
+const mountsExecutable = fixed('mounts-executable');
+const loaderDirectory = fixed('loader-directory');
+const readAllowDiscarded = fixed('read-allow-discarded');
+const secretLabel = fixed('secret-label');
+const nothingToLabel = fixed('nothing-to-label');
+const readsOpen = fixed('reads-open');
+const denialsBeatPermissions = fixed('denials-beat-permissions');
+const toolHelperExec = fixed('tool-helper-exec');
+
 /** The platform mechanism behind a cell that differs from the request. */
 function mechanismOf(p: Principal, g: Grant, platform: Platform, cell: Cell, tyba: boolean, confined: boolean): Mechanism | undefined {
   if (platform === 'linux') {
-    if (g.implicit?.privateTmpfs) return { kind: 'private-tmpfs' };
-    if (g.path && isUnder(g.path, '/proc')) return { kind: 'own-proc' };
-    if (g.access === 'metadata') return { kind: 'no-metadata-tree' };
-    if (g.access === 'deny' && cell.kind === 'empty') return { kind: 'empty-cover', of: g.facts.kind === 'file' ? 'file' : 'dir' };
-    if (g.access === 'exec' && cell.kind === 'access') return { kind: 'exec-grant-readable' };
+    if (g.implicit?.privateTmpfs) return privateTmpfs;
+    if (g.path && isUnder(g.path, '/proc')) return ownProc;
+    if (g.access === 'metadata') return noMetadataTree;
+    if (g.access === 'deny' && cell.kind === 'empty') return g.facts.kind === 'file' ? emptyCoverFile : emptyCoverDir;
+    if (g.access === 'exec' && cell.kind === 'access') return execGrantReadable;
     if (cell.kind === 'access' && cell.exec)
       // Under Landlock an agent's read is executable only as a loader directory; an exec grant over it says so itself.
-      return p.kind === 'tool' ? { kind: 'tool-mounts-executable' } : !confined ? { kind: 'mounts-executable' } : g.path && loaderDirectories.has(g.path) ? { kind: 'loader-directory' } : undefined;
+      return p.kind === 'tool' ? toolMountsExecutable : !confined ? mountsExecutable : g.path && loaderDirectories.has(g.path) ? loaderDirectory : undefined;
   }
   if (platform === 'windows') {
-    if (g.list === 'read_allow') return { kind: 'read-allow-discarded' };
-    if (cell.kind === 'denied' && g.access !== 'deny') return { kind: 'secret-label' };
-    if (g.access === 'deny' && g.facts.existence === 'absent') return { kind: 'nothing-to-label' };
-    if (g.access !== 'deny') return { kind: 'reads-open' };
+    if (g.list === 'read_allow') return readAllowDiscarded;
+    if (cell.kind === 'denied' && g.access !== 'deny') return secretLabel;
+    if (g.access === 'deny' && g.facts.existence === 'absent') return nothingToLabel;
+    if (g.access !== 'deny') return readsOpen;
   }
   if (platform === 'macos') {
-    if (tyba && g.access === 'read' && (cell.kind !== 'access' || !cell.read)) return { kind: 'denials-beat-permissions' };
-    if (cell.kind === 'access' && cell.exec && p.kind === 'tool' && g.access !== 'exec') return { kind: 'tool-helper-exec' };
+    if (tyba && g.access === 'read' && (cell.kind !== 'access' || !cell.read)) return denialsBeatPermissions;
+    if (cell.kind === 'access' && cell.exec && p.kind === 'tool' && g.access !== 'exec') return toolHelperExec;
   }
   return undefined;
 }
 
 function principalAccess(ir: PolicyIR, p: Principal): PrincipalAccess {
   const tyba = ir.dialect === 'tyba';
-  const ix: Record<Platform, PlatformIndex> = {
-    macos: new PlatformIndex('macos', p.grants),
-    linux: new PlatformIndex('linux', p.grants),
-    // An entry the Windows plan leaves out grants, and denies, nothing there.
-    windows: new PlatformIndex('windows', p.grants.filter((g) => !windowsUnspelled(g, ir.home))),
-  };
+  // An entry the Windows plan leaves out grants, and denies, nothing there.
+  const unspelled = new Map<Grant, Mechanism>();
+  for (const g of p.grants) {
+    const m = windowsUnspelled(g, ir.home);
+    if (m) unspelled.set(g, m);
+  }
+  const ix = new PathIndex(p.grants, unspelled);
   // Seed 001: Windows labels the twelve secrets deny-read whatever the config;
   // TYBA's Seatbelt denies them too, and read_allow cannot re-open them.
   for (const s of secretLocations) {
-    ix.windows.denyByMechanism(expandTilde(s, ir.home));
-    if (tyba) ix.macos.denyByMechanism(expandTilde(s, ir.home));
+    ix.denyByMechanism(expandTilde(s, ir.home), 'windows');
+    if (tyba) ix.denyByMechanism(expandTilde(s, ir.home), 'macos');
   }
   // A tool runs helpers from its content grants: Landlock grants it execute there, as mounts alone do.
   const linuxExec: LinuxExec = { confined: ir.linux.exec === 'landlock' && p.kind !== 'tool', loaders: new Set(ir.linux.loaders) };
   const at = (path: string, platform: Platform): Cell =>
-    platform === 'macos' ? macosAt(p, ix.macos, path, tyba) : platform === 'linux' ? linuxAt(ix.linux, path, linuxExec) : windowsAt(ix.windows, path);
-  const sockets = ir.sockets === 'unknown' ? [] : ir.sockets;
-  const grants = p.grants.map((g) => grantAccess(p, g, ix, at, tyba, sockets, linuxExec.confined, ir.home));
+    platform === 'macos' ? macosAt(p, ix, path, tyba) : platform === 'linux' ? linuxAt(ix, path, linuxExec) : windowsAt(ix, path);
+  const sockets = socketTable(ir.sockets === 'unknown' ? [] : ir.sockets);
+  const grants = p.grants.map((g) => grantAccess(p, g, ix, at, tyba, sockets, linuxExec.confined, unspelled.get(g)));
   return {
     principal: p,
     grants,

@@ -1,4 +1,4 @@
-import { isStrictlyUnder } from '../compiler/paths/index.js';
+import type { Grant } from '../compiler/ir/types.js';
 import { defineRule } from './engine.js';
 import { relatedGrant, shown } from './util.js';
 
@@ -29,14 +29,40 @@ export const denyFileSubstitution = defineRule({
   },
   check(ctx) {
     for (const pa of ctx.access.principals) {
+      let trees: Map<string, number> | undefined;
       for (const ga of pa.grants) {
         const g = ga.grant;
         const cover = ga.notes.linux;
         if (g.implicit || !g.path || cover?.kind !== 'empty-cover' || cover.of !== 'file') continue;
-        const broader = pa.principal.grants.find((o) => o !== g && o.access !== 'deny' && o.scope === 'tree' && o.path && isStrictlyUnder(g.path!, o.path));
+        trees ??= firstTreeAt(pa.principal.grants);
+        const broader = firstTreeAbove(pa.principal.grants, trees, g.path);
         if (!broader) continue;
         ctx.report('empty', { span: g.span, related: [relatedGrant(broader, 'the broader grant the denied file sits in')] }, { path: shown(g) });
       }
     }
   },
 });
+
+/** Where each path's first non-deny tree grant is in the principal's grants. */
+function firstTreeAt(grants: readonly Grant[]): Map<string, number> {
+  const out = new Map<string, number>();
+  grants.forEach((o, i) => {
+    if (o.access !== 'deny' && o.scope === 'tree' && o.path && !out.has(o.path)) out.set(o.path, i);
+  });
+  return out;
+}
+
+/**
+ * The first non-deny tree grant strictly above `path` by spelling (what
+ * isStrictlyUnder says: `/`, or a prefix of `path` that a `/` follows), in
+ * the principal's order: looked up for each prefix instead of a scan of
+ * every grant for each denied file.
+ */
+function firstTreeAbove(grants: readonly Grant[], trees: ReadonlyMap<string, number>, path: string): Grant | undefined {
+  let first = path !== '/' && path.charCodeAt(0) === 47 ? trees.get('/') : undefined;
+  for (let i = path.indexOf('/', 1); i > 0; i = path.indexOf('/', i + 1)) {
+    const at = trees.get(path.slice(0, i));
+    if (at !== undefined && (first === undefined || at < first)) first = at;
+  }
+  return first === undefined ? undefined : grants[first];
+}

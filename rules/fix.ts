@@ -31,8 +31,7 @@ export function addToList(table: WrittenTable | undefined, grants: readonly Gran
   const array = table.lists[list];
   if (array) {
     // After the last item (a trailing comma stays after the new ones); in an empty array, after `[`.
-    const items = grants.filter((g) => g.list === list && g.span.start.offset > array.start.offset && g.span.end.offset < array.end.offset);
-    const last = items.sort((a, b) => a.span.end.offset - b.span.end.offset).at(-1);
+    const last = lastItem(grants, list, array);
     return last ? [{ ...at(last.span.end.offset), text: `, ${literal}` }] : [{ ...at(array.start.offset + 1), text: literal }];
   }
   if (table.origin === 'header') return [{ ...at(table.span.end.offset), text: `\n${list} = [${literal}]` }];
@@ -41,6 +40,29 @@ export function addToList(table: WrittenTable | undefined, grants: readonly Gran
 }
 
 const isEmptyInline = (t: WrittenTable): boolean => t.empty;
+
+/**
+ * The grant written last in a list's array, once per principal's grants
+ * and array: rules ask it for each of their reports, which may be one per
+ * grant of a large config.
+ */
+function lastItem(grants: readonly Grant[], list: ListName, array: Span): Grant | undefined {
+  let memo = lastItems.get(grants);
+  if (!memo) lastItems.set(grants, (memo = new Map()));
+  const key = `${list} ${array.start.offset} ${array.end.offset}`;
+  let last = memo.get(key);
+  if (last === undefined) {
+    last = null;
+    for (const g of grants) {
+      // The greatest end offset; of equal ones, the later grant (what a stable sort's last gives).
+      if (g.list === list && g.span.start.offset > array.start.offset && g.span.end.offset < array.end.offset && (last === null || g.span.end.offset >= last.span.end.offset)) last = g;
+    }
+    memo.set(key, last);
+  }
+  return last ?? undefined;
+}
+
+const lastItems = new WeakMap<readonly Grant[], Map<string, Grant | null>>();
 
 /** Edits that remove one item from its array, with the comma that separates it from a neighbour. */
 export function removeFromList(text: string, item: Span): Edit[] {

@@ -1,4 +1,3 @@
-import { toWindows } from '../compiler/paths/index.js';
 import { defineRule } from './engine.js';
 import { listPaths, relatedGrants, who } from './util.js';
 
@@ -28,8 +27,8 @@ export const lowLabelExposure = defineRule({
       const labelled = pa.grants.filter((ga) => {
         const g = ga.grant;
         const cell = ga.effective.windows;
-        // A path the plan leaves out (no-windows-path) gets no label.
-        return !g.implicit && (g.access === 'write' || g.access === 'read-write') && ga.applies.windows && !!g.path && toWindows(g.path, ctx.ir.home).ok && cell.kind === 'access' && cell.write;
+        // A path the plan leaves out (no-windows-path) gets no label: the model says it does not apply there.
+        return !g.implicit && (g.access === 'write' || g.access === 'read-write') && ga.applies.windows && !!g.path && cell.kind === 'access' && cell.write;
       });
       const first = labelled[0];
       if (!first) continue;

@@ -1,3 +1,4 @@
+import type { Cell } from '../model/index.js';
 import { defineRule } from './engine.js';
 import { addToList, fixOf, removeFromList } from './fix.js';
 import { who } from './util.js';
@@ -28,7 +29,8 @@ export const metadataInTool = defineRule({
   check(ctx) {
     for (const pa of ctx.access.principals) {
       for (const ga of pa.grants) {
-        if (!Object.values(ga.effective).some((c) => c.kind === 'refused' && c.because.kind === 'metadata-field-in-tool')) continue;
+        const { macos, linux, windows } = ga.effective;
+        if (!refusedHere(macos) && !refusedHere(linux) && !refusedHere(windows)) continue;
         const g = ga.grant;
         const fix = fixOf(addToList(pa.principal.written, pa.principal.grants, 'read', [g.written]), removeFromList(ctx.text, g.span));
         ctx.report('refused', { span: g.span, fix }, { who: who(pa.principal) });
@@ -36,3 +38,7 @@ export const metadataInTool = defineRule({
     }
   },
 });
+
+function refusedHere(c: Cell): boolean {
+  return c.kind === 'refused' && c.because.kind === 'metadata-field-in-tool';
+}

@@ -1,4 +1,4 @@
-import { isUnder, toWindows } from '../compiler/paths/index.js';
+import { isUnder, windowsUnmapped } from '../compiler/paths/index.js';
 import { defineRule } from './engine.js';
 import { authored } from './util.js';
 
@@ -46,10 +46,10 @@ export const noWindowsPath = defineRule({
         // Reads and lists grant nothing on Windows that open reads do not already give.
         if (g.access === 'read' || g.access === 'list' || g.access === 'metadata' || g.access === 'exec') continue;
         // The plan's own mapping (compiler/paths/windows.ts): what this says is left out is what the plan leaves out.
-        const m = toWindows(g.path, ctx.ir.home);
-        if (m.ok) continue;
-        if (m.why.kind === 'outside-home') ctx.report('outside', { span: g.span }, { path: g.path, list: g.list });
-        else ctx.report('name', { span: g.span }, { path: g.path, list: g.list, problem: m.why.problem });
+        const why = windowsUnmapped(g.path, ctx.ir.home);
+        if (!why) continue;
+        if (why.kind === 'outside-home') ctx.report('outside', { span: g.span }, { path: g.path, list: g.list });
+        else ctx.report('name', { span: g.span }, { path: g.path, list: g.list, problem: why.problem });
       }
     }
   },

@@ -4,9 +4,14 @@ import type { RelatedLocation } from '../compiler/diagnostic.js';
 export { who } from '../compiler/ir/names.js';
 
 /** The grants a person wrote (implicit TYBA grants are boxwright's own, exempt from path rules). */
-export function authored(p: Principal): Grant[] {
-  return p.grants.filter((g) => !g.implicit);
+export function authored(p: Principal): readonly Grant[] {
+  let out = authoredOf.get(p);
+  if (!out) authoredOf.set(p, (out = p.grants.filter((g) => !g.implicit)));
+  return out;
 }
+
+/** Per principal, once: most rules walk the authored grants, and a config may hold tens of thousands. */
+const authoredOf = new WeakMap<Principal, readonly Grant[]>();
 
 export function relatedGrant(g: Grant, message: string): RelatedLocation {
   return { message, span: g.span };

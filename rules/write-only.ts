@@ -1,4 +1,5 @@
 import type { RelatedLocation } from '../compiler/diagnostic.js';
+import type { Grant } from '../compiler/ir/types.js';
 import { defineRule } from './engine.js';
 import { addToList, fixOf } from './fix.js';
 import { relatedGrant, shown } from './util.js';
@@ -39,6 +40,7 @@ export const writeOnly = defineRule({
   },
   check(ctx) {
     for (const pa of ctx.access.principals) {
+      let execs: Map<string | undefined, Grant[]> | undefined;
       for (const ga of pa.grants) {
         const g = ga.grant;
         const linux = ga.effective.linux;
@@ -46,9 +48,8 @@ export const writeOnly = defineRule({
         const related: RelatedLocation[] = linux.because.partialReads.map((r) =>
           relatedGrant(r, r.scope === 'file' && g.scope === 'tree' ? 'a read_file entry cannot provide read access throughout a directory named in `write`' : 'this read covers only part of the write scope'),
         );
-        for (const other of pa.principal.grants) {
-          if (other.access === 'exec' && other.path === g.path) related.push(relatedGrant(other, "an execute grant does not satisfy Linux's explicit read requirement"));
-        }
+        execs ??= execGrantsByPath(pa.principal.grants);
+        for (const other of execs.get(g.path) ?? []) related.push(relatedGrant(other, "an execute grant does not satisfy Linux's explicit read requirement"));
         const data = { list: g.list, path: shown(g) };
         // The suggestion as written: read access over the whole write scope (a file: read_file of it).
         const fix = fixOf(addToList(pa.principal.written, pa.principal.grants, g.scope === 'file' || g.facts.kind === 'file' ? 'read_file' : 'read', [g.written]));
@@ -58,3 +59,16 @@ export const writeOnly = defineRule({
     }
   },
 });
+
+/** A principal's exec grants by path, in their order: looked up for each refused write instead of a scan of every grant. */
+function execGrantsByPath(grants: readonly Grant[]): Map<string | undefined, Grant[]> {
+  // Keyed as `===` compares paths: the grants without one share the undefined key.
+  const out = new Map<string | undefined, Grant[]>();
+  for (const g of grants) {
+    if (g.access !== 'exec') continue;
+    const at = out.get(g.path);
+    if (at) at.push(g);
+    else out.set(g.path, [g]);
+  }
+  return out;
+}

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { expandHome, hostView, inspectPath, macosCanonical, manifestView, noneView, normalise, spellingProblems } from '../compiler/paths/index.js';
+import { expandHome, hostView, isUnder, protectedHit, protectedPaths, inspectPath, macosCanonical, manifestView, noneView, normalise, spellingProblems, windowsNameProblem, windowsUnmapped } from '../compiler/paths/index.js';
 
 // A real temporary tree: links in the middle of a path, at its end, relative
 // and absolute, dangling, and a loop.
@@ -100,5 +100,48 @@ describe('none view', () => {
     const view = noneView('/home/dev');
     assert.equal(view.knowsFacts, false);
     assert.deepEqual(inspectPath(view, '/home/dev/project'), { existence: 'unknown' });
+  });
+});
+
+describe('windowsUnmapped', () => {
+  // Its quick look at each component must never clear one that windowsNameProblem refuses:
+  // every component here, at every place in a path, gets the answer of the
+  // mapping's definition (split the rest below the home, ask each component).
+  const byDefinition = (path: string, home: string): unknown => {
+    const h = home.length > 1 ? home.replace(/\/+$/, '') : home;
+    const under = h === '/' ? path.startsWith('/') : path === h || path.startsWith(h + '/');
+    if (!path.startsWith('/') || !under) return { kind: 'outside-home', home: h };
+    for (const part of (h === '/' ? path : path.slice(h.length)).split('/').filter((c) => c !== '')) {
+      const problem = windowsNameProblem(part);
+      if (problem) return { kind: 'name', problem };
+    }
+    return undefined;
+  };
+  const parts = ['a', 'out', 'd19', 'g0', 'n20000', 'con', 'CON', 'con.txt', 'con.a.b', 'conx', 'nul', 'Nul.', 'aux1', 'com1', 'COM9.log', 'com¹', 'lpt3', 'lpt0', 'prn', 'a.', 'a ', ' a', '.a', '..', '.', 'a:b', 'a<b', 'a>b', 'a"b', 'a|b', 'a?b', 'a*b', 'a\\b', 'tab\tx', 'nl\nx', 'del\u007fx', 'é', 'ſ', 'K', 'x\u0080', '%TEMP%', 'c', 'cp', 'cpan', 'lpt', 'lpt12'];
+  const homes = ['/home/u', '/home/u/', '/', '/home//u//'];
+  it('says what the definition says, for every component anywhere', () => {
+    for (const home of homes)
+      for (const a of parts)
+        for (const b of ['', ...parts]) {
+          for (const path of [`${home.replace(/\/+$/, '')}/${a}`, `${home.replace(/\/+$/, '')}/${a}/${b}`, `${home.replace(/\/+$/, '')}//${b}/${a}/`, `/elsewhere/${a}`, a]) {
+            assert.deepEqual(windowsUnmapped(path, home), byDefinition(path, home), `${path} under ${home}`);
+          }
+        }
+  });
+});
+
+describe('protectedHit', () => {
+  // The quick answer for paths that meet no listed one must agree with the scan of the list by isUnder.
+  const byDefinition = (path: string, list: ReturnType<typeof protectedPaths>): unknown => {
+    const inside = list.filter((p) => (p.why === 'root' ? path === '/' : isUnder(path, p.path)));
+    const exposes = list.filter((p) => p.why !== 'root' && !isUnder(path, p.path) && isUnder(p.path, path));
+    return { inside, exposes };
+  };
+  it('says what a scan of the list says', () => {
+    for (const [home, data] of [['/home/u', '~/.tyba'], ['/home/u/', '~/.tyba/'], ['/', '~'], ['/h', 'rel/dir'], ['/h', '/h/.ssh/x']] as const) {
+      const list = protectedPaths(home, data);
+      const paths = ['/', '', 'h', '//', '/home', '/home/', '/home/u', '/home/u/', '/home/u/.ssh', '/home/u/.ssh/', '/home/u/.ssh/id', '/home/u/.sshx', '/home/u//.ssh', '/home/u/.tyba', '/home/u/.tyba/x', '/home/u/.tyba//x', '/home/u/.config', '/home/u/.config/boxwright/a', '/home/u/src/a', '/h', '/h/.ssh', '/h/.ssh/x/y', '/h/rel/dir', '/rel', '/x/y/z', '/.ssh'];
+      for (const path of [...paths, ...paths, ...list.map((p) => p.path)]) assert.deepEqual({ ...protectedHit(path, list) }, byDefinition(path, list), `${path} (home ${home}, data ${data})`);
+    }
   });
 });

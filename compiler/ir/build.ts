@@ -35,9 +35,11 @@ function table(v: TomlValue | undefined): TomlTable | undefined {
   return v?.kind === 'table' ? v : undefined;
 }
 
+const unknownFacts: PathFacts = { existence: 'unknown' };
+
 function pathFacts(written: string, view: FsView): Location & Pick<Grant, 'facts'> {
   const expanded = expandHome(written, view.home);
-  if ('problem' in expanded) return { expandProblem: expanded.problem, facts: { existence: 'unknown' } };
+  if ('problem' in expanded) return { expandProblem: expanded.problem, facts: unknownFacts };
   return { path: expanded.path, facts: inspectPath(view, expanded.path) };
 }
 
@@ -47,12 +49,18 @@ function grantsOf(fs: TomlTable | undefined, lists: readonly ListName[], view: F
   for (const list of lists) {
     const value = fs.entries.get(list)?.value;
     if (value?.kind !== 'array') continue;
+    const { access, scope } = listShapes[list];
     for (const item of value.items) {
       if (item.kind !== 'string') continue;
-      const where = pathFacts(item.value, view);
+      const written = item.value;
+      const expanded = expandHome(written, view.home);
+      if ('problem' in expanded) {
+        grants.push({ list, access, scope, written, expandProblem: expanded.problem, facts: unknownFacts, span: item.span });
+        continue;
+      }
+      const facts = inspectPath(view, expanded.path);
       // An exec grant of a directory: everything in it may run (a tree).
-      const shape = list === 'exec' && where.facts.kind === 'dir' ? { access: 'exec' as const, scope: 'tree' as const } : listShapes[list];
-      grants.push({ list, ...shape, written: item.value, ...where, span: item.span });
+      grants.push({ list, access, scope: list === 'exec' && facts.kind === 'dir' ? 'tree' : scope, written, path: expanded.path, facts, span: item.span });
     }
   }
   return grants;

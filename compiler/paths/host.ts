@@ -27,11 +27,11 @@ export function hostView(home: string, probes: HostProbes = {}): FsView {
     }
     if (listing === null) return undefined;
     const entry = listing.get(name);
-    if (!entry) return { kind: 'absent' };
-    if (entry.isDirectory()) return { kind: 'dir' };
-    if (entry.isFile()) return { kind: 'file' };
+    if (!entry) return absentLookup;
+    if (entry.isDirectory()) return dirLookup;
+    if (entry.isFile()) return fileLookup;
     if (entry.isSymbolicLink()) return undefined; // needs readlink
-    if (entry.isBlockDevice() || entry.isCharacterDevice() || entry.isFIFO() || entry.isSocket()) return { kind: 'other' };
+    if (entry.isBlockDevice() || entry.isCharacterDevice() || entry.isFIFO() || entry.isSocket()) return otherLookup;
     return undefined; // the filesystem did not say (DT_UNKNOWN): ask lstat
   }
 
@@ -125,15 +125,24 @@ function executableOnHost(path: string): Executable {
 
 function lookupHost(path: string): Lookup {
   try {
-    const st = lstatSync(path, { throwIfNoEntry: false });
-    if (!st) return { kind: 'absent' };
+    const st = lstatSync(path, lstatOptions);
+    if (!st) return absentLookup;
     if (st.isSymbolicLink()) return { kind: 'symlink', target: readlinkSync(path) };
-    if (st.isDirectory()) return { kind: 'dir' };
-    if (st.isFile()) return { kind: 'file' };
-    return { kind: 'other' };
+    if (st.isDirectory()) return dirLookup;
+    if (st.isFile()) return fileLookup;
+    return otherLookup;
   } catch (e) {
     // ENOTDIR: a parent is a file, so this path cannot exist.
-    if ((e as NodeJS.ErrnoException).code === 'ENOTDIR') return { kind: 'absent' };
-    return { kind: 'unknown' };
+    if ((e as NodeJS.ErrnoException).code === 'ENOTDIR') return absentLookup;
+    return unknownLookup;
   }
 }
+
+const lstatOptions = { throwIfNoEntry: false } as const;
+
+// The answers that carry no data, one object each: a large config asks thousands of paths.
+const absentLookup: Lookup = Object.freeze({ kind: 'absent' });
+const dirLookup: Lookup = Object.freeze({ kind: 'dir' });
+const fileLookup: Lookup = Object.freeze({ kind: 'file' });
+const otherLookup: Lookup = Object.freeze({ kind: 'other' });
+const unknownLookup: Lookup = Object.freeze({ kind: 'unknown' });

@@ -36,19 +36,28 @@ function inspectUncached(view: FsView, path: string, memo: Map<string, PathFacts
   // one lookup, not a walk: a config with thousands of grants in the same
   // directories costs one lookup per grant.
   const slash = path.lastIndexOf('/');
-  if (slash > 0 && slash < path.length - 1 && !path.includes('//') && !/\/\.\.?(\/|$)/.test(path)) {
+  if (slash > 0 && slash < path.length - 1 && !path.includes('//') && !hasDotComponent(path)) {
     const parent = path.slice(0, slash);
     const pf = memo.get(parent) ?? (memo.size < 1_000_000 ? inspectPath(view, parent) : undefined);
     if (pf && !pf.symlink && pf.existence === 'exists' && pf.kind === 'dir') {
       const found = view.lookup(path);
-      if (found.kind === 'absent') return { existence: 'absent' };
-      if (found.kind === 'unknown') return { existence: 'unknown' };
-      if (found.kind !== 'symlink') return { existence: 'exists', kind: found.kind };
+      if (found.kind === 'absent') return absentFacts;
+      if (found.kind === 'unknown') return unknownFacts;
+      if (found.kind !== 'symlink') return existing[found.kind];
     }
-    if (pf && !pf.symlink && pf.existence === 'absent') return { existence: 'absent' };
+    if (pf && !pf.symlink && pf.existence === 'absent') return absentFacts;
   }
   return resolvePath(view, path).facts;
 }
+
+// Facts without a link carry no data: one object each, shared by every path they describe.
+const absentFacts: PathFacts = Object.freeze({ existence: 'absent' });
+const unknownFacts: PathFacts = Object.freeze({ existence: 'unknown' });
+const existing: Readonly<Record<'file' | 'dir' | 'other', PathFacts>> = {
+  file: Object.freeze({ existence: 'exists', kind: 'file' }),
+  dir: Object.freeze({ existence: 'exists', kind: 'dir' }),
+  other: Object.freeze({ existence: 'exists', kind: 'other' }),
+};
 
 /** A walk's end: the facts, where it ended, and why it stopped early if it did. */
 export interface Resolution {
@@ -83,8 +92,8 @@ export function resolvePath(view: FsView, path: string): Resolution {
     }
     const next = `${current}/${part}`;
     const found = view.lookup(next);
-    if (found.kind === 'unknown') return { facts: withLink({ existence: 'unknown' }, firstLink, path), at: next, stop: 'unknown' };
-    if (found.kind === 'absent') return { facts: withLink({ existence: 'absent' }, firstLink, resolvedSoFar(next, pending)), at: next, stop: 'absent' };
+    if (found.kind === 'unknown') return { facts: withLink(unknownFacts, firstLink, path), at: next, stop: 'unknown' };
+    if (found.kind === 'absent') return { facts: withLink(absentFacts, firstLink, resolvedSoFar(next, pending)), at: next, stop: 'absent' };
     if (found.kind === 'symlink') {
       if (++hops > maxHops) return { facts: { existence: 'absent', symlink: { link: firstLink ?? next, resolved: next, loop: true } }, at: next, stop: 'too-many-links' };
       firstLink ??= next;
@@ -93,11 +102,21 @@ export function resolvePath(view: FsView, path: string): Resolution {
       if (target.startsWith('/')) current = '';
       continue;
     }
-    if (pending.length && found.kind !== 'dir') return { facts: withLink({ existence: 'absent' }, firstLink, resolvedSoFar(next, pending)), at: next, stop: 'not-a-directory' };
+    if (pending.length && found.kind !== 'dir') return { facts: withLink(absentFacts, firstLink, resolvedSoFar(next, pending)), at: next, stop: 'not-a-directory' };
     current = next;
     last = found.kind;
   }
-  return { facts: withLink({ existence: 'exists', kind: last }, firstLink, current || '/'), at: current || '/' };
+  return { facts: withLink(existing[last], firstLink, current || '/'), at: current || '/' };
+}
+
+/** A `.` or `..` component (`/\/\.\.?(\/|$)/`), found without a regular expression. */
+function hasDotComponent(path: string): boolean {
+  for (let i = path.indexOf('/.'); i >= 0; i = path.indexOf('/.', i + 1)) {
+    const next = i + 2 < path.length ? path.charCodeAt(i + 2) : 47;
+    if (next === 47) return true;
+    if (next === 46 && (i + 3 >= path.length || path.charCodeAt(i + 3) === 47)) return true;
+  }
+  return false;
 }
 
 function resolvedSoFar(at: string, rest: string[]): string {

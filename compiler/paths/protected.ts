@@ -33,16 +33,19 @@ export interface ProtectedHit {
 
 /** How a granted path meets the protected list. `/` counts only when named exactly. */
 export function protectedHit(path: string, list: readonly ProtectedPath[]): ProtectedHit {
-  const inside: ProtectedPath[] = [];
-  const exposes: ProtectedPath[] = [];
+  let inside: ProtectedPath[] | undefined;
+  let exposes: ProtectedPath[] | undefined;
   for (const p of list) {
     if (p.why === 'root') {
-      if (path === '/') inside.push(p);
+      if (path === '/') (inside ??= []).push(p);
       continue;
     }
-    if (isUnder(path, p.path)) inside.push(p);
-    else if (isUnder(p.path, path)) exposes.push(p);
+    if (isUnder(path, p.path)) (inside ??= []).push(p);
+    else if (isUnder(p.path, path)) (exposes ??= []).push(p);
   }
-  return { inside, exposes };
+  // Most grants meet no protected path: they share one answer.
+  return inside || exposes ? { inside: inside ?? [], exposes: exposes ?? [] } : noHit;
 }
+
+const noHit: ProtectedHit = Object.freeze({ inside: Object.freeze([]), exposes: Object.freeze([]) });
 

@@ -14,6 +14,8 @@ export function expandTilde(p: string, home: string): string {
 }
 
 export function expandHome(written: string, home: string): Expanded {
+  // The common case first: an absolute path is itself (none of the checks below can refuse it).
+  if (written.charCodeAt(0) === 47) return { path: written };
   if (written === '~' || written.startsWith('~/')) return { path: expandTilde(written, home) };
   if (written.startsWith('~')) return { problem: `\`${written}\` names another user's home; only \`~\` and \`~/\` are expanded` };
   if (written === '') return { problem: 'an empty path' };
@@ -28,10 +30,18 @@ export function spellingProblems(path: string): string[] {
   const problems: string[] = [];
   if (path.length > 1 && path.endsWith('/')) problems.push('a trailing slash');
   if (path.includes('//')) problems.push('an empty component (`//`)');
-  const parts = path.split('/');
-  if (parts.includes('.')) problems.push('a `.` component');
-  if (parts.includes('..')) problems.push('a `..` component');
+  if (hasComponent(path, '.')) problems.push('a `.` component');
+  if (hasComponent(path, '..')) problems.push('a `..` component');
   return problems;
+}
+
+/** Whether `part` is one of the path's `/`-separated components, found without splitting the path. */
+function hasComponent(path: string, part: string): boolean {
+  for (let at = path.indexOf(part); at >= 0; at = path.indexOf(part, at + 1)) {
+    const end = at + part.length;
+    if ((at === 0 || path.charCodeAt(at - 1) === 47) && (end === path.length || path.charCodeAt(end) === 47)) return true;
+  }
+  return false;
 }
 
 /** The canonical spelling of a path with spelling problems, when one exists. */
@@ -51,13 +61,21 @@ const macosPrivateLinks = ['/tmp', '/var', '/etc'];
 /** The macOS canonical spelling of a path, or undefined when it is already canonical there. */
 export function macosCanonical(path: string): string | undefined {
   for (const link of macosPrivateLinks) {
-    if (path === link || path.startsWith(link + '/')) return '/private' + path;
+    if (isUnder(path, link)) return '/private' + path;
   }
   return undefined;
 }
 
+/**
+ * `path` is `ancestor` or below it, by spelling. Called for every grant
+ * against every protected location, so it compares in place: no
+ * `ancestor + '/'` string for each question.
+ */
 export function isUnder(path: string, ancestor: string): boolean {
-  return ancestor === '/' ? path.startsWith('/') : path === ancestor || path.startsWith(ancestor + '/');
+  if (ancestor === '/') return path.charCodeAt(0) === 47;
+  const n = ancestor.length;
+  if (path.length === n) return path === ancestor;
+  return path.length > n && path.charCodeAt(n) === 47 && path.startsWith(ancestor);
 }
 
 /** Below `ancestor`, not `ancestor` itself. */

@@ -55,10 +55,57 @@ export function toWindows(path: string, home: string, implicit = false): Windows
   for (const root of implicit ? windowsRoots : []) {
     if (path === root || path.startsWith(root + '\\')) return components(root, path.slice(root.length).split('\\').filter((c) => c !== ''));
   }
-  const h = home.length > 1 ? home.replace(/\/+$/, '') : home;
-  if (!path.startsWith('/') || !isUnder(path, h)) return { ok: false, why: { kind: 'outside-home', home: h } };
+  const why = windowsUnmapped(path, home);
+  if (why) return { ok: false, why };
+  const h = homeOf(home);
   const rest = h === '/' ? path : path.slice(h.length);
   return components('%USERPROFILE%', rest.split('/').filter((c) => c !== ''));
+}
+
+/**
+ * Why toWindows leaves an authored path out, or undefined when it maps:
+ * its answer without building the spelling. The model asks it of every
+ * grant, so the components are read in place and only one that a quick
+ * look cannot clear goes through windowsNameProblem.
+ */
+export function windowsUnmapped(path: string, home: string): WindowsUnmapped | undefined {
+  const h = homeOf(home);
+  if (!path.startsWith('/') || !isUnder(path, h)) return { kind: 'outside-home', home: h };
+  const n = path.length;
+  for (let start = h === '/' ? 0 : h.length; start < n; ) {
+    let end = path.indexOf('/', start);
+    if (end < 0) end = n;
+    if (end > start && !plainName(path, start, end)) {
+      const problem = windowsNameProblem(path.slice(start, end));
+      if (problem) return { kind: 'name', problem };
+    }
+    start = end + 1;
+  }
+  return undefined;
+}
+
+function homeOf(home: string): string {
+  return home.length > 1 && home.charCodeAt(home.length - 1) === 47 ? home.replace(/\/+$/, '') : home;
+}
+
+/**
+ * A component windowsNameProblem has nothing to say about, told by its
+ * characters alone: printable ASCII without `< > : " | ? * \\`, not ending
+ * in a dot or a space, and not a possible device name (three or four
+ * characters before the first dot, starting as con, prn, aux, nul, com1…,
+ * lpt1… start). Anything else is asked of windowsNameProblem itself.
+ */
+function plainName(s: string, start: number, end: number): boolean {
+  let stem = end - start;
+  for (let i = start; i < end; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c >= 0x7f || c === 0x3c || c === 0x3e || c === 0x3a || c === 0x22 || c === 0x7c || c === 0x3f || c === 0x2a || c === 0x5c) return false;
+    if (c === 0x2e && stem === end - start) stem = i - start;
+  }
+  const last = s.charCodeAt(end - 1);
+  if (last === 0x20 || last === 0x2e) return false;
+  const first = s.charCodeAt(start) | 0x20;
+  return !((stem === 3 || stem === 4) && (first === 0x63 || first === 0x70 || first === 0x61 || first === 0x6e || first === 0x6c));
 }
 
 function components(root: string, parts: readonly string[]): WindowsMapping {

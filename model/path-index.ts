@@ -1,0 +1,340 @@
+import type { Platform } from '../compiler/diagnostic.js';
+import type { Grant } from '../compiler/ir/types.js';
+
+/**
+ * What one platform's grants say about one path: the nearest tree grant of
+ * each kind over the path, and the exact-file grants at it.
+ */
+export interface PathSummary {
+  readonly deny: Grant | undefined;
+  readonly existingDeny: Grant | undefined;
+  readonly readTree: Grant | undefined;
+  readonly writeTree: Grant | undefined;
+  readonly metadataTree: Grant | undefined;
+  /** An exec grant of a directory over the path. */
+  readonly execTree: Grant | undefined;
+  readonly mechanismDenied: boolean;
+  /** A `list` grant on this directory itself (names only, not below). */
+  readonly listHere: Grant | undefined;
+  readonly readFile: Grant | undefined;
+  readonly writeFile: Grant | undefined;
+  readonly execFile: Grant | undefined;
+}
+
+/** Platform → slot of a node's per-platform memo. */
+const slot: Readonly<Record<Platform, 0 | 1 | 2>> = { macos: 0, linux: 1, windows: 2 };
+const platformOf: readonly Platform[] = ['macos', 'linux', 'windows'];
+
+/**
+ * A path some grant (or a platform mechanism) names, keyed by its
+ * components: `/a//b/` and `/a/b` are one node, as they are one path for
+ * the kernel; `.` and `..` stay components, as written.
+ */
+interface PathNode {
+  readonly key: string;
+  /** The nearest node above (null: none), once asked. */
+  up: PathNode | null | undefined;
+  /** Grants at exactly this path, in the config's order. */
+  trees: Grant[] | undefined;
+  files: Grant[] | undefined;
+  /** Some grant here applies only on some platforms (an implicit TYBA grant). */
+  partial: boolean;
+  /** Bit per platform slot: the platform's own mechanism denies this path and below. */
+  mechanism: number;
+  /**
+   * Per platform slot: the tree state at this node (0–2: the summary of a
+   * path just below it that no grant names), then the summary at the node
+   * itself (3–5). Shared with the node above, or between the two, wherever
+   * nothing here changes it, so that most nodes allocate nothing.
+   */
+  readonly memo: (PathSummary | undefined)[];
+}
+
+const none: PathSummary = {
+  deny: undefined,
+  existingDeny: undefined,
+  readTree: undefined,
+  writeTree: undefined,
+  metadataTree: undefined,
+  execTree: undefined,
+  mechanismDenied: false,
+  listHere: undefined,
+  readFile: undefined,
+  writeFile: undefined,
+  execFile: undefined,
+};
+
+/**
+ * A principal's grants by path, for all three platforms at once. One node
+ * per path a grant names (not per component), in one map by path; a
+ * node's summary is its own grants over the state of the nearest named
+ * path above, computed once and shared down wherever nothing changes, so
+ * the whole config costs O(grants) small objects. Any other path is
+ * answered from its nearest named ancestor.
+ */
+export class PathIndex {
+  private readonly nodes = new Map<string, PathNode>();
+  /** Paths no grant names, asked about: the nearest node above each (null: none). */
+  private readonly between = new Map<string, PathNode | null>();
+  /** Nodes holding tree grants, in component order (treesBelow), once asked. */
+  private sorted: PathNode[] | undefined;
+  private asked = false;
+
+  /** `windowsLeftOut`: the grants the Windows plan leaves out (no Windows spelling), which apply on the other two only. */
+  constructor(
+    grants: readonly Grant[],
+    private readonly windowsLeftOut: ReadonlyMap<Grant, unknown> = new Map(),
+  ) {
+    for (const g of grants) {
+      if (!g.path) continue;
+      const node = this.node(g.path);
+      // An array of one for the usual one grant a path (a pushed-to empty array reserves room for 16).
+      if (g.scope === 'tree') node.trees ? node.trees.push(g) : (node.trees = [g]);
+      else node.files ? node.files.push(g) : (node.files = [g]);
+      if (g.implicit || windowsLeftOut.has(g)) node.partial = true;
+    }
+  }
+
+  /** Denies by the platform's own mechanism, added before any question is asked. */
+  denyByMechanism(path: string, platform: Platform): void {
+    if (this.asked) throw new Error('PathIndex: a mechanism deny after the first question');
+    this.node(path).mechanism |= 1 << slot[platform];
+  }
+
+  summary(path: string, platform: Platform): PathSummary {
+    this.asked = true;
+    const p = slot[platform];
+    // A granted path asked as it is named (the common question): every key is a
+    // clean spelling, so a path that is one is its own key.
+    const named = this.nodes.get(path);
+    if (named) return this.summaryAt(named, p);
+    const key = keyOf(path);
+    const node = key === path ? undefined : this.nodes.get(key);
+    if (node) return this.summaryAt(node, p);
+    const above = this.nearestAbove(key);
+    return above ? this.stateAt(above, p) : none;
+  }
+
+  /** Tree grants strictly below a path, in component order (an uncovered write's partial reads). */
+  treesBelow(path: string, platform: Platform): Grant[] {
+    this.asked = true;
+    const key = keyOf(path);
+    const sorted = (this.sorted ??= [...this.nodes.values()].filter((n) => n.trees).sort((a, b) => compareKeys(a.key, b.key)));
+    // The nodes below `key` follow it in component order, all together.
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareKeys(sorted[mid]!.key, key) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: Grant[] = [];
+    for (let i = lo; i < sorted.length && isBelowKey(sorted[i]!.key, key); i++) for (const g of sorted[i]!.trees!) if (this.appliesOn(g, platform)) out.push(g);
+    return out;
+  }
+
+  filesAt(path: string, platform: Platform): readonly Grant[] {
+    this.asked = true;
+    const files = this.nodes.get(keyOf(path))?.files;
+    return !files ? [] : files.filter((g) => this.appliesOn(g, platform));
+  }
+
+  /** Whether a grant applies on a platform in this index (an implicit grant names its platforms; Windows leaves some out). */
+  appliesOn(g: Grant, platform: Platform): boolean {
+    return appliesOn(g, platform) && !(platform === 'windows' && this.windowsLeftOut.has(g));
+  }
+
+  private node(path: string): PathNode {
+    const key = keyOf(path);
+    let node = this.nodes.get(key);
+    if (!node) {
+      node = { key, up: undefined, trees: undefined, files: undefined, partial: false, mechanism: 0, memo: [undefined, undefined, undefined, undefined, undefined, undefined] };
+      this.nodes.set(key, node);
+    }
+    return node;
+  }
+
+  /** The nearest node strictly above a key, or null. */
+  private nearestAbove(key: string): PathNode | null {
+    let k = key;
+    let found: PathNode | null = null;
+    const passed: string[] = [];
+    while (k !== '/') {
+      k = parentKey(k);
+      const n = this.nodes.get(k);
+      if (n) {
+        found = n;
+        break;
+      }
+      const b = this.between.get(k);
+      if (b !== undefined) {
+        found = b;
+        break;
+      }
+      passed.push(k);
+    }
+    for (const k2 of passed) this.between.set(k2, found);
+    return found;
+  }
+
+  private above(node: PathNode): PathNode | null {
+    if (node.up === undefined) node.up = this.nearestAbove(node.key);
+    return node.up;
+  }
+
+  /** The tree state a path just below `node` inherits. */
+  private stateAt(node: PathNode, p: 0 | 1 | 2): PathSummary {
+    const hit = node.memo[p];
+    if (hit) return hit;
+    const up = this.above(node);
+    const above = up ? this.stateAt(up, p) : none;
+    const state = this.sameAsOther(node, up, p, above, 0) ?? inherit(above, node, p, this);
+    node.memo[p] = state;
+    return state;
+  }
+
+  /**
+   * Another platform's state (`at` 0) or summary (`at` 3) at this node,
+   * where it must be the same: every grant here applies on both, the
+   * mechanism bit is the same, and the state above is the same object.
+   * Platforms differ only by implicit grants and mechanism denies, so most
+   * nodes hold one object for all three.
+   */
+  private sameAsOther(node: PathNode, up: PathNode | null, p: 0 | 1 | 2, above: PathSummary, at: 0 | 3): PathSummary | undefined {
+    if (node.partial) return undefined;
+    const bit = (node.mechanism >> p) & 1;
+    for (let q = 0; q < 3; q++) {
+      const other = node.memo[q + at];
+      if (q === p || other === undefined || ((node.mechanism >> q) & 1) !== bit) continue;
+      if ((at === 0 ? (up ? up.memo[q] : none) : node.memo[q]) === above) return other;
+    }
+    return undefined;
+  }
+
+  /** The summary at the node's own path: its state and its exact-file and list grants. */
+  private summaryAt(node: PathNode, p: 0 | 1 | 2): PathSummary {
+    const hit = node.memo[p + 3];
+    if (hit) return hit;
+    const state = this.stateAt(node, p);
+    const summary = this.sameAsOther(node, null, p, state, 3) ?? own(state, node, platformOf[p]!, this);
+    node.memo[p + 3] = summary;
+    return summary;
+  }
+}
+
+function inherit(above: PathSummary, node: PathNode, p: 0 | 1 | 2, ix: Applies): PathSummary {
+  const mechanism = (node.mechanism & (1 << p)) !== 0;
+  if (!node.trees && !mechanism) return above;
+  const platform = platformOf[p]!;
+  let { deny, existingDeny, readTree, writeTree, metadataTree, execTree } = above;
+  let changed = mechanism && !above.mechanismDenied;
+  for (const g of node.trees ?? []) {
+    if (node.partial && !ix.appliesOn(g, platform)) continue;
+    switch (g.access) {
+      case 'deny':
+        deny = g;
+        if (g.facts.existence !== 'absent') existingDeny = g;
+        break;
+      case 'read':
+        readTree = g;
+        break;
+      case 'write':
+        writeTree = g;
+        break;
+      case 'read-write':
+        readTree = g;
+        writeTree = g;
+        break;
+      case 'metadata':
+        metadataTree = g;
+        break;
+      case 'exec':
+        execTree = g;
+        break;
+      case 'list':
+        continue;
+    }
+    changed = true;
+  }
+  if (!changed) return above;
+  return { deny, existingDeny, readTree, writeTree, metadataTree, execTree, mechanismDenied: above.mechanismDenied || mechanism, listHere: undefined, readFile: undefined, writeFile: undefined, execFile: undefined };
+}
+
+function own(state: PathSummary, node: PathNode, platform: Platform, ix: Applies): PathSummary {
+  let listHere: Grant | undefined;
+  let readFile: Grant | undefined;
+  let writeFile: Grant | undefined;
+  let execFile: Grant | undefined;
+  for (const g of node.trees ?? []) if (g.access === 'list' && (!node.partial || ix.appliesOn(g, platform))) listHere ??= g;
+  for (const g of node.files ?? []) {
+    if (node.partial && !ix.appliesOn(g, platform)) continue;
+    if (g.access === 'read' || g.access === 'read-write') readFile ??= g;
+    if (g.access === 'write' || g.access === 'read-write') writeFile ??= g;
+    if (g.access === 'exec') execFile ??= g;
+    if (g.access === 'list') listHere ??= g;
+  }
+  if (!listHere && !readFile && !writeFile && !execFile) return state;
+  // One fixed object shape for every summary: V8 keeps them fast.
+  return {
+    deny: state.deny,
+    existingDeny: state.existingDeny,
+    readTree: state.readTree,
+    writeTree: state.writeTree,
+    metadataTree: state.metadataTree,
+    execTree: state.execTree,
+    mechanismDenied: state.mechanismDenied,
+    listHere,
+    readFile,
+    writeFile,
+    execFile,
+  };
+}
+
+/** Whether a grant at a partial node applies on a platform (the index's own answer). */
+interface Applies {
+  appliesOn(g: Grant, platform: Platform): boolean;
+}
+
+/** Whether a grant applies on a platform by what it is (an implicit grant names its platforms). */
+export function appliesOn(g: Grant, platform: Platform): boolean {
+  return !g.implicit || g.implicit.platforms.includes(platform);
+}
+
+/**
+ * A path by its components: `/` and the non-empty components, each after
+ * a slash (`/a//b/` → `/a/b`; `%TEMP%` → `/%TEMP%`). A clean absolute
+ * path is its own key.
+ */
+export function keyOf(path: string): string {
+  const n = path.length;
+  if (n > 1 && path.charCodeAt(0) === 47 && path.charCodeAt(n - 1) !== 47 && !path.includes('//')) return path;
+  let key = '';
+  for (const part of path.split('/')) if (part !== '') key += '/' + part;
+  return key || '/';
+}
+
+function parentKey(key: string): string {
+  const i = key.lastIndexOf('/');
+  return i <= 0 ? '/' : key.slice(0, i);
+}
+
+/** A key strictly below another (`/` is above every other key). */
+function isBelowKey(key: string, above: string): boolean {
+  if (above === '/') return key !== '/';
+  return key.length > above.length && key.charCodeAt(above.length) === 47 && key.startsWith(above);
+}
+
+/**
+ * The order of keys by their components, each compared as JavaScript
+ * compares strings (a component before any longer one it begins): what a
+ * walk of a trie with each node's children sorted gives.
+ */
+export function compareKeys(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return x === 47 ? -1 : y === 47 ? 1 : x - y;
+  }
+  return a.length - b.length;
+}
