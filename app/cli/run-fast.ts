@@ -49,14 +49,15 @@ export function parseFast(argv: readonly string[]): RunRequest | undefined {
       const name = m[1]!;
       if (!VALUED.has(name) || (name.length === 1) !== (a[1] !== '-')) return undefined;
       const value = m[2] ?? argv[++i];
-      if (value === undefined || i >= dashes) return undefined;
+      // yargs takes no option-like word as a value (`--home -x`: an empty home and an option -x).
+      if (value === undefined || i >= dashes || (m[2] === undefined && value.startsWith('-'))) return undefined;
       values.set(name, [...(values.get(name) ?? []), value]);
       continue;
     }
     if (a.startsWith('-') || config !== undefined) return undefined;
     config = a;
   }
-  if (config === undefined || config === '-') return undefined;
+  if (!config || config === '-') return undefined; // no config (an empty name is none), or standard input
   const one = (name: string): string | undefined => {
     const v = values.get(name);
     return v === undefined ? undefined : v.length === 1 ? v[0] : undefined;
@@ -65,6 +66,13 @@ export function parseFast(argv: readonly string[]): RunRequest | undefined {
   for (const [name, v] of values) if (v.length > 1 && !['pass-env', 'pass-fd', 'agent-dir'].includes(name)) return undefined;
   if (values.has('p') && values.has('principal')) return undefined;
   const fds = values.get('pass-fd')?.map((s) => (/^\d+$/.test(s) ? Number(s) : NaN));
+  // Only what can be cached against (the real disk, an absolute home); the full CLI judges the rest and words its errors.
+  const fs = one('fs');
+  const home = one('home');
+  const dialect = one('dialect');
+  const socket = one('gateway-socket');
+  if ((fs !== undefined && fs !== 'host') || (home !== undefined && !home.startsWith('/')) || (socket !== undefined && !socket.startsWith('/'))) return undefined;
+  if (dialect !== undefined && dialect !== 'box' && dialect !== 'tyba') return undefined;
   try {
     return {
       config,
@@ -73,13 +81,13 @@ export function parseFast(argv: readonly string[]): RunRequest | undefined {
       passEnv: passEnvList(values.get('pass-env')),
       passFds: passFdList(fds),
       verbose,
-      fs: one('fs'),
-      home: one('home'),
-      dialect: one('dialect'),
+      fs,
+      home,
+      dialect,
       worktree: one('worktree'),
       tybaDataDir: one('tyba-data-dir'),
       agentDirs: values.get('agent-dir') ?? [],
-      gatewaySocket: one('gateway-socket'),
+      gatewaySocket: socket,
       landlock: landlockFrom(one('landlock')),
     };
   } catch {
@@ -100,7 +108,7 @@ function executableUnder(rules: Uint8Array, path: string): boolean {
 export async function runFast(argv: readonly string[]): Promise<number | undefined> {
   if (process.platform !== 'linux') return undefined;
   const req = parseFast(argv);
-  if (!req || (req.fs !== undefined && req.fs !== 'host') || (req.home !== undefined && !req.home.startsWith('/'))) return undefined;
+  if (!req) return undefined;
   let bytes: Buffer;
   try {
     bytes = readFileSync(req.config);
