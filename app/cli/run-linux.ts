@@ -19,20 +19,31 @@ import { writeEntry, type EntryFile } from '../sandbox/run-cache.js';
 import { cacheInputs, type RunRequest } from '../sandbox/run-request.js';
 import { runLauncher } from '../sandbox/spawn.js';
 import { compileConfig, type CompileOutcome } from './compile.js';
-import { configReader, UsageError } from './options.js';
+import { configReader, UsageError, type ConfigReader } from './options.js';
 import { hasPrincipal, NOT_EXECUTABLE, NOT_FOUND, NOT_RUN, notFoundHint, refused, say, type RunArgs } from './run-common.js';
 
 type Compiled = Extract<CompileOutcome, { ok: true }>;
 
-export async function runLinux(args: RunArgs, req: RunRequest, bytes: Uint8Array): Promise<number> {
+/** The check's reader for a run: on the real disk, recording every fact the check asks (for the cache). */
+export interface LinuxReader {
+  readonly reader: ConfigReader;
+  readonly recorder?: Recorder;
+}
+
+/** Throws UsageError for a bad --fs or --home: a usage error, exit 2, before the config is read. */
+export function linuxReader(args: RunArgs, req: RunRequest): LinuxReader {
   // Only the real disk can be cached against: a manifest or `none` describes another machine for the rules.
   const onHost = (req.fs ?? 'host') === 'host';
   let recorder: Recorder | undefined;
+  const reader = configReader(args, (v) => (onHost ? (recorder = recordingView(v)).view : v));
+  return recorder ? { reader, recorder } : { reader };
+}
+
+export async function runLinux(args: RunArgs, req: RunRequest, { reader, recorder }: LinuxReader, bytes: Uint8Array): Promise<number> {
+  const onHost = recorder !== undefined;
+  const view: FsView = reader.view;
   let outcome: CompileOutcome;
-  let view: FsView;
   try {
-    const reader = configReader(args, (v) => (onHost ? (recorder = recordingView(v)).view : v));
-    view = reader.view;
     outcome = await compileConfig(reader.check(bytes, req.config), 'linux', { ...args, force: false });
   } catch (e) {
     if (!(e instanceof UsageError) && !(e instanceof Error && e.name === 'TargetError')) throw e;
