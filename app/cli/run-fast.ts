@@ -134,6 +134,8 @@ export async function runFast(argv: readonly string[]): Promise<number | undefin
   let rules: Buffer | undefined;
   try {
     stem = artifactStem(req.principal);
+    // What the launcher reads must be among the stamped files (a run from a directory that lacks one would refuse, not re-check).
+    for (const f of [`${stem}.bwrap.args`, `${stem}.launch`, `${stem}.run`]) if (!entry.files[f]) return why(`the entry has no ${f}`);
     argsFile = readFileSync(join(dir, `${stem}.bwrap.args`));
     rules = entry.files[`${stem}.landlock`] ? readFileSync(join(dir, `${stem}.landlock`)) : undefined;
   } catch {
