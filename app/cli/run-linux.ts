@@ -14,7 +14,7 @@ import { bpfName, SECCOMP_ARCHES } from '../../targets/linux/arch.js';
 import { artifactStem, type Artifact } from '../../targets/target.js';
 import { cacheRoot } from '../sandbox/cache-dir.js';
 import { recordingView, type Recorder } from '../sandbox/facts.js';
-import { copyLaunchers, launcherUnavailable, launchFiles } from '../sandbox/launchers.js';
+import { compileOptionArgs, copyLaunchers, launcherUnavailable, launchFiles } from '../sandbox/launchers.js';
 import { writeEntry, type EntryFile } from '../sandbox/run-cache.js';
 import { cacheInputs, type RunRequest } from '../sandbox/run-request.js';
 import { runLauncher } from '../sandbox/spawn.js';
@@ -71,7 +71,7 @@ export async function runLinux(args: RunArgs, req: RunRequest, { reader, recorde
   const missing = await commandMissing(outcome, req, env.env, onHost ? view : hostView(homedir()));
   if (missing !== undefined) return missing;
 
-  const files = entryFiles(outcome, req.config, bytes);
+  const files = entryFiles(outcome, req, bytes);
   const stems = outcome.check.ir.principals.map((p) => artifactStem(p.id));
   const stem = artifactStem(req.principal);
   const cacheable = facts && req.config !== '-' ? cacheRefusal(outcome) : 'the config is not read from the real disk (--fs) or from a file';
@@ -100,10 +100,11 @@ export async function runLinux(args: RunArgs, req: RunRequest, { reader, recorde
 }
 
 /** What a run reads: each principal's argv and Landlock rules, the seccomp programs, the launch files. */
-function entryFiles(outcome: Compiled, config: string, bytes: Uint8Array): EntryFile[] {
+function entryFiles(outcome: Compiled, req: RunRequest, bytes: Uint8Array): EntryFile[] {
   const wanted = (a: Artifact): boolean => a.name.endsWith('.bwrap.args') || a.name.endsWith('.landlock') || SECCOMP_ARCHES.some((arch) => a.name === bpfName(arch));
   const artifacts = outcome.artifacts.filter(wanted).map((a) => ({ name: a.name, content: a.content }));
-  return [...artifacts, ...launchFiles(outcome.check.ir, outcome.artifacts, config, bytes)];
+  const options = compileOptionArgs({ ...req, landlock: req.landlock ? undefined : 'off' });
+  return [...artifacts, ...launchFiles(outcome.check.ir, outcome.artifacts, req.config, bytes, options)];
 }
 
 /** The granted paths of every principal: where the bound sockets the model reads can be. */
