@@ -14,7 +14,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hostView, type FsView } from '../../compiler/paths/index.js';
+// compiler/paths' modules, not its index: the index re-exports the manifest
+// reader, which loads the schema's validators (test/linux/run-fast-bundle.test.ts).
+import { hostView } from '../../compiler/paths/host.js';
+import { isUnder } from '../../compiler/paths/spelling.js';
+import type { FsView } from '../../compiler/paths/view.js';
 import { findCommand, viewFromArgv } from '../../targets/linux/view.js';
 import { decodeLandlockRules } from '../../targets/linux/landlock/rules.js';
 import { sandboxEnv } from '../../targets/runner/env.js';
@@ -98,7 +102,7 @@ export function parseFast(argv: readonly string[]): RunRequest | undefined {
 /** Whether the Landlock rules grant execute on `path` (a rule on it, or on a directory above it). */
 function executableUnder(rules: Uint8Array, path: string): boolean {
   try {
-    return decodeLandlockRules(rules).fs.some((r) => r.rights.includes('execute') && (r.path === path || r.path === '/' || path.startsWith(r.path + '/')));
+    return decodeLandlockRules(rules).fs.some((r) => r.rights.includes('execute') && isUnder(path, r.path));
   } catch {
     return false;
   }

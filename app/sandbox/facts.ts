@@ -11,6 +11,8 @@
  * those under a granted path, so that is what is recorded and compared.
  */
 import type { Executable, FsView, Lookup } from '../../compiler/paths/index.js';
+// The module, not the index (which loads the schema's validators): facts are read on run's fast path.
+import { isUnder } from '../../compiler/paths/spelling.js';
 
 export interface RecordedFacts {
   /** Every lookup, in the order first asked: [path, answer]. */
@@ -27,10 +29,8 @@ export interface Recorder {
   facts(scopes: readonly string[]): RecordedFacts;
 }
 
-const under = (path: string, dir: string): boolean => dir === '/' || path === dir || path.startsWith(dir + '/');
-
 export function socketsUnder(sockets: readonly string[] | 'unknown', scopes: readonly string[]): readonly string[] | 'unknown' {
-  return sockets === 'unknown' ? 'unknown' : sockets.filter((s) => scopes.some((d) => under(s, d))).sort();
+  return sockets === 'unknown' ? 'unknown' : sockets.filter((s) => scopes.some((d) => isUnder(s, d))).sort();
 }
 
 /** A view that answers as `view` does and remembers each question and answer. */
