@@ -106,16 +106,16 @@ describe('launcher: the refusals of a DIR that compile --out wrote', { skip, con
   });
 
   describe('a kernel without Landlock (landlock_create_ruleset answered as such a kernel answers, by libseccomp)', () => {
-    const filtered = requireOrSkip(libseccomp, 'python3-seccomp (Debian: apt-get install python3-seccomp)');
+    const skipLibseccomp = requireOrSkip(libseccomp, 'python3-seccomp (Debian: apt-get install python3-seccomp)');
     const under = (syscall: string, errno: string, run: string): ReturnType<typeof launch> => launch(PYTHON, ['-c', UNDER_FILTER, syscall, errno, run, ...touch()]);
 
-    it('ENOSYS (not built in) and EOPNOTSUPP (not in lsm=): 125, the in-sandbox step refuses, never ran', { skip: filtered }, async () => {
+    it('ENOSYS (not built in) and EOPNOTSUPP (not in lsm=): 125, the in-sandbox step refuses, never ran', { skip: skipLibseccomp }, async () => {
       for (const errno of ['ENOSYS', 'EOPNOTSUPP']) {
         await refused(under('landlock_create_ruleset', errno, join(dir, 'agent.run')), /the kernel offers no Landlock \(ABI 0[^)]*\).*\n.*the in-sandbox step refused \(landlock/s);
       }
     });
 
-    it('controls: a --landlock off compile runs under the same filter; a filter on another call leaves Landlock on', { skip: filtered }, async () => {
+    it('controls: a --landlock off compile runs under the same filter; a filter on another call leaves Landlock on', { skip: skipLibseccomp }, async () => {
       const off = await under('landlock_create_ruleset', 'ENOSYS', join(offDir, 'agent.run'));
       assert.equal(off.status, 0, off.stderr);
       assert.ok(existsSync(marker), 'the --landlock off sandbox needs no Landlock');
