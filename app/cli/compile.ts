@@ -120,14 +120,17 @@ export function makeOutDir(out: string): void {
  * refuse one that changed) nor a forced, refused one; without a built
  * launcher, said and skipped: the artifacts stand on their own.
  */
-async function writeLaunchers(outcome: Extract<CompileOutcome, { ok: true }>, out: string, config: string): Promise<void> {
+async function writeLaunchers(outcome: Extract<CompileOutcome, { ok: true }>, out: string, args: CompileArgs & { config: string }): Promise<void> {
+  const config = args.config;
   const note = (why: string): void => void process.stderr.write(`boxwright compile: no launchers (<principal>.run) written: ${why}\n`);
   if (config === '-') return note('the config came from standard input, and a launcher re-reads its config to refuse one that changed');
   if (outcome.check.verdicts.linux === 'refused') return note('linux refuses the config (--force writes the artifacts for review, never a way to run them)');
-  const { copyLaunchers, launchFiles, launcherUnavailable } = await import('../sandbox/launchers.js');
+  const { compileOptionArgs, copyLaunchers, launchFiles, launcherUnavailable } = await import('../sandbox/launchers.js');
   const why = launcherUnavailable();
   if (why) return note(why);
-  const files = launchFiles(outcome.check.ir, outcome.artifacts, config, outcome.check.bytes);
+  const agentDirs = args['agent-dir'] === undefined ? [] : ([] as string[]).concat(args['agent-dir']);
+  const options = compileOptionArgs({ fs: args.fs, home: args.home, dialect: args.dialect, worktree: args.worktree, tybaDataDir: args['tyba-data-dir'], agentDirs, landlock: args.landlock, gatewaySocket: args['gateway-socket'] });
+  const files = launchFiles(outcome.check.ir, outcome.artifacts, config, outcome.check.bytes, options);
   for (const f of files) {
     const path = join(out, f.name);
     try {
@@ -177,7 +180,7 @@ export async function compileCommand(args: CompileArgs): Promise<number> {
     }
     process.stdout.write(`${path}\n`);
   }
-  if (platform === 'linux') await writeLaunchers(outcome, args.out, args.config);
+  if (platform === 'linux') await writeLaunchers(outcome, args.out, { ...args, config: args.config });
   if (outcome.check.verdicts[platform] === 'refused') process.stderr.write(`boxwright compile: WARNING: ${platform} refuses ${file}; written anyway because of --force\n`);
   return 0;
 }

@@ -13,7 +13,7 @@ import { UsageError } from './options.js';
  * start-up time than linting a config. Each command's module is imported
  * only when it runs.
  */
-interface Command {
+export interface Command {
   readonly usage: string;
   readonly describe: string;
   readonly options: (y: Argv) => Argv;
@@ -83,8 +83,8 @@ const commands: Record<string, Command> = {
         .positional('config', { type: 'string', describe: 'the config file' })
         .positional('cmd', { type: 'string', describe: 'after --: the command to run in the sandbox, with its arguments (passed verbatim)' })
         .option('principal', { alias: 'p', type: 'string', default: 'agent', describe: 'whose sandbox: agent, tool:NAME or mcp:NAME' })
-        .option('pass-env', { type: 'string', array: true, describe: 'let this environment variable into the sandbox (repeatable; only a short allowlist passes by default)' })
-        .option('pass-fd', { type: 'number', array: true, describe: 'let this open descriptor (above 2) through to the command (repeatable; every other inherited one is closed)' })
+        .option('pass-env', { type: 'string', array: true, nargs: 1, describe: 'let this environment variable into the sandbox (repeatable; only a short allowlist passes by default)' })
+        .option('pass-fd', { type: 'number', array: true, nargs: 1, describe: 'let this open descriptor (above 2) through to the command (repeatable; every other inherited one is closed)' })
         .option('gateway-socket', { type: 'string', describe: "Linux: the host product's gateway socket to bind into sandboxes without direct network" })
         .option('verbose', { alias: 'v', type: 'boolean', default: false, describe: 'print the bubblewrap command, the withheld variables and the closed descriptors' }),
     run: async (args) => (await import('./run.js')).runCommand(args),
@@ -174,6 +174,34 @@ function unknownOption(parser: Argv, options: readonly string[]): string | undef
 }
 
 /**
+ * yargs' messages in one line: its refusal of a value outside `choices`
+ * takes three (`Invalid values:\n  Argument: landlock, Given: "maybe",
+ * Choices: "on", "off"`).
+ */
+function oneLine(message: string): string {
+  const choice = /^Invalid values:\s*Argument: ([^,]+), Given: (.*), Choices: (.*)$/s.exec(message.trim());
+  if (choice) return `--${choice[1]} takes ${choice[3]!.trim()}, not ${choice[2]!.trim()}`;
+  return message.trim().replace(/\s*\n\s*/g, '; ');
+}
+
+/** Options that may be given more than once besides yargs' arrays (`--pass-env`, `--pass-fd`): each reads a list. */
+const REPEATABLE = new Set(['agent-dir', 'platform']);
+
+/**
+ * A single-valued option given more than once (`--home /a --home /b`):
+ * yargs makes it a list, which the command would take for one value.
+ */
+function repeatedOption(parser: Argv, args: Record<string, unknown>): string | undefined {
+  const known = (parser as unknown as { getOptions(): { key: Record<string, unknown>; array: string[]; boolean: string[] } }).getOptions();
+  for (const key of Object.keys(known.key)) {
+    const v = args[key];
+    if (!Array.isArray(v) || known.array.includes(key) || known.boolean.includes(key) || REPEATABLE.has(key)) continue;
+    return `--${key} takes one value, given ${v.length}: ${v.map((x) => JSON.stringify(String(x))).join(', ')}`;
+  }
+  return undefined;
+}
+
+/**
  * `run CONFIG ls -l` (no `--`): the config, and the command that should have
  * come after `--`, read as yargs would (an option that takes a value takes
  * the next word), so that `-l` is not called an unknown option of run's.
@@ -194,37 +222,52 @@ function commandWithoutDashes(parser: Argv, options: readonly string[]): { confi
   return undefined;
 }
 
-export async function main(argv: string[]): Promise<number> {
+/**
+ * The command line read as the command will get it, or what to do instead:
+ * a usage error's message (exit 2), or done (help or the version printed).
+ * Exported so that a test can hold `boxwright run`'s fast path
+ * (run-fast.ts `parseFast`) to exactly what this parse gives.
+ */
+export type CommandLine =
+  | { readonly kind: 'command'; readonly name: string; readonly command: Command; readonly args: Record<string, unknown> }
+  | { readonly kind: 'usage'; readonly message: string }
+  | { readonly kind: 'done'; readonly status: number };
+
+export async function parseCommandLine(argv: readonly string[]): Promise<CommandLine> {
   const name = argv[0];
   const command = name !== undefined ? commands[name] : undefined;
   let failure: string | undefined;
   const fail = (msg: string | null, err: Error | undefined): void => {
-    if (err && !(err instanceof UsageError)) throw err;
-    failure = err?.message ?? msg ?? 'invalid usage';
+    // yargs' own parse errors (YError: `--pass-env` with no value) are usage errors too.
+    if (err && !(err instanceof UsageError) && err.name !== 'YError') throw err;
+    failure = oneLine(err?.message ?? msg ?? 'invalid usage');
   };
-  try {
-    if (!command) {
-      if (name === '--version' || name === '-V') {
-        process.stdout.write(`${version}\n`);
-        return 0;
-      }
-      if (name !== undefined && !name.startsWith('-')) {
-        const guess = didYouMean(name, Object.keys(commands));
-        process.stderr.write(`boxwright: unknown command \`${name}\`${guess ? `; did you mean \`${guess}\`?` : ''}\nThe commands: ${Object.keys(commands).join(', ')}. Run \`boxwright --help\` for usage.\n`);
-        return 2;
-      }
-      // No command: yargs explains (and prints --help).
-      await overview(argv).fail(fail).parseAsync();
-      if (failure) process.stderr.write(`boxwright: ${failure}\nRun \`boxwright --help\` for usage.\n`);
-      return failure || !(argv.includes('--help') || argv.includes('-h')) ? 2 : 0;
+  if (!command) {
+    if (name === '--version' || name === '-V') {
+      process.stdout.write(`${version}\n`);
+      return { kind: 'done', status: 0 };
     }
+    if (name !== undefined && !name.startsWith('-')) {
+      const guess = didYouMean(name, Object.keys(commands));
+      return { kind: 'usage', message: `boxwright: unknown command \`${name}\`${guess ? `; did you mean \`${guess}\`?` : ''}\nThe commands: ${Object.keys(commands).join(', ')}. Run \`boxwright --help\` for usage.` };
+    }
+    // No command: yargs explains (and prints --help).
+    await overview([...argv]).fail(fail).parseAsync();
+    if (failure) return { kind: 'usage', message: `boxwright: ${failure}\nRun \`boxwright --help\` for usage.` };
+    return { kind: 'done', status: argv.includes('--help') || argv.includes('-h') ? 0 : 2 };
+  }
+  try {
     // What follows `--` is the command to run, verbatim: yargs would turn
     // `-0` into 0 and `007` into 7 (`run … -- printf 007` printed 7).
     const dashes = argv.indexOf('--');
     const verbatim = dashes >= 0 ? argv.slice(dashes + 1) : undefined;
     const options = dashes >= 0 ? argv.slice(1, dashes) : argv.slice(1);
+    // One value per occurrence of a repeatable option (nargs: 1 above), so
+    // that `run --pass-env NAME CONFIG -- CMD` keeps CONFIG: yargs' arrays
+    // would swallow every following word. A positional stays as typed: a
+    // config named `007` is not the number 7.
     const parser = command
-      .options(yargs(options).scriptName(`boxwright ${name}`).usage(`boxwright ${command.usage}\n\n${command.describe}`))
+      .options(yargs(options).parserConfiguration({ 'parse-positional-numbers': false }).scriptName(`boxwright ${name}`).usage(`boxwright ${command.usage}\n\n${command.describe}`))
       .strictOptions()
       .help()
       .alias('help', 'h')
@@ -235,23 +278,34 @@ export async function main(argv: string[]): Promise<number> {
       if (cmd) throw new UsageError(`unexpected argument${cmd.command.length > 1 ? 's' : ''} ${cmd.command.join(' ')}: put the command to run after --: boxwright run ${cmd.config} -- ${cmd.command.join(' ')}`);
     }
     const unknown = options.includes('--help') || options.includes('-h') ? undefined : unknownOption(parser, options);
-    if (unknown) {
-      process.stderr.write(`boxwright ${name}: ${unknown}\nRun \`boxwright ${name} --help\` for usage.\n`);
-      return 2;
-    }
+    if (unknown) return { kind: 'usage', message: `boxwright ${name}: ${unknown}\nRun \`boxwright ${name} --help\` for usage.` };
     const args = (await parser.parseAsync()) as Record<string, unknown>;
-    if (failure) {
-      process.stderr.write(`boxwright ${name}: ${failure}\nRun \`boxwright ${name} --help\` for usage.\n`);
-      return 2;
-    }
-    if (args['help']) return 0;
+    if (failure) return { kind: 'usage', message: `boxwright ${name}: ${failure}\nRun \`boxwright ${name} --help\` for usage.` };
+    if (args['help']) return { kind: 'done', status: 0 };
+    const twice = repeatedOption(parser, args);
+    if (twice) return { kind: 'usage', message: `boxwright ${name}: ${twice}\nRun \`boxwright ${name} --help\` for usage.` };
     const positional = (args['_'] as unknown[]).map(String);
-    return await command.run({ ...args, ...positionals(name!, command.usage, positional), ...(verbatim ? { '--': verbatim } : {}) });
+    return { kind: 'command', name: name!, command, args: { ...args, ...positionals(name!, command.usage, positional), ...(verbatim ? { '--': verbatim } : {}) } };
+  } catch (e) {
+    if (e instanceof UsageError) return { kind: 'usage', message: `boxwright ${name}: ${e.message}` };
+    throw e;
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const line = await parseCommandLine(argv);
+  if (line.kind === 'done') return line.status;
+  if (line.kind === 'usage') {
+    process.stderr.write(`${line.message}\n`);
+    return 2;
+  }
+  try {
+    return await line.command.run(line.args);
   } catch (e) {
     // A usage error, or an input a target cannot lower (TargetError, from
     // targets/target.ts: checked by name so that start-up loads no target).
     if (e instanceof UsageError || (e instanceof Error && e.name === 'TargetError')) {
-      process.stderr.write(`boxwright${command ? ` ${name}` : ''}: ${e.message}\n`);
+      process.stderr.write(`boxwright ${line.name}: ${e.message}\n`);
       return 2;
     }
     throw e;

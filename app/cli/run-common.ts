@@ -5,7 +5,7 @@ import { isUnder } from '../../compiler/paths/index.js';
 import { formatText } from '../format/text.js';
 import { landlockFrom, passEnvList, passFdList, principalId, RunUsageError, type RunRequest } from '../sandbox/run-request.js';
 import type { CompileArgs, CompileOutcome } from './compile.js';
-import { UsageError } from './options.js';
+import { homeFrom, UsageError } from './options.js';
 
 /**
  * What both of `boxwright run`'s platform paths share: its arguments, its
@@ -41,6 +41,8 @@ export function runRequest(args: RunArgs): RunRequest {
   const command = (args['--'] ?? []).map(String);
   if (!args.config) throw new UsageError('name the config: boxwright run CONFIG -- CMD [ARGS...]');
   if (command.length === 0) throw new UsageError('name the command after --: boxwright run CONFIG -- CMD [ARGS...]');
+  const socket = args['gateway-socket'];
+  if (socket !== undefined && !socket.startsWith('/')) throw new UsageError(`--gateway-socket must be an absolute path, not ${JSON.stringify(socket)}`);
   try {
     return {
       config: args.config,
@@ -50,7 +52,7 @@ export function runRequest(args: RunArgs): RunRequest {
       passFds: passFdList(args['pass-fd']),
       verbose: !!args.verbose,
       fs: args.fs,
-      home: args.home,
+      home: homeFrom(args.home),
       dialect: args.dialect,
       worktree: args.worktree,
       tybaDataDir: args['tyba-data-dir'],

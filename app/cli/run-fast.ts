@@ -14,7 +14,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hostView, type FsView } from '../../compiler/paths/index.js';
+// compiler/paths' modules, not its index: the index re-exports the manifest
+// reader, which loads the schema's validators (test/linux/run-fast-bundle.test.ts).
+import { hostView } from '../../compiler/paths/host.js';
+import { isUnder } from '../../compiler/paths/spelling.js';
+import type { FsView } from '../../compiler/paths/view.js';
 import { findCommand, viewFromArgv } from '../../targets/linux/view.js';
 import { decodeLandlockRules } from '../../targets/linux/landlock/rules.js';
 import { sandboxEnv } from '../../targets/runner/env.js';
@@ -49,14 +53,15 @@ export function parseFast(argv: readonly string[]): RunRequest | undefined {
       const name = m[1]!;
       if (!VALUED.has(name) || (name.length === 1) !== (a[1] !== '-')) return undefined;
       const value = m[2] ?? argv[++i];
-      if (value === undefined || i >= dashes) return undefined;
+      // yargs takes no option-like word as a value (`--home -x`: an empty home and an option -x).
+      if (value === undefined || i >= dashes || (m[2] === undefined && value.startsWith('-'))) return undefined;
       values.set(name, [...(values.get(name) ?? []), value]);
       continue;
     }
     if (a.startsWith('-') || config !== undefined) return undefined;
     config = a;
   }
-  if (config === undefined || config === '-') return undefined;
+  if (!config || config === '-') return undefined; // no config (an empty name is none), or standard input
   const one = (name: string): string | undefined => {
     const v = values.get(name);
     return v === undefined ? undefined : v.length === 1 ? v[0] : undefined;
@@ -65,6 +70,13 @@ export function parseFast(argv: readonly string[]): RunRequest | undefined {
   for (const [name, v] of values) if (v.length > 1 && !['pass-env', 'pass-fd', 'agent-dir'].includes(name)) return undefined;
   if (values.has('p') && values.has('principal')) return undefined;
   const fds = values.get('pass-fd')?.map((s) => (/^\d+$/.test(s) ? Number(s) : NaN));
+  // Only what can be cached against (the real disk, an absolute home); the full CLI judges the rest and words its errors.
+  const fs = one('fs');
+  const home = one('home');
+  const dialect = one('dialect');
+  const socket = one('gateway-socket');
+  if ((fs !== undefined && fs !== 'host') || (home !== undefined && !home.startsWith('/')) || (socket !== undefined && !socket.startsWith('/'))) return undefined;
+  if (dialect !== undefined && dialect !== 'box' && dialect !== 'tyba') return undefined;
   try {
     return {
       config,
@@ -73,13 +85,13 @@ export function parseFast(argv: readonly string[]): RunRequest | undefined {
       passEnv: passEnvList(values.get('pass-env')),
       passFds: passFdList(fds),
       verbose,
-      fs: one('fs'),
-      home: one('home'),
-      dialect: one('dialect'),
+      fs,
+      home,
+      dialect,
       worktree: one('worktree'),
       tybaDataDir: one('tyba-data-dir'),
       agentDirs: values.get('agent-dir') ?? [],
-      gatewaySocket: one('gateway-socket'),
+      gatewaySocket: socket,
       landlock: landlockFrom(one('landlock')),
     };
   } catch {
@@ -90,7 +102,7 @@ export function parseFast(argv: readonly string[]): RunRequest | undefined {
 /** Whether the Landlock rules grant execute on `path` (a rule on it, or on a directory above it). */
 function executableUnder(rules: Uint8Array, path: string): boolean {
   try {
-    return decodeLandlockRules(rules).fs.some((r) => r.rights.includes('execute') && (r.path === path || r.path === '/' || path.startsWith(r.path + '/')));
+    return decodeLandlockRules(rules).fs.some((r) => r.rights.includes('execute') && isUnder(path, r.path));
   } catch {
     return false;
   }
@@ -100,7 +112,7 @@ function executableUnder(rules: Uint8Array, path: string): boolean {
 export async function runFast(argv: readonly string[]): Promise<number | undefined> {
   if (process.platform !== 'linux') return undefined;
   const req = parseFast(argv);
-  if (!req || (req.fs !== undefined && req.fs !== 'host') || (req.home !== undefined && !req.home.startsWith('/'))) return undefined;
+  if (!req) return undefined;
   let bytes: Buffer;
   try {
     bytes = readFileSync(req.config);
@@ -126,6 +138,8 @@ export async function runFast(argv: readonly string[]): Promise<number | undefin
   let rules: Buffer | undefined;
   try {
     stem = artifactStem(req.principal);
+    // What the launcher reads must be among the stamped files (a run from a directory that lacks one would refuse, not re-check).
+    for (const f of [`${stem}.bwrap.args`, `${stem}.launch`, `${stem}.run`]) if (!entry.files[f]) return why(`the entry has no ${f}`);
     argsFile = readFileSync(join(dir, `${stem}.bwrap.args`));
     rules = entry.files[`${stem}.landlock`] ? readFileSync(join(dir, `${stem}.landlock`)) : undefined;
   } catch {

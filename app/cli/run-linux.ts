@@ -14,25 +14,36 @@ import { bpfName, SECCOMP_ARCHES } from '../../targets/linux/arch.js';
 import { artifactStem, type Artifact } from '../../targets/target.js';
 import { cacheRoot } from '../sandbox/cache-dir.js';
 import { recordingView, type Recorder } from '../sandbox/facts.js';
-import { copyLaunchers, launcherUnavailable, launchFiles } from '../sandbox/launchers.js';
+import { compileOptionArgs, copyLaunchers, launcherUnavailable, launchFiles } from '../sandbox/launchers.js';
 import { writeEntry, type EntryFile } from '../sandbox/run-cache.js';
 import { cacheInputs, type RunRequest } from '../sandbox/run-request.js';
 import { runLauncher } from '../sandbox/spawn.js';
 import { compileConfig, type CompileOutcome } from './compile.js';
-import { configReader, UsageError } from './options.js';
+import { configReader, UsageError, type ConfigReader } from './options.js';
 import { hasPrincipal, NOT_EXECUTABLE, NOT_FOUND, NOT_RUN, notFoundHint, refused, say, type RunArgs } from './run-common.js';
 
 type Compiled = Extract<CompileOutcome, { ok: true }>;
 
-export async function runLinux(args: RunArgs, req: RunRequest, bytes: Uint8Array): Promise<number> {
+/** The check's reader for a run: on the real disk, recording every fact the check asks (for the cache). */
+export interface LinuxReader {
+  readonly reader: ConfigReader;
+  readonly recorder?: Recorder;
+}
+
+/** Throws UsageError for a bad --fs or --home: a usage error, exit 2, before the config is read. */
+export function linuxReader(args: RunArgs, req: RunRequest): LinuxReader {
   // Only the real disk can be cached against: a manifest or `none` describes another machine for the rules.
   const onHost = (req.fs ?? 'host') === 'host';
   let recorder: Recorder | undefined;
+  const reader = configReader(args, (v) => (onHost ? (recorder = recordingView(v)).view : v));
+  return recorder ? { reader, recorder } : { reader };
+}
+
+export async function runLinux(args: RunArgs, req: RunRequest, { reader, recorder }: LinuxReader, bytes: Uint8Array): Promise<number> {
+  const onHost = recorder !== undefined;
+  const view: FsView = reader.view;
   let outcome: CompileOutcome;
-  let view: FsView;
   try {
-    const reader = configReader(args, (v) => (onHost ? (recorder = recordingView(v)).view : v));
-    view = reader.view;
     outcome = await compileConfig(reader.check(bytes, req.config), 'linux', { ...args, force: false });
   } catch (e) {
     if (!(e instanceof UsageError) && !(e instanceof Error && e.name === 'TargetError')) throw e;
@@ -60,7 +71,7 @@ export async function runLinux(args: RunArgs, req: RunRequest, bytes: Uint8Array
   const missing = await commandMissing(outcome, req, env.env, onHost ? view : hostView(homedir()));
   if (missing !== undefined) return missing;
 
-  const files = entryFiles(outcome, req.config, bytes);
+  const files = entryFiles(outcome, req, bytes);
   const stems = outcome.check.ir.principals.map((p) => artifactStem(p.id));
   const stem = artifactStem(req.principal);
   const cacheable = facts && req.config !== '-' ? cacheRefusal(outcome) : 'the config is not read from the real disk (--fs) or from a file';
@@ -89,10 +100,11 @@ export async function runLinux(args: RunArgs, req: RunRequest, bytes: Uint8Array
 }
 
 /** What a run reads: each principal's argv and Landlock rules, the seccomp programs, the launch files. */
-function entryFiles(outcome: Compiled, config: string, bytes: Uint8Array): EntryFile[] {
+function entryFiles(outcome: Compiled, req: RunRequest, bytes: Uint8Array): EntryFile[] {
   const wanted = (a: Artifact): boolean => a.name.endsWith('.bwrap.args') || a.name.endsWith('.landlock') || SECCOMP_ARCHES.some((arch) => a.name === bpfName(arch));
   const artifacts = outcome.artifacts.filter(wanted).map((a) => ({ name: a.name, content: a.content }));
-  return [...artifacts, ...launchFiles(outcome.check.ir, outcome.artifacts, config, bytes)];
+  const options = compileOptionArgs({ ...req, landlock: req.landlock ? undefined : 'off' });
+  return [...artifacts, ...launchFiles(outcome.check.ir, outcome.artifacts, req.config, bytes, options)];
 }
 
 /** The granted paths of every principal: where the bound sockets the model reads can be. */

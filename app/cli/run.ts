@@ -15,22 +15,26 @@ export { NOT_EXECUTABLE, NOT_FOUND, NOT_RUN, type RunArgs } from './run-common.j
  * launcher (run-linux.ts).
  */
 export async function runCommand(args: RunArgs): Promise<number> {
+  // Every usage error before anything else, exit 2 (main.ts): the options
+  // (runRequest), then the filesystem view they name (--fs, --home).
   const req = runRequest(args);
+  const platform: Platform | undefined = process.platform === 'linux' ? 'linux' : process.platform === 'darwin' ? 'macos' : process.platform === 'win32' ? 'windows' : undefined;
+  const linux = platform === 'linux' ? await import('./run-linux.js') : undefined;
+  const reader = linux ? linux.linuxReader(args, req) : { reader: configReader(args) };
   const input = readInput(req.config);
   if ('error' in input) {
     say(`${input.error}; the command did not run`);
     return NOT_RUN;
   }
-  const platform: Platform | undefined = process.platform === 'linux' ? 'linux' : process.platform === 'darwin' ? 'macos' : process.platform === 'win32' ? 'windows' : undefined;
   if (!platform) {
     say(`boxwright has no sandbox for ${process.platform}; the command did not run (it never runs one unsandboxed)`);
     return NOT_RUN;
   }
-  if (platform === 'linux') return (await import('./run-linux.js')).runLinux(args, req, input.bytes);
+  if (linux) return linux.runLinux(args, req, reader, input.bytes);
   const compileArgs: CompileArgs = { ...args, force: false };
   let outcome: CompileOutcome;
   try {
-    outcome = await compileConfig(configReader(args).check(input.bytes, req.config), platform, compileArgs);
+    outcome = await compileConfig(reader.reader.check(input.bytes, req.config), platform, compileArgs);
   } catch (e) {
     if (!(e instanceof UsageError) && !(e instanceof Error && e.name === 'TargetError')) throw e;
     say(`${(e as Error).message}; the command did not run`);

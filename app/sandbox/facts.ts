@@ -11,6 +11,8 @@
  * those under a granted path, so that is what is recorded and compared.
  */
 import type { Executable, FsView, Lookup } from '../../compiler/paths/index.js';
+// The module, not the index (which loads the schema's validators): facts are read on run's fast path.
+import { isUnder } from '../../compiler/paths/spelling.js';
 
 export interface RecordedFacts {
   /** Every lookup, in the order first asked: [path, answer]. */
@@ -27,10 +29,8 @@ export interface Recorder {
   facts(scopes: readonly string[]): RecordedFacts;
 }
 
-const under = (path: string, dir: string): boolean => dir === '/' || path === dir || path.startsWith(dir + '/');
-
 export function socketsUnder(sockets: readonly string[] | 'unknown', scopes: readonly string[]): readonly string[] | 'unknown' {
-  return sockets === 'unknown' ? 'unknown' : sockets.filter((s) => scopes.some((d) => under(s, d))).sort();
+  return sockets === 'unknown' ? 'unknown' : sockets.filter((s) => scopes.some((d) => isUnder(s, d))).sort();
 }
 
 /** A view that answers as `view` does and remembers each question and answer. */
@@ -69,6 +69,40 @@ export function recordingView(view: FsView): Recorder {
       ...(landlockAbi !== undefined ? { landlockAbi } : {}),
     }),
   };
+}
+
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
+const LOOKUP_KINDS = new Set(['file', 'dir', 'other', 'absent', 'unknown']);
+
+function lookupProblem(v: unknown): string | undefined {
+  if (typeof v !== 'object' || v === null) return 'not an object';
+  const { kind, target } = v as { kind?: unknown; target?: unknown };
+  if (kind === 'symlink') return isString(target) ? undefined : 'a symlink without a target';
+  return isString(kind) && LOOKUP_KINDS.has(kind) ? undefined : `an unknown kind ${JSON.stringify(kind)}`;
+}
+
+/** Why `v` (parsed JSON, from a cache entry) is not RecordedFacts, or undefined: what the cast in a reader would otherwise assume. */
+export function factsProblem(v: unknown): string | undefined {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'facts is not an object';
+  const f = v as Record<string, unknown>;
+  if (!Array.isArray(f['lookups'])) return 'facts.lookups is not a list';
+  for (const l of f['lookups']) {
+    if (!Array.isArray(l) || l.length !== 2 || !isString(l[0])) return 'facts.lookups holds an entry that is not [path, answer]';
+    const why = lookupProblem(l[1]);
+    if (why) return `facts.lookups: ${JSON.stringify(l[0])} is ${why}`;
+  }
+  if (!Array.isArray(f['executable'])) return 'facts.executable is not a list';
+  for (const e of f['executable']) if (!Array.isArray(e) || e.length !== 2 || !isString(e[0]) || !['yes', 'no', 'unknown'].includes(e[1] as string)) return 'facts.executable holds an entry that is not [path, yes|no|unknown]';
+  const sockets = f['sockets'];
+  if (sockets !== undefined) {
+    const s = sockets as { scopes?: unknown; found?: unknown } | null;
+    if (typeof s !== 'object' || s === null || !isStrings(s.scopes) || !(s.found === 'unknown' || isStrings(s.found))) return 'facts.sockets is not { scopes, found }';
+  }
+  const abi = f['landlockAbi'];
+  if (abi !== undefined && abi !== 'unknown' && !(typeof abi === 'number' && Number.isInteger(abi) && abi >= 0)) return 'facts.landlockAbi is not an ABI';
+  for (const k of Object.keys(f)) if (!['lookups', 'executable', 'sockets', 'landlockAbi'].includes(k)) return `facts has an unknown key ${JSON.stringify(k)}`;
+  return undefined;
 }
 
 const sameLookup = (a: Lookup, b: Lookup): boolean => a.kind === b.kind && (a.kind !== 'symlink' || (b.kind === 'symlink' && a.target === b.target));

@@ -31,8 +31,35 @@ export function launcherUnavailable(): string | undefined {
   return undefined;
 }
 
-/** The launch file of each principal, for a config at `configPath` (absolute) with these bytes. */
-export function launchFiles(ir: PolicyIR, artifacts: readonly Artifact[], configPath: string, configBytes: Uint8Array): LauncherFile[] {
+/** The compile's options that reach the artifacts, as a command line (in this order), for the launcher's "Recompile:" hint. */
+export interface CompileOptionValues {
+  readonly fs?: string | undefined;
+  readonly home?: string | undefined;
+  readonly dialect?: string | undefined;
+  readonly worktree?: string | undefined;
+  readonly tybaDataDir?: string | undefined;
+  readonly agentDirs?: readonly string[];
+  readonly landlock?: string | undefined;
+  readonly gatewaySocket?: string | undefined;
+}
+
+export function compileOptionArgs(o: CompileOptionValues): string[] {
+  const out: string[] = [];
+  const add = (name: string, v: string | undefined): void => void (v !== undefined && out.push(`--${name}`, v));
+  // Paths the compile resolved against its working directory, made absolute: the hint works from anywhere.
+  add('fs', o.fs === undefined || o.fs === 'host' || o.fs === 'none' ? o.fs : resolve(o.fs));
+  add('home', o.home);
+  add('dialect', o.dialect);
+  add('worktree', o.worktree === undefined ? undefined : resolve(o.worktree));
+  add('tyba-data-dir', o.tybaDataDir);
+  for (const d of o.agentDirs ?? []) add('agent-dir', d);
+  add('landlock', o.landlock);
+  add('gateway-socket', o.gatewaySocket);
+  return out;
+}
+
+/** The launch file of each principal, for a config at `configPath` (absolute) with these bytes, compiled with `compileOptions` (compileOptionArgs). */
+export function launchFiles(ir: PolicyIR, artifacts: readonly Artifact[], configPath: string, configBytes: Uint8Array, compileOptions: readonly string[]): LauncherFile[] {
   const names = new Set(artifacts.map((a) => a.name));
   const sha = createHash('sha256').update(configBytes).digest('hex');
   const { env, envPrefixes } = envAllowlist();
@@ -48,6 +75,7 @@ export function launchFiles(ir: PolicyIR, artifacts: readonly Artifact[], config
       landlock: names.has(landlock) ? landlock : undefined,
       env,
       envPrefixes,
+      compileOptions,
     });
     return { name: launchFileName(stem), content };
   });

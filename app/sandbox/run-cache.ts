@@ -22,7 +22,7 @@
 import { lstatSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { privateDir, untrusted } from './cache-dir.js';
-import type { RecordedFacts } from './facts.js';
+import { factsProblem, type RecordedFacts } from './facts.js';
 import { sha256Hex } from './sha256.js';
 
 export const ENTRY_FORMAT = 1;
@@ -61,6 +61,35 @@ export interface Entry {
   readonly files: Readonly<Record<string, Stamp>>;
 }
 
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const INPUT_KEYS = ['version', 'config', 'configSha256', 'home', 'dialect', 'gatewaySocket', 'landlock', 'tybaDataDir', 'agentDirs', 'worktreeOption'] as const;
+
+/**
+ * Why parsed JSON is not an Entry, or undefined: a structural check of
+ * every field a run reads, so that an entry someone or something else
+ * wrote (a truncated write, an edit, another version) is not a hit and is
+ * replaced, instead of a cast a later read trips over.
+ */
+export function entryProblem(v: unknown): string | undefined {
+  if (!isObject(v)) return 'not an object';
+  if (v['format'] !== ENTRY_FORMAT) return `format ${JSON.stringify(v['format'])}, not ${ENTRY_FORMAT}`;
+  const inputs = v['inputs'];
+  if (!isObject(inputs) || Object.keys(inputs).length !== INPUT_KEYS.length || !INPUT_KEYS.every((k) => k in inputs)) return 'inputs is not the key';
+  if (v['worktree'] !== null && !isString(v['worktree'])) return 'worktree is neither a path nor null';
+  const principals = v['principals'];
+  if (!Array.isArray(principals) || !principals.every(isString)) return 'principals is not a list of ids';
+  const facts = factsProblem(v['facts']);
+  if (facts) return facts;
+  const files = v['files'];
+  if (!isObject(files)) return 'files is not an object';
+  for (const [name, st] of Object.entries(files)) {
+    if (name === '' || name.includes('/') || name === '.' || name === '..' || name === 'entry.json') return `files names ${JSON.stringify(name)}, not a file of the entry`;
+    if (!isObject(st) || !['ino', 'size', 'mtimeMs', 'ctimeMs'].every((k) => typeof st[k] === 'number' && Number.isFinite(st[k]))) return `files.${name} is not a stamp`;
+  }
+  return undefined;
+}
+
 export function cacheKey(inputs: CacheInputs): string {
   return sha256Hex(Buffer.from(JSON.stringify(inputs))).slice(0, 40);
 }
@@ -86,12 +115,21 @@ export type Lookup = { readonly hit: true; readonly dir: string; readonly entry:
 /** The entry for `inputs`, if every file and directory is as it was written; the facts are the caller's to replay. */
 export function findEntry(root: string, inputs: CacheInputs): Lookup {
   const dir = join(runDir(root), cacheKey(inputs));
-  let entry: Entry;
+  let text: string;
   try {
-    entry = JSON.parse(readFileSync(join(dir, 'entry.json'), 'utf8')) as Entry;
+    text = readFileSync(join(dir, 'entry.json'), 'utf8');
   } catch {
     return { hit: false, why: 'no entry' };
   }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { hit: false, why: `${join(dir, 'entry.json')} is not JSON` };
+  }
+  const malformed = entryProblem(parsed);
+  if (malformed) return { hit: false, why: `${join(dir, 'entry.json')} is not an entry this boxwright wrote: ${malformed}` };
+  const entry = parsed as Entry; // checked: entryProblem
   for (const d of [root, runDir(root), dir]) {
     const why = untrusted(d);
     if (why) return { hit: false, why };
@@ -99,7 +137,11 @@ export function findEntry(root: string, inputs: CacheInputs): Lookup {
   const entryStamp = stamp(join(dir, 'entry.json'));
   if (typeof entryStamp === 'string') return { hit: false, why: entryStamp };
   if (entry.format !== ENTRY_FORMAT || JSON.stringify(entry.inputs) !== JSON.stringify(inputs)) return { hit: false, why: 'the entry was made for other inputs' };
-  for (const [name, was] of Object.entries(entry.files ?? {})) {
+  // Every file in the directory is one the entry stamped: none added beside them, none it names left out.
+  const names = Object.keys(entry.files).sort();
+  const present = readdirSync(dir).filter((n) => n !== 'entry.json').sort();
+  if (JSON.stringify(names) !== JSON.stringify(present)) return { hit: false, why: `the files in ${dir} are not the ones its entry.json names` };
+  for (const [name, was] of Object.entries(entry.files)) {
     const now = stamp(join(dir, name));
     if (typeof now === 'string') return { hit: false, why: now };
     if (now.ino !== was.ino || now.size !== was.size || now.mtimeMs !== was.mtimeMs || now.ctimeMs !== was.ctimeMs) return { hit: false, why: `${name} changed since it was written` };

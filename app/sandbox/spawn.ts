@@ -11,6 +11,7 @@
  * command is in a session of its own: bwrap's --new-session).
  */
 import { spawn } from 'node:child_process';
+import { fstatSync } from 'node:fs';
 import { constants } from 'node:os';
 import { afterStatus } from './outcome.js';
 
@@ -30,6 +31,12 @@ export function runLauncher(run: LauncherRun & { fallback: true }): Promise<numb
 export function runLauncher(run: LauncherRun): Promise<number>;
 export function runLauncher(run: LauncherRun): Promise<number | undefined> {
   const args = [...run.passEnv.flatMap((n) => ['--pass-env', n]), ...run.passFds.flatMap((fd) => ['--pass-fd', String(fd)]), ...(run.verbose ? ['-v'] : []), '--', ...run.command];
+  // Node cannot hand on a descriptor that is not open (spawn throws EBADF): refused here as the launcher would refuse it.
+  const closed = run.passFds.find((fd) => !isOpen(fd));
+  if (closed !== undefined) {
+    process.stderr.write(`boxwright run: --pass-fd ${closed}: the descriptor is not open; the command did not run\n`);
+    return Promise.resolve(125);
+  }
   const stdio: ('inherit' | 'ignore' | number)[] = ['inherit', 'inherit', 'inherit'];
   for (const fd of run.passFds) {
     while (stdio.length <= fd) stdio.push('ignore');
@@ -68,4 +75,13 @@ export function runLauncher(run: LauncherRun): Promise<number | undefined> {
       done(status);
     });
   });
+}
+
+function isOpen(fd: number): boolean {
+  try {
+    fstatSync(fd);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -12,7 +12,10 @@
  * one walk, not a second one here.
  */
 import { posix } from 'node:path';
-import { resolvePath, type FsView, type Lookup as ViewLookup } from '../../compiler/paths/index.js';
+// compiler/paths' modules, not its index (which loads the manifest reader and the schema's validators): the view is part of run's fast path (dist/cli/run-fast.cjs).
+import { resolvePath } from '../../compiler/paths/inspect.js';
+import { isStrictlyUnder, isUnder } from '../../compiler/paths/spelling.js';
+import type { FsView, Lookup as ViewLookup } from '../../compiler/paths/view.js';
 import { splitOptions } from './bwrap-options.js';
 import { SANDBOX_EXEC_PATH } from './launcher/index.js';
 import type { MountOp } from './lower.js';
@@ -21,8 +24,6 @@ export type Lookup =
   | { readonly found: true; readonly hostPath: string; readonly sandboxPath: string }
   | { readonly found: false; readonly reason: string };
 
-const isUnder = (p: string, dir: string): boolean => dir === '/' || p.startsWith(dir + '/');
-const underOrAt = (p: string, dir: string): boolean => p === dir || isUnder(p, dir);
 
 type Node =
   | { readonly kind: 'dir' }
@@ -34,8 +35,8 @@ type Node =
 /** What is at one sandbox path, without following a final link; inside a bind, what the host view says. */
 function nodeAt(ops: readonly MountOp[], host: FsView, path: string): Node {
   let governing: MountOp | undefined;
-  for (const op of ops) if (underOrAt(path, op.path)) governing = op; // sorted: the last is the deepest, or the later at one path
-  if (!governing) return ops.some((o) => isUnder(o.path, path)) ? { kind: 'dir' } : { kind: 'absent', why: 'not in the view' };
+  for (const op of ops) if (isUnder(path, op.path)) governing = op; // sorted: the last is the deepest, or the later at one path
+  if (!governing) return ops.some((o) => isStrictlyUnder(o.path, path)) ? { kind: 'dir' } : { kind: 'absent', why: 'not in the view' };
   const exact = governing.path === path;
   switch (governing.kind) {
     case 'bind':
@@ -47,9 +48,9 @@ function nodeAt(ops: readonly MountOp[], host: FsView, path: string): Node {
     case 'empty-dir':
       return exact ? { kind: 'dir' } : { kind: 'blocked', why: `${governing.path} is denied: an empty directory covers it` };
     case 'dir':
-      return exact || ops.some((o) => isUnder(o.path, path)) ? { kind: 'dir' } : { kind: 'absent', why: `${governing.path} is an empty directory in the view` };
+      return exact || ops.some((o) => isStrictlyUnder(o.path, path)) ? { kind: 'dir' } : { kind: 'absent', why: `${governing.path} is an empty directory in the view` };
     case 'tmpfs':
-      return exact || ops.some((o) => isUnder(o.path, path)) ? { kind: 'dir' } : { kind: 'absent', why: `${governing.path} is a private tmpfs, empty when the command starts` };
+      return exact || ops.some((o) => isStrictlyUnder(o.path, path)) ? { kind: 'dir' } : { kind: 'absent', why: `${governing.path} is a private tmpfs, empty when the command starts` };
     case 'proc-readonly':
     case 'proc':
     case 'dev':
@@ -70,7 +71,7 @@ function hostNode(ops: readonly MountOp[], host: FsView, path: string): Node {
       return { kind: 'file' };
     case 'absent':
     case 'unknown':
-      return ops.some((o) => isUnder(o.path, path)) ? { kind: 'dir' } : { kind: 'absent', why: `${path} does not exist on this machine` };
+      return ops.some((o) => isStrictlyUnder(o.path, path)) ? { kind: 'dir' } : { kind: 'absent', why: `${path} does not exist on this machine` };
   }
 }
 
@@ -185,7 +186,7 @@ export function viewFromArgv(argv: readonly string[]): ParsedView {
         ops.push({ kind: 'bind', path: b, write: option === '--bind' || option === '--dev-bind' || option === '--bind-fd', origin });
         break;
       case '--ro-bind-try':
-        if (a !== b || !underOrAt(a, '/proc')) throw new Error(`${option} ${a} ${b}: boxwright's views use it only for /proc entries onto themselves`);
+        if (a !== b || !isUnder(a, '/proc')) throw new Error(`${option} ${a} ${b}: boxwright's views use it only for /proc entries onto themselves`);
         ops.push({ kind: 'proc-readonly', path: b, origin });
         break;
       case '--ro-bind-data':

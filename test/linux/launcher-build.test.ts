@@ -31,6 +31,7 @@ const sample: LaunchFile = {
   landlock: 'tool.fmt.landlock',
   env: ['PATH', 'HOME'],
   envPrefixes: ['LC_'],
+  compileOptions: ['--home', '/home/u', '--landlock', 'off'],
 };
 
 describe('encodeLaunchFile / decodeLaunchFile', () => {
@@ -38,9 +39,10 @@ describe('encodeLaunchFile / decodeLaunchFile', () => {
     assert.equal(
       text(encodeLaunchFile(sample)),
       'launch\x001\x00config\x00/home/u/project/box.toml\x00config-sha256\x00' + 'a'.repeat(64) + '\x00principal\x00tool.fmt\x00args\x00tool.fmt.bwrap.args\x00' +
-        'seccomp\x00x86_64\x00seccomp.x86_64.bpf\x00seccomp\x00aarch64\x00seccomp.aarch64.bpf\x00landlock\x00tool.fmt.landlock\x00env\x00PATH\x00env\x00HOME\x00env-prefix\x00LC_\x00',
+        'seccomp\x00x86_64\x00seccomp.x86_64.bpf\x00seccomp\x00aarch64\x00seccomp.aarch64.bpf\x00landlock\x00tool.fmt.landlock\x00env\x00PATH\x00env\x00HOME\x00env-prefix\x00LC_\x00' +
+        'compile-option\x00--home\x00compile-option\x00/home/u\x00compile-option\x00--landlock\x00compile-option\x00off\x00',
     );
-    assert.match(text(encodeLaunchFile({ ...sample, landlock: undefined, env: [], envPrefixes: [] })), /landlock\0none\0$/);
+    assert.match(text(encodeLaunchFile({ ...sample, landlock: undefined, env: [], envPrefixes: [], compileOptions: [] })), /landlock\0none\0$/);
   });
 
   it('envAllowlist() is targets/runner/env-allowlist.json', () => {
@@ -80,6 +82,7 @@ describe('encodeLaunchFile / decodeLaunchFile', () => {
       landlock: fc.option(name, { nil: undefined }),
       env: fc.array(envName, { maxLength: 4 }),
       envPrefixes: fc.array(envName, { maxLength: 2 }),
+      compileOptions: fc.array(fc.stringMatching(/^[^\0]*$/), { maxLength: 4 }),
     });
     // fast-check's records have no prototype; the decoder's are plain objects.
     const plain = (l: LaunchFile): LaunchFile => ({ ...l, seccomp: { ...l.seccomp } });
@@ -100,6 +103,7 @@ function printLines(l: LaunchFile): string[] {
     `landlock ${l.landlock === undefined ? 'none' : esc(l.landlock)}`,
     ...l.env.map((n) => `env ${esc(n)}`),
     ...l.envPrefixes.map((p) => `env-prefix ${esc(p)}`),
+    ...l.compileOptions.map((o) => `compile-option ${esc(o)}`),
   ];
 }
 
@@ -107,7 +111,7 @@ describe('the C launch-file parser against the TypeScript decoder', { skip: skip
   it('accept the same token streams and read them the same way (differential, property)', () => {
     const one = <T>(...xs: T[]) => fc.constantFrom(...xs);
     const value = one('1', '2', '', '/', '/abs/c.toml', 'rel.toml', '.', '..', 'a/b', 'none', 'x=y', 'tab\there', 'back\\slash', 'x86_64', 'aarch64', 'riscv64', 'a'.repeat(64), 'A'.repeat(64), 'f'.repeat(63), 'PATH', 'LC_', 'env', 'seccomp');
-    const keyword = one('launch', 'config', 'config-sha256', 'principal', 'args', 'seccomp', 'landlock', 'env', 'env-prefix', 'bogus', '');
+    const keyword = one('launch', 'config', 'config-sha256', 'principal', 'args', 'seccomp', 'landlock', 'env', 'env-prefix', 'compile-option', 'bogus', '');
     const valid = (): string[] => text(encodeLaunchFile({ ...sample, landlock: undefined })).slice(0, -1).split('\0');
     // Mostly a valid file with one or two defects: a token replaced, dropped,
     // duplicated or inserted, records swapped, the final NUL missing.

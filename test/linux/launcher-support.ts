@@ -91,6 +91,7 @@ export async function makeLauncherDir(config: string, o: DirOptions): Promise<La
     seccomp: Object.fromEntries(LAUNCH_ARCHES.map((a) => [a, `seccomp.${a}.bpf`])),
     landlock: o.landlock ? `${id}.landlock` : undefined,
     ...envAllowlist(),
+    compileOptions: ['--home', o.home],
   };
   const writeLaunch = (change: Partial<LaunchFile> | Uint8Array): void =>
     writeFileSync(join(dir, `${id}.launch`), change instanceof Uint8Array ? change : encodeLaunchFile({ ...launch, ...change }));

@@ -8,6 +8,8 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { cacheKey, entryProblem, type Entry } from '../../app/sandbox/run-cache.js';
+import { cacheInputs, type RunRequest } from '../../app/sandbox/run-request.js';
 import { requireOrSkip } from '../helpers.js';
 import { boxwright, bwrapAvailable, type Outcome } from './support.js';
 
@@ -20,8 +22,13 @@ describe('boxwright run: the cache and its fast path', { skip, concurrency: 1 },
   let config = '';
   let n = 0;
   const marker = (): string => join(home, 'p', 'out', `ran-${++n}`);
-  const run = (cfg: string, cmd: readonly string[], env: Record<string, string> = {}): Promise<Outcome> =>
-    boxwright(['run', cfg, '--home', home, '--fs', 'host', '-v', '--', ...cmd], { env: { XDG_CACHE_HOME: cache, ...env } });
+  const run = (cfg: string, cmd: readonly string[], env: Record<string, string> = {}, options: readonly string[] = ['--home', home]): Promise<Outcome> =>
+    boxwright(['run', cfg, ...options, '--fs', 'host', '-v', '--', ...cmd], { env: { XDG_CACHE_HOME: cache, ...env } });
+  /** The entry directory of `cfg` (the one whose entry.json names it), or undefined. */
+  const entryOf = (cfg: string): string | undefined =>
+    entries()
+      .map((e) => join(cache, 'boxwright', 'run', e))
+      .find((d) => existsSync(join(d, 'entry.json')) && readFileSync(join(d, 'entry.json'), 'utf8').includes(JSON.stringify(cfg)));
   const touch = (m: string): string[] => ['/usr/bin/dash', '-c', `echo ran > ${m}`];
   const entries = (): string[] => readdirSync(join(cache, 'boxwright', 'run')).filter((e) => !e.startsWith('.'));
   const text = (secretExists = true): string =>
@@ -158,5 +165,165 @@ describe('boxwright run: the cache and its fast path', { skip, concurrency: 1 },
     } finally {
       writeFileSync(file, `${boot} ${abi}\n`);
     }
+  });
+
+  it('a malformed entry.json (not JSON, the wrong shape, facts: null) is not a hit: -v says why, the run checks again and rewrites it', async () => {
+    const cfg = join(home, 'malformed.toml');
+    writeFileSync(cfg, text());
+    const cat = ['/usr/bin/cat', join(home, 'p', 'note')];
+    assert.equal((await run(cfg, cat)).status, 0);
+    const tampers: readonly (readonly [string, (e: Record<string, unknown>) => string, RegExp])[] = [
+      ['not JSON', (e) => JSON.stringify(e).slice(0, 40), /entry\.json is not JSON/],
+      ['facts: null', (e) => JSON.stringify({ ...e, facts: null }), /entry\.json is not an entry this boxwright wrote: facts is not an object/],
+      ['facts.lookups: a string', (e) => JSON.stringify({ ...e, facts: { ...(e['facts'] as object), lookups: 'x' } }), /facts\.lookups is not a list/],
+      ['a lookup of an unknown kind', (e) => JSON.stringify({ ...e, facts: { ...(e['facts'] as object), lookups: [['/usr', { kind: 'weird' }]] } }), /an unknown kind "weird"/],
+      ['files: a list', (e) => JSON.stringify({ ...e, files: [] }), /files is not an object/],
+      ['principals: a string', (e) => JSON.stringify({ ...e, principals: 'agent' }), /principals is not a list of ids/],
+      ['a stamp without ctime', (e) => JSON.stringify({ ...e, files: { ...(e['files'] as object), 'agent.run': { ino: 1, size: 1, mtimeMs: 1 } } }), /files\.agent\.run is not a stamp/],
+      ['a file left out of files', (e) => JSON.stringify({ ...e, files: Object.fromEntries(Object.entries(e['files'] as object).filter(([n]) => n !== 'agent.bwrap.args')) }), /are not the ones its entry\.json names/],
+      ['another format', (e) => JSON.stringify({ ...e, format: 2 }), /format 2, not 1/],
+    ];
+    for (const [what, tamper, why] of tampers) {
+      const dir = entryOf(cfg)!;
+      assert.ok(dir, `${what}: an entry to tamper`);
+      const file = join(dir, 'entry.json');
+      writeFileSync(file, tamper(JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>));
+      const r = await run(cfg, cat);
+      assert.equal(r.status, 0, `${what}: ${r.stderr}`);
+      assert.match(r.stderr, new RegExp(`the cached sandbox is not used: .*${why.source}.*; checking the config`), what);
+      assert.doesNotMatch(r.stderr, CACHED, what);
+      const again = await run(cfg, cat);
+      assert.match(again.stderr, CACHED, `${what}: the entry was rewritten`);
+      assert.equal(again.stdout, 'hello\n');
+    }
+  });
+
+  it('a file added beside the entry\'s files is not a hit', async () => {
+    const cfg = join(home, 'extra.toml');
+    writeFileSync(cfg, text());
+    assert.equal((await run(cfg, ['/usr/bin/cat', join(home, 'p', 'note')])).status, 0);
+    writeFileSync(join(entryOf(cfg)!, 'agent.extra'), 'x', { mode: 0o600 });
+    const r = await run(cfg, ['/usr/bin/cat', join(home, 'p', 'note')]);
+    assert.match(r.stderr, /the cached sandbox is not used: the files in .* are not the ones its entry\.json names/);
+    assert.match((await run(cfg, ['/usr/bin/cat', join(home, 'p', 'note')])).stderr, CACHED, 'rewritten');
+  });
+
+  it('a tampered <stem>.launch (Landlock turned off in it) is not used: checked again, Landlock applies, rewritten', async () => {
+    const cfg = join(home, 'launch.toml');
+    writeFileSync(cfg, text());
+    // ls is in the view (/usr) but not an exec grant: Landlock refuses to execute it from dash.
+    const m = marker();
+    const lsThenMark = ['/usr/bin/dash', '-c', `/usr/bin/ls / >/dev/null && echo ran > ${m}`];
+    assert.equal((await run(cfg, ['/usr/bin/cat', join(home, 'p', 'note')])).status, 0);
+    const launch = join(entryOf(cfg)!, 'agent.launch');
+    const bytes = readFileSync(launch, 'latin1');
+    assert.ok(bytes.includes('landlock\0agent.landlock\0'), 'the launch file names the Landlock rules');
+    writeFileSync(launch, bytes.replace('landlock\0agent.landlock\0', 'landlock\0none\0'), 'latin1');
+    const r = await run(cfg, lsThenMark);
+    assert.match(r.stderr, /the cached sandbox is not used: agent\.launch changed since it was written/);
+    assert.notEqual(r.status, 0);
+    assert.ok(!existsSync(m), 'the tampered launch file (no Landlock) was never run');
+    assert.ok(readFileSync(join(entryOf(cfg)!, 'agent.launch'), 'latin1').includes('landlock\0agent.landlock\0'), 'rewritten');
+    assert.match((await run(cfg, ['/usr/bin/cat', join(home, 'p', 'note')])).stderr, CACHED);
+  });
+
+  it('a replaced <stem>.run (the launcher) is not run: checked again, rewritten', async () => {
+    const cfg = join(home, 'launcher.toml');
+    writeFileSync(cfg, text());
+    assert.equal((await run(cfg, ['/usr/bin/cat', join(home, 'p', 'note')])).status, 0);
+    const pwned = join(home, 'pwned');
+    const launcher = join(entryOf(cfg)!, 'agent.run');
+    writeFileSync(launcher, `#!/bin/sh\necho pwned > ${pwned}\n`);
+    chmodSync(launcher, 0o700);
+    const r = await run(cfg, ['/usr/bin/cat', join(home, 'p', 'note')]);
+    assert.match(r.stderr, /the cached sandbox is not used: agent\.run changed since it was written/);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, 'hello\n');
+    assert.ok(!existsSync(pwned), 'the replaced launcher never ran');
+    assert.match((await run(cfg, ['/usr/bin/cat', join(home, 'p', 'note')])).stderr, CACHED, 'rewritten');
+    assert.ok(!existsSync(pwned));
+  });
+
+  it('an entry made for another boxwright version is not used, and is rewritten', async () => {
+    const cfg = join(home, 'version.toml');
+    writeFileSync(cfg, text());
+    assert.equal((await run(cfg, ['/usr/bin/cat', join(home, 'p', 'note')])).status, 0);
+    const file = join(entryOf(cfg)!, 'entry.json');
+    const e = JSON.parse(readFileSync(file, 'utf8')) as Entry;
+    writeFileSync(file, JSON.stringify({ ...e, inputs: { ...e.inputs, version: '0.0.0-another' } }));
+    const r = await run(cfg, ['/usr/bin/cat', join(home, 'p', 'note')]);
+    assert.match(r.stderr, /the cached sandbox is not used: the entry was made for other inputs/);
+    assert.match((await run(cfg, ['/usr/bin/cat', join(home, 'p', 'note')])).stderr, CACHED, 'rewritten');
+  });
+
+  it('a run with other options (--landlock off, another --home) never reuses the entry of another', async () => {
+    const cfg = join(home, 'options.toml');
+    writeFileSync(cfg, text());
+    const ls = ['/usr/bin/ls', '/usr'];
+    const off = ['--home', home, '--landlock', 'off'];
+    assert.equal((await run(cfg, ['/usr/bin/cat', join(home, 'p', 'note')])).status, 0);
+    assert.match((await run(cfg, ['/usr/bin/cat', join(home, 'p', 'note')])).stderr, CACHED);
+    // ls: in the view, not an exec grant: only --landlock off lets it run.
+    const first = await run(cfg, ls, {}, off);
+    assert.equal(first.status, 0, first.stderr);
+    assert.doesNotMatch(first.stderr, CACHED, '--landlock off is its own entry');
+    assert.match((await run(cfg, ls, {}, off)).stderr, CACHED);
+    const on = await run(cfg, ls);
+    assert.equal(on.status, 126, `with Landlock, ls is not executable: the --landlock off entry was not used: ${on.stderr}`);
+    // Another home: the config's ~/p is another directory.
+    const other = join(home, 'other-home');
+    mkdirSync(join(other, 'p', 'out'), { recursive: true });
+    writeFileSync(join(other, 'p', 'note'), 'the other home\n');
+    writeFileSync(join(other, 'p', 'secret'), 'x\n');
+    const there = await run(cfg, ['/usr/bin/cat', join(other, 'p', 'note')], {}, ['--home', other]);
+    assert.equal(there.status, 0, there.stderr);
+    assert.equal(there.stdout, 'the other home\n');
+    assert.doesNotMatch(there.stderr, CACHED, 'another --home is its own entry');
+    const here = await run(cfg, ['/usr/bin/cat', join(other, 'p', 'note')]);
+    assert.notEqual(here.status, 0, 'the first home\'s sandbox holds no other-home/p');
+    assert.match(here.stderr, CACHED);
+  });
+});
+
+describe('the cache key: every option that reaches the compile', () => {
+  const req: RunRequest = {
+    config: '/c.toml',
+    principal: 'agent',
+    command: ['true'],
+    passEnv: [],
+    passFds: [],
+    verbose: false,
+    fs: undefined,
+    home: '/h',
+    dialect: undefined,
+    worktree: undefined,
+    tybaDataDir: undefined,
+    agentDirs: [],
+    gatewaySocket: undefined,
+    landlock: true,
+  };
+  it('changes with each of them, and with the config and the version; not with the command, -v, --pass-env or --pass-fd', () => {
+    const key = (r: RunRequest, sha = 'a'.repeat(64)): string => cacheKey(cacheInputs(r, sha));
+    const base = key(req);
+    const others: Partial<RunRequest>[] = [{ config: '/d.toml' }, { home: '/g' }, { dialect: 'tyba' }, { worktree: '/w' }, { tybaDataDir: '/t' }, { agentDirs: ['/a'] }, { gatewaySocket: '/g.sock' }, { landlock: false }];
+    const keys = new Set([base, key(req, 'b'.repeat(64)), ...others.map((o) => key({ ...req, ...o }))]);
+    assert.equal(keys.size, 2 + others.length, 'each option, and the config\'s digest, gives its own key');
+    for (const same of [{ command: ['false'] }, { verbose: true }, { passEnv: ['X'] }, { passFds: [5] }, { principal: 'tool.x' }]) assert.equal(key({ ...req, ...same }), base, JSON.stringify(same));
+    const inputs = cacheInputs(req, 'a'.repeat(64));
+    assert.notEqual(cacheKey({ ...inputs, version: `${inputs.version}-other` }), base, 'the version is part of the key');
+  });
+
+  it('entryProblem accepts what writeEntry writes and names what is wrong with anything else', () => {
+    const good: Entry = { format: 1, inputs: cacheInputs(req, 'a'.repeat(64)), worktree: null, principals: ['agent'], facts: { lookups: [['/usr', { kind: 'dir' }], ['/l', { kind: 'symlink', target: '/x' }]], executable: [['/usr/bin/true', 'yes']], landlockAbi: 6 }, files: { 'agent.run': { ino: 1, size: 2, mtimeMs: 3.5, ctimeMs: 4 } } };
+    assert.equal(entryProblem(JSON.parse(JSON.stringify(good))), undefined);
+    assert.match(entryProblem(null)!, /not an object/);
+    assert.match(entryProblem({ ...good, facts: null })!, /facts is not an object/);
+    assert.match(entryProblem({ ...good, facts: { ...good.facts, lookups: [['/l', { kind: 'symlink' }]] } })!, /a symlink without a target/);
+    assert.match(entryProblem({ ...good, facts: { ...good.facts, executable: [['/x', 'maybe']] } })!, /facts\.executable/);
+    assert.match(entryProblem({ ...good, facts: { ...good.facts, landlockAbi: -1 } })!, /landlockAbi/);
+    assert.match(entryProblem({ ...good, facts: { ...good.facts, sockets: { scopes: '/' } } })!, /facts\.sockets/);
+    assert.match(entryProblem({ ...good, inputs: { ...good.inputs, extra: 1 } })!, /inputs is not the key/);
+    assert.match(entryProblem({ ...good, worktree: 5 })!, /worktree/);
+    assert.match(entryProblem({ ...good, files: { '../x': good.files['agent.run'] } })!, /not a file of the entry/);
   });
 });

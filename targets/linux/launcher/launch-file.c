@@ -11,6 +11,7 @@
  *   landlock FILE | landlock none
  *   env NAME                  zero or more: the environment allowlist
  *   env-prefix PREFIX         zero or more
+ *   compile-option ARG        zero or more: the compile's options, for the hint to recompile
  *
  * FILE is a name in the launch file's own directory (no '/', not '.' or
  * '..'); NAME and PREFIX are non-empty without '='. Anything else — an
@@ -72,7 +73,8 @@ int launch_parse(char *buf, size_t len, struct launch *l, char *err, size_t errs
   c.tok = calloc(c.n, sizeof *c.tok);
   l->env = calloc(c.n, sizeof *l->env);
   l->env_prefix = calloc(c.n, sizeof *l->env_prefix);
-  if (!c.tok || !l->env || !l->env_prefix) return fail(&c, "out of memory");
+  l->compile_option = calloc(c.n, sizeof *l->compile_option);
+  if (!c.tok || !l->env || !l->env_prefix || !l->compile_option) return fail(&c, "out of memory");
   for (size_t i = 0, t = 0; i < len; i += strlen(buf + i) + 1) c.tok[t++] = buf + i;
 
   char **op;
@@ -113,6 +115,10 @@ int launch_parse(char *buf, size_t len, struct launch *l, char *err, size_t errs
     if (!is_env_name(op[0])) return fail(&c, "env-prefix `%s`: not a variable name prefix", op[0]);
     l->env_prefix[l->nprefix++] = op[0];
   }
+  while (at(&c, "compile-option")) {
+    if (!(op = take(&c, "compile-option", 1))) return -1;
+    l->compile_option[l->ncompile_option++] = op[0];
+  }
   if (c.at < c.n) return fail(&c, "record %zu: `%s` is not a record this launcher knows here", c.at + 1, c.tok[c.at]);
   free(c.tok);
   return 0;
@@ -143,4 +149,5 @@ void launch_print(const struct launch *l, FILE *f) {
   line(f, "landlock", l->landlock ? l->landlock : "none", NULL);
   for (size_t i = 0; i < l->nenv; i++) line(f, "env", l->env[i], NULL);
   for (size_t i = 0; i < l->nprefix; i++) line(f, "env-prefix", l->env_prefix[i], NULL);
+  for (size_t i = 0; i < l->ncompile_option; i++) line(f, "compile-option", l->compile_option[i], NULL);
 }

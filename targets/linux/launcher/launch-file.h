@@ -21,6 +21,8 @@ struct launch {
   size_t nenv;
   const char **env_prefix;   /* and prefixes */
   size_t nprefix;
+  const char **compile_option; /* the compile's options after CONFIG, for the "Recompile:" hint */
+  size_t ncompile_option;
 };
 
 /* Parses buf[0..len) (buf[len] is NUL) in place; 0, or -1 with the reason in err. */

@@ -6,11 +6,12 @@
  *   launch 1 · config ABS_PATH · config-sha256 HEX · principal ID ·
  *   args FILE · seccomp ARCH FILE (one or more, each arch once) ·
  *   landlock FILE | landlock none · env NAME (zero or more) ·
- *   env-prefix PREFIX (zero or more)
+ *   env-prefix PREFIX (zero or more) · compile-option ARG (zero or more)
  *
  * FILE names a file in the launch file's own directory (no `/`, not `.` or
  * `..`); NAME and PREFIX are non-empty without `=`; HEX is the config's
- * SHA-256, 64 lowercase hex digits. Anything else is malformed: the
+ * SHA-256, 64 lowercase hex digits; ARG is any token (the compile's options
+ * after CONFIG, for the launcher's "Recompile:" hint). Anything else is malformed: the
  * launcher refuses it, the encoder throws.
  */
 import type { Arch } from '../seccomp/tables.js';
@@ -37,6 +38,8 @@ export interface LaunchFile {
   readonly env: readonly string[];
   /** …and prefixes (`LC_`). */
   readonly envPrefixes: readonly string[];
+  /** The options the compile used besides CONFIG, --target and --out (`--home /h`, `--landlock off`): named in the launcher's "Recompile:" hint. */
+  readonly compileOptions: readonly string[];
 }
 
 /** A launch file the launcher would refuse: a bug in whatever wrote it, or a damaged file. */
@@ -51,7 +54,7 @@ function check(l: LaunchFile): void {
   const fail = (why: string): never => {
     throw new LaunchFileError(why);
   };
-  const tokens = [l.config, l.configSha256, l.principal, l.args, ...Object.values(l.seccomp), l.landlock ?? '', ...l.env, ...l.envPrefixes];
+  const tokens = [l.config, l.configSha256, l.principal, l.args, ...Object.values(l.seccomp), l.landlock ?? '', ...l.env, ...l.envPrefixes, ...l.compileOptions];
   if (tokens.some((t) => t?.includes('\0'))) fail('a value holds a NUL');
   if (!l.config.startsWith('/')) fail(`config ${JSON.stringify(l.config)}: not an absolute path`);
   if (!/^[0-9a-f]{64}$/.test(l.configSha256)) fail(`config-sha256 ${JSON.stringify(l.configSha256)}: not 64 lowercase hex digits`);
@@ -75,6 +78,7 @@ export function encodeLaunchFile(l: LaunchFile): Uint8Array {
   tokens.push('landlock', l.landlock ?? 'none');
   for (const n of l.env) tokens.push('env', n);
   for (const p of l.envPrefixes) tokens.push('env-prefix', p);
+  for (const o of l.compileOptions) tokens.push('compile-option', o);
   return new TextEncoder().encode(tokens.map((t) => `${t}\0`).join(''));
 }
 
@@ -116,8 +120,10 @@ export function decodeLaunchFile(bytes: Uint8Array): LaunchFile {
   const envPrefixes: string[] = [];
   while (tok[at] === 'env') env.push(take('env', 1)[0]!);
   while (tok[at] === 'env-prefix') envPrefixes.push(take('env-prefix', 1)[0]!);
+  const compileOptions: string[] = [];
+  while (tok[at] === 'compile-option') compileOptions.push(take('compile-option', 1)[0]!);
   if (at < tok.length) throw new LaunchFileError(`record ${at + 1}: \`${tok[at]}\` is not a record this launcher knows here`);
-  const l: LaunchFile = { config, configSha256, principal, args, seccomp, landlock: landlock === 'none' ? undefined : landlock, env, envPrefixes };
+  const l: LaunchFile = { config, configSha256, principal, args, seccomp, landlock: landlock === 'none' ? undefined : landlock, env, envPrefixes, compileOptions };
   check(l);
   return l;
 }

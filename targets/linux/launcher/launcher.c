@@ -124,6 +124,38 @@ static void close_inherited(const struct options *o) {
   if (shown) fputs(" (--pass-fd N lets one through)\n", stderr);
 }
 
+/* One shell word: bare when it is plain, else quoted ($'…' when it holds a control character, so the hint stays one line). */
+static void shell_word(FILE *f, const char *s) {
+  static const char plain[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-./:=@%+,";
+  if (s[0] && strspn(s, plain) == strlen(s)) {
+    fputs(s, f);
+    return;
+  }
+  int control = 0;
+  for (const unsigned char *c = (const unsigned char *)s; *c; c++) control |= *c < 0x20 || *c == 0x7f;
+  fputs(control ? "$'" : "'", f);
+  for (const unsigned char *c = (const unsigned char *)s; *c; c++)
+    if (control && (*c < 0x20 || *c == 0x7f || *c == '\\' || *c == '\'')) fprintf(f, "\\x%02x", *c);
+    else if (*c == '\'') fputs("'\\''", f);
+    else fputc(*c, f);
+  fputc('\'', f);
+}
+
+/* `Recompile: boxwright compile CONFIG --target linux --out DIR OPTIONS…`: the command that wrote DIR, with the options it used. */
+static const char *recompile_hint(const struct launch *l, const char *dirpath) {
+  char *text = NULL;
+  size_t size = 0;
+  FILE *f = open_memstream(&text, &size);
+  if (!f) return "Recompile: boxwright compile CONFIG --target linux --out DIR";
+  fputs("Recompile: boxwright compile ", f);
+  shell_word(f, l->config);
+  fputs(" --target linux --out ", f);
+  shell_word(f, dirpath);
+  for (size_t i = 0; i < l->ncompile_option; i++) fputc(' ', f), shell_word(f, l->compile_option[i]);
+  if (fclose(f) != 0 || !text) return "Recompile: boxwright compile CONFIG --target linux --out DIR";
+  return text;
+}
+
 /* A file in DIR, read whole; refuses when it is missing or unreadable. */
 static char *read_in_dir(int dir, const char *dirpath, const char *name, size_t max, size_t *len) {
   int fd = openat(dir, name, O_RDONLY | O_CLOEXEC);
@@ -148,8 +180,7 @@ static void check_config(const struct launch *l, const char *dirpath, const char
   for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", sum[i]);
   free(bytes);
   if (strcmp(hex, l->config_sha256) != 0)
-    refuse(NULL, "%s changed since the sandbox in %s was compiled from it (sha256 %s, compiled from %s). Recompile: boxwright compile %s --target linux --out %s",
-           l->config, dirpath, hex, l->config_sha256, l->config, dirpath);
+    refuse(NULL, "%s changed since the sandbox in %s was compiled from it (sha256 %s, compiled from %s). %s", l->config, dirpath, hex, l->config_sha256, recompile_hint(l, dirpath));
 }
 
 /* bubblewrap: BOXWRIGHT_BWRAP or `bwrap`, a path as it is, a name looked up on PATH. */
@@ -324,18 +355,18 @@ int launcher_main(int argc, char **argv, const char *exe) {
   char *bwrap = find_bwrap();
 
   int bpf = openat(dir, l.seccomp[a], O_RDONLY);
-  if (bpf < 0) refuse(recompile, "cannot open %s/%s: %s", dirpath, l.seccomp[a], strerror(errno));
+  if (bpf < 0) refuse(recompile_hint(&l, dirpath), "cannot open %s/%s: %s", dirpath, l.seccomp[a], strerror(errno));
   int rules = l.landlock ? openat(dir, l.landlock, O_RDONLY) : -1;
-  if (l.landlock && rules < 0) refuse(recompile, "cannot open %s/%s: %s", dirpath, l.landlock, strerror(errno));
+  if (l.landlock && rules < 0) refuse(recompile_hint(&l, dirpath), "cannot open %s/%s: %s", dirpath, l.landlock, strerror(errno));
   char *args = read_in_dir(dir, dirpath, l.args, MAX_ARGS_BYTES, &len);
   struct rewrite rw = {.bpf_fd = bpf};
   struct strv view = {0};
   if (rewrite_argv(args, len, &rw, &view) < 0) {
     if (rw.changed) refuse(NULL, "%s", rw.err);
-    refuse(recompile, "%s/%s is not a view this launcher runs: %s", dirpath, l.args, rw.err);
+    refuse(recompile_hint(&l, dirpath), "%s/%s is not a view this launcher runs: %s", dirpath, l.args, rw.err);
   }
-  if (rw.bpf_fd >= 0) refuse(recompile, "%s/%s applies no seccomp program (no --seccomp)", dirpath, l.args);
-  if (!rw.exec_mounted) refuse(recompile, "%s/%s does not mount the in-sandbox step at %s", dirpath, l.args, SANDBOX_EXEC_PATH);
+  if (rw.bpf_fd >= 0) refuse(recompile_hint(&l, dirpath), "%s/%s applies no seccomp program (no --seccomp)", dirpath, l.args);
+  if (!rw.exec_mounted) refuse(recompile_hint(&l, dirpath), "%s/%s does not mount the in-sandbox step at %s", dirpath, l.args, SANDBOX_EXEC_PATH);
   char **envp = sandbox_env(&l, &o);
 
   int args_fd = args_file(&view);
