@@ -85,7 +85,7 @@ function overlapNote(g: Grant, shown: string, requested: string, others: readonl
  */
 const REWRITE_IN_PLACE: Readonly<Record<Platform, Note>> = {
   macos: { ruleId: '', text: '`file-write*` on this file alone: it can be rewritten, deleted and created again, but no file beside it, so tools that save through a temporary file and a rename (safe save, `sed -i`) fail: grant `write` on the directory for those' },
-  linux: { ruleId: '', text: 'a rewrite in place: the file is bind-mounted alone, so it can be rewritten, truncated and appended but not renamed, deleted or replaced (EBUSY); tools that save through a temporary file and a rename (safe save, `sed -i`) fail: grant `write` on the directory for those' },
+  linux: { ruleId: '', text: 'a rewrite in place: the file is bind-mounted alone, so it can be rewritten, truncated and appended but not renamed, deleted or replaced (a mount point of its own); tools that save through a temporary file and a rename (safe save, `sed -i`) fail: grant `write` on the directory for those' },
   windows: { ruleId: '', text: 'a rewrite in place: read and write without DELETE (0x12019f), so the file can be rewritten, truncated and appended but not renamed, deleted or replaced; tools that save through a temporary file and a rename (safe save, `sed -i`) fail: grant `write` on the directory for those' },
 };
 
@@ -134,7 +134,9 @@ export function explainMatrix(model: AccessModel, diagnostics: readonly Diagnost
         const differs = !(shown === requested || (requested === 'deny' && shown === '—'));
         const [note, ...moreNotes] = differs ? [mechanism, overlap, tybaMetadata].filter((n): n is Note => !!n) : [];
         const disclosures = [...moreNotes, ...(ga.disclosures[p] ?? []).map(explanation)];
-        if (g.list === 'write_file' && !g.implicit) disclosures.push(REWRITE_IN_PLACE[p]);
+        // Only where the file is writable by this grant alone: under a write tree it is the tree's to rename.
+        const inWriteTree = pa.grants.some((o) => o !== ga && o.applies[p] && o.grant.scope === 'tree' && !!o.grant.path && (o.grant.access === 'write' || o.grant.access === 'read-write') && isUnder(g.path!, o.grant.path));
+        if (g.list === 'write_file' && !g.implicit && g.path && !inWriteTree) disclosures.push(REWRITE_IN_PLACE[p]);
         // A warning the check made at this grant's value for this platform
         // (a JIT runtime the principal can run, sockets under a read tree, a
         // protected path), shown beside the cell unless a note already

@@ -85,6 +85,10 @@ describe('explain: the matrix', () => {
     assert.match(row.cells.windows.disclosures!.map((d) => d.text).join(' '), /without DELETE \(0x12019f\)/);
     const read = matrixOf('read-write-file.toml')!.principals[0]!.rows.find((r) => r.list === 'read_file')!;
     assert.ok(!read.cells.linux.disclosures?.some((d) => /temporary file/.test(d.text)), 'not on the read_file row');
+    // Under a write tree the file is the tree's: it can be renamed, and no such note is given.
+    const inTree = explainCheck(reader.check(Buffer.from('[agent.filesystem]\nread = ["~/results"]\nwrite = ["~/results"]\nwrite_file = ["~/results/output.txt"]\n'), 'in-tree.toml')).matrix!;
+    const wf = inTree.principals[0]!.rows.find((r) => r.list === 'write_file')!;
+    for (const p of ['macos', 'linux', 'windows'] as const) assert.ok(!wf.cells[p].disclosures?.some((d) => /temporary file/.test(d.text)), `${p}: ${JSON.stringify(wf.cells[p])}`);
   });
   it('a config with errors has no matrix, and says why', () => {
     const r = explainCheck(reader.check(Buffer.from('[agent.filesystem\n'), 'bad.toml'));

@@ -102,8 +102,19 @@ static int abstract_connect(const char *name) {
   printf("connect=%d errno=%d\n", r == 0, r == 0 ? 0 : errno);
   return 0;
 }
+/* probe --rename PATH: whether PATH can be renamed beside itself (put back if it could), and the errno */
+static int try_rename(const char *p) {
+  char moved[4096];
+  snprintf(moved, sizeof moved, "%s.boxwright-moved", p);
+  int r = rename(p, moved);
+  int err = r == 0 ? 0 : errno;
+  if (r == 0) rename(moved, p);
+  printf("renamed=%d errno=%d\n", r == 0, err);
+  return 0;
+}
 /* probe PATH: exists, read (bytes or entries), write, exec (the kernel allows it: of the file, or of DIR/.boxwright-x) */
 int main(int argc, char **argv) {
+  if (argc == 3 && strcmp(argv[1], "--rename") == 0) return try_rename(argv[2]);
   if (argc == 3 && strcmp(argv[1], "--listen") == 0) return abstract_listen(argv[2]);
   if (argc == 3 && strcmp(argv[1], "--abstract") == 0) return abstract_connect(argv[2]);
   const char *p = argv[1];
@@ -226,6 +237,7 @@ describe('explain never lies: the Linux column, probed under real bubblewrap', {
       listener.once('exit', (code) => reject(new Error(`the abstract socket listener exited ${code}`)));
     });
     const networkProbed: string[] = [];
+    let renameTried = 0;
     for (const name of exampleNames) {
       const file = join(repoRoot, 'examples', name);
       const bytes = readFileSync(file);
@@ -278,6 +290,12 @@ describe('explain never lies: the Linux column, probed under real bubblewrap', {
           const wrong = agrees(legend, probed);
           if (wrong) failures.push(`${name} ${pm.id} line ${row.line ?? '-'} ${row.list} ${row.written} (${row.path}): ${wrong} [${r.stdout.trim()}]`);
           checked++;
+          // A write_file is the file alone: explain says it cannot be renamed (a save through a rename fails): EBUSY (a mount point), or EROFS (its directory is not granted).
+          if (row.list === 'write_file' && legend.includes('w') && row.cells.linux.disclosures?.some((d) => /not renamed/.test(d.text))) {
+            const moved = inSandbox(['--rename', row.path]);
+            if (!/^renamed=0 errno=(16|30)$/m.test(moved.stdout)) failures.push(`${name} ${pm.id} line ${row.line ?? '-'} write_file ${row.written}: explain says it cannot be renamed, but [${moved.stdout.trim()}${moved.stderr.trim()}]`);
+            renameTried++;
+          }
         }
         // The network row of a direct network exception: the host's abstract
         // unix sockets are reachable or not as the model's fact says (explain's
@@ -298,6 +316,7 @@ describe('explain never lies: the Linux column, probed under real bubblewrap', {
     assert.ok(checked >= 20, `only ${checked} cells were probed`);
     assert.ok(execTried >= 20, `only ${execTried} cells were probed by executing`);
     assert.ok(networkProbed.length >= 1, 'no direct network exception was probed');
+    assert.ok(renameTried >= 2, `only ${renameTried} write_file grants were probed by renaming`);
     // Where the kernel has the scope, a principal with a direct network exception can no longer reach them.
     const abi = probeLandlockAbi();
     if (abi !== 'unknown' && abi >= 6) assert.ok(networkProbed.every((x) => x.endsWith(':scoped')), networkProbed.join(' '));
