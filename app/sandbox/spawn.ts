@@ -11,7 +11,7 @@
  * command is in a session of its own: bwrap's --new-session).
  */
 import { spawn } from 'node:child_process';
-import { fstatSync } from 'node:fs';
+import { readdirSync, readlinkSync } from 'node:fs';
 import { constants } from 'node:os';
 import { afterStatus } from './outcome.js';
 
@@ -31,11 +31,17 @@ export function runLauncher(run: LauncherRun & { fallback: true }): Promise<numb
 export function runLauncher(run: LauncherRun): Promise<number>;
 export function runLauncher(run: LauncherRun): Promise<number | undefined> {
   const args = [...run.passEnv.flatMap((n) => ['--pass-env', n]), ...run.passFds.flatMap((fd) => ['--pass-fd', String(fd)]), ...(run.verbose ? ['-v'] : []), '--', ...run.command];
-  // Node cannot hand on a descriptor that is not open (spawn throws EBADF): refused here as the launcher would refuse it.
-  const closed = run.passFds.find((fd) => !isOpen(fd));
-  if (closed !== undefined) {
-    process.stderr.write(`boxwright run: --pass-fd ${closed}: the descriptor is not open; the command did not run\n`);
-    return Promise.resolve(125);
+  // Only a descriptor the caller handed to boxwright passes: one that is not
+  // open is refused (spawn would throw EBADF), and so is one of Node's own
+  // (its event loop's epoll, eventfd and pipes sit at 3 and up when the
+  // caller left those numbers free), which would hand the workload this
+  // process's internals.
+  for (const fd of run.passFds) {
+    const why = notPassable(fd);
+    if (why) {
+      process.stderr.write(`boxwright run: --pass-fd ${fd}: ${why}; the command did not run\n`);
+      return Promise.resolve(125);
+    }
   }
   const stdio: ('inherit' | 'ignore' | number)[] = ['inherit', 'inherit', 'inherit'];
   for (const fd of run.passFds) {
@@ -77,11 +83,34 @@ export function runLauncher(run: LauncherRun): Promise<number | undefined> {
   });
 }
 
-function isOpen(fd: number): boolean {
+/**
+ * Why `fd` is not the caller's to pass, or undefined. When the caller left
+ * a number free, Node's own descriptor may sit there (the event loop's
+ * epoll and eventfd, the two ends of its internal pipes, from 3 up), and
+ * close-on-exec cannot tell them apart: Node sets it on inherited ones
+ * too. So: an anonymous inode (epoll, eventfd, signalfd…) is Node's, and
+ * so is a pipe both of whose ends this process holds.
+ */
+function notPassable(fd: number): string | undefined {
+  let target: string;
   try {
-    fstatSync(fd);
-    return true;
+    target = readlinkSync(`/proc/self/fd/${fd}`);
   } catch {
-    return false;
+    return 'the descriptor is not open';
+  }
+  const own = "the descriptor is not open in boxwright's caller (that number is boxwright's own)";
+  if (target.startsWith('anon_inode:')) return own;
+  if (target.startsWith('pipe:')) {
+    const ends = readdirSync('/proc/self/fd').filter((n) => Number(n) > 2 && readlinkOr(`/proc/self/fd/${n}`) === target);
+    if (ends.length > 1) return own;
+  }
+  return undefined;
+}
+
+function readlinkOr(path: string): string | undefined {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return undefined;
   }
 }

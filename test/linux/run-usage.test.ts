@@ -4,15 +4,17 @@
 // runner's README: exit 2 = usage), and options before CONFIG are read the
 // same way by the full path and the fast path.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { requireOrSkip } from '../helpers.js';
+import { repoRoot, requireOrSkip } from '../helpers.js';
 import { boxwright, bwrapAvailable } from './support.js';
 
 const skip = requireOrSkip(bwrapAvailable, 'bubblewrap');
 const CACHED = /boxwright run: the sandbox cached in /;
+const bin = join(repoRoot, 'bin', 'boxwright.cjs');
 
 describe('boxwright run: usage errors and options before CONFIG', { skip, concurrency: 1 }, () => {
   let home = '';
@@ -48,6 +50,25 @@ describe('boxwright run: usage errors and options before CONFIG', { skip, concur
       assert.doesNotMatch(fd.stderr, /internal error/);
       assert.ok(!existsSync(m));
     }
+  });
+
+  it("--pass-fd of a number the caller left free is refused: Node's own descriptors sit there (epoll, eventfd, its pipes), never handed to the workload", async () => {
+    // The caller passes nothing above stderr (support.ts's boxwright()), so 3 to 8 are Node's own in boxwright's process.
+    for (const cache of ['off', 'on']) {
+      for (const fd of ['3', '4', '5', '6', '7', '8']) {
+        const m = marker();
+        const r = await boxwright(['run', '--home', home, '--pass-fd', fd, config, ...touch(m)], { env: { ...env(), BOXWRIGHT_RUN_CACHE: cache } });
+        assert.equal(r.status, 125, `--pass-fd ${fd}: ${r.stderr}`);
+        assert.match(r.stderr, new RegExp(`--pass-fd ${fd}: the descriptor is not open in boxwright's caller \\(that number is boxwright's own\\); the command did not run`));
+        assert.ok(!existsSync(m), `--pass-fd ${fd}: the command ran`);
+      }
+    }
+    // The control: a descriptor the caller did open at such a number passes, and is what the caller opened.
+    const passed = join(home, 'out', 'passed.txt');
+    writeFileSync(passed, 'the caller\'s file\n');
+    const r = spawnSync('sh', ['-c', `exec 4<"${passed}"; exec "$0" "$@"`, process.execPath, bin, 'run', '--home', home, '--pass-fd', '4', config, '--', '/usr/bin/dash', '-c', 'read line <&4; echo "$line"'], { encoding: 'utf8', env: { ...process.env, ...env() } });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, "the caller's file\n");
   });
 
   const usage: readonly (readonly [string, readonly string[], RegExp])[] = [
