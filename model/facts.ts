@@ -17,7 +17,14 @@ export type Refusal =
   /** Linux: a deny is covered by mounting over it, which needs an existing target. */
   | { readonly kind: 'deny-target-absent' }
   /** Every platform: a tool or server has no metadata-only field. */
-  | { readonly kind: 'metadata-field-in-tool' };
+  | { readonly kind: 'metadata-field-in-tool' }
+  /**
+   * Linux (read_file, write_file) and Windows (write_file): a one-file
+   * entry names a directory, and the platform cannot give a directory
+   * alone: Linux binds it with everything below it, and Windows' file ACE
+   * on a directory lets entries be added to it.
+   */
+  | { readonly kind: 'directory-as-one-file' };
 
 /** Why a cell differs from what the grant asked for, though the platform accepts it. */
 export type Mechanism =
@@ -77,6 +84,7 @@ export const FACT_KINDS: readonly FactKind[] = [
   'names-without-content',
   'deny-target-absent',
   'metadata-field-in-tool',
+  'directory-as-one-file',
   'own-proc',
   'no-metadata-tree',
   'empty-cover',

@@ -156,6 +156,18 @@ const nothing: Readonly<Record<string, never>> = Object.freeze({});
 const metadataInTool: Cell = Object.freeze({ kind: 'refused', because: Object.freeze({ kind: 'metadata-field-in-tool' }) });
 const namesWithoutContent: Cell = Object.freeze({ kind: 'refused', because: Object.freeze({ kind: 'names-without-content' }) });
 const denyTargetAbsent: Cell = Object.freeze({ kind: 'refused', because: Object.freeze({ kind: 'deny-target-absent' }) });
+const fileEntryOnDirectory: Cell = Object.freeze({ kind: 'refused', because: Object.freeze({ kind: 'directory-as-one-file' }) });
+
+/**
+ * A read_file or write_file naming a directory, on a platform that would
+ * give more than the directory alone (facts.ts, `directory-as-one-file`).
+ * macOS gives the directory's own entry (its names, for read_file): no
+ * more than the model says, and a rule says what it means there.
+ */
+function fileEntryGivesTree(g: Grant, platform: Platform): boolean {
+  if (g.implicit || g.scope !== 'file' || g.access === 'exec' || g.facts.kind !== 'dir') return false;
+  return platform === 'linux' || (platform === 'windows' && writes(g));
+}
 const loaderMaps: Mechanism = Object.freeze({ kind: 'loader-maps' });
 
 /**
@@ -191,6 +203,7 @@ function grantAccess(
     if (!g.path || !applies[platform]) continue;
     let cell: Cell;
     if (g.access === 'metadata' && p.kind !== 'agent') cell = metadataInTool;
+    else if (fileEntryGivesTree(g, platform)) cell = fileEntryOnDirectory;
     else if (platform === 'linux' && writes(g) && !g.implicit && !(readCover = linuxReadCover(ix, g.path, coverScope(g)))) {
       const partialReads = ix.treesBelow(g.path, 'linux').filter(reads).concat(ix.filesAt(g.path, 'linux').filter(reads));
       cell = { kind: 'refused', because: { kind: 'write-without-read-cover', partialReads } };

@@ -10,6 +10,7 @@ import { denyFileSubstitution } from './deny-file-substitution.js';
 import { directNetwork } from './direct-network.js';
 import { execMemory } from './exec-memory.js';
 import { execNotConfined } from './exec-not-confined.js';
+import { fileEntryOnDirectory } from './file-entry-on-directory.js';
 import { ipv6Socket } from './ipv6-socket.js';
 import { listWithoutContent } from './list-without-content.js';
 import { loaderDirExec } from './loader-dir-exec.js';
@@ -43,6 +44,7 @@ export const allRules = [
   schema,
   writeOnly,
   listWithoutContent,
+  fileEntryOnDirectory,
   denyAbsentPath,
   denyFileSubstitution,
   denyAncestorsPinned,

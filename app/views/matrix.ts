@@ -136,7 +136,8 @@ export function explainMatrix(model: AccessModel, diagnostics: readonly Diagnost
         const disclosures = [...moreNotes, ...(ga.disclosures[p] ?? []).map(explanation)];
         // Only where the file is writable by this grant alone: under a write tree it is the tree's to rename.
         const inWriteTree = pa.grants.some((o) => o !== ga && o.applies[p] && o.grant.scope === 'tree' && !!o.grant.path && (o.grant.access === 'write' || o.grant.access === 'read-write') && isUnder(g.path!, o.grant.path));
-        if (g.list === 'write_file' && !g.implicit && g.path && !inWriteTree) disclosures.push(REWRITE_IN_PLACE[p]);
+        // A file the platform lets this grant write (not a directory, not refused, not denied over it).
+        if (g.list === 'write_file' && !g.implicit && g.path && g.facts.kind !== 'dir' && shown.includes('w') && !inWriteTree) disclosures.push(REWRITE_IN_PLACE[p]);
         // A warning the check made at this grant's value for this platform
         // (a JIT runtime the principal can run, sockets under a read tree, a
         // protected path), shown beside the cell unless a note already
