@@ -58,7 +58,8 @@ export function explainText(m: ExplainMatrix): string {
     const cellText = (c: { legend: string; mark: string | undefined }): number => c.legend.length + (c.mark ? c.mark.length + 1 : 0);
     const cellsWidth = (cells: readonly { legend: string; mark: string | undefined }[]): number => cells.reduce((w, c, i) => w + (i === cells.length - 1 ? cellText(c) : Math.max(cellWidth, cellText(c) + 1)), 0);
     const widest = Math.max(cellWidth * ps.length, ...marked.map((r) => cellsWidth(r.cells)));
-    const grantWidth = 100 - 6 - 11 - widest;
+    // At least 16 columns for the grant: a row with very many footnotes runs past 100 instead of losing its label.
+    const grantWidth = Math.max(16, 100 - 6 - 11 - widest);
     out.push(kleur.bold(pm.id) + (pm.directNetwork ? kleur.yellow('  (direct network exception: gateway bypassed)') : ''));
     out.push(kleur.dim(`${'line'.padStart(5)} ${'grant'.padEnd(grantWidth)}${'requested'.padEnd(11)}${ps.map((p) => platformNames[p].padEnd(cellWidth)).join('')}`.trimEnd()));
     for (const r of marked) {
