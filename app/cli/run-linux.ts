@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hostView, type FsView } from '../../compiler/paths/index.js';
+import { hostView, isUnder, type FsView } from '../../compiler/paths/index.js';
 import { bpfName, SECCOMP_ARCHES } from '../../targets/linux/arch.js';
 import { artifactStem, type Artifact } from '../../targets/target.js';
 import { cacheRoot } from '../sandbox/cache-dir.js';
@@ -74,7 +74,7 @@ export async function runLinux(args: RunArgs, req: RunRequest, { reader, recorde
   const files = entryFiles(outcome, req, bytes);
   const stems = outcome.check.ir.principals.map((p) => artifactStem(p.id));
   const stem = artifactStem(req.principal);
-  const cacheable = facts && req.config !== '-' ? cacheRefusal(outcome) : 'the config is not read from the real disk (--fs) or from a file';
+  const cacheable = facts && req.config !== '-' ? await cacheRefusal(outcome) : 'the config is not read from the real disk (--fs) or from a file';
   if (cacheable === undefined && facts) {
     const inputs = cacheInputs(req, createHash('sha256').update(bytes).digest('hex'));
     const written = writeEntry(cacheRoot(), inputs, { worktree: outcome.check.ir.tyba?.worktree ?? null, principals: outcome.check.ir.principals.map((p) => p.id), facts }, files, (dir) => copyLaunchers(dir, stems, true).map((p) => p.slice(dir.length + 1)));
@@ -118,11 +118,23 @@ function grantedPaths(outcome: Compiled): string[] {
  * could write it (a write grant of an ancestor: naming it is refused by
  * protected-path) gets no entry; the run uses a private directory.
  */
-function cacheRefusal(outcome: Compiled): string | undefined {
+export async function cacheRefusal(outcome: Compiled): Promise<string | undefined> {
   const root = cacheRoot();
   for (const pa of outcome.check.model.principals) {
     const cell = pa.effectiveAt(root, 'linux');
     if (cell.kind === 'access' && cell.write) return `${pa.principal.id} may write ${root}`;
+  }
+  // And what the artifacts do, read back: a writable bind of the cache, of a
+  // directory above it or of one below it, whatever the model says (a
+  // lowering that gives more than the model would otherwise let a workload
+  // rewrite the sandbox the next run executes).
+  const { parseArgsFile } = await import('../../targets/linux/index.js');
+  const { viewFromArgv } = await import('../../targets/linux/view.js');
+  for (const a of outcome.artifacts) {
+    if (!a.name.endsWith('.bwrap.args')) continue;
+    const argv = parseArgsFile(typeof a.content === 'string' ? Buffer.from(a.content) : Buffer.from(a.content));
+    const bind = viewFromArgv(argv).ops.find((op) => op.kind === 'bind' && op.write && (isUnder(root, op.path) || isUnder(op.path, root)));
+    if (bind) return `${a.name.slice(0, -'.bwrap.args'.length)}'s mounts make ${bind.path} writable, which holds the cache`;
   }
   return undefined;
 }

@@ -327,3 +327,44 @@ describe('the cache key: every option that reaches the compile', () => {
     assert.match(entryProblem({ ...good, files: { '../x': good.files['agent.run'] } })!, /not a file of the entry/);
   });
 });
+
+describe('run cache: the artifacts are asked too, not only the model', () => {
+  // What a workload could do if a lowering gave more than the model says:
+  // a writable bind of the cache (or above or below it) in any principal's
+  // argv means no entry, whatever the model's cells say.
+  it('a writable bind of the cache, of a directory above it or below it in a principal\'s argv: no entry; a read-only one, or none: cacheable', async () => {
+    const home = realpathSync(mkdtempSync(join(tmpdir(), 'boxwright-cache-argv-')));
+    const saved = process.env['XDG_CACHE_HOME'];
+    try {
+      process.env['XDG_CACHE_HOME'] = join(home, 'cache');
+      mkdirSync(join(home, 'cache', 'boxwright', 'run'), { recursive: true });
+      const { configReader } = await import('../../app/cli/options.js');
+      const { compileConfig } = await import('../../app/cli/compile.js');
+      const { cacheRefusal } = await import('../../app/cli/run-linux.js');
+      const { parseArgsFile } = await import('../../targets/linux/index.js');
+      const reader = configReader({ fs: 'host', home });
+      const check = reader.check(Buffer.from('[agent.filesystem]\nread = ["/usr"]\nexec = ["/usr/bin/true"]\n'), 'c.toml');
+      const outcome = await compileConfig(check, 'linux', {});
+      assert.ok(outcome.ok);
+      assert.equal(await cacheRefusal(outcome), undefined, 'a config that mounts nothing of the cache is cacheable');
+      const root = join(home, 'cache', 'boxwright');
+      const withBind = (option: string, path: string): typeof outcome => ({
+        ...outcome,
+        artifacts: outcome.artifacts.map((a) => {
+          if (a.name !== 'agent.bwrap.args') return a;
+          const argv = parseArgsFile(typeof a.content === 'string' ? Buffer.from(a.content) : Buffer.from(a.content));
+          return { ...a, content: Buffer.from([option, path, path, ...argv].map((x) => `${x}\0`).join('')) };
+        }),
+      });
+      for (const path of [root, join(home, 'cache'), join(root, 'run')]) {
+        assert.match((await cacheRefusal(withBind('--bind', path)))!, new RegExp(`agent's mounts make ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} writable, which holds the cache`), path);
+        assert.equal(await cacheRefusal(withBind('--ro-bind', path)), undefined, `--ro-bind ${path}`);
+      }
+      assert.equal(await cacheRefusal(withBind('--bind', join(home, 'elsewhere'))), undefined, 'a writable bind beside the cache');
+    } finally {
+      if (saved === undefined) delete process.env['XDG_CACHE_HOME'];
+      else process.env['XDG_CACHE_HOME'] = saved;
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
