@@ -41,6 +41,8 @@ const skip =
 
 const runs = Number(process.env.BOXWRIGHT_FUZZ_RUNS ?? 40);
 const firstSeed = Number(process.env.BOXWRIGHT_FUZZ_SEED ?? 1);
+/** At most this many entries drawn for one filesystem table (BOXWRIGHT_FUZZ_ENTRIES; more make denser configs). */
+const entries = Number(process.env.BOXWRIGHT_FUZZ_ENTRIES ?? 6);
 
 /** mulberry32: a small seeded PRNG, so that a config is reproduced by its seed alone. */
 function prng(seed: number): () => number {
@@ -130,7 +132,7 @@ function makeFilesystem(r: Rand, nodes: readonly Node[], agent: boolean): Partia
   const any = nodes.map((n) => n.path);
   const out: Partial<Record<List, string[]>> = {};
   const add = (list: List, path: string): void => void (out[list] ??= []).push(path);
-  const count = 1 + r.int(6);
+  const count = 1 + r.int(entries);
   for (let i = 0; i < count; i++) {
     const list = r.pick<List>(['read', 'read', 'write', 'read_file', 'write_file', 'exec', 'deny', 'deny', 'list', 'metadata']);
     // The list's natural kind of path, and now and then any path (a file entry on a directory, a link, a missing one).
@@ -151,10 +153,12 @@ function makeFilesystem(r: Rand, nodes: readonly Node[], agent: boolean): Partia
   return fs;
 }
 
-function toml(agent: ReturnType<typeof makeFilesystem>, tool: ReturnType<typeof makeFilesystem> | undefined): string {
-  const table = (name: string, fs: ReturnType<typeof makeFilesystem>): string =>
+type Filesystem = ReturnType<typeof makeFilesystem>;
+
+function toml(agent: Filesystem, tool: Filesystem | undefined, server: Filesystem | undefined): string {
+  const table = (name: string, fs: Filesystem): string =>
     `[${name}]\n` + Object.entries(fs).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join('\n') + '\n';
-  return table('agent.filesystem', agent) + (tool ? '\n' + table('tools.t.filesystem', tool) : '');
+  return table('agent.filesystem', agent) + (tool ? '\n' + table('tools.t.filesystem', tool) : '') + (server ? '\n[mcp_servers.m]\ncommand = "m"\n\n' + table('mcp_servers.m.filesystem', server) : '');
 }
 
 /** What the probe saw at one path (following a link, except `lexists` and `link`). */
@@ -246,9 +250,13 @@ describe('the model against the kernel: every path of generated trees, probed un
         const home = join(top, 'home');
         mkdirSync(home, { recursive: true });
         const nodes = makeTree(r, join(top, 't'), program);
-        const text = toml(makeFilesystem(r, nodes, true), r.chance(0.4) ? makeFilesystem(r, nodes, false) : undefined);
-        // Drawn last, so that the configs before it stay what they were: now and then execution confined by the mounts alone.
+        const agent = makeFilesystem(r, nodes, true);
+        const tool = r.chance(0.4) ? makeFilesystem(r, nodes, false) : undefined;
+        // Drawn after the rest, so that the configs before each was added stay what they were: now and then
+        // execution confined by the mounts alone, and a local MCP server (confined as the agent is).
         const landlock = r.chance(0.2) ? 'off' : 'on';
+        const server = r.chance(0.15) ? makeFilesystem(r, nodes, false) : undefined;
+        const text = toml(agent, tool, server);
         configs[seed] = `# --landlock ${landlock}\n${text}`;
         const reader = configReader({ fs: 'host', home, worktree: home, landlock });
         const check = reader.check(Buffer.from(text), `seed-${seed}.toml`);
