@@ -308,8 +308,8 @@ describe('the model against the kernel: every path of generated trees, probed un
             const check = (at: string, host: Node['kind'], what: string): void => {
               const cell = pa.effectiveAt(at, 'linux');
               const names = new Set(held.filter((m) => m.startsWith(at + '/')).map((m) => m.slice(at.length + 1).split('/')[0]));
-            const skeleton = held.includes(at) || names.size ? names.size : -1;
-            const ctx = { below: denies.some((d) => at.startsWith(d + '/')), skeleton };
+              const skeleton = held.includes(at) || names.size ? names.size : -1;
+              const ctx = { below: denies.some((d) => at.startsWith(d + '/')), skeleton };
               const why = disagreement(cell, seen, host, ctx);
               if (why) mismatches.push({ seed, principal: id, path: node.path, why: what + why, seen: lines[k]! });
             };
