@@ -2,6 +2,7 @@ import type { Platform } from '../compiler/diagnostic.js';
 import { PLATFORMS } from '../compiler/diagnostic.js';
 import type { Grant, PolicyIR, Principal } from '../compiler/ir/types.js';
 import { expandTilde, isUnder, secretLocations, windowsUnmapped } from '../compiler/paths/index.js';
+import { dirname } from 'node:path';
 import loaderData from '../compiler/paths/loaders.json' with { type: 'json' };
 import { access, absent, denied, empty, type Cell } from './cell.js';
 import { appliesOn, PathIndex } from './path-index.js';
@@ -124,9 +125,17 @@ interface LinuxExec {
 
 function linuxAt(ix: PathIndex, path: string, x: LinuxExec): Cell {
   const s = ix.summary(path, 'linux');
-  // A denied path inside a mounted tree is covered by an empty placeholder;
-  // outside every mount it simply does not exist.
-  if (s.existingDeny) return s.readTree || s.writeTree ? empty : absent;
+  // A denied path is covered by an empty placeholder where a mount above it
+  // shows it (a read, write or exec tree strictly above: the cover sits in
+  // that mount); a tree at the denied path or below it is not mounted at
+  // all, and what lies below a denied directory is inside its empty cover:
+  // absent either way.
+  if (s.existingDeny) {
+    const denied = s.existingDeny.path!;
+    if (path !== denied || denied === '/') return absent;
+    const above = ix.summary(dirname(denied), 'linux');
+    return above.readTree || above.writeTree || above.execTree ? empty : absent;
+  }
   const execGrant = s.execFile ?? s.execTree;
   const read = !!(s.readTree ?? s.readFile ?? execGrant);
   const write = !!((s.writeTree && linuxReadCover(ix, s.writeTree.path!, coverScope(s.writeTree))) || (s.writeFile && linuxReadCover(ix, path, 'file')));

@@ -144,8 +144,10 @@ export function lowerPrincipal(pa: PrincipalAccess, options: LowerOptions = {}):
       notes.push({ origin, path: g.path, text: `refused (${explanation(cell.because).ruleId}): no mount` });
       continue;
     }
-    if (cell.kind === 'empty') {
-      notes.push({ origin, path: g.path, text: 'under a deny: covered, not mounted' });
+    // A content grant is empty or absent only under a deny: at the denied
+    // path (its cover), or below it (inside its cover, or with no mount above).
+    if (cell.kind === 'empty' || cell.kind === 'absent') {
+      notes.push({ origin, path: g.path, text: cell.kind === 'empty' ? 'under a deny: covered, not mounted' : 'under a deny: not in the view, not mounted' });
       continue;
     }
     if (cell.kind !== 'access' || !cell.read) {

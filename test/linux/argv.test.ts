@@ -170,7 +170,7 @@ describe('linux argv: structure', () => {
     assert.equal(viewFromArgv(args(o)).execFd, 5);
   });
 
-  it('a grant under a deny is not mounted (the model says empty)', async () => {
+  it('a grant under a deny is not mounted (the model says absent: inside the deny\'s empty cover)', async () => {
     const m = machine({ '/home/u/p/private/notes': 'dir' });
     const o = ok(await compileBytes(Buffer.from('[agent.filesystem]\nread = ["~/p", "~/p/private/notes"]\ndeny = ["~/p/private"]\n'), 'linux', { fs: m, worktree: '/w' }, 'c.toml'));
     assert.ok(!args(o).includes('/home/u/p/private/notes'));
