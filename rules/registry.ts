@@ -37,6 +37,7 @@ import { toolExecWidening } from './tool-exec-widening.js';
 import { unrepresentablePath } from './unrepresentable-path.js';
 import { windowsOpenReads } from './windows-open-reads.js';
 import { workspaceNoContent } from './workspace-no-content.js';
+import { workspaceUnavailable } from './workspace-unavailable.js';
 import { writeOnly } from './write-only.js';
 
 export const allRules = [
@@ -53,6 +54,7 @@ export const allRules = [
   toolExecWidening,
   loaderDirExec,
   workspaceNoContent,
+  workspaceUnavailable,
   symlinkEntry,
   noncanonicalPath,
   missingPath,

@@ -14,7 +14,7 @@
 // configs, which is where a lowering that gives more than the model says
 // shows (a read_file naming a directory bound its whole tree).
 //
-// BOXWRIGHT_FUZZ_RUNS=N checks N configs (40 by default), from
+// BOXWRIGHT_FUZZ_RUNS=N checks N configs (150 by default), from
 // BOXWRIGHT_FUZZ_SEED (1 by default); config i has seed SEED+i, so a
 // failure names the seed that reproduces it alone (RUNS=1 SEED=that).
 import assert from 'node:assert/strict';
@@ -39,7 +39,7 @@ const skip =
   requireOrSkip(!!onPath('gcc'), 'gcc (to build the static probe)') ??
   requireOrSkip(arch !== undefined, 'an x86_64 or aarch64 host (the architectures boxwright compiles seccomp for)');
 
-const runs = Number(process.env.BOXWRIGHT_FUZZ_RUNS ?? 40);
+const runs = Number(process.env.BOXWRIGHT_FUZZ_RUNS ?? 150);
 const firstSeed = Number(process.env.BOXWRIGHT_FUZZ_SEED ?? 1);
 /** At most this many entries drawn for one filesystem table (BOXWRIGHT_FUZZ_ENTRIES; more make denser configs). */
 const entries = Number(process.env.BOXWRIGHT_FUZZ_ENTRIES ?? 6);

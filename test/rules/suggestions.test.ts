@@ -20,6 +20,7 @@ const adviceOnly: Record<string, string> = {
   'tool-exec-widening': 'the files and directories a task requires are known to its author only',
   'loader-dir-exec': 'the transitive dependencies of executables are discovered by running them',
   'workspace-no-content': 'which content grants the workspace needs is the author\'s decision',
+  'workspace-unavailable': 'create the workspace first (outside the config), or choose another: the author\'s decision',
   'missing-path': 'create the path first, or name another: outside the config',
   'protected-path': 'its refusal (a grant inside a protected location) has no safe edit; the ancestor warning carries its fix',
   'ipv6-socket': 'an IPv4 destination or the gateway route: outside the config',
