@@ -121,10 +121,20 @@ const loaderDirectories: ReadonlySet<string> = new Set(loaderData.loaderDirector
 interface LinuxExec {
   readonly confined: boolean;
   readonly loaders: ReadonlySet<string>;
+  /**
+   * TYBA: the grant of the private tmpfs at /tmp. It is a directory of the
+   * sandbox's own, empty at start: below its root it shows nothing of the
+   * host, gives no host path write access, and holds no host path a deny
+   * would have to cover.
+   */
+  readonly privateTmp?: Grant;
 }
 
 function linuxAt(ix: PathIndex, path: string, x: LinuxExec): Cell {
-  const s = ix.summary(path, 'linux');
+  const summary = ix.summary(path, 'linux');
+  // The trees that show the host here: the private tmpfs only at its own root.
+  const hostTree = (t: Grant | undefined, at: string): Grant | undefined => (t !== undefined && t === x.privateTmp && at !== t.path ? undefined : t);
+  const s = { ...summary, readTree: hostTree(summary.readTree, path), writeTree: hostTree(summary.writeTree, path) };
   // A denied path is covered by an empty placeholder where a mount above it
   // shows it (a read, write or exec tree strictly above: the cover sits in
   // that mount); a tree at the denied path or below it is not mounted at
@@ -133,8 +143,9 @@ function linuxAt(ix: PathIndex, path: string, x: LinuxExec): Cell {
   if (s.existingDeny) {
     const denied = s.existingDeny.path!;
     if (path !== denied || denied === '/') return absent;
-    const above = ix.summary(dirname(denied), 'linux');
-    return above.readTree || above.writeTree || above.execTree ? empty : absent;
+    const parent = dirname(denied);
+    const above = ix.summary(parent, 'linux');
+    return hostTree(above.readTree, parent) || hostTree(above.writeTree, parent) || above.execTree ? empty : absent;
   }
   const execGrant = s.execFile ?? s.execTree;
   const read = !!(s.readTree ?? s.readFile ?? execGrant);
@@ -420,7 +431,8 @@ function principalAccess(ir: PolicyIR, p: Principal): PrincipalAccess {
     if (tyba) ix.denyByMechanism(expandTilde(s, ir.home), 'macos');
   }
   // A tool runs helpers from its content grants: Landlock grants it execute there, as mounts alone do.
-  const linuxExec: LinuxExec = { confined: ir.linux.exec === 'landlock' && p.kind !== 'tool', loaders: new Set(ir.linux.loaders) };
+  const privateTmp = p.grants.find((g) => g.implicit?.privateTmpfs);
+  const linuxExec: LinuxExec = { confined: ir.linux.exec === 'landlock' && p.kind !== 'tool', loaders: new Set(ir.linux.loaders), ...(privateTmp ? { privateTmp } : {}) };
   const at = (path: string, platform: Platform): Cell =>
     platform === 'macos' ? macosAt(p, ix, path, tyba) : platform === 'linux' ? linuxAt(ix, path, linuxExec) : windowsAt(ix, path);
   const sockets = socketTable(ir.sockets === 'unknown' ? [] : ir.sockets);
