@@ -16,7 +16,7 @@
 // lets the agent read where the model says absent is the hole this exists
 // to find.
 //
-// The tree lives outside /tmp (in the repository's ignored tmp/): on Linux
+// The tree lives outside /tmp (in the repository's ignored tmp/, or /var/tmp): on Linux
 // TYBA's temp directory is a private tmpfs at /tmp, and a home under it
 // would mix the two.
 //
@@ -24,7 +24,7 @@
 // BOXWRIGHT_FUZZ_SEED (1 by default); session i has seed SEED+i, so a
 // failure names the seed that reproduces it alone (RUNS=1 SEED=that).
 import assert from 'node:assert/strict';
-import { constants, copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { constants, copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { compileConfig } from '../../app/cli/compile.js';
@@ -165,6 +165,12 @@ function makeSession(r: Rand, top: string, program: string): Session {
   for (let i = 0, n = 1 + r.int(4); i < n; i++) link(join(r.pick(linkDirs), `l${i}`), targets());
   if (r.chance(0.5)) link(join(worktree, 'leak'), targets());
   for (let i = 0; i < 2; i++) nodes.push({ kind: 'absent', path: join(r.pick(linkDirs), `gone${i}`) });
+  // Now and then an agent directory that holds secret locations: the implicit grants are exempt from the
+  // path rules, so Linux gives the agent those secrets read-write, and the model must say so.
+  if (r.chance(0.08)) {
+    agentDirs.push(join(home, '.config'));
+    file(join(home, '.config', 'agent.json'));
+  }
   return { nodes, home, worktree, agentDirs, ...(dataDirOption ? { dataDirOption } : {}), dataDir, secrets: made };
 }
 
@@ -196,9 +202,13 @@ function makeReadAllow(r: Rand, s: Session): string[] {
   return out;
 }
 
-const scratch = join(repoRoot, 'tmp');
-mkdirSync(scratch, { recursive: true });
-const root = mkdtempSync(join(scratch, 'tyba-fuzz-'));
+/** Outside /tmp, and spelled without links (grants must be canonical): the repository's ignored tmp/, or /var/tmp for a checkout under /tmp. */
+function scratchDir(): string {
+  mkdirSync(join(repoRoot, 'tmp'), { recursive: true });
+  const inRepo = realpathSync(join(repoRoot, 'tmp'));
+  return inRepo.startsWith('/tmp/') ? realpathSync('/var/tmp') : inRepo;
+}
+const root = mkdtempSync(join(scratchDir(), 'tyba-fuzz-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
 interface Mismatch {
@@ -218,6 +228,8 @@ describe('the model against the kernel for TYBA sessions: every path of a genera
     let probed = 0;
     let granted = 0;
     let secretsRead = 0;
+    /** Accepted sessions where secret-not-grantable warns that Linux exposes a listed secret. */
+    let exposing = 0;
     for (let i = 0; i < runs; i++) {
       const seed = firstSeed + i;
       const top = join(root, `s${seed}`);
@@ -254,6 +266,7 @@ describe('the model against the kernel for TYBA sessions: every path of a genera
           const k = nodes.findIndex((n) => n.path === x.file);
           if (k >= 0 && /\bread=[1-9]/.test(ran.lines[k]!)) secretsRead++;
         }
+        if (check.diagnostics.some((d) => d.ruleId === 'secret-not-grantable' && d.platforms.includes('linux'))) exposing++;
       } finally {
         // Each session's home (its programs are copies) goes when it is checked.
         rmSync(top, { recursive: true, force: true });
@@ -262,7 +275,7 @@ describe('the model against the kernel for TYBA sessions: every path of a genera
     const report = mismatches.map((m) => `seed ${m.seed} ${m.path}: ${m.why} [${m.seen}]`);
     const failing = [...new Set(mismatches.map((m) => m.seed))];
     for (const f of failing) report.push(`--- seed ${f} (BOXWRIGHT_FUZZ_SEED=${f} BOXWRIGHT_FUZZ_RUNS=1):\n${configs[f]}`);
-    process.stderr.write(`model-vs-kernel-tyba: ${runs} sessions, ${accepted} accepted on Linux, ${probed} paths probed (${granted} with a cell other than absent; ${secretsRead} secret files read, each where the model grants it)\n`);
+    process.stderr.write(`model-vs-kernel-tyba: ${runs} sessions, ${accepted} accepted on Linux, ${probed} paths probed (${granted} with a cell other than absent; ${secretsRead} secret files read, each where the model grants it; ${exposing} sessions warned of an exposed secret)\n`);
     if (report.length) process.stderr.write(report.join('\n') + '\n');
     assert.equal(mismatches.length, 0, `${mismatches.length} mismatches in ${failing.length} sessions (seeds ${failing.join(' ')}), listed above`);
     // The generator must keep producing sessions Linux accepts, or the test checks nothing.
