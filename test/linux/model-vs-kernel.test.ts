@@ -18,20 +18,16 @@
 // BOXWRIGHT_FUZZ_SEED (1 by default); config i has seed SEED+i, so a
 // failure names the seed that reproduces it alone (RUNS=1 SEED=that).
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { closeSync, constants, copyFileSync, mkdirSync, mkdtempSync, openSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { constants, copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { compileConfig } from '../../app/cli/compile.js';
 import { configReader } from '../../app/cli/options.js';
-import { legend } from '../../model/cell.js';
-import type { Cell } from '../../model/cell.js';
-import { hostArch, parseArgsFile } from '../../targets/linux/index.js';
-import { viewFromArgv } from '../../targets/linux/view.js';
-import { repoRoot, requireOrSkip } from '../helpers.js';
+import { hostArch } from '../../targets/linux/index.js';
+import { requireOrSkip } from '../helpers.js';
 import { bwrapAvailable, onPath } from './support.js';
-import { probeSource } from './model-vs-kernel-probe.js';
+import { buildProbe, compareWithModel, probeInSandbox, rand, type Node, type Rand } from './model-vs-kernel-support.js';
 
 const arch = hostArch();
 const skip =
@@ -43,41 +39,6 @@ const runs = Number(process.env.BOXWRIGHT_FUZZ_RUNS ?? 150);
 const firstSeed = Number(process.env.BOXWRIGHT_FUZZ_SEED ?? 1);
 /** At most this many entries drawn for one filesystem table (BOXWRIGHT_FUZZ_ENTRIES; more make denser configs). */
 const entries = Number(process.env.BOXWRIGHT_FUZZ_ENTRIES ?? 6);
-
-/** mulberry32: a small seeded PRNG, so that a config is reproduced by its seed alone. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-interface Rand {
-  (): number;
-  int(n: number): number;
-  pick<T>(xs: readonly T[]): T;
-  chance(p: number): boolean;
-}
-
-function rand(seed: number): Rand {
-  const next = prng(seed);
-  const r = (() => next()) as Rand;
-  r.int = (n) => Math.floor(next() * n);
-  r.pick = (xs) => xs[Math.floor(next() * xs.length)]!;
-  r.chance = (p) => next() < p;
-  return r;
-}
-
-/** One path of the generated tree, as the host has it. */
-type Node =
-  | { readonly kind: 'dir'; readonly path: string }
-  | { readonly kind: 'file'; readonly path: string; readonly program: boolean }
-  | { readonly kind: 'symlink'; readonly path: string; readonly target: string }
-  | { readonly kind: 'absent'; readonly path: string };
 
 /** A random tree under `top`: directories up to three deep, files (some of them real programs), links, and names that do not exist. */
 function makeTree(r: Rand, top: string, program: string): Node[] {
@@ -161,62 +122,6 @@ function toml(agent: Filesystem, tool: Filesystem | undefined, server: Filesyste
   return table('agent.filesystem', agent) + (tool ? '\n' + table('tools.t.filesystem', tool) : '') + (server ? '\n[mcp_servers.m]\ncommand = "m"\n\n' + table('mcp_servers.m.filesystem', server) : '');
 }
 
-/** What the probe saw at one path (following a link, except `lexists` and `link`). */
-interface Seen {
-  lexists: boolean;
-  link: boolean;
-  exists: boolean;
-  dir: boolean;
-  /** Bytes (file) or entries (directory) read; -1 when reading fails. */
-  read: number;
-  write: boolean;
-  /** A file: whether the kernel let it be executed; -1 for a directory (not tried). */
-  exec: number;
-}
-
-function parseSeen(line: string): Seen {
-  const kv = Object.fromEntries(line.trim().split(/\s+/).map((x) => x.split('=') as [string, string]));
-  const n = (k: string): number => Number(kv[k] ?? -1);
-  return { lexists: n('lexists') === 1, link: n('link') === 1, exists: n('exists') === 1, dir: n('dir') === 1, read: n('read'), write: n('write') === 1, exec: n('exec') };
-}
-
-/**
- * Whether what the kernel did agrees with the model's cell; the reason when
- * not. `below` says the path lies strictly inside a denied directory (its
- * cell is `empty`, and the kernel shows the empty cover, without it), and
- * `skeleton` (-1: not one) that bubblewrap makes the path as a directory to
- * hold mount points or the workspace, with that many names below it (the
- * model says it is absent: it shows nothing else).
- */
-function disagreement(cell: Cell, seen: Seen, host: Node['kind'], ctx: { below: boolean; skeleton: number }): string | undefined {
-  const l = legend(cell);
-  if (!seen.exists) {
-    if (l === '—' || host === 'absent' || host === 'symlink') return undefined;
-    if (l === 'empty' && ctx.below) return undefined;
-    return `absent, but the model says ${l}`;
-  }
-  if (host === 'absent' && ctx.skeleton < 0) return `exists (made by the sandbox), but the host has no such path [model ${l}]`;
-  switch (cell.kind) {
-    case 'absent':
-    case 'denied':
-      // Under Landlock it cannot be listed; without, it lists the mount points' names, no more.
-      if (ctx.skeleton >= 0 && seen.dir && seen.read <= ctx.skeleton && !seen.write) return undefined;
-      return `exists (read=${seen.read} write=${+seen.write}), but the model says —`;
-    case 'empty':
-      if (seen.read !== 0) return `reads ${seen.read} ${seen.dir ? 'entries' : 'bytes'}, but the model says empty`;
-      return seen.write ? 'writable, but the model says empty' : undefined;
-    case 'access': {
-      if (cell.read && seen.read < 0) return `unreadable, but the model says ${l}`;
-      if (!cell.read && seen.read >= 0) return `readable, but the model says ${l}`;
-      if (cell.write !== seen.write) return `${seen.write ? 'writable' : 'not writable'}, but the model says ${l}`;
-      if (!seen.dir && cell.exec !== (seen.exec === 1)) return `${seen.exec === 1 ? 'executable' : 'the kernel refuses to execute it (EACCES)'}, but the model says ${l}`;
-      return undefined;
-    }
-    case 'refused':
-      return 'the model gives a refused cell at a path';
-  }
-}
-
 const root = mkdtempSync(join(tmpdir(), 'boxwright-fuzz-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
@@ -230,13 +135,7 @@ interface Mismatch {
 
 describe('the model against the kernel: every path of generated trees, probed under real bubblewrap', { skip, timeout: 600_000 }, () => {
   it(`${runs} configs from seed ${firstSeed}: the kernel gives each path what the model's Linux cell says`, async () => {
-    const probe = join(root, 'probe');
-    writeFileSync(`${probe}.c`, probeSource);
-    execFileSync('gcc', ['-static', '-O2', '-o', probe, `${probe}.c`]);
-    const program = join(root, 'program');
-    writeFileSync(`${program}.c`, 'int main(void) { return 0; }\n');
-    execFileSync('gcc', ['-static', '-O2', '-o', program, `${program}.c`]);
-    const step = join(repoRoot, 'dist', 'sandbox', `boxwright-sandbox.${arch}`);
+    const { probe, program } = buildProbe(root);
     const mismatches: Mismatch[] = [];
     const configs: string[] = [];
     let accepted = 0;
@@ -264,64 +163,17 @@ describe('the model against the kernel: every path of generated trees, probed un
         const outcome = await compileConfig(check, 'linux', {});
         assert.ok(outcome.ok, `seed ${seed}: Linux accepts it, but it does not compile`);
         accepted++;
-        const bpf = outcome.artifacts.find((a) => a.name === `seccomp.${arch}.bpf`)!.content;
         for (const pa of check.model.principals) {
           const id = pa.principal.id;
-          const argsBytes = Buffer.from(outcome.artifacts.find((a) => a.name === `${id}.bwrap.args`)!.content);
-          const argv = parseArgsFile(argsBytes);
-          const view = viewFromArgv(argv);
-          const dir = mkdtempSync(join(top, 'run-'));
-          writeFileSync(join(dir, 'args'), argsBytes);
-          writeFileSync(join(dir, 'bpf'), Buffer.from(bpf));
-          const rules = outcome.artifacts.find((a) => a.name === `${id}.landlock`)?.content;
-          if (rules !== undefined) writeFileSync(join(dir, 'rules'), Buffer.concat([Buffer.from(rules), Buffer.from('fs\0execute,read_file\0/.boxwright-probe\0')]));
-          const paths = nodes.map((n) => n.path);
-          const fds = [openSync(join(dir, 'args'), 'r'), openSync(join(dir, 'bpf'), 'r'), openSync(step, 'r'), ...view.dataFds.map(() => openSync('/dev/null', 'r'))];
-          const rulesFd = 3 + fds.length;
-          if (rules !== undefined) fds.push(openSync(join(dir, 'rules'), 'r'));
-          let out: ReturnType<typeof spawnSync>;
-          try {
-            // The probe is bound before the view's own arguments; the view then remounts its root read-only, as it does for any command.
-            const stepArgs = rules !== undefined ? ['--rules-fd', String(rulesFd)] : ['--no-landlock'];
-            out = spawnSync('bwrap', ['--ro-bind', probe, '/.boxwright-probe', '--args', '3', '--', '/.boxwright/exec', ...stepArgs, '--', '/.boxwright-probe', ...paths], {
-              stdio: ['ignore', 'pipe', 'pipe', ...fds],
-              encoding: 'utf8',
-            });
-          } finally {
-            for (const fd of fds) closeSync(fd);
-          }
-          const stdout = String(out.stdout);
-          const lines = stdout.split('\n').filter(Boolean);
-          if (out.status !== 0 || lines.length !== paths.length) {
-            mismatches.push({ seed, principal: id, path: '-', why: `the probe exited ${out.status} with ${lines.length} of ${paths.length} lines: ${String(out.stderr).trim()}`, seen: '' });
+          const ran = probeInSandbox(outcome.artifacts, id, arch!, probe, top, nodes.map((n) => n.path));
+          if ('failure' in ran) {
+            mismatches.push({ seed, principal: id, path: '-', why: ran.failure, seen: '' });
             continue;
           }
-          const denies = pa.grants.filter((ga) => ga.grant.access === 'deny' && ga.grant.path && ga.grant.facts.kind === 'dir').map((ga) => ga.grant.path!);
-          const mounts = pa.grants.filter((ga) => ga.grant.path && ga.effective.linux.kind === 'access').map((ga) => ga.grant.path!);
-          const workspace = pa.principal.workspace?.path;
-          const held = mounts.concat(workspace ? [workspace] : []);
-          nodes.forEach((node, k) => {
-            const seen = parseSeen(lines[k]!);
-            probed++;
-            const own = pa.effectiveAt(node.path, 'linux');
-            if (own.kind !== 'absent') granted++;
-            const check = (at: string, host: Node['kind'], what: string): void => {
-              const cell = pa.effectiveAt(at, 'linux');
-              const names = new Set(held.filter((m) => m.startsWith(at + '/')).map((m) => m.slice(at.length + 1).split('/')[0]));
-              const skeleton = held.includes(at) || names.size ? names.size : -1;
-              const ctx = { below: denies.some((d) => at.startsWith(d + '/')), skeleton };
-              const why = disagreement(cell, seen, host, ctx);
-              if (why) mismatches.push({ seed, principal: id, path: node.path, why: what + why, seen: lines[k]! });
-            };
-            if (node.kind !== 'symlink') return check(node.path, node.kind, '');
-            // A link: itself is there where the model shows its directory; followed, it is what the model says of its target.
-            const shown = own.kind === 'access';
-            if (seen.lexists !== shown) mismatches.push({ seed, principal: id, path: node.path, why: `the link ${seen.lexists ? 'is' : 'is not'} in the view, but the model says ${legend(own)} at it`, seen: lines[k]! });
-            else if (shown) {
-              const target = nodes.find((n) => n.path === node.target);
-              check(node.target, target && target.kind !== 'symlink' ? target.kind : node.target === '/etc/hostname' ? 'file' : 'absent', `followed to ${node.target}: `);
-            }
-          });
+          probed += nodes.length;
+          const compared = compareWithModel(pa, nodes, ran.lines, (t) => (t === '/etc/hostname' ? 'file' : 'absent'));
+          granted += compared.granted;
+          for (const d of compared.disagreements) mismatches.push({ seed, principal: id, ...d });
         }
       } finally {
         // Each config's tree (its programs are copies) goes when it is checked.
