@@ -212,6 +212,7 @@ function grantAccess(
   unspelled: Mechanism | undefined,
 ): GrantAccess {
   const applies = g.implicit ? { macos: appliesOn(g, 'macos'), linux: appliesOn(g, 'linux'), windows: appliesOn(g, 'windows') } : unspelled ? notOnWindows : everywhere;
+  const privateTmpRoot = isDeny(g) ? p.grants.find((x) => x.implicit?.privateTmpfs)?.path : undefined;
   let macos: Cell = absent;
   let linux: Cell = absent;
   let windows: Cell = absent;
@@ -237,7 +238,11 @@ function grantAccess(
       // rename (Linux: the ones a mount shows it; macOS: every deny rule holds).
       const enforced = platform === 'linux' ? cell.kind === 'empty' : platform === 'macos';
       if (isDeny(g) && enforced) {
-        const pinned = renameableAncestors(g.path, (a) => at(a, platform));
+        // TYBA's private tmpfs is writable, but nothing in it is the host's:
+        // renaming a directory there moves no host path (and pinning one
+        // would bind the host's directory into the view).
+        const writableOnHost = (a: string): Cell => (platform === 'linux' && a === privateTmpRoot ? absent : at(a, platform));
+        const pinned = renameableAncestors(g.path, writableOnHost);
         if (pinned.length) pinnedAncestors = { ...pinnedAncestors, [platform]: pinned };
       }
     }

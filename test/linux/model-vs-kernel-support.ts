@@ -76,9 +76,10 @@ export function parseSeen(line: string): Seen {
  * cell is `empty`, and the kernel shows the empty cover, without it), and
  * `skeleton` (-1: not one) that bubblewrap makes the path as a directory to
  * hold mount points or the workspace, with that many names below it (the
- * model says it is absent: it shows nothing else).
+ * model says it is absent: it shows nothing else); `privateTmp`, that it
+ * lies inside TYBA's private tmpfs, where such a directory is writable.
  */
-export function disagreement(cell: Cell, seen: Seen, host: Node['kind'], ctx: { below: boolean; skeleton: number }): string | undefined {
+export function disagreement(cell: Cell, seen: Seen, host: Node['kind'], ctx: { below: boolean; skeleton: number; privateTmp?: boolean }): string | undefined {
   const l = legend(cell);
   if (!seen.exists) {
     if (l === '—' || host === 'absent' || host === 'symlink') return undefined;
@@ -90,7 +91,8 @@ export function disagreement(cell: Cell, seen: Seen, host: Node['kind'], ctx: { 
     case 'absent':
     case 'denied':
       // Under Landlock it cannot be listed; without, it lists the mount points' names, no more.
-      if (ctx.skeleton >= 0 && seen.dir && seen.read <= ctx.skeleton && !seen.write) return undefined;
+      // Inside TYBA's private tmpfs such a directory is the tmpfs's own, so writable (nothing of the host).
+      if (ctx.skeleton >= 0 && seen.dir && seen.read <= ctx.skeleton && (!seen.write || ctx.privateTmp)) return undefined;
       return `exists (read=${seen.read} write=${+seen.write}), but the model says —`;
     case 'empty':
       if (seen.read !== 0) return `reads ${seen.read} ${seen.dir ? 'entries' : 'bytes'}, but the model says empty`;
@@ -177,6 +179,7 @@ export function compareWithModel(pa: PrincipalAccess, nodes: readonly Node[], li
   const mounts = pa.grants.filter((ga) => ga.grant.path && ga.effective.linux.kind === 'access').map((ga) => ga.grant.path!);
   const workspace = pa.principal.workspace?.path;
   const held = mounts.concat(workspace ? [workspace] : []);
+  const privateTmp = pa.grants.find((ga) => ga.grant.implicit?.privateTmpfs)?.grant.path;
   nodes.forEach((node, k) => {
     const seen = parseSeen(lines[k]!);
     const own = pa.effectiveAt(node.path, 'linux');
@@ -185,7 +188,7 @@ export function compareWithModel(pa: PrincipalAccess, nodes: readonly Node[], li
       const cell = pa.effectiveAt(at, 'linux');
       const names = new Set(held.filter((m) => m.startsWith(at + '/')).map((m) => m.slice(at.length + 1).split('/')[0]));
       const skeleton = held.includes(at) || names.size ? names.size : -1;
-      const ctx = { below: denies.some((d) => at.startsWith(d + '/')), skeleton };
+      const ctx = { below: denies.some((d) => at.startsWith(d + '/')), skeleton, privateTmp: privateTmp !== undefined && at.startsWith(privateTmp + '/') };
       const why = disagreement(cell, seen, host, ctx);
       if (why) disagreements.push({ path: node.path, why: what + why, seen: lines[k]! });
     };

@@ -3,13 +3,13 @@
 // ssh-agent and X11 sockets live there too. On Linux the session's temp
 // directory is now a private tmpfs at /tmp (TMPDIR=/tmp).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { bare, compiled, makeLab, results, sandboxed, skip, type Lab } from './support.js';
 
-describe("hostile workload: TYBA's temp directory", { skip, concurrency: 3 }, () => {
+describe("hostile workload: TYBA's temp directory", { skip, concurrency: 1 }, () => {
   let lab: Lab;
   let config = '';
   let worktree = '';
@@ -50,6 +50,48 @@ describe("hostile workload: TYBA's temp directory", { skip, concurrency: 3 }, ()
     const r = await sandboxed(lab, config, ['sh', '-c', `echo x > /tmp/${name} && cat /tmp/${name}`], tyba());
     assert.equal(r.stdout, 'x\n', r.stderr);
     assert.ok(!existsSync(`/tmp/${name}`));
+  });
+
+  // A home under the host's /tmp (this lab's is), with TYBA's data directory
+  // in it: the model took the private tmpfs for a host read-write tree, so
+  // the deny of the data directory pinned its ancestors under /tmp with
+  // writable binds of the host's directories, and the whole home was there.
+  const secretHome = (): { key: string; note: string; shared: string } => {
+    const key = join(lab.home, '.ssh', 'id_ed25519');
+    mkdirSync(join(lab.home, '.ssh'), { recursive: true });
+    mkdirSync(join(lab.home, '.tyba'), { recursive: true });
+    mkdirSync(join(lab.home, 'shared'), { recursive: true });
+    writeFileSync(key, 'PRIVATE KEY\n');
+    writeFileSync(join(lab.home, 'note'), 'host\n');
+    writeFileSync(join(lab.home, 'shared', 'f'), 'shared\n');
+    return { key, note: join(lab.home, 'note'), shared: join(lab.home, 'shared', 'f') };
+  };
+
+  it('a home under /tmp with the data directory in it: nothing of the host home is there, and nothing reaches it', async () => {
+    const { key, note } = secretHome();
+    const r = await sandboxed(lab, config, ['sh', '-c', `cat ${key}; echo pwned >> ${note}; echo "[end]"`], tyba());
+    assert.doesNotMatch(r.stdout, /PRIVATE KEY/, r.stdout + r.stderr);
+    assert.equal(readFileSync(note, 'utf8'), 'host\n', 'the host file is unchanged');
+  });
+
+  it('a read_allow of a host path under /tmp is mounted read-only: readable, never written', async () => {
+    const { shared } = secretHome();
+    const ro = lab.config('ro.toml', `[sandbox]\nread_allow = ["/usr", ${JSON.stringify(lab.probe)}, ${JSON.stringify(join(lab.home, 'shared'))}]\n`);
+    const r = await sandboxed(lab, ro, ['sh', '-c', `cat ${shared}; echo pwned >> ${shared}; echo "rc=$?"`], tyba());
+    assert.match(r.stdout, /^shared\nrc=[12]\n$/, r.stdout + r.stderr);
+    assert.equal(readFileSync(shared, 'utf8'), 'shared\n', 'the host file is unchanged');
+  });
+
+  it("control: a writable bind of the home's top directory under /tmp (what the pinned ancestor was) shows the key and writes the host", async () => {
+    const { key, note } = secretHome();
+    const c = await compiled(lab, config, 'agent', tyba());
+    const at = c.argv.findIndex((a, i) => a === '--tmpfs' && c.argv[i + 1] === '/tmp');
+    const top = '/' + lab.home.split('/').slice(1, 3).join('/');
+    const old = [...c.argv.slice(0, at + 2), '--bind', top, top, ...c.argv.slice(at + 2)];
+    const r = await bare({ ...c, argv: old }, ['sh', '-c', `cat ${key}; echo pwned >> ${note}`]);
+    assert.match(r.stdout, /PRIVATE KEY/, r.stdout + r.stderr);
+    assert.equal(readFileSync(note, 'utf8'), 'host\npwned\n');
+    writeFileSync(note, 'host\n');
   });
 
   it("control: the old lowering (--bind /tmp /tmp) reaches the host's socket", async () => {
