@@ -131,8 +131,14 @@ function implicit(
   platforms: readonly Platform[],
   span: Span,
   privateTmpfs?: true,
+  facts: PathFacts = implicitFacts,
 ): Grant {
-  return { list: 'implicit', access, scope: 'tree', written: path, path, facts: implicitFacts, span, implicit: { reason, platforms, ...(privateTmpfs ? { privateTmpfs } : {}) } };
+  return { list: 'implicit', access, scope: 'tree', written: path, path, facts, span, implicit: { reason, platforms, ...(privateTmpfs ? { privateTmpfs } : {}) } };
+}
+
+/** A session directory on the host (the worktree, an agent directory, the data directory): its facts as the view finds them. */
+function sessionDir(access: Access, path: string, reason: string, view: FsView, span: Span): Grant {
+  return implicit(access, path, reason, ['macos', 'linux', 'windows'], span, undefined, inspectPath(view, path));
 }
 
 /**
@@ -144,13 +150,13 @@ function tybaPrincipal(doc: TomlTable, view: FsView, session: TybaSession): Prin
   const span = sandbox?.keySpan ?? doc.span;
   const all: Platform[] = ['macos', 'linux', 'windows'];
   const grants: Grant[] = [
-    implicit('read-write', session.worktree, 'the session worktree (--worktree)', all, span),
+    sessionDir('read-write', session.worktree, 'the session worktree (--worktree)', view, span),
     // Never the host's /tmp: its tmux, ssh-agent and X11 sockets would be a way out.
     implicit('read-write', '/tmp', "the temp directory: a private tmpfs, not the host's /tmp", ['linux'], span, true),
     implicit('read-write', '/private/tmp', 'the temp directory', ['macos'], span),
     implicit('read-write', '%TEMP%', 'the temp directory', ['windows'], span),
-    ...session.agentDirs.map((d) => implicit('read-write', d, "the agent's own directory (--agent-dir)", all, span)),
-    implicit('deny', session.dataDir, "TYBA's data directory (protected)", all, span),
+    ...session.agentDirs.map((d) => sessionDir('read-write', d, "the agent's own directory (--agent-dir)", view, span)),
+    sessionDir('deny', session.dataDir, "TYBA's data directory (protected)", view, span),
     ...grantsOf(table(sandbox?.value), ['read_allow'], view),
   ];
   const sandboxTable = table(sandbox?.value);

@@ -323,12 +323,15 @@ describe('windows plan: TYBA end to end', () => {
   });
 
   it('a worktree outside the home is left out; --tyba-data-dir and --agent-dir map like any path', async () => {
-    const { plan } = await windowsExample('tyba-user-config.toml', { worktree: '/srv/work', 'tyba-data-dir': '~/tyba-data', 'agent-dir': '~/.agent' });
+    const { plan } = await windowsExample('tyba-user-config.toml', { worktree: '/srv/work', 'tyba-data-dir': '~/archive', 'agent-dir': '~/.agent' });
     assert.deepEqual(
       plan.leftOut.map((l) => [l.source, l.posixPath, l.ruleId, l.implicit]),
       [['implicit', '/srv/work', null, 'the session worktree (--worktree)']],
     );
-    assert.ok(denied(plan).includes('%USERPROFILE%\\tyba-data'));
+    assert.ok(denied(plan).includes('%USERPROFILE%\\archive'));
+    // A data directory that does not exist has nothing to label: left out, as an absent deny is.
+    const absent = (await windowsExample('tyba-user-config.toml', { worktree: '/srv/work', 'tyba-data-dir': '~/tyba-data' })).plan;
+    assert.deepEqual(absent.leftOut.map((l) => [l.posixPath, l.ruleId]).find(([p]) => p === '/home/dev/tyba-data'), ['/home/dev/tyba-data', 'deny-absent-path']);
     assert.ok(!denied(plan).includes('%USERPROFILE%\\.tyba'));
     assert.deepEqual(stepsAt(plan, '%USERPROFILE%\\.agent').map((s) => s.action), ['grant-write', 'label-low']);
   });
