@@ -18,6 +18,7 @@ import { hostArch, parseArgsFile } from '../../targets/linux/index.js';
 import { viewFromArgv } from '../../targets/linux/view.js';
 import { exampleNames } from '../compile-helpers.js';
 import { repoRoot, requireOrSkip } from '../helpers.js';
+import { CAN_EXEC_C } from './model-vs-kernel-probe.js';
 import { bwrapAvailable, onPath } from './support.js';
 
 const arch = hostArch();
@@ -40,37 +41,7 @@ const probeSource = String.raw`
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
-/*
- * Whether the kernel lets this process execute p: execve in a child, its
- * errno back through a pipe. EACCES: not executable (Landlock's execute
- * right, a noexec mount, the mode). Anything else (it ran; ENOEXEC: the
- * kernel checked and found no format; ENOENT: its interpreter is not in
- * the view) means the kernel allowed the exec itself.
- */
-static int can_exec(const char *p) {
-  int pfd[2];
-  if (pipe2(pfd, O_CLOEXEC) != 0) return -1;
-  pid_t pid = fork();
-  if (pid == 0) {
-    close(pfd[0]);
-    int dn = open("/dev/null", O_RDWR);
-    dup2(dn, 0); dup2(dn, 1); dup2(dn, 2);
-    alarm(5);
-    char *a[] = {(char *)p, "--boxwright-probe", NULL};
-    char *e[] = {NULL};
-    execve(p, a, e);
-    int err = errno;
-    if (write(pfd[1], &err, sizeof err) < 0) _exit(126);
-    _exit(127);
-  }
-  close(pfd[1]);
-  int err = 0;
-  ssize_t n = read(pfd[0], &err, sizeof err);
-  close(pfd[0]);
-  int st;
-  waitpid(pid, &st, 0);
-  return n <= 0 ? 1 : err == EACCES ? 0 : 1;
-}
+${CAN_EXEC_C}
 /*
  * probe --listen NAME: listen on the abstract unix socket NAME, as D-Bus or
  * containerd do (the name's exact length, no padding), until killed.

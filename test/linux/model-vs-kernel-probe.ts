@@ -13,17 +13,16 @@
  * through a pipe: ENOEXEC or a missing interpreter mean the kernel allowed
  * the exec itself), -1 for a directory or when nothing is there.
  */
-export const probeSource = String.raw`
-#define _GNU_SOURCE
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-static int can_exec(const char *p) {
+/**
+ * Whether the kernel lets this process execute p: execve in a child, its
+ * errno back through a pipe. EACCES: not executable (Landlock's execute
+ * right, a noexec mount, the mode). Anything else (it ran; ENOEXEC: the
+ * kernel checked and found no format; ENOENT: its interpreter is not in
+ * the view) means the kernel allowed the exec itself. Shared by the probes
+ * of explain-truth.test.ts and model-vs-kernel.test.ts (it needs errno.h,
+ * fcntl.h, unistd.h and sys/wait.h).
+ */
+export const CAN_EXEC_C = String.raw`static int can_exec(const char *p) {
   int pfd[2];
   if (pipe2(pfd, O_CLOEXEC) != 0) return -1;
   pid_t pid = fork();
@@ -32,7 +31,7 @@ static int can_exec(const char *p) {
     int dn = open("/dev/null", O_RDWR);
     if (dn >= 0) { dup2(dn, 0); dup2(dn, 1); dup2(dn, 2); }
     alarm(5);
-    char *a[] = {(char *)p, NULL};
+    char *a[] = {(char *)p, "--boxwright-probe", NULL};
     char *e[] = {NULL};
     execve(p, a, e);
     int err = errno;
@@ -47,6 +46,19 @@ static int can_exec(const char *p) {
   waitpid(pid, &st, 0);
   return n <= 0 ? 1 : err == EACCES ? 0 : 1;
 }
+`;
+
+export const probeSource = String.raw`
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+${CAN_EXEC_C}
 static void probe(const char *p) {
   struct stat lst, st;
   int lexists = lstat(p, &lst) == 0;
