@@ -18,7 +18,7 @@ import { hostArch, parseArgsFile } from '../../targets/linux/index.js';
 import { viewFromArgv } from '../../targets/linux/view.js';
 import { exampleNames } from '../compile-helpers.js';
 import { repoRoot, requireOrSkip } from '../helpers.js';
-import { CAN_EXEC_C } from './model-vs-kernel-probe.js';
+import { CAN_EXEC_C, READ_WRITE_C } from './model-vs-kernel-probe.js';
 import { bwrapAvailable, onPath } from './support.js';
 
 const arch = hostArch();
@@ -42,6 +42,7 @@ const probeSource = String.raw`
 #include <sys/wait.h>
 #include <unistd.h>
 ${CAN_EXEC_C}
+${READ_WRITE_C}
 /*
  * probe --listen NAME: listen on the abstract unix socket NAME, as D-Bus or
  * containerd do (the name's exact length, no padding), until killed.
@@ -92,23 +93,8 @@ int main(int argc, char **argv) {
   struct stat st;
   if (lstat(p, &st) != 0) { printf("exists=0\n"); return 0; }
   int isdir = S_ISDIR(st.st_mode);
-  long amount = -1;
-  if (isdir) {
-    DIR *d = opendir(p);
-    if (d) { amount = 0; struct dirent *e; while ((e = readdir(d))) if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) amount++; closedir(d); }
-  } else {
-    int fd = open(p, O_RDONLY);
-    if (fd >= 0) { char buf[4096]; ssize_t n; amount = 0; while ((n = read(fd, buf, sizeof buf)) > 0) amount += n; if (n < 0) amount = -1; close(fd); }
-  }
-  int writable = 0;
-  if (isdir) {
-    char tmp[4096]; snprintf(tmp, sizeof tmp, "%s/.boxwright-probe-%d", p, (int)getpid());
-    int fd = open(tmp, O_CREAT | O_EXCL | O_WRONLY, 0600);
-    if (fd >= 0) { writable = 1; close(fd); unlink(tmp); }
-  } else {
-    int fd = open(p, O_WRONLY | O_APPEND);
-    if (fd >= 0) { writable = 1; close(fd); }
-  }
+  long amount = read_amount(p, isdir);
+  int writable = can_write(p, isdir);
   struct statvfs vfs;
   int mount_exec = statvfs(p, &vfs) == 0 && !(vfs.f_flag & ST_NOEXEC);
   char target[4096];

@@ -48,6 +48,36 @@ export const CAN_EXEC_C = String.raw`static int can_exec(const char *p) {
 }
 `;
 
+/**
+ * read_amount: bytes of a file, entries of a directory, -1 when it cannot be
+ * read. can_write: a file opens for append (it is not changed), or a file
+ * can be created in a directory (and is removed). Shared by both probes (they
+ * need dirent.h, fcntl.h, stdio.h, string.h and unistd.h).
+ */
+export const READ_WRITE_C = String.raw`static long read_amount(const char *p, int isdir) {
+  long amount = -1;
+  if (isdir) {
+    DIR *d = opendir(p);
+    if (d) { amount = 0; struct dirent *e; while ((e = readdir(d))) if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) amount++; closedir(d); }
+  } else {
+    int fd = open(p, O_RDONLY);
+    if (fd >= 0) { char buf[4096]; ssize_t n; amount = 0; while ((n = read(fd, buf, sizeof buf)) > 0) amount += n; if (n < 0) amount = -1; close(fd); }
+  }
+  return amount;
+}
+static int can_write(const char *p, int isdir) {
+  if (isdir) {
+    char tmp[4096]; snprintf(tmp, sizeof tmp, "%s/.boxwright-probe-%d", p, (int)getpid());
+    int fd = open(tmp, O_CREAT | O_EXCL | O_WRONLY, 0600);
+    if (fd >= 0) { close(fd); unlink(tmp); return 1; }
+    return 0;
+  }
+  int fd = open(p, O_WRONLY | O_APPEND);
+  if (fd >= 0) { close(fd); return 1; }
+  return 0;
+}
+`;
+
 export const probeSource = String.raw`
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -59,6 +89,7 @@ export const probeSource = String.raw`
 #include <sys/wait.h>
 #include <unistd.h>
 ${CAN_EXEC_C}
+${READ_WRITE_C}
 static void probe(const char *p) {
   struct stat lst, st;
   int lexists = lstat(p, &lst) == 0;
@@ -66,23 +97,8 @@ static void probe(const char *p) {
   int exists = stat(p, &st) == 0;
   if (!exists) { printf("lexists=%d link=%d exists=0 dir=0 read=-1 write=0 exec=-1\n", lexists, link); return; }
   int isdir = S_ISDIR(st.st_mode);
-  long amount = -1;
-  if (isdir) {
-    DIR *d = opendir(p);
-    if (d) { amount = 0; struct dirent *e; while ((e = readdir(d))) if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) amount++; closedir(d); }
-  } else {
-    int fd = open(p, O_RDONLY);
-    if (fd >= 0) { char buf[4096]; ssize_t n; amount = 0; while ((n = read(fd, buf, sizeof buf)) > 0) amount += n; if (n < 0) amount = -1; close(fd); }
-  }
-  int writable = 0;
-  if (isdir) {
-    char tmp[4096]; snprintf(tmp, sizeof tmp, "%s/.boxwright-probe-%d", p, (int)getpid());
-    int fd = open(tmp, O_CREAT | O_EXCL | O_WRONLY, 0600);
-    if (fd >= 0) { writable = 1; close(fd); unlink(tmp); }
-  } else {
-    int fd = open(p, O_WRONLY | O_APPEND);
-    if (fd >= 0) { writable = 1; close(fd); }
-  }
+  long amount = read_amount(p, isdir);
+  int writable = can_write(p, isdir);
   int exec = isdir ? -1 : can_exec(p);
   printf("lexists=%d link=%d exists=1 dir=%d read=%ld write=%d exec=%d\n", lexists, link, isdir, amount, writable, exec);
 }

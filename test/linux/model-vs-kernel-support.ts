@@ -11,10 +11,11 @@ import { join } from 'node:path';
 import { legend } from '../../model/cell.js';
 import type { Cell } from '../../model/cell.js';
 import type { PrincipalAccess } from '../../model/index.js';
-import { parseArgsFile } from '../../targets/linux/index.js';
+import { hostArch, parseArgsFile } from '../../targets/linux/index.js';
 import { viewFromArgv } from '../../targets/linux/view.js';
-import { repoRoot } from '../helpers.js';
+import { repoRoot, requireOrSkip } from '../helpers.js';
 import { probeSource } from './model-vs-kernel-probe.js';
+import { bwrapAvailable, onPath } from './support.js';
 
 /** mulberry32: a small seeded PRNG, so that a config is reproduced by its seed alone. */
 function prng(seed: number): () => number {
@@ -201,4 +202,19 @@ export function compareWithModel(pa: PrincipalAccess, nodes: readonly Node[], li
     }
   });
   return { disagreements, granted };
+}
+
+/** Why the model-vs-kernel tests cannot run here (loudly; in CI they fail), or undefined. */
+export const skipFuzz: string | undefined =
+  requireOrSkip(bwrapAvailable, 'bubblewrap') ??
+  requireOrSkip(!!onPath('gcc'), 'gcc (to build the static probe)') ??
+  requireOrSkip(hostArch() !== undefined, 'an x86_64 or aarch64 host (the architectures boxwright compiles seccomp for)');
+
+/** BOXWRIGHT_FUZZ_RUNS (how many), BOXWRIGHT_FUZZ_SEED (the first seed) and BOXWRIGHT_FUZZ_ENTRIES (entries per list), each test with its defaults. */
+export function fuzzKnobs(defaults: { runs: number; entries: number }): { runs: number; firstSeed: number; entries: number } {
+  return {
+    runs: Number(process.env.BOXWRIGHT_FUZZ_RUNS ?? defaults.runs),
+    firstSeed: Number(process.env.BOXWRIGHT_FUZZ_SEED ?? 1),
+    entries: Number(process.env.BOXWRIGHT_FUZZ_ENTRIES ?? defaults.entries),
+  };
 }

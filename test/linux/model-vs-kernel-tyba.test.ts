@@ -33,21 +33,14 @@ import { after, describe, it } from 'node:test';
 import { compileConfig } from '../../app/cli/compile.js';
 import { configReader, type ConfigArgs } from '../../app/cli/options.js';
 import { hostArch } from '../../targets/linux/index.js';
-import { repoRoot, requireOrSkip } from '../helpers.js';
-import { bwrapAvailable, onPath } from './support.js';
-import { buildProbe, compareWithModel, probeInSandbox, rand, type Node, type Rand } from './model-vs-kernel-support.js';
+import { repoRoot } from '../helpers.js';
+import { buildProbe, compareWithModel, fuzzKnobs, probeInSandbox, skipFuzz, rand, type Node, type Rand } from './model-vs-kernel-support.js';
 import secrets from '../../compiler/paths/secrets.json' with { type: 'json' };
 
 const arch = hostArch();
-const skip =
-  requireOrSkip(bwrapAvailable, 'bubblewrap') ??
-  requireOrSkip(!!onPath('gcc'), 'gcc (to build the static probe)') ??
-  requireOrSkip(arch !== undefined, 'an x86_64 or aarch64 host (the architectures boxwright compiles seccomp for)');
-
-const runs = Number(process.env.BOXWRIGHT_FUZZ_RUNS ?? 60);
-const firstSeed = Number(process.env.BOXWRIGHT_FUZZ_SEED ?? 1);
-/** At most this many read_allow entries drawn for one config (BOXWRIGHT_FUZZ_ENTRIES). */
-const entries = Number(process.env.BOXWRIGHT_FUZZ_ENTRIES ?? 5);
+const skip = skipFuzz;
+/** BOXWRIGHT_FUZZ_RUNS, _SEED, _ENTRIES (entries drawn at most for one list; more make denser configs). */
+const { runs, firstSeed, entries } = fuzzKnobs({ runs: 60, entries: 5 });
 
 /** Each listed secret location as a credential tool leaves it: the location, and a file of content inside it (or itself). */
 const SECRET_FILES: Readonly<Record<string, string>> = {

@@ -25,20 +25,12 @@ import { after, describe, it } from 'node:test';
 import { compileConfig } from '../../app/cli/compile.js';
 import { configReader } from '../../app/cli/options.js';
 import { hostArch } from '../../targets/linux/index.js';
-import { requireOrSkip } from '../helpers.js';
-import { bwrapAvailable, onPath } from './support.js';
-import { buildProbe, compareWithModel, probeInSandbox, rand, type Node, type Rand } from './model-vs-kernel-support.js';
+import { buildProbe, compareWithModel, fuzzKnobs, probeInSandbox, skipFuzz, rand, type Node, type Rand } from './model-vs-kernel-support.js';
 
 const arch = hostArch();
-const skip =
-  requireOrSkip(bwrapAvailable, 'bubblewrap') ??
-  requireOrSkip(!!onPath('gcc'), 'gcc (to build the static probe)') ??
-  requireOrSkip(arch !== undefined, 'an x86_64 or aarch64 host (the architectures boxwright compiles seccomp for)');
-
-const runs = Number(process.env.BOXWRIGHT_FUZZ_RUNS ?? 150);
-const firstSeed = Number(process.env.BOXWRIGHT_FUZZ_SEED ?? 1);
-/** At most this many entries drawn for one filesystem table (BOXWRIGHT_FUZZ_ENTRIES; more make denser configs). */
-const entries = Number(process.env.BOXWRIGHT_FUZZ_ENTRIES ?? 6);
+const skip = skipFuzz;
+/** BOXWRIGHT_FUZZ_RUNS, _SEED, _ENTRIES (entries drawn at most for one list; more make denser configs). */
+const { runs, firstSeed, entries } = fuzzKnobs({ runs: 150, entries: 6 });
 
 /** A random tree under `top`: directories up to three deep, files (some of them real programs), links, and names that do not exist. */
 function makeTree(r: Rand, top: string, program: string): Node[] {
