@@ -1,7 +1,7 @@
 import type { Diagnostic, Platform, Verdict } from '../compiler/diagnostic.js';
 import { compareDiagnostics, PLATFORMS, verdictsOf } from '../compiler/diagnostic.js';
 import { buildIR } from '../compiler/ir/build.js';
-import type { PolicyIR } from '../compiler/ir/types.js';
+import type { PolicyIR, TrustedFile } from '../compiler/ir/types.js';
 import type { FsView } from '../compiler/paths/view.js';
 import { detectDialect } from '../compiler/schema/dialect.js';
 import { validateDocument, type Dialect } from '../compiler/schema/validate.js';
@@ -22,6 +22,8 @@ export interface CheckOptions {
   readonly landlock?: boolean;
   /** Only these platforms' diagnostics are kept (all by default). */
   readonly platforms?: readonly Platform[];
+  /** boxwright's own files this command trusts after a run (`trusted-file-writable`). */
+  readonly trustedFiles?: readonly TrustedFile[];
 }
 
 interface CheckedText {
@@ -91,6 +93,7 @@ export function checkConfig(bytes: Uint8Array, options: CheckOptions): CheckResu
     ...(options.tybaDataDir ? { tybaDataDir: options.tybaDataDir } : {}),
     ...(options.agentDirs ? { agentDirs: options.agentDirs } : {}),
     ...(options.landlock !== undefined ? { landlock: options.landlock } : {}),
+    ...(options.trustedFiles ? { trustedFiles: options.trustedFiles } : {}),
   });
   const model = effectiveAccess(ir);
   return finish(checkRules(ir, model, { view: options.view, comments: parsed.comments, text: parsed.text }), dialect, { ir, model });

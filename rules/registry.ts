@@ -29,11 +29,13 @@ import { protectedPath } from './protected-path.js';
 import { readAllowInert } from './read-allow-inert.js';
 import { schema } from './schema.js';
 import { secretNotGrantable } from './secret-not-grantable.js';
+import { sharedTempWrite } from './shared-temp-write.js';
 import { socketInReadGrant } from './socket-in-read-grant.js';
 import { suppression } from './suppression.js';
 import { symlinkEntry } from './symlink-entry.js';
 import { tomlSyntax } from './toml-syntax.js';
 import { toolExecWidening } from './tool-exec-widening.js';
+import { trustedFileWritable } from './trusted-file-writable.js';
 import { unrepresentablePath } from './unrepresentable-path.js';
 import { windowsOpenReads } from './windows-open-reads.js';
 import { workspaceNoContent } from './workspace-no-content.js';
@@ -59,6 +61,7 @@ export const allRules = [
   noncanonicalPath,
   missingPath,
   protectedPath,
+  trustedFileWritable,
   socketInReadGrant,
   directNetwork,
   agentNetworkTable,
@@ -73,6 +76,7 @@ export const allRules = [
   secretNotGrantable,
   metadataEverywhere,
   privateTemp,
+  sharedTempWrite,
   lowLabelExposure,
   noWindowsPath,
   unrepresentablePath,

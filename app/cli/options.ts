@@ -5,7 +5,9 @@ import type { Platform } from '../../compiler/diagnostic.js';
 import { PLATFORMS } from '../../compiler/diagnostic.js';
 import { hostView, manifestView, noneView, type FsView } from '../../compiler/paths/index.js';
 import type { Dialect } from '../../compiler/schema/validate.js';
+import type { TrustedFile } from '../../compiler/ir/types.js';
 import { checkConfig, type CheckResult } from '../check.js';
+import { checkTrusted } from '../sandbox/trusted.js';
 import { probeLandlockAbi } from '../sandbox/landlock-abi.js';
 
 /** A usage problem: exit 2 with the message, never a stack trace. */
@@ -106,25 +108,34 @@ export interface ConfigReader {
   readonly view: FsView;
   /** `dialect` overrides the command's (`diff` reads a config's absent revision as an empty config of the other's dialect). */
   check(bytes: Uint8Array, file: string, platforms?: readonly Platform[], dialect?: Dialect): CheckResult;
+  /**
+   * A config read from the file the user named (`-`: standard input, shown
+   * as `<stdin>`): the check also judges who could write that file and the
+   * command's other own files (`trusted-file-writable`).
+   */
+  checkRead(bytes: Uint8Array, path: string, platforms?: readonly Platform[]): CheckResult;
 }
 
-export function configReader(args: ConfigArgs, wrap: (view: FsView) => FsView = (v) => v): ConfigReader {
+/** `trusted`: the command's own files besides the config and the manifest (the --out directory, bubblewrap, boxwright). */
+export function configReader(args: ConfigArgs, wrap: (view: FsView) => FsView = (v) => v, trusted: readonly TrustedFile[] = []): ConfigReader {
   const view = wrap(fsViewFrom(args.fs, args.home));
   const session = sessionFrom(args);
   const landlock = landlockOption(args.landlock);
+  const check = (bytes: Uint8Array, file: string, platforms?: readonly Platform[], dialect?: Dialect, trustedFiles?: readonly TrustedFile[]): CheckResult => {
+    const chosen = dialect ?? args.dialect;
+    const result = checkConfig(bytes, { file, view, ...session, landlock, ...(platforms ? { platforms } : {}), ...(chosen ? { dialect: chosen } : {}), ...(trustedFiles?.length ? { trustedFiles } : {}) });
+    // TYBA's platform document gives its Linux sandbox as bubblewrap +
+    // seccomp: Landlock is a Box lowering (compiler/ir/build.ts), and a
+    // TYBA config's read trees stay executable. Asked for by name, it is
+    // refused, not ignored.
+    if (args.landlock === 'on' && result.dialect === 'tyba') {
+      throw new UsageError(`--landlock on: ${file} is a TYBA config, and TYBA's platform document gives its Linux sandbox as bubblewrap + seccomp, without Landlock (its read trees stay executable); Landlock confines Box configs`);
+    }
+    return result;
+  };
   return {
     view,
-    check: (bytes, file, platforms, dialect) => {
-      const chosen = dialect ?? args.dialect;
-      const result = checkConfig(bytes, { file, view, ...session, landlock, ...(platforms ? { platforms } : {}), ...(chosen ? { dialect: chosen } : {}) });
-      // TYBA's platform document gives its Linux sandbox as bubblewrap +
-      // seccomp: Landlock is a Box lowering (compiler/ir/build.ts), and a
-      // TYBA config's read trees stay executable. Asked for by name, it is
-      // refused, not ignored.
-      if (args.landlock === 'on' && result.dialect === 'tyba') {
-        throw new UsageError(`--landlock on: ${file} is a TYBA config, and TYBA's platform document gives its Linux sandbox as bubblewrap + seccomp, without Landlock (its read trees stay executable); Landlock confines Box configs`);
-      }
-      return result;
-    },
+    check: (bytes, file, platforms, dialect) => check(bytes, file, platforms, dialect),
+    checkRead: (bytes, path, platforms) => check(bytes, path === '-' ? '<stdin>' : path, platforms, undefined, checkTrusted(path, args.fs, trusted)),
   };
 }

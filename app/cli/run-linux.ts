@@ -7,17 +7,22 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { hostView, isUnder, type FsView } from '../../compiler/paths/index.js';
+import type { TrustedFile } from '../../compiler/ir/types.js';
+import { hostView, type FsView } from '../../compiler/paths/index.js';
 import { bpfName, SECCOMP_ARCHES } from '../../targets/linux/arch.js';
+import { packageRoot } from '../../targets/linux/launcher/index.js';
 import { artifactStem, type Artifact } from '../../targets/target.js';
-import { cacheRoot } from '../sandbox/cache-dir.js';
+import { bwrapOrigin, locateBwrap, lookupHomes, type BwrapFound, type BwrapLookup } from '../sandbox/bwrap.js';
+import { cacheRoot, privateDir } from '../sandbox/cache-dir.js';
 import { recordingView, type Recorder } from '../sandbox/facts.js';
 import { compileOptionArgs, copyLaunchers, launcherUnavailable, launchFiles } from '../sandbox/launchers.js';
-import { writeEntry, type EntryFile } from '../sandbox/run-cache.js';
+import { stampOf, writeEntry, type EntryFile } from '../sandbox/run-cache.js';
 import { cacheInputs, type RunRequest } from '../sandbox/run-request.js';
 import { runLauncher } from '../sandbox/spawn.js';
+import { roleWords, trustedFile } from '../sandbox/trusted.js';
+import { vet, VetError, type VetFinding } from '../sandbox/vet.js';
 import { compileConfig, type CompileOutcome } from './compile.js';
 import { configReader, UsageError, type ConfigReader } from './options.js';
 import { hasPrincipal, NOT_EXECUTABLE, NOT_FOUND, NOT_RUN, notFoundHint, refused, say, type RunArgs } from './run-common.js';
@@ -28,6 +33,18 @@ type Compiled = Extract<CompileOutcome, { ok: true }>;
 export interface LinuxReader {
   readonly reader: ConfigReader;
   readonly recorder?: Recorder;
+  /** The bubblewrap this run executes, resolved once here (the launch records it). */
+  readonly bwrap: BwrapLookup;
+}
+
+/**
+ * What a run trusts besides the config and the manifest: the bubblewrap it
+ * executes and boxwright itself (a principal that could write either runs
+ * its code outside every sandbox at the next run).
+ */
+export function runTrusted(bwrap: BwrapLookup): TrustedFile[] {
+  const root = packageRoot();
+  return [...(bwrap.found ? [trustedFile(bwrap.path, 'bwrap', ['linux'])] : []), ...(root ? [trustedFile(root, 'boxwright', ['linux'])] : [])];
 }
 
 /** Throws UsageError for a bad --fs or --home: a usage error, exit 2, before the config is read. */
@@ -35,16 +52,17 @@ export function linuxReader(args: RunArgs, req: RunRequest): LinuxReader {
   // Only the real disk can be cached against: a manifest or `none` describes another machine for the rules.
   const onHost = (req.fs ?? 'host') === 'host';
   let recorder: Recorder | undefined;
-  const reader = configReader(args, (v) => (onHost ? (recorder = recordingView(v)).view : v));
-  return recorder ? { reader, recorder } : { reader };
+  const bwrap = locateBwrap({ option: req.bwrap, homes: lookupHomes(req.home) });
+  const reader = configReader(args, (v) => (onHost ? (recorder = recordingView(v)).view : v), runTrusted(bwrap));
+  return recorder ? { reader, recorder, bwrap } : { reader, bwrap };
 }
 
-export async function runLinux(args: RunArgs, req: RunRequest, { reader, recorder }: LinuxReader, bytes: Uint8Array): Promise<number> {
+export async function runLinux(args: RunArgs, req: RunRequest, { reader, recorder, bwrap }: LinuxReader, bytes: Uint8Array): Promise<number> {
   const onHost = recorder !== undefined;
   const view: FsView = reader.view;
   let outcome: CompileOutcome;
   try {
-    outcome = await compileConfig(reader.check(bytes, req.config), 'linux', { ...args, force: false });
+    outcome = await compileConfig(reader.checkRead(bytes, req.config), 'linux', { ...args, force: false });
   } catch (e) {
     if (!(e instanceof UsageError) && !(e instanceof Error && e.name === 'TargetError')) throw e;
     say(`${(e as Error).message}; the command did not run`);
@@ -57,11 +75,28 @@ export async function runLinux(args: RunArgs, req: RunRequest, { reader, recorde
     say(`${unavailable}; the command did not run (boxwright never runs it unsandboxed)`);
     return NOT_RUN;
   }
+  if (!bwrap.found) {
+    say(`no bubblewrap to run the sandbox with (${bwrapOrigin(bwrap)}): ${bwrap.why}; the command did not run. Install it (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) or name it with --bwrap PATH; \`boxwright doctor\` checks the machine`);
+    return NOT_RUN;
+  }
   const linux = outcome.check.ir.linux;
   if (linux.exec === 'landlock' && linux.landlockAbi === 0) {
     say(
       "this kernel has no Landlock (ABI 0), which keeps the sandbox's read trees non-executable; the command did not run. `--landlock off` runs it with the mounts alone (read trees executable: `boxwright explain --landlock off` shows what that means); `boxwright doctor` shows the kernel's facts",
     );
+    return NOT_RUN;
+  }
+  let findings: VetFinding[];
+  try {
+    findings = runVet(outcome, bwrap);
+  } catch (e) {
+    if (!(e instanceof VetError)) throw e;
+    say(`cannot check who could change what this run trusts: ${e.message}; the command did not run`);
+    return NOT_RUN;
+  }
+  const refusal = vetRefusal(findings, outcome, bwrap);
+  if (refusal) {
+    say(`${refusal}; the command did not run`);
     return NOT_RUN;
   }
   const facts = recorder?.facts(grantedPaths(outcome));
@@ -71,40 +106,53 @@ export async function runLinux(args: RunArgs, req: RunRequest, { reader, recorde
   const missing = await commandMissing(outcome, req, env.env, onHost ? view : hostView(homedir()));
   if (missing !== undefined) return missing;
 
-  const files = entryFiles(outcome, req, bytes);
   const stems = outcome.check.ir.principals.map((p) => artifactStem(p.id));
   const stem = artifactStem(req.principal);
-  const cacheable = facts && req.config !== '-' ? await cacheRefusal(outcome) : 'the config is not read from the real disk (--fs) or from a file';
+  const run = (dir: string, launcher: ReturnType<typeof stampOf>, fallback: boolean): Promise<number | undefined> =>
+    runLauncher({ launcher: join(dir, `${stem}.run`), expect: typeof launcher === 'string' ? undefined : launcher, command: req.command, passEnv: req.passEnv, passFds: req.passFds, verbose: req.verbose, ...(fallback ? { fallback: true as const } : {}) });
+  const cacheable = facts && req.config !== '-' ? cacheRefusal(outcome, findings) : 'the config is not read from the real disk (--fs) or from a file';
   if (cacheable === undefined && facts) {
-    const inputs = cacheInputs(req, createHash('sha256').update(bytes).digest('hex'));
+    const files = entryFiles(outcome, req, bytes, bwrap, req.config);
+    const inputs = cacheInputs(req, createHash('sha256').update(bytes).digest('hex'), bwrap.path);
     const written = writeEntry(cacheRoot(), inputs, { worktree: outcome.check.ir.tyba?.worktree ?? null, principals: outcome.check.ir.principals.map((p) => p.id), facts }, files, (dir) => copyLaunchers(dir, stems, true).map((p) => p.slice(dir.length + 1)));
     if ('dir' in written) {
       // undefined: moved aside by another run's rewrite before it started; then from a private directory.
       try {
-        const status = await runLauncher({ launcher: join(written.dir, `${stem}.run`), command: req.command, passEnv: req.passEnv, passFds: req.passFds, verbose: req.verbose, fallback: true });
+        const status = await run(written.dir, written.files[`${stem}.run`]!, true);
         if (status !== undefined) return status;
       } finally {
         if (written.temporary) rmSync(written.dir, { recursive: true, force: true });
       }
     } else if (req.verbose) say(`no cache entry: ${written.why}`);
   } else if (req.verbose) say(`no cache entry: ${cacheable}`);
-  // A private directory for this run alone, removed after it.
-  const dir = mkdtempSync(join(tmpdir(), 'boxwright-run-'));
+  // A private directory for this run alone, under the cache root (never the host's shared temp, where another
+  // workload could watch for it and swap the launcher), removed after the run.
+  const root = cacheRoot();
+  const runs = join(root, 'run');
+  const why = privateDir(root, runs);
+  if (why) {
+    say(`no private directory for the sandbox (${why}); the command did not run. Make ${root} yours and private (chmod 700), or set XDG_CACHE_HOME to a directory only you can write`);
+    return NOT_RUN;
+  }
+  const dir = mkdtempSync(join(runs, `.run-${process.pid}-`));
   try {
-    for (const f of files) writeFileSync(join(dir, f.name), f.content, { mode: 0o600 });
+    // A config from standard input is kept beside the launch: the launcher holds it to the bytes compiled.
+    const configFile = req.config === '-' ? join(dir, 'config.toml') : req.config;
+    if (req.config === '-') writeFileSync(configFile, bytes, { mode: 0o600 });
+    for (const f of entryFiles(outcome, req, bytes, bwrap, configFile)) writeFileSync(join(dir, f.name), f.content, { mode: 0o600 });
     copyLaunchers(dir, stems, true);
-    return await runLauncher({ launcher: join(dir, `${stem}.run`), command: req.command, passEnv: req.passEnv, passFds: req.passFds, verbose: req.verbose });
+    return (await run(dir, stampOf(join(dir, `${stem}.run`)), false))!;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** What a run reads: each principal's argv and Landlock rules, the seccomp programs, the launch files. */
-function entryFiles(outcome: Compiled, req: RunRequest, bytes: Uint8Array): EntryFile[] {
+/** What a run reads: each principal's argv and Landlock rules, the seccomp programs, the launch files (for the config at `configFile`). */
+function entryFiles(outcome: Compiled, req: RunRequest, bytes: Uint8Array, bwrap: BwrapFound, configFile: string): EntryFile[] {
   const wanted = (a: Artifact): boolean => a.name.endsWith('.bwrap.args') || a.name.endsWith('.landlock') || SECCOMP_ARCHES.some((arch) => a.name === bpfName(arch));
   const artifacts = outcome.artifacts.filter(wanted).map((a) => ({ name: a.name, content: a.content }));
   const options = compileOptionArgs({ ...req, landlock: req.landlock ? undefined : 'off' });
-  return [...artifacts, ...launchFiles(outcome.check.ir, outcome.artifacts, req.config, bytes, options)];
+  return [...artifacts, ...launchFiles(outcome.check.ir, outcome.artifacts, configFile, bytes, options, bwrap)];
 }
 
 /** The granted paths of every principal: where the bound sockets the model reads can be. */
@@ -113,12 +161,41 @@ function grantedPaths(outcome: Compiled): string[] {
 }
 
 /**
+ * The compiled mounts read back, and who else could change bubblewrap
+ * (vet.ts): whether any principal's mounts reach what this run trusts (the
+ * config, the manifest, bubblewrap, boxwright's package, the run cache),
+ * whatever the model says.
+ */
+export function runVet(outcome: Compiled, bwrap?: BwrapFound): VetFinding[] {
+  const trusted = outcome.check.ir.trustedFiles;
+  const views = outcome.artifacts.filter((a) => a.name.endsWith('.bwrap.args')).map((a) => ({ principal: a.name.slice(0, -'.bwrap.args'.length), args: typeof a.content === 'string' ? Buffer.from(a.content) : a.content }));
+  return vet({
+    views,
+    files: trusted.filter((f) => !f.tree).map((f) => f.path),
+    trees: [...trusted.filter((f) => f.tree).map((f) => f.path), cacheRoot()],
+    ...(bwrap ? { rootOwned: [bwrap.path] } : {}),
+  });
+}
+
+/** Why the run may not start, from the findings (the run cache's own are cacheRefusal's). */
+function vetRefusal(findings: readonly VetFinding[], outcome: Compiled, bwrap: BwrapFound): string | undefined {
+  const root = cacheRoot();
+  for (const f of findings) {
+    if (f.kind === 'untrusted') return `bubblewrap ${f.path} (${bwrapOrigin(bwrap)}) is not root's alone: ${f.reason}. Every run executes it outside any sandbox: install bubblewrap where only root writes (your distribution's package), or name one with --bwrap PATH`;
+    if (f.path === root) continue;
+    const role = outcome.check.ir.trustedFiles.find((t) => t.path === f.path)?.role;
+    return `${f.principal}'s compiled mounts make ${f.dest} writable, which holds ${role ? roleWords[role] : ''} ${f.path}: a run could change what the next one trusts (the model says otherwise: a bug to report)`;
+  }
+  return undefined;
+}
+
+/**
  * Why the cache may not hold this config's sandbox, or undefined. Whoever
  * writes the cache decides what a later run executes, so a principal that
  * could write it (a write grant of an ancestor: naming it is refused by
  * protected-path) gets no entry; the run uses a private directory.
  */
-export async function cacheRefusal(outcome: Compiled): Promise<string | undefined> {
+export function cacheRefusal(outcome: Compiled, findings: readonly VetFinding[]): string | undefined {
   const root = cacheRoot();
   for (const pa of outcome.check.model.principals) {
     const cell = pa.effectiveAt(root, 'linux');
@@ -128,14 +205,8 @@ export async function cacheRefusal(outcome: Compiled): Promise<string | undefine
   // directory above it or of one below it, whatever the model says (a
   // lowering that gives more than the model would otherwise let a workload
   // rewrite the sandbox the next run executes).
-  const { parseArgsFile } = await import('../../targets/linux/index.js');
-  const { viewFromArgv } = await import('../../targets/linux/view.js');
-  for (const a of outcome.artifacts) {
-    if (!a.name.endsWith('.bwrap.args')) continue;
-    const argv = parseArgsFile(typeof a.content === 'string' ? Buffer.from(a.content) : Buffer.from(a.content));
-    const bind = viewFromArgv(argv).ops.find((op) => op.kind === 'bind' && op.write && (isUnder(root, op.path) || isUnder(op.path, root)));
-    if (bind) return `${a.name.slice(0, -'.bwrap.args'.length)}'s mounts make ${bind.path} writable, which holds the cache`;
-  }
+  const reach = findings.find((f) => f.kind === 'reach' && f.path === root);
+  if (reach && reach.kind === 'reach') return `${reach.principal}'s mounts make ${reach.dest} writable, which holds the cache`;
   return undefined;
 }
 

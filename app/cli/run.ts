@@ -2,6 +2,8 @@ import type { Platform } from '../../compiler/diagnostic.js';
 import { compileConfig, type CompileArgs, type CompileOutcome } from './compile.js';
 import { configReader, UsageError } from './options.js';
 import { readInput } from './read-input.js';
+import { packageRoot } from '../../targets/linux/launcher/index.js';
+import { trustedFile } from '../sandbox/trusted.js';
 import { hasPrincipal, NOT_RUN, refused, runRequest, say, type RunArgs } from './run-common.js';
 
 export { NOT_EXECUTABLE, NOT_FOUND, NOT_RUN, type RunArgs } from './run-common.js';
@@ -20,7 +22,10 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const req = runRequest(args);
   const platform: Platform | undefined = process.platform === 'linux' ? 'linux' : process.platform === 'darwin' ? 'macos' : process.platform === 'win32' ? 'windows' : undefined;
   const linux = platform === 'linux' ? await import('./run-linux.js') : undefined;
-  const reader = linux ? linux.linuxReader(args, req) : { reader: configReader(args) };
+  // What the host trusts after a run besides the config: boxwright itself (on Linux also bubblewrap: run-linux.ts).
+  const root = packageRoot();
+  const linuxReader = linux?.linuxReader(args, req);
+  const reader = linuxReader ?? { reader: configReader(args, undefined, root && platform ? [trustedFile(root, 'boxwright', [platform])] : []) };
   const input = readInput(req.config);
   if ('error' in input) {
     say(`${input.error}; the command did not run`);
@@ -30,11 +35,11 @@ export async function runCommand(args: RunArgs): Promise<number> {
     say(`boxwright has no sandbox for ${process.platform}; the command did not run (it never runs one unsandboxed)`);
     return NOT_RUN;
   }
-  if (linux) return linux.runLinux(args, req, reader, input.bytes);
+  if (linux && linuxReader) return linux.runLinux(args, req, linuxReader, input.bytes);
   const compileArgs: CompileArgs = { ...args, force: false };
   let outcome: CompileOutcome;
   try {
-    outcome = await compileConfig(reader.reader.check(input.bytes, req.config), platform, compileArgs);
+    outcome = await compileConfig(reader.reader.checkRead(input.bytes, req.config), platform, compileArgs);
   } catch (e) {
     if (!(e instanceof UsageError) && !(e instanceof Error && e.name === 'TargetError')) throw e;
     say(`${(e as Error).message}; the command did not run`);

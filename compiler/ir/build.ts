@@ -3,7 +3,7 @@ import { expandHome, expandTilde, inspectPath, knownReadableLocations, type FsVi
 import type { Span } from '../span.js';
 import type { Dialect } from '../schema/validate.js';
 import type { TomlTable, TomlValue } from '../toml/ast.js';
-import type { Access, CredentialFact, Grant, LinuxFacts, ListName, Location, PolicyIR, Principal, PrincipalKind, TybaSession, WrittenTable } from './types.js';
+import type { Access, CredentialFact, Grant, LinuxFacts, ListName, Location, PolicyIR, Principal, PrincipalKind, TrustedFile, TybaSession, WrittenTable } from './types.js';
 import loaderData from '../paths/loaders.json' with { type: 'json' };
 
 export interface BuildOptions {
@@ -16,6 +16,8 @@ export interface BuildOptions {
   readonly agentDirs?: readonly string[];
   /** Confine a Box config's execution on Linux with Landlock (true), or with mounts alone (false, `--landlock off`). */
   readonly landlock?: boolean;
+  /** boxwright's own files the command trusts after a run (the app layer knows them). */
+  readonly trustedFiles?: readonly TrustedFile[];
 }
 
 const listShapes: Record<ListName, { access: Access; scope: 'tree' | 'file' }> = {
@@ -190,7 +192,7 @@ export function buildIR(doc: TomlTable, options: BuildOptions): PolicyIR {
       dataDir: expandOrKeep(options.tybaDataDir ?? '~/.tyba', view.home),
       agentDirs: (options.agentDirs ?? []).map((d) => expandOrKeep(d, view.home)),
     };
-    return { dialect: 'tyba', file: options.file, home: view.home, fs, principals: [tybaPrincipal(doc, view, tyba)], features: {}, tyba, knownCredentials, sockets: view.sockets(), linux: linuxFacts(view, 'tyba', options.landlock) };
+    return { dialect: 'tyba', file: options.file, home: view.home, fs, principals: [tybaPrincipal(doc, view, tyba)], features: {}, tyba, knownCredentials, sockets: view.sockets(), linux: linuxFacts(view, 'tyba', options.landlock), trustedFiles: options.trustedFiles ?? [] };
   }
   const features = table(doc.entries.get('experimental-features')?.value);
   const nfp = features?.entries.get('native-filesystem-policy')?.value;
@@ -204,6 +206,7 @@ export function buildIR(doc: TomlTable, options: BuildOptions): PolicyIR {
     knownCredentials,
     sockets: view.sockets(),
     linux: linuxFacts(view, 'box', options.landlock),
+    trustedFiles: options.trustedFiles ?? [],
   };
 }
 

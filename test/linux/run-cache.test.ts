@@ -301,20 +301,22 @@ describe('the cache key: every option that reaches the compile', () => {
     agentDirs: [],
     gatewaySocket: undefined,
     landlock: true,
+    bwrap: undefined,
   };
-  it('changes with each of them, and with the config and the version; not with the command, -v, --pass-env or --pass-fd', () => {
-    const key = (r: RunRequest, sha = 'a'.repeat(64)): string => cacheKey(cacheInputs(r, sha));
+  it('changes with each of them, and with the config, the bubblewrap resolved and the version; not with the command, -v, --pass-env or --pass-fd', () => {
+    const key = (r: RunRequest, sha = 'a'.repeat(64), bwrap = '/usr/bin/bwrap'): string => cacheKey(cacheInputs(r, sha, bwrap));
     const base = key(req);
     const others: Partial<RunRequest>[] = [{ config: '/d.toml' }, { home: '/g' }, { dialect: 'tyba' }, { worktree: '/w' }, { tybaDataDir: '/t' }, { agentDirs: ['/a'] }, { gatewaySocket: '/g.sock' }, { landlock: false }];
-    const keys = new Set([base, key(req, 'b'.repeat(64)), ...others.map((o) => key({ ...req, ...o }))]);
-    assert.equal(keys.size, 2 + others.length, 'each option, and the config\'s digest, gives its own key');
+    const keys = new Set([base, key(req, 'b'.repeat(64)), key(req, 'a'.repeat(64), '/opt/bwrap'), ...others.map((o) => key({ ...req, ...o }))]);
+    assert.equal(keys.size, 3 + others.length, "each option, the config's digest and the bubblewrap give their own key");
     for (const same of [{ command: ['false'] }, { verbose: true }, { passEnv: ['X'] }, { passFds: [5] }, { principal: 'tool.x' }]) assert.equal(key({ ...req, ...same }), base, JSON.stringify(same));
-    const inputs = cacheInputs(req, 'a'.repeat(64));
+    const inputs = cacheInputs(req, 'a'.repeat(64), '/usr/bin/bwrap');
     assert.notEqual(cacheKey({ ...inputs, version: `${inputs.version}-other` }), base, 'the version is part of the key');
+    assert.notEqual(cacheKey({ ...inputs, boxwright: '/elsewhere' }), base, "boxwright's package directory is part of the key");
   });
 
   it('entryProblem accepts what writeEntry writes and names what is wrong with anything else', () => {
-    const good: Entry = { format: 1, inputs: cacheInputs(req, 'a'.repeat(64)), worktree: null, principals: ['agent'], facts: { lookups: [['/usr', { kind: 'dir' }], ['/l', { kind: 'symlink', target: '/x' }]], executable: [['/usr/bin/true', 'yes']], landlockAbi: 6 }, files: { 'agent.run': { ino: 1, size: 2, mtimeMs: 3.5, ctimeMs: 4 } } };
+    const good: Entry = { format: 2, inputs: cacheInputs(req, 'a'.repeat(64), '/usr/bin/bwrap'), worktree: null, principals: ['agent'], facts: { lookups: [['/usr', { kind: 'dir' }], ['/l', { kind: 'symlink', target: '/x' }]], executable: [['/usr/bin/true', 'yes']], landlockAbi: 6 }, files: { 'agent.run': { ino: 1, size: 2, mtimeMs: 3.5, ctimeMs: 4 } } };
     assert.equal(entryProblem(JSON.parse(JSON.stringify(good))), undefined);
     assert.match(entryProblem(null)!, /not an object/);
     assert.match(entryProblem({ ...good, facts: null })!, /facts is not an object/);
@@ -340,13 +342,14 @@ describe('run cache: the artifacts are asked too, not only the model', () => {
       mkdirSync(join(home, 'cache', 'boxwright', 'run'), { recursive: true });
       const { configReader } = await import('../../app/cli/options.js');
       const { compileConfig } = await import('../../app/cli/compile.js');
-      const { cacheRefusal } = await import('../../app/cli/run-linux.js');
+      const { cacheRefusal, runVet } = await import('../../app/cli/run-linux.js');
       const { parseArgsFile } = await import('../../targets/linux/index.js');
       const reader = configReader({ fs: 'host', home });
       const check = reader.check(Buffer.from('[agent.filesystem]\nread = ["/usr"]\nexec = ["/usr/bin/true"]\n'), 'c.toml');
       const outcome = await compileConfig(check, 'linux', {});
       assert.ok(outcome.ok);
-      assert.equal(await cacheRefusal(outcome), undefined, 'a config that mounts nothing of the cache is cacheable');
+      const refusal = (o: typeof outcome): string | undefined => cacheRefusal(o, runVet(o));
+      assert.equal(refusal(outcome), undefined, 'a config that mounts nothing of the cache is cacheable');
       const root = join(home, 'cache', 'boxwright');
       const withBind = (option: string, path: string): typeof outcome => ({
         ...outcome,
@@ -357,10 +360,10 @@ describe('run cache: the artifacts are asked too, not only the model', () => {
         }),
       });
       for (const path of [root, join(home, 'cache'), join(root, 'run')]) {
-        assert.match((await cacheRefusal(withBind('--bind', path)))!, new RegExp(`agent's mounts make ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} writable, which holds the cache`), path);
-        assert.equal(await cacheRefusal(withBind('--ro-bind', path)), undefined, `--ro-bind ${path}`);
+        assert.match(refusal(withBind('--bind', path))!, new RegExp(`agent's mounts make ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} writable, which holds the cache`), path);
+        assert.equal(refusal(withBind('--ro-bind', path)), undefined, `--ro-bind ${path}`);
       }
-      assert.equal(await cacheRefusal(withBind('--bind', join(home, 'elsewhere'))), undefined, 'a writable bind beside the cache');
+      assert.equal(refusal(withBind('--bind', join(home, 'elsewhere'))), undefined, 'a writable bind beside the cache');
     } finally {
       if (saved === undefined) delete process.env['XDG_CACHE_HOME'];
       else process.env['XDG_CACHE_HOME'] = saved;

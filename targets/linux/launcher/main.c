@@ -6,7 +6,8 @@
  * built boxwright-sandbox.<arch>, /.boxwright/exec inside the sandbox) is
  * the in-sandbox step: inside.c. Both answer --version; --abi prints the
  * kernel's Landlock ABI; --check-launch parses a launch file on stdin and
- * prints it (launch-file.c), for the test that holds it to launch-file.ts.
+ * prints it (launch-file.c), for the test that holds it to launch-file.ts;
+ * --vet answers vet.c's questions for the TypeScript side.
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -15,6 +16,7 @@
 #include "../landlock/landlock.h"
 #include "launch-file.h"
 #include "sandbox.h"
+#include "vet.h"
 
 static int version(void) {
   printf("boxwright-sandbox %s (%s, launch format %s)\n", BOXWRIGHT_VERSION, HOST_ARCH, LAUNCH_FORMAT);
@@ -59,6 +61,7 @@ int main(int argc, char **argv) {
     return EXIT_REFUSED;
   }
   if (argc == 2 && strcmp(argv[1], "--check-launch") == 0) return check_launch();
+  if (argc >= 2 && strcmp(argv[1], "--vet") == 0) return vet_main(argc, argv);
   if (argc == 2 && strcmp(argv[1], "--abi") == 0) {
     printf("%d\n", landlock_abi());
     return fflush(stdout) == 0 ? 0 : EXIT_REFUSED;
