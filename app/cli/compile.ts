@@ -10,7 +10,7 @@ import { configReader, UsageError, type ConfigArgs } from './options.js';
 import { readInput } from './read-input.js';
 import type { TrustedFile } from '../../compiler/ir/types.js';
 import { bwrapOrigin, locateBwrap, lookupHomes, type BwrapFound, type BwrapLookup } from '../sandbox/bwrap.js';
-import { canonical, roleWords, trustedFile } from '../sandbox/trusted.js';
+import { canonical, roleWords, trustedFile } from '../trusted-files.js';
 
 export interface CompileArgs extends ConfigArgs {
   config?: string;
@@ -211,7 +211,8 @@ export async function compileCommand(args: CompileArgs): Promise<number> {
   // through artifactStem; checked once more where the files are written.
   for (const a of outcome.artifacts) artifactStem(a.name);
   makeOutDir(args.out);
-  if (platform === 'linux') {
+  // Launchers make DIR something a later run executes: only then does who could write it matter.
+  if (platform === 'linux' && args.config !== '-' && outcome.check.verdicts.linux !== 'refused') {
     const why = await launchRefusal(outcome, args.out, outcome.check.ir.trustedFiles, bwrap?.found ? bwrap : undefined);
     if (why) {
       process.stderr.write(`boxwright compile: ${why}; nothing written\n`);

@@ -7,10 +7,10 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { homedir, tmpdir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import type { TrustedFile } from '../../compiler/ir/types.js';
-import { hostView, type FsView } from '../../compiler/paths/index.js';
+import { hostView, isUnder, type FsView } from '../../compiler/paths/index.js';
 import { bpfName, SECCOMP_ARCHES } from '../../targets/linux/arch.js';
 import { packageRoot } from '../../targets/linux/launcher/index.js';
 import { artifactStem, type Artifact } from '../../targets/target.js';
@@ -21,7 +21,7 @@ import { compileOptionArgs, copyLaunchers, launcherUnavailable, launchFiles } fr
 import { stampOf, writeEntry, type EntryFile } from '../sandbox/run-cache.js';
 import { cacheInputs, type RunRequest } from '../sandbox/run-request.js';
 import { runLauncher } from '../sandbox/spawn.js';
-import { roleWords, trustedFile } from '../sandbox/trusted.js';
+import { roleWords, trustedFile } from '../trusted-files.js';
 import { vet, VetError, type VetFinding } from '../sandbox/vet.js';
 import { compileConfig, type CompileOutcome } from './compile.js';
 import { configReader, UsageError, type ConfigReader } from './options.js';
@@ -125,16 +125,15 @@ export async function runLinux(args: RunArgs, req: RunRequest, { reader, recorde
       }
     } else if (req.verbose) say(`no cache entry: ${written.why}`);
   } else if (req.verbose) say(`no cache entry: ${cacheable}`);
-  // A private directory for this run alone, under the cache root (never the host's shared temp, where another
-  // workload could watch for it and swap the launcher), removed after the run.
-  const root = cacheRoot();
-  const runs = join(root, 'run');
-  const why = privateDir(root, runs);
-  if (why) {
-    say(`no private directory for the sandbox (${why}); the command did not run. Make ${root} yours and private (chmod 700), or set XDG_CACHE_HOME to a directory only you can write`);
+  // A private directory for this run alone (never the host's shared temp while
+  // another place will do: a workload there could watch for it and swap what
+  // the launcher reads), removed after the run.
+  const place = fallbackParent(findings);
+  if ('why' in place) {
+    say(`${place.why}; the command did not run`);
     return NOT_RUN;
   }
-  const dir = mkdtempSync(join(runs, `.run-${process.pid}-`));
+  const dir = mkdtempSync(join(place.dir, `.run-${process.pid}-`));
   try {
     // A config from standard input is kept beside the launch: the launcher holds it to the bytes compiled.
     const configFile = req.config === '-' ? join(dir, 'config.toml') : req.config;
@@ -171,18 +170,48 @@ export function runVet(outcome: Compiled, bwrap?: BwrapFound): VetFinding[] {
   const views = outcome.artifacts.filter((a) => a.name.endsWith('.bwrap.args')).map((a) => ({ principal: a.name.slice(0, -'.bwrap.args'.length), args: typeof a.content === 'string' ? Buffer.from(a.content) : a.content }));
   return vet({
     views,
-    files: trusted.filter((f) => !f.tree).map((f) => f.path),
+    // A fallback directory is a new entry of its parent: reached when the parent's entries can be changed.
+    files: [...trusted.filter((f) => !f.tree).map((f) => f.path), ...fallbackCandidates()],
     trees: [...trusted.filter((f) => f.tree).map((f) => f.path), cacheRoot()],
     ...(bwrap ? { rootOwned: [bwrap.path] } : {}),
   });
 }
 
-/** Why the run may not start, from the findings (the run cache's own are cacheRefusal's). */
-function vetRefusal(findings: readonly VetFinding[], outcome: Compiled, bwrap: BwrapFound): string | undefined {
+/**
+ * Where a run without a cache entry may keep its files: under the cache
+ * root (private to the user, a path no grant may name), else in the
+ * user's runtime directory (/run/user/UID, the same), else the temp
+ * directory — the first that no principal's mounts reach (the launcher
+ * refuses a directory its mounts reach), in a fresh 0700 directory.
+ */
+function fallbackCandidates(): string[] {
+  const runtime = process.env['XDG_RUNTIME_DIR'];
+  return [join(cacheRoot(), 'run'), ...(runtime && isAbsolute(runtime) ? [join(runtime, 'boxwright')] : []), tmpdir()];
+}
+
+function fallbackParent(findings: readonly VetFinding[]): { readonly dir: string } | { readonly why: string } {
+  const reasons: string[] = [];
   const root = cacheRoot();
+  for (const candidate of fallbackCandidates()) {
+    const reach = findings.find((f) => f.kind === 'reach' && f.path === candidate);
+    if (reach && reach.kind === 'reach') {
+      reasons.push(`${reach.principal}'s mounts make ${reach.dest} writable, which holds ${candidate}`);
+      continue;
+    }
+    if (candidate === tmpdir()) return { dir: candidate };
+    const why = privateDir(isUnder(candidate, root) ? root : candidate, candidate);
+    if (!why) return { dir: candidate };
+    reasons.push(why);
+  }
+  return { why: `no private directory for the sandbox that no principal could write (${reasons.join('; ')}). Make ${cacheRoot()} yours and private (chmod 700), or set XDG_CACHE_HOME to a directory only you can write` };
+}
+
+/** Why the run may not start, from the findings (the run cache's own, and where a run without an entry may live, are cacheRefusal's and fallbackParent's). */
+function vetRefusal(findings: readonly VetFinding[], outcome: Compiled, bwrap: BwrapFound): string | undefined {
+  const places = [cacheRoot(), ...fallbackCandidates()];
   for (const f of findings) {
     if (f.kind === 'untrusted') return `bubblewrap ${f.path} (${bwrapOrigin(bwrap)}) is not root's alone: ${f.reason}. Every run executes it outside any sandbox: install bubblewrap where only root writes (your distribution's package), or name one with --bwrap PATH`;
-    if (f.path === root) continue;
+    if (places.includes(f.path)) continue;
     const role = outcome.check.ir.trustedFiles.find((t) => t.path === f.path)?.role;
     return `${f.principal}'s compiled mounts make ${f.dest} writable, which holds ${role ? roleWords[role] : ''} ${f.path}: a run could change what the next one trusts (the model says otherwise: a bug to report)`;
   }

@@ -3,7 +3,7 @@ import { compileConfig, type CompileArgs, type CompileOutcome } from './compile.
 import { configReader, UsageError } from './options.js';
 import { readInput } from './read-input.js';
 import { packageRoot } from '../../targets/linux/launcher/index.js';
-import { trustedFile } from '../sandbox/trusted.js';
+import { trustedFile } from '../trusted-files.js';
 import { hasPrincipal, NOT_RUN, refused, runRequest, say, type RunArgs } from './run-common.js';
 
 export { NOT_EXECUTABLE, NOT_FOUND, NOT_RUN, type RunArgs } from './run-common.js';

@@ -58,28 +58,39 @@ function executable(p: string): boolean {
   }
 }
 
+/**
+ * A program by name in the PATH directories that are absolute and outside
+ * every home: the host programs boxwright executes (bubblewrap, doctor's
+ * trial commands) are looked up nowhere a principal may have written.
+ * `skipped`: the executables of that name passed over.
+ */
+export function lookOnPath(name: string, env: NodeJS.ProcessEnv, homes: readonly string[]): { readonly path?: string; readonly skipped: readonly string[] } {
+  const skipped: string[] = [];
+  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const file = join(dir, name);
+    if (!isAbsolute(dir) || homes.some((h) => isUnder(resolve(dir), h))) {
+      if (executable(file)) skipped.push(file);
+      continue;
+    }
+    if (executable(file)) return { path: file, skipped };
+  }
+  return { skipped };
+}
+
 export function locateBwrap(req: BwrapRequest): BwrapLookup {
   const env = req.env ?? process.env;
   const fromEnv = env['BOXWRIGHT_BWRAP'] || undefined;
   const source: BwrapSource = req.option !== undefined ? 'option' : fromEnv !== undefined ? 'env' : 'path';
   const asked = req.option ?? fromEnv ?? 'bwrap';
-  const skipped: string[] = [];
+  let skipped: readonly string[] = [];
   let candidate: string | undefined;
   if (source === 'option' || asked.includes('/')) {
     candidate = resolve(asked);
   } else {
-    for (const dir of (env['PATH'] ?? '').split(delimiter)) {
-      if (!dir) continue;
-      const file = join(dir, asked);
-      if (!isAbsolute(dir) || req.homes.some((h) => isUnder(resolve(dir), h))) {
-        if (executable(file)) skipped.push(file);
-        continue;
-      }
-      if (executable(file)) {
-        candidate = file;
-        break;
-      }
-    }
+    const hit = lookOnPath(asked, env, req.homes);
+    skipped = hit.skipped;
+    candidate = hit.path;
     if (!candidate) return { found: false, why: `no ${asked} in the PATH directories outside your home (${env['PATH'] ?? 'PATH unset'})`, source, asked, skipped };
   }
   let path: string;

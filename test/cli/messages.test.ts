@@ -144,7 +144,8 @@ describe('item 14: run, when the command cannot run', () => {
     assert.match(box.stderr, /It is at \/usr\/bin\/ls on this machine, outside agent's view: grant it \(\[agent\.filesystem\] read = \["\/usr"\]/);
     const tool = boxwright(['run', '--fs', 'host', '--principal', 'tool:fmt', file('run-tool.toml', `[agent.filesystem]\nread = ["/usr"]\n[tools.fmt.filesystem]\nread = ["${dir}"]\n`), '--', 'ls'], scratch);
     assert.match(tool.stderr, /grant it \(\[tools\.fmt\.filesystem\] read = \["\/usr"\]/);
-    const tyba = run(file('run-tyba.toml', `[sandbox]\nread_allow = ["${dir}"]\n`), 'ls');
+    // The session's worktree (the current directory) elsewhere than the config: a config the session could write is refused (trusted-file-writable).
+    const tyba = run(file('run-tyba.toml', `[sandbox]\nread_allow = ["${dir}"]\n`), 'ls', dir);
     assert.equal(tyba.status, 127, tyba.stderr);
     assert.match(tyba.stderr, /grant it \(\[sandbox\] read_allow = \["\/usr"\]/);
     assert.doesNotMatch(tyba.stderr, /\bread = /);

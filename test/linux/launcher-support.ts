@@ -59,6 +59,8 @@ export interface LauncherDir {
   writeLaunch(change: Partial<LaunchFile> | Uint8Array): void;
   /** Rewrites the .bwrap.args, and its digest in the launch file (as a compile would write both). */
   writeArgs(argv: readonly string[]): void;
+  /** Rewrites a seccomp program or the Landlock rules the launch file names, and its digest there. */
+  writeNamed(name: string, bytes: Uint8Array): void;
 }
 
 export interface DirOptions {
@@ -111,10 +113,28 @@ export async function makeLauncherDir(config: string, o: DirOptions): Promise<La
     writeLaunch(changes);
   };
   writeArgs(argv);
+  const writeNamed = (name: string, bytes: Uint8Array): void => {
+    writeFileSync(join(dir, name), bytes);
+    const seccomp = Object.fromEntries(Object.entries(launch.seccomp).map(([a, f]) => [a, f.name === name ? file(name) : f]));
+    launch = { ...launch, seccomp, landlock: launch.landlock?.name === name ? file(name) : launch.landlock };
+    writeLaunch(changes);
+  };
   const run = join(dir, `${id}.run`);
   copyFileSync(program!, run);
   chmodSync(run, 0o755);
-  return { dir, run, config, launch, argv, compiled, writeLaunch, writeArgs };
+  return {
+    dir,
+    run,
+    config,
+    get launch() {
+      return launch;
+    },
+    argv,
+    compiled,
+    writeLaunch,
+    writeArgs,
+    writeNamed,
+  };
 }
 
 export interface LaunchOptions {

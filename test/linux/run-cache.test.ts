@@ -181,7 +181,7 @@ describe('boxwright run: the cache and its fast path', { skip, concurrency: 1 },
       ['principals: a string', (e) => JSON.stringify({ ...e, principals: 'agent' }), /principals is not a list of ids/],
       ['a stamp without ctime', (e) => JSON.stringify({ ...e, files: { ...(e['files'] as object), 'agent.run': { ino: 1, size: 1, mtimeMs: 1 } } }), /files\.agent\.run is not a stamp/],
       ['a file left out of files', (e) => JSON.stringify({ ...e, files: Object.fromEntries(Object.entries(e['files'] as object).filter(([n]) => n !== 'agent.bwrap.args')) }), /are not the ones its entry\.json names/],
-      ['another format', (e) => JSON.stringify({ ...e, format: 2 }), /format 2, not 1/],
+      ['another format', (e) => JSON.stringify({ ...e, format: 1 }), /format 1, not 2/],
     ];
     for (const [what, tamper, why] of tampers) {
       const dir = entryOf(cfg)!;

@@ -28,6 +28,8 @@ const adviceOnly: Record<string, string> = {
   'low-label-exposure': 'the smallest write subtree is the author\'s decision',
   'landlock-unavailable': 'a kernel with Landlock, or `--landlock off` on the command line: outside the config',
   'noncanonical-path': 'its macOS spelling is for macOS-only configs; the spelling case carries its fix',
+  'trusted-file-writable': "where the config, the manifest or the compiled directory lives, and how narrow the write grant must be, are the author's decisions (outside the config, or a redesign of its grants)",
+  'shared-temp-write': 'the temp directory of its own is made outside the config, and TMPDIR is set on the command line',
 };
 
 const errorsOf = (ds: readonly Diagnostic[]): Set<string> => new Set(ds.filter((d) => d.severity === 'error').flatMap((d) => d.platforms.map((p) => `${d.ruleId}@${p}`)));

@@ -6,8 +6,8 @@
  */
 import { realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { PLATFORMS, type Platform } from '../../compiler/diagnostic.js';
-import type { TrustedFile } from '../../compiler/ir/types.js';
+import { PLATFORMS, type Platform } from '../compiler/diagnostic.js';
+import type { TrustedFile } from '../compiler/ir/types.js';
 
 /**
  * `path` made absolute with every link resolved as far as it exists (a
