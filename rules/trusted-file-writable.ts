@@ -11,7 +11,7 @@ const trusted: Record<TrustedFile['role'], string> = {
   manifest: 'the --fs manifest the check takes its facts from: one run could rewrite the facts the next check believes',
   out: 'the directory `compile --out` writes the sandbox into: one run could rewrite what the next `DIR/<principal>.run` executes',
   bwrap: 'the bubblewrap boxwright executes, outside any sandbox, for every run',
-  boxwright: 'boxwright itself (its package), which the next boxwright command runs outside any sandbox',
+  boxwright: 'boxwright itself (its entry point, bundles and launcher program), which the next boxwright command runs outside any sandbox',
 };
 
 const writes = (g: Grant): boolean => g.access === 'write' || g.access === 'read-write';

@@ -7,7 +7,8 @@ import { openForBind } from '../../targets/runner/descriptors.js';
 import type { Finding } from '../format/doctor.js';
 import { formatNames, formats, renderer } from '../format/registry.js';
 import { UsageError } from './options.js';
-import { bwrapOrigin, locateBwrap, lookOnPath, lookupHomes, type BwrapLookup } from '../sandbox/bwrap.js';
+import { lookOnPath, lookupHomes } from '../host-programs.js';
+import { bwrapOrigin, locateBwrap, type BwrapLookup } from '../sandbox/bwrap.js';
 import { vet } from '../sandbox/vet.js';
 
 /**

@@ -12,7 +12,6 @@ import { isAbsolute, join } from 'node:path';
 import type { TrustedFile } from '../../compiler/ir/types.js';
 import { hostView, isUnder, type FsView } from '../../compiler/paths/index.js';
 import { bpfName, SECCOMP_ARCHES } from '../../targets/linux/arch.js';
-import { packageRoot } from '../../targets/linux/launcher/index.js';
 import { artifactStem, type Artifact } from '../../targets/target.js';
 import { bwrapOrigin, locateBwrap, lookupHomes, type BwrapFound, type BwrapLookup } from '../sandbox/bwrap.js';
 import { cacheRoot, privateDir } from '../sandbox/cache-dir.js';
@@ -21,6 +20,7 @@ import { compileOptionArgs, copyLaunchers, launcherUnavailable, launchFiles } fr
 import { stampOf, writeEntry, type EntryFile } from '../sandbox/run-cache.js';
 import { cacheInputs, type RunRequest } from '../sandbox/run-request.js';
 import { runLauncher } from '../sandbox/spawn.js';
+import { boxwrightFiles } from '../sandbox/own-package.js';
 import { roleWords, trustedFile } from '../trusted-files.js';
 import { vet, VetError, type VetFinding } from '../sandbox/vet.js';
 import { compileConfig, type CompileOutcome } from './compile.js';
@@ -43,8 +43,7 @@ export interface LinuxReader {
  * its code outside every sandbox at the next run).
  */
 export function runTrusted(bwrap: BwrapLookup): TrustedFile[] {
-  const root = packageRoot();
-  return [...(bwrap.found ? [trustedFile(bwrap.path, 'bwrap', ['linux'])] : []), ...(root ? [trustedFile(root, 'boxwright', ['linux'])] : [])];
+  return [...(bwrap.found ? [trustedFile(bwrap.path, 'bwrap', ['linux'])] : []), ...boxwrightFiles('linux')];
 }
 
 /** Throws UsageError for a bad --fs or --home: a usage error, exit 2, before the config is read. */

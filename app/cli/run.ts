@@ -2,8 +2,7 @@ import type { Platform } from '../../compiler/diagnostic.js';
 import { compileConfig, type CompileArgs, type CompileOutcome } from './compile.js';
 import { configReader, UsageError } from './options.js';
 import { readInput } from './read-input.js';
-import { packageRoot } from '../../targets/linux/launcher/index.js';
-import { trustedFile } from '../trusted-files.js';
+import { boxwrightFiles } from '../sandbox/own-package.js';
 import { hasPrincipal, NOT_RUN, refused, runRequest, say, type RunArgs } from './run-common.js';
 
 export { NOT_EXECUTABLE, NOT_FOUND, NOT_RUN, type RunArgs } from './run-common.js';
@@ -23,9 +22,8 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const platform: Platform | undefined = process.platform === 'linux' ? 'linux' : process.platform === 'darwin' ? 'macos' : process.platform === 'win32' ? 'windows' : undefined;
   const linux = platform === 'linux' ? await import('./run-linux.js') : undefined;
   // What the host trusts after a run besides the config: boxwright itself (on Linux also bubblewrap: run-linux.ts).
-  const root = packageRoot();
   const linuxReader = linux?.linuxReader(args, req);
-  const reader = linuxReader ?? { reader: configReader(args, undefined, root && platform ? [trustedFile(root, 'boxwright', [platform])] : []) };
+  const reader = linuxReader ?? { reader: configReader(args, undefined, platform ? boxwrightFiles(platform) : []) };
   const input = readInput(req.config);
   if ('error' in input) {
     say(`${input.error}; the command did not run`);

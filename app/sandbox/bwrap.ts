@@ -14,16 +14,13 @@
  * directories only root can change, outside every write grant) is judged
  * by the caller (vet.ts and the model), and again by the launcher.
  */
-import { accessSync, constants, realpathSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
-// The module, not the index (which loads the schema's validators): the fast path locates bubblewrap too.
-import { isUnder } from '../../compiler/paths/spelling.js';
+import { realpathSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { executable, lookOnPath } from '../host-programs.js';
+
+export { lookupHomes } from '../host-programs.js';
 
 export type BwrapSource = 'option' | 'env' | 'path';
-
-/** The homes the lookup on PATH stays out of: this user's, and `--home`. */
-export const lookupHomes = (home: string | undefined): string[] => [homedir(), ...(home ? [home] : [])];
 
 export interface BwrapFound {
   readonly found: true;
@@ -47,35 +44,6 @@ export interface BwrapRequest {
   readonly env?: NodeJS.ProcessEnv;
   /** The homes the lookup stays out of: this user's, and `--home`. */
   readonly homes: readonly string[];
-}
-
-function executable(p: string): boolean {
-  try {
-    accessSync(p, constants.X_OK);
-    return statSync(p).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/**
- * A program by name in the PATH directories that are absolute and outside
- * every home: the host programs boxwright executes (bubblewrap, doctor's
- * trial commands) are looked up nowhere a principal may have written.
- * `skipped`: the executables of that name passed over.
- */
-export function lookOnPath(name: string, env: NodeJS.ProcessEnv, homes: readonly string[]): { readonly path?: string; readonly skipped: readonly string[] } {
-  const skipped: string[] = [];
-  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const file = join(dir, name);
-    if (!isAbsolute(dir) || homes.some((h) => isUnder(resolve(dir), h))) {
-      if (executable(file)) skipped.push(file);
-      continue;
-    }
-    if (executable(file)) return { path: file, skipped };
-  }
-  return { skipped };
 }
 
 export function locateBwrap(req: BwrapRequest): BwrapLookup {
