@@ -167,7 +167,8 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
         add('4) metadata', { comment, sbpl: `(allow ${META_OPS} ${filter})` });
         break;
       case 'exec':
-        add('5) exec', { comment, sbpl: `(allow process-exec file-map-executable ${filterFor(g.path, 'file')})` });
+        // A directory grants its tree (the IR makes an exec of a directory a tree grant), as the model says.
+        add('5) exec', { comment, sbpl: `(allow process-exec file-map-executable ${filter})` });
         break;
       case 'deny':
         add('6) denies', { comment, sbpl: `(deny ${DENY_OPS[tyba ? 'tyba' : 'box']} ${filterFor(g.path, 'tree')})` });

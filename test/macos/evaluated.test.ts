@@ -1,0 +1,39 @@
+// The compiled profiles, read by the tests' SBPL evaluator (sbpl-eval.ts):
+// one test per finding of the evaluator and of the review of the profiles
+// (issue 23), each on a config written for it, each asking the profile
+// what the model's cell (and so explain) says. The differential test
+// (model-vs-sbpl.test.ts) finds such classes on generated configs; these
+// pin each one down.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { CompileOutcome } from '../../app/cli/compile.js';
+import { legend } from '../../model/cell.js';
+import { profileName } from '../../targets/macos/profile.js';
+import { compileText } from '../compile-helpers.js';
+import { observe, observedLegend, type ObjectKind } from './sbpl-cells.js';
+import { SbplProfile } from './sbpl-eval.js';
+import { artifactsOf, principalsOf } from './support.js';
+
+async function compiled(toml: string, extra: Parameters<typeof compileText>[2] = {}): Promise<{ outcome: CompileOutcome; profile: (id?: string, params?: Record<string, string>) => SbplProfile }> {
+  const outcome = await compileText(toml, 'macos', extra);
+  const artifacts = artifactsOf(outcome);
+  return { outcome, profile: (id = 'agent', params = {}) => new SbplProfile(artifacts.find((a) => a.name === profileName(id))!.content, params) };
+}
+
+/** The model's macOS legend and the profile's at a path, side by side. */
+async function both(toml: string, path: string, kind: ObjectKind, id = 'agent'): Promise<{ model: string; profile: string }> {
+  const { outcome, profile } = await compiled(toml);
+  const pa = principalsOf(outcome).find((p) => p.principal.id === id)!;
+  return { model: legend(pa.effectiveAt(path, 'macos')), profile: observedLegend(observe(profile(id), path, kind)) };
+}
+
+describe('macos profiles, evaluated: what explain says is what the profile gives', () => {
+  it('exec of a directory grants its tree: a program below it runs, as explain says', async () => {
+    const toml = '[agent.filesystem]\nexec = ["~/results"]\n';
+    assert.deepEqual(await both(toml, '/home/dev/results/output.txt', 'file'), { model: 'x', profile: 'x' });
+    assert.deepEqual(await both(toml, '/home/dev/results', 'dir'), { model: 'x', profile: 'x' });
+    assert.deepEqual(await both(toml, '/home/dev/results/output.txt', 'file', 'agent'), { model: 'x', profile: 'x' });
+    // A file below it with its own read: read and run.
+    assert.deepEqual(await both('[agent.filesystem]\nexec = ["~/results"]\nread_file = ["~/results/summary.txt"]\n', '/home/dev/results/summary.txt', 'file'), { model: 'rx', profile: 'rx' });
+  });
+});
