@@ -42,6 +42,8 @@ export type Mechanism =
   | { readonly kind: 'tool-mounts-executable' }
   /** Linux: TYBA's temp directory is a private tmpfs. */
   | { readonly kind: 'private-tmpfs' }
+  /** macOS: `list` of a file (or a socket): it has no entry names of its own, so the profile gives its properties only. */
+  | { readonly kind: 'names-of-a-file' }
   /** macOS: a tool runs helpers from its content grants. */
   | { readonly kind: 'tool-helper-exec' }
   /** macOS (TYBA): denials beat permissions; a listed secret stays denied. */
@@ -93,6 +95,7 @@ export const FACT_KINDS: readonly FactKind[] = [
   'tool-mounts-executable',
   'private-tmpfs',
   'tool-helper-exec',
+  'names-of-a-file',
   'denials-beat-permissions',
   'secret-label',
   'read-allow-discarded',

@@ -102,11 +102,16 @@ function macosAt(p: Principal, ix: PathIndex, path: string, tyba: boolean): Cell
   if (s.deny || s.mechanismDenied) return tyba ? access({ meta: true }) : denied;
   const read = !!(s.readTree ?? s.readFile);
   const write = !!(s.writeTree ?? s.writeFile);
-  const meta = tyba || !!s.metadataTree;
+  // `list` gives a directory's entry names (file-read-data, on a directory only) and its properties (any kind).
+  const names = !!s.listHere && !listsNothing(s.listHere);
+  const meta = tyba || !!s.metadataTree || !!s.listHere;
   // Tools run helpers and load built code from their content grants.
   const exec = !!(s.execFile ?? s.execTree) || (p.kind === 'tool' && (read || write));
-  return access({ read, write, exec, names: !!s.listHere, meta });
+  return access({ read, write, exec, names, meta });
 }
+
+/** A `list` of a path that is not a directory: there are no entry names to give (an unknown kind may be a directory). */
+const listsNothing = (g: Grant): boolean => g.facts.kind === 'file' || g.facts.kind === 'other';
 
 /** The platform table's loader directories: an agent read of one makes its programs executable. */
 const loaderDirectories: ReadonlySet<string> = new Set(loaderData.loaderDirectories);
@@ -394,6 +399,7 @@ const nothingToLabel = fixed('nothing-to-label');
 const readsOpen = fixed('reads-open');
 const denialsBeatPermissions = fixed('denials-beat-permissions');
 const toolHelperExec = fixed('tool-helper-exec');
+const namesOfAFile = fixed('names-of-a-file');
 
 /** The platform mechanism behind a cell that differs from the request. */
 function mechanismOf(p: Principal, g: Grant, platform: Platform, cell: Cell, tyba: boolean, confined: boolean): Mechanism | undefined {
@@ -415,6 +421,7 @@ function mechanismOf(p: Principal, g: Grant, platform: Platform, cell: Cell, tyb
   }
   if (platform === 'macos') {
     if (tyba && g.access === 'read' && (cell.kind !== 'access' || !cell.read)) return denialsBeatPermissions;
+    if (g.access === 'list' && listsNothing(g) && cell.kind === 'access' && !cell.names) return namesOfAFile;
     if (cell.kind === 'access' && cell.exec && p.kind === 'tool' && g.access !== 'exec') return toolHelperExec;
   }
   return undefined;

@@ -160,8 +160,10 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
         add('2) writes', { comment, sbpl: `(allow file-write* ${filter})` });
         break;
       case 'list':
-        // Names without contents: the directory's entries (its data) and its properties, nothing below it.
-        add('3) list', { comment, sbpl: `(allow file-read-data ${META_OPS} ${filterFor(g.path, 'file')})` });
+        // Names without contents: the directory's properties, and its entries (its data) only while it is a
+        // directory: on a file, file-read-data is its content (vnode-type holds whatever is there at run time).
+        add('3) list', { comment, sbpl: `(allow ${META_OPS} ${filterFor(g.path, 'file')})` });
+        add('3) list', { comment, sbpl: `(allow file-read-data (require-all ${filterFor(g.path, 'file')} (vnode-type DIRECTORY)))` });
         break;
       case 'metadata':
         add('4) metadata', { comment, sbpl: `(allow ${META_OPS} ${filter})` });

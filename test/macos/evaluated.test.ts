@@ -36,4 +36,13 @@ describe('macos profiles, evaluated: what explain says is what the profile gives
     // A file below it with its own read: read and run.
     assert.deepEqual(await both('[agent.filesystem]\nexec = ["~/results"]\nread_file = ["~/results/summary.txt"]\n', '/home/dev/results/summary.txt', 'file'), { model: 'rx', profile: 'rx' });
   });
+
+  it("list of a regular file exposes no content: the profile gives its properties, and explain says meta, with lint's warning", async () => {
+    const toml = '[agent.filesystem]\nlist = ["~/results/output.txt", "~/inbox"]\n';
+    assert.deepEqual(await both(toml, '/home/dev/results/output.txt', 'file'), { model: 'meta', profile: 'meta' });
+    assert.deepEqual(await both(toml, '/home/dev/inbox', 'dir'), { model: 'names', profile: 'names' });
+    const { outcome } = await compiled(toml);
+    const warning = outcome.check.diagnostics.find((d) => d.ruleId === 'list-without-content' && d.platforms.includes('macos'));
+    assert.ok(warning && warning.severity === 'warning' && warning.message.includes('no entry names'), JSON.stringify(outcome.check.diagnostics.map((d) => d.message)));
+  });
 });

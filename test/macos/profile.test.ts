@@ -6,7 +6,7 @@ import type { CompileOutcome } from '../../app/cli/compile.js';
 import { FILE_SECTIONS } from '../../targets/macos/profile.js';
 import { compileExample, compileText, exampleNames } from '../compile-helpers.js';
 import { matchSnapshot } from '../snapshot.js';
-import { pathFilters, ruleParts, stringsOf } from './sbpl-reader.js';
+import { pathFilters, ruleParts, shape, stringsOf } from './sbpl-reader.js';
 import { artifactsOf, assertBaselineReadsOnlySystem, assertDeniesLast, assertNoContentRead, covers, expectedFilePaths, parseProfile, principalsOf, type Form, type Profile } from './support.js';
 
 const compiled = new Map<string, Promise<CompileOutcome>>();
@@ -137,12 +137,14 @@ describe('macos: seed rows in the profiles', () => {
     assertNoContentRead(p, '/home/dev/project/output/build.log', 'read-file-cannot-cover-dir.toml');
   });
 
-  it('list: file-read-data (and metadata) on the directory literal only', async () => {
+  it('list: metadata of the directory literal, and file-read-data of it only while it is a directory', async () => {
     const p = await profileOf('list-without-content.toml');
     const list = p.sections.get('3) list')!;
-    assert.equal(list.length, 1);
-    assert.deepEqual(ruleParts(list[0]!).operations, ['file-read-data', 'file-read-metadata', 'file-test-existence']);
+    assert.equal(list.length, 2);
+    assert.deepEqual(ruleParts(list[0]!).operations, ['file-read-metadata', 'file-test-existence']);
     assert.deepEqual(pathFilters(list[0]!), [{ kind: 'literal', path: '/home/dev/inbox' }]);
+    assert.deepEqual(ruleParts(list[1]!).operations, ['file-read-data']);
+    assert.deepEqual(shape(ruleParts(list[1]!).filters[0]!), [{ symbol: 'require-all' }, [{ symbol: 'literal' }, { string: '/home/dev/inbox' }], [{ symbol: 'vnode-type' }, { symbol: 'DIRECTORY' }]]);
     assertNoContentRead(p, '/home/dev/inbox/mail.eml', 'list-without-content.toml');
   });
 
