@@ -42,6 +42,13 @@ export type Mechanism =
   | { readonly kind: 'tool-mounts-executable' }
   /** Linux: TYBA's temp directory is a private tmpfs. */
   | { readonly kind: 'private-tmpfs' }
+  /**
+   * macOS: a `read_file` or `write_file` names a directory: the profile's
+   * literal gives the directory entry alone (for a read, its names and
+   * properties; for a write, changes to its own properties), none of what
+   * is below it.
+   */
+  | { readonly kind: 'directory-entry-only'; readonly access: 'read' | 'write' }
   /** macOS: `list` of a file (or a socket): it has no entry names of its own, so the profile gives its properties only. */
   | { readonly kind: 'names-of-a-file' }
   /** macOS: a tool runs helpers from its content grants. */
@@ -96,6 +103,7 @@ export const FACT_KINDS: readonly FactKind[] = [
   'private-tmpfs',
   'tool-helper-exec',
   'names-of-a-file',
+  'directory-entry-only',
   'denials-beat-permissions',
   'secret-label',
   'read-allow-discarded',

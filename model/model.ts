@@ -100,15 +100,19 @@ function requestedCell(g: Grant): Cell {
 function macosAt(p: Principal, ix: PathIndex, path: string, tyba: boolean): Cell {
   const s = ix.summary(path, 'macos');
   if (s.deny || s.mechanismDenied) return tyba ? access({ meta: true }) : denied;
-  const read = !!(s.readTree ?? s.readFile);
-  const write = !!(s.writeTree ?? s.writeFile);
+  // A one-file entry is a literal: on a directory, the entry alone (its names, for a read), nothing below it.
+  const read = !!s.readTree || (!!s.readFile && !namesDirectory(s.readFile));
+  const write = !!s.writeTree || (!!s.writeFile && !namesDirectory(s.writeFile));
   // `list` gives a directory's entry names (file-read-data, on a directory only) and its properties (any kind).
-  const names = !!s.listHere && !listsNothing(s.listHere);
+  const names = (!!s.listHere && !listsNothing(s.listHere)) || (!!s.readFile && namesDirectory(s.readFile));
   const meta = tyba || !!s.metadataTree || !!s.listHere;
   // Tools run helpers and load built code from their content grants.
   const exec = !!(s.execFile ?? s.execTree) || (p.kind === 'tool' && (read || write));
   return access({ read, write, exec, names, meta });
 }
+
+/** A one-file entry (read_file, write_file) that names a directory. */
+const namesDirectory = (g: Grant): boolean => g.scope === 'file' && g.access !== 'exec' && g.facts.kind === 'dir';
 
 /** A `list` of a path that is not a directory: there are no entry names to give (an unknown kind may be a directory). */
 const listsNothing = (g: Grant): boolean => g.facts.kind === 'file' || g.facts.kind === 'other';
@@ -190,7 +194,7 @@ const fileEntryOnDirectory: Cell = Object.freeze({ kind: 'refused', because: Obj
  * more than the model says, and a rule says what it means there.
  */
 function fileEntryGivesTree(g: Grant, platform: Platform): boolean {
-  if (g.implicit || g.scope !== 'file' || g.access === 'exec' || g.facts.kind !== 'dir') return false;
+  if (g.implicit || !namesDirectory(g)) return false;
   return platform === 'linux' || (platform === 'windows' && writes(g));
 }
 const loaderMaps: Mechanism = Object.freeze({ kind: 'loader-maps' });
@@ -400,6 +404,7 @@ const readsOpen = fixed('reads-open');
 const denialsBeatPermissions = fixed('denials-beat-permissions');
 const toolHelperExec = fixed('tool-helper-exec');
 const namesOfAFile = fixed('names-of-a-file');
+const directoryEntryOnly = { read: Object.freeze({ kind: 'directory-entry-only', access: 'read' }), write: Object.freeze({ kind: 'directory-entry-only', access: 'write' }) } as const satisfies Record<'read' | 'write', Mechanism>;
 
 /** The platform mechanism behind a cell that differs from the request. */
 function mechanismOf(p: Principal, g: Grant, platform: Platform, cell: Cell, tyba: boolean, confined: boolean): Mechanism | undefined {
@@ -422,6 +427,7 @@ function mechanismOf(p: Principal, g: Grant, platform: Platform, cell: Cell, tyb
   if (platform === 'macos') {
     if (tyba && g.access === 'read' && (cell.kind !== 'access' || !cell.read)) return denialsBeatPermissions;
     if (g.access === 'list' && listsNothing(g) && cell.kind === 'access' && !cell.names) return namesOfAFile;
+    if (!g.implicit && namesDirectory(g) && (g.access === 'read' || g.access === 'write')) return directoryEntryOnly[g.access];
     if (cell.kind === 'access' && cell.exec && p.kind === 'tool' && g.access !== 'exec') return toolHelperExec;
   }
   return undefined;

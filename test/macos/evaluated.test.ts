@@ -45,4 +45,14 @@ describe('macos profiles, evaluated: what explain says is what the profile gives
     const warning = outcome.check.diagnostics.find((d) => d.ruleId === 'list-without-content' && d.platforms.includes('macos'));
     assert.ok(warning && warning.severity === 'warning' && warning.message.includes('no entry names'), JSON.stringify(outcome.check.diagnostics.map((d) => d.message)));
   });
+
+  it('a read_file or write_file naming a directory gives the directory entry alone: what lies below is not read, and nothing is created in it', async () => {
+    // examples/read-file-cannot-cover-dir.toml: the grants do not add up to read-write below the directory.
+    const toml = '[agent.filesystem]\nread_file = ["~/project/output"]\nwrite = ["~/project/output"]\n';
+    assert.deepEqual(await both(toml, '/home/dev/project/output', 'dir'), { model: 'w', profile: 'w' });
+    assert.deepEqual(await both(toml, '/home/dev/project/output/new.txt', 'absent'), { model: 'w', profile: 'w' });
+    assert.deepEqual(await both('[agent.filesystem]\nread_file = ["~/inbox"]\n', '/home/dev/inbox', 'dir'), { model: 'names', profile: 'names' });
+    assert.deepEqual(await both('[agent.filesystem]\nread = ["~/project"]\nwrite_file = ["~/project/output"]\n', '/home/dev/project/output', 'dir'), { model: 'r', profile: 'r' });
+    assert.deepEqual(await both('[tools.t.filesystem]\nwrite_file = ["~/inbox"]\n', '/home/dev/inbox', 'dir', 'tool.t'), { model: '—', profile: '—' });
+  });
 });

@@ -134,8 +134,9 @@ export function assertDeniesLast(profile: Profile, where: string): void {
  */
 export function assertNoContentRead(profile: Profile, path: string, where: string, namesAllowed = false): void {
   const baseline = new Set(profile.sections.get('baseline'));
-  // A `list` grant reads a directory's names: file-read-data on that directory's literal, nothing below.
-  const listing = new Set(namesAllowed ? profile.sections.get('3) list')!.filter((f) => pathFilters(f).every((x) => x.kind === 'literal' && x.path === path)) : []);
+  // A directory's names: file-read-data on that directory's literal, nothing below (a `list`, or a read_file naming the directory).
+  const names = (f: Form): boolean => pathFilters(f).every((x) => x.kind === 'literal' && x.path === path);
+  const listing = new Set(namesAllowed ? [...profile.sections.get('3) list')!, ...profile.sections.get('1) reads')!].filter(names) : []);
   for (const f of profile.forms) {
     if (baseline.has(f) || listing.has(f)) continue;
     const r = ruleParts(f);
