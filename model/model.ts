@@ -412,7 +412,9 @@ function mechanismOf(p: Principal, g: Grant, platform: Platform, cell: Cell, tyb
     if (g.implicit?.privateTmpfs) return privateTmpfs;
     if (g.path && isUnder(g.path, '/proc')) return ownProc;
     if (g.access === 'metadata') return noMetadataTree;
-    if (g.access === 'deny' && cell.kind === 'empty') return g.facts.kind === 'file' ? emptyCoverFile : emptyCoverDir;
+    // The one decision of the cover's kind, which the lowering reads: an empty file over anything that is not a
+    // directory (a socket too: a directory cannot be mounted on it); an unknown kind is covered as a directory.
+    if (g.access === 'deny' && cell.kind === 'empty') return g.facts.kind === 'file' || g.facts.kind === 'other' ? emptyCoverFile : emptyCoverDir;
     if (g.access === 'exec' && cell.kind === 'access') return execGrantReadable;
     if (cell.kind === 'access' && cell.exec)
       // Under Landlock an agent's read is executable only as a loader directory; an exec grant over it says so itself.
