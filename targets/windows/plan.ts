@@ -263,7 +263,7 @@ function denyStep(o: Origin, posixPath: string | null, path: WindowsPath, what: 
     fileSddl: denyReadFile,
     recursive: true,
     perFile: true,
-    why: `${what}: a Medium no-read-up label on the object and, file by file, on everything below it, so that a Low token can neither read nor write it; files created later are covered only through inheritance (OICI)`,
+    why: `${what}: a Medium no-read-up label on the object and, file by file, on everything below it, so that a Low token can neither read, write nor run it; files created later are covered only through inheritance (OICI)`,
   };
 }
 

@@ -347,117 +347,117 @@ try {
   # platforms page)
   # a secret location on TYBA's list (its platforms page): a Medium no-read-up
   # label on the object and, file by file, on everything below it, so that a
-  # Low token can neither read nor write it; files created later are covered
-  # only through inheritance (OICI)
+  # Low token can neither read, write nor run it; files created later are
+  # covered only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.ssh'
-  Invoke-BwStep -Id 'step-003' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
+  Invoke-BwStep -Id 'step-003' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-004 · deny-read · every principal · implicit: TYBA's secret list (its
   # platforms page)
   # a secret location on TYBA's list (its platforms page): a Medium no-read-up
   # label on the object and, file by file, on everything below it, so that a
-  # Low token can neither read nor write it; files created later are covered
-  # only through inheritance (OICI)
+  # Low token can neither read, write nor run it; files created later are
+  # covered only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.aws'
-  Invoke-BwStep -Id 'step-004' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
+  Invoke-BwStep -Id 'step-004' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-005 · deny-read · every principal · implicit: TYBA's secret list (its
   # platforms page)
   # a secret location on TYBA's list (its platforms page): a Medium no-read-up
   # label on the object and, file by file, on everything below it, so that a
-  # Low token can neither read nor write it; files created later are covered
-  # only through inheritance (OICI)
+  # Low token can neither read, write nor run it; files created later are
+  # covered only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.gnupg'
-  Invoke-BwStep -Id 'step-005' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
+  Invoke-BwStep -Id 'step-005' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-006 · deny-read · every principal · implicit: TYBA's secret list (its
   # platforms page)
   # a secret location on TYBA's list (its platforms page): a Medium no-read-up
   # label on the object and, file by file, on everything below it, so that a
-  # Low token can neither read nor write it; files created later are covered
-  # only through inheritance (OICI)
+  # Low token can neither read, write nor run it; files created later are
+  # covered only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.kube'
-  Invoke-BwStep -Id 'step-006' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
+  Invoke-BwStep -Id 'step-006' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-007 · deny-read · every principal · implicit: TYBA's secret list (its
   # platforms page)
   # a secret location on TYBA's list (its platforms page): a Medium no-read-up
   # label on the object and, file by file, on everything below it, so that a
-  # Low token can neither read nor write it; files created later are covered
-  # only through inheritance (OICI)
+  # Low token can neither read, write nor run it; files created later are
+  # covered only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.config\gcloud'
-  Invoke-BwStep -Id 'step-007' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
+  Invoke-BwStep -Id 'step-007' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-008 · deny-read · every principal · implicit: TYBA's secret list (its
   # platforms page)
   # a secret location on TYBA's list (its platforms page): a Medium no-read-up
   # label on the object and, file by file, on everything below it, so that a
-  # Low token can neither read nor write it; files created later are covered
-  # only through inheritance (OICI)
+  # Low token can neither read, write nor run it; files created later are
+  # covered only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.config\gh'
-  Invoke-BwStep -Id 'step-008' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
+  Invoke-BwStep -Id 'step-008' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-009 · deny-read · every principal · implicit: TYBA's secret list (its
   # platforms page)
   # a secret location on TYBA's list (its platforms page): a Medium no-read-up
   # label on the object and, file by file, on everything below it, so that a
-  # Low token can neither read nor write it; files created later are covered
-  # only through inheritance (OICI)
+  # Low token can neither read, write nor run it; files created later are
+  # covered only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.git-credentials'
-  Invoke-BwStep -Id 'step-009' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
+  Invoke-BwStep -Id 'step-009' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-010 · deny-read · every principal · implicit: TYBA's secret list (its
   # platforms page)
   # a secret location on TYBA's list (its platforms page): a Medium no-read-up
   # label on the object and, file by file, on everything below it, so that a
-  # Low token can neither read nor write it; files created later are covered
-  # only through inheritance (OICI)
+  # Low token can neither read, write nor run it; files created later are
+  # covered only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.netrc'
-  Invoke-BwStep -Id 'step-010' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
+  Invoke-BwStep -Id 'step-010' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-011 · deny-read · every principal · implicit: TYBA's secret list (its
   # platforms page)
   # a secret location on TYBA's list (its platforms page): a Medium no-read-up
   # label on the object and, file by file, on everything below it, so that a
-  # Low token can neither read nor write it; files created later are covered
-  # only through inheritance (OICI)
+  # Low token can neither read, write nor run it; files created later are
+  # covered only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.npmrc'
-  Invoke-BwStep -Id 'step-011' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
+  Invoke-BwStep -Id 'step-011' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-012 · deny-read · every principal · implicit: TYBA's secret list (its
   # platforms page)
   # a secret location on TYBA's list (its platforms page): a Medium no-read-up
   # label on the object and, file by file, on everything below it, so that a
-  # Low token can neither read nor write it; files created later are covered
-  # only through inheritance (OICI)
+  # Low token can neither read, write nor run it; files created later are
+  # covered only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.pypirc'
-  Invoke-BwStep -Id 'step-012' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
+  Invoke-BwStep -Id 'step-012' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-013 · deny-read · every principal · implicit: TYBA's secret list (its
   # platforms page)
   # a secret location on TYBA's list (its platforms page): a Medium no-read-up
   # label on the object and, file by file, on everything below it, so that a
-  # Low token can neither read nor write it; files created later are covered
-  # only through inheritance (OICI)
+  # Low token can neither read, write nor run it; files created later are
+  # covered only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.docker\config.json'
-  Invoke-BwStep -Id 'step-013' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
+  Invoke-BwStep -Id 'step-013' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-014 · deny-read · every principal · implicit: TYBA's secret list (its
   # platforms page)
   # a secret location on TYBA's list (its platforms page): a Medium no-read-up
   # label on the object and, file by file, on everything below it, so that a
-  # Low token can neither read nor write it; files created later are covered
-  # only through inheritance (OICI)
+  # Low token can neither read, write nor run it; files created later are
+  # covered only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.cargo\credentials'
-  Invoke-BwStep -Id 'step-014' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
+  Invoke-BwStep -Id 'step-014' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-015 · deny-read · agent · config line 7 (`deny`)
   # the config denies it to the agent: a Medium no-read-up label on the object
   # and, file by file, on everything below it, so that a Low token can neither
-  # read nor write it; files created later are covered only through
+  # read, write nor run it; files created later are covered only through
   # inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\project\src\main.py'
-  Invoke-BwStep -Id 'step-015' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
+  Invoke-BwStep -Id 'step-015' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 } catch {
   Write-Warning "apply.ps1 stopped: undo.ps1 restores what it changed (backups in $BackupDir)"
   throw
