@@ -57,6 +57,14 @@ export type Mechanism =
   | { readonly kind: 'denials-beat-permissions' }
   /** Windows: a listed secret (or a deny) keeps its no-read-up label. */
   | { readonly kind: 'secret-label' }
+  /**
+   * Windows: another principal's deny labels this path. A label is a
+   * property of the files, not of a principal: it shuts every principal's
+   * Low token out, not only the one whose entry asked for it.
+   */
+  | { readonly kind: 'label-of-another-principal'; readonly label: OtherLabel }
+  /** Windows: other principals' denies label paths inside this grant's tree (GrantAccess.disclosures), shut to this principal too. */
+  | { readonly kind: 'labels-of-other-principals'; readonly labels: readonly OtherLabel[] }
   /** Windows: read_allow is accepted and discarded. */
   | { readonly kind: 'read-allow-discarded' }
   /** Windows: an absent deny target has nothing to label. */
@@ -80,6 +88,12 @@ export type Mechanism =
   | { readonly kind: 'host-network-namespace'; readonly abstractSockets: AbstractSockets }
   /** Linux, macOS: a deny's ancestors cannot be renamed or removed (GrantAccess.pinnedAncestors). */
   | { readonly kind: 'ancestors-pinned'; readonly ancestors: readonly string[] };
+
+/** A deny of another principal that the Windows plan labels: the principal's id and its deny grant. */
+export interface OtherLabel {
+  readonly principal: string;
+  readonly grant: Grant;
+}
 
 /** Whether a principal in the host's network namespace reaches the host's abstract unix sockets. */
 export type AbstractSockets = 'reachable' | 'scoped' | 'scoped-from-abi-6';
@@ -106,6 +120,8 @@ export const FACT_KINDS: readonly FactKind[] = [
   'directory-entry-only',
   'denials-beat-permissions',
   'secret-label',
+  'label-of-another-principal',
+  'labels-of-other-principals',
   'read-allow-discarded',
   'nothing-to-label',
   'reads-open',

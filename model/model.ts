@@ -6,7 +6,7 @@ import { dirname } from 'node:path';
 import loaderData from '../compiler/paths/loaders.json' with { type: 'json' };
 import { access, absent, denied, empty, type Cell } from './cell.js';
 import { appliesOn, PathIndex } from './path-index.js';
-import type { AbstractSockets, Mechanism } from './facts.js';
+import type { AbstractSockets, Mechanism, OtherLabel } from './facts.js';
 
 
 export interface GrantAccess {
@@ -219,6 +219,7 @@ function grantAccess(
   sockets: SocketTable,
   confined: boolean,
   unspelled: Mechanism | undefined,
+  shutBy: OthersLabels,
 ): GrantAccess {
   const applies = g.implicit ? { macos: appliesOn(g, 'macos'), linux: appliesOn(g, 'linux'), windows: appliesOn(g, 'windows') } : unspelled ? notOnWindows : everywhere;
   const privateTmpRoot = isDeny(g) ? p.grants.find((x) => x.implicit?.privateTmpfs)?.path : undefined;
@@ -241,7 +242,8 @@ function grantAccess(
     else if (platform === 'linux' && isDeny(g) && g.facts.existence === 'absent' && !g.implicit) cell = denyTargetAbsent;
     else {
       cell = at(g.path, platform);
-      const mechanism = mechanismOf(p, g, platform, cell, tyba, confined);
+      const label = platform === 'windows' && cell.kind === 'denied' && !isDeny(g) ? shutBy.at(g.path) : undefined;
+      const mechanism: Mechanism | undefined = label ? { kind: 'label-of-another-principal', label } : mechanismOf(p, g, platform, cell, tyba, confined);
       if (mechanism) (notes ??= {})[platform] = mechanism;
       // A deny the platform enforces pins the ancestors the workload could
       // rename (Linux: the ones a mount shows it; macOS: every deny rule holds).
@@ -260,7 +262,10 @@ function grantAccess(
     else windows = cell;
   }
   const reach = socketsUnder(p, g, at, sockets);
+  // Other principals' deny labels inside this tree shut those paths to this principal too.
+  const labelsInside = g.path && applies.windows && !isDeny(g) && g.scope === 'tree' && windows.kind === 'access' ? shutBy.inside(g.path) : [];
   let disclosures: Partial<Record<Platform, Mechanism[]>> | undefined;
+  if (labelsInside.length) disclosures = { windows: [{ kind: 'labels-of-other-principals', labels: labelsInside }] };
   if (pinnedAncestors || reach) {
     for (const platform of PLATFORMS) {
       const ancestors = pinnedAncestors?.[platform];
@@ -307,7 +312,7 @@ const notesInterned = new Map<Mechanism | undefined, Map<Mechanism | undefined, 
 function notesOf(n: Partial<Record<Platform, Mechanism>>): GrantAccess['notes'] {
   // Each platform's mechanism is a fixed one (mechanismOf), so the combinations are few;
   // the Windows plan's omission names its path: its own object.
-  if (n.windows?.kind === 'no-windows-spelling') return n;
+  if (n.windows?.kind === 'no-windows-spelling' || n.windows?.kind === 'label-of-another-principal') return n;
   return intern(notesInterned, n.macos, n.linux, () => new Map(), n.windows, () => Object.freeze(n));
 }
 
@@ -435,7 +440,41 @@ function mechanismOf(p: Principal, g: Grant, platform: Platform, cell: Cell, tyb
   return undefined;
 }
 
-function principalAccess(ir: PolicyIR, p: Principal): PrincipalAccess {
+/**
+ * The denies the Windows plan labels (existing paths with a Windows
+ * spelling), of every principal: a label is a property of the files, so
+ * each shuts every principal out, not only its own.
+ */
+function windowsLabels(ir: PolicyIR): OtherLabel[] {
+  return ir.principals.flatMap((p) =>
+    p.grants.filter((g) => isDeny(g) && !!g.path && appliesOn(g, 'windows') && g.facts.existence !== 'absent' && !windowsUnspelled(g, ir.home)).map((grant) => ({ principal: p.id, grant })),
+  );
+}
+
+/**
+ * What another principal's labels mean for one principal on Windows: the
+ * label that shuts a path (none where its own deny or a listed secret
+ * already does), and the labels inside a tree.
+ */
+interface OthersLabels {
+  readonly at: (path: string) => OtherLabel | undefined;
+  readonly inside: (path: string) => readonly OtherLabel[];
+}
+
+function othersLabels(labels: readonly OtherLabel[], ix: PathIndex, secrets: readonly string[]): OthersLabels {
+  return {
+    at: (path) => {
+      if (!labels.length || ix.summary(path, 'windows').existingDeny || secrets.some((s) => isUnder(path, s))) return undefined;
+      // The nearest label above: the one apply.ps1 set on the object last looked at.
+      let found: OtherLabel | undefined;
+      for (const l of labels) if (isUnder(path, l.grant.path!) && (!found || l.grant.path!.length > found.grant.path!.length)) found = l;
+      return found;
+    },
+    inside: (path) => labels.filter((l) => l.grant.path !== path && isUnder(l.grant.path!, path)),
+  };
+}
+
+function principalAccess(ir: PolicyIR, p: Principal, labels: readonly OtherLabel[]): PrincipalAccess {
   const tyba = ir.dialect === 'tyba';
   // An entry the Windows plan leaves out grants, and denies, nothing there.
   const unspelled = new Map<Grant, Mechanism>();
@@ -446,17 +485,22 @@ function principalAccess(ir: PolicyIR, p: Principal): PrincipalAccess {
   const ix = new PathIndex(p.grants, unspelled);
   // Seed 001: Windows labels the twelve secrets deny-read whatever the config;
   // TYBA's Seatbelt denies them too, and read_allow cannot re-open them.
-  for (const s of secretLocations) {
-    ix.denyByMechanism(expandTilde(s, ir.home), 'windows');
-    if (tyba) ix.denyByMechanism(expandTilde(s, ir.home), 'macos');
+  const secrets = secretLocations.map((s) => expandTilde(s, ir.home));
+  for (const s of secrets) {
+    ix.denyByMechanism(s, 'windows');
+    if (tyba) ix.denyByMechanism(s, 'macos');
   }
+  // Another principal's deny is a label on the files: it shuts this principal out too.
+  const others = labels.filter((l) => l.principal !== p.id);
+  for (const l of others) ix.denyByMechanism(l.grant.path!, 'windows');
+  const shutBy = othersLabels(others, ix, secrets);
   // A tool runs helpers from its content grants: Landlock grants it execute there, as mounts alone do.
   const privateTmp = p.grants.find((g) => g.implicit?.privateTmpfs);
   const linuxExec: LinuxExec = { confined: ir.linux.exec === 'landlock' && p.kind !== 'tool', loaders: new Set(ir.linux.loaders), ...(privateTmp ? { privateTmp } : {}) };
   const at = (path: string, platform: Platform): Cell =>
     platform === 'macos' ? macosAt(p, ix, path, tyba) : platform === 'linux' ? linuxAt(ix, path, linuxExec) : windowsAt(ix, path);
   const sockets = socketTable(ir.sockets === 'unknown' ? [] : ir.sockets);
-  const grants = p.grants.map((g) => grantAccess(p, g, ix, at, tyba, sockets, linuxExec.confined, unspelled.get(g)));
+  const grants = p.grants.map((g) => grantAccess(p, g, ix, at, tyba, sockets, linuxExec.confined, unspelled.get(g), shutBy));
   return {
     principal: p,
     grants,
@@ -490,5 +534,6 @@ function abstractSockets(ir: PolicyIR): AbstractSockets {
 
 /** The one effective-access model: what the rules judge, explain prints and the emitters lower. */
 export function effectiveAccess(ir: PolicyIR): AccessModel {
-  return { ir, principals: ir.principals.map((p) => principalAccess(ir, p)) };
+  const labels = windowsLabels(ir);
+  return { ir, principals: ir.principals.map((p) => principalAccess(ir, p, labels)) };
 }

@@ -185,7 +185,10 @@ function lowerPrincipal(
       noEffect.push({
         ...o,
         path: winPath,
-        reason: 'a deny-read label covers this path (a deny entry or a listed secret): the label also keeps the Low token from writing it',
+        reason:
+          note?.kind === 'label-of-another-principal'
+            ? `${explanation(note).text}: the label also keeps ${who(p)}'s Low token from writing it`
+            : 'a deny-read label covers this path (a deny entry or a listed secret): the label also keeps the Low token from writing it',
         ruleId: note ? explanation(note).ruleId : null,
       });
       continue;

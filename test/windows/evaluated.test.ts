@@ -85,4 +85,12 @@ describe('windows plans, evaluated: what explain says is what the token gets', {
     assert.deepEqual(ownDeny().agent!['/home/dev/project/.env'], { model: '—', token: '—' });
     assert.deepEqual(ownDeny().agent!['/home/dev/project/README.md'], { model: 'rwx', token: 'rwx' });
   });
+
+  it("one principal's deny label shuts the others out too, and their cells say so, with the rule's warning", () => {
+    const r = othersDeny();
+    assert.deepEqual(r['tool.t1']!['/home/dev/project/README.md'], { model: '—', token: '—' });
+    assert.deepEqual(r['tool.t1']!['/home/dev/project'], { model: '—', token: '—' });
+    assert.deepEqual(r['tool.t1']!['/home/dev/results/output.txt'], { model: 'rx', token: 'rx' });
+    assert.deepEqual(r.agent!['/home/dev/project/README.md'], { model: '—', token: '—' });
+  });
 });
