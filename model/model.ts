@@ -493,6 +493,10 @@ function principalAccess(ir: PolicyIR, p: Principal, labels: readonly OtherLabel
   // Another principal's deny is a label on the files: it shuts this principal out too.
   const others = labels.filter((l) => l.principal !== p.id);
   for (const l of others) ix.denyByMechanism(l.grant.path!, 'windows');
+  // %TEMP% is a name the plan expands at run time; at its default place under the
+  // home (Windows sets TEMP to %USERPROFILE%\AppData\Local\Temp), a label above it covers it.
+  const defaultTemp = `${ir.home === '/' ? '' : ir.home}/AppData/Local/Temp`;
+  if (secrets.concat(labels.map((l) => l.grant.path!)).some((d) => isUnder(defaultTemp, d))) ix.denyByMechanism('%TEMP%', 'windows');
   const shutBy = othersLabels(others, ix, secrets);
   // A tool runs helpers from its content grants: Landlock grants it execute there, as mounts alone do.
   const privateTmp = p.grants.find((g) => g.implicit?.privateTmpfs);

@@ -33,13 +33,14 @@ const OBJECTS = [
 
 interface Case {
   readonly toml: string;
+  readonly extra: Parameters<typeof compileText>[2];
   /** Principal id → POSIX path under /home/dev → the model's legend and the token's. */
   result?: Record<string, Record<string, { model: string; token: string }>>;
   readonly paths: readonly string[];
 }
 const cases: Case[] = [];
-function windowsCase(toml: string, paths: readonly string[]): () => NonNullable<Case['result']> {
-  const c: Case = { toml, paths };
+function windowsCase(toml: string, paths: readonly string[], extra: Case['extra'] = {}): () => NonNullable<Case['result']> {
+  const c: Case = { toml, paths, extra };
   cases.push(c);
   return () => c.result!;
 }
@@ -49,7 +50,7 @@ async function answerAll(): Promise<void> {
   const queries: AccessQuery[] = [];
   const pending: (() => void)[] = [];
   for (const c of cases) {
-    const outcome = await compileText(c.toml, 'windows');
+    const outcome = await compileText(c.toml, 'windows', c.extra);
     assert.ok(outcome.ok, outcome.ok ? '' : outcome.reason);
     const plan = JSON.parse(outcome.artifacts.find((a) => a.name === 'acl-plan.json')!.content as string) as AclPlan;
     const tree = new ProfileTree(OBJECTS);
@@ -58,7 +59,8 @@ async function answerAll(): Promise<void> {
     const result: NonNullable<Case['result']> = {};
     model.principals.forEach((pa, i) => {
       for (const path of c.paths) {
-        const node = tree.find(`%USERPROFILE%\\${path.slice('/home/dev/'.length).replace(/\//g, '\\')}`);
+        // A path under the home, or a name the plan expands (%TEMP%).
+        const node = tree.find(path.startsWith('%') ? path : `%USERPROFILE%\\${path.slice('/home/dev/'.length).replace(/\//g, '\\')}`);
         assert.ok(node, `the modelled profile has no ${path}`);
         const first = queries.length;
         for (const mask of [FILE_READ_DATA, FILE_WRITE_DATA, FILE_EXECUTE]) queries.push({ tree, node, mask, restrictingSid: sessionSid(i + 1) });
@@ -76,6 +78,7 @@ async function answerAll(): Promise<void> {
 
 const ownDeny = windowsCase('[agent.filesystem]\nwrite = ["~/project"]\nread = ["~/project"]\ndeny = ["~/project/.env"]\n', ['/home/dev/project/.env', '/home/dev/project/README.md']);
 const othersDeny = windowsCase('[agent.filesystem]\ndeny = ["~/project"]\n\n[tools.t1.filesystem]\nwrite = ["~/project"]\nread = ["~/project"]\n', ['/home/dev/project', '/home/dev/project/README.md', '/home/dev/results/output.txt']);
+const tempUnderDataDir = windowsCase('[sandbox]\nread_allow = []\n', ['%TEMP%', '/home/dev/project/README.md'], { 'tyba-data-dir': '/home/dev' });
 const spellings = windowsCase('[agent.filesystem]\nread = ["~"]\n', ['/home/dev/AppData/Roaming/gnupg/pubring.kbx', '/home/dev/AppData/Roaming/gcloud/credentials.db', '/home/dev/AppData/Roaming/GitHub CLI/hosts.yml', '/home/dev/.cargo/credentials.toml', '/home/dev/_netrc', '/home/dev/results/output.txt']);
 
 describe('windows plans, evaluated: what explain says is what the token gets', { skip }, () => {
@@ -92,5 +95,9 @@ describe('windows plans, evaluated: what explain says is what the token gets', {
     assert.deepEqual(r['tool.t1']!['/home/dev/project'], { model: '—', token: '—' });
     assert.deepEqual(r['tool.t1']!['/home/dev/results/output.txt'], { model: 'rx', token: 'rx' });
     assert.deepEqual(r.agent!['/home/dev/project/README.md'], { model: '—', token: '—' });
+  });
+
+  it('%TEMP% at its default place under the home: a label above it (a TYBA data directory of ~) covers it, and explain says so', () => {
+    assert.deepEqual(tempUnderDataDir().agent!['%TEMP%'], { model: '—', token: '—' });
   });
 });
