@@ -1,7 +1,7 @@
 import type { Platform } from '../compiler/diagnostic.js';
 import { PLATFORMS } from '../compiler/diagnostic.js';
 import type { Grant, PolicyIR, Principal } from '../compiler/ir/types.js';
-import { expandTilde, isUnder, secretLocations, windowsUnmapped } from '../compiler/paths/index.js';
+import { expandTilde, isUnder, secretLocations, windowsSecretSpellings, windowsUnmapped } from '../compiler/paths/index.js';
 import { dirname } from 'node:path';
 import loaderData from '../compiler/paths/loaders.json' with { type: 'json' };
 import { access, absent, denied, empty, type Cell } from './cell.js';
@@ -485,11 +485,14 @@ function principalAccess(ir: PolicyIR, p: Principal, labels: readonly OtherLabel
   const ix = new PathIndex(p.grants, unspelled);
   // Seed 001: Windows labels the twelve secrets deny-read whatever the config;
   // TYBA's Seatbelt denies them too, and read_allow cannot re-open them.
-  const secrets = secretLocations.map((s) => expandTilde(s, ir.home));
-  for (const s of secrets) {
+  const listed = secretLocations.map((s) => expandTilde(s, ir.home));
+  for (const s of listed) {
     ix.denyByMechanism(s, 'windows');
     if (tyba) ix.denyByMechanism(s, 'macos');
   }
+  // Where Windows tools keep the same secrets (%APPDATA%\gnupg, _netrc…): the plan labels them too.
+  const secrets = listed.concat(windowsSecretSpellings.map((w) => expandTilde(w.posix, ir.home)));
+  for (const s of secrets.slice(listed.length)) ix.denyByMechanism(s, 'windows');
   // Another principal's deny is a label on the files: it shuts this principal out too.
   const others = labels.filter((l) => l.principal !== p.id);
   for (const l of others) ix.denyByMechanism(l.grant.path!, 'windows');

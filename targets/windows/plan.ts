@@ -1,7 +1,7 @@
 import type { Verdict } from '../../compiler/diagnostic.js';
 import type { Grant, ListName, PrincipalKind } from '../../compiler/ir/types.js';
 import { who } from '../../compiler/ir/names.js';
-import { expandTilde, secretLocations } from '../../compiler/paths/index.js';
+import { expandTilde, secretLocations, windowsSecretSpellings } from '../../compiler/paths/index.js';
 import { version } from '../../compiler/version.js';
 import type { GrantAccess, PrincipalAccess } from '../../model/index.js';
 import { explanation, type RuleId } from '../../rules/index.js';
@@ -290,6 +290,12 @@ export function buildPlan(input: CompileInput): AclPlan {
       if (mapped.ok) denies.push(denyStep(o, posix, mapped.path, "a secret location on TYBA's list (its platforms page)"));
       else leftOut.push({ ...o, posixPath: posix, reason: mapped.reason, ruleId: NO_WINDOWS_PATH });
     }
+    // The same secrets where Windows tools keep them (compiler/paths/secrets.json, `windows`, each with its source).
+    for (const w of windowsSecretSpellings) {
+      const o: Origin = { principal: '*', configLine: null, implicit: `where ${w.tool} keeps ${w.of} on Windows (${w.source})`, source: 'secret', written: w.windows };
+      const root = /^%[A-Z]+%/.exec(w.windows)![0];
+      denies.push(denyStep(o, expandTilde(w.posix, home), { root, rest: w.windows.slice(root.length), spelled: w.windows }, `where ${w.tool} keeps ${w.of} on Windows`));
+    }
   }
   input.access.principals.forEach((pa, i) => lowerPrincipal(pa, principals[i]!.sessionSid, home, writes, denies, leftOut, noEffect));
   // Writes first, denies last: a deny label inside a write tree must be the
@@ -356,7 +362,7 @@ export function buildPlan(input: CompileInput): AclPlan {
 
 function notes(knowsFacts: boolean, readable: number): string[] {
   return [
-    `Reads are open on Windows: the restricted token at Integrity Level Low confines writes, not reads. Only the ${secretLocations.length} secret locations TYBA's platforms page lists, TYBA's data directory and the config's existing deny entries are labelled deny-read; every other file the user can read, the sandbox reads too: ${
+    `Reads are open on Windows: the restricted token at Integrity Level Low confines writes, not reads. Only the ${secretLocations.length} secret locations TYBA's platforms page lists (and the ${windowsSecretSpellings.length} other places Windows tools keep them: ${windowsSecretSpellings.map((w) => w.windows).join(', ')}), TYBA's data directory and the config's existing deny entries are labelled deny-read; every other file the user can read, the sandbox reads too: ${
       readable ? 'the credential files under `readable`, ' : knowsFacts ? '' : 'credential files wherever they exist (the filesystem view knows no paths), '
     }the .env of any other project, any other repository, Documents, Desktop. If the agent must see nothing beyond the project, use macOS or Linux.`,
     'Labels are properties of files, not of a principal: a deny-read label shuts the path to every principal (and every other Low-integrity process), not only to the one whose entry asked for it; a Low label on a write tree lets any low-integrity process write there where the DACL allows it.',

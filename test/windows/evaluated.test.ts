@@ -100,4 +100,11 @@ describe('windows plans, evaluated: what explain says is what the token gets', {
   it('%TEMP% at its default place under the home: a label above it (a TYBA data directory of ~) covers it, and explain says so', () => {
     assert.deepEqual(tempUnderDataDir().agent!['%TEMP%'], { model: '—', token: '—' });
   });
+
+  it('the listed secrets where Windows tools keep them (Gpg4win, gcloud, gh, curl, cargo) are labelled and denied, as explain says', () => {
+    const r = spellings().agent!;
+    for (const p of ['/home/dev/AppData/Roaming/gnupg/pubring.kbx', '/home/dev/AppData/Roaming/gcloud/credentials.db', '/home/dev/AppData/Roaming/GitHub CLI/hosts.yml', '/home/dev/.cargo/credentials.toml', '/home/dev/_netrc'])
+      assert.deepEqual(r[p], { model: '—', token: '—' }, p);
+    assert.deepEqual(r['/home/dev/results/output.txt'], { model: 'rx', token: 'rx' });
+  });
 });

@@ -21,11 +21,13 @@
 #
 # Reads are open on Windows: the restricted token at Integrity Level Low
 # confines writes, not reads. Only the 12 secret locations TYBA's platforms
-# page lists, TYBA's data directory and the config's existing deny entries are
-# labelled deny-read; every other file the user can read, the sandbox reads
-# too: the credential files under `readable`, the .env of any other project,
-# any other repository, Documents, Desktop. If the agent must see nothing
-# beyond the project, use macOS or Linux.
+# page lists (and the 5 other places Windows tools keep them: %APPDATA%\gnupg,
+# %APPDATA%\gcloud, %APPDATA%\GitHub CLI, %USERPROFILE%\_netrc,
+# %USERPROFILE%\.cargo\credentials.toml), TYBA's data directory and the
+# config's existing deny entries are labelled deny-read; every other file the
+# user can read, the sandbox reads too: the credential files under `readable`,
+# the .env of any other project, any other repository, Documents, Desktop. If
+# the agent must see nothing beyond the project, use macOS or Linux.
 #
 # Labels are properties of files, not of a principal: a deny-read label shuts
 # the path to every principal (and every other Low-integrity process), not
@@ -327,7 +329,7 @@ if (-not $WhatIfPreference) {
   } else { [System.IO.Directory]::CreateDirectory($BackupDir) | Out-Null }
 }
 
-# ---- steps (15) ------------------------------------------------------------
+# ---- steps (20) ------------------------------------------------------------
 try {
 
   # step-001 · grant-write · agent · config line 9 (`write`)
@@ -453,13 +455,58 @@ try {
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.cargo\credentials'
   Invoke-BwStep -Id 'step-014' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
-  # step-015 · deny-read · agent · config line 10 (`deny`)
+  # step-015 · deny-read · every principal · implicit: TYBA's secret list (its
+  # platforms page)
+  # where GnuPG (Gpg4win) keeps ~/.gnupg on Windows: a Medium no-read-up label
+  # on the object and, file by file, on everything below it, so that a Low
+  # token can neither read, write nor run it; files created later are covered
+  # only through inheritance (OICI)
+  $path = (Expand-BwRoot '%APPDATA%') + '\gnupg'
+  Invoke-BwStep -Id 'step-015' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
+
+  # step-016 · deny-read · every principal · implicit: TYBA's secret list (its
+  # platforms page)
+  # where Google Cloud CLI keeps ~/.config/gcloud on Windows: a Medium
+  # no-read-up label on the object and, file by file, on everything below it,
+  # so that a Low token can neither read, write nor run it; files created
+  # later are covered only through inheritance (OICI)
+  $path = (Expand-BwRoot '%APPDATA%') + '\gcloud'
+  Invoke-BwStep -Id 'step-016' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
+
+  # step-017 · deny-read · every principal · implicit: TYBA's secret list (its
+  # platforms page)
+  # where GitHub CLI keeps ~/.config/gh on Windows: a Medium no-read-up label
+  # on the object and, file by file, on everything below it, so that a Low
+  # token can neither read, write nor run it; files created later are covered
+  # only through inheritance (OICI)
+  $path = (Expand-BwRoot '%APPDATA%') + '\GitHub CLI'
+  Invoke-BwStep -Id 'step-017' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
+
+  # step-018 · deny-read · every principal · implicit: TYBA's secret list (its
+  # platforms page)
+  # where curl keeps ~/.netrc on Windows: a Medium no-read-up label on the
+  # object and, file by file, on everything below it, so that a Low token can
+  # neither read, write nor run it; files created later are covered only
+  # through inheritance (OICI)
+  $path = (Expand-BwRoot '%USERPROFILE%') + '\_netrc'
+  Invoke-BwStep -Id 'step-018' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
+
+  # step-019 · deny-read · every principal · implicit: TYBA's secret list (its
+  # platforms page)
+  # where Cargo keeps ~/.cargo/credentials on Windows: a Medium no-read-up
+  # label on the object and, file by file, on everything below it, so that a
+  # Low token can neither read, write nor run it; files created later are
+  # covered only through inheritance (OICI)
+  $path = (Expand-BwRoot '%USERPROFILE%') + '\.cargo\credentials.toml'
+  Invoke-BwStep -Id 'step-019' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
+
+  # step-020 · deny-read · agent · config line 10 (`deny`)
   # the config denies it to the agent: a Medium no-read-up label on the object
   # and, file by file, on everything below it, so that a Low token can neither
   # read, write nor run it; files created later are covered only through
   # inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\project\.env'
-  Invoke-BwStep -Id 'step-015' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
+  Invoke-BwStep -Id 'step-020' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 } catch {
   Write-Warning "apply.ps1 stopped: undo.ps1 restores what it changed (backups in $BackupDir)"
   throw

@@ -18,11 +18,13 @@
 #
 # Reads are open on Windows: the restricted token at Integrity Level Low
 # confines writes, not reads. Only the 12 secret locations TYBA's platforms
-# page lists, TYBA's data directory and the config's existing deny entries are
-# labelled deny-read; every other file the user can read, the sandbox reads
-# too: the .env of any other project, any other repository, Documents,
-# Desktop. If the agent must see nothing beyond the project, use macOS or
-# Linux.
+# page lists (and the 5 other places Windows tools keep them: %APPDATA%\gnupg,
+# %APPDATA%\gcloud, %APPDATA%\GitHub CLI, %USERPROFILE%\_netrc,
+# %USERPROFILE%\.cargo\credentials.toml), TYBA's data directory and the
+# config's existing deny entries are labelled deny-read; every other file the
+# user can read, the sandbox reads too: the .env of any other project, any
+# other repository, Documents, Desktop. If the agent must see nothing beyond
+# the project, use macOS or Linux.
 #
 # Labels are properties of files, not of a principal: a deny-read label shuts
 # the path to every principal (and every other Low-integrity process), not
