@@ -55,4 +55,26 @@ describe('macos profiles, evaluated: what explain says is what the profile gives
     assert.deepEqual(await both('[agent.filesystem]\nread = ["~/project"]\nwrite_file = ["~/project/output"]\n', '/home/dev/project/output', 'dir'), { model: 'r', profile: 'r' });
     assert.deepEqual(await both('[tools.t.filesystem]\nwrite_file = ["~/inbox"]\n', '/home/dev/inbox', 'dir', 'tool.t'), { model: '—', profile: '—' });
   });
+
+  it("the baseline: the user's other terminals are not readable without the pty extension (a terminal this sandbox opened has it); the terminal it was started on can be written", async () => {
+    const p = (await compiled('[agent.filesystem]\nread = ["~/project"]\n')).profile();
+    const tty = (operation: string, extensions: string[] = []) => p.allows({ operation, path: '/dev/ttys004', vnode: 'CHARACTER-DEVICE', extensions });
+    assert.equal(tty('file-read-data'), false, "another terminal's input");
+    assert.equal(tty('file-read-data', ['com.apple.sandbox.pty']), true, 'a pty the sandbox opened');
+    assert.equal(tty('file-write-data'), true, 'the inherited terminal: output');
+    assert.equal(tty('file-ioctl'), true, 'the inherited terminal: termios, window size');
+    assert.equal(p.allows({ operation: 'file-read-data', path: '/dev/ptmx', vnode: 'CHARACTER-DEVICE' }), true);
+    assert.equal(p.allows({ operation: 'pseudo-tty' }), true);
+  });
+
+  it('the baseline: no sysctl prefix lists other processes, and mach-host* does not set the host ports', async () => {
+    const p = (await compiled('[agent.filesystem]\nread = ["~/project"]\n')).profile();
+    const sysctl = (name: string) => p.allows({ operation: 'sysctl-read', sysctl: name });
+    assert.equal(sysctl('hw.ncpu'), true);
+    assert.equal(sysctl('kern.proc.pid.1'), false, "process 1's details by pid");
+    assert.equal(sysctl('kern.proc.pgrp.1'), false, 'a process group by id');
+    assert.equal(p.allows({ operation: 'mach-host*' }), true, "host_processor_info: Node's os.cpus()");
+    assert.equal(p.allows({ operation: 'mach-host-special-port-set' }), false);
+    assert.equal(p.allows({ operation: 'mach-host-exception-port-set' }), false);
+  });
 });

@@ -182,7 +182,15 @@ export function assertBaselineReadsOnlySystem(profile: Profile, where: string): 
     const r = ruleParts(f);
     if (!r.operations.some((op) => CONTENT_READ_OPS.includes(op))) continue;
     assert.ok(r.filters.length > 0, `${where}: an unfiltered baseline read on line ${f.line}`);
-    for (const filter of r.filters) {
+    // A require-all is judged by its path filter (the others narrow it: an extension, a vnode type).
+    const pathFilter = (f: Form): Form => {
+      const [k, ...rest] = f.items;
+      if (k?.type !== 'symbol' || k.value !== 'require-all') return f;
+      const paths = rest.filter((x): x is Form => x.type === 'list' && x.items[0]?.type === 'symbol' && ['literal', 'subpath', 'regex'].includes(x.items[0].value));
+      assert.equal(paths.length, 1, `${where}: a require-all on line ${f.line} with one path filter`);
+      return paths[0]!;
+    };
+    for (const filter of r.filters.map(pathFilter)) {
       const [k, v] = filter.items;
       const path = v && (v.type === 'string' || v.type === 'regex') ? v.value.replace(/^\^/, '') : '';
       assert.ok(k?.type === 'symbol' && ['literal', 'subpath', 'regex'].includes(k.value), `${where}: baseline read filter on line ${f.line}`);
