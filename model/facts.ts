@@ -77,7 +77,7 @@ export type Mechanism =
   | { readonly kind: 'loader-directory' }
   /** Linux under Landlock: a read tree is not executable by execve, but the dynamic loader can map and run a program from it. */
   | { readonly kind: 'loader-maps' }
-  /** Linux, macOS: bound unix sockets under a content grant that the workload can connect to (GrantAccess.sockets). */
+  /** Linux: bound unix sockets under a content grant that the workload can connect to (GrantAccess.sockets). */
   | { readonly kind: 'sockets-reachable'; readonly sockets: readonly string[] }
   /**
    * Linux: a direct network exception shares the host's network namespace,
@@ -86,6 +86,8 @@ export type Mechanism =
    * `scoped-from-abi-6`).
    */
   | { readonly kind: 'host-network-namespace'; readonly abstractSockets: AbstractSockets }
+  /** macOS: a direct network exception reaches IP peers only ((remote ip "*:*")): the machine's unix sockets stay closed. */
+  | { readonly kind: 'ip-peers-only' }
   /** Linux, macOS: a deny's ancestors cannot be renamed or removed (GrantAccess.pinnedAncestors). */
   | { readonly kind: 'ancestors-pinned'; readonly ancestors: readonly string[] };
 
@@ -128,6 +130,7 @@ export const FACT_KINDS: readonly FactKind[] = [
   'no-windows-spelling',
   'ancestors-pinned',
   'host-network-namespace',
+  'ip-peers-only',
   'sockets-reachable',
   'loader-directory',
   'loader-maps',

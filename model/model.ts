@@ -35,8 +35,8 @@ export interface GrantAccess {
   /**
    * For a content tree: the bound unix sockets under it that the principal
    * can connect to, per platform. Linux: those its mounts show (a read-only
-   * mount does not stop connect(2)); macOS: with a direct network exception
-   * (network-outbound decides a unix connect, not the file rules).
+   * mount does not stop connect(2)). macOS: none (network-outbound decides
+   * a unix connect, and no principal gets it for unix sockets).
    */
   readonly sockets?: Readonly<Partial<Record<Platform, readonly string[]>>>;
 }
@@ -368,9 +368,9 @@ function socketsUnder(p: Principal, g: Grant, at: PrincipalAccess['effectiveAt']
     const c = at(s, 'linux');
     return c.kind === 'access' && c.read;
   }) : [];
-  const macos = p.directNetwork && appliesOn(g, 'macos') ? under.filter((s) => at(s, 'macos').kind === 'access') : [];
-  if (!linux.length && !macos.length) return undefined;
-  return { ...(linux.length ? { linux } : {}), ...(macos.length ? { macos } : {}) };
+  // macOS decides a unix-socket connect with network-outbound, which no principal gets for unix sockets
+  // (a direct network exception reaches IP peers only): the file rules do not open them.
+  return linux.length ? { linux } : undefined;
 }
 
 /**
@@ -409,6 +409,7 @@ const readsOpen = fixed('reads-open');
 const denialsBeatPermissions = fixed('denials-beat-permissions');
 const toolHelperExec = fixed('tool-helper-exec');
 const namesOfAFile = fixed('names-of-a-file');
+const ipPeersOnly = fixed('ip-peers-only');
 const directoryEntryOnly = { read: Object.freeze({ kind: 'directory-entry-only', access: 'read' }), write: Object.freeze({ kind: 'directory-entry-only', access: 'write' }) } as const satisfies Record<'read' | 'write', Mechanism>;
 
 /** The platform mechanism behind a cell that differs from the request. */
@@ -514,7 +515,7 @@ function principalAccess(ir: PolicyIR, p: Principal, labels: readonly OtherLabel
     linuxExec: ir.linux.exec === 'landlock' ? 'landlock' : 'mounts',
     effectiveAt: at,
     // bubblewrap's --share-net: the surrounding namespace, with its loopback and abstract sockets.
-    network: p.directNetwork ? { linux: { kind: 'host-network-namespace', abstractSockets: abstractSockets(ir) } } : {},
+    network: p.directNetwork ? { linux: { kind: 'host-network-namespace', abstractSockets: abstractSockets(ir) }, macos: ipPeersOnly } : {},
     elsewhere: {
       macos: tyba
         ? { cell: access({ meta: true }), text: 'content denied, metadata (existence, size, dates) visible; the baseline (system binaries and libraries) readable' }

@@ -231,8 +231,10 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
   if (p.directNetwork) {
     const how = p.directNetwork.how === 'network-table' ? 'a tool network table' : 'contain_egress = false';
     const line = `config line ${p.directNetwork.span.start.line}: direct network exception`;
-    emit({ comment: `${line} (${how}): the gateway policy is bypassed (Box's platform table, direct-network)`, sbpl: '(allow network-outbound)' });
-    emit({ comment: `${line}: its sockets`, sbpl: '(allow system-socket)' });
+    // IP peers only: unfiltered, network-outbound would also connect to every unix socket on the machine
+    // (ssh-agent, docker.sock), which no file rule guards; a unix socket stays closed, as without the exception.
+    emit({ comment: `${line} (${how}): the gateway policy is bypassed (Box's platform table, direct-network); IP peers only, no unix socket`, sbpl: '(allow network-outbound (remote ip "*:*"))' });
+    emit({ comment: `${line}: its IP sockets`, sbpl: '(allow system-socket (socket-domain AF_INET) (socket-domain AF_INET6))' });
     for (const r of directNetworkRules) emit({ comment: `${line}: ${r.reason}`, sbpl: renderRule(r) });
   } else {
     const port = gatewayPort(input);

@@ -77,4 +77,19 @@ describe('macos profiles, evaluated: what explain says is what the profile gives
     assert.equal(p.allows({ operation: 'mach-host-special-port-set' }), false);
     assert.equal(p.allows({ operation: 'mach-host-exception-port-set' }), false);
   });
+
+  it("a direct network exception reaches IP peers, and no unix socket (ssh-agent's, docker.sock), as explain's network row says", async () => {
+    const { outcome, profile } = await compiled('[tools.fetcher.filesystem]\nread = ["~/services"]\n\n[tools.fetcher.network]\n');
+    const p = profile('tool.fetcher');
+    assert.equal(p.allows({ operation: 'network-outbound', remote: { kind: 'ip', protocol: 'tcp', host: '*', port: 443 } }), true);
+    assert.equal(p.allows({ operation: 'network-outbound', remote: { kind: 'ip', protocol: 'tcp', host: 'localhost', port: 5432 } }), true);
+    for (const sock of ['/home/dev/services/db.sock', '/private/tmp/com.apple.launchd.x/Listeners', '/home/dev/.docker/run/docker.sock'])
+      assert.equal(p.allows({ operation: 'network-outbound', path: sock, remote: { kind: 'unix' } }), false, sock);
+    assert.equal(p.allows({ operation: 'system-socket', socketDomain: 'AF_INET' }), true);
+    assert.equal(p.allows({ operation: 'system-socket', socketDomain: 'AF_UNIX' }), false);
+    const pa = principalsOf(outcome).find((x) => x.principal.id === 'tool.fetcher')!;
+    assert.equal(pa.network.macos?.kind, 'ip-peers-only');
+    assert.ok(!pa.grants.some((ga) => ga.sockets?.macos), 'no socket reachable on macOS');
+    assert.ok(!outcome.check.diagnostics.some((d) => d.ruleId === 'socket-in-read-grant' && d.platforms.includes('macos')));
+  });
 });

@@ -211,11 +211,11 @@ describe('macos: seed rows in the profiles', () => {
     assert.equal(d!.severity, 'warning');
   });
 
-  it('direct network: network-outbound and system-socket; the gateway only otherwise', async () => {
+  it('direct network: network-outbound to IP peers and IP sockets; the gateway only otherwise', async () => {
     for (const artifact of ['tool.fetcher.sb', 'mcp.search.sb']) {
       const p = await profileOf('direct-network.toml', artifact);
       const net = p.sections.get('network')!.map((f) => f.items.map((n) => ('value' in n ? n.value : '(…)')).join(' '));
-      assert.deepEqual(net.slice(0, 3), ['deny network*', 'allow network-outbound', 'allow system-socket'], artifact);
+      assert.deepEqual(net.slice(0, 3), ['deny network*', 'allow network-outbound (…)', 'allow system-socket (…) (…)'], artifact);
     }
     const agent = await profileOf('coding-agent.toml');
     const net = agent.sections.get('network')!;
