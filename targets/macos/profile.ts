@@ -146,7 +146,8 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
           ? 'absent today: the path stays refused if it is created later'
           : undefined);
     const comment = note ? `${origin(g)}; macOS: ${commentText(note)}` : origin(g);
-    const filter = filterFor(g.path, g.scope);
+    // A path known at run time only (TYBA's temp directory) is a profile parameter, passed by sandbox-exec -D.
+    const filter = g.implicit?.parameter ? `(subpath (param ${sbplString(g.implicit.parameter)}))` : filterFor(g.path, g.scope);
     switch (g.access) {
       case 'read':
         add('1) reads', { comment, sbpl: `(allow ${READ_OPS} ${filter})` });
@@ -184,16 +185,12 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
     // Tools run helpers and load built code from their content grants: the model says which grants.
     if (g.access !== 'exec' && cell.kind === 'access' && cell.exec && ga.notes.macos?.kind === 'tool-helper-exec')
       add('5) exec', { comment, sbpl: `(allow process-exec file-map-executable ${filter})` });
-    resolves(componentsLeadingTo(g.path), g.implicit ? 'implicit grants' : g.span.start.line);
+    if (!g.implicit?.parameter) resolves(componentsLeadingTo(g.path), g.implicit ? 'implicit grants' : g.span.start.line);
   }
 
   // TYBA's platforms page: its Seatbelt denies the listed secrets whatever read_allow says (denials beat permissions).
   if (tyba) {
     add('4) metadata', { comment: "implicit: tyba dialect: content, not metadata (TYBA's platforms page): existence, size and dates of every path are visible", sbpl: `(allow ${META_OPS})` });
-    // $TMPDIR (/private/var/folders/…/T) differs per user and boot: the runner
-    // passes it as `sandbox-exec -D TMPDIR=…`; without it the profile does not load (fail closed).
-    add('1) reads', { comment: 'implicit: the temp directory $TMPDIR (sandbox-exec -D TMPDIR=…)', sbpl: `(allow ${READ_OPS} (subpath (param "TMPDIR")))` });
-    add('2) writes', { comment: 'implicit: the temp directory $TMPDIR (sandbox-exec -D TMPDIR=…)', sbpl: '(allow file-write* (subpath (param "TMPDIR")))' });
     for (const s of secretLocations)
       add('6) denies', {
         comment: `implicit: TYBA's secret location ${sbplString(s)}: denials beat permissions, read_allow cannot re-open it`,

@@ -5,13 +5,17 @@
 // (model-vs-sbpl.test.ts) finds such classes on generated configs; these
 // pin each one down.
 import assert from 'node:assert/strict';
+import { mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { sessionSetup } from '../../targets/runner/macos.js';
 import type { CompileOutcome } from '../../app/cli/compile.js';
 import { legend } from '../../model/cell.js';
 import { profileName } from '../../targets/macos/profile.js';
 import { compileText } from '../compile-helpers.js';
 import { observe, observedLegend, type ObjectKind } from './sbpl-cells.js';
-import { SbplProfile } from './sbpl-eval.js';
+import { ProfileLoadError, SbplProfile } from './sbpl-eval.js';
 import { artifactsOf, principalsOf } from './support.js';
 
 async function compiled(toml: string, extra: Parameters<typeof compileText>[2] = {}): Promise<{ outcome: CompileOutcome; profile: (id?: string, params?: Record<string, string>) => SbplProfile }> {
@@ -91,5 +95,28 @@ describe('macos profiles, evaluated: what explain says is what the profile gives
     assert.equal(pa.network.macos?.kind, 'ip-peers-only');
     assert.ok(!pa.grants.some((ga) => ga.sockets?.macos), 'no socket reachable on macOS');
     assert.ok(!outcome.check.diagnostics.some((d) => d.ruleId === 'socket-in-read-grant' && d.platforms.includes('macos')));
+  });
+
+  it("TYBA's temp directory on macOS is the session's own, made by the runner, never the host's shared /private/tmp", async () => {
+    const { outcome, profile } = await compiled('[sandbox]\nread_allow = []\n');
+    assert.throws(() => profile('agent'), ProfileLoadError, 'without -D TMPDIR the profile does not load: fail closed');
+    const dir = mkdtempSync(join(tmpdir(), 'boxwright-session-'));
+    try {
+      const session = sessionSetup('tyba', dir, { PATH: '/usr/bin' });
+      const temp = session.params.TMPDIR!;
+      assert.equal(temp, realpathSync(join(dir, 'tmp')));
+      assert.equal(statSync(temp).mode & 0o777, 0o700);
+      assert.deepEqual(session.env, { PATH: '/usr/bin', TMPDIR: `${temp}/` });
+      const p = profile('agent', session.params);
+      assert.equal(observedLegend(observe(p, temp, 'dir')), 'rw');
+      assert.equal(observedLegend(observe(p, '/private/tmp', 'dir')), 'meta', "the host's /private/tmp: its metadata (TYBA's content, not metadata), no content, no writes");
+      assert.equal(observedLegend(observe(p, '/private/tmp/tmux-501/default', 'socket')), 'meta');
+      const tmp = principalsOf(outcome)[0]!.grants.find((ga) => ga.grant.implicit?.parameter);
+      assert.equal(tmp?.grant.path, '$TMPDIR');
+      assert.equal(legend(tmp!.effective.macos), 'rw');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    assert.deepEqual(sessionSetup('box', '/nonexistent', { A: 'b' }), { params: {}, env: { A: 'b' } });
   });
 });

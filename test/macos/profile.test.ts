@@ -241,9 +241,9 @@ describe('macos: seed rows in the profiles', () => {
     assert.ok(ruleParts(deny).operations.includes('file-read-data'));
     assert.equal(p.sections.get('6) denies')!.length, 13, 'twelve secrets and the TYBA data directory');
     assert.match(p.text, /read_allow = "~\/\.aws"; macOS: (no effect|denials beat permissions)/);
-    // The implicit grants in their macOS spelling.
-    assert.ok(rulesWith(p.fileRules, 'allow', 'file-write*').some((f) => covers(f, '/private/tmp/x')));
-    assert.ok(!p.fileRules.some((f) => covers(f, '/tmp/x')));
+    // The implicit grants in their macOS spelling: the temp directory is the session's own, a parameter; never a /tmp.
+    assert.ok(rulesWith(p.fileRules, 'allow', 'file-write*').some((f) => p.text.split('\n')[f.line - 1]!.includes('(subpath (param "TMPDIR"))')));
+    assert.ok(!p.fileRules.some((f) => covers(f, '/tmp/x') || covers(f, '/private/tmp/x')));
   });
 
   it('forced: the header says so, and refused grants are left out', async () => {

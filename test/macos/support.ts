@@ -66,7 +66,8 @@ export function principalsOf(outcome: CompileOutcome): readonly PrincipalAccess[
 export function expectedFilePaths(outcome: CompileOutcome, pa: PrincipalAccess): Set<string> {
   const out = new Set<string>();
   for (const ga of pa.grants) {
-    if (ga.applies.macos && ga.grant.path && ga.effective.macos.kind !== 'refused') out.add(ga.grant.path);
+    // A grant named by a profile parameter (TYBA's $TMPDIR) is added below by the parameter's name.
+    if (ga.applies.macos && ga.grant.path && !ga.grant.implicit?.parameter && ga.effective.macos.kind !== 'refused') out.add(ga.grant.path);
     // A deny's pinned ancestors: file-write-unlink denied on each.
     for (const a of ga.pinnedAncestors?.macos ?? []) out.add(a);
   }
