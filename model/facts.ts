@@ -71,6 +71,8 @@ export type Mechanism =
   | { readonly kind: 'nothing-to-label' }
   /** Windows: reads and execution are open. */
   | { readonly kind: 'reads-open' }
+  /** Windows: the plan has no step beyond files; what a Low token still reaches (the registry, named pipes, the desktop and clipboard). */
+  | { readonly kind: 'beyond-files' }
   /** Windows: the path has no Windows spelling (outside the home, or a name Windows cannot hold): the plan leaves the entry out. */
   | { readonly kind: 'no-windows-spelling'; readonly path: string; readonly why: { readonly kind: 'outside-home' } | { readonly kind: 'name'; readonly problem: string } }
   /** Linux: an agent read of a loader directory is executable under Landlock (libraries need executable mappings). */
@@ -127,6 +129,7 @@ export const FACT_KINDS: readonly FactKind[] = [
   'read-allow-discarded',
   'nothing-to-label',
   'reads-open',
+  'beyond-files',
   'no-windows-spelling',
   'ancestors-pinned',
   'host-network-namespace',

@@ -45,7 +45,7 @@ export interface PrincipalAccess {
   readonly principal: Principal;
   readonly grants: readonly GrantAccess[];
   /** Everything no grant names. */
-  readonly elsewhere: Readonly<Record<Platform, { readonly cell: Cell; readonly text: string; readonly mechanism?: Mechanism }>>;
+  readonly elsewhere: Readonly<Record<Platform, { readonly cell: Cell; readonly text: string; readonly mechanism?: Mechanism; readonly disclosures?: readonly Mechanism[] }>>;
   /** How Linux confines this principal's execution: Landlock, or the mounts alone (README, the section on exec confinement). */
   readonly linuxExec: 'landlock' | 'mounts';
   /** What a direct network exception means per platform, where it means more than "the gateway is bypassed". */
@@ -524,7 +524,7 @@ function principalAccess(ir: PolicyIR, p: Principal, labels: readonly OtherLabel
         cell: absent,
         text: "does not exist in the mount view (only granted paths, a fresh /proc and /dev are there); run as root, the workload is uid 0 without capabilities: the host's /proc/sys and other host-global /proc files are read-only, and it cannot set setuid or setgid bits",
       },
-      windows: { cell: access({ read: true, exec: true }), text: 'readable, except the listed secrets', mechanism: { kind: 'reads-open' } },
+      windows: { cell: access({ read: true, exec: true }), text: 'readable, except the listed secrets', mechanism: { kind: 'reads-open' }, disclosures: [{ kind: 'beyond-files' }] },
     },
   };
 }

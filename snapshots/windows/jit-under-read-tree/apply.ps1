@@ -43,6 +43,14 @@
 # Paths already writable by Everyone stay writable: the plan adds allow ACEs
 # and labels, never deny ACEs.
 #
+# Beyond files the plan has no step: a Low token still reads most of the
+# user's registry (HKCU; it writes only HKCU\Software\AppDataLow), opens for
+# reading the named pipes and other objects whose DACL admits the user
+# (no-write-up stops writes only), and shares the user's desktop and clipboard
+# (UIPI stops window messages to higher-integrity windows, not clipboard
+# reads). Keep credentials out of the registry and the clipboard, or run the
+# agent in its own Windows session.
+#
 # A write_file grant is a rewrite in place (0x12019f: read and write, no
 # DELETE): the file can be truncated, rewritten and appended, not deleted or
 # renamed. Editors and tools that save through a temporary file and a rename
