@@ -519,7 +519,7 @@ function principalAccess(ir: PolicyIR, p: Principal, labels: readonly OtherLabel
     elsewhere: {
       macos: tyba
         ? { cell: access({ meta: true }), text: 'content denied, metadata (existence, size, dates) visible; the baseline (system binaries and libraries) readable' }
-        : { cell: denied, text: 'denied by Seatbelt, except the baseline every program needs: system binaries and libraries read-only, the standard devices' },
+        : { cell: denied, text: 'denied by Seatbelt, except the baseline every program needs (system binaries and libraries read-only, the standard devices) and the metadata, not the entries, of the directories leading to granted paths (path resolution)' },
       linux: {
         cell: absent,
         text: "does not exist in the mount view (only granted paths, a fresh /proc and /dev are there); run as root, the workload is uid 0 without capabilities: the host's /proc/sys and other host-global /proc files are read-only, and it cannot set setuid or setgid bits",
