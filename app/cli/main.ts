@@ -105,7 +105,7 @@ const commands: Record<string, Command> = {
         .option('git', { type: 'string', describe: 'compare the file at this git revision with the working tree; without a file, every sandbox config that changed (other TOML is passed over)' })
         .option('format', formatOption('diff'))
         .option('platform', platformOption)
-        .option('fail-on', { choices: ['widen'], describe: 'exit 1 when any principal gains access on a selected platform' })
+        .option('fail-on', { choices: ['widen'], describe: 'exit 1 when the change widens what a principal requests or what this machine grants it, or changes a request this machine cannot judge' })
         .option('artifacts', { type: 'boolean', default: true, describe: 'include the unified diffs of the emitted artifacts (--no-artifacts skips them)' }),
     run: async (args) => (await import('./diff.js')).diffCommand(args),
   },
