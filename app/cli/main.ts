@@ -77,12 +77,12 @@ const commands: Record<string, Command> = {
   },
   run: {
     usage: 'run <config> -- <cmd> [args..]',
-    describe: 'run a command inside the sandbox a config compiles to on this machine: boxwright run CONFIG [--principal P] -- CMD [ARGS..]',
+    describe: 'run a command inside the sandbox a config compiles to on this machine: boxwright run CONFIG [--principal P] [-- CMD [ARGS..]]',
     options: (y) =>
       fsOptions(y)
         .positional('config', { type: 'string', describe: 'the config file' })
         .positional('cmd', { type: 'string', describe: 'after --: the command to run in the sandbox, with its arguments (passed verbatim)' })
-        .option('principal', { alias: 'p', type: 'string', default: 'agent', describe: 'whose sandbox: agent, tool:NAME or mcp:NAME' })
+        .option('principal', { alias: 'p', type: 'string', default: 'agent', describe: 'whose sandbox: agent, tool.NAME or mcp.NAME (tool:NAME, mcp:NAME too); a tool or server with no command after -- runs its configured command and args' })
         .option('pass-env', { type: 'string', array: true, nargs: 1, describe: 'let this environment variable into the sandbox (repeatable; only a short allowlist passes by default)' })
         .option('pass-fd', { type: 'number', array: true, nargs: 1, describe: 'let this open descriptor (above 2) through to the command (repeatable; every other inherited one is closed)' })
         .option('gateway-socket', { type: 'string', describe: "Linux: the host product's gateway socket to bind into sandboxes without direct network" })
