@@ -35,6 +35,7 @@ export const socketInReadGrant = defineRule({
     unknown: {
       severity: 'info',
       platforms: ['macos', 'linux'],
+      machineDependent: true,
       text: (d: { fs: string }) => `depends on the machine: a content grant that holds a bound unix socket lets the workload connect to it (--fs ${d.fs} knows no sockets)`,
     },
   },

@@ -45,11 +45,13 @@ const commands: Record<string, Command> = {
     describe: 'check configs and print per-platform diagnostics and verdicts',
     options: (y) =>
       fsOptions(y)
-        .positional('files', { type: 'string', array: true, describe: 'config files (- for standard input; with none, standard input unless it is a terminal)' })
+        .positional('files', { type: 'string', array: true, describe: 'config files, directories and globs (the sandbox configs they hold); - for standard input; with none, standard input unless it is a terminal' })
         .option('format', formatOption('lint'))
         .option('platform', platformOption)
         .option('max-warnings', { type: 'string', describe: 'exit 1 when there are more warnings than this (a whole number)' })
-        .option('only-configs', { type: 'boolean', default: false, describe: 'pass over files that are not sandbox configs (no Box or TYBA table), without a finding: for hooks that pass every .toml' }),
+        .option('only-configs', { type: 'boolean', default: false, describe: 'pass over files that are not sandbox configs (no Box or TYBA table), without a finding: for hooks that pass every .toml (what a directory or a glob finds is always chosen so)' })
+        .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'report errors only (verdicts, the exit status and --max-warnings still count warnings)' })
+        .option('verbose', { alias: 'v', type: 'boolean', default: false, describe: 'list every "depends on the machine" info (text format), instead of one line per file' }),
     run: async (args) => (await import('./lint.js')).lintCommand(args),
   },
   compile: {
