@@ -33,6 +33,31 @@ describe('explain: goldens in all three formats', () => {
   }
 });
 
+describe('explain cites only the rules lint reports', () => {
+  it('every rule a footnote names, in every example, is one lint reports in that config for that platform (issue 22: it cited no-windows-path, which lint never reports for an exec grant)', () => {
+    let cited = 0;
+    for (const name of exampleNames) {
+      const file = `examples/${name}`;
+      const check = reader.check(readFileSync(join(repoRoot, file)), file);
+      const m = explainCheck(check).matrix!;
+      const emitted = new Set(check.diagnostics.flatMap((d) => d.platforms.map((p) => `${d.ruleId} ${p}`)));
+      for (const pm of m.principals)
+        for (const cells of [...pm.rows.map((r) => r.cells), pm.elsewhere])
+          for (const [p, c] of Object.entries(cells))
+            for (const n of [...(c.note ? [c.note] : []), ...(c.disclosures ?? [])]) {
+              if (!n.ruleId) continue;
+              cited++;
+              assert.ok(emitted.has(`${n.ruleId} ${p}`), `${name}: ${p} cites ${n.ruleId}, which lint does not report there: ${n.text}`);
+            }
+    }
+    assert.ok(cited > 50, `${cited} citations`);
+  });
+  it('coding-agent: the exec outside the home keeps its words without the rule', () => {
+    const git = matrixOf('coding-agent.toml')!.principals[0]!.rows.find((r) => r.written === '/usr/bin/git')!;
+    assert.deepEqual(git.cells.windows.note, { ruleId: '', text: '/usr/bin/git has no Windows meaning (only paths under ~ map to %USERPROFILE%): the Windows plan leaves this entry out' });
+  });
+});
+
 describe('explain: the matrix', () => {
   it('a row per grant, cells from the legend, a footnote naming the rule where a platform differs', () => {
     const m = matrixOf('write-only.toml')!;
