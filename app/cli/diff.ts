@@ -7,7 +7,7 @@ import { formats, renderer } from '../format/registry.js';
 import { compileConfig } from './compile.js';
 import { configReader, platformsFrom, UsageError, type ConfigArgs } from './options.js';
 import { changedTomlFiles, repositoryRoot, resolveRevision, showAt } from './git.js';
-import { readInput } from './read-input.js';
+import { readInput } from '../input/read-input.js';
 import { isSandboxConfig } from './select.js';
 
 export interface DiffArgs extends ConfigArgs {

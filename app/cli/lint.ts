@@ -5,7 +5,7 @@ import { counted, totals } from '../format/report.js';
 import { formats, renderer } from '../format/registry.js';
 import { configReader, countFrom, platformsFrom, UsageError, type ConfigArgs } from './options.js';
 import { lintInputs } from './lint-inputs.js';
-import { readInput } from './read-input.js';
+import { readInput } from '../input/read-input.js';
 import { isSandboxConfig } from './select.js';
 
 export interface LintArgs extends ConfigArgs {

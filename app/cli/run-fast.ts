@@ -29,7 +29,7 @@ import { probeLandlockAbi } from '../sandbox/landlock-abi.js';
 import { findEntry } from '../sandbox/run-cache.js';
 import { cacheInputs, landlockFrom, passEnvList, passFdList, principalId, type RunRequest } from '../sandbox/run-request.js';
 import { sha256Hex } from '../sandbox/sha256.js';
-import { readInput } from './read-input.js';
+import { readInput } from '../input/read-input.js';
 import { runLauncher } from '../sandbox/spawn.js';
 
 /** Options the fast path reads, each taking a value; any other option is the full CLI's. */

@@ -1,7 +1,7 @@
 import type { Platform } from '../../compiler/diagnostic.js';
 import { compileConfig, type CompileArgs, type CompileOutcome } from './compile.js';
 import { configReader, UsageError } from './options.js';
-import { readInput } from './read-input.js';
+import { readInput } from '../input/read-input.js';
 import { hasPrincipal, NOT_RUN, refused, runRequest, say, withCommand, type RunArgs } from './run-common.js';
 
 export { NOT_EXECUTABLE, NOT_FOUND, NOT_RUN, type RunArgs } from './run-common.js';
