@@ -141,6 +141,21 @@ describe('diff --fail-on widen: refused revisions on either side', () => {
   });
 });
 
+describe('diff Markdown: a change the same on several platforms is one line', () => {
+  it('a widened write on all three platforms, and one that differs per platform', (t) => {
+    const dir = scratch(t);
+    writeFileSync(join(dir, 'a.toml'), '[agent.filesystem]\nread = ["~/project"]\n');
+    writeFileSync(join(dir, 'b.toml'), '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/output"]\n\n[tools.fetch.network]\n');
+    const md = diff(dir, '--fs', manifest, '--format', 'markdown', '--no-artifacts', 'a.toml', 'b.toml').stdout;
+    const access = md.slice(md.indexOf('**Effective access**'), md.indexOf('**Diagnostics**'));
+    assert.deepEqual(access.trim().split('\n').slice(2), [
+      '- 🔓 macos, linux: the agent can now write ~/project/output (`r` → `rw`)',
+      '- 🔓 macos, linux, windows: tool `fetch` now has a direct network exception: it bypasses the gateway (`gateway` → `direct`)',
+      '- 🔓 windows: the agent can now write ~/project/output (`rx` → `rwx`)',
+    ]);
+  });
+});
+
 describe('the request comparison bounds what a machine grants', () => {
   it('every pair of examples on the example machine: where no request widens and both revisions are accepted on a platform, nothing that platform grants widens', () => {
     const reader = configReader({ fs: manifest, worktree: '/home/dev/project' });

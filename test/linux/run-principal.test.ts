@@ -68,9 +68,13 @@ describe('boxwright run --principal: the configured command', { skip }, () => {
       [['macos', 'linux'], `the agent's deny of ${join(home, 'ncproj', '.env')} holds in its own sandbox only: MCP server \`fs\` can read it (its \`read\` of ~/ncproj, line 10)`],
     ]);
   });
-  it('-v names the configured command and where it is written', async () => {
+  it('-v names the configured command and where it is written; every line of the run, the launcher\'s included, has one prefix', async () => {
     const r = await run('--principal', 'mcp.fs', '-v');
     assert.equal(r.status, 0);
+    const lines = r.stderr.trimEnd().split('\n');
+    assert.ok(lines.length >= 4, r.stderr);
+    assert.deepEqual(lines.filter((l) => !l.startsWith('boxwright run: ')), [], 'one program, one prefix (it mixed boxwright run:, mcp.fs.run: and boxwright-sandbox:)');
+    assert.ok(lines.some((l) => l.startsWith('boxwright run: running "')), 'the launcher\'s own -v line');
     assert.ok(r.stderr.split('\n').includes(`boxwright run: running mcp.fs's configured command (${config}:7): "/usr/bin/cat" "${join(home, 'ncproj', '.env')}"`), r.stderr);
   });
   it('a principal with no command, or one that is not a string, says so and runs nothing (125)', async () => {
