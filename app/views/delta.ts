@@ -19,17 +19,12 @@ export interface AccessChange {
   readonly sentence: string;
 }
 
-/** A change in what a principal asks for, on no machine in particular: a widening here is one on every machine. */
-export interface RequestChange {
-  readonly principal: string;
-  /** The path as a reviewer reads it, `below ~/x` for what a path under it that no grant names gets, or `(network)`. */
-  readonly path: string;
-  readonly before: string;
-  readonly after: string;
-  readonly widens: boolean;
-  readonly narrows: boolean;
-  readonly sentence: string;
-}
+/**
+ * A change in what a principal asks for, on no machine in particular: a
+ * widening here is one on every machine. Its `path` may be `below ~/x`
+ * (what a path under it that no grant names gets) or `(network)`.
+ */
+export type RequestChange = Omit<AccessChange, 'platform'>;
 
 /**
  * Why this machine's comparison of one platform settles nothing: a side is

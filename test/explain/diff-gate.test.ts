@@ -180,3 +180,29 @@ describe('the request comparison bounds what a machine grants', () => {
     assert.ok(bounded > 100, `${bounded} pairs compared`);
   });
 });
+
+describe('the GitHub Actions example gates as it says', () => {
+  it("its `--fail-on widen` step, run in a pull request's checkout with the committed manifest: a widening fails, a comment passes", (t) => {
+    const workflow = readFileSync(join(repoRoot, 'examples/ci/github-actions.yml'), 'utf8');
+    const step = workflow.split('\n').find((l) => /^\s*run: boxwright diff .*--fail-on widen/.test(l));
+    assert.ok(step, 'the workflow has a gate step');
+    const command = step.replace(/^\s*run:\s*/, '').replace(/\$\{\{ github\.base_ref \}\}/g, 'main');
+    assert.match(command, /^boxwright diff --fs sandbox\/machine\.json --git "origin\/main" --fail-on widen --no-artifacts$/);
+    const dir = scratch(t);
+    const git = (...a: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...a], { cwd: dir });
+    git('init', '-q');
+    execFileSync('mkdir', ['-p', join(dir, 'sandbox')]);
+    writeFileSync(join(dir, 'sandbox', 'machine.json'), readFileSync(manifest));
+    writeFileSync(join(dir, 'sandbox', 'agent.toml'), base);
+    git('add', '-A');
+    git('commit', '-qm', 'base');
+    git('update-ref', 'refs/remotes/origin/main', 'HEAD');
+    const gate = () => spawnSync('bash', ['-c', command.replace(/^boxwright /, `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} `)], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    writeFileSync(join(dir, 'sandbox', 'agent.toml'), '# reviewed\n' + base);
+    assert.equal(gate().status, 0, 'a comment asks for the same');
+    writeFileSync(join(dir, 'sandbox', 'agent.toml'), widened);
+    const r = gate();
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /^boxwright diff: --fail-on widen fails: sandbox\/agent\.toml: what is asked for widens \(on every machine\); sandbox\/agent\.toml: what this machine grants widens on macos, linux, windows\n$/);
+  });
+});

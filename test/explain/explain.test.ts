@@ -58,6 +58,21 @@ describe('explain cites only the rules lint reports', () => {
   });
 });
 
+describe('explain marks a deny other principals are not bound by', () => {
+  it("the agent's deny of ~/project/.env and a server reading ~/project: the deny's macOS and Linux cells say so, Windows' does not", () => {
+    const text = '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env"]\n\n[mcp_servers.files.filesystem]\nread = ["~/project"]\n';
+    const m = explainCheck(reader.check(Buffer.from(text), 'c.toml')).matrix!;
+    const deny = m.principals[0]!.rows.find((r) => r.list === 'deny')!;
+    const mark = { ruleId: 'deny-open-to-others', text: 'other principals are not bound by this deny: MCP server `files` can read it (its `read` of ~/project, line 6)' };
+    assert.deepEqual(deny.cells.macos.disclosures, [mark]);
+    assert.ok(deny.cells.linux.disclosures?.some((d) => d.ruleId === mark.ruleId && d.text === mark.text), JSON.stringify(deny.cells.linux));
+    assert.ok(!deny.cells.windows.disclosures?.some((d) => d.ruleId === mark.ruleId));
+    const denied = '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env"]\n\n[mcp_servers.files.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env"]\n';
+    const both = explainCheck(reader.check(Buffer.from(denied), 'd.toml')).matrix!;
+    assert.ok(!both.principals[0]!.rows.find((r) => r.list === 'deny')!.cells.linux.disclosures?.some((d) => d.ruleId === mark.ruleId), 'denied in both tables: no mark');
+  });
+});
+
 describe('explain: the matrix', () => {
   it('a row per grant, cells from the legend, a footnote naming the rule where a platform differs', () => {
     const m = matrixOf('write-only.toml')!;
