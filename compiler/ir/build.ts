@@ -146,8 +146,9 @@ function implicit(
   span: Span,
   privateTmpfs?: true,
   facts: PathFacts = implicitFacts,
+  parameter?: 'TMPDIR',
 ): Grant {
-  return { list: 'implicit', access, scope: 'tree', written: path, path, facts, span, implicit: { reason, platforms, ...(privateTmpfs ? { privateTmpfs } : {}) } };
+  return { list: 'implicit', access, scope: 'tree', written: path, path, facts, span, implicit: { reason, platforms, ...(privateTmpfs ? { privateTmpfs } : {}), ...(parameter ? { parameter } : {}) } };
 }
 
 /** A session directory on the host (the worktree, an agent directory, the data directory): its facts as the view finds them. */
@@ -167,7 +168,8 @@ function tybaPrincipal(doc: TomlTable, view: FsView, session: TybaSession): Prin
     sessionDir('read-write', session.worktree, 'the session worktree (--worktree)', view, span),
     // Never the host's /tmp: its tmux, ssh-agent and X11 sockets would be a way out.
     implicit('read-write', '/tmp', "the temp directory: a private tmpfs, not the host's /tmp", ['linux'], span, true),
-    implicit('read-write', '/private/tmp', 'the temp directory', ['macos'], span),
+    // Never the host's shared /private/tmp either: a directory of the session's own, made by `boxwright run`.
+    implicit('read-write', '$TMPDIR', "the temp directory: the session's own, which boxwright run makes for the command and removes after it (sandbox-exec -D TMPDIR=…), never the host's shared /private/tmp", ['macos'], span, undefined, implicitFacts, 'TMPDIR'),
     implicit('read-write', '%TEMP%', 'the temp directory', ['windows'], span),
     ...session.agentDirs.map((d) => sessionDir('read-write', d, "the agent's own directory (--agent-dir)", view, span)),
     sessionDir('deny', session.dataDir, "TYBA's data directory (protected)", view, span),

@@ -37,6 +37,13 @@ export interface GrantFields {
     readonly platforms: readonly Platform[];
     /** Linux's TYBA temp directory: a private tmpfs at the path, never the host's directory there. */
     readonly privateTmpfs?: true;
+    /**
+     * macOS's TYBA temp directory: a directory `boxwright run` makes for the
+     * session, known at run time only, named by a profile parameter
+     * (`(param "TMPDIR")`, sandbox-exec -D TMPDIR=…); the grant's path is
+     * its spelling, `$TMPDIR`.
+     */
+    readonly parameter?: 'TMPDIR';
   };
 }
 
