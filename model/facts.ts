@@ -6,7 +6,7 @@
  * each kind (rules/registry.ts, `explanation`). A new kind must be
  * explained by exactly one rule: a test holds them together.
  */
-import type { Grant } from '../compiler/ir/types.js';
+import type { Grant, Principal } from '../compiler/ir/types.js';
 
 /** Why a platform refuses the configuration because of one grant. */
 export type Refusal =
@@ -88,10 +88,26 @@ export type Mechanism =
    * `scoped-from-abi-6`).
    */
   | { readonly kind: 'host-network-namespace'; readonly abstractSockets: AbstractSockets }
+  /**
+   * Linux, macOS: other principals can read or write a path this
+   * principal's deny names, since each principal's sandbox is its own (on
+   * Windows the deny is a label on the object, which holds for every
+   * principal). Each with the grant that gives it the path.
+   */
+  | { readonly kind: 'others-reach-denied-path'; readonly others: readonly DenyOpenTo[] }
   /** macOS: a direct network exception reaches IP peers only ((remote ip "*:*")): the machine's unix sockets stay closed. */
   | { readonly kind: 'ip-peers-only' }
   /** Linux, macOS: a deny's ancestors cannot be renamed or removed (GrantAccess.pinnedAncestors). */
   | { readonly kind: 'ancestors-pinned'; readonly ancestors: readonly string[] };
+
+/** Another principal that can read or write a denied path, and how. */
+export interface DenyOpenTo {
+  readonly principal: Pick<Principal, 'id' | 'kind' | 'name'>;
+  readonly read: boolean;
+  readonly write: boolean;
+  /** The other principal's grant that gives it the path. */
+  readonly via: Grant;
+}
 
 /** A deny of another principal that the Windows plan labels: the principal's id and its deny grant. */
 export interface OtherLabel {
@@ -132,6 +148,7 @@ export const FACT_KINDS: readonly FactKind[] = [
   'beyond-files',
   'no-windows-spelling',
   'ancestors-pinned',
+  'others-reach-denied-path',
   'host-network-namespace',
   'ip-peers-only',
   'sockets-reachable',

@@ -7,7 +7,7 @@ import { artifactStem } from '../../targets/target.js';
 import type { Artifact, CompileInput, TargetOptions } from '../../targets/target.js';
 import type { CheckedPolicy, CheckResult } from '../check.js';
 import { configReader, UsageError, type ConfigArgs } from './options.js';
-import { readInput } from './read-input.js';
+import { readInput } from '../input/read-input.js';
 import type { TrustedFile } from '../../compiler/ir/types.js';
 import { bwrapOrigin, locateBwrap, lookupHomes, type BwrapFound, type BwrapLookup } from '../sandbox/bwrap.js';
 import { canonical, roleWords, trustedFile } from '../trusted-files.js';
