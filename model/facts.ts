@@ -7,6 +7,7 @@
  * explained by exactly one rule: a test holds them together.
  */
 import type { Grant } from '../compiler/ir/types.js';
+import type { MissingNeed } from './exec-start.js';
 
 /** Why a platform refuses the configuration because of one grant. */
 export type Refusal =
@@ -70,7 +71,20 @@ export type Mechanism =
    */
   | { readonly kind: 'host-network-namespace'; readonly abstractSockets: AbstractSockets }
   /** Linux, macOS: a deny's ancestors cannot be renamed or removed (GrantAccess.pinnedAncestors). */
-  | { readonly kind: 'ancestors-pinned'; readonly ancestors: readonly string[] };
+  | { readonly kind: 'ancestors-pinned'; readonly ancestors: readonly string[] }
+  /**
+   * Linux: what executing the program an exec grant names needs that the
+   * principal's sandbox does not hold (model/exec-start.ts): it cannot
+   * start (`starts`: its interpreter, a library, its #! interpreter), or it
+   * fails when it runs or reads the rest.
+   */
+  | { readonly kind: 'exec-needs-missing'; readonly program: string; readonly starts: boolean; readonly missing: readonly MissingNeed[] }
+  /**
+   * Linux, macOS: an executable path the principal can also write (an exec
+   * grant on or under a write tree, or a write under an exec tree): the
+   * workload can run what it wrote there.
+   */
+  | { readonly kind: 'exec-writable' };
 
 /** Whether a principal in the host's network namespace reaches the host's abstract unix sockets. */
 export type AbstractSockets = 'reachable' | 'scoped' | 'scoped-from-abi-6';
@@ -104,4 +118,6 @@ export const FACT_KINDS: readonly FactKind[] = [
   'sockets-reachable',
   'loader-directory',
   'loader-maps',
+  'exec-needs-missing',
+  'exec-writable',
 ];

@@ -5,6 +5,7 @@ import { expandTilde, isUnder, secretLocations, windowsUnmapped } from '../compi
 import { dirname } from 'node:path';
 import loaderData from '../compiler/paths/loaders.json' with { type: 'json' };
 import { access, absent, denied, empty, type Cell } from './cell.js';
+import { missingNeeds, startsWith } from './exec-start.js';
 import { appliesOn, PathIndex } from './path-index.js';
 import type { AbstractSockets, Mechanism } from './facts.js';
 
@@ -251,14 +252,17 @@ function grantAccess(
     else windows = cell;
   }
   const reach = socketsUnder(p, g, at, sockets);
+  // An exec grant of a program: what running it needs that this sandbox lacks.
+  const needs = g.needs && linux.kind === 'access' && linux.exec ? execNeedsMissing(g, (path) => at(path, 'linux')) : undefined;
   let disclosures: Partial<Record<Platform, Mechanism[]>> | undefined;
-  if (pinnedAncestors || reach) {
+  if (pinnedAncestors || reach || needs) {
     for (const platform of PLATFORMS) {
       const ancestors = pinnedAncestors?.[platform];
       if (ancestors?.length) ((disclosures ??= {})[platform] ??= []).push({ kind: 'ancestors-pinned', ancestors });
       const s = reach?.[platform];
       if (s?.length) ((disclosures ??= {})[platform] ??= []).push({ kind: 'sockets-reachable', sockets: s });
     }
+    if (needs) ((disclosures ??= {}).linux ??= []).push(needs);
   }
   // Landlock's execute right is checked on execve and the interpreter, not on mmap:
   // the dynamic loader can still run a program from a read tree.
@@ -280,6 +284,12 @@ function grantAccess(
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** The exec-needs-missing fact of an exec grant whose program's needs the sandbox does not all hold, or undefined. */
+function execNeedsMissing(g: Grant, at: (path: string) => Cell): Mechanism | undefined {
+  const missing = missingNeeds(g.needs!, at);
+  return missing.length ? { kind: 'exec-needs-missing', program: g.path!, starts: missing.some(startsWith), missing } : undefined;
+}
 
 /**
  * The parts of a grant's access that are values, one object for each
@@ -385,6 +395,7 @@ const noMetadataTree = fixed('no-metadata-tree');
 const emptyCoverFile: Mechanism = Object.freeze({ kind: 'empty-cover', of: 'file' });
 const emptyCoverDir: Mechanism = Object.freeze({ kind: 'empty-cover', of: 'dir' });
 const execGrantReadable = fixed('exec-grant-readable');
+const execWritable = fixed('exec-writable');
 const toolMountsExecutable = fixed('tool-mounts-executable');
 const mountsExecutable = fixed('mounts-executable');
 const loaderDirectory = fixed('loader-directory');
@@ -402,10 +413,10 @@ function mechanismOf(p: Principal, g: Grant, platform: Platform, cell: Cell, tyb
     if (g.path && isUnder(g.path, '/proc')) return ownProc;
     if (g.access === 'metadata') return noMetadataTree;
     if (g.access === 'deny' && cell.kind === 'empty') return g.facts.kind === 'file' ? emptyCoverFile : emptyCoverDir;
-    if (g.access === 'exec' && cell.kind === 'access') return execGrantReadable;
+    if (g.access === 'exec' && cell.kind === 'access') return cell.write && confined ? execWritable : execGrantReadable;
     if (cell.kind === 'access' && cell.exec)
       // Under Landlock an agent's read is executable only as a loader directory; an exec grant over it says so itself.
-      return p.kind === 'tool' ? toolMountsExecutable : !confined ? mountsExecutable : g.path && loaderDirectories.has(g.path) ? loaderDirectory : undefined;
+      return p.kind === 'tool' ? toolMountsExecutable : !confined ? mountsExecutable : g.path && loaderDirectories.has(g.path) ? loaderDirectory : cell.write ? execWritable : undefined;
   }
   if (platform === 'windows') {
     if (g.list === 'read_allow') return readAllowDiscarded;
@@ -416,6 +427,8 @@ function mechanismOf(p: Principal, g: Grant, platform: Platform, cell: Cell, tyb
   if (platform === 'macos') {
     if (tyba && g.access === 'read' && (cell.kind !== 'access' || !cell.read)) return denialsBeatPermissions;
     if (cell.kind === 'access' && cell.exec && p.kind === 'tool' && g.access !== 'exec') return toolHelperExec;
+    // An exec grant and a write grant over one path: what the workload writes there it can run.
+    if (cell.kind === 'access' && cell.exec && cell.write && p.kind !== 'tool') return execWritable;
   }
   return undefined;
 }

@@ -8,6 +8,7 @@ import { denyAbsentPath } from './deny-absent-path.js';
 import { denyAncestorsPinned } from './deny-ancestors-pinned.js';
 import { denyFileSubstitution } from './deny-file-substitution.js';
 import { directNetwork } from './direct-network.js';
+import { execDependencies } from './exec-dependencies.js';
 import { execMemory } from './exec-memory.js';
 import { execNotConfined } from './exec-not-confined.js';
 import { fileEntryOnDirectory } from './file-entry-on-directory.js';
@@ -38,6 +39,7 @@ import { unrepresentablePath } from './unrepresentable-path.js';
 import { windowsOpenReads } from './windows-open-reads.js';
 import { workspaceNoContent } from './workspace-no-content.js';
 import { workspaceUnavailable } from './workspace-unavailable.js';
+import { writeExecOverlap } from './write-exec-overlap.js';
 import { writeOnly } from './write-only.js';
 
 export const allRules = [
@@ -66,6 +68,8 @@ export const allRules = [
   processInfo,
   execMemory,
   execNotConfined,
+  execDependencies,
+  writeExecOverlap,
   landlockUnavailable,
   nativeFsPolicy,
   windowsOpenReads,
