@@ -34,14 +34,21 @@ export const LIBRARY_CACHE = '/etc/ld.so.cache';
 
 const ROOT_LINKS: ReadonlyMap<string, string> = new Map(mergedUsr.links.map((l) => [l.link, l.target]));
 
-type At = (path: string) => Cell;
+/** A principal's Linux sandbox as the judgement needs it: the model's cells, and where a readable file is executable by the confinement alone (a dynamic loader under Landlock; everything without it). */
+export interface LinuxSandbox {
+  at(path: string): Cell;
+  executableOnceRead(path: string): boolean;
+}
 
 const readable = (c: Cell): boolean => c.kind === 'access' && c.read;
 
-function judge(need: Need, c: Candidate, at: At): Omit<MissingNeed, 'need' | 'candidate'> | undefined {
+function judge(need: Need, c: Candidate, sandbox: LinuxSandbox): Omit<MissingNeed, 'need' | 'candidate'> | undefined {
+  const at = (p: string): Cell => sandbox.at(p);
   const links = c.walk.links.filter((l) => !ROOT_LINKS.has(l) && !readable(at(l)));
   const cell = at(c.walk.target);
-  const target = !readable(cell) ? 'read' : need.right === 'exec' && !(cell.kind === 'access' && cell.exec) ? 'exec' : undefined;
+  // What the kernel must execute needs an exec grant (readable and executable), unless reading it would be enough (a loader under Landlock).
+  const runnable = cell.kind === 'access' && cell.read && cell.exec;
+  const target = need.right === 'exec' && !runnable ? (!readable(cell) && sandbox.executableOnceRead(c.walk.target) ? 'read' : 'exec') : !readable(cell) ? 'read' : undefined;
   const cache = c.via === 'cache' && !readable(at(LIBRARY_CACHE));
   if (!links.length && !target && !cache) return undefined;
   const denied = [...c.walk.links, c.walk.target].find((p) => at(p).kind === 'empty');
@@ -53,8 +60,10 @@ function judge(need: Need, c: Candidate, at: At): Omit<MissingNeed, 'need' | 'ca
  * principal's `effectiveAt(path, 'linux')`): one entry per need none of
  * whose candidates is met, in the order of the needs. Empty: it starts
  * (as far as the facts go: `needs.unknown` says what they left out).
+ * PrincipalAccess.linuxMissing asks it for the principal's own sandbox.
  */
-export function missingNeeds(needs: ExecNeeds, at: At): MissingNeed[] {
+export function missingNeeds(needs: ExecNeeds, sandbox: LinuxSandbox): MissingNeed[] {
+  const at = (p: string): Cell => sandbox.at(p);
   const out: MissingNeed[] = [];
   for (const need of needs.needs) {
     const first = need.candidates[0];
@@ -62,18 +71,18 @@ export function missingNeeds(needs: ExecNeeds, at: At): MissingNeed[] {
     // Needed where the sandbox shows it: a shown file it cannot execute fails.
     if (need.when === 'shown') {
       const shown = !first.walk.links.some((l) => !ROOT_LINKS.has(l) && !readable(at(l))) && readable(at(first.walk.target));
-      const miss = shown ? judge(need, first, at) : undefined;
+      const miss = shown ? judge(need, first, sandbox) : undefined;
       if (miss) out.push({ need, candidate: first, ...miss });
       continue;
     }
-    if (need.candidates.some((c) => !judge(need, c, at))) continue;
-    out.push({ need, candidate: first, ...judge(need, first, at)! });
+    if (need.candidates.some((c) => !judge(need, c, sandbox))) continue;
+    out.push({ need, candidate: first, ...judge(need, first, sandbox)! });
   }
   return out;
 }
 
-/** The needs that keep the program itself from starting (its interpreter, its libraries, its #! interpreter); the rest fail later, when it runs or reads them. */
-export const startsWith = (m: MissingNeed): boolean => m.need.kind === 'interpreter' || m.need.kind === 'library' || m.need.kind === 'script-interpreter';
+/** The needs that keep the program itself from starting (exec-needs.ts: all but the `later` ones); the rest fail later, when it runs or reads them. */
+export const startsWith = (m: MissingNeed): boolean => !m.need.later;
 
 /** The grants that would meet the missing needs, in the Box lists' terms: read trees, one-file reads, exec files. */
 export interface GrantsToAdd {

@@ -5,7 +5,8 @@ import { expandTilde, isUnder, secretLocations, windowsUnmapped } from '../compi
 import { dirname } from 'node:path';
 import loaderData from '../compiler/paths/loaders.json' with { type: 'json' };
 import { access, absent, denied, empty, type Cell } from './cell.js';
-import { missingNeeds, startsWith } from './exec-start.js';
+import type { ExecNeeds } from '../compiler/paths/exec-needs.js';
+import { missingNeeds, startsWith, type LinuxSandbox, type MissingNeed } from './exec-start.js';
 import { appliesOn, PathIndex } from './path-index.js';
 import type { AbstractSockets, Mechanism } from './facts.js';
 
@@ -52,6 +53,8 @@ export interface PrincipalAccess {
   /** What a direct network exception means per platform, where it means more than "the gateway is bypassed". */
   readonly network: Readonly<Partial<Record<Platform, Mechanism>>>;
   effectiveAt(path: string, platform: Platform): Cell;
+  /** What executing a program with these needs lacks in this principal's Linux sandbox (model/exec-start.ts): the one judgement, for exec grants and for `run`'s command. */
+  linuxMissing(needs: ExecNeeds): readonly MissingNeed[];
 }
 
 export interface AccessModel {
@@ -211,6 +214,7 @@ function grantAccess(
   sockets: SocketTable,
   confined: boolean,
   unspelled: Mechanism | undefined,
+  sandbox: LinuxSandbox,
 ): GrantAccess {
   const applies = g.implicit ? { macos: appliesOn(g, 'macos'), linux: appliesOn(g, 'linux'), windows: appliesOn(g, 'windows') } : unspelled ? notOnWindows : everywhere;
   const privateTmpRoot = isDeny(g) ? p.grants.find((x) => x.implicit?.privateTmpfs)?.path : undefined;
@@ -253,7 +257,7 @@ function grantAccess(
   }
   const reach = socketsUnder(p, g, at, sockets);
   // An exec grant of a program: what running it needs that this sandbox lacks.
-  const needs = g.needs && linux.kind === 'access' && linux.exec ? execNeedsMissing(g, (path) => at(path, 'linux')) : undefined;
+  const needs = g.needs && linux.kind === 'access' && linux.exec ? execNeedsMissing(g, sandbox) : undefined;
   let disclosures: Partial<Record<Platform, Mechanism[]>> | undefined;
   if (pinnedAncestors || reach || needs) {
     for (const platform of PLATFORMS) {
@@ -286,8 +290,8 @@ function grantAccess(
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** The exec-needs-missing fact of an exec grant whose program's needs the sandbox does not all hold, or undefined. */
-function execNeedsMissing(g: Grant, at: (path: string) => Cell): Mechanism | undefined {
-  const missing = missingNeeds(g.needs!, at);
+function execNeedsMissing(g: Grant, sandbox: LinuxSandbox): Mechanism | undefined {
+  const missing = missingNeeds(g.needs!, sandbox);
   return missing.length ? { kind: 'exec-needs-missing', program: g.path!, starts: missing.some(startsWith), missing } : undefined;
 }
 
@@ -454,12 +458,15 @@ function principalAccess(ir: PolicyIR, p: Principal): PrincipalAccess {
   const at = (path: string, platform: Platform): Cell =>
     platform === 'macos' ? macosAt(p, ix, path, tyba) : platform === 'linux' ? linuxAt(ix, path, linuxExec) : windowsAt(ix, path);
   const sockets = socketTable(ir.sockets === 'unknown' ? [] : ir.sockets);
-  const grants = p.grants.map((g) => grantAccess(p, g, ix, at, tyba, sockets, linuxExec.confined, unspelled.get(g)));
+  // The Linux sandbox for the execution closure: a readable loader runs under Landlock, anything readable without it.
+  const sandbox: LinuxSandbox = { at: (path) => at(path, 'linux'), executableOnceRead: (path) => !linuxExec.confined || linuxExec.loaders.has(path) };
+  const grants = p.grants.map((g) => grantAccess(p, g, ix, at, tyba, sockets, linuxExec.confined, unspelled.get(g), sandbox));
   return {
     principal: p,
     grants,
     linuxExec: ir.linux.exec === 'landlock' ? 'landlock' : 'mounts',
     effectiveAt: at,
+    linuxMissing: (needs) => missingNeeds(needs, sandbox),
     // bubblewrap's --share-net: the surrounding namespace, with its loopback and abstract sockets.
     network: p.directNetwork ? { linux: { kind: 'host-network-namespace', abstractSockets: abstractSockets(ir) } } : {},
     elsewhere: {

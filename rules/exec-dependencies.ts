@@ -1,32 +1,35 @@
 import type { Principal } from '../compiler/ir/types.js';
-import { grantsFor, type GrantsToAdd, type MissingNeed } from '../model/exec-start.js';
+import { grantsFor, startsWith, type GrantsToAdd, type MissingNeed } from '../model/exec-start.js';
 import { defineRule } from './engine.js';
 import { addToList, fixOf } from './fix.js';
 import { authored, listPaths, shown, who } from './util.js';
 
 /** The missing needs in words: what the program lacks, by kind, each named once. */
 export function missingInWords(missing: readonly MissingNeed[]): string {
-  const names = (kind: MissingNeed['need']['kind']): string[] => [...new Set(missing.filter((m) => m.need.kind === kind).map((m) => m.need.name))];
+  const names = (kind: MissingNeed['need']['kind'], among = missing): string[] => [...new Set(among.filter((m) => m.need.kind === kind).map((m) => m.need.name))];
   const parts: string[] = [];
-  const interp = names('interpreter');
+  const start = missing.filter(startsWith);
+  const interp = names('interpreter', start);
   if (interp.length) parts.push(`its ELF interpreter ${listPaths(interp)}`);
-  const script = names('script-interpreter');
+  const script = names('script-interpreter', start);
   if (script.length) parts.push(`its #! interpreter ${listPaths(script)}`);
-  const libs = names('library');
+  const libs = names('library', start);
   if (libs.length) parts.push(`the librar${libs.length === 1 ? 'y' : 'ies'} ${listPaths(libs, 8)}`);
+  // What it runs and reads later: the programs, once each (what they need in turn is said as such, not listed again).
   const runs = [...new Set(missing.filter((m) => m.need.kind === 'runs').map((m) => m.candidate.walk.target))];
-  if (runs.length) parts.push(`the program${runs.length === 1 ? '' : 's'} it runs (${listPaths(runs)})`);
+  const theirs = missing.some((m) => m.need.later && m.need.kind !== 'runs' && m.need.kind !== 'reads');
+  if (runs.length) parts.push(`the program${runs.length === 1 ? '' : 's'} it runs (${listPaths(runs)}${theirs ? `, and what ${runs.length === 1 ? 'it needs' : 'they need'}` : ''})`);
   const reads = names('reads');
-  if (reads.length) parts.push(`${listPaths(reads)}, which it reads`);
+  if (reads.length) parts.push(`the tree${reads.length === 1 ? '' : 's'} it reads (${listPaths(reads)})`);
   const last = parts.pop() ?? 'nothing';
   return parts.length ? `${parts.join(', ')} and ${last}` : last;
 }
 
 /** `X is` or `X and Y are`. */
-const isOrAre = (words: string): string => `${words} ${/ and |, |ies |programs /.test(words) ? 'are' : 'is'}`;
+const isOrAre = (words: string): string => `${words} ${/ and |, |ies |programs |trees /.test(words) ? 'are' : 'is'}`;
 
 /** What keeps a program from starting (its interpreter, libraries, #! interpreter), and the rest. */
-const starting = (m: MissingNeed): boolean => m.need.kind !== 'runs' && m.need.kind !== 'reads';
+const starting = startsWith;
 
 /** What a deny keeps from the program, if anything. */
 function deniedInWords(missing: readonly MissingNeed[]): string {

@@ -51,6 +51,13 @@ export interface Need {
   readonly candidates: readonly Candidate[];
   /** programs.json's reason, for `runs` and `reads`. */
   readonly reason?: string;
+  /**
+   * Needed once the program runs, not for it to start: what a program it
+   * runs needs (and that program itself), a tree it reads later. Absent:
+   * the program cannot start without it (its interpreter, its libraries, a
+   * #! interpreter, what `env` runs for a #! line, CPython's library).
+   */
+  readonly later?: true;
 }
 
 export interface ExecNeeds {
@@ -79,6 +86,8 @@ interface ProgramEntry {
   readonly match: string;
   readonly runs: readonly { readonly path?: string; readonly name?: string; readonly when?: string; readonly if?: Readonly<Record<string, string>> }[];
   readonly reads: readonly string[];
+  /** The reads are needed to start (CPython's standard library), not only later. */
+  readonly readsAtStart?: boolean;
   readonly temporaries?: boolean;
   readonly runsOperand?: boolean;
   readonly reason: string;
@@ -135,7 +144,7 @@ const join = (dir: string, name: string): string => (dir.endsWith('/') ? dir + n
  */
 export function execNeeds(view: FsView, program: string): ExecNeeds {
   const c = new Closure(view);
-  c.program(program, 0);
+  c.program(program, 0, false);
   return { program, needs: c.needs, problems: c.problems, unknown: c.unknown, ...(c.temporaries ? { temporaries: c.temporaries } : {}) };
 }
 
@@ -150,7 +159,7 @@ class Closure {
   constructor(private readonly view: FsView) {}
 
   /** A program the kernel executes: its format's needs, then what programs.json knows of it. */
-  program(path: string, depth: number): void {
+  program(path: string, depth: number, later: boolean): void {
     if (this.visited.has(path)) return;
     this.visited.add(path);
     if (depth > MAX_DEPTH) return void this.problems.push(`${path}: programs run more than ${MAX_DEPTH} deep (the kernel's limit for interpreters)`);
@@ -165,33 +174,38 @@ class Closure {
       case 'other':
         break;
       case 'script':
-        this.script(path, facts, depth);
+        this.script(path, facts, depth, later);
         break;
       case 'elf':
-        this.elf(path, facts);
+        this.elf(path, facts, later);
         break;
     }
-    this.known(path, depth);
+    this.known(path, depth, later);
   }
 
-  private script(path: string, facts: Extract<ProgramFacts, { kind: 'script' }>, depth: number): void {
+  private push(need: Need, later: boolean): void {
+    this.needs.push(later ? { ...need, later: true } : need);
+  }
+
+  private script(path: string, facts: Extract<ProgramFacts, { kind: 'script' }>, depth: number, later: boolean): void {
     const spelled = facts.interpreter;
     if (!spelled.startsWith('/')) return void this.problems.push(`${path} names a relative #! interpreter (${spelled}), which the kernel looks up from the current directory`);
     const w = walkOnHost(this.view, spelled);
     if (!w.ok) return void this.missing(w.why, `${path}'s #! interpreter ${spelled}`);
-    this.needs.push({ kind: 'script-interpreter', by: path, name: spelled, right: 'exec', candidates: [{ walk: w.walk }] });
-    this.program(w.walk.target, depth + 1);
+    this.push({ kind: 'script-interpreter', by: path, name: spelled, right: 'exec', candidates: [{ walk: w.walk }] }, later);
+    this.program(w.walk.target, depth + 1, later);
     // `#!/usr/bin/env node`: env runs its operand (programs.json).
     const entry = PROGRAMS.find((p) => p.runsOperand && p.re.test(basename(w.walk.target)));
     const operand = entry && facts.argument !== undefined ? envOperand(facts.argument) : undefined;
-    if (entry && operand) this.runs(w.walk.target, operand, undefined, entry.reason, depth + 1);
+    // What env starts for a #! line is what the script needs to start at all.
+    if (entry && operand) this.runs(w.walk.target, operand, undefined, entry.reason, depth + 1, later);
   }
 
-  private elf(path: string, main: ElfFacts): void {
+  private elf(path: string, main: ElfFacts, later: boolean): void {
     if (main.interpreter === undefined) return; // static: nothing else is mapped
     const w = walkOnHost(this.view, main.interpreter);
     if (!w.ok) this.missing(w.why, `${path}'s ELF interpreter ${main.interpreter}`);
-    else this.needs.push({ kind: 'interpreter', by: path, name: main.interpreter, right: 'exec', candidates: [{ walk: w.walk }] });
+    else this.push({ kind: 'interpreter', by: path, name: main.interpreter, right: 'exec', candidates: [{ walk: w.walk }] }, later);
     const loader = basename(main.interpreter);
     // Breadth first, as the loader maps them; one object per soname.
     const loaded = new Set<string>([loader]);
@@ -211,7 +225,7 @@ class Closure {
           this.problems.push(`${path} cannot start on this machine either: ${soname}${o.opened === path ? '' : ` (needed by ${o.opened})`} is in none of the loader's places`);
           continue;
         }
-        this.needs.push({ kind: 'library', by: o.opened, name: soname, right: 'read', candidates });
+        this.push({ kind: 'library', by: o.opened, name: soname, right: 'read', candidates }, later);
         const first = candidates[0]!.walk;
         const lib = this.view.program(first.target);
         if (lib.kind === 'elf') queue.push({ opened: first.spelled, facts: lib, origin: dirname(first.spelled) });
@@ -262,7 +276,7 @@ class Closure {
   }
 
   /** programs.json: what this program runs and reads. */
-  private known(path: string, depth: number): void {
+  private known(path: string, depth: number, later: boolean): void {
     for (const entry of PROGRAMS) {
       const m = entry.re.exec(basename(path));
       if (!m) continue;
@@ -270,19 +284,20 @@ class Closure {
       const fill = (s: string): string => s.replace(/\{([a-z]+)\}/g, (all, k: string) => vars[k] ?? all);
       for (const r of entry.runs) {
         if (r.if && Object.entries(r.if).some(([k, v]) => vars[k] !== v)) continue;
-        if (r.path) this.runs(path, fill(r.path), r.when === 'shown' ? 'shown' : undefined, entry.reason, depth + 1);
-        else if (r.name) this.runs(path, r.name, undefined, entry.reason, depth + 1);
+        // A program it runs is needed once it runs, not to start.
+        if (r.path) this.runs(path, fill(r.path), r.when === 'shown' ? 'shown' : undefined, entry.reason, depth + 1, true);
+        else if (r.name) this.runs(path, r.name, undefined, entry.reason, depth + 1, true);
       }
       for (const read of entry.reads) {
         const w = walkOnHost(this.view, fill(read));
-        if (w.ok) this.needs.push({ kind: 'reads', by: path, name: fill(read), right: 'read', ...(w.kind === 'dir' ? { tree: true as const } : {}), candidates: [{ walk: w.walk }], reason: entry.reason });
+        if (w.ok) this.push({ kind: 'reads', by: path, name: fill(read), right: 'read', ...(w.kind === 'dir' ? { tree: true as const } : {}), candidates: [{ walk: w.walk }], reason: entry.reason }, later || !entry.readsAtStart);
       }
       if (entry.temporaries) this.temporaries = entry.reason;
     }
   }
 
   /** A program `by` runs: a path, or a name looked up on PATH. One that is not on the machine is no need. */
-  private runs(by: string, what: string, when: 'shown' | undefined, reason: string, depth: number): void {
+  private runs(by: string, what: string, when: 'shown' | undefined, reason: string, depth: number, later: boolean): void {
     let candidates: Candidate[] = [];
     if (what.includes('/')) {
       const w = walkOnHost(this.view, what);
@@ -297,8 +312,8 @@ class Closure {
       }
     }
     if (!candidates.length) return;
-    this.needs.push({ kind: 'runs', by, name: what, right: 'exec', ...(when ? { when } : {}), candidates, reason });
-    if (when !== 'shown') this.program(candidates[0]!.walk.target, depth);
+    this.push({ kind: 'runs', by, name: what, right: 'exec', ...(when ? { when } : {}), candidates, reason }, later);
+    if (when !== 'shown') this.program(candidates[0]!.walk.target, depth, later);
   }
 
   private missing(why: 'absent' | 'unknown' | 'loop', what: string): void {

@@ -113,6 +113,8 @@ describe("the loader's search, one rule at a time (manifests)", () => {
       ['script-interpreter /usr/bin/env <- /p/tool', 'interpreter /lib64/ld-linux-x86-64.so.2 <- /usr/bin/env', 'library libc.so.6 <- /usr/bin/env', 'runs node <- /usr/bin/env', 'interpreter /lib64/ld-linux-x86-64.so.2 <- /usr/bin/node', 'library libc.so.6 <- /usr/bin/node'],
     );
     assert.deepEqual(n.needs.find((x) => x.kind === 'runs')!.candidates.map((c) => c.walk.target), ['/usr/bin/node']);
+    // What env runs for a #! line is needed to start the script at all.
+    assert.ok(n.needs.every((x) => !x.later));
     // Without PATH, unknown.
     assert.match(execNeeds(machine({ '/usr/bin/env': prog([]), '/p/tool': { script: '/usr/bin/env node' } }), '/p/tool').unknown.join(), /where node is on PATH/);
   });
@@ -133,7 +135,11 @@ describe("the loader's search, one rule at a time (manifests)", () => {
     assert.deepEqual(gcc.needs.filter((x) => x.kind === 'runs').map((x) => x.name), ['/usr/lib/gcc/x86_64-linux-gnu/12/cc1', '/usr/lib/gcc/x86_64-linux-gnu/12/collect2']);
     assert.deepEqual(gcc.needs.filter((x) => x.kind === 'reads').map((x) => x.name), ['/usr/lib/gcc/x86_64-linux-gnu/12', '/usr/include', '/usr/lib/x86_64-linux-gnu']);
     assert.ok(gcc.temporaries);
-    assert.deepEqual(execNeeds(v, '/usr/bin/python3.11').needs.filter((x) => x.kind === 'reads').map((x) => [x.name, x.tree]), [['/usr/lib/python3.11', true]]);
+    // gcc starts without cc1 and its trees; it needs them once it compiles. CPython needs its library to start.
+    assert.ok(gcc.needs.filter((x) => x.kind === 'runs' || x.kind === 'reads').every((x) => x.later));
+    assert.ok(gcc.needs.filter((x) => x.by === '/usr/bin/x86_64-linux-gnu-gcc-12' && x.kind === 'interpreter').every((x) => !x.later));
+    assert.ok(gcc.needs.filter((x) => x.by === '/usr/lib/gcc/x86_64-linux-gnu/12/cc1').every((x) => x.later));
+    assert.deepEqual(execNeeds(v, '/usr/bin/python3.11').needs.filter((x) => x.kind === 'reads').map((x) => [x.name, x.tree, x.later]), [['/usr/lib/python3.11', true, undefined]]);
   });
   it('a file the manifest records as a plain file: unknown; a link loop: a problem', () => {
     assert.match(execNeeds(machine({ '/usr/bin/p': 'file' }), '/usr/bin/p').unknown.join(), /what \/usr\/bin\/p needs to start/);
