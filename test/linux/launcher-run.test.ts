@@ -116,6 +116,17 @@ describe('launcher: the command passes through', { skip, concurrency: 2 }, () =>
     assert.match(r.stderr, /^agent\.run: withholding 2 environment variables: PGPASSWORD, SSH_AUTH_SOCK \(--pass-env NAME lets one through\)$/m);
   });
 
+  it('--pass-env NAME=VALUE sets NAME for the command alone, over what the caller has (commas and all)', async () => {
+    const r = await launch(d.run, ['--pass-env', 'NODE_OPTIONS=--jitless,--x', '--pass-env', 'TERM=xterm', '/usr/bin/env', '-0'], { exactEnv: callerEnv });
+    assert.equal(r.status, 0, r.stderr);
+    const env = new Map(r.stdout.split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+    assert.equal(env.get('NODE_OPTIONS'), '--jitless,--x');
+    assert.equal(env.get('TERM'), 'xterm');
+    assert.ok(!env.has('GITHUB_TOKEN'));
+    const bad = await launch(d.run, ['--pass-env', '=x', '/usr/bin/true'], { exactEnv: callerEnv });
+    assert.equal(bad.status, 2, bad.stderr);
+  });
+
   it('control: bare bubblewrap hands the caller\'s whole environment down', async () => {
     const r = await bare({ argv: d.compiled, bpf: readFileSync(join(d.dir, `seccomp.${arch}.bpf`)) }, ['/usr/bin/env', '-0'], { env: { PGPASSWORD: 'pg' } });
     assert.ok(seen(r.stdout).includes('PGPASSWORD'), r.stderr);

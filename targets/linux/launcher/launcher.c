@@ -3,7 +3,7 @@
  * DIR/<stem>.launch describes, fail-closed — the command runs inside the
  * sandbox or not at all (exit 125, a message saying why).
  *
- *   DIR/<stem>.run [--pass-env NAME]... [--pass-fd N]... [-v] [--] CMD [ARGS...]
+ *   DIR/<stem>.run [--pass-env NAME|NAME=VALUE]... [--pass-fd N]... [-v] [--] CMD [ARGS...]
  *
  *   bwrap --args A --json-status-fd S -- /.boxwright/exec
  *         (--rules-fd R | --no-landlock) --ready-fd D [--keep-fd N]... -- CMD ARGS...
@@ -61,7 +61,7 @@ static void __attribute__((noreturn)) PRINTF(2, 3) refuse(const char *advice, co
 }
 
 static void __attribute__((noreturn)) usage(const char *why) {
-  fprintf(stderr, "%s: %s\nusage: %s [--pass-env NAME]... [--pass-fd N]... [-v] [--] CMD [ARGS...]\n", me, why, me);
+  fprintf(stderr, "%s: %s\nusage: %s [--pass-env NAME|NAME=VALUE]... [--pass-fd N]... [-v] [--] CMD [ARGS...]\n", me, why, me);
   exit(EXIT_USAGE);
 }
 
@@ -87,9 +87,14 @@ static void parse_options(int argc, char **argv, struct options *o) {
     } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
       o->verbose = 1;
     } else if (strcmp(a, "--pass-env") == 0 && i + 1 < argc) {
-      /* NAME, or NAME,NAME,... as `boxwright run` takes it. */
-      for (char *name = strtok(argv[++i], ","); name; name = strtok(NULL, ","))
-        if (name[0]) o->pass_env[o->npass_env++] = name;
+      /* NAME, or NAME,NAME,... as `boxwright run` takes it; NAME=VALUE sets NAME for the command alone (one operand, commas and all). */
+      char *operand = argv[++i];
+      if (strchr(operand, '=')) {
+        if (operand[0] == '=') usage("--pass-env takes NAME or NAME=VALUE");
+        o->pass_env[o->npass_env++] = operand;
+      } else
+        for (char *name = strtok(operand, ","); name; name = strtok(NULL, ","))
+          if (name[0]) o->pass_env[o->npass_env++] = name;
     } else if (strcmp(a, "--pass-fd") == 0 && i + 1 < argc) {
       int fd = parse_fd_number(argv[++i]);
       if (fd < 3 || fd > 1000000) usage("--pass-fd takes a descriptor number above 2 (stdin, stdout and stderr always pass)");
@@ -219,11 +224,17 @@ static int cmp_names(const void *a, const void *b) {
 static char **sandbox_env(const struct launch *l, const struct options *o) {
   size_t n = 0;
   for (char **e = environ; *e; e++) n++;
-  char **env = calloc(n + 1, sizeof *env), **withheld = calloc(n + 1, sizeof *withheld);
+  char **env = calloc(n + o->npass_env + 1, sizeof *env), **withheld = calloc(n + 1, sizeof *withheld);
   if (!env || !withheld) refuse(NULL, "out of memory");
   size_t ne = 0, nw = 0;
+  /* `--pass-env NAME=VALUE`: NAME as given, whatever this process has. */
+  for (size_t i = 0; i < o->npass_env; i++)
+    if (strchr(o->pass_env[i], '=')) env[ne++] = (char *)o->pass_env[i];
   for (char **e = environ; *e; e++) {
     size_t len = strcspn(*e, "=");
+    int set = 0;
+    for (size_t i = 0; !set && i < o->npass_env; i++) set = strchr(o->pass_env[i], '=') && strcspn(o->pass_env[i], "=") == len && strncmp(*e, o->pass_env[i], len) == 0;
+    if (set) continue;
     int ok = 0;
     for (size_t i = 0; !ok && i < l->nenv; i++) ok = strlen(l->env[i]) == len && strncmp(*e, l->env[i], len) == 0;
     for (size_t i = 0; !ok && i < l->nprefix; i++) ok = strlen(l->env_prefix[i]) <= len && strncmp(*e, l->env_prefix[i], strlen(l->env_prefix[i])) == 0;
@@ -317,7 +328,9 @@ static int outcome(const struct run_result *r, const char *bwrap, int ready_fd, 
   char file[PATH_MAX + 8], interp[PATH_MAX + 8];
   if (err == ENOENT && missing_interpreter(ready, file, interp, sizeof file)) {
     /* The file is there; the kernel's ENOENT is for its interpreter: name that file, not the command's grant. */
-    say("%s is %s in %s's view, but its interpreter %s is not: the kernel cannot start it without it; it did not run", command[0], file, l->principal, interp);
+    char where[sizeof file + 8] = "";
+    if (!(strlen(file) == strlen(command[0]) + 2 && strncmp(file + 1, command[0], strlen(command[0])) == 0)) snprintf(where, sizeof where, " (%s)", file);
+    say("%s%s is in %s's view, but its interpreter %s is not: the kernel cannot start it without it; it did not run", command[0], where, l->principal, interp);
     return EXIT_NOT_FOUND;
   }
   if (err == ENOENT) {
