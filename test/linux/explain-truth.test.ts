@@ -94,32 +94,11 @@ static int try_rename(const char *p) {
  * with the loader's "error while loading shared libraries").
  */
 static int try_start(const char *p) {
-  int pfd[2], efd[2];
-  if (pipe2(pfd, O_CLOEXEC) != 0 || pipe(efd) != 0) return 1;
-  pid_t pid = fork();
-  if (pid == 0) {
-    close(pfd[0]); close(efd[0]);
-    int dn = open("/dev/null", O_RDWR);
-    if (dn >= 0) { dup2(dn, 0); dup2(dn, 1); }
-    dup2(efd[1], 2);
-    alarm(5);
-    char *a[] = {(char *)p, "--version", NULL};
-    char *e[] = {NULL};
-    execve(p, a, e);
-    int err = errno;
-    if (write(pfd[1], &err, sizeof err) < 0) _exit(126);
-    _exit(127);
-  }
-  close(pfd[1]); close(efd[1]);
-  int err = 0;
-  ssize_t n = read(pfd[0], &err, sizeof err);
-  char buf[8192]; size_t total = 0; ssize_t m; char sink[4096];
-  while ((m = read(efd[0], total < sizeof buf - 1 ? buf + total : sink, total < sizeof buf - 1 ? sizeof buf - 1 - total : sizeof sink)) > 0) if (total < sizeof buf - 1) total += (size_t)m;
-  buf[total] = 0;
-  int st;
-  waitpid(pid, &st, 0);
-  int loader = WIFEXITED(st) && WEXITSTATUS(st) == 127 && strstr(buf, "error while loading shared libraries") != NULL;
-  printf("started=%d errno=%d\n", n <= 0 && !loader, n > 0 ? err : 0);
+  char err[8192];
+  int st = 0;
+  int errno_back = spawn_probe(p, "--version", &st, err, sizeof err);
+  int loader = WIFEXITED(st) && WEXITSTATUS(st) == 127 && strstr(err, "error while loading shared libraries") != NULL;
+  printf("started=%d errno=%d\n", errno_back == 0 && !loader, errno_back);
   return 0;
 }
 /* probe PATH: exists, read (bytes or entries), write, exec (the kernel allows it: of the file, or of DIR/.boxwright-x) */

@@ -263,34 +263,42 @@ static void judge(const struct seccomp_notif *req) {
   close(dirfd);
 }
 
-static int send_fd(int sock, int fd) {
-  char data = 'l';
-  struct iovec iov = {.iov_base = &data, .iov_len = 1};
+/* One byte and room for one descriptor: the message a listener travels in (SCM_RIGHTS). */
+struct fd_message {
+  char data;
+  struct iovec iov;
   union {
     char buf[CMSG_SPACE(sizeof(int))];
     struct cmsghdr align;
   } u;
-  struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf};
-  struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+  struct msghdr msg;
+};
+
+static void fd_message_init(struct fd_message *m) {
+  memset(m, 0, sizeof *m);
+  m->data = 'l';
+  m->iov = (struct iovec){.iov_base = &m->data, .iov_len = 1};
+  m->msg = (struct msghdr){.msg_iov = &m->iov, .msg_iovlen = 1, .msg_control = m->u.buf, .msg_controllen = sizeof m->u.buf};
+}
+
+static int send_fd(int sock, int fd) {
+  struct fd_message m;
+  fd_message_init(&m);
+  struct cmsghdr *c = CMSG_FIRSTHDR(&m.msg);
   c->cmsg_level = SOL_SOCKET;
   c->cmsg_type = SCM_RIGHTS;
   c->cmsg_len = CMSG_LEN(sizeof(int));
   memcpy(CMSG_DATA(c), &fd, sizeof fd);
-  return sendmsg(sock, &msg, MSG_NOSIGNAL) == 1 ? 0 : -1;
+  return sendmsg(sock, &m.msg, MSG_NOSIGNAL) == 1 ? 0 : -1;
 }
 
 static int recv_fd(int sock) {
-  char data;
-  struct iovec iov = {.iov_base = &data, .iov_len = 1};
-  union {
-    char buf[CMSG_SPACE(sizeof(int))];
-    struct cmsghdr align;
-  } u;
-  struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf};
+  struct fd_message m;
+  fd_message_init(&m);
   ssize_t r;
-  do r = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+  do r = recvmsg(sock, &m.msg, MSG_CMSG_CLOEXEC);
   while (r < 0 && errno == EINTR);
-  struct cmsghdr *c = r == 1 ? CMSG_FIRSTHDR(&msg) : NULL;
+  struct cmsghdr *c = r == 1 ? CMSG_FIRSTHDR(&m.msg) : NULL;
   if (!c || c->cmsg_type != SCM_RIGHTS) return -1;
   int fd;
   memcpy(&fd, CMSG_DATA(c), sizeof fd);
