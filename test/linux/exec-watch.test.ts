@@ -119,7 +119,7 @@ describe('the exec watch under boxwright run: refused programs named, never let 
     assert.equal(r.status, 113, r.stderr); // 100 + EACCES
     assert.equal(r.stdout, 'child=113\n');
     assert.ok(!existsSync(mark), 'the refused program ran');
-    assert.match(r.stderr, new RegExp(`agent\\.run: Landlock refused to execute "${victim}", which the command ran: exec = \\["${victim}"\\] in \\[agent\\.filesystem\\] of ${join(home, 'a.toml')} allows it`));
+    assert.match(r.stderr, new RegExp(`boxwright run: Landlock refused to execute "${victim}", which the command ran: exec = \\["${victim}"\\] in \\[agent\\.filesystem\\] of ${join(home, 'a.toml')} allows it`));
   });
 
   it('control: with the exec grant it runs, and nothing is reported', async () => {
