@@ -90,6 +90,7 @@ export const execDependencies = defineRule({
     unknown: {
       severity: 'info',
       platforms: ['linux'],
+      machineDependent: true,
       text: (d: { path: string; fs: string }) => `depends on the machine: what executing ${d.path} needs (its loader, libraries, #! interpreter) must be in the view (--fs ${d.fs} knows no programs)`,
     },
   },
