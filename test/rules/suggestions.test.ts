@@ -31,6 +31,7 @@ const adviceOnly: Record<string, string> = {
   'noncanonical-path': 'its macOS spelling is for macOS-only configs; the spelling case carries its fix',
   'trusted-file-writable': "where the config, the manifest or the compiled directory lives, and how narrow the write grant must be, are the author's decisions (outside the config, or a redesign of its grants)",
   'shared-temp-write': 'the temp directory of its own is made outside the config, and TMPDIR is set on the command line',
+  'write-exec-overlap': 'which of the two grants goes (or where the build output runs from instead) is the author\'s decision',
 };
 
 const errorsOf = (ds: readonly Diagnostic[]): Set<string> => new Set(ds.filter((d) => d.severity === 'error').flatMap((d) => d.platforms.map((p) => `${d.ruleId}@${p}`)));
