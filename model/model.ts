@@ -7,6 +7,7 @@ import loaderData from '../compiler/paths/loaders.json' with { type: 'json' };
 import { access, absent, denied, empty, type Cell } from './cell.js';
 import { appliesOn, PathIndex } from './path-index.js';
 import type { AbstractSockets, Mechanism } from './facts.js';
+import { runtimePrincipalAccess } from './srt.js';
 
 
 export interface GrantAccess {
@@ -91,6 +92,8 @@ const requested: Readonly<Record<Grant['access'], Cell>> = {
   metadata: access({ meta: true }),
   exec: access({ exec: true }),
   deny: denied,
+  'deny-read': denied,
+  'deny-write': access({ read: true }),
 };
 
 function requestedCell(g: Grant): Cell {
@@ -421,6 +424,8 @@ function mechanismOf(p: Principal, g: Grant, platform: Platform, cell: Cell, tyb
 }
 
 function principalAccess(ir: PolicyIR, p: Principal): PrincipalAccess {
+  // sandbox-runtime and Claude Code settings: what sandbox-runtime does (model/srt.ts).
+  if (ir.runtime) return runtimePrincipalAccess(ir, p);
   const tyba = ir.dialect === 'tyba';
   // An entry the Windows plan leaves out grants, and denies, nothing there.
   const unspelled = new Map<Grant, Mechanism>();

@@ -1,0 +1,223 @@
+/**
+ * What sandbox-runtime 0.0.83 gives the sandboxed command at each path, per
+ * platform, for a sandbox-runtime or Claude Code settings file (the IR's
+ * `runtime`): reads open except `denyRead` (re-opened by `allowRead`),
+ * writes closed except `allowWrite` (narrowed by `denyWrite` and the
+ * mandatory denies). docs/dialects/sandbox-runtime.md gives each statement
+ * with its source; the Linux column is checked against sandbox-runtime
+ * itself (test/linux/srt-differential.test.ts).
+ *
+ * Linux is sandbox-runtime's bubblewrap argv (linux-sandbox-utils.js,
+ * generateFilesystemArgs), replayed as a list of mounts in the order it
+ * emits them: `--ro-bind / /`; a `--bind` per existing write root; per
+ * existing `denyRead` target, shallowest first, a tmpfs (a directory: an
+ * empty writable scratch) or `/dev/null` (a file, on a nodev mount: it
+ * cannot be opened), then the `allowRead` and write roots at or under it
+ * bound back from the host; then a read-only bind per `denyWrite` and
+ * mandatory deny that meets a write root (an absent one: a `/dev/null`
+ * placeholder, or an empty directory at its first missing component). The
+ * last mount at or above a path says what is there.
+ */
+import type { Platform } from '../compiler/diagnostic.js';
+import type { Grant, PolicyIR, Principal } from '../compiler/ir/types.js';
+import { isUnder, windowsUnmapped } from '../compiler/paths/index.js';
+import { access, absent, denied, empty, scratch, type Cell } from './cell.js';
+import type { Mechanism } from './facts.js';
+import type { GrantAccess, PrincipalAccess } from './model.js';
+
+type Mount =
+  | { readonly kind: 'host'; readonly path: string; readonly write: boolean }
+  | { readonly kind: 'tmpfs'; readonly path: string }
+  | { readonly kind: 'mask'; readonly path: string }
+  | { readonly kind: 'placeholder-file'; readonly path: string }
+  | { readonly kind: 'placeholder-dir'; readonly path: string };
+
+const exists = (g: Grant): boolean => g.facts.existence !== 'absent';
+const depth = (p: string): number => (p === '/' ? 0 : p.split('/').length - 1);
+
+/** The mounts sandbox-runtime's Linux wrap makes, in its order (see the module comment). */
+export function linuxMounts(grants: readonly Grant[]): Mount[] {
+  const withPath = grants.filter((g): g is Grant & { path: string } => !!g.path);
+  // Write roots: /dev/* is left to --dev, and an absent one is skipped (linux-sandbox-utils.js: "Skipping non-existent write path").
+  const writes = withPath.filter((g) => g.access === 'read-write' && exists(g) && !g.path.startsWith('/dev/'));
+  const writeRoots = writes.map((g) => g.path);
+  const reads = withPath.filter((g) => g.access === 'read');
+  const mounts: Mount[] = [{ kind: 'host', path: '/', write: false }];
+  for (const w of writes) mounts.push({ kind: 'host', path: w.path, write: true });
+  const underWrite = (p: string): boolean => writeRoots.some((w) => isUnder(p, w));
+  // An existing denyRead target, shallowest first; a file an allowRead names itself is lifted.
+  const denies = withPath.filter((g) => g.access === 'deny-read' && exists(g)).sort((a, b) => depth(a.path) - depth(b.path));
+  const seen = new Set<string>();
+  for (const d of denies) {
+    if (seen.has(d.path)) continue;
+    seen.add(d.path);
+    const isDir = d.facts.kind === 'dir' || d.facts.kind === undefined;
+    if (!isDir) {
+      if (reads.some((r) => r.path === d.path)) continue;
+      mounts.push({ kind: 'mask', path: d.path });
+      continue;
+    }
+    mounts.push({ kind: 'tmpfs', path: d.path });
+    const restores = [...new Set([...reads.filter(exists).map((r) => r.path), ...writeRoots])].filter((r) => isUnder(r, d.path)).sort((a, b) => depth(a) - depth(b));
+    for (const r of restores) mounts.push({ kind: 'host', path: r, write: underWrite(r) });
+  }
+  // denyWrite and the mandatory denies, where they meet a write root (inside one, or one inside them).
+  for (const g of withPath) {
+    if (g.access !== 'deny-write') continue;
+    const meets = writeRoots.some((w) => isUnder(g.path, w) || isUnder(w, g.path));
+    if (!meets) continue;
+    if (exists(g)) mounts.push({ kind: 'host', path: g.path, write: false });
+    else if (writeRoots.some((w) => isUnder(g.path, w))) {
+      // The first missing component gets the placeholder: a file where the parent exists, else an empty directory.
+      const first = g.firstAbsent ?? g.path;
+      mounts.push(first === g.path ? { kind: 'placeholder-file', path: first } : { kind: 'placeholder-dir', path: first });
+    }
+  }
+  return mounts;
+}
+
+/** The Linux cell at a path: the last mount at or above it. */
+function linuxCell(mounts: readonly Mount[], path: string): Cell {
+  for (let i = mounts.length - 1; i >= 0; i--) {
+    const m = mounts[i]!;
+    if (!isUnder(path, m.path)) continue;
+    switch (m.kind) {
+      case 'host':
+        return access({ read: true, write: m.write, exec: true });
+      case 'mask':
+      case 'placeholder-file':
+        return path === m.path ? denied : absent;
+      case 'placeholder-dir':
+        return path === m.path ? empty : absent;
+      case 'tmpfs': {
+        if (path === m.path) return scratch;
+        // bubblewrap makes, in the tmpfs, the directories that lead to a later mount below it.
+        const leads = mounts.slice(i + 1).some((n) => n.path !== path && isUnder(n.path, path));
+        return leads ? scratch : absent;
+      }
+    }
+  }
+  return absent;
+}
+
+/**
+ * macOS: the Seatbelt profile (macos-sandbox-utils.js, generateReadRules
+ * and generateWriteRules): `(allow file-read*)`, then deny for `denyRead`,
+ * allow for `allowRead`, and late denies for a `denyRead` more specific
+ * than the `allowRead` it lies in: the deepest entry decides, an allow at
+ * the same path wins. Writes: allow `allowWrite`, then deny `denyWrite` and
+ * the mandatory denies, which win at any depth.
+ */
+function macosCell(grants: readonly Grant[], path: string): Cell {
+  let readBy: Grant | undefined;
+  for (const g of grants) {
+    if (!g.path || (g.access !== 'deny-read' && g.access !== 'read') || !isUnder(path, g.path)) continue;
+    if (!readBy || depth(g.path) > depth(readBy.path!) || (depth(g.path) === depth(readBy.path!) && g.access === 'read')) readBy = g;
+  }
+  const read = readBy?.access !== 'deny-read';
+  const write = grants.some((g) => g.path && g.access === 'read-write' && isUnder(path, g.path)) && !grants.some((g) => g.path && g.access === 'deny-write' && isUnder(path, g.path));
+  return access({ read, write, exec: read, meta: true });
+}
+
+/**
+ * Windows (windows-sandbox-utils.js, computeWindowsFsAccessSet): the
+ * command runs as the `srt-sandbox` account; `allowWrite` is a MODIFY ACE
+ * for it, `allowRead` READ|EXECUTE, `denyRead` and `denyWrite` DENY ACEs,
+ * which Windows checks first. Your profile is not its to read, except the
+ * tool directories the install's profile grant lists.
+ */
+function windowsCell(grants: readonly Grant[], path: string): Cell {
+  const over = (a: Grant['access']): boolean => grants.some((g) => g.path && g.access === a && isUnder(path, g.path));
+  if (over('deny-read')) return denied;
+  const write = over('read-write') && !over('deny-write');
+  const read = over('read-write') || over('read');
+  return access({ read, write, exec: read });
+}
+
+const fixed = <K extends Mechanism['kind']>(kind: K): Mechanism => Object.freeze({ kind }) as Mechanism;
+const scratchMechanism = fixed('srt-read-deny-scratch');
+const restoredMechanism = fixed('srt-write-restores-read');
+const skippedMechanism = fixed('srt-absent-skipped');
+const writeOnlyMechanism = fixed('srt-write-only');
+const placeholderMechanism = fixed('srt-deny-placeholder');
+const unavailableMechanism = fixed('srt-sandbox-unavailable');
+const offMechanism = fixed('srt-sandbox-off');
+const patternMechanism = fixed('srt-pattern');
+
+const everywhere: Readonly<Record<Platform, boolean>> = Object.freeze({ macos: true, linux: true, windows: true });
+const requestedOf: Readonly<Record<string, Cell>> = {
+  read: access({ read: true }),
+  'read-write': access({ read: true, write: true }),
+  'deny-read': denied,
+  'deny-write': access({ read: true }),
+};
+
+/** Claude Code runs no sandbox on native Windows (the sandboxing page): with failIfUnavailable off, commands run unsandboxed. */
+function claudeOnWindows(ir: PolicyIR): boolean {
+  return ir.dialect === 'claude';
+}
+
+export function runtimePrincipalAccess(ir: PolicyIR, p: Principal): PrincipalAccess {
+  const grants = p.grants;
+  const mounts = linuxMounts(grants);
+  const off = grants.some((g) => g.implicit && g.path === '/' && g.access === 'read-write');
+  const full = access({ read: true, write: true, exec: true });
+  const unsandboxedWindows = claudeOnWindows(ir);
+  const at = (path: string, platform: Platform): Cell => {
+    if (platform === 'windows' && unsandboxedWindows) return full;
+    if (platform === 'linux') return linuxCell(mounts, path);
+    if (platform === 'macos') return macosCell(grants, path);
+    return windowsCell(grants, path);
+  };
+  const rows = grants.map((g): GrantAccess => {
+    const requested = requestedOf[g.access] ?? access({ read: true });
+    const notes: Partial<Record<Platform, Mechanism>> = {};
+    const effective = { macos: absent, linux: absent, windows: absent } as Record<Platform, Cell>;
+    if (!g.path) {
+      for (const platform of ['macos', 'linux', 'windows'] as const) notes[platform] = patternMechanism;
+      return { grant: g, requested, effective, notes, disclosures: {}, applies: everywhere };
+    }
+    for (const platform of ['macos', 'linux', 'windows'] as const) {
+      const cell = at(g.path, platform);
+      effective[platform] = cell;
+      if (off) notes[platform] = offMechanism;
+      else if (platform === 'windows' && unsandboxedWindows) notes[platform] = unavailableMechanism;
+      else if (platform === 'linux') {
+        if (cell.kind === 'scratch') notes.linux = scratchMechanism;
+        else if (g.access === 'deny-read' && cell.kind === 'access' && cell.read) notes.linux = g.facts.existence === 'absent' ? skippedMechanism : restoredMechanism;
+        else if (g.access === 'read-write' && g.facts.existence === 'absent') notes.linux = skippedMechanism;
+        else if (g.access === 'deny-write' && g.facts.existence === 'absent' && cell.kind !== 'absent') notes.linux = placeholderMechanism;
+      } else if (platform === 'macos' && g.access === 'deny-read' && cell.kind === 'access' && cell.write) notes.macos = writeOnlyMechanism;
+    }
+    const windowsWhy = g.implicit ? undefined : windowsUnmapped(g.path, ir.home);
+    const applies = windowsWhy && !unsandboxedWindows ? { macos: true, linux: true, windows: false } : everywhere;
+    if (windowsWhy && !unsandboxedWindows) notes.windows = { kind: 'no-windows-spelling', path: g.path, why: windowsWhy.kind === 'outside-home' ? { kind: 'outside-home' } : { kind: 'name', problem: windowsWhy.problem } };
+    return { grant: g, requested, effective, notes, disclosures: {}, applies };
+  });
+  const readable = access({ read: true, exec: true, meta: true });
+  return {
+    principal: p,
+    grants: rows,
+    linuxExec: 'mounts',
+    network: {},
+    effectiveAt: at,
+    elsewhere: off
+      ? {
+          macos: { cell: full, text: 'no sandbox: everything you can do', mechanism: offMechanism },
+          linux: { cell: full, text: 'no sandbox: everything you can do', mechanism: offMechanism },
+          windows: { cell: full, text: 'no sandbox: everything you can do', mechanism: offMechanism },
+        }
+      : {
+          macos: { cell: readable, text: 'readable (reads are open unless denyRead says otherwise), not writable' },
+          linux: { cell: access({ read: true, exec: true }), text: 'readable and executable (the host is bound read-only at /), not writable; /dev and /proc are the sandbox\'s own' },
+          windows: unsandboxedWindows
+            ? { cell: full, text: "Claude Code runs no sandbox on native Windows: with failIfUnavailable off, commands run unsandboxed", mechanism: unavailableMechanism }
+            : { cell: absent, text: 'what the srt-sandbox account may do on its own: nothing in your profile but the tool directories of the install\'s profile grant; elsewhere what the Users group may' },
+        },
+  };
+}
+
+/** Whether a Claude Code or sandbox-runtime grant lies under another (for the rules' related locations). */
+export function coveredBy(g: Grant, others: readonly Grant[], access: Grant['access']): Grant | undefined {
+  return others.find((o) => o !== g && o.path && g.path && o.access === access && isUnder(g.path, o.path));
+}
