@@ -44,29 +44,56 @@ export function linuxMounts(grants: readonly Grant[]): Mount[] {
   const reads = withPath.filter((g) => g.access === 'read');
   const mounts: Mount[] = [{ kind: 'host', path: '/', write: false }];
   for (const w of writes) mounts.push({ kind: 'host', path: w.path, write: true });
-  const underWrite = (p: string): boolean => writeRoots.some((w) => isUnder(p, w));
   // An existing denyRead target, shallowest first; a file an allowRead names itself is lifted.
   const denies = withPath.filter((g) => g.access === 'deny-read' && exists(g)).sort((a, b) => depth(a.path) - depth(b.path));
   const seen = new Set<string>();
+  /** Each read deny's cover and what it binds back: a write deny's bind above them puts them back on top. */
+  const units: { cover: Mount; back: Mount[] }[] = [];
   for (const d of denies) {
     if (seen.has(d.path)) continue;
     seen.add(d.path);
+    // A target already hidden by a shallower deny (and not bound back) gets no mount of its own (measured: sandbox-runtime 0.0.83).
+    if (!hostShown(mounts, d.path)) continue;
     const isDir = d.facts.kind === 'dir' || d.facts.kind === undefined;
     if (!isDir) {
       if (reads.some((r) => r.path === d.path)) continue;
-      mounts.push({ kind: 'mask', path: d.path });
+      const mask: Mount = { kind: 'mask', path: d.path };
+      mounts.push(mask);
+      units.push({ cover: mask, back: [] });
       continue;
     }
-    mounts.push({ kind: 'tmpfs', path: d.path });
+    const tmpfs: Mount = { kind: 'tmpfs', path: d.path };
+    mounts.push(tmpfs);
     const restores = [...new Set([...reads.filter(exists).map((r) => r.path), ...writeRoots])].filter((r) => isUnder(r, d.path)).sort((a, b) => depth(a) - depth(b));
-    for (const r of restores) mounts.push({ kind: 'host', path: r, write: underWrite(r) });
+    // A write root comes back writable; an allowRead read-only, unless a write root bound back above it already holds it (measured, 0.0.83).
+    const back: Mount[] = [];
+    for (const r of restores) {
+      const isWrite = writeRoots.includes(r);
+      if (!isWrite && back.some((b) => isUnder(r, b.path))) continue;
+      back.push({ kind: 'host', path: r, write: isWrite });
+    }
+    mounts.push(...back);
+    units.push({ cover: tmpfs, back });
   }
   // denyWrite and the mandatory denies, where they meet a write root (inside one, or one inside them).
   for (const g of withPath) {
     if (g.access !== 'deny-write') continue;
     const meets = writeRoots.some((w) => isUnder(g.path, w) || isUnder(w, g.path));
     if (!meets) continue;
-    if (exists(g)) mounts.push({ kind: 'host', path: g.path, write: false });
+    // Where a read deny hides the path, its read-only bind is not made (it would bring the host's content back), but what is bound back below it becomes read-only (measured, 0.0.83).
+    if (!hostShown(mounts, g.path)) {
+      const below = mounts.filter((m): m is Extract<Mount, { kind: 'host' }> => m.kind === 'host' && m.write && isUnder(m.path, g.path) && m.path !== '/');
+      for (const m of below) if (hostShown(mounts, m.path) || m.path === g.path) mounts.push({ kind: 'host', path: m.path, write: false });
+      continue;
+    }
+    if (exists(g)) {
+      mounts.push({ kind: 'host', path: g.path, write: false });
+      // The read denies below it stay: sandbox-runtime applies them again over the write deny's bind, read-only now (measured, 0.0.83).
+      for (const u of units) {
+        if (u.cover.path === g.path || !isUnder(u.cover.path, g.path)) continue;
+        mounts.push(u.cover, ...u.back.map((b): Mount => ({ kind: 'host', path: b.path, write: false })));
+      }
+    }
     else if (writeRoots.some((w) => isUnder(g.path, w))) {
       // The first missing component gets the placeholder: a file where the parent exists, else an empty directory.
       const first = g.firstAbsent ?? g.path;
@@ -74,6 +101,12 @@ export function linuxMounts(grants: readonly Grant[]): Mount[] {
     }
   }
   return mounts;
+}
+
+/** Whether the host's own content is what the mounts so far show at a path (no tmpfs, mask or placeholder over it). */
+function hostShown(mounts: readonly Mount[], path: string): boolean {
+  for (let i = mounts.length - 1; i >= 0; i--) if (isUnder(path, mounts[i]!.path)) return mounts[i]!.kind === 'host';
+  return false;
 }
 
 /** The Linux cell at a path: the last mount at or above it. */
