@@ -83,7 +83,7 @@ export function linuxMounts(grants: readonly Grant[]): Mount[] {
     // Where a read deny hides the path, its read-only bind is not made (it would bring the host's content back), but what is bound back below it becomes read-only (measured, 0.0.83).
     if (!hostShown(mounts, g.path)) {
       const below = mounts.filter((m): m is Extract<Mount, { kind: 'host' }> => m.kind === 'host' && m.write && isUnder(m.path, g.path) && m.path !== '/');
-      for (const m of below) if (hostShown(mounts, m.path) || m.path === g.path) mounts.push({ kind: 'host', path: m.path, write: false });
+      for (const m of below) if (hostShown(mounts, m.path)) mounts.push({ kind: 'host', path: m.path, write: false });
       continue;
     }
     if (exists(g)) {

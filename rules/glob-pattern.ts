@@ -13,7 +13,7 @@ export const globPattern = defineRule({
       summary: 'A glob pattern in a filesystem list: macOS matches it, Linux skips it or expands it once, and a `**/` deny is anchored to the working directory.',
       details:
         "macOS turns a pattern into a Seatbelt regex (macos-sandbox-utils.js), which matches files created later. Linux cannot: bubblewrap binds concrete paths. `allowWrite` and `denyWrite` take no patterns there (a trailing `/**` is dropped, any other pattern is skipped: README, Path Syntax (Linux); #154), so a `denyWrite` pattern denies nothing. A `denyRead` or `allowRead` pattern is expanded to the entries that exist when the command is wrapped, so a file that appears later is readable; one with a wildcard in its first component (`/**/*.pem`) is skipped. On every platform a relative `**/name` is resolved against the working directory, so it holds only below it (sandbox-runtime #432). Windows expands patterns at `initialize()`. Name the paths, or use `{ \"path\": …, \"literal\": true }` for a name that holds `*`.",
-      bad: { toml: '{\n  "filesystem": {"denyRead": [], "allowWrite": ["~/project"], "denyWrite": ["~/project/*.env"]},\n  "network": {"allowedDomains": [], "deniedDomains": []}\n}', expect: ['2:67 warning linux', '2:67 info windows'] },
+      bad: { toml: '{\n  "filesystem": {"denyRead": [], "allowWrite": ["~/project"], "denyWrite": ["~/project/*.env"]},\n  "network": {"allowedDomains": [], "deniedDomains": []}\n}', expect: ['2:77 warning linux', '2:77 info windows'] },
       good: { toml: '{\n  "filesystem": {"denyRead": [], "allowWrite": ["~/project"], "denyWrite": ["~/project/.env"]},\n  "network": {"allowedDomains": [], "deniedDomains": []}\n}', expect: [] },
     },
   },

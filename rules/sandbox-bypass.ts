@@ -20,8 +20,8 @@ export const sandboxBypass = defineRule({
       summary: 'A setting that lets a command run outside the sandbox, or weakens it: unsandboxed retries, excluded commands, a sandbox that silently does not start, weaker modes.',
       details:
         "Claude Code: `allowUnsandboxedCommands` (default true) lets a command that fails in the sandbox be retried outside it with `dangerouslyDisableSandbox`; `excludedCommands` run outside it; and when the sandbox cannot start (bubblewrap, socat or ripgrep missing, an unsupported platform) Claude Code warns and runs commands unsandboxed unless `failIfUnavailable` is true (code.claude.com/docs/en/sandboxing; anthropics/claude-code#32285, #34044, #12515 report it happening without a visible warning). Native Windows has no Claude Code sandbox at all. sandbox-runtime: `enableWeakerNestedSandbox`, `allowNestedUserNamespaces`, `allowAllUnixSockets`, `allowAppleEvents`, `enableWeakerNetworkIsolation` weaken it as its README says, and `httpProxyPort`/`socksProxyPort` hand the network filtering to a proxy it does not control. A warning on the platforms each acts on.",
-      bad: { toml: '{\n  "sandbox": {"enabled": true, "excludedCommands": ["docker"], "failIfUnavailable": true, "allowUnsandboxedCommands": false}\n}', expect: ['2:54 warning macos,linux,windows'] },
-      good: { toml: '{\n  "sandbox": {"enabled": true, "failIfUnavailable": true, "allowUnsandboxedCommands": false}\n}', expect: [] },
+      bad: { toml: '{\n  "sandbox": {"enabled": true, "excludedCommands": ["docker"], "failIfUnavailable": true, "allowUnsandboxedCommands": false}\n}', expect: ['2:52 warning macos,linux,windows', '2:85 warning windows'] },
+      good: { toml: '{\n  "filesystem": {"denyRead": [], "allowWrite": [], "denyWrite": []},\n  "network": {"allowedDomains": [], "deniedDomains": []}\n}', expect: [] },
     },
   },
   messages: {
@@ -50,7 +50,7 @@ export const sandboxBypass = defineRule({
       suggestion: 'Run Claude Code in WSL2 on Windows, and set "failIfUnavailable": true.',
     },
     windowsRefused: {
-      severity: 'error',
+      severity: 'warning',
       platforms: ['windows'],
       text: () => 'Claude Code has no sandbox on native Windows, and `failIfUnavailable` is true: Bash commands are refused there',
       suggestion: 'Run Claude Code in WSL2 on Windows.',

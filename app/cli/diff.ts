@@ -51,7 +51,8 @@ export async function diffChecks(base: CheckResult, head: CheckResult, platforms
     platforms,
   );
   const identical = Buffer.from(base.bytes).equals(Buffer.from(head.bytes)) && base.dialect === head.dialect;
-  const artifacts = identical || args.artifacts === false ? [] : await compareArtifacts(base, head, platforms);
+  // sandbox-runtime's and Claude Code's settings have no boxwright artifacts: sandbox-runtime enforces them.
+  const artifacts = identical || args.artifacts === false || base.ir.runtime || head.ir.runtime ? [] : await compareArtifacts(base, head, platforms);
   return { base: base.file, head: head.file, delta, artifacts };
 }
 

@@ -164,41 +164,51 @@ describe('sandbox-runtime 0.0.83 against the model, path by path', { skip }, () 
     const scratch = mkdtempSync(join(tmpdir(), 'boxwright-srt-'));
     try {
       const { probe } = buildProbe(scratch);
-      const root = join(scratch, 'work');
-      mkdirSync(root);
-      makeTree(root);
-      const rels = [...dirs, ...files, ...absents];
-      const paths = rels.map((p) => join(root, p));
       const view = hostView(process.env.HOME ?? '/root');
-      const jobs = [];
-      const settings: { file: string; bytes: Buffer }[] = [];
-      for (let seed = firstSeed; seed < firstSeed + runs; seed++) {
-        const file = join(scratch, `settings-${seed}.json`);
-        const bytes = Buffer.from(JSON.stringify(settingsFor(seed, root), null, 2));
-        writeFileSync(file, bytes);
-        settings.push({ file, bytes });
-        jobs.push({ settings: file, probe, paths });
-      }
-      const outcomes = await runDriver(root, scratch, jobs);
+      // Two drivers side by side, each on a tree of its own: sandbox-runtime makes placeholders on the host
+      // for absent write denies while a command runs, which the other's probe must not see.
+      const halves = [0, 1].map((h) => {
+        const root = join(scratch, `work${h}`);
+        mkdirSync(root);
+        makeTree(root);
+        const seeds = Array.from({ length: runs }, (_, i) => firstSeed + i).filter((_, i) => i % 2 === h);
+        return { root, seeds };
+      });
+      const rels = [...dirs, ...files, ...absents];
+      const results = await Promise.all(
+        halves.map(async ({ root, seeds }) => {
+          const paths = rels.map((p) => join(root, p));
+          const settings = seeds.map((seed) => {
+            const file = join(scratch, `settings-${seed}.json`);
+            const bytes = Buffer.from(JSON.stringify(settingsFor(seed, root), null, 2));
+            writeFileSync(file, bytes);
+            return { seed, file, bytes };
+          });
+          const dir = mkdtempSync(join(scratch, 'driver-'));
+          const outcomes = await runDriver(root, dir, settings.map((x) => ({ settings: x.file, probe, paths })));
+          return { root, paths, settings, outcomes };
+        }),
+      );
       const problems: string[] = [];
       let probed = 0;
-      outcomes.forEach((o, i) => {
-        const { file, bytes } = settings[i]!;
-        const seed = firstSeed + i;
-        const checked = checkConfig(bytes, { file, view, worktree: root, platforms: ['linux'] });
-        if (o.refused !== undefined) return problems.push(`seed ${seed}: sandbox-runtime refused the file (${o.refused}); boxwright's verdict: ${checked.verdicts.linux}`);
-        if (o.status !== 0 || o.lines!.length !== paths.length) return problems.push(`seed ${seed}: the probe exited ${o.status} with ${o.lines!.length} of ${paths.length} lines: ${o.stderr}`);
-        assert.ok(checked.model, `seed ${seed}: boxwright checks the file (${checked.diagnostics.map((d) => d.message).join('; ')})`);
-        const pa = checked.model.principals[0]!;
-        rels.forEach((rel, k) => {
-          probed++;
-          const seen = parseSeen(o.lines![k]!);
-          const cell = pa.effectiveAt(paths[k]!, 'linux');
-          const why = srtDisagreement(cell, seen, !absents.includes(rel));
-          if (why) problems.push(`seed ${seed} ${relative(root, paths[k]!)}: ${why}\n    settings: ${bytes.toString().replace(/\s+/g, ' ')}\n    seen: ${o.lines![k]}`);
+      for (const { root, paths, settings, outcomes } of results) {
+        outcomes.forEach((o, i) => {
+          const { seed, file, bytes } = settings[i]!;
+          const checked = checkConfig(bytes, { file, view, worktree: root, platforms: ['linux'] });
+          if (o.refused !== undefined) return problems.push(`seed ${seed}: sandbox-runtime refused the file (${o.refused}); boxwright's verdict: ${checked.verdicts.linux}`);
+          if (o.status !== 0 || o.lines!.length !== paths.length) return problems.push(`seed ${seed}: the probe exited ${o.status} with ${o.lines!.length} of ${paths.length} lines: ${o.stderr}`);
+          assert.ok(checked.model, `seed ${seed}: boxwright checks the file (${checked.diagnostics.map((d) => d.message).join('; ')})`);
+          const pa = checked.model.principals[0]!;
+          rels.forEach((rel, k) => {
+            probed++;
+            const seen = parseSeen(o.lines![k]!);
+            const cell = pa.effectiveAt(paths[k]!, 'linux');
+            const why = srtDisagreement(cell, seen, !absents.includes(rel));
+            if (why) problems.push(`seed ${seed} ${relative(root, paths[k]!)}: ${why}\n    settings: ${bytes.toString().replace(/\s+/g, ' ')}\n    seen: ${o.lines![k]}`);
+          });
         });
-      });
-      assert.ok(probed >= runs * paths.length, 'every path of every settings file was probed');
+      }
+      assert.equal(probed, runs * rels.length, 'every path of every settings file was probed');
       assert.deepEqual(problems.slice(0, 15), [], `${problems.length} disagreements`);
     } finally {
       rmSync(scratch, { recursive: true, force: true });
