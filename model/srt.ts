@@ -153,17 +153,25 @@ function macosCell(grants: readonly Grant[], path: string): Cell {
 }
 
 /**
- * Windows (windows-sandbox-utils.js, computeWindowsFsAccessSet): the
- * command runs as the `srt-sandbox` account; `allowWrite` is a MODIFY ACE
- * for it, `allowRead` READ|EXECUTE, `denyRead` and `denyWrite` DENY ACEs,
- * which Windows checks first. Your profile is not its to read, except the
- * tool directories the install's profile grant lists.
+ * Windows (sandbox-manager.js, computeWindowsFsAccessSet; windows-sandbox-utils.js,
+ * rankWindowsFsAccess): the command runs as the `srt-sandbox` account;
+ * `allowWrite` is a MODIFY ACE for it, `allowRead` READ|EXECUTE, `denyRead`
+ * and `denyWrite` DENY ACEs. An ACE set on an object comes before the ones
+ * it inherits, so an allow at or beneath a read deny is the one that
+ * counts (allowRead over denyRead); a write grant at or beneath a write
+ * deny is a read grant (denyWrite over allowWrite). Nothing else of your
+ * profile is the account's to read, except the tool directories of the
+ * install's profile grant.
  */
 function windowsCell(grants: readonly Grant[], path: string): Cell {
-  const over = (a: Grant['access']): boolean => grants.some((g) => g.path && g.access === a && isUnder(path, g.path));
-  if (over('deny-read')) return denied;
-  const write = over('read-write') && !over('deny-write');
-  const read = over('read-write') || over('read');
+  let readBy: Grant | undefined;
+  for (const g of grants) {
+    if (!g.path || (g.access !== 'deny-read' && g.access !== 'read' && g.access !== 'read-write') || !isUnder(path, g.path)) continue;
+    if (!readBy || depth(g.path) > depth(readBy.path!) || (depth(g.path) === depth(readBy.path!) && g.access !== 'deny-read')) readBy = g;
+  }
+  if (readBy?.access === 'deny-read') return denied;
+  const write = grants.some((g) => g.path && g.access === 'read-write' && isUnder(path, g.path)) && !grants.some((g) => g.path && g.access === 'deny-write' && isUnder(path, g.path));
+  const read = !!readBy;
   return access({ read, write, exec: read });
 }
 
@@ -193,7 +201,9 @@ function claudeOnWindows(ir: PolicyIR): boolean {
 export function runtimePrincipalAccess(ir: PolicyIR, p: Principal): PrincipalAccess {
   const grants = p.grants;
   const mounts = linuxMounts(grants);
-  const off = grants.some((g) => g.implicit && g.path === '/' && g.access === 'read-write');
+  // The settings turn the sandbox off on these platforms (an implicit read-write grant of `/`).
+  const offGrant = grants.find((g) => g.implicit && g.path === '/' && g.access === 'read-write');
+  const offOn = (platform: Platform): boolean => !!offGrant && offGrant.implicit!.platforms.includes(platform);
   const full = access({ read: true, write: true, exec: true });
   const unsandboxedWindows = claudeOnWindows(ir);
   const at = (path: string, platform: Platform): Cell => {
@@ -213,7 +223,7 @@ export function runtimePrincipalAccess(ir: PolicyIR, p: Principal): PrincipalAcc
     for (const platform of ['macos', 'linux', 'windows'] as const) {
       const cell = at(g.path, platform);
       effective[platform] = cell;
-      if (off) notes[platform] = offMechanism;
+      if (offOn(platform)) notes[platform] = offMechanism;
       else if (platform === 'windows' && unsandboxedWindows) notes[platform] = unavailableMechanism;
       else if (platform === 'linux') {
         if (cell.kind === 'scratch') notes.linux = scratchMechanism;
@@ -223,7 +233,9 @@ export function runtimePrincipalAccess(ir: PolicyIR, p: Principal): PrincipalAcc
       } else if (platform === 'macos' && g.access === 'deny-read' && cell.kind === 'access' && cell.write) notes.macos = writeOnlyMechanism;
     }
     const windowsWhy = g.implicit ? undefined : windowsUnmapped(g.path, ir.home);
-    const applies = windowsWhy && !unsandboxedWindows ? { macos: true, linux: true, windows: false } : everywhere;
+    // An implicit grant applies where its platforms say (srt's own additions are its macOS and Linux sandboxes').
+    const on = (platform: Platform): boolean => !g.implicit || g.implicit.platforms.includes(platform) || (platform === 'windows' && unsandboxedWindows);
+    const applies = windowsWhy && !unsandboxedWindows ? { macos: true, linux: true, windows: false } : g.implicit ? { macos: on('macos'), linux: on('linux'), windows: on('windows') } : everywhere;
     if (windowsWhy && !unsandboxedWindows) notes.windows = { kind: 'no-windows-spelling', path: g.path, why: windowsWhy.kind === 'outside-home' ? { kind: 'outside-home' } : { kind: 'name', problem: windowsWhy.problem } };
     return { grant: g, requested, effective, notes, disclosures: {}, applies };
   });
@@ -234,23 +246,16 @@ export function runtimePrincipalAccess(ir: PolicyIR, p: Principal): PrincipalAcc
     linuxExec: 'mounts',
     network: {},
     effectiveAt: at,
-    elsewhere: off
-      ? {
-          macos: { cell: full, text: 'no sandbox: everything you can do', mechanism: offMechanism },
-          linux: { cell: full, text: 'no sandbox: everything you can do', mechanism: offMechanism },
-          windows: { cell: full, text: 'no sandbox: everything you can do', mechanism: offMechanism },
-        }
-      : {
-          macos: { cell: readable, text: 'readable (reads are open unless denyRead says otherwise), not writable' },
-          linux: { cell: access({ read: true, exec: true }), text: 'readable and executable (the host is bound read-only at /), not writable; /dev and /proc are the sandbox\'s own' },
-          windows: unsandboxedWindows
-            ? { cell: full, text: "Claude Code runs no sandbox on native Windows: with failIfUnavailable off, commands run unsandboxed", mechanism: unavailableMechanism }
-            : { cell: absent, text: 'what the srt-sandbox account may do on its own: nothing in your profile but the tool directories of the install\'s profile grant; elsewhere what the Users group may' },
-        },
+    elsewhere: {
+      macos: offOn('macos') ? { cell: full, text: 'no sandbox: everything you can do', mechanism: offMechanism } : { cell: readable, text: 'readable (reads are open unless denyRead says otherwise), not writable' },
+      linux: offOn('linux')
+        ? { cell: full, text: 'no sandbox: everything you can do', mechanism: offMechanism }
+        : { cell: access({ read: true, exec: true }), text: "readable and executable (the host is bound read-only at /), not writable; /dev and /proc are the sandbox's own" },
+      windows: unsandboxedWindows
+        ? { cell: full, text: 'Claude Code runs no sandbox on native Windows: with failIfUnavailable off, commands run unsandboxed', mechanism: unavailableMechanism }
+        : offOn('windows')
+          ? { cell: full, text: 'no sandbox: everything you can do', mechanism: offMechanism }
+          : { cell: absent, text: "what the srt-sandbox account may do on its own: nothing in your profile but the tool directories of the install's profile grant; elsewhere what the Users group may" },
+    },
   };
-}
-
-/** Whether a Claude Code or sandbox-runtime grant lies under another (for the rules' related locations). */
-export function coveredBy(g: Grant, others: readonly Grant[], access: Grant['access']): Grant | undefined {
-  return others.find((o) => o !== g && o.path && g.path && o.access === access && isUnder(g.path, o.path));
 }

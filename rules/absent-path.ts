@@ -47,12 +47,13 @@ export const absentPath = defineRule({
     const settingsDir = ctx.ir.runtime?.settingsDir;
     for (const p of ctx.ir.principals) {
       for (const g of authored(p)) {
-        if (!g.path || (g.access !== 'deny-read' && g.access !== 'read-write')) continue;
+        if (!g.path) continue;
         const raw = g.written.replace(/^(Edit|Read)\((.*)\)$/, '$2');
         if (ctx.ir.dialect === 'claude' && settingsDir && raw.startsWith('/') && !raw.startsWith('//') && g.facts.existence === 'absent' && inspectPath(ctx.view, raw).existence === 'exists') {
           ctx.report('relativeSlash', { span: g.span }, { written: raw, resolved: g.path, absolute: raw });
           continue;
         }
+        if (g.access !== 'deny-read' && g.access !== 'read-write') continue;
         if (g.facts.existence === 'unknown') ctx.report('unknown', { span: g.span }, { path: g.path, fs: ctx.view.description });
         else if (g.facts.existence === 'absent') ctx.report(g.access === 'deny-read' ? 'denyRead' : 'allowWrite', { span: g.span }, { path: g.path });
       }

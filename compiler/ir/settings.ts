@@ -153,7 +153,11 @@ export function buildSettingsIR(doc: JsonValue, o: SettingsBuildOptions): Policy
   const enabled = claude ? settings.get('sandbox.enabled')?.value === true : true;
   const disabled = settings.get(claude ? 'sandbox.filesystem.disabled' : 'filesystem.disabled')?.value === true;
   if (!enabled) grants.unshift(implicit('read-write', '/', 'the sandbox is off: Claude Code sandboxes Bash commands only with `sandbox.enabled: true` (its default is false), so commands run with all your access'));
-  else if (disabled) grants.unshift(implicit('read-write', '/', '`filesystem.disabled`: sandbox-runtime applies no read or write rule, the whole tree is writable'));
+  else if (disabled) {
+    // macOS and Linux get no rule at all; Windows' srt-win grants nothing (computeWindowsFsAccessSet: no grants, only credential denies).
+    const off = implicit('read-write', '/', '`filesystem.disabled`: sandbox-runtime applies no read or write rule, the whole tree is writable');
+    grants.unshift({ ...off, implicit: { ...off.implicit!, platforms: ['macos', 'linux'] } });
+  }
   else {
     const implied: Grant[] = [];
     if (claude) implied.push(implicit('read-write', cwd, "Claude Code: the working directory, writable by default"));

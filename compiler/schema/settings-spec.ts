@@ -116,6 +116,7 @@ const claudeFilesystem: Field = {
     denyRead: strings('Paths sandboxed commands cannot read (merged with `Read(...)` deny rules).'),
     allowRead: strings('Paths re-opened for reading inside `denyRead` regions.'),
     allowManagedReadPathsOnly: flag('Managed settings only: only managed `allowRead` paths count. Ignored in user and project settings.'),
+    disabled: flag('Turn filesystem enforcement off (sandbox-runtime applies no read or write rule).'),
   },
 };
 
