@@ -60,7 +60,8 @@ export type CheckedPolicy = Extract<CheckResult, { readonly ir: PolicyIR }>;
 export function checkConfig(bytes: Uint8Array, options: CheckOptions): CheckResult {
   const { file } = options;
   const head = Buffer.from(bytes.subarray(0, 4096)).toString('utf8');
-  if (isJsonText(head, file, options.dialect)) return checkSettings(bytes, options);
+  // JSON by its dialect, its name or its first character; a TOML dialect asked of a JSON text is an error checkSettings words.
+  if (isJsonDialect(options.dialect) || isJsonText(head, file)) return checkSettings(bytes, options);
   const parsed = parseToml(bytes);
   const finish = (diagnostics: Diagnostic[], dialect?: Dialect, checked?: { ir: PolicyIR; model: AccessModel }): CheckResult => {
     const platforms = options.platforms ?? PLATFORMS;

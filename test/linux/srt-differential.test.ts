@@ -208,8 +208,8 @@ describe('sandbox-runtime 0.0.83 against the model, path by path', { skip }, () 
           });
         });
       }
-      assert.equal(probed, runs * rels.length, 'every path of every settings file was probed');
       assert.deepEqual(problems.slice(0, 15), [], `${problems.length} disagreements`);
+      assert.equal(probed, runs * rels.length, 'every path of every settings file was probed');
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
