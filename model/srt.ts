@@ -186,6 +186,7 @@ const offMechanism = fixed('srt-sandbox-off');
 const patternMechanism = fixed('srt-pattern');
 
 const everywhere: Readonly<Record<Platform, boolean>> = Object.freeze({ macos: true, linux: true, windows: true });
+const nowhere: Readonly<Record<Platform, boolean>> = Object.freeze({ macos: false, linux: false, windows: false });
 const requestedOf: Readonly<Record<string, Cell>> = {
   read: access({ read: true }),
   'read-write': access({ read: true, write: true }),
@@ -217,8 +218,9 @@ export function runtimePrincipalAccess(ir: PolicyIR, p: Principal): PrincipalAcc
     const notes: Partial<Record<Platform, Mechanism>> = {};
     const effective = { macos: absent, linux: absent, windows: absent } as Record<Platform, Cell>;
     if (!g.path) {
+      // A pattern names no one path: no cell anywhere (explain says n/a, and why; glob-pattern says what each platform does).
       for (const platform of ['macos', 'linux', 'windows'] as const) notes[platform] = patternMechanism;
-      return { grant: g, requested, effective, notes, disclosures: {}, applies: everywhere };
+      return { grant: g, requested, effective, notes, disclosures: {}, applies: nowhere };
     }
     for (const platform of ['macos', 'linux', 'windows'] as const) {
       const cell = at(g.path, platform);
