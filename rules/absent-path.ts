@@ -41,7 +41,7 @@ export const absentPath = defineRule({
     },
   },
   explains: {
-    'srt-absent-skipped': () => 'Linux: the path does not exist, so sandbox-runtime mounts nothing for it (`absent-path`)',
+    'srt-absent-skipped': () => 'the path does not exist, so sandbox-runtime mounts nothing for it',
   },
   check(ctx) {
     const settingsDir = ctx.ir.runtime?.settingsDir;

@@ -29,8 +29,8 @@ export const denyReadReopened = defineRule({
     },
   },
   explains: {
-    'srt-write-restores-read': () => 'Linux: a write root at or under this denied path is bound back from the host, readable (`deny-read-reopened`)',
-    'srt-write-only': () => 'macOS: written but not read: the read deny holds inside the write root (`deny-read-reopened`)',
+    'srt-write-restores-read': () => 'a write root at or under this denied path is bound back from the host, readable',
+    'srt-write-only': () => 'written but not read: the read deny holds inside the write root',
   },
   check(ctx) {
     for (const p of ctx.ir.principals) {

@@ -48,7 +48,7 @@ export const globPattern = defineRule({
     },
   },
   explains: {
-    'srt-pattern': () => 'a glob pattern: it names no one path, and each platform reads it its own way (`glob-pattern`)',
+    'srt-pattern': () => 'a glob pattern: it names no one path, and each platform reads it its own way',
   },
   check(ctx) {
     const cwd = ctx.ir.runtime?.cwd ?? '';

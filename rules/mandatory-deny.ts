@@ -29,7 +29,7 @@ export const mandatoryDeny = defineRule({
     },
   },
   explains: {
-    'srt-deny-placeholder': () => 'Linux: the path does not exist, so sandbox-runtime holds the deny with a placeholder it makes on the host for the run (an empty file or directory) (`mandatory-deny`)',
+    'srt-deny-placeholder': () => 'the path does not exist, so sandbox-runtime holds the deny with a placeholder it makes on the host for the run (an empty file or directory)',
   },
   check(ctx) {
     for (const p of ctx.ir.principals) {

@@ -22,7 +22,7 @@ export const readDenyScratch = defineRule({
     },
   },
   explains: {
-    'srt-read-deny-scratch': () => "Linux: an empty writable tmpfs of the sandbox's own: writes land there and are discarded (`read-deny-scratch`)",
+    'srt-read-deny-scratch': () => "an empty writable tmpfs of the sandbox's own: writes land there and are discarded",
   },
   check(ctx) {
     for (const pa of ctx.access.principals)

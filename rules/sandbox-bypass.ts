@@ -68,7 +68,7 @@ export const sandboxBypass = defineRule({
     },
   },
   explains: {
-    'srt-sandbox-unavailable': () => 'Claude Code has no sandbox on native Windows: commands run unsandboxed unless failIfUnavailable refuses them (`sandbox-bypass`)',
+    'srt-sandbox-unavailable': () => 'Claude Code has no sandbox on native Windows: commands run unsandboxed unless failIfUnavailable refuses them',
   },
   check(ctx) {
     const ir = ctx.ir;

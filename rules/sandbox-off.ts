@@ -29,7 +29,7 @@ export const sandboxOff = defineRule({
     },
   },
   explains: {
-    'srt-sandbox-off': () => 'no sandbox: the settings turn it off, so the command has all your access (`sandbox-off`)',
+    'srt-sandbox-off': () => 'no sandbox: the settings turn it off, so the command has all your access',
   },
   check(ctx) {
     const ir = ctx.ir;

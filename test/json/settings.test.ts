@@ -37,6 +37,8 @@ const examples = {
 };
 /** Claude Code's project file as it sits in a checkout: `.claude/settings.json` relative to the project (its `/` prefix is relative to that directory). */
 const check = (file: string, shownAs = file) => checkConfig(readFileSync(join(repoRoot, file)), { file: shownAs, view: machine, worktree });
+/** The Claude Code examples as they sit in their project (/home/dev/project of the machine): what a one-slash path is relative to. */
+const inProject = (file: string): string => file.replace(/^examples\/settings\/project\//, '');
 const entry = (r: ReturnType<typeof check>) => ({ path: r.file, text: r.text, ...(r.dialect ? { dialect: r.dialect } : {}), verdicts: r.verdicts, diagnostics: r.diagnostics });
 const bin = join(repoRoot, 'bin', 'boxwright.cjs');
 const cli = (args: string[], cwd = repoRoot) => spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
@@ -70,7 +72,7 @@ describe('detection', () => {
 describe('lint: goldens in every format, exact spans', () => {
   for (const [name, file] of Object.entries(examples)) {
     it(name, () => {
-      const r = check(file);
+      const r = check(file, inProject(file));
       matchSnapshot(`settings/${name}.lint.txt`, formatText([entry(r)]));
       matchSnapshot(`settings/${name}.lint.json`, formatJson([entry(r)]));
       matchSnapshot(`settings/${name}.lint.github.txt`, formatGithub([entry(r)]));
@@ -90,7 +92,7 @@ describe('lint: goldens in every format, exact spans', () => {
 describe('explain', () => {
   for (const [name, file] of Object.entries({ srt: examples.srt, claude: examples.claude })) {
     it(`${name}: goldens, the mandatory denies as implicit rows`, () => {
-      const { matrix } = explainCheck(check(file));
+      const { matrix } = explainCheck(check(file, inProject(file)));
       assert.ok(matrix);
       const rows = matrix.principals[0]!.rows;
       assert.ok(rows.some((r) => r.implicit && r.path === '/home/dev/project/.bashrc' && r.cells.linux.legend !== 'rwx'), 'the .bashrc mandatory deny is shown');
@@ -110,8 +112,8 @@ describe('explain', () => {
 describe('diff: a pull request that widens .claude/settings.json fails --fail-on widen', () => {
   it('the access it gains, per platform', async () => {
     const reader = configReader({ fs: join(repoRoot, 'examples/machine.json'), worktree });
-    const base = reader.check(readFileSync(join(repoRoot, examples.claude)), examples.claude);
-    const head = reader.check(readFileSync(join(repoRoot, examples.wider)), examples.wider);
+    const base = reader.check(readFileSync(join(repoRoot, examples.claude)), inProject(examples.claude));
+    const head = reader.check(readFileSync(join(repoRoot, examples.wider)), inProject(examples.wider));
     const d = await diffChecks(base, head, ['macos', 'linux', 'windows'], { artifacts: true });
     assert.ok('delta' in d);
     const sentences = d.delta.changes.map((c) => c.sentence);
