@@ -24,7 +24,13 @@ export type Refusal =
    * alone: Linux binds it with everything below it, and Windows' file ACE
    * on a directory lets entries be added to it.
    */
-  | { readonly kind: 'directory-as-one-file' };
+  | { readonly kind: 'directory-as-one-file' }
+  /**
+   * sandbox-runtime, Linux: an absent write deny's placeholder would go in a
+   * directory the sandbox shows read-only (`holder`, bound by another deny
+   * or an allowRead), so bubblewrap cannot make it and the sandbox does not start.
+   */
+  | { readonly kind: 'srt-placeholder-unmakeable'; readonly at: string; readonly holder: string };
 
 /** Why a cell differs from what the grant asked for, though the platform accepts it. */
 export type Mechanism =
@@ -101,6 +107,7 @@ export const FACT_KINDS: readonly FactKind[] = [
   'deny-target-absent',
   'metadata-field-in-tool',
   'directory-as-one-file',
+  'srt-placeholder-unmakeable',
   'own-proc',
   'no-metadata-tree',
   'empty-cover',

@@ -36,7 +36,16 @@ const exists = (g: Grant): boolean => g.facts.existence !== 'absent';
 const depth = (p: string): number => (p === '/' ? 0 : p.split('/').length - 1);
 
 /** The mounts sandbox-runtime's Linux wrap makes, in its order (see the module comment). */
-export function linuxMounts(grants: readonly Grant[]): Mount[] {
+/** A write deny whose placeholder bubblewrap cannot make: sandbox-runtime's Linux sandbox does not start. */
+export interface StartFailure {
+  readonly grant: Grant;
+  /** Where the placeholder would go. */
+  readonly at: string;
+  /** The read-only mount it would go in. */
+  readonly holder: string;
+}
+
+export function linuxMounts(grants: readonly Grant[], failures: StartFailure[] = []): Mount[] {
   const withPath = grants.filter((g): g is Grant & { path: string } => !!g.path);
   // Write roots: /dev/* is left to --dev, and an absent one is skipped (linux-sandbox-utils.js: "Skipping non-existent write path").
   const writes = withPath.filter((g) => g.access === 'read-write' && exists(g) && !g.path.startsWith('/dev/'));
@@ -64,14 +73,12 @@ export function linuxMounts(grants: readonly Grant[]): Mount[] {
     }
     const tmpfs: Mount = { kind: 'tmpfs', path: d.path };
     mounts.push(tmpfs);
-    const restores = [...new Set([...reads.filter(exists).map((r) => r.path), ...writeRoots])].filter((r) => isUnder(r, d.path)).sort((a, b) => depth(a) - depth(b));
-    // A write root comes back writable; an allowRead read-only, unless a write root bound back above it already holds it (measured, 0.0.83).
-    const back: Mount[] = [];
-    for (const r of restores) {
-      const isWrite = writeRoots.includes(r);
-      if (!isWrite && back.some((b) => isUnder(r, b.path))) continue;
-      back.push({ kind: 'host', path: r, write: isWrite });
-    }
+    const byDepth = (a: string, b: string): number => depth(a) - depth(b);
+    // The write roots come back first, writable; then each allowRead, read-only, unless a write root bound back
+    // at or above it holds it already (and one above a write root buries it: measured, 0.0.83).
+    const writesBack = [...new Set(writeRoots)].filter((r) => isUnder(r, d.path)).sort(byDepth);
+    const readsBack = [...new Set(reads.filter(exists).map((r) => r.path))].filter((r) => isUnder(r, d.path) && !writesBack.some((w) => isUnder(r, w))).sort(byDepth);
+    const back: Mount[] = [...writesBack.map((r): Mount => ({ kind: 'host', path: r, write: true })), ...readsBack.map((r): Mount => ({ kind: 'host', path: r, write: false }))];
     mounts.push(...back);
     units.push({ cover: tmpfs, back });
   }
@@ -97,11 +104,29 @@ export function linuxMounts(grants: readonly Grant[]): Mount[] {
     else if (writeRoots.some((w) => isUnder(g.path, w))) {
       // The first missing component gets the placeholder: a file where the parent exists, else an empty directory.
       const first = g.firstAbsent ?? g.path;
+      // bubblewrap makes the mount point in the directory as the mounts so far show it: in a read-only bind
+      // (a write deny's, an allowRead's) it cannot, and the sandbox does not start (measured, 0.0.83).
+      const holder = shownBy(mounts, parentOf(first));
+      if (holder?.kind === 'host' && !holder.write) {
+        failures.push({ grant: g, at: first, holder: holder.path });
+        continue;
+      }
       mounts.push(first === g.path ? { kind: 'placeholder-file', path: first } : { kind: 'placeholder-dir', path: first });
     }
   }
   return mounts;
 }
+
+/** The last mount at or above a path: what shows it. */
+function shownBy(mounts: readonly Mount[], path: string): Mount | undefined {
+  for (let i = mounts.length - 1; i >= 0; i--) if (isUnder(path, mounts[i]!.path)) return mounts[i]!;
+  return undefined;
+}
+
+const parentOf = (p: string): string => {
+  const i = p.lastIndexOf('/');
+  return i <= 0 ? '/' : p.slice(0, i);
+};
 
 /** Whether the host's own content is what the mounts so far show at a path (no tmpfs, mask or placeholder over it). */
 function hostShown(mounts: readonly Mount[], path: string): boolean {
@@ -201,7 +226,8 @@ function claudeOnWindows(ir: PolicyIR): boolean {
 
 export function runtimePrincipalAccess(ir: PolicyIR, p: Principal): PrincipalAccess {
   const grants = p.grants;
-  const mounts = linuxMounts(grants);
+  const failures: StartFailure[] = [];
+  const mounts = linuxMounts(grants, failures);
   // The settings turn the sandbox off on these platforms (an implicit read-write grant of `/`).
   const offGrant = grants.find((g) => g.implicit && g.path === '/' && g.access === 'read-write');
   const offOn = (platform: Platform): boolean => !!offGrant && offGrant.implicit!.platforms.includes(platform);
@@ -222,8 +248,9 @@ export function runtimePrincipalAccess(ir: PolicyIR, p: Principal): PrincipalAcc
       for (const platform of ['macos', 'linux', 'windows'] as const) notes[platform] = patternMechanism;
       return { grant: g, requested, effective, notes, disclosures: {}, applies: nowhere };
     }
+    const failure = failures.find((f) => f.grant === g);
     for (const platform of ['macos', 'linux', 'windows'] as const) {
-      const cell = at(g.path, platform);
+      const cell: Cell = platform === 'linux' && failure ? { kind: 'refused', because: { kind: 'srt-placeholder-unmakeable', at: failure.at, holder: failure.holder } } : at(g.path, platform);
       effective[platform] = cell;
       if (offOn(platform)) notes[platform] = offMechanism;
       else if (platform === 'windows' && unsandboxedWindows) notes[platform] = unavailableMechanism;
