@@ -159,6 +159,20 @@ function linuxCell(mounts: readonly Mount[], path: string): Cell {
 }
 
 /**
+ * The deepest entry of these kinds at or above a path, an allow winning a
+ * tie with a read deny: how Seatbelt's late denies and Windows' ACE order
+ * rank `denyRead` against `allowRead` (and, on Windows, a write grant).
+ */
+function deepestRead(grants: readonly Grant[], path: string, kinds: readonly Grant['access'][]): Grant | undefined {
+  let by: Grant | undefined;
+  for (const g of grants) {
+    if (!g.path || !kinds.includes(g.access) || !isUnder(path, g.path)) continue;
+    if (!by || depth(g.path) > depth(by.path!) || (depth(g.path) === depth(by.path!) && g.access !== 'deny-read')) by = g;
+  }
+  return by;
+}
+
+/**
  * macOS: the Seatbelt profile (macos-sandbox-utils.js, generateReadRules
  * and generateWriteRules): `(allow file-read*)`, then deny for `denyRead`,
  * allow for `allowRead`, and late denies for a `denyRead` more specific
@@ -167,12 +181,7 @@ function linuxCell(mounts: readonly Mount[], path: string): Cell {
  * the mandatory denies, which win at any depth.
  */
 function macosCell(grants: readonly Grant[], path: string): Cell {
-  let readBy: Grant | undefined;
-  for (const g of grants) {
-    if (!g.path || (g.access !== 'deny-read' && g.access !== 'read') || !isUnder(path, g.path)) continue;
-    if (!readBy || depth(g.path) > depth(readBy.path!) || (depth(g.path) === depth(readBy.path!) && g.access === 'read')) readBy = g;
-  }
-  const read = readBy?.access !== 'deny-read';
+  const read = deepestRead(grants, path, ['deny-read', 'read'])?.access !== 'deny-read';
   const write = grants.some((g) => g.path && g.access === 'read-write' && isUnder(path, g.path)) && !grants.some((g) => g.path && g.access === 'deny-write' && isUnder(path, g.path));
   return access({ read, write, exec: read, meta: true });
 }
@@ -189,11 +198,7 @@ function macosCell(grants: readonly Grant[], path: string): Cell {
  * install's profile grant.
  */
 function windowsCell(grants: readonly Grant[], path: string): Cell {
-  let readBy: Grant | undefined;
-  for (const g of grants) {
-    if (!g.path || (g.access !== 'deny-read' && g.access !== 'read' && g.access !== 'read-write') || !isUnder(path, g.path)) continue;
-    if (!readBy || depth(g.path) > depth(readBy.path!) || (depth(g.path) === depth(readBy.path!) && g.access !== 'deny-read')) readBy = g;
-  }
+  const readBy = deepestRead(grants, path, ['deny-read', 'read', 'read-write']);
   if (readBy?.access === 'deny-read') return denied;
   const write = grants.some((g) => g.path && g.access === 'read-write' && isUnder(path, g.path)) && !grants.some((g) => g.path && g.access === 'deny-write' && isUnder(path, g.path));
   const read = !!readBy;

@@ -1,5 +1,6 @@
 import { inspectPath } from '../compiler/paths/index.js';
 import { defineRule } from './engine.js';
+import { writtenPath } from './runtime-util.js';
 import { authored } from './util.js';
 
 export const absentPath = defineRule({
@@ -48,7 +49,7 @@ export const absentPath = defineRule({
     for (const p of ctx.ir.principals) {
       for (const g of authored(p)) {
         if (!g.path) continue;
-        const raw = g.written.replace(/^(Edit|Read)\((.*)\)$/, '$2');
+        const raw = writtenPath(g.written);
         if (ctx.ir.dialect === 'claude' && settingsDir && raw.startsWith('/') && !raw.startsWith('//') && g.facts.existence === 'absent' && inspectPath(ctx.view, raw).existence === 'exists') {
           ctx.report('relativeSlash', { span: g.span }, { written: raw, resolved: g.path, absolute: raw });
           continue;

@@ -1,4 +1,5 @@
 import { defineRule } from './engine.js';
+import { writtenPath } from './runtime-util.js';
 import { authored } from './util.js';
 
 /** The first component holds a wildcard: sandbox-runtime's Linux expansion needs a literal directory to start from. */
@@ -56,7 +57,7 @@ export const globPattern = defineRule({
       for (const g of authored(p)) {
         if (!g.pattern) continue;
         const list = g.list === 'permissions.allow' ? 'allowWrite' : g.list === 'permissions.deny' ? (g.access === 'deny-read' ? 'denyRead' : 'denyWrite') : g.list;
-        const written = g.written.replace(/^(Edit|Read)\((.*)\)$/, '$2');
+        const written = writtenPath(g.written);
         if (!written.startsWith('/') && !written.startsWith('~') && written.startsWith('**/')) ctx.report('anchored', { span: g.span }, { list, written, cwd });
         if (g.access === 'read-write' || g.access === 'deny-write') {
           ctx.report('writeSkipped', { span: g.span }, { list, pattern: g.pattern, effect: g.access === 'deny-write' ? 'nothing is write-denied by it' : 'nothing becomes writable by it' });

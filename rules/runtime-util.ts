@@ -12,3 +12,6 @@ export function setting(ir: PolicyIR, key: string): WrittenSetting | undefined {
 
 /** Where a rule about the whole file points when no key says it: the file's first character. */
 export const top: Span = { start: { offset: 0, line: 1, column: 1 }, end: { offset: 1, line: 1, column: 2 } };
+
+/** An entry's path as written: a Claude Code permission rule's argument (`Edit(./src)` → `./src`), or the entry itself. */
+export const writtenPath = (written: string): string => written.replace(/^(Edit|Read)\((.*)\)$/, '$2');
