@@ -26,7 +26,7 @@ import type { Mechanism } from './facts.js';
 import type { GrantAccess, PrincipalAccess } from './model.js';
 
 type Mount =
-  | { readonly kind: 'host'; readonly path: string; readonly write: boolean }
+  | { readonly kind: 'host'; readonly path: string; readonly write: boolean; readonly deny?: true }
   | { readonly kind: 'tmpfs'; readonly path: string }
   | { readonly kind: 'mask'; readonly path: string }
   | { readonly kind: 'placeholder-file'; readonly path: string }
@@ -94,7 +94,7 @@ export function linuxMounts(grants: readonly Grant[], failures: StartFailure[] =
       continue;
     }
     if (exists(g)) {
-      mounts.push({ kind: 'host', path: g.path, write: false });
+      mounts.push({ kind: 'host', path: g.path, write: false, deny: true });
       // The read denies below it stay: sandbox-runtime applies them again over the write deny's bind, read-only now (measured, 0.0.83).
       for (const u of units) {
         if (u.cover.path === g.path || !isUnder(u.cover.path, g.path)) continue;
@@ -108,6 +108,10 @@ export function linuxMounts(grants: readonly Grant[], failures: StartFailure[] =
       // (a write deny's, an allowRead's) it cannot, and the sandbox does not start (measured, 0.0.83).
       const holder = shownBy(mounts, parentOf(first));
       if (holder?.kind === 'host' && !holder.write) {
+        // Inside a directory a write deny binds read-only the path is uncreatable already: no placeholder
+        // (linux-sandbox-utils.js, readOnlyDenyDirSpellings), unless a write entry at or under the path vetoes that.
+        const vetoed = grants.some((w) => w.access === 'read-write' && w.path && isUnder(w.path, g.path));
+        if (holder.deny && !vetoed) continue;
         failures.push({ grant: g, at: first, holder: holder.path });
         continue;
       }
