@@ -42,7 +42,7 @@ describe('diff --git with sandbox-runtime and Claude Code settings', () => {
     assert.match(r.stdout, /^base:\.claude\/settings\.json → \.claude\/settings\.json$/m);
     assert.match(r.stdout, /linux: the agent can now read, write, execute ~\/\.aws/);
     assert.doesNotMatch(r.stdout, /package\.json/);
-    assert.match(r.stderr, /access widens/);
+    assert.match(r.stderr, /\.claude\/settings\.json: what is asked for widens \(on every machine\)/);
   });
   it('a deleted srt settings file is compared with srt without one: its built-in defaults', () => {
     const r = boxwright(repo, ['diff', '--fs', machine, '--worktree', '/home/dev/project', '--git', 'base', 'srt-settings.json']);

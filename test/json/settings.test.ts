@@ -126,7 +126,7 @@ describe('diff: a pull request that widens .claude/settings.json fails --fail-on
     const fs = ['--fs', 'examples/machine.json', '--worktree', worktree];
     const widen = cli(['diff', ...fs, '--fail-on', 'widen', examples.claude, examples.wider]);
     assert.equal(widen.status, 1, widen.stdout + widen.stderr);
-    assert.match(widen.stderr, /access widens/);
+    assert.match(widen.stderr, /what is asked for widens \(on every machine\)/);
     const narrow = cli(['diff', ...fs, '--fail-on', 'widen', examples.wider, examples.claude]);
     assert.equal(narrow.status, 0, narrow.stdout + narrow.stderr);
   });
