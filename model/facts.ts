@@ -7,6 +7,7 @@
  * explained by exactly one rule: a test holds them together.
  */
 import type { Grant, Principal } from '../compiler/ir/types.js';
+import type { MissingNeed } from './exec-start.js';
 
 /** Why a platform refuses the configuration because of one grant. */
 export type Refusal =
@@ -120,7 +121,20 @@ export type Mechanism =
   /** macOS: a direct network exception reaches IP peers only ((remote ip "*:*")): the machine's unix sockets stay closed. */
   | { readonly kind: 'ip-peers-only' }
   /** Linux, macOS: a deny's ancestors cannot be renamed or removed (GrantAccess.pinnedAncestors). */
-  | { readonly kind: 'ancestors-pinned'; readonly ancestors: readonly string[] };
+  | { readonly kind: 'ancestors-pinned'; readonly ancestors: readonly string[] }
+  /**
+   * Linux: what executing the program an exec grant names needs that the
+   * principal's sandbox does not hold (model/exec-start.ts): it cannot
+   * start (`starts`: its interpreter, a library, its #! interpreter), or it
+   * fails when it runs or reads the rest.
+   */
+  | { readonly kind: 'exec-needs-missing'; readonly program: string; readonly starts: boolean; readonly missing: readonly MissingNeed[] }
+  /**
+   * Linux, macOS: an executable path the principal can also write (an exec
+   * grant on or under a write tree, or a write under an exec tree): the
+   * workload can run what it wrote there.
+   */
+  | { readonly kind: 'exec-writable' };
 
 /** Another principal that can read or write a denied path, and how. */
 export interface DenyOpenTo {
@@ -185,4 +199,6 @@ export const FACT_KINDS: readonly FactKind[] = [
   'srt-pattern',
   'srt-sandbox-off',
   'srt-sandbox-unavailable',
+  'exec-needs-missing',
+  'exec-writable',
 ];

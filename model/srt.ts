@@ -282,6 +282,10 @@ export function runtimePrincipalAccess(ir: PolicyIR, p: Principal): PrincipalAcc
     principal: p,
     grants: rows,
     linuxExec: 'mounts',
+    // sandbox-runtime binds the whole root read-only unless denyRead says
+    // otherwise, and has no exec grants: no program's loader or libraries
+    // are missing from its view by construction of a grant.
+    linuxMissing: () => [],
     network: {},
     effectiveAt: at,
     elsewhere: {

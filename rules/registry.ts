@@ -10,6 +10,7 @@ import { denyFileSubstitution } from './deny-file-substitution.js';
 import { denyOpenToOthers } from './deny-open-to-others.js';
 import { denyLabelShared } from './deny-label-shared.js';
 import { directNetwork } from './direct-network.js';
+import { execDependencies } from './exec-dependencies.js';
 import { execMemory } from './exec-memory.js';
 import { execNotConfined } from './exec-not-confined.js';
 import { fileEntryOnDirectory } from './file-entry-on-directory.js';
@@ -52,6 +53,7 @@ import { unrepresentablePath } from './unrepresentable-path.js';
 import { windowsOpenReads } from './windows-open-reads.js';
 import { workspaceNoContent } from './workspace-no-content.js';
 import { workspaceUnavailable } from './workspace-unavailable.js';
+import { writeExecOverlap } from './write-exec-overlap.js';
 import { writeOnly } from './write-only.js';
 
 export const allRules = [
@@ -81,6 +83,8 @@ export const allRules = [
   processInfo,
   execMemory,
   execNotConfined,
+  execDependencies,
+  writeExecOverlap,
   landlockUnavailable,
   nativeFsPolicy,
   windowsOpenReads,

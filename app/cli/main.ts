@@ -287,7 +287,8 @@ export async function parseCommandLine(argv: readonly string[]): Promise<Command
     const twice = repeatedOption(parser, args);
     if (twice) return { kind: 'usage', message: `boxwright ${name}: ${twice}\nRun \`boxwright ${name} --help\` for usage.` };
     const positional = (args['_'] as unknown[]).map(String);
-    return { kind: 'command', name: name!, command, args: { ...args, ...positionals(name!, command.usage, positional), ...(verbatim ? { '--': verbatim } : {}) } };
+    // `run` keeps its command line as typed: a remedy it prints (the JIT's) is that line, changed.
+    return { kind: 'command', name: name!, command, args: { ...args, ...positionals(name!, command.usage, positional), ...(verbatim ? { '--': verbatim } : {}), ...(name === 'run' ? { commandLine: [...argv] } : {}) } };
   } catch (e) {
     if (e instanceof UsageError) return { kind: 'usage', message: `boxwright ${name}: ${e.message}` };
     throw e;

@@ -1,4 +1,5 @@
 import type { Platform } from '../diagnostic.js';
+import { execNeeds, type ExecNeeds } from '../paths/exec-needs.js';
 import { expandHome, expandTilde, inspectPath, knownReadableLocations, type FsView, type PathFacts } from '../paths/index.js';
 import type { Span } from '../span.js';
 import type { Dialect } from '../schema/validate.js';
@@ -62,11 +63,22 @@ function grantsOf(fs: TomlTable | undefined, lists: readonly TomlList[], view: F
         continue;
       }
       const facts = inspectPath(view, expanded.path);
-      // An exec grant of a directory: everything in it may run (a tree).
-      grants.push({ list, access, scope: list === 'exec' && facts.kind === 'dir' ? 'tree' : scope, written, path: expanded.path, facts, span: item.span });
+      // An exec grant of a directory: everything in it may run (a tree); of a file, what running it needs.
+      const needs = list === 'exec' && facts.existence === 'exists' && facts.kind === 'file' && !facts.symlink ? needsOf(view, expanded.path) : undefined;
+      grants.push({ list, access, scope: list === 'exec' && facts.kind === 'dir' ? 'tree' : scope, written, path: expanded.path, facts, ...(needs ? { needs } : {}), span: item.span });
     }
   }
   return grants;
+}
+
+/** Per view and program: a config may name one program in many grants. */
+const needsMemo = new WeakMap<FsView, Map<string, ExecNeeds>>();
+function needsOf(view: FsView, path: string): ExecNeeds {
+  let memo = needsMemo.get(view);
+  if (!memo) needsMemo.set(view, (memo = new Map()));
+  let n = memo.get(path);
+  if (!n) memo.set(path, (n = execNeeds(view, path)));
+  return n;
 }
 
 function workspaceOf(fs: TomlTable | undefined, view: FsView): Principal['workspace'] {

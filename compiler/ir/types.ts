@@ -1,4 +1,5 @@
 import type { Platform } from '../diagnostic.js';
+import type { ExecNeeds } from '../paths/exec-needs.js';
 import type { PathFacts } from '../paths/inspect.js';
 import type { Span } from '../span.js';
 import type { Dialect } from '../schema/validate.js';
@@ -36,6 +37,11 @@ export interface GrantFields {
   /** The string as written in the config. */
   readonly written: string;
   readonly facts: PathFacts;
+  /**
+   * An exec grant of a file: what executing it needs on this machine (its
+   * interpreter, libraries, what it runs and reads), through the view.
+   */
+  readonly needs?: ExecNeeds;
   /** The TOML string value (for implicit grants: the key that implies them). */
   readonly span: Span;
   /**

@@ -38,6 +38,7 @@ const adviceOnly: Record<string, string> = {
   'deny-read-reopened': 'where the write root should go is the author\'s decision',
   'mandatory-deny': 'removing the grant, or lifting .git/config with allowGitConfig, is the author\'s decision',
   'managed-only': 'moving the key to the managed settings file is a change of another file',
+  'write-exec-overlap': 'which of the two grants goes (or where the build output runs from instead) is the author\'s decision',
 };
 
 const errorsOf = (ds: readonly Diagnostic[]): Set<string> => new Set(ds.filter((d) => d.severity === 'error').flatMap((d) => d.platforms.map((p) => `${d.ruleId}@${p}`)));
