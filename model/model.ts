@@ -9,6 +9,7 @@ import type { ExecNeeds } from '../compiler/paths/exec-needs.js';
 import { missingNeeds, startsWith, type LinuxSandbox, type MissingNeed } from './exec-start.js';
 import { appliesOn, PathIndex } from './path-index.js';
 import type { AbstractSockets, DenyOpenTo, Mechanism, OtherLabel } from './facts.js';
+import { runtimePrincipalAccess } from './srt.js';
 
 
 export interface GrantAccess {
@@ -95,6 +96,8 @@ const requested: Readonly<Record<Grant['access'], Cell>> = {
   metadata: access({ meta: true }),
   exec: access({ exec: true }),
   deny: denied,
+  'deny-read': denied,
+  'deny-write': access({ read: true }),
 };
 
 function requestedCell(g: Grant): Cell {
@@ -493,6 +496,8 @@ function othersLabels(labels: readonly OtherLabel[], ix: PathIndex, secrets: rea
 }
 
 function principalAccess(ir: PolicyIR, p: Principal, labels: readonly OtherLabel[]): PrincipalAccess {
+  // sandbox-runtime and Claude Code settings: what sandbox-runtime does (model/srt.ts).
+  if (ir.runtime) return runtimePrincipalAccess(ir, p);
   const tyba = ir.dialect === 'tyba';
   // An entry the Windows plan leaves out grants, and denies, nothing there.
   const unspelled = new Map<Grant, Mechanism>();

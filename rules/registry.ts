@@ -37,6 +37,18 @@ import { socketInReadGrant } from './socket-in-read-grant.js';
 import { suppression } from './suppression.js';
 import { symlinkEntry } from './symlink-entry.js';
 import { tomlSyntax } from './toml-syntax.js';
+import { jsonSyntax } from './json-syntax.js';
+import { unknownSetting } from './unknown-setting.js';
+import { duplicateKey } from './duplicate-key.js';
+import { globPattern } from './glob-pattern.js';
+import { absentPath } from './absent-path.js';
+import { readDenyScratch } from './read-deny-scratch.js';
+import { denyReadReopened } from './deny-read-reopened.js';
+import { mandatoryDeny } from './mandatory-deny.js';
+import { sandboxOff } from './sandbox-off.js';
+import { sandboxBypass } from './sandbox-bypass.js';
+import { platformIgnored } from './platform-ignored.js';
+import { managedOnlySetting } from './managed-only.js';
 import { toolExecWidening } from './tool-exec-widening.js';
 import { trustedFileWritable } from './trusted-file-writable.js';
 import { unrepresentablePath } from './unrepresentable-path.js';
@@ -89,6 +101,19 @@ export const allRules = [
   noWindowsPath,
   unrepresentablePath,
   suppression,
+  // sandbox-runtime and Claude Code settings (docs/dialects/)
+  jsonSyntax,
+  unknownSetting,
+  duplicateKey,
+  sandboxOff,
+  sandboxBypass,
+  globPattern,
+  absentPath,
+  readDenyScratch,
+  denyReadReopened,
+  mandatoryDeny,
+  platformIgnored,
+  managedOnlySetting,
 ] as const satisfies readonly Rule[];
 
 /** A registered rule's id. */

@@ -21,7 +21,7 @@ export interface BuildOptions {
   readonly trustedFiles?: readonly TrustedFile[];
 }
 
-const listShapes: Record<ListName, { access: Access; scope: 'tree' | 'file' }> = {
+const listShapes: Record<Exclude<ListName, 'denyRead' | 'allowRead' | 'allowWrite' | 'denyWrite' | 'permissions.allow' | 'permissions.deny'>, { access: Access; scope: 'tree' | 'file' }> = {
   read: { access: 'read', scope: 'tree' },
   write: { access: 'write', scope: 'tree' },
   read_file: { access: 'read', scope: 'file' },
@@ -32,7 +32,7 @@ const listShapes: Record<ListName, { access: Access; scope: 'tree' | 'file' }> =
   exec: { access: 'exec', scope: 'file' },
   read_allow: { access: 'read', scope: 'tree' },
 };
-const boxLists: readonly ListName[] = ['read', 'write', 'read_file', 'write_file', 'list', 'deny', 'metadata', 'exec'];
+const boxLists: readonly TomlList[] = ['read', 'write', 'read_file', 'write_file', 'list', 'deny', 'metadata', 'exec'];
 
 function table(v: TomlValue | undefined): TomlTable | undefined {
   return v?.kind === 'table' ? v : undefined;
@@ -46,7 +46,10 @@ function pathFacts(written: string, view: FsView): Location & Pick<Grant, 'facts
   return { path: expanded.path, facts: inspectPath(view, expanded.path) };
 }
 
-function grantsOf(fs: TomlTable | undefined, lists: readonly ListName[], view: FsView): Grant[] {
+/** The lists of the TOML dialects. */
+type TomlList = keyof typeof listShapes;
+
+function grantsOf(fs: TomlTable | undefined, lists: readonly TomlList[], view: FsView): Grant[] {
   const grants: Grant[] = [];
   if (!fs) return grants;
   for (const list of lists) {
@@ -193,7 +196,7 @@ function tybaPrincipal(doc: TomlTable, view: FsView, session: TybaSession): Prin
   return { id: 'agent', kind: 'agent', name: 'agent', span, grants, ...(sandboxTable ? { written: writtenTable(sandboxTable, ['read_allow']) } : {}) };
 }
 
-function linuxFacts(view: FsView, dialect: Dialect, landlock: boolean | undefined): LinuxFacts {
+export function linuxFacts(view: FsView, dialect: Dialect, landlock: boolean | undefined): LinuxFacts {
   // Only a loader that exists, names itself (no link on the way) and is a file can carry a Landlock rule.
   const loaders = Object.keys(loaderData.loaders).filter((p) => {
     const f = inspectPath(view, p);
@@ -202,7 +205,7 @@ function linuxFacts(view: FsView, dialect: Dialect, landlock: boolean | undefine
   return { exec: dialect === 'box' && landlock !== false ? 'landlock' : 'mounts', landlockAbi: view.landlockAbi(), loaders };
 }
 
-function credentialFacts(view: FsView): CredentialFact[] {
+export function credentialFacts(view: FsView): CredentialFact[] {
   return knownReadableLocations.map((written) => {
     const path = expandTilde(written, view.home);
     return { written, path, existence: inspectPath(view, path).existence };

@@ -83,7 +83,7 @@ describe('boxwright lint', () => {
     assert.match(r.stderr, /cannot read .*missing\.toml: no such file/);
     const dir = boxwright(['lint', mkdtempSync(join(scratch, 'empty-'))]);
     assert.equal(dir.status, 2);
-    assert.match(dir.stderr, /is a directory that holds no \.toml file/);
+    assert.match(dir.stderr, /is a directory that holds no \.toml or \.json file/);
   });
   it('usage errors: exit 2', () => {
     assert.equal(boxwright(['lint', '--format', 'yaml', 'x.toml']).status, 2);
