@@ -54,6 +54,9 @@ void __attribute__((noreturn)) PRINTF(2, 3) sandbox_refuse(const char *kind, con
 /* launcher.c: the launcher, when this program's file is named `<stem>.run`. */
 int launcher_main(int argc, char **argv, const char *exe);
 
+/* throwaway.c: `--throwaway-root BASE -- PROG...`, the throw-away host tree of `boxwright learn`. */
+int throwaway_main(int argc, char **argv);
+
 /* util.c */
 /* Reads fd to its end (at most max bytes) into a NUL-terminated heap buffer; NULL and errno on failure (EFBIG: too big). */
 char *read_all(int fd, size_t max, size_t *len);
