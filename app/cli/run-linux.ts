@@ -17,7 +17,7 @@ import { recordingView, type Recorder } from '../sandbox/facts.js';
 import { compileOptionArgs, copyLaunchers, launcherUnavailable, launchFiles } from '../sandbox/launchers.js';
 import { writeEntry, type EntryFile } from '../sandbox/run-cache.js';
 import { cacheInputs, type RunRequest } from '../sandbox/run-request.js';
-import { runLauncher } from '../sandbox/spawn.js';
+import { runLauncher, type LauncherRun } from '../sandbox/spawn.js';
 import { compileConfig, type CompileOutcome } from './compile.js';
 import { configReader, UsageError, type ConfigReader } from './options.js';
 import { hasPrincipal, NOT_EXECUTABLE, NOT_FOUND, NOT_RUN, notFoundHint, refused, say, type RunArgs } from './run-common.js';
@@ -39,7 +39,17 @@ export function linuxReader(args: RunArgs, req: RunRequest): LinuxReader {
   return recorder ? { reader, recorder } : { reader };
 }
 
-export async function runLinux(args: RunArgs, req: RunRequest, { reader, recorder }: LinuxReader, bytes: Uint8Array): Promise<number> {
+/**
+ * How a run starts its launcher: by default as `boxwright run` does
+ * (app/sandbox/spawn.ts); `learn --check` starts it inside its throw-away
+ * root, traced, with no cache entry (nothing of the host may change).
+ */
+export interface LaunchOptions {
+  readonly launch?: (run: LauncherRun) => Promise<number>;
+  readonly cache?: boolean;
+}
+
+export async function runLinux(args: RunArgs, req: RunRequest, { reader, recorder }: LinuxReader, bytes: Uint8Array, options: LaunchOptions = {}): Promise<number> {
   const onHost = recorder !== undefined;
   const view: FsView = reader.view;
   let outcome: CompileOutcome;
@@ -74,7 +84,8 @@ export async function runLinux(args: RunArgs, req: RunRequest, { reader, recorde
   const files = entryFiles(outcome, req, bytes);
   const stems = outcome.check.ir.principals.map((p) => artifactStem(p.id));
   const stem = artifactStem(req.principal);
-  const cacheable = facts && req.config !== '-' ? await cacheRefusal(outcome) : 'the config is not read from the real disk (--fs) or from a file';
+  const cacheable =
+    options.cache === false ? 'learn --check changes nothing of the host' : facts && req.config !== '-' ? await cacheRefusal(outcome) : 'the config is not read from the real disk (--fs) or from a file';
   if (cacheable === undefined && facts) {
     const inputs = cacheInputs(req, createHash('sha256').update(bytes).digest('hex'));
     const written = writeEntry(cacheRoot(), inputs, { worktree: outcome.check.ir.tyba?.worktree ?? null, principals: outcome.check.ir.principals.map((p) => p.id), facts }, files, (dir) => copyLaunchers(dir, stems, true).map((p) => p.slice(dir.length + 1)));
@@ -93,7 +104,8 @@ export async function runLinux(args: RunArgs, req: RunRequest, { reader, recorde
   try {
     for (const f of files) writeFileSync(join(dir, f.name), f.content, { mode: 0o600 });
     copyLaunchers(dir, stems, true);
-    return await runLauncher({ launcher: join(dir, `${stem}.run`), command: req.command, passEnv: req.passEnv, passFds: req.passFds, verbose: req.verbose });
+    const run = { launcher: join(dir, `${stem}.run`), command: req.command, passEnv: req.passEnv, passFds: req.passFds, verbose: req.verbose };
+    return await (options.launch ? options.launch(run) : runLauncher(run));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
