@@ -26,6 +26,14 @@ export interface LearnSandbox {
   readonly network: boolean;
   /** TYBA: the session's temp directory is a private tmpfs at /tmp, as its Linux lowering makes it. */
   readonly privateTmp: boolean;
+  /** TYBA: the session's directories (worktree, agent directories), writable in the throw-away root. */
+  readonly keep: readonly string[];
+  /**
+   * Without root the throw-away root's namespace maps the caller to uid 0
+   * (throwaway.c): the command gets the caller's ids back, as `boxwright run`
+   * gives them.
+   */
+  readonly ids?: { readonly uid: number; readonly gid: number };
 }
 
 export function learnArgv(s: LearnSandbox): string[] {
@@ -36,12 +44,14 @@ export function learnArgv(s: LearnSandbox): string[] {
     '--cap-drop', 'ALL',
     '--die-with-parent',
     '--new-session',
+    ...(s.ids ? ['--uid', String(s.ids.uid), '--gid', String(s.ids.gid)] : []),
     '--bind', '/', '/',
     '--proc', '/proc',
     ...PROC_READONLY.flatMap((p) => ['--ro-bind-try', p, p]),
     '--dev', '/dev',
     '--ro-bind', '/sys', '/sys',
-    ...(s.privateTmp ? ['--tmpfs', '/tmp', '--setenv', 'TMPDIR', '/tmp'] : []),
+    // TYBA's own directories (the worktree, the agent's) stay in view when they are below the private /tmp.
+    ...(s.privateTmp ? ['--tmpfs', '/tmp', '--setenv', 'TMPDIR', '/tmp', ...s.keep.filter((d) => d.startsWith('/tmp/')).flatMap((d) => ['--bind', d, d])] : []),
     // The run's own directory (strace's files) is not the workload's to read or write.
     '--tmpfs', KEEP_INSIDE,
     '--ro-bind', s.step, SANDBOX_EXEC_PATH,

@@ -12,7 +12,10 @@
  * becomes one overlay, the host's directory its lower layer and a directory
  * of the scratch tmpfs its upper; a directory with mounts below it becomes
  * a directory of the scratch tmpfs with its entries rebuilt one by one
- * (symbolic links copied, other files bound read-only). /proc, /dev and
+ * (symbolic links copied, regular files bound read-only, a socket, FIFO or
+ * device only a name: no read-only mount keeps a connect or a write from
+ * reaching the host through one). A file system overlayfs cannot stack on
+ * is an empty directory in the run. /proc, /dev and
  * /sys are the host's, bound (bubblewrap mounts its own /proc and /dev over
  * them). BASE itself is hidden under an empty tmpfs; BASE/keep, the only
  * host directory that stays writable, is at /.boxwright/learn. Then the new
@@ -122,6 +125,7 @@ static void read_mounts(const char *skip) {
  * point, so that build() rebuilds the directories above it.
  */
 static void writable_root(const char *dir) {
+  /* Called inside the namespace: the caller's own files show as uid and gid 0 there. */
   struct stat st;
   if (dir[0] != '/' || lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || strcmp(dir, "/") == 0) return;
   char *at = strdup(dir);
@@ -204,9 +208,13 @@ static void build(const char *scratch, const char *host, const char *target) {
   }
   if (!has_mount_below(host)) {
     if (overlay(scratch, host, target) == 0) return;
-    /* A file system overlayfs cannot stack on: seen, never written. */
-    fprintf(stderr, "boxwright-sandbox --throwaway-root: %s cannot be a lower layer (%s): it is read-only in the run\n", host, strerror(errno));
-    bind_readonly(host, target, 1);
+    /*
+     * A file system overlayfs cannot stack on: empty in the run. Bound
+     * read-only it would show the host's sockets and FIFOs, which a
+     * read-only mount does not close.
+     */
+    fprintf(stderr, "boxwright-sandbox --throwaway-root: %s cannot be a lower layer of an overlay (%s): it is empty in the run\n", host, strerror(errno));
+    if (mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV | MS_RDONLY, "mode=0755") < 0) refuse("cannot cover %s: %s", host, strerror(errno));
     return;
   }
   DIR *d = opendir(host);
@@ -226,10 +234,16 @@ static void build(const char *scratch, const char *host, const char *target) {
           if (symlink(link, t) < 0) refuse("cannot copy the link %s: %s", h, strerror(errno));
         }
       } else {
-        int fd = open(t, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+        int fd = open(t, O_CREAT | O_WRONLY | O_CLOEXEC, S_ISREG(est.st_mode) ? 0600 : 0);
         if (fd < 0) refuse("cannot make %s: %s", t, strerror(errno));
         close(fd);
-        bind_readonly(h, t, 0);
+        /*
+         * A regular file is the host's, read-only. A socket, a FIFO or a
+         * device is only a name here: a read-only mount stops none of them
+         * (connect, a write to a FIFO, a device's own operations), and
+         * each would reach the host.
+         */
+        if (S_ISREG(est.st_mode)) bind_readonly(h, t, 0);
       }
     }
     free(h), free(t);
@@ -329,9 +343,16 @@ int throwaway_main(int argc, char **argv) {
   if (unprivileged) {
     char map[64];
     write_map("/proc/self/setgroups", "deny");
-    snprintf(map, sizeof map, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
+    /*
+     * The caller's ids as 0 in the namespace, as `unshare -r` maps them:
+     * mapped as themselves, overlayfs refused to make any file for uid and
+     * gid 65534 (EOVERFLOW). PROG sees itself as uid 0 without a capability
+     * on the host; learn's bubblewrap gives the command the caller's ids
+     * back (--uid, --gid).
+     */
+    snprintf(map, sizeof map, "0 %u 1\n", (unsigned)uid);
     write_map("/proc/self/uid_map", map);
-    snprintf(map, sizeof map, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
+    snprintf(map, sizeof map, "0 %u 1\n", (unsigned)gid);
     write_map("/proc/self/gid_map", map);
   }
   /* Nothing mounted from here on propagates to the host. */
