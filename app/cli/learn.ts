@@ -148,9 +148,11 @@ export async function learnCommand(args: LearnArgs): Promise<number> {
   // Learning into an existing config: it must be one, without errors, of the dialect asked.
   let existing: CheckedPolicy | undefined;
   let dialect: LearnDialect = (args.dialect as Dialect | undefined) === 'tyba' ? 'tyba' : 'box';
-  if (out && existsSync(out)) {
-    const input = readInput(out);
-    if ('error' in input) throw new UsageError(`cannot learn into ${out}: ${input.reason}`);
+  const present = out && existsSync(out) ? readInput(out) : undefined;
+  if (present && 'error' in present) throw new UsageError(`cannot learn into ${out}: ${present.reason}`);
+  // An empty file is a config yet to be written (made by `touch`, or by a shell's redirection).
+  if (out && present && 'bytes' in present && Buffer.from(present.bytes).toString('utf8').trim() !== '') {
+    const input = present;
     const check = reader.check(input.bytes, out);
     if (!check.ir || check.diagnostics.some((d) => d.ruleId === 'toml-syntax' || d.ruleId === 'schema')) {
       process.stderr.write(formatText([{ path: out, text: check.text, ...(check.dialect ? { dialect: check.dialect } : {}), verdicts: check.verdicts, diagnostics: check.diagnostics.filter((d) => d.severity === 'error') }]));
@@ -169,17 +171,19 @@ export async function learnCommand(args: LearnArgs): Promise<number> {
   }
   const cwd = realpathSync(process.cwd());
   const worktree = resolve(args.worktree ?? cwd);
+  const agentDirs = args['agent-dir'] === undefined ? [] : ([] as string[]).concat(args['agent-dir']).map((d) => resolve(d));
   const env = sandboxEnv(process.env, passEnv).env;
   const arch = hostArch()!;
+  const uid = process.getuid!();
   const outcome = await runTraced({
     helper: found.helper,
     strace: found.strace,
-    program: learnArgv({ bwrap: found.bwrap, step: found.helper, cwd, command, network: !!args.network, privateTmp: dialect === 'tyba' }),
+    program: learnArgv({ bwrap: found.bwrap, step: found.helper, cwd, command, network: !!args.network, privateTmp: dialect === 'tyba', keep: [worktree, ...agentDirs], ...(uid !== 0 ? { ids: { uid, gid: process.getgid!() } } : {}) }),
     cwd,
     env,
     writable: writableDirs(cwd, home),
     fds: [{ write: seccompProgram(arch) }, { read: true }, { read: true }],
-    ...(timeout !== undefined ? { timeoutSeconds: timeout } : {}),
+    ...(timeout !== undefined ? { timeoutSeconds: timeout, startedOn: READY_FD } : {}),
     forwardTo: 'command',
   });
   const trace = workloadAccesses(outcome.processes, cwd);
@@ -193,7 +197,6 @@ export async function learnCommand(args: LearnArgs): Promise<number> {
   const needs = deriveNeeds({ accesses: trace.accesses, changes: outcome.changes, view, interpreterOf });
   const tybaDataDir = args['tyba-data-dir'];
   const boundaries = learnBoundaries({ home, ...(tybaDataDir ? { tybaDataDir } : {}), ...(out ? { own: [out] } : {}) });
-  const agentDirs = args['agent-dir'] === undefined ? [] : ([] as string[]).concat(args['agent-dir']).map((d) => resolve(d));
   const decision = decide(needs, { dialect, home, workspace: cwd, boundaries, ...(dialect === 'tyba' ? { implicit: [worktree, '/tmp', ...agentDirs] } : {}) });
   const network = networkLines(needs, principal, !!args.network, home);
 

@@ -95,8 +95,13 @@ export interface LearnedText {
   readonly network: readonly string[];
 }
 
-/** A comment line: `# ` then the text, which never holds a line break (a path in it is a TOML string). */
-export const comment = (text: string): string => `# ${text.replace(/[\r\n\u2028\u2029]/g, ' ')}`;
+/**
+ * A comment line: `# ` then the text. TOML allows no control character but
+ * tab in a comment, and a line break would end it: each is written as its
+ * escape (a path in a comment is a TOML string anyway; this holds for any
+ * other text, a program's name included).
+ */
+export const comment = (text: string): string => `# ${text.replace(/[\u0000-\u0008\u000a-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`)}`;
 
 export function commandText(command: readonly string[]): string {
   return command.map((a) => (/^[A-Za-z0-9_./:=@%+-]+$/.test(a) ? a : tomlString(a))).join(' ');

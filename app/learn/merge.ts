@@ -71,10 +71,14 @@ function addLines(text: string, grants: readonly Grant[], list: ListName, array:
   const close = array.end.offset - 1;
   const edits: Edit[] = [];
   const last = lastItem(grants, list, array);
-  if (last && !commaBetween(text, last.span.end.offset, close)) edits.push({ start: last.span.end.offset, end: last.span.end.offset, text: ',' });
+  const comma = last !== undefined && !commaBetween(text, last.span.end.offset, close);
   const lineStart = text.lastIndexOf('\n', close - 1) + 1;
   const before = text.slice(lineStart, close);
-  edits.push({ start: close, end: close, text: `${/^[ \t]*$/.test(before) ? '' : '\n'}${lines.join('\n')}\n` });
+  const block = `${/^[ \t]*$/.test(before) ? '' : '\n'}${lines.join('\n')}\n`;
+  // One edit where the comma and the new lines meet (`"a"]`): two at one offset would come out in reverse.
+  if (comma && last.span.end.offset === close) return [{ start: close, end: close, text: `,${block}` }];
+  if (comma) edits.push({ start: last.span.end.offset, end: last.span.end.offset, text: ',' });
+  edits.push({ start: close, end: close, text: block });
   return edits;
 }
 

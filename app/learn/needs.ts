@@ -111,6 +111,8 @@ export function deriveNeeds(inputs: NeedInputs): NeedSet {
   const execNeed = (named: string, ev: Evidence, depth = 0): void => {
     const r = resolve(named, ev);
     if (!r) return miss(named, 'executed a program the run made itself (Landlock never makes a written file executable; it is not on the host to grant)', ev);
+    // The kernel executes regular files only: anything else here is a host that changed under the run.
+    if (r.is !== 'file') return;
     add(r.path, 'exec', r.is, ev);
     const interp = depth < 4 ? inputs.interpreterOf(r.path) : undefined;
     if (!interp) return;
@@ -146,7 +148,7 @@ export function deriveNeeds(inputs: NeedInputs): NeedSet {
         // Absent on the host: the run made it, and the need is where it was made.
         const r = resolve(a.path, ev);
         if (!r) break;
-        const kind: NeedKind = a.op === 'list' ? 'list' : a.op === 'read' && r.is !== 'dir' ? 'read' : 'stat';
+        const kind: NeedKind = r.is === 'dir' ? (a.op === 'list' ? 'list' : 'stat') : a.op === 'stat' ? 'stat' : 'read';
         add(r.path, kind, r.is, ev);
         break;
       }

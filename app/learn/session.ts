@@ -45,6 +45,8 @@ export interface TracedRun {
   /** Descriptors 3, 4, … of the traced program: data written to it and closed (a seccomp program), or read back (a status). */
   readonly fds?: readonly ({ readonly write: Uint8Array } | { readonly read: true })[];
   readonly timeoutSeconds?: number;
+  /** The descriptor whose first line says the command started (the in-sandbox step's ready line): the timeout counts from it, not from the set-up. */
+  readonly startedOn?: number;
   /** Who a forwarded SIGINT, SIGTERM or SIGHUP goes to: the command (from bubblewrap's status) or the traced program itself. */
   readonly forwardTo: 'command' | 'program';
 }
@@ -143,20 +145,23 @@ export function runTraced(run: TracedRun): Promise<TracedOutcome> {
     });
     for (const s of pending.splice(0)) forward(s);
     // The timeout kills what runs under strace, not strace: it then writes its last lines, and the helper the changes.
-    const timer =
-      run.timeoutSeconds !== undefined
-        ? setTimeout(() => {
-            timedOut = true;
-            if (!child?.pid) return;
-            for (const p of descendants(child.pid).slice(1)) {
-              try {
-                process.kill(p, 'SIGKILL');
-              } catch {
-                // gone already
-              }
-            }
-          }, run.timeoutSeconds * 1000)
-        : undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const startTimer = (): void => {
+      if (run.timeoutSeconds === undefined || timer) return;
+      timer = setTimeout(() => {
+        timedOut = true;
+        if (!child?.pid) return;
+        for (const p of descendants(child.pid).slice(1)) {
+          try {
+            process.kill(p, 'SIGKILL');
+          } catch {
+            // gone already
+          }
+        }
+      }, run.timeoutSeconds * 1000);
+    };
+    if (run.startedOn !== undefined) child.stdio[run.startedOn]?.once('data', startTimer);
+    else startTimer();
     const finish = (status: number): void => {
       if (timer) clearTimeout(timer);
       for (const s of FORWARDED) process.removeListener(s, forward);
