@@ -33,6 +33,7 @@ import { decide, type Decision, type LearnDialect } from '../learn/policy.js';
 import { learnArgv, READY_FD, STATUS_FD } from '../learn/sandbox.js';
 import { runTraced, type TracedOutcome } from '../learn/session.js';
 import { workloadAccesses, type Access, type WorkloadTrace } from '../learn/trace.js';
+import { afterStatus } from '../sandbox/outcome.js';
 import { principalId, RunUsageError, passEnvList } from '../sandbox/run-request.js';
 import { explainCheck } from './explain.js';
 import { configReader, homeFrom, UsageError, type ConfigArgs } from './options.js';
@@ -192,6 +193,14 @@ export async function learnCommand(args: LearnArgs): Promise<number> {
     say('the command did not run: the throw-away root or the sandbox could not be made (the messages above say why); nothing was written');
     return NOT_RUN;
   }
+  // The command could not be executed at all (the in-sandbox step said so, as a shell would: 126, 127): nothing to learn.
+  const failed = /^exec-failed (\d+)/m.exec(outcome.read.get(READY_FD) ?? '');
+  if (failed) {
+    say(`cannot execute ${command[0]} (errno ${failed[1]}): it is not a program this machine has, or not executable; nothing was written`);
+    return end.status;
+  }
+  const after = afterStatus(end.status, command);
+  if (after) say(after);
 
   const view = hostView(home);
   const needs = deriveNeeds({ accesses: trace.accesses, changes: outcome.changes, view, interpreterOf });

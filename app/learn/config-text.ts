@@ -39,7 +39,7 @@ const verbs: Record<Need['kind'], string> = {
   list: 'listed',
   link: 'went through the link',
   'write-file': 'wrote',
-  'write-dir': 'made or removed entries in',
+  'write-dir': 'created or removed',
   exec: 'executed',
 };
 

@@ -138,6 +138,23 @@ describe('boxwright learn under bubblewrap', { skip: learnSkip, concurrency: 4 }
     assert.equal(run.status, 0, `${run.stderr}\n${text}`);
   });
 
+  it('a command that is not there: 127 as a shell says it, and nothing is written', async () => {
+    const r = await learn(['--out', config('missing'), '--', '/no/such/program']);
+    assert.equal(r.status, 127, r.stderr);
+    assert.match(r.stderr, /cannot execute \/no\/such\/program .*nothing was written/);
+    assert.equal(existsSync(config('missing')), false);
+  });
+
+  it("--principal tool:NAME learns into the tool's table, and run --principal tool:NAME accepts it", async () => {
+    const r = await learn(['--principal', 'tool:fmt', '--out', config('tool'), '--', '/bin/cat', 'a.txt']);
+    assert.equal(r.status, 0, r.stderr);
+    const text = readFileSync(config('tool'), 'utf8');
+    assert.match(text, /^\[tools\.fmt\.filesystem\]$/m);
+    const run = await boxwright(['run', '--principal', 'tool:fmt', config('tool'), '--', '/bin/cat', 'a.txt'], { cwd: work, env: { HOME: home } });
+    assert.equal(run.status, 0, `${run.stderr}\n${text}`);
+    assert.equal(run.stdout, 'a.txt\n');
+  });
+
   it('--network learns where the command went and grants none of it', async () => {
     const server = createServer((c) => c.end('pong'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -109,7 +109,7 @@ describe('learn keeps a hostile command off the host', { skip }, () => {
       assert.equal(existsSync(sentinel), false, 'a system directory stayed as it was');
       assert.deepEqual(got, []);
       // What it did is what learn learned: the writes, as grants of what it wrote.
-      assert.match(r.stdout, new RegExp(`"${lab}/tree",\\s+# .*made or removed entries`));
+      assert.match(r.stdout, new RegExp(`"${lab}/tree",\\s+# .*created or removed`));
       assert.match(r.stderr, /the unix socket .*host\.sock \(refused: ECONNREFUSED/);
     } finally {
       server.close();
