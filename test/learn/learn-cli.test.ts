@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { bin, boxwright, testCache, type Outcome } from '../linux/support.js';
+import { main } from '../../app/cli/main.js';
 import { repoRoot } from '../helpers.js';
 import { learnSkip } from './support.js';
 
@@ -19,6 +20,18 @@ let lab = '';
 let home = '';
 let work = '';
 const learn = (args: readonly string[], cwd = work): Promise<Outcome> => boxwright(['learn', ...args], { cwd, env: { HOME: home } });
+
+/** The CLI in this process (a usage error runs nothing): its status and what it wrote to stderr. */
+async function inProcess(argv: string[]): Promise<{ status: number; stderr: string }> {
+  let stderr = '';
+  const write = process.stderr.write.bind(process.stderr);
+  process.stderr.write = ((chunk: string | Uint8Array): boolean => ((stderr += chunk.toString()), true)) as typeof process.stderr.write;
+  try {
+    return { status: await main(argv), stderr };
+  } finally {
+    process.stderr.write = write;
+  }
+}
 
 describe('boxwright learn: usage', () => {
   for (const [args, message] of [
@@ -31,7 +44,7 @@ describe('boxwright learn: usage', () => {
     [['--principal', 'robot', '--', 'true'], /--principal must be agent, tool:NAME or mcp:NAME/],
   ] as const) {
     it(`exits 2: ${args.join(' ') || '(nothing)'}`, async () => {
-      const r = await boxwright(['learn', ...args]);
+      const r = await inProcess(['learn', ...args]);
       assert.equal(r.status, 2, r.stderr);
       assert.match(r.stderr, message);
     });
@@ -41,7 +54,7 @@ describe('boxwright learn: usage', () => {
     const dir = mkdtempSync(join(tmpdir(), 'boxwright-learn-usage-'));
     try {
       writeFileSync(join(dir, 'broken.toml'), '[agent.filesystem\nread = [');
-      const r = await boxwright(['learn', '--out', join(dir, 'broken.toml'), '--', 'true']);
+      const r = await inProcess(['learn', '--out', join(dir, 'broken.toml'), '--', 'true']);
       assert.equal(r.status, 2);
       assert.match(r.stderr, /cannot learn into .*broken\.toml: it is not a config learn can add to/);
       assert.equal(readFileSync(join(dir, 'broken.toml'), 'utf8'), '[agent.filesystem\nread = [', 'left as it was');
