@@ -29,7 +29,7 @@ import { commandText, configText, evidenceText, spelled } from '../learn/config-
 import { interpreterOf } from '../learn/interpreter.js';
 import { mergeLearned } from '../learn/merge.js';
 import { deriveNeeds, type NeedSet, type Unmet } from '../learn/needs.js';
-import { decide, type Decision, type LearnDialect } from '../learn/policy.js';
+import { decide, type LearnDialect } from '../learn/policy.js';
 import { learnArgv, READY_FD, STATUS_FD } from '../learn/sandbox.js';
 import { runTraced, type TracedOutcome } from '../learn/session.js';
 import { workloadAccesses, type Access, type WorkloadTrace } from '../learn/trace.js';
@@ -208,6 +208,7 @@ export async function learnCommand(args: LearnArgs): Promise<number> {
   const boundaries = learnBoundaries({ home, ...(tybaDataDir ? { tybaDataDir } : {}), ...(out ? { own: [out] } : {}) });
   const decision = decide(needs, { dialect, home, workspace: cwd, boundaries, ...(dialect === 'tyba' ? { implicit: [worktree, '/tmp', ...agentDirs] } : {}) });
   const network = networkLines(needs, principal, !!args.network, home);
+  const unmet: Unmet[] = [...decision.unmet];
 
   let text: string;
   let summary: string;
@@ -217,7 +218,7 @@ export async function learnCommand(args: LearnArgs): Promise<number> {
     text = merged.text;
     summary = `${merged.added.length} grant${merged.added.length === 1 ? '' : 's'} added to ${out}, ${merged.already} already given`;
     for (const n of merged.notes) say(n);
-    for (const d of merged.denied) decisionUnmet(decision).push(d);
+    unmet.push(...merged.denied);
   } else {
     text = configText({ dialect, principal, home, command, ending: end.ending, incomplete: end.incomplete, ...(dialect === 'box' ? { workspace: cwd } : {}), grants: decision.grants, unmet: decision.unmet, network });
     summary = `${decision.grants.length} grant${decision.grants.length === 1 ? '' : 's'} learned${out ? `, written to ${out}` : ''}`;
@@ -229,20 +230,12 @@ export async function learnCommand(args: LearnArgs): Promise<number> {
   const review = out ? process.stdout : process.stderr;
   const written = reader.check(Buffer.from(text, 'utf8'), out ?? '<learned>');
   review.write(`${summary}${end.incomplete.length ? ` (INCOMPLETE: ${end.incomplete.join('; ')})` : ''}.\n`);
-  for (const u of decisionUnmet(decision)) review.write(`not granted: ${spelled(u.path, home)}: ${u.what} (${evidenceText(u.first)})\n`);
+  for (const u of unmet) review.write(`not granted: ${spelled(u.path, home)}: ${u.what} (${evidenceText(u.first)})\n`);
   for (const n of network) review.write(`network: ${n}\n`);
   review.write(await reviewText(written));
 
   if (!args.check || !out) return end.status;
   return checkRun(out, args, command, passEnv, found, cwd, home, trace);
-}
-
-/** The unmet needs of a decision, to which a merge adds the denied ones. */
-const unmetOf = new WeakMap<Decision, Unmet[]>();
-function decisionUnmet(d: Decision): Unmet[] {
-  let u = unmetOf.get(d);
-  if (!u) unmetOf.set(d, (u = [...d.unmet]));
-  return u;
 }
 
 function networkLines(needs: NeedSet, principal: string, network: boolean, home: string): string[] {
@@ -307,7 +300,7 @@ async function checkRun(out: string, args: LearnArgs, command: string[], passEnv
 }
 
 /** The check run's failed accesses that succeeded, the same way at the same path, in the learning run. */
-export function stillFailing(learned: WorkloadTrace, checked: WorkloadTrace): Access[] {
+function stillFailing(learned: WorkloadTrace, checked: WorkloadTrace): Access[] {
   const ok = new Set(learned.accesses.filter((a) => a.ok).map((a) => `${a.op}\0${a.path}`));
   const seen = new Set<string>();
   const out: Access[] = [];

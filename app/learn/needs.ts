@@ -181,9 +181,19 @@ export function deriveNeeds(inputs: NeedInputs): NeedSet {
     }
   }
 
-  // The ground truth: every entry of the throw-away layers must be a write some need explains.
-  const writes = [...byKey.values()].filter((n) => n.kind === 'write-dir' || n.kind === 'write-file');
-  const explained = (p: string): boolean => writes.some((n) => (n.kind === 'write-dir' ? isUnder(p, n.path) && p !== n.path : p === n.path));
+  // The ground truth: every entry of the throw-away layers must be a write some need explains
+  // (a written file itself, or an entry below a directory whose entries were made or removed).
+  const writtenFiles = new Set<string>();
+  const writtenDirs = new Set<string>();
+  for (const n of byKey.values()) if (n.kind === 'write-file') writtenFiles.add(n.path);
+  else if (n.kind === 'write-dir') writtenDirs.add(n.path);
+  const explained = (p: string): boolean => {
+    if (writtenFiles.has(p)) return true;
+    for (let d = parentOf(p); ; d = parentOf(d)) {
+      if (writtenDirs.has(d)) return true;
+      if (d === '/') return false;
+    }
+  };
   for (const c of inputs.changes) {
     if (sandboxOwn(c.path)) continue;
     const onHost = resolvePath(view, c.path);
@@ -192,12 +202,16 @@ export function deriveNeeds(inputs: NeedInputs): NeedSet {
     if (c.kind === 'd' && exists) continue;
     if (explained(c.path)) continue;
     const ev: Evidence = { syscall: 'the throw-away layer', program: '(no traced call)', named: c.path };
-    if (exists && c.kind !== 'w' && c.kind !== 'x' && onHost.facts.kind !== 'dir') add(onHost.at, 'write-file', onHost.facts.kind ?? 'other', ev);
-    else {
+    if (exists && c.kind !== 'w' && c.kind !== 'x' && onHost.facts.kind !== 'dir') {
+      add(onHost.at, 'write-file', onHost.facts.kind ?? 'other', ev);
+      writtenFiles.add(onHost.at);
+    } else {
       const dir = existingDir(parentOf(c.path), ev);
-      if (dir) add(dir, 'write-dir', 'dir', ev);
+      if (dir) {
+        add(dir, 'write-dir', 'dir', ev);
+        writtenDirs.add(dir);
+      }
     }
-    writes.splice(0, writes.length, ...[...byKey.values()].filter((n) => n.kind === 'write-dir' || n.kind === 'write-file'));
   }
 
   return {

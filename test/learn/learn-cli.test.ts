@@ -14,7 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import { bin, boxwright, testCache, type Outcome } from '../linux/support.js';
 import { main } from '../../app/cli/main.js';
 import { repoRoot } from '../helpers.js';
-import { learnSkip } from './support.js';
+import { skipLearn } from './support.js';
 
 let lab = '';
 let home = '';
@@ -64,7 +64,7 @@ describe('boxwright learn: usage', () => {
   });
 });
 
-describe('boxwright learn under bubblewrap', { skip: learnSkip, concurrency: 4 }, () => {
+describe('boxwright learn under bubblewrap', { skip: skipLearn, concurrency: 4 }, () => {
   before(() => {
     lab = mkdtempSync(join(tmpdir(), 'boxwright-learn-cli-'));
     home = join(lab, 'home');

@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { requireOrSkip } from '../helpers.js';
 import { boxwright, onPath, type Outcome } from '../linux/support.js';
-import { assertLearned, changes, checkLearnedText, learnSkip, snapshot, writtenBy } from './support.js';
+import { assertLearned, changes, checkLearnedText, skipLearn, snapshot, writtenBy } from './support.js';
 
 const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : undefined;
-const skip = learnSkip ?? requireOrSkip(!!onPath('git'), 'git') ?? requireOrSkip(!!onPath('make') && !!onPath('cc'), 'make and a C compiler') ?? requireOrSkip(!!python, "Debian's /usr/bin/python3");
+const skip = skipLearn ?? requireOrSkip(!!onPath('git'), 'git') ?? requireOrSkip(!!onPath('make') && !!onPath('cc'), 'make and a C compiler') ?? requireOrSkip(!!python, "Debian's /usr/bin/python3");
 
 let lab = '';
 /** Each program's own home (lab/NAME), so that the tests can run side by side and each see only its own tree change. */

@@ -4,7 +4,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { checkConfig } from '../../app/check.js';
 import { learnBoundaries, type Boundary } from '../../app/learn/boundaries.js';
+import { configText } from '../../app/learn/config-text.js';
 import type { Interpreter } from '../../app/learn/interpreter.js';
 import { deriveNeeds } from '../../app/learn/needs.js';
 import { decide, type Decision, type LearnDialect } from '../../app/learn/policy.js';
@@ -177,6 +179,19 @@ describe('the collapse policy on generated runs', () => {
           if (n.kind === 'stat' && n.is === 'dir') continue;
           const answered = d.grants.some((g) => g.needs.includes(n)) || d.unmet.some((u) => u.path === n.path);
           assert.ok(answered, `${n.kind} ${n.path} is neither granted nor reported`);
+        }
+        // And the effective-access model of the config written says so: each answered need's access is given at its path.
+        const text = configText({ dialect: 'box', principal: 'agent', home: HOME, command: ['x'], ending: '', incomplete: [], workspace: W, grants: d.grants, unmet: [], network: [] });
+        const checked = checkConfig(Buffer.from(text, 'utf8'), { file: 'learned.toml', view, worktree: W });
+        assert.ok(checked.model, text);
+        const agent = checked.model.principals[0]!;
+        for (const g of d.grants) {
+          for (const n of g.needs) {
+            const platform = g.list === 'list' ? 'macos' : 'linux';
+            const cell = agent.effectiveAt(n.path, platform);
+            const want = n.kind === 'exec' ? 'exec' : n.kind === 'write-dir' || n.kind === 'write-file' ? 'write' : g.list === 'list' ? 'names' : 'read';
+            assert.ok(cell.kind === 'access' && cell[want], `${n.kind} ${n.path} (by ${g.list} ${g.path}): the model gives ${JSON.stringify(cell)} on ${platform}\n${text}`);
+          }
         }
       }),
       { numRuns: runs, seed: Number(process.env['BOXWRIGHT_FUZZ_SEED'] ?? 27) },

@@ -11,7 +11,7 @@ import policy from '../../app/learn/policy.json' with { type: 'json' };
 import { requireOrSkip } from '../helpers.js';
 import { bwrapAvailable, onPath } from '../linux/support.js';
 
-export const learnSkip = requireOrSkip(bwrapAvailable, 'bubblewrap') ?? requireOrSkip(!!onPath('strace'), 'strace (apt-get install strace)');
+export const skipLearn = requireOrSkip(bwrapAvailable, 'bubblewrap') ?? requireOrSkip(!!onPath('strace'), 'strace (apt-get install strace)');
 
 /** A path's kind and content, as far as a change shows: type, mode, size, content hash, link target, inode. */
 export type Snapshot = Map<string, string>;
