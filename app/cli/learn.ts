@@ -235,7 +235,7 @@ export async function learnCommand(args: LearnArgs): Promise<number> {
   review.write(await reviewText(written));
 
   if (!args.check || !out) return end.status;
-  return checkRun(out, args, command, passEnv, found, cwd, home, trace);
+  return checkRun(out, args, command, passEnv, found, cwd, home, trace, timeout);
 }
 
 function networkLines(needs: NeedSet, principal: string, network: boolean, home: string): string[] {
@@ -262,7 +262,7 @@ async function reviewText(check: CheckResult): Promise<string> {
  * compile, launcher) under the learned config, inside the throw-away root
  * and traced: what failed there that succeeded while learning still fails.
  */
-async function checkRun(out: string, args: LearnArgs, command: string[], passEnv: string[], found: Tools, cwd: string, home: string, learned: WorkloadTrace): Promise<number> {
+async function checkRun(out: string, args: LearnArgs, command: string[], passEnv: string[], found: Tools, cwd: string, home: string, learned: WorkloadTrace, timeout: number | undefined): Promise<number> {
   const { linuxReader, runLinux } = await import('./run-linux.js');
   const { runRequest } = await import('./run-common.js');
   const runArgs = { ...args, config: out, fs: 'host', home, force: false, '--': command, 'pass-env': passEnv };
@@ -284,12 +284,17 @@ async function checkRun(out: string, args: LearnArgs, command: string[], passEnv
         cwd,
         env: Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined)),
         writable: writableDirs(cwd, home),
+        ...(timeout !== undefined ? { timeoutSeconds: timeout } : {}),
         forwardTo: 'program',
       });
       return traced.status;
     },
   });
   const failures = traced ? stillFailing(learned, workloadAccesses(traced.processes, cwd)) : [];
+  if (traced?.timedOut) {
+    process.stdout.write(`\n--check: the command ran under ${out} through boxwright run and was ended by --timeout after ${timeout} s.\n`);
+    return TIMED_OUT;
+  }
   process.stdout.write(`\n--check: the command ran under ${out} through boxwright run and exited with status ${status}.\n`);
   if (failures.length) {
     process.stdout.write(`What succeeded while learning and fails under the learned config:\n`);
