@@ -239,8 +239,11 @@ export async function learnCommand(args: LearnArgs): Promise<number> {
 }
 
 function networkLines(needs: NeedSet, principal: string, network: boolean, home: string): string[] {
-  const lines = needs.network.map((n) => `${n.target.startsWith('/') ? `the unix socket ${spelled(n.target, home)}` : n.target} (${n.ok ? 'reached' : `refused: ${n.errno ?? 'failed'}`}; ${evidenceText(n.first)})`);
-  if (!lines.length) return lines;
+  // A unix socket that is not there (ENOENT) is a probe (nscd, a desktop bus), not a need.
+  const used = needs.network.filter((n) => !(n.target.startsWith('/') && n.errno === 'ENOENT'));
+  const lines = used.map((n) => `${n.target.startsWith('/') ? `the unix socket ${spelled(n.target, home)}` : n.target} (${n.ok ? 'reached' : `refused: ${n.errno ?? 'failed'}`}; ${evidenceText(n.first)})`);
+  if (used.some((n) => n.target.startsWith('/'))) lines.push('learn grants no socket: a read grant of a directory that holds one reaches it (socket-in-read-grant), and a host socket is out of reach while learning');
+  if (!used.some((n) => !n.target.startsWith('/'))) return lines;
   const grant =
     principal === 'agent'
       ? 'the agent has no direct network (agent-network-table): it reaches the network through the host product\'s gateway'

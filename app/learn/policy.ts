@@ -104,6 +104,17 @@ export function collapseOf(path: string, isDir: boolean, ctx: PolicyContext): { 
 /** The note of a directory granted for the links in it (config-text.ts names the links). */
 export const LINK_NOTE = 'a link is visible only through its directory';
 
+/** What the run did, for a refusal's words. */
+const done: Record<Need['kind'], string> = {
+  read: 'read',
+  stat: 'looked at',
+  list: 'listed',
+  link: 'gone through (a link)',
+  'write-file': 'written',
+  'write-dir': 'written (entries made or removed)',
+  exec: 'executed',
+};
+
 const READ_LISTS: readonly ListName[] = ['read', 'read_file', 'list', 'read_allow'];
 
 export function decide(set: NeedSet, ctx: PolicyContext): Decision {
@@ -129,10 +140,12 @@ export function decide(set: NeedSet, ctx: PolicyContext): Decision {
 
   for (const need of set.needs) {
     if (tyba && (ctx.implicit ?? []).some((d) => isUnder(need.path, d))) continue;
+    // A directory's properties need no grant (it is in the view when anything below it is): nothing to refuse either.
+    if (need.kind === 'stat' && need.is === 'dir') continue;
     const write = need.kind === 'write-file' || need.kind === 'write-dir';
     const b = boundaryAt(need.path, ctx.boundaries, write);
     if (b && b.why !== 'host-trusted') {
-      refuse(need, `${write ? 'written' : 'read'}, but it is ${b.path === need.path ? '' : `inside ${b.path}, `}${b.reason}: not granted`);
+      refuse(need, `${done[need.kind]}, but it is ${b.path === need.path ? '' : `inside ${b.path}, `}${b.reason}: not granted`);
       continue;
     }
     const trusted = b ? `host-trusted (${b.reason}): granted because the run wrote it; review it` : undefined;
@@ -145,8 +158,6 @@ export function decide(set: NeedSet, ctx: PolicyContext): Decision {
         read(need, need.path, need.is === 'dir');
         break;
       case 'stat':
-        // A directory's properties: it is in the view when anything below it is granted.
-        if (need.is === 'dir') break;
         read(need, need.path, false, readPaths.has(need.path) ? undefined : "looked at only: on Linux a path's properties are visible only with its content");
         break;
       case 'list': {
