@@ -37,7 +37,7 @@ import { afterStatus } from '../sandbox/outcome.js';
 import { principalId, RunUsageError, passEnvList } from '../sandbox/run-request.js';
 import { explainCheck } from './explain.js';
 import { configReader, homeFrom, UsageError, type ConfigArgs } from './options.js';
-import { readInput } from './read-input.js';
+import { readInput } from '../input/read-input.js';
 
 export interface LearnArgs extends ConfigArgs {
   principal?: string;

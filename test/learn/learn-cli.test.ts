@@ -41,7 +41,7 @@ describe('boxwright learn: usage', () => {
     [['--fs', 'none', '--', 'true'], /--fs can only be host/],
     [['--timeout', 'soon', '--', 'true'], /--timeout takes a number of seconds above 0/],
     [['--dialect', 'tyba', '--principal', 'tool:x', '--', 'true'], /a TYBA config has one principal/],
-    [['--principal', 'robot', '--', 'true'], /--principal must be agent, tool:NAME or mcp:NAME/],
+    [['--principal', 'robot', '--', 'true'], /--principal must be agent, tool.NAME or mcp.NAME/],
   ] as const) {
     it(`exits 2: ${args.join(' ') || '(nothing)'}`, async () => {
       const r = await inProcess(['learn', ...args]);
@@ -158,8 +158,8 @@ describe('boxwright learn under bubblewrap', { skip: skipLearn, concurrency: 4 }
     assert.equal(existsSync(config('missing')), false);
   });
 
-  it("--principal tool:NAME learns into the tool's table, and run --principal tool:NAME accepts it", async () => {
-    const r = await learn(['--principal', 'tool:fmt', '--out', config('tool'), '--', '/bin/cat', 'a.txt']);
+  it("--principal tool.NAME learns into the tool's table, and run --principal tool:NAME accepts it", async () => {
+    const r = await learn(['--principal', 'tool.fmt', '--out', config('tool'), '--', '/bin/cat', 'a.txt']);
     assert.equal(r.status, 0, r.stderr);
     const text = readFileSync(config('tool'), 'utf8');
     assert.match(text, /^\[tools\.fmt\.filesystem\]$/m);
