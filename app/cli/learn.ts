@@ -25,6 +25,7 @@ import type { CheckedPolicy, CheckResult } from '../check.js';
 import { formats, renderer } from '../format/registry.js';
 import { formatText } from '../format/text.js';
 import { learnBoundaries } from '../learn/boundaries.js';
+import { hostTrustedFor } from '../learn/host-trusted.js';
 import { commandText, configText, evidenceText, spelled } from '../learn/config-text.js';
 import { interpreterOf } from '../learn/interpreter.js';
 import { mergeLearned } from '../learn/merge.js';
@@ -205,7 +206,7 @@ export async function learnCommand(args: LearnArgs): Promise<number> {
   const view = hostView(home);
   const needs = deriveNeeds({ accesses: trace.accesses, changes: outcome.changes, view, interpreterOf });
   const tybaDataDir = args['tyba-data-dir'];
-  const boundaries = learnBoundaries({ home, ...(tybaDataDir ? { tybaDataDir } : {}), ...(out ? { own: [out] } : {}) });
+  const boundaries = learnBoundaries({ home, ...(tybaDataDir ? { tybaDataDir } : {}), hostTrusted: hostTrustedFor(home, cwd), ...(out ? { own: [out] } : {}) });
   const decision = decide(needs, { dialect, home, workspace: cwd, boundaries, ...(dialect === 'tyba' ? { implicit: [worktree, '/tmp', ...agentDirs] } : {}) });
   const network = networkLines(needs, principal, !!args.network, home);
   const unmet: Unmet[] = [...decision.unmet];

@@ -4,8 +4,9 @@
  * directory, boxwright's own directories, the root), the system secrets of
  * policy.json, boxwright's own files of this run (the config it writes),
  * and the host-trusted paths — content the host later runs or trusts, which
- * a write grant must not reach (an input list, so that the host-trust data
- * file, when there is one, is read in one place).
+ * a write grant must not reach (an input list: app/learn/host-trusted.ts is
+ * the one place learn reads them from, and the one import to switch when
+ * issue 21 part A's compiler/paths/host-trusted.json lands).
  */
 import { expandTilde, isUnder, protectedPaths, type ProtectedPath } from '../../compiler/paths/index.js';
 import policy from './policy.json' with { type: 'json' };

@@ -49,7 +49,7 @@ async function learnThenRun(home: string, workspace: string, cmd: readonly strin
   const run = await cli(['run', config, '--', ...cmd], workspace, home);
   assert.equal(run.status, 0, `run under the learned config:\n${run.stderr}\n--- the config:\n${text}`);
   const written = writtenBy(runBefore, snapshot(home));
-  const problems = assertLearned(checkLearnedText(config, text, home, workspace), { home, workspace, written });
+  const problems = assertLearned(checkLearnedText(config, text, home, workspace), { home, workspace, written, text });
   assert.deepEqual(problems, [], `the config learned from ${cmd.join(' ')}:\n${text}`);
   return { learned, run, text };
 }
@@ -78,6 +78,7 @@ describe('boxwright learn on real programs', { skip, concurrency: 4 }, () => {
     assert.notEqual(git(home, repo, 'rev-parse', 'HEAD'), head, 'the real run committed');
     assert.match(text, new RegExp(`^exec = \\[\\n  "/usr/bin/git",`, 'm'));
     assert.ok(!text.includes('.ssh"'), 'nothing of ~/.ssh');
+    assert.match(text, /^write = \[\n(?: {2}.*\n)*? {2}"~\/repo\/\.git[^"]*",\s+#.*host-trusted \(version-control metadata/m, "the commit's writes of .git, flagged as host-trusted");
   });
 
   it('node running a script that reads its project and writes out/', async () => {

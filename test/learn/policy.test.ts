@@ -8,6 +8,7 @@ import { checkConfig } from '../../app/check.js';
 import { learnBoundaries, type Boundary } from '../../app/learn/boundaries.js';
 import { configText } from '../../app/learn/config-text.js';
 import type { Interpreter } from '../../app/learn/interpreter.js';
+import { hostTrustedFor } from '../../app/learn/host-trusted.js';
 import { deriveNeeds } from '../../app/learn/needs.js';
 import { decide, type Decision, type LearnDialect } from '../../app/learn/policy.js';
 import type { Access, Op } from '../../app/learn/trace.js';
@@ -121,12 +122,19 @@ describe('the collapse policy', () => {
   });
 
   it('writes a host-trusted path only when the run wrote it, named exactly and flagged; reads it freely', () => {
-    const hostTrusted = [{ path: '~/proj/.git', reason: 'VCS metadata' }];
+    const hostTrusted = hostTrustedFor(HOME, W);
     const d = learn([access('read', `${W}/.git/HEAD`), access('create', `${W}/.git/index.lock`)], { hostTrusted });
     assert.deepEqual(granted(d), [`read ${W}/.git`, `write ${W}/.git`]);
-    assert.match(d.grants.find((g) => g.list === 'write')!.notes.join(' '), /host-trusted \(VCS metadata\)/);
+    assert.match(d.grants.find((g) => g.list === 'write')!.notes.join(' '), /host-trusted \(version-control metadata/);
     const r = learn([access('read', `${W}/.git/HEAD`), access('read', `${W}/.git/config`)], { hostTrusted });
     assert.deepEqual(granted(r), [`read ${W}/.git`]);
+  });
+
+  it("learn's host-trusted paths: the home's, and a project's in the workspace and each ancestor up to the home", () => {
+    const paths = hostTrustedFor(HOME, `${W}/src`).map((t) => t.path);
+    for (const p of [`${HOME}/.bashrc`, `${HOME}/.gitconfig`, `${HOME}/.local/bin`, `${W}/src/.git`, `${W}/.git`, `${HOME}/.git`, `${W}/.vscode`]) assert.ok(paths.includes(p), p);
+    assert.ok(!paths.some((p) => p === '/home/.git' || p === '/.git'), 'nothing above the home');
+    assert.ok(hostTrustedFor(HOME, '/srv/app').some((t) => t.path === '/srv/app/.git'), 'a workspace outside the home has its own');
   });
 
   it('finds a write no traced call explains in the throw-away layer', () => {
@@ -142,12 +150,12 @@ describe('the collapse policy', () => {
 });
 
 describe('the collapse policy on generated runs', () => {
-  const paths = Object.keys(machine.entries).concat([`${W}/new.txt`, `${W}/out/made/x`, '/tmp/scratch/t', HOME, W, '/etc', '/usr/lib', '/usr/bin']);
+  const paths = Object.keys(machine.entries).concat([`${W}/new.txt`, `${W}/out/made/x`, `${W}/.git/hooks/pre-commit`, `${W}/.vscode/tasks.json`, `${HOME}/.bashrc`, `${HOME}/.local/bin/git`, '/tmp/scratch/t', HOME, W, '/etc', '/usr/lib', '/usr/bin']);
   const ops: readonly Op[] = ['read', 'stat', 'list', 'exec', 'write', 'create', 'remove', 'modify'];
   const anAccess = fc.record({ op: fc.constantFrom(...ops), path: fc.constantFrom(...paths), mayExist: fc.boolean() }).map((a) => access(a.op, a.path, a.mayExist && a.op === 'create' ? { mayExist: true } : {}));
   const runs = Number(process.env['BOXWRIGHT_FUZZ_RUNS'] ?? 200);
   const secretLike = (b: Boundary): boolean => b.why !== 'host-trusted';
-  const boundaries = learnBoundaries({ home: HOME, hostTrusted: [{ path: '~/proj/.git', reason: 'VCS metadata' }] });
+  const boundaries = learnBoundaries({ home: HOME, hostTrusted: hostTrustedFor(HOME, W) });
 
   it('never reaches a boundary, writes only what was written, collapses no higher than its levels, and answers or reports every need', () => {
     fc.assert(
@@ -161,6 +169,8 @@ describe('the collapse policy on generated runs', () => {
             else assert.ok(!isUnder(g.path, b.path), `${g.list} ${g.path} is inside ${b.path}`);
             if (g.list !== 'list' && b.why !== 'root') assert.ok(!isUnder(b.path, g.path), `${g.list} ${g.path} holds ${b.path}`);
           }
+          // A write at or inside a host-trusted path is flagged in its comment.
+          if (g.list === 'write' || g.list === 'write_file') for (const b of boundaries.filter((x) => x.why === 'host-trusted' && isUnder(g.path, x.path))) assert.match(g.notes.join(' '), /host-trusted/, `${g.list} ${g.path} inside ${b.path}, unflagged`);
           // Writes: exactly a path the run wrote (a file written, a directory it made or removed entries in).
           if (g.list === 'write' || g.list === 'write_file') assert.ok(set.needs.some((n) => (n.kind === 'write-dir' || n.kind === 'write-file') && n.path === g.path), `${g.list} ${g.path} was not written`);
           // Trees: a system-tree package level, a workspace subdirectory, or a directory the run needed itself.

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { checkConfig, type CheckedPolicy } from '../../app/check.js';
 import { hostView, isStrictlyUnder, isUnder, protectedPaths } from '../../compiler/paths/index.js';
+import { hostTrustedFor } from '../../app/learn/host-trusted.js';
 import policy from '../../app/learn/policy.json' with { type: 'json' };
 import { requireOrSkip } from '../helpers.js';
 import { bwrapAvailable, onPath } from '../linux/support.js';
@@ -71,12 +72,16 @@ export function checkLearnedText(file: string, text: string, home: string, works
  *   system secrets), and none but `list` holds one;
  * - every write grant is a path the real run wrote (a file it changed, or a
  *   directory in which it made, removed or replaced an entry);
+ * - every write grant at or inside a host-trusted path (learn's one list,
+ *   app/learn/host-trusted.ts) says so in its comment;
  * - no read tree above what the policy allows: a system tree's package
  *   level, the workspace or one of its subdirectories, or a directory that
  *   is no ancestor of the workspace or the home and holds no boundary.
  */
-export function assertLearned(c: CheckedPolicy, o: { home: string; workspace: string; written: ReadonlySet<string> }): string[] {
+export function assertLearned(c: CheckedPolicy, o: { home: string; workspace: string; written: ReadonlySet<string>; text: string }): string[] {
   const problems: string[] = [];
+  const trusted = hostTrustedFor(o.home, o.workspace).map((t) => t.path);
+  const commentOf = entryComments(o.text, o.home);
   if (c.verdicts.linux === 'refused') problems.push(`Linux refuses it: ${c.diagnostics.filter((d) => d.severity === 'error' && d.platforms.includes('linux')).map((d) => d.message).join('; ')}`);
   const boundaries = [...protectedPaths(o.home, '~/.tyba').filter((p) => p.why !== 'root').map((p) => p.path), ...Object.keys(policy.systemSecrets).filter((s) => !isUnder(o.home, s))];
   for (const p of c.ir.principals) {
@@ -87,6 +92,7 @@ export function assertLearned(c: CheckedPolicy, o: { home: string; workspace: st
         if (isUnder(g.path, b)) problems.push(`${g.list} ${g.path} is inside ${b}`);
         if (g.list !== 'list' && isStrictlyUnder(b, g.path)) problems.push(`${g.list} ${g.path} holds ${b}`);
       }
+      if ((g.list === 'write' || g.list === 'write_file') && trusted.some((t) => isUnder(g.path!, t)) && !/host-trusted/.test(commentOf.get(`${g.list}\0${g.path}`) ?? '')) problems.push(`${g.list} ${g.path} is host-trusted and its comment does not say so`);
       if ((g.list === 'write' || g.list === 'write_file') && !o.written.has(g.path)) problems.push(`${g.list} ${g.path}: the run wrote nothing there (it wrote ${[...o.written].join(', ')})`);
       if (g.list === 'read') {
         const level = Object.entries(policy.systemTrees).some(([root, t]) => isUnder(g.path!, root) && g.path!.split('/').length - root.split('/').length <= t.depth);
@@ -97,4 +103,19 @@ export function assertLearned(c: CheckedPolicy, o: { home: string; workspace: st
     }
   }
   return problems;
+}
+
+/** Each entry's comment in learn's text, by list and absolute path (learn writes one entry per line, `~` for the home). */
+function entryComments(text: string, home: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let list = '';
+  for (const line of text.split('\n')) {
+    const open = /^(\w+) = \[$/.exec(line);
+    if (open) list = open[1]!;
+    const entry = /^ {2}("(?:[^"\\]|\\.)*"),\s*#(.*)$/.exec(line);
+    if (!entry || !list) continue;
+    const path = JSON.parse(entry[1]!) as string;
+    out.set(`${list}\0${path.startsWith('~/') ? home + path.slice(1) : path}`, entry[2]!);
+  }
+  return out;
 }
