@@ -24,8 +24,8 @@ const fsOptions = (y: Argv): Argv =>
   y
     .option('fs', { type: 'string', describe: 'filesystem facts: host (the real disk), none (unknown), or a manifest FILE.json' })
     .option('home', { type: 'string', describe: "where ~ points (default: your home, or the manifest's)" })
-    .option('dialect', { choices: ['box', 'tyba'], describe: 'override dialect detection' })
-    .option('worktree', { type: 'string', describe: 'TYBA: the session worktree (default: the current directory)' })
+    .option('dialect', { choices: ['box', 'tyba', 'srt', 'claude'], describe: 'override dialect detection (srt: sandbox-runtime settings, claude: Claude Code settings)' })
+    .option('worktree', { type: 'string', describe: 'TYBA: the session worktree; sandbox-runtime and Claude Code settings: the directory the command runs in (default: the current directory)' })
     .option('tyba-data-dir', { type: 'string', describe: 'TYBA: its data directory (default ~/.tyba)' })
     .option('agent-dir', { type: 'string', describe: "TYBA: the agent's own directories (repeatable)" })
     .option('landlock', { choices: ['on', 'off'], describe: 'Linux: confine execution with Landlock (on, the default: read trees are not executable) or with the mounts alone (off: read trees executable; for a kernel without Landlock)' });
@@ -49,7 +49,7 @@ const commands: Record<string, Command> = {
         .option('format', formatOption('lint'))
         .option('platform', platformOption)
         .option('max-warnings', { type: 'string', describe: 'exit 1 when there are more warnings than this (a whole number)' })
-        .option('only-configs', { type: 'boolean', default: false, describe: 'pass over files that are not sandbox configs (no Box or TYBA table), without a finding: for hooks that pass every .toml (what a directory or a glob finds is always chosen so)' })
+        .option('only-configs', { type: 'boolean', default: false, describe: 'pass over files that are not sandbox configs (no Box, TYBA, sandbox-runtime or Claude Code keys), without a finding: for hooks that pass every .toml and .json (what a directory or a glob finds is always chosen so)' })
         .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'report errors only (verdicts, the exit status and --max-warnings still count warnings)' })
         .option('verbose', { alias: 'v', type: 'boolean', default: false, describe: 'list every "depends on the machine" info (text format), instead of one line per file' }),
     run: async (args) => (await import('./lint.js')).lintCommand(args),
@@ -320,7 +320,8 @@ export async function parseCommandLine(argv: readonly string[]): Promise<Command
     const twice = repeatedOption(parser, args);
     if (twice) return { kind: 'usage', message: `boxwright ${name}: ${twice}\nRun \`boxwright ${name} --help\` for usage.` };
     const positional = (args['_'] as unknown[]).map(String);
-    return { kind: 'command', name: name!, command, args: { ...args, ...positionals(name!, command.usage, positional), ...(verbatim ? { '--': verbatim } : {}) } };
+    // `run` keeps its command line as typed: a remedy it prints (the JIT's) is that line, changed.
+    return { kind: 'command', name: name!, command, args: { ...args, ...positionals(name!, command.usage, positional), ...(verbatim ? { '--': verbatim } : {}), ...(name === 'run' ? { commandLine: [...argv] } : {}) } };
   } catch (e) {
     if (e instanceof UsageError) return { kind: 'usage', message: `boxwright ${name}: ${e.message}` };
     throw e;

@@ -20,7 +20,8 @@ import { cacheInputs, type RunRequest } from '../sandbox/run-request.js';
 import { runLauncher, type LauncherRun } from '../sandbox/spawn.js';
 import { compileConfig, type CompileOutcome } from './compile.js';
 import { configReader, UsageError, type ConfigReader } from './options.js';
-import { hasPrincipal, NOT_EXECUTABLE, NOT_FOUND, NOT_RUN, notFoundHint, refused, say, withCommand, type RunArgs } from './run-common.js';
+import { hasPrincipal, NOT_EXECUTABLE, NOT_FOUND, NOT_RUN, refused, say, withCommand, type RunArgs } from './run-common.js';
+import { cannotStart, notFoundHint } from './run-hints.js';
 
 type Compiled = Extract<CompileOutcome, { ok: true }>;
 
@@ -81,8 +82,13 @@ export async function runLinux(args: RunArgs, asked: RunRequest, { reader, recor
 
   const { sandboxEnv } = await import('../../targets/runner/env.js');
   const env = sandboxEnv(process.env, req.passEnv);
-  const missing = await commandMissing(outcome, req, env.env, onHost ? view : hostView(homedir()));
-  if (missing !== undefined) return missing;
+  const checked = await commandMissing(outcome, req, env.env, onHost ? view : hostView(homedir()));
+  if (typeof checked === 'number') return checked;
+  // What the model says the command lacks to start: said after a 126 or 127 (the loader's, or the kernel's for its interpreter), never in its way.
+  const explained = async (status: number): Promise<number> => {
+    if ((status === NOT_FOUND || status === NOT_EXECUTABLE) && checked.cannotStart) say(checked.cannotStart);
+    return status;
+  };
 
   const files = entryFiles(outcome, req, bytes);
   const stems = outcome.check.ir.principals.map((p) => artifactStem(p.id));
@@ -95,8 +101,8 @@ export async function runLinux(args: RunArgs, asked: RunRequest, { reader, recor
     if ('dir' in written) {
       // undefined: moved aside by another run's rewrite before it started; then from a private directory.
       try {
-        const status = await runLauncher({ launcher: join(written.dir, `${stem}.run`), command: req.command, passEnv: req.passEnv, passFds: req.passFds, verbose: req.verbose, fallback: true });
-        if (status !== undefined) return status;
+        const status = await runLauncher({ launcher: join(written.dir, `${stem}.run`), command: req.command, passEnv: req.passEnv, passFds: req.passFds, verbose: req.verbose, fallback: true, argv: args.commandLine ?? [] });
+        if (status !== undefined) return explained(status);
       } finally {
         if (written.temporary) rmSync(written.dir, { recursive: true, force: true });
       }
@@ -107,8 +113,8 @@ export async function runLinux(args: RunArgs, asked: RunRequest, { reader, recor
   try {
     for (const f of files) writeFileSync(join(dir, f.name), f.content, { mode: 0o600 });
     copyLaunchers(dir, stems, true);
-    const run = { launcher: join(dir, `${stem}.run`), command: req.command, passEnv: req.passEnv, passFds: req.passFds, verbose: req.verbose };
-    return await (options.launch ? options.launch(run) : runLauncher(run));
+    const run: LauncherRun = { launcher: join(dir, `${stem}.run`), command: req.command, passEnv: req.passEnv, passFds: req.passFds, verbose: req.verbose, argv: args.commandLine ?? [] };
+    return await explained(await (options.launch ? options.launch(run) : runLauncher(run)));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -156,10 +162,12 @@ export async function cacheRefusal(outcome: Compiled): Promise<string | undefine
 
 /**
  * The command looked up inside the view before anything starts, for the
- * shell's 126/127 with a hint that names the grant (notFoundHint); the
- * launcher would refuse the same command, with less to say.
+ * shell's 126/127 with a hint that names the missing file and the grant
+ * (run-hints.ts); the launcher would refuse the same command, with less to
+ * say. A command that is there and executable runs; what it lacks to start
+ * (its loader, its libraries) is said if it then fails so.
  */
-async function commandMissing(outcome: Compiled, req: RunRequest, env: Record<string, string>, disk: FsView): Promise<number | undefined> {
+async function commandMissing(outcome: Compiled, req: RunRequest, env: Record<string, string>, disk: FsView): Promise<number | { cannotStart?: string }> {
   const { parseArgsFile } = await import('../../targets/linux/index.js');
   const { findCommand, viewFromArgv } = await import('../../targets/linux/view.js');
   const args = outcome.artifacts.find((a) => a.name === `${artifactStem(req.principal)}.bwrap.args`);
@@ -167,12 +175,16 @@ async function commandMissing(outcome: Compiled, req: RunRequest, env: Record<st
   const argv = parseArgsFile(typeof args.content === 'string' ? Buffer.from(args.content, 'utf8') : args.content);
   const view = viewFromArgv(argv);
   const command = req.command[0]!;
-  const found = findCommand(view.ops, command, env, view.chdir ?? process.cwd(), disk);
+  const cwd = view.chdir ?? process.cwd();
+  const found = findCommand(view.ops, command, env, cwd, disk);
   if (found.found) {
     // In the view, but Landlock grants no execute there: the kernel would say EACCES.
     const pa = outcome.check.model.principals.find((p) => p.principal.id === req.principal)!;
     const cell = pa.effectiveAt(found.sandboxPath, 'linux');
-    if (pa.linuxExec !== 'landlock' || (cell.kind === 'access' && cell.exec)) return undefined;
+    if (pa.linuxExec !== 'landlock' || (cell.kind === 'access' && cell.exec)) {
+      const why = cannotStart(outcome, req.principal, found.hostPath, disk);
+      return why ? { cannotStart: why } : {};
+    }
     say(
       `${command} is ${found.sandboxPath} in ${req.principal}'s view, readable but not executable: Landlock grants execute only on exec grants${pa.principal.kind === 'tool' ? '' : ', loader directories and the dynamic loader'}. Add "${found.sandboxPath}" to its \`exec\` list (or --landlock off, which makes every read tree executable). It did not run.`,
     );
@@ -180,8 +192,7 @@ async function commandMissing(outcome: Compiled, req: RunRequest, env: Record<st
   }
   // The shell's convention: 126 found but not executable (a plain file, a directory), 127 not found.
   const notExecutable = /is not an executable file$|is a directory$|: not executable(;|$)/.test(found.reason);
-  const hint = !notExecutable ? notFoundHint(outcome, req.principal, command, env) : /is a directory$/.test(found.reason) ? 'Name a program, not a directory.' : 'It exists inside the view but cannot be executed: make it executable (chmod +x) or run it through its interpreter (-- sh FILE).';
+  const hint = !notExecutable ? notFoundHint(outcome, req.principal, command, env, disk, cwd) : /is a directory$/.test(found.reason) ? 'Name a program, not a directory.' : 'It exists inside the view but cannot be executed: make it executable (chmod +x) or run it through its interpreter (-- sh FILE).';
   say(`${found.reason}. ${hint} It did not run.`);
   return notExecutable ? NOT_EXECUTABLE : NOT_FOUND;
 }
-

@@ -50,8 +50,8 @@ export function evidenceText(ev: Evidence): string {
 }
 
 /** The comment of one grant: what needed it (the first need, and how many more), then why it is this grant. */
-/** The needs a list answers first: a write's writes, a read's reads. */
-const answers: Record<ListName, readonly Need['kind'][]> = {
+/** The needs a list answers first: a write's writes, a read's reads (learn writes Box and TYBA lists only: the JSON dialects' lists answer none). */
+const answers: Partial<Record<ListName, readonly Need['kind'][]>> = {
   read: ['read', 'list', 'stat', 'link'],
   read_file: ['read', 'stat'],
   list: ['list'],
@@ -64,7 +64,7 @@ const answers: Record<ListName, readonly Need['kind'][]> = {
 };
 
 export function grantComment(g: LearnedGrant, home: string): string {
-  const first = g.needs.find((n) => answers[g.list].includes(n.kind)) ?? g.needs[0];
+  const first = g.needs.find((n) => (answers[g.list] ?? []).includes(n.kind)) ?? g.needs[0];
   const parts: string[] = [];
   if (first) {
     const more = g.needs.length > 1 ? `${g.needs.length} needs, e.g. ` : '';

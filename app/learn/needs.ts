@@ -8,7 +8,7 @@
  * The collapse policy (policy.ts) turns these needs into grants.
  */
 import { resolvePath, isUnder, type FsView } from '../../compiler/paths/index.js';
-import mergedUsr from '../../targets/linux/merged-usr.json' with { type: 'json' };
+import mergedUsr from '../../compiler/paths/merged-usr.json' with { type: 'json' };
 import type { Interpreter } from './interpreter.js';
 import policy from './policy.json' with { type: 'json' };
 import type { Access } from './trace.js';

@@ -143,13 +143,15 @@ interface Process {
  * `cwd` is the directory the command started in.
  */
 export function workloadAccesses(files: ReadonlyMap<number, { readonly calls: readonly Call[]; readonly unread: number }>, cwd: string): WorkloadTrace {
-  // The workload's first process: the one in which the in-sandbox step, once executed, executed the command.
+  // The workload's first process: the one in which the in-sandbox step, once
+  // executed, executed the command: the step itself, or (under Landlock, with
+  // the exec watch) the child it forked, while the step stays behind as the
+  // watcher, whose execveat(AT_EXECVE_CHECK) calls execute nothing.
   let first: Process | undefined;
   for (const [pid, { calls }] of files) {
     const step = calls.findIndex((c) => c.name === 'execve' && c.result.kind === 'ok' && str(c.args[0]) === SANDBOX_EXEC_PATH);
     if (step < 0) continue;
-    const cmd = calls.findIndex((c, i) => i > step && (c.name === 'execve' || c.name === 'execveat') && c.result.kind === 'ok');
-    if (cmd >= 0) first = { pid, from: cmd, program: str(calls[cmd]!.args[0]) ?? '?', cwd };
+    first = commandProcess(files, pid, step + 1, cwd);
     break;
   }
   if (!first) return { accesses: [], started: false, unread: 0, processes: 0 };
@@ -178,6 +180,27 @@ export function workloadAccesses(files: ReadonlyMap<number, { readonly calls: re
     }
   }
   return { accesses, started: true, unread, processes };
+}
+
+/** An exec that executed a program: not an execveat(AT_EXECVE_CHECK), which only asks the kernel whether it would (strace 6.1 prints the flag as a number). */
+function executes(c: Call): boolean {
+  if ((c.name !== 'execve' && c.name !== 'execveat') || c.result.kind !== 'ok') return false;
+  const flags = c.name === 'execveat' ? c.args[4] : undefined;
+  return !(flags?.kind === 'other' && /AT_EXECVE_CHECK|0x10000/.test(flags.text));
+}
+
+/** Where the command was executed: in `pid` from call `from` on, or else in the first of its children that executed a program. */
+function commandProcess(files: ReadonlyMap<number, { readonly calls: readonly Call[] }>, pid: number, from: number, cwd: string): Process | undefined {
+  const calls = files.get(pid)?.calls ?? [];
+  const own = calls.findIndex((c, i) => i >= from && executes(c));
+  const children = calls.slice(from, own < 0 ? calls.length : own).filter((c) => CLONES.has(c.name) && c.result.kind === 'ok' && c.result.value > 0);
+  if (own >= 0) return { pid, from: own, program: str(calls[own]!.args[0]) ?? '?', cwd };
+  for (const c of children) {
+    const child = c.result.kind === 'ok' ? (c.result.hostPid ?? c.result.value) : -1;
+    const found = commandProcess(files, child, 0, cwd);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** The accesses one call makes (most make one; rename two; most calls none). */

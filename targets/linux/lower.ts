@@ -16,7 +16,7 @@ import { tomlString } from '../../compiler/toml/write.js';
 import type { GrantAccess, PrincipalAccess } from '../../model/index.js';
 import { explanation } from '../../rules/index.js';
 import { SANDBOX_EXEC_PATH } from './launcher/index.js';
-import mergedUsr from './merged-usr.json' with { type: 'json' };
+import mergedUsr from '../../compiler/paths/merged-usr.json' with { type: 'json' };
 import procReadonly from './proc-readonly.json' with { type: 'json' };
 
 /** Where an argument comes from: a config entry, or one of boxwright's own reasons. */
