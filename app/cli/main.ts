@@ -93,6 +93,20 @@ const commands: Record<string, Command> = {
         .option('verbose', { alias: 'v', type: 'boolean', default: false, describe: 'print the bubblewrap command, the withheld variables and the closed descriptors' }),
     run: async (args) => (await import('./run.js')).runCommand(args),
   },
+  learn: {
+    usage: 'learn -- <cmd> [args..]',
+    describe: 'run a command once in a throw-away copy of this machine, traced, and write the least-privilege config it needed: boxwright learn [--out FILE] -- CMD [ARGS..]',
+    options: (y) =>
+      fsOptions(y)
+        .positional('cmd', { type: 'string', describe: 'after --: the command to learn from, with its arguments (passed verbatim)' })
+        .option('out', { alias: 'o', type: 'string', describe: 'write the config here (learning into an existing config adds only what it lacks); without it, to standard output' })
+        .option('principal', { alias: 'p', type: 'string', default: 'agent', describe: 'whose grants: agent, tool.NAME or mcp.NAME (tool:NAME, mcp:NAME too)' })
+        .option('network', { type: 'boolean', default: false, describe: 'let the command reach the network while learning (the destinations are reported, never granted)' })
+        .option('timeout', { type: 'string', describe: 'end the command after this many seconds (what it learned is written, marked incomplete; exit 124)' })
+        .option('check', { type: 'boolean', default: false, describe: 'then run the command again under the learned config, through boxwright run, and report what still fails' })
+        .option('pass-env', { type: 'string', array: true, nargs: 1, describe: 'let this environment variable through to the command (repeatable; as boxwright run)' }),
+    run: async (args) => (await import('./learn.js')).learnCommand(args),
+  },
   doctor: {
     usage: 'doctor',
     describe: 'qualify this machine for `boxwright run`: bubblewrap, user namespaces, seccomp, architecture, kernel (real trials)',
@@ -226,6 +240,21 @@ function commandWithoutDashes(parser: Argv, options: readonly string[]): { confi
   return undefined;
 }
 
+/** The index of the first word that is no option nor an option's value (`learn git status`: `git`). */
+function firstWord(parser: Argv, options: readonly string[]): number | undefined {
+  const known = (parser as unknown as { getOptions(): { boolean: string[] } }).getOptions();
+  const booleans = new Set<string>([...known.boolean, 'help', 'h']);
+  for (let i = 0; i < options.length; i++) {
+    const a = options[i]!;
+    if (a.startsWith('-') && a.length > 1) {
+      if (!a.includes('=') && !booleans.has(a.replace(/^--?/, '').replace(/^no-/, ''))) i++;
+      continue;
+    }
+    return i;
+  }
+  return undefined;
+}
+
 /**
  * The command line read as the command will get it, or what to do instead:
  * a usage error's message (exit 2), or done (help or the version printed).
@@ -281,6 +310,10 @@ export async function parseCommandLine(argv: readonly string[]): Promise<Command
       const cmd = commandWithoutDashes(parser, options);
       if (cmd) throw new UsageError(`unexpected argument${cmd.command.length > 1 ? 's' : ''} ${cmd.command.join(' ')}: put the command to run after --: boxwright run ${cmd.config} -- ${cmd.command.join(' ')}`);
     }
+    if (name === 'learn' && dashes < 0) {
+      const word = firstWord(parser, options);
+      if (word !== undefined) throw new UsageError(`put the command to learn from after --: boxwright learn ${options.slice(0, word).join(' ')}${word ? ' ' : ''}-- ${options.slice(word).join(' ')}`);
+    }
     const unknown = options.includes('--help') || options.includes('-h') ? undefined : unknownOption(parser, options);
     if (unknown) return { kind: 'usage', message: `boxwright ${name}: ${unknown}\nRun \`boxwright ${name} --help\` for usage.` };
     const args = (await parser.parseAsync()) as Record<string, unknown>;
@@ -331,6 +364,7 @@ function positionals(command: string, usage: string, values: string[]): Record<s
   if (i < values.length) {
     const extra = values.slice(i).join(' ');
     if (command === 'run') throw new UsageError(`unexpected argument${values.length - i > 1 ? 's' : ''} ${extra}: put the command to run after --: boxwright run ${values[0] ?? 'CONFIG'} -- ${extra}`);
+    if (command === 'learn') throw new UsageError(`unexpected argument${values.length - i > 1 ? 's' : ''} ${extra}: put the command to learn from after --: boxwright learn -- ${extra}`);
     throw new UsageError(`unexpected argument${values.length - i > 1 ? 's' : ''}: ${extra}`);
   }
   return out;

@@ -19,7 +19,7 @@ import { recordingView, type Recorder } from '../sandbox/facts.js';
 import { compileOptionArgs, copyLaunchers, launcherUnavailable, launchFiles } from '../sandbox/launchers.js';
 import { stampOf, writeEntry, type EntryFile } from '../sandbox/run-cache.js';
 import { cacheInputs, type RunRequest } from '../sandbox/run-request.js';
-import { runLauncher } from '../sandbox/spawn.js';
+import { runLauncher, type LauncherRun } from '../sandbox/spawn.js';
 import { boxwrightFiles } from '../sandbox/own-package.js';
 import { roleWords, trustedFile } from '../trusted-files.js';
 import { vet, VetError, type VetFinding } from '../sandbox/vet.js';
@@ -57,7 +57,17 @@ export function linuxReader(args: RunArgs, req: RunRequest): LinuxReader {
   return recorder ? { reader, recorder, bwrap } : { reader, bwrap };
 }
 
-export async function runLinux(args: RunArgs, asked: RunRequest, { reader, recorder, bwrap }: LinuxReader, bytes: Uint8Array): Promise<number> {
+/**
+ * How a run starts its launcher: by default as `boxwright run` does
+ * (app/sandbox/spawn.ts); `learn --check` starts it inside its throw-away
+ * root, traced, with no cache entry (nothing of the host may change).
+ */
+export interface LaunchOptions {
+  readonly launch?: (run: LauncherRun) => Promise<number>;
+  readonly cache?: boolean;
+}
+
+export async function runLinux(args: RunArgs, asked: RunRequest, { reader, recorder, bwrap }: LinuxReader, bytes: Uint8Array, options: LaunchOptions = {}): Promise<number> {
   const onHost = recorder !== undefined;
   const view: FsView = reader.view;
   let outcome: CompileOutcome;
@@ -116,9 +126,12 @@ export async function runLinux(args: RunArgs, asked: RunRequest, { reader, recor
 
   const stems = outcome.check.ir.principals.map((p) => artifactStem(p.id));
   const stem = artifactStem(req.principal);
-  const run = (dir: string, launcher: ReturnType<typeof stampOf>, fallback: boolean): Promise<number | undefined> =>
-    runLauncher({ launcher: join(dir, `${stem}.run`), expect: typeof launcher === 'string' ? undefined : launcher, command: req.command, passEnv: req.passEnv, passFds: req.passFds, verbose: req.verbose, argv: args.commandLine ?? [], ...(fallback ? { fallback: true as const } : {}) });
-  const cacheable = facts && req.config !== '-' ? cacheRefusal(outcome, findings) : 'the config is not read from the real disk (--fs) or from a file';
+  const run = (dir: string, launcher: ReturnType<typeof stampOf>, fallback: boolean): Promise<number | undefined> => {
+    const launch: LauncherRun = { launcher: join(dir, `${stem}.run`), expect: typeof launcher === 'string' ? undefined : launcher, command: req.command, passEnv: req.passEnv, passFds: req.passFds, verbose: req.verbose, argv: args.commandLine ?? [], ...(fallback ? { fallback: true as const } : {}) };
+    return options.launch ? options.launch(launch) : runLauncher(launch);
+  };
+  const cacheable =
+    options.cache === false ? 'learn --check changes nothing of the host' : facts && req.config !== '-' ? cacheRefusal(outcome, findings) : 'the config is not read from the real disk (--fs) or from a file';
   if (cacheable === undefined && facts) {
     const files = entryFiles(outcome, req, bytes, bwrap, req.config);
     const inputs = cacheInputs(req, createHash('sha256').update(bytes).digest('hex'), bwrap.path);

@@ -62,6 +62,9 @@ int program_interpreter(int dirfd, const char *path, int at_flags, char *out, si
 /* launcher.c: the launcher, when this program's file is named `<stem>.run`. */
 int launcher_main(int argc, char **argv, const char *exe);
 
+/* throwaway.c: `--throwaway-root BASE -- PROG...`, the throw-away host tree of `boxwright learn`. */
+int throwaway_main(int argc, char **argv);
+
 /* util.c */
 /* Reads fd to its end (at most max bytes) into a NUL-terminated heap buffer; NULL and errno on failure (EFBIG: too big). */
 char *read_all(int fd, size_t max, size_t *len);

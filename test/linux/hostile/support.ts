@@ -83,6 +83,8 @@ export interface RunOptions {
   readonly bwrap?: string;
   /** Descriptors 0, 1, 2 in place of the default (nothing on stdin, stdout and stderr captured); a number is handed over as it is. */
   readonly stdio?: readonly ('ignore' | 'pipe' | number)[];
+  /** Where it runs (default: the repository). */
+  readonly cwd?: string;
 }
 
 /**
@@ -102,7 +104,7 @@ function nobodyCache(): string {
   return nobodyCacheDir;
 }
 
-function spawnOutcome(file: string, args: readonly string[], o: RunOptions): Promise<Outcome> {
+export function spawnOutcome(file: string, args: readonly string[], o: RunOptions): Promise<Outcome> {
   const fdEntries = Object.entries(o.fds ?? {}).map(([k, v]) => [Number(k), v] as const);
   const top = Math.max(2, ...fdEntries.map(([k]) => k));
   const stdio: ('ignore' | 'pipe' | number)[] = ['ignore', 'pipe', 'pipe'];
@@ -112,7 +114,7 @@ function spawnOutcome(file: string, args: readonly string[], o: RunOptions): Pro
   const [cmd, ...rest] = [...(o.wrap ?? []), file, ...args];
   return new Promise((resolve, reject) => {
     const child = spawn(cmd!, rest, {
-      cwd: repoRoot,
+      cwd: o.cwd ?? repoRoot,
       env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', ...(o.nobody ? { XDG_CACHE_HOME: nobodyCache() } : {}), ...o.env },
       stdio,
       ...(o.nobody ? { uid: NOBODY, gid: NOBODY } : {}),
