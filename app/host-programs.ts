@@ -5,7 +5,7 @@
  * are given; a system directory is root's. `~/.local/bin` first on PATH
  * (where any `pip install --user` config lets the workload write) is passed
  * over, and said (`skipped`). bubblewrap (sandbox/bwrap.ts), doctor's trial
- * commands and git (`diff --git`) are found this way.
+ * commands, git (`diff --git`) and learn's strace are found this way.
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { homedir } from 'node:os';

@@ -7,14 +7,17 @@
 // recorded in the launch with its owner and mode, and refused when it is
 // not root's alone or lies under a principal's write grant; the launcher
 // runs exactly that one. The control is the lookup the launcher used to
-// make: the first `bwrap` on PATH, which runs the planted one.
+// make: the first `bwrap` on PATH, which runs the planted one. `learn`
+// runs bubblewrap and strace on the host too, found the same way.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { requireOrSkip } from '../../helpers.js';
-import { boxwright } from '../support.js';
+import { boxwright, onPath } from '../support.js';
 import { launch, realBwrap } from '../launcher-support.js';
 import { bare, compiled, isRoot, makeLab, NOBODY, sandboxed, skip, type Lab } from './support.js';
 
@@ -95,6 +98,49 @@ describe('hostile workload: a bubblewrap planted on PATH (issue 21, attack 5)', 
       assert.ok(!existsSync(marker));
     } finally {
       rmSync(theirs, { recursive: true, force: true });
+    }
+  });
+
+  it('boxwright learn with ~/.local/bin first on PATH (a bwrap and a strace planted there): neither plant runs, the system ones do', { skip: requireOrSkip(!!onPath('strace'), 'strace (Debian package strace)') }, async () => {
+    // learn runs bubblewrap and strace inside its throw-away root, where a file a plant writes vanishes; but a plant
+    // runs there with the user's rights and the host's network (it replaced what would have sandboxed it): each one
+    // reports over a TCP connection to this listener. The workload could plant strace as it planted bwrap.
+    clean();
+    const said: string[] = [];
+    const server = createServer((socket) => {
+      let text = '';
+      socket.on('data', (d: Buffer) => (text += d.toString()));
+      socket.on('end', () => said.push(text));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const report = (name: string): string => `${process.execPath} -e "require('net').connect(${port}, '127.0.0.1').end('${name}')"`;
+    // The bwrap plant (run 1's) also reports; it still touches the marker for the control below.
+    const fakeBwrap = planted;
+    const fakeStrace = join(bin, 'strace');
+    writeFileSync(fakeStrace, `#!/bin/sh\n${report('strace')}\nexec /usr/bin/strace "$@"\n`);
+    writeFileSync(fakeBwrap, `#!/bin/sh\ntouch ${marker}\n${report('bwrap')}\nexec ${realBwrap} "$@"\n`);
+    chmodSync(fakeStrace, 0o755);
+    chmodSync(fakeBwrap, 0o755);
+    const work = mkdtempSync(join(tmpdir(), 'boxwright-planted-learn-'));
+    try {
+      const r = await boxwright(['learn', '--out', join(work, 'learned.toml'), '--', 'true'], { cwd: work, env: { PATH: path, HOME: lab.home } });
+      assert.equal(r.status, 0, r.stdout + r.stderr);
+      assert.ok(existsSync(join(work, 'learned.toml')), 'learn wrote its config');
+      // The control: the lookup learn used to make (the first strace on PATH) is the plant, and it runs. Its report
+      // comes after any a plant made during learn (one listener, connections accepted in order).
+      // Spawned, not spawnSync: the listener in this process must answer while it runs.
+      const control = await new Promise<number | null>((resolve) => spawn('strace', ['-o', '/dev/null', 'true'], { env: { ...process.env, PATH: path }, stdio: 'ignore' }).on('close', resolve));
+      assert.equal(control, 0);
+      for (let waited = 0; !said.length; waited++) {
+        if (waited === 300) assert.fail("waited 30 s for the planted strace's report (the control)");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.deepEqual(said, ['strace'], 'only the control ran a plant: learn ran neither the planted bwrap nor the planted strace');
+    } finally {
+      server.close();
+      rmSync(work, { recursive: true, force: true });
+      rmSync(fakeStrace, { force: true });
     }
   });
 
