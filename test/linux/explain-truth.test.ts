@@ -20,6 +20,7 @@ import { exampleNames } from '../compile-helpers.js';
 import { repoRoot, requireOrSkip } from '../helpers.js';
 import { CAN_EXEC_C, READ_WRITE_C } from './model-vs-kernel-probe.js';
 import { bwrapAvailable, onPath } from './support.js';
+import { finished, WAIT_LIMIT_MS, within } from '../waits.js';
 
 const arch = hostArch();
 const skip =
@@ -189,10 +190,14 @@ describe('explain never lies: the Linux column, probed under real bubblewrap', {
     const abstractName = `boxwright-truth-${process.pid}`;
     const listener = spawn(probe, ['--listen', abstractName], { stdio: ['ignore', 'pipe', 'inherit'] });
     after(() => listener.kill());
-    await new Promise<void>((resolve, reject) => {
-      listener.stdout.once('data', () => resolve());
-      listener.once('exit', (code) => reject(new Error(`the abstract socket listener exited ${code}`)));
-    });
+    await within(
+      new Promise<void>((resolve, reject) => {
+        listener.stdout.once('data', () => resolve());
+        listener.once('exit', (code) => reject(new Error(`the abstract socket listener exited ${code}`)));
+      }),
+      WAIT_LIMIT_MS,
+      'the abstract socket listener to listen',
+    );
     const networkProbed: string[] = [];
     let renameTried = 0;
     for (const name of exampleNames) {
@@ -226,10 +231,14 @@ describe('explain never lies: the Linux column, probed under real bubblewrap', {
             // The probe is bound before the view's own arguments; the view then
             // remounts its root read-only, as it does for any command.
             const stepArgs = rules !== undefined ? ['--rules-fd', String(rulesFd)] : ['--no-landlock'];
-            return spawnSync('bwrap', ['--ro-bind', probe, '/.boxwright-probe', '--args', '3', '--', '/.boxwright/exec', ...stepArgs, '--', '/.boxwright-probe', ...probeArgs], {
-              stdio: ['ignore', 'pipe', 'pipe', ...fds],
-              encoding: 'utf8',
-            });
+            return finished(
+              spawnSync('bwrap', ['--ro-bind', probe, '/.boxwright-probe', '--args', '3', '--', '/.boxwright/exec', ...stepArgs, '--', '/.boxwright-probe', ...probeArgs], {
+                stdio: ['ignore', 'pipe', 'pipe', ...fds],
+                encoding: 'utf8',
+                timeout: WAIT_LIMIT_MS,
+              }),
+              'the probe under bubblewrap',
+            );
           } finally {
             for (const fd of fds) closeSync(fd);
           }
