@@ -10,6 +10,7 @@ struct run_result {
   int status;        /* bwrap's exit status, when it exited */
   int has_exit_code; /* its JSON status holds `exit-code`: the command it executed ran and ended */
   int exit_code;
+  int forwarded;     /* the last signal forwarded (to the command, or to bwrap before the command was known); 0 when none */
 };
 
 /* Spawns bwrap (a path) in its own process group, forwards SIGINT/SIGTERM/SIGHUP, waits. */
