@@ -31,10 +31,13 @@ export interface LauncherRun {
 export function runLauncher(run: LauncherRun & { fallback: true }): Promise<number | undefined>;
 export function runLauncher(run: LauncherRun): Promise<number>;
 export function runLauncher(run: LauncherRun): Promise<number | undefined> {
+  // `--name`: the launcher and the in-sandbox step speak as `boxwright run`, one prefix for the whole run.
   // --die-with-parent: killed (SIGKILL) or crashed, this process forwards
   // nothing; the launcher, its own process group, would run the command on
   // with no one to stop it or read its status. It ends with this process instead.
   const args = [
+    '--name',
+    'boxwright run',
     ...run.passEnv.flatMap((n) => ['--pass-env', n]),
     ...run.passFds.flatMap((fd) => ['--pass-fd', String(fd)]),
     '--die-with-parent',

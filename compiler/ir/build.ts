@@ -82,6 +82,18 @@ function writtenTable(t: TomlTable, lists: readonly ListName[]): WrittenTable {
   return { origin: t.origin === 'header' ? 'header' : t.origin === 'inline' ? 'inline' : 'other', span: t.span, lists: arrays, empty: t.entries.size === 0 };
 }
 
+/** A tool's or server's `command` and `args`, as written: the argv `run` gives it when no command follows `--`. */
+function launchOf(body: TomlTable): Principal['launch'] {
+  const command = body.entries.get('command');
+  const args = body.entries.get('args');
+  if (!command) return args ? { problem: '`args` but no `command`', span: args.keySpan } : undefined;
+  if (command.value.kind !== 'string') return { problem: '`command` is not a string', span: command.value.span };
+  if (command.value.value === '') return { problem: '`command` is empty', span: command.value.span };
+  if (args && (args.value.kind !== 'array' || args.value.items.some((i) => i.kind !== 'string'))) return { problem: '`args` is not an array of strings', span: args.value.span };
+  const rest = args?.value.kind === 'array' ? args.value.items.map((i) => (i.kind === 'string' ? i.value : '')) : [];
+  return { argv: [command.value.value, ...rest], span: command.value.span };
+}
+
 function principal(kind: PrincipalKind, name: string, span: Span, body: TomlTable, view: FsView): Principal {
   const fsEntry = body.entries.get('filesystem');
   const fs = table(fsEntry?.value);
@@ -91,8 +103,10 @@ function principal(kind: PrincipalKind, name: string, span: Span, body: TomlTabl
   const network = body.entries.get('network');
   const networkTable = table(network?.value);
   const egress = body.entries.get('contain_egress');
+  const launch = kind === 'agent' ? undefined : launchOf(body);
   return {
     ...base,
+    ...(launch ? { launch } : {}),
     ...(workspace ? { workspace } : {}),
     ...(fs ? { written: writtenTable(fs, lists) } : {}),
     ...(kind === 'tool' && network
@@ -132,8 +146,9 @@ function implicit(
   span: Span,
   privateTmpfs?: true,
   facts: PathFacts = implicitFacts,
+  parameter?: 'TMPDIR',
 ): Grant {
-  return { list: 'implicit', access, scope: 'tree', written: path, path, facts, span, implicit: { reason, platforms, ...(privateTmpfs ? { privateTmpfs } : {}) } };
+  return { list: 'implicit', access, scope: 'tree', written: path, path, facts, span, implicit: { reason, platforms, ...(privateTmpfs ? { privateTmpfs } : {}), ...(parameter ? { parameter } : {}) } };
 }
 
 /** A session directory on the host (the worktree, an agent directory, the data directory): its facts as the view finds them. */
@@ -153,7 +168,8 @@ function tybaPrincipal(doc: TomlTable, view: FsView, session: TybaSession): Prin
     sessionDir('read-write', session.worktree, 'the session worktree (--worktree)', view, span),
     // Never the host's /tmp: its tmux, ssh-agent and X11 sockets would be a way out.
     implicit('read-write', '/tmp', "the temp directory: a private tmpfs, not the host's /tmp", ['linux'], span, true),
-    implicit('read-write', '/private/tmp', 'the temp directory', ['macos'], span),
+    // Never the host's shared /private/tmp either: a directory of the session's own, made by `boxwright run`.
+    implicit('read-write', '$TMPDIR', "the temp directory: the session's own, which boxwright run makes for the command and removes after it (sandbox-exec -D TMPDIR=…), never the host's shared /private/tmp", ['macos'], span, undefined, implicitFacts, 'TMPDIR'),
     implicit('read-write', '%TEMP%', 'the temp directory', ['windows'], span),
     ...session.agentDirs.map((d) => sessionDir('read-write', d, "the agent's own directory (--agent-dir)", view, span)),
     sessionDir('deny', session.dataDir, "TYBA's data directory (protected)", view, span),

@@ -4,5 +4,5 @@ export { hostView, type HostProbes } from './host.js';
 export { manifestView, ManifestError } from './manifest.js';
 export { inspectPath, resolvePath, type PathFacts, type Resolution } from './inspect.js';
 export { expandHome, expandTilde, spellingProblems, normalise, macosCanonical, isUnder, isStrictlyUnder, controlCharacter } from './spelling.js';
-export { protectedPaths, protectedHit, secretLocations, knownReadableLocations, type ProtectedPath } from './protected.js';
+export { protectedPaths, protectedHit, secretLocations, knownReadableLocations, windowsSecretSpellings, type ProtectedPath, type WindowsSecretSpelling } from './protected.js';
 export { toWindows, windowsNameProblem, windowsUnmapped, type WindowsMapping, type WindowsPath, type WindowsUnmapped } from './windows.js';

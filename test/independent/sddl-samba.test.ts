@@ -138,7 +138,7 @@ function labelFields(sddl: string): { flags: number; policy: number; level: stri
 }
 
 describe('independent: mandatory labels against the documented encoding', () => {
-  it('label-low is no-write-up at Low; deny-read is no-read-up and no-write-up at Medium; inheritance only on containers', async () => {
+  it('label-low is no-write-up at Low; deny-read is no-read-up, no-write-up and no-execute-up at Medium; inheritance only on containers', async () => {
     let labels = 0;
     for (const { name, plan } of await plans()) {
       for (const s of plan.steps) {
@@ -150,8 +150,8 @@ describe('independent: mandatory labels against the documented encoding', () => 
           assert.deepEqual({ policy: main.policy, level: main.level }, { policy: 0x1, level: 'S-1-16-4096' }, `${name} ${s.id}`);
           assert.equal(main.flags, tree ? 0x3 : 0, `${name} ${s.id}: OICI for a tree, none for a file`);
         } else {
-          assert.deepEqual(main, { flags: 0x3, policy: 0x3, level: 'S-1-16-8192' }, `${name} ${s.id}`);
-          assert.deepEqual(labelFields(s.fileSddl!), { flags: 0, policy: 0x3, level: 'S-1-16-8192' }, `${name} ${s.id} (files)`);
+          assert.deepEqual(main, { flags: 0x3, policy: 0x7, level: 'S-1-16-8192' }, `${name} ${s.id}`);
+          assert.deepEqual(labelFields(s.fileSddl!), { flags: 0, policy: 0x7, level: 'S-1-16-8192' }, `${name} ${s.id} (files)`);
         }
       }
     }
