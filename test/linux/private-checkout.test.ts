@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { repoRoot, requireOrSkip } from '../helpers.js';
-import { within } from '../waits.js';
+import { finished, WAIT_LIMIT_MS, within } from '../waits.js';
 import { isRoot, NOBODY, skip as skipLab } from './hostile/support.js';
 
 const PATTERN = 'as an unprivileged user';
@@ -40,7 +40,7 @@ describe('the tests that run as another user, from a checkout under a 0700 direc
 
   it('control: the directory is 0700, and uid 65534 cannot run the checkout\'s own bin/boxwright.cjs', () => {
     assert.equal(statSync(parent).mode & 0o777, 0o700);
-    const r = spawnSync(process.execPath, [join(checkout, 'bin', 'boxwright.cjs'), '--version'], { cwd: '/', uid: NOBODY, gid: NOBODY, encoding: 'utf8', timeout: 120_000 });
+    const r = finished(spawnSync(process.execPath, [join(checkout, 'bin', 'boxwright.cjs'), '--version'], { cwd: '/', uid: NOBODY, gid: NOBODY, encoding: 'utf8', timeout: WAIT_LIMIT_MS }), 'uid 65534 running the copy\'s bin/boxwright.cjs');
     assert.notEqual(r.status, 0, r.stdout);
     assert.match(r.stderr, /Cannot find module|EACCES|permission denied/i);
   });
