@@ -72,7 +72,7 @@ if (!isMainThread && (workerData as WorkerInput | undefined)?.role === 'parse-de
   }
   parentPort!.postMessage(results);
 } else {
-  const { dir: suite, skip } = tomlTestSuite();
+  const { dir: suite, skipReason: skip } = tomlTestSuite();
   const list = suite === undefined ? undefined : join(suite, 'files-toml-1.0.0');
   const mainModule = pathToFileURL(join(repoRoot, 'dist', 'app', 'cli', 'main.js')).href;
 

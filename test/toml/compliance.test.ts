@@ -12,7 +12,7 @@ import { parseToml, toTaggedJson } from '../../compiler/toml/index.js';
 import { tomlTestSuite } from './suite.js';
 import { compareTagged } from './compare-tagged.js';
 
-const { dir: suite, skip } = tomlTestSuite();
+const { dir: suite, skipReason: skip } = tomlTestSuite();
 const list = suite === undefined ? undefined : join(suite, 'files-toml-1.0.0');
 
 const EXPECTED_VALID = 210;
