@@ -70,7 +70,7 @@ const earlier = new Map((before?.files ?? []).map((t) => [t.file, t.ms]));
 const delta = (now, then) => (then === undefined ? '' : `  (${now >= then ? '+' : ''}${seconds(now - then)} against ${seconds(then)})`);
 
 const how = record.alone ? 'each file alone, one after the other' : `${record.concurrency} at a time on ${record.cores} cores`;
-process.stdout.write(`${seconds(record.wallMs).padStart(8)}  the suite's wall time: ${record.files.length} files, ${how}${delta(record.wallMs, before?.wallMs)}\n`);
+process.stdout.write(`${seconds(record.wallMs).padStart(8)}  the suite's wall time: ${record.files.length} file${record.files.length === 1 ? '' : 's'}, ${how}${delta(record.wallMs, before?.wallMs)}\n`);
 process.stdout.write(`          load average ${record.loadAverage.start.toFixed(1)} at the start, ${record.loadAverage.end.toFixed(1)} at the end${before ? ` (the earlier run: ${before.loadAverage.start.toFixed(1)}, ${before.loadAverage.end.toFixed(1)})` : ''}\n`);
 const sum = record.files.reduce((s, t) => s + t.ms, 0);
 process.stdout.write(`${seconds(sum).padStart(8)}  the files' times added up\n\nslowest ${Math.min(top, record.files.length)}:\n`);

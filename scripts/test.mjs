@@ -146,7 +146,7 @@ const times = [...fileTimes].map(([f, t]) => ({ file: relative(root, f).replace(
 const load = `load average ${startLoad.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end`;
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 process.stdout.write(
-  `\nℹ test: ${files.length} files in ${seconds(wallMs)} (${concurrency} at a time, ${availableParallelism()} cores, ${load}); slowest: ${times
+  `\nℹ test: ${files.length} file${files.length === 1 ? '' : 's'} in ${seconds(wallMs)} (${concurrency} at a time, ${availableParallelism()} cores, ${load}); slowest: ${times
     .slice(0, 5)
     .map((t) => `${t.file} ${seconds(t.ms)}`)
     .join(', ')}\n`,
