@@ -10,6 +10,7 @@
  * every socket any program binds): what the model reads of them is only
  * those under a granted path, so that is what is recorded and compared.
  */
+import type { ProgramFacts } from '../../compiler/paths/elf.js';
 import type { Executable, FsView, Lookup } from '../../compiler/paths/index.js';
 // The module, not the index (which loads the schema's validators): facts are read on run's fast path.
 import { isUnder } from '../../compiler/paths/spelling.js';
@@ -21,6 +22,11 @@ export interface RecordedFacts {
   /** The bound sockets under `scopes` (granted paths), or not asked. */
   readonly sockets?: { readonly scopes: readonly string[]; readonly found: readonly string[] | 'unknown' };
   readonly landlockAbi?: number | 'unknown';
+  /** What program files say of how they start (an execution closure's questions), in the order first asked. */
+  readonly programs?: readonly (readonly [string, ProgramFacts])[];
+  /** The loader cache's answers, per soname asked. */
+  readonly libraries?: readonly (readonly [string, string])[];
+  readonly commandPath?: readonly string[] | 'unknown';
 }
 
 export interface Recorder {
@@ -37,8 +43,11 @@ export function socketsUnder(sockets: readonly string[] | 'unknown', scopes: rea
 export function recordingView(view: FsView): Recorder {
   const lookups = new Map<string, Lookup>();
   const executable = new Map<string, Executable>();
+  const programs = new Map<string, ProgramFacts>();
+  const libraries = new Map<string, string>();
   let sockets: readonly string[] | 'unknown' | undefined;
   let landlockAbi: number | 'unknown' | undefined;
+  let commandPath: readonly string[] | 'unknown' | undefined;
   const recording: FsView = {
     description: view.description,
     knowsFacts: view.knowsFacts,
@@ -59,6 +68,17 @@ export function recordingView(view: FsView): Recorder {
     },
     sockets: () => (sockets ??= view.sockets()),
     landlockAbi: () => (landlockAbi ??= view.landlockAbi()),
+    program(path) {
+      let found = programs.get(path);
+      if (!found) programs.set(path, (found = view.program(path)));
+      return found;
+    },
+    cachedLibrary(soname) {
+      let found = libraries.get(soname);
+      if (found === undefined) libraries.set(soname, (found = view.cachedLibrary(soname)));
+      return found;
+    },
+    commandPath: () => (commandPath ??= view.commandPath()),
   };
   return {
     view: recording,
@@ -67,6 +87,9 @@ export function recordingView(view: FsView): Recorder {
       executable: [...executable],
       ...(sockets !== undefined ? { sockets: { scopes: [...scopes].sort(), found: socketsUnder(sockets, scopes) } } : {}),
       ...(landlockAbi !== undefined ? { landlockAbi } : {}),
+      ...(programs.size ? { programs: [...programs] } : {}),
+      ...(libraries.size ? { libraries: [...libraries] } : {}),
+      ...(commandPath !== undefined ? { commandPath } : {}),
     }),
   };
 }
@@ -101,8 +124,49 @@ export function factsProblem(v: unknown): string | undefined {
   }
   const abi = f['landlockAbi'];
   if (abi !== undefined && abi !== 'unknown' && !(typeof abi === 'number' && Number.isInteger(abi) && abi >= 0)) return 'facts.landlockAbi is not an ABI';
-  for (const k of Object.keys(f)) if (!['lookups', 'executable', 'sockets', 'landlockAbi'].includes(k)) return `facts has an unknown key ${JSON.stringify(k)}`;
+  const programs = f['programs'];
+  if (programs !== undefined) {
+    if (!Array.isArray(programs)) return 'facts.programs is not a list';
+    for (const e of programs) {
+      if (!Array.isArray(e) || e.length !== 2 || !isString(e[0])) return 'facts.programs holds an entry that is not [path, facts]';
+      const why = programProblem(e[1]);
+      if (why) return `facts.programs: ${JSON.stringify(e[0])} ${why}`;
+    }
+  }
+  const libraries = f['libraries'];
+  if (libraries !== undefined && !(Array.isArray(libraries) && libraries.every((e) => Array.isArray(e) && e.length === 2 && isString(e[0]) && isString(e[1])))) return 'facts.libraries is not a list of [soname, answer]';
+  const path = f['commandPath'];
+  if (path !== undefined && path !== 'unknown' && !isStrings(path)) return 'facts.commandPath is not a list of directories';
+  for (const k of Object.keys(f)) if (!['lookups', 'executable', 'sockets', 'landlockAbi', 'programs', 'libraries', 'commandPath'].includes(k)) return `facts has an unknown key ${JSON.stringify(k)}`;
   return undefined;
+}
+
+/** Why `v` is not ProgramFacts (compiler/paths/elf.ts), or undefined. */
+function programProblem(v: unknown): string | undefined {
+  if (typeof v !== 'object' || v === null) return 'is not an object';
+  const p = v as Record<string, unknown>;
+  switch (p['kind']) {
+    case 'other':
+    case 'unknown':
+      return undefined;
+    case 'malformed':
+      return isString(p['problem']) ? undefined : 'is malformed without a problem';
+    case 'script':
+      return isString(p['interpreter']) && (p['argument'] === undefined || isString(p['argument'])) ? undefined : 'is a script without an interpreter';
+    case 'elf':
+      return (p['elfClass'] === 32 || p['elfClass'] === 64) &&
+        typeof p['machine'] === 'number' &&
+        ['exec', 'dyn', 'other'].includes(p['type'] as string) &&
+        (p['interpreter'] === undefined || isString(p['interpreter'])) &&
+        isStrings(p['needed']) &&
+        isStrings(p['runpath']) &&
+        isStrings(p['rpath']) &&
+        typeof p['noDefaultLib'] === 'boolean'
+        ? undefined
+        : 'is not an ELF program\'s facts';
+    default:
+      return `has an unknown kind ${JSON.stringify(p['kind'])}`;
+  }
 }
 
 const sameLookup = (a: Lookup, b: Lookup): boolean => a.kind === b.kind && (a.kind !== 'symlink' || (b.kind === 'symlink' && a.target === b.target));
@@ -122,6 +186,12 @@ export function changedFact(facts: RecordedFacts, view: FsView): string | undefi
     if (JSON.stringify(now) !== JSON.stringify(facts.sockets.found)) return 'the unix sockets bound under the granted paths changed';
   }
   if (facts.landlockAbi !== undefined && view.landlockAbi() !== facts.landlockAbi) return `the kernel's Landlock ABI was ${facts.landlockAbi}, is ${view.landlockAbi()}`;
+  for (const [path, was] of facts.programs ?? []) if (JSON.stringify(view.program(path)) !== JSON.stringify(was)) return `${path} changed: what it needs to start is not what it was`;
+  for (const [soname, was] of facts.libraries ?? []) {
+    const now = view.cachedLibrary(soname);
+    if (now !== was) return `the loader's cache gave ${was} for ${soname}, now ${now}`;
+  }
+  if (facts.commandPath !== undefined && JSON.stringify(view.commandPath()) !== JSON.stringify(facts.commandPath)) return 'PATH changed';
   return undefined;
 }
 

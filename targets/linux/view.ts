@@ -94,6 +94,10 @@ function sandboxView(ops: readonly MountOp[], host: FsView): FsView & { node(pat
     // The command lookup asks no socket question; the host's answer holds for the paths the view shows.
     sockets: () => host.sockets(),
     landlockAbi: () => host.landlockAbi(),
+    // Inside a bind the file is the host's; the command lookup asks none of these.
+    program: (path) => host.program(path),
+    cachedLibrary: (soname) => host.cachedLibrary(soname),
+    commandPath: () => host.commandPath(),
     node,
   };
 }

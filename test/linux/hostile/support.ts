@@ -87,7 +87,7 @@ export interface RunOptions {
   readonly cwd?: string;
 }
 
-function spawnOutcome(file: string, args: readonly string[], o: RunOptions): Promise<Outcome> {
+export function spawnOutcome(file: string, args: readonly string[], o: RunOptions): Promise<Outcome> {
   const fdEntries = Object.entries(o.fds ?? {}).map(([k, v]) => [Number(k), v] as const);
   const top = Math.max(2, ...fdEntries.map(([k]) => k));
   const stdio: ('ignore' | 'pipe' | number)[] = ['ignore', 'pipe', 'pipe'];
