@@ -171,6 +171,17 @@ export const manifestSchema: JsonSchema = {
         anyOf: [
           { enum: ['file', 'dir', 'socket'], description: '`socket`: a unix socket bound at this path (a listening daemon: docker, a database, an agent).' },
           { type: 'object', required: ['symlink'], additionalProperties: false, properties: { symlink: { type: 'string', description: 'The link target as readlink(2) returns it (absolute or relative to the link\'s directory).' } } },
+          {
+            type: 'object',
+            required: ['text'],
+            additionalProperties: false,
+            properties: {
+              text: {
+                type: 'string',
+                description: "A regular file with this content (at most 4096 bytes): for the few files boxwright reads to know where git looks, a `.git` file's `gitdir: PATH` line and a git directory's `commondir`.",
+              },
+            },
+          },
         ],
       },
       examples: [{ '/home/dev/project': 'dir', '/home/dev/.bashrc': 'file', '/home/dev/current': { symlink: 'project' } }],
