@@ -6,6 +6,7 @@
  * each kind (rules/registry.ts, `explanation`). A new kind must be
  * explained by exactly one rule: a test holds them together.
  */
+import type { Platform } from '../compiler/diagnostic.js';
 import type { Grant } from '../compiler/ir/types.js';
 
 /** Why a platform refuses the configuration because of one grant. */
@@ -69,8 +70,29 @@ export type Mechanism =
    * `scoped-from-abi-6`).
    */
   | { readonly kind: 'host-network-namespace'; readonly abstractSockets: AbstractSockets }
-  /** Linux, macOS: a deny's ancestors cannot be renamed or removed (GrantAccess.pinnedAncestors). */
-  | { readonly kind: 'ancestors-pinned'; readonly ancestors: readonly string[] };
+  /**
+   * Linux, macOS: a deny's ancestors (or a host-trusted path's: `of`)
+   * cannot be renamed or removed (GrantAccess.pinnedAncestors,
+   * TrustedAccess.pinnedAncestors).
+   */
+  | { readonly kind: 'ancestors-pinned'; readonly ancestors: readonly string[]; readonly of?: 'host-trusted' }
+  /**
+   * A host-trusted path inside a write grant (TrustedAccess): `read-only`,
+   * the platform keeps it from being written (and, absent, from being
+   * created); `creatable`, the platform cannot: `blocked` says why (it does
+   * not exist, and Linux cannot mount over what does not exist, Windows has
+   * nothing to label; its existence is unknown; it is a symbolic link; it
+   * has no Windows spelling). `parents`: the missing ancestors refused with
+   * it (macOS).
+   */
+  | {
+      readonly kind: 'host-trusted';
+      readonly platform: Platform;
+      readonly state: 'read-only' | 'creatable';
+      readonly existence: 'exists' | 'absent' | 'unknown';
+      readonly blocked?: 'absent' | 'unknown' | 'link' | 'no-windows-spelling';
+      readonly parents?: readonly string[];
+    };
 
 /** Whether a principal in the host's network namespace reaches the host's abstract unix sockets. */
 export type AbstractSockets = 'reachable' | 'scoped' | 'scoped-from-abi-6';
@@ -104,4 +126,5 @@ export const FACT_KINDS: readonly FactKind[] = [
   'sockets-reachable',
   'loader-directory',
   'loader-maps',
+  'host-trusted',
 ];

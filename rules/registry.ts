@@ -11,6 +11,7 @@ import { directNetwork } from './direct-network.js';
 import { execMemory } from './exec-memory.js';
 import { execNotConfined } from './exec-not-confined.js';
 import { fileEntryOnDirectory } from './file-entry-on-directory.js';
+import { hostTrustedPath } from './host-trusted-path.js';
 import { ipv6Socket } from './ipv6-socket.js';
 import { listWithoutContent } from './list-without-content.js';
 import { loaderDirExec } from './loader-dir-exec.js';
@@ -59,6 +60,7 @@ export const allRules = [
   noncanonicalPath,
   missingPath,
   protectedPath,
+  hostTrustedPath,
   socketInReadGrant,
   directNetwork,
   agentNetworkTable,

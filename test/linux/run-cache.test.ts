@@ -143,12 +143,14 @@ describe('boxwright run: the cache and its fast path', { skip, concurrency: 1 },
     assert.ok(!existsSync(join(shared, 'boxwright', 'run')));
   });
 
-  it('a principal that may write the cache gets no entry: the command runs from a private directory', async () => {
+  it('a principal with a write grant above the cache gets no entry: the command runs from a private directory', async () => {
     const cfg = join(home, 'writes-cache.toml');
     writeFileSync(cfg, '[agent.filesystem]\nread = ["/usr", "~"]\nwrite = ["~/cache"]\nexec = ["/usr/bin/cat"]\n');
     const r = await run(cfg, ['/usr/bin/cat', join(home, 'p', 'note')]);
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stderr, new RegExp(`no cache entry: agent may write ${join(cache, 'boxwright')}`));
+    // The cache itself is a host-trusted path, bound read-only inside the write tree; the writable bind above it still means no entry.
+    assert.match(r.stderr, new RegExp(`"--ro-bind-fd" "\\d+" "${join(cache, 'boxwright')}"`));
+    assert.match(r.stderr, new RegExp(`no cache entry: agent's mounts make ${cache} writable, which holds the cache`));
     assert.ok(!readdirSync(join(cache, 'boxwright', 'run')).some((e) => readFileSync(join(cache, 'boxwright', 'run', e, 'entry.json'), 'utf8').includes(cfg)));
   });
 

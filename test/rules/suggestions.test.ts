@@ -28,6 +28,7 @@ const adviceOnly: Record<string, string> = {
   'low-label-exposure': 'the smallest write subtree is the author\'s decision',
   'landlock-unavailable': 'a kernel with Landlock, or `--landlock off` on the command line: outside the config',
   'noncanonical-path': 'its macOS spelling is for macOS-only configs; the spelling case carries its fix',
+  'host-trusted-path': 'whether the workload must write a host-trusted path, and which narrower path serves it, is the author\'s decision',
 };
 
 const errorsOf = (ds: readonly Diagnostic[]): Set<string> => new Set(ds.filter((d) => d.severity === 'error').flatMap((d) => d.platforms.map((p) => `${d.ruleId}@${p}`)));

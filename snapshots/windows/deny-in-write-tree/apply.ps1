@@ -325,7 +325,7 @@ if (-not $WhatIfPreference) {
   } else { [System.IO.Directory]::CreateDirectory($BackupDir) | Out-Null }
 }
 
-# ---- steps (15) ------------------------------------------------------------
+# ---- steps (16) ------------------------------------------------------------
 try {
 
   # step-001 · grant-write · agent · config line 6 (`write`)
@@ -343,14 +343,15 @@ try {
   $path = (Expand-BwRoot '%USERPROFILE%') + '\project'
   Invoke-BwStep -Id 'step-002' -Action 'label-low' -Path $path -Sddl 'S:(ML;OICI;NW;;;LW)'
 
-  # step-003 · deny-read · every principal · implicit: TYBA's secret list (its
-  # platforms page)
-  # a secret location on TYBA's list (its platforms page): a Medium no-read-up
-  # label on the object and, file by file, on everything below it, so that a
-  # Low token can neither read nor write it; files created later are covered
-  # only through inheritance (OICI)
-  $path = (Expand-BwRoot '%USERPROFILE%') + '\.ssh'
-  Invoke-BwStep -Id 'step-003' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
+  # step-003 · label-read-only · every principal · implicit: host-trusted:
+  # version-control metadata
+  # a host-trusted path inside a write tree (version-control metadata;
+  # host-trusted-path): a Medium no-write-up label on the object and, file by
+  # file, on everything below it, so that a Low token may read it but neither
+  # write, rename nor remove it; the label is the file's, so it holds for
+  # every principal
+  $path = (Expand-BwRoot '%USERPROFILE%') + '\project\.git'
+  Invoke-BwStep -Id 'step-003' -Action 'label-read-only' -Path $path -Sddl 'S:(ML;OICI;NW;;;ME)' -FileSddl 'S:(ML;;NW;;;ME)' -PerFile
 
   # step-004 · deny-read · every principal · implicit: TYBA's secret list (its
   # platforms page)
@@ -358,7 +359,7 @@ try {
   # label on the object and, file by file, on everything below it, so that a
   # Low token can neither read nor write it; files created later are covered
   # only through inheritance (OICI)
-  $path = (Expand-BwRoot '%USERPROFILE%') + '\.aws'
+  $path = (Expand-BwRoot '%USERPROFILE%') + '\.ssh'
   Invoke-BwStep -Id 'step-004' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
 
   # step-005 · deny-read · every principal · implicit: TYBA's secret list (its
@@ -367,7 +368,7 @@ try {
   # label on the object and, file by file, on everything below it, so that a
   # Low token can neither read nor write it; files created later are covered
   # only through inheritance (OICI)
-  $path = (Expand-BwRoot '%USERPROFILE%') + '\.gnupg'
+  $path = (Expand-BwRoot '%USERPROFILE%') + '\.aws'
   Invoke-BwStep -Id 'step-005' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
 
   # step-006 · deny-read · every principal · implicit: TYBA's secret list (its
@@ -376,7 +377,7 @@ try {
   # label on the object and, file by file, on everything below it, so that a
   # Low token can neither read nor write it; files created later are covered
   # only through inheritance (OICI)
-  $path = (Expand-BwRoot '%USERPROFILE%') + '\.kube'
+  $path = (Expand-BwRoot '%USERPROFILE%') + '\.gnupg'
   Invoke-BwStep -Id 'step-006' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
 
   # step-007 · deny-read · every principal · implicit: TYBA's secret list (its
@@ -385,7 +386,7 @@ try {
   # label on the object and, file by file, on everything below it, so that a
   # Low token can neither read nor write it; files created later are covered
   # only through inheritance (OICI)
-  $path = (Expand-BwRoot '%USERPROFILE%') + '\.config\gcloud'
+  $path = (Expand-BwRoot '%USERPROFILE%') + '\.kube'
   Invoke-BwStep -Id 'step-007' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
 
   # step-008 · deny-read · every principal · implicit: TYBA's secret list (its
@@ -394,7 +395,7 @@ try {
   # label on the object and, file by file, on everything below it, so that a
   # Low token can neither read nor write it; files created later are covered
   # only through inheritance (OICI)
-  $path = (Expand-BwRoot '%USERPROFILE%') + '\.config\gh'
+  $path = (Expand-BwRoot '%USERPROFILE%') + '\.config\gcloud'
   Invoke-BwStep -Id 'step-008' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
 
   # step-009 · deny-read · every principal · implicit: TYBA's secret list (its
@@ -403,7 +404,7 @@ try {
   # label on the object and, file by file, on everything below it, so that a
   # Low token can neither read nor write it; files created later are covered
   # only through inheritance (OICI)
-  $path = (Expand-BwRoot '%USERPROFILE%') + '\.git-credentials'
+  $path = (Expand-BwRoot '%USERPROFILE%') + '\.config\gh'
   Invoke-BwStep -Id 'step-009' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
 
   # step-010 · deny-read · every principal · implicit: TYBA's secret list (its
@@ -412,7 +413,7 @@ try {
   # label on the object and, file by file, on everything below it, so that a
   # Low token can neither read nor write it; files created later are covered
   # only through inheritance (OICI)
-  $path = (Expand-BwRoot '%USERPROFILE%') + '\.netrc'
+  $path = (Expand-BwRoot '%USERPROFILE%') + '\.git-credentials'
   Invoke-BwStep -Id 'step-010' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
 
   # step-011 · deny-read · every principal · implicit: TYBA's secret list (its
@@ -421,7 +422,7 @@ try {
   # label on the object and, file by file, on everything below it, so that a
   # Low token can neither read nor write it; files created later are covered
   # only through inheritance (OICI)
-  $path = (Expand-BwRoot '%USERPROFILE%') + '\.npmrc'
+  $path = (Expand-BwRoot '%USERPROFILE%') + '\.netrc'
   Invoke-BwStep -Id 'step-011' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
 
   # step-012 · deny-read · every principal · implicit: TYBA's secret list (its
@@ -430,7 +431,7 @@ try {
   # label on the object and, file by file, on everything below it, so that a
   # Low token can neither read nor write it; files created later are covered
   # only through inheritance (OICI)
-  $path = (Expand-BwRoot '%USERPROFILE%') + '\.pypirc'
+  $path = (Expand-BwRoot '%USERPROFILE%') + '\.npmrc'
   Invoke-BwStep -Id 'step-012' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
 
   # step-013 · deny-read · every principal · implicit: TYBA's secret list (its
@@ -439,7 +440,7 @@ try {
   # label on the object and, file by file, on everything below it, so that a
   # Low token can neither read nor write it; files created later are covered
   # only through inheritance (OICI)
-  $path = (Expand-BwRoot '%USERPROFILE%') + '\.docker\config.json'
+  $path = (Expand-BwRoot '%USERPROFILE%') + '\.pypirc'
   Invoke-BwStep -Id 'step-013' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
 
   # step-014 · deny-read · every principal · implicit: TYBA's secret list (its
@@ -448,16 +449,25 @@ try {
   # label on the object and, file by file, on everything below it, so that a
   # Low token can neither read nor write it; files created later are covered
   # only through inheritance (OICI)
-  $path = (Expand-BwRoot '%USERPROFILE%') + '\.cargo\credentials'
+  $path = (Expand-BwRoot '%USERPROFILE%') + '\.docker\config.json'
   Invoke-BwStep -Id 'step-014' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
 
-  # step-015 · deny-read · agent · config line 7 (`deny`)
+  # step-015 · deny-read · every principal · implicit: TYBA's secret list (its
+  # platforms page)
+  # a secret location on TYBA's list (its platforms page): a Medium no-read-up
+  # label on the object and, file by file, on everything below it, so that a
+  # Low token can neither read nor write it; files created later are covered
+  # only through inheritance (OICI)
+  $path = (Expand-BwRoot '%USERPROFILE%') + '\.cargo\credentials'
+  Invoke-BwStep -Id 'step-015' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
+
+  # step-016 · deny-read · agent · config line 7 (`deny`)
   # the config denies it to the agent: a Medium no-read-up label on the object
   # and, file by file, on everything below it, so that a Low token can neither
   # read nor write it; files created later are covered only through
   # inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\project\src\main.py'
-  Invoke-BwStep -Id 'step-015' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
+  Invoke-BwStep -Id 'step-016' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
 } catch {
   Write-Warning "apply.ps1 stopped: undo.ps1 restores what it changed (backups in $BackupDir)"
   throw
