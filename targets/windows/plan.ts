@@ -400,9 +400,13 @@ export function buildPlan(input: CompileInput): AclPlan {
     leftOut,
     noEffect,
     readable,
-    notes: notes(ir.fs.knowsFacts, readable.length),
+    notes: [...notes(ir.fs.knowsFacts, readable.length), ...(steps.some((st) => st.action === 'label-read-only') ? [HOST_TRUSTED_NOTE] : [])],
   };
 }
+
+/** Said where the plan labels a host-trusted path: what the labels hold, and where Windows cannot. */
+const HOST_TRUSTED_NOTE =
+  'Host-trusted paths inside a write tree (.git, shell start-up files, PATH directories in the home, editor and agent task configs, the config itself: host-trusted-path) get a Medium no-write-up label, file by file, so that a Low token reads them but cannot write, rename or remove them. One that does not exist when apply.ps1 runs has nothing to label and can be created; a rename of a directory above one carries it along, labelled, and a new one can then be created under the old name: Windows has no way to pin the directories above it.';
 
 function notes(knowsFacts: boolean, readable: number): string[] {
   return [

@@ -61,6 +61,15 @@
 # descriptors between apply and undo are overwritten. Recursive work over a
 # huge tree (a large %TEMP%) is slow.
 #
+# Host-trusted paths inside a write tree (.git, shell start-up files, PATH
+# directories in the home, editor and agent task configs, the config itself:
+# host-trusted-path) get a Medium no-write-up label, file by file, so that a
+# Low token reads them but cannot write, rename or remove them. One that does
+# not exist when apply.ps1 runs has nothing to label and can be created; a
+# rename of a directory above one carries it along, labelled, and a new one
+# can then be created under the old name: Windows has no way to pin the
+# directories above it.
+#
 # Usage: .\apply.ps1 -SessionSid S-1-5-21-…-1 [-BackupDir DIR] [-WhatIf]
 
 [CmdletBinding(SupportsShouldProcess)]
