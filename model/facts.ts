@@ -43,25 +43,44 @@ export type Mechanism =
   | { readonly kind: 'tool-mounts-executable' }
   /** Linux: TYBA's temp directory is a private tmpfs. */
   | { readonly kind: 'private-tmpfs' }
+  /**
+   * macOS: a `read_file` or `write_file` names a directory: the profile's
+   * literal gives the directory entry alone (for a read, its names and
+   * properties; for a write, changes to its own properties), none of what
+   * is below it.
+   */
+  | { readonly kind: 'directory-entry-only'; readonly access: 'read' | 'write' }
+  /** macOS: `list` of a file (or a socket): it has no entry names of its own, so the profile gives its properties only. */
+  | { readonly kind: 'names-of-a-file' }
   /** macOS: a tool runs helpers from its content grants. */
   | { readonly kind: 'tool-helper-exec' }
   /** macOS (TYBA): denials beat permissions; a listed secret stays denied. */
   | { readonly kind: 'denials-beat-permissions' }
   /** Windows: a listed secret (or a deny) keeps its no-read-up label. */
   | { readonly kind: 'secret-label' }
+  /**
+   * Windows: another principal's deny labels this path. A label is a
+   * property of the files, not of a principal: it shuts every principal's
+   * Low token out, not only the one whose entry asked for it.
+   */
+  | { readonly kind: 'label-of-another-principal'; readonly label: OtherLabel }
+  /** Windows: other principals' denies label paths inside this grant's tree (GrantAccess.disclosures), shut to this principal too. */
+  | { readonly kind: 'labels-of-other-principals'; readonly labels: readonly OtherLabel[] }
   /** Windows: read_allow is accepted and discarded. */
   | { readonly kind: 'read-allow-discarded' }
   /** Windows: an absent deny target has nothing to label. */
   | { readonly kind: 'nothing-to-label' }
   /** Windows: reads and execution are open. */
   | { readonly kind: 'reads-open' }
+  /** Windows: the plan has no step beyond files; what a Low token still reaches (the registry, named pipes, the desktop and clipboard). */
+  | { readonly kind: 'beyond-files' }
   /** Windows: the path has no Windows spelling (outside the home, or a name Windows cannot hold): the plan leaves the entry out. */
   | { readonly kind: 'no-windows-spelling'; readonly path: string; readonly why: { readonly kind: 'outside-home' } | { readonly kind: 'name'; readonly problem: string } }
   /** Linux: an agent read of a loader directory is executable under Landlock (libraries need executable mappings). */
   | { readonly kind: 'loader-directory' }
   /** Linux under Landlock: a read tree is not executable by execve, but the dynamic loader can map and run a program from it. */
   | { readonly kind: 'loader-maps' }
-  /** Linux, macOS: bound unix sockets under a content grant that the workload can connect to (GrantAccess.sockets). */
+  /** Linux: bound unix sockets under a content grant that the workload can connect to (GrantAccess.sockets). */
   | { readonly kind: 'sockets-reachable'; readonly sockets: readonly string[] }
   /**
    * Linux: a direct network exception shares the host's network namespace,
@@ -70,6 +89,8 @@ export type Mechanism =
    * `scoped-from-abi-6`).
    */
   | { readonly kind: 'host-network-namespace'; readonly abstractSockets: AbstractSockets }
+  /** macOS: a direct network exception reaches IP peers only ((remote ip "*:*")): the machine's unix sockets stay closed. */
+  | { readonly kind: 'ip-peers-only' }
   /**
    * Linux, macOS: a deny's ancestors (or a host-trusted path's: `of`)
    * cannot be renamed or removed (GrantAccess.pinnedAncestors,
@@ -94,6 +115,12 @@ export type Mechanism =
       readonly parents?: readonly string[];
     };
 
+/** A deny of another principal that the Windows plan labels: the principal's id and its deny grant. */
+export interface OtherLabel {
+  readonly principal: string;
+  readonly grant: Grant;
+}
+
 /** Whether a principal in the host's network namespace reaches the host's abstract unix sockets. */
 export type AbstractSockets = 'reachable' | 'scoped' | 'scoped-from-abi-6';
 
@@ -115,14 +142,20 @@ export const FACT_KINDS: readonly FactKind[] = [
   'tool-mounts-executable',
   'private-tmpfs',
   'tool-helper-exec',
+  'names-of-a-file',
+  'directory-entry-only',
   'denials-beat-permissions',
   'secret-label',
+  'label-of-another-principal',
+  'labels-of-other-principals',
   'read-allow-discarded',
   'nothing-to-label',
   'reads-open',
+  'beyond-files',
   'no-windows-spelling',
   'ancestors-pinned',
   'host-network-namespace',
+  'ip-peers-only',
   'sockets-reachable',
   'loader-directory',
   'loader-maps',

@@ -1,12 +1,12 @@
 import type { Platform } from '../compiler/diagnostic.js';
 import { PLATFORMS } from '../compiler/diagnostic.js';
 import type { Grant, PolicyIR, Principal } from '../compiler/ir/types.js';
-import { expandTilde, isStrictlyUnder, isUnder, secretLocations, windowsUnmapped, type HostTrustedPath } from '../compiler/paths/index.js';
+import { expandTilde, isStrictlyUnder, isUnder, secretLocations, windowsSecretSpellings, windowsUnmapped, type HostTrustedPath } from '../compiler/paths/index.js';
 import { dirname } from 'node:path';
 import loaderData from '../compiler/paths/loaders.json' with { type: 'json' };
 import { access, absent, denied, empty, type Cell } from './cell.js';
 import { appliesOn, PathIndex } from './path-index.js';
-import type { AbstractSockets, Mechanism } from './facts.js';
+import type { AbstractSockets, Mechanism, OtherLabel } from './facts.js';
 
 
 export interface GrantAccess {
@@ -35,8 +35,8 @@ export interface GrantAccess {
   /**
    * For a content tree: the bound unix sockets under it that the principal
    * can connect to, per platform. Linux: those its mounts show (a read-only
-   * mount does not stop connect(2)); macOS: with a direct network exception
-   * (network-outbound decides a unix connect, not the file rules).
+   * mount does not stop connect(2)). macOS: none (network-outbound decides
+   * a unix connect, and no principal gets it for unix sockets).
    */
   readonly sockets?: Readonly<Partial<Record<Platform, readonly string[]>>>;
 }
@@ -86,7 +86,7 @@ export interface PrincipalAccess {
   /** The host-trusted paths of its write grants (TrustedAccess), by path. */
   readonly hostTrusted: readonly TrustedAccess[];
   /** Everything no grant names. */
-  readonly elsewhere: Readonly<Record<Platform, { readonly cell: Cell; readonly text: string; readonly mechanism?: Mechanism }>>;
+  readonly elsewhere: Readonly<Record<Platform, { readonly cell: Cell; readonly text: string; readonly mechanism?: Mechanism; readonly disclosures?: readonly Mechanism[] }>>;
   /** How Linux confines this principal's execution: Landlock, or the mounts alone (README, the section on exec confinement). */
   readonly linuxExec: 'landlock' | 'mounts';
   /** What a direct network exception means per platform, where it means more than "the gateway is bypassed". */
@@ -143,14 +143,24 @@ function requestedCell(g: Grant): Cell {
 function macosAt(p: Principal, ix: PathIndex, path: string, tyba: boolean, plain = false): Cell {
   const s = ix.summary(path, 'macos');
   if (s.deny || s.mechanismDenied) return tyba ? access({ meta: true }) : denied;
-  const read = !!(s.readTree ?? s.readFile);
+  // A one-file entry is a literal: on a directory, the entry alone (its names, for a read), nothing below it.
+  const read = !!s.readTree || (!!s.readFile && !namesDirectory(s.readFile));
+  const granted = !!s.writeTree || (!!s.writeFile && !namesDirectory(s.writeFile));
   // A host-trusted carve-out stops the tree's writes (the profile's deny); a write_file at the path names it.
-  const write = (!!s.writeTree && (plain || !s.readOnly)) || !!s.writeFile;
-  const meta = tyba || !!s.metadataTree;
-  // Tools run helpers and load built code from their content grants.
-  const exec = !!(s.execFile ?? s.execTree) || (p.kind === 'tool' && (read || write));
-  return access({ read, write, exec, names: !!s.listHere, meta });
+  const write = (!!s.writeTree && (plain || !s.readOnly)) || (!!s.writeFile && !namesDirectory(s.writeFile));
+  // `list` gives a directory's entry names (file-read-data, on a directory only) and its properties (any kind).
+  const names = (!!s.listHere && !listsNothing(s.listHere)) || (!!s.readFile && namesDirectory(s.readFile));
+  const meta = tyba || !!s.metadataTree || !!s.listHere;
+  // Tools run helpers and load built code from their content grants (a carve-out denies writes, not that).
+  const exec = !!(s.execFile ?? s.execTree) || (p.kind === 'tool' && (read || granted));
+  return access({ read, write, exec, names, meta });
 }
+
+/** A one-file entry (read_file, write_file) that names a directory. */
+const namesDirectory = (g: Grant): boolean => g.scope === 'file' && g.access !== 'exec' && g.facts.kind === 'dir';
+
+/** A `list` of a path that is not a directory: there are no entry names to give (an unknown kind may be a directory). */
+const listsNothing = (g: Grant): boolean => g.facts.kind === 'file' || g.facts.kind === 'other';
 
 /** The platform table's loader directories: an agent read of one makes its programs executable. */
 const loaderDirectories: ReadonlySet<string> = new Set(loaderData.loaderDirectories);
@@ -232,7 +242,7 @@ const fileEntryOnDirectory: Cell = Object.freeze({ kind: 'refused', because: Obj
  * more than the model says, and a rule says what it means there.
  */
 function fileEntryGivesTree(g: Grant, platform: Platform): boolean {
-  if (g.implicit || g.scope !== 'file' || g.access === 'exec' || g.facts.kind !== 'dir') return false;
+  if (g.implicit || !namesDirectory(g)) return false;
   return platform === 'linux' || (platform === 'windows' && writes(g));
 }
 const loaderMaps: Mechanism = Object.freeze({ kind: 'loader-maps' });
@@ -257,6 +267,7 @@ function grantAccess(
   sockets: SocketTable,
   confined: boolean,
   unspelled: Mechanism | undefined,
+  shutBy: OthersLabels,
 ): GrantAccess {
   const applies = g.implicit ? { macos: appliesOn(g, 'macos'), linux: appliesOn(g, 'linux'), windows: appliesOn(g, 'windows') } : unspelled ? notOnWindows : everywhere;
   const privateTmpRoot = isDeny(g) ? p.grants.find((x) => x.implicit?.privateTmpfs)?.path : undefined;
@@ -279,7 +290,8 @@ function grantAccess(
     else if (platform === 'linux' && isDeny(g) && g.facts.existence === 'absent' && !g.implicit) cell = denyTargetAbsent;
     else {
       cell = at(g.path, platform);
-      const mechanism = mechanismOf(p, g, platform, cell, tyba, confined);
+      const label = platform === 'windows' && cell.kind === 'denied' && !isDeny(g) ? shutBy.at(g.path) : undefined;
+      const mechanism: Mechanism | undefined = label ? { kind: 'label-of-another-principal', label } : mechanismOf(p, g, platform, cell, tyba, confined);
       if (mechanism) (notes ??= {})[platform] = mechanism;
       // A deny the platform enforces pins the ancestors the workload could
       // rename (Linux: the ones a mount shows it; macOS: every deny rule holds).
@@ -294,7 +306,10 @@ function grantAccess(
     else windows = cell;
   }
   const reach = socketsUnder(p, g, at, sockets);
+  // Other principals' deny labels inside this tree shut those paths to this principal too.
+  const labelsInside = g.path && applies.windows && !isDeny(g) && g.scope === 'tree' && windows.kind === 'access' ? shutBy.inside(g.path) : [];
   let disclosures: Partial<Record<Platform, Mechanism[]>> | undefined;
+  if (labelsInside.length) disclosures = { windows: [{ kind: 'labels-of-other-principals', labels: labelsInside }] };
   if (pinnedAncestors || reach) {
     for (const platform of PLATFORMS) {
       const ancestors = pinnedAncestors?.[platform];
@@ -341,7 +356,7 @@ const notesInterned = new Map<Mechanism | undefined, Map<Mechanism | undefined, 
 function notesOf(n: Partial<Record<Platform, Mechanism>>): GrantAccess['notes'] {
   // Each platform's mechanism is a fixed one (mechanismOf), so the combinations are few;
   // the Windows plan's omission names its path: its own object.
-  if (n.windows?.kind === 'no-windows-spelling') return n;
+  if (n.windows?.kind === 'no-windows-spelling' || n.windows?.kind === 'label-of-another-principal') return n;
   return intern(notesInterned, n.macos, n.linux, () => new Map(), n.windows, () => Object.freeze(n));
 }
 
@@ -397,9 +412,9 @@ function socketsUnder(p: Principal, g: Grant, at: PrincipalAccess['effectiveAt']
     const c = at(s, 'linux');
     return c.kind === 'access' && c.read;
   }) : [];
-  const macos = p.directNetwork && appliesOn(g, 'macos') ? under.filter((s) => at(s, 'macos').kind === 'access') : [];
-  if (!linux.length && !macos.length) return undefined;
-  return { ...(linux.length ? { linux } : {}), ...(macos.length ? { macos } : {}) };
+  // macOS decides a unix-socket connect with network-outbound, which no principal gets for unix sockets
+  // (a direct network exception reaches IP peers only): the file rules do not open them.
+  return linux.length ? { linux } : undefined;
 }
 
 /**
@@ -441,6 +456,9 @@ const nothingToLabel = fixed('nothing-to-label');
 const readsOpen = fixed('reads-open');
 const denialsBeatPermissions = fixed('denials-beat-permissions');
 const toolHelperExec = fixed('tool-helper-exec');
+const namesOfAFile = fixed('names-of-a-file');
+const ipPeersOnly = fixed('ip-peers-only');
+const directoryEntryOnly = { read: Object.freeze({ kind: 'directory-entry-only', access: 'read' }), write: Object.freeze({ kind: 'directory-entry-only', access: 'write' }) } as const satisfies Record<'read' | 'write', Mechanism>;
 
 /** The platform mechanism behind a cell that differs from the request. */
 function mechanismOf(p: Principal, g: Grant, platform: Platform, cell: Cell, tyba: boolean, confined: boolean): Mechanism | undefined {
@@ -448,7 +466,9 @@ function mechanismOf(p: Principal, g: Grant, platform: Platform, cell: Cell, tyb
     if (g.implicit?.privateTmpfs) return privateTmpfs;
     if (g.path && isUnder(g.path, '/proc')) return ownProc;
     if (g.access === 'metadata') return noMetadataTree;
-    if (g.access === 'deny' && cell.kind === 'empty') return g.facts.kind === 'file' ? emptyCoverFile : emptyCoverDir;
+    // The one decision of the cover's kind, which the lowering reads: an empty file over anything that is not a
+    // directory (a socket too: a directory cannot be mounted on it); an unknown kind is covered as a directory.
+    if (g.access === 'deny' && cell.kind === 'empty') return g.facts.kind === 'file' || g.facts.kind === 'other' ? emptyCoverFile : emptyCoverDir;
     if (g.access === 'exec' && cell.kind === 'access') return execGrantReadable;
     if (cell.kind === 'access' && cell.exec)
       // Under Landlock an agent's read is executable only as a loader directory; an exec grant over it says so itself.
@@ -462,6 +482,8 @@ function mechanismOf(p: Principal, g: Grant, platform: Platform, cell: Cell, tyb
   }
   if (platform === 'macos') {
     if (tyba && g.access === 'read' && (cell.kind !== 'access' || !cell.read)) return denialsBeatPermissions;
+    if (g.access === 'list' && listsNothing(g) && cell.kind === 'access' && !cell.names) return namesOfAFile;
+    if (!g.implicit && namesDirectory(g) && (g.access === 'read' || g.access === 'write')) return directoryEntryOnly[g.access];
     if (cell.kind === 'access' && cell.exec && p.kind === 'tool' && g.access !== 'exec') return toolHelperExec;
   }
   return undefined;
@@ -481,7 +503,7 @@ export interface WindowsLabels {
   readonly lifted: readonly string[];
 }
 
-function windowsLabels(ir: PolicyIR): WindowsLabels {
+function trustedLabels(ir: PolicyIR): WindowsLabels {
   const onWindows = (g: Grant): boolean => !!g.path && writes(g) && appliesOn(g, 'windows') && (!!g.implicit || !windowsUnmapped(g.path, ir.home));
   const carved = new Map<string, HostTrustedPath>();
   for (const p of ir.principals) {
@@ -496,8 +518,41 @@ function windowsLabels(ir: PolicyIR): WindowsLabels {
   const byPath = (a: HostTrustedPath, b: HostTrustedPath): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
   return { carved: needed.sort(byPath), lifted: [...lifted].sort() };
 }
+/**
+ * The denies the Windows plan labels (existing paths with a Windows
+ * spelling), of every principal: a label is a property of the files, so
+ * each shuts every principal out, not only its own.
+ */
+function windowsLabels(ir: PolicyIR): OtherLabel[] {
+  return ir.principals.flatMap((p) =>
+    p.grants.filter((g) => isDeny(g) && !!g.path && appliesOn(g, 'windows') && g.facts.existence !== 'absent' && !windowsUnspelled(g, ir.home)).map((grant) => ({ principal: p.id, grant })),
+  );
+}
 
-function principalAccess(ir: PolicyIR, p: Principal, labels: WindowsLabels): PrincipalAccess {
+/**
+ * What another principal's labels mean for one principal on Windows: the
+ * label that shuts a path (none where its own deny or a listed secret
+ * already does), and the labels inside a tree.
+ */
+interface OthersLabels {
+  readonly at: (path: string) => OtherLabel | undefined;
+  readonly inside: (path: string) => readonly OtherLabel[];
+}
+
+function othersLabels(labels: readonly OtherLabel[], ix: PathIndex, secrets: readonly string[]): OthersLabels {
+  return {
+    at: (path) => {
+      if (!labels.length || ix.summary(path, 'windows').existingDeny || secrets.some((s) => isUnder(path, s))) return undefined;
+      // The nearest label above: the one apply.ps1 set on the object last looked at.
+      let found: OtherLabel | undefined;
+      for (const l of labels) if (isUnder(path, l.grant.path!) && (!found || l.grant.path!.length > found.grant.path!.length)) found = l;
+      return found;
+    },
+    inside: (path) => labels.filter((l) => l.grant.path !== path && isUnder(l.grant.path!, path)),
+  };
+}
+
+function principalAccess(ir: PolicyIR, p: Principal, labels: readonly OtherLabel[], trustedOnWindows: WindowsLabels): PrincipalAccess {
   const tyba = ir.dialect === 'tyba';
   // An entry the Windows plan leaves out grants, and denies, nothing there.
   const unspelled = new Map<Grant, Mechanism>();
@@ -508,17 +563,29 @@ function principalAccess(ir: PolicyIR, p: Principal, labels: WindowsLabels): Pri
   const ix = new PathIndex(p.grants, unspelled);
   // Seed 001: Windows labels the twelve secrets deny-read whatever the config;
   // TYBA's Seatbelt denies them too, and read_allow cannot re-open them.
-  for (const s of secretLocations) {
-    ix.denyByMechanism(expandTilde(s, ir.home), 'windows');
-    if (tyba) ix.denyByMechanism(expandTilde(s, ir.home), 'macos');
+  const listed = secretLocations.map((s) => expandTilde(s, ir.home));
+  for (const s of listed) {
+    ix.denyByMechanism(s, 'windows');
+    if (tyba) ix.denyByMechanism(s, 'macos');
   }
+  // Where Windows tools keep the same secrets (%APPDATA%\gnupg, _netrc…): the plan labels them too.
+  const secrets = listed.concat(windowsSecretSpellings.map((w) => expandTilde(w.posix, ir.home)));
+  for (const s of secrets.slice(listed.length)) ix.denyByMechanism(s, 'windows');
+  // Another principal's deny is a label on the files: it shuts this principal out too.
+  const others = labels.filter((l) => l.principal !== p.id);
+  for (const l of others) ix.denyByMechanism(l.grant.path!, 'windows');
+  // %TEMP% is a name the plan expands at run time; at its default place under the
+  // home (Windows sets TEMP to %USERPROFILE%\AppData\Local\Temp), a label above it covers it.
+  const defaultTemp = `${ir.home === '/' ? '' : ir.home}/AppData/Local/Temp`;
+  if (secrets.concat(labels.map((l) => l.grant.path!)).some((d) => isUnder(defaultTemp, d))) ix.denyByMechanism('%TEMP%', 'windows');
+  const shutBy = othersLabels(others, ix, secrets);
   // Host-trusted paths near this principal's write grants, made read-only
   // where the platform can; on Windows the labels every principal's carve-outs
   // and lifts leave on the objects (a label is the file's, not a principal's).
-  const trusted = trustedNear(p, ir.hostTrusted.paths);
-  for (const t of trusted) for (const platform of ['macos', 'linux'] as const) if (carvable(t, platform, ir.home)) ix.carveOut(t.path, platform);
-  for (const t of labels.carved) ix.carveOut(t.path, 'windows');
-  for (const path of labels.lifted) ix.liftOut(path, 'windows');
+  const near = trustedNear(p, ir.hostTrusted.paths);
+  for (const t of near) for (const platform of ['macos', 'linux'] as const) if (carvable(t, platform, ir.home)) ix.carveOut(t.path, platform);
+  for (const t of trustedOnWindows.carved) ix.carveOut(t.path, 'windows');
+  for (const path of trustedOnWindows.lifted) ix.liftOut(path, 'windows');
   // A tool runs helpers from its content grants: Landlock grants it execute there, as mounts alone do.
   const privateTmp = p.grants.find((g) => g.implicit?.privateTmpfs);
   const linuxExec: LinuxExec = { confined: ir.linux.exec === 'landlock' && p.kind !== 'tool', loaders: new Set(ir.linux.loaders), ...(privateTmp ? { privateTmp } : {}) };
@@ -527,24 +594,24 @@ function principalAccess(ir: PolicyIR, p: Principal, labels: WindowsLabels): Pri
   const plainAt = (path: string, platform: Platform): Cell =>
     platform === 'macos' ? macosAt(p, ix, path, tyba, true) : platform === 'linux' ? linuxAt(ix, path, linuxExec, true) : windowsAt(ix, path, true);
   const sockets = socketTable(ir.sockets === 'unknown' ? [] : ir.sockets);
-  const grants = p.grants.map((g) => grantAccess(p, g, ix, at, tyba, sockets, linuxExec.confined, unspelled.get(g)));
+  const grants = p.grants.map((g) => grantAccess(p, g, ix, at, tyba, sockets, linuxExec.confined, unspelled.get(g), shutBy));
   return {
     principal: p,
     grants,
-    hostTrusted: trustedAccess(p, trusted, ix, at, plainAt, ir.home),
+    hostTrusted: trustedAccess(p, near, ix, at, plainAt, ir.home),
     linuxExec: ir.linux.exec === 'landlock' ? 'landlock' : 'mounts',
     effectiveAt: at,
     // bubblewrap's --share-net: the surrounding namespace, with its loopback and abstract sockets.
-    network: p.directNetwork ? { linux: { kind: 'host-network-namespace', abstractSockets: abstractSockets(ir) } } : {},
+    network: p.directNetwork ? { linux: { kind: 'host-network-namespace', abstractSockets: abstractSockets(ir) }, macos: ipPeersOnly } : {},
     elsewhere: {
       macos: tyba
         ? { cell: access({ meta: true }), text: 'content denied, metadata (existence, size, dates) visible; the baseline (system binaries and libraries) readable' }
-        : { cell: denied, text: 'denied by Seatbelt, except the baseline every program needs: system binaries and libraries read-only, the standard devices' },
+        : { cell: denied, text: 'denied by Seatbelt, except the baseline every program needs (system binaries and libraries read-only, the standard devices) and the metadata, not the entries, of the directories leading to granted paths (path resolution)' },
       linux: {
         cell: absent,
         text: "does not exist in the mount view (only granted paths, a fresh /proc and /dev are there); run as root, the workload is uid 0 without capabilities: the host's /proc/sys and other host-global /proc files are read-only, and it cannot set setuid or setgid bits",
       },
-      windows: { cell: access({ read: true, exec: true }), text: 'readable, except the listed secrets', mechanism: { kind: 'reads-open' } },
+      windows: { cell: access({ read: true, exec: true }), text: 'readable, except the listed secrets', mechanism: { kind: 'reads-open' }, disclosures: [{ kind: 'beyond-files' }] },
     },
   };
 }
@@ -663,5 +730,6 @@ function abstractSockets(ir: PolicyIR): AbstractSockets {
 /** The one effective-access model: what the rules judge, explain prints and the emitters lower. */
 export function effectiveAccess(ir: PolicyIR): AccessModel {
   const labels = windowsLabels(ir);
-  return { ir, principals: ir.principals.map((p) => principalAccess(ir, p, labels)), windowsLabels: labels };
+  const trusted = trustedLabels(ir);
+  return { ir, principals: ir.principals.map((p) => principalAccess(ir, p, labels, trusted)), windowsLabels: trusted };
 }

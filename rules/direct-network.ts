@@ -24,7 +24,7 @@ export const directNetwork = defineRule({
     docs: {
       summary: 'A tool or local MCP server bypasses gateway policy.',
       details:
-        "A tool network table, or `contain_egress = false` on a local MCP server, is a direct network exception: that principal bypasses gateway policy. On Linux it shares the surrounding OS network namespace, so it reaches whatever listens on the host's loopback (127.0.0.1: a developer's database, a dev server, a local admin interface). The host's abstract unix sockets, which no file permission guards (the class of CVE-2020-15257, containerd's API reachable from a host-network container), are kept out by Landlock's abstract-unix-socket scope where the kernel has it (ABI 6, Linux 6.12) and boxwright's Landlock step is on; the message says which holds for the machine it knows (`--fs`). Other sandbox restrictions remain. The agent itself refuses a network table (`agent-network-table`).",
+        "A tool network table, or `contain_egress = false` on a local MCP server, is a direct network exception: that principal bypasses gateway policy. On Linux it shares the surrounding OS network namespace, so it reaches whatever listens on the host's loopback (127.0.0.1: a developer's database, a dev server, a local admin interface). The host's abstract unix sockets, which no file permission guards (the class of CVE-2020-15257, containerd's API reachable from a host-network container), are kept out by Landlock's abstract-unix-socket scope where the kernel has it (ABI 6, Linux 6.12) and boxwright's Landlock step is on; the message says which holds for the machine it knows (`--fs`). On macOS the exception is `(allow network-outbound (remote ip \"*:*\"))` and IP socket creation: Seatbelt decides a unix-socket connect with network-outbound too (sbpl_v1.scm: a unix socket is matched by its path), so an unfiltered rule would reach every unix socket of the machine, ssh-agent's and docker.sock included, which no file rule guards; with the IP filter they stay closed. Other sandbox restrictions remain. The agent itself refuses a network table (`agent-network-table`).",
       bad: { toml: '[mcp_servers.search]\ncontain_egress = false', expect: ['2:18 warning linux', '2:18 warning macos,windows'] },
       good: { toml: '[mcp_servers.search]\ncontain_egress = true', expect: [] },
     },
@@ -46,6 +46,7 @@ export const directNetwork = defineRule({
   },
   explains: {
     'host-network-namespace': (f) => `the host's network namespace (--share-net): ${explainText[f.abstractSockets]}`,
+    'ip-peers-only': () => 'IP peers only, (remote ip "*:*"): the machine\'s unix sockets (ssh-agent, docker.sock, gpg-agent) stay closed, as without the exception; loopback services (127.0.0.1) are reachable',
   },
   check(ctx) {
     for (const p of ctx.ir.principals) {

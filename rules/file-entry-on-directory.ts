@@ -3,6 +3,9 @@ import { defineRule } from './engine.js';
 import { addToList, fixOf, removeFromList } from './fix.js';
 import { shown } from './util.js';
 
+/** What macOS's literal gives of a directory, for a read_file and for a write_file. */
+const entryGives = { read: 'its names, none of its contents', write: 'its own properties: nothing can be created in it' } as const;
+
 /** The tree list that says what a one-file entry on a directory would give on Linux. */
 const treeList = (g: Grant): 'read' | 'write' => (g.access === 'read' ? 'read' : 'write');
 
@@ -44,6 +47,7 @@ export const fileEntryOnDirectory = defineRule({
   },
   explains: {
     'directory-as-one-file': () => 'a one-file entry names a directory, and the platform cannot give a directory alone',
+    'directory-entry-only': (f) => `a one-file entry names a directory: macOS gives the directory entry alone (${entryGives[f.access]}), nothing below it; \`${f.access}\` grants its contents`,
   },
   check(ctx) {
     for (const pa of ctx.access.principals) {
@@ -53,9 +57,8 @@ export const fileEntryOnDirectory = defineRule({
         const tree = treeList(g);
         const fix = fixOf(addToList(pa.principal.written, pa.principal.grants, tree, [g.written]), removeFromList(ctx.text, g.span));
         const d = { list: g.list, path: shown(g), tree };
-        if (ga.applies.macos && ga.effective.macos.kind !== 'refused') {
-          ctx.report('macos', { span: g.span }, { ...d, gives: g.access === 'read' ? 'its names, none of its contents' : 'its own properties: nothing can be created in it' });
-        }
+        const entry = ga.notes.macos;
+        if (entry?.kind === 'directory-entry-only') ctx.report('macos', { span: g.span }, { ...d, gives: entryGives[entry.access] });
         const linux = ga.effective.linux;
         if (linux.kind === 'refused' && linux.because.kind === 'directory-as-one-file') ctx.report('linux', { span: g.span, fix }, d);
         const windows = ga.effective.windows;

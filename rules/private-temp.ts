@@ -8,7 +8,7 @@ export const privateTemp = defineRule({
     docs: {
       summary: "On Linux TYBA's temp directory is a private tmpfs, never the host's /tmp.",
       details:
-        "A TYBA session may write its temp directory. On Linux that is a tmpfs of the sandbox's own at /tmp (TMPDIR=/tmp): empty when the command starts, discarded when it ends, shared with nothing. It is never the host's /tmp, where a tmux server's socket lets anything that can connect type into a host shell, and where ssh-agent and X11 sockets live too. So files a command leaves in /tmp are gone for the next command; keep what must last in the worktree. macOS grants /private/tmp and $TMPDIR (Seatbelt denies unix-socket connections there); Windows grants %TEMP%.",
+        "A TYBA session may write its temp directory. On Linux that is a tmpfs of the sandbox's own at /tmp (TMPDIR=/tmp): empty when the command starts, discarded when it ends, shared with nothing. It is never the host's /tmp, where a tmux server's socket lets anything that can connect type into a host shell, and where ssh-agent and X11 sockets live too. So files a command leaves in /tmp are gone for the next command; keep what must last in the worktree. macOS grants a directory of the session's own, which `boxwright run` makes for the command (0700, empty at start) and removes after it, passed as `sandbox-exec -D TMPDIR=…` and TMPDIR, never the host's shared /private/tmp; Windows grants %TEMP%.",
       bad: { toml: '[sandbox]\nread_allow = []', expect: ['1:2 info linux'] },
       good: { toml: '# a Box config: its temp directory is whatever it grants\n[agent.filesystem]\nread = ["~/project"]', expect: [] },
     },

@@ -7,6 +7,7 @@ import { agentNetworkTable } from './agent-network-table.js';
 import { denyAbsentPath } from './deny-absent-path.js';
 import { denyAncestorsPinned } from './deny-ancestors-pinned.js';
 import { denyFileSubstitution } from './deny-file-substitution.js';
+import { denyLabelShared } from './deny-label-shared.js';
 import { directNetwork } from './direct-network.js';
 import { execMemory } from './exec-memory.js';
 import { execNotConfined } from './exec-not-confined.js';
@@ -76,6 +77,7 @@ export const allRules = [
   metadataEverywhere,
   privateTemp,
   lowLabelExposure,
+  denyLabelShared,
   noWindowsPath,
   unrepresentablePath,
   suppression,

@@ -12,7 +12,7 @@ export const socketInReadGrant = defineRule({
     docs: {
       summary: 'A content grant holds unix sockets that the workload can connect to.',
       details:
-        "Connecting to a unix socket is not reading it, yet any grant that shows the socket lets the workload talk to whatever listens there: `docker.sock` (root on the host), an ssh or gpg agent, a database, an editor's or a tool's control socket. On Linux a mount shows the socket whatever its mode: a read-only bind stops writes to files, not `connect(2)` on a socket (the kernel's read-only check covers regular files, directories and links only), so every principal whose grant holds a bound socket can connect to it. On macOS Seatbelt decides a unix-socket `connect` with `network-outbound` and its `remote unix-socket` filter, not with the file rules (Apple's operation table, as 0xbf00/simbple extracts it; sandbox-runtime and Codex allow sockets that way, `(allow network-outbound (remote unix-socket (path-literal …)))`): under boxwright's `(deny network*)` a principal connects to none, while one with a direct network exception (`(allow network-outbound)`) connects to every socket on the machine, granted or not. Windows is not judged: its AF_UNIX sockets need write access to the socket file, and the sockets found here are POSIX paths. The sockets come from the filesystem view: the kernel's table of bound sockets for `--fs host` (/proc/net/unix, this network namespace's), the `socket` entries of a manifest.",
+        "Connecting to a unix socket is not reading it, yet any grant that shows the socket lets the workload talk to whatever listens there: `docker.sock` (root on the host), an ssh or gpg agent, a database, an editor's or a tool's control socket. On Linux a mount shows the socket whatever its mode: a read-only bind stops writes to files, not `connect(2)` on a socket (the kernel's read-only check covers regular files, directories and links only), so every principal whose grant holds a bound socket can connect to it. On macOS Seatbelt decides a unix-socket `connect` with `network-outbound` and its `remote unix-socket` filter, not with the file rules (Apple's operation table, as 0xbf00/simbple extracts it; sandbox-runtime and Codex allow sockets that way, `(allow network-outbound (remote unix-socket (path-literal …)))`): under boxwright's `(deny network*)` a principal connects to none, and a direct network exception opens IP peers only (`(remote ip \"*:*\")`), so macOS is not judged either. Windows is not judged: its AF_UNIX sockets need write access to the socket file, and the sockets found here are POSIX paths. The sockets come from the filesystem view: the kernel's table of bound sockets for `--fs host` (/proc/net/unix, this network namespace's), the `socket` entries of a manifest.",
       bad: { toml: '[agent.filesystem]\nread = ["/run"]  # /run/docker.sock is bound', expect: ['2:9 warning linux'] },
       good: { toml: '[agent.filesystem]\nread = ["/run"]\ndeny = ["/run/docker.sock"]', expect: [] },
     },
@@ -25,16 +25,9 @@ export const socketInReadGrant = defineRule({
         `${d.who} can connect to the unix socket${d.sockets.length === 1 ? '' : 's'} under ${d.path} on Linux: ${listPaths(d.sockets)} (a read-only mount shows a socket, and connecting is not reading)`,
       suggestion: alternative,
     },
-    macos: {
-      severity: 'warning',
-      platforms: ['macos'],
-      text: (d: { who: string; path: string; sockets: readonly string[] }) =>
-        `${d.who} can connect to the unix socket${d.sockets.length === 1 ? '' : 's'} under ${d.path} on macOS, as to every socket on the machine: its direct network exception allows network-outbound, unix sockets included (${listPaths(d.sockets)})`,
-      suggestion: 'Keep gateway mode when the principal must not reach local services: without the exception Seatbelt refuses every unix-socket connect.',
-    },
     unknown: {
       severity: 'info',
-      platforms: ['macos', 'linux'],
+      platforms: ['linux'],
       text: (d: { fs: string }) => `depends on the machine: a content grant that holds a bound unix socket lets the workload connect to it (--fs ${d.fs} knows no sockets)`,
     },
   },
@@ -54,7 +47,6 @@ export const socketInReadGrant = defineRule({
         const g = ga.grant;
         const data = { who: who(pa.principal), path: shown(g) };
         if (reachable.linux) ctx.report('linux', { span: g.span, fix: fixOf(addToList(pa.principal.written, pa.principal.grants, 'deny', reachable.linux)) }, { ...data, sockets: reachable.linux });
-        if (reachable.macos) ctx.report('macos', { span: g.span }, { ...data, sockets: reachable.macos });
       }
     }
   },

@@ -10,7 +10,7 @@ export const windowsOpenReads = defineRule({
     docs: {
       summary: 'On Windows reads are open: only the listed secrets are closed.',
       details:
-        'The Windows jail is a restricted token at Integrity Level Low: it confines writes, not reads. Instead of denying everything and opening exceptions it leaves files readable and labels a list of twelve known secrets deny-read. Whatever is not on that list the agent reads: other credential files (`~/.terraformrc`, `~/.config/fly`, `~/.m2/settings.xml`, `~/.kaggle`, `~/.Rprofile`, `~/.databrickscfg`), the `.env` of other projects, other repositories, Documents and Desktop. Fires for every config of both dialects; the message names the known credential locations that exist under the home.',
+        'The Windows jail is a restricted token at Integrity Level Low: it confines writes, not reads. Instead of denying everything and opening exceptions it leaves files readable and labels a list of twelve known secrets deny-read, at their names under %USERPROFILE% and where Windows tools keep them instead (`%APPDATA%\\gnupg`, `%APPDATA%\\gcloud`, `%APPDATA%\\GitHub CLI`, `_netrc`, `.cargo\\credentials.toml`: compiler/paths/secrets.json, each with its source). Whatever is not on that list the agent reads: other credential files (`~/.terraformrc`, `~/.config/fly`, `~/.m2/settings.xml`, `~/.kaggle`, `~/.Rprofile`, `~/.databrickscfg`), the `.env` of other projects, other repositories, Documents and Desktop. Beyond files the plan has no step at all: a Low token still reads most of the user\'s registry (HKCU; Low processes write only HKCU\\Software\\AppDataLow, Microsoft\'s Windows Integrity Mechanism Design), opens for reading the named pipes and other objects whose DACL admits the user (the default no-write-up policy stops writes only), and shares the user\'s desktop and clipboard (UIPI keeps its window messages from higher-integrity windows, not the clipboard: Chromium\'s sandbox adds a job object\'s clipboard limits and an alternate desktop for that); explain says so in the Windows `everything else` cell. Fires for every config of both dialects; the message names the known credential locations that exist under the home.',
       bad: { toml: '[agent.filesystem]\nread = ["~/project"]  # any config, linted for windows', expect: ['1:2 warning windows'] },
       good: { toml: '# use macOS or Linux when the agent must see nothing beyond the project', expect: [] },
     },
@@ -26,6 +26,8 @@ export const windowsOpenReads = defineRule({
   },
   explains: {
     'reads-open': () => 'reads (and execution) are open on Windows',
+    'beyond-files': () =>
+      "beyond files the plan has no step, and a Low token still reaches the user's registry for reading (HKCU; it writes only HKCU\\Software\\AppDataLow), named pipes and other objects whose DACL lets the user in, for reading (no-write-up keeps it from writing Medium ones), and the user's desktop and clipboard (UIPI stops its window messages to higher windows, not reading the clipboard)",
   },
   check(ctx) {
     const { ir } = ctx;

@@ -134,9 +134,10 @@ function implicit(
   span: Span,
   temp?: 'private-tmpfs' | 'temp',
   facts: PathFacts = implicitFacts,
+  parameter?: 'TMPDIR',
 ): Grant {
   const marks = temp === 'private-tmpfs' ? { privateTmpfs: true as const, temp: true as const } : temp ? { temp: true as const } : {};
-  return { list: 'implicit', access, scope: 'tree', written: path, path, facts, span, implicit: { reason, platforms, ...marks } };
+  return { list: 'implicit', access, scope: 'tree', written: path, path, facts, span, implicit: { reason, platforms, ...marks, ...(parameter ? { parameter } : {}) } };
 }
 
 /** A session directory on the host (the worktree, an agent directory, the data directory): its facts as the view finds them. */
@@ -156,7 +157,8 @@ function tybaPrincipal(doc: TomlTable, view: FsView, session: TybaSession): Prin
     sessionDir('read-write', session.worktree, 'the session worktree (--worktree)', view, span),
     // Never the host's /tmp: its tmux, ssh-agent and X11 sockets would be a way out.
     implicit('read-write', '/tmp', "the temp directory: a private tmpfs, not the host's /tmp", ['linux'], span, 'private-tmpfs'),
-    implicit('read-write', '/private/tmp', 'the temp directory', ['macos'], span, 'temp'),
+    // Never the host's shared /private/tmp either: a directory of the session's own, made by `boxwright run`.
+    implicit('read-write', '$TMPDIR', "the temp directory: the session's own, which boxwright run makes for the command and removes after it (sandbox-exec -D TMPDIR=…), never the host's shared /private/tmp", ['macos'], span, 'temp', implicitFacts, 'TMPDIR'),
     implicit('read-write', '%TEMP%', 'the temp directory', ['windows'], span, 'temp'),
     ...session.agentDirs.map((d) => sessionDir('read-write', d, "the agent's own directory (--agent-dir)", view, span)),
     ...worktreeGitGrants(session, view, span),

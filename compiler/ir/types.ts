@@ -41,6 +41,13 @@ export interface GrantFields {
     readonly privateTmpfs?: true;
     /** A TYBA temp directory (each platform's): no project, so no host-trusted names are looked for in it. */
     readonly temp?: true;
+    /**
+     * macOS's TYBA temp directory: a directory `boxwright run` makes for the
+     * session, known at run time only, named by a profile parameter
+     * (`(param "TMPDIR")`, sandbox-exec -D TMPDIR=…); the grant's path is
+     * its spelling, `$TMPDIR`.
+     */
+    readonly parameter?: 'TMPDIR';
   };
 }
 

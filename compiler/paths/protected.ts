@@ -13,6 +13,22 @@ const expand = expandTilde;
 export const secretLocations: readonly string[] = secrets.secrets;
 export const knownReadableLocations: readonly string[] = secrets.knownReadable;
 
+/** Another place a Windows tool keeps one of the listed secrets (secrets.json, `windows`), labelled deny-read on Windows too. */
+export interface WindowsSecretSpelling {
+  /** The secret of TYBA's list it is the Windows place of (`~/.gnupg`). */
+  readonly of: string;
+  /** Its Windows spelling: `%APPDATA%\gnupg`, `%USERPROFILE%\_netrc`. */
+  readonly windows: string;
+  /** The same place under the home, `~`-spelled (%APPDATA% at its default, AppData/Roaming): what the model denies. */
+  readonly posix: string;
+  readonly tool: string;
+  readonly source: string;
+}
+
+export const windowsSecretSpellings: readonly WindowsSecretSpelling[] = Object.entries(secrets.windows as Record<string, { also?: Omit<WindowsSecretSpelling, 'of'>[] }>).flatMap(([of, w]) =>
+  (w.also ?? []).map((a) => ({ of, ...a })),
+);
+
 /** Every protected path for this home, most specific reasons first. */
 export function protectedPaths(home: string, tybaDataDir: string): ProtectedPath[] {
   const out: ProtectedPath[] = secrets.secrets.map((w) => ({ path: expand(w, home), why: 'secret' as const, written: w }));

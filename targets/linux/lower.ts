@@ -219,16 +219,18 @@ export function lowerPrincipal(pa: PrincipalAccess, options: LowerOptions = {}):
       continue;
     }
     emitted.add(path);
-    if (g.facts.kind === 'dir') ops.push({ kind: 'empty-dir', path, origin });
-    else if (g.facts.kind === 'file' || g.facts.kind === 'other') {
+    // The model decides the cover (its empty-cover fact), and explain says the same.
+    const cover = ga.notes.linux;
+    if (cover?.kind !== 'empty-cover') throw new Error(`the model covers ${path} without saying how`);
+    if (cover.of === 'file') {
       const fd = FIRST_EMPTY_FD + emptyFds.length;
       emptyFds.push({ fd, path });
       ops.push({ kind: 'empty-file', path, fd, origin });
     } else {
+      ops.push({ kind: 'empty-dir', path, origin });
       // --fs none: the kind is unknown. A tmpfs on a file fails bubblewrap's
       // set-up, so a wrong guess fails closed rather than exposing the file.
-      ops.push({ kind: 'empty-dir', path, origin });
-      notes.push({ origin, path, text: 'kind unknown (no filesystem facts): covered as a directory; bubblewrap fails if it is a file' });
+      if (g.facts.kind !== 'dir') notes.push({ origin, path, text: 'kind unknown (no filesystem facts): covered as a directory; bubblewrap fails if it is a file' });
     }
   }
 

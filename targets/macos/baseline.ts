@@ -11,10 +11,15 @@ export type BaselineFilter =
   | { readonly 'global-name': string }
   | { readonly 'iokit-registry-entry-class': string }
   | { readonly 'ipc-posix-name': string }
-  | { readonly target: string };
+  | { readonly extension: string }
+  | { readonly target: string }
+  | { readonly 'vnode-type': string }
+  | { readonly 'require-all': readonly BaselineFilter[] };
 
 export interface BaselineRule {
   readonly reason: string;
+  /** `deny` takes back part of what an earlier allow's wildcard names (`mach-host*`); allow when absent. */
+  readonly action?: 'allow' | 'deny';
   /** Ids of `sources`: the peer or Apple profiles that grant the same. */
   readonly sources: readonly string[];
   readonly operations: readonly string[];
@@ -28,8 +33,8 @@ export interface NotTaken {
   readonly why: string;
 }
 
-/** Filters whose value is a string literal; `target` takes a symbol, `regex` a regex literal. */
-const stringFilters = ['literal', 'subpath', 'sysctl-name', 'sysctl-name-prefix', 'global-name', 'iokit-registry-entry-class', 'ipc-posix-name'] as const;
+/** Filters whose value is a string literal; `target` and `vnode-type` take a symbol, `regex` a regex literal, `require-all` filters. */
+const stringFilters = ['literal', 'subpath', 'sysctl-name', 'sysctl-name-prefix', 'global-name', 'iokit-registry-entry-class', 'ipc-posix-name', 'extension'] as const;
 
 function renderFilter(f: BaselineFilter): string {
   const keys = Object.keys(f);
@@ -37,6 +42,8 @@ function renderFilter(f: BaselineFilter): string {
   const key = keys[0]!;
   if ('regex' in f) return `(regex ${sbplRegex(f.regex.prefix, f.regex.rest)})`;
   if ('target' in f) return `(target ${sbplSymbol(f.target)})`;
+  if ('vnode-type' in f) return `(vnode-type ${sbplSymbol(f['vnode-type'])})`;
+  if ('require-all' in f) return `(require-all ${f['require-all'].map(renderFilter).join(' ')})`;
   if ((stringFilters as readonly string[]).includes(key)) return `(${key} ${sbplString((f as Record<string, string>)[key]!)})`;
   throw new Error(`unknown baseline filter ${JSON.stringify(key)}`);
 }
@@ -63,7 +70,7 @@ export const notTaken: readonly NotTaken[] = data.notTaken;
 
 /** A rule's SBPL text: one line, or one line per filter. */
 export function renderRule(r: BaselineRule): string {
-  const head = `(allow ${r.operations.map(sbplSymbol).join(' ')}`;
+  const head = `(${r.action ?? 'allow'} ${r.operations.map(sbplSymbol).join(' ')}`;
   const filters = (r.filters ?? []).map(renderFilter);
   if (filters.length === 0) return `${head})`;
   if (filters.length === 1) return `${head} ${filters[0]})`;
@@ -74,6 +81,6 @@ export function renderRule(r: BaselineRule): string {
 export const renderedBaseline: readonly { readonly reason: string; readonly sbpl: string }[] = baselineRules.map((r) => ({ reason: r.reason, sbpl: renderRule(r) }));
 
 /** The paths the baseline names (literal and subpath filters, regex prefixes), for path resolution. */
-export const baselinePaths: readonly string[] = baselineRules.flatMap((r) =>
-  (r.filters ?? []).flatMap((f) => ('literal' in f ? [f.literal] : 'subpath' in f ? [f.subpath] : 'regex' in f ? [f.regex.prefix] : [])),
-);
+const pathsOf = (f: BaselineFilter): string[] =>
+  'literal' in f ? [f.literal] : 'subpath' in f ? [f.subpath] : 'regex' in f ? [f.regex.prefix] : 'require-all' in f ? f['require-all'].flatMap(pathsOf) : [];
+export const baselinePaths: readonly string[] = baselineRules.flatMap((r) => (r.filters ?? []).flatMap(pathsOf));

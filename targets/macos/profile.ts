@@ -188,7 +188,8 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
           ? 'absent today: the path stays refused if it is created later'
           : undefined);
     const comment = note ? `${origin(g)}; macOS: ${commentText(note)}` : origin(g);
-    const filter = filterFor(g.path, g.scope);
+    // A path known at run time only (TYBA's temp directory) is a profile parameter, passed by sandbox-exec -D.
+    const filter = g.implicit?.parameter ? `(subpath (param ${sbplString(g.implicit.parameter)}))` : filterFor(g.path, g.scope);
     switch (g.access) {
       case 'read':
         add('1) reads', { comment, sbpl: `(allow ${READ_OPS} ${filter})` });
@@ -202,14 +203,17 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
         add('2) writes', { comment, sbpl: `(allow file-write* ${filter})` });
         break;
       case 'list':
-        // Names without contents: the directory's entries (its data) and its properties, nothing below it.
-        add('3) list', { comment, sbpl: `(allow file-read-data ${META_OPS} ${filterFor(g.path, 'file')})` });
+        // Names without contents: the directory's properties, and its entries (its data) only while it is a
+        // directory: on a file, file-read-data is its content (vnode-type holds whatever is there at run time).
+        add('3) list', { comment, sbpl: `(allow ${META_OPS} ${filterFor(g.path, 'file')})` });
+        add('3) list', { comment, sbpl: `(allow file-read-data (require-all ${filterFor(g.path, 'file')} (vnode-type DIRECTORY)))` });
         break;
       case 'metadata':
         add('4) metadata', { comment, sbpl: `(allow ${META_OPS} ${filter})` });
         break;
       case 'exec':
-        add('5) exec', { comment, sbpl: `(allow process-exec file-map-executable ${filterFor(g.path, 'file')})` });
+        // A directory grants its tree (the IR makes an exec of a directory a tree grant), as the model says.
+        add('5) exec', { comment, sbpl: `(allow process-exec file-map-executable ${filter})` });
         break;
       case 'deny':
         add('6) denies', { comment, sbpl: `(deny ${DENY_OPS[tyba ? 'tyba' : 'box']} ${filterFor(g.path, 'tree')})` });
@@ -223,16 +227,12 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
     // Tools run helpers and load built code from their content grants: the model says which grants.
     if (g.access !== 'exec' && cell.kind === 'access' && cell.exec && ga.notes.macos?.kind === 'tool-helper-exec')
       add('5) exec', { comment, sbpl: `(allow process-exec file-map-executable ${filter})` });
-    resolves(componentsLeadingTo(g.path), g.implicit ? 'implicit grants' : g.span.start.line);
+    if (!g.implicit?.parameter) resolves(componentsLeadingTo(g.path), g.implicit ? 'implicit grants' : g.span.start.line);
   }
 
   // TYBA's platforms page: its Seatbelt denies the listed secrets whatever read_allow says (denials beat permissions).
   if (tyba) {
     add('4) metadata', { comment: "implicit: tyba dialect: content, not metadata (TYBA's platforms page): existence, size and dates of every path are visible", sbpl: `(allow ${META_OPS})` });
-    // $TMPDIR (/private/var/folders/…/T) differs per user and boot: the runner
-    // passes it as `sandbox-exec -D TMPDIR=…`; without it the profile does not load (fail closed).
-    add('1) reads', { comment: 'implicit: the temp directory $TMPDIR (sandbox-exec -D TMPDIR=…)', sbpl: `(allow ${READ_OPS} (subpath (param "TMPDIR")))` });
-    add('2) writes', { comment: 'implicit: the temp directory $TMPDIR (sandbox-exec -D TMPDIR=…)', sbpl: '(allow file-write* (subpath (param "TMPDIR")))' });
     for (const s of secretLocations)
       add('6) denies', {
         comment: `implicit: TYBA's secret location ${sbplString(s)}: denials beat permissions, read_allow cannot re-open it`,
@@ -270,8 +270,10 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
   if (p.directNetwork) {
     const how = p.directNetwork.how === 'network-table' ? 'a tool network table' : 'contain_egress = false';
     const line = `config line ${p.directNetwork.span.start.line}: direct network exception`;
-    emit({ comment: `${line} (${how}): the gateway policy is bypassed (Box's platform table, direct-network)`, sbpl: '(allow network-outbound)' });
-    emit({ comment: `${line}: its sockets`, sbpl: '(allow system-socket)' });
+    // IP peers only: unfiltered, network-outbound would also connect to every unix socket on the machine
+    // (ssh-agent, docker.sock), which no file rule guards; a unix socket stays closed, as without the exception.
+    emit({ comment: `${line} (${how}): the gateway policy is bypassed (Box's platform table, direct-network); IP peers only, no unix socket`, sbpl: '(allow network-outbound (remote ip "*:*"))' });
+    emit({ comment: `${line}: its IP sockets`, sbpl: '(allow system-socket (socket-domain AF_INET) (socket-domain AF_INET6))' });
     for (const r of directNetworkRules) emit({ comment: `${line}: ${r.reason}`, sbpl: renderRule(r) });
   } else {
     const port = gatewayPort(input);

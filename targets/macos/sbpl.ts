@@ -52,8 +52,8 @@ export function commentText(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]/g, (c) => `\\u{${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}}`);
 }
 
-/** An SBPL operation or symbol name from boxwright's own data: checked, never user text. */
+/** An SBPL operation or symbol name from boxwright's own data (`file-read*`, `same-sandbox`, `CHARACTER-DEVICE`, `AF_INET`): checked, never user text. */
 export function sbplSymbol(name: string): string {
-  if (!/^[a-z][a-z0-9-]*\*?$/.test(name)) throw new Error(`${JSON.stringify(name)} is not an SBPL operation or symbol name`);
+  if (!/^[A-Za-z][A-Za-z0-9_-]*\*?$/.test(name)) throw new Error(`${JSON.stringify(name)} is not an SBPL operation or symbol name`);
   return name;
 }

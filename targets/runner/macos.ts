@@ -8,7 +8,7 @@
  * Not exercised in this project's CI, which runs on Linux.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Dialect } from '../../compiler/schema/validate.js';
@@ -33,22 +33,40 @@ export type MacosRunOutcome =
 
 const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
+/**
+ * What a session needs beside its profile, made in the run's own private
+ * directory `dir`: a TYBA profile grants its temp directory as
+ * `(param "TMPDIR")`, and that is a directory of this session's own,
+ * `dir/tmp` (0700, empty at start, removed with `dir` when the command
+ * ends), never the host's shared /private/tmp nor the user's $TMPDIR,
+ * which the user's other programs share. The command gets it as TMPDIR;
+ * sandbox-exec is given its canonical spelling (/private/var/…).
+ */
+export function sessionSetup(dialect: Dialect, dir: string, env: Readonly<Record<string, string>>): { params: Record<string, string>; env: Record<string, string> } {
+  if (dialect !== 'tyba') return { params: {}, env: { ...env } };
+  const temp = join(dir, 'tmp');
+  mkdirSync(temp, { mode: 0o700 });
+  const canonical = realpathSync(temp);
+  return { params: { TMPDIR: canonical }, env: { ...env, TMPDIR: `${canonical}/` } };
+}
+
 export function runUnderSandboxExec(run: MacosRun): Promise<MacosRunOutcome> {
   const dir = mkdtempSync(join(tmpdir(), 'boxwright-run-'));
   const file = join(dir, run.name);
   writeFileSync(file, run.profile);
-  // TYBA profiles grant $TMPDIR through a parameter; sandbox-exec wants its canonical (/private/…) spelling.
-  const params: Record<string, string> = run.dialect === 'tyba' ? { TMPDIR: realpathSync(tmpdir()) } : {};
   let argv: ReturnType<typeof sandboxExecArgv>;
+  let env: Record<string, string>;
   try {
-    argv = sandboxExecArgv(file, run.command, params);
+    const session = sessionSetup(run.dialect, dir, run.env);
+    env = session.env;
+    argv = sandboxExecArgv(file, run.command, session.params);
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });
     throw e;
   }
   const { file: exe, args } = argv;
   return new Promise((resolve) => {
-    const child = spawn(exe, args, { stdio: 'inherit', env: run.env });
+    const child = spawn(exe, args, { stdio: 'inherit', env });
     const forward = (s: NodeJS.Signals): void => void child.kill(s);
     for (const s of FORWARDED) process.on(s, forward);
     const done = (outcome: MacosRunOutcome): void => {

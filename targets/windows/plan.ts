@@ -1,7 +1,7 @@
 import type { Verdict } from '../../compiler/diagnostic.js';
 import type { Grant, ListName, PrincipalKind } from '../../compiler/ir/types.js';
 import { who } from '../../compiler/ir/names.js';
-import { expandTilde, isStrictlyUnder, secretLocations, type HostTrustedPath } from '../../compiler/paths/index.js';
+import { expandTilde, isStrictlyUnder, secretLocations, windowsSecretSpellings, type HostTrustedPath } from '../../compiler/paths/index.js';
 import { version } from '../../compiler/version.js';
 import type { GrantAccess, PrincipalAccess } from '../../model/index.js';
 import { explanation, type RuleId } from '../../rules/index.js';
@@ -187,7 +187,10 @@ function lowerPrincipal(
       noEffect.push({
         ...o,
         path: winPath,
-        reason: 'a deny-read label covers this path (a deny entry or a listed secret): the label also keeps the Low token from writing it',
+        reason:
+          note?.kind === 'label-of-another-principal'
+            ? `${explanation(note).text}: the label also keeps ${who(p)}'s Low token from writing it`
+            : 'a deny-read label covers this path (a deny entry or a listed secret): the label also keeps the Low token from writing it',
         ruleId: note ? explanation(note).ruleId : null,
       });
       continue;
@@ -312,7 +315,7 @@ function denyStep(o: Origin, posixPath: string | null, path: WindowsPath, what: 
     fileSddl: denyReadFile,
     recursive: true,
     perFile: true,
-    why: `${what}: a Medium no-read-up label on the object and, file by file, on everything below it, so that a Low token can neither read nor write it; files created later are covered only through inheritance (OICI)`,
+    why: `${what}: a Medium no-read-up label on the object and, file by file, on everything below it, so that a Low token can neither read, write nor run it; files created later are covered only through inheritance (OICI)`,
   };
 }
 
@@ -335,6 +338,12 @@ export function buildPlan(input: CompileInput): AclPlan {
       const o: Origin = { principal: '*', configLine: null, implicit: secretReason, source: 'secret', written: s };
       if (mapped.ok) denies.push(denyStep(o, posix, mapped.path, "a secret location on TYBA's list (its platforms page)"));
       else leftOut.push({ ...o, posixPath: posix, reason: mapped.reason, ruleId: NO_WINDOWS_PATH });
+    }
+    // The same secrets where Windows tools keep them (compiler/paths/secrets.json, `windows`, each with its source).
+    for (const w of windowsSecretSpellings) {
+      const o: Origin = { principal: '*', configLine: null, implicit: `where ${w.tool} keeps ${w.of} on Windows (${w.source})`, source: 'secret', written: w.windows };
+      const root = /^%[A-Z]+%/.exec(w.windows)![0];
+      denies.push(denyStep(o, expandTilde(w.posix, home), { root, rest: w.windows.slice(root.length), spelled: w.windows }, `where ${w.tool} keeps ${w.of} on Windows`));
     }
   }
   input.access.principals.forEach((pa, i) => lowerPrincipal(pa, principals[i]!.sessionSid, home, writes, denies, leftOut, noEffect));
@@ -410,12 +419,13 @@ const HOST_TRUSTED_NOTE =
 
 function notes(knowsFacts: boolean, readable: number): string[] {
   return [
-    `Reads are open on Windows: the restricted token at Integrity Level Low confines writes, not reads. Only the ${secretLocations.length} secret locations TYBA's platforms page lists, TYBA's data directory and the config's existing deny entries are labelled deny-read; every other file the user can read, the sandbox reads too: ${
+    `Reads are open on Windows: the restricted token at Integrity Level Low confines writes, not reads. Only the ${secretLocations.length} secret locations TYBA's platforms page lists (and the ${windowsSecretSpellings.length} other places Windows tools keep them: ${windowsSecretSpellings.map((w) => w.windows).join(', ')}), TYBA's data directory and the config's existing deny entries are labelled deny-read; every other file the user can read, the sandbox reads too: ${
       readable ? 'the credential files under `readable`, ' : knowsFacts ? '' : 'credential files wherever they exist (the filesystem view knows no paths), '
     }the .env of any other project, any other repository, Documents, Desktop. If the agent must see nothing beyond the project, use macOS or Linux.`,
     'Labels are properties of files, not of a principal: a deny-read label shuts the path to every principal (and every other Low-integrity process), not only to the one whose entry asked for it; a Low label on a write tree lets any low-integrity process write there where the DACL allows it.',
     'Deny-read labels are applied file by file to what exists when apply.ps1 runs. Files created later inside a labelled directory are covered only through inheritance (OICI); a file moved in from elsewhere on the same volume keeps its own descriptor and is not covered. Links and junctions inside a labelled tree are skipped, not followed: their targets are not labelled.',
     'Paths already writable by Everyone stay writable: the plan adds allow ACEs and labels, never deny ACEs.',
+    "Beyond files the plan has no step: a Low token still reads most of the user's registry (HKCU; it writes only HKCU\\Software\\AppDataLow), opens for reading the named pipes and other objects whose DACL admits the user (no-write-up stops writes only), and shares the user's desktop and clipboard (UIPI stops window messages to higher-integrity windows, not clipboard reads). Keep credentials out of the registry and the clipboard, or run the agent in its own Windows session.",
     'A write_file grant is a rewrite in place (0x12019f: read and write, no DELETE): the file can be truncated, rewritten and appended, not deleted or renamed. Editors and tools that save through a temporary file and a rename (safe save, sed -i) fail on it, as they do on macOS and Linux, because the temporary file goes into the parent directory; grant `write` on the directory for them.',
     "Known weaknesses reported by peers: case variants (`.GiT`, `.SSH`) and alternate data streams (`file:stream`) slip past name-based rules. This plan labels objects, not names: a file's alternate data streams share its descriptor, and deny labels are applied after every write step, so a write grant spelt in another case cannot reopen a labelled secret. But NTFS names are case-insensitive while boxwright compares paths as written, so explain and diff may show two spellings of one directory as different paths.",
     'apply.ps1 saves the previous descriptor (DACL or label) of every object a step changes before changing it; undo.ps1 restores them in reverse step order, so overlapping steps unwind correctly. Changes made to those descriptors between apply and undo are overwritten. Recursive work over a huge tree (a large %TEMP%) is slow.',

@@ -56,17 +56,19 @@ export const lowLabelTree = 'S:(ML;OICI;NW;;;LW)';
 export const lowLabelFile = 'S:(ML;;NW;;;LW)';
 
 /**
- * Deny-read: a Medium label with no-read-up and no-write-up. The workload's
- * token is Low; an object labelled above the token's level with NR cannot be
- * read by it, NW keeps it from being written. Medium, not High: Medium is
+ * Deny-read: a Medium label with no-read-up, no-write-up and no-execute-up.
+ * The workload's token is Low; an object labelled above the token's level
+ * with NR cannot be read by it, NW keeps it from being written, NX from
+ * being run (without it a Low token may still open the file for execute:
+ * found by the tests' access check). Medium, not High: Medium is
  * the level every unlabelled object already has and the user's own programs
  * run at, so the user still reads and writes the file; only processes below
  * Medium (the sandbox, any other Low process) are shut out. Directories get
  * OICI so that files created there later inherit the label; files get the
  * same label without inheritance flags.
  */
-export const denyReadContainer = 'S:(ML;OICI;NRNW;;;ME)';
-export const denyReadFile = 'S:(ML;;NRNW;;;ME)';
+export const denyReadContainer = 'S:(ML;OICI;NRNWNX;;;ME)';
+export const denyReadFile = 'S:(ML;;NRNWNX;;;ME)';
 
 /**
  * Read-only (a host-trusted path inside a write tree): a Medium label with

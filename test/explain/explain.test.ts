@@ -55,6 +55,15 @@ describe('explain: the matrix', () => {
     const tyba = matrixOf('tyba-user-config.toml')!.principals[0]!.elsewhere;
     assert.equal(tyba.macos.legend, 'meta');
   });
+
+  it("everything else on Windows says what a Low token still reaches beyond files: the registry, named pipes, the desktop and clipboard", () => {
+    for (const name of ['read-only-content.toml', 'tyba-user-config.toml']) {
+      const beyond = matrixOf(name)!.principals[0]!.elsewhere.windows.disclosures ?? [];
+      assert.equal(beyond.length, 1, name);
+      assert.equal(beyond[0]!.ruleId, 'windows-open-reads');
+      for (const word of ['HKCU', 'named pipes', 'desktop', 'clipboard']) assert.ok(beyond[0]!.text.includes(word), `${name}: ${word}`);
+    }
+  });
   it('the text form fits a 100-column terminal', () => {
     for (const name of exampleNames) {
       const m = matrixOf(name);

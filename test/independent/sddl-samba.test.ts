@@ -138,7 +138,7 @@ function labelFields(sddl: string): { flags: number; policy: number; level: stri
 }
 
 describe('independent: mandatory labels against the documented encoding', () => {
-  it('label-low is no-write-up at Low; label-read-only no-write-up at Medium; deny-read is no-read-up and no-write-up at Medium; inheritance only on containers', async () => {
+  it('label-low is no-write-up at Low; label-read-only no-write-up at Medium; deny-read is no-read-up, no-write-up and no-execute-up at Medium; inheritance only on containers', async () => {
     let labels = 0;
     let readOnly = 0;
     for (const { name, plan } of await plans()) {
@@ -157,8 +157,8 @@ describe('independent: mandatory labels against the documented encoding', () => 
           assert.deepEqual(main, { flags: 0x3, policy: 0x1, level: 'S-1-16-8192' }, `${name} ${s.id}: no-write-up at Medium, reads open`);
           assert.deepEqual(labelFields(s.fileSddl!), { flags: 0, policy: 0x1, level: 'S-1-16-8192' }, `${name} ${s.id} (files)`);
         } else {
-          assert.deepEqual(main, { flags: 0x3, policy: 0x3, level: 'S-1-16-8192' }, `${name} ${s.id}`);
-          assert.deepEqual(labelFields(s.fileSddl!), { flags: 0, policy: 0x3, level: 'S-1-16-8192' }, `${name} ${s.id} (files)`);
+          assert.deepEqual(main, { flags: 0x3, policy: 0x7, level: 'S-1-16-8192' }, `${name} ${s.id}`);
+          assert.deepEqual(labelFields(s.fileSddl!), { flags: 0, policy: 0x7, level: 'S-1-16-8192' }, `${name} ${s.id} (files)`);
         }
       }
     }

@@ -170,6 +170,14 @@ describe('linux argv: structure', () => {
     assert.equal(viewFromArgv(args(o)).execFd, 5);
   });
 
+  it('a denied socket: one decision of its cover, an empty read-only file (a directory cannot be mounted on a socket), which explain and the argv both say', async () => {
+    const m = machine({ '/home/u/p/agent.sock': 'socket', '/home/u/p/f': 'file' });
+    const o = ok(await compileBytes(Buffer.from('[agent.filesystem]\nread = ["~/p"]\ndeny = ["~/p/agent.sock"]\n'), 'linux', { fs: m, worktree: '/w' }, 'c.toml'));
+    assert.match(args(o).join(' '), /--perms 0444 --ro-bind-data 6 \/home\/u\/p\/agent\.sock/);
+    const deny = o.check.model.principals[0]!.grants.find((ga) => ga.grant.access === 'deny')!;
+    assert.deepEqual(deny.notes.linux, { kind: 'empty-cover', of: 'file' });
+  });
+
   it('a grant under a deny is not mounted (the model says absent: inside the deny\'s empty cover)', async () => {
     const m = machine({ '/home/u/p/private/notes': 'dir' });
     const o = ok(await compileBytes(Buffer.from('[agent.filesystem]\nread = ["~/p", "~/p/private/notes"]\ndeny = ["~/p/private"]\n'), 'linux', { fs: m, worktree: '/w' }, 'c.toml'));

@@ -6,7 +6,7 @@ import type { CompileOutcome } from '../../app/cli/compile.js';
 import { FILE_SECTIONS } from '../../targets/macos/profile.js';
 import { compileExample, compileText, exampleNames } from '../compile-helpers.js';
 import { matchSnapshot } from '../snapshot.js';
-import { pathFilters, ruleParts, stringsOf } from './sbpl-reader.js';
+import { pathFilters, ruleParts, shape, stringsOf } from './sbpl-reader.js';
 import { artifactsOf, assertBaselineReadsOnlySystem, assertDeniesLast, assertNoContentRead, covers, expectedFilePaths, parseProfile, principalsOf, type Form, type Profile } from './support.js';
 
 const compiled = new Map<string, Promise<CompileOutcome>>();
@@ -137,12 +137,14 @@ describe('macos: seed rows in the profiles', () => {
     assertNoContentRead(p, '/home/dev/project/output/build.log', 'read-file-cannot-cover-dir.toml');
   });
 
-  it('list: file-read-data (and metadata) on the directory literal only', async () => {
+  it('list: metadata of the directory literal, and file-read-data of it only while it is a directory', async () => {
     const p = await profileOf('list-without-content.toml');
     const list = p.sections.get('3) list')!;
-    assert.equal(list.length, 1);
-    assert.deepEqual(ruleParts(list[0]!).operations, ['file-read-data', 'file-read-metadata', 'file-test-existence']);
+    assert.equal(list.length, 2);
+    assert.deepEqual(ruleParts(list[0]!).operations, ['file-read-metadata', 'file-test-existence']);
     assert.deepEqual(pathFilters(list[0]!), [{ kind: 'literal', path: '/home/dev/inbox' }]);
+    assert.deepEqual(ruleParts(list[1]!).operations, ['file-read-data']);
+    assert.deepEqual(shape(ruleParts(list[1]!).filters[0]!), [{ symbol: 'require-all' }, [{ symbol: 'literal' }, { string: '/home/dev/inbox' }], [{ symbol: 'vnode-type' }, { symbol: 'DIRECTORY' }]]);
     assertNoContentRead(p, '/home/dev/inbox/mail.eml', 'list-without-content.toml');
   });
 
@@ -209,11 +211,11 @@ describe('macos: seed rows in the profiles', () => {
     assert.equal(d!.severity, 'warning');
   });
 
-  it('direct network: network-outbound and system-socket; the gateway only otherwise', async () => {
+  it('direct network: network-outbound to IP peers and IP sockets; the gateway only otherwise', async () => {
     for (const artifact of ['tool.fetcher.sb', 'mcp.search.sb']) {
       const p = await profileOf('direct-network.toml', artifact);
       const net = p.sections.get('network')!.map((f) => f.items.map((n) => ('value' in n ? n.value : '(…)')).join(' '));
-      assert.deepEqual(net.slice(0, 3), ['deny network*', 'allow network-outbound', 'allow system-socket'], artifact);
+      assert.deepEqual(net.slice(0, 3), ['deny network*', 'allow network-outbound (…)', 'allow system-socket (…) (…)'], artifact);
     }
     const agent = await profileOf('coding-agent.toml');
     const net = agent.sections.get('network')!;
@@ -241,9 +243,9 @@ describe('macos: seed rows in the profiles', () => {
     const closes = p.sections.get('6) denies')!.filter((f) => ruleParts(f).operations.join(' ') !== 'file-write*');
     assert.equal(closes.length, 13, 'twelve secrets and the TYBA data directory');
     assert.match(p.text, /read_allow = "~\/\.aws"; macOS: (no effect|denials beat permissions)/);
-    // The implicit grants in their macOS spelling.
-    assert.ok(rulesWith(p.fileRules, 'allow', 'file-write*').some((f) => covers(f, '/private/tmp/x')));
-    assert.ok(!p.fileRules.some((f) => covers(f, '/tmp/x')));
+    // The implicit grants in their macOS spelling: the temp directory is the session's own, a parameter; never a /tmp.
+    assert.ok(rulesWith(p.fileRules, 'allow', 'file-write*').some((f) => p.text.split('\n')[f.line - 1]!.includes('(subpath (param "TMPDIR"))')));
+    assert.ok(!p.fileRules.some((f) => covers(f, '/tmp/x') || covers(f, '/private/tmp/x')));
   });
 
   it('forced: the header says so, and refused grants are left out', async () => {

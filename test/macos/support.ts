@@ -66,7 +66,8 @@ export function principalsOf(outcome: CompileOutcome): readonly PrincipalAccess[
 export function expectedFilePaths(outcome: CompileOutcome, pa: PrincipalAccess): Set<string> {
   const out = new Set<string>();
   for (const ga of pa.grants) {
-    if (ga.applies.macos && ga.grant.path && ga.effective.macos.kind !== 'refused') out.add(ga.grant.path);
+    // A grant named by a profile parameter (TYBA's $TMPDIR) is added below by the parameter's name.
+    if (ga.applies.macos && ga.grant.path && !ga.grant.implicit?.parameter && ga.effective.macos.kind !== 'refused') out.add(ga.grant.path);
     // A deny's pinned ancestors: file-write-unlink denied on each.
     for (const a of ga.pinnedAncestors?.macos ?? []) out.add(a);
   }
@@ -139,8 +140,9 @@ export function assertDeniesLast(profile: Profile, where: string): void {
  */
 export function assertNoContentRead(profile: Profile, path: string, where: string, namesAllowed = false): void {
   const baseline = new Set(profile.sections.get('baseline'));
-  // A `list` grant reads a directory's names: file-read-data on that directory's literal, nothing below.
-  const listing = new Set(namesAllowed ? profile.sections.get('3) list')!.filter((f) => pathFilters(f).every((x) => x.kind === 'literal' && x.path === path)) : []);
+  // A directory's names: file-read-data on that directory's literal, nothing below (a `list`, or a read_file naming the directory).
+  const names = (f: Form): boolean => pathFilters(f).every((x) => x.kind === 'literal' && x.path === path);
+  const listing = new Set(namesAllowed ? [...profile.sections.get('3) list')!, ...profile.sections.get('1) reads')!].filter(names) : []);
   for (const f of profile.forms) {
     if (baseline.has(f) || listing.has(f)) continue;
     const r = ruleParts(f);
@@ -186,7 +188,15 @@ export function assertBaselineReadsOnlySystem(profile: Profile, where: string): 
     const r = ruleParts(f);
     if (!r.operations.some((op) => CONTENT_READ_OPS.includes(op))) continue;
     assert.ok(r.filters.length > 0, `${where}: an unfiltered baseline read on line ${f.line}`);
-    for (const filter of r.filters) {
+    // A require-all is judged by its path filter (the others narrow it: an extension, a vnode type).
+    const pathFilter = (f: Form): Form => {
+      const [k, ...rest] = f.items;
+      if (k?.type !== 'symbol' || k.value !== 'require-all') return f;
+      const paths = rest.filter((x): x is Form => x.type === 'list' && x.items[0]?.type === 'symbol' && ['literal', 'subpath', 'regex'].includes(x.items[0].value));
+      assert.equal(paths.length, 1, `${where}: a require-all on line ${f.line} with one path filter`);
+      return paths[0]!;
+    };
+    for (const filter of r.filters.map(pathFilter)) {
       const [k, v] = filter.items;
       const path = v && (v.type === 'string' || v.type === 'regex') ? v.value.replace(/^\^/, '') : '';
       assert.ok(k?.type === 'symbol' && ['literal', 'subpath', 'regex'].includes(k.value), `${where}: baseline read filter on line ${f.line}`);

@@ -26,6 +26,7 @@ const adviceOnly: Record<string, string> = {
   'ipv6-socket': 'an IPv4 destination or the gateway route: outside the config',
   'exec-memory': 'a JIT-less runtime mode is a flag of the command, not of the config',
   'low-label-exposure': 'the smallest write subtree is the author\'s decision',
+  'deny-label-shared': 'moving a deny to other principals, or dropping it, decides who may see the path: the author\'s decision',
   'landlock-unavailable': 'a kernel with Landlock, or `--landlock off` on the command line: outside the config',
   'noncanonical-path': 'its macOS spelling is for macOS-only configs; the spelling case carries its fix',
   'host-trusted-path': 'whether the workload must write a host-trusted path, and which narrower path serves it, is the author\'s decision',

@@ -92,8 +92,8 @@ describe('windows plan: lowering', () => {
     for (const p of secretPaths) assert.ok(denied(plan).includes(p), p);
     assert.ok(denied(plan).includes('%USERPROFILE%\\project\\.env'));
     for (const s of plan.steps.filter((x) => x.action === 'deny-read')) {
-      assert.equal(s.sddl, 'S:(ML;OICI;NRNW;;;ME)');
-      assert.equal(s.fileSddl, 'S:(ML;;NRNW;;;ME)');
+      assert.equal(s.sddl, 'S:(ML;OICI;NRNWNX;;;ME)');
+      assert.equal(s.fileSddl, 'S:(ML;;NRNWNX;;;ME)');
       assert.equal(s.recursive, true);
       assert.equal(s.perFile, true);
       assert.match(s.why, /created later are covered only through inheritance/);

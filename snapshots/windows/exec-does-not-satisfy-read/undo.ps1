@@ -227,7 +227,32 @@ function Restore-BwStep {
   Remove-Item -LiteralPath $file
 }
 
-# ---- steps, last first (12) ------------------------------------------------
+# ---- steps, last first (17) ------------------------------------------------
+
+# undo step-017 · deny-read · every principal · implicit: TYBA's secret list
+# (its platforms page): restore the saved mandatory label of each object
+$path = (Expand-BwRoot '%USERPROFILE%') + '\.cargo\credentials.toml'
+Restore-BwStep -Id 'step-017' -Section 'label' -Path $path
+
+# undo step-016 · deny-read · every principal · implicit: TYBA's secret list
+# (its platforms page): restore the saved mandatory label of each object
+$path = (Expand-BwRoot '%USERPROFILE%') + '\_netrc'
+Restore-BwStep -Id 'step-016' -Section 'label' -Path $path
+
+# undo step-015 · deny-read · every principal · implicit: TYBA's secret list
+# (its platforms page): restore the saved mandatory label of each object
+$path = (Expand-BwRoot '%APPDATA%') + '\GitHub CLI'
+Restore-BwStep -Id 'step-015' -Section 'label' -Path $path
+
+# undo step-014 · deny-read · every principal · implicit: TYBA's secret list
+# (its platforms page): restore the saved mandatory label of each object
+$path = (Expand-BwRoot '%APPDATA%') + '\gcloud'
+Restore-BwStep -Id 'step-014' -Section 'label' -Path $path
+
+# undo step-013 · deny-read · every principal · implicit: TYBA's secret list
+# (its platforms page): restore the saved mandatory label of each object
+$path = (Expand-BwRoot '%APPDATA%') + '\gnupg'
+Restore-BwStep -Id 'step-013' -Section 'label' -Path $path
 
 # undo step-012 · deny-read · every principal · implicit: TYBA's secret list
 # (its platforms page): restore the saved mandatory label of each object

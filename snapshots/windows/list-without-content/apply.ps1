@@ -19,11 +19,13 @@
 #
 # Reads are open on Windows: the restricted token at Integrity Level Low
 # confines writes, not reads. Only the 12 secret locations TYBA's platforms
-# page lists, TYBA's data directory and the config's existing deny entries are
-# labelled deny-read; every other file the user can read, the sandbox reads
-# too: the credential files under `readable`, the .env of any other project,
-# any other repository, Documents, Desktop. If the agent must see nothing
-# beyond the project, use macOS or Linux.
+# page lists (and the 5 other places Windows tools keep them: %APPDATA%\gnupg,
+# %APPDATA%\gcloud, %APPDATA%\GitHub CLI, %USERPROFILE%\_netrc,
+# %USERPROFILE%\.cargo\credentials.toml), TYBA's data directory and the
+# config's existing deny entries are labelled deny-read; every other file the
+# user can read, the sandbox reads too: the credential files under `readable`,
+# the .env of any other project, any other repository, Documents, Desktop. If
+# the agent must see nothing beyond the project, use macOS or Linux.
 #
 # Labels are properties of files, not of a principal: a deny-read label shuts
 # the path to every principal (and every other Low-integrity process), not
@@ -39,6 +41,14 @@
 #
 # Paths already writable by Everyone stay writable: the plan adds allow ACEs
 # and labels, never deny ACEs.
+#
+# Beyond files the plan has no step: a Low token still reads most of the
+# user's registry (HKCU; it writes only HKCU\Software\AppDataLow), opens for
+# reading the named pipes and other objects whose DACL admits the user
+# (no-write-up stops writes only), and shares the user's desktop and clipboard
+# (UIPI stops window messages to higher-integrity windows, not clipboard
+# reads). Keep credentials out of the registry and the clipboard, or run the
+# agent in its own Windows session.
 #
 # A write_file grant is a rewrite in place (0x12019f: read and write, no
 # DELETE): the file can be truncated, rewritten and appended, not deleted or
@@ -325,116 +335,161 @@ if (-not $WhatIfPreference) {
   } else { [System.IO.Directory]::CreateDirectory($BackupDir) | Out-Null }
 }
 
-# ---- steps (12) ------------------------------------------------------------
+# ---- steps (17) ------------------------------------------------------------
 try {
 
   # step-001 · deny-read · every principal · implicit: TYBA's secret list (its
   # platforms page)
   # a secret location on TYBA's list (its platforms page): a Medium no-read-up
   # label on the object and, file by file, on everything below it, so that a
-  # Low token can neither read nor write it; files created later are covered
-  # only through inheritance (OICI)
+  # Low token can neither read, write nor run it; files created later are
+  # covered only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.ssh'
-  Invoke-BwStep -Id 'step-001' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
+  Invoke-BwStep -Id 'step-001' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-002 · deny-read · every principal · implicit: TYBA's secret list (its
   # platforms page)
   # a secret location on TYBA's list (its platforms page): a Medium no-read-up
   # label on the object and, file by file, on everything below it, so that a
-  # Low token can neither read nor write it; files created later are covered
-  # only through inheritance (OICI)
+  # Low token can neither read, write nor run it; files created later are
+  # covered only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.aws'
-  Invoke-BwStep -Id 'step-002' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
+  Invoke-BwStep -Id 'step-002' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-003 · deny-read · every principal · implicit: TYBA's secret list (its
   # platforms page)
   # a secret location on TYBA's list (its platforms page): a Medium no-read-up
   # label on the object and, file by file, on everything below it, so that a
-  # Low token can neither read nor write it; files created later are covered
-  # only through inheritance (OICI)
+  # Low token can neither read, write nor run it; files created later are
+  # covered only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.gnupg'
-  Invoke-BwStep -Id 'step-003' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
+  Invoke-BwStep -Id 'step-003' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-004 · deny-read · every principal · implicit: TYBA's secret list (its
   # platforms page)
   # a secret location on TYBA's list (its platforms page): a Medium no-read-up
   # label on the object and, file by file, on everything below it, so that a
-  # Low token can neither read nor write it; files created later are covered
-  # only through inheritance (OICI)
+  # Low token can neither read, write nor run it; files created later are
+  # covered only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.kube'
-  Invoke-BwStep -Id 'step-004' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
+  Invoke-BwStep -Id 'step-004' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-005 · deny-read · every principal · implicit: TYBA's secret list (its
   # platforms page)
   # a secret location on TYBA's list (its platforms page): a Medium no-read-up
   # label on the object and, file by file, on everything below it, so that a
-  # Low token can neither read nor write it; files created later are covered
-  # only through inheritance (OICI)
+  # Low token can neither read, write nor run it; files created later are
+  # covered only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.config\gcloud'
-  Invoke-BwStep -Id 'step-005' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
+  Invoke-BwStep -Id 'step-005' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-006 · deny-read · every principal · implicit: TYBA's secret list (its
   # platforms page)
   # a secret location on TYBA's list (its platforms page): a Medium no-read-up
   # label on the object and, file by file, on everything below it, so that a
-  # Low token can neither read nor write it; files created later are covered
-  # only through inheritance (OICI)
+  # Low token can neither read, write nor run it; files created later are
+  # covered only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.config\gh'
-  Invoke-BwStep -Id 'step-006' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
+  Invoke-BwStep -Id 'step-006' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-007 · deny-read · every principal · implicit: TYBA's secret list (its
   # platforms page)
   # a secret location on TYBA's list (its platforms page): a Medium no-read-up
   # label on the object and, file by file, on everything below it, so that a
-  # Low token can neither read nor write it; files created later are covered
-  # only through inheritance (OICI)
+  # Low token can neither read, write nor run it; files created later are
+  # covered only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.git-credentials'
-  Invoke-BwStep -Id 'step-007' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
+  Invoke-BwStep -Id 'step-007' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-008 · deny-read · every principal · implicit: TYBA's secret list (its
   # platforms page)
   # a secret location on TYBA's list (its platforms page): a Medium no-read-up
   # label on the object and, file by file, on everything below it, so that a
-  # Low token can neither read nor write it; files created later are covered
-  # only through inheritance (OICI)
+  # Low token can neither read, write nor run it; files created later are
+  # covered only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.netrc'
-  Invoke-BwStep -Id 'step-008' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
+  Invoke-BwStep -Id 'step-008' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-009 · deny-read · every principal · implicit: TYBA's secret list (its
   # platforms page)
   # a secret location on TYBA's list (its platforms page): a Medium no-read-up
   # label on the object and, file by file, on everything below it, so that a
-  # Low token can neither read nor write it; files created later are covered
-  # only through inheritance (OICI)
+  # Low token can neither read, write nor run it; files created later are
+  # covered only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.npmrc'
-  Invoke-BwStep -Id 'step-009' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
+  Invoke-BwStep -Id 'step-009' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-010 · deny-read · every principal · implicit: TYBA's secret list (its
   # platforms page)
   # a secret location on TYBA's list (its platforms page): a Medium no-read-up
   # label on the object and, file by file, on everything below it, so that a
-  # Low token can neither read nor write it; files created later are covered
-  # only through inheritance (OICI)
+  # Low token can neither read, write nor run it; files created later are
+  # covered only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.pypirc'
-  Invoke-BwStep -Id 'step-010' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
+  Invoke-BwStep -Id 'step-010' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-011 · deny-read · every principal · implicit: TYBA's secret list (its
   # platforms page)
   # a secret location on TYBA's list (its platforms page): a Medium no-read-up
   # label on the object and, file by file, on everything below it, so that a
-  # Low token can neither read nor write it; files created later are covered
-  # only through inheritance (OICI)
+  # Low token can neither read, write nor run it; files created later are
+  # covered only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.docker\config.json'
-  Invoke-BwStep -Id 'step-011' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
+  Invoke-BwStep -Id 'step-011' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-012 · deny-read · every principal · implicit: TYBA's secret list (its
   # platforms page)
   # a secret location on TYBA's list (its platforms page): a Medium no-read-up
   # label on the object and, file by file, on everything below it, so that a
-  # Low token can neither read nor write it; files created later are covered
-  # only through inheritance (OICI)
+  # Low token can neither read, write nor run it; files created later are
+  # covered only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.cargo\credentials'
-  Invoke-BwStep -Id 'step-012' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNW;;;ME)' -FileSddl 'S:(ML;;NRNW;;;ME)' -PerFile
+  Invoke-BwStep -Id 'step-012' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
+
+  # step-013 · deny-read · every principal · implicit: TYBA's secret list (its
+  # platforms page)
+  # where GnuPG (Gpg4win) keeps ~/.gnupg on Windows: a Medium no-read-up label
+  # on the object and, file by file, on everything below it, so that a Low
+  # token can neither read, write nor run it; files created later are covered
+  # only through inheritance (OICI)
+  $path = (Expand-BwRoot '%APPDATA%') + '\gnupg'
+  Invoke-BwStep -Id 'step-013' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
+
+  # step-014 · deny-read · every principal · implicit: TYBA's secret list (its
+  # platforms page)
+  # where Google Cloud CLI keeps ~/.config/gcloud on Windows: a Medium
+  # no-read-up label on the object and, file by file, on everything below it,
+  # so that a Low token can neither read, write nor run it; files created
+  # later are covered only through inheritance (OICI)
+  $path = (Expand-BwRoot '%APPDATA%') + '\gcloud'
+  Invoke-BwStep -Id 'step-014' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
+
+  # step-015 · deny-read · every principal · implicit: TYBA's secret list (its
+  # platforms page)
+  # where GitHub CLI keeps ~/.config/gh on Windows: a Medium no-read-up label
+  # on the object and, file by file, on everything below it, so that a Low
+  # token can neither read, write nor run it; files created later are covered
+  # only through inheritance (OICI)
+  $path = (Expand-BwRoot '%APPDATA%') + '\GitHub CLI'
+  Invoke-BwStep -Id 'step-015' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
+
+  # step-016 · deny-read · every principal · implicit: TYBA's secret list (its
+  # platforms page)
+  # where curl keeps ~/.netrc on Windows: a Medium no-read-up label on the
+  # object and, file by file, on everything below it, so that a Low token can
+  # neither read, write nor run it; files created later are covered only
+  # through inheritance (OICI)
+  $path = (Expand-BwRoot '%USERPROFILE%') + '\_netrc'
+  Invoke-BwStep -Id 'step-016' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
+
+  # step-017 · deny-read · every principal · implicit: TYBA's secret list (its
+  # platforms page)
+  # where Cargo keeps ~/.cargo/credentials on Windows: a Medium no-read-up
+  # label on the object and, file by file, on everything below it, so that a
+  # Low token can neither read, write nor run it; files created later are
+  # covered only through inheritance (OICI)
+  $path = (Expand-BwRoot '%USERPROFILE%') + '\.cargo\credentials.toml'
+  Invoke-BwStep -Id 'step-017' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 } catch {
   Write-Warning "apply.ps1 stopped: undo.ps1 restores what it changed (backups in $BackupDir)"
   throw

@@ -18,11 +18,13 @@
 #
 # Reads are open on Windows: the restricted token at Integrity Level Low
 # confines writes, not reads. Only the 12 secret locations TYBA's platforms
-# page lists, TYBA's data directory and the config's existing deny entries are
-# labelled deny-read; every other file the user can read, the sandbox reads
-# too: the .env of any other project, any other repository, Documents,
-# Desktop. If the agent must see nothing beyond the project, use macOS or
-# Linux.
+# page lists (and the 5 other places Windows tools keep them: %APPDATA%\gnupg,
+# %APPDATA%\gcloud, %APPDATA%\GitHub CLI, %USERPROFILE%\_netrc,
+# %USERPROFILE%\.cargo\credentials.toml), TYBA's data directory and the
+# config's existing deny entries are labelled deny-read; every other file the
+# user can read, the sandbox reads too: the .env of any other project, any
+# other repository, Documents, Desktop. If the agent must see nothing beyond
+# the project, use macOS or Linux.
 #
 # Labels are properties of files, not of a principal: a deny-read label shuts
 # the path to every principal (and every other Low-integrity process), not
@@ -38,6 +40,14 @@
 #
 # Paths already writable by Everyone stay writable: the plan adds allow ACEs
 # and labels, never deny ACEs.
+#
+# Beyond files the plan has no step: a Low token still reads most of the
+# user's registry (HKCU; it writes only HKCU\Software\AppDataLow), opens for
+# reading the named pipes and other objects whose DACL admits the user
+# (no-write-up stops writes only), and shares the user's desktop and clipboard
+# (UIPI stops window messages to higher-integrity windows, not clipboard
+# reads). Keep credentials out of the registry and the clipboard, or run the
+# agent in its own Windows session.
 #
 # A write_file grant is a rewrite in place (0x12019f: read and write, no
 # DELETE): the file can be truncated, rewritten and appended, not deleted or

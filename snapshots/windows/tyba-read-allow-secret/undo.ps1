@@ -227,11 +227,36 @@ function Restore-BwStep {
   Remove-Item -LiteralPath $file
 }
 
-# ---- steps, last first (18) ------------------------------------------------
+# ---- steps, last first (23) ------------------------------------------------
 
-# undo step-018 · deny-read · agent · implicit: TYBA's data directory
+# undo step-023 · deny-read · agent · implicit: TYBA's data directory
 # (protected): restore the saved mandatory label of each object
 $path = (Expand-BwRoot '%USERPROFILE%') + '\.tyba'
+Restore-BwStep -Id 'step-023' -Section 'label' -Path $path
+
+# undo step-022 · deny-read · every principal · implicit: TYBA's secret list
+# (its platforms page): restore the saved mandatory label of each object
+$path = (Expand-BwRoot '%USERPROFILE%') + '\.cargo\credentials.toml'
+Restore-BwStep -Id 'step-022' -Section 'label' -Path $path
+
+# undo step-021 · deny-read · every principal · implicit: TYBA's secret list
+# (its platforms page): restore the saved mandatory label of each object
+$path = (Expand-BwRoot '%USERPROFILE%') + '\_netrc'
+Restore-BwStep -Id 'step-021' -Section 'label' -Path $path
+
+# undo step-020 · deny-read · every principal · implicit: TYBA's secret list
+# (its platforms page): restore the saved mandatory label of each object
+$path = (Expand-BwRoot '%APPDATA%') + '\GitHub CLI'
+Restore-BwStep -Id 'step-020' -Section 'label' -Path $path
+
+# undo step-019 · deny-read · every principal · implicit: TYBA's secret list
+# (its platforms page): restore the saved mandatory label of each object
+$path = (Expand-BwRoot '%APPDATA%') + '\gcloud'
+Restore-BwStep -Id 'step-019' -Section 'label' -Path $path
+
+# undo step-018 · deny-read · every principal · implicit: TYBA's secret list
+# (its platforms page): restore the saved mandatory label of each object
+$path = (Expand-BwRoot '%APPDATA%') + '\gnupg'
 Restore-BwStep -Id 'step-018' -Section 'label' -Path $path
 
 # undo step-017 · deny-read · every principal · implicit: TYBA's secret list
