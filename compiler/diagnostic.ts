@@ -26,6 +26,8 @@ export interface Diagnostic {
   readonly suggestion?: string;
   /** The suggestion as edits of the config, where it is a config change (editors apply it; a test lints the result). */
   readonly fix?: Fix;
+  /** It says only that the result depends on machine facts the view lacks (`--fs none`): the text format collapses these into one line per file unless -v. */
+  readonly machineDependent?: true;
 }
 
 /**

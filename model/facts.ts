@@ -7,7 +7,7 @@
  * explained by exactly one rule: a test holds them together.
  */
 import type { Platform } from '../compiler/diagnostic.js';
-import type { Grant } from '../compiler/ir/types.js';
+import type { Grant, Principal } from '../compiler/ir/types.js';
 
 /** Why a platform refuses the configuration because of one grant. */
 export type Refusal =
@@ -89,6 +89,13 @@ export type Mechanism =
    * `scoped-from-abi-6`).
    */
   | { readonly kind: 'host-network-namespace'; readonly abstractSockets: AbstractSockets }
+  /**
+   * Linux, macOS: other principals can read or write a path this
+   * principal's deny names, since each principal's sandbox is its own (on
+   * Windows the deny is a label on the object, which holds for every
+   * principal). Each with the grant that gives it the path.
+   */
+  | { readonly kind: 'others-reach-denied-path'; readonly others: readonly DenyOpenTo[] }
   /** macOS: a direct network exception reaches IP peers only ((remote ip "*:*")): the machine's unix sockets stay closed. */
   | { readonly kind: 'ip-peers-only' }
   /**
@@ -114,6 +121,15 @@ export type Mechanism =
       readonly blocked?: 'absent' | 'unknown' | 'link' | 'no-windows-spelling';
       readonly parents?: readonly string[];
     };
+
+/** Another principal that can read or write a denied path, and how. */
+export interface DenyOpenTo {
+  readonly principal: Pick<Principal, 'id' | 'kind' | 'name'>;
+  readonly read: boolean;
+  readonly write: boolean;
+  /** The other principal's grant that gives it the path. */
+  readonly via: Grant;
+}
 
 /** A deny of another principal that the Windows plan labels: the principal's id and its deny grant. */
 export interface OtherLabel {
@@ -154,6 +170,7 @@ export const FACT_KINDS: readonly FactKind[] = [
   'beyond-files',
   'no-windows-spelling',
   'ancestors-pinned',
+  'others-reach-denied-path',
   'host-network-namespace',
   'ip-peers-only',
   'sockets-reachable',

@@ -138,6 +138,19 @@ export class PathIndex {
     return above ? this.stateAt(above, p) : none;
   }
 
+  /**
+   * What a path just below `path` that no grant names gets: the tree
+   * grants over `path` and at it, without its exact-file and list grants.
+   */
+  below(path: string, platform: Platform): PathSummary {
+    this.asked = true;
+    const key = keyOf(path);
+    const node = this.nodes.get(key);
+    if (node) return this.stateAt(node, slot[platform]);
+    const above = this.nearestAbove(key);
+    return above ? this.stateAt(above, slot[platform]) : none;
+  }
+
   /** Tree grants strictly below a path, in component order (an uncovered write's partial reads). */
   treesBelow(path: string, platform: Platform): Grant[] {
     this.asked = true;

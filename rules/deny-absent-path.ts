@@ -32,6 +32,7 @@ export const denyAbsentPath = defineRule({
     unknown: {
       severity: 'info',
       platforms: ['linux', 'windows'],
+      machineDependent: true,
       text: (d: { path: string; fs: string }) => `depends on the machine: Linux refuses a deny of ${d.path} if it does not exist, and Windows cannot label it (--fs ${d.fs} knows no paths)`,
     },
   },

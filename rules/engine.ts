@@ -44,6 +44,8 @@ export interface MessageDef<D> {
   readonly text: (data: D) => string;
   /** The platform document's "available alternative", with a caution where it widens access. */
   readonly suggestion?: string | ((data: D) => string);
+  /** The message says only that the result depends on machine facts the view lacks (an info of `--fs none`). */
+  readonly machineDependent?: true;
 }
 
 /** A rule's message table: id → definition. */
@@ -170,6 +172,7 @@ export function runRules(ir: PolicyIR, model: AccessModel, input: EngineInput, r
           ...(at.related?.length ? { related: at.related.map((r) => ({ ...r, message: oneLine(r.message) })) } : {}),
           ...(suggestion ? { suggestion: oneLine(suggestion) } : {}),
           ...(at.fix ? { fix: at.fix } : {}),
+          ...(def.machineDependent ? { machineDependent: true as const } : {}),
         });
       },
     };

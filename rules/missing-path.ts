@@ -29,6 +29,7 @@ export const missingPath = defineRule({
     unknown: {
       severity: 'info',
       platforms: ['macos', 'linux', 'windows'],
+      machineDependent: true,
       text: (d: { path: string; fs: string }) => `depends on the machine: ${d.path} must exist (--fs ${d.fs} knows no paths)`,
     },
   },

@@ -7,6 +7,7 @@ import { agentNetworkTable } from './agent-network-table.js';
 import { denyAbsentPath } from './deny-absent-path.js';
 import { denyAncestorsPinned } from './deny-ancestors-pinned.js';
 import { denyFileSubstitution } from './deny-file-substitution.js';
+import { denyOpenToOthers } from './deny-open-to-others.js';
 import { denyLabelShared } from './deny-label-shared.js';
 import { directNetwork } from './direct-network.js';
 import { execMemory } from './exec-memory.js';
@@ -51,6 +52,7 @@ export const allRules = [
   denyAbsentPath,
   denyFileSubstitution,
   denyAncestorsPinned,
+  denyOpenToOthers,
   metadataTree,
   metadataInTool,
   toolExecWidening,

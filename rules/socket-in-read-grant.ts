@@ -28,6 +28,7 @@ export const socketInReadGrant = defineRule({
     unknown: {
       severity: 'info',
       platforms: ['linux'],
+      machineDependent: true,
       text: (d: { fs: string }) => `depends on the machine: a content grant that holds a bound unix socket lets the workload connect to it (--fs ${d.fs} knows no sockets)`,
     },
   },

@@ -7,7 +7,7 @@ import { artifactStem } from '../../targets/target.js';
 import type { Artifact, CompileInput, TargetOptions } from '../../targets/target.js';
 import type { CheckedPolicy, CheckResult } from '../check.js';
 import { configReader, UsageError, type ConfigArgs } from './options.js';
-import { readInput } from './read-input.js';
+import { readInput } from '../input/read-input.js';
 
 export interface CompileArgs extends ConfigArgs {
   config?: string;

@@ -1,13 +1,13 @@
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Platform } from '../../compiler/diagnostic.js';
-import { accessDelta } from '../views/delta.js';
+import { accessDelta, gateFailures } from '../views/delta.js';
 import { artifactDiffs, type ArtifactDiff, type ConfigDiff } from '../views/diff.js';
 import type { CheckResult } from '../check.js';
 import { formats, renderer } from '../format/registry.js';
 import { compileConfig } from './compile.js';
 import { configReader, platformsFrom, UsageError, type ConfigArgs } from './options.js';
 import { changedTomlFiles, repositoryRoot, resolveRevision, showAt } from './git.js';
-import { readInput } from './read-input.js';
+import { readInput } from '../input/read-input.js';
 import { isSandboxConfig } from './select.js';
 
 export interface DiffArgs extends ConfigArgs {
@@ -116,8 +116,10 @@ function gitPairs(rev: string, file: string | undefined): [Side, Side][] {
 
 /**
  * `boxwright diff BASE HEAD` or `boxwright diff --git REV [FILE]`: exit 0,
- * or 1 with `--fail-on widen` when any principal gains access on a
- * selected platform (or when a revision cannot be read as a policy); 2 usage.
+ * or 1 with `--fail-on widen` when the change widens what a principal asks
+ * for or what this machine grants it on a selected platform, or when this
+ * machine cannot judge a changed request (a side refused here, no facts:
+ * gateFailures), or when a revision cannot be read as a policy; 2 usage.
  * A side with no file (a config added or deleted) is compared as an empty
  * config of the other side's dialect: a diff from nothing, or to nothing.
  */
@@ -146,9 +148,12 @@ export async function diffCommand(args: DiffArgs): Promise<number> {
   const render = await renderer(formats.diff, args.format);
   process.stdout.write(render(diffs));
   if (diffs.some((d) => 'error' in d)) return 1;
-  if (args['fail-on'] === 'widen' && diffs.some((d) => 'delta' in d && d.delta.changes.some((c) => c.widens))) {
-    process.stderr.write('boxwright diff: access widens (--fail-on widen)\n');
-    return 1;
+  if (args['fail-on'] === 'widen') {
+    const failures = diffs.flatMap((d) => ('delta' in d ? gateFailures(d.delta).map((f) => `${d.head}: ${f}`) : []));
+    if (failures.length) {
+      process.stderr.write(`boxwright diff: --fail-on widen fails: ${failures.join('; ')}\n`);
+      return 1;
+    }
   }
   return 0;
 }

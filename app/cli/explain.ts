@@ -4,7 +4,7 @@ import { formatText } from '../format/text.js';
 import { formats, renderer } from '../format/registry.js';
 import type { CheckResult } from '../check.js';
 import { configReader, platformsFrom, UsageError, type ConfigArgs } from './options.js';
-import { readInput } from './read-input.js';
+import { readInput } from '../input/read-input.js';
 
 export interface ExplainArgs extends ConfigArgs {
   config?: string;

@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { LintEntry } from '../format/report.js';
-import { totals } from '../format/report.js';
+import { counted, totals } from '../format/report.js';
 import { formats, renderer } from '../format/registry.js';
 import { configReader, countFrom, platformsFrom, UsageError, type ConfigArgs } from './options.js';
-import { readInput } from './read-input.js';
+import { lintInputs } from './lint-inputs.js';
+import { readInput } from '../input/read-input.js';
 import { isSandboxConfig } from './select.js';
 
 export interface LintArgs extends ConfigArgs {
@@ -13,6 +14,8 @@ export interface LintArgs extends ConfigArgs {
   platform?: string | string[];
   'max-warnings'?: string;
   'only-configs'?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
 }
 
 /**
@@ -34,28 +37,34 @@ export async function lintCommand(args: LintArgs): Promise<number> {
   const reader = configReader(args);
   const platforms = platformsFrom(args.platform);
   if (!args.files?.length && process.stdin.isTTY) throw new UsageError('name the config files to lint, or - to read one from standard input');
-  const files = args.files?.length ? args.files : ['-'];
   const reports: LintEntry[] = [];
-  for (const path of files) {
+  for (const named of lintInputs(args.files?.length ? args.files : ['-'])) {
+    if ('error' in named) {
+      reports.push({ path: named.path, error: named.error });
+      continue;
+    }
+    const { path } = named;
     const input = readInput(path);
     if ('error' in input) {
       reports.push({ path: path === '-' ? '<stdin>' : path, error: input.reason });
       continue;
     }
-    // pre-commit's hook passes every staged .toml: those that are no sandbox config are passed over.
-    if (args['only-configs'] && !isSandboxConfig(input.bytes)) continue;
+    // pre-commit's hook passes every staged .toml, and a directory or a glob finds them all: those that are no sandbox config are passed over.
+    if ((args['only-configs'] || named.found) && !isSandboxConfig(input.bytes)) continue;
     const result = reader.check(input.bytes, path === '-' ? '<stdin>' : path, platforms);
     reports.push({ path: result.file, text: result.text, ...(result.dialect ? { dialect: result.dialect } : {}), verdicts: result.verdicts, diagnostics: result.diagnostics });
   }
   const render = await renderer(formats.lint, args.format);
   const cwd = process.cwd();
-  process.stdout.write(render({ files: reports, platforms, base: cwd, root: workTreeRoot(cwd) ?? cwd }));
+  // --quiet shows errors only (ESLint's): the verdicts, the exit status and --max-warnings still count everything.
+  const shown = args.quiet ? reports.map((r) => ('diagnostics' in r ? { ...r, diagnostics: r.diagnostics.filter((d) => d.severity === 'error') } : r)) : reports;
+  process.stdout.write(render({ files: shown, platforms, base: cwd, root: workTreeRoot(cwd) ?? cwd, verbose: !!args.verbose }));
   const t = totals(reports);
   for (const r of reports) if ('error' in r) process.stderr.write(`boxwright: cannot read ${r.path}: ${r.error}\n`);
   if (t.unreadable) return 2;
   if (t.errors > 0) return 1;
   if (max !== undefined && t.warnings > max) {
-    process.stderr.write(`boxwright: ${t.warnings} warnings exceed --max-warnings ${max}\n`);
+    process.stderr.write(`boxwright: ${counted(t.warnings, 'warning')} ${t.warnings === 1 ? 'exceeds' : 'exceed'} --max-warnings ${max}\n`);
     return 1;
   }
   return 0;

@@ -45,11 +45,13 @@ const commands: Record<string, Command> = {
     describe: 'check configs and print per-platform diagnostics and verdicts',
     options: (y) =>
       fsOptions(y)
-        .positional('files', { type: 'string', array: true, describe: 'config files (- for standard input; with none, standard input unless it is a terminal)' })
+        .positional('files', { type: 'string', array: true, describe: 'config files, directories and globs (the sandbox configs they hold); - for standard input; with none, standard input unless it is a terminal' })
         .option('format', formatOption('lint'))
         .option('platform', platformOption)
         .option('max-warnings', { type: 'string', describe: 'exit 1 when there are more warnings than this (a whole number)' })
-        .option('only-configs', { type: 'boolean', default: false, describe: 'pass over files that are not sandbox configs (no Box or TYBA table), without a finding: for hooks that pass every .toml' }),
+        .option('only-configs', { type: 'boolean', default: false, describe: 'pass over files that are not sandbox configs (no Box or TYBA table), without a finding: for hooks that pass every .toml (what a directory or a glob finds is always chosen so)' })
+        .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'report errors only (verdicts, the exit status and --max-warnings still count warnings)' })
+        .option('verbose', { alias: 'v', type: 'boolean', default: false, describe: 'list every "depends on the machine" info (text format), instead of one line per file' }),
     run: async (args) => (await import('./lint.js')).lintCommand(args),
   },
   compile: {
@@ -77,12 +79,12 @@ const commands: Record<string, Command> = {
   },
   run: {
     usage: 'run <config> -- <cmd> [args..]',
-    describe: 'run a command inside the sandbox a config compiles to on this machine: boxwright run CONFIG [--principal P] -- CMD [ARGS..]',
+    describe: 'run a command inside the sandbox a config compiles to on this machine: boxwright run CONFIG [--principal P] [-- CMD [ARGS..]]',
     options: (y) =>
       fsOptions(y)
         .positional('config', { type: 'string', describe: 'the config file' })
         .positional('cmd', { type: 'string', describe: 'after --: the command to run in the sandbox, with its arguments (passed verbatim)' })
-        .option('principal', { alias: 'p', type: 'string', default: 'agent', describe: 'whose sandbox: agent, tool:NAME or mcp:NAME' })
+        .option('principal', { alias: 'p', type: 'string', default: 'agent', describe: 'whose sandbox: agent, tool.NAME or mcp.NAME (tool:NAME, mcp:NAME too); a tool or server with no command after -- runs its configured command and args' })
         .option('pass-env', { type: 'string', array: true, nargs: 1, describe: 'let this environment variable into the sandbox (repeatable; only a short allowlist passes by default)' })
         .option('pass-fd', { type: 'number', array: true, nargs: 1, describe: 'let this open descriptor (above 2) through to the command (repeatable; every other inherited one is closed)' })
         .option('gateway-socket', { type: 'string', describe: "Linux: the host product's gateway socket to bind into sandboxes without direct network" })
@@ -105,7 +107,7 @@ const commands: Record<string, Command> = {
         .option('git', { type: 'string', describe: 'compare the file at this git revision with the working tree; without a file, every sandbox config that changed (other TOML is passed over)' })
         .option('format', formatOption('diff'))
         .option('platform', platformOption)
-        .option('fail-on', { choices: ['widen'], describe: 'exit 1 when any principal gains access on a selected platform' })
+        .option('fail-on', { choices: ['widen'], describe: 'exit 1 when the change widens what a principal requests or what this machine grants it, or changes a request this machine cannot judge' })
         .option('artifacts', { type: 'boolean', default: true, describe: 'include the unified diffs of the emitted artifacts (--no-artifacts skips them)' }),
     run: async (args) => (await import('./diff.js')).diffCommand(args),
   },

@@ -1,6 +1,6 @@
 import { codeFrame } from '../format/frame.js';
 import { parseToml, toPlainJsonText, toTaggedJson } from '../../compiler/toml/index.js';
-import { readInput } from './read-input.js';
+import { readInput } from '../input/read-input.js';
 
 /** `boxwright parse [FILE] [--tagged]`: exit 1 with positioned errors on invalid TOML. */
 export async function parseCommand(args: { file?: string; tagged?: boolean }): Promise<number> {

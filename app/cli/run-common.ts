@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Platform } from '../../compiler/diagnostic.js';
 import { isUnder } from '../../compiler/paths/index.js';
 import { formatText } from '../format/text.js';
-import { landlockFrom, passEnvList, passFdList, principalId, RunUsageError, type RunRequest } from '../sandbox/run-request.js';
+import { landlockFrom, passEnvList, passFdList, principalId, PRINCIPAL_SPELLING, RunUsageError, type RunRequest } from '../sandbox/run-request.js';
 import type { CompileArgs, CompileOutcome } from './compile.js';
 import { homeFrom, UsageError } from './options.js';
 
@@ -40,7 +40,9 @@ export const say = (msg: string): void => {
 export function runRequest(args: RunArgs): RunRequest {
   const command = (args['--'] ?? []).map(String);
   if (!args.config) throw new UsageError('name the config: boxwright run CONFIG -- CMD [ARGS...]');
-  if (command.length === 0) throw new UsageError('name the command after --: boxwright run CONFIG -- CMD [ARGS...]');
+  // A tool or server has a command of its own in the config (`command`, `args`): run takes it when none follows `--`.
+  if (command.length === 0 && (args.principal === undefined || args.principal === 'agent'))
+    throw new UsageError('name the command after --: boxwright run CONFIG -- CMD [ARGS...] (a tool or MCP server runs its configured `command` and `args` with --principal tool.NAME|mcp.NAME and no --)');
   const socket = args['gateway-socket'];
   if (socket !== undefined && !socket.startsWith('/')) throw new UsageError(`--gateway-socket must be an absolute path, not ${JSON.stringify(socket)}`);
   try {
@@ -78,8 +80,30 @@ export function refused(outcome: Extract<CompileOutcome, { ok: false }>, platfor
 export function hasPrincipal(outcome: Extract<CompileOutcome, { ok: true }>, id: string, config: string): boolean {
   const principals = outcome.check.ir.principals.map((p) => p.id);
   if (principals.includes(id)) return true;
-  say(`${config} has no principal ${id}${principals.length ? ` (it has: ${principals.join(', ')}; choose one with --principal agent|tool:NAME|mcp:NAME)` : ''}; the command did not run`);
+  say(`${config} has no principal ${id}${principals.length ? ` (it has: ${principals.join(', ')}; choose one with --principal ${PRINCIPAL_SPELLING})` : ''}; the command did not run`);
   return false;
+}
+
+/**
+ * The request with its command: the one after `--`, or the principal's
+ * configured `command` and `args` (a tool's or MCP server's own keys);
+ * undefined, said, when there is none to run.
+ */
+export function withCommand(outcome: Extract<CompileOutcome, { ok: true }>, req: RunRequest): RunRequest | undefined {
+  if (req.command.length) return req;
+  const p = outcome.check.ir.principals.find((x) => x.id === req.principal);
+  const launch = p?.launch;
+  const where = `${req.config}:${launch?.span.start.line ?? p?.span.start.line ?? 1}`;
+  if (!launch) {
+    say(`${req.principal} has no configured \`command\` in ${req.config} (its table at line ${p?.span.start.line ?? 1}): name the command after --: boxwright run ${req.config} --principal ${req.principal} -- CMD [ARGS...]; the command did not run`);
+    return undefined;
+  }
+  if ('problem' in launch) {
+    say(`${req.principal}'s configured command cannot be run: ${launch.problem} (${where}); name the command after --, or write \`command = "PROGRAM"\` and \`args = ["ARG", …]\`; the command did not run`);
+    return undefined;
+  }
+  if (req.verbose) say(`running ${req.principal}'s configured command (${where}): ${launch.argv.map((a) => JSON.stringify(a)).join(' ')}`);
+  return { ...req, command: launch.argv };
 }
 
 /**

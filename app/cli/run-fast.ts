@@ -29,6 +29,7 @@ import { probeLandlockAbi } from '../sandbox/landlock-abi.js';
 import { findEntry } from '../sandbox/run-cache.js';
 import { cacheInputs, landlockFrom, passEnvList, passFdList, principalId, type RunRequest } from '../sandbox/run-request.js';
 import { sha256Hex } from '../sandbox/sha256.js';
+import { readInput } from '../input/read-input.js';
 import { runLauncher } from '../sandbox/spawn.js';
 
 /** Options the fast path reads, each taking a value; any other option is the full CLI's. */
@@ -113,12 +114,10 @@ export async function runFast(argv: readonly string[]): Promise<number | undefin
   if (process.platform !== 'linux') return undefined;
   const req = parseFast(argv);
   if (!req) return undefined;
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(req.config);
-  } catch {
-    return undefined;
-  }
+  // The full path's reader: a FIFO or a device is refused there at once, never read here.
+  const input = readInput(req.config);
+  if (!('bytes' in input)) return undefined;
+  const bytes = input.bytes;
   const inputs = cacheInputs(req, sha256Hex(bytes));
   const found = findEntry(cacheRoot(), inputs);
   const why = (reason: string): undefined => {

@@ -20,7 +20,7 @@ import { cacheInputs, type RunRequest } from '../sandbox/run-request.js';
 import { runLauncher } from '../sandbox/spawn.js';
 import { compileConfig, type CompileOutcome } from './compile.js';
 import { configReader, UsageError, type ConfigReader } from './options.js';
-import { hasPrincipal, NOT_EXECUTABLE, NOT_FOUND, NOT_RUN, notFoundHint, refused, say, type RunArgs } from './run-common.js';
+import { hasPrincipal, NOT_EXECUTABLE, NOT_FOUND, NOT_RUN, notFoundHint, refused, say, withCommand, type RunArgs } from './run-common.js';
 
 type Compiled = Extract<CompileOutcome, { ok: true }>;
 
@@ -40,19 +40,22 @@ export function linuxReader(args: RunArgs, req: RunRequest): LinuxReader {
   return recorder ? { reader, recorder } : { reader };
 }
 
-export async function runLinux(args: RunArgs, req: RunRequest, { reader, recorder }: LinuxReader, bytes: Uint8Array): Promise<number> {
+export async function runLinux(args: RunArgs, asked: RunRequest, { reader, recorder }: LinuxReader, bytes: Uint8Array): Promise<number> {
   const onHost = recorder !== undefined;
   const view: FsView = reader.view;
   let outcome: CompileOutcome;
   try {
-    outcome = await compileConfig(reader.check(bytes, req.config), 'linux', { ...args, force: false });
+    outcome = await compileConfig(reader.check(bytes, asked.config), 'linux', { ...args, force: false });
   } catch (e) {
     if (!(e instanceof UsageError) && !(e instanceof Error && e.name === 'TargetError')) throw e;
     say(`${(e as Error).message}; the command did not run`);
     return NOT_RUN;
   }
-  if (!outcome.ok) return refused(outcome, 'linux', req.config);
-  if (!hasPrincipal(outcome, req.principal, req.config)) return NOT_RUN;
+  if (!outcome.ok) return refused(outcome, 'linux', asked.config);
+  if (!hasPrincipal(outcome, asked.principal, asked.config)) return NOT_RUN;
+  const withCmd = withCommand(outcome, asked);
+  if (!withCmd) return NOT_RUN;
+  const req = withCmd;
   const unavailable = launcherUnavailable();
   if (unavailable) {
     say(`${unavailable}; the command did not run (boxwright never runs it unsandboxed)`);

@@ -1,8 +1,8 @@
 import type { Platform } from '../../compiler/diagnostic.js';
 import { compileConfig, type CompileArgs, type CompileOutcome } from './compile.js';
 import { configReader, UsageError } from './options.js';
-import { readInput } from './read-input.js';
-import { hasPrincipal, NOT_RUN, refused, runRequest, say, type RunArgs } from './run-common.js';
+import { readInput } from '../input/read-input.js';
+import { hasPrincipal, NOT_RUN, refused, runRequest, say, withCommand, type RunArgs } from './run-common.js';
 
 export { NOT_EXECUTABLE, NOT_FOUND, NOT_RUN, type RunArgs } from './run-common.js';
 
@@ -17,11 +17,11 @@ export { NOT_EXECUTABLE, NOT_FOUND, NOT_RUN, type RunArgs } from './run-common.j
 export async function runCommand(args: RunArgs): Promise<number> {
   // Every usage error before anything else, exit 2 (main.ts): the options
   // (runRequest), then the filesystem view they name (--fs, --home).
-  const req = runRequest(args);
+  const asked = runRequest(args);
   const platform: Platform | undefined = process.platform === 'linux' ? 'linux' : process.platform === 'darwin' ? 'macos' : process.platform === 'win32' ? 'windows' : undefined;
   const linux = platform === 'linux' ? await import('./run-linux.js') : undefined;
-  const reader = linux ? linux.linuxReader(args, req) : { reader: configReader(args) };
-  const input = readInput(req.config);
+  const reader = linux ? linux.linuxReader(args, asked) : { reader: configReader(args) };
+  const input = readInput(asked.config);
   if ('error' in input) {
     say(`${input.error}; the command did not run`);
     return NOT_RUN;
@@ -30,18 +30,21 @@ export async function runCommand(args: RunArgs): Promise<number> {
     say(`boxwright has no sandbox for ${process.platform}; the command did not run (it never runs one unsandboxed)`);
     return NOT_RUN;
   }
-  if (linux) return linux.runLinux(args, req, reader, input.bytes);
+  if (linux) return linux.runLinux(args, asked, reader, input.bytes);
   const compileArgs: CompileArgs = { ...args, force: false };
   let outcome: CompileOutcome;
   try {
-    outcome = await compileConfig(reader.reader.check(input.bytes, req.config), platform, compileArgs);
+    outcome = await compileConfig(reader.reader.check(input.bytes, asked.config), platform, compileArgs);
   } catch (e) {
     if (!(e instanceof UsageError) && !(e instanceof Error && e.name === 'TargetError')) throw e;
     say(`${(e as Error).message}; the command did not run`);
     return NOT_RUN;
   }
-  if (!outcome.ok) return refused(outcome, platform, req.config);
-  if (!hasPrincipal(outcome, req.principal, req.config)) return NOT_RUN;
+  if (!outcome.ok) return refused(outcome, platform, asked.config);
+  if (!hasPrincipal(outcome, asked.principal, asked.config)) return NOT_RUN;
+  const withCmd = withCommand(outcome, asked);
+  if (!withCmd) return NOT_RUN;
+  const req = withCmd;
   const { sandboxEnv } = await import('../../targets/runner/env.js');
   const env = sandboxEnv(process.env, req.passEnv);
   if (req.verbose && env.withheld.length) say(`withholding ${env.withheld.length} environment variable${env.withheld.length > 1 ? 's' : ''}: ${env.withheld.join(', ')} (--pass-env NAME lets one through)`);

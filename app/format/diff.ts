@@ -1,10 +1,17 @@
 import kleur from 'kleur';
 import type { Diagnostic } from '../../compiler/diagnostic.js';
-import { isEmptyDelta } from '../views/delta.js';
+import { groupChanges, isEmptyDelta, type AccessDelta } from '../views/delta.js';
 import type { ConfigDiff } from '../views/diff.js';
 
 function diagLine(d: Diagnostic): string {
   return `${d.severity} ${d.ruleId} [${d.platforms.join(',')}] line ${d.span.start.line}: ${d.message}`;
+}
+
+/** What `--fail-on widen` does with an unsettled comparison, and how to settle it. */
+function unsettledAdvice(d: AccessDelta): string {
+  return d.requestsDiffer
+    ? '--fail-on widen fails on this change: compare with the facts of a machine that accepts both revisions (--fs MANIFEST.json, or --fs host there)'
+    : 'both revisions ask for the same: no machine tells them apart';
 }
 
 /** Changes in words first (what a reviewer acts on), then the artifact diffs. */
@@ -26,10 +33,20 @@ export function diffText(diffs: readonly ConfigDiff[]): string {
       out.push(kleur.bold('verdicts'));
       for (const v of delta.verdicts) out.push(`  ${v.platform}: ${v.before} → ${v.after}`);
     }
+    const mark = (c: { widens: boolean; narrows: boolean }) => `${c.widens ? kleur.yellow('+') : ' '}${c.narrows ? kleur.green('-') : ' '}`;
+    if (delta.requested.length) {
+      out.push(kleur.bold('requested (the same on every machine)'));
+      for (const c of delta.requested) out.push(`  ${mark(c)} ${c.sentence} (${c.before} → ${c.after})`);
+    }
     if (delta.changes.length) {
       out.push(kleur.bold('effective access'));
-      for (const c of delta.changes) out.push(`  ${c.widens ? kleur.yellow('+') : ' '}${c.narrows ? kleur.green('-') : ' '} ${c.sentence} (${c.before} → ${c.after})`);
-    } else out.push('no change in effective access');
+      for (const c of groupChanges(delta.changes)) out.push(`  ${mark(c)} ${c.platforms.join(', ')}: ${c.what} (${c.before} → ${c.after})`);
+    } else out.push('no change in effective access on this machine');
+    if (delta.unsettled.length) {
+      out.push(kleur.bold('not settled by this machine'));
+      for (const u of delta.unsettled) out.push(`  ${u.sentence}`);
+      out.push(`  ${unsettledAdvice(delta)}`);
+    }
     if (delta.diagnosticsAdded.length || delta.diagnosticsRemoved.length) {
       out.push(kleur.bold('diagnostics'));
       for (const x of delta.diagnosticsAdded) out.push(`  + ${diagLine(x)}`);
@@ -61,11 +78,17 @@ export function diffMarkdown(diffs: readonly ConfigDiff[]): string {
       continue;
     }
     if (delta.verdicts.length) out.push('**Verdicts**', '', ...delta.verdicts.map((v) => `- ${v.platform}: ${v.before} → **${v.after}**`), '');
-    if (delta.changes.length) {
-      out.push('**Effective access**', '');
-      for (const c of delta.changes) out.push(`- ${c.widens ? '🔓' : '🔒'} ${c.sentence} (\`${c.before}\` → \`${c.after}\`)`);
+    if (delta.requested.length) {
+      out.push('**Requested** (the same on every machine)', '');
+      for (const c of delta.requested) out.push(`- ${c.widens ? '🔓' : '🔒'} ${c.sentence} (\`${c.before}\` → \`${c.after}\`)`);
       out.push('');
     }
+    if (delta.changes.length) {
+      out.push('**Effective access**', '');
+      for (const c of groupChanges(delta.changes)) out.push(`- ${c.widens ? '🔓' : '🔒'} ${c.platforms.join(', ')}: ${c.what} (\`${c.before}\` → \`${c.after}\`)`);
+      out.push('');
+    }
+    if (delta.unsettled.length) out.push('**Not settled by this machine**', '', ...delta.unsettled.map((u) => `- ⚠️ ${u.sentence}`), '', unsettledAdvice(delta), '');
     if (delta.diagnosticsAdded.length || delta.diagnosticsRemoved.length) {
       out.push('**Diagnostics**', '', ...delta.diagnosticsAdded.map((x) => `- new: ${diagLine(x)}`), ...delta.diagnosticsRemoved.map((x) => `- gone: ${diagLine(x)}`), '');
     }
@@ -88,7 +111,10 @@ export function diffJson(diffs: readonly ConfigDiff[]): string {
             ? { error: d.error, artifacts: [] }
             : {
                 verdicts: d.delta.verdicts,
+                requested: d.delta.requested,
                 changes: d.delta.changes,
+                unsettled: d.delta.unsettled,
+                requestsDiffer: d.delta.requestsDiffer,
                 diagnosticsAdded: d.delta.diagnosticsAdded.map(slim),
                 diagnosticsRemoved: d.delta.diagnosticsRemoved.map(slim),
                 stillTrue: d.delta.stillTrue,

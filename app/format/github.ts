@@ -1,6 +1,6 @@
 import type { Platform, Severity } from '../../compiler/diagnostic.js';
 import { PLATFORMS } from '../../compiler/diagnostic.js';
-import { isUnreadable, totals, type LintEntry } from './report.js';
+import { counted, isUnreadable, totals, type LintEntry } from './report.js';
 
 const commands: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'notice' };
 
@@ -42,7 +42,7 @@ export function formatGithub(files: readonly LintEntry[], platforms: readonly Pl
   const verdicts = files.map((f) => (isUnreadable(f) ? `${f.path}: not read (${f.error})` : `${f.path}: ${checked.map((p) => `${p} ${f.verdicts[p]}`).join(', ')}`));
   const skipped = PLATFORMS.filter((p) => !platforms.includes(p));
   out.push(
-    `boxwright: ${t.errors} error(s), ${t.warnings} warning(s), ${t.infos} notice(s) in ${files.length} file(s)${t.unreadable ? `, ${t.unreadable} not read` : ''}${skipped.length ? ` (not checked: ${skipped.join(', ')})` : ''}`,
+    `boxwright: ${counted(t.errors, 'error')}, ${counted(t.warnings, 'warning')}, ${counted(t.infos, 'notice')} in ${counted(files.length, 'file')}${t.unreadable ? `, ${t.unreadable} not read` : ''}${skipped.length ? ` (not checked: ${skipped.join(', ')})` : ''}`,
   );
   out.push(...verdicts);
   return out.join('\n') + '\n';

@@ -1,6 +1,6 @@
 import type { Platform, Severity } from '../../compiler/diagnostic.js';
 import { PLATFORMS } from '../../compiler/diagnostic.js';
-import { isUnreadable, totals, type LintEntry } from './report.js';
+import { counted, isUnreadable, totals, type LintEntry } from './report.js';
 
 const icons: Record<Severity, string> = { error: '⛔', warning: '⚠️', info: 'ℹ️' };
 const verdictIcons = { refused: '⛔ refused', 'accepted-with-warnings': '⚠️ accepted with warnings', accepted: '✅ accepted' } as const;
@@ -16,7 +16,7 @@ export function formatMarkdown(files: readonly LintEntry[], platforms: readonly 
   const t = totals(files);
   const checked = PLATFORMS.filter((p) => platforms.includes(p));
   const skipped = PLATFORMS.filter((p) => !platforms.includes(p));
-  out.push(`${t.errors} error(s), ${t.warnings} warning(s), ${t.infos} info in ${files.length} file(s)${t.unreadable ? `, ${t.unreadable} not read` : ''}.${skipped.length ? ` Not checked: ${skipped.join(', ')}.` : ''}`, '');
+  out.push(`${counted(t.errors, 'error')}, ${counted(t.warnings, 'warning')}, ${t.infos} info in ${counted(files.length, 'file')}${t.unreadable ? `, ${t.unreadable} not read` : ''}.${skipped.length ? ` Not checked: ${skipped.join(', ')}.` : ''}`, '');
   for (const f of files) {
     out.push(`### \`${cell(f.path)}\`${isUnreadable(f) ? '' : f.dialect ? ` (${f.dialect})` : ''}`, '');
     if (isUnreadable(f)) {

@@ -29,12 +29,14 @@ export interface LintOutput {
   readonly base: string;
   /** Absolute: the top of the git work tree the command runs in (SARIF's %SRCROOT%), or `base` outside one. */
   readonly root: string;
+  /** `-v`: the text format lists every "depends on the machine" info instead of one line per file. */
+  readonly verbose?: boolean;
 }
 
 const lint = {
   text: async () => {
     const { formatText } = await import('./text.js');
-    return (o) => formatText(o.files, o.platforms);
+    return (o) => formatText(o.files, o.platforms, { verbose: !!o.verbose });
   },
   json: async () => {
     const { formatJson } = await import('./json.js');

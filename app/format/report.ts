@@ -59,3 +59,8 @@ export function totals(files: readonly LintEntry[]): Totals {
 export function unreadableText(t: Totals): string {
   return t.unreadable ? `, ${t.unreadable} file${t.unreadable === 1 ? '' : 's'} not read` : '';
 }
+
+/** `1 warning`, `2 warnings`: a count and its noun, singular or plural. */
+export function counted(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

@@ -1,5 +1,5 @@
 import kleur from 'kleur';
-import type { Platform, Severity, Verdict } from '../../compiler/diagnostic.js';
+import type { Diagnostic, Platform, Severity, Verdict } from '../../compiler/diagnostic.js';
 import { PLATFORMS } from '../../compiler/diagnostic.js';
 import { codeFrame } from './frame.js';
 import { isUnreadable, totals, unreadableText, type LintEntry } from './report.js';
@@ -16,6 +16,16 @@ const verdictPaint: Record<Verdict, (s: string) => string> = {
   accepted: (s) => kleur.green(s),
 };
 
+/** `f.toml  info  7 findings depend on the machine (missing-path ×5, …): lines 2, 3, 5; -v lists them` */
+function machineLine(path: string, ds: readonly Diagnostic[]): string {
+  const rules = new Map<string, number>();
+  for (const d of ds) rules.set(d.ruleId, (rules.get(d.ruleId) ?? 0) + 1);
+  const byRule = [...rules].map(([id, n]) => (n > 1 ? `${id} ×${n}` : id)).join(', ');
+  const lines = [...new Set(ds.map((d) => d.span.start.line))].sort((a, b) => a - b);
+  const n = ds.length;
+  return `${kleur.bold(path)}  ${severityPaint.info('info')}  ${n} ${n === 1 ? 'finding depends' : 'findings depend'} on the machine, which the view does not know (${byRule}; line${lines.length === 1 ? '' : 's'} ${lines.join(', ')}): -v lists ${n === 1 ? 'it' : 'them'}, --fs host or --fs FILE.json decides ${n === 1 ? 'it' : 'them'}`;
+}
+
 /**
  * `file:line:col  severity  ruleId  [platforms]  message`, a code frame
  * with a caret under the exact value, related locations and the
@@ -24,14 +34,17 @@ const verdictPaint: Record<Verdict, (s: string) => string> = {
  * not be read is named with the reason. Colours honour NO_COLOR and
  * FORCE_COLOR (kleur).
  */
-export function formatText(files: readonly LintEntry[], platforms: readonly Platform[] = PLATFORMS): string {
+export function formatText(files: readonly LintEntry[], platforms: readonly Platform[] = PLATFORMS, options: { readonly verbose?: boolean } = {}): string {
   const out: string[] = [];
   for (const f of files) {
     if (isUnreadable(f)) {
       out.push(`${kleur.bold(f.path)}: ${severityPaint.error('not read')}: ${f.error}`);
       continue;
     }
+    // "Depends on the machine" infos (--fs none) say one thing: one line for the file, unless -v.
+    const collapsed = options.verbose ? [] : f.diagnostics.filter((d) => d.machineDependent && d.severity === 'info');
     for (const d of f.diagnostics) {
+      if (collapsed.includes(d)) continue;
       const where = `${f.path}:${d.span.start.line}:${d.span.start.column}`;
       out.push(`${kleur.bold(where)}  ${severityPaint[d.severity](d.severity)}  ${kleur.dim(d.ruleId)}  [${d.platforms.join(',')}]  ${d.message}`);
       const frame = codeFrame(f.text, d.span, severityPaint[d.severity]);
@@ -40,6 +53,7 @@ export function formatText(files: readonly LintEntry[], platforms: readonly Plat
       if (d.suggestion) out.push(`  ${kleur.dim('suggestion')} ${d.suggestion}`);
       out.push('');
     }
+    if (collapsed.length) out.push(machineLine(f.path, collapsed), '');
     const verdicts = PLATFORMS.filter((p) => platforms.includes(p)).map((p) => `${p} ${verdictPaint[f.verdicts[p]](f.verdicts[p])}`).join(' · ');
     const skipped = PLATFORMS.filter((p) => !platforms.includes(p));
     out.push(`${kleur.bold(f.path)}${f.dialect ? ` (${f.dialect})` : ''}: ${verdicts}${skipped.length ? kleur.dim(` (not checked: ${skipped.join(', ')})`) : ''}`);

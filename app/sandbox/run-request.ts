@@ -31,11 +31,18 @@ export interface RunRequest {
 /** A usage problem in `run`'s own arguments: both paths report it the same way (exit 2). */
 export class RunUsageError extends Error {}
 
-/** `--principal agent|tool:NAME|mcp:NAME` → the principal id (`agent`, `tool.NAME`, `mcp.NAME`). */
+/**
+ * How a principal is named to the user: its id (`agent`, `tool.NAME`,
+ * `mcp.NAME`), which is also how explain heads it and the artifact files'
+ * stem. `--principal` takes that, and `tool:NAME` / `mcp:NAME` too.
+ */
+export const PRINCIPAL_SPELLING = 'agent|tool.NAME|mcp.NAME';
+
+/** `--principal agent|tool.NAME|mcp.NAME` (or `tool:NAME`, `mcp:NAME`) → the principal id (`agent`, `tool.NAME`, `mcp.NAME`). */
 export function principalId(spec: string | undefined): string {
   if (spec === undefined || spec === 'agent') return 'agent';
   const m = /^(tool|mcp)[:.](.+)$/.exec(spec);
-  if (!m) throw new RunUsageError(`--principal must be agent, tool:NAME or mcp:NAME (got ${JSON.stringify(spec)})`);
+  if (!m) throw new RunUsageError(`--principal must be agent, tool.NAME or mcp.NAME (got ${JSON.stringify(spec)})`);
   return `${m[1]}.${m[2]}`;
 }
 

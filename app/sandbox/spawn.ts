@@ -30,7 +30,8 @@ export interface LauncherRun {
 export function runLauncher(run: LauncherRun & { fallback: true }): Promise<number | undefined>;
 export function runLauncher(run: LauncherRun): Promise<number>;
 export function runLauncher(run: LauncherRun): Promise<number | undefined> {
-  const args = [...run.passEnv.flatMap((n) => ['--pass-env', n]), ...run.passFds.flatMap((fd) => ['--pass-fd', String(fd)]), ...(run.verbose ? ['-v'] : []), '--', ...run.command];
+  // `--name`: the launcher and the in-sandbox step speak as `boxwright run`, one prefix for the whole run.
+  const args = ['--name', 'boxwright run', ...run.passEnv.flatMap((n) => ['--pass-env', n]), ...run.passFds.flatMap((fd) => ['--pass-fd', String(fd)]), ...(run.verbose ? ['-v'] : []), '--', ...run.command];
   // Only a descriptor the caller handed to boxwright passes: one that is not
   // open is refused (spawn would throw EBADF), and so is one of Node's own
   // (its event loop's epoll, eventfd and pipes sit at 3 and up when the

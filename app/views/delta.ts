@@ -4,6 +4,7 @@ import type { PolicyIR, Principal } from '../../compiler/ir/types.js';
 import { who } from '../../compiler/ir/names.js';
 import { absent, legend, type Cell } from '../../model/cell.js';
 import type { AccessModel, PrincipalAccess } from '../../model/model.js';
+import { requestedAccess, type RequestedAccess } from '../../model/requested.js';
 
 export interface AccessChange {
   readonly platform: Platform;
@@ -18,8 +19,34 @@ export interface AccessChange {
   readonly sentence: string;
 }
 
+/**
+ * A change in what a principal asks for, on no machine in particular: a
+ * widening here is one on every machine. Its `path` may be `below ~/x`
+ * (what a path under it that no grant names gets) or `(network)`.
+ */
+export type RequestChange = Omit<AccessChange, 'platform'>;
+
+/**
+ * Why this machine's comparison of one platform settles nothing: a side is
+ * refused here (it grants nothing here, and what it grants on a machine
+ * that accepts it is not known here), or the view knows no facts.
+ */
+export interface Unsettled {
+  /** The platforms it holds for (every selected one when the view knows no facts). */
+  readonly platforms: readonly Platform[];
+  readonly why: 'base-refused' | 'head-refused' | 'both-refused' | 'facts-unknown';
+  readonly sentence: string;
+}
+
 export interface AccessDelta {
+  /** What the revisions ask for, compared: the same on every machine. */
+  readonly requested: readonly RequestChange[];
+  /** What this machine grants, compared per platform. */
   readonly changes: readonly AccessChange[];
+  /** Where this machine's comparison settles nothing, said so that a reader never takes silence for "no change". */
+  readonly unsettled: readonly Unsettled[];
+  /** The revisions ask for something different (a narrowing included): what a machine that refuses neither would tell apart. */
+  readonly requestsDiffer: boolean;
   readonly verdicts: readonly { readonly platform: Platform; readonly before: Verdict; readonly after: Verdict }[];
   readonly diagnosticsAdded: readonly Diagnostic[];
   readonly diagnosticsRemoved: readonly Diagnostic[];
@@ -138,13 +165,38 @@ export function accessDelta(
       }
     }
   }
+  const requested = requestDelta(before.model, after.model, ids, home);
+  const requestsDiffer = requested.length > 0 || before.model.ir.dialect !== after.model.ir.dialect || before.model.ir.features.nativeFilesystemPolicy?.value !== after.model.ir.features.nativeFilesystemPolicy?.value;
+  const unsettled: Unsettled[] = [];
+  if (!before.model.ir.fs.knowsFacts || !after.model.ir.fs.knowsFacts)
+    unsettled.push({ platforms, why: 'facts-unknown', sentence: `--fs ${before.model.ir.fs.knowsFacts ? after.model.ir.fs.description : before.model.ir.fs.description} knows no machine's facts: what a machine grants was compared as if every path named exists, and a machine that lacks one refuses the revision naming it` });
+  const refusedBy = (diagnostics: readonly Diagnostic[], platform: Platform) => [...new Set(diagnostics.filter((d) => d.severity === 'error' && d.platforms.includes(platform)).map((d) => d.ruleId))];
+  const byWhy = new Map<string, { platforms: Platform[]; why: Unsettled['why']; rules: string }>();
+  for (const platform of platforms) {
+    const b = before.verdicts[platform] === 'refused';
+    const a = after.verdicts[platform] === 'refused';
+    if (!b && !a) continue;
+    const why = b && a ? 'both-refused' : b ? 'base-refused' : 'head-refused';
+    const rules = [...new Set([...(b ? refusedBy(before.diagnostics, platform) : []), ...(a ? refusedBy(after.diagnostics, platform) : [])])].sort().join(', ');
+    const key = `${why}\0${rules}`;
+    const g = byWhy.get(key);
+    if (g) g.platforms.push(platform);
+    else byWhy.set(key, { platforms: [platform], why, rules });
+  }
+  for (const { platforms: on, why, rules } of byWhy.values()) {
+    const which = why === 'both-refused' ? 'both revisions are' : why === 'base-refused' ? 'the base revision is' : 'the head revision is';
+    unsettled.push({ platforms: on, why, sentence: `${on.join(', ')}: ${which} refused with these facts (${rules}): a refused revision grants nothing here, and what it would grant on a machine that accepts it is not known here` });
+  }
   const verdicts = platforms.filter((p) => before.verdicts[p] !== after.verdicts[p]).map((p) => ({ platform: p, before: before.verdicts[p], after: after.verdicts[p] }));
   const keysBefore = new Set(before.diagnostics.map(diagnosticKey));
   const keysAfter = new Set(after.diagnostics.map(diagnosticKey));
   const inPlatforms = (d: Diagnostic) => d.platforms.some((p) => platforms.includes(p));
   const stillTrue = platforms.includes('windows') ? readableCredentials(after.model.ir) : [];
   return {
+    requested,
     changes,
+    unsettled,
+    requestsDiffer,
     verdicts,
     diagnosticsAdded: after.diagnostics.filter((d) => inPlatforms(d) && !keysBefore.has(diagnosticKey(d))),
     diagnosticsRemoved: before.diagnostics.filter((d) => inPlatforms(d) && !keysAfter.has(diagnosticKey(d))),
@@ -152,10 +204,116 @@ export function accessDelta(
   };
 }
 
+const requestedLegend = (c: Cell): string => (c.kind === 'denied' ? 'deny' : legend(c));
+
+/** "the agent now asks to write ~/project; no longer asks to read below ~/x" */
+function requestSentence(subject: string, path: string, before: Flags, after: Flags): string {
+  const gained = implied(verbs.filter(([k]) => after[k] && !before[k]).map(([k]) => k)).map(verb);
+  const lost = implied(verbs.filter(([k]) => before[k] && !after[k]).map(([k]) => k)).map(verb);
+  const parts: string[] = [];
+  if (gained.length) parts.push(`now asks to ${gained.join(', ')} ${path}`);
+  if (lost.length) parts.push(`no longer asks to ${lost.join(', ')} ${path}`);
+  return `${subject} ${parts.join('; ')}`;
+}
+
+function requestChange(id: string, subject: string, path: string, cb: Cell, ca: Cell): RequestChange | undefined {
+  if (requestedLegend(cb) === requestedLegend(ca)) return undefined;
+  const fb = flags(cb);
+  const fa = flags(ca);
+  // A deny given up widens wherever a platform gives more than the request
+  // (Windows: reads are open), and one added narrows.
+  const widens = verbs.some(([k]) => fa[k] && !fb[k]) || (cb.kind === 'denied' && ca.kind !== 'denied');
+  const narrows = verbs.some(([k]) => fb[k] && !fa[k]) || (ca.kind === 'denied' && cb.kind !== 'denied');
+  const rights = verbs.some(([k]) => fa[k] !== fb[k]);
+  const sentence = rights ? requestSentence(subject, path, fb, fa) : `${subject} ${ca.kind === 'denied' ? 'now denies' : 'no longer denies'} ${path}`;
+  return { principal: id, path, before: requestedLegend(cb), after: requestedLegend(ca), widens, narrows, sentence };
+}
+
+/**
+ * What the revisions ask for, compared at every path either names and just
+ * below it (a `read_file` become a `read` widens below the path only), and
+ * each principal's direct network exception.
+ */
+function requestDelta(before: AccessModel, after: AccessModel, ids: readonly string[], home: string): RequestChange[] {
+  const find = (m: AccessModel, id: string) => m.principals.find((p) => p.principal.id === id)?.principal;
+  const out: RequestChange[] = [];
+  const nothing: RequestedAccess = { at: () => absent, below: () => absent, paths: [] };
+  for (const id of ids) {
+    const pb = find(before, id);
+    const pa = find(after, id);
+    const subject = principalIn(pa ?? pb, id);
+    const rb = pb ? requestedAccess(pb) : nothing;
+    const ra = pa ? requestedAccess(pa) : nothing;
+    for (const path of [...new Set([...rb.paths, ...ra.paths])].sort()) {
+      const shown = display(path, home);
+      const here = requestChange(id, subject, shown, rb.at(path), ra.at(path));
+      const under = requestChange(id, subject, `below ${shown}`, rb.below(path), ra.below(path));
+      // A tree asked for or given up: one sentence for the path and what is below it.
+      if (here && under && here.before === under.before && here.after === under.after) out.push(here);
+      else out.push(...(here ? [here] : []), ...(under ? [under] : []));
+    }
+    const netBefore = !!pb?.directNetwork;
+    const netAfter = !!pa?.directNetwork;
+    if (netBefore !== netAfter)
+      out.push({
+        principal: id,
+        path: '(network)',
+        before: netBefore ? 'direct' : 'gateway',
+        after: netAfter ? 'direct' : 'gateway',
+        widens: netAfter,
+        narrows: netBefore,
+        sentence: `${subject} ${netAfter ? 'now asks for a direct network exception: it bypasses the gateway' : 'no longer asks for a direct network exception'}`,
+      });
+  }
+  return out;
+}
+
+/**
+ * Whether `--fail-on widen` fails: a widened request (a widening on every
+ * machine), a widening of what this machine grants, or a change the
+ * machine's comparison cannot settle (a side refused here, or no facts):
+ * the gate fails rather than pass what it could not judge. Revisions that
+ * ask for the same are the same on every machine.
+ */
+export function gateFailures(d: AccessDelta): string[] {
+  const out: string[] = [];
+  if (d.requested.some((c) => c.widens)) out.push('what is asked for widens (on every machine)');
+  const widened = [...new Set(d.changes.filter((c) => c.widens).map((c) => c.platform))];
+  if (widened.length) out.push(`what this machine grants widens on ${widened.join(', ')}`);
+  const why: Record<Unsettled['why'], string> = { 'facts-unknown': 'no machine facts', 'both-refused': 'both revisions refused', 'base-refused': 'the base refused', 'head-refused': 'the head refused' };
+  const on = new Map<string, Platform[]>();
+  for (const u of d.unsettled) on.set(why[u.why], [...(on.get(why[u.why]) ?? []), ...u.platforms]);
+  if (d.requestsDiffer && d.unsettled.length) out.push(`this machine cannot judge the change (${[...on].map(([w, ps]) => `${w} on ${ps.join(', ')}`).join('; ')})`);
+  return out;
+}
+
 function readableCredentials(ir: PolicyIR): { platform: Platform; sentence: string }[] {
   return ir.knownCredentials.filter((c) => c.existence === 'exists').map((c) => ({ platform: 'windows' as const, sentence: `windows: \`${c.written}\` is still readable` }));
 }
 
+/** Changes the same but for the platform, in one line: "macos, linux: the agent can now write ~/project". */
+export interface GroupedChange {
+  readonly platforms: readonly Platform[];
+  /** The sentence without its platform. */
+  readonly what: string;
+  readonly before: string;
+  readonly after: string;
+  readonly widens: boolean;
+  readonly narrows: boolean;
+}
+
+export function groupChanges(changes: readonly AccessChange[]): GroupedChange[] {
+  const groups = new Map<string, { platforms: Platform[]; what: string; c: AccessChange }>();
+  for (const c of changes) {
+    const what = c.sentence.slice(c.platform.length + 2);
+    const key = `${c.principal}\0${c.path}\0${c.before}\0${c.after}\0${what}`;
+    const g = groups.get(key);
+    if (g) g.platforms.push(c.platform);
+    else groups.set(key, { platforms: [c.platform], what, c });
+  }
+  return [...groups.values()].map(({ platforms, what, c }) => ({ platforms, what, before: c.before, after: c.after, widens: c.widens, narrows: c.narrows }));
+}
+
 export function isEmptyDelta(d: AccessDelta): boolean {
-  return !d.changes.length && !d.verdicts.length && !d.diagnosticsAdded.length && !d.diagnosticsRemoved.length;
+  return !d.requested.length && !d.changes.length && !d.verdicts.length && !d.diagnosticsAdded.length && !d.diagnosticsRemoved.length && !(d.requestsDiffer && d.unsettled.length);
 }

@@ -241,5 +241,29 @@ export function explainMatrix(model: AccessModel, diagnostics: readonly Diagnost
     }
     return { id: pa.principal.id, rows, elsewhere, directNetwork: !!dn };
   });
-  return { file: model.ir.file, dialect: model.ir.dialect, verdicts, principals };
+  return { file: model.ir.file, dialect: model.ir.dialect, verdicts, principals: citingEmitted(principals, diagnostics) };
+}
+
+/**
+ * A footnote names a rule only where lint reports that rule for the
+ * platform in this config (a reader looks it up in lint's output, or
+ * silences it there): a fact a rule explains but does not report here
+ * (`no-windows-path` for an `exec` outside the home, which gives nothing
+ * on Windows beyond its open reads; a rule suppressed inline) keeps its
+ * words without the id.
+ */
+function citingEmitted(principals: readonly PrincipalMatrix[], diagnostics: readonly Diagnostic[]): PrincipalMatrix[] {
+  const emitted = new Set(diagnostics.flatMap((d) => d.platforms.map((p) => `${d.ruleId}\0${p}`)));
+  const cite = (n: Note, p: Platform): Note => (!n.ruleId || emitted.has(`${n.ruleId}\0${p}`) ? n : { ruleId: '', text: n.text });
+  const cell = (c: MatrixCell, p: Platform): MatrixCell => ({
+    legend: c.legend,
+    ...(c.note ? { note: cite(c.note, p) } : {}),
+    ...(c.disclosures ? { disclosures: c.disclosures.map((d) => cite(d, p)) } : {}),
+  });
+  const cells = (cs: Readonly<Record<Platform, MatrixCell>>): Record<Platform, MatrixCell> => {
+    const out = {} as Record<Platform, MatrixCell>;
+    for (const p of Object.keys(cs) as Platform[]) out[p] = cell(cs[p], p);
+    return out;
+  };
+  return principals.map((pm) => ({ ...pm, rows: pm.rows.map((r) => ({ ...r, cells: cells(r.cells) })), elsewhere: cells(pm.elsewhere) }));
 }

@@ -84,6 +84,18 @@ function writtenTable(t: TomlTable, lists: readonly ListName[]): WrittenTable {
   return { origin: t.origin === 'header' ? 'header' : t.origin === 'inline' ? 'inline' : 'other', span: t.span, lists: arrays, empty: t.entries.size === 0 };
 }
 
+/** A tool's or server's `command` and `args`, as written: the argv `run` gives it when no command follows `--`. */
+function launchOf(body: TomlTable): Principal['launch'] {
+  const command = body.entries.get('command');
+  const args = body.entries.get('args');
+  if (!command) return args ? { problem: '`args` but no `command`', span: args.keySpan } : undefined;
+  if (command.value.kind !== 'string') return { problem: '`command` is not a string', span: command.value.span };
+  if (command.value.value === '') return { problem: '`command` is empty', span: command.value.span };
+  if (args && (args.value.kind !== 'array' || args.value.items.some((i) => i.kind !== 'string'))) return { problem: '`args` is not an array of strings', span: args.value.span };
+  const rest = args?.value.kind === 'array' ? args.value.items.map((i) => (i.kind === 'string' ? i.value : '')) : [];
+  return { argv: [command.value.value, ...rest], span: command.value.span };
+}
+
 function principal(kind: PrincipalKind, name: string, span: Span, body: TomlTable, view: FsView): Principal {
   const fsEntry = body.entries.get('filesystem');
   const fs = table(fsEntry?.value);
@@ -93,8 +105,10 @@ function principal(kind: PrincipalKind, name: string, span: Span, body: TomlTabl
   const network = body.entries.get('network');
   const networkTable = table(network?.value);
   const egress = body.entries.get('contain_egress');
+  const launch = kind === 'agent' ? undefined : launchOf(body);
   return {
     ...base,
+    ...(launch ? { launch } : {}),
     ...(workspace ? { workspace } : {}),
     ...(fs ? { written: writtenTable(fs, lists) } : {}),
     ...(kind === 'tool' && network

@@ -66,6 +66,13 @@ export interface Principal {
   readonly written?: WrittenTable;
   /** A direct network exception (tool network table, MCP `contain_egress = false`). */
   readonly directNetwork?: { readonly span: Span; readonly how: 'network-table' | 'contain_egress'; readonly table?: WrittenTable };
+  /**
+   * A tool's or server's own `command` and `args` (the host product's keys,
+   * which boxwright does not judge): what `boxwright run --principal` runs
+   * when no command follows `--`. `problem` when they are not a string and
+   * an array of strings.
+   */
+  readonly launch?: { readonly argv: readonly string[]; readonly span: Span } | { readonly problem: string; readonly span: Span };
   /** An `[agent.network]` table: refused, reported by a rule. */
   readonly networkTable?: Span;
   readonly networkTableWritten?: WrittenTable;

@@ -67,8 +67,8 @@ describe('diff --git REV on a pull request', () => {
     ]);
     assert.doesNotMatch(r.stdout, /pyproject|agent-settings|has errors|cannot read|cannot show/);
     // A new file is a diff from nothing; a deleted one, a diff to nothing.
-    assert.match(r.stdout, /base:sandbox\/new\.toml \(absent\) → sandbox\/new\.toml\nverdicts\n {2}linux: accepted → refused\neffective access\n {2}\+ {2}macos: the agent can now write ~\/project/);
-    assert.match(r.stdout, /macos: the agent can no longer read ~\/project \(r → —\)/);
+    assert.match(r.stdout, /base:sandbox\/new\.toml \(absent\) → sandbox\/new\.toml\nverdicts\n {2}linux: accepted → refused\nrequested \(the same on every machine\)\n {2}\+ {2}the agent now asks to write ~\/project \(— → w\)\n.*\neffective access\n {2}\+ {2}macos: the agent can now write ~\/project/);
+    assert.match(r.stdout, /macos, linux: the agent can no longer read ~\/project \(r → —\)/);
   });
 
   it('from a subdirectory, the names are relative to it and the files are found', () => {

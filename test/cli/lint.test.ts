@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -81,9 +81,9 @@ describe('boxwright lint', () => {
     const r = boxwright(['lint', join(scratch, 'missing.toml')]);
     assert.equal(r.status, 2);
     assert.match(r.stderr, /cannot read .*missing\.toml: no such file/);
-    const dir = boxwright(['lint', scratch]);
+    const dir = boxwright(['lint', mkdtempSync(join(scratch, 'empty-'))]);
     assert.equal(dir.status, 2);
-    assert.match(dir.stderr, /is a directory/);
+    assert.match(dir.stderr, /is a directory that holds no \.toml file/);
   });
   it('usage errors: exit 2', () => {
     assert.equal(boxwright(['lint', '--format', 'yaml', 'x.toml']).status, 2);
@@ -139,5 +139,108 @@ describe('principal names name artifact files', () => {
     const ds = (JSON.parse(r.stdout) as { files: { diagnostics: { ruleId: string; message: string; range: { start: { line: number; column: number } } }[] }[] }).files[0]!.diagnostics;
     assert.deepEqual(ds.map((d) => [d.ruleId, d.range.start.line, d.range.start.column]), [['schema', 1, 8], ['schema', 4, 14]]);
     assert.match(ds[0]!.message, /"x\/\.\.\/\.\.\/y" cannot name a principal in \[tools\]/);
+  });
+});
+
+describe('issue 22: a quieter, kinder lint', () => {
+  const six = '[agent.filesystem]\nread = ["~/ncproj"]\nwrite = ["~/ncproj/output", "~/other"]\ndeny = ["~/ncproj/.env"]\nexec = ["/usr/bin/git"]\n';
+  it('--fs none: the "depends on the machine" infos are one line per file; -v lists them; JSON keeps every one', () => {
+    const cfg = file('six.toml', six);
+    const r = boxwright(['lint', '--fs', 'none', '--home', '/home/dev', cfg]);
+    assert.equal(r.status, 1, 'the error is still an error');
+    const findings = r.stdout.split('\n').filter((l) => l.startsWith(cfg));
+    assert.deepEqual(findings.map((l) => l.slice(cfg.length).split('  ').slice(0, 3).join('  ')), [
+      ':2:9  info  exec-not-confined',
+      ':3:10  info  low-label-exposure',
+      ':3:29  error  write-only',
+      ':3:29  warning  write-only',
+      '  info  7 findings depend on the machine, which the view does not know (windows-open-reads, missing-path ×4, socket-in-read-grant, deny-absent-path; lines 1, 2, 3, 4, 5): -v lists them, --fs host or --fs FILE.json decides them',
+      ' (box): macos accepted · linux refused · windows accepted-with-warnings',
+    ]);
+    assert.match(r.stdout, /\n1 error, 1 warning, 9 info\n$/);
+    const verbose = boxwright(['lint', '--fs', 'none', '--home', '/home/dev', '-v', cfg]);
+    assert.equal(verbose.stdout.split('\n').filter((l) => l.startsWith(cfg) && l.includes('depends on the machine')).length, 7);
+    const json = JSON.parse(boxwright(['lint', '--fs', 'none', '--home', '/home/dev', '--format', 'json', cfg]).stdout) as { files: { diagnostics: { message: string }[] }[] };
+    assert.equal(json.files[0]!.diagnostics.filter((d) => d.message.startsWith('depends on the machine')).length, 7);
+  });
+  it('--quiet reports errors only; verdicts, the exit status and --max-warnings still count the rest', () => {
+    const cfg = file('quiet.toml', '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env"]\n');
+    const q = boxwright(['lint', '--fs', 'examples/machine.json', '-q', cfg]);
+    assert.equal(q.stdout, `${cfg} (box): macos accepted · linux accepted-with-warnings · windows accepted-with-warnings\n0 errors, 0 warnings, 0 info\n`);
+    assert.equal(q.status, 0);
+    const gate = boxwright(['lint', '--fs', 'examples/machine.json', '--quiet', '--max-warnings', '0', cfg]);
+    assert.equal(gate.status, 1);
+    assert.equal(gate.stderr, 'boxwright: 2 warnings exceed --max-warnings 0\n');
+    const refused = boxwright(['lint', '--fs', 'examples/machine.json', '--quiet', '--format', 'json', 'examples/write-only.toml']);
+    const ds = (JSON.parse(refused.stdout) as { files: { diagnostics: { severity: string }[] }[] }).files[0]!.diagnostics;
+    assert.ok(ds.length > 0 && ds.every((d) => d.severity === 'error'));
+  });
+  it('"1 warning exceeds", not "1 warnings exceed"', () => {
+    const cfg = file('one-warning.toml', '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/.terraformrc", "~/.m2/settings.xml", "~/.kaggle", "~/.databrickscfg"]\n[tools.fetch.network]\n');
+    const r = boxwright(['lint', '--fs', 'examples/machine.json', '--platform', 'macos', '--max-warnings', '0', cfg]);
+    assert.equal(r.stderr, 'boxwright: 1 warning exceeds --max-warnings 0\n');
+    assert.match(r.stdout, /\n0 errors, 1 warning, /);
+  });
+  it('windows-open-reads: once per config, and a config that denies the credential files that exist passes --max-warnings 0', () => {
+    const cfg = file('denies.toml', '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/.terraformrc", "~/.m2/settings.xml", "~/.kaggle", "~/.databrickscfg"]\n\n[mcp_servers.search.filesystem]\nread = ["~/index"]\n');
+    const r = boxwright(['lint', '--fs', 'examples/machine.json', '--max-warnings', '0', cfg]);
+    assert.equal(r.status, 0, r.stdout);
+    assert.doesNotMatch(r.stdout, /windows-open-reads/);
+    const open = boxwright(['lint', '--fs', 'examples/machine.json', '--format', 'json', 'examples/coding-agent.toml']);
+    const ids = (JSON.parse(open.stdout) as { files: { diagnostics: { ruleId: string }[] }[] }).files[0]!.diagnostics.map((d) => d.ruleId);
+    assert.equal(ids.filter((id) => id === 'windows-open-reads').length, 1, 'a config of three principals: one report');
+  });
+  it('a directory or a glob finds the sandbox configs in it (--only-configs semantics); none found is exit 2', (t) => {
+    const dir = mkdtempSync(join(scratch, 'tree-'));
+    mkdirSync(join(dir, 'sandbox', 'deep'), { recursive: true });
+    mkdirSync(join(dir, '.hidden'));
+    mkdirSync(join(dir, 'node_modules'));
+    writeFileSync(join(dir, 'sandbox', 'a.toml'), '[agent.filesystem]\nread = ["~/project"]\n');
+    writeFileSync(join(dir, 'sandbox', 'deep', 'b.toml'), '[agent.filesystem]\nwrite = ["~/project/output"]\n');
+    writeFileSync(join(dir, 'sandbox', 'pyproject.toml'), '[project]\nname = "x"\n');
+    writeFileSync(join(dir, 'sandbox', 'notes.txt'), '[agent.filesystem]\n');
+    writeFileSync(join(dir, '.hidden', 'c.toml'), '[agent]\n');
+    writeFileSync(join(dir, 'node_modules', 'd.toml'), '[agent]\n');
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const verdictLines = (out: string) => out.split('\n').filter((l) => l.includes(' (box): '));
+    const inDir = spawnSync(process.execPath, [bin, 'lint', '--fs', 'examples/machine.json', '--platform', 'linux', '.'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    // Run from `dir`, the manifest path is relative to the repository: give it absolutely.
+    const run = (...a: string[]) => spawnSync(process.execPath, [bin, 'lint', '--fs', join(repoRoot, 'examples/machine.json'), '--platform', 'linux', ...a], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    assert.equal(inDir.status, 2, 'the relative manifest is not found from there: a usage error');
+    const all = run('.');
+    assert.deepEqual(verdictLines(all.stdout), ['sandbox/a.toml (box): linux accepted (not checked: macos, windows)', 'sandbox/deep/b.toml (box): linux refused (not checked: macos, windows)']);
+    assert.equal(all.status, 1);
+    assert.deepEqual(verdictLines(run('sandbox/').stdout), ['sandbox/a.toml (box): linux accepted (not checked: macos, windows)', 'sandbox/deep/b.toml (box): linux refused (not checked: macos, windows)']);
+    assert.deepEqual(verdictLines(run('sandbox/*.toml').stdout), ['sandbox/a.toml (box): linux accepted (not checked: macos, windows)']);
+    assert.deepEqual(verdictLines(run('./sandbox/**/*.toml').stdout), ['sandbox/a.toml (box): linux accepted (not checked: macos, windows)', 'sandbox/deep/b.toml (box): linux refused (not checked: macos, windows)']);
+    const none = run('nothing/*.toml');
+    assert.equal(none.status, 2);
+    assert.equal(none.stderr, 'boxwright: cannot read nothing/*.toml: matches no file\n');
+    // A file named explicitly is linted whatever it is.
+    assert.match(run('sandbox/pyproject.toml').stdout, /not a sandbox configuration/);
+  });
+  it('a FIFO, /dev/zero, an oversized file or an endless standard input is refused at once (exit 2), never read forever', (t) => {
+    const dir = mkdtempSync(join(scratch, 'special-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const fifo = join(dir, 'pipe.toml');
+    spawnSync('mkfifo', [fifo]);
+    const big = join(dir, 'big.toml');
+    writeFileSync(big, '');
+    truncateSync(big, 17 * 1024 * 1024);
+    const cases: [string[], string][] = [
+      [[fifo], `boxwright: cannot read ${fifo}: is a FIFO, not a regular file\n`],
+      [['/dev/zero'], 'boxwright: cannot read /dev/zero: is a character device, not a regular file\n'],
+      [[big], `boxwright: cannot read ${big}: is larger than 16 MiB (17825792 bytes), the most boxwright reads\n`],
+    ];
+    for (const [a, stderr] of cases) {
+      const r = spawnSync(process.execPath, [bin, 'lint', '--fs', 'none', ...a], { encoding: 'utf8', timeout: 30_000, env: { ...process.env, NO_COLOR: '1' } });
+      assert.equal(r.error, undefined, `${a.join(' ')}: ${String(r.error)}`);
+      assert.deepEqual([r.status, r.stderr], [2, stderr]);
+    }
+    const zero = spawnSync('bash', ['-c', `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} lint --fs none - < /dev/zero`], { encoding: 'utf8', timeout: 30_000 });
+    assert.deepEqual([zero.status, zero.stderr], [2, 'boxwright: cannot read <stdin>: runs on past 16 MiB, the most boxwright reads\n']);
+    const explain = spawnSync(process.execPath, [bin, 'explain', '--fs', 'none', fifo], { encoding: 'utf8', timeout: 30_000 });
+    assert.equal(explain.status, 2, explain.stderr);
+    assert.match(explain.stderr, /is a FIFO, not a regular file/);
   });
 });

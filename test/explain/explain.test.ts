@@ -33,6 +33,46 @@ describe('explain: goldens in all three formats', () => {
   }
 });
 
+describe('explain cites only the rules lint reports', () => {
+  it('every rule a footnote names, in every example, is one lint reports in that config for that platform (issue 22: it cited no-windows-path, which lint never reports for an exec grant)', () => {
+    let cited = 0;
+    for (const name of exampleNames) {
+      const file = `examples/${name}`;
+      const check = reader.check(readFileSync(join(repoRoot, file)), file);
+      const m = explainCheck(check).matrix!;
+      const emitted = new Set(check.diagnostics.flatMap((d) => d.platforms.map((p) => `${d.ruleId} ${p}`)));
+      for (const pm of m.principals)
+        for (const cells of [...pm.rows.map((r) => r.cells), pm.elsewhere])
+          for (const [p, c] of Object.entries(cells))
+            for (const n of [...(c.note ? [c.note] : []), ...(c.disclosures ?? [])]) {
+              if (!n.ruleId) continue;
+              cited++;
+              assert.ok(emitted.has(`${n.ruleId} ${p}`), `${name}: ${p} cites ${n.ruleId}, which lint does not report there: ${n.text}`);
+            }
+    }
+    assert.ok(cited > 50, `${cited} citations`);
+  });
+  it('coding-agent: the exec outside the home keeps its words without the rule', () => {
+    const git = matrixOf('coding-agent.toml')!.principals[0]!.rows.find((r) => r.written === '/usr/bin/git')!;
+    assert.deepEqual(git.cells.windows.note, { ruleId: '', text: '/usr/bin/git has no Windows meaning (only paths under ~ map to %USERPROFILE%): the Windows plan leaves this entry out' });
+  });
+});
+
+describe('explain marks a deny other principals are not bound by', () => {
+  it("the agent's deny of ~/project/.env and a server reading ~/project: the deny's macOS and Linux cells say so, Windows' does not", () => {
+    const text = '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env"]\n\n[mcp_servers.files.filesystem]\nread = ["~/project"]\n';
+    const m = explainCheck(reader.check(Buffer.from(text), 'c.toml')).matrix!;
+    const deny = m.principals[0]!.rows.find((r) => r.list === 'deny')!;
+    const mark = { ruleId: 'deny-open-to-others', text: 'other principals are not bound by this deny: MCP server `files` can read it (its `read` of ~/project, line 6)' };
+    assert.deepEqual(deny.cells.macos.disclosures, [mark]);
+    assert.ok(deny.cells.linux.disclosures?.some((d) => d.ruleId === mark.ruleId && d.text === mark.text), JSON.stringify(deny.cells.linux));
+    assert.ok(!deny.cells.windows.disclosures?.some((d) => d.ruleId === mark.ruleId));
+    const denied = '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env"]\n\n[mcp_servers.files.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env"]\n';
+    const both = explainCheck(reader.check(Buffer.from(denied), 'd.toml')).matrix!;
+    assert.ok(!both.principals[0]!.rows.find((r) => r.list === 'deny')!.cells.linux.disclosures?.some((d) => d.ruleId === mark.ruleId), 'denied in both tables: no mark');
+  });
+});
+
 describe('explain: the matrix', () => {
   it('a row per grant, cells from the legend, a footnote naming the rule where a platform differs', () => {
     const m = matrixOf('write-only.toml')!;

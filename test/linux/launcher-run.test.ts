@@ -82,7 +82,8 @@ describe('launcher: the command passes through', { skip, concurrency: 2 }, () =>
   it('a command on no PATH directory of the view: 127, with the PATH searched', async () => {
     const r = await launch(d.run, ['no-such-command'], { env: { PATH: '/usr/local/bin:/usr/bin:/bin' } });
     assert.equal(r.status, 127);
-    assert.match(r.stderr, /^boxwright-sandbox: cannot execute 'no-such-command': No such file or directory\nagent\.run: no-such-command is not in agent's view: not found on the sandbox's PATH \(PATH=\/usr\/local\/bin:\/usr\/bin:\/bin\), or its #! interpreter is missing\. Grant its directory in .*c\.toml/);
+    // One program, one prefix: the in-sandbox step speaks as the launcher (it said `boxwright-sandbox:`).
+    assert.match(r.stderr, /^agent\.run: cannot execute 'no-such-command': No such file or directory\nagent\.run: no-such-command is not in agent's view: not found on the sandbox's PATH \(PATH=\/usr\/local\/bin:\/usr\/bin:\/bin\), or its #! interpreter is missing\. Grant its directory in .*c\.toml/);
   });
 
   it('a path outside the view: 127', async () => {
@@ -155,7 +156,7 @@ describe('launcher: the command passes through', { skip, concurrency: 2 }, () =>
     // Besides 9 and 200, whatever the test runner itself inherited and left inheritable.
     const closed = /^agent\.run: closed inherited descriptors ([\d, ]+) \(--pass-fd N lets one through\)$/m.exec(r.stderr)?.[1]?.split(', ').map(Number);
     assert.ok(closed?.includes(9) && closed.includes(200) && !closed.includes(100), r.stderr);
-    assert.match(r.stderr, /^agent\.run: running ".*bwrap" "--args" "\d+" "--json-status-fd" "\d+" "--" "\/\.boxwright\/exec" "--no-landlock" "--ready-fd" "\d+" "--keep-fd" "100" "--" ".*probe" "fds"$/m);
+    assert.match(r.stderr, /^agent\.run: running ".*bwrap" "--args" "\d+" "--json-status-fd" "\d+" "--" "\/\.boxwright\/exec" "--no-landlock" "--ready-fd" "\d+" "--keep-fd" "100" "--name" "agent\.run" "--" ".*probe" "fds"$/m);
     assert.match(r.stderr, /^agent\.run: --args \d+ holds "--unshare-all" .*"--ro-bind-fd" "\d+" "\/usr" .*"--seccomp" "\d+"$/m);
     const read = await launch(d.run, ['--pass-fd', '100', lab.probe, 'fdread', '100', 'secret.txt'], { fds: { 100: dirFd } });
     assert.equal(results(read.stdout).content, 'host secret');

@@ -167,7 +167,7 @@ describe('launcher: fail-closed', { skip, concurrency: 1 }, () => {
   it('the in-sandbox step refuses (malformed Landlock rules): 125, its reason above', async () => {
     writeFileSync(join(d.dir, 'bad.landlock'), `fs${NUL}execute${NUL}relative/path${NUL}`);
     d.writeLaunch({ landlock: 'bad.landlock' });
-    await refused(touch(), /boxwright-sandbox: not an absolute path: 'relative\/path'; nothing was run\n.*the in-sandbox step refused \(rules; its message is above\)/);
+    await refused(touch(), /^agent\.run: not an absolute path: 'relative\/path'; nothing was run\nagent\.run: the in-sandbox step refused \(rules; its message is above\)/);
   });
 
   it('usage: no command, an unknown option, a bad --pass-fd: exit 2, nothing run', async () => {

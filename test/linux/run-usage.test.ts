@@ -78,7 +78,7 @@ describe('boxwright run: usage errors and options before CONFIG', { skip, concur
     ['an unknown --fs', ['--fs', 'bogus'], /--fs takes `host` .* bogus is neither, and no such file exists/],
     ['a directory as --fs', ['--fs', '@DIR'], /--fs takes `host` .*is a directory/],
     ['a relative --gateway-socket', ['--gateway-socket', 'g.sock'], /--gateway-socket must be an absolute path, not "g\.sock"/],
-    ['an unknown --principal', ['--principal', 'bogus'], /--principal must be agent, tool:NAME or mcp:NAME/],
+    ['an unknown --principal', ['--principal', 'bogus'], /--principal must be agent, tool.NAME or mcp.NAME/],
     ['--landlock maybe', ['--landlock', 'maybe'], /--landlock takes "on", "off", not "maybe"/],
     ['--dialect bogus', ['--dialect', 'bogus'], /--dialect takes "box", "tyba", not "bogus"/],
     ['--pass-fd abc', ['--pass-fd', 'abc'], /--pass-fd takes a descriptor number above 2/],

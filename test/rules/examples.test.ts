@@ -29,7 +29,7 @@ const expected: Record<string, { verdicts: [V, V, V]; rules: string[] }> = {
   'list-without-content.toml': { verdicts: [A, R, W], rules: ['list-without-content'] },
   'deny-absent-path.toml': { verdicts: [A, R, W], rules: ['deny-absent-path'] },
   'deny-existing-file.toml': { verdicts: [A, W, W], rules: ['deny-file-substitution'] },
-  'deny-label-shared.toml': { verdicts: [A, W, W], rules: ['deny-label-shared', 'deny-file-substitution'] },
+  'deny-label-shared.toml': { verdicts: [W, W, W], rules: ['deny-label-shared', 'deny-file-substitution', 'deny-open-to-others'] },
   'deny-in-write-tree.toml': { verdicts: [A, W, W], rules: ['deny-ancestors-pinned', 'deny-file-substitution', 'low-label-exposure'] },
   'metadata-agent.toml': { verdicts: [A, W, W], rules: ['metadata-tree'] },
   'metadata-tool.toml': { verdicts: [R, R, R], rules: ['metadata-in-tool'] },

@@ -101,7 +101,9 @@ describe('--fs none: existence-dependent rules become one info each, verdicts un
     assert.equal(r.verdicts.linux, 'accepted');
     assert.equal(r.verdicts.macos, 'accepted');
     const infos = r.diagnostics.filter((d) => d.message.startsWith('depends on the machine'));
-    assert.deepEqual(infos.map((d) => [d.ruleId, d.severity]), [['missing-path', 'info'], ['socket-in-read-grant', 'info'], ['deny-absent-path', 'info']]);
+    assert.deepEqual(infos.map((d) => [d.ruleId, d.severity]), [['windows-open-reads', 'info'], ['missing-path', 'info'], ['socket-in-read-grant', 'info'], ['deny-absent-path', 'info']]);
+    assert.ok(infos.every((d) => d.machineDependent), 'each is marked machine-dependent: the text format collapses them');
+    assert.deepEqual(r.diagnostics.filter((d) => d.machineDependent && !infos.includes(d)), []);
   });
 });
 

@@ -26,10 +26,12 @@
 #include "sandbox.h"
 
 static int ready_fd = -1;
+/* The prefix of its messages: the launcher's own (--name), so that one run speaks with one voice. */
+static const char *prefix = "boxwright-sandbox";
 
 void sandbox_refuse(const char *kind, const char *fmt, ...) {
   va_list ap;
-  fputs("boxwright-sandbox: ", stderr);
+  fprintf(stderr, "%s: ", prefix);
   va_start(ap, fmt);
   vfprintf(stderr, fmt, ap);
   va_end(ap);
@@ -40,7 +42,7 @@ void sandbox_refuse(const char *kind, const char *fmt, ...) {
 
 static void __attribute__((noreturn)) usage(void) {
   sandbox_refuse("usage",
-                 "usage: boxwright-sandbox (--rules-fd N | --no-landlock) [--ready-fd M] [--keep-fd K]... -- CMD [ARGS...] "
+                 "usage: boxwright-sandbox (--rules-fd N | --no-landlock) [--ready-fd M] [--keep-fd K]... [--name PREFIX] -- CMD [ARGS...] "
                  "| --check --rules-fd N | --abi | --version");
 }
 
@@ -61,6 +63,12 @@ int inside_main(int argc, char **argv) {
       if (fd >= 0 && fcntl(fd, F_GETFD) >= 0) ready_fd = fd;
       break;
     }
+  /* And the prefix: a refusal while parsing speaks as the launcher too. */
+  for (int j = 1; j + 1 < argc && strcmp(argv[j], "--") != 0; j++)
+    if (strcmp(argv[j], "--name") == 0 && argv[j + 1][0] && strlen(argv[j + 1]) <= 64) {
+      prefix = argv[j + 1];
+      break;
+    }
   int ready_seen = 0;
   for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
     if (strcmp(argv[i], "--rules-fd") == 0 && i + 1 < argc && rules_fd < 0) rules_fd = fd_operand(argv[++i]);
@@ -68,6 +76,7 @@ int inside_main(int argc, char **argv) {
     else if (strcmp(argv[i], "--keep-fd") == 0 && i + 1 < argc) keep[nkeep++] = fd_operand(argv[++i]);
     else if (strcmp(argv[i], "--no-landlock") == 0 && !no_landlock) no_landlock = 1;
     else if (strcmp(argv[i], "--check") == 0 && !check_only) check_only = 1;
+    else if (strcmp(argv[i], "--name") == 0 && i + 1 < argc) i++;
     else usage();
   }
   /* Exactly one of --rules-fd and --no-landlock; the rules fd is none of the others. */
@@ -116,6 +125,6 @@ int inside_main(int argc, char **argv) {
   execvp(cmd[0], cmd);
   int err = errno;
   if (ready_fd >= 0) dprintf(ready_fd, "exec-failed %d\n", err);
-  fprintf(stderr, "boxwright-sandbox: cannot execute '%s': %s\n", cmd[0], strerror(err));
+  fprintf(stderr, "%s: cannot execute '%s': %s\n", prefix, cmd[0], strerror(err));
   return err == ENOENT ? EXIT_NOT_FOUND : EXIT_NOT_EXECUTABLE;
 }

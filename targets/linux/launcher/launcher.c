@@ -37,7 +37,12 @@ extern char **environ;
 #define MAX_ARGS_BYTES (256 << 20)
 #define MAX_CONFIG_BYTES (256 << 20)
 
-static const char *me = "launcher"; /* `<stem>.run`, the prefix of every message */
+/*
+ * The prefix of every message: `<stem>.run`, or what --name says (`boxwright
+ * run` passes its own name, so that a run speaks with one voice); the
+ * in-sandbox step is given the same.
+ */
+static const char *me = "launcher";
 
 static void PRINTF(1, 2) say(const char *fmt, ...) {
   va_list ap;
@@ -93,8 +98,15 @@ static void parse_options(int argc, char **argv, struct options *o) {
       int fd = parse_fd_number(argv[++i]);
       if (fd < 3 || fd > 1000000) usage("--pass-fd takes a descriptor number above 2 (stdin, stdout and stderr always pass)");
       o->pass_fd[o->npass_fd++] = fd;
-    } else if (strcmp(a, "--pass-env") == 0 || strcmp(a, "--pass-fd") == 0) {
-      usage("--pass-env and --pass-fd take an operand");
+    } else if (strcmp(a, "--name") == 0 && i + 1 < argc) {
+      const char *name = argv[++i];
+      size_t n = strlen(name);
+      int printable = n > 0 && n <= 64;
+      for (size_t k = 0; printable && k < n; k++) printable = (unsigned char)name[k] >= 0x20 && name[k] != 0x7f;
+      if (!printable) usage("--name takes a message prefix of 1 to 64 printable characters");
+      me = name;
+    } else if (strcmp(a, "--pass-env") == 0 || strcmp(a, "--pass-fd") == 0 || strcmp(a, "--name") == 0) {
+      usage("--pass-env, --pass-fd and --name take an operand");
     } else {
       char why[256];
       snprintf(why, sizeof why, "unknown option '%.128s' (options come before the command; `--` ends them)", a);
@@ -382,6 +394,7 @@ int launcher_main(int argc, char **argv, const char *exe) {
   else push(&cmd, "--no-landlock");
   push(&cmd, "--ready-fd"), push(&cmd, number(ready_fd));
   for (size_t i = 0; i < o.npass_fd; i++) push(&cmd, "--keep-fd"), push(&cmd, number(o.pass_fd[i]));
+  push(&cmd, "--name"), push(&cmd, (char *)me);
   push(&cmd, "--");
   for (char **c = o.command; *c; c++) push(&cmd, *c);
   if (o.verbose) {
