@@ -77,11 +77,40 @@ const projectEntries = new Map(entries.filter((e) => e.where === 'project').flat
 const gitdirEntry = entries.find((e) => e.where === 'gitdir')!;
 const pointerEntry = asEntry(entries.find((e) => e.where === 'pointer')!);
 const inputEntry = entries.find((e) => e.where === 'input')!;
+const gitdirNames: ReadonlySet<string> = new Set(gitdirEntry.names ?? []);
 
 /** The names looked for in every directory of a write tree (`.git`, `.vscode`, …). */
 export const projectNames: readonly string[] = [...projectEntries.keys()];
 /** The home paths (`~/.bashrc`, `~/.local/bin`, …), as written. */
 export const homePaths: readonly string[] = homeEntries.map((h) => h.written);
+
+/**
+ * The host-trusted paths a path lies at or inside by its spelling alone, on
+ * no machine in particular, outermost first: a home path (`~/.bashrc`,
+ * `~/.local/bin`), a component with a project name (`.git`, `.vscode`, at
+ * any depth: a machine's search stops two levels down, a request does
+ * not), and below a `.git` component, one with a name of what git runs from
+ * a git directory (`config`, `hooks`, …, at any depth: a submodule's or a
+ * linked worktree's git directory inside it has its own). What a `.git`
+ * file names is a fact of a machine, and boxwright's inputs are a
+ * command's: neither is known here. `diff` compares requests with these
+ * carved out, so that a grant that lifts one asks for more.
+ */
+export function trustedByName(path: string, home: string): string[] {
+  const out = new Set<string>();
+  for (const h of homeEntries) {
+    const at = expandTilde(h.written, home);
+    if (isUnder(path, at)) out.add(at);
+  }
+  const parts = path.split('/');
+  let inGitdir = false;
+  for (let i = 1; i < parts.length; i++) {
+    const name = parts[i]!;
+    if (projectEntries.has(name) || (inGitdir && gitdirNames.has(name))) out.add(parts.slice(0, i + 1).join('/'));
+    inGitdir ||= name === '.git';
+  }
+  return [...out].sort((a, b) => a.length - b.length);
+}
 
 /**
  * What the search reads of a directory listing: its subdirectories (where

@@ -10,7 +10,7 @@ import { checkConfig, type CheckResult } from '../../app/check.js';
 import { compileConfig } from '../../app/cli/compile.js';
 import { accessDelta } from '../../app/views/delta.js';
 import { explainMatrix } from '../../app/views/matrix.js';
-import { manifestView, noneView, SEARCH_BUDGET, type FsView, type HostTrustedInput } from '../../compiler/paths/index.js';
+import { manifestView, noneView, SEARCH_BUDGET, trustedByName, type FsView, type HostTrustedInput } from '../../compiler/paths/index.js';
 import { legend, type PrincipalAccess } from '../../model/index.js';
 import { parseArgsFile } from '../../targets/linux/index.js';
 import type { AclPlan } from '../../targets/windows/plan.js';
@@ -188,6 +188,22 @@ describe('host-trusted paths: what lint says', () => {
       ['windows', 'rx', 'rwx', true],
     ]);
     assert.ok(delta.diagnosticsAdded.some((d) => d.ruleId === 'host-trusted-path' && d.severity === 'warning'));
+    // And in what is asked for, on every machine (the gate's machine-independent half).
+    assert.deepEqual(delta.requested.map((c) => [c.path, c.before, c.after, c.widens]), [['~/p/.git', 'r', 'rw', true]]);
+  });
+
+  it('trustedByName: what a path lies at or inside by its spelling alone, outermost first', () => {
+    const home = '/home/u';
+    assert.deepEqual(trustedByName('/home/u/.bashrc', home), ['/home/u/.bashrc']);
+    assert.deepEqual(trustedByName('/home/u/.local/bin/tool', home), ['/home/u/.local/bin']);
+    assert.deepEqual(trustedByName('/home/u/p/.git/hooks/pre-commit', home), ['/home/u/p/.git', '/home/u/p/.git/hooks']);
+    // At any depth, a submodule's git directory included; a project name deep in a tree too.
+    assert.deepEqual(trustedByName('/home/u/p/.git/modules/lib/config', home), ['/home/u/p/.git', '/home/u/p/.git/modules', '/home/u/p/.git/modules/lib/config']);
+    assert.deepEqual(trustedByName('/srv/a/b/c/d/.vscode/tasks.json', home), ['/srv/a/b/c/d/.vscode']);
+    // What git runs is host-trusted inside a git directory only; a .hg is one whole.
+    assert.deepEqual(trustedByName('/home/u/p/hooks/config', home), []);
+    assert.deepEqual(trustedByName('/home/u/p/src', home), []);
+    assert.deepEqual(trustedByName('/home/u', home), []);
   });
 });
 
