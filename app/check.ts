@@ -1,15 +1,19 @@
 import type { Diagnostic, Platform, Verdict } from '../compiler/diagnostic.js';
 import { compareDiagnostics, PLATFORMS, verdictsOf } from '../compiler/diagnostic.js';
-import { buildIR } from '../compiler/ir/build.js';
+import { buildIR, credentialFacts, linuxFacts } from '../compiler/ir/build.js';
+import { buildSettingsIR } from '../compiler/ir/settings.js';
+import { parseJson } from '../compiler/json/index.js';
 import type { PolicyIR } from '../compiler/ir/types.js';
 import type { HostTrustedInput } from '../compiler/paths/host-trusted.js';
 import type { FsView } from '../compiler/paths/view.js';
-import { detectDialect } from '../compiler/schema/dialect.js';
-import { validateDocument, type Dialect } from '../compiler/schema/validate.js';
+import { detectDialect, isJsonText } from '../compiler/schema/dialect.js';
+import { validateJsonDocument } from '../compiler/schema/validate-json.js';
+import { isJsonDialect, validateDocument, type Dialect, type JsonDialect } from '../compiler/schema/validate.js';
 import type { TomlComment } from '../compiler/toml/ast.js';
 import { parseToml } from '../compiler/toml/index.js';
 import { effectiveAccess, type AccessModel } from '../model/index.js';
 import { checkRules } from '../rules/index.js';
+import { jsonSyntax } from '../rules/json-syntax.js';
 import { tomlSyntax } from '../rules/toml-syntax.js';
 
 export interface CheckOptions {
@@ -62,6 +66,9 @@ export type CheckedPolicy = Extract<CheckResult, { readonly ir: PolicyIR }>;
  */
 export function checkConfig(bytes: Uint8Array, options: CheckOptions): CheckResult {
   const { file } = options;
+  const head = Buffer.from(bytes.subarray(0, 4096)).toString('utf8');
+  // JSON by its dialect, its name or its first character; a TOML dialect asked of a JSON text is an error checkSettings words.
+  if (isJsonDialect(options.dialect) || isJsonText(head, file)) return checkSettings(bytes, options);
   const parsed = parseToml(bytes);
   const finish = (diagnostics: Diagnostic[], dialect?: Dialect, checked?: { ir: PolicyIR; model: AccessModel }): CheckResult => {
     const platforms = options.platforms ?? PLATFORMS;
@@ -88,6 +95,7 @@ export function checkConfig(bytes: Uint8Array, options: CheckOptions): CheckResu
   const detected = detectDialect(parsed.document, file, options.dialect);
   if ('diagnostic' in detected) return finish([detected.diagnostic]);
   const { dialect } = detected;
+  if (isJsonDialect(dialect)) return finish([{ ruleId: 'schema', severity: 'error', platforms: PLATFORMS, file, message: `--dialect ${dialect} reads JSON settings, and this file is TOML`, span: { start: { offset: 0, line: 1, column: 1 }, end: { offset: 0, line: 1, column: 1 } } }]);
   const schemaDiagnostics = validateDocument(parsed.document, dialect, file);
   if (schemaDiagnostics.length) return finish(schemaDiagnostics, dialect);
   const ir = buildIR(parsed.document, {
@@ -102,4 +110,51 @@ export function checkConfig(bytes: Uint8Array, options: CheckOptions): CheckResu
   });
   const model = effectiveAccess(ir);
   return finish(checkRules(ir, model, { view: options.view, comments: parsed.comments, text: parsed.text }), dialect, { ir, model });
+}
+
+/** The diagnostics kept for the selected platforms, sorted, and the verdicts they give. */
+function kept(diagnostics: readonly Diagnostic[], platforms: readonly Platform[] = PLATFORMS): Diagnostic[] {
+  return diagnostics
+    .map((d) => ({ ...d, platforms: d.platforms.filter((p) => platforms.includes(p)) }))
+    .filter((d) => d.platforms.length > 0)
+    .sort(compareDiagnostics);
+}
+
+/**
+ * What an absent settings file means to its tool: sandbox-runtime runs
+ * with its built-in defaults (cli.js, getDefaultConfig: no network, no
+ * writes but its own, reads open); Claude Code with no settings at all.
+ * What `diff` compares a config added or deleted with.
+ */
+const absentSettings: Record<JsonDialect, string> = {
+  srt: '{"network":{"allowedDomains":[],"deniedDomains":[]},"filesystem":{"denyRead":[],"allowRead":[],"allowWrite":[],"denyWrite":[]}}',
+  claude: '{}',
+};
+
+/**
+ * The JSON dialects: JSON with spans → dialect → the settings schema →
+ * IR → model → rules, as checkConfig does for TOML.
+ */
+function checkSettings(bytes: Uint8Array, options: CheckOptions): CheckResult {
+  const { file } = options;
+  const override = options.dialect && isJsonDialect(options.dialect) ? options.dialect : undefined;
+  const input = bytes.length === 0 && override ? Buffer.from(absentSettings[override]) : bytes;
+  const parsed = parseJson(input);
+  const finish = (diagnostics: Diagnostic[], dialect?: Dialect, checked?: { ir: PolicyIR; model: AccessModel }): CheckResult => {
+    const k = kept(diagnostics, options.platforms);
+    const text: CheckedText = { file, bytes, text: parsed.text, ...(dialect ? { dialect } : {}), diagnostics: k, verdicts: verdictsOf(k), comments: [] };
+    return checked ? { ...text, ir: checked.ir, model: checked.model } : text;
+  };
+  if (!parsed.document) {
+    return finish(parsed.errors.map((e) => ({ ruleId: jsonSyntax.meta.id, severity: jsonSyntax.messages.syntax.severity, platforms: jsonSyntax.messages.syntax.platforms, message: jsonSyntax.messages.syntax.text({ message: e.message }), file, span: e.span })));
+  }
+  if (options.dialect && !isJsonDialect(options.dialect)) return finish([{ ruleId: 'schema', severity: 'error', platforms: PLATFORMS, file, message: `--dialect ${options.dialect} reads TOML, and this file is JSON (sandbox-runtime or Claude Code settings: --dialect srt|claude)`, span: parsed.document.span }]);
+  const detected = detectDialect({ syntax: 'json', value: parsed.document }, file, override);
+  if ('diagnostic' in detected) return finish([detected.diagnostic]);
+  const dialect = detected.dialect as JsonDialect;
+  const schemaDiagnostics = validateJsonDocument(parsed.document, dialect, file, parsed.duplicates);
+  if (schemaDiagnostics.some((d) => d.severity === 'error')) return finish(schemaDiagnostics, dialect);
+  const ir = buildSettingsIR(parsed.document, { file, dialect, view: options.view, worktree: options.worktree, knownCredentials: credentialFacts(options.view), linux: linuxFacts(options.view, dialect, false) });
+  const model = effectiveAccess(ir);
+  return finish([...schemaDiagnostics, ...checkRules(ir, model, { view: options.view, comments: [], text: parsed.text })], dialect, { ir, model });
 }

@@ -60,7 +60,13 @@ function cli() {
     process.exit(2);
   }
   // BOXWRIGHT_CODE_CACHE=off: neither read nor write one (bench/code-cache.mjs measures what it saves).
-  const useCache = process.env.BOXWRIGHT_CODE_CACHE !== 'off';
+  // NODE_OPTIONS is for the programs boxwright runs (`NODE_OPTIONS=--jitless
+  // boxwright run --pass-env NODE_OPTIONS …`), not for boxwright: V8 accepts
+  // a cache only under the flags it was made with, and checking one under
+  // others prints V8's flag warnings on every call ("disabling flag
+  // --expose_wasm due to conflicting flags"), so with NODE_OPTIONS set there
+  // is none, read or written; the CLI compiles as it does without a cache.
+  const useCache = process.env.BOXWRIGHT_CODE_CACHE !== 'off' && !process.env.NODE_OPTIONS;
   let cachedData;
   try {
     cachedData = useCache ? readFileSync(cacheFile) : undefined;

@@ -11,6 +11,13 @@ import type { Refusal } from './facts.js';
 export type Cell =
   | { readonly kind: 'access'; readonly read: boolean; readonly write: boolean; readonly exec: boolean; readonly names: boolean; readonly meta: boolean }
   | { readonly kind: 'empty' }
+  /**
+   * sandbox-runtime on Linux: an empty writable directory of the sandbox's
+   * own (a tmpfs) over a read-denied one, or a directory bubblewrap made
+   * in it for a mount point: reads find nothing of the host, writes
+   * succeed and are gone when the command ends.
+   */
+  | { readonly kind: 'scratch' }
   | { readonly kind: 'denied' }
   | { readonly kind: 'absent' }
   | { readonly kind: 'refused'; readonly because: Refusal };
@@ -18,6 +25,7 @@ export type Cell =
 export const absent: Cell = Object.freeze({ kind: 'absent' });
 export const denied: Cell = Object.freeze({ kind: 'denied' });
 export const empty: Cell = Object.freeze({ kind: 'empty' });
+export const scratch: Cell = Object.freeze({ kind: 'scratch' });
 
 export function access(flags: { read?: boolean; write?: boolean; exec?: boolean; names?: boolean; meta?: boolean }): Cell {
   const read = flags.read ?? false;
@@ -38,13 +46,15 @@ const accessCells: readonly Cell[] = Array.from({ length: 32 }, (_, i): Cell => 
 });
 
 /**
- * The explain legend: `rw`, `r`, `rx`, `rwx`, `w`, `wx`, `names`, `meta`, `x`, `empty`,
+ * The explain legend: `rw`, `r`, `rx`, `rwx`, `w`, `wx`, `names`, `meta`, `x`, `empty`, `scratch`,
  * `—` (absent or denied), `refused`.
  */
 export function legend(cell: Cell): string {
   switch (cell.kind) {
     case 'empty':
       return 'empty';
+    case 'scratch':
+      return 'scratch';
     case 'denied':
     case 'absent':
       return '—';

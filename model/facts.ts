@@ -8,6 +8,7 @@
  */
 import type { Platform } from '../compiler/diagnostic.js';
 import type { Grant, Principal } from '../compiler/ir/types.js';
+import type { MissingNeed } from './exec-start.js';
 
 /** Why a platform refuses the configuration because of one grant. */
 export type Refusal =
@@ -25,7 +26,13 @@ export type Refusal =
    * alone: Linux binds it with everything below it, and Windows' file ACE
    * on a directory lets entries be added to it.
    */
-  | { readonly kind: 'directory-as-one-file' };
+  | { readonly kind: 'directory-as-one-file' }
+  /**
+   * sandbox-runtime, Linux: an absent write deny's placeholder would go in a
+   * directory the sandbox shows read-only (`holder`, bound by another deny
+   * or an allowRead), so bubblewrap cannot make it and the sandbox does not start.
+   */
+  | { readonly kind: 'srt-placeholder-unmakeable'; readonly at: string; readonly holder: string };
 
 /** Why a cell differs from what the grant asked for, though the platform accepts it. */
 export type Mechanism =
@@ -89,6 +96,22 @@ export type Mechanism =
    * `scoped-from-abi-6`).
    */
   | { readonly kind: 'host-network-namespace'; readonly abstractSockets: AbstractSockets }
+  /** sandbox-runtime, Linux: a read-denied directory is an empty writable tmpfs (or a directory bubblewrap made in one): writes land there and vanish. */
+  | { readonly kind: 'srt-read-deny-scratch' }
+  /** sandbox-runtime, Linux: a write or allowRead root at or under a read-denied directory is bound back from the host, so the denied content is there again. */
+  | { readonly kind: 'srt-write-restores-read' }
+  /** sandbox-runtime, macOS: a read-denied path inside a write root is written but not read (write-only). */
+  | { readonly kind: 'srt-write-only' }
+  /** sandbox-runtime, Linux: an entry whose path does not exist when the command starts is skipped (a denyRead hides nothing, an allowWrite opens nothing). */
+  | { readonly kind: 'srt-absent-skipped' }
+  /** sandbox-runtime, Linux: an absent denyWrite (or mandatory deny) inside a write root is held by a placeholder made on the host for the run. */
+  | { readonly kind: 'srt-deny-placeholder' }
+  /** A glob pattern names no one path: each platform reads it its own way (rules/glob-pattern.ts). */
+  | { readonly kind: 'srt-pattern' }
+  /** The settings turn the sandbox off (Claude Code's `sandbox.enabled` not true, `filesystem.disabled`): no rule applies. */
+  | { readonly kind: 'srt-sandbox-off' }
+  /** Claude Code on native Windows: no sandbox; unless failIfUnavailable, commands run unsandboxed. */
+  | { readonly kind: 'srt-sandbox-unavailable' }
   /**
    * Linux, macOS: other principals can read or write a path this
    * principal's deny names, since each principal's sandbox is its own (on
@@ -120,7 +143,20 @@ export type Mechanism =
       readonly existence: 'exists' | 'absent' | 'unknown';
       readonly blocked?: 'absent' | 'unknown' | 'link' | 'no-windows-spelling';
       readonly parents?: readonly string[];
-    };
+    }
+  /**
+   * Linux: what executing the program an exec grant names needs that the
+   * principal's sandbox does not hold (model/exec-start.ts): it cannot
+   * start (`starts`: its interpreter, a library, its #! interpreter), or it
+   * fails when it runs or reads the rest.
+   */
+  | { readonly kind: 'exec-needs-missing'; readonly program: string; readonly starts: boolean; readonly missing: readonly MissingNeed[] }
+  /**
+   * Linux, macOS: an executable path the principal can also write (an exec
+   * grant on or under a write tree, or a write under an exec tree): the
+   * workload can run what it wrote there.
+   */
+  | { readonly kind: 'exec-writable' };
 
 /** Another principal that can read or write a denied path, and how. */
 export interface DenyOpenTo {
@@ -150,6 +186,7 @@ export const FACT_KINDS: readonly FactKind[] = [
   'deny-target-absent',
   'metadata-field-in-tool',
   'directory-as-one-file',
+  'srt-placeholder-unmakeable',
   'own-proc',
   'no-metadata-tree',
   'empty-cover',
@@ -177,4 +214,14 @@ export const FACT_KINDS: readonly FactKind[] = [
   'loader-directory',
   'loader-maps',
   'host-trusted',
+  'srt-read-deny-scratch',
+  'srt-write-restores-read',
+  'srt-write-only',
+  'srt-absent-skipped',
+  'srt-deny-placeholder',
+  'srt-pattern',
+  'srt-sandbox-off',
+  'srt-sandbox-unavailable',
+  'exec-needs-missing',
+  'exec-writable',
 ];

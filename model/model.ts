@@ -5,8 +5,11 @@ import { expandTilde, isStrictlyUnder, isUnder, secretLocations, windowsSecretSp
 import { dirname } from 'node:path';
 import loaderData from '../compiler/paths/loaders.json' with { type: 'json' };
 import { access, absent, denied, empty, type Cell } from './cell.js';
+import type { ExecNeeds } from '../compiler/paths/exec-needs.js';
+import { missingNeeds, startsWith, type LinuxSandbox, type MissingNeed } from './exec-start.js';
 import { appliesOn, PathIndex } from './path-index.js';
 import type { AbstractSockets, DenyOpenTo, Mechanism, OtherLabel } from './facts.js';
+import { runtimePrincipalAccess } from './srt.js';
 
 
 export interface GrantAccess {
@@ -92,6 +95,8 @@ export interface PrincipalAccess {
   /** What a direct network exception means per platform, where it means more than "the gateway is bypassed". */
   readonly network: Readonly<Partial<Record<Platform, Mechanism>>>;
   effectiveAt(path: string, platform: Platform): Cell;
+  /** What executing a program with these needs lacks in this principal's Linux sandbox (model/exec-start.ts): the one judgement, for exec grants and for `run`'s command. */
+  linuxMissing(needs: ExecNeeds): readonly MissingNeed[];
 }
 
 export interface AccessModel {
@@ -134,6 +139,8 @@ const requested: Readonly<Record<Grant['access'], Cell>> = {
   metadata: access({ meta: true }),
   exec: access({ exec: true }),
   deny: denied,
+  'deny-read': denied,
+  'deny-write': access({ read: true }),
 };
 
 function requestedCell(g: Grant): Cell {
@@ -267,6 +274,7 @@ function grantAccess(
   sockets: SocketTable,
   confined: boolean,
   unspelled: Mechanism | undefined,
+  sandbox: LinuxSandbox,
   shutBy: OthersLabels,
 ): GrantAccess {
   const applies = g.implicit ? { macos: appliesOn(g, 'macos'), linux: appliesOn(g, 'linux'), windows: appliesOn(g, 'windows') } : unspelled ? notOnWindows : everywhere;
@@ -308,15 +316,18 @@ function grantAccess(
   const reach = socketsUnder(p, g, at, sockets);
   // Other principals' deny labels inside this tree shut those paths to this principal too.
   const labelsInside = g.path && applies.windows && !isDeny(g) && g.scope === 'tree' && windows.kind === 'access' ? shutBy.inside(g.path) : [];
+  // An exec grant of a program: what running it needs that this sandbox lacks.
+  const needs = g.needs && linux.kind === 'access' && linux.exec ? execNeedsMissing(g, sandbox) : undefined;
   let disclosures: Partial<Record<Platform, Mechanism[]>> | undefined;
   if (labelsInside.length) disclosures = { windows: [{ kind: 'labels-of-other-principals', labels: labelsInside }] };
-  if (pinnedAncestors || reach) {
+  if (pinnedAncestors || reach || needs) {
     for (const platform of PLATFORMS) {
       const ancestors = pinnedAncestors?.[platform];
       if (ancestors?.length) ((disclosures ??= {})[platform] ??= []).push({ kind: 'ancestors-pinned', ancestors });
       const s = reach?.[platform];
       if (s?.length) ((disclosures ??= {})[platform] ??= []).push({ kind: 'sockets-reachable', sockets: s });
     }
+    if (needs) ((disclosures ??= {}).linux ??= []).push(needs);
   }
   // Landlock's execute right is checked on execve and the interpreter, not on mmap:
   // the dynamic loader can still run a program from a read tree.
@@ -338,6 +349,12 @@ function grantAccess(
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** The exec-needs-missing fact of an exec grant whose program's needs the sandbox does not all hold, or undefined. */
+function execNeedsMissing(g: Grant, sandbox: LinuxSandbox): Mechanism | undefined {
+  const missing = missingNeeds(g.needs!, sandbox);
+  return missing.length ? { kind: 'exec-needs-missing', program: g.path!, starts: missing.some(startsWith), missing } : undefined;
+}
 
 /**
  * The parts of a grant's access that are values, one object for each
@@ -447,6 +464,7 @@ const noMetadataTree = fixed('no-metadata-tree');
 const emptyCoverFile: Mechanism = Object.freeze({ kind: 'empty-cover', of: 'file' });
 const emptyCoverDir: Mechanism = Object.freeze({ kind: 'empty-cover', of: 'dir' });
 const execGrantReadable = fixed('exec-grant-readable');
+const execWritable = fixed('exec-writable');
 const toolMountsExecutable = fixed('tool-mounts-executable');
 const mountsExecutable = fixed('mounts-executable');
 const loaderDirectory = fixed('loader-directory');
@@ -469,10 +487,10 @@ function mechanismOf(p: Principal, g: Grant, platform: Platform, cell: Cell, tyb
     // The one decision of the cover's kind, which the lowering reads: an empty file over anything that is not a
     // directory (a socket too: a directory cannot be mounted on it); an unknown kind is covered as a directory.
     if (g.access === 'deny' && cell.kind === 'empty') return g.facts.kind === 'file' || g.facts.kind === 'other' ? emptyCoverFile : emptyCoverDir;
-    if (g.access === 'exec' && cell.kind === 'access') return execGrantReadable;
+    if (g.access === 'exec' && cell.kind === 'access') return cell.write && confined ? execWritable : execGrantReadable;
     if (cell.kind === 'access' && cell.exec)
       // Under Landlock an agent's read is executable only as a loader directory; an exec grant over it says so itself.
-      return p.kind === 'tool' ? toolMountsExecutable : !confined ? mountsExecutable : g.path && loaderDirectories.has(g.path) ? loaderDirectory : undefined;
+      return p.kind === 'tool' ? toolMountsExecutable : !confined ? mountsExecutable : g.path && loaderDirectories.has(g.path) ? loaderDirectory : cell.write ? execWritable : undefined;
   }
   if (platform === 'windows') {
     if (g.list === 'read_allow') return readAllowDiscarded;
@@ -485,6 +503,8 @@ function mechanismOf(p: Principal, g: Grant, platform: Platform, cell: Cell, tyb
     if (g.access === 'list' && listsNothing(g) && cell.kind === 'access' && !cell.names) return namesOfAFile;
     if (!g.implicit && namesDirectory(g) && (g.access === 'read' || g.access === 'write')) return directoryEntryOnly[g.access];
     if (cell.kind === 'access' && cell.exec && p.kind === 'tool' && g.access !== 'exec') return toolHelperExec;
+    // An exec grant and a write grant over one path: what the workload writes there it can run.
+    if (cell.kind === 'access' && cell.exec && cell.write && p.kind !== 'tool') return execWritable;
   }
   return undefined;
 }
@@ -553,6 +573,8 @@ function othersLabels(labels: readonly OtherLabel[], ix: PathIndex, secrets: rea
 }
 
 function principalAccess(ir: PolicyIR, p: Principal, labels: readonly OtherLabel[], trustedOnWindows: WindowsLabels): PrincipalAccess {
+  // sandbox-runtime and Claude Code settings: what sandbox-runtime does (model/srt.ts).
+  if (ir.runtime) return runtimePrincipalAccess(ir, p);
   const tyba = ir.dialect === 'tyba';
   // An entry the Windows plan leaves out grants, and denies, nothing there.
   const unspelled = new Map<Grant, Mechanism>();
@@ -594,13 +616,16 @@ function principalAccess(ir: PolicyIR, p: Principal, labels: readonly OtherLabel
   const plainAt = (path: string, platform: Platform): Cell =>
     platform === 'macos' ? macosAt(p, ix, path, tyba, true) : platform === 'linux' ? linuxAt(ix, path, linuxExec, true) : windowsAt(ix, path, true);
   const sockets = socketTable(ir.sockets === 'unknown' ? [] : ir.sockets);
-  const grants = p.grants.map((g) => grantAccess(p, g, ix, at, tyba, sockets, linuxExec.confined, unspelled.get(g), shutBy));
+  // The Linux sandbox for the execution closure: a readable loader runs under Landlock, anything readable without it.
+  const sandbox: LinuxSandbox = { at: (path) => at(path, 'linux'), executableOnceRead: (path) => !linuxExec.confined || linuxExec.loaders.has(path) };
+  const grants = p.grants.map((g) => grantAccess(p, g, ix, at, tyba, sockets, linuxExec.confined, unspelled.get(g), sandbox, shutBy));
   return {
     principal: p,
     grants,
     hostTrusted: trustedAccess(p, near, ix, at, plainAt, ir.home),
     linuxExec: ir.linux.exec === 'landlock' ? 'landlock' : 'mounts',
     effectiveAt: at,
+    linuxMissing: (needs) => missingNeeds(needs, sandbox),
     // bubblewrap's --share-net: the surrounding namespace, with its loopback and abstract sockets.
     network: p.directNetwork ? { linux: { kind: 'host-network-namespace', abstractSockets: abstractSockets(ir) }, macos: ipPeersOnly } : {},
     elsewhere: {

@@ -65,7 +65,7 @@ export interface RuleMeta<Id extends string = string> {
   readonly id: Id;
   /** The platform-document row (or design row) the rule implements. */
   readonly seedRow: string;
-  /** Dialects it applies to; both when absent. */
+  /** Dialects it applies to; the two TOML dialects (Box, TYBA) when absent. */
   readonly dialects?: readonly Dialect[];
   readonly docs: RuleDocs;
   /** Derived from the message table: the worst severity on each platform. */
@@ -99,6 +99,9 @@ export interface Rule<Id extends string = string, M extends Messages = Messages>
 }
 
 const rank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+/** The dialects a rule without `dialects` applies to: the rules written for Box and TYBA know nothing of the JSON dialects' grants. */
+const tomlDialects: readonly Dialect[] = ['box', 'tyba'];
 
 /** Declares a rule; its metadata's severities are read off its message table. */
 export function defineRule<const Id extends string, M extends Messages>(rule: {
@@ -149,7 +152,7 @@ export function runRules(ir: PolicyIR, model: AccessModel, input: EngineInput, r
   for (const rule of rules) {
     const check = rule.check;
     if (!check) continue;
-    if (rule.meta.dialects && !rule.meta.dialects.includes(ir.dialect)) continue;
+    if (!(rule.meta.dialects ?? tomlDialects).includes(ir.dialect)) continue;
     const ctx: RuleContext = {
       ir,
       access: model,

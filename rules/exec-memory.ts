@@ -34,7 +34,7 @@ export const execMemory = defineRule({
       platforms: ['linux'],
       text: (d: { path: string; who: string; runtimes: readonly string[]; because: string }) =>
         `${d.path} holds JIT runtimes that ${d.who} can run on Linux (${d.because}): ${listPaths(d.runtimes)}; under the executable-memory filter they fail at runtime (V8 aborts with exit 133)`,
-      suggestion: 'Run them in a JIT-less mode (node --jitless or NODE_OPTIONS=--jitless, without WebAssembly; java -Xint; pypy --jit off), or grant a narrower tree that holds none.',
+      suggestion: 'Run them in a JIT-less mode (node --jitless, or `boxwright run --pass-env NODE_OPTIONS=--jitless` for a program that starts node, without WebAssembly; java -Xint; pypy --jit off), or grant a narrower tree that holds none.',
     },
   },
   check(ctx) {

@@ -10,6 +10,7 @@ import { denyFileSubstitution } from './deny-file-substitution.js';
 import { denyOpenToOthers } from './deny-open-to-others.js';
 import { denyLabelShared } from './deny-label-shared.js';
 import { directNetwork } from './direct-network.js';
+import { execDependencies } from './exec-dependencies.js';
 import { execMemory } from './exec-memory.js';
 import { execNotConfined } from './exec-not-confined.js';
 import { fileEntryOnDirectory } from './file-entry-on-directory.js';
@@ -36,11 +37,24 @@ import { socketInReadGrant } from './socket-in-read-grant.js';
 import { suppression } from './suppression.js';
 import { symlinkEntry } from './symlink-entry.js';
 import { tomlSyntax } from './toml-syntax.js';
+import { jsonSyntax } from './json-syntax.js';
+import { unknownSetting } from './unknown-setting.js';
+import { duplicateKey } from './duplicate-key.js';
+import { globPattern } from './glob-pattern.js';
+import { absentPath } from './absent-path.js';
+import { readDenyScratch } from './read-deny-scratch.js';
+import { denyReadReopened } from './deny-read-reopened.js';
+import { mandatoryDeny } from './mandatory-deny.js';
+import { sandboxOff } from './sandbox-off.js';
+import { sandboxBypass } from './sandbox-bypass.js';
+import { platformIgnored } from './platform-ignored.js';
+import { managedOnlySetting } from './managed-only.js';
 import { toolExecWidening } from './tool-exec-widening.js';
 import { unrepresentablePath } from './unrepresentable-path.js';
 import { windowsOpenReads } from './windows-open-reads.js';
 import { workspaceNoContent } from './workspace-no-content.js';
 import { workspaceUnavailable } from './workspace-unavailable.js';
+import { writeExecOverlap } from './write-exec-overlap.js';
 import { writeOnly } from './write-only.js';
 
 export const allRules = [
@@ -71,6 +85,8 @@ export const allRules = [
   processInfo,
   execMemory,
   execNotConfined,
+  execDependencies,
+  writeExecOverlap,
   landlockUnavailable,
   nativeFsPolicy,
   windowsOpenReads,
@@ -83,6 +99,19 @@ export const allRules = [
   noWindowsPath,
   unrepresentablePath,
   suppression,
+  // sandbox-runtime and Claude Code settings (docs/dialects/)
+  jsonSyntax,
+  unknownSetting,
+  duplicateKey,
+  sandboxOff,
+  sandboxBypass,
+  globPattern,
+  absentPath,
+  readDenyScratch,
+  denyReadReopened,
+  mandatoryDeny,
+  platformIgnored,
+  managedOnlySetting,
 ] as const satisfies readonly Rule[];
 
 /** A registered rule's id. */

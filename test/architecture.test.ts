@@ -30,7 +30,7 @@ interface Source {
 }
 
 /** The pipeline's stages, first to last; compiler/ root files are `compiler`. */
-const STAGES = ['compiler', 'compiler/toml', 'compiler/schema', 'compiler/paths', 'compiler/ir', 'model', 'rules', 'targets', 'app'] as const;
+const STAGES = ['compiler', 'compiler/toml', 'compiler/json', 'compiler/schema', 'compiler/paths', 'compiler/ir', 'model', 'rules', 'targets', 'app'] as const;
 const TOP = ['compiler', 'model', 'rules', 'targets', 'app'] as const;
 /** The targets/ folders that lower for one platform each. */
 const PLATFORM_FOLDERS = new Set(['linux', 'macos', 'windows']);

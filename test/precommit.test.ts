@@ -80,7 +80,7 @@ describe('pre-commit hook, for real', { skip, timeout: 600_000 }, () => {
     const clean = commit(work, env, 'clean config');
     assert.equal(clean.status, 0, clean.output);
 
-    // Other TOML is selected by the hook's `types: [toml]` and passed over by content (issue 14 item 19):
+    // Other TOML is selected by the hook's `types_or: [toml, json]` and passed over by content (issue 14 item 19):
     // an unrelated agent-settings.toml, and a pyproject.toml that does not even parse.
     writeFileSync(join(work, 'agent-settings.toml'), '[settings]\ntheme = "dark"\n');
     writeFileSync(join(work, 'pyproject.toml'), '[project\nname = "x"\n');
@@ -88,6 +88,20 @@ describe('pre-commit hook, for real', { skip, timeout: 600_000 }, () => {
     const other = commit(work, env, 'other toml');
     assert.equal(other.status, 0, other.output);
     assert.doesNotMatch(other.output, /not a sandbox configuration|toml-syntax/);
+
+    // JSON: Claude Code settings that its tool would not apply are refused; other JSON (package.json) is passed over.
+    mkdirSync(join(work, '.claude'));
+    writeFileSync(join(work, '.claude', 'settings.json'), '{"sandbox": {"enabled": "yes"}}\n');
+    writeFileSync(join(work, 'package.json'), '{"name": "x", "version": "1.0.0"}\n');
+    git(work, 'add', '.claude/settings.json', 'package.json');
+    const json = commit(work, env, 'json');
+    assert.notEqual(json.status, 0, json.output);
+    assert.match(json.output, /\.claude\/settings\.json:1:25 {2}error {2}schema/);
+    assert.doesNotMatch(json.output, /package\.json/);
+    writeFileSync(join(work, '.claude', 'settings.json'), '{"sandbox": {"enabled": true}}\n');
+    git(work, 'add', '.claude/settings.json');
+    const enabled = commit(work, env, 'json fixed');
+    assert.equal(enabled.status, 0, enabled.output);
 
     // A config anywhere, under any name, is still checked: a refused one in a broken TOML file too.
     mkdirSync(join(work, 'deploy'));
@@ -111,7 +125,7 @@ describe("the README's pre-commit snippet", () => {
     const hooks = readFileSync(join(repoRoot, '.pre-commit-hooks.yaml'), 'utf8');
     assert.match(hooks, /^- id: boxwright$/m);
     assert.match(hooks, /^ {2}entry: boxwright lint --only-configs$/m);
-    assert.match(hooks, /^ {2}types: \[toml\]$/m);
+    assert.match(hooks, /^ {2}types_or: \[toml, json\]$/m);
     assert.doesNotMatch(hooks, /^ {2}files:/m, 'configs are chosen by content, not by a name pattern');
   });
 });

@@ -33,6 +33,8 @@ export type TargetArgs = Pick<CompileArgs, 'force' | 'gateway-port' | 'gateway-s
 export async function compileConfig(check: CheckResult, platform: Platform, args: TargetArgs): Promise<CompileOutcome> {
   const file = check.file;
   if (!check.ir) return { ok: false, check, reason: `${file} has errors; nothing to compile` };
+  // sandbox-runtime enforces its own settings (and Claude Code's): boxwright checks them, it compiles Box and TYBA configs.
+  if (check.ir.runtime) return { ok: false, check, reason: `${file} is ${check.ir.dialect === 'claude' ? 'Claude Code' : 'sandbox-runtime'} settings, which sandbox-runtime enforces itself (${check.ir.dialect === 'claude' ? 'Claude Code runs it' : 'srt --settings FILE CMD'}): boxwright lints, explains and diffs them, and compiles Box and TYBA configs` };
   const verdict = check.verdicts[platform];
   if (verdict === 'refused' && !args.force) return { ok: false, check, reason: `${platform} refuses ${file} (see the errors above); nothing written. --force compiles it anyway, marked as refused` };
   const load = targetLoaders[platform];

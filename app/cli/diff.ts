@@ -42,7 +42,7 @@ export async function diffChecks(base: CheckResult, head: CheckResult, platforms
   if (!base.ir || !head.ir) {
     const [side, hint] = !base.ir ? [base, hints.base ?? `boxwright lint ${base.file}`] : [head, hints.head ?? `boxwright lint ${head.file}`];
     // A named file that is no sandbox config at all (a pyproject.toml): say that, not "has errors".
-    if (!isSandboxConfig(side.bytes)) return { base: base.file, head: head.file, error: `${side.file} is not a sandbox config (no Box or TYBA table at the top level: \`${hint}\` says so); nothing to compare` };
+    if (!isSandboxConfig(side.bytes, side.file)) return { base: base.file, head: head.file, error: `${side.file} is not a sandbox config (no Box, TYBA, sandbox-runtime or Claude Code keys at the top level: \`${hint}\` says so); nothing to compare` };
     return { base: base.file, head: head.file, error: `${side.file} has errors (\`${hint}\` shows them); nothing to compare` };
   }
   const delta = accessDelta(
@@ -51,7 +51,8 @@ export async function diffChecks(base: CheckResult, head: CheckResult, platforms
     platforms,
   );
   const identical = Buffer.from(base.bytes).equals(Buffer.from(head.bytes)) && base.dialect === head.dialect;
-  const artifacts = identical || args.artifacts === false ? [] : await compareArtifacts(base, head, platforms);
+  // sandbox-runtime's and Claude Code's settings have no boxwright artifacts: sandbox-runtime enforces them.
+  const artifacts = identical || args.artifacts === false || base.ir.runtime || head.ir.runtime ? [] : await compareArtifacts(base, head, platforms);
   return { base: base.file, head: head.file, delta, artifacts };
 }
 
@@ -94,7 +95,7 @@ function gitPair(root: string, rev: string, commit: string, inRepo: string, show
 
 /**
  * The pairs `diff --git REV [FILE]` compares. With FILE, that file. Without,
- * every `.toml` that changed since REV (added, deleted, modified, or new
+ * every `.toml` or `.json` that changed since REV (added, deleted, modified, or new
  * and untracked) whose content, on either side, is a sandbox config (the
  * dialect detection's keys): the other TOML of a repository
  * (`pyproject.toml`, `Cargo.toml`) is passed over.
@@ -109,7 +110,7 @@ function gitPairs(rev: string, file: string | undefined): [Side, Side][] {
   const pairs: [Side, Side][] = [];
   for (const inRepo of changedTomlFiles(root, commit)) {
     const pair = gitPair(root, rev, commit, inRepo, relative(process.cwd(), join(root, inRepo)) || inRepo);
-    if (pair.some((side) => side.bytes && isSandboxConfig(side.bytes))) pairs.push(pair);
+    if (pair.some((side) => side.bytes && isSandboxConfig(side.bytes, inRepo))) pairs.push(pair);
   }
   return pairs;
 }

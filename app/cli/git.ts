@@ -45,13 +45,16 @@ export function showAt(root: string, commit: string, path: string): Uint8Array |
   return git(root, ['cat-file', 'blob', `${commit}:${path}`]);
 }
 
+/** The names a sandbox config can have: TOML (Box, TYBA) and JSON (sandbox-runtime and Claude Code settings). */
+const configPatterns = ['*.toml', '*.TOML', '*.json', '*.JSON'];
+
 /**
- * The `.toml` files that differ between a commit and the working tree
- * (added, deleted, changed: a rename counts as both), and the untracked
- * ones (a new config not yet added), relative to the root.
+ * The `.toml` and `.json` files that differ between a commit and the
+ * working tree (added, deleted, changed: a rename counts as both), and the
+ * untracked ones (a new config not yet added), relative to the root.
  */
 export function changedTomlFiles(root: string, commit: string): string[] {
-  const fields = git(root, ['diff', '--name-only', '-z', '--no-renames', commit, '--', '*.toml', '*.TOML']).toString('utf8').split('\0');
-  const untracked = git(root, ['ls-files', '-z', '--others', '--exclude-standard', '--', '*.toml', '*.TOML']).toString('utf8').split('\0');
+  const fields = git(root, ['diff', '--name-only', '-z', '--no-renames', commit, '--', ...configPatterns]).toString('utf8').split('\0');
+  const untracked = git(root, ['ls-files', '-z', '--others', '--exclude-standard', '--', ...configPatterns]).toString('utf8').split('\0');
   return [...new Set([...fields, ...untracked].filter(Boolean))].sort();
 }

@@ -3,12 +3,12 @@ import { join, sep } from 'node:path';
 
 /**
  * What `lint` is given, as the files it reads: a file as it is; a
- * directory, every `.toml` below it; a glob the shell left as it is
+ * directory, every `.toml` and `.json` below it; a glob the shell left as it is
  * (`'sandbox/**\/*.toml'`, quoted), every file it matches. What a
  * directory or a glob finds is linted only when it is a sandbox config
  * (`--only-configs`, by content), as ESLint lints what a directory holds
- * that it knows how to read: another tool's TOML is passed over. Hidden
- * directories and `node_modules` are not walked, nor symbolic links
+ * that it knows how to read: another tool's TOML or JSON is passed over. Hidden
+ * directories (but `.claude`, Claude Code's settings) and `node_modules` are not walked, nor symbolic links
  * (a link to a directory above would loop).
  */
 export interface LintInput {
@@ -71,7 +71,8 @@ function walk(dir: string, out: string[]): void {
       continue;
     }
     if (st.isDirectory()) {
-      if (!name.startsWith('.') && name !== 'node_modules') walk(path, out);
+      // `.claude` holds Claude Code's settings, a sandbox config; other hidden directories are tools' own.
+      if ((!name.startsWith('.') || name === '.claude') && name !== 'node_modules') walk(path, out);
     } else if (st.isFile()) out.push(path);
   }
 }
@@ -105,9 +106,9 @@ export function lintInputs(args: readonly string[]): (LintInput | EmptyInput)[] 
     if (arg !== '-' && isDirectory(arg)) {
       const files: string[] = [];
       walk(arg.length > 1 && arg.endsWith('/') ? arg.slice(0, -1) : arg, files);
-      const tomls = files.filter((f) => f.endsWith('.toml'));
-      if (!tomls.length) out.push({ path: arg, error: 'is a directory that holds no .toml file' });
-      for (const f of tomls) add(f, true);
+      const configs = files.filter((f) => f.endsWith('.toml') || f.endsWith('.json'));
+      if (!configs.length) out.push({ path: arg, error: 'is a directory that holds no .toml or .json file' });
+      for (const f of configs) add(f, true);
     } else if (GLOB.test(arg) && !exists(arg)) {
       const glob = arg.replace(/^(\.\/)+/, '');
       // The directory the glob starts from: its components before the first one with a wildcard.

@@ -49,8 +49,8 @@ export async function lintCommand(args: LintArgs): Promise<number> {
       reports.push({ path: path === '-' ? '<stdin>' : path, error: input.reason });
       continue;
     }
-    // pre-commit's hook passes every staged .toml, and a directory or a glob finds them all: those that are no sandbox config are passed over.
-    if ((args['only-configs'] || named.found) && !isSandboxConfig(input.bytes)) continue;
+    // pre-commit's hook passes every staged .toml and .json, and a directory or a glob finds them all: those that are no sandbox config are passed over.
+    if ((args['only-configs'] || named.found) && !isSandboxConfig(input.bytes, path)) continue;
     const result = reader.check(input.bytes, path === '-' ? '<stdin>' : path, platforms);
     reports.push({ path: result.file, text: result.text, ...(result.dialect ? { dialect: result.dialect } : {}), verdicts: result.verdicts, diagnostics: result.diagnostics });
   }

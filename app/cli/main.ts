@@ -24,8 +24,8 @@ const fsOptions = (y: Argv): Argv =>
   y
     .option('fs', { type: 'string', describe: 'filesystem facts: host (the real disk), none (unknown), or a manifest FILE.json' })
     .option('home', { type: 'string', describe: "where ~ points (default: your home, or the manifest's)" })
-    .option('dialect', { choices: ['box', 'tyba'], describe: 'override dialect detection' })
-    .option('worktree', { type: 'string', describe: 'TYBA: the session worktree (default: the current directory)' })
+    .option('dialect', { choices: ['box', 'tyba', 'srt', 'claude'], describe: 'override dialect detection (srt: sandbox-runtime settings, claude: Claude Code settings)' })
+    .option('worktree', { type: 'string', describe: 'TYBA: the session worktree; sandbox-runtime and Claude Code settings: the directory the command runs in (default: the current directory)' })
     .option('tyba-data-dir', { type: 'string', describe: 'TYBA: its data directory (default ~/.tyba)' })
     .option('agent-dir', { type: 'string', describe: "TYBA: the agent's own directories (repeatable)" })
     .option('landlock', { choices: ['on', 'off'], describe: 'Linux: confine execution with Landlock (on, the default: read trees are not executable) or with the mounts alone (off: read trees executable; for a kernel without Landlock)' });
@@ -49,7 +49,7 @@ const commands: Record<string, Command> = {
         .option('format', formatOption('lint'))
         .option('platform', platformOption)
         .option('max-warnings', { type: 'string', describe: 'exit 1 when there are more warnings than this (a whole number)' })
-        .option('only-configs', { type: 'boolean', default: false, describe: 'pass over files that are not sandbox configs (no Box or TYBA table), without a finding: for hooks that pass every .toml (what a directory or a glob finds is always chosen so)' })
+        .option('only-configs', { type: 'boolean', default: false, describe: 'pass over files that are not sandbox configs (no Box, TYBA, sandbox-runtime or Claude Code keys), without a finding: for hooks that pass every .toml and .json (what a directory or a glob finds is always chosen so)' })
         .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'report errors only (verdicts, the exit status and --max-warnings still count warnings)' })
         .option('verbose', { alias: 'v', type: 'boolean', default: false, describe: 'list every "depends on the machine" info (text format), instead of one line per file' }),
     run: async (args) => (await import('./lint.js')).lintCommand(args),
@@ -90,6 +90,20 @@ const commands: Record<string, Command> = {
         .option('gateway-socket', { type: 'string', describe: "Linux: the host product's gateway socket to bind into sandboxes without direct network" })
         .option('verbose', { alias: 'v', type: 'boolean', default: false, describe: 'print the bubblewrap command, the withheld variables and the closed descriptors' }),
     run: async (args) => (await import('./run.js')).runCommand(args),
+  },
+  learn: {
+    usage: 'learn -- <cmd> [args..]',
+    describe: 'run a command once in a throw-away copy of this machine, traced, and write the least-privilege config it needed: boxwright learn [--out FILE] -- CMD [ARGS..]',
+    options: (y) =>
+      fsOptions(y)
+        .positional('cmd', { type: 'string', describe: 'after --: the command to learn from, with its arguments (passed verbatim)' })
+        .option('out', { alias: 'o', type: 'string', describe: 'write the config here (learning into an existing config adds only what it lacks); without it, to standard output' })
+        .option('principal', { alias: 'p', type: 'string', default: 'agent', describe: 'whose grants: agent, tool.NAME or mcp.NAME (tool:NAME, mcp:NAME too)' })
+        .option('network', { type: 'boolean', default: false, describe: 'let the command reach the network while learning (the destinations are reported, never granted)' })
+        .option('timeout', { type: 'string', describe: 'end the command after this many seconds (what it learned is written, marked incomplete; exit 124)' })
+        .option('check', { type: 'boolean', default: false, describe: 'then run the command again under the learned config, through boxwright run, and report what still fails' })
+        .option('pass-env', { type: 'string', array: true, nargs: 1, describe: 'let this environment variable through to the command (repeatable; as boxwright run)' }),
+    run: async (args) => (await import('./learn.js')).learnCommand(args),
   },
   doctor: {
     usage: 'doctor',
@@ -224,6 +238,21 @@ function commandWithoutDashes(parser: Argv, options: readonly string[]): { confi
   return undefined;
 }
 
+/** The index of the first word that is no option nor an option's value (`learn git status`: `git`). */
+function firstWord(parser: Argv, options: readonly string[]): number | undefined {
+  const known = (parser as unknown as { getOptions(): { boolean: string[] } }).getOptions();
+  const booleans = new Set<string>([...known.boolean, 'help', 'h']);
+  for (let i = 0; i < options.length; i++) {
+    const a = options[i]!;
+    if (a.startsWith('-') && a.length > 1) {
+      if (!a.includes('=') && !booleans.has(a.replace(/^--?/, '').replace(/^no-/, ''))) i++;
+      continue;
+    }
+    return i;
+  }
+  return undefined;
+}
+
 /**
  * The command line read as the command will get it, or what to do instead:
  * a usage error's message (exit 2), or done (help or the version printed).
@@ -279,6 +308,10 @@ export async function parseCommandLine(argv: readonly string[]): Promise<Command
       const cmd = commandWithoutDashes(parser, options);
       if (cmd) throw new UsageError(`unexpected argument${cmd.command.length > 1 ? 's' : ''} ${cmd.command.join(' ')}: put the command to run after --: boxwright run ${cmd.config} -- ${cmd.command.join(' ')}`);
     }
+    if (name === 'learn' && dashes < 0) {
+      const word = firstWord(parser, options);
+      if (word !== undefined) throw new UsageError(`put the command to learn from after --: boxwright learn ${options.slice(0, word).join(' ')}${word ? ' ' : ''}-- ${options.slice(word).join(' ')}`);
+    }
     const unknown = options.includes('--help') || options.includes('-h') ? undefined : unknownOption(parser, options);
     if (unknown) return { kind: 'usage', message: `boxwright ${name}: ${unknown}\nRun \`boxwright ${name} --help\` for usage.` };
     const args = (await parser.parseAsync()) as Record<string, unknown>;
@@ -287,7 +320,8 @@ export async function parseCommandLine(argv: readonly string[]): Promise<Command
     const twice = repeatedOption(parser, args);
     if (twice) return { kind: 'usage', message: `boxwright ${name}: ${twice}\nRun \`boxwright ${name} --help\` for usage.` };
     const positional = (args['_'] as unknown[]).map(String);
-    return { kind: 'command', name: name!, command, args: { ...args, ...positionals(name!, command.usage, positional), ...(verbatim ? { '--': verbatim } : {}) } };
+    // `run` keeps its command line as typed: a remedy it prints (the JIT's) is that line, changed.
+    return { kind: 'command', name: name!, command, args: { ...args, ...positionals(name!, command.usage, positional), ...(verbatim ? { '--': verbatim } : {}), ...(name === 'run' ? { commandLine: [...argv] } : {}) } };
   } catch (e) {
     if (e instanceof UsageError) return { kind: 'usage', message: `boxwright ${name}: ${e.message}` };
     throw e;
@@ -328,6 +362,7 @@ function positionals(command: string, usage: string, values: string[]): Record<s
   if (i < values.length) {
     const extra = values.slice(i).join(' ');
     if (command === 'run') throw new UsageError(`unexpected argument${values.length - i > 1 ? 's' : ''} ${extra}: put the command to run after --: boxwright run ${values[0] ?? 'CONFIG'} -- ${extra}`);
+    if (command === 'learn') throw new UsageError(`unexpected argument${values.length - i > 1 ? 's' : ''} ${extra}: put the command to learn from after --: boxwright learn -- ${extra}`);
     throw new UsageError(`unexpected argument${values.length - i > 1 ? 's' : ''}: ${extra}`);
   }
   return out;

@@ -1,7 +1,4 @@
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
 import type { Platform } from '../../compiler/diagnostic.js';
-import { isUnder } from '../../compiler/paths/index.js';
 import { formatText } from '../format/text.js';
 import { landlockFrom, passEnvList, passFdList, principalId, PRINCIPAL_SPELLING, RunUsageError, type RunRequest } from '../sandbox/run-request.js';
 import type { CompileArgs, CompileOutcome } from './compile.js';
@@ -19,6 +16,8 @@ export interface RunArgs extends CompileArgs {
   'pass-fd'?: number | number[];
   verbose?: boolean;
   '--'?: unknown[];
+  /** The command line as typed (`run CONFIG … -- CMD …`), for a remedy to print changed. */
+  commandLine?: readonly string[];
 }
 
 /**
@@ -105,22 +104,3 @@ export function withCommand(outcome: Extract<CompileOutcome, { ok: true }>, req:
   if (req.verbose) say(`running ${req.principal}'s configured command (${where}): ${launch.argv.map((a) => JSON.stringify(a)).join(' ')}`);
   return { ...req, command: launch.argv };
 }
-
-/**
- * What to do about a command the view does not hold: where it is on this
- * machine, and the grant that would put it in the view, in the config's own
- * dialect (`read` in the principal's filesystem table, or TYBA's
- * `read_allow`) — unless a grant covers it already, when the grant is not
- * the problem.
- */
-export function notFoundHint(outcome: Extract<CompileOutcome, { ok: true }>, id: string, command: string, env: Record<string, string>): string {
-  const onHost = command.includes('/') ? (existsSync(command) ? resolve(command) : undefined) : (env['PATH'] ?? '').split(':').filter((d) => d.startsWith('/')).map((d) => join(d, command)).find((p) => existsSync(p));
-  if (!onHost) return `It is not on this machine either${command.includes('/') ? '' : ' (not on PATH)'}: name a program that exists.`;
-  const principal = outcome.check.ir.principals.find((p) => p.id === id);
-  const covered = principal?.grants.find((g) => g.path && (g.access === 'read' || g.access === 'read-write' || g.access === 'exec') && isUnder(onHost, g.path));
-  if (covered) return `It is at ${onHost} on this machine, which \`${covered.written}\` grants: the view holds no such path because ${onHost} resolves outside it (a symbolic link) or the grant is refused; name the program by a path inside a granted tree.`;
-  const dir = onHost.startsWith('/usr/') ? '/usr' : dirname(onHost);
-  const table = outcome.check.ir.dialect === 'tyba' ? `[sandbox] read_allow = ["${dir}"]` : `[${principal?.kind === 'tool' ? `tools.${principal.name}.filesystem` : principal?.kind === 'mcp' ? `mcp_servers.${principal.name}.filesystem` : 'agent.filesystem'}] read = ["${dir}"]`;
-  return `It is at ${onHost} on this machine, outside ${id}'s view: grant it (${table}, which also holds its libraries) or give a path inside a granted tree.`;
-}
-

@@ -151,5 +151,5 @@ export async function runFast(argv: readonly string[]): Promise<number | undefin
   if (!command.found || (rules && !executableUnder(rules, command.sandboxPath))) return undefined;
   if (req.verbose) process.stderr.write(`boxwright run: the sandbox cached in ${dir}\n`);
   // Moved aside by a run that rewrote the entry meanwhile: the full path runs it instead.
-  return runLauncher({ launcher: join(dir, `${stem}.run`), command: req.command, passEnv: req.passEnv, passFds: req.passFds, verbose: req.verbose, fallback: true });
+  return runLauncher({ launcher: join(dir, `${stem}.run`), command: req.command, passEnv: req.passEnv, passFds: req.passFds, verbose: req.verbose, fallback: true, argv });
 }

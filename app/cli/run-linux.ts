@@ -17,10 +17,11 @@ import { recordingView, type Recorder } from '../sandbox/facts.js';
 import { compileOptionArgs, copyLaunchers, launcherUnavailable, launchFiles } from '../sandbox/launchers.js';
 import { writeEntry, type EntryFile } from '../sandbox/run-cache.js';
 import { cacheInputs, type RunRequest } from '../sandbox/run-request.js';
-import { runLauncher } from '../sandbox/spawn.js';
+import { runLauncher, type LauncherRun } from '../sandbox/spawn.js';
 import { compileConfig, type CompileOutcome } from './compile.js';
 import { configReader, UsageError, type ConfigReader } from './options.js';
-import { hasPrincipal, NOT_EXECUTABLE, NOT_FOUND, NOT_RUN, notFoundHint, refused, say, withCommand, type RunArgs } from './run-common.js';
+import { hasPrincipal, NOT_EXECUTABLE, NOT_FOUND, NOT_RUN, refused, say, withCommand, type RunArgs } from './run-common.js';
+import { cannotStart, notFoundHint } from './run-hints.js';
 
 type Compiled = Extract<CompileOutcome, { ok: true }>;
 
@@ -40,7 +41,17 @@ export function linuxReader(args: RunArgs, req: RunRequest): LinuxReader {
   return recorder ? { reader, recorder } : { reader };
 }
 
-export async function runLinux(args: RunArgs, asked: RunRequest, { reader, recorder }: LinuxReader, bytes: Uint8Array): Promise<number> {
+/**
+ * How a run starts its launcher: by default as `boxwright run` does
+ * (app/sandbox/spawn.ts); `learn --check` starts it inside its throw-away
+ * root, traced, with no cache entry (nothing of the host may change).
+ */
+export interface LaunchOptions {
+  readonly launch?: (run: LauncherRun) => Promise<number>;
+  readonly cache?: boolean;
+}
+
+export async function runLinux(args: RunArgs, asked: RunRequest, { reader, recorder }: LinuxReader, bytes: Uint8Array, options: LaunchOptions = {}): Promise<number> {
   const onHost = recorder !== undefined;
   const view: FsView = reader.view;
   let outcome: CompileOutcome;
@@ -72,21 +83,27 @@ export async function runLinux(args: RunArgs, asked: RunRequest, { reader, recor
 
   const { sandboxEnv } = await import('../../targets/runner/env.js');
   const env = sandboxEnv(process.env, req.passEnv);
-  const missing = await commandMissing(outcome, req, env.env, onHost ? view : hostView(homedir()));
-  if (missing !== undefined) return missing;
+  const checked = await commandMissing(outcome, req, env.env, onHost ? view : hostView(homedir()));
+  if (typeof checked === 'number') return checked;
+  // What the model says the command lacks to start: said after a 126 or 127 (the loader's, or the kernel's for its interpreter), never in its way.
+  const explained = async (status: number): Promise<number> => {
+    if ((status === NOT_FOUND || status === NOT_EXECUTABLE) && checked.cannotStart) say(checked.cannotStart);
+    return status;
+  };
 
   const files = entryFiles(outcome, req, bytes);
   const stems = outcome.check.ir.principals.map((p) => artifactStem(p.id));
   const stem = artifactStem(req.principal);
-  const cacheable = facts && req.config !== '-' ? await cacheRefusal(outcome) : 'the config is not read from the real disk (--fs) or from a file';
+  const cacheable =
+    options.cache === false ? 'learn --check changes nothing of the host' : facts && req.config !== '-' ? await cacheRefusal(outcome) : 'the config is not read from the real disk (--fs) or from a file';
   if (cacheable === undefined && facts) {
     const inputs = cacheInputs(req, createHash('sha256').update(bytes).digest('hex'));
     const written = writeEntry(cacheRoot(), inputs, { worktree: outcome.check.ir.tyba?.worktree ?? null, principals: outcome.check.ir.principals.map((p) => p.id), facts }, files, (dir) => copyLaunchers(dir, stems, true).map((p) => p.slice(dir.length + 1)));
     if ('dir' in written) {
       // undefined: moved aside by another run's rewrite before it started; then from a private directory.
       try {
-        const status = await runLauncher({ launcher: join(written.dir, `${stem}.run`), command: req.command, passEnv: req.passEnv, passFds: req.passFds, verbose: req.verbose, fallback: true });
-        if (status !== undefined) return status;
+        const status = await runLauncher({ launcher: join(written.dir, `${stem}.run`), command: req.command, passEnv: req.passEnv, passFds: req.passFds, verbose: req.verbose, fallback: true, argv: args.commandLine ?? [] });
+        if (status !== undefined) return explained(status);
       } finally {
         if (written.temporary) rmSync(written.dir, { recursive: true, force: true });
       }
@@ -97,7 +114,8 @@ export async function runLinux(args: RunArgs, asked: RunRequest, { reader, recor
   try {
     for (const f of files) writeFileSync(join(dir, f.name), f.content, { mode: 0o600 });
     copyLaunchers(dir, stems, true);
-    return await runLauncher({ launcher: join(dir, `${stem}.run`), command: req.command, passEnv: req.passEnv, passFds: req.passFds, verbose: req.verbose });
+    const run: LauncherRun = { launcher: join(dir, `${stem}.run`), command: req.command, passEnv: req.passEnv, passFds: req.passFds, verbose: req.verbose, argv: args.commandLine ?? [] };
+    return await explained(await (options.launch ? options.launch(run) : runLauncher(run)));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -145,10 +163,12 @@ export async function cacheRefusal(outcome: Compiled): Promise<string | undefine
 
 /**
  * The command looked up inside the view before anything starts, for the
- * shell's 126/127 with a hint that names the grant (notFoundHint); the
- * launcher would refuse the same command, with less to say.
+ * shell's 126/127 with a hint that names the missing file and the grant
+ * (run-hints.ts); the launcher would refuse the same command, with less to
+ * say. A command that is there and executable runs; what it lacks to start
+ * (its loader, its libraries) is said if it then fails so.
  */
-async function commandMissing(outcome: Compiled, req: RunRequest, env: Record<string, string>, disk: FsView): Promise<number | undefined> {
+async function commandMissing(outcome: Compiled, req: RunRequest, env: Record<string, string>, disk: FsView): Promise<number | { cannotStart?: string }> {
   const { parseArgsFile } = await import('../../targets/linux/index.js');
   const { findCommand, viewFromArgv } = await import('../../targets/linux/view.js');
   const args = outcome.artifacts.find((a) => a.name === `${artifactStem(req.principal)}.bwrap.args`);
@@ -156,12 +176,16 @@ async function commandMissing(outcome: Compiled, req: RunRequest, env: Record<st
   const argv = parseArgsFile(typeof args.content === 'string' ? Buffer.from(args.content, 'utf8') : args.content);
   const view = viewFromArgv(argv);
   const command = req.command[0]!;
-  const found = findCommand(view.ops, command, env, view.chdir ?? process.cwd(), disk);
+  const cwd = view.chdir ?? process.cwd();
+  const found = findCommand(view.ops, command, env, cwd, disk);
   if (found.found) {
     // In the view, but Landlock grants no execute there: the kernel would say EACCES.
     const pa = outcome.check.model.principals.find((p) => p.principal.id === req.principal)!;
     const cell = pa.effectiveAt(found.sandboxPath, 'linux');
-    if (pa.linuxExec !== 'landlock' || (cell.kind === 'access' && cell.exec)) return undefined;
+    if (pa.linuxExec !== 'landlock' || (cell.kind === 'access' && cell.exec)) {
+      const why = cannotStart(outcome, req.principal, found.hostPath, disk);
+      return why ? { cannotStart: why } : {};
+    }
     say(
       `${command} is ${found.sandboxPath} in ${req.principal}'s view, readable but not executable: Landlock grants execute only on exec grants${pa.principal.kind === 'tool' ? '' : ', loader directories and the dynamic loader'}. Add "${found.sandboxPath}" to its \`exec\` list (or --landlock off, which makes every read tree executable). It did not run.`,
     );
@@ -169,8 +193,7 @@ async function commandMissing(outcome: Compiled, req: RunRequest, env: Record<st
   }
   // The shell's convention: 126 found but not executable (a plain file, a directory), 127 not found.
   const notExecutable = /is not an executable file$|is a directory$|: not executable(;|$)/.test(found.reason);
-  const hint = !notExecutable ? notFoundHint(outcome, req.principal, command, env) : /is a directory$/.test(found.reason) ? 'Name a program, not a directory.' : 'It exists inside the view but cannot be executed: make it executable (chmod +x) or run it through its interpreter (-- sh FILE).';
+  const hint = !notExecutable ? notFoundHint(outcome, req.principal, command, env, disk, cwd) : /is a directory$/.test(found.reason) ? 'Name a program, not a directory.' : 'It exists inside the view but cannot be executed: make it executable (chmod +x) or run it through its interpreter (-- sh FILE).';
   say(`${found.reason}. ${hint} It did not run.`);
   return notExecutable ? NOT_EXECUTABLE : NOT_FOUND;
 }
-

@@ -8,6 +8,9 @@ const shortVerdict: Record<Verdict, string> = { accepted: 'accepted', 'accepted-
 
 const legendText =
   'legend: r read · w write · x execute · names: entry names only · meta: properties only · empty: an empty placeholder · — absent or denied · n/a not a grant there · refused: the platform refuses the config';
+/** sandbox-runtime's Linux sandbox has one cell more: said only where it can occur. */
+const scratchLegend = ' · scratch: an empty writable tmpfs over a read-denied path (writes are discarded)';
+const legendFor = (dialect: string): string => legendText + (dialect === 'srt' || dialect === 'claude' ? scratchLegend : '');
 
 /** Footnotes numbered in order of first use; identical notes share a number. */
 class Footnotes {
@@ -47,7 +50,7 @@ export function explainText(m: ExplainMatrix): string {
   const out: string[] = [];
   out.push(kleur.bold(`${m.file} (${m.dialect})`));
   out.push(`verdicts: ${ps.map((p) => `${platformNames[p]} ${shortVerdict[m.verdicts[p]]}`).join(' · ')}`);
-  out.push(kleur.dim(legendText), '');
+  out.push(kleur.dim(legendFor(m.dialect)), '');
   const cellWidth = 12;
   for (const pm of m.principals) {
     const notes = new Footnotes();
@@ -101,7 +104,7 @@ export function explainMarkdown(m: ExplainMatrix): string {
     }
     out.push('');
   }
-  out.push(`<sub>${legendText}</sub>`, '');
+  out.push(`<sub>${legendFor(m.dialect)}</sub>`, '');
   return out.join('\n');
 }
 

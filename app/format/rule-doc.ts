@@ -28,11 +28,11 @@ export function ruleDoc(rule: Rule, format: 'text' | 'markdown'): string {
       m.docs.details,
       '',
       `Fails${machineNote(m.docs.bad)}:`,
-      '```toml',
+      fence(m.docs.bad.toml),
       m.docs.bad.toml,
       '```',
       `Passes${machineNote(m.docs.good)}:`,
-      '```toml',
+      fence(m.docs.good.toml),
       m.docs.good.toml,
       '```',
       '',
@@ -75,4 +75,9 @@ export function rulesText(o: RulesOutput): string {
 /** Every rule's documentation in Markdown (the catalog page), or one rule's. */
 export function rulesMarkdown(o: RulesOutput): string {
   return o.only ? ruleDoc(o.only, 'markdown') + '\n' : o.rules.map((r) => ruleDoc(r, 'markdown')).join('\n');
+}
+
+/** A doc example's code fence: JSON for the settings dialects' examples (they start with `{`), TOML otherwise. */
+function fence(example: string): string {
+  return example.trimStart().startsWith('{') ? '```json' : '```toml';
 }

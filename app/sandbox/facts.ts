@@ -10,6 +10,7 @@
  * every socket any program binds): what the model reads of them is only
  * those under a granted path, so that is what is recorded and compared.
  */
+import type { ProgramFacts } from '../../compiler/paths/elf.js';
 import type { Child, Executable, FsView, Lookup } from '../../compiler/paths/view.js';
 // The modules, not the index (which loads the schema's validators): facts are read on run's fast path.
 import { searchedPart } from '../../compiler/paths/host-trusted.js';
@@ -26,6 +27,11 @@ export interface RecordedFacts {
   readonly children?: readonly (readonly [string, readonly Child[] | 'unknown'])[];
   /** Every small file read (a `.git` file, a `commondir`), with its content. */
   readonly texts?: readonly (readonly [string, string | null])[];
+  /** What program files say of how they start (an execution closure's questions), in the order first asked. */
+  readonly programs?: readonly (readonly [string, ProgramFacts])[];
+  /** The loader cache's answers, per soname asked. */
+  readonly libraries?: readonly (readonly [string, string])[];
+  readonly commandPath?: readonly string[] | 'unknown';
 }
 
 export interface Recorder {
@@ -44,8 +50,11 @@ export function recordingView(view: FsView): Recorder {
   const executable = new Map<string, Executable>();
   const children = new Map<string, readonly Child[] | 'unknown'>();
   const texts = new Map<string, string | null>();
+  const programs = new Map<string, ProgramFacts>();
+  const libraries = new Map<string, string>();
   let sockets: readonly string[] | 'unknown' | undefined;
   let landlockAbi: number | 'unknown' | undefined;
+  let commandPath: readonly string[] | 'unknown' | undefined;
   const recording: FsView = {
     description: view.description,
     knowsFacts: view.knowsFacts,
@@ -81,6 +90,17 @@ export function recordingView(view: FsView): Recorder {
       texts.set(path, found);
       return found;
     },
+    program(path) {
+      let found = programs.get(path);
+      if (!found) programs.set(path, (found = view.program(path)));
+      return found;
+    },
+    cachedLibrary(soname) {
+      let found = libraries.get(soname);
+      if (found === undefined) libraries.set(soname, (found = view.cachedLibrary(soname)));
+      return found;
+    },
+    commandPath: () => (commandPath ??= view.commandPath()),
   };
   return {
     view: recording,
@@ -91,6 +111,9 @@ export function recordingView(view: FsView): Recorder {
       ...(landlockAbi !== undefined ? { landlockAbi } : {}),
       ...(children.size ? { children: [...children] } : {}),
       ...(texts.size ? { texts: [...texts] } : {}),
+      ...(programs.size ? { programs: [...programs] } : {}),
+      ...(libraries.size ? { libraries: [...libraries] } : {}),
+      ...(commandPath !== undefined ? { commandPath } : {}),
     }),
   };
 }
@@ -137,8 +160,49 @@ export function factsProblem(v: unknown): string | undefined {
     if (!Array.isArray(texts)) return 'facts.texts is not a list';
     for (const t of texts) if (!Array.isArray(t) || t.length !== 2 || !isString(t[0]) || !(t[1] === null || isString(t[1]))) return 'facts.texts holds an entry that is not [path, text or null]';
   }
-  for (const k of Object.keys(f)) if (!['lookups', 'executable', 'sockets', 'landlockAbi', 'children', 'texts'].includes(k)) return `facts has an unknown key ${JSON.stringify(k)}`;
+  const programs = f['programs'];
+  if (programs !== undefined) {
+    if (!Array.isArray(programs)) return 'facts.programs is not a list';
+    for (const e of programs) {
+      if (!Array.isArray(e) || e.length !== 2 || !isString(e[0])) return 'facts.programs holds an entry that is not [path, facts]';
+      const why = programProblem(e[1]);
+      if (why) return `facts.programs: ${JSON.stringify(e[0])} ${why}`;
+    }
+  }
+  const libraries = f['libraries'];
+  if (libraries !== undefined && !(Array.isArray(libraries) && libraries.every((e) => Array.isArray(e) && e.length === 2 && isString(e[0]) && isString(e[1])))) return 'facts.libraries is not a list of [soname, answer]';
+  const path = f['commandPath'];
+  if (path !== undefined && path !== 'unknown' && !isStrings(path)) return 'facts.commandPath is not a list of directories';
+  for (const k of Object.keys(f)) if (!['lookups', 'executable', 'sockets', 'landlockAbi', 'children', 'texts', 'programs', 'libraries', 'commandPath'].includes(k)) return `facts has an unknown key ${JSON.stringify(k)}`;
   return undefined;
+}
+
+/** Why `v` is not ProgramFacts (compiler/paths/elf.ts), or undefined. */
+function programProblem(v: unknown): string | undefined {
+  if (typeof v !== 'object' || v === null) return 'is not an object';
+  const p = v as Record<string, unknown>;
+  switch (p['kind']) {
+    case 'other':
+    case 'unknown':
+      return undefined;
+    case 'malformed':
+      return isString(p['problem']) ? undefined : 'is malformed without a problem';
+    case 'script':
+      return isString(p['interpreter']) && (p['argument'] === undefined || isString(p['argument'])) ? undefined : 'is a script without an interpreter';
+    case 'elf':
+      return (p['elfClass'] === 32 || p['elfClass'] === 64) &&
+        typeof p['machine'] === 'number' &&
+        ['exec', 'dyn', 'other'].includes(p['type'] as string) &&
+        (p['interpreter'] === undefined || isString(p['interpreter'])) &&
+        isStrings(p['needed']) &&
+        isStrings(p['runpath']) &&
+        isStrings(p['rpath']) &&
+        typeof p['noDefaultLib'] === 'boolean'
+        ? undefined
+        : 'is not an ELF program\'s facts';
+    default:
+      return `has an unknown kind ${JSON.stringify(p['kind'])}`;
+  }
 }
 
 const sameLookup = (a: Lookup, b: Lookup): boolean => a.kind === b.kind && (a.kind !== 'symlink' || (b.kind === 'symlink' && a.target === b.target));
@@ -165,6 +229,12 @@ export function changedFact(facts: RecordedFacts, view: FsView): string | undefi
   for (const [path, was] of facts.texts ?? []) {
     if (view.text(path) !== was) return `${path} changed`;
   }
+  for (const [path, was] of facts.programs ?? []) if (JSON.stringify(view.program(path)) !== JSON.stringify(was)) return `${path} changed: what it needs to start is not what it was`;
+  for (const [soname, was] of facts.libraries ?? []) {
+    const now = view.cachedLibrary(soname);
+    if (now !== was) return `the loader's cache gave ${was} for ${soname}, now ${now}`;
+  }
+  if (facts.commandPath !== undefined && JSON.stringify(view.commandPath()) !== JSON.stringify(facts.commandPath)) return 'PATH changed';
   return undefined;
 }
 

@@ -53,9 +53,16 @@ export function passFdList(v: number | readonly number[] | undefined): number[] 
   return [...new Set(fds)].sort((a, b) => a - b);
 }
 
-/** `--pass-env A,B --pass-env C` → the names. */
+/**
+ * `--pass-env A,B --pass-env C` → the names; `--pass-env NAME=VALUE` sets
+ * NAME for the command alone (one operand, commas and all: a value may
+ * hold them), so that what is meant for the workload (NODE_OPTIONS) never
+ * reaches boxwright's own process.
+ */
 export function passEnvList(v: string | readonly string[] | undefined): string[] {
-  return v === undefined ? [] : ([] as string[]).concat(v).flatMap((s) => s.split(',')).filter(Boolean);
+  const out = v === undefined ? [] : ([] as string[]).concat(v).flatMap((s) => (s.includes('=') ? [s] : s.split(','))).filter(Boolean);
+  for (const p of out) if (p.startsWith('=')) throw new RunUsageError(`--pass-env takes NAME or NAME=VALUE, not ${JSON.stringify(p)}`);
+  return out;
 }
 
 /** `--landlock on|off`. */

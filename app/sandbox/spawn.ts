@@ -25,6 +25,8 @@ export interface LauncherRun {
   readonly verbose: boolean;
   /** A launcher that cannot be started: undefined (the caller has another way) instead of 125 and a message. */
   readonly fallback?: boolean;
+  /** boxwright's own command line (`run CONFIG … -- CMD …`): what a remedy it prints changes, to be copied as is. */
+  readonly argv?: readonly string[];
 }
 
 export function runLauncher(run: LauncherRun & { fallback: true }): Promise<number | undefined>;
@@ -77,7 +79,7 @@ export function runLauncher(run: LauncherRun): Promise<number | undefined> {
     if (child.pid === undefined) return;
     child.on('close', (code, signal) => {
       const status = code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0);
-      const after = afterStatus(status, run.command);
+      const after = afterStatus(status, run.command, run.argv);
       if (after) process.stderr.write(`boxwright run: ${after}\n`);
       done(status);
     });

@@ -191,7 +191,7 @@ export function accessDelta(
   const keysBefore = new Set(before.diagnostics.map(diagnosticKey));
   const keysAfter = new Set(after.diagnostics.map(diagnosticKey));
   const inPlatforms = (d: Diagnostic) => d.platforms.some((p) => platforms.includes(p));
-  const stillTrue = platforms.includes('windows') ? readableCredentials(after.model.ir) : [];
+  const stillTrue = platforms.includes('windows') ? readableCredentials(after.model) : [];
   return {
     requested,
     changes,
@@ -292,8 +292,13 @@ export function gateFailures(d: AccessDelta): string[] {
   return out;
 }
 
-function readableCredentials(ir: PolicyIR): { platform: Platform; sentence: string }[] {
-  return ir.knownCredentials.filter((c) => c.existence === 'exists').map((c) => ({ platform: 'windows' as const, sentence: `windows: \`${c.written}\` is still readable` }));
+/** The known credential locations that exist and that a principal can read on Windows, as the model says (sandbox-runtime's account reads none of them). */
+function readableCredentials(model: AccessModel): { platform: Platform; sentence: string }[] {
+  const readable = (path: string): boolean => model.principals.some((pa) => {
+    const c = pa.effectiveAt(path, 'windows');
+    return c.kind === 'access' && c.read;
+  });
+  return model.ir.knownCredentials.filter((c) => c.existence === 'exists' && readable(c.path)).map((c) => ({ platform: 'windows' as const, sentence: `windows: \`${c.written}\` is still readable` }));
 }
 
 /** Changes the same but for the platform, in one line: "macos, linux: the agent can now write ~/project". */

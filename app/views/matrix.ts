@@ -47,6 +47,8 @@ export interface ExplainMatrix {
 }
 
 function requestedLegend(g: Grant): string {
+  if (g.access === 'deny-read') return 'no r';
+  if (g.access === 'deny-write') return 'no w';
   return g.access === 'deny' ? 'deny' : g.access === 'read-write' ? 'rw' : g.access === 'list' ? 'names' : g.access === 'metadata' ? 'meta' : g.access === 'exec' ? 'x' : g.access === 'read' ? 'r' : 'w';
 }
 
@@ -189,11 +191,12 @@ export function explainMatrix(model: AccessModel, diagnostics: readonly Diagnost
         const overlap = overlapNote(g, shown, requested, pa.grants.map((x) => x.grant), p, model.ir.home);
         const tybaMetadata: Note | undefined =
           model.ir.dialect === 'tyba' && requested === 'deny' && shown === 'meta' ? { ruleId: '', text: 'TYBA: "content, not metadata": the existence, size and dates of every path stay visible; the content is denied' } : undefined;
-        const differs = !(shown === requested || (requested === 'deny' && shown === '—'));
+        // sandbox-runtime's denies take one right away (reads stay open under a write deny): they differ when the right is there.
+        const differs = requested === 'no r' ? shown !== '—' && shown !== 'meta' : requested === 'no w' ? shown.includes('w') || shown === 'scratch' : !(shown === requested || (requested === 'deny' && shown === '—'));
         const [note, ...moreNotes] = differs ? [mechanism, overlap, tybaMetadata].filter((n): n is Note => !!n) : [];
         const disclosures = [...moreNotes, ...(ga.disclosures[p] ?? []).map(explanation)];
         // Only where the file is writable by this grant alone: under a write tree it is the tree's to rename.
-        const inWriteTree = pa.grants.some((o) => o !== ga && o.applies[p] && o.grant.scope === 'tree' && !!o.grant.path && (o.grant.access === 'write' || o.grant.access === 'read-write') && isUnder(g.path!, o.grant.path));
+        const inWriteTree = !!g.path && pa.grants.some((o) => o !== ga && o.applies[p] && o.grant.scope === 'tree' && !!o.grant.path && (o.grant.access === 'write' || o.grant.access === 'read-write') && isUnder(g.path!, o.grant.path));
         // A file the platform lets this grant write (not a directory, not refused, not denied over it).
         if (g.list === 'write_file' && !g.implicit && g.path && g.facts.kind !== 'dir' && shown.includes('w') && !inWriteTree) disclosures.push(REWRITE_IN_PLACE[p]);
         // A warning the check made at this grant's value for this platform

@@ -1,4 +1,5 @@
 import type { Platform } from '../diagnostic.js';
+import { execNeeds, type ExecNeeds } from '../paths/exec-needs.js';
 import { expandHome, expandTilde, findHostTrusted, inspectPath, knownReadableLocations, linkedWorktree, type FsView, type HostTrustedInput, type PathFacts } from '../paths/index.js';
 import type { Span } from '../span.js';
 import type { Dialect } from '../schema/validate.js';
@@ -20,7 +21,7 @@ export interface BuildOptions {
   readonly hostTrusted?: readonly HostTrustedInput[];
 }
 
-const listShapes: Record<ListName, { access: Access; scope: 'tree' | 'file' }> = {
+const listShapes: Record<Exclude<ListName, 'denyRead' | 'allowRead' | 'allowWrite' | 'denyWrite' | 'permissions.allow' | 'permissions.deny'>, { access: Access; scope: 'tree' | 'file' }> = {
   read: { access: 'read', scope: 'tree' },
   write: { access: 'write', scope: 'tree' },
   read_file: { access: 'read', scope: 'file' },
@@ -31,7 +32,7 @@ const listShapes: Record<ListName, { access: Access; scope: 'tree' | 'file' }> =
   exec: { access: 'exec', scope: 'file' },
   read_allow: { access: 'read', scope: 'tree' },
 };
-const boxLists: readonly ListName[] = ['read', 'write', 'read_file', 'write_file', 'list', 'deny', 'metadata', 'exec'];
+const boxLists: readonly TomlList[] = ['read', 'write', 'read_file', 'write_file', 'list', 'deny', 'metadata', 'exec'];
 
 function table(v: TomlValue | undefined): TomlTable | undefined {
   return v?.kind === 'table' ? v : undefined;
@@ -45,7 +46,10 @@ function pathFacts(written: string, view: FsView): Location & Pick<Grant, 'facts
   return { path: expanded.path, facts: inspectPath(view, expanded.path) };
 }
 
-function grantsOf(fs: TomlTable | undefined, lists: readonly ListName[], view: FsView): Grant[] {
+/** The lists of the TOML dialects. */
+type TomlList = keyof typeof listShapes;
+
+function grantsOf(fs: TomlTable | undefined, lists: readonly TomlList[], view: FsView): Grant[] {
   const grants: Grant[] = [];
   if (!fs) return grants;
   for (const list of lists) {
@@ -61,11 +65,22 @@ function grantsOf(fs: TomlTable | undefined, lists: readonly ListName[], view: F
         continue;
       }
       const facts = inspectPath(view, expanded.path);
-      // An exec grant of a directory: everything in it may run (a tree).
-      grants.push({ list, access, scope: list === 'exec' && facts.kind === 'dir' ? 'tree' : scope, written, path: expanded.path, facts, span: item.span });
+      // An exec grant of a directory: everything in it may run (a tree); of a file, what running it needs.
+      const needs = list === 'exec' && facts.existence === 'exists' && facts.kind === 'file' && !facts.symlink ? needsOf(view, expanded.path) : undefined;
+      grants.push({ list, access, scope: list === 'exec' && facts.kind === 'dir' ? 'tree' : scope, written, path: expanded.path, facts, ...(needs ? { needs } : {}), span: item.span });
     }
   }
   return grants;
+}
+
+/** Per view and program: a config may name one program in many grants. */
+const needsMemo = new WeakMap<FsView, Map<string, ExecNeeds>>();
+function needsOf(view: FsView, path: string): ExecNeeds {
+  let memo = needsMemo.get(view);
+  if (!memo) needsMemo.set(view, (memo = new Map()));
+  let n = memo.get(path);
+  if (!n) memo.set(path, (n = execNeeds(view, path)));
+  return n;
 }
 
 function workspaceOf(fs: TomlTable | undefined, view: FsView): Principal['workspace'] {
@@ -212,7 +227,7 @@ function worktreeGitGrants(session: TybaSession, view: FsView, span: Span): Gran
   ];
 }
 
-function linuxFacts(view: FsView, dialect: Dialect, landlock: boolean | undefined): LinuxFacts {
+export function linuxFacts(view: FsView, dialect: Dialect, landlock: boolean | undefined): LinuxFacts {
   // Only a loader that exists, names itself (no link on the way) and is a file can carry a Landlock rule.
   const loaders = Object.keys(loaderData.loaders).filter((p) => {
     const f = inspectPath(view, p);
@@ -221,7 +236,7 @@ function linuxFacts(view: FsView, dialect: Dialect, landlock: boolean | undefine
   return { exec: dialect === 'box' && landlock !== false ? 'landlock' : 'mounts', landlockAbi: view.landlockAbi(), loaders };
 }
 
-function credentialFacts(view: FsView): CredentialFact[] {
+export function credentialFacts(view: FsView): CredentialFact[] {
   return knownReadableLocations.map((written) => {
     const path = expandTilde(written, view.home);
     return { written, path, existence: inspectPath(view, path).existence };

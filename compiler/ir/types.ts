@@ -1,15 +1,23 @@
 import type { Platform } from '../diagnostic.js';
 import type { LinkedWorktree } from '../paths/git.js';
 import type { HostTrustedPath } from '../paths/host-trusted.js';
+import type { ExecNeeds } from '../paths/exec-needs.js';
 import type { PathFacts } from '../paths/inspect.js';
 import type { Span } from '../span.js';
 import type { Dialect } from '../schema/validate.js';
 
 /** The list a grant was authored in (`<list>` in the seed's messages). */
-export type ListName = 'read' | 'write' | 'read_file' | 'write_file' | 'list' | 'deny' | 'metadata' | 'exec' | 'read_allow';
+export type ListName =
+  | 'read' | 'write' | 'read_file' | 'write_file' | 'list' | 'deny' | 'metadata' | 'exec' | 'read_allow'
+  // sandbox-runtime's filesystem lists (and Claude Code's `sandbox.filesystem`)
+  | 'denyRead' | 'allowRead' | 'allowWrite' | 'denyWrite'
+  // Claude Code's permission rules the sandbox takes paths from: `Edit(…)` and `Read(…)`
+  | 'permissions.allow' | 'permissions.deny';
 
 /** What a grant asks for, independent of how it was spelled. */
-export type Access = 'read' | 'write' | 'read-write' | 'list' | 'deny' | 'metadata' | 'exec';
+export type Access = 'read' | 'write' | 'read-write' | 'list' | 'deny' | 'metadata' | 'exec'
+  // sandbox-runtime: reads are open and writes closed by default, and each is denied on its own
+  | 'deny-read' | 'deny-write';
 
 /**
  * Where an entry points: an absolute path with `~` expanded, or why the
@@ -31,8 +39,22 @@ export interface GrantFields {
   /** The string as written in the config. */
   readonly written: string;
   readonly facts: PathFacts;
+  /**
+   * An exec grant of a file: what executing it needs on this machine (its
+   * interpreter, libraries, what it runs and reads), through the view.
+   */
+  readonly needs?: ExecNeeds;
   /** The TOML string value (for implicit grants: the key that implies them). */
   readonly span: Span;
+  /**
+   * A sandbox-runtime entry that is a glob pattern (`*`, `?`, `[…]`), as
+   * resolved against the working directory: it names no one path (the
+   * grant has an `expandProblem` instead), and each platform reads it its
+   * own way (rules/glob-pattern.ts).
+   */
+  readonly pattern?: string;
+  /** An absent path's first missing component (where sandbox-runtime puts a deny's placeholder on Linux). */
+  readonly firstAbsent?: string;
   /** Implicit grants: why they exist and where (each platform has its own spelling). */
   readonly implicit?: {
     readonly reason: string;
@@ -108,8 +130,31 @@ export interface CredentialFact {
   readonly existence: 'exists' | 'absent' | 'unknown';
 }
 
+/** A setting of a JSON dialect as written: its value (JSON.parse's) and where. */
+export interface WrittenSetting {
+  readonly value: unknown;
+  readonly span: Span;
+  readonly keySpan: Span;
+}
+
+/**
+ * What a sandbox-runtime or Claude Code settings file says beyond its path
+ * lists, and where it runs: the model and the rules read these.
+ */
+export interface RuntimeSettings {
+  /** The directory the sandboxed command runs in: relative entries resolve there, and the mandatory denies are taken from it (`--worktree`). */
+  readonly cwd: string;
+  /** Claude Code: the directory of the settings file (what a `/path` entry is relative to), and the kind of file it is. */
+  readonly settingsDir?: string;
+  readonly scope?: 'managed' | 'project' | 'local' | 'user-or-other';
+  /** Every scalar and array setting by its dotted path (`filesystem.disabled`, `sandbox.enabled`). */
+  readonly settings: ReadonlyMap<string, WrittenSetting>;
+}
+
 export interface PolicyIR {
   readonly dialect: Dialect;
+  /** sandbox-runtime and Claude Code settings: the rest of what the file says, and where it runs. */
+  readonly runtime?: RuntimeSettings;
   readonly file: string;
   readonly home: string;
   /** The filesystem view the facts came from (`host`, `none`, `manifest FILE`). */

@@ -1,4 +1,6 @@
 import { accessSync, closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, statSync, type Dirent } from 'node:fs';
+import { readProgram, type ProgramFacts } from './elf.js';
+import { CACHE_FLAGS, readLibraryCache, type LibraryCache } from './ldcache.js';
 import { TEXT_LIMIT, type Child, type Executable, type FsView, type Lookup } from './view.js';
 
 /**
@@ -11,6 +13,7 @@ export function hostView(home: string, probes: HostProbes = {}): FsView {
   const cache = new Map<string, Lookup>();
   const listings = new Map<string, Map<string, Dirent> | null>();
   const asks = new Map<string, number>();
+  let libraryCache: LibraryCache | undefined | 'unknown' | null = null;
 
   function fromListing(dir: string, name: string): Lookup | undefined {
     let listing = listings.get(dir);
@@ -52,6 +55,13 @@ export function hostView(home: string, probes: HostProbes = {}): FsView {
     landlockAbi: once(() => landlockOnHost(probes.landlockAbi)),
     children: childrenOnHost,
     text: textOnHost,
+    program: programOnHost,
+    cachedLibrary: (soname) => {
+      if (libraryCache === null) libraryCache = loadLibraryCache();
+      const cache = libraryCache;
+      return cache === 'unknown' ? 'unknown' : (cache?.get(soname) ?? 'none');
+    },
+    commandPath: once(() => (process.env['PATH'] ?? '').split(':').filter((d) => d.startsWith('/'))),
   };
 }
 
@@ -105,6 +115,67 @@ function textOnHost(path: string): string | null {
   } finally {
     closeSync(fd);
   }
+}
+
+/** The most boxwright reads of one program file, in all (the headers, the interpreter's name, the dynamic section, its strings). */
+const PROGRAM_READ_BUDGET = 4 << 20;
+/** The largest loader cache boxwright reads (a machine with every library Debian ships has one of about 1 MB). */
+const LIBRARY_CACHE_MAX = 16 << 20;
+
+/**
+ * A regular file opened without following a link and without blocking (a
+ * FIFO put there after the lookup opens at once and is refused by its
+ * type), read at positions, never more than the budget in all.
+ */
+function withRegularFile<T>(path: string, use: (fd: number, size: number, budget: { left: number }) => T): T | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return undefined;
+    return use(fd, st.size, { left: PROGRAM_READ_BUDGET });
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function readAt(fd: number, size: number, budget: { left: number }, offset: number, length: number): Uint8Array {
+  const n = Math.max(0, Math.min(length, size - offset, budget.left));
+  budget.left -= n;
+  const buf = Buffer.alloc(n);
+  let got = 0;
+  while (got < n) {
+    const r = readSync(fd, buf, got, n - got, offset + got);
+    if (r <= 0) break;
+    got += r;
+  }
+  return buf.subarray(0, got);
+}
+
+const unknownProgram: ProgramFacts = Object.freeze({ kind: 'unknown' });
+
+function programOnHost(path: string): ProgramFacts {
+  return withRegularFile(path, (fd, size, budget) => readProgram({ size, read: (offset, length) => readAt(fd, size, budget, offset, length) })) ?? unknownProgram;
+}
+
+/** This machine's loader cache, read once: undefined when there is none (the loader then searches its system directories). */
+function loadLibraryCache(): LibraryCache | undefined | 'unknown' {
+  const flags = process.arch === 'x64' ? CACHE_FLAGS.x86_64 : process.arch === 'arm64' ? CACHE_FLAGS.aarch64 : undefined;
+  if (flags === undefined) return 'unknown';
+  try {
+    if (!lstatSync('/etc/ld.so.cache', lstatOptions)) return undefined;
+  } catch {
+    return 'unknown';
+  }
+  const bytes = withRegularFile('/etc/ld.so.cache', (fd, size) => (size > LIBRARY_CACHE_MAX ? undefined : readAt(fd, size, { left: LIBRARY_CACHE_MAX }, 0, size)));
+  if (!bytes) return 'unknown';
+  return readLibraryCache(bytes, flags) ?? 'unknown';
 }
 
 /**

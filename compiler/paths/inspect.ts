@@ -69,6 +69,12 @@ export interface Resolution {
   readonly at: string;
   /** Why the walk stopped at `at` before the end: that component is absent, or not a directory, or one link too many, or the view cannot say. */
   readonly stop?: 'absent' | 'not-a-directory' | 'too-many-links' | 'unknown';
+  /**
+   * Every symbolic link the walk followed, in order, each at its own
+   * resolved location (its directory has no link left in it): what a view
+   * must hold for the path to resolve there as it does here.
+   */
+  readonly links: readonly string[];
 }
 
 /**
@@ -81,6 +87,7 @@ export function resolvePath(view: FsView, path: string): Resolution {
   const pending = path.split('/').filter((p) => p !== '');
   let current = '';
   let firstLink: string | undefined;
+  const links: string[] = [];
   let hops = 0;
   let last: 'file' | 'dir' | 'other' = 'dir';
   while (pending.length) {
@@ -92,21 +99,22 @@ export function resolvePath(view: FsView, path: string): Resolution {
     }
     const next = `${current}/${part}`;
     const found = view.lookup(next);
-    if (found.kind === 'unknown') return { facts: withLink(unknownFacts, firstLink, path), at: next, stop: 'unknown' };
-    if (found.kind === 'absent') return { facts: withLink(absentFacts, firstLink, resolvedSoFar(next, pending)), at: next, stop: 'absent' };
+    if (found.kind === 'unknown') return { facts: withLink(unknownFacts, firstLink, path), at: next, stop: 'unknown', links };
+    if (found.kind === 'absent') return { facts: withLink(absentFacts, firstLink, resolvedSoFar(next, pending)), at: next, stop: 'absent', links };
     if (found.kind === 'symlink') {
-      if (++hops > maxHops) return { facts: { existence: 'absent', symlink: { link: firstLink ?? next, resolved: next, loop: true } }, at: next, stop: 'too-many-links' };
+      if (++hops > maxHops) return { facts: { existence: 'absent', symlink: { link: firstLink ?? next, resolved: next, loop: true } }, at: next, stop: 'too-many-links', links };
       firstLink ??= next;
+      links.push(next);
       const target = found.target;
       pending.unshift(...target.split('/').filter((p) => p !== ''));
       if (target.startsWith('/')) current = '';
       continue;
     }
-    if (pending.length && found.kind !== 'dir') return { facts: withLink(absentFacts, firstLink, resolvedSoFar(next, pending)), at: next, stop: 'not-a-directory' };
+    if (pending.length && found.kind !== 'dir') return { facts: withLink(absentFacts, firstLink, resolvedSoFar(next, pending)), at: next, stop: 'not-a-directory', links };
     current = next;
     last = found.kind;
   }
-  return { facts: withLink(existing[last], firstLink, current || '/'), at: current || '/' };
+  return { facts: withLink(existing[last], firstLink, current || '/'), at: current || '/', links };
 }
 
 /** A `.` or `..` component (`/\/\.\.?(\/|$)/`), found without a regular expression. */

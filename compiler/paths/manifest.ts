@@ -1,11 +1,23 @@
+import type { ProgramFacts } from './elf.js';
 import { TEXT_LIMIT, type Child, type FsView, type Lookup } from './view.js';
 import { validateManifest } from '../schema/validators.js';
 
+/** A program file as a manifest records it: its ELF loader and libraries, or its `#!` line. */
+export type ManifestProgram =
+  | { readonly elf: { readonly interpreter?: string; readonly needed?: readonly string[]; readonly runpath?: readonly string[]; readonly rpath?: readonly string[] } }
+  | { readonly script: string };
+
 export interface Manifest {
   readonly home: string;
-  readonly entries: Readonly<Record<string, 'file' | 'dir' | 'socket' | { readonly symlink: string } | { readonly text: string }>>;
+  readonly entries: Readonly<Record<string, 'file' | 'dir' | 'socket' | { readonly symlink: string } | { readonly text: string } | ManifestProgram>>;
   /** The kernel's Landlock ABI (0: none); absent: unknown. */
   readonly landlockAbi?: number;
+  /** The machine's architecture, for its programs (default x86_64). */
+  readonly arch?: 'x86_64' | 'aarch64';
+  /** The dynamic loader's cache: soname → path; absent: unknown. */
+  readonly ldCache?: Readonly<Record<string, string>>;
+  /** PATH: where command names are looked up; absent: unknown. */
+  readonly path?: readonly string[];
 }
 
 export class ManifestError extends Error {}
@@ -31,7 +43,7 @@ interface ManifestProblem {
   readonly params: Record<string, unknown>;
 }
 
-const kinds = '"file", "dir", "socket", { "symlink": "TARGET" } or { "text": "CONTENT" }';
+const kinds = '"file", "dir", "socket", { "symlink": "TARGET" }, { "text": "CONTENT" }, { "elf": { … } } or { "script": "INTERPRETER [ARG]" }';
 
 /** The first schema error in words that name the key or entry, not ajv's JSON pointers. */
 function schemaProblem(errors: readonly ManifestProblem[], data: unknown): string {
@@ -39,7 +51,7 @@ function schemaProblem(errors: readonly ManifestProblem[], data: unknown): strin
   if (!first) return 'not a filesystem manifest';
   const segments = first.instancePath === '' ? [] : first.instancePath.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   const [top, entry, inner] = segments;
-  const known = 'known keys: "home", "entries", "description", "$schema"';
+  const known = 'known keys: "home", "entries", "landlockAbi", "arch", "ldCache", "path", "description", "$schema"';
   if (top === undefined) {
     if (first.keyword === 'type') return 'a manifest is a JSON object: { "home": "/home/you", "entries": { … } }';
     if (first.keyword === 'required') return `the key "${String(first.params['missingProperty'])}" is missing`;
@@ -55,6 +67,8 @@ function schemaProblem(errors: readonly ManifestProblem[], data: unknown): strin
     const value = (data as { entries: Record<string, unknown> }).entries[entry];
     if (inner === 'symlink' || (value !== null && typeof value === 'object' && 'symlink' in value)) return `the entry "${entry}": a symlink's target must be a string, as readlink(2) returns it`;
     if (inner === 'text' || (value !== null && typeof value === 'object' && 'text' in value)) return `the entry "${entry}": a file's text must be a string of at most ${TEXT_LIMIT} bytes`;
+    if (inner === 'elf' || (value !== null && typeof value === 'object' && 'elf' in value)) return `the entry "${entry}": an ELF program is { "elf": { "interpreter": "/lib64/ld-linux-x86-64.so.2", "needed": ["libc.so.6"], "runpath": [], "rpath": [] } } (every key optional)`;
+    if (inner === 'script' || (value !== null && typeof value === 'object' && 'script' in value)) return `the entry "${entry}": a script is { "script": "INTERPRETER [ARGUMENT]" }, its #! line without the #!`;
     return `the entry "${entry}" is ${JSON.stringify(value)}: an entry's kind is ${kinds}`;
   }
   return `not a filesystem manifest at ${first.instancePath || 'the top level'}`;
@@ -79,14 +93,16 @@ export function manifestView(text: string, source: string): FsView {
   const kinds = new Map<string, Lookup>([['/', { kind: 'dir' }]]);
   const sockets: string[] = [];
   const texts = new Map<string, string>();
+  const programs = new Map<string, ProgramFacts>();
+  const machine = manifest.arch === 'aarch64' ? 183 : 62;
   for (const [path, kind] of Object.entries(manifest.entries)) {
     const clean = path.length > 1 ? path.replace(/\/+$/, '') : path;
     if (kind === 'socket') sockets.push(clean);
     if (typeof kind === 'object' && 'text' in kind) {
       if (Buffer.byteLength(kind.text, 'utf8') > TEXT_LIMIT) throw new ManifestError(`${source}: not a filesystem manifest: the entry "${path}": a file's text must be a string of at most ${TEXT_LIMIT} bytes`);
       texts.set(clean, kind.text);
-    }
-    kinds.set(clean, kind === 'socket' ? { kind: 'other' } : typeof kind === 'string' ? { kind } : 'text' in kind ? { kind: 'file' } : { kind: 'symlink', target: kind.symlink });
+    } else if (typeof kind === 'object' && !('symlink' in kind)) programs.set(clean, programOf(kind, machine));
+    kinds.set(clean, kind === 'socket' ? { kind: 'other' } : typeof kind === 'string' ? { kind } : 'symlink' in kind ? { kind: 'symlink', target: kind.symlink } : { kind: 'file' });
     for (let p = parentOf(clean); p !== '/' && !kinds.has(p); p = parentOf(p)) kinds.set(p, { kind: 'dir' });
   }
   // Each directory's entries, from the paths (a parent of a listed path is a directory).
@@ -116,6 +132,33 @@ export function manifestView(text: string, source: string): FsView {
     landlockAbi: () => manifest.landlockAbi ?? 'unknown',
     children,
     text: (path) => texts.get(path) ?? null,
+    program: (path) => programs.get(path) ?? unknownProgram,
+    cachedLibrary: (soname) => (manifest.ldCache === undefined ? 'unknown' : Object.hasOwn(manifest.ldCache, soname) ? manifest.ldCache[soname]! : 'none'),
+    commandPath: () => manifest.path ?? 'unknown',
+  };
+}
+
+const unknownProgram: ProgramFacts = Object.freeze({ kind: 'unknown' });
+
+/** A recorded program as the facts the host would read from the file. */
+function programOf(p: ManifestProgram, machine: number): ProgramFacts {
+  if ('script' in p) {
+    const line = p.script.replace(/^[ \t]+/, '').replace(/[ \t]+$/, '');
+    const space = line.search(/[ \t]/);
+    if (line === '') return { kind: 'malformed', problem: 'its #! line names no interpreter (execve fails with ENOEXEC)' };
+    return space < 0 ? { kind: 'script', interpreter: line } : { kind: 'script', interpreter: line.slice(0, space), argument: line.slice(space).replace(/^[ \t]+/, '') };
+  }
+  const e = p.elf;
+  return {
+    kind: 'elf',
+    elfClass: 64,
+    machine,
+    type: 'dyn',
+    ...(e.interpreter !== undefined ? { interpreter: e.interpreter } : {}),
+    needed: e.needed ?? [],
+    runpath: e.runpath ?? [],
+    rpath: e.rpath ?? [],
+    noDefaultLib: false,
   };
 }
 

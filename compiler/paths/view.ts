@@ -1,3 +1,5 @@
+import type { ProgramFacts } from './elf.js';
+
 /**
  * The one way any stage learns about the filesystem. `lookup` is lstat(2):
  * it never follows a final symbolic link. `unknown` means the view cannot
@@ -55,6 +57,29 @@ export interface FsView {
    * directory, larger, unreadable) or the view cannot say.
    */
   text(path: string): string | null;
+  /**
+   * What the regular file at `path` (no link in it) says about how it
+   * starts (elf.ts): its `#!` line, or its ELF interpreter and the
+   * libraries its loader opens. The host reads the file (bounded, never
+   * running it); a manifest records it (`{"elf": …}`, `{"script": …}`);
+   * `unknown` for the `none` view, a manifest entry that records no
+   * program, and a file this process cannot read.
+   */
+  program(path: string): ProgramFacts;
+  /**
+   * The path the dynamic loader's cache (/etc/ld.so.cache) gives for a
+   * soname, for this machine's architecture: `none` when the cache holds
+   * no such library (or there is no cache), `unknown` when the view cannot
+   * say (`none`; a manifest without `ldCache`).
+   */
+  cachedLibrary(soname: string): string | 'none' | 'unknown';
+  /**
+   * The directories a command name is looked up in (PATH), which `run`
+   * passes to the sandbox as it finds it: the host's are this process's
+   * PATH (its absolute entries), a manifest's its `path`; `unknown` for the
+   * `none` view and a manifest without one.
+   */
+  commandPath(): readonly string[] | 'unknown';
 }
 
 /** An entry of a directory listing (FsView.children). */
@@ -80,5 +105,10 @@ export function noneView(home: string): FsView {
     landlockAbi: () => 'unknown',
     children: () => 'unknown',
     text: () => null,
+    program: () => unknownProgram,
+    cachedLibrary: () => 'unknown',
+    commandPath: () => 'unknown',
   };
 }
+
+const unknownProgram: ProgramFacts = Object.freeze({ kind: 'unknown' });

@@ -163,6 +163,20 @@ export const manifestSchema: JsonSchema = {
       description: "The kernel's Landlock ABI (`boxwright doctor` prints it; 0: no Landlock). The Linux lowering needs Landlock to keep agent read trees non-executable; without this field it is unknown.",
       examples: [7],
     },
+    arch: { enum: ['x86_64', 'aarch64'], description: "The machine's architecture: its programs' (`elf` entries) and its loader cache's. Default x86_64." },
+    ldCache: {
+      type: 'object',
+      description: "The dynamic loader's cache (/etc/ld.so.cache, as `ldconfig -p` lists it): soname → the path the loader opens. Without it, what the loader finds through its cache is unknown.",
+      propertyNames: { pattern: '^[^/]+$' },
+      additionalProperties: { type: 'string', pattern: '^/' },
+      examples: [{ 'libc.so.6': '/lib/x86_64-linux-gnu/libc.so.6' }],
+    },
+    path: {
+      type: 'array',
+      description: 'PATH on that machine, which `boxwright run` passes to the sandbox: where a command name (a `#!/usr/bin/env node` script\'s `node`) is looked up. Without it, unknown.',
+      items: { type: 'string', pattern: '^/' },
+      examples: [['/usr/local/bin', '/usr/bin', '/bin']],
+    },
     entries: {
       type: 'object',
       description: 'Absolute path → its kind. Parents of listed paths are directories.',
@@ -182,9 +196,28 @@ export const manifestSchema: JsonSchema = {
               },
             },
           },
+          {
+            type: 'object',
+            required: ['elf'],
+            additionalProperties: false,
+            description: 'A file that is an ELF program or library: what its loader reads (`readelf -l -d` shows it). A `file` entry records no program: what executing it needs is then unknown.',
+            properties: {
+              elf: {
+                type: 'object',
+                additionalProperties: false,
+                properties: {
+                  interpreter: { type: 'string', pattern: '^/', description: 'PT_INTERP: its dynamic loader. Absent: a static program.' },
+                  needed: { type: 'array', items: { type: 'string', pattern: '.' }, description: 'DT_NEEDED: the libraries it names, in order.' },
+                  runpath: { type: 'array', items: { type: 'string', pattern: '.' }, description: 'DT_RUNPATH, split at `:` (`$ORIGIN` kept).' },
+                  rpath: { type: 'array', items: { type: 'string', pattern: '.' }, description: 'DT_RPATH, split at `:`.' },
+                },
+              },
+            },
+          },
+          { type: 'object', required: ['script'], additionalProperties: false, properties: { script: { type: 'string', description: 'A script: its #! line without the #! (`/usr/bin/env node`).' } } },
         ],
       },
-      examples: [{ '/home/dev/project': 'dir', '/home/dev/.bashrc': 'file', '/home/dev/current': { symlink: 'project' } }],
+      examples: [{ '/home/dev/project': 'dir', '/home/dev/.bashrc': 'file', '/home/dev/current': { symlink: 'project' }, '/usr/bin/git': { elf: { interpreter: '/lib64/ld-linux-x86-64.so.2', needed: ['libc.so.6'] } } }],
     },
   },
 };

@@ -7,7 +7,14 @@ import { didYouMean } from './did-you-mean.js';
 import { boxSchema, tybaSchema, type JsonSchema } from './schemas.js';
 import { validateBox, validateTyba, type AjvError, type StandaloneValidator } from './validators.js';
 
-export type Dialect = 'box' | 'tyba';
+/** The TOML dialects (Box, TYBA) and the JSON ones (sandbox-runtime settings, Claude Code settings). */
+export type Dialect = 'box' | 'tyba' | 'srt' | 'claude';
+export type TomlDialect = 'box' | 'tyba';
+export type JsonDialect = 'srt' | 'claude';
+export const jsonDialects: readonly Dialect[] = ['srt', 'claude'];
+export function isJsonDialect(d: Dialect | undefined): d is JsonDialect {
+  return d === 'srt' || d === 'claude';
+}
 
 /** A TOML date or time, kept distinct from strings so `type: string` rejects it. */
 class TomlDateValue {
@@ -165,7 +172,7 @@ function toDiagnostic(error: AjvError, root: TomlTable, schema: JsonSchema, file
   return { ...base, message: `\`${describePath(here.path)}\` ${error.message ?? 'is invalid'}`, span: here.value.span };
 }
 
-const validators: Record<Dialect, { validate: StandaloneValidator; schema: JsonSchema }> = {
+const validators: Record<TomlDialect, { validate: StandaloneValidator; schema: JsonSchema }> = {
   box: { validate: validateBox, schema: boxSchema },
   tyba: { validate: validateTyba, schema: tybaSchema },
 };
@@ -176,7 +183,7 @@ const validators: Record<Dialect, { validate: StandaloneValidator; schema: JsonS
  * or a top-level `[experimental-feature]` or `[agnet]` beside a config's
  * tables. Left alone they would grant nothing, silently.
  */
-function nearMisses(doc: TomlTable, dialect: Dialect, file: string, schema: JsonSchema): Diagnostic[] {
+function nearMisses(doc: TomlTable, dialect: TomlDialect, file: string, schema: JsonSchema): Diagnostic[] {
   const out: Diagnostic[] = [];
   const base = { ruleId: 'schema', severity: 'error' as const, platforms: PLATFORMS, file };
   const check = (table: TomlTable, path: (string | number)[], known: readonly string[]): void => {
@@ -212,7 +219,7 @@ function nearMisses(doc: TomlTable, dialect: Dialect, file: string, schema: Json
 const dialectTables = ['agent', 'tools', 'mcp_servers', 'experimental-features', 'sandbox'];
 
 /** Schema diagnostics for a parsed document, each at the exact key or value. */
-export function validateDocument(doc: TomlTable, dialect: Dialect, file: string): Diagnostic[] {
+export function validateDocument(doc: TomlTable, dialect: TomlDialect, file: string): Diagnostic[] {
   const { validate, schema } = validators[dialect];
   const misses = nearMisses(doc, dialect, file, schema);
   if (validate(toData(doc))) return misses;

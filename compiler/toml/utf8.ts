@@ -14,12 +14,13 @@ export interface Decoded {
 let strict: InstanceType<typeof TextDecoder> | undefined;
 let lenient: InstanceType<typeof TextDecoder> | undefined;
 
-export function decodeUtf8(bytes: Uint8Array): Decoded {
+/** `format` names the files in the messages (TOML, or JSON for the JSON front end). */
+export function decodeUtf8(bytes: Uint8Array, format: 'TOML' | 'JSON' = 'TOML'): Decoded {
   if (bytes.length >= 2 && ((bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes[0] === 0xff && bytes[1] === 0xfe))) {
     const span = { start: { offset: 0, line: 1, column: 1 }, end: { offset: 1, line: 1, column: 2 } };
     return {
       text: '',
-      error: { message: 'the file starts with a UTF-16 byte order mark: TOML files must be encoded in UTF-8', span },
+      error: { message: `the file starts with a UTF-16 byte order mark: ${format} files must be encoded in UTF-8`, span },
     };
   }
   const start = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
@@ -46,7 +47,7 @@ export function decodeUtf8(bytes: Uint8Array): Decoded {
     const shown = Array.from(body.subarray(bad, Math.min(bad + 4, body.length)), (b) => b.toString(16).toUpperCase().padStart(2, '0')).join(' ');
     return {
       text: lenient.decode(body),
-      error: { message: `invalid UTF-8 byte sequence (bytes ${shown}): TOML files must be encoded in UTF-8`, span },
+      error: { message: `invalid UTF-8 byte sequence (bytes ${shown}): ${format} files must be encoded in UTF-8`, span },
     };
   }
 }

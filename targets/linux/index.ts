@@ -21,7 +21,7 @@ import { landlockJson } from './landlock/artifact.js';
 import { lowerLandlock } from './landlock/lower.js';
 import { encodeLandlockRules } from './landlock/rules.js';
 
-export { lowerPrincipal, argsFile, parseArgsFile, ARGS_FD, SECCOMP_FD, EXEC_FD, FIRST_EMPTY_FD, SANDBOX_EXEC_PATH, type LinuxView, type Arg, type Origin, type MountOp } from './lower.js';
+export { lowerPrincipal, argsFile, parseArgsFile, ARGS_FD, SECCOMP_FD, EXEC_FD, FIRST_EMPTY_FD, SANDBOX_EXEC_PATH, PROC_READONLY, type LinuxView, type Arg, type Origin, type MountOp } from './lower.js';
 
 export { SECCOMP_ARCHES, bpfName, hostArch } from './arch.js';
 

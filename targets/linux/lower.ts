@@ -16,7 +16,7 @@ import { tomlString } from '../../compiler/toml/write.js';
 import type { GrantAccess, PrincipalAccess } from '../../model/index.js';
 import { explanation } from '../../rules/index.js';
 import { SANDBOX_EXEC_PATH } from './launcher/index.js';
-import mergedUsr from './merged-usr.json' with { type: 'json' };
+import mergedUsr from '../../compiler/paths/merged-usr.json' with { type: 'json' };
 import procReadonly from './proc-readonly.json' with { type: 'json' };
 
 /** Where an argument comes from: a config entry, or one of boxwright's own reasons. */
@@ -100,7 +100,7 @@ const underOrAt = isUnderOrAt;
 const kindRank: Record<MountOp['kind'], number> = { proc: 0, dev: 0, 'proc-readonly': 1, bind: 1, tmpfs: 1, dir: 2, 'empty-file': 3, 'empty-dir': 3, symlink: 4 };
 
 /** Host-global /proc entries, read-only inside: see proc-readonly.json for each one's reason. */
-const PROC_READONLY: readonly string[] = Object.keys(procReadonly.paths);
+export const PROC_READONLY: readonly string[] = Object.keys(procReadonly.paths);
 
 /** Parents before children: by depth, then path (UTF-16 order, as every target sorts), then kind. */
 export function compareOps(a: MountOp, b: MountOp): number {

@@ -97,6 +97,10 @@ function sandboxView(ops: readonly MountOp[], host: FsView): FsView & { node(pat
     // The command lookup lists no directory and reads no file.
     children: () => 'unknown',
     text: () => null,
+    // Inside a bind the file is the host's; the command lookup asks none of these.
+    program: (path) => host.program(path),
+    cachedLibrary: (soname) => host.cachedLibrary(soname),
+    commandPath: () => host.commandPath(),
     node,
   };
 }

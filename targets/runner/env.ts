@@ -28,13 +28,16 @@ export interface FilteredEnv {
 
 /** The sandbox's environment: the allowlisted part of `env`, plus exactly the names `pass` lists. */
 export function sandboxEnv(env: Readonly<Record<string, string | undefined>>, pass: readonly string[] = []): FilteredEnv {
-  const passed = new Set(pass);
+  // `NAME=VALUE` sets NAME for the command alone (docker's -e NAME=VALUE): boxwright's own process never has it.
+  const set = new Map(pass.filter((p) => p.includes('=')).map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)] as const));
+  const passed = new Set(pass.filter((p) => !p.includes('=')));
   const out: Record<string, string> = {};
   const withheld: string[] = [];
   for (const [k, v] of Object.entries(env)) {
-    if (v === undefined) continue;
+    if (v === undefined || set.has(k)) continue;
     if (isAllowedName(k) || passed.has(k)) out[k] = v;
     else withheld.push(k);
   }
+  for (const [k, v] of set) out[k] = v;
   return { env: out, withheld: withheld.sort() };
 }

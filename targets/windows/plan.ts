@@ -5,7 +5,7 @@ import { expandTilde, isStrictlyUnder, secretLocations, windowsSecretSpellings, 
 import { version } from '../../compiler/version.js';
 import type { GrantAccess, PrincipalAccess } from '../../model/index.js';
 import { explanation, type RuleId } from '../../rules/index.js';
-import { headerLines, sha256Hex, type CompileInput } from '../target.js';
+import { headerLines, sha256Hex, TargetError, type CompileInput } from '../target.js';
 import { toWindows, type WindowsPath } from './paths.js';
 
 /** The rules the plan points reviewers to where no model fact does: a path with no Windows spelling, the workspace. */
@@ -321,6 +321,9 @@ function denyStep(o: Origin, posixPath: string | null, path: WindowsPath, what: 
 
 /** The plan for one compile input: a pure function, the same input gives the same plan. */
 export function buildPlan(input: CompileInput): AclPlan {
+  const dialect = input.access.ir.dialect;
+  // sandbox-runtime's and Claude Code's settings are enforced by sandbox-runtime, not compiled (app/cli/compile.ts refuses them).
+  if (dialect !== 'box' && dialect !== 'tyba') throw new TargetError(`a ${dialect} settings file is enforced by sandbox-runtime itself: boxwright compiles Box and TYBA configs`);
   const { ir } = input;
   const home = ir.home;
   const writes: Draft[] = [];
@@ -394,7 +397,7 @@ export function buildPlan(input: CompileInput): AclPlan {
       comment: headerLines(input),
     },
     platform: 'windows',
-    dialect: ir.dialect,
+    dialect,
     verdict: input.verdict,
     facts: ir.fs.knowsFacts ? 'known' : 'unknown',
     home: { compiledAgainst: home, windows: '%USERPROFILE%' },

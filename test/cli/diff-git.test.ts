@@ -92,7 +92,7 @@ describe('diff --git REV on a pull request', () => {
   it('a named file that is no config: an error whose suggestion runs', () => {
     const r = boxwright(repo, ['diff', '--fs', machine, '--git', 'base', 'pyproject.toml']);
     assert.equal(r.status, 1);
-    assert.match(r.stdout, /base:pyproject\.toml is not a sandbox config \(no Box or TYBA table at the top level: `git show base:pyproject\.toml \| boxwright lint -` says so\); nothing to compare/);
+    assert.match(r.stdout, /base:pyproject\.toml is not a sandbox config \(no Box, TYBA, sandbox-runtime or Claude Code keys at the top level: `git show base:pyproject\.toml \| boxwright lint -` says so\); nothing to compare/);
     const suggested = spawnSync('sh', ['-c', `git show base:pyproject.toml | ${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} lint --fs none -`], { cwd: repo, env, encoding: 'utf8' });
     assert.equal(suggested.status, 1);
     assert.match(suggested.stdout, /<stdin>:1:1 {2}error {2}schema .*not a sandbox configuration/);

@@ -68,7 +68,7 @@ describe('item 11: manifest errors say where and what, in words', () => {
     assert.doesNotMatch(err, /position/);
   });
   it('schema errors name the entry and the key, not JSON pointers', () => {
-    assert.match(lintWith('{"home": "/home/dev", "entries": {"/home/dev/project": "folder"}}'), /the entry "\/home\/dev\/project" is "folder": an entry's kind is "file", "dir", "socket", \{ "symlink": "TARGET" \} or \{ "text": "CONTENT" \}/);
+    assert.match(lintWith('{"home": "/home/dev", "entries": {"/home/dev/project": "folder"}}'), /the entry "\/home\/dev\/project" is "folder": an entry's kind is "file", "dir", "socket", \{ "symlink": "TARGET" \}, \{ "text": "CONTENT" \}, \{ "elf": \{ … \} \} or \{ "script": "INTERPRETER \[ARG\]" \}/);
     assert.match(lintWith('{"home": "/home/dev", "entries": {}, "extra": 1}'), /unknown key "extra" at the top level/);
     assert.match(lintWith('{"entries": {}}'), /the key "home" is missing/);
     assert.match(lintWith('{"home": "home/dev", "entries": {}}'), /"home" must be an absolute path/);
@@ -138,15 +138,16 @@ describe('item 14: run, when the command cannot run', () => {
     assert.doesNotMatch(r.stderr, /read = \["\/usr"\]/);
     assert.match(r.stderr, /It is not on this machine either/);
   });
-  it('the hint names the grant in the config\'s dialect: read in Box, read_allow in TYBA', () => {
+  it('the hint names the grant in the config\'s dialect: read and exec in Box, read_allow in TYBA, with what the program needs to start', () => {
     const box = run(file('run-box.toml', `[agent.filesystem]\nread = ["${dir}"]\n`), 'ls');
     assert.equal(box.status, 127, box.stderr);
-    assert.match(box.stderr, /It is at \/usr\/bin\/ls on this machine, outside agent's view: grant it \(\[agent\.filesystem\] read = \["\/usr"\]/);
+    assert.match(box.stderr, /It is at \/usr\/bin\/ls on this machine\. Add to \[agent\.filesystem\]: .*exec = \[[^\]]*"\/usr\/bin\/ls"/);
     const tool = boxwright(['run', '--fs', 'host', '--principal', 'tool:fmt', file('run-tool.toml', `[agent.filesystem]\nread = ["/usr"]\n[tools.fmt.filesystem]\nread = ["${dir}"]\n`), '--', 'ls'], scratch);
-    assert.match(tool.stderr, /grant it \(\[tools\.fmt\.filesystem\] read = \["\/usr"\]/);
+    // A tool runs what its content grants hold: a read of the file is enough.
+    assert.match(tool.stderr, /Add to \[tools\.fmt\.filesystem\]: .*read_file = \["\/usr\/bin\/ls"\]/);
     const tyba = run(file('run-tyba.toml', `[sandbox]\nread_allow = ["${dir}"]\n`), 'ls');
     assert.equal(tyba.status, 127, tyba.stderr);
-    assert.match(tyba.stderr, /grant it \(\[sandbox\] read_allow = \["\/usr"\]/);
+    assert.match(tyba.stderr, /Add to \[sandbox\]: read_allow = \[[^\]]*"\/usr\/bin\/ls"/);
     assert.doesNotMatch(tyba.stderr, /\bread = /);
   });
 });

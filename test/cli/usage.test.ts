@@ -187,7 +187,7 @@ describe('item 12: a missing file or a directory is reported in the output', () 
     const empty = mkdtempSync(join(scratch, 'empty-'));
     const r = boxwright(['lint', ...manifest, 'no-such.toml', empty, 'examples/coding-agent.toml']);
     assert.equal(r.status, 2);
-    assert.ok(r.stdout.startsWith(`no-such.toml: not read: no such file\n${empty}: not read: is a directory that holds no .toml file\n`), r.stdout);
+    assert.ok(r.stdout.startsWith(`no-such.toml: not read: no such file\n${empty}: not read: is a directory that holds no .toml or .json file\n`), r.stdout);
     assert.match(r.stdout, /examples\/coding-agent\.toml \(box\): macos accepted/);
     assert.match(r.stdout, /, 2 files not read\n$/);
   });

@@ -164,7 +164,9 @@ describe('explain: every cell that differs from the request says why (issue 14 i
     const m = matrixOf('exec-does-not-satisfy-read.toml')!;
     const exec = m.principals[0]!.rows.find((r) => r.list === 'exec')!;
     assert.equal(exec.cells.macos.legend, 'wx');
-    assert.match(exec.cells.macos.note?.text ?? '', /^combined with `write_file \/usr\/bin\/python3` \(line \d+\)/);
+    // The mechanism first (what the overlap lets the workload do), then the grant it combines with.
+    assert.equal(exec.cells.macos.note?.ruleId, 'write-exec-overlap');
+    assert.ok(exec.cells.macos.disclosures?.some((d) => /^combined with `write_file \/usr\/bin\/python3` \(line \d+\)/.test(d.text)));
   });
   it('windows-path.toml: the entry left out of the Windows plan is n/a there, and gets no Low label', () => {
     const m = matrixOf('windows-path.toml')!;

@@ -4,7 +4,9 @@
 // exist, by trying to create each). The examples' machine (examples/machine.json)
 // is made real in a temporary home first, so the same configs are checked.
 // The probe is a small static C program bound into the sandbox, because the
-// view holds only granted paths (no shell, no libc unless granted).
+// view holds only granted paths (no shell, no libc unless granted); it runs
+// the dynamically linked programs the exec grants name (git), to check that
+// they start exactly where explain does not say they cannot.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -15,6 +17,7 @@ import { compileConfig } from '../../app/cli/compile.js';
 import { explainCheck } from '../../app/cli/explain.js';
 import { configReader } from '../../app/cli/options.js';
 import { probeLandlockAbi } from '../../app/sandbox/landlock-abi.js';
+import { hostView } from '../../compiler/paths/host.js';
 import { hostArch, parseArgsFile } from '../../targets/linux/index.js';
 import { viewFromArgv } from '../../targets/linux/view.js';
 import { exampleNames } from '../compile-helpers.js';
@@ -93,8 +96,23 @@ static int try_create(const char *p) {
   printf("created=%d errno=%d\n", r == 0, err);
   return 0;
 }
+/*
+ * probe --start PATH: whether PATH starts, as a dynamically linked program
+ * must: the kernel executes it (no errno comes back: its ELF interpreter is
+ * there and executable) and its loader finds its libraries (not exit 127
+ * with the loader's "error while loading shared libraries").
+ */
+static int try_start(const char *p) {
+  char err[8192];
+  int st = 0;
+  int errno_back = spawn_probe(p, "--version", &st, err, sizeof err);
+  int loader = WIFEXITED(st) && WEXITSTATUS(st) == 127 && strstr(err, "error while loading shared libraries") != NULL;
+  printf("started=%d errno=%d\n", errno_back == 0 && !loader, errno_back);
+  return 0;
+}
 /* probe PATH: exists, read (bytes or entries), write, exec (the kernel allows it: of the file, or of DIR/.boxwright-x) */
 int main(int argc, char **argv) {
+  if (argc == 3 && strcmp(argv[1], "--start") == 0) return try_start(argv[2]);
   if (argc == 3 && strcmp(argv[1], "--rename") == 0) return try_rename(argv[2]);
   if (argc == 3 && strcmp(argv[1], "--create") == 0) return try_create(argv[2]);
   if (argc == 3 && strcmp(argv[1], "--listen") == 0) return abstract_listen(argv[2]);
@@ -207,6 +225,8 @@ describe('explain never lies: the Linux column, probed under real bubblewrap', {
     let renameTried = 0;
     let createTried = 0;
     let trustedRows = 0;
+    const startTried: string[] = [];
+    const host = hostView(home);
     for (const name of exampleNames) {
       const file = join(repoRoot, 'examples', name);
       const bytes = readFileSync(file);
@@ -270,6 +290,17 @@ describe('explain never lies: the Linux column, probed under real bubblewrap', {
           const wrong = agrees(legend, probed);
           if (wrong) failures.push(`${name} ${pm.id} line ${row.line ?? '-'} ${row.list} ${row.written} (${row.path}): ${wrong} [${r.stdout.trim()}]`);
           checked++;
+          // An exec grant of a program (an ELF file or a script on this machine): explain says when it
+          // cannot start (exec-dependencies: its loader, its libraries, its #! interpreter not in the view);
+          // the program, run in the sandbox, starts exactly when it says nothing.
+          const grant = check.ir!.principals.find((p) => p.id === pm.id)?.grants.find((g) => g.list === 'exec' && g.path === row.path && g.scope === 'file');
+          const kind = grant?.needs ? host.program(grant.path!).kind : undefined;
+          if (legend.includes('x') && grant?.needs && (kind === 'elf' || kind === 'script') && !grant.needs.unknown.length && !grant.needs.problems.length) {
+            const cannot = row.cells.linux.disclosures?.some((d) => d.ruleId === 'exec-dependencies' && /cannot start/.test(d.text)) ?? false;
+            const started = /started=1/.test(inSandbox(['--start', row.path]).stdout);
+            if (started === cannot) failures.push(`${name} ${pm.id} line ${row.line ?? '-'} exec ${row.written}: explain says it ${cannot ? 'cannot start' : 'starts'}, but run in the sandbox it ${started ? 'started' : 'did not start'}`);
+            startTried.push(`${name}:${pm.id}:${started ? 'started' : 'not'}`);
+          }
           // A write_file is the file alone: explain says it cannot be renamed (a save through a rename fails): EBUSY (a mount point), or EROFS (its directory is not granted).
           if (row.list === 'write_file' && legend.includes('w') && row.cells.linux.disclosures?.some((d) => /not renamed/.test(d.text))) {
             const moved = inSandbox(['--rename', row.path]);
@@ -299,6 +330,8 @@ describe('explain never lies: the Linux column, probed under real bubblewrap', {
     assert.ok(renameTried >= 2, `only ${renameTried} write_file grants were probed by renaming`);
     // Host-trusted rows: an existing one probed like any cell (read-only), the absent ones by creating them.
     assert.ok(trustedRows >= 1 && createTried >= 10, `only ${trustedRows} host-trusted rows and ${createTried} absent host-trusted paths were probed`);
+    // Both answers were probed: a dynamically linked program that starts, and one that cannot.
+    assert.ok(startTried.some((x) => x.endsWith(':started')) && startTried.some((x) => x.endsWith(':not')), `programs started: ${startTried.join(' ')}`);
     // Where the kernel has the scope, a principal with a direct network exception can no longer reach them.
     const abi = probeLandlockAbi();
     if (abi !== 'unknown' && abi >= 6) assert.ok(networkProbed.every((x) => x.endsWith(':scoped')), networkProbed.join(' '));

@@ -83,7 +83,8 @@ describe('Landlock under boxwright run: execute only where granted', { skip, con
     assert.equal(ls.status, 0, ls.stderr);
     const cat = spawnSync(join(out, 'agent.run'), ['/usr/bin/cat', join(home, 'p', 'note')], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin' } });
     assert.equal(cat.status, 126, cat.stderr);
-    assert.match(cat.stderr, /cannot be executed \(Permission denied\)/);
+    // The exec watch saw Landlock refuse it: the message says so, with the grant.
+    assert.match(cat.stderr, /\/usr\/bin\/cat is in agent's view, but Landlock refuses to execute it: exec = \["\/usr\/bin\/cat"\] in \[agent.filesystem\]/);
     const rules = JSON.parse(readFileSync(join(out, 'agent.landlock.json'), 'utf8')) as { fs: { path: string; rights: string[] }[] };
     const loader = realpathSync(/Requesting program interpreter: (\S+)\]/.exec(spawnSync('readelf', ['-l', '/usr/bin/ls'], { encoding: 'utf8' }).stdout)![1]!);
     assert.deepEqual(rules.fs.filter((r) => r.rights.includes('execute')).map((r) => r.path).sort(), ['/usr/bin/dash', '/usr/bin/ls', loader].sort());

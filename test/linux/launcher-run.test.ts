@@ -83,7 +83,7 @@ describe('launcher: the command passes through', { skip, concurrency: 2 }, () =>
     const r = await launch(d.run, ['no-such-command'], { env: { PATH: '/usr/local/bin:/usr/bin:/bin' } });
     assert.equal(r.status, 127);
     // One program, one prefix: the in-sandbox step speaks as the launcher (it said `boxwright-sandbox:`).
-    assert.match(r.stderr, /^agent\.run: cannot execute 'no-such-command': No such file or directory\nagent\.run: no-such-command is not in agent's view: not found on the sandbox's PATH \(PATH=\/usr\/local\/bin:\/usr\/bin:\/bin\), or its #! interpreter is missing\. Grant its directory in .*c\.toml/);
+    assert.match(r.stderr, /^agent\.run: cannot execute 'no-such-command': No such file or directory\nagent\.run: no-such-command is not in agent's view: not found on the sandbox's PATH \(PATH=\/usr\/local\/bin:\/usr\/bin:\/bin\)\. Grant its directory in .*c\.toml/);
   });
 
   it('a path outside the view: 127', async () => {
@@ -115,6 +115,17 @@ describe('launcher: the command passes through', { skip, concurrency: 2 }, () =>
     assert.equal(r.status, 0, r.stderr);
     assert.deepEqual(seen(r.stdout), ['GITHUB_TOKEN', 'HOME', 'LC_ALL', 'LC_TIME', 'PATH', 'PWD', 'TERM', 'lc_all']);
     assert.match(r.stderr, /^agent\.run: withholding 2 environment variables: PGPASSWORD, SSH_AUTH_SOCK \(--pass-env NAME lets one through\)$/m);
+  });
+
+  it('--pass-env NAME=VALUE sets NAME for the command alone, over what the caller has (commas and all)', async () => {
+    const r = await launch(d.run, ['--pass-env', 'NODE_OPTIONS=--jitless,--x', '--pass-env', 'TERM=xterm', '/usr/bin/env', '-0'], { exactEnv: callerEnv });
+    assert.equal(r.status, 0, r.stderr);
+    const env = new Map(r.stdout.split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+    assert.equal(env.get('NODE_OPTIONS'), '--jitless,--x');
+    assert.equal(env.get('TERM'), 'xterm');
+    assert.ok(!env.has('GITHUB_TOKEN'));
+    const bad = await launch(d.run, ['--pass-env', '=x', '/usr/bin/true'], { exactEnv: callerEnv });
+    assert.equal(bad.status, 2, bad.stderr);
   });
 
   it('control: bare bubblewrap hands the caller\'s whole environment down', async () => {

@@ -174,7 +174,7 @@ describe('launcher: fail-closed', { skip, concurrency: 1 }, () => {
     for (const args of [[], ['-v'], ['--bogus', ...touch()], ['--pass-fd', '2', ...touch()], ['--pass-fd', 'x', ...touch()], ['--pass-env']]) {
       const r = await launch(d.run, args);
       assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
-      assert.match(r.stderr, /^agent\.run: .*\nusage: agent\.run \[--pass-env NAME\]\.\.\. \[--pass-fd N\]\.\.\. \[-v\] \[--\] CMD \[ARGS\.\.\.\]\n$/);
+      assert.match(r.stderr, /^agent\.run: .*\nusage: agent\.run \[--pass-env NAME\|NAME=VALUE\]\.\.\. \[--pass-fd N\]\.\.\. \[-v\] \[--\] CMD \[ARGS\.\.\.\]\n$/);
     }
     assert.ok(!existsSync(marker));
   });

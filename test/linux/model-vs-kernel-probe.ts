@@ -14,24 +14,27 @@
  * the exec itself), -1 for a directory or when nothing is there.
  */
 /**
- * Whether the kernel lets this process execute p: execve in a child, its
- * errno back through a pipe. EACCES: not executable (Landlock's execute
- * right, a noexec mount, the mode). Anything else (it ran; ENOEXEC: the
- * kernel checked and found no format; ENOENT: its interpreter is not in
- * the view) means the kernel allowed the exec itself. Shared by the probes
- * of explain-truth.test.ts and model-vs-kernel.test.ts (it needs errno.h,
+ * spawn_probe runs p with one argument in a child: the child's execve errno
+ * (0 when it ran), and, when it ran, its wait status and the start of what
+ * it wrote on stderr (NULL: not kept). can_exec: whether the kernel lets
+ * this process execute p. EACCES: not executable (Landlock's execute right,
+ * a noexec mount, the mode). Anything else (it ran; ENOEXEC: the kernel
+ * checked and found no format; ENOENT: its interpreter is not in the view)
+ * means the kernel allowed the exec itself. Shared by the probes of
+ * explain-truth.test.ts and model-vs-kernel.test.ts (they need errno.h,
  * fcntl.h, unistd.h and sys/wait.h).
  */
-export const CAN_EXEC_C = String.raw`static int can_exec(const char *p) {
-  int pfd[2];
-  if (pipe2(pfd, O_CLOEXEC) != 0) return -1;
+export const CAN_EXEC_C = String.raw`static int spawn_probe(const char *p, const char *arg, int *status, char *err_out, size_t err_size) {
+  int pfd[2], efd[2] = {-1, -1};
+  if (pipe2(pfd, O_CLOEXEC) != 0 || (err_out && pipe(efd) != 0)) return -1;
   pid_t pid = fork();
   if (pid == 0) {
     close(pfd[0]);
     int dn = open("/dev/null", O_RDWR);
     if (dn >= 0) { dup2(dn, 0); dup2(dn, 1); dup2(dn, 2); }
+    if (err_out) { close(efd[0]); dup2(efd[1], 2); }
     alarm(5);
-    char *a[] = {(char *)p, "--boxwright-probe", NULL};
+    char *a[] = {(char *)p, (char *)arg, NULL};
     char *e[] = {NULL};
     execve(p, a, e);
     int err = errno;
@@ -42,9 +45,22 @@ export const CAN_EXEC_C = String.raw`static int can_exec(const char *p) {
   int err = 0;
   ssize_t n = read(pfd[0], &err, sizeof err);
   close(pfd[0]);
+  if (err_out) {
+    /* Read to the end (the child must not block on a full pipe), keep the start. */
+    close(efd[1]);
+    size_t total = 0; ssize_t m; char sink[4096];
+    while ((m = read(efd[0], total + 1 < err_size ? err_out + total : sink, total + 1 < err_size ? err_size - 1 - total : sizeof sink)) > 0) if (total + 1 < err_size) total += (size_t)m;
+    err_out[total] = 0;
+    close(efd[0]);
+  }
   int st;
   waitpid(pid, &st, 0);
-  return n <= 0 ? 1 : err == EACCES ? 0 : 1;
+  if (status) *status = st;
+  return n > 0 ? err : 0;
+}
+static int can_exec(const char *p) {
+  int err = spawn_probe(p, "--boxwright-probe", NULL, NULL, 0);
+  return err < 0 ? -1 : err != EACCES;
 }
 `;
 

@@ -25,7 +25,7 @@ const expected: Record<string, { verdicts: [V, V, V]; rules: string[] }> = {
   'write-only.toml': { verdicts: [A, R, W], rules: ['write-only'] },
   'read-file-cannot-cover-dir.toml': { verdicts: [W, R, W], rules: ['write-only', 'file-entry-on-directory'] },
   'write-file-on-directory.toml': { verdicts: [W, R, R], rules: ['file-entry-on-directory'] },
-  'exec-does-not-satisfy-read.toml': { verdicts: [A, R, W], rules: ['write-only', 'no-windows-path'] },
+  'exec-does-not-satisfy-read.toml': { verdicts: [W, R, W], rules: ['write-only', 'no-windows-path', 'write-exec-overlap'] },
   'list-without-content.toml': { verdicts: [A, R, W], rules: ['list-without-content'] },
   'deny-absent-path.toml': { verdicts: [A, R, W], rules: ['deny-absent-path'] },
   'deny-existing-file.toml': { verdicts: [A, W, W], rules: ['deny-file-substitution'] },
@@ -33,7 +33,7 @@ const expected: Record<string, { verdicts: [V, V, V]; rules: string[] }> = {
   'deny-in-write-tree.toml': { verdicts: [A, W, W], rules: ['deny-ancestors-pinned', 'deny-file-substitution', 'low-label-exposure'] },
   'metadata-agent.toml': { verdicts: [A, W, W], rules: ['metadata-tree'] },
   'metadata-tool.toml': { verdicts: [R, R, R], rules: ['metadata-in-tool'] },
-  'helper-execution.toml': { verdicts: [A, A, W], rules: ['tool-exec-widening'] },
+  'helper-execution.toml': { verdicts: [A, W, W], rules: ['tool-exec-widening', 'exec-dependencies'] },
   'loader-directory.toml': { verdicts: [A, A, W], rules: ['loader-dir-exec'] },
   'workspace.toml': { verdicts: [A, A, W], rules: ['workspace-no-content'] },
   'symlink-entry.toml': { verdicts: [R, R, R], rules: ['symlink-entry'] },
@@ -55,6 +55,8 @@ const expected: Record<string, { verdicts: [V, V, V]; rules: string[] }> = {
   'suppression.toml': { verdicts: [W, W, W], rules: ['process-info', 'suppression'] },
   'unrepresentable-path.toml': { verdicts: [R, R, R], rules: ['unrepresentable-path'] },
   'windows-path.toml': { verdicts: [A, A, W], rules: ['no-windows-path'] },
+  'exec-dependencies.toml': { verdicts: [A, W, W], rules: ['exec-dependencies'] },
+  'write-exec-overlap.toml': { verdicts: [W, W, W], rules: ['write-exec-overlap', 'exec-not-confined'] },
 };
 
 const examples = readdirSync(join(repoRoot, 'examples')).filter((f) => f.endsWith('.toml')).sort();

@@ -30,6 +30,16 @@ const adviceOnly: Record<string, string> = {
   'landlock-unavailable': 'a kernel with Landlock, or `--landlock off` on the command line: outside the config',
   'noncanonical-path': 'its macOS spelling is for macOS-only configs; the spelling case carries its fix',
   'host-trusted-path': 'whether the workload must write a host-trusted path, and which narrower path serves it, is the author\'s decision',
+  // sandbox-runtime and Claude Code settings
+  'duplicate-key': 'which of the two values was meant is the author\'s to say',
+  'sandbox-off': 'turning the sandbox on is a decision about every command the agent runs, and may be another settings layer\'s',
+  'sandbox-bypass': 'whether the commands can run without the escape hatch (or the weaker mode) is known to their author only',
+  'glob-pattern': 'the paths a pattern should name are known to its author only',
+  'absent-path': 'create the path first, or name an existing parent: outside the config, or the author\'s decision',
+  'deny-read-reopened': 'where the write root should go is the author\'s decision',
+  'mandatory-deny': 'removing the grant, or lifting .git/config with allowGitConfig, is the author\'s decision',
+  'managed-only': 'moving the key to the managed settings file is a change of another file',
+  'write-exec-overlap': 'which of the two grants goes (or where the build output runs from instead) is the author\'s decision',
 };
 
 const errorsOf = (ds: readonly Diagnostic[]): Set<string> => new Set(ds.filter((d) => d.severity === 'error').flatMap((d) => d.platforms.map((p) => `${d.ruleId}@${p}`)));

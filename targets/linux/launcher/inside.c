@@ -18,7 +18,9 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -42,8 +44,22 @@ void sandbox_refuse(const char *kind, const char *fmt, ...) {
 
 static void __attribute__((noreturn)) usage(void) {
   sandbox_refuse("usage",
-                 "usage: boxwright-sandbox (--rules-fd N | --no-landlock) [--ready-fd M] [--keep-fd K]... [--name PREFIX] -- CMD [ARGS...] "
+                 "usage: boxwright-sandbox (--rules-fd N | --no-landlock) [--no-watch] [--ready-fd M] [--keep-fd K]... [--name PREFIX] -- CMD [ARGS...] "
                  "| --check --rules-fd N | --abi | --version");
+}
+
+/* The file execvp would have tried for `name`: the name itself with a `/`, else the first regular file of that name on PATH (execvp's default without one). */
+static int command_file(const char *name, char *out, size_t size) {
+  struct stat st;
+  if (strchr(name, '/')) return snprintf(out, size, "%s", name) < (int)size && stat(name, &st) == 0 && S_ISREG(st.st_mode);
+  const char *path = getenv("PATH");
+  if (!path) path = "/bin:/usr/bin";
+  for (const char *p = path; *p;) {
+    size_t n = strcspn(p, ":");
+    if (n > 0 && snprintf(out, size, "%.*s/%s", (int)n, p, name) < (int)size && stat(out, &st) == 0 && S_ISREG(st.st_mode)) return 1;
+    p += n + (p[n] == ':');
+  }
+  return 0;
 }
 
 static int fd_operand(const char *s) {
@@ -53,7 +69,7 @@ static int fd_operand(const char *s) {
 }
 
 int inside_main(int argc, char **argv) {
-  int rules_fd = -1, no_landlock = 0, check_only = 0, i = 1;
+  int rules_fd = -1, no_landlock = 0, check_only = 0, no_watch = 0, i = 1;
   int keep[argc > 0 ? argc : 1];
   size_t nkeep = 0;
   /* The ready fd first, so that even a usage refusal is reported on it. */
@@ -76,12 +92,13 @@ int inside_main(int argc, char **argv) {
     else if (strcmp(argv[i], "--keep-fd") == 0 && i + 1 < argc) keep[nkeep++] = fd_operand(argv[++i]);
     else if (strcmp(argv[i], "--no-landlock") == 0 && !no_landlock) no_landlock = 1;
     else if (strcmp(argv[i], "--check") == 0 && !check_only) check_only = 1;
+    else if (strcmp(argv[i], "--no-watch") == 0 && !no_watch) no_watch = 1;
     else if (strcmp(argv[i], "--name") == 0 && i + 1 < argc) i++;
     else usage();
   }
   /* Exactly one of --rules-fd and --no-landlock; the rules fd is none of the others. */
   if ((rules_fd < 0) == !no_landlock || (rules_fd >= 0 && rules_fd == ready_fd)) usage();
-  if (check_only && (no_landlock || nkeep > 0)) usage();
+  if (check_only && (no_landlock || nkeep > 0 || no_watch)) usage();
   if (ready_fd >= 0 && fcntl(ready_fd, F_GETFD) < 0) {
     int fd = ready_fd;
     ready_fd = -1;
@@ -121,10 +138,17 @@ int inside_main(int argc, char **argv) {
   if (ready_fd >= 0 && write_all(ready_fd, line, strlen(line)) < 0)
     sandbox_refuse("usage", "cannot write to the ready fd %d: %s", ready_fd, strerror(errno));
 
+  /* The exec watch (watch.c): under Landlock, the programs it refuses the command are written down on the ready fd. */
+  if (!no_landlock && !no_watch && ready_fd >= 0 && watch_supported()) watch_fork(ready_fd, keep, nkeep);
+
   char **cmd = argv + i + 1;
   execvp(cmd[0], cmd);
   int err = errno;
   if (ready_fd >= 0) dprintf(ready_fd, "exec-failed %d\n", err);
   fprintf(stderr, "%s: cannot execute '%s': %s\n", prefix, cmd[0], strerror(err));
+  /* There, but its interpreter is not: the kernel says ENOENT for the interpreter; the launcher names it. */
+  char file[PATH_MAX], interp[PATH_MAX];
+  if (err == ENOENT && ready_fd >= 0 && command_file(cmd[0], file, sizeof file) && program_interpreter(AT_FDCWD, file, 0, interp, sizeof interp) == 1 && access(interp, F_OK) != 0)
+    write_quoted_line(ready_fd, "missing-interpreter", file, interp);
   return err == ENOENT ? EXIT_NOT_FOUND : EXIT_NOT_EXECUTABLE;
 }

@@ -3,7 +3,7 @@
  * DIR/<stem>.launch describes, fail-closed — the command runs inside the
  * sandbox or not at all (exit 125, a message saying why).
  *
- *   DIR/<stem>.run [--pass-env NAME]... [--pass-fd N]... [-v] [--] CMD [ARGS...]
+ *   DIR/<stem>.run [--pass-env NAME|NAME=VALUE]... [--pass-fd N]... [-v] [--] CMD [ARGS...]
  *
  *   bwrap --args A --json-status-fd S -- /.boxwright/exec
  *         (--rules-fd R | --no-landlock) --ready-fd D [--keep-fd N]... -- CMD ARGS...
@@ -29,6 +29,7 @@
 #include <unistd.h>
 #include "bwrap-argv.h"
 #include "launch-file.h"
+#include "report.h"
 #include "run.h"
 #include "sandbox.h"
 
@@ -65,7 +66,7 @@ static void __attribute__((noreturn)) PRINTF(2, 3) refuse(const char *advice, co
 }
 
 static void __attribute__((noreturn)) usage(const char *why) {
-  fprintf(stderr, "%s: %s\nusage: %s [--pass-env NAME]... [--pass-fd N]... [-v] [--] CMD [ARGS...]\n", me, why, me);
+  fprintf(stderr, "%s: %s\nusage: %s [--pass-env NAME|NAME=VALUE]... [--pass-fd N]... [-v] [--] CMD [ARGS...]\n", me, why, me);
   exit(EXIT_USAGE);
 }
 
@@ -91,9 +92,14 @@ static void parse_options(int argc, char **argv, struct options *o) {
     } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
       o->verbose = 1;
     } else if (strcmp(a, "--pass-env") == 0 && i + 1 < argc) {
-      /* NAME, or NAME,NAME,... as `boxwright run` takes it. */
-      for (char *name = strtok(argv[++i], ","); name; name = strtok(NULL, ","))
-        if (name[0]) o->pass_env[o->npass_env++] = name;
+      /* NAME, or NAME,NAME,... as `boxwright run` takes it; NAME=VALUE sets NAME for the command alone (one operand, commas and all). */
+      char *operand = argv[++i];
+      if (strchr(operand, '=')) {
+        if (operand[0] == '=') usage("--pass-env takes NAME or NAME=VALUE");
+        o->pass_env[o->npass_env++] = operand;
+      } else
+        for (char *name = strtok(operand, ","); name; name = strtok(NULL, ","))
+          if (name[0]) o->pass_env[o->npass_env++] = name;
     } else if (strcmp(a, "--pass-fd") == 0 && i + 1 < argc) {
       int fd = parse_fd_number(argv[++i]);
       if (fd < 3 || fd > 1000000) usage("--pass-fd takes a descriptor number above 2 (stdin, stdout and stderr always pass)");
@@ -230,11 +236,17 @@ static int cmp_names(const void *a, const void *b) {
 static char **sandbox_env(const struct launch *l, const struct options *o) {
   size_t n = 0;
   for (char **e = environ; *e; e++) n++;
-  char **env = calloc(n + 1, sizeof *env), **withheld = calloc(n + 1, sizeof *withheld);
+  char **env = calloc(n + o->npass_env + 1, sizeof *env), **withheld = calloc(n + 1, sizeof *withheld);
   if (!env || !withheld) refuse(NULL, "out of memory");
   size_t ne = 0, nw = 0;
+  /* `--pass-env NAME=VALUE`: NAME as given, whatever this process has. */
+  for (size_t i = 0; i < o->npass_env; i++)
+    if (strchr(o->pass_env[i], '=')) env[ne++] = (char *)o->pass_env[i];
   for (char **e = environ; *e; e++) {
     size_t len = strcspn(*e, "=");
+    int set = 0;
+    for (size_t i = 0; !set && i < o->npass_env; i++) set = strchr(o->pass_env[i], '=') && strcspn(o->pass_env[i], "=") == len && strncmp(*e, o->pass_env[i], len) == 0;
+    if (set) continue;
     int ok = 0;
     for (size_t i = 0; !ok && i < l->nenv; i++) ok = strlen(l->env[i]) == len && strncmp(*e, l->env[i], len) == 0;
     for (size_t i = 0; !ok && i < l->nprefix; i++) ok = strlen(l->env_prefix[i]) <= len && strncmp(*e, l->env_prefix[i], strlen(l->env_prefix[i])) == 0;
@@ -297,10 +309,11 @@ static const char recompile[] = "Recompile: boxwright compile CONFIG --target li
 
 /* What the run came to: the command's status, or why it did not run. */
 static int outcome(const struct run_result *r, const char *bwrap, int ready_fd, const struct launch *l, const struct rewrite *rw, char **envp,
-                   char **command) {
+                   char **command, int verbose) {
   if (r->spawn_error) refuse("`boxwright doctor` checks the machine", "cannot start bubblewrap (%s): %s", bwrap, strerror(r->spawn_error));
   size_t n;
-  char *ready = read_from_start(ready_fd, 4096, &n);
+  /* The ready line, the exec watch's lines (at most 32, each two quoted paths), the exec failure. */
+  char *ready = read_from_start(ready_fd, 1 << 20, &n);
   if (!r->has_exit_code) {
     if (r->signal) {
       say("bubblewrap was killed by signal %d (%s)", r->signal, strsignal(r->signal));
@@ -316,17 +329,44 @@ static int outcome(const struct run_result *r, const char *bwrap, int ready_fd, 
   if (strncmp(ready, "started\n", 8) != 0 && strncmp(ready, "applied ", 8) != 0)
     refuse(NULL, "the in-sandbox step reported \"%.*s\", not that it started the command", (int)strcspn(ready, "\n"), ready);
   const char *failed = strstr(ready, "\nexec-failed ");
-  if (!failed) return r->exit_code;
+  if (!failed) {
+    /* It ran. The programs it ran that Landlock refused: said when it failed (or with -v), counted when it did not. */
+    int refused = watch_count(ready);
+    if (refused && (r->exit_code != 0 || verbose)) say_watch(me, ready, l->principal, l->config);
+    else if (refused) say("the command exited 0, but Landlock refused %d program%s it ran (-v names %s and the grants that would allow %s)", refused, refused == 1 ? "" : "s", refused == 1 ? "it" : "them", refused == 1 ? "it" : "them");
+    return r->exit_code;
+  }
   int err = atoi(failed + 13);
+  char file[PATH_MAX + 8], interp[PATH_MAX + 8];
+  if (err == ENOENT && missing_interpreter(ready, file, interp, sizeof file)) {
+    /* The file is there; the kernel's ENOENT is for its interpreter: name that file, not the command's grant. */
+    char where[sizeof file + 8] = "";
+    if (!(strlen(file) == strlen(command[0]) + 2 && strncmp(file + 1, command[0], strlen(command[0])) == 0)) snprintf(where, sizeof where, " (%s)", file);
+    say("%s%s is in %s's view, but its interpreter %s is not: the kernel cannot start it without it; it did not run", command[0], where, l->principal, interp);
+    return EXIT_NOT_FOUND;
+  }
   if (err == ENOENT) {
     const char *path = sandbox_path(rw, envp);
     if (strchr(command[0], '/'))
-      say("%s is not in %s's view (no such file inside the sandbox, or its #! interpreter is missing). Grant it in %s or give a path inside a granted tree; it did not run",
-          command[0], l->principal, l->config);
+      say("%s is not in %s's view (no such file inside the sandbox). Grant it in %s or give a path inside a granted tree; it did not run", command[0], l->principal, l->config);
     else
-      say("%s is not in %s's view: not found on the sandbox's PATH (%s%s), or its #! interpreter is missing. Grant its directory in %s (e.g. read = [\"/usr\"]) or give a path inside a granted tree; it did not run",
+      say("%s is not in %s's view: not found on the sandbox's PATH (%s%s). Grant its directory in %s (e.g. read = [\"/usr\"]) or give a path inside a granted tree; it did not run",
           command[0], l->principal, path ? "PATH=" : "PATH unset: execvp's default ", path ? path : "/bin:/usr/bin", l->config);
     return EXIT_NOT_FOUND;
+  }
+  /* The watch answered the command's own execve too: the last program it saw refused before the failure is the command. */
+  struct watch_line w, last;
+  int seen = 0;
+  for (const char *p = ready; watch_next(&p, &w) && p <= failed + 1;)
+    if (strncmp(w.kind, "refused", 7) == 0) last = w, seen = 1;
+  if (err == EACCES && seen) {
+    char table[300];
+    principal_table(l->principal, table, sizeof table);
+    /* `git` is "/usr/bin/git": said when the name is not the path itself. */
+    char named[sizeof last.a + 8] = "";
+    if (!(last.a[0] == '"' && strlen(last.a) == strlen(command[0]) + 2 && strncmp(last.a + 1, command[0], strlen(command[0])) == 0)) snprintf(named, sizeof named, " (%s)", last.a);
+    say("%s%s is in %s's view, but Landlock refuses to execute it: exec = [%s] in [%s] of %s allows it; it did not run", command[0], named, l->principal, last.a, table, l->config);
+    return EXIT_NOT_EXECUTABLE;
   }
   say("%s is in %s's view but cannot be executed (%s); it did not run", command[0], l->principal, strerror(err));
   return EXIT_NOT_EXECUTABLE;
@@ -405,5 +445,5 @@ int launcher_main(int argc, char **argv, const char *exe) {
   }
   push(&cmd, NULL);
   struct run_result r = run_bwrap(bwrap, cmd.v, envp, status_fd);
-  return outcome(&r, bwrap, ready_fd, &l, &rw, envp, o.command);
+  return outcome(&r, bwrap, ready_fd, &l, &rw, envp, o.command, o.verbose);
 }

@@ -59,6 +59,8 @@ int main(int argc, char **argv) {
     return EXIT_REFUSED;
   }
   if (argc == 2 && strcmp(argv[1], "--check-launch") == 0) return check_launch();
+  if (argc >= 2 && strcmp(argv[1], "--throwaway-root") == 0) return throwaway_main(argc, argv);
+  if (argc == 2 && strcmp(argv[1], "--print-watch-filter") == 0) return watch_print_filter();
   if (argc == 2 && strcmp(argv[1], "--abi") == 0) {
     printf("%d\n", landlock_abi());
     return fflush(stdout) == 0 ? 0 : EXIT_REFUSED;

@@ -51,8 +51,19 @@
 int inside_main(int argc, char **argv);
 void __attribute__((noreturn)) PRINTF(2, 3) sandbox_refuse(const char *kind, const char *fmt, ...);
 
+/* watch.c: the exec watch (the programs Landlock refused the command), and what an execve of a file needs. */
+int watch_supported(void);
+/* Forks: returns in the child, which becomes the command; the parent watches until it ends and exits with its status. No watch, no fork, when it cannot set one up. */
+void watch_fork(int ready_fd, const int *keep, size_t nkeep);
+int watch_print_filter(void);
+/* The ELF (PT_INTERP) or #! interpreter of a file: 1 and `out`, 0 none, -1 unreadable. */
+int program_interpreter(int dirfd, const char *path, int at_flags, char *out, size_t size);
+
 /* launcher.c: the launcher, when this program's file is named `<stem>.run`. */
 int launcher_main(int argc, char **argv, const char *exe);
+
+/* throwaway.c: `--throwaway-root BASE -- PROG...`, the throw-away host tree of `boxwright learn`. */
+int throwaway_main(int argc, char **argv);
 
 /* util.c */
 /* Reads fd to its end (at most max bytes) into a NUL-terminated heap buffer; NULL and errno on failure (EFBIG: too big). */
@@ -69,6 +80,8 @@ int close_descriptors_except(const int *keep, size_t n);
 int open_descriptors(int *out, int cap);
 /* s as a JSON string (quotes and escapes), for -v. */
 void print_quoted(FILE *f, const char *s);
+/* One line on fd, in one write: WORD, then a and b (either may be NULL) as JSON strings. */
+int write_quoted_line(int fd, const char *word, const char *a, const char *b);
 
 /* sha256.c */
 void sha256(const void *data, size_t len, uint8_t out[32]);

@@ -153,3 +153,17 @@ void print_quoted(FILE *f, const char *s) {
   }
   fputc('"', f);
 }
+
+int write_quoted_line(int fd, const char *word, const char *a, const char *b) {
+  char *line = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&line, &len);
+  if (!f) return -1;
+  fputs(word, f);
+  if (a) fputc(' ', f), print_quoted(f, a);
+  if (b) fputc(' ', f), print_quoted(f, b);
+  fputc('\n', f);
+  int r = fclose(f) == 0 ? write_all(fd, line, len) : -1;
+  free(line);
+  return r;
+}

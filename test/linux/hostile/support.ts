@@ -81,9 +81,11 @@ export interface RunOptions {
   readonly wrap?: readonly string[];
   /** bare(): the bubblewrap to run (default `bwrap` on PATH). */
   readonly bwrap?: string;
+  /** Where it runs (default: the repository). */
+  readonly cwd?: string;
 }
 
-function spawnOutcome(file: string, args: readonly string[], o: RunOptions): Promise<Outcome> {
+export function spawnOutcome(file: string, args: readonly string[], o: RunOptions): Promise<Outcome> {
   const fdEntries = Object.entries(o.fds ?? {}).map(([k, v]) => [Number(k), v] as const);
   const top = Math.max(2, ...fdEntries.map(([k]) => k));
   const stdio: ('ignore' | 'pipe' | number)[] = ['ignore', 'pipe', 'pipe'];
@@ -92,7 +94,7 @@ function spawnOutcome(file: string, args: readonly string[], o: RunOptions): Pro
   const [cmd, ...rest] = [...(o.wrap ?? []), file, ...args];
   return new Promise((resolve, reject) => {
     const child = spawn(cmd!, rest, {
-      cwd: repoRoot,
+      cwd: o.cwd ?? repoRoot,
       env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', ...o.env },
       stdio,
       ...(o.nobody ? { uid: NOBODY, gid: NOBODY } : {}),

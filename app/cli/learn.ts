@@ -1,0 +1,324 @@
+/**
+ * `boxwright learn [--dialect box|tyba] [--principal P] [--out FILE]
+ * [--network] [--timeout S] [--check] -- CMD ARGS…`: runs CMD once in a
+ * throw-away copy of the host (app/learn/session.ts), traced from outside
+ * with strace, and writes the least-privilege config of what it needed
+ * (app/learn: needs.ts, policy.ts, config-text.ts; merge.ts when FILE
+ * exists), then lints and explains it with the pipeline every other
+ * command uses, so that the user reviews it before trusting it. `--check`
+ * runs CMD again through `boxwright run`'s own path, under the learned
+ * config (in the throw-away root too), and says what still fails.
+ *
+ * The exit status is the command's (128+N for a signal), as in `run`; 124
+ * when --timeout ended it; 125 when learn could not run it at all; 2 usage.
+ * With --check it is the checked run's.
+ */
+import { existsSync, realpathSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+import { hostView } from '../../compiler/paths/index.js';
+import type { Dialect } from '../../compiler/schema/validate.js';
+import { hostArch, seccompProgram } from '../../targets/linux/index.js';
+import { launcherPath } from '../../targets/linux/launcher/index.js';
+import { sandboxEnv } from '../../targets/runner/env.js';
+import type { CheckedPolicy, CheckResult } from '../check.js';
+import { formats, renderer } from '../format/registry.js';
+import { formatText } from '../format/text.js';
+import { learnBoundaries } from '../learn/boundaries.js';
+import { hostTrustedFor } from '../learn/host-trusted.js';
+import { commandText, configText, evidenceText, spelled } from '../learn/config-text.js';
+import { interpreterOf } from '../learn/interpreter.js';
+import { mergeLearned } from '../learn/merge.js';
+import { deriveNeeds, type NeedSet, type Unmet } from '../learn/needs.js';
+import { decide, type LearnDialect } from '../learn/policy.js';
+import { learnArgv, READY_FD, STATUS_FD } from '../learn/sandbox.js';
+import { runTraced, type TracedOutcome } from '../learn/session.js';
+import { workloadAccesses, type Access, type WorkloadTrace } from '../learn/trace.js';
+import { afterStatus } from '../sandbox/outcome.js';
+import { principalId, RunUsageError, passEnvList } from '../sandbox/run-request.js';
+import { explainCheck } from './explain.js';
+import { configReader, homeFrom, UsageError, type ConfigArgs } from './options.js';
+import { readInput } from '../input/read-input.js';
+
+export interface LearnArgs extends ConfigArgs {
+  principal?: string;
+  out?: string;
+  network?: boolean;
+  check?: boolean;
+  timeout?: string;
+  'pass-env'?: string | string[];
+  '--'?: unknown[];
+}
+
+const NOT_RUN = 125;
+const TIMED_OUT = 124;
+
+const say = (msg: string): void => void process.stderr.write(`boxwright learn: ${msg}\n`);
+
+/** A program on PATH (or a path), absolute; undefined when absent. */
+function onPath(name: string): string | undefined {
+  if (name.includes('/')) return existsSync(name) ? resolve(name) : undefined;
+  for (const dir of (process.env['PATH'] ?? '').split(delimiter)) if (dir.startsWith('/') && existsSync(join(dir, name))) return join(dir, name);
+  return undefined;
+}
+
+function timeoutFrom(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  if (!/^\d+(\.\d+)?$/.test(String(v)) || Number(v) <= 0) throw new UsageError(`--timeout takes a number of seconds above 0, not ${JSON.stringify(v)}`);
+  return Number(v);
+}
+
+interface Tools {
+  readonly helper: string;
+  readonly bwrap: string;
+  readonly strace: string;
+}
+
+/** What learn runs with, or why it cannot (it then runs nothing: 125). */
+function tools(): Tools | string {
+  if (process.platform !== 'linux') return `learn traces a run under bubblewrap, which needs Linux; this is ${process.platform}`;
+  const arch = hostArch();
+  const helper = arch ? launcherPath(arch) : undefined;
+  if (!helper) return 'boxwright-sandbox is not built for this machine (npm run build needs a C compiler)';
+  const bwrap = onPath(process.env['BOXWRIGHT_BWRAP'] ?? 'bwrap');
+  if (!bwrap) return 'bubblewrap is not installed (Debian: apt-get install bubblewrap)';
+  const strace = onPath('strace');
+  if (!strace) return 'strace is not installed: learn traces the command with it (Debian: apt-get install strace)';
+  return { helper, bwrap, strace };
+}
+
+interface Learned {
+  readonly status: number;
+  readonly incomplete: string[];
+  readonly ending: string;
+  readonly trace: WorkloadTrace;
+  readonly outcome: TracedOutcome;
+}
+
+/** The exit status of the traced command, and what the run's end says about what it learned. */
+function ending(outcome: TracedOutcome, trace: WorkloadTrace, timeout: number | undefined): Omit<Learned, 'trace' | 'outcome'> {
+  const status = outcome.read.get(STATUS_FD) ?? '';
+  const code = /"exit-code"\s*:\s*(\d+)/.exec(status)?.[1];
+  const ready = outcome.read.get(READY_FD) ?? '';
+  const incomplete: string[] = [];
+  let exit: number;
+  let text: string;
+  if (outcome.timedOut) {
+    exit = TIMED_OUT;
+    text = `The run was ended after ${timeout} s (--timeout).`;
+    incomplete.push(`ended by --timeout after ${timeout} s`);
+  } else if (code !== undefined) {
+    exit = Number(code);
+    text = exit === 0 ? 'The run exited with status 0.' : exit > 128 ? `The run ended with status ${exit} (signal ${exit - 128}).` : `The run exited with status ${exit}.`;
+    if (exit !== 0) incomplete.push(exit > 128 ? `the command was killed by signal ${exit - 128}` : `the command failed (status ${exit})`);
+  } else {
+    exit = NOT_RUN;
+    text = 'The sandbox did not start.';
+    incomplete.push('the sandbox did not start');
+  }
+  const failed = /^exec-failed (\d+)/m.exec(ready);
+  if (failed) incomplete.push('the command could not be executed');
+  else if (!trace.started && code !== undefined) incomplete.push('the trace holds no run of the command');
+  if (trace.unread) incomplete.push(`${trace.unread} traced call${trace.unread > 1 ? 's' : ''} could not be read (a path that is not UTF-8, which no TOML string can name)`);
+  return { status: exit, incomplete, ending: text };
+}
+
+/** Where strace and the throw-away root may write without root: the directories a command usually writes. */
+function writableDirs(cwd: string, home: string): string[] {
+  return [...new Set([cwd, home, process.env['TMPDIR'] ?? '/tmp', '/tmp', '/var/tmp'].filter((d) => d.startsWith('/')))];
+}
+
+export async function learnCommand(args: LearnArgs): Promise<number> {
+  const command = (args['--'] ?? []).map(String);
+  if (command.length === 0) throw new UsageError('name the command to learn from after --: boxwright learn [--out FILE] -- CMD [ARGS...]');
+  if (args.fs !== undefined && args.fs !== 'host') throw new UsageError('learn runs the command on this machine: --fs can only be host');
+  let principal: string;
+  let passEnv: string[];
+  try {
+    principal = principalId(args.principal);
+    passEnv = passEnvList(args['pass-env']);
+  } catch (e) {
+    if (e instanceof RunUsageError) throw new UsageError(e.message);
+    throw e;
+  }
+  const timeout = timeoutFrom(args.timeout);
+  const home = homeFrom(args.home) ?? homedir();
+  const out = args.out !== undefined ? resolve(args.out) : undefined;
+  if (args.check && !out) throw new UsageError('--check runs the command under the learned config: name the file with --out');
+  const reader = configReader({ ...args, fs: 'host', home });
+
+  // Learning into an existing config: it must be one, without errors, of the dialect asked.
+  let existing: CheckedPolicy | undefined;
+  let dialect: LearnDialect = (args.dialect as Dialect | undefined) === 'tyba' ? 'tyba' : 'box';
+  const present = out && existsSync(out) ? readInput(out) : undefined;
+  if (present && 'error' in present) throw new UsageError(`cannot learn into ${out}: ${present.reason}`);
+  // An empty file is a config yet to be written (made by `touch`, or by a shell's redirection).
+  if (out && present && 'bytes' in present && Buffer.from(present.bytes).toString('utf8').trim() !== '') {
+    const input = present;
+    const check = reader.check(input.bytes, out);
+    if (!check.ir || check.diagnostics.some((d) => d.ruleId === 'toml-syntax' || d.ruleId === 'schema')) {
+      process.stderr.write(formatText([{ path: out, text: check.text, ...(check.dialect ? { dialect: check.dialect } : {}), verdicts: check.verdicts, diagnostics: check.diagnostics.filter((d) => d.severity === 'error') }]));
+      throw new UsageError(`cannot learn into ${out}: it is not a config learn can add to (the errors above); fix it or choose another --out`);
+    }
+    if (args.dialect && check.dialect !== args.dialect) throw new UsageError(`--dialect ${args.dialect}: ${out} is a ${check.dialect} config`);
+    dialect = check.dialect === 'tyba' ? 'tyba' : 'box';
+    existing = check;
+  }
+  if (dialect === 'tyba' && principal !== 'agent') throw new UsageError('a TYBA config has one principal, the agent: --principal is for Box configs');
+
+  const found = tools();
+  if (typeof found === 'string') {
+    say(`${found}; the command did not run`);
+    return NOT_RUN;
+  }
+  const cwd = realpathSync(process.cwd());
+  const worktree = resolve(args.worktree ?? cwd);
+  const agentDirs = args['agent-dir'] === undefined ? [] : ([] as string[]).concat(args['agent-dir']).map((d) => resolve(d));
+  const env = sandboxEnv(process.env, passEnv).env;
+  const arch = hostArch()!;
+  const uid = process.getuid!();
+  const outcome = await runTraced({
+    helper: found.helper,
+    strace: found.strace,
+    program: learnArgv({ bwrap: found.bwrap, step: found.helper, cwd, command, network: !!args.network, privateTmp: dialect === 'tyba', keep: [worktree, ...agentDirs], ...(uid !== 0 ? { ids: { uid, gid: process.getgid!() } } : {}) }),
+    cwd,
+    env,
+    writable: writableDirs(cwd, home),
+    fds: [{ write: seccompProgram(arch) }, { read: true }, { read: true }],
+    ...(timeout !== undefined ? { timeoutSeconds: timeout, startedOn: READY_FD } : {}),
+    forwardTo: 'command',
+  });
+  const trace = workloadAccesses(outcome.processes, cwd);
+  const end = ending(outcome, trace, timeout);
+  if (end.status === NOT_RUN && !trace.started) {
+    say('the command did not run: the throw-away root or the sandbox could not be made (the messages above say why); nothing was written');
+    return NOT_RUN;
+  }
+  // The command could not be executed at all (the in-sandbox step said so, as a shell would: 126, 127): nothing to learn.
+  const failed = /^exec-failed (\d+)/m.exec(outcome.read.get(READY_FD) ?? '');
+  if (failed) {
+    say(`cannot execute ${command[0]} (errno ${failed[1]}): it is not a program this machine has, or not executable; nothing was written`);
+    return end.status;
+  }
+  const after = afterStatus(end.status, command);
+  if (after) say(after);
+
+  const view = hostView(home);
+  const needs = deriveNeeds({ accesses: trace.accesses, changes: outcome.changes, view, interpreterOf });
+  const tybaDataDir = args['tyba-data-dir'];
+  const boundaries = learnBoundaries({ home, ...(tybaDataDir ? { tybaDataDir } : {}), hostTrusted: hostTrustedFor(home, cwd), ...(out ? { own: [out] } : {}) });
+  const decision = decide(needs, { dialect, home, workspace: cwd, boundaries, ...(dialect === 'tyba' ? { implicit: [worktree, '/tmp', ...agentDirs] } : {}) });
+  const network = networkLines(needs, principal, !!args.network, home);
+  const unmet: Unmet[] = [...decision.unmet];
+
+  let text: string;
+  let summary: string;
+  if (existing) {
+    const merged = mergeLearned({ check: existing, dialect, principal, home, workspace: cwd, grants: decision.grants, header: `learned from: ${commandText(command)}${end.incomplete.length ? ` (INCOMPLETE: ${end.incomplete.join('; ')})` : ''}` });
+    if (!merged.ok) throw new UsageError(`cannot learn into ${out}: ${merged.error}`);
+    text = merged.text;
+    summary = `${merged.added.length} grant${merged.added.length === 1 ? '' : 's'} added to ${out}, ${merged.already} already given`;
+    for (const n of merged.notes) say(n);
+    unmet.push(...merged.denied);
+  } else {
+    text = configText({ dialect, principal, home, command, ending: end.ending, incomplete: end.incomplete, ...(dialect === 'box' ? { workspace: cwd } : {}), grants: decision.grants, unmet: decision.unmet, network });
+    summary = `${decision.grants.length} grant${decision.grants.length === 1 ? '' : 's'} learned${out ? `, written to ${out}` : ''}`;
+  }
+  if (out) writeFileSync(out, text);
+  else process.stdout.write(text);
+
+  // The review: lint's verdicts and explain's matrix of what was written, from one check.
+  const review = out ? process.stdout : process.stderr;
+  const written = reader.check(Buffer.from(text, 'utf8'), out ?? '<learned>');
+  review.write(`${summary}${end.incomplete.length ? ` (INCOMPLETE: ${end.incomplete.join('; ')})` : ''}.\n`);
+  for (const u of unmet) review.write(`not granted: ${spelled(u.path, home)}: ${u.what} (${evidenceText(u.first)})\n`);
+  for (const n of network) review.write(`network: ${n}\n`);
+  review.write(await reviewText(written));
+
+  if (!args.check || !out) return end.status;
+  return checkRun(out, args, command, passEnv, found, cwd, home, trace, timeout);
+}
+
+function networkLines(needs: NeedSet, principal: string, network: boolean, home: string): string[] {
+  // A unix socket that is not there (ENOENT) is a probe (nscd, a desktop bus), not a need.
+  const used = needs.network.filter((n) => !(n.target.startsWith('/') && n.errno === 'ENOENT'));
+  const lines = used.map((n) => `${n.target.startsWith('/') ? `the unix socket ${spelled(n.target, home)}` : n.target} (${n.ok ? 'reached' : `refused: ${n.errno ?? 'failed'}`}; ${evidenceText(n.first)})`);
+  if (used.some((n) => n.target.startsWith('/'))) lines.push('learn grants no socket: a read grant of a directory that holds one reaches it (socket-in-read-grant), and a host socket is out of reach while learning');
+  if (!used.some((n) => !n.target.startsWith('/'))) return lines;
+  const grant =
+    principal === 'agent'
+      ? 'the agent has no direct network (agent-network-table): it reaches the network through the host product\'s gateway'
+      : `a direct network exception (${principal.startsWith('tool.') ? `[tools.${principal.slice(5)}.network]` : `contain_egress = false in [mcp_servers.${principal.slice(4)}]`}) would let it through, bypassing the gateway's policy: add it yourself if that is what you want`;
+  lines.push(network ? `learn ran with --network and grants none of these: ${grant}` : `learn ran without network (--network lets it through to learn the destinations, never granting them); ${grant}`);
+  return lines;
+}
+
+async function reviewText(check: CheckResult): Promise<string> {
+  const lint = formatText([{ path: check.file, text: check.text, ...(check.dialect ? { dialect: check.dialect } : {}), verdicts: check.verdicts, diagnostics: check.diagnostics }]);
+  const { matrix, errors } = explainCheck(check);
+  if (!matrix) return `${lint}${errors}`;
+  const render = await renderer(formats.explain, 'text');
+  return `${lint}\n${render(matrix)}`;
+}
+
+/**
+ * `--check`: the command again, through `boxwright run`'s own path (check,
+ * compile, launcher) under the learned config, inside the throw-away root
+ * and traced: what failed there that succeeded while learning still fails.
+ */
+async function checkRun(out: string, args: LearnArgs, command: string[], passEnv: string[], found: Tools, cwd: string, home: string, learned: WorkloadTrace, timeout: number | undefined): Promise<number> {
+  const { linuxReader, runLinux } = await import('./run-linux.js');
+  const { runRequest } = await import('./run-common.js');
+  const runArgs = { ...args, config: out, fs: 'host', home, force: false, '--': command, 'pass-env': passEnv };
+  delete (runArgs as { out?: string }).out;
+  const req = runRequest(runArgs);
+  const input = readInput(out);
+  if ('error' in input) {
+    say(`${input.error}; --check did not run`);
+    return NOT_RUN;
+  }
+  let traced: TracedOutcome | undefined;
+  const status = await runLinux(runArgs, req, linuxReader(runArgs, req), input.bytes, {
+    cache: false,
+    launch: async (run) => {
+      traced = await runTraced({
+        helper: found.helper,
+        strace: found.strace,
+        program: [run.launcher, ...run.passEnv.flatMap((n) => ['--pass-env', n]), '--', ...run.command],
+        cwd,
+        env: Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined)),
+        writable: writableDirs(cwd, home),
+        ...(timeout !== undefined ? { timeoutSeconds: timeout } : {}),
+        forwardTo: 'program',
+      });
+      return traced.status;
+    },
+  });
+  const failures = traced ? stillFailing(learned, workloadAccesses(traced.processes, cwd)) : [];
+  if (traced?.timedOut) {
+    process.stdout.write(`\n--check: the command ran under ${out} through boxwright run and was ended by --timeout after ${timeout} s.\n`);
+    return TIMED_OUT;
+  }
+  process.stdout.write(`\n--check: the command ran under ${out} through boxwright run and exited with status ${status}.\n`);
+  if (failures.length) {
+    process.stdout.write(`What succeeded while learning and fails under the learned config:\n`);
+    for (const f of failures.slice(0, 40)) process.stdout.write(`  ${f.op} ${spelled(f.path, home)}: ${f.errno} (${evidenceText({ syscall: f.syscall, program: f.program, named: f.path })})\n`);
+    if (failures.length > 40) process.stdout.write(`  … and ${failures.length - 40} more\n`);
+  } else if (traced) process.stdout.write('Nothing that succeeded while learning failed.\n');
+  return status;
+}
+
+/** The check run's failed accesses that succeeded, the same way at the same path, in the learning run. */
+function stillFailing(learned: WorkloadTrace, checked: WorkloadTrace): Access[] {
+  const ok = new Set(learned.accesses.filter((a) => a.ok).map((a) => `${a.op}\0${a.path}`));
+  const seen = new Set<string>();
+  const out: Access[] = [];
+  for (const a of checked.accesses) {
+    const key = `${a.op}\0${a.path}`;
+    if (a.ok || !ok.has(key) || seen.has(key) || a.op === 'connect') continue;
+    seen.add(key);
+    out.push(a);
+  }
+  return out;
+}
+

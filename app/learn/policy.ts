@@ -1,0 +1,241 @@
+/**
+ * The collapse policy: from what a run needed (needs.ts) to the grants of
+ * a config, in the dialect asked for. Every decision is here, and each
+ * grant keeps the needs it answers, for its comment. README.md beside this
+ * file states the policy; policy.json holds its data.
+ *
+ * 1. Exact by default: a file read is `read_file`, a file written
+ *    `write_file` with the `read_file` Linux needs beside it (a write-only
+ *    grant is refused there), a directory whose entries were made or removed
+ *    `write` with its `read`, a program or interpreter `exec`.
+ * 2. Reads collapse into a directory only below a collapse level: in a
+ *    system tree (policy.json: `/usr/lib/python3.11`), and in the workspace's
+ *    subdirectories (`src/`). A collapse never names a directory that is,
+ *    is inside or holds a boundary (boundaries.ts), and never climbs above
+ *    its level. Writes and execs never collapse.
+ * 3. A symbolic link the run went through is visible only through its
+ *    directory: the directory is granted `read` when no boundary is in it.
+ * 4. Names of a directory: in a collapsible place its collapse; elsewhere
+ *    `read` of the directory (Linux has no names-only grant, and Landlock
+ *    lists no directory outside a read tree), or `list` where a read would
+ *    reach a boundary or the home (macOS gives names only; Linux refuses
+ *    `list`: the user decides).
+ * 5. Nothing at or inside a boundary is granted, except a write of a
+ *    host-trusted path itself, which is granted exactly and flagged (the
+ *    host-trust rules warn at it); the sandbox's own /proc and /dev never.
+ */
+import type { ListName } from '../../compiler/ir/types.js';
+import { isStrictlyUnder, isUnder } from '../../compiler/paths/index.js';
+import { boundariesInside, boundaryAt, type Boundary } from './boundaries.js';
+import type { Need, NeedSet, Unmet } from './needs.js';
+import policy from './policy.json' with { type: 'json' };
+
+export type LearnDialect = 'box' | 'tyba';
+
+export interface PolicyContext {
+  readonly dialect: LearnDialect;
+  readonly home: string;
+  /** The directory the command ran in. */
+  readonly workspace: string;
+  readonly boundaries: readonly Boundary[];
+  /** TYBA's implicit grants: the worktree, the private temp directory, the agent's directories (read-write). */
+  readonly implicit?: readonly string[];
+}
+
+export interface LearnedGrant {
+  readonly list: ListName;
+  readonly path: string;
+  /** The needs it answers (the first few say what in the trace needed it). */
+  readonly needs: Need[];
+  /** Why this grant and not the needs' own paths: a collapse, a link's directory, Linux's read beside a write, a flag. */
+  readonly notes: string[];
+}
+
+export interface Decision {
+  readonly grants: readonly LearnedGrant[];
+  readonly unmet: readonly Unmet[];
+}
+
+interface SystemTree {
+  readonly root: string;
+  readonly depth: number;
+  readonly reason: string;
+}
+
+const SYSTEM_TREES: readonly SystemTree[] = Object.entries(policy.systemTrees)
+  .map(([root, t]) => ({ root, depth: t.depth, reason: t.reason }))
+  .sort((a, b) => b.root.length - a.root.length);
+
+/** The ancestor `depth` levels below `root` that holds `path`, or `path` itself when it is a directory at that level. */
+function levelDir(path: string, root: string, depth: number, isDir: boolean): string | undefined {
+  if (!isStrictlyUnder(path, root)) return undefined;
+  const parts = path.slice(root === '/' ? 1 : root.length + 1).split('/');
+  if (parts.length > depth) return `${root === '/' ? '' : root}/${parts.slice(0, depth).join('/')}`;
+  return parts.length === depth && isDir ? path : undefined;
+}
+
+export function systemTreeOf(path: string): SystemTree | undefined {
+  return SYSTEM_TREES.find((t) => isUnder(path, t.root));
+}
+
+/** Whether reads below the workspace may collapse (not /, the home or above it, a system tree, or a boundary). */
+function collapsibleWorkspace(ctx: PolicyContext): boolean {
+  const w = ctx.workspace;
+  return w !== '/' && !isUnder(ctx.home, w) && !systemTreeOf(w) && !boundaryAt(w, ctx.boundaries, false);
+}
+
+/** Where a read of `path` collapses to, and why; undefined: it stays exact. */
+export function collapseOf(path: string, isDir: boolean, ctx: PolicyContext): { dir: string; why: string } | undefined {
+  const tree = systemTreeOf(path);
+  let target: { dir: string; why: string } | undefined;
+  if (tree) {
+    const dir = levelDir(path, tree.root, tree.depth, isDir);
+    if (dir) target = { dir, why: `collapsed into its directory ${tree.depth} level${tree.depth > 1 ? 's' : ''} below ${tree.root} (${tree.reason})` };
+  } else if (collapsibleWorkspace(ctx)) {
+    const dir = levelDir(path, ctx.workspace, policy.workspaceDepth, isDir);
+    if (dir) target = { dir, why: 'collapsed into its subdirectory of the workspace' };
+  }
+  if (!target) return undefined;
+  // Never a directory at or inside a boundary, nor one that holds one.
+  if (boundaryAt(target.dir, ctx.boundaries, false) || boundariesInside(target.dir, ctx.boundaries).length) return undefined;
+  return target;
+}
+
+/** The note of a directory granted for the links in it (config-text.ts names the links). */
+export const LINK_NOTE = 'a link is visible only through its directory';
+
+/** What the run did, for a refusal's words. */
+const done: Record<Need['kind'], string> = {
+  read: 'read',
+  stat: 'looked at',
+  list: 'listed',
+  link: 'gone through (a link)',
+  'write-file': 'written',
+  'write-dir': 'written (entries made or removed)',
+  exec: 'executed',
+};
+
+const READ_LISTS: readonly ListName[] = ['read', 'read_file', 'list', 'read_allow'];
+
+export function decide(set: NeedSet, ctx: PolicyContext): Decision {
+  const grants = new Map<string, LearnedGrant>();
+  const unmet: Unmet[] = [...set.unmet];
+  const listLater: Need[] = [];
+  const tyba = ctx.dialect === 'tyba';
+  const readPaths = new Set(set.needs.filter((n) => n.kind === 'read').map((n) => n.path));
+
+  const give = (list: ListName, path: string, need: Need, note?: string): void => {
+    const key = `${list}\0${path}`;
+    let g = grants.get(key);
+    if (!g) grants.set(key, (g = { list, path, needs: [], notes: [] }));
+    if (!g.needs.includes(need)) g.needs.push(need);
+    if (note && !g.notes.includes(note)) g.notes.push(note);
+  };
+  const refuse = (need: Need, what: string): void => void unmet.push({ path: need.path, what, first: need.first });
+  const read = (need: Need, path: string, isDir: boolean, note?: string): void => {
+    const c = collapseOf(path, isDir, ctx);
+    if (c) return give(tyba ? 'read_allow' : 'read', c.dir, need, c.why);
+    give(tyba ? 'read_allow' : isDir ? 'read' : 'read_file', path, need, note);
+  };
+
+  for (const need of set.needs) {
+    if (tyba && (ctx.implicit ?? []).some((d) => isUnder(need.path, d))) continue;
+    // A directory's properties need no grant (it is in the view when anything below it is): nothing to refuse either.
+    if (need.kind === 'stat' && need.is === 'dir') continue;
+    const write = need.kind === 'write-file' || need.kind === 'write-dir';
+    const b = boundaryAt(need.path, ctx.boundaries, write);
+    if (b && b.why !== 'host-trusted') {
+      refuse(need, `${done[need.kind]}, but it is ${b.path === need.path ? '' : `inside ${b.path}, `}${b.reason}: not granted`);
+      continue;
+    }
+    const trusted = b ? `host-trusted (${b.reason}): granted because the run wrote it; review it` : undefined;
+    switch (need.kind) {
+      case 'exec':
+        if (tyba) read(need, need.path, false, 'executed (TYBA on Linux: what is readable is executable)');
+        else give('exec', need.path, need);
+        break;
+      case 'read':
+        read(need, need.path, need.is === 'dir');
+        break;
+      case 'stat':
+        read(need, need.path, false, readPaths.has(need.path) ? undefined : "looked at only: on Linux a path's properties are visible only with its content");
+        break;
+      case 'list': {
+        const c = collapseOf(need.path, true, ctx);
+        if (c) give(tyba ? 'read_allow' : 'read', c.dir, need, c.why);
+        else listLater.push(need);
+        break;
+      }
+      case 'link': {
+        const dir = need.path.slice(0, Math.max(need.path.lastIndexOf('/'), 1));
+        const c = collapseOf(dir, true, ctx);
+        const note = LINK_NOTE;
+        if (c) give(tyba ? 'read_allow' : 'read', c.dir, need, c.why);
+        else if (!boundaryAt(dir, ctx.boundaries, false) && !boundariesInside(dir, ctx.boundaries).length && !isUnder(ctx.home, dir)) give(tyba ? 'read_allow' : 'read', dir, need, note);
+        else {
+          const inside = boundaryAt(dir, ctx.boundaries, false) ?? boundariesInside(dir, ctx.boundaries)[0];
+          refuse(need, `went through this link, which is visible only through its directory ${dir}; that directory is not granted (${inside ? `it holds ${inside.path}: ${inside.reason}` : 'the home or above it'}), so the link is not in the view: name its target instead`);
+        }
+        break;
+      }
+      case 'write-file':
+        if (tyba) {
+          refuse(need, 'written: TYBA grants writes only in the worktree, the temp directory and the agent directories');
+          break;
+        }
+        give('write_file', need.path, need, trusted);
+        give('read_file', need.path, need, 'Linux refuses a write grant without a read of the same scope (write-only)');
+        break;
+      case 'write-dir': {
+        if (tyba) {
+          refuse(need, 'entries made or removed: TYBA grants writes only in the worktree, the temp directory and the agent directories');
+          break;
+        }
+        const inside = boundariesInside(need.path, ctx.boundaries);
+        if (inside.length) {
+          refuse(need, `entries made or removed in it, but a write grant of it would expose ${inside.map((x) => x.path).join(', ')} (${inside[0]!.reason}): not granted`);
+          break;
+        }
+        give('write', need.path, need, trusted);
+        give('read', need.path, need, 'Linux refuses a write grant without a read of the same scope (write-only)');
+        break;
+      }
+    }
+  }
+
+  // Names: Linux has no grant of names without contents (`list` is refused there) and Landlock lets no
+  // directory outside a read tree be listed, so a directory the policy may grant is granted `read`.
+  for (const need of listLater) {
+    const blocked = boundaryAt(need.path, ctx.boundaries, false) ?? boundariesInside(need.path, ctx.boundaries)[0];
+    const aboveHome = isUnder(ctx.home, need.path);
+    if (!blocked && !aboveHome) give(tyba ? 'read_allow' : 'read', need.path, need, "its names were read: Linux has no names-only grant (`list` is refused there), so this read gives its contents too");
+    else if (tyba) refuse(need, `its names were read, but ${blocked ? `it holds ${blocked.path} (${blocked.reason})` : 'it is the home or above it'} and TYBA has no grant of names without contents`);
+    else give('list', need.path, need, `only its names were read, and a read of it would reach ${blocked ? `${blocked.path} (${blocked.reason})` : 'the whole home'}: \`list\` gives names only on macOS; Linux refuses it (list-without-content)`);
+  }
+  return { grants: withoutCovered([...grants.values()]), unmet };
+}
+
+/** Whether `outer` gives what `inner` asks, for the lists learn writes. */
+function covers(outer: LearnedGrant, inner: LearnedGrant): boolean {
+  if (outer === inner || !isUnder(inner.path, outer.path)) return false;
+  const tree = outer.list === 'read' || outer.list === 'write' || outer.list === 'read_allow' || outer.path === inner.path;
+  if (!tree) return false;
+  if (outer.list === 'read') return READ_LISTS.includes(inner.list) && inner.list !== 'read_allow';
+  if (outer.list === 'write') return inner.list === 'write' || inner.list === 'write_file';
+  if (outer.list === 'read_allow') return inner.list === 'read_allow';
+  return false;
+}
+
+/** The grants no other one covers, each holding the needs of those it covers; sorted by list, then path. */
+function withoutCovered(all: LearnedGrant[]): LearnedGrant[] {
+  const covered = (g: LearnedGrant): boolean => all.some((o) => covers(o, g) && !covers(g, o));
+  const kept = all.filter((g) => !covered(g));
+  // Covering is transitive: an outermost grant covers whatever a dropped one covered.
+  for (const g of all) {
+    if (kept.includes(g)) continue;
+    const cover = kept.find((k) => covers(k, g))!;
+    for (const n of g.needs) if (!cover.needs.includes(n)) cover.needs.push(n);
+  }
+  const order: ListName[] = ['read', 'read_file', 'write', 'write_file', 'list', 'exec', 'read_allow'];
+  return kept.sort((a, b) => order.indexOf(a.list) - order.indexOf(b.list) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}

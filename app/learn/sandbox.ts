@@ -1,0 +1,65 @@
+/**
+ * bubblewrap's command line for learning: the throw-away root (the whole
+ * host, every write landing in a layer that vanishes) in the namespaces
+ * `boxwright run` makes — no network unless asked, a fresh /proc with the
+ * host-global entries read-only, a fresh /dev, no capabilities, a session
+ * of its own, the same seccomp filter — so that what the command does here
+ * is what it will do in the learned sandbox, apart from what the config
+ * will not grant. The in-sandbox step (/.boxwright/exec, without Landlock)
+ * closes every descriptor but stdio and executes the command: its exec is
+ * where the trace of the workload starts (trace.ts).
+ */
+import { PROC_READONLY, SANDBOX_EXEC_PATH } from '../../targets/linux/index.js';
+import { KEEP_INSIDE } from './session.js';
+
+export const SECCOMP_FD = 3;
+export const STATUS_FD = 4;
+export const READY_FD = 5;
+
+export interface LearnSandbox {
+  readonly bwrap: string;
+  /** The built boxwright-sandbox, bound read-only at /.boxwright/exec. */
+  readonly step: string;
+  readonly cwd: string;
+  readonly command: readonly string[];
+  /** `--network`: share the host's network namespace (what the command reaches is recorded, never granted). */
+  readonly network: boolean;
+  /** TYBA: the session's temp directory is a private tmpfs at /tmp, as its Linux lowering makes it. */
+  readonly privateTmp: boolean;
+  /** TYBA: the session's directories (worktree, agent directories), writable in the throw-away root. */
+  readonly keep: readonly string[];
+  /**
+   * Without root the throw-away root's namespace maps the caller to uid 0
+   * (throwaway.c): the command gets the caller's ids back, as `boxwright run`
+   * gives them.
+   */
+  readonly ids?: { readonly uid: number; readonly gid: number };
+}
+
+export function learnArgv(s: LearnSandbox): string[] {
+  return [
+    s.bwrap,
+    '--unshare-all',
+    ...(s.network ? ['--share-net'] : []),
+    '--cap-drop', 'ALL',
+    '--die-with-parent',
+    '--new-session',
+    ...(s.ids ? ['--uid', String(s.ids.uid), '--gid', String(s.ids.gid)] : []),
+    '--bind', '/', '/',
+    '--proc', '/proc',
+    ...PROC_READONLY.flatMap((p) => ['--ro-bind-try', p, p]),
+    '--dev', '/dev',
+    '--ro-bind', '/sys', '/sys',
+    // TYBA's own directories (the worktree, the agent's) stay in view when they are below the private /tmp.
+    ...(s.privateTmp ? ['--tmpfs', '/tmp', '--setenv', 'TMPDIR', '/tmp', ...s.keep.filter((d) => d.startsWith('/tmp/')).flatMap((d) => ['--bind', d, d])] : []),
+    // The run's own directory (strace's files) is not the workload's to read or write.
+    '--tmpfs', KEEP_INSIDE,
+    '--ro-bind', s.step, SANDBOX_EXEC_PATH,
+    '--chdir', s.cwd,
+    '--seccomp', String(SECCOMP_FD),
+    '--json-status-fd', String(STATUS_FD),
+    '--',
+    SANDBOX_EXEC_PATH, '--no-landlock', '--ready-fd', String(READY_FD), '--',
+    ...s.command,
+  ];
+}

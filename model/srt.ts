@@ -1,0 +1,305 @@
+/**
+ * What sandbox-runtime 0.0.83 gives the sandboxed command at each path, per
+ * platform, for a sandbox-runtime or Claude Code settings file (the IR's
+ * `runtime`): reads open except `denyRead` (re-opened by `allowRead`),
+ * writes closed except `allowWrite` (narrowed by `denyWrite` and the
+ * mandatory denies). docs/dialects/sandbox-runtime.md gives each statement
+ * with its source; the Linux column is checked against sandbox-runtime
+ * itself (test/linux/srt-differential.test.ts).
+ *
+ * Linux is sandbox-runtime's bubblewrap argv (linux-sandbox-utils.js,
+ * generateFilesystemArgs), replayed as a list of mounts in the order it
+ * emits them: `--ro-bind / /`; a `--bind` per existing write root; per
+ * existing `denyRead` target, shallowest first, a tmpfs (a directory: an
+ * empty writable scratch) or `/dev/null` (a file, on a nodev mount: it
+ * cannot be opened), then the `allowRead` and write roots at or under it
+ * bound back from the host; then a read-only bind per `denyWrite` and
+ * mandatory deny that meets a write root (an absent one: a `/dev/null`
+ * placeholder, or an empty directory at its first missing component). The
+ * last mount at or above a path says what is there.
+ */
+import type { Platform } from '../compiler/diagnostic.js';
+import type { Grant, PolicyIR, Principal } from '../compiler/ir/types.js';
+import { isUnder, windowsUnmapped } from '../compiler/paths/index.js';
+import { access, absent, denied, empty, scratch, type Cell } from './cell.js';
+import type { Mechanism } from './facts.js';
+import type { GrantAccess, PrincipalAccess } from './model.js';
+
+type Mount =
+  | { readonly kind: 'host'; readonly path: string; readonly write: boolean; readonly deny?: true }
+  | { readonly kind: 'tmpfs'; readonly path: string }
+  | { readonly kind: 'mask'; readonly path: string }
+  | { readonly kind: 'placeholder-file'; readonly path: string }
+  | { readonly kind: 'placeholder-dir'; readonly path: string };
+
+const exists = (g: Grant): boolean => g.facts.existence !== 'absent';
+const depth = (p: string): number => (p === '/' ? 0 : p.split('/').length - 1);
+
+/** The mounts sandbox-runtime's Linux wrap makes, in its order (see the module comment). */
+/** A write deny whose placeholder bubblewrap cannot make: sandbox-runtime's Linux sandbox does not start. */
+export interface StartFailure {
+  readonly grant: Grant;
+  /** Where the placeholder would go. */
+  readonly at: string;
+  /** The read-only mount it would go in. */
+  readonly holder: string;
+}
+
+export function linuxMounts(grants: readonly Grant[], failures: StartFailure[] = []): Mount[] {
+  const withPath = grants.filter((g): g is Grant & { path: string } => !!g.path);
+  // Write roots: /dev/* is left to --dev, and an absent one is skipped (linux-sandbox-utils.js: "Skipping non-existent write path").
+  const writes = withPath.filter((g) => g.access === 'read-write' && exists(g) && !g.path.startsWith('/dev/'));
+  const writeRoots = writes.map((g) => g.path);
+  const reads = withPath.filter((g) => g.access === 'read');
+  const mounts: Mount[] = [{ kind: 'host', path: '/', write: false }];
+  for (const w of writes) mounts.push({ kind: 'host', path: w.path, write: true });
+  // An existing denyRead target, shallowest first; a file an allowRead names itself is lifted.
+  const denies = withPath.filter((g) => g.access === 'deny-read' && exists(g)).sort((a, b) => depth(a.path) - depth(b.path));
+  const seen = new Set<string>();
+  /** Each read deny's cover and what it binds back: a write deny's bind above them puts them back on top. */
+  const units: { cover: Mount; back: Mount[] }[] = [];
+  for (const d of denies) {
+    if (seen.has(d.path)) continue;
+    seen.add(d.path);
+    // A target already hidden by a shallower deny (and not bound back) gets no mount of its own (measured: sandbox-runtime 0.0.83).
+    if (!hostShown(mounts, d.path)) continue;
+    const isDir = d.facts.kind === 'dir' || d.facts.kind === undefined;
+    if (!isDir) {
+      if (reads.some((r) => r.path === d.path)) continue;
+      const mask: Mount = { kind: 'mask', path: d.path };
+      mounts.push(mask);
+      units.push({ cover: mask, back: [] });
+      continue;
+    }
+    const tmpfs: Mount = { kind: 'tmpfs', path: d.path };
+    mounts.push(tmpfs);
+    const byDepth = (a: string, b: string): number => depth(a) - depth(b);
+    // The write roots come back first, writable; then each allowRead, read-only, unless a write root bound back
+    // at or above it holds it already (and one above a write root buries it: measured, 0.0.83).
+    const writesBack = [...new Set(writeRoots)].filter((r) => isUnder(r, d.path)).sort(byDepth);
+    const readsBack = [...new Set(reads.filter(exists).map((r) => r.path))].filter((r) => isUnder(r, d.path) && !writesBack.some((w) => isUnder(r, w))).sort(byDepth);
+    const back: Mount[] = [...writesBack.map((r): Mount => ({ kind: 'host', path: r, write: true })), ...readsBack.map((r): Mount => ({ kind: 'host', path: r, write: false }))];
+    mounts.push(...back);
+    units.push({ cover: tmpfs, back });
+  }
+  // denyWrite and the mandatory denies, where they meet a write root (inside one, or one inside them).
+  for (const g of withPath) {
+    if (g.access !== 'deny-write') continue;
+    const meets = writeRoots.some((w) => isUnder(g.path, w) || isUnder(w, g.path));
+    if (!meets) continue;
+    // Where a read deny hides the path, its read-only bind is not made (it would bring the host's content back), but what is bound back below it becomes read-only (measured, 0.0.83).
+    if (!hostShown(mounts, g.path)) {
+      const below = mounts.filter((m): m is Extract<Mount, { kind: 'host' }> => m.kind === 'host' && m.write && isUnder(m.path, g.path) && m.path !== '/');
+      for (const m of below) if (hostShown(mounts, m.path)) mounts.push({ kind: 'host', path: m.path, write: false });
+      continue;
+    }
+    if (exists(g)) {
+      mounts.push({ kind: 'host', path: g.path, write: false, deny: true });
+      // The read denies below it stay: sandbox-runtime applies them again over the write deny's bind, read-only now (measured, 0.0.83).
+      for (const u of units) {
+        if (u.cover.path === g.path || !isUnder(u.cover.path, g.path)) continue;
+        mounts.push(u.cover, ...u.back.map((b): Mount => ({ kind: 'host', path: b.path, write: false })));
+      }
+    }
+    else if (writeRoots.some((w) => isUnder(g.path, w))) {
+      // The first missing component gets the placeholder: a file where the parent exists, else an empty directory.
+      const first = g.firstAbsent ?? g.path;
+      // bubblewrap makes the mount point in the directory as the mounts so far show it: in a read-only bind
+      // (a write deny's, an allowRead's) it cannot, and the sandbox does not start (measured, 0.0.83).
+      const holder = shownBy(mounts, parentOf(first));
+      if (holder?.kind === 'host' && !holder.write) {
+        // Inside a directory a write deny binds read-only the path is uncreatable already: no placeholder
+        // (linux-sandbox-utils.js, readOnlyDenyDirSpellings), unless a write entry at or under the path vetoes that.
+        const vetoed = grants.some((w) => w.access === 'read-write' && w.path && isUnder(w.path, g.path));
+        if (holder.deny && !vetoed) continue;
+        failures.push({ grant: g, at: first, holder: holder.path });
+        continue;
+      }
+      mounts.push(first === g.path ? { kind: 'placeholder-file', path: first } : { kind: 'placeholder-dir', path: first });
+    }
+  }
+  return mounts;
+}
+
+/** The last mount at or above a path: what shows it. */
+function shownBy(mounts: readonly Mount[], path: string): Mount | undefined {
+  for (let i = mounts.length - 1; i >= 0; i--) if (isUnder(path, mounts[i]!.path)) return mounts[i]!;
+  return undefined;
+}
+
+const parentOf = (p: string): string => {
+  const i = p.lastIndexOf('/');
+  return i <= 0 ? '/' : p.slice(0, i);
+};
+
+/** Whether the host's own content is what the mounts so far show at a path (no tmpfs, mask or placeholder over it). */
+function hostShown(mounts: readonly Mount[], path: string): boolean {
+  for (let i = mounts.length - 1; i >= 0; i--) if (isUnder(path, mounts[i]!.path)) return mounts[i]!.kind === 'host';
+  return false;
+}
+
+/** The Linux cell at a path: the last mount at or above it. */
+function linuxCell(mounts: readonly Mount[], path: string): Cell {
+  for (let i = mounts.length - 1; i >= 0; i--) {
+    const m = mounts[i]!;
+    if (!isUnder(path, m.path)) continue;
+    switch (m.kind) {
+      case 'host':
+        return access({ read: true, write: m.write, exec: true });
+      case 'mask':
+      case 'placeholder-file':
+        return path === m.path ? denied : absent;
+      case 'placeholder-dir':
+        return path === m.path ? empty : absent;
+      case 'tmpfs': {
+        if (path === m.path) return scratch;
+        // bubblewrap makes, in the tmpfs, the directories that lead to a later mount below it.
+        const leads = mounts.slice(i + 1).some((n) => n.path !== path && isUnder(n.path, path));
+        return leads ? scratch : absent;
+      }
+    }
+  }
+  return absent;
+}
+
+/**
+ * The deepest entry of these kinds at or above a path, an allow winning a
+ * tie with a read deny: how Seatbelt's late denies and Windows' ACE order
+ * rank `denyRead` against `allowRead` (and, on Windows, a write grant).
+ */
+function deepestRead(grants: readonly Grant[], path: string, kinds: readonly Grant['access'][]): Grant | undefined {
+  let by: Grant | undefined;
+  for (const g of grants) {
+    if (!g.path || !kinds.includes(g.access) || !isUnder(path, g.path)) continue;
+    if (!by || depth(g.path) > depth(by.path!) || (depth(g.path) === depth(by.path!) && g.access !== 'deny-read')) by = g;
+  }
+  return by;
+}
+
+/**
+ * macOS: the Seatbelt profile (macos-sandbox-utils.js, generateReadRules
+ * and generateWriteRules): `(allow file-read*)`, then deny for `denyRead`,
+ * allow for `allowRead`, and late denies for a `denyRead` more specific
+ * than the `allowRead` it lies in: the deepest entry decides, an allow at
+ * the same path wins. Writes: allow `allowWrite`, then deny `denyWrite` and
+ * the mandatory denies, which win at any depth.
+ */
+function macosCell(grants: readonly Grant[], path: string): Cell {
+  const read = deepestRead(grants, path, ['deny-read', 'read'])?.access !== 'deny-read';
+  const write = grants.some((g) => g.path && g.access === 'read-write' && isUnder(path, g.path)) && !grants.some((g) => g.path && g.access === 'deny-write' && isUnder(path, g.path));
+  return access({ read, write, exec: read, meta: true });
+}
+
+/**
+ * Windows (sandbox-manager.js, computeWindowsFsAccessSet; windows-sandbox-utils.js,
+ * rankWindowsFsAccess): the command runs as the `srt-sandbox` account;
+ * `allowWrite` is a MODIFY ACE for it, `allowRead` READ|EXECUTE, `denyRead`
+ * and `denyWrite` DENY ACEs. An ACE set on an object comes before the ones
+ * it inherits, so an allow at or beneath a read deny is the one that
+ * counts (allowRead over denyRead); a write grant at or beneath a write
+ * deny is a read grant (denyWrite over allowWrite). Nothing else of your
+ * profile is the account's to read, except the tool directories of the
+ * install's profile grant.
+ */
+function windowsCell(grants: readonly Grant[], path: string): Cell {
+  const readBy = deepestRead(grants, path, ['deny-read', 'read', 'read-write']);
+  if (readBy?.access === 'deny-read') return denied;
+  const write = grants.some((g) => g.path && g.access === 'read-write' && isUnder(path, g.path)) && !grants.some((g) => g.path && g.access === 'deny-write' && isUnder(path, g.path));
+  const read = !!readBy;
+  return access({ read, write, exec: read });
+}
+
+const fixed = <K extends Mechanism['kind']>(kind: K): Mechanism => Object.freeze({ kind }) as Mechanism;
+const scratchMechanism = fixed('srt-read-deny-scratch');
+const restoredMechanism = fixed('srt-write-restores-read');
+const skippedMechanism = fixed('srt-absent-skipped');
+const writeOnlyMechanism = fixed('srt-write-only');
+const placeholderMechanism = fixed('srt-deny-placeholder');
+const unavailableMechanism = fixed('srt-sandbox-unavailable');
+const offMechanism = fixed('srt-sandbox-off');
+const patternMechanism = fixed('srt-pattern');
+
+const everywhere: Readonly<Record<Platform, boolean>> = Object.freeze({ macos: true, linux: true, windows: true });
+const nowhere: Readonly<Record<Platform, boolean>> = Object.freeze({ macos: false, linux: false, windows: false });
+const requestedOf: Readonly<Record<string, Cell>> = {
+  read: access({ read: true }),
+  'read-write': access({ read: true, write: true }),
+  'deny-read': denied,
+  'deny-write': access({ read: true }),
+};
+
+/** Claude Code runs no sandbox on native Windows (the sandboxing page): with failIfUnavailable off, commands run unsandboxed. */
+function claudeOnWindows(ir: PolicyIR): boolean {
+  return ir.dialect === 'claude';
+}
+
+export function runtimePrincipalAccess(ir: PolicyIR, p: Principal): PrincipalAccess {
+  const grants = p.grants;
+  const failures: StartFailure[] = [];
+  const mounts = linuxMounts(grants, failures);
+  // The settings turn the sandbox off on these platforms (an implicit read-write grant of `/`).
+  const offGrant = grants.find((g) => g.implicit && g.path === '/' && g.access === 'read-write');
+  const offOn = (platform: Platform): boolean => !!offGrant && offGrant.implicit!.platforms.includes(platform);
+  const full = access({ read: true, write: true, exec: true });
+  const unsandboxedWindows = claudeOnWindows(ir);
+  const at = (path: string, platform: Platform): Cell => {
+    if (platform === 'windows' && unsandboxedWindows) return full;
+    if (platform === 'linux') return linuxCell(mounts, path);
+    if (platform === 'macos') return macosCell(grants, path);
+    return windowsCell(grants, path);
+  };
+  const rows = grants.map((g): GrantAccess => {
+    const requested = requestedOf[g.access] ?? access({ read: true });
+    const notes: Partial<Record<Platform, Mechanism>> = {};
+    const effective = { macos: absent, linux: absent, windows: absent } as Record<Platform, Cell>;
+    if (!g.path) {
+      // A pattern names no one path: no cell anywhere (explain says n/a, and why; glob-pattern says what each platform does).
+      for (const platform of ['macos', 'linux', 'windows'] as const) notes[platform] = patternMechanism;
+      return { grant: g, requested, effective, notes, disclosures: {}, applies: nowhere };
+    }
+    const failure = failures.find((f) => f.grant === g);
+    for (const platform of ['macos', 'linux', 'windows'] as const) {
+      const cell: Cell = platform === 'linux' && failure ? { kind: 'refused', because: { kind: 'srt-placeholder-unmakeable', at: failure.at, holder: failure.holder } } : at(g.path, platform);
+      effective[platform] = cell;
+      if (offOn(platform)) notes[platform] = offMechanism;
+      else if (platform === 'windows' && unsandboxedWindows) notes[platform] = unavailableMechanism;
+      else if (platform === 'linux') {
+        if (cell.kind === 'scratch') notes.linux = scratchMechanism;
+        else if (g.access === 'deny-read' && cell.kind === 'access' && cell.read) notes.linux = g.facts.existence === 'absent' ? skippedMechanism : restoredMechanism;
+        else if (g.access === 'read-write' && g.facts.existence === 'absent') notes.linux = skippedMechanism;
+        else if (g.access === 'deny-write' && g.facts.existence === 'absent' && cell.kind !== 'absent') notes.linux = placeholderMechanism;
+      } else if (platform === 'macos' && g.access === 'deny-read' && cell.kind === 'access' && cell.write) notes.macos = writeOnlyMechanism;
+    }
+    const windowsWhy = g.implicit ? undefined : windowsUnmapped(g.path, ir.home);
+    // An implicit grant applies where its platforms say (srt's own additions are its macOS and Linux sandboxes').
+    const on = (platform: Platform): boolean => !g.implicit || g.implicit.platforms.includes(platform) || (platform === 'windows' && unsandboxedWindows);
+    const applies = windowsWhy && !unsandboxedWindows ? { macos: true, linux: true, windows: false } : g.implicit ? { macos: on('macos'), linux: on('linux'), windows: on('windows') } : everywhere;
+    if (windowsWhy && !unsandboxedWindows) notes.windows = { kind: 'no-windows-spelling', path: g.path, why: windowsWhy.kind === 'outside-home' ? { kind: 'outside-home' } : { kind: 'name', problem: windowsWhy.problem } };
+    return { grant: g, requested, effective, notes, disclosures: {}, applies };
+  });
+  const readable = access({ read: true, exec: true, meta: true });
+  return {
+    principal: p,
+    grants: rows,
+    linuxExec: 'mounts',
+    // sandbox-runtime binds the whole root read-only unless denyRead says
+    // otherwise, and has no exec grants: no program's loader or libraries
+    // are missing from its view by construction of a grant.
+    linuxMissing: () => [],
+    // No boxwright carve-outs: sandbox-runtime's own mandatory denies are grants of the IR (compiler/ir/settings.ts).
+    hostTrusted: [],
+    network: {},
+    effectiveAt: at,
+    elsewhere: {
+      macos: offOn('macos') ? { cell: full, text: 'no sandbox: everything you can do', mechanism: offMechanism } : { cell: readable, text: 'readable (reads are open unless denyRead says otherwise), not writable' },
+      linux: offOn('linux')
+        ? { cell: full, text: 'no sandbox: everything you can do', mechanism: offMechanism }
+        : { cell: access({ read: true, exec: true }), text: "readable and executable (the host is bound read-only at /), not writable; /dev and /proc are the sandbox's own" },
+      windows: unsandboxedWindows
+        ? { cell: full, text: 'Claude Code runs no sandbox on native Windows: with failIfUnavailable off, commands run unsandboxed', mechanism: unavailableMechanism }
+        : offOn('windows')
+          ? { cell: full, text: 'no sandbox: everything you can do', mechanism: offMechanism }
+          : { cell: absent, text: "what the srt-sandbox account may do on its own: nothing in your profile but the tool directories of the install's profile grant; elsewhere what the Users group may" },
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import { defineRule } from './engine.js';
+import { authored } from './util.js';
+
+export const readDenyScratch = defineRule({
+  meta: {
+    id: 'read-deny-scratch',
+    seedRow: 'sandbox-runtime README, Path Syntax (Linux): a read-denied directory is an EMPTY WRITABLE directory in the sandbox',
+    dialects: ['srt', 'claude'],
+    docs: {
+      summary: 'Linux: a read-denied directory is an empty writable tmpfs in the sandbox; what is written there is gone when the command ends.',
+      details:
+        "On Linux sandbox-runtime hides a `denyRead` directory under a tmpfs (linux-sandbox-utils.js, pushReadDenyDirMounts): inside the sandbox it is an empty directory the command may write, and what it writes there is lost when the command exits (README: \"inside the sandbox it is an EMPTY WRITABLE directory, so a command that used to write through a read-denied build/ still writes, into the tmpfs\"). The host's content is unreachable. On macOS the directory is there, unreadable, and a write into it fails unless an `allowWrite` covers it. A disclosure: `explain` shows the cell as `scratch`.",
+      bad: { toml: '{\n  "filesystem": {"denyRead": ["~/.aws"], "allowWrite": [], "denyWrite": []},\n  "network": {"allowedDomains": [], "deniedDomains": []}\n}', expect: ['2:31 info linux'] },
+      good: { toml: '{\n  "filesystem": {"denyRead": ["~/.aws/credentials"], "allowWrite": [], "denyWrite": []},\n  "network": {"allowedDomains": [], "deniedDomains": []}\n}', expect: [] },
+    },
+  },
+  messages: {
+    scratch: {
+      severity: 'info',
+      platforms: ['linux'],
+      text: (d: { path: string }) => `Linux: ${d.path} is an empty writable directory in the sandbox (a tmpfs): the host's content is hidden, and what the command writes there is discarded when it ends`,
+    },
+  },
+  explains: {
+    'srt-read-deny-scratch': () => "an empty writable tmpfs of the sandbox's own: writes land there and are discarded",
+  },
+  check(ctx) {
+    for (const pa of ctx.access.principals)
+      for (const ga of pa.grants) if (!ga.grant.implicit && ga.grant.access === 'deny-read' && ga.effective.linux.kind === 'scratch' && ga.grant.path) ctx.report('scratch', { span: ga.grant.span }, { path: ga.grant.path });
+    void authored;
+  },
+});
