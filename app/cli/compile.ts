@@ -162,7 +162,8 @@ export async function compileCommand(args: CompileArgs): Promise<number> {
     return 2;
   }
   const file = args.config === '-' ? '<stdin>' : args.config;
-  const outcome = await compileConfig(configReader(args).check(input.bytes, file), platform, args);
+  // The output directory is host-trusted: the next DIR/<principal>.run executes what it holds.
+  const outcome = await compileConfig(configReader(args, undefined, [{ path: resolve(args.out), input: 'compile-out' }]).check(input.bytes, file, undefined, undefined, args.config), platform, args);
   const shown = outcome.check.diagnostics.filter((d) => d.severity === 'error' && d.platforms.includes(platform));
   if (!outcome.ok) {
     process.stderr.write(formatText([{ path: file, text: outcome.check.text, ...(outcome.check.dialect ? { dialect: outcome.check.dialect } : {}), verdicts: outcome.check.verdicts, diagnostics: shown }], [platform]));

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import type { Platform } from '../../compiler/diagnostic.js';
 import { PLATFORMS } from '../../compiler/diagnostic.js';
-import { hostView, manifestView, noneView, type FsView } from '../../compiler/paths/index.js';
+import { hostView, manifestView, noneView, type FsView, type HostTrustedInput } from '../../compiler/paths/index.js';
 import type { Dialect } from '../../compiler/schema/validate.js';
 import { checkConfig, type CheckResult } from '../check.js';
 import { probeLandlockAbi } from '../sandbox/landlock-abi.js';
@@ -104,19 +104,41 @@ export function sessionFrom(args: { worktree?: string; 'tyba-data-dir'?: string;
  */
 export interface ConfigReader {
   readonly view: FsView;
-  /** `dialect` overrides the command's (`diff` reads a config's absent revision as an empty config of the other's dialect). */
-  check(bytes: Uint8Array, file: string, platforms?: readonly Platform[], dialect?: Dialect): CheckResult;
+  /**
+   * `dialect` overrides the command's (`diff` reads a config's absent
+   * revision as an empty config of the other's dialect); `configPath`, the
+   * config file the check treats as host-trusted (default `file`, where it
+   * names a regular file; `diff` gives both revisions its head's).
+   */
+  check(bytes: Uint8Array, file: string, platforms?: readonly Platform[], dialect?: Dialect, configPath?: string): CheckResult;
 }
 
-export function configReader(args: ConfigArgs, wrap: (view: FsView) => FsView = (v) => v): ConfigReader {
+/** A path of the command line, absolute, where it names an existing regular file: the config a check reads, the manifest. */
+function fileInput(path: string | undefined, input: HostTrustedInput['input']): HostTrustedInput[] {
+  if (!path || path === '-') return [];
+  try {
+    return statSync(path).isFile() ? [{ path: resolve(path), input }] : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * `inputs`: the command's own host-trusted paths beside the config and the
+ * manifest (compile's --out, run's cache), which the model keeps read-only
+ * inside every write grant (host-trusted-path).
+ */
+export function configReader(args: ConfigArgs, wrap: (view: FsView) => FsView = (v) => v, inputs: readonly HostTrustedInput[] = []): ConfigReader {
   const view = wrap(fsViewFrom(args.fs, args.home));
   const session = sessionFrom(args);
   const landlock = landlockOption(args.landlock);
+  const manifest = args.fs !== undefined && args.fs !== 'host' && args.fs !== 'none' ? fileInput(args.fs, 'manifest') : [];
   return {
     view,
-    check: (bytes, file, platforms, dialect) => {
+    check: (bytes, file, platforms, dialect, configPath = file) => {
       const chosen = dialect ?? args.dialect;
-      const result = checkConfig(bytes, { file, view, ...session, landlock, ...(platforms ? { platforms } : {}), ...(chosen ? { dialect: chosen } : {}) });
+      const hostTrusted = [...fileInput(configPath, 'config'), ...manifest, ...inputs];
+      const result = checkConfig(bytes, { file, view, ...session, landlock, hostTrusted, ...(platforms ? { platforms } : {}), ...(chosen ? { dialect: chosen } : {}) });
       // TYBA's platform document gives its Linux sandbox as bubblewrap +
       // seccomp: Landlock is a Box lowering (compiler/ir/build.ts), and a
       // TYBA config's read trees stay executable. Asked for by name, it is

@@ -36,7 +36,8 @@ export function linuxReader(args: RunArgs, req: RunRequest): LinuxReader {
   // Only the real disk can be cached against: a manifest or `none` describes another machine for the rules.
   const onHost = (req.fs ?? 'host') === 'host';
   let recorder: Recorder | undefined;
-  const reader = configReader(args, (v) => (onHost ? (recorder = recordingView(v)).view : v));
+  // The run cache is host-trusted: whoever writes it decides what the next run executes.
+  const reader = configReader(args, (v) => (onHost ? (recorder = recordingView(v)).view : v), [{ path: cacheRoot(), input: 'run-cache' }]);
   return recorder ? { reader, recorder } : { reader };
 }
 

@@ -25,7 +25,8 @@ import { privateDir, untrusted } from './cache-dir.js';
 import { factsProblem, type RecordedFacts } from './facts.js';
 import { sha256Hex } from './sha256.js';
 
-export const ENTRY_FORMAT = 1;
+/** 2: the facts hold directory listings and small files read (host-trusted paths, issue 21); an entry of 1 was compiled without them. */
+export const ENTRY_FORMAT = 2;
 
 /** Everything a compile depends on besides the disk: the key. */
 export interface CacheInputs {

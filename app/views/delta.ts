@@ -237,13 +237,18 @@ function requestChange(id: string, subject: string, path: string, cb: Cell, ca: 
 function requestDelta(before: AccessModel, after: AccessModel, ids: readonly string[], home: string): RequestChange[] {
   const find = (m: AccessModel, id: string) => m.principals.find((p) => p.principal.id === id)?.principal;
   const out: RequestChange[] = [];
+  // boxwright's own inputs of the command (the config, a manifest): host-trusted in either revision.
+  const inputs = [...new Set([before, after].flatMap((m) => m.ir.hostTrusted.paths.filter((t) => t.entry.where === 'input').map((t) => t.path)))];
   const nothing: RequestedAccess = { at: () => absent, below: () => absent, paths: [] };
   for (const id of ids) {
     const pb = find(before, id);
     const pa = find(after, id);
     const subject = principalIn(pa ?? pb, id);
-    const rb = pb ? requestedAccess(pb) : nothing;
-    const ra = pa ? requestedAccess(pa) : nothing;
+    // Both revisions are asked at every path either names, with the same host-trusted inputs.
+    const asked = [...new Set([...(pb?.grants ?? []), ...(pa?.grants ?? [])].flatMap((g) => (g.path ? [g.path] : [])))];
+    const context = { home, asked, inputs };
+    const rb = pb ? requestedAccess(pb, context) : nothing;
+    const ra = pa ? requestedAccess(pa, context) : nothing;
     for (const path of [...new Set([...rb.paths, ...ra.paths])].sort()) {
       const shown = display(path, home);
       const here = requestChange(id, subject, shown, rb.at(path), ra.at(path));

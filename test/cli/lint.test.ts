@@ -155,14 +155,14 @@ describe('issue 22: a quieter, kinder lint', () => {
       ':3:10  info  low-label-exposure',
       ':3:29  error  write-only',
       ':3:29  warning  write-only',
-      '  info  8 findings depend on the machine, which the view does not know (windows-open-reads, missing-path ×4, socket-in-read-grant, deny-absent-path, exec-dependencies; lines 1, 2, 3, 4, 5): -v lists them, --fs host or --fs FILE.json decides them',
+      '  info  10 findings depend on the machine, which the view does not know (windows-open-reads, missing-path ×4, socket-in-read-grant, host-trusted-path ×2, deny-absent-path, exec-dependencies; lines 1, 2, 3, 4, 5): -v lists them, --fs host or --fs FILE.json decides them',
       ' (box): macos accepted · linux refused · windows accepted-with-warnings',
     ]);
-    assert.match(r.stdout, /\n1 error, 1 warning, 10 info\n$/);
+    assert.match(r.stdout, /\n1 error, 1 warning, 12 info\n$/);
     const verbose = boxwright(['lint', '--fs', 'none', '--home', '/home/dev', '-v', cfg]);
-    assert.equal(verbose.stdout.split('\n').filter((l) => l.startsWith(cfg) && l.includes('depends on the machine')).length, 8);
+    assert.equal(verbose.stdout.split('\n').filter((l) => l.startsWith(cfg) && l.includes('depends on the machine')).length, 10);
     const json = JSON.parse(boxwright(['lint', '--fs', 'none', '--home', '/home/dev', '--format', 'json', cfg]).stdout) as { files: { diagnostics: { message: string }[] }[] };
-    assert.equal(json.files[0]!.diagnostics.filter((d) => d.message.startsWith('depends on the machine')).length, 8);
+    assert.equal(json.files[0]!.diagnostics.filter((d) => d.message.startsWith('depends on the machine')).length, 10);
   });
   it('--quiet reports errors only; verdicts, the exit status and --max-warnings still count the rest', () => {
     const cfg = file('quiet.toml', '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env"]\n');

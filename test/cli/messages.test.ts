@@ -69,7 +69,7 @@ describe('item 11: manifest errors say where and what, in words', () => {
     assert.doesNotMatch(err, /position/);
   });
   it('schema errors name the entry and the key, not JSON pointers', () => {
-    assert.match(lintWith('{"home": "/home/dev", "entries": {"/home/dev/project": "folder"}}'), /the entry "\/home\/dev\/project" is "folder": an entry's kind is "file", "dir", "socket", \{ "symlink": "TARGET" \}, \{ "elf": \{ … \} \} or \{ "script": "INTERPRETER \[ARG\]" \}/);
+    assert.match(lintWith('{"home": "/home/dev", "entries": {"/home/dev/project": "folder"}}'), /the entry "\/home\/dev\/project" is "folder": an entry's kind is "file", "dir", "socket", \{ "symlink": "TARGET" \}, \{ "text": "CONTENT" \}, \{ "elf": \{ … \} \} or \{ "script": "INTERPRETER \[ARG\]" \}/);
     assert.match(lintWith('{"home": "/home/dev", "entries": {}, "extra": 1}'), /unknown key "extra" at the top level/);
     assert.match(lintWith('{"entries": {}}'), /the key "home" is missing/);
     assert.match(lintWith('{"home": "home/dev", "entries": {}}'), /"home" must be an absolute path/);

@@ -29,6 +29,7 @@ const adviceOnly: Record<string, string> = {
   'deny-label-shared': 'moving a deny to other principals, or dropping it, decides who may see the path: the author\'s decision',
   'landlock-unavailable': 'a kernel with Landlock, or `--landlock off` on the command line: outside the config',
   'noncanonical-path': 'its macOS spelling is for macOS-only configs; the spelling case carries its fix',
+  'host-trusted-path': 'whether the workload must write a host-trusted path, and which narrower path serves it, is the author\'s decision',
   // sandbox-runtime and Claude Code settings
   'duplicate-key': 'which of the two values was meant is the author\'s to say',
   'sandbox-off': 'turning the sandbox on is a decision about every command the agent runs, and may be another settings layer\'s',
