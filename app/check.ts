@@ -4,6 +4,7 @@ import { buildIR, credentialFacts, linuxFacts } from '../compiler/ir/build.js';
 import { buildSettingsIR } from '../compiler/ir/settings.js';
 import { parseJson } from '../compiler/json/index.js';
 import type { PolicyIR, TrustedFile } from '../compiler/ir/types.js';
+import type { HostTrustedInput } from '../compiler/paths/host-trusted.js';
 import type { FsView } from '../compiler/paths/view.js';
 import { detectDialect, isJsonText } from '../compiler/schema/dialect.js';
 import { validateJsonDocument } from '../compiler/schema/validate-json.js';
@@ -28,6 +29,12 @@ export interface CheckOptions {
   readonly platforms?: readonly Platform[];
   /** boxwright's own files this command trusts after a run (`trusted-file-writable`). */
   readonly trustedFiles?: readonly TrustedFile[];
+  /**
+   * boxwright's own inputs and outputs for this command (the config file, a
+   * manifest, compile's --out, run's cache): host-trusted paths, read-only
+   * inside every write grant like the data file's (host-trusted-path).
+   */
+  readonly hostTrusted?: readonly HostTrustedInput[];
 }
 
 interface CheckedText {
@@ -102,6 +109,7 @@ export function checkConfig(bytes: Uint8Array, options: CheckOptions): CheckResu
     ...(options.agentDirs ? { agentDirs: options.agentDirs } : {}),
     ...(options.landlock !== undefined ? { landlock: options.landlock } : {}),
     ...(options.trustedFiles ? { trustedFiles: options.trustedFiles } : {}),
+    ...(options.hostTrusted ? { hostTrusted: options.hostTrusted } : {}),
   });
   const model = effectiveAccess(ir);
   return finish(checkRules(ir, model, { view: options.view, comments: parsed.comments, text: parsed.text }), dialect, { ir, model });

@@ -6,6 +6,7 @@
  * each kind (rules/registry.ts, `explanation`). A new kind must be
  * explained by exactly one rule: a test holds them together.
  */
+import type { Platform } from '../compiler/diagnostic.js';
 import type { Grant, Principal } from '../compiler/ir/types.js';
 import type { MissingNeed } from './exec-start.js';
 
@@ -120,8 +121,29 @@ export type Mechanism =
   | { readonly kind: 'others-reach-denied-path'; readonly others: readonly DenyOpenTo[] }
   /** macOS: a direct network exception reaches IP peers only ((remote ip "*:*")): the machine's unix sockets stay closed. */
   | { readonly kind: 'ip-peers-only' }
-  /** Linux, macOS: a deny's ancestors cannot be renamed or removed (GrantAccess.pinnedAncestors). */
-  | { readonly kind: 'ancestors-pinned'; readonly ancestors: readonly string[] }
+  /**
+   * Linux, macOS: a deny's ancestors (or a host-trusted path's: `of`)
+   * cannot be renamed or removed (GrantAccess.pinnedAncestors,
+   * TrustedAccess.pinnedAncestors).
+   */
+  | { readonly kind: 'ancestors-pinned'; readonly ancestors: readonly string[]; readonly of?: 'host-trusted' }
+  /**
+   * A host-trusted path inside a write grant (TrustedAccess): `read-only`,
+   * the platform keeps it from being written (and, absent, from being
+   * created); `creatable`, the platform cannot: `blocked` says why (it does
+   * not exist, and Linux cannot mount over what does not exist, Windows has
+   * nothing to label; its existence is unknown; it is a symbolic link; it
+   * has no Windows spelling). `parents`: the missing ancestors refused with
+   * it (macOS).
+   */
+  | {
+      readonly kind: 'host-trusted';
+      readonly platform: Platform;
+      readonly state: 'read-only' | 'creatable';
+      readonly existence: 'exists' | 'absent' | 'unknown';
+      readonly blocked?: 'absent' | 'unknown' | 'link' | 'no-windows-spelling';
+      readonly parents?: readonly string[];
+    }
   /**
    * Linux: what executing the program an exec grant names needs that the
    * principal's sandbox does not hold (model/exec-start.ts): it cannot
@@ -191,6 +213,7 @@ export const FACT_KINDS: readonly FactKind[] = [
   'sockets-reachable',
   'loader-directory',
   'loader-maps',
+  'host-trusted',
   'srt-read-deny-scratch',
   'srt-write-restores-read',
   'srt-write-only',

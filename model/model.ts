@@ -1,7 +1,7 @@
 import type { Platform } from '../compiler/diagnostic.js';
 import { PLATFORMS } from '../compiler/diagnostic.js';
 import type { Grant, PolicyIR, Principal } from '../compiler/ir/types.js';
-import { expandTilde, isUnder, secretLocations, windowsSecretSpellings, windowsUnmapped } from '../compiler/paths/index.js';
+import { expandTilde, isStrictlyUnder, isUnder, secretLocations, windowsSecretSpellings, windowsUnmapped, type HostTrustedPath } from '../compiler/paths/index.js';
 import { dirname } from 'node:path';
 import loaderData from '../compiler/paths/loaders.json' with { type: 'json' };
 import { access, absent, denied, empty, type Cell } from './cell.js';
@@ -44,9 +44,50 @@ export interface GrantAccess {
   readonly sockets?: Readonly<Partial<Record<Platform, readonly string[]>>>;
 }
 
+/**
+ * A host-trusted path at, inside or around one of the principal's write
+ * grants (compiler/paths/host-trusted.ts), and what each platform makes of
+ * it. Present where a platform would let the principal write it but for
+ * its carve-out (`state`), or where a grant of the principal writes at or
+ * inside it (`lifts`).
+ */
+export interface TrustedAccess {
+  readonly trusted: HostTrustedPath;
+  /** Whether the platform's artifact can name the path at all (Windows: a spelling under the home; notes.windows says why not). */
+  readonly applies: Readonly<Record<Platform, boolean>>;
+  /** What each platform gives at the path, carve-outs included (effectiveAt). */
+  readonly effective: Readonly<Record<Platform, Cell>>;
+  /**
+   * Per platform where a write grant would give it: `read-only` (the
+   * carve-out holds: not written, and not created), `creatable` (the
+   * platform cannot refuse it: notes say why), `lifted` (a grant at or
+   * inside it names it: writable, as that grant asks).
+   */
+  readonly state: Readonly<Partial<Record<Platform, 'read-only' | 'creatable' | 'lifted'>>>;
+  /** The `host-trusted` fact of each platform with a read-only or creatable state. */
+  readonly notes: Readonly<Partial<Record<Platform, Mechanism>>>;
+  /** Its pinned ancestors, per platform (`ancestors-pinned`). */
+  readonly disclosures: Readonly<Partial<Record<Platform, readonly Mechanism[]>>>;
+  /** The nearest write tree above it that would give the write: where lint names the carve-out. */
+  readonly under?: Grant;
+  /** The grants of the principal that write at or inside it, implicit ones included. */
+  readonly lifts: readonly Grant[];
+  /**
+   * Linux, macOS: the ancestors of a read-only path whose parent is
+   * writable, which the lowering pins (Linux: a mount point each; macOS:
+   * file-write-unlink denied), so that it cannot be renamed away and
+   * replaced. Nearest the root first.
+   */
+  readonly pinnedAncestors?: Readonly<Partial<Record<Platform, readonly string[]>>>;
+  /** macOS: its missing ancestors, refused with it (a directory made elsewhere and renamed into place would create it). */
+  readonly missingParents?: readonly string[];
+}
+
 export interface PrincipalAccess {
   readonly principal: Principal;
   readonly grants: readonly GrantAccess[];
+  /** The host-trusted paths of its write grants (TrustedAccess), by path. */
+  readonly hostTrusted: readonly TrustedAccess[];
   /** Everything no grant names. */
   readonly elsewhere: Readonly<Record<Platform, { readonly cell: Cell; readonly text: string; readonly mechanism?: Mechanism; readonly disclosures?: readonly Mechanism[] }>>;
   /** How Linux confines this principal's execution: Landlock, or the mounts alone (README, the section on exec confinement). */
@@ -61,6 +102,8 @@ export interface PrincipalAccess {
 export interface AccessModel {
   readonly ir: PolicyIR;
   readonly principals: readonly PrincipalAccess[];
+  /** Windows: the host-trusted labels of the whole config (a label is the file's, for every principal). */
+  readonly windowsLabels: WindowsLabels;
 }
 
 
@@ -104,17 +147,19 @@ function requestedCell(g: Grant): Cell {
   return requested[g.access];
 }
 
-function macosAt(p: Principal, ix: PathIndex, path: string, tyba: boolean): Cell {
+function macosAt(p: Principal, ix: PathIndex, path: string, tyba: boolean, plain = false): Cell {
   const s = ix.summary(path, 'macos');
   if (s.deny || s.mechanismDenied) return tyba ? access({ meta: true }) : denied;
   // A one-file entry is a literal: on a directory, the entry alone (its names, for a read), nothing below it.
   const read = !!s.readTree || (!!s.readFile && !namesDirectory(s.readFile));
-  const write = !!s.writeTree || (!!s.writeFile && !namesDirectory(s.writeFile));
+  const granted = !!s.writeTree || (!!s.writeFile && !namesDirectory(s.writeFile));
+  // A host-trusted carve-out stops the tree's writes (the profile's deny); a write_file at the path names it.
+  const write = (!!s.writeTree && (plain || !s.readOnly)) || (!!s.writeFile && !namesDirectory(s.writeFile));
   // `list` gives a directory's entry names (file-read-data, on a directory only) and its properties (any kind).
   const names = (!!s.listHere && !listsNothing(s.listHere)) || (!!s.readFile && namesDirectory(s.readFile));
   const meta = tyba || !!s.metadataTree || !!s.listHere;
-  // Tools run helpers and load built code from their content grants.
-  const exec = !!(s.execFile ?? s.execTree) || (p.kind === 'tool' && (read || write));
+  // Tools run helpers and load built code from their content grants (a carve-out denies writes, not that).
+  const exec = !!(s.execFile ?? s.execTree) || (p.kind === 'tool' && (read || granted));
   return access({ read, write, exec, names, meta });
 }
 
@@ -146,7 +191,7 @@ interface LinuxExec {
   readonly privateTmp?: Grant;
 }
 
-function linuxAt(ix: PathIndex, path: string, x: LinuxExec): Cell {
+function linuxAt(ix: PathIndex, path: string, x: LinuxExec, plain = false): Cell {
   const summary = ix.summary(path, 'linux');
   // The trees that show the host here: the private tmpfs only at its own root.
   const hostTree = (t: Grant | undefined, at: string): Grant | undefined => (t !== undefined && t === x.privateTmp && at !== t.path ? undefined : t);
@@ -165,7 +210,9 @@ function linuxAt(ix: PathIndex, path: string, x: LinuxExec): Cell {
   }
   const execGrant = s.execFile ?? s.execTree;
   const read = !!(s.readTree ?? s.readFile ?? execGrant);
-  const write = !!((s.writeTree && linuxReadCover(ix, s.writeTree.path!, coverScope(s.writeTree))) || (s.writeFile && linuxReadCover(ix, path, 'file')));
+  // A host-trusted carve-out is bound read-only over the tree's writable mount; a write_file at the path names it.
+  const treeWrite = !!s.writeTree && (plain || !s.readOnly) && !!linuxReadCover(ix, s.writeTree.path!, coverScope(s.writeTree));
+  const write = treeWrite || !!(s.writeFile && linuxReadCover(ix, path, 'file'));
   const mounted = read || write;
   // The sandbox's own /proc is mounted noexec. bubblewrap cannot mount a
   // tree non-executable: without Landlock, whatever is readable runs.
@@ -176,10 +223,11 @@ function linuxAt(ix: PathIndex, path: string, x: LinuxExec): Cell {
   return access({ read: mounted, write, exec });
 }
 
-function windowsAt(ix: PathIndex, path: string): Cell {
+function windowsAt(ix: PathIndex, path: string, plain = false): Cell {
   const s = ix.summary(path, 'windows');
   if (s.existingDeny || s.mechanismDenied) return denied;
-  const write = !!(s.writeTree ?? s.writeFile);
+  // A host-trusted carve-out keeps its Medium no-write-up label; a write_file at the path names it.
+  const write = (!!s.writeTree && (plain || !s.readOnly)) || !!s.writeFile;
   // Reads are open, and a restricted token does not restrict execution.
   return access({ read: true, write, exec: true });
 }
@@ -257,11 +305,7 @@ function grantAccess(
       // rename (Linux: the ones a mount shows it; macOS: every deny rule holds).
       const enforced = platform === 'linux' ? cell.kind === 'empty' : platform === 'macos';
       if (isDeny(g) && enforced) {
-        // TYBA's private tmpfs is writable, but nothing in it is the host's:
-        // renaming a directory there moves no host path (and pinning one
-        // would bind the host's directory into the view).
-        const writableOnHost = (a: string): Cell => (platform === 'linux' && a === privateTmpRoot ? absent : at(a, platform));
-        const pinned = renameableAncestors(g.path, writableOnHost);
+        const pinned = renameableAncestors(g.path, platform, at, privateTmpRoot);
         if (pinned.length) pinnedAncestors = { ...pinnedAncestors, [platform]: pinned };
       }
     }
@@ -394,10 +438,14 @@ function socketsUnder(p: Principal, g: Grant, at: PrincipalAccess['effectiveAt']
  * The ancestors of `path` that a workload could rename: those whose parent
  * directory it may write. Nearest the root first.
  */
-function renameableAncestors(path: string, at: (p: string) => Cell): string[] {
+function renameableAncestors(path: string, platform: Platform, at: PrincipalAccess['effectiveAt'], privateTmpRoot: string | undefined): string[] {
+  // TYBA's private tmpfs is writable, but nothing in it is the host's: renaming
+  // a directory there moves no host path (and pinning one would bind the
+  // host's directory into the view).
+  const writableOnHost = (a: string): Cell => (platform === 'linux' && a === privateTmpRoot ? absent : at(a, platform));
   const out: string[] = [];
   for (let a = parentOf(path); a !== '/'; a = parentOf(a)) {
-    const up = at(parentOf(a));
+    const up = writableOnHost(parentOf(a));
     if (up.kind === 'access' && up.write) out.unshift(a);
   }
   return out;
@@ -462,6 +510,35 @@ function mechanismOf(p: Principal, g: Grant, platform: Platform, cell: Cell, tyb
 }
 
 /**
+ * The Windows labels of the host-trusted carve-outs, for the whole config:
+ * a path near any principal's write grant is labelled read-only (a Medium
+ * no-write-up label), and a write grant of any principal at or inside one
+ * relabels its own scope Low (targets/windows/plan.ts). A label is a
+ * property of the file, so every principal's Windows cells see all of them.
+ */
+export interface WindowsLabels {
+  /** The host-trusted paths labelled read-only (a Medium no-write-up label, file by file), by path. */
+  readonly carved: readonly HostTrustedPath[];
+  /** The write grants' paths at or inside one: each relabels its own scope Low after it. */
+  readonly lifted: readonly string[];
+}
+
+function trustedLabels(ir: PolicyIR): WindowsLabels {
+  const onWindows = (g: Grant): boolean => !!g.path && writes(g) && appliesOn(g, 'windows') && (!!g.implicit || !windowsUnmapped(g.path, ir.home));
+  const carved = new Map<string, HostTrustedPath>();
+  for (const p of ir.principals) {
+    // Only where a write tree above it would let the principal write it: a label elsewhere changes nothing.
+    const trees = p.grants.filter((g) => g.scope === 'tree' && onWindows(g)).map((g) => g.path!);
+    for (const t of trustedNear(p, ir.hostTrusted.paths)) if (carvable(t, 'windows', ir.home) && trees.some((r) => isStrictlyUnder(t.path, r))) carved.set(t.path, t);
+  }
+  const lifted = new Set<string>();
+  for (const p of ir.principals) for (const g of p.grants) if (onWindows(g) && [...carved.keys()].some((c) => isUnder(g.path!, c))) lifted.add(g.path!);
+  // Inside another labelled path, with no write grant between that relabels it Low, a label changes nothing (`.git/hooks` in `.git`).
+  const needed = [...carved.values()].filter((t) => ![...carved.keys()].some((c) => isStrictlyUnder(t.path, c) && ![...lifted].some((l) => isUnder(l, c) && isUnder(t.path, l))));
+  const byPath = (a: HostTrustedPath, b: HostTrustedPath): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  return { carved: needed.sort(byPath), lifted: [...lifted].sort() };
+}
+/**
  * The denies the Windows plan labels (existing paths with a Windows
  * spelling), of every principal: a label is a property of the files, so
  * each shuts every principal out, not only its own.
@@ -495,7 +572,7 @@ function othersLabels(labels: readonly OtherLabel[], ix: PathIndex, secrets: rea
   };
 }
 
-function principalAccess(ir: PolicyIR, p: Principal, labels: readonly OtherLabel[]): PrincipalAccess {
+function principalAccess(ir: PolicyIR, p: Principal, labels: readonly OtherLabel[], trustedOnWindows: WindowsLabels): PrincipalAccess {
   // sandbox-runtime and Claude Code settings: what sandbox-runtime does (model/srt.ts).
   if (ir.runtime) return runtimePrincipalAccess(ir, p);
   const tyba = ir.dialect === 'tyba';
@@ -524,11 +601,20 @@ function principalAccess(ir: PolicyIR, p: Principal, labels: readonly OtherLabel
   const defaultTemp = `${ir.home === '/' ? '' : ir.home}/AppData/Local/Temp`;
   if (secrets.concat(labels.map((l) => l.grant.path!)).some((d) => isUnder(defaultTemp, d))) ix.denyByMechanism('%TEMP%', 'windows');
   const shutBy = othersLabels(others, ix, secrets);
+  // Host-trusted paths near this principal's write grants, made read-only
+  // where the platform can; on Windows the labels every principal's carve-outs
+  // and lifts leave on the objects (a label is the file's, not a principal's).
+  const near = trustedNear(p, ir.hostTrusted.paths);
+  for (const t of near) for (const platform of ['macos', 'linux'] as const) if (carvable(t, platform, ir.home)) ix.carveOut(t.path, platform);
+  for (const t of trustedOnWindows.carved) ix.carveOut(t.path, 'windows');
+  for (const path of trustedOnWindows.lifted) ix.liftOut(path, 'windows');
   // A tool runs helpers from its content grants: Landlock grants it execute there, as mounts alone do.
   const privateTmp = p.grants.find((g) => g.implicit?.privateTmpfs);
   const linuxExec: LinuxExec = { confined: ir.linux.exec === 'landlock' && p.kind !== 'tool', loaders: new Set(ir.linux.loaders), ...(privateTmp ? { privateTmp } : {}) };
   const at = (path: string, platform: Platform): Cell =>
     platform === 'macos' ? macosAt(p, ix, path, tyba) : platform === 'linux' ? linuxAt(ix, path, linuxExec) : windowsAt(ix, path);
+  const plainAt = (path: string, platform: Platform): Cell =>
+    platform === 'macos' ? macosAt(p, ix, path, tyba, true) : platform === 'linux' ? linuxAt(ix, path, linuxExec, true) : windowsAt(ix, path, true);
   const sockets = socketTable(ir.sockets === 'unknown' ? [] : ir.sockets);
   // The Linux sandbox for the execution closure: a readable loader runs under Landlock, anything readable without it.
   const sandbox: LinuxSandbox = { at: (path) => at(path, 'linux'), executableOnceRead: (path) => !linuxExec.confined || linuxExec.loaders.has(path) };
@@ -536,6 +622,7 @@ function principalAccess(ir: PolicyIR, p: Principal, labels: readonly OtherLabel
   return {
     principal: p,
     grants,
+    hostTrusted: trustedAccess(p, near, ix, at, plainAt, ir.home),
     linuxExec: ir.linux.exec === 'landlock' ? 'landlock' : 'mounts',
     effectiveAt: at,
     linuxMissing: (needs) => missingNeeds(needs, sandbox),
@@ -554,6 +641,106 @@ function principalAccess(ir: PolicyIR, p: Principal, labels: readonly OtherLabel
   };
 }
 
+/** The host-trusted paths at, inside or around one of the principal's write grants. */
+function trustedNear(p: Principal, all: readonly HostTrustedPath[]): HostTrustedPath[] {
+  const roots = p.grants.filter((g) => g.path && writes(g)).map((g) => g.path!);
+  if (!roots.length) return [];
+  return all.filter((t) => roots.some((r) => isUnder(t.path, r) || isUnder(r, t.path)));
+}
+
+/**
+ * Whether a platform can keep a host-trusted path from being written (and
+ * created): macOS by a profile rule on the path, existing or not; Linux by
+ * a read-only mount, which needs an existing target (a mount point made
+ * on the host inside a write tree would be a file the workload left
+ * behind, and Landlock only allows); Windows by a label, on what exists (or
+ * may: apply.ps1 skips what is not there) and has a Windows spelling. A
+ * symbolic link cannot be made read-only over itself anywhere: a mount
+ * and a path rule follow it. A missing parent is refused on macOS only.
+ */
+function carvable(t: HostTrustedPath, platform: Platform, home: string): boolean {
+  if (t.facts.symlink) return false;
+  if (platform === 'macos') return true;
+  if (t.parentOf) return false;
+  if (platform === 'linux') return t.facts.existence === 'exists';
+  return t.facts.existence !== 'absent' && !windowsUnmapped(t.path, home);
+}
+
+/** Why a platform cannot make a host-trusted path read-only (it is `creatable` there). */
+function blockedOn(t: HostTrustedPath, platform: Platform, home: string): 'absent' | 'unknown' | 'link' | 'no-windows-spelling' {
+  if (t.facts.symlink) return 'link';
+  if (platform === 'windows' && t.facts.existence !== 'absent' && windowsUnmapped(t.path, home)) return 'no-windows-spelling';
+  return t.facts.existence === 'unknown' ? 'unknown' : 'absent';
+}
+
+const writable = (c: Cell): boolean => c.kind === 'access' && c.write;
+
+/** Each host-trusted path as each platform gives it to the principal (TrustedAccess). */
+function trustedAccess(
+  p: Principal,
+  trusted: readonly HostTrustedPath[],
+  ix: PathIndex,
+  at: PrincipalAccess['effectiveAt'],
+  plainAt: PrincipalAccess['effectiveAt'],
+  home: string,
+): TrustedAccess[] {
+  const out: TrustedAccess[] = [];
+  const privateTmpRoot = p.grants.find((g) => g.implicit?.privateTmpfs)?.path;
+  for (const t of trusted) {
+    if (t.parentOf) continue; // refused with the path it leads to, and said there
+    const lifts = p.grants.filter((g) => g.path && writes(g) && isUnder(g.path, t.path));
+    const state: Partial<Record<Platform, 'read-only' | 'creatable' | 'lifted'>> = {};
+    const notes: Partial<Record<Platform, Mechanism>> = {};
+    const disclosures: Partial<Record<Platform, Mechanism[]>> = {};
+    const pinned: Partial<Record<Platform, readonly string[]>> = {};
+    let under: Grant | undefined;
+    let parents: string[] | undefined;
+    for (const platform of PLATFORMS) {
+      if (!writable(plainAt(t.path, platform))) continue;
+      const s = ix.summary(t.path, platform);
+      if (s.writeTree && isStrictlyUnder(t.path, s.writeTree.path!) && !under) under = s.writeTree;
+      if (writable(at(t.path, platform))) {
+        // Writable: a grant at or inside it names it, or the platform cannot refuse it.
+        const lifted = (s.writeTree && isUnder(s.writeTree.path!, t.path)) || s.writeFile;
+        if (lifted) state[platform] = 'lifted';
+        else {
+          state[platform] = 'creatable';
+          notes[platform] = { kind: 'host-trusted', platform, state: 'creatable', existence: t.facts.existence, blocked: blockedOn(t, platform, home) };
+        }
+        continue;
+      }
+      // Read-only by its own carve-out (with its missing parents', on macOS) only where the directory
+      // above them is writable: inside another read-only host-trusted path, that one says it.
+      const own = platform === 'macos' ? trusted.filter((x) => x.parentOf === t.path && carvable(x, 'macos', home)).map((x) => x.path) : [];
+      if (!writable(at(dirname(own[0] ?? t.path), platform))) continue;
+      state[platform] = 'read-only';
+      if (platform === 'macos') parents = own;
+      const ancestors = renameableAncestors(t.path, platform, at, privateTmpRoot);
+      if (ancestors.length && platform !== 'windows') {
+        pinned[platform] = ancestors;
+        disclosures[platform] = [{ kind: 'ancestors-pinned', ancestors, of: 'host-trusted' }];
+      }
+      notes[platform] = { kind: 'host-trusted', platform, state: 'read-only', existence: t.facts.existence, ...(platform === 'macos' && parents?.length ? { parents } : {}) };
+    }
+    if (!Object.keys(state).length && !lifts.length) continue;
+    const unmapped = windowsUnmapped(t.path, home);
+    if (unmapped) notes.windows = { kind: 'no-windows-spelling', path: t.path, why: unmapped.kind === 'outside-home' ? { kind: 'outside-home' } : { kind: 'name', problem: unmapped.problem } };
+    out.push({
+      trusted: t,
+      applies: unmapped ? notOnWindows : everywhere,
+      effective: effectiveOf(at(t.path, 'macos'), at(t.path, 'linux'), at(t.path, 'windows')),
+      state,
+      notes,
+      disclosures,
+      ...(under ? { under } : {}),
+      lifts,
+      ...(Object.keys(pinned).length ? { pinnedAncestors: pinned } : {}),
+      ...(parents?.length ? { missingParents: parents } : {}),
+    });
+  }
+  return out;
+}
+
 /**
  * Landlock's abstract-unix-socket scope (ABI 6) keeps a sandbox from
  * connecting to the host's abstract sockets; the helper applies it where
@@ -568,8 +755,9 @@ function abstractSockets(ir: PolicyIR): AbstractSockets {
 /** The one effective-access model: what the rules judge, explain prints and the emitters lower. */
 export function effectiveAccess(ir: PolicyIR): AccessModel {
   const labels = windowsLabels(ir);
-  const built = ir.principals.map((p) => principalAccess(ir, p, labels));
-  return { ir, principals: built.length > 1 ? withDeniesOpenToOthers(built) : built };
+  const trusted = trustedLabels(ir);
+  const built = ir.principals.map((p) => principalAccess(ir, p, labels, trusted));
+  return { ir, principals: built.length > 1 ? withDeniesOpenToOthers(built) : built, windowsLabels: trusted };
 }
 
 /**

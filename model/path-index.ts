@@ -14,6 +14,12 @@ export interface PathSummary {
   /** An exec grant of a directory over the path. */
   readonly execTree: Grant | undefined;
   readonly mechanismDenied: boolean;
+  /**
+   * The host-trusted path whose carve-out holds here (its key): writes
+   * stop, whatever tree above grants them, until a write grant at or below
+   * it (one that names it) lifts them again.
+   */
+  readonly readOnly: string | undefined;
   /** A `list` grant on this directory itself (names only, not below). */
   readonly listHere: Grant | undefined;
   readonly readFile: Grant | undefined;
@@ -41,6 +47,10 @@ interface PathNode {
   partial: boolean;
   /** Bit per platform slot: the platform's own mechanism denies this path and below. */
   mechanism: number;
+  /** Bit per platform slot: a host-trusted carve-out makes this path and below read-only. */
+  carve: number;
+  /** Bit per platform slot: another principal's grant lifts carve-outs here (a Windows label is the object's, for every principal). */
+  lift: number;
   /**
    * Per platform slot: the tree state at this node (0–2: the summary of a
    * path just below it that no grant names), then the summary at the node
@@ -58,6 +68,7 @@ const none: PathSummary = {
   metadataTree: undefined,
   execTree: undefined,
   mechanismDenied: false,
+  readOnly: undefined,
   listHere: undefined,
   readFile: undefined,
   writeFile: undefined,
@@ -99,6 +110,18 @@ export class PathIndex {
   denyByMechanism(path: string, platform: Platform): void {
     if (this.asked) throw new Error('PathIndex: a mechanism deny after the first question');
     this.node(path).mechanism |= 1 << slot[platform];
+  }
+
+  /** A host-trusted path made read-only on a platform (with what is below it), added before any question is asked. */
+  carveOut(path: string, platform: Platform): void {
+    if (this.asked) throw new Error('PathIndex: a carve-out after the first question');
+    this.node(path).carve |= 1 << slot[platform];
+  }
+
+  /** Carve-outs lifted at a path (and below it) on a platform, as a write grant there lifts them. */
+  liftOut(path: string, platform: Platform): void {
+    if (this.asked) throw new Error('PathIndex: a lift after the first question');
+    this.node(path).lift |= 1 << slot[platform];
   }
 
   summary(path: string, platform: Platform): PathSummary {
@@ -161,7 +184,7 @@ export class PathIndex {
     const key = keyOf(path);
     let node = this.nodes.get(key);
     if (!node) {
-      node = { key, up: undefined, trees: undefined, files: undefined, partial: false, mechanism: 0, memo: [undefined, undefined, undefined, undefined, undefined, undefined] };
+      node = { key, up: undefined, trees: undefined, files: undefined, partial: false, mechanism: 0, carve: 0, lift: 0, memo: [undefined, undefined, undefined, undefined, undefined, undefined] };
       this.nodes.set(key, node);
     }
     return node;
@@ -216,9 +239,11 @@ export class PathIndex {
   private sameAsOther(node: PathNode, up: PathNode | null, p: 0 | 1 | 2, above: PathSummary, at: 0 | 3): PathSummary | undefined {
     if (node.partial) return undefined;
     const bit = (node.mechanism >> p) & 1;
+    const carved = (node.carve >> p) & 1;
+    const lifted = (node.lift >> p) & 1;
     for (let q = 0; q < 3; q++) {
       const other = node.memo[q + at];
-      if (q === p || other === undefined || ((node.mechanism >> q) & 1) !== bit) continue;
+      if (q === p || other === undefined || ((node.mechanism >> q) & 1) !== bit || ((node.carve >> q) & 1) !== carved || ((node.lift >> q) & 1) !== lifted) continue;
       if ((at === 0 ? (up ? up.memo[q] : none) : node.memo[q]) === above) return other;
     }
     return undefined;
@@ -237,10 +262,21 @@ export class PathIndex {
 
 function inherit(above: PathSummary, node: PathNode, p: 0 | 1 | 2, ix: Applies): PathSummary {
   const mechanism = (node.mechanism & (1 << p)) !== 0;
-  if (!node.trees && !mechanism) return above;
+  const carved = (node.carve & (1 << p)) !== 0;
+  const lifted = (node.lift & (1 << p)) !== 0;
+  if (!node.trees && !mechanism && !carved && !lifted) return above;
   const platform = platformOf[p]!;
-  let { deny, existingDeny, readTree, writeTree, metadataTree, execTree } = above;
+  let { deny, existingDeny, readTree, writeTree, metadataTree, execTree, readOnly } = above;
   let changed = mechanism && !above.mechanismDenied;
+  // The carve-out first: a write grant at this very path names it, and lifts it.
+  if (carved) {
+    readOnly = node.key;
+    changed = true;
+  }
+  if (lifted && readOnly !== undefined) {
+    readOnly = undefined;
+    changed = true;
+  }
   for (const g of node.trees ?? []) {
     if (node.partial && !ix.appliesOn(g, platform)) continue;
     switch (g.access) {
@@ -253,10 +289,12 @@ function inherit(above: PathSummary, node: PathNode, p: 0 | 1 | 2, ix: Applies):
         break;
       case 'write':
         writeTree = g;
+        readOnly = undefined;
         break;
       case 'read-write':
         readTree = g;
         writeTree = g;
+        readOnly = undefined;
         break;
       case 'metadata':
         metadataTree = g;
@@ -270,7 +308,7 @@ function inherit(above: PathSummary, node: PathNode, p: 0 | 1 | 2, ix: Applies):
     changed = true;
   }
   if (!changed) return above;
-  return { deny, existingDeny, readTree, writeTree, metadataTree, execTree, mechanismDenied: above.mechanismDenied || mechanism, listHere: undefined, readFile: undefined, writeFile: undefined, execFile: undefined };
+  return { deny, existingDeny, readTree, writeTree, metadataTree, execTree, mechanismDenied: above.mechanismDenied || mechanism, readOnly, listHere: undefined, readFile: undefined, writeFile: undefined, execFile: undefined };
 }
 
 function own(state: PathSummary, node: PathNode, platform: Platform, ix: Applies): PathSummary {
@@ -296,6 +334,7 @@ function own(state: PathSummary, node: PathNode, platform: Platform, ix: Applies
     metadataTree: state.metadataTree,
     execTree: state.execTree,
     mechanismDenied: state.mechanismDenied,
+    readOnly: state.readOnly,
     listHere,
     readFile,
     writeFile,

@@ -286,6 +286,8 @@ export function runtimePrincipalAccess(ir: PolicyIR, p: Principal): PrincipalAcc
     // otherwise, and has no exec grants: no program's loader or libraries
     // are missing from its view by construction of a grant.
     linuxMissing: () => [],
+    // No boxwright carve-outs: sandbox-runtime's own mandatory denies are grants of the IR (compiler/ir/settings.ts).
+    hostTrusted: [],
     network: {},
     effectiveAt: at,
     elsewhere: {

@@ -24,7 +24,10 @@ export const denyAncestorsPinned = defineRule({
     },
   },
   explains: {
-    'ancestors-pinned': (f) => `${listPaths(f.ancestors)} cannot be renamed or removed: ${f.ancestors.length === 1 ? 'an ancestor' : 'ancestors'} of this deny, pinned so that the denied path cannot be moved out from under it`,
+    'ancestors-pinned': (f) =>
+      f.of === 'host-trusted'
+        ? `${listPaths(f.ancestors)} cannot be renamed or removed: ${f.ancestors.length === 1 ? 'an ancestor' : 'ancestors'} of this host-trusted path, pinned so that it cannot be moved away and replaced (host-trusted-path)`
+        : `${listPaths(f.ancestors)} cannot be renamed or removed: ${f.ancestors.length === 1 ? 'an ancestor' : 'ancestors'} of this deny, pinned so that the denied path cannot be moved out from under it`,
   },
   check(ctx) {
     for (const pa of ctx.access.principals) {

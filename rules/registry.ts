@@ -14,6 +14,7 @@ import { execDependencies } from './exec-dependencies.js';
 import { execMemory } from './exec-memory.js';
 import { execNotConfined } from './exec-not-confined.js';
 import { fileEntryOnDirectory } from './file-entry-on-directory.js';
+import { hostTrustedPath } from './host-trusted-path.js';
 import { ipv6Socket } from './ipv6-socket.js';
 import { listWithoutContent } from './list-without-content.js';
 import { loaderDirExec } from './loader-dir-exec.js';
@@ -79,6 +80,7 @@ export const allRules = [
   missingPath,
   protectedPath,
   trustedFileWritable,
+  hostTrustedPath,
   socketInReadGrant,
   directNetwork,
   agentNetworkTable,

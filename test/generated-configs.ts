@@ -150,6 +150,25 @@ export function generateConfig(seed: number, entries = 6): GeneratedConfig {
     const agentDirs = dirs.filter(() => r.chance(0.08));
     if (agentDirs.length) options['agent-dir'] = agentDirs;
   }
+  // Now and then host-trusted paths, drawn after the rest so that the configs drawn without them stay what they were:
+  // a .git with its config and hooks, an .envrc, a shell start-up file and a PATH directory in the home. Inside a write
+  // tree they are read-only (host-trusted-path), on each platform in its own way.
+  if (r.chance(0.4)) {
+    const at = r.pick(dirs.length ? dirs : [HOME]);
+    const trusted = [`${at}/.git/config`, `${at}/.git/hooks/pre-commit`, `${at}/.envrc`, `${HOME}/.bashrc`, `${HOME}/.local/bin/tool`];
+    const extra = trusted.filter(() => r.chance(0.6));
+    const seen = new Set(nodes.map((n) => n.path));
+    const put = (path: string, kind: TreeKind): void => {
+      if (seen.has(path)) return;
+      seen.add(path);
+      nodes.push({ path, kind });
+    };
+    for (const path of extra) {
+      const parts = path.slice(HOME.length + 1).split('/');
+      for (let i = 1; i < parts.length; i++) put(`${HOME}/${parts.slice(0, i).join('/')}`, 'dir');
+      put(path, 'file');
+    }
+  }
   const manifest = manifestOf(nodes);
   const reader = configReader({ fs: 'none', ...options, landlock: tyba ? 'off' : 'on' }, () => manifestView(manifest, `seed-${seed}.json`));
   const check = reader.check(Buffer.from(text), `seed-${seed}.toml`);

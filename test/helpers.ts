@@ -22,11 +22,15 @@ export function sharedDir(): string | undefined {
   return existsSync(dir) ? dir : undefined;
 }
 
-/** Returns a skip reason (printed loudly) or undefined when `cond` holds; throws in CI. */
-export function requireOrSkip(cond: boolean, what: string): string | undefined {
+/**
+ * Returns a skip reason (printed loudly) or undefined when `cond` holds;
+ * throws in CI. `how`, when given, says where to get what is missing: it
+ * follows the banner and the CI error, not the skip reason.
+ */
+export function requireOrSkip(cond: boolean, what: string, how?: string): string | undefined {
   if (cond) return undefined;
-  if (process.env.CI) throw new Error(`${what} is required in CI but is missing`);
+  if (process.env.CI) throw new Error(`${what} is required in CI but is missing${how ? `. ${how}` : ''}`);
   const msg = `SKIPPED: ${what} is missing on this machine (CI would fail here)`;
-  process.stderr.write(`\n*** ${msg} ***\n\n`);
+  process.stderr.write(`\n*** ${msg} ***\n${how ? `*** ${how} ***\n` : ''}\n`);
   return msg;
 }

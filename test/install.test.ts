@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { repoRoot } from './helpers.js';
+import { finished } from './waits.js';
 
 const root = mkdtempSync(join(tmpdir(), 'boxwright-install-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -33,7 +34,7 @@ function git(cwd: string, ...args: string[]): string {
 }
 
 function npm(cwd: string, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync('npm', [...args, '--offline', '--no-audit', '--no-fund'], { cwd, env, encoding: 'utf8', timeout: 300_000 });
+  const r = finished(spawnSync('npm', [...args, '--offline', '--no-audit', '--no-fund'], { cwd, env, encoding: 'utf8', timeout: 300_000 }), `npm ${args.join(' ')}`, 300_000);
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -68,6 +69,24 @@ function assertInstalled(prefix: string, linked = false): string {
   if (!linked) assert.ok(!existsSync(join(pkg, 'node_modules')), 'no runtime dependency is installed: the bundle requires none');
   return pkg;
 }
+
+describe("npm ci: every dependency's install script decided", () => {
+  it('each one the lockfile marks is in allowScripts (run or not), and CONTRIBUTING.md says why', () => {
+    const lock = JSON.parse(readFileSync(join(repoRoot, 'package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
+    const withScripts = Object.entries(lock.packages)
+      .filter(([path, p]) => path !== '' && p.hasInstallScript)
+      .map(([path]) => path.replace(/^.*node_modules\//, ''))
+      .sort();
+    assert.ok(withScripts.includes('esbuild'), `the lockfile marks install scripts: ${withScripts.join(', ')}`);
+    const allowed = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { allowScripts?: Record<string, boolean> }).allowScripts ?? {};
+    assert.deepEqual(withScripts.filter((n) => !(n in allowed)), [], 'not in allowScripts: npm ci names them, and npm 12 skips them');
+    assert.deepEqual(Object.keys(allowed).filter((n) => !withScripts.includes(n)), [], 'in allowScripts, but no dependency of that name has an install script');
+    const contributing = readFileSync(join(repoRoot, 'CONTRIBUTING.md'), 'utf8');
+    const section = contributing.slice(contributing.indexOf('## Install scripts'));
+    assert.ok(section.length < contributing.length, 'CONTRIBUTING.md has an "Install scripts" section');
+    assert.deepEqual(withScripts.filter((n) => !section.includes(`\`${n}\``)), [], 'CONTRIBUTING.md says why for each');
+  });
+});
 
 describe('a global install, as a new user makes it', { timeout: 600_000 }, () => {
   let source = '';

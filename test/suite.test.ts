@@ -2,15 +2,18 @@
 // (loud, and a failure in CI), never with a reason of its own (read from the
 // sources); goldens are never rewritten under CI. scripts/test.mjs checks the
 // rest when the suite runs (the files that ran, any skip under CI, leftover
-// temporary files).
+// temporary files), and reports its wall time, which the last tests here
+// hold to its format.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { repoRoot } from './helpers.js';
 import { rewritingGoldens } from './snapshot.js';
+import { finished, WAIT_LIMIT_MS } from './waits.js';
 
 const sources = readdirSync(join(repoRoot, 'test'), { recursive: true, encoding: 'utf8' })
   .filter((f) => f.endsWith('.ts'))
@@ -122,5 +125,52 @@ describe('goldens under CI', () => {
     assert.notEqual(r.status, 0);
     assert.match(r.stderr, /UPDATE_SNAPSHOTS=1 is refused when CI is set/);
     assert.ok(readFileSync(golden).equals(before), 'the golden was rewritten');
+  });
+});
+
+// npm test's time report (scripts/test.mjs) and test-times.mjs's comparison,
+// run on one small file: what they print and record, never how long it took.
+describe('the wall-time report', () => {
+  const file = 'test/architecture.test.ts';
+  // Without NODE_TEST_CONTEXT, which makes a nested node:test run decline to run files.
+  const env = { ...process.env, NODE_TEST_CONTEXT: undefined, BOXWRIGHT_TEST_CONCURRENCY: '1' };
+
+  it('npm test ends with its wall time, the load average and the slowest files; BOXWRIGHT_TEST_TIMES records them', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'boxwright-test-times-'));
+    try {
+      const out = join(dir, 'times.json');
+      const r = finished(spawnSync(process.execPath, [join(repoRoot, 'scripts', 'test.mjs'), file], { cwd: repoRoot, encoding: 'utf8', env: { ...env, BOXWRIGHT_TEST_TIMES: out }, timeout: WAIT_LIMIT_MS }), `scripts/test.mjs ${file}`);
+      assert.equal(r.status, 0, r.stdout + r.stderr);
+      assert.match(r.stdout, /\nℹ test: 1 file in \d+\.\d s \(1 at a time, \d+ cores, load average \d+\.\d at the start, \d+\.\d at the end\); slowest: test\/architecture\.test\.ts \d+\.\d s\n$/);
+      const record = JSON.parse(readFileSync(out, 'utf8')) as { wallMs: number; concurrency: number; passed: boolean; files: { file: string; ms: number; ok: boolean }[] };
+      assert.equal(record.concurrency, 1);
+      assert.equal(record.passed, true);
+      assert.deepEqual(
+        record.files.map((f) => [f.file, f.ok, Number.isInteger(f.ms) && f.ms > 0]),
+        [[file, true, true]],
+      );
+      assert.ok(record.wallMs >= record.files[0]!.ms, `the wall time ${record.wallMs} ms holds the file's ${record.files[0]!.ms} ms`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('test-times.mjs --compare names what got slower than an earlier record', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'boxwright-test-times-'));
+    try {
+      // An earlier record in which the file took 1 ms: any real run is slower.
+      const earlier = join(dir, 'earlier.json');
+      writeFileSync(earlier, JSON.stringify({ wallMs: 1, concurrency: 1, cores: 2, loadAverage: { start: 0, end: 0 }, node: process.version, passed: true, files: [{ file, ms: 1, ok: true }] }));
+      const saved = join(dir, 'saved.json');
+      const r = finished(spawnSync(process.execPath, [join(repoRoot, 'scripts', 'test-times.mjs'), '--compare', earlier, '--save', saved, file], { cwd: repoRoot, encoding: 'utf8', env, timeout: WAIT_LIMIT_MS }), `scripts/test-times.mjs --compare ${file}`);
+      assert.equal(r.status, 0, r.stdout + r.stderr);
+      assert.match(r.stdout, /^ +\d+\.\d s  the suite's wall time: 1 file, 1 at a time on \d+ cores  \(\+\d+\.\d s against 0\.0 s\)\n/);
+      assert.match(r.stdout, /\nslowest 1:\n +\d+\.\d s  test\/architecture\.test\.ts  \(\+\d+\.\d s against 0\.0 s\)\n/);
+      assert.match(r.stdout, new RegExp(`\\nslower than in ${earlier.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\n +\\+\\d+\\.\\d s  test/architecture\\.test\\.ts \\(0\\.0 s → \\d+\\.\\d s\\)\\n`));
+      const record = JSON.parse(readFileSync(saved, 'utf8')) as { files: { file: string }[] };
+      assert.deepEqual(record.files.map((f) => f.file), [file]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -198,10 +198,11 @@ export async function compileCommand(args: CompileArgs): Promise<number> {
     return 2;
   }
   const file = args.config === '-' ? '<stdin>' : args.config;
-  // What the host trusts after this compile: the --out directory, and on Linux the bubblewrap the launchers will run.
+  // What the host trusts after this compile: the --out directory (host-trusted: the next DIR/<principal>.run
+  // executes what it holds), and on Linux the bubblewrap the launchers will run.
   const bwrap = platform === 'linux' && args.config !== '-' && process.platform === 'linux' ? locateBwrap({ option: args.bwrap, homes: lookupHomes(args.home) }) : undefined;
   const trusted = [trustedFile(args.out, 'out', [platform]), ...(bwrap?.found ? [trustedFile(bwrap.path, 'bwrap', ['linux'])] : [])];
-  const reader = configReader(args, undefined, trusted);
+  const reader = configReader(args, undefined, [{ path: resolve(args.out), input: 'compile-out' }], trusted);
   const outcome = await compileConfig(reader.checkRead(input.bytes, args.config), platform, args);
   const shown = outcome.check.diagnostics.filter((d) => d.severity === 'error' && d.platforms.includes(platform));
   if (!outcome.ok) {

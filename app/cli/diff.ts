@@ -59,6 +59,8 @@ export async function diffChecks(base: CheckResult, head: CheckResult, platforms
 /** One revision of a config: its bytes, or none (the file is new on the other side, or deleted). */
 interface Side {
   readonly label: string;
+  /** The file on disk it was read from, if any: the config being checked. */
+  readonly path?: string;
   readonly bytes?: Uint8Array;
   /** How to lint this side by hand, when `boxwright lint LABEL` would not. */
   readonly hint?: string;
@@ -67,7 +69,7 @@ interface Side {
 function load(path: string): Side {
   const input = readInput(path);
   if ('error' in input) throw new UsageError(input.error);
-  return { label: path, bytes: input.bytes };
+  return { label: path, path, bytes: input.bytes };
 }
 
 /** A path as git names it from the root (forward slashes), and as the user reads it from here. */
@@ -87,7 +89,7 @@ function gitPair(root: string, rev: string, commit: string, inRepo: string, show
   if (!before && !after) throw new UsageError(`${shown} exists neither at ${rev} nor in the working tree`);
   return [
     { label: before ? `${rev}:${inRepo}` : `${rev}:${inRepo} (absent)`, ...(before ? { bytes: before } : {}), hint: `git show ${rev}:${inRepo} | boxwright lint -` },
-    { label: after ? shown : `${shown} (deleted)`, ...(after ? { bytes: after } : {}) },
+    { label: after ? shown : `${shown} (deleted)`, path: join(root, inRepo), ...(after ? { bytes: after } : {}) },
   ];
 }
 
@@ -136,10 +138,12 @@ export async function diffCommand(args: DiffArgs): Promise<number> {
   const reader = configReader(args);
   const diffs: ConfigDiff[] = [];
   for (const [b, h] of pairs) {
-    const present = b.bytes ? reader.check(b.bytes, b.label, platforms) : undefined;
-    const after = h.bytes ? reader.check(h.bytes, h.label, platforms) : undefined;
+    // Both revisions hold the head's file as the config being checked, so that it is no change between them.
+    const config = h.path;
+    const present = b.bytes ? reader.check(b.bytes, b.label, platforms, undefined, config) : undefined;
+    const after = h.bytes ? reader.check(h.bytes, h.label, platforms, undefined, config) : undefined;
     const dialect = (present ?? after)?.dialect;
-    const nothing = (label: string): CheckResult => reader.check(new Uint8Array(), label, platforms, dialect ?? 'box');
+    const nothing = (label: string): CheckResult => reader.check(new Uint8Array(), label, platforms, dialect ?? 'box', config);
     diffs.push(await diffChecks(present ?? nothing(b.label), after ?? nothing(h.label), platforms, args, { ...(b.hint ? { base: b.hint } : {}), ...(h.hint ? { head: h.hint } : {}) }));
   }
   const render = await renderer(formats.diff, args.format);

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import type { Platform } from '../../compiler/diagnostic.js';
 import { PLATFORMS } from '../../compiler/diagnostic.js';
-import { hostView, manifestView, noneView, type FsView } from '../../compiler/paths/index.js';
+import { hostView, manifestView, noneView, type FsView, type HostTrustedInput } from '../../compiler/paths/index.js';
 import type { Dialect } from '../../compiler/schema/validate.js';
 import type { TrustedFile } from '../../compiler/ir/types.js';
 import { checkConfig, type CheckResult } from '../check.js';
@@ -106,24 +106,49 @@ export function sessionFrom(args: { worktree?: string; 'tyba-data-dir'?: string;
  */
 export interface ConfigReader {
   readonly view: FsView;
-  /** `dialect` overrides the command's (`diff` reads a config's absent revision as an empty config of the other's dialect). */
-  check(bytes: Uint8Array, file: string, platforms?: readonly Platform[], dialect?: Dialect): CheckResult;
+  /**
+   * `dialect` overrides the command's (`diff` reads a config's absent
+   * revision as an empty config of the other's dialect); `configPath`, the
+   * config file the check treats as host-trusted (default `file`, where it
+   * names a regular file; `diff` gives both revisions its head's).
+   */
+  check(bytes: Uint8Array, file: string, platforms?: readonly Platform[], dialect?: Dialect, configPath?: string): CheckResult;
   /**
    * A config read from the file the user named (`-`: standard input, shown
-   * as `<stdin>`): the check also judges who could write that file and the
-   * command's other own files (`trusted-file-writable`).
+   * as `<stdin>`) by a command that writes or runs what it compiles (lint,
+   * explain, compile, run): the check also judges who could write that file
+   * and the command's other own files (`trusted-file-writable`).
    */
   checkRead(bytes: Uint8Array, path: string, platforms?: readonly Platform[]): CheckResult;
 }
 
-/** `trusted`: the command's own files besides the config and the manifest (the --out directory, bubblewrap, boxwright). */
-export function configReader(args: ConfigArgs, wrap: (view: FsView) => FsView = (v) => v, trusted: readonly TrustedFile[] = []): ConfigReader {
+/** A path of the command line, absolute, where it names an existing regular file: the config a check reads, the manifest. */
+function fileInput(path: string | undefined, input: HostTrustedInput['input']): HostTrustedInput[] {
+  if (!path || path === '-') return [];
+  try {
+    return statSync(path).isFile() ? [{ path: resolve(path), input }] : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * `inputs`: the command's own host-trusted paths beside the config and the
+ * manifest (compile's --out, run's cache), which the model keeps read-only
+ * inside every write grant (host-trusted-path). `trusted`: the command's own
+ * files beside the config and the manifest that no principal may be able
+ * to write at all (the --out directory, bubblewrap, boxwright itself:
+ * trusted-file-writable, asked by checkRead).
+ */
+export function configReader(args: ConfigArgs, wrap: (view: FsView) => FsView = (v) => v, inputs: readonly HostTrustedInput[] = [], trusted: readonly TrustedFile[] = []): ConfigReader {
   const view = wrap(fsViewFrom(args.fs, args.home));
   const session = sessionFrom(args);
   const landlock = landlockOption(args.landlock);
-  const check = (bytes: Uint8Array, file: string, platforms?: readonly Platform[], dialect?: Dialect, trustedFiles?: readonly TrustedFile[]): CheckResult => {
+  const manifest = args.fs !== undefined && args.fs !== 'host' && args.fs !== 'none' ? fileInput(args.fs, 'manifest') : [];
+  const check = (bytes: Uint8Array, file: string, platforms: readonly Platform[] | undefined, dialect: Dialect | undefined, configPath: string, trustedFiles: readonly TrustedFile[]): CheckResult => {
     const chosen = dialect ?? args.dialect;
-    const result = checkConfig(bytes, { file, view, ...session, landlock, ...(platforms ? { platforms } : {}), ...(chosen ? { dialect: chosen } : {}), ...(trustedFiles?.length ? { trustedFiles } : {}) });
+    const hostTrusted = [...fileInput(configPath, 'config'), ...manifest, ...inputs];
+    const result = checkConfig(bytes, { file, view, ...session, landlock, hostTrusted, ...(platforms ? { platforms } : {}), ...(chosen ? { dialect: chosen } : {}), ...(trustedFiles.length ? { trustedFiles } : {}) });
     // TYBA's platform document gives its Linux sandbox as bubblewrap +
     // seccomp: Landlock is a Box lowering (compiler/ir/build.ts), and a
     // TYBA config's read trees stay executable. Asked for by name, it is
@@ -135,7 +160,7 @@ export function configReader(args: ConfigArgs, wrap: (view: FsView) => FsView = 
   };
   return {
     view,
-    check: (bytes, file, platforms, dialect) => check(bytes, file, platforms, dialect),
-    checkRead: (bytes, path, platforms) => check(bytes, path === '-' ? '<stdin>' : path, platforms, undefined, checkTrusted(path, args.fs, trusted)),
+    check: (bytes, file, platforms, dialect, configPath = file) => check(bytes, file, platforms, dialect, configPath, []),
+    checkRead: (bytes, path, platforms) => check(bytes, path === '-' ? '<stdin>' : path, platforms, undefined, path, checkTrusted(path, args.fs, trusted)),
   };
 }

@@ -53,7 +53,8 @@ export function linuxReader(args: RunArgs, req: RunRequest): LinuxReader {
   const onHost = (req.fs ?? 'host') === 'host';
   let recorder: Recorder | undefined;
   const bwrap = locateBwrap({ option: req.bwrap, homes: lookupHomes(req.home) });
-  const reader = configReader(args, (v) => (onHost ? (recorder = recordingView(v)).view : v), runTrusted(bwrap));
+  // The run cache is host-trusted: whoever writes it decides what the next run executes.
+  const reader = configReader(args, (v) => (onHost ? (recorder = recordingView(v)).view : v), [{ path: cacheRoot(), input: 'run-cache' }], runTrusted(bwrap));
   return recorder ? { reader, recorder, bwrap } : { reader, bwrap };
 }
 

@@ -23,7 +23,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const linux = platform === 'linux' ? await import('./run-linux.js') : undefined;
   // What the host trusts after a run besides the config: boxwright itself (on Linux also bubblewrap: run-linux.ts).
   const linuxReader = linux?.linuxReader(args, asked);
-  const reader = linuxReader ?? { reader: configReader(args, undefined, platform ? boxwrightFiles(platform) : []) };
+  const reader = linuxReader ?? { reader: configReader(args, undefined, [], platform ? boxwrightFiles(platform) : []) };
   const input = readInput(asked.config);
   if ('error' in input) {
     say(`${input.error}; the command did not run`);

@@ -33,6 +33,7 @@ class Footnotes {
 }
 
 function grantLabel(r: PrincipalMatrix['rows'][number]): string {
+  if (r.trusted) return `${r.list} ${r.written} (${r.trusted})`;
   return r.implicit ? `${r.written} (implicit: ${r.implicit})` : `${r.list} ${r.written}`;
 }
 

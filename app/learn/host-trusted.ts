@@ -1,10 +1,8 @@
 /**
  * The host-trusted paths learn takes into its boundaries (boundaries.ts):
- * the one place learn learns them. Until issue 21 part A lands
- * (compiler/paths/host-trusted.json, the model's concept), the data is
- * learn's interim ./host-trusted.json, written in that file's format; when it
- * lands, the import below names '../../compiler/paths/host-trusted.json' and
- * the interim file is deleted (app/learn/README.md says the same).
+ * the one place learn learns them, from the model's own data file
+ * (compiler/paths/host-trusted.json), so that learn and the carve-outs
+ * of every compiled sandbox name the same paths.
  *
  * Of that format learn reads two kinds: `home` paths, and `project` names,
  * looked for in the workspace and each of its ancestors up to the home (a
@@ -14,7 +12,7 @@
  */
 import { dirname } from 'node:path';
 import { expandTilde, isUnder } from '../../compiler/paths/index.js';
-import data from './host-trusted.json' with { type: 'json' };
+import data from '../../compiler/paths/host-trusted.json' with { type: 'json' };
 
 interface TrustedEntryData {
   readonly where: string;

@@ -25,7 +25,7 @@
  *    host-trust rules warn at it); the sandbox's own /proc and /dev never.
  */
 import type { ListName } from '../../compiler/ir/types.js';
-import { isStrictlyUnder, isUnder } from '../../compiler/paths/index.js';
+import { isStrictlyUnder, isUnder, trustedByName } from '../../compiler/paths/index.js';
 import { boundariesInside, boundaryAt, type Boundary } from './boundaries.js';
 import type { Need, NeedSet, Unmet } from './needs.js';
 import policy from './policy.json' with { type: 'json' };
@@ -212,12 +212,14 @@ export function decide(set: NeedSet, ctx: PolicyContext): Decision {
     else if (tyba) refuse(need, `its names were read, but ${blocked ? `it holds ${blocked.path} (${blocked.reason})` : 'it is the home or above it'} and TYBA has no grant of names without contents`);
     else give('list', need.path, need, `only its names were read, and a read of it would reach ${blocked ? `${blocked.path} (${blocked.reason})` : 'the whole home'}: \`list\` gives names only on macOS; Linux refuses it (list-without-content)`);
   }
-  return { grants: withoutCovered([...grants.values()]), unmet };
+  return { grants: withoutCovered([...grants.values()], ctx.home), unmet };
 }
 
 /** Whether `outer` gives what `inner` asks, for the lists learn writes. */
-function covers(outer: LearnedGrant, inner: LearnedGrant): boolean {
+function coversIn(outer: LearnedGrant, inner: LearnedGrant, home: string): boolean {
   if (outer === inner || !isUnder(inner.path, outer.path)) return false;
+  // A write tree keeps the host-trusted paths strictly inside it read-only: a write at or inside one is a grant of its own (it lifts it), never covered.
+  if (outer.list === 'write' && trustedByName(inner.path, home).some((t) => isStrictlyUnder(t, outer.path))) return false;
   const tree = outer.list === 'read' || outer.list === 'write' || outer.list === 'read_allow' || outer.path === inner.path;
   if (!tree) return false;
   if (outer.list === 'read') return READ_LISTS.includes(inner.list) && inner.list !== 'read_allow';
@@ -227,7 +229,8 @@ function covers(outer: LearnedGrant, inner: LearnedGrant): boolean {
 }
 
 /** The grants no other one covers, each holding the needs of those it covers; sorted by list, then path. */
-function withoutCovered(all: LearnedGrant[]): LearnedGrant[] {
+function withoutCovered(all: LearnedGrant[], home: string): LearnedGrant[] {
+  const covers = (outer: LearnedGrant, inner: LearnedGrant): boolean => coversIn(outer, inner, home);
   const covered = (g: LearnedGrant): boolean => all.some((o) => covers(o, g) && !covers(g, o));
   const kept = all.filter((g) => !covered(g));
   // Covering is transitive: an outermost grant covers whatever a dropped one covered.

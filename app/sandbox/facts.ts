@@ -11,8 +11,9 @@
  * those under a granted path, so that is what is recorded and compared.
  */
 import type { ProgramFacts } from '../../compiler/paths/elf.js';
-import type { Executable, FsView, Lookup } from '../../compiler/paths/index.js';
-// The module, not the index (which loads the schema's validators): facts are read on run's fast path.
+import type { Child, Executable, FsView, Lookup } from '../../compiler/paths/view.js';
+// The modules, not the index (which loads the schema's validators): facts are read on run's fast path.
+import { searchedPart } from '../../compiler/paths/host-trusted.js';
 import { isUnder } from '../../compiler/paths/spelling.js';
 
 export interface RecordedFacts {
@@ -22,6 +23,10 @@ export interface RecordedFacts {
   /** The bound sockets under `scopes` (granted paths), or not asked. */
   readonly sockets?: { readonly scopes: readonly string[]; readonly found: readonly string[] | 'unknown' };
   readonly landlockAbi?: number | 'unknown';
+  /** Every directory listed (the search for host-trusted paths), with the part of it the search reads (searchedPart). */
+  readonly children?: readonly (readonly [string, readonly Child[] | 'unknown'])[];
+  /** Every small file read (a `.git` file, a `commondir`), with its content. */
+  readonly texts?: readonly (readonly [string, string | null])[];
   /** What program files say of how they start (an execution closure's questions), in the order first asked. */
   readonly programs?: readonly (readonly [string, ProgramFacts])[];
   /** The loader cache's answers, per soname asked. */
@@ -43,6 +48,8 @@ export function socketsUnder(sockets: readonly string[] | 'unknown', scopes: rea
 export function recordingView(view: FsView): Recorder {
   const lookups = new Map<string, Lookup>();
   const executable = new Map<string, Executable>();
+  const children = new Map<string, readonly Child[] | 'unknown'>();
+  const texts = new Map<string, string | null>();
   const programs = new Map<string, ProgramFacts>();
   const libraries = new Map<string, string>();
   let sockets: readonly string[] | 'unknown' | undefined;
@@ -68,6 +75,21 @@ export function recordingView(view: FsView): Recorder {
     },
     sockets: () => (sockets ??= view.sockets()),
     landlockAbi: () => (landlockAbi ??= view.landlockAbi()),
+    children(path) {
+      const hit = children.get(path);
+      if (hit) return hit;
+      // The part the search reads, and nothing more: what is recorded is what the check saw.
+      const listed = view.children(path);
+      const found = listed === 'unknown' ? listed : searchedPart(listed);
+      children.set(path, found);
+      return found;
+    },
+    text(path) {
+      if (texts.has(path)) return texts.get(path)!;
+      const found = view.text(path);
+      texts.set(path, found);
+      return found;
+    },
     program(path) {
       let found = programs.get(path);
       if (!found) programs.set(path, (found = view.program(path)));
@@ -87,6 +109,8 @@ export function recordingView(view: FsView): Recorder {
       executable: [...executable],
       ...(sockets !== undefined ? { sockets: { scopes: [...scopes].sort(), found: socketsUnder(sockets, scopes) } } : {}),
       ...(landlockAbi !== undefined ? { landlockAbi } : {}),
+      ...(children.size ? { children: [...children] } : {}),
+      ...(texts.size ? { texts: [...texts] } : {}),
       ...(programs.size ? { programs: [...programs] } : {}),
       ...(libraries.size ? { libraries: [...libraries] } : {}),
       ...(commandPath !== undefined ? { commandPath } : {}),
@@ -97,6 +121,8 @@ export function recordingView(view: FsView): Recorder {
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
 const LOOKUP_KINDS = new Set(['file', 'dir', 'other', 'absent', 'unknown']);
+const isChildren = (v: unknown): v is Child[] =>
+  Array.isArray(v) && v.every((c) => typeof c === 'object' && c !== null && isString((c as Child).name) && typeof (c as Child).dir === 'boolean' && Object.keys(c).length === 2);
 
 function lookupProblem(v: unknown): string | undefined {
   if (typeof v !== 'object' || v === null) return 'not an object';
@@ -124,6 +150,16 @@ export function factsProblem(v: unknown): string | undefined {
   }
   const abi = f['landlockAbi'];
   if (abi !== undefined && abi !== 'unknown' && !(typeof abi === 'number' && Number.isInteger(abi) && abi >= 0)) return 'facts.landlockAbi is not an ABI';
+  const listed = f['children'];
+  if (listed !== undefined) {
+    if (!Array.isArray(listed)) return 'facts.children is not a list';
+    for (const c of listed) if (!Array.isArray(c) || c.length !== 2 || !isString(c[0]) || !(c[1] === 'unknown' || isChildren(c[1]))) return 'facts.children holds an entry that is not [path, entries]';
+  }
+  const texts = f['texts'];
+  if (texts !== undefined) {
+    if (!Array.isArray(texts)) return 'facts.texts is not a list';
+    for (const t of texts) if (!Array.isArray(t) || t.length !== 2 || !isString(t[0]) || !(t[1] === null || isString(t[1]))) return 'facts.texts holds an entry that is not [path, text or null]';
+  }
   const programs = f['programs'];
   if (programs !== undefined) {
     if (!Array.isArray(programs)) return 'facts.programs is not a list';
@@ -137,7 +173,7 @@ export function factsProblem(v: unknown): string | undefined {
   if (libraries !== undefined && !(Array.isArray(libraries) && libraries.every((e) => Array.isArray(e) && e.length === 2 && isString(e[0]) && isString(e[1])))) return 'facts.libraries is not a list of [soname, answer]';
   const path = f['commandPath'];
   if (path !== undefined && path !== 'unknown' && !isStrings(path)) return 'facts.commandPath is not a list of directories';
-  for (const k of Object.keys(f)) if (!['lookups', 'executable', 'sockets', 'landlockAbi', 'programs', 'libraries', 'commandPath'].includes(k)) return `facts has an unknown key ${JSON.stringify(k)}`;
+  for (const k of Object.keys(f)) if (!['lookups', 'executable', 'sockets', 'landlockAbi', 'children', 'texts', 'programs', 'libraries', 'commandPath'].includes(k)) return `facts has an unknown key ${JSON.stringify(k)}`;
   return undefined;
 }
 
@@ -186,6 +222,13 @@ export function changedFact(facts: RecordedFacts, view: FsView): string | undefi
     if (JSON.stringify(now) !== JSON.stringify(facts.sockets.found)) return 'the unix sockets bound under the granted paths changed';
   }
   if (facts.landlockAbi !== undefined && view.landlockAbi() !== facts.landlockAbi) return `the kernel's Landlock ABI was ${facts.landlockAbi}, is ${view.landlockAbi()}`;
+  for (const [path, was] of facts.children ?? []) {
+    const now = view.children(path);
+    if (JSON.stringify(now === 'unknown' ? now : searchedPart(now)) !== JSON.stringify(was)) return `the directories or host-trusted names in ${path} changed`;
+  }
+  for (const [path, was] of facts.texts ?? []) {
+    if (view.text(path) !== was) return `${path} changed`;
+  }
   for (const [path, was] of facts.programs ?? []) if (JSON.stringify(view.program(path)) !== JSON.stringify(was)) return `${path} changed: what it needs to start is not what it was`;
   for (const [soname, was] of facts.libraries ?? []) {
     const now = view.cachedLibrary(soname);

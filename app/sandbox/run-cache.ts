@@ -26,7 +26,13 @@ import { privateDir, untrusted } from './cache-dir.js';
 import { factsProblem, type RecordedFacts } from './facts.js';
 import { sha256Hex } from './sha256.js';
 
-export const ENTRY_FORMAT = 2;
+/**
+ * 3: the facts hold directory listings and small files read (host-trusted
+ * paths, issue 21 part A), and the key the bubblewrap resolved and
+ * boxwright's package directory (issue 21 part B); an entry of 1 or 2 was
+ * written without one or the other.
+ */
+export const ENTRY_FORMAT = 3;
 
 /** Everything a compile depends on besides the disk: the key. */
 export interface CacheInputs {

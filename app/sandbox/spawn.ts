@@ -8,7 +8,8 @@
  * and each `--pass-fd` under its own number; it closes every other
  * descriptor it inherits. It runs in a process group of its own, so a
  * terminal's ^C reaches this process only, which forwards it once (the
- * command is in a session of its own: bwrap's --new-session).
+ * command is in a session of its own: bwrap's --new-session); and it ends
+ * with this process (--die-with-parent), which no signal leaves behind.
  */
 import { spawn } from 'node:child_process';
 import { closeSync, fstatSync, openSync, readdirSync, readlinkSync } from 'node:fs';
@@ -36,7 +37,20 @@ export function runLauncher(run: LauncherRun & { fallback: true }): Promise<numb
 export function runLauncher(run: LauncherRun): Promise<number>;
 export function runLauncher(run: LauncherRun): Promise<number | undefined> {
   // `--name`: the launcher and the in-sandbox step speak as `boxwright run`, one prefix for the whole run.
-  const args = ['--name', 'boxwright run', ...run.passEnv.flatMap((n) => ['--pass-env', n]), ...run.passFds.flatMap((fd) => ['--pass-fd', String(fd)]), ...(run.verbose ? ['-v'] : []), '--', ...run.command];
+  // --die-with-parent: killed (SIGKILL) or crashed, this process forwards
+  // nothing; the launcher, its own process group, would run the command on
+  // with no one to stop it or read its status. It ends with this process instead.
+  const args = [
+    '--name',
+    'boxwright run',
+    ...run.passEnv.flatMap((n) => ['--pass-env', n]),
+    ...run.passFds.flatMap((fd) => ['--pass-fd', String(fd)]),
+    '--die-with-parent',
+    String(process.pid),
+    ...(run.verbose ? ['-v'] : []),
+    '--',
+    ...run.command,
+  ];
   // Only a descriptor the caller handed to boxwright passes: one that is not
   // open is refused (spawn would throw EBADF), and so is one of Node's own
   // (its event loop's epoll, eventfd and pipes sit at 3 and up when the

@@ -151,18 +151,8 @@ export function accessDelta(
       }
       const netBefore = !!pb?.principal.directNetwork;
       const netAfter = !!pa?.principal.directNetwork;
-      if (netBefore !== netAfter) {
-        changes.push({
-          platform,
-          principal: id,
-          path: '(network)',
-          before: netBefore ? 'direct' : 'gateway',
-          after: netAfter ? 'direct' : 'gateway',
-          widens: netAfter,
-          narrows: netBefore,
-          sentence: `${platform}: ${subject} ${netAfter ? 'now has a direct network exception: it bypasses the gateway' : 'no longer bypasses the gateway'}`,
-        });
-      }
+      if (netBefore !== netAfter)
+        changes.push({ platform, ...networkChange(id, netAfter, `${platform}: ${subject} ${netAfter ? 'now has a direct network exception: it bypasses the gateway' : 'no longer bypasses the gateway'}`) });
     }
   }
   const requested = requestDelta(before.model, after.model, ids, home);
@@ -237,13 +227,18 @@ function requestChange(id: string, subject: string, path: string, cb: Cell, ca: 
 function requestDelta(before: AccessModel, after: AccessModel, ids: readonly string[], home: string): RequestChange[] {
   const find = (m: AccessModel, id: string) => m.principals.find((p) => p.principal.id === id)?.principal;
   const out: RequestChange[] = [];
+  // boxwright's own inputs of the command (the config, a manifest): host-trusted in either revision.
+  const inputs = [...new Set([before, after].flatMap((m) => m.ir.hostTrusted.paths.filter((t) => t.entry.where === 'input').map((t) => t.path)))];
   const nothing: RequestedAccess = { at: () => absent, below: () => absent, paths: [] };
   for (const id of ids) {
     const pb = find(before, id);
     const pa = find(after, id);
     const subject = principalIn(pa ?? pb, id);
-    const rb = pb ? requestedAccess(pb) : nothing;
-    const ra = pa ? requestedAccess(pa) : nothing;
+    // Both revisions are asked at every path either names, with the same host-trusted inputs.
+    const asked = [...new Set([...(pb?.grants ?? []), ...(pa?.grants ?? [])].flatMap((g) => (g.path ? [g.path] : [])))];
+    const context = { home, asked, inputs };
+    const rb = pb ? requestedAccess(pb, context) : nothing;
+    const ra = pa ? requestedAccess(pa, context) : nothing;
     for (const path of [...new Set([...rb.paths, ...ra.paths])].sort()) {
       const shown = display(path, home);
       const here = requestChange(id, subject, shown, rb.at(path), ra.at(path));
@@ -254,16 +249,7 @@ function requestDelta(before: AccessModel, after: AccessModel, ids: readonly str
     }
     const netBefore = !!pb?.directNetwork;
     const netAfter = !!pa?.directNetwork;
-    if (netBefore !== netAfter)
-      out.push({
-        principal: id,
-        path: '(network)',
-        before: netBefore ? 'direct' : 'gateway',
-        after: netAfter ? 'direct' : 'gateway',
-        widens: netAfter,
-        narrows: netBefore,
-        sentence: `${subject} ${netAfter ? 'now asks for a direct network exception: it bypasses the gateway' : 'no longer asks for a direct network exception'}`,
-      });
+    if (netBefore !== netAfter) out.push(networkChange(id, netAfter, `${subject} ${netAfter ? 'now asks for a direct network exception: it bypasses the gateway' : 'no longer asks for a direct network exception'}`));
   }
   return out;
 }
@@ -297,6 +283,11 @@ function readableCredentials(model: AccessModel): { platform: Platform; sentence
 }
 
 /** Changes the same but for the platform, in one line: "macos, linux: the agent can now write ~/project". */
+/** A principal's direct network exception that came (a widening) or went: one row, in effective access and in the request alike. */
+function networkChange(principal: string, direct: boolean, sentence: string) {
+  return { principal, path: '(network)', before: direct ? 'gateway' : 'direct', after: direct ? 'direct' : 'gateway', widens: direct, narrows: !direct, sentence };
+}
+
 export interface GroupedChange {
   readonly platforms: readonly Platform[];
   /** The sentence without its platform. */

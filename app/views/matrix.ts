@@ -3,7 +3,7 @@ import { PLATFORMS } from '../../compiler/diagnostic.js';
 import type { Grant, PolicyIR } from '../../compiler/ir/types.js';
 import { isUnder, toWindows } from '../../compiler/paths/index.js';
 import { legend, type Cell } from '../../model/cell.js';
-import type { AccessModel } from '../../model/model.js';
+import type { AccessModel, PrincipalAccess, TrustedAccess } from '../../model/model.js';
 import { explanation } from '../../rules/index.js';
 
 /** One cell of the explain matrix: the legend, and why it differs from the request. */
@@ -17,9 +17,14 @@ export interface MatrixCell {
 }
 
 export interface MatrixRow {
+  /** The list it was written in; `host-trusted` for a carve-out inside a write grant (no line: boxwright's own). */
   readonly list: string;
   readonly written: string;
   readonly path?: string;
+  /** A host-trusted row for several absent paths alike (each cell the same at every one): all of them. */
+  readonly paths?: readonly string[];
+  /** A host-trusted row: what it is (`version-control metadata`; `absent` for a row of paths that do not exist). */
+  readonly trusted?: string;
   /** 1-based config line; absent for implicit grants. */
   readonly line?: number;
   readonly implicit?: string;
@@ -90,6 +95,59 @@ const REWRITE_IN_PLACE: Readonly<Record<Platform, Note>> = {
   linux: { ruleId: '', text: 'a rewrite in place: the file is bind-mounted alone, so it can be rewritten, truncated and appended but not renamed, deleted or replaced (a mount point of its own); tools that save through a temporary file and a rename (safe save, `sed -i`) fail: grant `write` on the directory for those' },
   windows: { ruleId: '', text: 'a rewrite in place: read and write without DELETE (0x12019f), so the file can be rewritten, truncated and appended but not renamed, deleted or replaced; tools that save through a temporary file and a rename (safe save, `sed -i`) fail: grant `write` on the directory for those' },
 };
+
+/** The path as a reviewer reads it: `~/…` under the home. */
+function display(path: string, home: string): string {
+  return path === home ? '~' : path.startsWith(home + '/') ? '~' + path.slice(home.length) : path;
+}
+
+/**
+ * The host-trusted rows of a principal, by the write grant they are carved
+ * out of: one row per path that exists, one per set of absent paths whose
+ * cells are the same everywhere (the names a write tree's root may hold).
+ * Every cell has its footnote: the model's `host-trusted` fact, worded by
+ * host-trusted-path, and the ancestors it pins.
+ */
+function hostTrustedRows(pa: PrincipalAccess, home: string): Map<Grant, MatrixRow[]> {
+  const out = new Map<Grant, MatrixRow[]>();
+  const cellsOf = (ta: TrustedAccess): Record<Platform, MatrixCell> => {
+    const cells = {} as Record<Platform, MatrixCell>;
+    for (const p of PLATFORMS) {
+      const fact = ta.notes[p];
+      // A path the platform's artifact cannot name (the model says why: no Windows spelling).
+      if (!ta.applies[p]) {
+        cells[p] = { legend: 'n/a', note: fact ? explanation(fact) : { ruleId: '', text: 'not a path on this platform' } };
+        continue;
+      }
+      const disclosures = (ta.disclosures[p] ?? []).map(explanation);
+      cells[p] = { legend: legend(ta.effective[p]), ...(fact ? { note: explanation(fact) } : { note: { ruleId: '', text: 'no write grant of this principal reaches it on this platform' } }), ...(disclosures.length ? { disclosures } : {}) };
+    }
+    return cells;
+  };
+  const groups = new Map<string, { under: Grant; tas: TrustedAccess[]; cells: Record<Platform, MatrixCell> }>();
+  for (const ta of pa.hostTrusted) {
+    if (!ta.under || !PLATFORMS.some((p) => ta.state[p] === 'read-only' || ta.state[p] === 'creatable')) continue;
+    const cells = cellsOf(ta);
+    const list = out.get(ta.under) ?? [];
+    out.set(ta.under, list);
+    if (ta.trusted.facts.existence !== 'absent') {
+      list.push({ list: 'host-trusted', written: display(ta.trusted.path, home), path: ta.trusted.path, trusted: ta.trusted.label, requested: 'r', cells });
+      continue;
+    }
+    const key = `${ta.under.span.start.offset}\0${JSON.stringify(cells)}`;
+    const g = groups.get(key);
+    if (g) g.tas.push(ta);
+    else groups.set(key, { under: ta.under, tas: [ta], cells });
+  }
+  for (const g of groups.values()) {
+    const paths = g.tas.map((ta) => ta.trusted.path);
+    const parent = paths[0]!.slice(0, paths[0]!.lastIndexOf('/'));
+    const siblings = paths.every((x) => x.slice(0, x.lastIndexOf('/')) === parent);
+    const written = paths.length === 1 ? display(paths[0]!, home) : siblings ? `${display(parent, home)}/{${paths.map((x) => x.slice(parent.length + 1)).join(',')}}` : paths.map((x) => display(x, home)).join(', ');
+    out.get(g.under)!.push({ list: 'host-trusted', written, path: paths[0]!, ...(paths.length > 1 ? { paths } : {}), trusted: paths.length > 1 ? 'absent: host-trusted names a write tree may hold' : `absent: ${g.tas[0]!.trusted.label}`, requested: 'r', cells: g.cells });
+  }
+  return out;
+}
 
 /**
  * The per-principal, per-grant access matrix that `explain` prints, read
@@ -165,6 +223,11 @@ export function explainMatrix(model: AccessModel, diagnostics: readonly Diagnost
         cells,
       };
     });
+    // Each host-trusted carve-out right after the write grant it is carved out of.
+    for (const [under, trustedRows] of hostTrustedRows(pa, model.ir.home)) {
+      const at = rows.findIndex((r) => r.line === under.span.start.line && r.written === under.written && r.list === under.list);
+      rows.splice(at < 0 ? rows.length : at + 1, 0, ...trustedRows);
+    }
     const elsewhere = {} as Record<Platform, MatrixCell>;
     for (const p of PLATFORMS) {
       const e = pa.elsewhere[p];

@@ -1,6 +1,6 @@
 import type { Platform } from '../diagnostic.js';
 import { execNeeds, type ExecNeeds } from '../paths/exec-needs.js';
-import { expandHome, expandTilde, inspectPath, knownReadableLocations, type FsView, type PathFacts } from '../paths/index.js';
+import { expandHome, expandTilde, findHostTrusted, inspectPath, knownReadableLocations, linkedWorktree, type FsView, type HostTrustedInput, type PathFacts } from '../paths/index.js';
 import type { Span } from '../span.js';
 import type { Dialect } from '../schema/validate.js';
 import type { TomlTable, TomlValue } from '../toml/ast.js';
@@ -19,6 +19,8 @@ export interface BuildOptions {
   readonly landlock?: boolean;
   /** boxwright's own files the command trusts after a run (the app layer knows them). */
   readonly trustedFiles?: readonly TrustedFile[];
+  /** boxwright's own inputs and outputs for this command (the config, a manifest, an output directory, the run cache): host-trusted paths. */
+  readonly hostTrusted?: readonly HostTrustedInput[];
 }
 
 const listShapes: Record<Exclude<ListName, 'denyRead' | 'allowRead' | 'allowWrite' | 'denyWrite' | 'permissions.allow' | 'permissions.deny'>, { access: Access; scope: 'tree' | 'file' }> = {
@@ -161,11 +163,12 @@ function implicit(
   reason: string,
   platforms: readonly Platform[],
   span: Span,
-  privateTmpfs?: true,
+  temp?: 'private-tmpfs' | 'temp',
   facts: PathFacts = implicitFacts,
   parameter?: 'TMPDIR',
 ): Grant {
-  return { list: 'implicit', access, scope: 'tree', written: path, path, facts, span, implicit: { reason, platforms, ...(privateTmpfs ? { privateTmpfs } : {}), ...(parameter ? { parameter } : {}) } };
+  const marks = temp === 'private-tmpfs' ? { privateTmpfs: true as const, temp: true as const } : temp ? { temp: true as const } : {};
+  return { list: 'implicit', access, scope: 'tree', written: path, path, facts, span, implicit: { reason, platforms, ...marks, ...(parameter ? { parameter } : {}) } };
 }
 
 /** A session directory on the host (the worktree, an agent directory, the data directory): its facts as the view finds them. */
@@ -184,16 +187,46 @@ function tybaPrincipal(doc: TomlTable, view: FsView, session: TybaSession): Prin
   const grants: Grant[] = [
     sessionDir('read-write', session.worktree, 'the session worktree (--worktree)', view, span),
     // Never the host's /tmp: its tmux, ssh-agent and X11 sockets would be a way out.
-    implicit('read-write', '/tmp', "the temp directory: a private tmpfs, not the host's /tmp", ['linux'], span, true),
+    implicit('read-write', '/tmp', "the temp directory: a private tmpfs, not the host's /tmp", ['linux'], span, 'private-tmpfs'),
     // Never the host's shared /private/tmp either: a directory of the session's own, made by `boxwright run`.
-    implicit('read-write', '$TMPDIR', "the temp directory: the session's own, which boxwright run makes for the command and removes after it (sandbox-exec -D TMPDIR=…), never the host's shared /private/tmp", ['macos'], span, undefined, implicitFacts, 'TMPDIR'),
-    implicit('read-write', '%TEMP%', 'the temp directory', ['windows'], span),
+    implicit('read-write', '$TMPDIR', "the temp directory: the session's own, which boxwright run makes for the command and removes after it (sandbox-exec -D TMPDIR=…), never the host's shared /private/tmp", ['macos'], span, 'temp', implicitFacts, 'TMPDIR'),
+    implicit('read-write', '%TEMP%', 'the temp directory', ['windows'], span, 'temp'),
     ...session.agentDirs.map((d) => sessionDir('read-write', d, "the agent's own directory (--agent-dir)", view, span)),
+    ...worktreeGitGrants(session, view, span),
     sessionDir('deny', session.dataDir, "TYBA's data directory (protected)", view, span),
     ...grantsOf(table(sandbox?.value), ['read_allow'], view),
   ];
   const sandboxTable = table(sandbox?.value);
   return { id: 'agent', kind: 'agent', name: 'agent', span, grants, ...(sandboxTable ? { written: writtenTable(sandboxTable, ['read_allow']) } : {}) };
+}
+
+/**
+ * A linked worktree's git directories, as TYBA's commits need them: "the
+ * agent's commits are born in a disposable worktree" (TYBA's platforms
+ * page), so git must work in it, and "shared refs only in the
+ * refs/heads/tyba/ namespace": the repository's git directory is read
+ * (config, HEAD, refs, objects), and writable are only the worktree's own
+ * git directory (HEAD, index, logs), the objects, and refs/heads/tyba/
+ * with its reflogs, where they exist. What git runs (config,
+ * config.worktree, hooks, commondir, in both) stays read-only as a
+ * host-trusted path: push, fetch and merge run outside the jail, in this
+ * repository. README, "TYBA worktrees".
+ */
+function worktreeGitGrants(session: TybaSession, view: FsView, span: Span): Grant[] {
+  const git = session.git;
+  if (!git || 'problem' in git) return [];
+  const { gitdir, common } = git;
+  const existing = (access: Access, path: string, reason: string): Grant[] => {
+    const g = sessionDir(access, path, reason, view, span);
+    return g.facts.existence === 'exists' && g.facts.kind === 'dir' && !g.facts.symlink ? [g] : [];
+  };
+  return [
+    ...existing('read', common, "the worktree's repository (its git directory), read so that git works in the worktree"),
+    ...existing('read-write', gitdir, "the worktree's own git directory (HEAD, index, logs): the agent's commits"),
+    ...existing('read-write', `${common}/objects`, "the repository's objects: the agent's commits"),
+    ...existing('read-write', `${common}/refs/heads/tyba`, "TYBA's shared refs namespace (refs/heads/tyba/): the agent's branches"),
+    ...existing('read-write', `${common}/logs/refs/heads/tyba`, "the reflogs of TYBA's branches"),
+  ];
 }
 
 export function linuxFacts(view: FsView, dialect: Dialect, landlock: boolean | undefined): LinuxFacts {
@@ -218,27 +251,56 @@ export function buildIR(doc: TomlTable, options: BuildOptions): PolicyIR {
   const fs = { description: view.description, knowsFacts: view.knowsFacts };
   const knownCredentials = credentialFacts(view);
   if (options.dialect === 'tyba') {
+    const git = linkedWorktree(view, options.worktree);
     const tyba: TybaSession = {
       worktree: options.worktree,
       dataDir: expandOrKeep(options.tybaDataDir ?? '~/.tyba', view.home),
       agentDirs: (options.agentDirs ?? []).map((d) => expandOrKeep(d, view.home)),
+      ...(git ? { git } : {}),
     };
-    return { dialect: 'tyba', file: options.file, home: view.home, fs, principals: [tybaPrincipal(doc, view, tyba)], features: {}, tyba, knownCredentials, sockets: view.sockets(), linux: linuxFacts(view, 'tyba', options.landlock), trustedFiles: options.trustedFiles ?? [] };
+    const principals = [tybaPrincipal(doc, view, tyba)];
+    return {
+      dialect: 'tyba',
+      file: options.file,
+      home: view.home,
+      fs,
+      principals,
+      features: {},
+      tyba,
+      knownCredentials,
+      sockets: view.sockets(),
+      hostTrusted: hostTrustedOf(principals, view, options.hostTrusted),
+      linux: linuxFacts(view, 'tyba', options.landlock),
+      trustedFiles: options.trustedFiles ?? [],
+    };
   }
   const features = table(doc.entries.get('experimental-features')?.value);
   const nfp = features?.entries.get('native-filesystem-policy')?.value;
+  const principals = boxPrincipals(doc, view);
   return {
     dialect: 'box',
     file: options.file,
     home: view.home,
     fs,
-    principals: boxPrincipals(doc, view),
+    principals,
     features: nfp?.kind === 'boolean' ? { nativeFilesystemPolicy: { value: nfp.value, span: nfp.span } } : {},
     knownCredentials,
     sockets: view.sockets(),
+    hostTrusted: hostTrustedOf(principals, view, options.hostTrusted),
     linux: linuxFacts(view, 'box', options.landlock),
     trustedFiles: options.trustedFiles ?? [],
   };
+}
+
+/** The host-trusted paths around every principal's write grants (temp directories are no project). */
+function hostTrustedOf(principals: readonly Principal[], view: FsView, inputs: readonly HostTrustedInput[] = []): PolicyIR['hostTrusted'] {
+  const roots = new Map<string, boolean>();
+  for (const p of principals)
+    for (const g of p.grants) {
+      if (!g.path || (g.access !== 'write' && g.access !== 'read-write') || g.implicit?.temp || !g.path.startsWith('/')) continue;
+      roots.set(g.path, (roots.get(g.path) ?? false) || (g.scope === 'tree' && g.facts.kind !== 'file' && g.facts.kind !== 'other'));
+    }
+  return findHostTrusted(view, [...roots].map(([path, tree]) => ({ path, tree })), inputs);
 }
 
 function expandOrKeep(p: string, home: string): string {

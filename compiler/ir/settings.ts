@@ -189,6 +189,10 @@ export function buildSettingsIR(doc: JsonValue, o: SettingsBuildOptions): Policy
     home,
     fs: { description: view.description, knowsFacts: view.knowsFacts },
     principals: [{ id: 'agent', kind: 'agent', name: 'agent', span: root?.span ?? doc.span, grants }],
+    // boxwright's host-trusted carve-outs are what its own compiled sandboxes
+    // do; sandbox-runtime enforces these files itself, with its mandatory
+    // denies above (the `mandatory-deny` rule shows them).
+    hostTrusted: { paths: [], unsearched: [] },
     features: {},
     runtime,
     knownCredentials: o.knownCredentials,

@@ -1,4 +1,6 @@
 import type { Platform } from '../diagnostic.js';
+import type { LinkedWorktree } from '../paths/git.js';
+import type { HostTrustedPath } from '../paths/host-trusted.js';
 import type { ExecNeeds } from '../paths/exec-needs.js';
 import type { PathFacts } from '../paths/inspect.js';
 import type { Span } from '../span.js';
@@ -59,6 +61,8 @@ export interface GrantFields {
     readonly platforms: readonly Platform[];
     /** Linux's TYBA temp directory: a private tmpfs at the path, never the host's directory there. */
     readonly privateTmpfs?: true;
+    /** A TYBA temp directory (each platform's): no project, so no host-trusted names are looked for in it. */
+    readonly temp?: true;
     /**
      * macOS's TYBA temp directory: a directory `boxwright run` makes for the
      * session, known at run time only, named by a profile parameter
@@ -110,6 +114,13 @@ export interface TybaSession {
   readonly worktree: string;
   readonly dataDir: string;
   readonly agentDirs: readonly string[];
+  /**
+   * The worktree as a linked worktree of a repository (its `.git` file, read
+   * and held to git's shape: compiler/paths/git.ts), whose git directories
+   * the session grants what the agent's commits need; or why its `.git`
+   * file was not followed. Absent: the worktree's `.git` is no file.
+   */
+  readonly git?: LinkedWorktree | { readonly problem: string };
 }
 
 /** A known credential location outside TYBA's secret list, and whether it exists on the machine. */
@@ -176,6 +187,12 @@ export interface PolicyIR {
   readonly knownCredentials: readonly CredentialFact[];
   /** The unix sockets bound on the machine (the view's), or `unknown` (`--fs none`). */
   readonly sockets: readonly string[] | 'unknown';
+  /**
+   * The host-trusted paths at, inside or around the write grants
+   * (compiler/paths/host-trusted.ts), with their facts, and the directories
+   * the search did not list (its budget ran out).
+   */
+  readonly hostTrusted: { readonly paths: readonly HostTrustedPath[]; readonly unsearched: readonly string[] };
   readonly linux: LinuxFacts;
   /** boxwright's own files this command trusts after a run (none for a config read from standard input and no other). */
   readonly trustedFiles: readonly TrustedFile[];

@@ -1,7 +1,7 @@
 import { accessSync, closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, statSync, type Dirent } from 'node:fs';
 import { readProgram, type ProgramFacts } from './elf.js';
 import { CACHE_FLAGS, readLibraryCache, type LibraryCache } from './ldcache.js';
-import type { Executable, FsView, Lookup } from './view.js';
+import { TEXT_LIMIT, type Child, type Executable, type FsView, type Lookup } from './view.js';
 
 /**
  * The real disk, read-only. A single lookup is an lstat(2); once a
@@ -53,6 +53,8 @@ export function hostView(home: string, probes: HostProbes = {}): FsView {
     executable: executableOnHost,
     sockets: once(socketsOnHost),
     landlockAbi: once(() => landlockOnHost(probes.landlockAbi)),
+    children: childrenOnHost,
+    text: textOnHost,
     program: programOnHost,
     cachedLibrary: (soname) => {
       if (libraryCache === null) libraryCache = loadLibraryCache();
@@ -61,6 +63,58 @@ export function hostView(home: string, probes: HostProbes = {}): FsView {
     },
     commandPath: once(() => (process.env['PATH'] ?? '').split(':').filter((d) => d.startsWith('/'))),
   };
+}
+
+/** A directory's entries, sorted, each a directory or not (lstat where the file system gives no type). */
+function childrenOnHost(dir: string): readonly Child[] | 'unknown' {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? [] : 'unknown';
+  }
+  const out = entries.map((d): Child => {
+    if (d.isDirectory()) return { name: d.name, dir: true };
+    if (d.isFile() || d.isSymbolicLink() || d.isBlockDevice() || d.isCharacterDevice() || d.isFIFO() || d.isSocket()) return { name: d.name, dir: false };
+    const st = lstatSync(`${dir === '/' ? '' : dir}/${d.name}`, lstatOptions);
+    return { name: d.name, dir: !!st?.isDirectory() };
+  });
+  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/**
+ * A small regular file's content: opened without following a final link
+ * and without blocking (a FIFO planted where a `.git` file was would hang
+ * an open), checked to be a regular file by the descriptor, read whole.
+ */
+function textOnHost(path: string): string | null {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > TEXT_LIMIT) return null;
+    const buf = Buffer.alloc(TEXT_LIMIT + 1);
+    // One byte past the limit: a file that grew since fstat is read on, and refused.
+    let n = 0;
+    while (n < buf.length) {
+      const got = readSync(fd, buf, n, buf.length - n, n);
+      if (got === 0) break;
+      n += got;
+    }
+    if (n > TEXT_LIMIT) return null;
+    const text = buf.subarray(0, n).toString('utf8');
+    // Bytes that are not UTF-8 name a different file than git would open: no answer rather than a wrong one.
+    return Buffer.from(text, 'utf8').equals(buf.subarray(0, n)) ? text : null;
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The most boxwright reads of one program file, in all (the headers, the interpreter's name, the dynamic section, its strings). */

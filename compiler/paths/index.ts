@@ -1,4 +1,4 @@
-export type { Executable, FsView, Lookup } from './view.js';
+export type { Child, Executable, FsView, Lookup } from './view.js';
 export { noneView } from './view.js';
 export { hostView, type HostProbes } from './host.js';
 export { manifestView, ManifestError } from './manifest.js';
@@ -6,3 +6,5 @@ export { inspectPath, resolvePath, type PathFacts, type Resolution } from './ins
 export { expandHome, expandTilde, spellingProblems, normalise, macosCanonical, isUnder, isStrictlyUnder, controlCharacter } from './spelling.js';
 export { protectedPaths, protectedHit, secretLocations, knownReadableLocations, windowsSecretSpellings, type ProtectedPath, type WindowsSecretSpelling } from './protected.js';
 export { toWindows, windowsNameProblem, windowsUnmapped, type WindowsMapping, type WindowsPath, type WindowsUnmapped } from './windows.js';
+export { findHostTrusted, trustedByName, homePaths, projectNames, trustedEntries, SEARCH_BUDGET, SEARCH_DEPTH, type BoxwrightInput, type HostTrustedInput, type HostTrustedPath, type TrustedEntry, type TrustedSearch, type WriteRoot } from './host-trusted.js';
+export { linkedWorktree, type LinkedWorktree } from './git.js';

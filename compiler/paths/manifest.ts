@@ -1,5 +1,5 @@
 import type { ProgramFacts } from './elf.js';
-import type { FsView, Lookup } from './view.js';
+import { TEXT_LIMIT, type Child, type FsView, type Lookup } from './view.js';
 import { validateManifest } from '../schema/validators.js';
 
 /** A program file as a manifest records it: its ELF loader and libraries, or its `#!` line. */
@@ -9,7 +9,7 @@ export type ManifestProgram =
 
 export interface Manifest {
   readonly home: string;
-  readonly entries: Readonly<Record<string, 'file' | 'dir' | 'socket' | { readonly symlink: string } | ManifestProgram>>;
+  readonly entries: Readonly<Record<string, 'file' | 'dir' | 'socket' | { readonly symlink: string } | { readonly text: string } | ManifestProgram>>;
   /** The kernel's Landlock ABI (0: none); absent: unknown. */
   readonly landlockAbi?: number;
   /** The machine's architecture, for its programs (default x86_64). */
@@ -43,7 +43,7 @@ interface ManifestProblem {
   readonly params: Record<string, unknown>;
 }
 
-const kinds = '"file", "dir", "socket", { "symlink": "TARGET" }, { "elf": { … } } or { "script": "INTERPRETER [ARG]" }';
+const kinds = '"file", "dir", "socket", { "symlink": "TARGET" }, { "text": "CONTENT" }, { "elf": { … } } or { "script": "INTERPRETER [ARG]" }';
 
 /** The first schema error in words that name the key or entry, not ajv's JSON pointers. */
 function schemaProblem(errors: readonly ManifestProblem[], data: unknown): string {
@@ -66,6 +66,7 @@ function schemaProblem(errors: readonly ManifestProblem[], data: unknown): strin
   if (top === 'entries' && entry !== undefined) {
     const value = (data as { entries: Record<string, unknown> }).entries[entry];
     if (inner === 'symlink' || (value !== null && typeof value === 'object' && 'symlink' in value)) return `the entry "${entry}": a symlink's target must be a string, as readlink(2) returns it`;
+    if (inner === 'text' || (value !== null && typeof value === 'object' && 'text' in value)) return `the entry "${entry}": a file's text must be a string of at most ${TEXT_LIMIT} bytes`;
     if (inner === 'elf' || (value !== null && typeof value === 'object' && 'elf' in value)) return `the entry "${entry}": an ELF program is { "elf": { "interpreter": "/lib64/ld-linux-x86-64.so.2", "needed": ["libc.so.6"], "runpath": [], "rpath": [] } } (every key optional)`;
     if (inner === 'script' || (value !== null && typeof value === 'object' && 'script' in value)) return `the entry "${entry}": a script is { "script": "INTERPRETER [ARGUMENT]" }, its #! line without the #!`;
     return `the entry "${entry}" is ${JSON.stringify(value)}: an entry's kind is ${kinds}`;
@@ -91,15 +92,35 @@ export function manifestView(text: string, source: string): FsView {
   const manifest = data as Manifest;
   const kinds = new Map<string, Lookup>([['/', { kind: 'dir' }]]);
   const sockets: string[] = [];
+  const texts = new Map<string, string>();
   const programs = new Map<string, ProgramFacts>();
   const machine = manifest.arch === 'aarch64' ? 183 : 62;
   for (const [path, kind] of Object.entries(manifest.entries)) {
     const clean = path.length > 1 ? path.replace(/\/+$/, '') : path;
     if (kind === 'socket') sockets.push(clean);
-    if (typeof kind === 'object' && !('symlink' in kind)) programs.set(clean, programOf(kind, machine));
+    if (typeof kind === 'object' && 'text' in kind) {
+      if (Buffer.byteLength(kind.text, 'utf8') > TEXT_LIMIT) throw new ManifestError(`${source}: not a filesystem manifest: the entry "${path}": a file's text must be a string of at most ${TEXT_LIMIT} bytes`);
+      texts.set(clean, kind.text);
+    } else if (typeof kind === 'object' && !('symlink' in kind)) programs.set(clean, programOf(kind, machine));
     kinds.set(clean, kind === 'socket' ? { kind: 'other' } : typeof kind === 'string' ? { kind } : 'symlink' in kind ? { kind: 'symlink', target: kind.symlink } : { kind: 'file' });
     for (let p = parentOf(clean); p !== '/' && !kinds.has(p); p = parentOf(p)) kinds.set(p, { kind: 'dir' });
   }
+  // Each directory's entries, from the paths (a parent of a listed path is a directory).
+  let listings: Map<string, Child[]> | undefined;
+  const children = (dir: string): readonly Child[] => {
+    if (!listings) {
+      listings = new Map();
+      for (const [path, found] of kinds) {
+        if (path === '/') continue;
+        const parent = parentOf(path);
+        let list = listings.get(parent);
+        if (!list) listings.set(parent, (list = []));
+        list.push({ name: path.slice(parent === '/' ? 1 : parent.length + 1), dir: found.kind === 'dir' });
+      }
+      for (const list of listings.values()) list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    }
+    return listings.get(dir) ?? [];
+  };
   return {
     description: `manifest ${source}`,
     knowsFacts: true,
@@ -109,6 +130,8 @@ export function manifestView(text: string, source: string): FsView {
     executable: () => 'unknown',
     sockets: () => [...sockets].sort(),
     landlockAbi: () => manifest.landlockAbi ?? 'unknown',
+    children,
+    text: (path) => texts.get(path) ?? null,
     program: (path) => programs.get(path) ?? unknownProgram,
     cachedLibrary: (soname) => (manifest.ldCache === undefined ? 'unknown' : Object.hasOwn(manifest.ldCache, soname) ? manifest.ldCache[soname]! : 'none'),
     commandPath: () => manifest.path ?? 'unknown',

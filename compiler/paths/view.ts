@@ -41,6 +41,23 @@ export interface FsView {
    */
   landlockAbi(): number | 'unknown';
   /**
+   * The entries of a directory, by name in JavaScript's string order, each
+   * saying whether it is a directory itself (a link to one is not): the
+   * search for host-trusted paths below a write tree
+   * (compiler/paths/host-trusted.ts) descends through it. An empty list
+   * for a path that is not a directory; `unknown` when the view cannot say
+   * (the `none` view, a directory it may not read).
+   */
+  children(path: string): readonly Child[] | 'unknown';
+  /**
+   * The content of a small regular file (at most TEXT_LIMIT bytes, UTF-8),
+   * without following a final link: the few files boxwright reads to know
+   * where git looks (a `.git` file's `gitdir:` line, a git directory's
+   * `commondir`). null when there is no such file (absent, a link, a
+   * directory, larger, unreadable) or the view cannot say.
+   */
+  text(path: string): string | null;
+  /**
    * What the regular file at `path` (no link in it) says about how it
    * starts (elf.ts): its `#!` line, or its ELF interpreter and the
    * libraries its loader opens. The host reads the file (bounded, never
@@ -65,6 +82,15 @@ export interface FsView {
   commandPath(): readonly string[] | 'unknown';
 }
 
+/** An entry of a directory listing (FsView.children). */
+export interface Child {
+  readonly name: string;
+  readonly dir: boolean;
+}
+
+/** The largest file FsView.text reads: a `.git` file or a `commondir` is one line. */
+export const TEXT_LIMIT = 4096;
+
 export type Executable = 'yes' | 'no' | 'unknown';
 
 /** Facts unknown: each existence-dependent rule says "depends on the machine". */
@@ -77,6 +103,8 @@ export function noneView(home: string): FsView {
     executable: () => 'unknown',
     sockets: () => 'unknown',
     landlockAbi: () => 'unknown',
+    children: () => 'unknown',
+    text: () => null,
     program: () => unknownProgram,
     cachedLibrary: () => 'unknown',
     commandPath: () => 'unknown',

@@ -187,6 +187,17 @@ export const manifestSchema: JsonSchema = {
           { type: 'object', required: ['symlink'], additionalProperties: false, properties: { symlink: { type: 'string', description: 'The link target as readlink(2) returns it (absolute or relative to the link\'s directory).' } } },
           {
             type: 'object',
+            required: ['text'],
+            additionalProperties: false,
+            properties: {
+              text: {
+                type: 'string',
+                description: "A regular file with this content (at most 4096 bytes): for the few files boxwright reads to know where git looks, a `.git` file's `gitdir: PATH` line and a git directory's `commondir`.",
+              },
+            },
+          },
+          {
+            type: 'object',
             required: ['elf'],
             additionalProperties: false,
             description: 'A file that is an ELF program or library: what its loader reads (`readelf -l -d` shows it). A `file` entry records no program: what executing it needs is then unknown.',

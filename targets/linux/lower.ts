@@ -170,6 +170,20 @@ export function lowerPrincipal(pa: PrincipalAccess, options: LowerOptions = {}):
   const gateway = options.gatewaySocket && !p.directNetwork ? options.gatewaySocket : undefined;
   if (gateway && !binds.has(gateway)) binds.set(gateway, { write: false, origin: 'implicit: --gateway-socket (the host product gateway)' });
 
+  // A host-trusted path inside a write tree (an existing .git, .bashrc,
+  // ~/.local/bin) is bound read-only over itself: not written, and, a mount
+  // point of its own, not renamed or removed (EBUSY); its ancestors whose
+  // parent is writable are pinned the same way, so that it cannot be moved
+  // away and replaced. Before the denies' pins: a deny inside it must not
+  // make it a writable mount.
+  for (const ta of pa.hostTrusted) {
+    if (ta.state.linux !== 'read-only') continue;
+    const path = ta.trusted.path;
+    const origin = trustedOrigin(ta.under, path);
+    if (!binds.has(path)) binds.set(path, { write: false, origin });
+    for (const a of ta.pinnedAncestors?.linux ?? []) if (!binds.has(a) && !tmpfs.has(a)) binds.set(a, { write: true, origin: pinOrigin(origin, path, 'the host-trusted') });
+  }
+
   // The ancestors of each covered deny inside a write tree become mount
   // points of their own (bound onto themselves): a mount point cannot be
   // renamed or removed (EBUSY), so `mv a a2` cannot carry the denied path
@@ -306,9 +320,16 @@ export function lowerPrincipal(pa: PrincipalAccess, options: LowerOptions = {}):
   return { principal: p, ops, ...(chdir ? { chdir } : {}), ...(shareNet ? { shareNet } : {}), ...(gateway ? { gatewaySocket: gateway } : {}), emptyFds, notes, argv };
 }
 
-/** The origin of a pinned ancestor: the deny that needs it, said so. */
-function pinOrigin(o: Origin, deny: string): Origin {
-  const why = `an ancestor of the denied ${deny}, pinned as a mount point: it cannot be renamed`;
+/** The origin of a pinned ancestor: the deny (or host-trusted path) that needs it, said so. */
+function pinOrigin(o: Origin, path: string, what = 'the denied'): Origin {
+  const why = `an ancestor of ${what} ${path}, pinned as a mount point: it cannot be renamed`;
+  return typeof o === 'string' ? `implicit: ${why}` : { line: o.line, entry: `${o.entry} (${why})` };
+}
+
+/** The origin of a host-trusted path's read-only bind: the write tree it is carved out of, said so. */
+function trustedOrigin(under: Grant | undefined, path: string): Origin {
+  const why = `the host-trusted ${path}, bound read-only inside it (host-trusted-path)`;
+  const o = under ? grantOrigin(under) : 'baseline';
   return typeof o === 'string' ? `implicit: ${why}` : { line: o.line, entry: `${o.entry} (${why})` };
 }
 

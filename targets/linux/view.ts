@@ -94,6 +94,9 @@ function sandboxView(ops: readonly MountOp[], host: FsView): FsView & { node(pat
     // The command lookup asks no socket question; the host's answer holds for the paths the view shows.
     sockets: () => host.sockets(),
     landlockAbi: () => host.landlockAbi(),
+    // The command lookup lists no directory and reads no file.
+    children: () => 'unknown',
+    text: () => null,
     // Inside a bind the file is the host's; the command lookup asks none of these.
     program: (path) => host.program(path),
     cachedLibrary: (soname) => host.cachedLibrary(soname),

@@ -1,5 +1,5 @@
 import type { Grant } from '../../compiler/ir/types.js';
-import { expandTilde, secretLocations } from '../../compiler/paths/index.js';
+import { expandTilde, isUnder, secretLocations } from '../../compiler/paths/index.js';
 import type { GrantAccess, PrincipalAccess } from '../../model/index.js';
 import { explanation } from '../../rules/index.js';
 import { artifactStem, headerLines, TargetError, type CompileInput } from '../target.js';
@@ -124,6 +124,48 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
   const skipped: string[] = [];
 
   for (const ga of pa.grants) lowerGrant(ga);
+  lowerHostTrusted();
+
+  /**
+   * Host-trusted paths inside the write grants (the model's TrustedAccess):
+   * writes denied on each, existing or not (a path rule also refuses its
+   * creation), and on its missing parents (else it could be made elsewhere
+   * and renamed into place); file-write-unlink denied on its ancestors
+   * whose parent is writable, as for a deny. A write grant inside one
+   * names what it lifts: the rule leaves that out (require-not), so the
+   * grant means what the model says whatever the order.
+   */
+  function lowerHostTrusted(): void {
+    const lifts = pa.grants.filter((ga) => ga.applies.macos && ga.grant.path && (ga.grant.access === 'write' || ga.grant.access === 'read-write')).map((ga) => ga.grant);
+    // One rule per write tree for the paths no write grant lies inside, each filter with what it is; one each for the others.
+    const plain = new Map<string, { comment: string; filters: string[] }>();
+    // In the config's order of the write trees, then by the path inside each: an order no spelling of the paths changes.
+    const offset = (g: Grant | undefined): number => (g ? g.span.start.offset : -1);
+    const inside = (ta: (typeof pa.hostTrusted)[number]): string => (ta.under ? ta.trusted.path.slice(ta.under.path!.length) : ta.trusted.path);
+    const ordered = [...pa.hostTrusted].sort((a, b) => offset(a.under) - offset(b.under) || (inside(a) < inside(b) ? -1 : inside(a) > inside(b) ? 1 : 0));
+    for (const ta of ordered) {
+      if (ta.state.macos !== 'read-only') continue;
+      const path = ta.trusted.path;
+      const at = ta.under ? origin(ta.under) : 'implicit';
+      for (const dir of [path, ...(ta.missingParents ?? [])]) {
+        const what = dir === path ? ta.trusted.entry.id : `a missing parent of ${commentText(path)}, or it could be made elsewhere and renamed into place`;
+        const within = lifts.filter((g) => g.path !== dir && isUnder(g.path!, dir));
+        if (!within.length) {
+          const group = plain.get(at) ?? { comment: `${at}: the host-trusted paths inside it, neither written nor created (host-trusted-path)`, filters: [] };
+          group.filters.push(`  ${filterFor(dir, 'tree')} ;; ${what}`);
+          plain.set(at, group);
+          continue;
+        }
+        const sbpl = `(deny file-write* (require-all ${filterFor(dir, 'tree')}${within.map((g) => ` (require-not ${filterFor(g.path!, g.scope)})`).join('')}))`;
+        add('6) denies', { comment: `${at}: the host-trusted ${sbplString(dir)} (${what}), neither written nor created, but for the write grants inside it, which name it (host-trusted-path)`, sbpl });
+      }
+      for (const a of ta.pinnedAncestors?.macos ?? [])
+        add('6) denies', { comment: `${at}: an ancestor of the host-trusted ${sbplString(path)}: not renamed or removed (host-trusted-path)`, sbpl: `(deny file-write-unlink ${filterFor(a, 'file')})` });
+    }
+    // The closing parenthesis has a line of its own: a trailing comment runs to the end of its line.
+    for (const g of plain.values()) add('6) denies', { comment: g.comment, sbpl: `(deny file-write*\n${g.filters.join('\n')}\n)` });
+  }
+
 
   function lowerGrant(ga: GrantAccess): void {
     const g = ga.grant;

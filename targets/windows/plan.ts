@@ -1,7 +1,7 @@
 import type { Verdict } from '../../compiler/diagnostic.js';
 import type { Grant, ListName, PrincipalKind } from '../../compiler/ir/types.js';
 import { who } from '../../compiler/ir/names.js';
-import { expandTilde, secretLocations, windowsSecretSpellings } from '../../compiler/paths/index.js';
+import { expandTilde, isStrictlyUnder, secretLocations, windowsSecretSpellings, type HostTrustedPath } from '../../compiler/paths/index.js';
 import { version } from '../../compiler/version.js';
 import type { GrantAccess, PrincipalAccess } from '../../model/index.js';
 import { explanation, type RuleId } from '../../rules/index.js';
@@ -18,6 +18,8 @@ import {
   denyReadFile,
   lowLabelFile,
   lowLabelTree,
+  readOnlyContainer,
+  readOnlyFile,
   sessionSidPattern,
   sessionSidPlaceholder,
   tokenTemplate,
@@ -30,9 +32,9 @@ import {
  * only decides how Windows spells and enforces it.
  */
 
-export type StepAction = 'grant-write' | 'label-low' | 'deny-read';
-/** Where an entry came from: a config list, an implicit TYBA grant, TYBA's secret list (its platforms page), or a workspace. */
-export type Source = ListName | 'implicit' | 'secret' | 'workspace';
+export type StepAction = 'grant-write' | 'label-low' | 'label-read-only' | 'deny-read';
+/** Where an entry came from: a config list, an implicit TYBA grant, TYBA's secret list (its platforms page), a workspace, or a host-trusted path inside a write grant. */
+export type Source = ListName | 'implicit' | 'secret' | 'workspace' | 'host-trusted';
 
 interface Origin {
   /** A principal id (`agent`, `tool.NAME`, `mcp.NAME`), or `*` for what applies to every principal. */
@@ -256,6 +258,53 @@ function noEffectReason(ga: GrantAccess): string {
 }
 
 
+const depthOf = (p: string | null): number => (p === null ? 0 : p.split('/').length);
+
+/**
+ * The host-trusted labels (the model's, for the whole config: a label is
+ * the file's) as steps: a Medium no-write-up label on each path and file
+ * by file below it. A write grant at one lifts it (no label); one inside
+ * one gets its writes after it, its Low label set file by file over the
+ * read-only ones. Returns the writes outside every labelled path, and the
+ * labels with the writes inside them, shallowest first.
+ */
+function hostTrustedSteps(input: CompileInput, writes: readonly Draft[], leftOut: LeftOut[]): { before: Draft[]; trusted: Draft[] } {
+  const { carved, lifted } = input.access.windowsLabels;
+  const labelled: HostTrustedPath[] = carved.filter((t) => !lifted.includes(t.path));
+  const inside = (p: string | null): boolean => p !== null && labelled.some((t) => isStrictlyUnder(p, t.path));
+  const drafts: Draft[] = [];
+  for (const t of labelled) {
+    const mapped = toWindows(t.path, input.ir.home);
+    const o: Origin = { principal: '*', configLine: null, implicit: `host-trusted: ${t.label}`, source: 'host-trusted', written: t.path };
+    if (!mapped.ok) {
+      leftOut.push({ ...o, posixPath: t.path, reason: mapped.reason, ruleId: NO_WINDOWS_PATH });
+      continue;
+    }
+    drafts.push({
+      ...o,
+      posixPath: t.path,
+      path: mapped.path.spelled,
+      action: 'label-read-only',
+      sddl: readOnlyContainer,
+      fileSddl: readOnlyFile,
+      recursive: true,
+      perFile: true,
+      why: `a host-trusted path inside a write tree (${t.label}; host-trusted-path): a Medium no-write-up label on the object and, file by file, on everything below it, so that a Low token may read it but neither write, rename nor remove it; the label is the file's, so it holds for every principal`,
+    });
+  }
+  for (const w of writes) {
+    if (!inside(w.posixPath)) continue;
+    drafts.push(
+      w.action === 'label-low' && w.sddl === lowLabelTree
+        ? { ...w, fileSddl: lowLabelFile, recursive: true, perFile: true, why: `${w.why}; inside a host-trusted path, set file by file over its read-only labels (the grant names it: host-trusted-path)` }
+        : w,
+    );
+  }
+  // Shallowest first; at one depth the label before the writes (a stable sort keeps that order).
+  const trusted = drafts.map((d, i) => ({ d, i })).sort((a, b) => depthOf(a.d.posixPath) - depthOf(b.d.posixPath) || a.i - b.i).map((x) => x.d);
+  return { before: writes.filter((w) => !inside(w.posixPath)), trusted };
+}
+
 function denyStep(o: Origin, posixPath: string | null, path: WindowsPath, what: string): Draft {
   return {
     ...o,
@@ -302,8 +351,12 @@ export function buildPlan(input: CompileInput): AclPlan {
   }
   input.access.principals.forEach((pa, i) => lowerPrincipal(pa, principals[i]!.sessionSid, home, writes, denies, leftOut, noEffect));
   // Writes first, denies last: a deny label inside a write tree must be the
-  // explicit label its objects end with. undo.ps1 walks the steps backwards.
-  const steps: PlanStep[] = [...writes, ...denies].map((d, i) => {
+  // explicit label its objects end with. Between them, from the shallowest
+  // path down, the host-trusted paths' read-only labels and the writes of
+  // the grants inside one, so that each ends with the label the model says.
+  // undo.ps1 walks the steps backwards.
+  const { before, trusted } = hostTrustedSteps(input, writes, leftOut);
+  const steps: PlanStep[] = [...before, ...trusted, ...denies].map((d, i) => {
     const id = `step-${String(i + 1).padStart(3, '0')}`;
     return {
       id,
@@ -359,9 +412,13 @@ export function buildPlan(input: CompileInput): AclPlan {
     leftOut,
     noEffect,
     readable,
-    notes: notes(ir.fs.knowsFacts, readable.length),
+    notes: [...notes(ir.fs.knowsFacts, readable.length), ...(steps.some((st) => st.action === 'label-read-only') ? [HOST_TRUSTED_NOTE] : [])],
   };
 }
+
+/** Said where the plan labels a host-trusted path: what the labels hold, and where Windows cannot. */
+const HOST_TRUSTED_NOTE =
+  'Host-trusted paths inside a write tree (.git, shell start-up files, PATH directories in the home, editor and agent task configs, the config itself: host-trusted-path) get a Medium no-write-up label, file by file, so that a Low token reads them but cannot write, rename or remove them. One that does not exist when apply.ps1 runs has nothing to label and can be created; a rename of a directory above one carries it along, labelled, and a new one can then be created under the old name: Windows has no way to pin the directories above it.';
 
 function notes(knowsFacts: boolean, readable: number): string[] {
   return [

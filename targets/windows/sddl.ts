@@ -70,6 +70,16 @@ export const lowLabelFile = 'S:(ML;;NW;;;LW)';
 export const denyReadContainer = 'S:(ML;OICI;NRNWNX;;;ME)';
 export const denyReadFile = 'S:(ML;;NRNWNX;;;ME)';
 
+/**
+ * Read-only (a host-trusted path inside a write tree): a Medium label with
+ * no-write-up only. The Low token may read it, as everything, and not write
+ * it, whatever the write tree's allow ACE says; Medium is what the user's
+ * own programs run at, so the user still writes it. Set after the write
+ * tree's Low label, file by file like a deny-read label.
+ */
+export const readOnlyContainer = 'S:(ML;OICI;NW;;;ME)';
+export const readOnlyFile = 'S:(ML;;NW;;;ME)';
+
 /** The restricted token every principal runs under (the host product creates it). */
 export const tokenTemplate = {
   type: 'restricted',

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { repoRoot } from '../helpers.js';
+import { finished, WAIT_LIMIT_MS } from '../waits.js';
 
 const bin = join(repoRoot, 'bin', 'boxwright.cjs');
 const machine = join(repoRoot, 'examples', 'machine.json');
@@ -23,7 +24,7 @@ function git(cwd: string, ...args: string[]): string {
 }
 
 function boxwright(cwd: string, args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [bin, ...args], { cwd, env, encoding: 'utf8', timeout: 60_000 });
+  const r = finished(spawnSync(process.execPath, [bin, ...args], { cwd, env, encoding: 'utf8', timeout: WAIT_LIMIT_MS }), `boxwright ${args.join(' ')}`);
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { repoRoot } from '../helpers.js';
+import { finished, WAIT_LIMIT_MS } from '../waits.js';
 
 const bin = join(repoRoot, 'bin', 'boxwright.cjs');
 const scratch = mkdtempSync(join(tmpdir(), 'boxwright-cli-'));
@@ -154,14 +155,14 @@ describe('issue 22: a quieter, kinder lint', () => {
       ':3:10  info  low-label-exposure',
       ':3:29  error  write-only',
       ':3:29  warning  write-only',
-      '  info  8 findings depend on the machine, which the view does not know (windows-open-reads, missing-path ×4, socket-in-read-grant, deny-absent-path, exec-dependencies; lines 1, 2, 3, 4, 5): -v lists them, --fs host or --fs FILE.json decides them',
+      '  info  10 findings depend on the machine, which the view does not know (windows-open-reads, missing-path ×4, socket-in-read-grant, host-trusted-path ×2, deny-absent-path, exec-dependencies; lines 1, 2, 3, 4, 5): -v lists them, --fs host or --fs FILE.json decides them',
       ' (box): macos accepted · linux refused · windows accepted-with-warnings',
     ]);
-    assert.match(r.stdout, /\n1 error, 1 warning, 10 info\n$/);
+    assert.match(r.stdout, /\n1 error, 1 warning, 12 info\n$/);
     const verbose = boxwright(['lint', '--fs', 'none', '--home', '/home/dev', '-v', cfg]);
-    assert.equal(verbose.stdout.split('\n').filter((l) => l.startsWith(cfg) && l.includes('depends on the machine')).length, 8);
+    assert.equal(verbose.stdout.split('\n').filter((l) => l.startsWith(cfg) && l.includes('depends on the machine')).length, 10);
     const json = JSON.parse(boxwright(['lint', '--fs', 'none', '--home', '/home/dev', '--format', 'json', cfg]).stdout) as { files: { diagnostics: { message: string }[] }[] };
-    assert.equal(json.files[0]!.diagnostics.filter((d) => d.message.startsWith('depends on the machine')).length, 8);
+    assert.equal(json.files[0]!.diagnostics.filter((d) => d.message.startsWith('depends on the machine')).length, 10);
   });
   it('--quiet reports errors only; verdicts, the exit status and --max-warnings still count the rest', () => {
     const cfg = file('quiet.toml', '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env"]\n');
@@ -233,13 +234,13 @@ describe('issue 22: a quieter, kinder lint', () => {
       [[big], `boxwright: cannot read ${big}: is larger than 16 MiB (17825792 bytes), the most boxwright reads\n`],
     ];
     for (const [a, stderr] of cases) {
-      const r = spawnSync(process.execPath, [bin, 'lint', '--fs', 'none', ...a], { encoding: 'utf8', timeout: 30_000, env: { ...process.env, NO_COLOR: '1' } });
+      const r = finished(spawnSync(process.execPath, [bin, 'lint', '--fs', 'none', ...a], { encoding: 'utf8', timeout: WAIT_LIMIT_MS, env: { ...process.env, NO_COLOR: '1' } }), `boxwright lint ${a.join(' ')} (refused, or a hang)`);
       assert.equal(r.error, undefined, `${a.join(' ')}: ${String(r.error)}`);
       assert.deepEqual([r.status, r.stderr], [2, stderr]);
     }
-    const zero = spawnSync('bash', ['-c', `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} lint --fs none - < /dev/zero`], { encoding: 'utf8', timeout: 30_000 });
+    const zero = finished(spawnSync('bash', ['-c', `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} lint --fs none - < /dev/zero`], { encoding: 'utf8', timeout: WAIT_LIMIT_MS }), 'boxwright lint - < /dev/zero (refused past 16 MiB, or a hang)');
     assert.deepEqual([zero.status, zero.stderr], [2, 'boxwright: cannot read <stdin>: runs on past 16 MiB, the most boxwright reads\n']);
-    const explain = spawnSync(process.execPath, [bin, 'explain', '--fs', 'none', fifo], { encoding: 'utf8', timeout: 30_000 });
+    const explain = finished(spawnSync(process.execPath, [bin, 'explain', '--fs', 'none', fifo], { encoding: 'utf8', timeout: WAIT_LIMIT_MS }), 'boxwright explain FIFO (refused, or a hang)');
     assert.equal(explain.status, 2, explain.stderr);
     assert.match(explain.stderr, /is a FIFO, not a regular file/);
   });

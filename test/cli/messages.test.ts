@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { repoRoot } from '../helpers.js';
+import { finished, WAIT_LIMIT_MS } from '../waits.js';
 
 const bin = join(repoRoot, 'bin', 'boxwright.cjs');
 const scratch = mkdtempSync(join(tmpdir(), 'boxwright-messages-'));
@@ -17,7 +18,7 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '' };
 
 function boxwright(args: readonly string[], cwd = repoRoot): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [bin, ...args], { cwd, env, encoding: 'utf8', timeout: 60_000 });
+  const r = finished(spawnSync(process.execPath, [bin, ...args], { cwd, env, encoding: 'utf8', timeout: WAIT_LIMIT_MS }), `boxwright ${args.join(' ')}`);
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -68,7 +69,7 @@ describe('item 11: manifest errors say where and what, in words', () => {
     assert.doesNotMatch(err, /position/);
   });
   it('schema errors name the entry and the key, not JSON pointers', () => {
-    assert.match(lintWith('{"home": "/home/dev", "entries": {"/home/dev/project": "folder"}}'), /the entry "\/home\/dev\/project" is "folder": an entry's kind is "file", "dir", "socket", \{ "symlink": "TARGET" \}, \{ "elf": \{ … \} \} or \{ "script": "INTERPRETER \[ARG\]" \}/);
+    assert.match(lintWith('{"home": "/home/dev", "entries": {"/home/dev/project": "folder"}}'), /the entry "\/home\/dev\/project" is "folder": an entry's kind is "file", "dir", "socket", \{ "symlink": "TARGET" \}, \{ "text": "CONTENT" \}, \{ "elf": \{ … \} \} or \{ "script": "INTERPRETER \[ARG\]" \}/);
     assert.match(lintWith('{"home": "/home/dev", "entries": {}, "extra": 1}'), /unknown key "extra" at the top level/);
     assert.match(lintWith('{"entries": {}}'), /the key "home" is missing/);
     assert.match(lintWith('{"home": "home/dev", "entries": {}}'), /"home" must be an absolute path/);

@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { repoRoot } from '../helpers.js';
+import { finished, WAIT_LIMIT_MS } from '../waits.js';
 
 interface Counted {
   readonly argv: readonly string[];
@@ -90,12 +91,15 @@ if (!process.env[CHILD]) describe('one model per command: the front end and the 
   let child: SpawnSyncReturns<string>;
   let results: Counted[] = [];
   before(() => {
-    child = spawnSync(process.execPath, [fileURLToPath(import.meta.url)], {
-      cwd: repoRoot,
-      encoding: 'utf8',
-      env: { ...process.env, [CHILD]: JSON.stringify(Object.values(cases)), BOXWRIGHT_BWRAP: join(dir, 'no', 'bwrap'), NO_COLOR: '1' },
-      timeout: 120_000,
-    });
+    child = finished(
+      spawnSync(process.execPath, [fileURLToPath(import.meta.url)], {
+        cwd: repoRoot,
+        encoding: 'utf8',
+        env: { ...process.env, [CHILD]: JSON.stringify(Object.values(cases)), BOXWRIGHT_BWRAP: join(dir, 'no', 'bwrap'), NO_COLOR: '1' },
+        timeout: WAIT_LIMIT_MS,
+      }),
+      'the counting child running every command line',
+    );
     if (child.status === 0) results = JSON.parse(child.stdout) as Counted[];
   });
 

@@ -21,12 +21,13 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { repoRoot, requireOrSkip, sharedDir } from '../helpers.js';
+import { repoRoot } from '../helpers.js';
+import { tomlTestSuite } from '../toml/suite.js';
 import { compareTagged } from '../toml/compare-tagged.js';
 
 interface Decoded {
@@ -71,10 +72,8 @@ if (!isMainThread && (workerData as WorkerInput | undefined)?.role === 'parse-de
   }
   parentPort!.postMessage(results);
 } else {
-  const shared = sharedDir();
-  const suite = shared === undefined ? undefined : join(shared, 'toml-test');
+  const { dir: suite, skipReason: skip } = tomlTestSuite();
   const list = suite === undefined ? undefined : join(suite, 'files-toml-1.0.0');
-  const skip = requireOrSkip(list !== undefined && existsSync(list), 'the toml-test suite (../shared/toml-test/files-toml-1.0.0)');
   const mainModule = pathToFileURL(join(repoRoot, 'dist', 'app', 'cli', 'main.js')).href;
 
   /** Every case through `main` in one worker thread. */

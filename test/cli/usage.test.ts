@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { repoRoot } from '../helpers.js';
+import { finished, WAIT_LIMIT_MS } from '../waits.js';
 
 const bin = join(repoRoot, 'bin', 'boxwright.cjs');
 const scratch = mkdtempSync(join(tmpdir(), 'boxwright-usage-'));
@@ -23,14 +24,14 @@ interface Run {
 }
 
 function boxwright(args: readonly string[], input = ''): Run {
-  const r = spawnSync(process.execPath, [bin, ...args], { cwd: repoRoot, input, env, encoding: 'utf8', timeout: 60_000 });
+  const r = finished(spawnSync(process.execPath, [bin, ...args], { cwd: repoRoot, input, env, encoding: 'utf8', timeout: WAIT_LIMIT_MS }), `boxwright ${args.join(' ')}`);
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** The command with a terminal for standard input (util-linux `script` makes the pseudo-terminal). */
 function onTerminal(args: readonly string[]): Run {
   const line = [process.execPath, bin, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const r = spawnSync('script', ['-qec', line, '/dev/null'], { cwd: repoRoot, env, encoding: 'utf8', timeout: 20_000 });
+  const r = finished(spawnSync('script', ['-qec', line, '/dev/null'], { cwd: repoRoot, env, encoding: 'utf8', timeout: WAIT_LIMIT_MS }), `boxwright ${args.join(' ')} on a terminal`);
   assert.ok(!r.error, `script: ${r.error?.message}`);
   return { status: r.status, stdout: r.stdout.replace(/\r\n/g, '\n'), stderr: r.stderr };
 }
@@ -212,7 +213,7 @@ describe('item 6: a closed pipe ends the command quietly', () => {
     const examples = ['examples/coding-agent.toml', 'examples/write-only.toml', 'examples/direct-network.toml', 'examples/protected-path.toml', 'examples/tyba-user-config.toml'];
     // More than a pipe's buffer, so that the write meets the closed pipe.
     const script = `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} lint --fs examples/machine.json --format sarif ${examples.join(' ')} | head -c 1 >/dev/null; echo "status=\${PIPESTATUS[0]}" >&2`;
-    const r = spawnSync('bash', ['-c', script], { cwd: repoRoot, env, encoding: 'utf8', timeout: 60_000 });
+    const r = finished(spawnSync('bash', ['-c', script], { cwd: repoRoot, env, encoding: 'utf8', timeout: WAIT_LIMIT_MS }), 'lint --format sarif | head -c 1');
     assert.doesNotMatch(r.stderr, /EPIPE|Unhandled|internal error|at /);
     assert.match(r.stderr, /^status=1\n$/, 'write-only.toml is refused: exit 1, as without the pipe');
   });

@@ -206,3 +206,125 @@ describe('the GitHub Actions example gates as it says', () => {
     assert.match(r.stderr, /^boxwright diff: --fail-on widen fails: sandbox\/agent\.toml: what is asked for widens \(on every machine\); sandbox\/agent\.toml: what this machine grants widens on macos, linux, windows\n$/);
   });
 });
+
+/**
+ * Issue 21, Done-when item 2: lifting a host-trusted carve-out (a write
+ * grant naming `~/project/.git`, or a path inside it, in a write tree that
+ * kept it read-only) is a widening in `diff`, whatever the machine: the
+ * request is compared with each write tree's host-trusted paths carved
+ * out, as every platform gives them (model/requested.ts). Before, the
+ * request compared `write ~/project` with `write ~/project, ~/project/.git`
+ * as the same, so a machine that refused both revisions (no ~/project)
+ * passed the gate: "both revisions ask for the same".
+ */
+describe('diff --fail-on widen: lifting a host-trusted carve-out widens', () => {
+  const tree = '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project"]\n';
+  const lifted = '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project", "~/project/.git"]\n';
+  it('a write grant naming ~/project/.git: a requested widening on a machine that refuses both revisions, with no facts, and with facts that accept both', (t) => {
+    const dir = scratch(t);
+    writeFileSync(join(dir, 'a.toml'), tree);
+    writeFileSync(join(dir, 'b.toml'), lifted);
+    const line = /^ {2}\+ {2}the agent now asks to write ~\/project\/\.git \(r → rw\)$/m;
+    const refused = diff(dir, '--home', absentHome, '--fail-on', 'widen', '--no-artifacts', 'a.toml', 'b.toml');
+    assert.equal(refused.status, 1, refused.stdout + refused.stderr);
+    assert.match(refused.stdout, line);
+    assert.doesNotMatch(refused.stdout, /ask for the same/);
+    assert.equal(refused.stderr, 'boxwright diff: --fail-on widen fails: b.toml: what is asked for widens (on every machine); b.toml: this machine cannot judge the change (both revisions refused on macos, linux, windows)\n');
+    const none = diff(dir, '--fs', 'none', '--fail-on', 'widen', '--no-artifacts', 'a.toml', 'b.toml');
+    assert.equal(none.status, 1);
+    assert.match(none.stdout, line);
+    // examples/machine.json has ~/project/.git: every platform's grant widens there too.
+    const known = diff(dir, '--fs', manifest, '--fail-on', 'widen', '--no-artifacts', 'a.toml', 'b.toml');
+    assert.equal(known.status, 1);
+    assert.match(known.stdout, line);
+    assert.match(known.stdout, /^ {2}\+ {2}macos, linux: the agent can now write ~\/project\/\.git \(r → rw\)$/m);
+    assert.equal(known.stderr, 'boxwright diff: --fail-on widen fails: b.toml: what is asked for widens (on every machine); b.toml: what this machine grants widens on macos, linux, windows\n');
+    // The lift given up is a narrowing, which facts that accept both revisions settle: the gate passes.
+    const back = diff(dir, '--fs', manifest, '--fail-on', 'widen', '--no-artifacts', 'b.toml', 'a.toml');
+    assert.equal(back.status, 0, back.stdout + back.stderr);
+    assert.match(back.stdout, /^ {3}- the agent no longer asks to write ~\/project\/\.git \(rw → r\)$/m);
+  });
+  it('what lifts one: a write_file of a home start-up file, a hook inside a lifted .git, a tree inside .git; a read of one asks for the same', (t) => {
+    const dir = scratch(t);
+    const cases: [string, string, RegExp][] = [
+      ['read = ["~"]\nwrite = ["~"]\n', 'read = ["~"]\nwrite = ["~"]\nwrite_file = ["~/.bashrc"]\n', /^ {2}\+ {2}the agent now asks to write ~\/\.bashrc \(r → rw\)$/m],
+      ['read = ["~"]\nwrite = ["~"]\n', 'read = ["~"]\nwrite = ["~", "~/.local/bin"]\n', /^ {2}\+ {2}the agent now asks to write ~\/\.local\/bin \(r → rw\)$/m],
+      ['read = ["~/project"]\nwrite = ["~/project/.git"]\n', 'read = ["~/project"]\nwrite = ["~/project/.git", "~/project/.git/hooks"]\n', /^ {2}\+ {2}the agent now asks to write ~\/project\/\.git\/hooks \(r → rw\)$/m],
+      ['read = ["~/project"]\nwrite = ["~/project"]\n', 'read = ["~/project"]\nwrite = ["~/project", "~/project/.git/objects"]\n', /^ {2}\+ {2}the agent now asks to write ~\/project\/\.git\/objects \(r → rw\)$/m],
+      ['read = ["~/project"]\nwrite = ["~/project"]\n', 'read = ["~/project"]\nwrite = ["~/project"]\nwrite_file = ["~/project/.vscode/tasks.json"]\n', /^ {2}\+ {2}the agent now asks to write ~\/project\/\.vscode\/tasks\.json \(r → rw\)$/m],
+    ];
+    for (const [before, after, line] of cases) {
+      writeFileSync(join(dir, 'a.toml'), `[agent.filesystem]\n${before}`);
+      writeFileSync(join(dir, 'b.toml'), `[agent.filesystem]\n${after}`);
+      const r = diff(dir, '--home', absentHome, '--fail-on', 'widen', '--no-artifacts', 'a.toml', 'b.toml');
+      assert.equal(r.status, 1, after);
+      assert.match(r.stdout, line, r.stdout);
+      assert.match(r.stderr, /what is asked for widens \(on every machine\)/, after);
+    }
+    // A read grant of a carve-out asks for no write: the same request (and, with facts that accept both, the same grant).
+    writeFileSync(join(dir, 'a.toml'), `[agent.filesystem]\n${tree.split('\n').slice(1).join('\n')}`);
+    writeFileSync(join(dir, 'b.toml'), '[agent.filesystem]\nread = ["~/project", "~/project/.git"]\nwrite = ["~/project"]\n');
+    const same = diff(dir, '--fs', manifest, '--fail-on', 'widen', '--no-artifacts', 'a.toml', 'b.toml');
+    assert.equal(same.status, 0, same.stdout + same.stderr);
+    assert.doesNotMatch(same.stdout, /^requested/m);
+  });
+  it('the config in its own write tree (attack 3): a write_file of it, under diff --git, is a requested widening', (t) => {
+    const dir = scratch(t);
+    const git = (...a: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...a], { cwd: dir });
+    git('init', '-q');
+    const own = (extra: string) => `[agent.filesystem]\nread = [${JSON.stringify(dir)}]\nwrite = [${JSON.stringify(dir)}]\n${extra}`;
+    writeFileSync(join(dir, 'sandbox.toml'), own(''));
+    git('add', 'sandbox.toml');
+    git('commit', '-qm', 'base');
+    writeFileSync(join(dir, 'sandbox.toml'), own(`write_file = [${JSON.stringify(join(dir, 'sandbox.toml'))}]\n`));
+    const r = diff(dir, '--git', 'HEAD', '--fs', 'none', '--fail-on', 'widen', '--no-artifacts', '--platform', 'linux');
+    assert.equal(r.status, 1, r.stdout + r.stderr);
+    assert.ok(r.stdout.split('\n').includes(`  +  the agent now asks to write ${join(dir, 'sandbox.toml')} (r → rw)`), r.stdout);
+    assert.match(r.stderr, /what is asked for widens \(on every machine\)/);
+  });
+  it('on a machine with the paths, no effective widening goes without a requested one (lifts, start-up files, a worktree .git)', (t) => {
+    const dir = scratch(t);
+    const machine = JSON.parse(readFileSync(manifest, 'utf8')) as { entries: Record<string, unknown> };
+    Object.assign(machine.entries, {
+      '/home/dev/.bashrc': 'file',
+      '/home/dev/.local/bin': 'dir',
+      '/home/dev/project/.vscode/tasks.json': 'file',
+      '/home/dev/project/.envrc': 'file',
+      '/home/dev/project/sub/.git/config': 'file',
+      '/home/dev/project/sub/.git/hooks': 'dir',
+    });
+    const fs = join(dir, 'machine.json');
+    writeFileSync(fs, JSON.stringify(machine));
+    const reader = configReader({ fs });
+    const bodies = [
+      'read = ["~/project"]\nwrite = ["~/project"]\n',
+      'read = ["~/project"]\nwrite = ["~/project", "~/project/.git"]\n',
+      'read = ["~/project"]\nwrite = ["~/project", "~/project/.git/hooks"]\n',
+      'read = ["~/project"]\nwrite = ["~/project", "~/project/.git/objects"]\n',
+      'read = ["~/project"]\nwrite = ["~/project"]\nwrite_file = ["~/project/.git/config", "~/project/.envrc"]\n',
+      'read = ["~/project"]\nwrite = ["~/project", "~/project/.vscode"]\n',
+      'read = ["~/project"]\nwrite = ["~/project/sub"]\n',
+      'read = ["~/project"]\nwrite = ["~/project/sub", "~/project/sub/.git"]\n',
+      'read = ["~"]\nwrite = ["~"]\n',
+      'read = ["~"]\nwrite = ["~", "~/.local/bin"]\nwrite_file = ["~/.bashrc"]\n',
+    ];
+    const checked = bodies.map((b, i) => reader.check(new TextEncoder().encode(`[agent.filesystem]\n${b}`), `c${i}.toml`)).filter((c): c is CheckedPolicy => !!c.ir);
+    assert.equal(checked.length, bodies.length);
+    let bounded = 0;
+    let lifts = 0;
+    for (const b of checked)
+      for (const a of checked) {
+        const d = accessDelta(b, a, PLATFORMS);
+        if (d.requested.some((c) => c.widens)) {
+          lifts++;
+          continue;
+        }
+        for (const platform of PLATFORMS) {
+          if (b.verdicts[platform] === 'refused' || a.verdicts[platform] === 'refused') continue;
+          bounded++;
+          assert.deepEqual(d.changes.filter((c) => c.platform === platform && c.widens).map((c) => c.sentence), [], `${b.file} → ${a.file}`);
+        }
+      }
+    assert.ok(bounded > 50 && lifts > 20, `${bounded} compared, ${lifts} widened requests`);
+  });
+});

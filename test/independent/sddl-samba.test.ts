@@ -138,8 +138,9 @@ function labelFields(sddl: string): { flags: number; policy: number; level: stri
 }
 
 describe('independent: mandatory labels against the documented encoding', () => {
-  it('label-low is no-write-up at Low; deny-read is no-read-up, no-write-up and no-execute-up at Medium; inheritance only on containers', async () => {
+  it('label-low is no-write-up at Low; label-read-only no-write-up at Medium; deny-read is no-read-up, no-write-up and no-execute-up at Medium; inheritance only on containers', async () => {
     let labels = 0;
+    let readOnly = 0;
     for (const { name, plan } of await plans()) {
       for (const s of plan.steps) {
         if (s.action === 'grant-write') continue;
@@ -149,6 +150,12 @@ describe('independent: mandatory labels against the documented encoding', () => 
         if (s.action === 'label-low') {
           assert.deepEqual({ policy: main.policy, level: main.level }, { policy: 0x1, level: 'S-1-16-4096' }, `${name} ${s.id}`);
           assert.equal(main.flags, tree ? 0x3 : 0, `${name} ${s.id}: OICI for a tree, none for a file`);
+          // Inside a host-trusted path, set file by file over its read-only labels.
+          if (s.fileSddl) assert.deepEqual(labelFields(s.fileSddl), { flags: 0, policy: 0x1, level: 'S-1-16-4096' }, `${name} ${s.id} (files)`);
+        } else if (s.action === 'label-read-only') {
+          readOnly++;
+          assert.deepEqual(main, { flags: 0x3, policy: 0x1, level: 'S-1-16-8192' }, `${name} ${s.id}: no-write-up at Medium, reads open`);
+          assert.deepEqual(labelFields(s.fileSddl!), { flags: 0, policy: 0x1, level: 'S-1-16-8192' }, `${name} ${s.id} (files)`);
         } else {
           assert.deepEqual(main, { flags: 0x3, policy: 0x7, level: 'S-1-16-8192' }, `${name} ${s.id}`);
           assert.deepEqual(labelFields(s.fileSddl!), { flags: 0, policy: 0x7, level: 'S-1-16-8192' }, `${name} ${s.id} (files)`);
@@ -156,6 +163,7 @@ describe('independent: mandatory labels against the documented encoding', () => 
       }
     }
     assert.ok(labels >= 20, `${labels} labels`);
+    assert.ok(readOnly >= 1, 'a host-trusted path is labelled read-only in some example');
   });
 
   it('a wrong label is read as wrong (the check can fail)', () => {

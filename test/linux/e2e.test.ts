@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { repoRoot, requireOrSkip } from '../helpers.js';
-import { bin, boxwright, bwrapAvailable, makeHome, onPath, writeConfig, type Outcome } from './support.js';
+import { finished, until, WAIT_LIMIT_MS, within } from '../waits.js';
+import { bin, boxwright, bwrapAvailable, makeHome, onPath, processesWith, writeConfig, type Outcome } from './support.js';
 
 const skip = requireOrSkip(bwrapAvailable, 'bubblewrap') ?? requireOrSkip(!!onPath('perl'), 'perl');
 
@@ -137,7 +138,7 @@ read = [${grantList(usrGrants)}]
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'f'), 'original\n');
     const view = ['--unshare-all', '--ro-bind', '/usr', '/usr', '--symlink', 'usr/bin', '/bin', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64', '--proc', '/proc', '--dev', '/dev', '--ro-bind', dir, dir];
-    const r = spawnSync('bwrap', [...view, '--', 'sh', '-c', `mount -o remount,rw,bind ${dir} ${dir} && echo changed > ${dir}/f`], { encoding: 'utf8' });
+    const r = finished(spawnSync('bwrap', [...view, '--', 'sh', '-c', `mount -o remount,rw,bind ${dir} ${dir} && echo changed > ${dir}/f`], { encoding: 'utf8', timeout: WAIT_LIMIT_MS }), 'bare bubblewrap remounting a bind');
     assert.equal(r.status, 0, r.stderr);
     assert.equal(readFileSync(join(dir, 'f'), 'utf8'), 'changed\n', 'without the protections the host file changes: the test above is meaningful');
   });
@@ -178,8 +179,7 @@ read = [${grantList(usrGrants)}]
       const r = await run(['perl', '-e', perl], ['--gateway-socket', sock]);
       assert.equal(r.status, 0, r.stderr);
       assert.equal(r.stdout, 'sent\n');
-      for (let i = 0; i < 50 && !got.length; i++) await new Promise((res) => setTimeout(res, 10));
-      assert.equal(got.join(''), 'via gateway');
+      await until(() => got.join('') === 'via gateway', `the host socket to receive "via gateway" (got "${got.join('')}")`);
     } finally {
       server.close();
     }
@@ -187,10 +187,68 @@ read = [${grantList(usrGrants)}]
 
   it('SIGTERM to boxwright reaches the command, and its exit status comes back', async () => {
     const child = spawn(process.execPath, [bin, 'run', config, '--home', home, '--', 'sh', '-c', 'trap "exit 42" TERM; echo ready; while :; do sleep 0.02; done'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+    const ended = new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    await within(new Promise<void>((resolve) => child.stdout!.once('data', () => resolve())), WAIT_LIMIT_MS, 'the sandboxed command to say it is ready', () => child.kill('SIGKILL'));
     child.kill('SIGTERM');
-    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
-    assert.equal(code, 42);
+    assert.equal(await within(ended, WAIT_LIMIT_MS, 'boxwright to end after SIGTERM'), 42);
+  });
+
+  it('SIGKILL to boxwright (which then forwards nothing) ends the sandbox too: the command does not run on unsupervised', async () => {
+    const token = `boxwright-e2e-sigkill-${process.pid}`;
+    const child = spawn(process.execPath, [bin, 'run', config, '--home', home, '--', 'sh', '-c', 'echo ready; while :; do sleep 0.02; done', token], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_, signal) => resolve(signal)));
+    await within(new Promise<void>((resolve) => child.stdout!.once('data', () => resolve())), WAIT_LIMIT_MS, 'the sandboxed command to say it is ready', () => child.kill('SIGKILL'));
+    assert.ok(processesWith(token).length >= 3, 'the launcher, bubblewrap and the command run');
+    child.kill('SIGKILL');
+    assert.equal(await within(exited, WAIT_LIMIT_MS, 'boxwright to die of SIGKILL'), 'SIGKILL');
+    await until(() => processesWith(token).length === 0, `the sandbox (${token}) to end with boxwright; still running: ${processesWith(token).join(', ')}`);
+  });
+
+  // Wherever in the run a SIGTERM lands — before boxwright listens for it,
+  // once the launcher runs, once bubblewrap runs, once the command runs,
+  // once its handler is set — the run ends, nothing of it stays behind, and
+  // the status says what happened: 42 exactly when the command's handler
+  // ran, else 143 (or boxwright's own death by SIGTERM, before it started
+  // anything). Each moment is an event seen in /proc (the run's processes
+  // by name), not a delay, so load changes only how far a phase has got
+  // when the signal lands, never whether the checks hold.
+  it('a SIGTERM at any moment of the run: no process stays behind, and the status is the command\'s exactly when it handled the signal', async () => {
+    const comms = (token: string): string[] =>
+      processesWith(token).map((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+        } catch {
+          return '';
+        }
+      });
+    const moments = ['at once', 'agent.run', 'bwrap', 'sh', 'handler set'] as const;
+    const outcomes = await Promise.all(
+      moments.map(async (moment, i) => {
+        const token = `boxwright-e2e-sigterm-${process.pid}-${i}`;
+        const caught = join(home, 'project', 'output', `caught-${i}`);
+        const set = join(home, 'project', 'output', `set-${i}`);
+        const script = `trap 'echo > output/caught-${i}; exit 42' TERM; echo > output/set-${i}; while :; do sleep 0.02; done`;
+        const child = spawn(process.execPath, [bin, 'run', config, '--home', home, '--', 'sh', '-c', script, token], { stdio: ['ignore', 'ignore', 'pipe'] });
+        let stderr = '';
+        child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+        let closed = false;
+        const ended = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (c, s) => resolve([c, s]))).finally(() => (closed = true));
+        if (moment === 'handler set') await until(() => existsSync(set) || closed, 'the command to set its SIGTERM handler');
+        else if (moment !== 'at once') await until(() => comms(token).includes(moment) || closed, `the run's ${moment} process`);
+        child.kill('SIGTERM');
+        const [code, signal] = await within(ended, WAIT_LIMIT_MS, `boxwright to end after a SIGTERM (${moment})`, () => child.kill('SIGKILL'));
+        await until(() => processesWith(token).length === 0, `the run's processes (${token}) to end after a SIGTERM (${moment})`);
+        const handled = existsSync(caught);
+        const what = `SIGTERM (${moment}): exit ${code} signal ${signal}, handler ${handled ? 'ran' : 'did not run'}\n${stderr}`;
+        if (handled || moment === 'handler set') assert.equal(code, 42, what);
+        else assert.ok(code === 143 || (code === null && signal === 'SIGTERM'), what);
+        // Not a refusal (125, "the in-sandbox step reported nothing"): the caller's signal ended it.
+        assert.doesNotMatch(stderr, /reported nothing/, what);
+        return `${moment}: ${handled ? 'handled' : code === 143 ? 'ended with 143' : 'boxwright died of it'}`;
+      }),
+    );
+    // What each moment came to, for the reader (beyond the checks, it depends on the machine's load).
+    process.stdout.write(`# SIGTERM outcomes: ${outcomes.join('; ')}\n`);
   });
 
   it('a command that is not in the view: a clear error, exit 127, nothing run', async () => {
@@ -233,7 +291,7 @@ read = [${grantList(usrGrants)}]
       const fds = [openSync(join(out, 'agent.bwrap.args'), 'r'), openSync(join(out, `seccomp.${arch}.bpf`), 'r'), openSync(step, 'r'), openSync('/dev/null', 'r'), openSync('/dev/null', 'r'), openSync(join(out, 'agent.landlock'), 'r')];
       let direct;
       try {
-        direct = spawnSync('bwrap', ['--args', '3', '--', '/.boxwright/exec', '--rules-fd', '8', '--', 'perl', '-e', perl], { stdio: ['ignore', 'pipe', 'pipe', ...fds], encoding: 'utf8' });
+        direct = finished(spawnSync('bwrap', ['--args', '3', '--', '/.boxwright/exec', '--rules-fd', '8', '--', 'perl', '-e', perl], { stdio: ['ignore', 'pipe', 'pipe', ...fds], encoding: 'utf8', timeout: WAIT_LIMIT_MS }), 'bwrap with the compiled artifacts');
       } finally {
         fds.forEach((fd) => closeSync(fd));
       }

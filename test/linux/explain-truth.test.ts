@@ -1,6 +1,7 @@
 // "explain never lies": for every example Linux accepts, every cell of the
 // Linux column of `explain` is checked by a probe inside the compiled
-// sandbox, under real bubblewrap. The examples' machine (examples/machine.json)
+// sandbox, under real bubblewrap (a row of host-trusted paths that do not
+// exist, by trying to create each). The examples' machine (examples/machine.json)
 // is made real in a temporary home first, so the same configs are checked.
 // The probe is a small static C program bound into the sandbox, because the
 // view holds only granted paths (no shell, no libc unless granted); it runs
@@ -23,6 +24,7 @@ import { exampleNames } from '../compile-helpers.js';
 import { repoRoot, requireOrSkip } from '../helpers.js';
 import { CAN_EXEC_C, READ_WRITE_C } from './model-vs-kernel-probe.js';
 import { bwrapAvailable, onPath } from './support.js';
+import { finished, WAIT_LIMIT_MS, within } from '../waits.js';
 
 const arch = hostArch();
 const skip =
@@ -87,6 +89,14 @@ static int try_rename(const char *p) {
   printf("renamed=%d errno=%d\n", r == 0, err);
   return 0;
 }
+/* probe --create PATH: whether PATH, which does not exist, can be created (as a directory; removed again if it could), and the errno */
+static int try_create(const char *p) {
+  int r = mkdir(p, 0755);
+  int err = r == 0 ? 0 : errno;
+  if (r == 0) rmdir(p);
+  printf("created=%d errno=%d\n", r == 0, err);
+  return 0;
+}
 /*
  * probe --start PATH: whether PATH starts, as a dynamically linked program
  * must: the kernel executes it (no errno comes back: its ELF interpreter is
@@ -105,6 +115,7 @@ static int try_start(const char *p) {
 int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "--start") == 0) return try_start(argv[2]);
   if (argc == 3 && strcmp(argv[1], "--rename") == 0) return try_rename(argv[2]);
+  if (argc == 3 && strcmp(argv[1], "--create") == 0) return try_create(argv[2]);
   if (argc == 3 && strcmp(argv[1], "--listen") == 0) return abstract_listen(argv[2]);
   if (argc == 3 && strcmp(argv[1], "--abstract") == 0) return abstract_connect(argv[2]);
   const char *p = argv[1];
@@ -207,12 +218,18 @@ describe('explain never lies: the Linux column, probed under real bubblewrap', {
     const abstractName = `boxwright-truth-${process.pid}`;
     const listener = spawn(probe, ['--listen', abstractName], { stdio: ['ignore', 'pipe', 'inherit'] });
     after(() => listener.kill());
-    await new Promise<void>((resolve, reject) => {
-      listener.stdout.once('data', () => resolve());
-      listener.once('exit', (code) => reject(new Error(`the abstract socket listener exited ${code}`)));
-    });
+    await within(
+      new Promise<void>((resolve, reject) => {
+        listener.stdout.once('data', () => resolve());
+        listener.once('exit', (code) => reject(new Error(`the abstract socket listener exited ${code}`)));
+      }),
+      WAIT_LIMIT_MS,
+      'the abstract socket listener to listen',
+    );
     const networkProbed: string[] = [];
     let renameTried = 0;
+    let createTried = 0;
+    let trustedRows = 0;
     const startTried: string[] = [];
     const host = hostView(home);
     for (const name of exampleNames) {
@@ -246,10 +263,14 @@ describe('explain never lies: the Linux column, probed under real bubblewrap', {
             // The probe is bound before the view's own arguments; the view then
             // remounts its root read-only, as it does for any command.
             const stepArgs = rules !== undefined ? ['--rules-fd', String(rulesFd)] : ['--no-landlock'];
-            return spawnSync('bwrap', ['--ro-bind', probe, '/.boxwright-probe', '--args', '3', '--', '/.boxwright/exec', ...stepArgs, '--', '/.boxwright-probe', ...probeArgs], {
-              stdio: ['ignore', 'pipe', 'pipe', ...fds],
-              encoding: 'utf8',
-            });
+            return finished(
+              spawnSync('bwrap', ['--ro-bind', probe, '/.boxwright-probe', '--args', '3', '--', '/.boxwright/exec', ...stepArgs, '--', '/.boxwright-probe', ...probeArgs], {
+                stdio: ['ignore', 'pipe', 'pipe', ...fds],
+                encoding: 'utf8',
+                timeout: WAIT_LIMIT_MS,
+              }),
+              'the probe under bubblewrap',
+            );
           } finally {
             for (const fd of fds) closeSync(fd);
           }
@@ -257,6 +278,16 @@ describe('explain never lies: the Linux column, probed under real bubblewrap', {
         for (const row of pm.rows) {
           const legend = row.cells.linux.legend;
           if (!row.path || legend === 'n/a' || legend === 'refused' || row.path.startsWith('%')) continue;
+          // A row of host-trusted paths that do not exist: what explain says is whether each can be created.
+          if (row.list === 'host-trusted' && row.trusted?.startsWith('absent')) {
+            for (const path of row.paths ?? [row.path]) {
+              const made = inSandbox(['--create', path]);
+              const created = /^created=1/m.test(made.stdout);
+              if (made.status !== 0 || created !== legend.includes('w')) failures.push(`${name} ${pm.id} host-trusted ${path}: explain says ${legend}, but [${made.stdout.trim()}${made.stderr.trim()}]`);
+              createTried++;
+            }
+            continue;
+          }
           const r = inSandbox([row.path]);
           if (r.status !== 0) {
             failures.push(`${name} ${pm.id} ${row.list} ${row.written}: bwrap exited ${r.status}: ${r.stderr.trim()}`);
@@ -264,6 +295,7 @@ describe('explain never lies: the Linux column, probed under real bubblewrap', {
           }
           const probed = parseProbe(r.stdout);
           if (probed.probed) execTried++;
+          if (row.list === 'host-trusted') trustedRows++;
           const wrong = agrees(legend, probed);
           if (wrong) failures.push(`${name} ${pm.id} line ${row.line ?? '-'} ${row.list} ${row.written} (${row.path}): ${wrong} [${r.stdout.trim()}]`);
           checked++;
@@ -305,6 +337,8 @@ describe('explain never lies: the Linux column, probed under real bubblewrap', {
     assert.ok(execTried >= 20, `only ${execTried} cells were probed by executing`);
     assert.ok(networkProbed.length >= 1, 'no direct network exception was probed');
     assert.ok(renameTried >= 2, `only ${renameTried} write_file grants were probed by renaming`);
+    // Host-trusted rows: an existing one probed like any cell (read-only), the absent ones by creating them.
+    assert.ok(trustedRows >= 1 && createTried >= 10, `only ${trustedRows} host-trusted rows and ${createTried} absent host-trusted paths were probed`);
     // Both answers were probed: a dynamically linked program that starts, and one that cannot.
     assert.ok(startTried.some((x) => x.endsWith(':started')) && startTried.some((x) => x.endsWith(':not')), `programs started: ${startTried.join(' ')}`);
     // Where the kernel has the scope, a principal with a direct network exception can no longer reach them.

@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { decodeLandlockRules, encodeLandlockRules, LANDLOCK_RIGHTS, LANDLOCK_SCOPES, landlockHelperPath, LandlockRulesError, type DecodedLandlockRuleset, type LandlockRight } from '../../targets/linux/landlock/rules.js';
 import { repoRoot, requireOrSkip } from '../helpers.js';
 import { ALL_RIGHTS, arch, helper, onPath, ruleset, scratch } from './landlock-support.js';
+import { finished, WAIT_LIMIT_MS } from '../waits.js';
 
 const dir = scratch();
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -203,7 +204,7 @@ describe(`the ${other} helper under qemu-user`, { skip: skipQemu }, () => {
     const marker = join(dir, 'qemu-marker');
     const rulesFile = join(dir, 'qemu-rules');
     writeFileSync(rulesFile, encodeLandlockRules(ruleset([[ALL_RIGHTS, '/']])));
-    const r = spawnSync(qemu!, [otherHelper!, '--rules-fd', '3', '--', '/usr/bin/touch', marker], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe', openSync(rulesFile, 'r')] });
+    const r = finished(spawnSync(qemu!, [otherHelper!, '--rules-fd', '3', '--', '/usr/bin/touch', marker], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe', openSync(rulesFile, 'r')], timeout: WAIT_LIMIT_MS }), 'the foreign helper under qemu');
     if (abi === 0) {
       assert.equal(r.status, 125, r.stderr);
       assert.match(r.stderr, /^boxwright-sandbox: the kernel offers no Landlock/);

@@ -14,6 +14,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { repoRoot, requireOrSkip } from '../helpers.js';
 import { boxwright, bwrapAvailable, onPath, testCache, type Outcome } from './support.js';
+import { finished, WAIT_LIMIT_MS } from '../waits.js';
 
 const kernelAbi = (): number => {
   const r = spawnSync(join(repoRoot, 'dist', 'sandbox', `boxwright-sandbox.${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}`), ['--abi'], { encoding: 'utf8' });
@@ -79,9 +80,9 @@ describe('Landlock under boxwright run: execute only where granted', { skip, con
     const c = await boxwright(['compile', config, '--home', home, '--fs', 'host', '--target', 'linux', '--out', out]);
     assert.equal(c.status, 0, c.stderr);
     for (const f of ['agent.bwrap.args', 'agent.landlock', 'agent.landlock.json', 'agent.launch', 'agent.run']) assert.ok(existsSync(join(out, f)), f);
-    const ls = spawnSync(join(out, 'agent.run'), ['/usr/bin/ls', join(home, 'p')], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin' } });
+    const ls = finished(spawnSync(join(out, 'agent.run'), ['/usr/bin/ls', join(home, 'p')], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin' }, timeout: WAIT_LIMIT_MS }), 'agent.run /usr/bin/ls');
     assert.equal(ls.status, 0, ls.stderr);
-    const cat = spawnSync(join(out, 'agent.run'), ['/usr/bin/cat', join(home, 'p', 'note')], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin' } });
+    const cat = finished(spawnSync(join(out, 'agent.run'), ['/usr/bin/cat', join(home, 'p', 'note')], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin' }, timeout: WAIT_LIMIT_MS }), 'agent.run /usr/bin/cat');
     assert.equal(cat.status, 126, cat.stderr);
     // The exec watch saw Landlock refuse it: the message says so, with the grant.
     assert.match(cat.stderr, /\/usr\/bin\/cat is in agent's view, but Landlock refuses to execute it: exec = \["\/usr\/bin\/cat"\] in \[agent.filesystem\]/);

@@ -1,12 +1,13 @@
 // Running boxwright-landlock for real: inside a bubblewrap sandbox, with its
 // rules and ready fds, as the runner will.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hostArch } from '../../targets/linux/index.js';
 import { encodeLandlockRules, LANDLOCK_RIGHTS, landlockHelperPath, type LandlockRight, type LandlockRuleset, type LandlockScope } from '../../targets/linux/landlock/rules.js';
 import { bwrapAvailable, onPath } from './support.js';
+import { WAIT_LIMIT_MS, within } from '../waits.js';
 
 export const arch = hostArch();
 export const helper = arch ? landlockHelperPath(arch) : undefined;
@@ -101,8 +102,9 @@ export function sandboxed(dir: string, rules: LandlockRuleset | undefined, cmd: 
   ];
   // Node would warn about the host's extra CA file, absent from the view.
   const env = { ...process.env, NODE_EXTRA_CA_CERTS: undefined, LC_ALL: 'C' };
-  return new Promise((resolve, reject) => {
-    const child = spawn('bwrap', args, { env, stdio: ['ignore', 'pipe', 'pipe', ...fds] });
+  let child: ChildProcess | undefined;
+  const ran = new Promise<Sandboxed>((resolve, reject) => {
+    child = spawn('bwrap', args, { env, stdio: ['ignore', 'pipe', 'pipe', ...fds] });
     for (const fd of fds) closeSync(fd);
     let stdout = '';
     let stderr = '';
@@ -111,4 +113,5 @@ export function sandboxed(dir: string, rules: LandlockRuleset | undefined, cmd: 
     child.on('error', reject);
     child.on('close', (status) => resolve({ status, stdout, stderr, ready: readFileSync(readyFile, 'utf8') }));
   });
+  return within(ran, WAIT_LIMIT_MS, `bwrap ${args.join(' ')}`, () => child?.kill('SIGKILL'));
 }

@@ -137,7 +137,8 @@ describe('boxwright-sandbox: scopes', { skip }, () => {
     tcpServer = net.createServer((c) => c.end());
     await serve(tcpServer, { port: 0, host: '127.0.0.1' });
     tcpPort = (tcpServer.address() as net.AddressInfo).port;
-    sleeper = spawn('/usr/bin/sleep', ['60'], { stdio: 'ignore' });
+    // Until the tests end, however long they take: killed after them.
+    sleeper = spawn('/usr/bin/sleep', ['infinity'], { stdio: 'ignore' });
   });
   after(() => {
     unixServer?.close();

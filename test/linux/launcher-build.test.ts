@@ -16,6 +16,7 @@ import { envAllowlist } from '../../targets/runner/env.js';
 import { repoRoot, requireOrSkip } from '../helpers.js';
 import { arch, program, sha256 } from './launcher-support.js';
 import { onPath } from './support.js';
+import { finished, WAIT_LIMIT_MS } from '../waits.js';
 
 const skipProgram = requireOrSkip(program !== undefined, `boxwright-sandbox dist/sandbox/boxwright-sandbox.${arch ?? '?'} (a C compiler: Debian gcc, libc6-dev)`);
 const dir = mkdtempSync(join(tmpdir(), 'boxwright-launcher-build-'));
@@ -209,11 +210,11 @@ describe('the launcher as a program', { skip: skipProgram }, () => {
       const digest = sha256(bytes);
       const launchFile = (configSha256: string): void => writeFileSync(join(sub, 'agent.launch'), encodeLaunchFile({ ...sample, config, configSha256, landlock: undefined, bwrap: { path: '/nonexistent/bwrap', uid: 0, mode: 0o755 } }));
       launchFile(digest);
-      const ok = spawnSync(run, ['/usr/bin/true'], { env, encoding: 'utf8' });
+      const ok = finished(spawnSync(run, ['/usr/bin/true'], { env, encoding: 'utf8', timeout: WAIT_LIMIT_MS }), `${run} /usr/bin/true`);
       assert.equal(ok.status, 125);
       assert.match(ok.stderr, /bubblewrap \(\/nonexistent\/bwrap\) cannot be started/, `${size} bytes: ${ok.stderr}`);
       launchFile(digest.slice(0, -1) + (digest.endsWith('0') ? '1' : '0'));
-      const off = spawnSync(run, ['/usr/bin/true'], { env, encoding: 'utf8' });
+      const off = finished(spawnSync(run, ['/usr/bin/true'], { env, encoding: 'utf8', timeout: WAIT_LIMIT_MS }), `${run} /usr/bin/true`);
       assert.equal(off.status, 125);
       assert.match(off.stderr, new RegExp(`changed since the sandbox in .* was compiled from it \\(sha256 ${digest}, compiled from`), `${size} bytes`);
     }

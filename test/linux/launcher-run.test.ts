@@ -5,14 +5,16 @@
 // descriptor, the seccomp program, Landlock when the launch file names
 // rules. Each protection beside a control that lacks it.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { bare, isRoot, makeLab, NOBODY, programWithout, results, skip as skipLab, type Lab } from './hostile/support.js';
 import { abi, interpreterOf, ruleset } from './landlock-support.js';
 import { arch, bwrapRecord, fakeBwrap, launch, makeLauncherDir, program, realBwrap, skip as skipLauncher, type LauncherDir } from './launcher-support.js';
 import { requireOrSkip } from '../helpers.js';
+import { until, WAIT_LIMIT_MS, within } from '../waits.js';
+import { processesWith } from './support.js';
 
 const skip = skipLauncher ?? skipLab;
 
@@ -73,8 +75,7 @@ describe('launcher: the command passes through', { skip, concurrency: 2 }, () =>
       const got = join(work, `got-${sig}`);
       let pid = 0;
       const running = launch(d.run, ['/usr/bin/sh', '-c', `trap 'echo caught > ${got}; exit 3' ${sig.slice(3)}; echo > ${up}; while :; do /usr/bin/sleep 0.05; done`], { started: (p) => (pid = p) });
-      for (let i = 0; i < 200 && !existsSync(up); i++) await sleep(25);
-      assert.ok(existsSync(up), 'the command started');
+      await until(() => existsSync(up), 'the sandboxed command to start (its marker file)');
       process.kill(pid, sig);
       const r = await running;
       assert.equal(r.status, 3, r.stderr);
@@ -82,6 +83,50 @@ describe('launcher: the command passes through', { skip, concurrency: 2 }, () =>
       assert.equal(readFileSync(got, 'utf8'), 'caught\n');
     });
   }
+
+  /**
+   * The launcher started by a shell in the background, as `boxwright run`
+   * starts it (its parent, which then waits): the shell is killed with
+   * SIGKILL once the command is up, and forwards nothing.
+   */
+  async function parentKilled(name: string, options: readonly string[]): Promise<{ token: string; launcher: number }> {
+    const token = `boxwright-orphan-${name}-${process.pid}`;
+    const up = join(work, `up-${name}`);
+    const go = join(work, `go-${name}`);
+    const alive = join(work, `alive-${name}`);
+    const pidFile = join(work, `launcher-${name}`);
+    const script = `while :; do if [ -e '${go}' ]; then echo > '${alive}'; fi; /usr/bin/sleep 0.05; done`;
+    // $$ is the shell's pid: the launcher's parent, which --die-with-parent names.
+    // No pipes: the orphan would hold them open.
+    const shell = spawn('/usr/bin/sh', ['-c', `"$0" ${options.map((o) => (o === 'PARENT' ? '$$' : o)).join(' ')} -- /usr/bin/sh -c "echo > '${up}'; ${script}" ${token} & echo $! > '${pidFile}'; wait`, d.run], { stdio: 'ignore' });
+    let exited = false;
+    const ended = new Promise((resolve) => shell.on('exit', resolve)).finally(() => (exited = true));
+    await until(() => existsSync(up) || exited, 'the sandboxed command to start (its marker file)');
+    assert.ok(existsSync(up), 'the launcher ended before the command started');
+    const launcher = Number(readFileSync(pidFile, 'utf8'));
+    assert.equal(Number(readFileSync(`/proc/${launcher}/stat`, 'utf8').replace(/^.*\) \S+ /s, '').split(' ')[0]), shell.pid, "the shell is the launcher's parent");
+    shell.kill('SIGKILL');
+    await within(ended, WAIT_LIMIT_MS, 'the killed shell to end');
+    return { token, launcher };
+  }
+
+  it('--die-with-parent PID: a parent killed with SIGKILL takes the launcher, bubblewrap and the command with it', async () => {
+    const { token } = await parentKilled('protected', ['--die-with-parent', 'PARENT']);
+    await until(() => processesWith(token).length === 0, `the sandboxed command (${token}) to end with its parent; still running: ${processesWith(token).join(', ')}`);
+  });
+
+  it('control: without --die-with-parent, the launcher outlives its killed parent, and the command runs on unsupervised', async () => {
+    const { token, launcher } = await parentKilled('control', []);
+    try {
+      writeFileSync(join(work, 'go-control'), '');
+      await until(() => existsSync(join(work, 'alive-control')), 'the orphaned command to answer after its parent was killed');
+      assert.ok(processesWith(token).includes(launcher), 'the launcher runs on');
+    } finally {
+      // bubblewrap's own --die-with-parent ends the sandbox with the launcher.
+      process.kill(launcher, 'SIGKILL');
+      await until(() => processesWith(token).length === 0, `the control's sandbox (${token}) to end once its launcher was killed`);
+    }
+  });
 
   it('a command on no PATH directory of the view: 127, with the PATH searched', async () => {
     const r = await launch(d.run, ['no-such-command'], { env: { PATH: '/usr/local/bin:/usr/bin:/bin' } });

@@ -5,7 +5,7 @@
 // built program copied to DIR/<principal>.run — then DIR/agent.run run as a
 // process, with its exit status, output and a marker file to show whether
 // the command ran.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +18,7 @@ import { encodeLaunchFile, LAUNCH_ARCHES, launcherPath, SANDBOX_EXEC_PATH, type 
 import { envAllowlist } from '../../targets/runner/env.js';
 import { requireOrSkip } from '../helpers.js';
 import { bwrapAvailable, onPath, type Outcome } from './support.js';
+import { WAIT_LIMIT_MS, within } from '../waits.js';
 
 export const arch = hostArch();
 export const program = arch ? launcherPath(arch) : undefined;
@@ -156,8 +157,9 @@ export function launch(run: string, args: readonly string[], o: LaunchOptions = 
   for (let i = 3; i <= top; i++) stdio.push('ignore');
   for (const [k, v] of entries) stdio[k] = v;
   const env = o.exactEnv ?? { ...process.env, NODE_EXTRA_CA_CERTS: undefined, LC_ALL: 'C', ...o.env };
-  return new Promise((resolve, reject) => {
-    const child = spawn(run, args, { env, stdio, ...(o.uid !== undefined ? { uid: o.uid, gid: o.uid } : {}) });
+  let child: ChildProcess | undefined;
+  const ran = new Promise<Outcome & { readonly signal: NodeJS.Signals | null }>((resolve, reject) => {
+    child = spawn(run, args, { env, stdio, ...(o.uid !== undefined ? { uid: o.uid, gid: o.uid } : {}) });
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -166,6 +168,7 @@ export function launch(run: string, args: readonly string[], o: LaunchOptions = 
     if (child.pid !== undefined) o.started?.(child.pid);
     child.on('close', (status, signal) => resolve({ status, signal, stdout, stderr }));
   });
+  return within(ran, WAIT_LIMIT_MS, [run, ...args].join(' '), () => child?.kill('SIGKILL'));
 }
 
 /** A bwrap stand-in: a shell script in `dir` (for fakes and for the race's swap). */

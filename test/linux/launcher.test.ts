@@ -248,13 +248,17 @@ describe('launcher: fail-closed', { skip, concurrency: 1 }, () => {
     await refused(touch(), /^agent\.run: not an absolute path: 'relative\/path'; nothing was run\nagent\.run: the in-sandbox step refused \(rules; its message is above\)/);
   });
 
-  it('usage: no command, an unknown option, a bad --pass-fd: exit 2, nothing run', async () => {
-    for (const args of [[], ['-v'], ['--bogus', ...touch()], ['--pass-fd', '2', ...touch()], ['--pass-fd', 'x', ...touch()], ['--pass-env']]) {
+  it('usage: no command, an unknown option, a bad --pass-fd or --die-with-parent: exit 2, nothing run', async () => {
+    for (const args of [[], ['-v'], ['--bogus', ...touch()], ['--pass-fd', '2', ...touch()], ['--pass-fd', 'x', ...touch()], ['--pass-env'], ['--die-with-parent', '0', ...touch()], ['--die-with-parent', '-1', ...touch()], ['--die-with-parent']]) {
       const r = await launch(d.run, args);
       assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
-      assert.match(r.stderr, /^agent\.run: .*\nusage: agent\.run \[--pass-env NAME\|NAME=VALUE\]\.\.\. \[--pass-fd N\]\.\.\. \[-v\] \[--\] CMD \[ARGS\.\.\.\]\n$/);
+      assert.match(r.stderr, /^agent\.run: .*\nusage: agent\.run \[--pass-env NAME\|NAME=VALUE\]\.\.\. \[--pass-fd N\]\.\.\. \[--die-with-parent PID\] \[-v\] \[--\] CMD \[ARGS\.\.\.\]\n$/);
     }
     assert.ok(!existsSync(marker));
+  });
+
+  it('--die-with-parent naming a process that is not its parent: 125, nothing run', async () => {
+    await refused(['--die-with-parent', '1', ...touch()], /its parent \(pid \d+\) has ended, or is not pid 1 \(--die-with-parent\)/);
   });
 
   it('a --pass-fd that is not open: 125', async () => {

@@ -16,6 +16,7 @@ import { viewFromArgv } from '../../targets/linux/view.js';
 import { repoRoot, requireOrSkip } from '../helpers.js';
 import { probeSource } from './model-vs-kernel-probe.js';
 import { bwrapAvailable, onPath } from './support.js';
+import { finished, WAIT_LIMIT_MS } from '../waits.js';
 
 /** mulberry32: a small seeded PRNG, so that a config is reproduced by its seed alone. */
 function prng(seed: number): () => number {
@@ -148,10 +149,14 @@ export function probeInSandbox(artifacts: readonly Artifact[], id: string, arch:
   try {
     // The probe is bound before the view's own arguments; the view then remounts its root read-only, as it does for any command.
     const stepArgs = rules !== undefined ? ['--rules-fd', String(rulesFd)] : ['--no-landlock'];
-    out = spawnSync('bwrap', ['--ro-bind', probe, '/.boxwright-probe', '--args', '3', '--', '/.boxwright/exec', ...stepArgs, '--', '/.boxwright-probe', ...paths], {
-      stdio: ['ignore', 'pipe', 'pipe', ...fds],
-      encoding: 'utf8',
-    });
+    out = finished(
+      spawnSync('bwrap', ['--ro-bind', probe, '/.boxwright-probe', '--args', '3', '--', '/.boxwright/exec', ...stepArgs, '--', '/.boxwright-probe', ...paths], {
+        stdio: ['ignore', 'pipe', 'pipe', ...fds],
+        encoding: 'utf8',
+        timeout: WAIT_LIMIT_MS,
+      }),
+      'the probe under bubblewrap',
+    );
   } finally {
     for (const fd of fds) closeSync(fd);
   }

@@ -14,7 +14,9 @@
 // seccomp; TYBA's sandbox has no Landlock) and compared with the model's
 // Linux cell there: existence, read, write, execute. A secret the kernel
 // lets the agent read where the model says absent is the hole this exists
-// to find.
+// to find. Now and then the worktree is a linked worktree of a repository in
+// the home, or holds a .git of its own, and the home a shell start-up file:
+// host-trusted paths, read-only inside the session's write trees.
 //
 // Every other session's tree lives under the host's /tmp, the others outside
 // it (in the repository's ignored tmp/, or /var/tmp): on Linux TYBA's temp
@@ -167,6 +169,35 @@ function makeSession(r: Rand, top: string, program: string): Session {
     agentDirs.push(join(home, '.config'));
     file(join(home, '.config', 'agent.json'));
   }
+  // Now and then host-trusted paths (drawn last, so the sessions before stay what they were): the
+  // worktree a linked worktree of a repository in the home, as `git worktree add` makes one (its
+  // .git file read-only; of the repository's git directory what commits need writable, its config
+  // and hooks not), or a .git directory of its own (read-only as a whole); shell start-up files and
+  // an editor's task config.
+  const text = (p: string, content: string): void => {
+    dir(dirname(p));
+    // Executable by its mode too, like every file here: only the sandbox may refuse to run it.
+    writeFileSync(p, content, { mode: 0o755 });
+    known.add(p);
+    nodes.push({ kind: 'file', path: p, program: false });
+  };
+  if (r.chance(0.35)) {
+    const common = join(home, 'repo', '.git');
+    const gitdir = join(common, 'worktrees', 'w');
+    for (const f of ['HEAD', 'config', 'hooks/pre-commit', 'objects/ab/cdef', 'refs/heads/main']) file(join(common, f));
+    if (r.chance(0.7)) file(join(common, 'refs', 'heads', 'tyba', 'session'));
+    if (r.chance(0.5)) file(join(common, 'logs', 'refs', 'heads', 'tyba', 'session'));
+    file(join(gitdir, 'HEAD'));
+    file(join(gitdir, 'index'));
+    text(join(gitdir, 'commondir'), '../..\n');
+    text(join(gitdir, 'gitdir'), `${worktree}/.git\n`);
+    text(join(worktree, '.git'), `gitdir: ${gitdir}\n`);
+  } else if (r.chance(0.3)) {
+    file(join(worktree, '.git', 'config'));
+    file(join(worktree, '.git', 'hooks', 'pre-commit'));
+  }
+  if (r.chance(0.3)) file(join(home, '.bashrc'));
+  if (r.chance(0.25)) file(join(worktree, '.vscode', 'tasks.json'));
   return { nodes, home, worktree, agentDirs, ...(dataDirOption ? { dataDirOption } : {}), dataDir, secrets: made };
 }
 

@@ -12,7 +12,9 @@
 // explain-truth.test.ts checks the cells explain prints for the examples;
 // this checks the cells of every path, granted or not, for generated
 // configs, which is where a lowering that gives more than the model says
-// shows (a read_file naming a directory bound its whole tree).
+// shows (a read_file naming a directory bound its whole tree). Now and then
+// the tree holds host-trusted paths (a .git, an .envrc, a .vscode), which
+// are read-only inside a write tree unless a grant names them.
 //
 // BOXWRIGHT_FUZZ_RUNS=N checks N configs (150 by default), from
 // BOXWRIGHT_FUZZ_SEED (1 by default); config i has seed SEED+i, so a
@@ -72,6 +74,45 @@ function makeTree(r: Rand, top: string, program: string): Node[] {
   }
   for (let i = 0; i < 2; i++) nodes.push({ kind: 'absent', path: join(r.pick(dirs), `gone${i}`) });
   return nodes;
+}
+
+/**
+ * Host-trusted paths in a random directory of the tree (a .git directory
+ * with its config and hooks, an .envrc, a .vscode with a task file), and
+ * now and then a write grant that names one (a lift), with the read Linux
+ * requires. Drawn after the rest of a config, so that the configs drawn
+ * without them stay what they were.
+ */
+function addHostTrusted(r: Rand, nodes: Node[], agent: Filesystem): void {
+  const dirs = nodes.filter((n) => n.kind === 'dir').map((n) => n.path);
+  const at = r.pick(dirs);
+  const made: string[] = [];
+  const dir = (p: string): void => {
+    mkdirSync(p, { recursive: true });
+    nodes.push({ kind: 'dir', path: p });
+    made.push(p);
+  };
+  const file = (p: string): void => {
+    writeFileSync(p, `content of ${p}\n`, { mode: 0o755 });
+    nodes.push({ kind: 'file', path: p, program: false });
+    made.push(p);
+  };
+  const kind = r.int(3);
+  if (kind === 0) {
+    dir(join(at, '.git'));
+    dir(join(at, '.git', 'hooks'));
+    file(join(at, '.git', 'config'));
+    file(join(at, '.git', 'HEAD'));
+  } else if (kind === 1) file(join(at, '.envrc'));
+  else {
+    dir(join(at, '.vscode'));
+    file(join(at, '.vscode', 'tasks.json'));
+  }
+  if (r.chance(0.3)) {
+    const lift = r.pick(made);
+    (agent.write = [...((agent.write as string[] | undefined) ?? [])]).push(lift);
+    (agent.read = [...((agent.read as string[] | undefined) ?? [])]).push(lift);
+  }
 }
 
 const LISTS = ['read', 'write', 'read_file', 'write_file', 'exec', 'deny', 'list', 'metadata'] as const;
@@ -147,6 +188,8 @@ describe('the model against the kernel: every path of generated trees, probed un
         // execution confined by the mounts alone, and a local MCP server (confined as the agent is).
         const landlock = r.chance(0.2) ? 'off' : 'on';
         const server = r.chance(0.15) ? makeFilesystem(r, nodes, false) : undefined;
+        // Now and then host-trusted paths in the tree (read-only inside a write tree), one of them lifted by a grant that names it.
+        if (r.chance(0.35)) addHostTrusted(r, nodes, agent);
         const text = toml(agent, tool, server);
         configs[seed] = `# --landlock ${landlock}\n${text}`;
         const reader = configReader({ fs: 'host', home, worktree: home, landlock });

@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { cacheKey, entryProblem, type Entry } from '../../app/sandbox/run-cache.js';
+import { cacheKey, ENTRY_FORMAT, entryProblem, type Entry } from '../../app/sandbox/run-cache.js';
 import { cacheInputs, type RunRequest } from '../../app/sandbox/run-request.js';
 import { requireOrSkip } from '../helpers.js';
 import { boxwright, bwrapAvailable, type Outcome } from './support.js';
@@ -143,12 +143,14 @@ describe('boxwright run: the cache and its fast path', { skip, concurrency: 1 },
     assert.ok(!existsSync(join(shared, 'boxwright', 'run')));
   });
 
-  it('a principal that may write the cache gets no entry: the command runs from a private directory', async () => {
+  it('a principal with a write grant above the cache gets no entry: the command runs from a private directory', async () => {
     const cfg = join(home, 'writes-cache.toml');
     writeFileSync(cfg, '[agent.filesystem]\nread = ["/usr", "~"]\nwrite = ["~/cache"]\nexec = ["/usr/bin/cat"]\n');
     const r = await run(cfg, ['/usr/bin/cat', join(home, 'p', 'note')]);
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stderr, new RegExp(`no cache entry: agent may write ${join(cache, 'boxwright')}`));
+    // The cache itself is a host-trusted path, bound read-only inside the write tree; the writable bind above it still means no entry.
+    assert.match(r.stderr, new RegExp(`"--ro-bind-fd" "\\d+" "${join(cache, 'boxwright')}"`));
+    assert.match(r.stderr, new RegExp(`no cache entry: agent's mounts make ${cache} writable, which holds the cache`));
     assert.ok(!readdirSync(join(cache, 'boxwright', 'run')).some((e) => readFileSync(join(cache, 'boxwright', 'run', e, 'entry.json'), 'utf8').includes(cfg)));
   });
 
@@ -316,7 +318,14 @@ describe('the cache key: every option that reaches the compile', () => {
   });
 
   it('entryProblem accepts what writeEntry writes and names what is wrong with anything else', () => {
-    const good: Entry = { format: 2, inputs: cacheInputs(req, 'a'.repeat(64), '/usr/bin/bwrap'), worktree: null, principals: ['agent'], facts: { lookups: [['/usr', { kind: 'dir' }], ['/l', { kind: 'symlink', target: '/x' }]], executable: [['/usr/bin/true', 'yes']], landlockAbi: 6 }, files: { 'agent.run': { ino: 1, size: 2, mtimeMs: 3.5, ctimeMs: 4 } } };
+    const good: Entry = {
+      format: ENTRY_FORMAT,
+      inputs: cacheInputs(req, 'a'.repeat(64), '/usr/bin/bwrap'),
+      worktree: null,
+      principals: ['agent'],
+      facts: { lookups: [['/usr', { kind: 'dir' }], ['/l', { kind: 'symlink', target: '/x' }]], executable: [['/usr/bin/true', 'yes']], landlockAbi: 6, children: [['/p', [{ name: '.git', dir: true }]]], texts: [['/p/.git', null]] },
+      files: { 'agent.run': { ino: 1, size: 2, mtimeMs: 3.5, ctimeMs: 4 } },
+    };
     assert.equal(entryProblem(JSON.parse(JSON.stringify(good))), undefined);
     assert.match(entryProblem(null)!, /not an object/);
     assert.match(entryProblem({ ...good, facts: null })!, /facts is not an object/);
@@ -327,6 +336,8 @@ describe('the cache key: every option that reaches the compile', () => {
     assert.match(entryProblem({ ...good, inputs: { ...good.inputs, extra: 1 } })!, /inputs is not the key/);
     assert.match(entryProblem({ ...good, worktree: 5 })!, /worktree/);
     assert.match(entryProblem({ ...good, files: { '../x': good.files['agent.run'] } })!, /not a file of the entry/);
+    assert.match(entryProblem({ ...good, facts: { ...good.facts, children: [['/p', [{ name: '.git' }]]] } })!, /facts\.children/);
+    assert.match(entryProblem({ ...good, facts: { ...good.facts, texts: [['/p/.git', 3]] } })!, /facts\.texts/);
   });
 });
 

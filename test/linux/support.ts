@@ -1,8 +1,9 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { repoRoot } from '../helpers.js';
+import { WAIT_LIMIT_MS, within } from '../waits.js';
 
 export const bin = join(repoRoot, 'bin', 'boxwright.cjs');
 
@@ -38,8 +39,9 @@ export interface Outcome {
 
 /** Runs `node bin/boxwright.cjs ARGS…` (asynchronously, so tests may run side by side). */
 export function boxwright(args: readonly string[], opts: { env?: Record<string, string | undefined>; cwd?: string; input?: string } = {}): Promise<Outcome> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
+  let child: ChildProcess | undefined;
+  const ran = new Promise<Outcome>((resolve, reject) => {
+    child = spawn(process.execPath, [bin, ...args], {
       cwd: opts.cwd ?? repoRoot,
       env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', XDG_CACHE_HOME: testCache, ...opts.env },
       stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
@@ -52,6 +54,7 @@ export function boxwright(args: readonly string[], opts: { env?: Record<string, 
     child.on('close', (status) => resolve({ status, stdout, stderr }));
     if (opts.input !== undefined) child.stdin!.end(opts.input);
   });
+  return within(ran, WAIT_LIMIT_MS, `boxwright ${args.join(' ')}`, () => child?.kill('SIGKILL'));
 }
 
 /**
@@ -75,4 +78,18 @@ export function writeConfig(home: string, name: string, text: string): string {
   const p = join(home, name);
   writeFileSync(p, text);
   return p;
+}
+
+/** The pids of the processes whose command line holds `token` as one argument (this machine's /proc; ones that end meanwhile are skipped). */
+export function processesWith(token: string): number[] {
+  const pids: number[] = [];
+  for (const e of readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      if (readFileSync(`/proc/${e}/cmdline`, 'latin1').split('\0').includes(token)) pids.push(Number(e));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return pids;
 }

@@ -62,14 +62,19 @@ describe('real toolchains: what lint says they need, then they run under boxwrig
   after(() => rmSync(home, { recursive: true, force: true }));
 
   it('git: its loader and libraries, exactly; then init, add, commit and log run (the control: not before)', { skip: requireOrSkip(existsSync('/usr/bin/git'), 'git') }, async () => {
+    // An existing repository, as an agent finds it. Its .git is host-trusted
+    // (issue 21): read-only inside write = [repo], so the agent's commits
+    // need a grant naming it, which lifts the carve-out (a warning, and a
+    // widening in diff); its config and hooks stay read-only even then.
     const repo = join(home, 'repo');
     mkdirSync(repo);
-    const cfg = config('git.toml', `workspace = "${repo}"\nread = ["${repo}"]\nwrite = ["${repo}"]\nexec = ["/usr/bin/git"]`);
+    execFileSync('/usr/bin/git', ['init', '-q', repo]);
+    const cfg = config('git.toml', `workspace = "${repo}"\nread = ["${repo}"]\nwrite = ["${repo}", "${repo}/.git"]\nexec = ["/usr/bin/git"]`);
     const before = await run(cfg, ['/usr/bin/git', '--version']);
     assert.equal(before.status, 127, before.stderr);
     assert.deepEqual(addWhatLintSays(cfg, home), ['Add to [agent.filesystem]: read = ["/usr/lib/x86_64-linux-gnu", "/usr/lib64"]']);
     writeFileSync(join(repo, 'a.txt'), 'hello\n');
-    for (const cmd of [['init', '-q'], ['add', 'a.txt'], ['-c', 'user.name=u', '-c', 'user.email=u@example.com', 'commit', '-qm', 'first'], ['log', '--oneline']]) {
+    for (const cmd of [['add', 'a.txt'], ['-c', 'user.name=u', '-c', 'user.email=u@example.com', 'commit', '-qm', 'first'], ['log', '--oneline']]) {
       const r = await run(cfg, ['/usr/bin/git', ...cmd]);
       assert.equal(r.status, 0, `git ${cmd.join(' ')}: ${r.stderr}`);
       assert.doesNotMatch(r.stderr, /cannot exec|Landlock refused/);

@@ -12,7 +12,7 @@ import { baselinePaths } from '../../targets/macos/baseline.js';
 import { BANNER } from '../../targets/macos/profile.js';
 import { compileText } from '../compile-helpers.js';
 import { shape, stringsOf, pathFilters } from './sbpl-reader.js';
-import { artifactsOf, assertDeniesLast, assertNoContentRead, parseProfile, principalsOf } from './support.js';
+import { artifactsOf, assertDeniesLast, assertNoContentRead, expectedFilePaths, parseProfile, principalsOf } from './support.js';
 
 const LISTS = ['read', 'write', 'read_file', 'write_file', 'list', 'metadata', 'exec', 'deny'] as const;
 type List = (typeof LISTS)[number];
@@ -57,9 +57,9 @@ describe('macos: hostile paths (property)', () => {
         assert.equal(artifact!.name, 'agent.sb');
         const profile = parseProfile(artifact!.content);
 
-        // The file rules name exactly the granted paths.
+        // The file rules name exactly the granted paths (and the host-trusted names inside the write trees, which the model derives from them).
         const granted = new Set(gs.map((g) => g.path));
-        assert.deepEqual(new Set(profile.fileRules.flatMap(stringsOf)), granted);
+        assert.deepEqual(new Set(profile.fileRules.flatMap(stringsOf)), expectedFilePaths(outcome, outcome.check.model!.principals[0]!));
 
         // Path resolution names exactly / and the directories leading to non-deny grants (and the baseline's).
         const expectedDirs = new Set([...baselinePaths, ...gs.filter((g) => g.list !== 'deny').map((g) => g.path)].flatMap(ancestors));
@@ -70,8 +70,14 @@ describe('macos: hostile paths (property)', () => {
         const tameOutcome = await compileNone(configText(gs.map((g) => ({ list: g.list, path: tame.get(g.path)! }))));
         const tameProfile = parseProfile(artifactsOf(tameOutcome)[0]!.content);
         assert.equal(profile.forms.length, tameProfile.forms.length);
+        // A path derived from a granted one (a host-trusted name inside a write tree) is renamed by its granted prefix.
+        const tamed = (s: string): string => {
+          if (tame.has(s)) return tame.get(s)!;
+          const base = [...tame.keys()].filter((p) => s.startsWith(`${p}/`)).sort((a, b) => b.length - a.length)[0];
+          return base ? tame.get(base)! + s.slice(base.length) : s;
+        };
         const rename = (n: unknown): unknown =>
-          Array.isArray(n) ? n.map(rename) : typeof n === 'object' && n !== null && 'string' in n ? { string: tame.get((n as { string: string }).string) ?? (n as { string: string }).string } : n;
+          Array.isArray(n) ? n.map(rename) : typeof n === 'object' && n !== null && 'string' in n ? { string: tamed((n as { string: string }).string) } : n;
         assert.deepEqual(profile.fileRules.map((f) => rename(shape(f))), tameProfile.fileRules.map(shape));
         const fileComments = (p: typeof profile): number => {
           const start = p.comments.find((c) => c.text === BANNER.files)!.line;

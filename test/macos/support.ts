@@ -71,6 +71,11 @@ export function expectedFilePaths(outcome: CompileOutcome, pa: PrincipalAccess):
     // A deny's pinned ancestors: file-write-unlink denied on each.
     for (const a of ga.pinnedAncestors?.macos ?? []) out.add(a);
   }
+  // The host-trusted paths the model keeps read-only (with their missing parents, and the ancestors it pins), and the write grants inside them (require-not).
+  for (const ta of pa.hostTrusted) {
+    if (ta.state.macos !== 'read-only') continue;
+    for (const p of [ta.trusted.path, ...(ta.missingParents ?? []), ...(ta.pinnedAncestors?.macos ?? [])]) out.add(p);
+  }
   const ir = outcome.check.ir!;
   if (ir.dialect === 'tyba') for (const s of secretLocations) out.add(expandTilde(s, ir.home));
   // TYBA's $TMPDIR grant names a profile parameter: (subpath (param "TMPDIR")).

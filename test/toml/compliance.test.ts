@@ -1,21 +1,19 @@
 /**
- * The official TOML compliance suite (toml-lang/toml-test, vendored in
- * ../shared/toml-test), TOML 1.0.0 list only: every valid case must produce
+ * The official TOML compliance suite (toml-lang/toml-test, in
+ * ../shared/toml-test or $BOXWRIGHT_TOML_TEST: ./suite.ts), TOML 1.0.0 list only: every valid case must produce
  * exactly the expected tagged JSON, every invalid case must be rejected.
  * Inputs are read as bytes (the encoding cases depend on it).
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { parseToml, toTaggedJson } from '../../compiler/toml/index.js';
-import { requireOrSkip, sharedDir } from '../helpers.js';
+import { tomlTestSuite } from './suite.js';
 import { compareTagged } from './compare-tagged.js';
 
-const shared = sharedDir();
-const suite = shared === undefined ? undefined : join(shared, 'toml-test');
+const { dir: suite, skipReason: skip } = tomlTestSuite();
 const list = suite === undefined ? undefined : join(suite, 'files-toml-1.0.0');
-const skip = requireOrSkip(list !== undefined && existsSync(list), 'the toml-test suite (../shared/toml-test/files-toml-1.0.0)');
 
 const EXPECTED_VALID = 210;
 const EXPECTED_INVALID = 499;

@@ -19,7 +19,8 @@ import type { IToken } from 'chevrotain';
 import { lexToml } from '../../compiler/toml/lexer.js';
 import { tomlTokens } from '../../compiler/toml/tokens.js';
 import { decodeUtf8 } from '../../compiler/toml/utf8.js';
-import { repoRoot, requireOrSkip, sharedDir } from '../helpers.js';
+import { repoRoot } from '../helpers.js';
+import { tomlTestSuite } from './suite.js';
 import { chevrotainLexWindow, MODE_KEY } from './chevrotain-lexer.js';
 import { documentArb } from './generate.js';
 
@@ -70,10 +71,8 @@ function assertSameOnStretches(text: string, seed: number): void {
 }
 
 describe('lexer: the hand-written lexer tokenizes like the chevrotain lexer it replaced', () => {
-  const shared = sharedDir();
-  const skip = requireOrSkip(shared !== undefined, 'the toml-test suite (../shared/toml-test)');
+  const { dir: suite, skipReason: skip } = tomlTestSuite();
   test('every toml-test case (valid and invalid, TOML 1.0 and 1.1), whole and in stretches', { skip }, () => {
-    const suite = join(shared!, 'toml-test');
     let files = 0;
     const walk = (dir: string): void => {
       for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -90,8 +89,8 @@ describe('lexer: the hand-written lexer tokenizes like the chevrotain lexer it r
         }
       }
     };
-    walk(join(suite, 'valid'));
-    walk(join(suite, 'invalid'));
+    walk(join(suite!, 'valid'));
+    walk(join(suite!, 'invalid'));
     assert.ok(files >= 700, `only ${files} toml-test files found`);
   });
 

@@ -227,96 +227,101 @@ function Restore-BwStep {
   Remove-Item -LiteralPath $file
 }
 
-# ---- steps, last first (22) ------------------------------------------------
+# ---- steps, last first (23) ------------------------------------------------
 
-# undo step-022 · deny-read · agent · implicit: TYBA's data directory
+# undo step-023 · deny-read · agent · implicit: TYBA's data directory
 # (protected): restore the saved mandatory label of each object
 $path = (Expand-BwRoot '%USERPROFILE%') + '\.tyba'
+Restore-BwStep -Id 'step-023' -Section 'label' -Path $path
+
+# undo step-022 · deny-read · every principal · implicit: TYBA's secret list
+# (its platforms page): restore the saved mandatory label of each object
+$path = (Expand-BwRoot '%USERPROFILE%') + '\.cargo\credentials.toml'
 Restore-BwStep -Id 'step-022' -Section 'label' -Path $path
 
 # undo step-021 · deny-read · every principal · implicit: TYBA's secret list
 # (its platforms page): restore the saved mandatory label of each object
-$path = (Expand-BwRoot '%USERPROFILE%') + '\.cargo\credentials.toml'
+$path = (Expand-BwRoot '%USERPROFILE%') + '\_netrc'
 Restore-BwStep -Id 'step-021' -Section 'label' -Path $path
 
 # undo step-020 · deny-read · every principal · implicit: TYBA's secret list
 # (its platforms page): restore the saved mandatory label of each object
-$path = (Expand-BwRoot '%USERPROFILE%') + '\_netrc'
+$path = (Expand-BwRoot '%APPDATA%') + '\GitHub CLI'
 Restore-BwStep -Id 'step-020' -Section 'label' -Path $path
 
 # undo step-019 · deny-read · every principal · implicit: TYBA's secret list
 # (its platforms page): restore the saved mandatory label of each object
-$path = (Expand-BwRoot '%APPDATA%') + '\GitHub CLI'
+$path = (Expand-BwRoot '%APPDATA%') + '\gcloud'
 Restore-BwStep -Id 'step-019' -Section 'label' -Path $path
 
 # undo step-018 · deny-read · every principal · implicit: TYBA's secret list
 # (its platforms page): restore the saved mandatory label of each object
-$path = (Expand-BwRoot '%APPDATA%') + '\gcloud'
+$path = (Expand-BwRoot '%APPDATA%') + '\gnupg'
 Restore-BwStep -Id 'step-018' -Section 'label' -Path $path
 
 # undo step-017 · deny-read · every principal · implicit: TYBA's secret list
 # (its platforms page): restore the saved mandatory label of each object
-$path = (Expand-BwRoot '%APPDATA%') + '\gnupg'
+$path = (Expand-BwRoot '%USERPROFILE%') + '\.cargo\credentials'
 Restore-BwStep -Id 'step-017' -Section 'label' -Path $path
 
 # undo step-016 · deny-read · every principal · implicit: TYBA's secret list
 # (its platforms page): restore the saved mandatory label of each object
-$path = (Expand-BwRoot '%USERPROFILE%') + '\.cargo\credentials'
+$path = (Expand-BwRoot '%USERPROFILE%') + '\.docker\config.json'
 Restore-BwStep -Id 'step-016' -Section 'label' -Path $path
 
 # undo step-015 · deny-read · every principal · implicit: TYBA's secret list
 # (its platforms page): restore the saved mandatory label of each object
-$path = (Expand-BwRoot '%USERPROFILE%') + '\.docker\config.json'
+$path = (Expand-BwRoot '%USERPROFILE%') + '\.pypirc'
 Restore-BwStep -Id 'step-015' -Section 'label' -Path $path
 
 # undo step-014 · deny-read · every principal · implicit: TYBA's secret list
 # (its platforms page): restore the saved mandatory label of each object
-$path = (Expand-BwRoot '%USERPROFILE%') + '\.pypirc'
+$path = (Expand-BwRoot '%USERPROFILE%') + '\.npmrc'
 Restore-BwStep -Id 'step-014' -Section 'label' -Path $path
 
 # undo step-013 · deny-read · every principal · implicit: TYBA's secret list
 # (its platforms page): restore the saved mandatory label of each object
-$path = (Expand-BwRoot '%USERPROFILE%') + '\.npmrc'
+$path = (Expand-BwRoot '%USERPROFILE%') + '\.netrc'
 Restore-BwStep -Id 'step-013' -Section 'label' -Path $path
 
 # undo step-012 · deny-read · every principal · implicit: TYBA's secret list
 # (its platforms page): restore the saved mandatory label of each object
-$path = (Expand-BwRoot '%USERPROFILE%') + '\.netrc'
+$path = (Expand-BwRoot '%USERPROFILE%') + '\.git-credentials'
 Restore-BwStep -Id 'step-012' -Section 'label' -Path $path
 
 # undo step-011 · deny-read · every principal · implicit: TYBA's secret list
 # (its platforms page): restore the saved mandatory label of each object
-$path = (Expand-BwRoot '%USERPROFILE%') + '\.git-credentials'
+$path = (Expand-BwRoot '%USERPROFILE%') + '\.config\gh'
 Restore-BwStep -Id 'step-011' -Section 'label' -Path $path
 
 # undo step-010 · deny-read · every principal · implicit: TYBA's secret list
 # (its platforms page): restore the saved mandatory label of each object
-$path = (Expand-BwRoot '%USERPROFILE%') + '\.config\gh'
+$path = (Expand-BwRoot '%USERPROFILE%') + '\.config\gcloud'
 Restore-BwStep -Id 'step-010' -Section 'label' -Path $path
 
 # undo step-009 · deny-read · every principal · implicit: TYBA's secret list
 # (its platforms page): restore the saved mandatory label of each object
-$path = (Expand-BwRoot '%USERPROFILE%') + '\.config\gcloud'
+$path = (Expand-BwRoot '%USERPROFILE%') + '\.kube'
 Restore-BwStep -Id 'step-009' -Section 'label' -Path $path
 
 # undo step-008 · deny-read · every principal · implicit: TYBA's secret list
 # (its platforms page): restore the saved mandatory label of each object
-$path = (Expand-BwRoot '%USERPROFILE%') + '\.kube'
+$path = (Expand-BwRoot '%USERPROFILE%') + '\.gnupg'
 Restore-BwStep -Id 'step-008' -Section 'label' -Path $path
 
 # undo step-007 · deny-read · every principal · implicit: TYBA's secret list
 # (its platforms page): restore the saved mandatory label of each object
-$path = (Expand-BwRoot '%USERPROFILE%') + '\.gnupg'
+$path = (Expand-BwRoot '%USERPROFILE%') + '\.aws'
 Restore-BwStep -Id 'step-007' -Section 'label' -Path $path
 
 # undo step-006 · deny-read · every principal · implicit: TYBA's secret list
 # (its platforms page): restore the saved mandatory label of each object
-$path = (Expand-BwRoot '%USERPROFILE%') + '\.aws'
+$path = (Expand-BwRoot '%USERPROFILE%') + '\.ssh'
 Restore-BwStep -Id 'step-006' -Section 'label' -Path $path
 
-# undo step-005 · deny-read · every principal · implicit: TYBA's secret list
-# (its platforms page): restore the saved mandatory label of each object
-$path = (Expand-BwRoot '%USERPROFILE%') + '\.ssh'
+# undo step-005 · label-read-only · every principal · implicit: host-trusted:
+# version-control metadata: restore the saved mandatory label of each object
+$path = (Expand-BwRoot '%USERPROFILE%') + '\project\.git'
 Restore-BwStep -Id 'step-005' -Section 'label' -Path $path
 
 # undo step-004 · label-low · agent · implicit: the temp directory: restore

@@ -71,6 +71,15 @@
 # descriptors between apply and undo are overwritten. Recursive work over a
 # huge tree (a large %TEMP%) is slow.
 #
+# Host-trusted paths inside a write tree (.git, shell start-up files, PATH
+# directories in the home, editor and agent task configs, the config itself:
+# host-trusted-path) get a Medium no-write-up label, file by file, so that a
+# Low token reads them but cannot write, rename or remove them. One that does
+# not exist when apply.ps1 runs has nothing to label and can be created; a
+# rename of a directory above one carries it along, labelled, and a new one
+# can then be created under the old name: Windows has no way to pin the
+# directories above it.
+#
 # Usage: .\apply.ps1 -SessionSid S-1-5-21-…-1 [-BackupDir DIR] [-WhatIf]
 
 [CmdletBinding(SupportsShouldProcess)]
@@ -335,7 +344,7 @@ if (-not $WhatIfPreference) {
   } else { [System.IO.Directory]::CreateDirectory($BackupDir) | Out-Null }
 }
 
-# ---- steps (19) ------------------------------------------------------------
+# ---- steps (20) ------------------------------------------------------------
 try {
 
   # step-001 · grant-write · agent · config line 4 (`write`)
@@ -353,14 +362,15 @@ try {
   $path = (Expand-BwRoot '%USERPROFILE%') + '\project'
   Invoke-BwStep -Id 'step-002' -Action 'label-low' -Path $path -Sddl 'S:(ML;OICI;NW;;;LW)'
 
-  # step-003 · deny-read · every principal · implicit: TYBA's secret list (its
-  # platforms page)
-  # a secret location on TYBA's list (its platforms page): a Medium no-read-up
-  # label on the object and, file by file, on everything below it, so that a
-  # Low token can neither read, write nor run it; files created later are
-  # covered only through inheritance (OICI)
-  $path = (Expand-BwRoot '%USERPROFILE%') + '\.ssh'
-  Invoke-BwStep -Id 'step-003' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
+  # step-003 · label-read-only · every principal · implicit: host-trusted:
+  # version-control metadata
+  # a host-trusted path inside a write tree (version-control metadata;
+  # host-trusted-path): a Medium no-write-up label on the object and, file by
+  # file, on everything below it, so that a Low token may read it but neither
+  # write, rename nor remove it; the label is the file's, so it holds for
+  # every principal
+  $path = (Expand-BwRoot '%USERPROFILE%') + '\project\.git'
+  Invoke-BwStep -Id 'step-003' -Action 'label-read-only' -Path $path -Sddl 'S:(ML;OICI;NW;;;ME)' -FileSddl 'S:(ML;;NW;;;ME)' -PerFile
 
   # step-004 · deny-read · every principal · implicit: TYBA's secret list (its
   # platforms page)
@@ -368,7 +378,7 @@ try {
   # label on the object and, file by file, on everything below it, so that a
   # Low token can neither read, write nor run it; files created later are
   # covered only through inheritance (OICI)
-  $path = (Expand-BwRoot '%USERPROFILE%') + '\.aws'
+  $path = (Expand-BwRoot '%USERPROFILE%') + '\.ssh'
   Invoke-BwStep -Id 'step-004' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-005 · deny-read · every principal · implicit: TYBA's secret list (its
@@ -377,7 +387,7 @@ try {
   # label on the object and, file by file, on everything below it, so that a
   # Low token can neither read, write nor run it; files created later are
   # covered only through inheritance (OICI)
-  $path = (Expand-BwRoot '%USERPROFILE%') + '\.gnupg'
+  $path = (Expand-BwRoot '%USERPROFILE%') + '\.aws'
   Invoke-BwStep -Id 'step-005' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-006 · deny-read · every principal · implicit: TYBA's secret list (its
@@ -386,7 +396,7 @@ try {
   # label on the object and, file by file, on everything below it, so that a
   # Low token can neither read, write nor run it; files created later are
   # covered only through inheritance (OICI)
-  $path = (Expand-BwRoot '%USERPROFILE%') + '\.kube'
+  $path = (Expand-BwRoot '%USERPROFILE%') + '\.gnupg'
   Invoke-BwStep -Id 'step-006' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-007 · deny-read · every principal · implicit: TYBA's secret list (its
@@ -395,7 +405,7 @@ try {
   # label on the object and, file by file, on everything below it, so that a
   # Low token can neither read, write nor run it; files created later are
   # covered only through inheritance (OICI)
-  $path = (Expand-BwRoot '%USERPROFILE%') + '\.config\gcloud'
+  $path = (Expand-BwRoot '%USERPROFILE%') + '\.kube'
   Invoke-BwStep -Id 'step-007' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-008 · deny-read · every principal · implicit: TYBA's secret list (its
@@ -404,7 +414,7 @@ try {
   # label on the object and, file by file, on everything below it, so that a
   # Low token can neither read, write nor run it; files created later are
   # covered only through inheritance (OICI)
-  $path = (Expand-BwRoot '%USERPROFILE%') + '\.config\gh'
+  $path = (Expand-BwRoot '%USERPROFILE%') + '\.config\gcloud'
   Invoke-BwStep -Id 'step-008' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-009 · deny-read · every principal · implicit: TYBA's secret list (its
@@ -413,7 +423,7 @@ try {
   # label on the object and, file by file, on everything below it, so that a
   # Low token can neither read, write nor run it; files created later are
   # covered only through inheritance (OICI)
-  $path = (Expand-BwRoot '%USERPROFILE%') + '\.git-credentials'
+  $path = (Expand-BwRoot '%USERPROFILE%') + '\.config\gh'
   Invoke-BwStep -Id 'step-009' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-010 · deny-read · every principal · implicit: TYBA's secret list (its
@@ -422,7 +432,7 @@ try {
   # label on the object and, file by file, on everything below it, so that a
   # Low token can neither read, write nor run it; files created later are
   # covered only through inheritance (OICI)
-  $path = (Expand-BwRoot '%USERPROFILE%') + '\.netrc'
+  $path = (Expand-BwRoot '%USERPROFILE%') + '\.git-credentials'
   Invoke-BwStep -Id 'step-010' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-011 · deny-read · every principal · implicit: TYBA's secret list (its
@@ -431,7 +441,7 @@ try {
   # label on the object and, file by file, on everything below it, so that a
   # Low token can neither read, write nor run it; files created later are
   # covered only through inheritance (OICI)
-  $path = (Expand-BwRoot '%USERPROFILE%') + '\.npmrc'
+  $path = (Expand-BwRoot '%USERPROFILE%') + '\.netrc'
   Invoke-BwStep -Id 'step-011' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-012 · deny-read · every principal · implicit: TYBA's secret list (its
@@ -440,7 +450,7 @@ try {
   # label on the object and, file by file, on everything below it, so that a
   # Low token can neither read, write nor run it; files created later are
   # covered only through inheritance (OICI)
-  $path = (Expand-BwRoot '%USERPROFILE%') + '\.pypirc'
+  $path = (Expand-BwRoot '%USERPROFILE%') + '\.npmrc'
   Invoke-BwStep -Id 'step-012' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-013 · deny-read · every principal · implicit: TYBA's secret list (its
@@ -449,7 +459,7 @@ try {
   # label on the object and, file by file, on everything below it, so that a
   # Low token can neither read, write nor run it; files created later are
   # covered only through inheritance (OICI)
-  $path = (Expand-BwRoot '%USERPROFILE%') + '\.docker\config.json'
+  $path = (Expand-BwRoot '%USERPROFILE%') + '\.pypirc'
   Invoke-BwStep -Id 'step-013' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-014 · deny-read · every principal · implicit: TYBA's secret list (its
@@ -458,53 +468,62 @@ try {
   # label on the object and, file by file, on everything below it, so that a
   # Low token can neither read, write nor run it; files created later are
   # covered only through inheritance (OICI)
-  $path = (Expand-BwRoot '%USERPROFILE%') + '\.cargo\credentials'
+  $path = (Expand-BwRoot '%USERPROFILE%') + '\.docker\config.json'
   Invoke-BwStep -Id 'step-014' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
   # step-015 · deny-read · every principal · implicit: TYBA's secret list (its
+  # platforms page)
+  # a secret location on TYBA's list (its platforms page): a Medium no-read-up
+  # label on the object and, file by file, on everything below it, so that a
+  # Low token can neither read, write nor run it; files created later are
+  # covered only through inheritance (OICI)
+  $path = (Expand-BwRoot '%USERPROFILE%') + '\.cargo\credentials'
+  Invoke-BwStep -Id 'step-015' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
+
+  # step-016 · deny-read · every principal · implicit: TYBA's secret list (its
   # platforms page)
   # where GnuPG (Gpg4win) keeps ~/.gnupg on Windows: a Medium no-read-up label
   # on the object and, file by file, on everything below it, so that a Low
   # token can neither read, write nor run it; files created later are covered
   # only through inheritance (OICI)
   $path = (Expand-BwRoot '%APPDATA%') + '\gnupg'
-  Invoke-BwStep -Id 'step-015' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
+  Invoke-BwStep -Id 'step-016' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
-  # step-016 · deny-read · every principal · implicit: TYBA's secret list (its
+  # step-017 · deny-read · every principal · implicit: TYBA's secret list (its
   # platforms page)
   # where Google Cloud CLI keeps ~/.config/gcloud on Windows: a Medium
   # no-read-up label on the object and, file by file, on everything below it,
   # so that a Low token can neither read, write nor run it; files created
   # later are covered only through inheritance (OICI)
   $path = (Expand-BwRoot '%APPDATA%') + '\gcloud'
-  Invoke-BwStep -Id 'step-016' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
+  Invoke-BwStep -Id 'step-017' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
-  # step-017 · deny-read · every principal · implicit: TYBA's secret list (its
+  # step-018 · deny-read · every principal · implicit: TYBA's secret list (its
   # platforms page)
   # where GitHub CLI keeps ~/.config/gh on Windows: a Medium no-read-up label
   # on the object and, file by file, on everything below it, so that a Low
   # token can neither read, write nor run it; files created later are covered
   # only through inheritance (OICI)
   $path = (Expand-BwRoot '%APPDATA%') + '\GitHub CLI'
-  Invoke-BwStep -Id 'step-017' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
+  Invoke-BwStep -Id 'step-018' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
-  # step-018 · deny-read · every principal · implicit: TYBA's secret list (its
+  # step-019 · deny-read · every principal · implicit: TYBA's secret list (its
   # platforms page)
   # where curl keeps ~/.netrc on Windows: a Medium no-read-up label on the
   # object and, file by file, on everything below it, so that a Low token can
   # neither read, write nor run it; files created later are covered only
   # through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\_netrc'
-  Invoke-BwStep -Id 'step-018' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
+  Invoke-BwStep -Id 'step-019' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 
-  # step-019 · deny-read · every principal · implicit: TYBA's secret list (its
+  # step-020 · deny-read · every principal · implicit: TYBA's secret list (its
   # platforms page)
   # where Cargo keeps ~/.cargo/credentials on Windows: a Medium no-read-up
   # label on the object and, file by file, on everything below it, so that a
   # Low token can neither read, write nor run it; files created later are
   # covered only through inheritance (OICI)
   $path = (Expand-BwRoot '%USERPROFILE%') + '\.cargo\credentials.toml'
-  Invoke-BwStep -Id 'step-019' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
+  Invoke-BwStep -Id 'step-020' -Action 'deny-read' -Path $path -Sddl 'S:(ML;OICI;NRNWNX;;;ME)' -FileSddl 'S:(ML;;NRNWNX;;;ME)' -PerFile
 } catch {
   Write-Warning "apply.ps1 stopped: undo.ps1 restores what it changed (backups in $BackupDir)"
   throw

@@ -75,6 +75,8 @@ export function lowerLandlock(pa: PrincipalAccess, view: LinuxView, loaders: rea
   const binds = view.ops.filter((o) => o.kind === 'bind').map((o) => normalise(o.path));
   const grantAt = new Map<string, Grant>();
   for (const ga of pa.grants) if (ga.grant.path && ga.applies.linux && !grantAt.has(ga.grant.path)) grantAt.set(ga.grant.path, ga.grant);
+  // A host-trusted file bound read-only over itself (a .git file, .bashrc) takes a file's rights.
+  const trustedFiles = new Set(pa.hostTrusted.filter((t) => t.state.linux === 'read-only' && t.trusted.facts.kind !== 'dir').map((t) => t.trusted.path));
 
   // Where a path is, inside the sandbox, without a symbolic link on the way
   // (the helper refuses one): a mount point bwrap made is itself; a path
@@ -94,7 +96,7 @@ export function lowerLandlock(pa: PrincipalAccess, view: LinuxView, loaders: rea
     const g = grantAt.get(op.path);
     // A socket (the gateway's) needs no right to be connected to; a bound file is read as a file.
     if (op.kind === 'bind' && op.path === view.gatewaySocket && !g) continue;
-    const file = op.kind === 'bind' && g !== undefined && (g.scope === 'file' || g.facts.kind === 'file' || g.facts.kind === 'other');
+    const file = op.kind === 'bind' && ((g !== undefined && (g.scope === 'file' || g.facts.kind === 'file' || g.facts.kind === 'other')) || (g === undefined && trustedFiles.has(op.path)));
     const path = inSandbox(op.path, g);
     if (path === undefined) {
       notes.push({ origin: op.origin, path: op.path, text: `a link to ${g!.facts.symlink!.resolved}, which no mount shows: no rule` });

@@ -3,7 +3,7 @@
  * DIR/<stem>.launch describes, fail-closed — the command runs inside the
  * sandbox or not at all (exit 125, a message saying why).
  *
- *   DIR/<stem>.run [--pass-env NAME|NAME=VALUE]... [--pass-fd N]... [-v] [--] CMD [ARGS...]
+ *   DIR/<stem>.run [--pass-env NAME|NAME=VALUE]... [--pass-fd N]... [--die-with-parent PID] [-v] [--] CMD [ARGS...]
  *
  *   bwrap --args A --json-status-fd S -- /.boxwright/exec
  *         (--rules-fd R | --no-landlock) --ready-fd D [--keep-fd N]... -- CMD ARGS...
@@ -26,6 +26,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "bwrap-argv.h"
@@ -68,7 +69,7 @@ static void __attribute__((noreturn)) PRINTF(2, 3) refuse(const char *advice, co
 }
 
 static void __attribute__((noreturn)) usage(const char *why) {
-  fprintf(stderr, "%s: %s\nusage: %s [--pass-env NAME|NAME=VALUE]... [--pass-fd N]... [-v] [--] CMD [ARGS...]\n", me, why, me);
+  fprintf(stderr, "%s: %s\nusage: %s [--pass-env NAME|NAME=VALUE]... [--pass-fd N]... [--die-with-parent PID] [-v] [--] CMD [ARGS...]\n", me, why, me);
   exit(EXIT_USAGE);
 }
 
@@ -78,6 +79,7 @@ struct options {
   int *pass_fd;
   size_t npass_fd;
   int verbose;
+  pid_t parent; /* --die-with-parent PID, or 0 */
   char **command;
 };
 
@@ -106,6 +108,10 @@ static void parse_options(int argc, char **argv, struct options *o) {
       int fd = parse_fd_number(argv[++i]);
       if (fd < 3 || fd > 1000000) usage("--pass-fd takes a descriptor number above 2 (stdin, stdout and stderr always pass)");
       o->pass_fd[o->npass_fd++] = fd;
+    } else if (strcmp(a, "--die-with-parent") == 0 && i + 1 < argc) {
+      int pid = parse_fd_number(argv[++i]);
+      if (pid < 1) usage("--die-with-parent takes the process id of the launcher's parent");
+      o->parent = (pid_t)pid;
     } else if (strcmp(a, "--name") == 0 && i + 1 < argc) {
       const char *name = argv[++i];
       size_t n = strlen(name);
@@ -113,8 +119,8 @@ static void parse_options(int argc, char **argv, struct options *o) {
       for (size_t k = 0; printable && k < n; k++) printable = (unsigned char)name[k] >= 0x20 && name[k] != 0x7f;
       if (!printable) usage("--name takes a message prefix of 1 to 64 printable characters");
       me = name;
-    } else if (strcmp(a, "--pass-env") == 0 || strcmp(a, "--pass-fd") == 0 || strcmp(a, "--name") == 0) {
-      usage("--pass-env, --pass-fd and --name take an operand");
+    } else if (strcmp(a, "--pass-env") == 0 || strcmp(a, "--pass-fd") == 0 || strcmp(a, "--die-with-parent") == 0 || strcmp(a, "--name") == 0) {
+      usage("--pass-env, --pass-fd, --die-with-parent and --name take an operand");
     } else {
       char why[256];
       snprintf(why, sizeof why, "unknown option '%.128s' (options come before the command; `--` ends them)", a);
@@ -123,6 +129,20 @@ static void parse_options(int argc, char **argv, struct options *o) {
   }
   if (i >= argc) usage("name the command to run");
   o->command = argv + i;
+}
+
+/*
+ * Step 0, --die-with-parent PID: the launcher ends (SIGKILL, and bubblewrap
+ * and the sandbox with it, by bubblewrap's own --die-with-parent) when its
+ * parent does. `boxwright run` passes its pid: killed with SIGKILL, or
+ * dead of a crash, it forwards nothing, and the command would otherwise
+ * run on unsupervised, its status read by no one. The parent may have
+ * ended before the death signal was set: then it is not PID any more.
+ */
+static void die_with_parent(const struct options *o) {
+  if (!o->parent) return;
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) refuse(NULL, "cannot ask to end with its parent: %s", strerror(errno));
+  if (getppid() != o->parent) refuse(NULL, "its parent (pid %d) has ended, or is not pid %d (--die-with-parent)", (int)getppid(), (int)o->parent);
 }
 
 /* Step 1: nothing the caller left open reaches bubblewrap but the --pass-fd descriptors. */
@@ -350,6 +370,16 @@ static int outcome(const struct run_result *r, const char *bwrap, int ready_fd, 
   size_t n;
   /* The ready line, the exec watch's lines (at most 32, each two quoted paths), the exec failure. */
   char *ready = read_from_start(ready_fd, 1 << 20, &n);
+  /*
+   * A signal forwarded before the in-sandbox step reached the command (to
+   * bubblewrap, or to the step itself) ended the run: the caller's signal,
+   * not a refusal, so its status (128 + signo), as a shell reports it.
+   */
+  int started = ready && (strncmp(ready, "started\n", 8) == 0 || strncmp(ready, "applied ", 8) == 0);
+  if (r->forwarded && !started) {
+    say("ended by signal %d (%s) before the command started; it did not run", r->forwarded, strsignal(r->forwarded));
+    return 128 + r->forwarded;
+  }
   if (!r->has_exit_code) {
     if (r->signal) {
       say("bubblewrap was killed by signal %d (%s)", r->signal, strsignal(r->signal));
@@ -423,6 +453,7 @@ int launcher_main(int argc, char **argv, const char *exe) {
   if (!dirpath || !stem) refuse(NULL, "out of memory");
   struct options o = {0};
   parse_options(argc, argv, &o);
+  die_with_parent(&o);
   close_inherited(&o);
 
   /*

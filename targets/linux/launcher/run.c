@@ -178,6 +178,7 @@ struct run_result run_bwrap(const char *bwrap, char *const argv[], char *const e
           if (sig != SIGCHLD) {
             pid_t target = command_pid(status_fd);
             kill(target > 0 ? target : pid, sig);
+            res.forwarded = sig;
             continue;
           }
           pid_t w = waitpid(pid, &wstatus, WNOHANG);

@@ -10,6 +10,7 @@ struct run_result {
   int status;        /* bwrap's exit status, when it exited */
   int has_exit_code; /* its JSON status holds `exit-code`: the command it executed ran and ended */
   int exit_code;
+  int forwarded;     /* the last signal forwarded (to the command, or to bwrap before the command was known); 0 when none */
 };
 
 /* What bwrap gets on 0-2 where it is not the launcher's own, and the pipes the launcher feeds and drains (stdio.c). */

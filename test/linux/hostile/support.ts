@@ -3,15 +3,17 @@
 // and the controls — the same probe under bare bubblewrap with the compiled
 // artifacts minus exactly one protection, which must let the attack
 // through. A protection whose control does not fail proves nothing.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { requireOrSkip, repoRoot } from '../../helpers.js';
+import { assertReachable, boxwrightFor } from '../other-user.js';
 import { bin, bwrapAvailable, onPath, type Outcome } from '../support.js';
 import { BWRAP_OPERANDS } from '../../../targets/linux/bwrap-options.js';
 import { hostArch, parseArgsFile } from '../../../targets/linux/index.js';
 import { boxwrightPolicy, compilePolicy, encode } from '../../../targets/linux/seccomp/index.js';
+import { WAIT_LIMIT_MS, within } from '../../waits.js';
 
 export const isRoot = process.getuid?.() === 0;
 const cc = onPath('gcc') ?? onPath('cc');
@@ -83,7 +85,7 @@ export interface RunOptions {
   readonly bwrap?: string;
   /** Descriptors 0, 1, 2 in place of the default (nothing on stdin, stdout and stderr captured); a number is handed over as it is. */
   readonly stdio?: readonly ('ignore' | 'pipe' | number)[];
-  /** Where it runs (default: the repository). */
+  /** The working directory (default the checkout). */
   readonly cwd?: string;
 }
 
@@ -112,8 +114,9 @@ export function spawnOutcome(file: string, args: readonly string[], o: RunOption
   for (let i = 3; i <= top; i++) stdio.push('ignore');
   for (const [k, v] of fdEntries) stdio[k] = v;
   const [cmd, ...rest] = [...(o.wrap ?? []), file, ...args];
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd!, rest, {
+  let child: ChildProcess | undefined;
+  const ran = new Promise<Outcome>((resolve, reject) => {
+    child = spawn(cmd!, rest, {
       cwd: o.cwd ?? repoRoot,
       env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', ...(o.nobody ? { XDG_CACHE_HOME: nobodyCache() } : {}), ...o.env },
       stdio,
@@ -126,11 +129,17 @@ export function spawnOutcome(file: string, args: readonly string[], o: RunOption
     child.on('error', reject);
     child.on('close', (status) => resolve({ status, stdout: stdout.replace(/\r\n/g, '\n'), stderr }));
   });
+  return within(ran, WAIT_LIMIT_MS, [cmd, ...rest].join(' '), () => child?.kill('SIGKILL'));
 }
 
-/** `boxwright run CONFIG --home HOME --fs host [extra] -- CMD…` */
+/**
+ * `boxwright run CONFIG --home HOME --fs host [extra] -- CMD…`; as nobody,
+ * an install that user can reach (../other-user.ts), from the lab's home.
+ */
 export function sandboxed(lab: Lab, config: string, cmd: readonly string[], extra: readonly string[] = [], o: RunOptions = {}): Promise<Outcome> {
-  return spawnOutcome(process.execPath, [bin, 'run', config, '--home', lab.home, '--fs', 'host', ...extra, '--', ...cmd], o);
+  if (o.nobody) assertReachable(NOBODY, { 'the lab': lab.home, 'the config': config, ...(o.wrap?.[0] ? { 'the wrapper': o.wrap[0] } : {}) });
+  const boxwright = o.nobody ? boxwrightFor(NOBODY) : bin;
+  return spawnOutcome(process.execPath, [boxwright, 'run', config, '--home', lab.home, '--fs', 'host', ...extra, '--', ...cmd], { ...(o.nobody ? { cwd: lab.home } : {}), ...o });
 }
 
 export interface Compiled {

@@ -1,0 +1,232 @@
+/**
+ * Host-trusted paths (host-trusted.json): what the host executes or trusts
+ * after a run. This module finds the ones that matter for a config — those
+ * at, inside or around its write grants — through the filesystem view, with
+ * their facts; the model decides what each platform does with them.
+ *
+ * Lint stays machine-independent: the entries are data; which of them
+ * exist is a fact of the view (`--fs host` finds them on the disk, a
+ * manifest lists them, `--fs none` knows nothing).
+ */
+import { posix } from 'node:path';
+import data from './host-trusted.json' with { type: 'json' };
+import { commonDirs, pointedGitdirs } from './git.js';
+import { inspectPath, type PathFacts } from './inspect.js';
+import { expandTilde, isStrictlyUnder, isUnder } from './spelling.js';
+import type { Child, FsView } from './view.js';
+
+export type TrustedWhere = 'home' | 'project' | 'gitdir' | 'pointer' | 'input';
+
+/** One line of reasoning of the data file. */
+export interface TrustedEntry {
+  readonly id: string;
+  readonly where: TrustedWhere;
+  /** How a message names what it is, in a few words (`version-control metadata`). */
+  readonly label: string;
+  readonly reason: string;
+  readonly source: string;
+}
+
+/** boxwright's own inputs and outputs, which the application passes in for each command. */
+export type BoxwrightInput = 'config' | 'manifest' | 'compile-out' | 'run-cache';
+
+/** A host-trusted path the application knows of (the check's typed input). */
+export interface HostTrustedInput {
+  /** Absolute. */
+  readonly path: string;
+  readonly input: BoxwrightInput;
+}
+
+export interface HostTrustedPath {
+  /** Absolute, as the view was asked. */
+  readonly path: string;
+  readonly facts: PathFacts;
+  readonly entry: TrustedEntry;
+  /** Why this one: the entry's reason, or the input's own. */
+  readonly why: string;
+  /** What it is, in a few words: the entry's label, or the input's own. */
+  readonly label: string;
+  /**
+   * A missing ancestor of a host-trusted path that does not exist either:
+   * where a platform refuses the creation of the path, it refuses this
+   * directory's too, or the path could be made elsewhere and renamed into
+   * place with it (macOS). The path it leads to.
+   */
+  readonly parentOf?: string;
+}
+
+interface RawEntry {
+  readonly id: string;
+  readonly where: TrustedWhere;
+  readonly label: string;
+  readonly reason: string;
+  readonly source: string;
+  readonly paths?: readonly string[];
+  readonly names?: readonly string[];
+  readonly inputs?: Readonly<Record<BoxwrightInput, { readonly label: string; readonly reason: string }>>;
+}
+
+const entries: readonly RawEntry[] = data.entries as readonly RawEntry[];
+const asEntry = (e: RawEntry): TrustedEntry => ({ id: e.id, where: e.where, label: e.label, reason: e.reason, source: e.source });
+
+/** Every entry of the data file, without its paths: for the rule's documentation. */
+export const trustedEntries: readonly TrustedEntry[] = entries.map(asEntry);
+
+const homeEntries = entries.filter((e) => e.where === 'home').flatMap((e) => (e.paths ?? []).map((p) => ({ written: p, entry: asEntry(e) })));
+const projectEntries = new Map(entries.filter((e) => e.where === 'project').flatMap((e) => (e.names ?? []).map((n) => [n, asEntry(e)] as const)));
+const gitdirEntry = entries.find((e) => e.where === 'gitdir')!;
+const pointerEntry = asEntry(entries.find((e) => e.where === 'pointer')!);
+const inputEntry = entries.find((e) => e.where === 'input')!;
+const gitdirNames: ReadonlySet<string> = new Set(gitdirEntry.names ?? []);
+
+/** The names looked for in every directory of a write tree (`.git`, `.vscode`, …). */
+export const projectNames: readonly string[] = [...projectEntries.keys()];
+/** The home paths (`~/.bashrc`, `~/.local/bin`, …), as written. */
+export const homePaths: readonly string[] = homeEntries.map((h) => h.written);
+
+/**
+ * The host-trusted paths a path lies at or inside by its spelling alone, on
+ * no machine in particular, outermost first: a home path (`~/.bashrc`,
+ * `~/.local/bin`), a component with a project name (`.git`, `.vscode`, at
+ * any depth: a machine's search stops two levels down, a request does
+ * not), and below a `.git` component, one with a name of what git runs from
+ * a git directory (`config`, `hooks`, …, at any depth: a submodule's or a
+ * linked worktree's git directory inside it has its own). What a `.git`
+ * file names is a fact of a machine, and boxwright's inputs are a
+ * command's: neither is known here. `diff` compares requests with these
+ * carved out, so that a grant that lifts one asks for more.
+ */
+export function trustedByName(path: string, home: string): string[] {
+  const out = new Set<string>();
+  for (const h of homeEntries) {
+    const at = expandTilde(h.written, home);
+    if (isUnder(path, at)) out.add(at);
+  }
+  const parts = path.split('/');
+  let inGitdir = false;
+  for (let i = 1; i < parts.length; i++) {
+    const name = parts[i]!;
+    if (projectEntries.has(name) || (inGitdir && gitdirNames.has(name))) out.add(parts.slice(0, i + 1).join('/'));
+    inGitdir ||= name === '.git';
+  }
+  return [...out].sort((a, b) => a.length - b.length);
+}
+
+/**
+ * What the search reads of a directory listing: its subdirectories (where
+ * it descends) and the entries with a project name (what it finds). A run's
+ * cache records and compares this part only, so a file the workload writes
+ * in a write tree does not make the next run check again, while a new
+ * directory or a new `.git` does.
+ */
+export function searchedPart(children: readonly Child[]): Child[] {
+  return children.filter((c) => c.dir || projectEntries.has(c.name));
+}
+
+/** How deep below a write tree's root the search lists directories (the root is depth 0). */
+export const SEARCH_DEPTH = 2;
+/** At most this many directories are listed for one config: the search says where it stopped. */
+export const SEARCH_BUDGET = 2000;
+
+export interface TrustedSearch {
+  /** Sorted by path. */
+  readonly paths: readonly HostTrustedPath[];
+  /** Directories the search did not list because the budget ran out (their host-trusted names are not known). */
+  readonly unsearched: readonly string[];
+}
+
+/** A write grant's path, and whether it names a directory (a tree whose root holds project names). */
+export interface WriteRoot {
+  readonly path: string;
+  readonly tree: boolean;
+}
+
+/**
+ * The host-trusted paths of a config: those at, inside or around (a write
+ * grant inside one: `write = ["~/project/.git/hooks"]`) its write roots,
+ * and the application's inputs. Home paths and the roots' own project
+ * names are candidates whether or not they exist (a platform may refuse
+ * their creation); deeper project names only where they exist.
+ */
+export function findHostTrusted(view: FsView, roots: readonly WriteRoot[], inputs: readonly HostTrustedInput[]): TrustedSearch {
+  const found = new Map<string, HostTrustedPath>();
+  const add = (path: string, entry: TrustedEntry, why = entry.reason, label = entry.label, parentOf?: string): HostTrustedPath | undefined => {
+    if (!path.startsWith('/') || found.has(path)) return found.get(path);
+    const t: HostTrustedPath = { path, facts: inspectPath(view, path), entry, why, label, ...(parentOf ? { parentOf } : {}) };
+    found.set(path, t);
+    return t;
+  };
+  const near = (p: string): boolean => roots.some((r) => isUnder(p, r.path) || isUnder(r.path, p));
+
+  for (const h of homeEntries) {
+    const path = expandTilde(h.written, view.home);
+    if (near(path)) add(path, h.entry);
+  }
+  // An input matters where a write grant holds it (or it holds one): only those are asked about.
+  for (const i of inputs) if (near(i.path)) add(i.path, asEntry(inputEntry), inputEntry.inputs![i.input].reason, inputEntry.inputs![i.input].label);
+
+  // Project names: a component of a root (a write grant inside `.git`), the root's own, and below it where they exist.
+  const unsearched: string[] = [];
+  let budget = SEARCH_BUDGET;
+  for (const root of roots) {
+    const parts = root.path.split('/');
+    let inside = false;
+    for (let i = 1; i < parts.length; i++) {
+      const entry = projectEntries.get(parts[i]!);
+      if (entry) add(parts.slice(0, i + 1).join('/'), entry);
+      inside ||= !!entry;
+    }
+    // A tree inside a host-trusted directory (a lifted `.git/objects`) is not a project: no names of its own.
+    if (!root.tree || inside) continue;
+    for (const [name, entry] of projectEntries) add(`${root.path === '/' ? '' : root.path}/${name}`, entry);
+    const queue: { dir: string; depth: number }[] = [{ dir: root.path, depth: 0 }];
+    while (queue.length) {
+      const { dir, depth } = queue.shift()!;
+      if (budget <= 0) {
+        unsearched.push(dir);
+        continue;
+      }
+      budget--;
+      const listed = view.children(dir);
+      if (listed === 'unknown') continue;
+      for (const c of listed) {
+        const entry = projectEntries.get(c.name);
+        const path = `${dir === '/' ? '' : dir}/${c.name}`;
+        if (entry) add(path, entry);
+        // Not into a host-trusted directory (it is one whole), nor past the depth.
+        else if (c.dir && depth < SEARCH_DEPTH) queue.push({ dir: path, depth: depth + 1 });
+      }
+    }
+  }
+
+  // Inside each git directory found (a `.git` directory, the one a `.git` file names, and its common directory).
+  const gitdirs = new Set<string>();
+  for (const t of [...found.values()]) {
+    if (posix.basename(t.path) !== '.git' || t.facts.existence !== 'exists' || t.facts.symlink) continue;
+    if (t.facts.kind === 'dir') gitdirs.add(t.path);
+    else if (t.facts.kind === 'file') {
+      for (const g of pointedGitdirs(view, t.path)) {
+        add(g, pointerEntry, `${pointerEntry.reason} (${t.path} names it)`);
+        gitdirs.add(g);
+        for (const c of commonDirs(view, g)) {
+          add(c, pointerEntry, `${pointerEntry.reason} (${g}/commondir names it)`);
+          gitdirs.add(c);
+        }
+      }
+    }
+  }
+  for (const g of gitdirs) for (const name of gitdirEntry.names ?? []) add(`${g}/${name}`, asEntry(gitdirEntry));
+
+  // The missing ancestors of a missing path, up to the write root that holds it.
+  for (const t of [...found.values()]) {
+    if (t.facts.existence !== 'absent' || t.parentOf) continue;
+    const root = roots.filter((r) => isStrictlyUnder(t.path, r.path)).map((r) => r.path).sort((a, b) => b.length - a.length)[0];
+    if (!root) continue;
+    for (let a = posix.dirname(t.path); isStrictlyUnder(a, root); a = posix.dirname(a)) {
+      if (inspectPath(view, a).existence !== 'absent') break;
+      add(a, t.entry, t.why, t.label, t.path);
+    }
+  }
+  const paths = [...found.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { paths, unsearched };
+}

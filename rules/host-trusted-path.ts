@@ -1,0 +1,144 @@
+import type { Platform } from '../compiler/diagnostic.js';
+import { PLATFORMS } from '../compiler/diagnostic.js';
+import type { Grant } from '../compiler/ir/types.js';
+import { SEARCH_BUDGET, SEARCH_DEPTH } from '../compiler/paths/index.js';
+import { isUnder } from '../compiler/paths/spelling.js';
+import type { Cell, TrustedAccess } from '../model/index.js';
+import type { Fact } from '../model/facts.js';
+import { defineRule } from './engine.js';
+import { listPaths, shown } from './util.js';
+
+type HostTrustedFact = Extract<Fact, { kind: 'host-trusted' }>;
+
+const writes = (c: Cell): boolean => c.kind === 'access' && c.write;
+
+/** A host-trusted path as a message names it: its path and what it is. */
+const named = (ta: TrustedAccess): string => `${ta.trusted.path} (${ta.trusted.label})`;
+
+/** What each platform does to keep a host-trusted path from being written, in the footnote's words. */
+function readOnlyText(f: HostTrustedFact): string {
+  switch (f.platform) {
+    case 'macos':
+      return f.existence === 'absent'
+        ? `host-trusted, not there yet: the profile refuses its creation (\`file-write*\` denied at it${f.parents?.length ? `, and at its missing ${f.parents.length === 1 ? 'parent' : 'parents'} ${listPaths(f.parents)}, so that it cannot be made elsewhere and renamed into place` : ''})`
+        : 'host-trusted: `file-write*` denied on it and below, `file-write-unlink` on its ancestors: it cannot be changed, removed or moved away';
+    case 'linux':
+      return 'host-trusted: bound read-only over itself, a mount point of its own: it cannot be written, renamed or removed, and its ancestors are pinned the same way';
+    case 'windows':
+      return `host-trusted: a Medium no-write-up label on it and, file by file, on everything below it: the Low token cannot write it${f.existence === 'unknown' ? ' (apply.ps1 skips it where it does not exist)' : ''}; a label is the file's, so it holds for every principal`;
+  }
+}
+
+/** Why a platform cannot refuse a host-trusted path, in the footnote's words. */
+function creatableText(f: HostTrustedFact): string {
+  switch (f.blocked) {
+    case 'link':
+      return 'host-trusted, but a symbolic link: nothing makes a link read-only over itself (a mount and a path rule follow it), so the workload can replace it';
+    case 'no-windows-spelling':
+      return 'host-trusted, but it has no Windows spelling (outside the home): the plan labels nothing there';
+    case 'unknown':
+      return 'host-trusted: the filesystem view does not say whether it exists (--fs none), and only what exists can be made read-only here';
+    default:
+      return f.platform === 'linux'
+        ? 'host-trusted, not there yet: Linux cannot refuse its creation (a read-only mount needs an existing target, one made in a write tree would be left on the host, and Landlock only allows)'
+        : 'host-trusted, not there yet: Windows has nothing to label, so the workload can create it';
+  }
+}
+
+export const hostTrustedPath = defineRule({
+  meta: {
+    id: 'host-trusted-path',
+    seedRow: 'Our lowerings: what the host executes or trusts after a run (issue 21): read-only inside write grants on every platform',
+    docs: {
+      summary: 'A write grant holds paths the host executes or trusts after the run (.git, shell start-up files, PATH directories in the home, editor and agent task configs, autostart, boxwright\'s own files): they stay read-only unless a grant names them.',
+      details:
+        "A workload that may write what the host runs later gets out around the sandbox: `git config core.fsmonitor …` or a `.git/hooks/pre-commit` written inside `write = [\"~/project\"]` runs at the user's next `git status`; a `~/.bashrc` line at the next terminal; a `bwrap` in `~/.local/bin` at the next `boxwright run`. So every host-trusted path (compiler/paths/host-trusted.json, each entry with its reason and source: version-control metadata `.git`, `.hg`, `.svn` and what git runs from a git directory, a `.git` file and the git directories it names; shell start-up files; `~/.gitconfig` and `~/.config/git`; PATH directories in the home; `.vscode`, `.idea`, `.envrc`, `.claude`, `.codex`, `.cursor`, `.mcp.json`; autostart; `~/.config/boxwright`, the run cache, and the config, manifest and output directory of the command itself) inside a write grant is read-only by default: on Linux it is bound read-only over itself (a mount point: it cannot be renamed or removed, and its ancestors are pinned like a deny's), on macOS the profile denies `file-write*` on it and `file-write-unlink` on its ancestors, on Windows it keeps a Medium no-write-up label, so the Low token cannot write it. One that does not exist yet cannot be created on macOS (a path rule needs no file); Linux cannot refuse it (a mount needs an existing target, and Landlock only allows), nor can Windows (nothing to label). Home paths and the names at a write tree's root are looked for whether or not they exist; below the root, names are found where they exist, " +
+        `${SEARCH_DEPTH} directory levels down (at most ${SEARCH_BUDGET} directories per config: the info says where the search stopped). This info names them at the grant; \`explain\` shows each in every column. To let the workload write one, name it (or a path inside it) in a write grant: that lifts it for that grant's scope, visibly in review, with a warning, and \`diff --fail-on widen\` reports it as a widening, in what is asked for (on every machine, since a write tree asks for its host-trusted paths read-only) and in what a machine with the path grants. For a TYBA session, the worktree's \`.git\` file stays read-only, and of the git directories it names the session grants what the agent's commits need (README, "TYBA worktrees").`,
+      bad: { toml: '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/.git"]  # its config and hooks stay read-only', expect: ['3:10 warning macos,linux,windows', '3:10 info macos,linux,windows'] },
+      good: { toml: '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/output"]  # holds no host-trusted path', expect: [] },
+    },
+  },
+  messages: {
+    readOnly: {
+      severity: 'info',
+      platforms: ['macos', 'linux', 'windows'],
+      text: (d: { tree: string; existing: readonly string[]; absent: readonly string[] }) =>
+        `inside ${d.tree}, the host-trusted ${listPaths(d.existing, 4)} ${d.existing.length === 1 ? 'stays' : 'stay'} read-only (the host runs or trusts ${d.existing.length === 1 ? 'it' : 'them'} after the run)${d.absent.length ? `; ${listPaths(d.absent, 3)} ${d.absent.length === 1 ? 'does' : 'do'} not exist yet: macOS refuses ${d.absent.length === 1 ? 'its' : 'their'} creation, Linux and Windows cannot` : ''}; a write grant that names one lifts it`,
+    },
+    unknown: {
+      severity: 'info',
+      platforms: ['macos', 'linux', 'windows'],
+      machineDependent: true,
+      text: (d: { tree: string; paths: readonly string[] }) =>
+        `depends on the machine: inside ${d.tree}, the host-trusted ${listPaths(d.paths, 4)} stay read-only where they exist (macOS refuses them whether or not they do); the filesystem view does not say which exist`,
+    },
+    lifted: {
+      severity: 'warning',
+      platforms: ['macos', 'linux', 'windows'],
+      text: (d: { path: string; trusted: string; inside: boolean; why: string }) =>
+        `${d.path} ${d.inside ? 'is inside' : 'is'} the host-trusted ${d.trusted}: the workload may write what the host runs or trusts after the run (${d.why})`,
+      suggestion: 'Grant a path outside it if the workload does not need to write there; if it does, review what the host runs from it after every run.',
+    },
+    unsearched: {
+      severity: 'info',
+      platforms: ['macos', 'linux', 'windows'],
+      text: (d: { tree: string; dirs: readonly string[] }) =>
+        `inside ${d.tree}, the search for host-trusted paths stopped after ${SEARCH_BUDGET} directories: ${listPaths(d.dirs, 3)} ${d.dirs.length === 1 ? 'was' : 'were'} not listed, and a .git or other host-trusted name in ${d.dirs.length === 1 ? 'it' : 'them'} stays writable`,
+      suggestion: 'Grant a narrower write tree.',
+    },
+    worktreeGit: {
+      severity: 'warning',
+      platforms: ['macos', 'linux', 'windows'],
+      text: (d: { problem: string }) => `the session worktree's .git is not followed: ${d.problem}; it stays read-only, and no git directory is granted, so git fails in the sandbox`,
+      suggestion: 'Make the worktree with `git worktree add` (TYBA does), and leave its .git file as git wrote it.',
+    },
+  },
+  explains: {
+    'host-trusted': (f) => (f.state === 'read-only' ? readOnlyText(f) : creatableText(f)),
+  },
+  check(ctx) {
+    const { ir } = ctx;
+    if (ir.tyba?.git && 'problem' in ir.tyba.git) {
+      const span = ir.principals[0]?.span;
+      if (span) ctx.report('worktreeGit', { span }, { problem: ir.tyba.git.problem });
+    }
+    for (const pa of ctx.access.principals) {
+      // At each write tree: what it holds, by the platforms where it matters.
+      const byTree = new Map<Grant, TrustedAccess[]>();
+      for (const ta of pa.hostTrusted) {
+        if (!ta.under || ta.trusted.parentOf) continue;
+        if (!PLATFORMS.some((p) => ta.state[p] === 'read-only' || ta.state[p] === 'creatable')) continue;
+        const list = byTree.get(ta.under) ?? [];
+        list.push(ta);
+        byTree.set(ta.under, list);
+      }
+      for (const [tree, tas] of byTree) {
+        const platforms = PLATFORMS.filter((p) => tas.some((ta) => ta.state[p] === 'read-only' || ta.state[p] === 'creatable'));
+        const known = tas.filter((ta) => ta.trusted.facts.existence !== 'unknown');
+        const unknown = tas.filter((ta) => ta.trusted.facts.existence === 'unknown');
+        const existing = known.filter((ta) => ta.trusted.facts.existence === 'exists' && PLATFORMS.some((p) => ta.state[p] === 'read-only')).map(named);
+        const absent = known.filter((ta) => ta.trusted.facts.existence === 'absent').map((ta) => ta.trusted.path);
+        // Said where one exists; the names a tree's root may hold, not there yet, are said with them (and in explain's rows).
+        if (existing.length) ctx.report('readOnly', { span: tree.span, platforms }, { tree: shown(tree), existing, absent });
+        if (unknown.length) ctx.report('unknown', { span: tree.span, platforms }, { tree: shown(tree), paths: unknown.map((ta) => ta.trusted.path) });
+      }
+      // A grant that names one (or a path inside it): one warning, naming the outermost, where it writes.
+      const lifted = new Map<Grant, TrustedAccess>();
+      for (const ta of pa.hostTrusted) for (const g of ta.lifts) if (!g.implicit && !lifted.has(g)) lifted.set(g, ta);
+      for (const ga of pa.grants) {
+        const ta = lifted.get(ga.grant);
+        if (!ta) continue;
+        const platforms = PLATFORMS.filter((p: Platform) => ga.applies[p] && writes(ga.effective[p]));
+        if (platforms.length) ctx.report('lifted', { span: ga.grant.span, platforms }, { path: shown(ga.grant), trusted: named(ta), inside: ga.grant.path !== ta.trusted.path, why: ta.trusted.why });
+      }
+      // Where the search stopped: at the write trees that hold what it did not list.
+      for (const ga of pa.grants) {
+        const g = ga.grant;
+        if (!g.path || g.scope !== 'tree' || (g.access !== 'write' && g.access !== 'read-write')) continue;
+        const dirs = ir.hostTrusted.unsearched.filter((d) => isUnder(d, g.path!));
+        const platforms = PLATFORMS.filter((p) => ga.applies[p]);
+        if (dirs.length && platforms.length) ctx.report('unsearched', { span: g.span, platforms }, { tree: shown(g), dirs });
+      }
+    }
+  },
+});
