@@ -132,7 +132,7 @@ export async function runLinux(args: RunArgs, asked: RunRequest, { reader, recor
     return options.launch ? options.launch(launch) : runLauncher(launch);
   };
   const cacheable =
-    options.cache === false ? 'learn --check changes nothing of the host' : facts && req.config !== '-' ? cacheRefusal(outcome, findings) : 'the config is not read from the real disk (--fs) or from a file';
+    options.cache === false ? 'learn --check changes nothing of the host' : facts && req.config !== '-' ? await cacheRefusal(outcome) : 'the config is not read from the real disk (--fs) or from a file';
   if (cacheable === undefined && facts) {
     const files = entryFiles(outcome, req, bytes, bwrap, req.config);
     const inputs = cacheInputs(req, createHash('sha256').update(bytes).digest('hex'), bwrap.path);
@@ -246,18 +246,27 @@ function vetRefusal(findings: readonly VetFinding[], outcome: Compiled, bwrap: B
  * could write it (a write grant of an ancestor: naming it is refused by
  * protected-path) gets no entry; the run uses a private directory.
  */
-export function cacheRefusal(outcome: Compiled, findings: readonly VetFinding[]): string | undefined {
+export async function cacheRefusal(outcome: Compiled): Promise<string | undefined> {
   const root = cacheRoot();
   for (const pa of outcome.check.model.principals) {
     const cell = pa.effectiveAt(root, 'linux');
     if (cell.kind === 'access' && cell.write) return `${pa.principal.id} may write ${root}`;
   }
   // And what the artifacts do, read back: a writable bind of the cache, of a
-  // directory above it or of one below it, whatever the model says (a
-  // lowering that gives more than the model would otherwise let a workload
-  // rewrite the sandbox the next run executes).
-  const reach = findings.find((f) => f.kind === 'reach' && f.path === root);
-  if (reach && reach.kind === 'reach') return `${reach.principal}'s mounts make ${reach.dest} writable, which holds the cache`;
+  // directory above it or of one below it, even where the cache itself is
+  // bound read-only over it as a host-trusted path (a lowering that gives
+  // more than the model would otherwise let a workload rewrite the sandbox
+  // the next run executes). Stricter than vet.c's reach, which the launcher
+  // and the fallback directory ask: an entry is kept only where nothing
+  // writable comes near it.
+  const { parseArgsFile } = await import('../../targets/linux/index.js');
+  const { viewFromArgv } = await import('../../targets/linux/view.js');
+  for (const a of outcome.artifacts) {
+    if (!a.name.endsWith('.bwrap.args')) continue;
+    const argv = parseArgsFile(typeof a.content === 'string' ? Buffer.from(a.content) : Buffer.from(a.content));
+    const bind = viewFromArgv(argv).ops.find((op) => op.kind === 'bind' && op.write && (isUnder(root, op.path) || isUnder(op.path, root)));
+    if (bind) return `${a.name.slice(0, -'.bwrap.args'.length)}'s mounts make ${bind.path} writable, which holds the cache`;
+  }
   return undefined;
 }
 
