@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <limits.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 #include "../landlock/landlock.h"
 #include "launch-file.h"
@@ -50,7 +51,15 @@ int main(int argc, char **argv) {
     exe[n] = '\0';
     const char *base = strrchr(exe, '/');
     base = base ? base + 1 : exe;
-    if (ends_with(base, ".run") && strlen(base) > 4) return launcher_main(argc, argv, exe);
+    if (ends_with(base, ".run") && strlen(base) > 4) {
+      /*
+       * Its process name is its file's (`agent.run`), as when it was executed
+       * by path: `boxwright run` executes it from a descriptor
+       * (/proc/self/fd/N), which would name it `N` in ps and /proc/PID/comm.
+       */
+      prctl(PR_SET_NAME, base);
+      return launcher_main(argc, argv, exe);
+    }
     if (ends_with(base, " (deleted)") && argc > 0 && ends_with(argv[0], ".run")) {
       fprintf(stderr, "%s: its own file (%s) was replaced or removed as it started; the command did not run\n", argv[0], exe);
       return EXIT_REFUSED;
