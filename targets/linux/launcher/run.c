@@ -5,7 +5,9 @@
  * the launcher only; SIGINT, SIGTERM and SIGHUP are forwarded to the
  * command: the host pid of the first child of the sandbox's init
  * (bubblewrap's pid 1, `child-pid` in its JSON status, then
- * /proc/PID/task/PID/children); before that is known, to bwrap itself.
+ * /proc/PID/task/PID/children); before that is known the command has not
+ * started, and bwrap's process group (bwrap and the sandbox's init) is
+ * killed.
  * The launcher waits with those signals and SIGCHLD blocked, taking them
  * from a signalfd in the same poll as the pipes of the command's standard
  * streams (stdio.c): no handler, no race between a signal and the wait.
@@ -177,7 +179,17 @@ struct run_result run_bwrap(const char *bwrap, char *const argv[], char *const e
           int sig = (int)info.ssi_signo;
           if (sig != SIGCHLD) {
             pid_t target = command_pid(status_fd);
-            kill(target > 0 ? target : pid, sig);
+            /*
+             * Before the command is known it has not started: the sandbox is
+             * ended whole. A signal to bwrap alone killed it between its
+             * clone and the command, and left the sandbox's init (pid 1 of
+             * its namespace, which ignores what it has no handler for)
+             * waiting for it forever, holding the caller's descriptors. Its
+             * init is still in bwrap's process group; its death ends every
+             * process of the namespace.
+             */
+            if (target > 0) kill(target, sig);
+            else kill(-pid, SIGKILL);
             res.forwarded = sig;
             continue;
           }
