@@ -3,7 +3,7 @@ import { compareDiagnostics, PLATFORMS, verdictsOf } from '../compiler/diagnosti
 import { buildIR, credentialFacts, linuxFacts } from '../compiler/ir/build.js';
 import { buildSettingsIR } from '../compiler/ir/settings.js';
 import { parseJson } from '../compiler/json/index.js';
-import type { PolicyIR } from '../compiler/ir/types.js';
+import type { PolicyIR, TrustedFile } from '../compiler/ir/types.js';
 import type { HostTrustedInput } from '../compiler/paths/host-trusted.js';
 import type { FsView } from '../compiler/paths/view.js';
 import { detectDialect, isJsonText } from '../compiler/schema/dialect.js';
@@ -27,6 +27,8 @@ export interface CheckOptions {
   readonly landlock?: boolean;
   /** Only these platforms' diagnostics are kept (all by default). */
   readonly platforms?: readonly Platform[];
+  /** boxwright's own files this command trusts after a run (`trusted-file-writable`). */
+  readonly trustedFiles?: readonly TrustedFile[];
   /**
    * boxwright's own inputs and outputs for this command (the config file, a
    * manifest, compile's --out, run's cache): host-trusted paths, read-only
@@ -106,6 +108,7 @@ export function checkConfig(bytes: Uint8Array, options: CheckOptions): CheckResu
     ...(options.tybaDataDir ? { tybaDataDir: options.tybaDataDir } : {}),
     ...(options.agentDirs ? { agentDirs: options.agentDirs } : {}),
     ...(options.landlock !== undefined ? { landlock: options.landlock } : {}),
+    ...(options.trustedFiles ? { trustedFiles: options.trustedFiles } : {}),
     ...(options.hostTrusted ? { hostTrusted: options.hostTrusted } : {}),
   });
   const model = effectiveAccess(ir);
@@ -154,7 +157,7 @@ function checkSettings(bytes: Uint8Array, options: CheckOptions): CheckResult {
   const dialect = detected.dialect as JsonDialect;
   const schemaDiagnostics = validateJsonDocument(parsed.document, dialect, file, parsed.duplicates);
   if (schemaDiagnostics.some((d) => d.severity === 'error')) return finish(schemaDiagnostics, dialect);
-  const ir = buildSettingsIR(parsed.document, { file, dialect, view: options.view, worktree: options.worktree, knownCredentials: credentialFacts(options.view), linux: linuxFacts(options.view, dialect, false) });
+  const ir = buildSettingsIR(parsed.document, { file, dialect, view: options.view, worktree: options.worktree, knownCredentials: credentialFacts(options.view), linux: linuxFacts(options.view, dialect, false), ...(options.trustedFiles ? { trustedFiles: options.trustedFiles } : {}) });
   const model = effectiveAccess(ir);
   return finish([...schemaDiagnostics, ...checkRules(ir, model, { view: options.view, comments: [], text: parsed.text })], dialect, { ir, model });
 }

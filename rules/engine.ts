@@ -25,6 +25,8 @@ export interface DocExample {
   readonly expect: readonly string[];
   /** Lint it as if examples/machine.json's kernel had this Landlock ABI (a machine fact the example is about). */
   readonly landlockAbi?: number;
+  /** Lint it as if it had been read from this file (what a rule about boxwright's own files is about). */
+  readonly readFrom?: string;
 }
 
 export interface RuleDocs {

@@ -33,6 +33,7 @@ import { protectedPath } from './protected-path.js';
 import { readAllowInert } from './read-allow-inert.js';
 import { schema } from './schema.js';
 import { secretNotGrantable } from './secret-not-grantable.js';
+import { sharedTempWrite } from './shared-temp-write.js';
 import { socketInReadGrant } from './socket-in-read-grant.js';
 import { suppression } from './suppression.js';
 import { symlinkEntry } from './symlink-entry.js';
@@ -50,6 +51,7 @@ import { sandboxBypass } from './sandbox-bypass.js';
 import { platformIgnored } from './platform-ignored.js';
 import { managedOnlySetting } from './managed-only.js';
 import { toolExecWidening } from './tool-exec-widening.js';
+import { trustedFileWritable } from './trusted-file-writable.js';
 import { unrepresentablePath } from './unrepresentable-path.js';
 import { windowsOpenReads } from './windows-open-reads.js';
 import { workspaceNoContent } from './workspace-no-content.js';
@@ -77,6 +79,7 @@ export const allRules = [
   noncanonicalPath,
   missingPath,
   protectedPath,
+  trustedFileWritable,
   hostTrustedPath,
   socketInReadGrant,
   directNetwork,
@@ -94,6 +97,7 @@ export const allRules = [
   secretNotGrantable,
   metadataEverywhere,
   privateTemp,
+  sharedTempWrite,
   lowLabelExposure,
   denyLabelShared,
   noWindowsPath,

@@ -8,6 +8,9 @@ import type { Artifact, CompileInput, TargetOptions } from '../../targets/target
 import type { CheckedPolicy, CheckResult } from '../check.js';
 import { configReader, UsageError, type ConfigArgs } from './options.js';
 import { readInput } from '../input/read-input.js';
+import type { TrustedFile } from '../../compiler/ir/types.js';
+import { bwrapOrigin, locateBwrap, lookupHomes, type BwrapFound, type BwrapLookup } from '../sandbox/bwrap.js';
+import { canonical, roleWords, trustedFile } from '../trusted-files.js';
 
 export interface CompileArgs extends ConfigArgs {
   config?: string;
@@ -16,6 +19,8 @@ export interface CompileArgs extends ConfigArgs {
   force?: boolean;
   'gateway-port'?: number;
   'gateway-socket'?: string;
+  /** Linux: the bubblewrap the launchers run (else BOXWRIGHT_BWRAP, else `bwrap` on PATH outside the home). */
+  bwrap?: string;
 }
 
 export type CompileOutcome =
@@ -108,7 +113,8 @@ export function makeOutDir(out: string): void {
   }
   for (const dir of missing) {
     try {
-      mkdirSync(dir);
+      // Written by no one else whatever the umask: a launcher refuses a directory others can write.
+      mkdirSync(dir, 0o755);
     } catch (e) {
       throw new UsageError(`cannot make --out ${out}: ${dir}: ${because(e)}`);
     }
@@ -118,11 +124,12 @@ export function makeOutDir(out: string): void {
 /**
  * Linux: `<stem>.launch` and `<stem>.run` beside the artifacts, so that
  * `DIR/agent.run CMD` runs in the sandbox with no Node on the path. Not for
- * a config read from standard input (the launcher re-reads the config to
+ * a config read from standard input (the launcher re-reads its config to
  * refuse one that changed) nor a forced, refused one; without a built
- * launcher, said and skipped: the artifacts stand on their own.
+ * launcher or a bubblewrap, said and skipped: the artifacts stand on their
+ * own.
  */
-async function writeLaunchers(outcome: Extract<CompileOutcome, { ok: true }>, out: string, args: CompileArgs & { config: string }): Promise<void> {
+async function writeLaunchers(outcome: Extract<CompileOutcome, { ok: true }>, out: string, args: CompileArgs & { config: string }, bwrap: BwrapLookup | undefined): Promise<void> {
   const config = args.config;
   const note = (why: string): void => void process.stderr.write(`boxwright compile: no launchers (<principal>.run) written: ${why}\n`);
   if (config === '-') return note('the config came from standard input, and a launcher re-reads its config to refuse one that changed');
@@ -130,9 +137,11 @@ async function writeLaunchers(outcome: Extract<CompileOutcome, { ok: true }>, ou
   const { compileOptionArgs, copyLaunchers, launchFiles, launcherUnavailable } = await import('../sandbox/launchers.js');
   const why = launcherUnavailable();
   if (why) return note(why);
+  if (!bwrap) return note('bubblewrap is resolved on the Linux machine that runs the sandbox: compile there');
+  if (!bwrap.found) return note(`no bubblewrap: ${bwrap.why}. Install it (Debian/Ubuntu: apt-get install bubblewrap) or name it with --bwrap PATH`);
   const agentDirs = args['agent-dir'] === undefined ? [] : ([] as string[]).concat(args['agent-dir']);
-  const options = compileOptionArgs({ fs: args.fs, home: args.home, dialect: args.dialect, worktree: args.worktree, tybaDataDir: args['tyba-data-dir'], agentDirs, landlock: args.landlock, gatewaySocket: args['gateway-socket'] });
-  const files = launchFiles(outcome.check.ir, outcome.artifacts, config, outcome.check.bytes, options);
+  const options = compileOptionArgs({ fs: args.fs, home: args.home, dialect: args.dialect, worktree: args.worktree, tybaDataDir: args['tyba-data-dir'], agentDirs, landlock: args.landlock, gatewaySocket: args['gateway-socket'], bwrap: args.bwrap });
+  const files = launchFiles(outcome.check.ir, outcome.artifacts, config, outcome.check.bytes, options, bwrap);
   for (const f of files) {
     const path = join(out, f.name);
     try {
@@ -151,6 +160,33 @@ async function writeLaunchers(outcome: Extract<CompileOutcome, { ok: true }>, ou
   for (const r of runs) process.stdout.write(`${r}\n`);
 }
 
+/**
+ * Why the sandbox may not be written into `out` (or run with `bwrap`), or
+ * undefined: the compiled mounts read back (a principal whose mounts could
+ * change the config, the manifest or the directory), and who else could
+ * write the directory or bubblewrap. Linux machines only (the questions
+ * are boxwright-sandbox's, vet.ts); elsewhere the model's answer
+ * (`trusted-file-writable`) stands alone.
+ */
+async function launchRefusal(outcome: Extract<CompileOutcome, { ok: true }>, out: string, trusted: readonly TrustedFile[], bwrap: BwrapFound | undefined): Promise<string | undefined> {
+  const { vet, vetProgram } = await import('../sandbox/vet.js');
+  if (typeof vetProgram() !== 'string') return undefined;
+  const views = outcome.artifacts.filter((a) => a.name.endsWith('.bwrap.args')).map((a) => ({ principal: a.name.slice(0, -'.bwrap.args'.length), args: typeof a.content === 'string' ? Buffer.from(a.content) : a.content }));
+  const findings = vet({
+    views,
+    files: trusted.filter((f) => !f.tree).map((f) => f.path),
+    trees: trusted.filter((f) => f.tree).map((f) => f.path),
+    private: [canonical(out)],
+    ...(bwrap ? { rootOwned: [bwrap.path] } : {}),
+  });
+  const first = findings[0];
+  if (!first) return undefined;
+  const role = trusted.find((f) => f.path === first.path)?.role;
+  if (first.kind === 'reach') return `${first.principal}'s compiled mounts make ${first.dest} writable, which holds ${role ? roleWords[role] : ''} ${first.path} (the model says otherwise: a bug to report)`;
+  if (bwrap && first.path === bwrap.path) return `bubblewrap ${bwrap.path} (${bwrapOrigin(bwrap)}) is not root's alone: ${first.reason}. Every run executes it outside any sandbox: install bubblewrap where only root writes (your distribution's package), or name one with --bwrap PATH`;
+  return `--out ${out}: ${first.reason}: whoever can write it decides what the launchers there run. Compile into a directory only you can write`;
+}
+
 /** `boxwright compile CONFIG --target T --out DIR`: exit 0 written, 1 refused or invalid, 2 usage or an output that cannot be written. */
 export async function compileCommand(args: CompileArgs): Promise<number> {
   const platform = platformOf(args.target);
@@ -162,8 +198,12 @@ export async function compileCommand(args: CompileArgs): Promise<number> {
     return 2;
   }
   const file = args.config === '-' ? '<stdin>' : args.config;
-  // The output directory is host-trusted: the next DIR/<principal>.run executes what it holds.
-  const outcome = await compileConfig(configReader(args, undefined, [{ path: resolve(args.out), input: 'compile-out' }]).check(input.bytes, file, undefined, undefined, args.config), platform, args);
+  // What the host trusts after this compile: the --out directory (host-trusted: the next DIR/<principal>.run
+  // executes what it holds), and on Linux the bubblewrap the launchers will run.
+  const bwrap = platform === 'linux' && args.config !== '-' && process.platform === 'linux' ? locateBwrap({ option: args.bwrap, homes: lookupHomes(args.home) }) : undefined;
+  const trusted = [trustedFile(args.out, 'out', [platform]), ...(bwrap?.found ? [trustedFile(bwrap.path, 'bwrap', ['linux'])] : [])];
+  const reader = configReader(args, undefined, [{ path: resolve(args.out), input: 'compile-out' }], trusted);
+  const outcome = await compileConfig(reader.checkRead(input.bytes, args.config), platform, args);
   const shown = outcome.check.diagnostics.filter((d) => d.severity === 'error' && d.platforms.includes(platform));
   if (!outcome.ok) {
     process.stderr.write(formatText([{ path: file, text: outcome.check.text, ...(outcome.check.dialect ? { dialect: outcome.check.dialect } : {}), verdicts: outcome.check.verdicts, diagnostics: shown }], [platform]));
@@ -174,6 +214,14 @@ export async function compileCommand(args: CompileArgs): Promise<number> {
   // through artifactStem; checked once more where the files are written.
   for (const a of outcome.artifacts) artifactStem(a.name);
   makeOutDir(args.out);
+  // Launchers make DIR something a later run executes: only then does who could write it matter.
+  if (platform === 'linux' && args.config !== '-' && outcome.check.verdicts.linux !== 'refused') {
+    const why = await launchRefusal(outcome, args.out, outcome.check.ir.trustedFiles, bwrap?.found ? bwrap : undefined);
+    if (why) {
+      process.stderr.write(`boxwright compile: ${why}; nothing written\n`);
+      return 1;
+    }
+  }
   for (const a of [...outcome.artifacts].sort((x, y) => (x.name < y.name ? -1 : 1))) {
     const path = join(args.out, a.name);
     try {
@@ -183,7 +231,7 @@ export async function compileCommand(args: CompileArgs): Promise<number> {
     }
     process.stdout.write(`${path}\n`);
   }
-  if (platform === 'linux') await writeLaunchers(outcome, args.out, { ...args, config: args.config });
+  if (platform === 'linux') await writeLaunchers(outcome, args.out, { ...args, config: args.config }, bwrap);
   if (outcome.check.verdicts[platform] === 'refused') process.stderr.write(`boxwright compile: WARNING: ${platform} refuses ${file}; written anyway because of --force\n`);
   return 0;
 }

@@ -1,12 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { arch as osArch, release, tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { launcherPath } from '../../targets/linux/launcher/index.js';
 import { openForBind } from '../../targets/runner/descriptors.js';
 import type { Finding } from '../format/doctor.js';
 import { formatNames, formats, renderer } from '../format/registry.js';
 import { UsageError } from './options.js';
+import { lookOnPath, lookupHomes } from '../host-programs.js';
+import { bwrapOrigin, locateBwrap, type BwrapLookup } from '../sandbox/bwrap.js';
+import { vet } from '../sandbox/vet.js';
 
 /**
  * `boxwright doctor`: qualifies this machine for `boxwright run` by trying
@@ -21,24 +24,15 @@ export type { Finding, Status } from '../format/doctor.js';
 
 export interface DoctorArgs {
   format?: string;
+  bwrap?: string;
 }
 
 /** The oldest bubblewrap with every option the runner uses (`--json-status-fd`, `--perms`). */
 const MIN_BWRAP: readonly [number, number, number] = [0, 5, 0];
 
+/** A host program doctor runs, looked up as every host program boxwright executes (bwrap.ts): outside the homes. */
 function onPath(cmd: string): string | undefined {
-  if (cmd.includes('/')) return existsSync(cmd) ? cmd : undefined;
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const p = join(dir, cmd);
-    try {
-      accessSync(p, constants.X_OK);
-      return p;
-    } catch {
-      // next
-    }
-  }
-  return undefined;
+  return lookOnPath(cmd, process.env, lookupHomes(undefined)).path;
 }
 
 function readSys(path: string): string | undefined {
@@ -73,7 +67,7 @@ function namespaceHints(): string {
   return hints.join('; ');
 }
 
-export function linuxFindings(bwrapSpec: string, seccompProgram: (arch: 'x86_64' | 'aarch64') => Uint8Array): Finding[] {
+export function linuxFindings(lookup: BwrapLookup, seccompProgram: (arch: 'x86_64' | 'aarch64') => Uint8Array): Finding[] {
   const findings: Finding[] = [];
   const cpu = process.arch === 'x64' ? 'x86_64' : process.arch === 'arm64' ? 'aarch64' : undefined;
   findings.push(
@@ -108,14 +102,39 @@ export function linuxFindings(bwrapSpec: string, seccompProgram: (arch: 'x86_64'
       : { id: 'identity', status: 'info', title: 'identity', detail: `running as uid ${uid}: the workload is this user on the host; bubblewrap needs unprivileged user namespaces (or a setuid bwrap)` },
   );
 
-  const bwrap = onPath(bwrapSpec);
-  if (!bwrap) {
+  if (lookup.skipped.length)
+    findings.push({
+      id: 'bwrap-passed-over',
+      status: 'warn',
+      title: 'bubblewrap on PATH, passed over',
+      detail: `${lookup.skipped.join(', ')}: on PATH, but under a home or in a relative directory, where a principal may write; boxwright never runs it`,
+      fix: 'if you did not install it there yourself, something that could write there did: remove it, and look at what else that directory holds',
+    });
+  if (!lookup.found) {
     findings.push({
       id: 'bwrap',
       status: 'fail',
       title: 'bubblewrap',
-      detail: `${bwrapSpec} not found${bwrapSpec.includes('/') ? '' : ' on PATH'}`,
-      fix: 'install it: `apt-get install bubblewrap` (Debian/Ubuntu), `dnf install bubblewrap` (Fedora), `pacman -S bubblewrap` (Arch); or set BOXWRIGHT_BWRAP to its path',
+      detail: `not found (${bwrapOrigin(lookup)}): ${lookup.why}`,
+      fix: 'install it: `apt-get install bubblewrap` (Debian/Ubuntu), `dnf install bubblewrap` (Fedora), `pacman -S bubblewrap` (Arch); or name it with --bwrap PATH (or BOXWRIGHT_BWRAP)',
+    });
+    return findings;
+  }
+  const bwrap = lookup.path;
+  const mode = lookup.mode.toString(8).padStart(4, '0');
+  let untrusted: string | undefined;
+  try {
+    untrusted = vet({ rootOwned: [bwrap] }).find((f) => f.kind === 'untrusted')?.reason;
+  } catch (e) {
+    untrusted = `it could not be checked: ${(e as Error).message}`;
+  }
+  if (untrusted) {
+    findings.push({
+      id: 'bwrap',
+      status: 'fail',
+      title: 'bubblewrap',
+      detail: `${bwrap} (${bwrapOrigin(lookup)}) is not root's alone: ${untrusted}; compile and run refuse to record it (every run executes it outside any sandbox)`,
+      fix: "install bubblewrap where only root writes (your distribution's package), or name such a one with --bwrap PATH",
     });
     return findings;
   }
@@ -131,7 +150,7 @@ export function linuxFindings(bwrapSpec: string, seccompProgram: (arch: 'x86_64'
     id: 'bwrap',
     status: recent ? 'ok' : 'fail',
     title: 'bubblewrap',
-    detail: `${v.stdout.trim()} at ${bwrap}`,
+    detail: `${v.stdout.trim()} at ${bwrap} (${bwrapOrigin(lookup)}): root's, mode ${mode}, in directories only root can change; compile and run record this one, and the launcher runs nothing else`,
     ...(recent ? {} : { fix: `upgrade bubblewrap to ${MIN_BWRAP.join('.')} or later (the runner uses --json-status-fd and --perms)` }),
   });
 
@@ -315,7 +334,7 @@ export async function doctorCommand(args: DoctorArgs): Promise<number> {
   let findings: Finding[];
   if (process.platform === 'linux') {
     const { seccompProgram } = await import('../../targets/linux/index.js');
-    findings = linuxFindings(process.env.BOXWRIGHT_BWRAP || 'bwrap', seccompProgram);
+    findings = linuxFindings(locateBwrap({ option: args.bwrap, homes: lookupHomes(undefined) }), seccompProgram);
   } else findings = otherFindings();
   const ok = findings.every((f) => f.status !== 'fail');
   const render = await renderer(formats.doctor, format);

@@ -40,7 +40,7 @@ export async function explainCommand(args: ExplainArgs): Promise<number> {
     return 2;
   }
   const platforms = platformsFrom(args.platform);
-  const { matrix, errors } = explainCheck(configReader(args).check(input.bytes, args.config === '-' ? '<stdin>' : args.config));
+  const { matrix, errors } = explainCheck(configReader(args).checkRead(input.bytes, args.config));
   if (!matrix) {
     process.stderr.write(errors);
     return 1;

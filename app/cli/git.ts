@@ -1,5 +1,18 @@
 import { execFileSync } from 'node:child_process';
+import { lookOnPath, lookupHomes } from '../host-programs.js';
 import { UsageError } from './options.js';
+
+/** git, looked up as every host program boxwright executes: in the PATH directories outside the home (host-programs.ts). */
+let gitPath: string | undefined;
+function gitProgram(): string {
+  if (gitPath) return gitPath;
+  const hit = lookOnPath('git', process.env, lookupHomes(undefined));
+  if (!hit.path)
+    throw new UsageError(
+      `\`diff --git\` needs git, which is not installed in the PATH directories outside your home${hit.skipped.length ? ` (passed over, where a principal may write: ${hit.skipped.join(', ')})` : ''}`,
+    );
+  return (gitPath = hit.path);
+}
 
 /**
  * git, for `diff --git REV`: run with its output captured (never printed
@@ -8,8 +21,9 @@ import { UsageError } from './options.js';
  */
 export function git(cwd: string, args: readonly string[]): Buffer {
   try {
-    return execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 << 20 });
+    return execFileSync(gitProgram(), args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 << 20 });
   } catch (e) {
+    if (e instanceof UsageError) throw e;
     const err = e as NodeJS.ErrnoException & { stderr?: Buffer };
     if (err.code === 'ENOENT') throw new UsageError('`diff --git` needs git, which is not installed or not on PATH');
     const said = err.stderr?.toString().trim().split('\n')[0];

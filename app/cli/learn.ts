@@ -15,7 +15,7 @@
  */
 import { existsSync, realpathSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { hostView } from '../../compiler/paths/index.js';
 import type { Dialect } from '../../compiler/schema/validate.js';
 import { hostArch, seccompProgram } from '../../targets/linux/index.js';
@@ -39,6 +39,9 @@ import { principalId, RunUsageError, passEnvList } from '../sandbox/run-request.
 import { explainCheck } from './explain.js';
 import { configReader, homeFrom, UsageError, type ConfigArgs } from './options.js';
 import { readInput } from '../input/read-input.js';
+import { lookOnPath } from '../host-programs.js';
+import { bwrapOrigin, locateBwrap, lookupHomes } from '../sandbox/bwrap.js';
+import { vet, VetError, type VetFinding } from '../sandbox/vet.js';
 
 export interface LearnArgs extends ConfigArgs {
   principal?: string;
@@ -55,13 +58,6 @@ const TIMED_OUT = 124;
 
 const say = (msg: string): void => void process.stderr.write(`boxwright learn: ${msg}\n`);
 
-/** A program on PATH (or a path), absolute; undefined when absent. */
-function onPath(name: string): string | undefined {
-  if (name.includes('/')) return existsSync(name) ? resolve(name) : undefined;
-  for (const dir of (process.env['PATH'] ?? '').split(delimiter)) if (dir.startsWith('/') && existsSync(join(dir, name))) return join(dir, name);
-  return undefined;
-}
-
 function timeoutFrom(v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
   if (!/^\d+(\.\d+)?$/.test(String(v)) || Number(v) <= 0) throw new UsageError(`--timeout takes a number of seconds above 0, not ${JSON.stringify(v)}`);
@@ -74,17 +70,33 @@ interface Tools {
   readonly strace: string;
 }
 
-/** What learn runs with, or why it cannot (it then runs nothing: 125). */
-function tools(): Tools | string {
+/**
+ * What learn runs with, or why it cannot (it then runs nothing: 125).
+ * bubblewrap and strace run on the host with the user's every right, so
+ * they are found as every host program boxwright executes (never in a
+ * PATH directory under a home, where a sandboxed run may have planted
+ * one: issue 21, attack 5) and must be root's alone (vet.ts).
+ */
+function tools(home: string): Tools | string {
   if (process.platform !== 'linux') return `learn traces a run under bubblewrap, which needs Linux; this is ${process.platform}`;
   const arch = hostArch();
   const helper = arch ? launcherPath(arch) : undefined;
   if (!helper) return 'boxwright-sandbox is not built for this machine (npm run build needs a C compiler)';
-  const bwrap = onPath(process.env['BOXWRIGHT_BWRAP'] ?? 'bwrap');
-  if (!bwrap) return 'bubblewrap is not installed (Debian: apt-get install bubblewrap)';
-  const strace = onPath('strace');
-  if (!strace) return 'strace is not installed: learn traces the command with it (Debian: apt-get install strace)';
-  return { helper, bwrap, strace };
+  const homes = lookupHomes(home);
+  const bwrap = locateBwrap({ homes });
+  if (!bwrap.found) return `no bubblewrap to learn with (${bwrapOrigin(bwrap)}): ${bwrap.why} (Debian: apt-get install bubblewrap)`;
+  const strace = lookOnPath('strace', process.env, homes);
+  if (!strace.path) return `strace is not installed in the PATH directories outside your home${strace.skipped.length ? ` (passed over: ${strace.skipped.join(', ')})` : ''}: learn traces the command with it (Debian: apt-get install strace)`;
+  let findings: VetFinding[];
+  try {
+    findings = vet({ rootOwned: [bwrap.path, strace.path] });
+  } catch (e) {
+    if (!(e instanceof VetError)) throw e;
+    return `cannot check who could change bubblewrap and strace: ${e.message}`;
+  }
+  const untrusted = findings.find((f) => f.kind === 'untrusted');
+  if (untrusted && untrusted.kind === 'untrusted') return `${untrusted.path} is not root's alone: ${untrusted.reason}. learn runs it outside any sandbox: install it where only root writes (your distribution's package)`;
+  return { helper, bwrap: bwrap.path, strace: strace.path };
 }
 
 interface Learned {
@@ -166,7 +178,7 @@ export async function learnCommand(args: LearnArgs): Promise<number> {
   }
   if (dialect === 'tyba' && principal !== 'agent') throw new UsageError('a TYBA config has one principal, the agent: --principal is for Box configs');
 
-  const found = tools();
+  const found = tools(home);
   if (typeof found === 'string') {
     say(`${found}; the command did not run`);
     return NOT_RUN;

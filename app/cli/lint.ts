@@ -51,7 +51,7 @@ export async function lintCommand(args: LintArgs): Promise<number> {
     }
     // pre-commit's hook passes every staged .toml and .json, and a directory or a glob finds them all: those that are no sandbox config are passed over.
     if ((args['only-configs'] || named.found) && !isSandboxConfig(input.bytes, path)) continue;
-    const result = reader.check(input.bytes, path === '-' ? '<stdin>' : path, platforms);
+    const result = reader.checkRead(input.bytes, path, platforms);
     reports.push({ path: result.file, text: result.text, ...(result.dialect ? { dialect: result.dialect } : {}), verdicts: result.verdicts, diagnostics: result.diagnostics });
   }
   const render = await renderer(formats.lint, args.format);

@@ -64,7 +64,8 @@ const commands: Record<string, Command> = {
         .option('out', { alias: 'o', type: 'string', demandOption: true, describe: 'the output directory' })
         .option('force', { type: 'boolean', default: false, describe: 'write artifacts even for a refused verdict (they say so at the top)' })
         .option('gateway-port', { type: 'number', describe: "macOS: the host product's gateway port on loopback (default 8080)" })
-        .option('gateway-socket', { type: 'string', describe: "Linux: the host product's gateway socket to bind into sandboxes without direct network" }),
+        .option('gateway-socket', { type: 'string', describe: "Linux: the host product's gateway socket to bind into sandboxes without direct network" })
+        .option('bwrap', { type: 'string', describe: 'Linux: the bubblewrap to run (default: BOXWRIGHT_BWRAP, else `bwrap` in the PATH directories outside your home); recorded in the launch, never looked up at run time' }),
     run: async (args) => (await import('./compile.js')).compileCommand(args),
   },
   explain: {
@@ -88,6 +89,7 @@ const commands: Record<string, Command> = {
         .option('pass-env', { type: 'string', array: true, nargs: 1, describe: 'let this environment variable into the sandbox (repeatable; only a short allowlist passes by default)' })
         .option('pass-fd', { type: 'number', array: true, nargs: 1, describe: 'let this open descriptor (above 2) through to the command (repeatable; every other inherited one is closed)' })
         .option('gateway-socket', { type: 'string', describe: "Linux: the host product's gateway socket to bind into sandboxes without direct network" })
+        .option('bwrap', { type: 'string', describe: 'Linux: the bubblewrap to run (default: BOXWRIGHT_BWRAP, else `bwrap` in the PATH directories outside your home); recorded in the launch, never looked up at run time' })
         .option('verbose', { alias: 'v', type: 'boolean', default: false, describe: 'print the bubblewrap command, the withheld variables and the closed descriptors' }),
     run: async (args) => (await import('./run.js')).runCommand(args),
   },
@@ -108,7 +110,7 @@ const commands: Record<string, Command> = {
   doctor: {
     usage: 'doctor',
     describe: 'qualify this machine for `boxwright run`: bubblewrap, user namespaces, seccomp, architecture, kernel (real trials)',
-    options: (y) => y.option('format', formatOption('doctor')),
+    options: (y) => y.option('format', formatOption('doctor')).option('bwrap', { type: 'string', describe: 'Linux: the bubblewrap to check (default: BOXWRIGHT_BWRAP, else `bwrap` in the PATH directories outside your home); recorded in the launch, never looked up at run time' }),
     run: async (args) => (await import('./doctor.js')).doctorCommand(args),
   },
   diff: {

@@ -5,7 +5,9 @@ import type { Platform } from '../../compiler/diagnostic.js';
 import { PLATFORMS } from '../../compiler/diagnostic.js';
 import { hostView, manifestView, noneView, type FsView, type HostTrustedInput } from '../../compiler/paths/index.js';
 import type { Dialect } from '../../compiler/schema/validate.js';
+import type { TrustedFile } from '../../compiler/ir/types.js';
 import { checkConfig, type CheckResult } from '../check.js';
+import { checkTrusted } from '../trusted-files.js';
 import { probeLandlockAbi } from '../sandbox/landlock-abi.js';
 
 /** A usage problem: exit 2 with the message, never a stack trace. */
@@ -111,6 +113,13 @@ export interface ConfigReader {
    * names a regular file; `diff` gives both revisions its head's).
    */
   check(bytes: Uint8Array, file: string, platforms?: readonly Platform[], dialect?: Dialect, configPath?: string): CheckResult;
+  /**
+   * A config read from the file the user named (`-`: standard input, shown
+   * as `<stdin>`) by a command that writes or runs what it compiles (lint,
+   * explain, compile, run): the check also judges who could write that file
+   * and the command's other own files (`trusted-file-writable`).
+   */
+  checkRead(bytes: Uint8Array, path: string, platforms?: readonly Platform[]): CheckResult;
 }
 
 /** A path of the command line, absolute, where it names an existing regular file: the config a check reads, the manifest. */
@@ -126,27 +135,32 @@ function fileInput(path: string | undefined, input: HostTrustedInput['input']): 
 /**
  * `inputs`: the command's own host-trusted paths beside the config and the
  * manifest (compile's --out, run's cache), which the model keeps read-only
- * inside every write grant (host-trusted-path).
+ * inside every write grant (host-trusted-path). `trusted`: the command's own
+ * files beside the config and the manifest that no principal may be able
+ * to write at all (the --out directory, bubblewrap, boxwright itself:
+ * trusted-file-writable, asked by checkRead).
  */
-export function configReader(args: ConfigArgs, wrap: (view: FsView) => FsView = (v) => v, inputs: readonly HostTrustedInput[] = []): ConfigReader {
+export function configReader(args: ConfigArgs, wrap: (view: FsView) => FsView = (v) => v, inputs: readonly HostTrustedInput[] = [], trusted: readonly TrustedFile[] = []): ConfigReader {
   const view = wrap(fsViewFrom(args.fs, args.home));
   const session = sessionFrom(args);
   const landlock = landlockOption(args.landlock);
   const manifest = args.fs !== undefined && args.fs !== 'host' && args.fs !== 'none' ? fileInput(args.fs, 'manifest') : [];
+  const check = (bytes: Uint8Array, file: string, platforms: readonly Platform[] | undefined, dialect: Dialect | undefined, configPath: string, trustedFiles: readonly TrustedFile[]): CheckResult => {
+    const chosen = dialect ?? args.dialect;
+    const hostTrusted = [...fileInput(configPath, 'config'), ...manifest, ...inputs];
+    const result = checkConfig(bytes, { file, view, ...session, landlock, hostTrusted, ...(platforms ? { platforms } : {}), ...(chosen ? { dialect: chosen } : {}), ...(trustedFiles.length ? { trustedFiles } : {}) });
+    // TYBA's platform document gives its Linux sandbox as bubblewrap +
+    // seccomp: Landlock is a Box lowering (compiler/ir/build.ts), and a
+    // TYBA config's read trees stay executable. Asked for by name, it is
+    // refused, not ignored.
+    if (args.landlock === 'on' && result.dialect === 'tyba') {
+      throw new UsageError(`--landlock on: ${file} is a TYBA config, and TYBA's platform document gives its Linux sandbox as bubblewrap + seccomp, without Landlock (its read trees stay executable); Landlock confines Box configs`);
+    }
+    return result;
+  };
   return {
     view,
-    check: (bytes, file, platforms, dialect, configPath = file) => {
-      const chosen = dialect ?? args.dialect;
-      const hostTrusted = [...fileInput(configPath, 'config'), ...manifest, ...inputs];
-      const result = checkConfig(bytes, { file, view, ...session, landlock, hostTrusted, ...(platforms ? { platforms } : {}), ...(chosen ? { dialect: chosen } : {}) });
-      // TYBA's platform document gives its Linux sandbox as bubblewrap +
-      // seccomp: Landlock is a Box lowering (compiler/ir/build.ts), and a
-      // TYBA config's read trees stay executable. Asked for by name, it is
-      // refused, not ignored.
-      if (args.landlock === 'on' && result.dialect === 'tyba') {
-        throw new UsageError(`--landlock on: ${file} is a TYBA config, and TYBA's platform document gives its Linux sandbox as bubblewrap + seccomp, without Landlock (its read trees stay executable); Landlock confines Box configs`);
-      }
-      return result;
-    },
+    check: (bytes, file, platforms, dialect, configPath = file) => check(bytes, file, platforms, dialect, configPath, []),
+    checkRead: (bytes, path, platforms) => check(bytes, path === '-' ? '<stdin>' : path, platforms, undefined, path, checkTrusted(path, args.fs, trusted)),
   };
 }

@@ -60,6 +60,7 @@ export function runRequest(args: RunArgs): RunRequest {
       agentDirs: args['agent-dir'] === undefined ? [] : ([] as string[]).concat(args['agent-dir']),
       gatewaySocket: args['gateway-socket'],
       landlock: landlockFrom(args.landlock),
+      bwrap: args.bwrap,
     };
   } catch (e) {
     if (e instanceof RunUsageError) throw new UsageError(e.message);

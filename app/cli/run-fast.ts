@@ -23,6 +23,7 @@ import { findCommand, viewFromArgv } from '../../targets/linux/view.js';
 import { decodeLandlockRules } from '../../targets/linux/landlock/rules.js';
 import { sandboxEnv } from '../../targets/runner/env.js';
 import { artifactStem } from '../../targets/target.js';
+import { locateBwrap, lookupHomes } from '../sandbox/bwrap.js';
 import { cacheRoot } from '../sandbox/cache-dir.js';
 import { changedFact } from '../sandbox/facts.js';
 import { probeLandlockAbi } from '../sandbox/landlock-abi.js';
@@ -33,7 +34,7 @@ import { readInput } from '../input/read-input.js';
 import { runLauncher } from '../sandbox/spawn.js';
 
 /** Options the fast path reads, each taking a value; any other option is the full CLI's. */
-const VALUED = new Set(['principal', 'p', 'pass-env', 'pass-fd', 'gateway-socket', 'landlock', 'fs', 'home', 'dialect', 'worktree', 'tyba-data-dir', 'agent-dir']);
+const VALUED = new Set(['principal', 'p', 'pass-env', 'pass-fd', 'gateway-socket', 'landlock', 'fs', 'home', 'dialect', 'worktree', 'tyba-data-dir', 'agent-dir', 'bwrap']);
 
 /** `run [OPTIONS] CONFIG -- CMD ARGS…` in its plainest spellings, or undefined. */
 export function parseFast(argv: readonly string[]): RunRequest | undefined {
@@ -94,6 +95,7 @@ export function parseFast(argv: readonly string[]): RunRequest | undefined {
       agentDirs: values.get('agent-dir') ?? [],
       gatewaySocket: socket,
       landlock: landlockFrom(one('landlock')),
+      bwrap: one('bwrap'),
     };
   } catch {
     return undefined; // a usage error: the full CLI words it
@@ -118,7 +120,10 @@ export async function runFast(argv: readonly string[]): Promise<number | undefin
   const input = readInput(req.config);
   if (!('bytes' in input)) return undefined;
   const bytes = input.bytes;
-  const inputs = cacheInputs(req, sha256Hex(bytes));
+  // The bubblewrap the full path would resolve (the same lookup): part of the key; the launcher checks it is root's.
+  const bwrap = locateBwrap({ option: req.bwrap, homes: lookupHomes(req.home) });
+  if (!bwrap.found) return undefined;
+  const inputs = cacheInputs(req, sha256Hex(bytes), bwrap.path);
   const found = findEntry(cacheRoot(), inputs);
   const why = (reason: string): undefined => {
     if (req.verbose) process.stderr.write(`boxwright run: the cached sandbox is not used: ${reason}; checking the config\n`);
@@ -151,5 +156,5 @@ export async function runFast(argv: readonly string[]): Promise<number | undefin
   if (!command.found || (rules && !executableUnder(rules, command.sandboxPath))) return undefined;
   if (req.verbose) process.stderr.write(`boxwright run: the sandbox cached in ${dir}\n`);
   // Moved aside by a run that rewrote the entry meanwhile: the full path runs it instead.
-  return runLauncher({ launcher: join(dir, `${stem}.run`), command: req.command, passEnv: req.passEnv, passFds: req.passFds, verbose: req.verbose, fallback: true, argv });
+  return runLauncher({ launcher: join(dir, `${stem}.run`), expect: entry.files[`${stem}.run`], command: req.command, passEnv: req.passEnv, passFds: req.passFds, verbose: req.verbose, fallback: true, argv });
 }

@@ -8,16 +8,21 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
+import type { TrustedFile } from '../../compiler/ir/types.js';
 import { hostView, isUnder, type FsView } from '../../compiler/paths/index.js';
 import { bpfName, SECCOMP_ARCHES } from '../../targets/linux/arch.js';
 import { artifactStem, type Artifact } from '../../targets/target.js';
-import { cacheRoot } from '../sandbox/cache-dir.js';
+import { bwrapOrigin, locateBwrap, lookupHomes, type BwrapFound, type BwrapLookup } from '../sandbox/bwrap.js';
+import { cacheRoot, privateDir } from '../sandbox/cache-dir.js';
 import { recordingView, type Recorder } from '../sandbox/facts.js';
 import { compileOptionArgs, copyLaunchers, launcherUnavailable, launchFiles } from '../sandbox/launchers.js';
-import { writeEntry, type EntryFile } from '../sandbox/run-cache.js';
+import { stampOf, writeEntry, type EntryFile } from '../sandbox/run-cache.js';
 import { cacheInputs, type RunRequest } from '../sandbox/run-request.js';
 import { runLauncher, type LauncherRun } from '../sandbox/spawn.js';
+import { boxwrightFiles } from '../sandbox/own-package.js';
+import { roleWords, trustedFile } from '../trusted-files.js';
+import { vet, VetError, type VetFinding } from '../sandbox/vet.js';
 import { compileConfig, type CompileOutcome } from './compile.js';
 import { configReader, UsageError, type ConfigReader } from './options.js';
 import { hasPrincipal, NOT_EXECUTABLE, NOT_FOUND, NOT_RUN, refused, say, withCommand, type RunArgs } from './run-common.js';
@@ -29,6 +34,17 @@ type Compiled = Extract<CompileOutcome, { ok: true }>;
 export interface LinuxReader {
   readonly reader: ConfigReader;
   readonly recorder?: Recorder;
+  /** The bubblewrap this run executes, resolved once here (the launch records it). */
+  readonly bwrap: BwrapLookup;
+}
+
+/**
+ * What a run trusts besides the config and the manifest: the bubblewrap it
+ * executes and boxwright itself (a principal that could write either runs
+ * its code outside every sandbox at the next run).
+ */
+export function runTrusted(bwrap: BwrapLookup): TrustedFile[] {
+  return [...(bwrap.found ? [trustedFile(bwrap.path, 'bwrap', ['linux'])] : []), ...boxwrightFiles('linux')];
 }
 
 /** Throws UsageError for a bad --fs or --home: a usage error, exit 2, before the config is read. */
@@ -36,9 +52,10 @@ export function linuxReader(args: RunArgs, req: RunRequest): LinuxReader {
   // Only the real disk can be cached against: a manifest or `none` describes another machine for the rules.
   const onHost = (req.fs ?? 'host') === 'host';
   let recorder: Recorder | undefined;
+  const bwrap = locateBwrap({ option: req.bwrap, homes: lookupHomes(req.home) });
   // The run cache is host-trusted: whoever writes it decides what the next run executes.
-  const reader = configReader(args, (v) => (onHost ? (recorder = recordingView(v)).view : v), [{ path: cacheRoot(), input: 'run-cache' }]);
-  return recorder ? { reader, recorder } : { reader };
+  const reader = configReader(args, (v) => (onHost ? (recorder = recordingView(v)).view : v), [{ path: cacheRoot(), input: 'run-cache' }], runTrusted(bwrap));
+  return recorder ? { reader, recorder, bwrap } : { reader, bwrap };
 }
 
 /**
@@ -51,12 +68,12 @@ export interface LaunchOptions {
   readonly cache?: boolean;
 }
 
-export async function runLinux(args: RunArgs, asked: RunRequest, { reader, recorder }: LinuxReader, bytes: Uint8Array, options: LaunchOptions = {}): Promise<number> {
+export async function runLinux(args: RunArgs, asked: RunRequest, { reader, recorder, bwrap }: LinuxReader, bytes: Uint8Array, options: LaunchOptions = {}): Promise<number> {
   const onHost = recorder !== undefined;
   const view: FsView = reader.view;
   let outcome: CompileOutcome;
   try {
-    outcome = await compileConfig(reader.check(bytes, asked.config), 'linux', { ...args, force: false });
+    outcome = await compileConfig(reader.checkRead(bytes, asked.config), 'linux', { ...args, force: false });
   } catch (e) {
     if (!(e instanceof UsageError) && !(e instanceof Error && e.name === 'TargetError')) throw e;
     say(`${(e as Error).message}; the command did not run`);
@@ -72,11 +89,28 @@ export async function runLinux(args: RunArgs, asked: RunRequest, { reader, recor
     say(`${unavailable}; the command did not run (boxwright never runs it unsandboxed)`);
     return NOT_RUN;
   }
+  if (!bwrap.found) {
+    say(`no bubblewrap to run the sandbox with (${bwrapOrigin(bwrap)}): ${bwrap.why}; the command did not run. Install it (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) or name it with --bwrap PATH; \`boxwright doctor\` checks the machine`);
+    return NOT_RUN;
+  }
   const linux = outcome.check.ir.linux;
   if (linux.exec === 'landlock' && linux.landlockAbi === 0) {
     say(
       "this kernel has no Landlock (ABI 0), which keeps the sandbox's read trees non-executable; the command did not run. `--landlock off` runs it with the mounts alone (read trees executable: `boxwright explain --landlock off` shows what that means); `boxwright doctor` shows the kernel's facts",
     );
+    return NOT_RUN;
+  }
+  let findings: VetFinding[];
+  try {
+    findings = runVet(outcome, bwrap);
+  } catch (e) {
+    if (!(e instanceof VetError)) throw e;
+    say(`cannot check who could change what this run trusts: ${e.message}; the command did not run`);
+    return NOT_RUN;
+  }
+  const refusal = vetRefusal(findings, outcome, bwrap);
+  if (refusal) {
+    say(`${refusal}; the command did not run`);
     return NOT_RUN;
   }
   const facts = recorder?.facts(grantedPaths(outcome));
@@ -91,47 +125,119 @@ export async function runLinux(args: RunArgs, asked: RunRequest, { reader, recor
     return status;
   };
 
-  const files = entryFiles(outcome, req, bytes);
   const stems = outcome.check.ir.principals.map((p) => artifactStem(p.id));
   const stem = artifactStem(req.principal);
+  const run = (dir: string, launcher: ReturnType<typeof stampOf>, fallback: boolean): Promise<number | undefined> => {
+    const launch: LauncherRun = { launcher: join(dir, `${stem}.run`), expect: typeof launcher === 'string' ? undefined : launcher, command: req.command, passEnv: req.passEnv, passFds: req.passFds, verbose: req.verbose, argv: args.commandLine ?? [], ...(fallback ? { fallback: true as const } : {}) };
+    return options.launch ? options.launch(launch) : runLauncher(launch);
+  };
   const cacheable =
     options.cache === false ? 'learn --check changes nothing of the host' : facts && req.config !== '-' ? await cacheRefusal(outcome) : 'the config is not read from the real disk (--fs) or from a file';
   if (cacheable === undefined && facts) {
-    const inputs = cacheInputs(req, createHash('sha256').update(bytes).digest('hex'));
+    const files = entryFiles(outcome, req, bytes, bwrap, req.config);
+    const inputs = cacheInputs(req, createHash('sha256').update(bytes).digest('hex'), bwrap.path);
     const written = writeEntry(cacheRoot(), inputs, { worktree: outcome.check.ir.tyba?.worktree ?? null, principals: outcome.check.ir.principals.map((p) => p.id), facts }, files, (dir) => copyLaunchers(dir, stems, true).map((p) => p.slice(dir.length + 1)));
     if ('dir' in written) {
       // undefined: moved aside by another run's rewrite before it started; then from a private directory.
       try {
-        const status = await runLauncher({ launcher: join(written.dir, `${stem}.run`), command: req.command, passEnv: req.passEnv, passFds: req.passFds, verbose: req.verbose, fallback: true, argv: args.commandLine ?? [] });
+        const status = await run(written.dir, written.files[`${stem}.run`]!, true);
         if (status !== undefined) return explained(status);
       } finally {
         if (written.temporary) rmSync(written.dir, { recursive: true, force: true });
       }
     } else if (req.verbose) say(`no cache entry: ${written.why}`);
   } else if (req.verbose) say(`no cache entry: ${cacheable}`);
-  // A private directory for this run alone, removed after it.
-  const dir = mkdtempSync(join(tmpdir(), 'boxwright-run-'));
+  // A private directory for this run alone (never the host's shared temp while
+  // another place will do: a workload there could watch for it and swap what
+  // the launcher reads), removed after the run.
+  const place = fallbackParent(findings);
+  if ('why' in place) {
+    say(`${place.why}; the command did not run`);
+    return NOT_RUN;
+  }
+  const dir = mkdtempSync(join(place.dir, `.run-${process.pid}-`));
   try {
-    for (const f of files) writeFileSync(join(dir, f.name), f.content, { mode: 0o600 });
+    // A config from standard input is kept beside the launch: the launcher holds it to the bytes compiled.
+    const configFile = req.config === '-' ? join(dir, 'config.toml') : req.config;
+    if (req.config === '-') writeFileSync(configFile, bytes, { mode: 0o600 });
+    for (const f of entryFiles(outcome, req, bytes, bwrap, configFile)) writeFileSync(join(dir, f.name), f.content, { mode: 0o600 });
     copyLaunchers(dir, stems, true);
-    const run: LauncherRun = { launcher: join(dir, `${stem}.run`), command: req.command, passEnv: req.passEnv, passFds: req.passFds, verbose: req.verbose, argv: args.commandLine ?? [] };
-    return await explained(await (options.launch ? options.launch(run) : runLauncher(run)));
+    return await explained((await run(dir, stampOf(join(dir, `${stem}.run`)), false))!);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** What a run reads: each principal's argv and Landlock rules, the seccomp programs, the launch files. */
-function entryFiles(outcome: Compiled, req: RunRequest, bytes: Uint8Array): EntryFile[] {
+/** What a run reads: each principal's argv and Landlock rules, the seccomp programs, the launch files (for the config at `configFile`). */
+function entryFiles(outcome: Compiled, req: RunRequest, bytes: Uint8Array, bwrap: BwrapFound, configFile: string): EntryFile[] {
   const wanted = (a: Artifact): boolean => a.name.endsWith('.bwrap.args') || a.name.endsWith('.landlock') || SECCOMP_ARCHES.some((arch) => a.name === bpfName(arch));
   const artifacts = outcome.artifacts.filter(wanted).map((a) => ({ name: a.name, content: a.content }));
   const options = compileOptionArgs({ ...req, landlock: req.landlock ? undefined : 'off' });
-  return [...artifacts, ...launchFiles(outcome.check.ir, outcome.artifacts, req.config, bytes, options)];
+  return [...artifacts, ...launchFiles(outcome.check.ir, outcome.artifacts, configFile, bytes, options, bwrap)];
 }
 
 /** The granted paths of every principal: where the bound sockets the model reads can be. */
 function grantedPaths(outcome: Compiled): string[] {
   return [...new Set(outcome.check.ir.principals.flatMap((p) => p.grants.flatMap((g) => (g.path ? [g.path] : []))))];
+}
+
+/**
+ * The compiled mounts read back, and who else could change bubblewrap
+ * (vet.ts): whether any principal's mounts reach what this run trusts (the
+ * config, the manifest, bubblewrap, boxwright's package, the run cache),
+ * whatever the model says.
+ */
+export function runVet(outcome: Compiled, bwrap?: BwrapFound): VetFinding[] {
+  const trusted = outcome.check.ir.trustedFiles;
+  const views = outcome.artifacts.filter((a) => a.name.endsWith('.bwrap.args')).map((a) => ({ principal: a.name.slice(0, -'.bwrap.args'.length), args: typeof a.content === 'string' ? Buffer.from(a.content) : a.content }));
+  return vet({
+    views,
+    // A fallback directory is a new entry of its parent: reached when the parent's entries can be changed.
+    files: [...trusted.filter((f) => !f.tree).map((f) => f.path), ...fallbackCandidates()],
+    trees: [...trusted.filter((f) => f.tree).map((f) => f.path), cacheRoot()],
+    ...(bwrap ? { rootOwned: [bwrap.path] } : {}),
+  });
+}
+
+/**
+ * Where a run without a cache entry may keep its files: under the cache
+ * root (private to the user, a path no grant may name), else in the
+ * user's runtime directory (/run/user/UID, the same), else the temp
+ * directory — the first that no principal's mounts reach (the launcher
+ * refuses a directory its mounts reach), in a fresh 0700 directory.
+ */
+function fallbackCandidates(): string[] {
+  const runtime = process.env['XDG_RUNTIME_DIR'];
+  return [join(cacheRoot(), 'run'), ...(runtime && isAbsolute(runtime) ? [join(runtime, 'boxwright')] : []), tmpdir()];
+}
+
+function fallbackParent(findings: readonly VetFinding[]): { readonly dir: string } | { readonly why: string } {
+  const reasons: string[] = [];
+  const root = cacheRoot();
+  for (const candidate of fallbackCandidates()) {
+    const reach = findings.find((f) => f.kind === 'reach' && f.path === candidate);
+    if (reach && reach.kind === 'reach') {
+      reasons.push(`${reach.principal}'s mounts make ${reach.dest} writable, which holds ${candidate}`);
+      continue;
+    }
+    if (candidate === tmpdir()) return { dir: candidate };
+    const why = privateDir(isUnder(candidate, root) ? root : candidate, candidate);
+    if (!why) return { dir: candidate };
+    reasons.push(why);
+  }
+  return { why: `no private directory for the sandbox that no principal could write (${reasons.join('; ')}). Make ${cacheRoot()} yours and private (chmod 700), or set XDG_CACHE_HOME to a directory only you can write` };
+}
+
+/** Why the run may not start, from the findings (the run cache's own, and where a run without an entry may live, are cacheRefusal's and fallbackParent's). */
+function vetRefusal(findings: readonly VetFinding[], outcome: Compiled, bwrap: BwrapFound): string | undefined {
+  const places = [cacheRoot(), ...fallbackCandidates()];
+  for (const f of findings) {
+    if (f.kind === 'untrusted') return `bubblewrap ${f.path} (${bwrapOrigin(bwrap)}) is not root's alone: ${f.reason}. Every run executes it outside any sandbox: install bubblewrap where only root writes (your distribution's package), or name one with --bwrap PATH`;
+    if (places.includes(f.path)) continue;
+    const role = outcome.check.ir.trustedFiles.find((t) => t.path === f.path)?.role;
+    return `${f.principal}'s compiled mounts make ${f.dest} writable, which holds ${role ? roleWords[role] : ''} ${f.path}: a run could change what the next one trusts (the model says otherwise: a bug to report)`;
+  }
+  return undefined;
 }
 
 /**
@@ -147,9 +253,12 @@ export async function cacheRefusal(outcome: Compiled): Promise<string | undefine
     if (cell.kind === 'access' && cell.write) return `${pa.principal.id} may write ${root}`;
   }
   // And what the artifacts do, read back: a writable bind of the cache, of a
-  // directory above it or of one below it, whatever the model says (a
-  // lowering that gives more than the model would otherwise let a workload
-  // rewrite the sandbox the next run executes).
+  // directory above it or of one below it, even where the cache itself is
+  // bound read-only over it as a host-trusted path (a lowering that gives
+  // more than the model would otherwise let a workload rewrite the sandbox
+  // the next run executes). Stricter than vet.c's reach, which the launcher
+  // and the fallback directory ask: an entry is kept only where nothing
+  // writable comes near it.
   const { parseArgsFile } = await import('../../targets/linux/index.js');
   const { viewFromArgv } = await import('../../targets/linux/view.js');
   for (const a of outcome.artifacts) {

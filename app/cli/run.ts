@@ -2,6 +2,7 @@ import type { Platform } from '../../compiler/diagnostic.js';
 import { compileConfig, type CompileArgs, type CompileOutcome } from './compile.js';
 import { configReader, UsageError } from './options.js';
 import { readInput } from '../input/read-input.js';
+import { boxwrightFiles } from '../sandbox/own-package.js';
 import { hasPrincipal, NOT_RUN, refused, runRequest, say, withCommand, type RunArgs } from './run-common.js';
 
 export { NOT_EXECUTABLE, NOT_FOUND, NOT_RUN, type RunArgs } from './run-common.js';
@@ -20,7 +21,9 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const asked = runRequest(args);
   const platform: Platform | undefined = process.platform === 'linux' ? 'linux' : process.platform === 'darwin' ? 'macos' : process.platform === 'win32' ? 'windows' : undefined;
   const linux = platform === 'linux' ? await import('./run-linux.js') : undefined;
-  const reader = linux ? linux.linuxReader(args, asked) : { reader: configReader(args) };
+  // What the host trusts after a run besides the config: boxwright itself (on Linux also bubblewrap: run-linux.ts).
+  const linuxReader = linux?.linuxReader(args, asked);
+  const reader = linuxReader ?? { reader: configReader(args, undefined, [], platform ? boxwrightFiles(platform) : []) };
   const input = readInput(asked.config);
   if ('error' in input) {
     say(`${input.error}; the command did not run`);
@@ -30,11 +33,11 @@ export async function runCommand(args: RunArgs): Promise<number> {
     say(`boxwright has no sandbox for ${process.platform}; the command did not run (it never runs one unsandboxed)`);
     return NOT_RUN;
   }
-  if (linux) return linux.runLinux(args, asked, reader, input.bytes);
+  if (linux && linuxReader) return linux.runLinux(args, asked, linuxReader, input.bytes);
   const compileArgs: CompileArgs = { ...args, force: false };
   let outcome: CompileOutcome;
   try {
-    outcome = await compileConfig(reader.reader.check(input.bytes, asked.config), platform, compileArgs);
+    outcome = await compileConfig(reader.reader.checkRead(input.bytes, asked.config), platform, compileArgs);
   } catch (e) {
     if (!(e instanceof UsageError) && !(e instanceof Error && e.name === 'TargetError')) throw e;
     say(`${(e as Error).message}; the command did not run`);

@@ -1,7 +1,8 @@
 import type { DocExample, Rule } from '../../rules/engine.js';
 
 /** The machine fact an example is about, said beside it. */
-const machineNote = (e: DocExample): string => (e.landlockAbi === undefined ? '' : ` (on a kernel with Landlock ABI ${e.landlockAbi})`);
+const machineNote = (e: DocExample): string =>
+  (e.landlockAbi === undefined ? '' : ` (on a kernel with Landlock ABI ${e.landlockAbi})`) + (e.readFrom === undefined ? '' : ` (read from ${e.readFrom})`);
 
 /** `linux error, windows warning` (or `error/warning` where messages differ), from the rule's message table. */
 export function severities(rule: Rule): string {

@@ -13,7 +13,7 @@ import { copyFileSync, chmodSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { PolicyIR } from '../../compiler/ir/types.js';
-import { encodeLaunchFile, launcherName, launcherPath, launchFileName, LAUNCH_ARCHES } from '../../targets/linux/launcher/index.js';
+import { encodeLaunchFile, launcherName, launcherPath, launchFileName, LAUNCH_ARCHES, type LaunchBwrap, type LaunchedFile } from '../../targets/linux/launcher/index.js';
 import { bpfName, hostArch } from '../../targets/linux/arch.js';
 import { envAllowlist } from '../../targets/runner/env.js';
 import { artifactStem, type Artifact } from '../../targets/target.js';
@@ -41,6 +41,7 @@ export interface CompileOptionValues {
   readonly agentDirs?: readonly string[];
   readonly landlock?: string | undefined;
   readonly gatewaySocket?: string | undefined;
+  readonly bwrap?: string | undefined;
 }
 
 export function compileOptionArgs(o: CompileOptionValues): string[] {
@@ -55,13 +56,27 @@ export function compileOptionArgs(o: CompileOptionValues): string[] {
   for (const d of o.agentDirs ?? []) add('agent-dir', d);
   add('landlock', o.landlock);
   add('gateway-socket', o.gatewaySocket);
+  add('bwrap', o.bwrap === undefined ? undefined : resolve(o.bwrap));
   return out;
 }
 
-/** The launch file of each principal, for a config at `configPath` (absolute) with these bytes, compiled with `compileOptions` (compileOptionArgs). */
-export function launchFiles(ir: PolicyIR, artifacts: readonly Artifact[], configPath: string, configBytes: Uint8Array, compileOptions: readonly string[]): LauncherFile[] {
-  const names = new Set(artifacts.map((a) => a.name));
-  const sha = createHash('sha256').update(configBytes).digest('hex');
+const sha256 = (bytes: Uint8Array | string): string => createHash('sha256').update(bytes).digest('hex');
+
+/**
+ * The launch file of each principal, for a config at `configPath`
+ * (absolute) with these bytes, compiled with `compileOptions`
+ * (compileOptionArgs), run with `bwrap`. Each file it names is recorded
+ * with the SHA-256 of the artifact's bytes: the launcher reads none that
+ * differs.
+ */
+export function launchFiles(ir: PolicyIR, artifacts: readonly Artifact[], configPath: string, configBytes: Uint8Array, compileOptions: readonly string[], bwrap: LaunchBwrap): LauncherFile[] {
+  const byName = new Map(artifacts.map((a) => [a.name, a.content]));
+  const file = (name: string): LaunchedFile => {
+    const content = byName.get(name);
+    if (content === undefined) throw new Error(`the linux target wrote no ${name}`);
+    return { name, sha256: sha256(content) };
+  };
+  const sha = sha256(configBytes);
   const { env, envPrefixes } = envAllowlist();
   return ir.principals.map((p) => {
     const stem = artifactStem(p.id);
@@ -70,9 +85,10 @@ export function launchFiles(ir: PolicyIR, artifacts: readonly Artifact[], config
       config: resolve(configPath),
       configSha256: sha,
       principal: p.id,
-      args: `${stem}.bwrap.args`,
-      seccomp: Object.fromEntries(LAUNCH_ARCHES.map((a) => [a, bpfName(a)])),
-      landlock: names.has(landlock) ? landlock : undefined,
+      args: file(`${stem}.bwrap.args`),
+      seccomp: Object.fromEntries(LAUNCH_ARCHES.map((a) => [a, file(bpfName(a))])),
+      landlock: byName.has(landlock) ? file(landlock) : undefined,
+      bwrap,
       env,
       envPrefixes,
       compileOptions,

@@ -6,8 +6,9 @@
  *
  * An entry is used only when all of this holds, else the run checks and
  * compiles again (and replaces it):
- * - the key: the config's absolute path and SHA-256, boxwright's version,
- *   and every option that reaches the compile (`inputs`);
+ * - the key: the config's absolute path and SHA-256, boxwright's version
+ *   and package directory, the bubblewrap the run resolved, and every
+ *   option that reaches the compile (`inputs`);
  * - the session worktree, for a TYBA config (the current directory by
  *   default, so not part of the key);
  * - every file exactly as written: same inode, size, and modification and
@@ -25,8 +26,13 @@ import { privateDir, untrusted } from './cache-dir.js';
 import { factsProblem, type RecordedFacts } from './facts.js';
 import { sha256Hex } from './sha256.js';
 
-/** 2: the facts hold directory listings and small files read (host-trusted paths, issue 21); an entry of 1 was compiled without them. */
-export const ENTRY_FORMAT = 2;
+/**
+ * 3: the facts hold directory listings and small files read (host-trusted
+ * paths, issue 21 part A), and the key the bubblewrap resolved and
+ * boxwright's package directory (issue 21 part B); an entry of 1 or 2 was
+ * written without one or the other.
+ */
+export const ENTRY_FORMAT = 3;
 
 /** Everything a compile depends on besides the disk: the key. */
 export interface CacheInputs {
@@ -42,10 +48,14 @@ export interface CacheInputs {
   readonly agentDirs: readonly string[];
   /** `--worktree`, as given (resolved); null: the current directory, compared through `worktree`. */
   readonly worktreeOption: string | null;
+  /** The bubblewrap the run resolved (bwrap.ts): the launch records it, and the check judged it. */
+  readonly bwrap: string;
+  /** boxwright's package directory: the check judged who could write it. */
+  readonly boxwright: string;
 }
 
 /** A file as written: what a later run compares. */
-interface Stamp {
+export interface Stamp {
   readonly ino: number;
   readonly size: number;
   readonly mtimeMs: number;
@@ -64,7 +74,7 @@ export interface Entry {
 
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const INPUT_KEYS = ['version', 'config', 'configSha256', 'home', 'dialect', 'gatewaySocket', 'landlock', 'tybaDataDir', 'agentDirs', 'worktreeOption'] as const;
+const INPUT_KEYS = ['version', 'config', 'configSha256', 'home', 'dialect', 'gatewaySocket', 'landlock', 'tybaDataDir', 'agentDirs', 'worktreeOption', 'bwrap', 'boxwright'] as const;
 
 /**
  * Why parsed JSON is not an Entry, or undefined: a structural check of
@@ -97,7 +107,8 @@ export function cacheKey(inputs: CacheInputs): string {
 
 const runDir = (root: string): string => join(root, 'run');
 
-function stamp(path: string): Stamp | string {
+/** The stamp of a regular file of this user's that no one else can write, or why it is not one. */
+export function stampOf(path: string): Stamp | string {
   let st;
   try {
     st = lstatSync(path);
@@ -135,7 +146,7 @@ export function findEntry(root: string, inputs: CacheInputs): Lookup {
     const why = untrusted(d);
     if (why) return { hit: false, why };
   }
-  const entryStamp = stamp(join(dir, 'entry.json'));
+  const entryStamp = stampOf(join(dir, 'entry.json'));
   if (typeof entryStamp === 'string') return { hit: false, why: entryStamp };
   if (entry.format !== ENTRY_FORMAT || JSON.stringify(entry.inputs) !== JSON.stringify(inputs)) return { hit: false, why: 'the entry was made for other inputs' };
   // Every file in the directory is one the entry stamped: none added beside them, none it names left out.
@@ -143,7 +154,7 @@ export function findEntry(root: string, inputs: CacheInputs): Lookup {
   const present = readdirSync(dir).filter((n) => n !== 'entry.json').sort();
   if (JSON.stringify(names) !== JSON.stringify(present)) return { hit: false, why: `the files in ${dir} are not the ones its entry.json names` };
   for (const [name, was] of Object.entries(entry.files)) {
-    const now = stamp(join(dir, name));
+    const now = stampOf(join(dir, name));
     if (typeof now === 'string') return { hit: false, why: now };
     if (now.ino !== was.ino || now.size !== was.size || now.mtimeMs !== was.mtimeMs || now.ctimeMs !== was.ctimeMs) return { hit: false, why: `${name} changed since it was written` };
   }
@@ -169,7 +180,7 @@ export function writeEntry(
   meta: Omit<Entry, 'format' | 'inputs' | 'files'>,
   files: readonly EntryFile[],
   place: (dir: string) => readonly string[],
-): { readonly dir: string; readonly temporary?: true } | { readonly why: string } {
+): { readonly dir: string; readonly files: Readonly<Record<string, Stamp>>; readonly temporary?: true } | { readonly why: string } {
   const runs = runDir(root);
   const why = privateDir(root, runs);
   if (why) return { why };
@@ -184,7 +195,7 @@ export function writeEntry(
     const placed = place(fresh);
     const stamps: Record<string, Stamp> = {};
     for (const name of [...files.map((f) => f.name), ...placed]) {
-      const s = stamp(join(fresh, name));
+      const s = stampOf(join(fresh, name));
       if (typeof s === 'string') throw new Error(s);
       stamps[name] = s;
     }
@@ -201,16 +212,16 @@ export function writeEntry(
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw e;
-      if (findEntry(root, inputs).hit) return { dir: fresh, temporary: true };
+      if (findEntry(root, inputs).hit) return { dir: fresh, files: stamps, temporary: true };
       try {
         renameSync(dir, join(runs, `.old-${process.pid}-${process.hrtime.bigint()}`));
         renameSync(fresh, dir);
       } catch {
-        return { dir: fresh, temporary: true };
+        return { dir: fresh, files: stamps, temporary: true };
       }
     }
     prune(runs);
-    return { dir };
+    return { dir, files: stamps };
   } catch (e) {
     rmSync(fresh, { recursive: true, force: true });
     return { why: `cannot write the cache entry: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };

@@ -7,6 +7,7 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { version } from '../../compiler/version.js';
+import { packageRoot } from '../../targets/linux/launcher/index.js';
 import type { CacheInputs } from './run-cache.js';
 
 export interface RunRequest {
@@ -26,6 +27,8 @@ export interface RunRequest {
   readonly gatewaySocket: string | undefined;
   /** `--landlock on|off`: whether Landlock confines execution on Linux (on unless turned off). */
   readonly landlock: boolean;
+  /** `--bwrap PATH`: the bubblewrap to run (else BOXWRIGHT_BWRAP, else the lookup of bwrap.ts). */
+  readonly bwrap: string | undefined;
 }
 
 /** A usage problem in `run`'s own arguments: both paths report it the same way (exit 2). */
@@ -72,8 +75,8 @@ export function landlockFrom(v: string | undefined): boolean {
   throw new RunUsageError(`--landlock takes on or off, not ${JSON.stringify(v)}`);
 }
 
-/** The cache key's inputs: everything the compile depends on besides the disk. */
-export function cacheInputs(req: RunRequest, configSha256: string): CacheInputs {
+/** The cache key's inputs: everything the compile depends on besides the disk (`bwrap`: the bubblewrap the run resolved). */
+export function cacheInputs(req: RunRequest, configSha256: string, bwrap: string): CacheInputs {
   return {
     version,
     config: resolve(req.config),
@@ -85,5 +88,7 @@ export function cacheInputs(req: RunRequest, configSha256: string): CacheInputs 
     tybaDataDir: req.tybaDataDir ?? null,
     agentDirs: [...req.agentDirs],
     worktreeOption: req.worktree === undefined ? null : resolve(req.worktree),
+    bwrap,
+    boxwright: packageRoot() ?? '',
   };
 }

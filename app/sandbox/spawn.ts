@@ -12,9 +12,10 @@
  * with this process (--die-with-parent), which no signal leaves behind.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, readlinkSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readlinkSync } from 'node:fs';
 import { constants } from 'node:os';
 import { afterStatus } from './outcome.js';
+import type { Stamp } from './run-cache.js';
 
 const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
@@ -24,6 +25,8 @@ export interface LauncherRun {
   readonly passEnv: readonly string[];
   readonly passFds: readonly number[];
   readonly verbose: boolean;
+  /** The launcher as it was written: the file opened must be that one, else it is not run. */
+  readonly expect?: Stamp | undefined;
   /** A launcher that cannot be started: undefined (the caller has another way) instead of 125 and a message. */
   readonly fallback?: boolean;
   /** boxwright's own command line (`run CONFIG … -- CMD …`): what a remedy it prints changes, to be copied as is. */
@@ -65,6 +68,15 @@ export function runLauncher(run: LauncherRun): Promise<number | undefined> {
     while (stdio.length <= fd) stdio.push('ignore');
     stdio[fd] = fd;
   }
+  const opened = openLauncher(run);
+  if (typeof opened === 'string') {
+    if (run.fallback) return Promise.resolve(undefined);
+    process.stderr.write(`boxwright run: cannot start the launcher ${run.launcher}: ${opened}; the command did not run\n`);
+    return Promise.resolve(125);
+  }
+  // The child's descriptor N is the launcher's file; the launcher closes it with the others it inherits.
+  const n = stdio.length;
+  stdio.push(opened);
   return new Promise((resolve) => {
     // Listening before the spawn: a signal that arrives between the two
     // would otherwise end this process (Node's default) and lose the status.
@@ -83,7 +95,11 @@ export function runLauncher(run: LauncherRun): Promise<number | undefined> {
       for (const s of FORWARDED) process.removeListener(s, forward);
       resolve(status);
     };
-    child = spawn(run.launcher, args, { stdio, detached: true });
+    try {
+      child = spawn(`/proc/self/fd/${n}`, args, { stdio, detached: true, argv0: run.launcher });
+    } finally {
+      closeSync(opened);
+    }
     for (const s of pending.splice(0)) forward(s);
     child.on('error', (e: NodeJS.ErrnoException) => {
       if (run.fallback) return done(undefined);
@@ -98,6 +114,23 @@ export function runLauncher(run: LauncherRun): Promise<number | undefined> {
       done(status);
     });
   });
+}
+
+/** The launcher's file, opened, and proved to be the one written; or why not. */
+function openLauncher(run: LauncherRun): number | string {
+  let fd: number;
+  try {
+    fd = openSync(run.launcher, 'r');
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+  }
+  const st = fstatSync(fd);
+  const want = run.expect;
+  if (want && (st.ino !== want.ino || st.size !== want.size || st.mtimeMs !== want.mtimeMs || st.ctimeMs !== want.ctimeMs)) {
+    closeSync(fd);
+    return 'it is not the file that was written (replaced or changed since)';
+  }
+  return fd;
 }
 
 /**

@@ -4,7 +4,7 @@ import { expandHome, expandTilde, findHostTrusted, inspectPath, knownReadableLoc
 import type { Span } from '../span.js';
 import type { Dialect } from '../schema/validate.js';
 import type { TomlTable, TomlValue } from '../toml/ast.js';
-import type { Access, CredentialFact, Grant, LinuxFacts, ListName, Location, PolicyIR, Principal, PrincipalKind, TybaSession, WrittenTable } from './types.js';
+import type { Access, CredentialFact, Grant, LinuxFacts, ListName, Location, PolicyIR, Principal, PrincipalKind, TrustedFile, TybaSession, WrittenTable } from './types.js';
 import loaderData from '../paths/loaders.json' with { type: 'json' };
 
 export interface BuildOptions {
@@ -17,6 +17,8 @@ export interface BuildOptions {
   readonly agentDirs?: readonly string[];
   /** Confine a Box config's execution on Linux with Landlock (true), or with mounts alone (false, `--landlock off`). */
   readonly landlock?: boolean;
+  /** boxwright's own files the command trusts after a run (the app layer knows them). */
+  readonly trustedFiles?: readonly TrustedFile[];
   /** boxwright's own inputs and outputs for this command (the config, a manifest, an output directory, the run cache): host-trusted paths. */
   readonly hostTrusted?: readonly HostTrustedInput[];
 }
@@ -269,6 +271,7 @@ export function buildIR(doc: TomlTable, options: BuildOptions): PolicyIR {
       sockets: view.sockets(),
       hostTrusted: hostTrustedOf(principals, view, options.hostTrusted),
       linux: linuxFacts(view, 'tyba', options.landlock),
+      trustedFiles: options.trustedFiles ?? [],
     };
   }
   const features = table(doc.entries.get('experimental-features')?.value);
@@ -285,6 +288,7 @@ export function buildIR(doc: TomlTable, options: BuildOptions): PolicyIR {
     sockets: view.sockets(),
     hostTrusted: hostTrustedOf(principals, view, options.hostTrusted),
     linux: linuxFacts(view, 'box', options.landlock),
+    trustedFiles: options.trustedFiles ?? [],
   };
 }
 

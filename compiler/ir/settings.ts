@@ -22,7 +22,7 @@ import type { Platform } from '../diagnostic.js';
 import type { Span } from '../span.js';
 import { claudeSettingsScope } from '../schema/dialect.js';
 import type { JsonDialect } from '../schema/validate.js';
-import type { Access, Grant, LinuxFacts, ListName, PolicyIR, RuntimeSettings, WrittenSetting } from './types.js';
+import type { Access, Grant, LinuxFacts, ListName, PolicyIR, RuntimeSettings, TrustedFile, WrittenSetting } from './types.js';
 import defaults from './runtime-defaults.json' with { type: 'json' };
 
 export interface SettingsBuildOptions {
@@ -33,6 +33,8 @@ export interface SettingsBuildOptions {
   readonly worktree: string;
   readonly knownCredentials: PolicyIR['knownCredentials'];
   readonly linux: LinuxFacts;
+  /** boxwright's own files the command at hand trusts (the app layer's: the config read, the manifest). */
+  readonly trustedFiles?: readonly TrustedFile[];
 }
 
 const globChars = /[*?[\]]/;
@@ -196,5 +198,6 @@ export function buildSettingsIR(doc: JsonValue, o: SettingsBuildOptions): Policy
     knownCredentials: o.knownCredentials,
     sockets: view.sockets(),
     linux: o.linux,
+    trustedFiles: o.trustedFiles ?? [],
   };
 }

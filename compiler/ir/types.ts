@@ -130,6 +130,24 @@ export interface CredentialFact {
   readonly existence: 'exists' | 'absent' | 'unknown';
 }
 
+/**
+ * A file or directory of boxwright's own that the host trusts after a run:
+ * what the command at hand reads or writes, passed in by the app layer (the
+ * config it was read from, the `--fs` manifest, the `compile --out`
+ * directory, the bubblewrap and the boxwright a run executes). A principal
+ * that could write one could change what the next run grants or runs
+ * (`trusted-file-writable`).
+ */
+export interface TrustedFile {
+  /** Absolute and canonical (links resolved as far as the path exists). */
+  readonly path: string;
+  readonly role: 'config' | 'manifest' | 'out' | 'bwrap' | 'boxwright';
+  /** A directory whose contents are trusted (`out`, `boxwright`): a write grant anywhere below it counts too. */
+  readonly tree: boolean;
+  /** The platforms on which the host trusts it. */
+  readonly platforms: readonly Platform[];
+}
+
 /** A setting of a JSON dialect as written: its value (JSON.parse's) and where. */
 export interface WrittenSetting {
   readonly value: unknown;
@@ -176,6 +194,8 @@ export interface PolicyIR {
    */
   readonly hostTrusted: { readonly paths: readonly HostTrustedPath[]; readonly unsearched: readonly string[] };
   readonly linux: LinuxFacts;
+  /** boxwright's own files this command trusts after a run (none for a config read from standard input and no other). */
+  readonly trustedFiles: readonly TrustedFile[];
 }
 
 /** What the Linux lowering needs to know beyond the grants. */

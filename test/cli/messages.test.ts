@@ -146,7 +146,8 @@ describe('item 14: run, when the command cannot run', () => {
     const tool = boxwright(['run', '--fs', 'host', '--principal', 'tool:fmt', file('run-tool.toml', `[agent.filesystem]\nread = ["/usr"]\n[tools.fmt.filesystem]\nread = ["${dir}"]\n`), '--', 'ls'], scratch);
     // A tool runs what its content grants hold: a read of the file is enough.
     assert.match(tool.stderr, /Add to \[tools\.fmt\.filesystem\]: .*read_file = \["\/usr\/bin\/ls"\]/);
-    const tyba = run(file('run-tyba.toml', `[sandbox]\nread_allow = ["${dir}"]\n`), 'ls');
+    // The session's worktree (the current directory) elsewhere than the config: a config the session could write is refused (trusted-file-writable).
+    const tyba = run(file('run-tyba.toml', `[sandbox]\nread_allow = ["${dir}"]\n`), 'ls', dir);
     assert.equal(tyba.status, 127, tyba.stderr);
     assert.match(tyba.stderr, /Add to \[sandbox\]: read_allow = \[[^\]]*"\/usr\/bin\/ls"/);
     assert.doesNotMatch(tyba.stderr, /\bread = /);

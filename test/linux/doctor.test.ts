@@ -30,7 +30,7 @@ describe('boxwright doctor', { skip: requireOrSkip(process.platform === 'linux',
     const py = spawnSync('python3', ['-c', 'import ctypes; l = ctypes.CDLL(None, use_errno=True); print(max(l.syscall(444, None, 0, 1), 0))'], { encoding: 'utf8' });
     assert.equal(py.status, 0, py.stderr);
     assert.match(byId.get('landlock')!.detail, py.stdout.trim() === '0' ? /no Landlock \(ABI 0/ : new RegExp(`^ABI ${py.stdout.trim()}:`));
-    assert.match(byId.get('launcher')!.detail, /^boxwright-sandbox \S+ \((x86_64|aarch64), launch format 1\)/);
+    assert.match(byId.get('launcher')!.detail, /^boxwright-sandbox \S+ \((x86_64|aarch64), launch format 2\)/);
     assert.match(byId.get('bwrap')!.detail, /^bubblewrap \d+\.\d+/);
     assert.equal(byId.get('namespaces')!.status, 'ok');
     assert.match(byId.get('seccomp')!.detail, /Seccomp: 2/);

@@ -348,9 +348,10 @@ describe('boxwright run is fail-closed: the command never runs', { skip, concurr
     await expectNotRun([join(scratch, 'absent.toml'), '--home', scratch], /cannot read/);
   });
 
-  it('a missing bwrap: BOXWRIGHT_BWRAP pointing nowhere, or a PATH without bwrap', async () => {
-    await expectNotRun([good(), '--home', scratch], /bubblewrap \(.*no\/bwrap\) cannot be started: No such file or directory/, { BOXWRIGHT_BWRAP: join(scratch, 'no', 'bwrap') });
-    await expectNotRun([good(), '--home', scratch], /bubblewrap \(bwrap\) is not installed/, { PATH: join(scratch, 'empty-path') });
+  it('a missing bwrap: BOXWRIGHT_BWRAP or --bwrap pointing nowhere, or a PATH without bwrap', async () => {
+    await expectNotRun([good(), '--home', scratch], /no bubblewrap to run the sandbox with \(BOXWRIGHT_BWRAP=.*no\/bwrap\): .*no\/bwrap: no such file; the command did not run\. Install it/, { BOXWRIGHT_BWRAP: join(scratch, 'no', 'bwrap') });
+    await expectNotRun([good(), '--home', scratch, '--bwrap', join(scratch, 'no', 'bwrap')], /no bubblewrap to run the sandbox with \(--bwrap .*no\/bwrap\)/);
+    await expectNotRun([good(), '--home', scratch], /no bwrap in the PATH directories outside your home/, { PATH: join(scratch, 'empty-path') });
   });
 
   it('an unusable bwrap: one that fails, and one that exits 0 without running anything', async () => {

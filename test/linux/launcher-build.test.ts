@@ -27,9 +27,10 @@ const sample: LaunchFile = {
   config: '/home/u/project/box.toml',
   configSha256: 'a'.repeat(64),
   principal: 'tool.fmt',
-  args: 'tool.fmt.bwrap.args',
-  seccomp: { aarch64: 'seccomp.aarch64.bpf', x86_64: 'seccomp.x86_64.bpf' },
-  landlock: 'tool.fmt.landlock',
+  args: { name: 'tool.fmt.bwrap.args', sha256: 'b'.repeat(64) },
+  seccomp: { aarch64: { name: 'seccomp.aarch64.bpf', sha256: 'c'.repeat(64) }, x86_64: { name: 'seccomp.x86_64.bpf', sha256: 'd'.repeat(64) } },
+  landlock: { name: 'tool.fmt.landlock', sha256: 'e'.repeat(64) },
+  bwrap: { path: '/usr/bin/bwrap', uid: 0, mode: 0o4755 },
   env: ['PATH', 'HOME'],
   envPrefixes: ['LC_'],
   compileOptions: ['--home', '/home/u', '--landlock', 'off'],
@@ -39,11 +40,12 @@ describe('encodeLaunchFile / decodeLaunchFile', () => {
   it('writes the records in their order, seccomp by architecture, each token NUL-terminated', () => {
     assert.equal(
       text(encodeLaunchFile(sample)),
-      'launch\x001\x00config\x00/home/u/project/box.toml\x00config-sha256\x00' + 'a'.repeat(64) + '\x00principal\x00tool.fmt\x00args\x00tool.fmt.bwrap.args\x00' +
-        'seccomp\x00x86_64\x00seccomp.x86_64.bpf\x00seccomp\x00aarch64\x00seccomp.aarch64.bpf\x00landlock\x00tool.fmt.landlock\x00env\x00PATH\x00env\x00HOME\x00env-prefix\x00LC_\x00' +
+      'launch\x002\x00config\x00/home/u/project/box.toml\x00config-sha256\x00' + 'a'.repeat(64) + '\x00principal\x00tool.fmt\x00args\x00tool.fmt.bwrap.args\x00' + 'b'.repeat(64) + '\x00' +
+        `seccomp\x00x86_64\x00seccomp.x86_64.bpf\x00${'d'.repeat(64)}\x00seccomp\x00aarch64\x00seccomp.aarch64.bpf\x00${'c'.repeat(64)}\x00landlock\x00tool.fmt.landlock\x00${'e'.repeat(64)}\x00` +
+        'bwrap\x00/usr/bin/bwrap\x000\x004755\x00env\x00PATH\x00env\x00HOME\x00env-prefix\x00LC_\x00' +
         'compile-option\x00--home\x00compile-option\x00/home/u\x00compile-option\x00--landlock\x00compile-option\x00off\x00',
     );
-    assert.match(text(encodeLaunchFile({ ...sample, landlock: undefined, env: [], envPrefixes: [], compileOptions: [] })), /landlock\0none\0$/);
+    assert.match(text(encodeLaunchFile({ ...sample, landlock: undefined, env: [], envPrefixes: [], compileOptions: [] })), /landlock\x00none\x00bwrap\x00\/usr\/bin\/bwrap\x000\x004755\x00$/);
   });
 
   it('envAllowlist() is targets/runner/env-allowlist.json', () => {
@@ -57,12 +59,17 @@ describe('encodeLaunchFile / decodeLaunchFile', () => {
       ['uppercase digest', { configSha256: 'A'.repeat(64) }],
       ['short digest', { configSha256: 'a'.repeat(63) }],
       ['empty principal', { principal: '' }],
-      ['args in another directory', { args: '../x.bwrap.args' }],
-      ['args `..`', { args: '..' }],
+      ['args in another directory', { args: { name: '../x.bwrap.args', sha256: 'b'.repeat(64) } }],
+      ['args `..`', { args: { name: '..', sha256: 'b'.repeat(64) } }],
+      ['args digest short', { args: { name: 'a.bwrap.args', sha256: 'b'.repeat(63) } }],
       ['no seccomp', { seccomp: {} }],
-      ['unknown arch', { seccomp: { riscv64: 'x.bpf' } as LaunchFile['seccomp'] }],
-      ['seccomp path', { seccomp: { x86_64: '/abs/x.bpf' } }],
-      ['landlock `none` as a file', { landlock: 'none' }],
+      ['unknown arch', { seccomp: { riscv64: { name: 'x.bpf', sha256: 'c'.repeat(64) } } as LaunchFile['seccomp'] }],
+      ['seccomp path', { seccomp: { x86_64: { name: '/abs/x.bpf', sha256: 'c'.repeat(64) } } }],
+      ['seccomp digest uppercase', { seccomp: { x86_64: { name: 'x.bpf', sha256: 'C'.repeat(64) } } }],
+      ['landlock `none` as a file', { landlock: { name: 'none', sha256: 'e'.repeat(64) } }],
+      ['relative bwrap', { bwrap: { path: 'bwrap', uid: 0, mode: 0o755 } }],
+      ['bwrap mode beyond the permission bits', { bwrap: { path: '/usr/bin/bwrap', uid: 0, mode: 0o10000 } }],
+      ['negative bwrap uid', { bwrap: { path: '/usr/bin/bwrap', uid: -1, mode: 0o755 } }],
       ['env with =', { env: ['A=B'] }],
       ['empty env', { env: [''] }],
       ['empty prefix', { envPrefixes: [''] }],
@@ -74,19 +81,28 @@ describe('encodeLaunchFile / decodeLaunchFile', () => {
   it('decode(encode(l)) is l (property)', () => {
     const name = fc.stringMatching(/^[^/\0]+$/).filter((s) => s !== '.' && s !== '..' && s !== 'none');
     const envName = fc.stringMatching(/^[^=\0]+$/);
+    const hex = fc.stringMatching(/^[0-9a-f]{64}$/);
+    const file = fc.record({ name, sha256: hex });
     const launch = fc.record({
       config: fc.stringMatching(/^\/[^\0]*$/),
-      configSha256: fc.stringMatching(/^[0-9a-f]{64}$/),
+      configSha256: hex,
       principal: fc.stringMatching(/^[^\0]+$/),
-      args: name,
-      seccomp: fc.record({ x86_64: name, aarch64: name }, { requiredKeys: ['x86_64'] }),
-      landlock: fc.option(name, { nil: undefined }),
+      args: file,
+      seccomp: fc.record({ x86_64: file, aarch64: file }, { requiredKeys: ['x86_64'] }),
+      landlock: fc.option(file, { nil: undefined }),
+      bwrap: fc.record({ path: fc.stringMatching(/^\/[^\0]*$/), uid: fc.integer({ min: 0, max: 0xffffffff }), mode: fc.integer({ min: 0, max: 0o7777 }) }),
       env: fc.array(envName, { maxLength: 4 }),
       envPrefixes: fc.array(envName, { maxLength: 2 }),
       compileOptions: fc.array(fc.stringMatching(/^[^\0]*$/), { maxLength: 4 }),
     });
     // fast-check's records have no prototype; the decoder's are plain objects.
-    const plain = (l: LaunchFile): LaunchFile => ({ ...l, seccomp: { ...l.seccomp } });
+    const plain = (l: LaunchFile): LaunchFile => ({
+      ...l,
+      args: { ...l.args },
+      seccomp: Object.fromEntries(Object.entries(l.seccomp).map(([a, f]) => [a, { ...f }])),
+      landlock: l.landlock && { ...l.landlock },
+      bwrap: { ...l.bwrap },
+    });
     fc.assert(fc.property(launch, (l) => assert.deepEqual(decodeLaunchFile(encodeLaunchFile(l)), plain(l))));
   });
 });
@@ -95,13 +111,14 @@ describe('encodeLaunchFile / decodeLaunchFile', () => {
 function printLines(l: LaunchFile): string[] {
   const esc = (s: string): string => s.replace(/[\0-\x1f\\]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
   return [
-    'launch 1',
+    'launch 2',
     `config ${esc(l.config)}`,
     `config-sha256 ${l.configSha256}`,
     `principal ${esc(l.principal)}`,
-    `args ${esc(l.args)}`,
-    ...LAUNCH_ARCHES.filter((a) => l.seccomp[a] !== undefined).map((a) => `seccomp ${a} ${esc(l.seccomp[a]!)}`),
-    `landlock ${l.landlock === undefined ? 'none' : esc(l.landlock)}`,
+    `args ${esc(l.args.name)} ${l.args.sha256}`,
+    ...LAUNCH_ARCHES.filter((a) => l.seccomp[a] !== undefined).map((a) => `seccomp ${a} ${esc(l.seccomp[a]!.name)} ${l.seccomp[a]!.sha256}`),
+    l.landlock === undefined ? 'landlock none' : `landlock ${esc(l.landlock.name)} ${l.landlock.sha256}`,
+    `bwrap ${esc(l.bwrap.path)} ${l.bwrap.uid} ${l.bwrap.mode.toString(8).padStart(4, '0')}`,
     ...l.env.map((n) => `env ${esc(n)}`),
     ...l.envPrefixes.map((p) => `env-prefix ${esc(p)}`),
     ...l.compileOptions.map((o) => `compile-option ${esc(o)}`),
@@ -111,9 +128,9 @@ function printLines(l: LaunchFile): string[] {
 describe('the C launch-file parser against the TypeScript decoder', { skip: skipProgram }, () => {
   it('accept the same token streams and read them the same way (differential, property)', () => {
     const one = <T>(...xs: T[]) => fc.constantFrom(...xs);
-    const value = one('1', '2', '', '/', '/abs/c.toml', 'rel.toml', '.', '..', 'a/b', 'none', 'x=y', 'tab\there', 'back\\slash', 'x86_64', 'aarch64', 'riscv64', 'a'.repeat(64), 'A'.repeat(64), 'f'.repeat(63), 'PATH', 'LC_', 'env', 'seccomp');
-    const keyword = one('launch', 'config', 'config-sha256', 'principal', 'args', 'seccomp', 'landlock', 'env', 'env-prefix', 'compile-option', 'bogus', '');
-    const valid = (): string[] => text(encodeLaunchFile({ ...sample, landlock: undefined })).slice(0, -1).split('\0');
+    const value = one('1', '2', '0', '00', '0755', '755', '07777', '4294967295', '4294967296', '', '/', '/abs/c.toml', 'rel.toml', '.', '..', 'a/b', 'none', 'x=y', 'tab\there', 'back\\slash', 'x86_64', 'aarch64', 'riscv64', 'a'.repeat(64), 'A'.repeat(64), 'f'.repeat(63), 'PATH', 'LC_', 'env', 'seccomp');
+    const keyword = one('launch', 'config', 'config-sha256', 'principal', 'args', 'seccomp', 'landlock', 'bwrap', 'env', 'env-prefix', 'compile-option', 'bogus', '');
+    const valid = (landlock: boolean): string[] => text(encodeLaunchFile({ ...sample, ...(landlock ? {} : { landlock: undefined }) })).slice(0, -1).split('\0');
     // Mostly a valid file with one or two defects: a token replaced, dropped,
     // duplicated or inserted, records swapped, the final NUL missing.
     const edit = fc.oneof(
@@ -122,11 +139,11 @@ describe('the C launch-file parser against the TypeScript decoder', { skip: skip
       fc.record({ kind: fc.constant('insert' as const), at: fc.nat(40), tokens: fc.array(fc.oneof(value, keyword), { minLength: 1, maxLength: 3 }) }),
       fc.record({ kind: fc.constant('swap' as const), at: fc.nat(40), to: fc.nat(40) }),
     );
-    const stream = fc.record({ edits: fc.array(edit, { maxLength: 2 }), terminated: fc.nat(9) });
+    const stream = fc.record({ edits: fc.array(edit, { maxLength: 2 }), terminated: fc.nat(9), landlock: fc.boolean() });
     const seen = { accepted: 0, refused: 0 };
     fc.assert(
-      fc.property(stream, ({ edits, terminated }) => {
-        const tokens = valid();
+      fc.property(stream, ({ edits, terminated, landlock }) => {
+        const tokens = valid(landlock);
         for (const e of edits) {
           const at = e.at % (tokens.length + 1);
           if (e.kind === 'replace' && at < tokens.length) tokens[at] = e.token;
@@ -167,7 +184,7 @@ describe('the launcher as a program', { skip: skipProgram }, () => {
     for (const file of [program!, run]) {
       const r = spawnSync(file, ['--version'], { encoding: 'utf8' });
       assert.equal(r.status, 0, r.stderr);
-      assert.equal(r.stdout, `boxwright-sandbox ${version} (${arch}, launch format 1)\n`);
+      assert.equal(r.stdout, `boxwright-sandbox ${version} (${arch}, launch format 2)\n`);
     }
   });
 
@@ -179,19 +196,19 @@ describe('the launcher as a program', { skip: skipProgram }, () => {
   });
 
   it("the config's SHA-256 is Node's, at every padding boundary: the digest accepted, one digit off refused", () => {
-    // The launcher checks the digest before it looks for bubblewrap: with
-    // BOXWRIGHT_BWRAP pointing nowhere, an accepted config gets as far as that.
+    // The launcher checks the digest before it looks at bubblewrap: with
+    // the recorded one missing, an accepted config gets as far as that.
     const sub = mkdtempSync(join(dir, 'sha-'));
     const run = join(sub, 'agent.run');
     copyFileSync(program!, run);
     chmodSync(run, 0o755);
-    const env = { PATH: process.env.PATH ?? '/usr/bin', BOXWRIGHT_BWRAP: '/nonexistent/bwrap' };
+    const env = { PATH: process.env.PATH ?? '/usr/bin' };
     for (const size of [0, 1, 55, 56, 57, 63, 64, 65, 119, 120, 127, 128, 1000, 1 << 20]) {
       const config = join(sub, `c-${size}.toml`);
       const bytes = randomBytes(size);
       writeFileSync(config, bytes);
       const digest = sha256(bytes);
-      const launchFile = (configSha256: string): void => writeFileSync(join(sub, 'agent.launch'), encodeLaunchFile({ ...sample, config, configSha256, landlock: undefined }));
+      const launchFile = (configSha256: string): void => writeFileSync(join(sub, 'agent.launch'), encodeLaunchFile({ ...sample, config, configSha256, landlock: undefined, bwrap: { path: '/nonexistent/bwrap', uid: 0, mode: 0o755 } }));
       launchFile(digest);
       const ok = finished(spawnSync(run, ['/usr/bin/true'], { env, encoding: 'utf8', timeout: WAIT_LIMIT_MS }), `${run} /usr/bin/true`);
       assert.equal(ok.status, 125);
@@ -221,9 +238,9 @@ const otherProgram = launcherPath(other);
 describe(`the ${other} program under qemu-user`, { skip: requireOrSkip(!!qemu && !!otherProgram && !!program, `qemu-user (Debian qemu-user-static) and both programs`) }, () => {
   it('--version, and --check-launch reading launch files exactly as the host program does', () => {
     const v = spawnSync(qemu!, [otherProgram!, '--version'], { encoding: 'utf8' });
-    assert.match(v.stdout, new RegExp(`^boxwright-sandbox \\S+ \\(${other}, launch format 1\\)\\n$`));
+    assert.match(v.stdout, new RegExp(`^boxwright-sandbox \\S+ \\(${other}, launch format 2\\)\\n$`));
     const good = encodeLaunchFile(sample);
-    for (const bytes of [good, good.subarray(0, good.length - 1), new TextEncoder().encode('launch\x002\x00')]) {
+    for (const bytes of [good, good.subarray(0, good.length - 1), new TextEncoder().encode('launch\x003\x00')]) {
       const a = spawnSync(qemu!, [otherProgram!, '--check-launch'], { input: bytes, encoding: 'utf8' });
       const h = spawnSync(program!, ['--check-launch'], { input: bytes, encoding: 'utf8' });
       assert.deepEqual([a.status, a.stdout, a.stderr], [h.status, h.stdout, h.stderr]);

@@ -99,10 +99,17 @@ describe('launcher: the refusals of a DIR that compile --out wrote', { skip, con
     assert.ok(quoted.includes(`--out '${quotedDir.replaceAll("'", "'\\''")}' --home ${home};`), quoted);
   });
 
-  it('bubblewrap missing from PATH: 125, never ran', async () => {
-    await refused(launch(join(dir, 'agent.run'), touch(), { env: { PATH: join(home, 'no-such-dir'), BOXWRIGHT_BWRAP: undefined } }), /bubblewrap \(bwrap\) is not installed or not on PATH/);
-    // BOXWRIGHT_BWRAP naming a missing program: the same refusal, by its name.
-    await refused(launch(join(dir, 'agent.run'), touch(), { env: { BOXWRIGHT_BWRAP: join(home, 'no-bwrap') } }), /bubblewrap \(.*no-bwrap\) cannot be started|is not installed/);
+  it('bubblewrap missing at compile: the artifacts, and no launcher (said why); at run time neither PATH nor BOXWRIGHT_BWRAP is looked at', async () => {
+    const none = join(home, 'out-no-bwrap');
+    for (const env of [{ PATH: join(home, 'no-such-dir') }, { BOXWRIGHT_BWRAP: join(home, 'no-bwrap') }]) {
+      const r = await boxwright(['compile', config, '--target', 'linux', '--out', none, '--home', home], { env });
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stderr, /no launchers \(<principal>\.run\) written: no bubblewrap: .*(no bwrap in the PATH directories outside your home|no-bwrap: no such file)/);
+      assert.ok(existsSync(join(none, 'agent.bwrap.args')) && !existsSync(join(none, 'agent.run')));
+    }
+    const r = await launch(join(dir, 'agent.run'), touch(), { env: { PATH: join(home, 'no-such-dir'), BOXWRIGHT_BWRAP: join(home, 'no-bwrap') } });
+    assert.equal(r.status, 0, r.stderr);
+    assert.ok(existsSync(marker), 'the bubblewrap compile recorded ran');
   });
 
   describe('a kernel without Landlock (landlock_create_ruleset answered as such a kernel answers, by libseccomp)', () => {

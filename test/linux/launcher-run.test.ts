@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { bare, isRoot, makeLab, NOBODY, programWithout, results, skip as skipLab, type Lab } from './hostile/support.js';
 import { abi, interpreterOf, ruleset } from './landlock-support.js';
-import { arch, fakeBwrap, launch, makeLauncherDir, program, realBwrap, skip as skipLauncher, type LauncherDir } from './launcher-support.js';
+import { arch, bwrapRecord, fakeBwrap, launch, makeLauncherDir, program, realBwrap, skip as skipLauncher, type LauncherDir } from './launcher-support.js';
 import { requireOrSkip } from '../helpers.js';
 import { until, WAIT_LIMIT_MS, within } from '../waits.js';
 import { processesWith } from './support.js';
@@ -24,6 +24,9 @@ describe('launcher: the command passes through', { skip, concurrency: 2 }, () =>
   let work = '';
   let outside = '';
   let dirFd = -1;
+  let config = '';
+  /** A DIR of its own, for a test that changes what its launch file names (the tests run two at a time). */
+  const ownDir = (): Promise<LauncherDir> => makeLauncherDir(config, { home: lab.home });
   before(async () => {
     lab = makeLab('launcher');
     work = join(lab.home, 'work');
@@ -33,7 +36,7 @@ describe('launcher: the command passes through', { skip, concurrency: 2 }, () =>
     writeFileSync(join(outside, 'secret.txt'), 'host secret');
     writeFileSync(join(work, 'not-executable'), '#!/bin/sh\necho ran\n');
     chmodSync(work, 0o777);
-    const config = lab.config('c.toml', `[agent.filesystem]\n${lab.base.replace('read = ["/usr"]', 'read = ["/usr", "~/work"]')}write = ["~/work"]\nworkspace = "~/work"\n`);
+    config = lab.config('c.toml', `[agent.filesystem]\n${lab.base.replace('read = ["/usr"]', 'read = ["/usr", "~/work"]')}write = ["~/work"]\nworkspace = "~/work"\n`);
     if (isRoot) lab.giveToNobody();
     d = await makeLauncherDir(config, { home: lab.home });
     dirFd = openSync(outside, 'r');
@@ -59,8 +62,9 @@ describe('launcher: the command passes through', { skip, concurrency: 2 }, () =>
   });
 
   it('bubblewrap itself killed: 128 + signo, said so', async () => {
-    const fake = fakeBwrap(d.dir, 'bwrap-killed', 'kill -KILL $$');
-    const r = await launch(d.run, ['/usr/bin/true'], { env: { BOXWRIGHT_BWRAP: fake } });
+    const own = await ownDir();
+    own.writeLaunch({ bwrap: bwrapRecord(fakeBwrap(own.dir, 'bwrap-killed', 'kill -KILL $$')) });
+    const r = await launch(own.run, ['/usr/bin/true']);
     assert.equal(r.status, 137);
     assert.match(r.stderr, /^agent\.run: bubblewrap was killed by signal 9 \(Killed\)\n$/);
   });
@@ -187,16 +191,18 @@ describe('launcher: the command passes through', { skip, concurrency: 2 }, () =>
   });
 
   it('bubblewrap itself inherits none of the caller\'s descriptors (the launcher closes them before it starts anything)', async () => {
-    const seenBy = join(d.dir, 'bwrap-fds');
-    const wrapper = fakeBwrap(d.dir, 'bwrap-lists-fds', `for f in /proc/$$/fd/*; do readlink "$f"; done > '${seenBy}'\nexec '${realBwrap}' "$@"`);
-    const r = await launch(d.run, ['/usr/bin/true'], { env: { BOXWRIGHT_BWRAP: wrapper }, fds: { 9: dirFd, 100: dirFd } });
+    const own = await ownDir();
+    const seenBy = join(own.dir, 'bwrap-fds');
+    own.writeLaunch({ bwrap: bwrapRecord(fakeBwrap(own.dir, 'bwrap-lists-fds', `for f in /proc/$$/fd/*; do readlink "$f"; done > '${seenBy}'\nexec '${realBwrap}' "$@"`)) });
+    const r = await launch(own.run, ['/usr/bin/true'], { fds: { 9: dirFd, 100: dirFd } });
     assert.equal(r.status, 0, r.stderr);
     const targets = readFileSync(seenBy, 'utf8');
     assert.match(targets, /memfd:boxwright-args/, 'the listing saw the launcher\'s own descriptors');
     assert.ok(!targets.includes(outside), targets);
-    const kept = await launch(d.run, ['--pass-fd', '100', '/usr/bin/true'], { env: { BOXWRIGHT_BWRAP: wrapper }, fds: { 9: dirFd, 100: dirFd } });
+    const kept = await launch(own.run, ['--pass-fd', '100', '/usr/bin/true'], { fds: { 9: dirFd, 100: dirFd } });
     assert.equal(kept.status, 0, kept.stderr);
-    assert.equal(readFileSync(seenBy, 'utf8').split('\n').filter((t) => t === outside).length, 1, 'only --pass-fd 100');
+    const listed = readFileSync(seenBy, 'utf8');
+    assert.equal(listed.split('\n').filter((t) => t === outside).length, 1, `only --pass-fd 100: ${listed}`);
   });
 
   it('a caller that closed stdout: the command\'s stdout is /dev/null, not a file the launcher opened', async () => {
@@ -241,15 +247,10 @@ describe('launcher: the command passes through', { skip, concurrency: 2 }, () =>
     const r = await launch(d.run, [lab.probe, 'setuid', out]);
     assert.equal(r.status, 0, r.stderr);
     assert.equal(results(r.stdout).chmod, 'EPERM', r.stdout);
-    const bpf = join(d.dir, `seccomp.${arch}.bpf`);
-    const original = readFileSync(bpf);
-    writeFileSync(bpf, programWithout(['setid-mode-fchmod', 'setid-mode-path', 'setid-mode-at', 'setid-mode-open', 'setid-mode-openat']));
-    try {
-      const control = await launch(d.run, [lab.probe, 'setuid', controlOut]);
-      assert.equal(results(control.stdout).chmod, 'ok', control.stdout + control.stderr);
-    } finally {
-      writeFileSync(bpf, original);
-    }
+    const own = await ownDir();
+    own.writeNamed(`seccomp.${arch}.bpf`, programWithout(['setid-mode-fchmod', 'setid-mode-path', 'setid-mode-at', 'setid-mode-open', 'setid-mode-openat']));
+    const control = await launch(own.run, [lab.probe, 'setuid', controlOut]);
+    assert.equal(results(control.stdout).chmod, 'ok', control.stdout + control.stderr);
   });
 
   it('as an unprivileged user: runs, as that user', { skip: requireOrSkip(isRoot, 'root (uid 0), to switch to nobody') }, async () => {

@@ -7,14 +7,14 @@
 // the command ran.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileConfig } from '../../app/cli/compile.js';
 import { configReader } from '../../app/cli/options.js';
 import { argsFile, hostArch, parseArgsFile } from '../../targets/linux/index.js';
 import { encodeLandlockRules, type LandlockRuleset } from '../../targets/linux/landlock/rules.js';
-import { encodeLaunchFile, LAUNCH_ARCHES, launcherPath, SANDBOX_EXEC_PATH, type LaunchFile } from '../../targets/linux/launcher/index.js';
+import { encodeLaunchFile, LAUNCH_ARCHES, launcherPath, SANDBOX_EXEC_PATH, type LaunchBwrap, type LaunchFile } from '../../targets/linux/launcher/index.js';
 import { envAllowlist } from '../../targets/runner/env.js';
 import { requireOrSkip } from '../helpers.js';
 import { bwrapAvailable, onPath, type Outcome } from './support.js';
@@ -38,6 +38,13 @@ export function withExecMount(argv: readonly string[]): string[] {
 
 export const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
+/** A launch file's bubblewrap record for the program at `path` (links resolved, its owner and mode now). */
+export function bwrapRecord(path: string = realBwrap): LaunchBwrap {
+  const real = realpathSync(path);
+  const st = statSync(real);
+  return { path: real, uid: st.uid, mode: st.mode & 0o7777 };
+}
+
 export interface LauncherDir {
   readonly dir: string;
   /** DIR/<stem>.run */
@@ -51,8 +58,10 @@ export interface LauncherDir {
   readonly compiled: readonly string[];
   /** Rewrites the launch file with `change` applied (or raw bytes). */
   writeLaunch(change: Partial<LaunchFile> | Uint8Array): void;
-  /** Rewrites the .bwrap.args. */
+  /** Rewrites the .bwrap.args, and its digest in the launch file (as a compile would write both). */
   writeArgs(argv: readonly string[]): void;
+  /** Rewrites a seccomp program or the Landlock rules the launch file names, and its digest there. */
+  writeNamed(name: string, bytes: Uint8Array): void;
 }
 
 export interface DirOptions {
@@ -81,26 +90,52 @@ export async function makeLauncherDir(config: string, o: DirOptions): Promise<La
   for (const a of outcome.artifacts) writeFileSync(join(dir, a.name), a.content);
   const compiled = parseArgsFile(readFileSync(join(dir, `${id}.bwrap.args`)));
   const argv = withExecMount(compiled);
-  const writeArgs = (v: readonly string[]): void => writeFileSync(join(dir, `${id}.bwrap.args`), argsFile(v.map((arg) => ({ arg, origin: 'baseline' as const }))));
-  writeArgs(argv);
+  const file = (name: string): { name: string; sha256: string } => ({ name, sha256: sha256(readFileSync(join(dir, name))) });
   if (o.landlock) writeFileSync(join(dir, `${id}.landlock`), encodeLandlockRules(o.landlock));
-  const launch: LaunchFile = {
+  let launch: LaunchFile = {
     config,
     configSha256: sha256(bytes),
     principal: id,
-    args: `${id}.bwrap.args`,
-    seccomp: Object.fromEntries(LAUNCH_ARCHES.map((a) => [a, `seccomp.${a}.bpf`])),
-    landlock: o.landlock ? `${id}.landlock` : undefined,
+    args: file(`${id}.bwrap.args`),
+    seccomp: Object.fromEntries(LAUNCH_ARCHES.map((a) => [a, file(`seccomp.${a}.bpf`)])),
+    landlock: o.landlock ? file(`${id}.landlock`) : undefined,
+    bwrap: bwrapRecord(),
     ...envAllowlist(),
     compileOptions: ['--home', o.home],
   };
-  const writeLaunch = (change: Partial<LaunchFile> | Uint8Array): void =>
+  let changes: Partial<LaunchFile> = {};
+  const writeLaunch = (change: Partial<LaunchFile> | Uint8Array): void => {
+    if (!(change instanceof Uint8Array)) changes = change;
     writeFileSync(join(dir, `${id}.launch`), change instanceof Uint8Array ? change : encodeLaunchFile({ ...launch, ...change }));
-  writeLaunch({});
+  };
+  const writeArgs = (v: readonly string[]): void => {
+    writeFileSync(join(dir, `${id}.bwrap.args`), argsFile(v.map((arg) => ({ arg, origin: 'baseline' as const }))));
+    launch = { ...launch, args: file(`${id}.bwrap.args`) };
+    writeLaunch(changes);
+  };
+  writeArgs(argv);
+  const writeNamed = (name: string, bytes: Uint8Array): void => {
+    writeFileSync(join(dir, name), bytes);
+    const seccomp = Object.fromEntries(Object.entries(launch.seccomp).map(([a, f]) => [a, f.name === name ? file(name) : f]));
+    launch = { ...launch, seccomp, landlock: launch.landlock?.name === name ? file(name) : launch.landlock };
+    writeLaunch(changes);
+  };
   const run = join(dir, `${id}.run`);
   copyFileSync(program!, run);
   chmodSync(run, 0o755);
-  return { dir, run, config, launch, argv, compiled, writeLaunch, writeArgs };
+  return {
+    dir,
+    run,
+    config,
+    get launch() {
+      return launch;
+    },
+    argv,
+    compiled,
+    writeLaunch,
+    writeArgs,
+    writeNamed,
+  };
 }
 
 export interface LaunchOptions {

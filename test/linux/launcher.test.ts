@@ -3,13 +3,17 @@
 // command never ran. Each refusal sits beside the control (the same DIR,
 // untouched) in which the marker does appear.
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { encodeLaunchFile } from '../../targets/linux/launcher/index.js';
-import { arch, fakeBwrap, launch, makeLauncherDir, realBwrap, skip, type LauncherDir } from './launcher-support.js';
-import { bare } from './hostile/support.js';
+import { requireOrSkip } from '../helpers.js';
+import { arch, bwrapRecord, fakeBwrap, launch, makeLauncherDir, realBwrap, sha256, skip, type LauncherDir } from './launcher-support.js';
+import { bare, isRoot } from './hostile/support.js';
+
+/** A stand-in bubblewrap must be root's, in directories only root writes, or the launcher refuses to run it: these tests make one as root. */
+const skipFake = requireOrSkip(isRoot, "root (a stand-in bubblewrap must be root's for the launcher to run it)");
 
 const NUL = '\0';
 
@@ -84,7 +88,9 @@ describe('launcher: fail-closed', { skip, concurrency: 1 }, () => {
     ['cut short before the landlock record', (t) => t.slice(0, t.indexOf(`landlock${NUL}`)), /ends where `landlock` was expected/],
     ['with an unknown record', (t) => `${t}sandbox${NUL}off${NUL}`, /`sandbox` is not a record this launcher knows here/],
     ['with records out of order', (t) => t.replace(`principal${NUL}agent${NUL}`, '').replace(`landlock${NUL}`, `principal${NUL}agent${NUL}landlock${NUL}`), /`args` where `principal` was expected/],
-    ['of another format', (t) => t.replace(`launch${NUL}1${NUL}`, `launch${NUL}2${NUL}`), /launch format `2`; this launcher reads format 1/],
+    ['of another format', (t) => t.replace(`launch${NUL}2${NUL}`, `launch${NUL}1${NUL}`), /launch format `1`; this launcher reads format 2/],
+    ['with an args record without its digest', (t) => t.replace(/(args\0agent\.bwrap\.args\0)[0-9a-f]{64}\0/, '$1'), /`seccomp` needs 3 operands|not 64 lowercase hex digits/],
+    ['with a bwrap record whose mode is not octal', (t) => t.replace(/(bwrap\0[^\0]+\0\d+\0)\d{4}\0/, `$1${'0x755'}${NUL}`), /mode `0x755`: not four octal digits/],
     ['with a malformed digest', (t) => t.replace(/config-sha256\0[0-9a-f]{64}/, `config-sha256${NUL}${'A'.repeat(64)}`), /not 64 lowercase hex digits/],
     ['naming an args file outside its directory', (t) => t.replace(`args${NUL}agent.bwrap.args`, `args${NUL}../agent.bwrap.args`), /not a file name in the launch file's directory/],
     ['with an env record that is not a name', (t) => t.replace(`env${NUL}PATH${NUL}`, `env${NUL}PATH=/x${NUL}`), /not a variable name/],
@@ -99,14 +105,14 @@ describe('launcher: fail-closed', { skip, concurrency: 1 }, () => {
 
   it("no seccomp program for this machine's architecture: 125", async () => {
     const other = arch === 'x86_64' ? 'aarch64' : 'x86_64';
-    d.writeLaunch({ seccomp: { [other]: `seccomp.${other}.bpf` } });
+    d.writeLaunch({ seccomp: { [other]: { name: `seccomp.${other}.bpf`, sha256: 'a'.repeat(64) } } });
     await refused(touch(), new RegExp(`names no seccomp program for this machine's architecture \\(${arch}\\)`));
   });
 
   for (const [what, change, message] of [
-    ['the args file', { args: 'gone.bwrap.args' }, /cannot open .*\/gone\.bwrap\.args: No such file/],
-    ['the seccomp program', { seccomp: { [arch!]: 'gone.bpf' } }, /cannot open .*\/gone\.bpf: No such file/],
-    ['the Landlock rules', { landlock: 'gone.landlock' }, /cannot open .*\/gone\.landlock: No such file/],
+    ['the args file', { args: { name: 'gone.bwrap.args', sha256: 'a'.repeat(64) } }, /cannot open .*\/gone\.bwrap\.args: No such file/],
+    ['the seccomp program', { seccomp: { [arch!]: { name: 'gone.bpf', sha256: 'a'.repeat(64) } } }, /cannot open .*\/gone\.bpf: No such file/],
+    ['the Landlock rules', { landlock: { name: 'gone.landlock', sha256: 'a'.repeat(64) } }, /cannot open .*\/gone\.landlock: No such file/],
   ] as const) {
     it(`${what} it names is missing: 125`, async () => {
       d.writeLaunch(change);
@@ -128,33 +134,105 @@ describe('launcher: fail-closed', { skip, concurrency: 1 }, () => {
     });
   }
 
-  it('bubblewrap missing, BOXWRIGHT_BWRAP pointing nowhere: 125 with the install line', async () => {
-    await refused(touch(), /bubblewrap \(\/nonexistent\/bwrap\) cannot be started: No such file or directory.*apt-get install bubblewrap/, { BOXWRIGHT_BWRAP: '/nonexistent/bwrap' });
+  it('the bubblewrap compile recorded is gone: 125 with the install line', async () => {
+    d.writeLaunch({ bwrap: { path: '/nonexistent/bwrap', uid: 0, mode: 0o755 } });
+    await refused(touch(), /bubblewrap \(\/nonexistent\/bwrap\) cannot be started: No such file or directory.*apt-get install bubblewrap/);
   });
 
-  it('bubblewrap missing, not on PATH: 125 with the install line', async () => {
-    const r = await launch(d.run, touch(), { exactEnv: { PATH: '/nonexistent:/also-not' } });
-    assert.equal(r.status, 125);
-    assert.match(r.stderr, /bubblewrap \(bwrap\) is not installed or not on PATH \(\/nonexistent:\/also-not\).*apt-get install bubblewrap/);
-    assert.ok(!existsSync(marker));
+  it('bubblewrap is the one recorded: neither PATH nor BOXWRIGHT_BWRAP at run time is looked at', async () => {
+    const r = await launch(d.run, touch(), { exactEnv: { PATH: '/nonexistent:/also-not', BOXWRIGHT_BWRAP: '/nonexistent/bwrap' } });
+    assert.equal(r.status, 0, r.stderr);
+    assert.ok(existsSync(marker));
   });
 
-  it('a bubblewrap that fails: 125, told apart from a command that exits 1', async () => {
+  it('bubblewrap whose owner or mode changed since compile: 125', async () => {
+    const real = bwrapRecord();
+    d.writeLaunch({ bwrap: { ...real, mode: real.mode ^ 0o1000 } });
+    await refused(touch(), /bubblewrap \(.*\) changed since compile: owner uid \d+, mode \d{4}, where compile recorded uid \d+, mode \d{4}/);
+    d.writeLaunch({ bwrap: { ...real, uid: real.uid + 1 } });
+    await refused(touch(), /changed since compile/);
+  });
+
+  it("bubblewrap that is not root's alone (another user's, or in a directory others can write): 125", { skip: skipFake }, async () => {
+    const other = fakeBwrap(d.dir, 'bwrap-other', `exec '${realBwrap}' "$@"`);
+    chownSync(other, 65534, 65534);
+    d.writeLaunch({ bwrap: bwrapRecord(other) });
+    await refused(touch(), /bubblewrap \(.*bwrap-other\) is not root's alone: .*bwrap-other belongs to uid 65534, not to root/);
+    const open = mkdtempSync(join(d.dir, 'open-'));
+    chmodSync(open, 0o777);
+    const inOpen = fakeBwrap(open, 'bwrap', `exec '${realBwrap}' "$@"`);
+    d.writeLaunch({ bwrap: bwrapRecord(inOpen) });
+    await refused(touch(), /is not root's alone: .*open-\w+ can be written by others \(mode 0777\)/);
+    // The control: the same wrapper in a directory only root writes runs.
+    const fine = fakeBwrap(d.dir, 'bwrap-fine', `exec '${realBwrap}' "$@"`);
+    d.writeLaunch({ bwrap: bwrapRecord(fine) });
+    const r = await launch(d.run, touch());
+    assert.equal(r.status, 0, r.stderr);
+  });
+
+  for (const [what, name] of [
+    ['the .bwrap.args', 'agent.bwrap.args'],
+    ['the seccomp program', `seccomp.${arch}.bpf`],
+  ] as const) {
+    it(`${what} changed after compile (its digest): 125, and bubblewrap never started`, async () => {
+      const file = join(d.dir, name);
+      const before = readFileSync(file);
+      try {
+        appendFileSync(file, name.endsWith('.args') ? `--bind${NUL}/${NUL}/${NUL}` : Buffer.alloc(8));
+        await refused(touch(), new RegExp(`${name.replace(/[.]/g, '\\.')} is not the file compile wrote \\(sha256 [0-9a-f]{64}; the launch file says [0-9a-f]{64}\\)`));
+      } finally {
+        writeFileSync(file, before);
+      }
+    });
+  }
+
+  it('a launcher directory, or a launch file, that others can write: 125', async () => {
+    chmodSync(d.dir, 0o777);
+    try {
+      await refused(touch(), /is not a directory only you can write \(.* can be written by others \(mode 0777\)\): whoever writes it decides what this launcher runs/);
+    } finally {
+      chmodSync(d.dir, 0o755);
+    }
+    chmodSync(join(d.dir, 'agent.launch'), 0o666);
+    try {
+      await refused(touch(), /agent\.launch can be changed by others \(owner uid \d+, mode 0666\)/);
+    } finally {
+      chmodSync(join(d.dir, 'agent.launch'), 0o644);
+    }
+  });
+
+  for (const [what, target] of [
+    ['its own directory', (): string => d.dir],
+    ['its config', (): string => config],
+    ['bubblewrap', (): string => bwrapRecord().path],
+  ] as const) {
+    it(`a view whose writable mount reaches ${what}: 125`, async () => {
+      const path = target();
+      d.writeArgs([...d.argv.slice(0, -2), '--bind', path, path, ...d.argv.slice(-2)]);
+      await refused(touch(), new RegExp(`agent's sandbox could change ${path.replace(/[.]/g, '\\.')}, .*: ${path.replace(/[.]/g, '\\.')} is mounted writable`));
+    });
+  }
+
+  it('a bubblewrap that fails: 125, told apart from a command that exits 1', { skip: skipFake }, async () => {
     const fake = fakeBwrap(d.dir, 'bwrap-fails', 'echo "bwrap: Creating new namespace failed: Operation not permitted" >&2; exit 1');
-    await refused(touch(), /bwrap: Creating new namespace failed[^]*bubblewrap could not set up the sandbox \(it exited 1 before running the command/, { BOXWRIGHT_BWRAP: fake });
+    d.writeLaunch({ bwrap: bwrapRecord(fake) });
+    await refused(touch(), /bwrap: Creating new namespace failed[^]*bubblewrap could not set up the sandbox \(it exited 1 before running the command/);
+    d.writeLaunch({});
     const control = await launch(d.run, ['/usr/bin/sh', '-c', 'exit 1']);
     assert.equal(control.status, 1, control.stderr);
   });
 
-  it('a bubblewrap that exits 0 without running anything: 125', async () => {
+  it('a bubblewrap that exits 0 without running anything: 125', { skip: skipFake }, async () => {
     const fake = fakeBwrap(d.dir, 'bwrap-noop', 'exit 0');
-    await refused(touch(), /bubblewrap could not set up the sandbox \(it exited 0 before running the command/, { BOXWRIGHT_BWRAP: fake });
+    d.writeLaunch({ bwrap: bwrapRecord(fake) });
+    await refused(touch(), /bubblewrap could not set up the sandbox \(it exited 0 before running the command/);
   });
 
-  it('a bubblewrap that reports an exit-code but never ran the in-sandbox step: 125', async () => {
+  it('a bubblewrap that reports an exit-code but never ran the in-sandbox step: 125', { skip: skipFake }, async () => {
     // Through /proc/self/fd: dash redirects only to descriptors 0-9, and the status descriptor may be 10 or more.
     const fake = fakeBwrap(d.dir, 'bwrap-forges', 'while [ $# -gt 0 ]; do [ "$1" = --json-status-fd ] && fd=$2; shift; done\nprintf \'{ \"child-pid\": 1 }\\n{ \"exit-code\": 0 }\\n\' >> /proc/self/fd/$fd\nexit 0');
-    await refused(touch(), /the in-sandbox step \(\/\.boxwright\/exec\) reported nothing/, { BOXWRIGHT_BWRAP: fake });
+    d.writeLaunch({ bwrap: bwrapRecord(fake) });
+    await refused(touch(), /the in-sandbox step \(\/\.boxwright\/exec\) reported nothing/);
   });
 
   it('a real set-up failure (a --chdir outside the view): 125, with bubblewrap\'s own message above', async () => {
@@ -166,7 +244,7 @@ describe('launcher: fail-closed', { skip, concurrency: 1 }, () => {
 
   it('the in-sandbox step refuses (malformed Landlock rules): 125, its reason above', async () => {
     writeFileSync(join(d.dir, 'bad.landlock'), `fs${NUL}execute${NUL}relative/path${NUL}`);
-    d.writeLaunch({ landlock: 'bad.landlock' });
+    d.writeLaunch({ landlock: { name: 'bad.landlock', sha256: sha256(readFileSync(join(d.dir, 'bad.landlock'))) } });
     await refused(touch(), /^agent\.run: not an absolute path: 'relative\/path'; nothing was run\nagent\.run: the in-sandbox step refused \(rules; its message is above\)/);
   });
 
@@ -211,6 +289,7 @@ describe('launcher: a grant swapped for a link between check and mount', { skip,
     swapper = fakeBwrap(d.dir, 'bwrap-after-swap', `mv '${data}' '${data}.orig' && ln -s '${join(home, 'elsewhere')}' '${data}' || exit 99\nexec '${realBwrap}' "$@"`);
   });
   afterEach(() => {
+    d.writeLaunch({});
     d.writeArgs(d.argv);
     if (lstatSync(data).isSymbolicLink()) {
       rmSync(data);
@@ -222,8 +301,9 @@ describe('launcher: a grant swapped for a link between check and mount', { skip,
     rmSync(d.dir, { recursive: true, force: true });
   });
 
-  it('swapped after the launcher opened it: the directory that was checked is mounted', async () => {
-    const r = await launch(d.run, ['/usr/bin/cat', join(data, 'file.txt')], { env: { BOXWRIGHT_BWRAP: swapper } });
+  it('swapped after the launcher opened it: the directory that was checked is mounted', { skip: skipFake }, async () => {
+    d.writeLaunch({ bwrap: bwrapRecord(swapper) });
+    const r = await launch(d.run, ['/usr/bin/cat', join(data, 'file.txt')]);
     assert.ok(lstatSync(data).isSymbolicLink(), 'the swap happened before the mounts');
     assert.equal(r.stdout, 'public', r.stderr);
     assert.equal(r.status, 0);

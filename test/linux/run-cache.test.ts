@@ -183,7 +183,7 @@ describe('boxwright run: the cache and its fast path', { skip, concurrency: 1 },
       ['principals: a string', (e) => JSON.stringify({ ...e, principals: 'agent' }), /principals is not a list of ids/],
       ['a stamp without ctime', (e) => JSON.stringify({ ...e, files: { ...(e['files'] as object), 'agent.run': { ino: 1, size: 1, mtimeMs: 1 } } }), /files\.agent\.run is not a stamp/],
       ['a file left out of files', (e) => JSON.stringify({ ...e, files: Object.fromEntries(Object.entries(e['files'] as object).filter(([n]) => n !== 'agent.bwrap.args')) }), /are not the ones its entry\.json names/],
-      ['another format', (e) => JSON.stringify({ ...e, format: 1 }), /format 1, not 2/],
+      ['another format', (e) => JSON.stringify({ ...e, format: 1 }), /format 1, not 3/],
     ];
     for (const [what, tamper, why] of tampers) {
       const dir = entryOf(cfg)!;
@@ -303,22 +303,24 @@ describe('the cache key: every option that reaches the compile', () => {
     agentDirs: [],
     gatewaySocket: undefined,
     landlock: true,
+    bwrap: undefined,
   };
-  it('changes with each of them, and with the config and the version; not with the command, -v, --pass-env or --pass-fd', () => {
-    const key = (r: RunRequest, sha = 'a'.repeat(64)): string => cacheKey(cacheInputs(r, sha));
+  it('changes with each of them, and with the config, the bubblewrap resolved and the version; not with the command, -v, --pass-env or --pass-fd', () => {
+    const key = (r: RunRequest, sha = 'a'.repeat(64), bwrap = '/usr/bin/bwrap'): string => cacheKey(cacheInputs(r, sha, bwrap));
     const base = key(req);
     const others: Partial<RunRequest>[] = [{ config: '/d.toml' }, { home: '/g' }, { dialect: 'tyba' }, { worktree: '/w' }, { tybaDataDir: '/t' }, { agentDirs: ['/a'] }, { gatewaySocket: '/g.sock' }, { landlock: false }];
-    const keys = new Set([base, key(req, 'b'.repeat(64)), ...others.map((o) => key({ ...req, ...o }))]);
-    assert.equal(keys.size, 2 + others.length, 'each option, and the config\'s digest, gives its own key');
+    const keys = new Set([base, key(req, 'b'.repeat(64)), key(req, 'a'.repeat(64), '/opt/bwrap'), ...others.map((o) => key({ ...req, ...o }))]);
+    assert.equal(keys.size, 3 + others.length, "each option, the config's digest and the bubblewrap give their own key");
     for (const same of [{ command: ['false'] }, { verbose: true }, { passEnv: ['X'] }, { passFds: [5] }, { principal: 'tool.x' }]) assert.equal(key({ ...req, ...same }), base, JSON.stringify(same));
-    const inputs = cacheInputs(req, 'a'.repeat(64));
+    const inputs = cacheInputs(req, 'a'.repeat(64), '/usr/bin/bwrap');
     assert.notEqual(cacheKey({ ...inputs, version: `${inputs.version}-other` }), base, 'the version is part of the key');
+    assert.notEqual(cacheKey({ ...inputs, boxwright: '/elsewhere' }), base, "boxwright's package directory is part of the key");
   });
 
   it('entryProblem accepts what writeEntry writes and names what is wrong with anything else', () => {
     const good: Entry = {
       format: ENTRY_FORMAT,
-      inputs: cacheInputs(req, 'a'.repeat(64)),
+      inputs: cacheInputs(req, 'a'.repeat(64), '/usr/bin/bwrap'),
       worktree: null,
       principals: ['agent'],
       facts: { lookups: [['/usr', { kind: 'dir' }], ['/l', { kind: 'symlink', target: '/x' }]], executable: [['/usr/bin/true', 'yes']], landlockAbi: 6, children: [['/p', [{ name: '.git', dir: true }]]], texts: [['/p/.git', null]] },

@@ -29,6 +29,8 @@ const adviceOnly: Record<string, string> = {
   'deny-label-shared': 'moving a deny to other principals, or dropping it, decides who may see the path: the author\'s decision',
   'landlock-unavailable': 'a kernel with Landlock, or `--landlock off` on the command line: outside the config',
   'noncanonical-path': 'its macOS spelling is for macOS-only configs; the spelling case carries its fix',
+  'trusted-file-writable': "where the config, the manifest or the compiled directory lives, and how narrow the write grant must be, are the author's decisions (outside the config, or a redesign of its grants)",
+  'shared-temp-write': 'the temp directory of its own is made outside the config, and TMPDIR is set on the command line',
   'host-trusted-path': 'whether the workload must write a host-trusted path, and which narrower path serves it, is the author\'s decision',
   // sandbox-runtime and Claude Code settings
   'duplicate-key': 'which of the two values was meant is the author\'s to say',

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Arch } from '../seccomp/tables.js';
 
-export { decodeLaunchFile, encodeLaunchFile, LAUNCH_ARCHES, LAUNCH_FORMAT, LaunchFileError, type LaunchFile } from './launch-file.js';
+export { decodeLaunchFile, encodeLaunchFile, LAUNCH_ARCHES, LAUNCH_FORMAT, LaunchFileError, type LaunchBwrap, type LaunchedFile, type LaunchFile } from './launch-file.js';
 
 /**
  * Where the compiled view mounts the program inside the sandbox, and what
@@ -35,7 +35,7 @@ export function sandboxBinaryName(arch: Arch): string {
  * (dist/targets/linux/launcher/index.js); from the bundled CLI, in a
  * checkout or in an installed tarball, the package (dist/cli/boxwright.cjs).
  */
-function packageRoot(): string | undefined {
+export function packageRoot(): string | undefined {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     if (existsSync(join(dir, 'package.json'))) return dir;

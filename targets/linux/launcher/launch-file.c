@@ -2,13 +2,14 @@
  * The launch file: NUL-terminated tokens, records in a fixed order (each
  * token a keyword or an operand; the input ends with a NUL):
  *
- *   launch 1                  the format's version
+ *   launch 2                  the format's version
  *   config ABS_PATH           the config it was compiled from
- *   config-sha256 HEX         its SHA-256 then (64 lowercase hex digits)
+ *   config-sha256 HEX         its SHA-256 then (64 lowercase hex digits, as every HEX)
  *   principal ID              for messages
- *   args FILE                 the principal's .bwrap.args
- *   seccomp ARCH FILE         one or more, each ARCH (x86_64, aarch64) once
- *   landlock FILE | landlock none
+ *   args FILE HEX             the principal's .bwrap.args and its SHA-256
+ *   seccomp ARCH FILE HEX     one or more, each ARCH (x86_64, aarch64) once
+ *   landlock FILE HEX | landlock none
+ *   bwrap ABS_PATH UID MODE   the bubblewrap compile resolved, its owner and mode (octal)
  *   env NAME                  zero or more: the environment allowlist
  *   env-prefix PREFIX         zero or more
  *   compile-option ARG        zero or more: the compile's options, for the hint to recompile
@@ -64,6 +65,23 @@ static int is_env_name(const char *s) { return s[0] && !strchr(s, '='); }
 
 static int is_sha256_hex(const char *s) { return strlen(s) == 64 && strspn(s, "0123456789abcdef") == 64; }
 
+/* A decimal number without sign or leading zero (0 itself is "0"), at most max. */
+static int decimal(const char *s, unsigned long max, unsigned *out) {
+  size_t n = strlen(s);
+  if (n == 0 || n > 10 || strspn(s, "0123456789") != n || (n > 1 && s[0] == '0')) return -1;
+  unsigned long v = strtoul(s, NULL, 10);
+  if (v > max) return -1;
+  *out = (unsigned)v;
+  return 0;
+}
+
+/* Exactly four octal digits (0755, 4755): the permission bits. */
+static int octal_mode(const char *s, unsigned *out) {
+  if (strlen(s) != 4 || strspn(s, "01234567") != 4) return -1;
+  *out = (unsigned)strtoul(s, NULL, 8);
+  return 0;
+}
+
 int launch_parse(char *buf, size_t len, struct launch *l, char *err, size_t errsize) {
   struct cursor c = {.err = err, .errsize = errsize};
   memset(l, 0, sizeof *l);
@@ -89,22 +107,37 @@ int launch_parse(char *buf, size_t len, struct launch *l, char *err, size_t errs
   if (!(op = take(&c, "principal", 1))) return -1;
   if (!op[0][0]) return fail(&c, "principal: empty");
   l->principal = op[0];
-  if (!(op = take(&c, "args", 1))) return -1;
+  if (!(op = take(&c, "args", 2))) return -1;
   if (!is_file_name(op[0])) return fail(&c, "args `%s`: not a file name in the launch file's directory", op[0]);
+  if (!is_sha256_hex(op[1])) return fail(&c, "args %s `%s`: not 64 lowercase hex digits", op[0], op[1]);
   l->args = op[0];
+  l->args_sha256 = op[1];
   do {
-    if (!(op = take(&c, "seccomp", 2))) return -1;
+    if (!(op = take(&c, "seccomp", 3))) return -1;
     size_t a;
     for (a = 0; a < COUNT(launch_arches); a++)
       if (strcmp(op[0], launch_arches[a]) == 0) break;
     if (a == COUNT(launch_arches)) return fail(&c, "seccomp `%s`: not an architecture (x86_64, aarch64)", op[0]);
     if (l->seccomp[a]) return fail(&c, "seccomp %s: repeated", op[0]);
     if (!is_file_name(op[1])) return fail(&c, "seccomp %s `%s`: not a file name in the launch file's directory", op[0], op[1]);
+    if (!is_sha256_hex(op[2])) return fail(&c, "seccomp %s %s `%s`: not 64 lowercase hex digits", op[0], op[1], op[2]);
     l->seccomp[a] = op[1];
+    l->seccomp_sha256[a] = op[2];
   } while (at(&c, "seccomp"));
   if (!(op = take(&c, "landlock", 1))) return -1;
-  if (strcmp(op[0], "none") != 0 && !is_file_name(op[0])) return fail(&c, "landlock `%s`: neither `none` nor a file name in the launch file's directory", op[0]);
-  l->landlock = strcmp(op[0], "none") == 0 ? NULL : op[0];
+  if (strcmp(op[0], "none") != 0) {
+    if (!is_file_name(op[0])) return fail(&c, "landlock `%s`: neither `none` nor a file name in the launch file's directory", op[0]);
+    /* `landlock FILE HEX`: the digest is the record's second operand. */
+    if (c.at >= c.n) return fail(&c, "record %zu: `landlock %s` needs its SHA-256", c.at, op[0]);
+    if (!is_sha256_hex(c.tok[c.at])) return fail(&c, "landlock %s `%s`: not 64 lowercase hex digits", op[0], c.tok[c.at]);
+    l->landlock = op[0];
+    l->landlock_sha256 = c.tok[c.at++];
+  }
+  if (!(op = take(&c, "bwrap", 3))) return -1;
+  if (op[0][0] != '/') return fail(&c, "bwrap `%s`: not an absolute path", op[0]);
+  if (decimal(op[1], 0xffffffffUL, &l->bwrap_uid) < 0) return fail(&c, "bwrap %s uid `%s`: not a decimal number", op[0], op[1]);
+  if (octal_mode(op[2], &l->bwrap_mode) < 0) return fail(&c, "bwrap %s mode `%s`: not four octal digits", op[0], op[2]);
+  l->bwrap = op[0];
   while (at(&c, "env")) {
     if (!(op = take(&c, "env", 1))) return -1;
     if (!is_env_name(op[0])) return fail(&c, "env `%s`: not a variable name", op[0]);
@@ -143,10 +176,18 @@ void launch_print(const struct launch *l, FILE *f) {
   line(f, "config", l->config, NULL);
   line(f, "config-sha256", l->config_sha256, NULL);
   line(f, "principal", l->principal, NULL);
-  line(f, "args", l->args, NULL);
+  line(f, "args", l->args, l->args_sha256);
   for (size_t a = 0; a < COUNT(launch_arches); a++)
-    if (l->seccomp[a]) line(f, "seccomp", launch_arches[a], l->seccomp[a]);
-  line(f, "landlock", l->landlock ? l->landlock : "none", NULL);
+    if (l->seccomp[a]) {
+      fprintf(f, "seccomp %s ", launch_arches[a]);
+      escaped(f, l->seccomp[a]);
+      fprintf(f, " %s\n", l->seccomp_sha256[a]);
+    }
+  if (l->landlock) line(f, "landlock", l->landlock, l->landlock_sha256);
+  else line(f, "landlock", "none", NULL);
+  fputs("bwrap ", f);
+  escaped(f, l->bwrap);
+  fprintf(f, " %u %04o\n", l->bwrap_uid, l->bwrap_mode);
   for (size_t i = 0; i < l->nenv; i++) line(f, "env", l->env[i], NULL);
   for (size_t i = 0; i < l->nprefix; i++) line(f, "env-prefix", l->env_prefix[i], NULL);
   for (size_t i = 0; i < l->ncompile_option; i++) line(f, "compile-option", l->compile_option[i], NULL);

@@ -12,11 +12,17 @@ extern const char *const launch_arches[2];
 
 struct launch {
   const char *config;        /* absolute */
-  const char *config_sha256; /* 64 lowercase hex digits */
+  const char *config_sha256; /* 64 lowercase hex digits, as every digest */
   const char *principal;
   const char *args;          /* a file name in the launch file's directory, as every FILE */
+  const char *args_sha256;
   const char *seccomp[2];    /* by launch_arches index; NULL: none for that one */
+  const char *seccomp_sha256[2];
   const char *landlock;      /* NULL: `landlock none` */
+  const char *landlock_sha256;
+  const char *bwrap;         /* absolute: the bubblewrap compile resolved */
+  unsigned bwrap_uid;        /* its owner and mode then */
+  unsigned bwrap_mode;       /* the permission bits (07777) */
   const char **env;          /* the allowlist: names, exactly */
   size_t nenv;
   const char **env_prefix;   /* and prefixes */

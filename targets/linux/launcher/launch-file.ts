@@ -3,23 +3,39 @@
  * NUL-terminated tokens, records in this order (launch-file.c parses it,
  * exactly as strictly as decodeLaunchFile):
  *
- *   launch 1 · config ABS_PATH · config-sha256 HEX · principal ID ·
- *   args FILE · seccomp ARCH FILE (one or more, each arch once) ·
- *   landlock FILE | landlock none · env NAME (zero or more) ·
- *   env-prefix PREFIX (zero or more) · compile-option ARG (zero or more)
+ *   launch 2 · config ABS_PATH · config-sha256 HEX · principal ID ·
+ *   args FILE HEX · seccomp ARCH FILE HEX (one or more, each arch once) ·
+ *   landlock FILE HEX | landlock none · bwrap ABS_PATH UID MODE ·
+ *   env NAME (zero or more) · env-prefix PREFIX (zero or more) ·
+ *   compile-option ARG (zero or more)
  *
  * FILE names a file in the launch file's own directory (no `/`, not `.` or
- * `..`); NAME and PREFIX are non-empty without `=`; HEX is the config's
- * SHA-256, 64 lowercase hex digits; ARG is any token (the compile's options
- * after CONFIG, for the launcher's "Recompile:" hint). Anything else is malformed: the
- * launcher refuses it, the encoder throws.
+ * `..`) and HEX is its SHA-256 (the config's, for config-sha256), 64
+ * lowercase hex digits: the launcher holds each file it reads to it. UID is
+ * bubblewrap's owner (decimal), MODE its permission bits (four octal
+ * digits). NAME and PREFIX are non-empty without `=`; ARG is any token (the
+ * compile's options after CONFIG, for the launcher's "Recompile:" hint).
+ * Anything else is malformed: the launcher refuses it, the encoder throws.
  */
 import type { Arch } from '../seccomp/tables.js';
 
-export const LAUNCH_FORMAT = 1;
+export const LAUNCH_FORMAT = 2;
 
 /** The architectures a launch file may name a seccomp program for, in the order they are written. */
 export const LAUNCH_ARCHES: readonly Arch[] = ['x86_64', 'aarch64'];
+
+/** A file beside the launch file, and the SHA-256 of its bytes (lowercase hex). */
+export interface LaunchedFile {
+  readonly name: string;
+  readonly sha256: string;
+}
+
+/** The bubblewrap compile resolved: its absolute path, owner and permission bits then (the launcher refuses when they changed). */
+export interface LaunchBwrap {
+  readonly path: string;
+  readonly uid: number;
+  readonly mode: number;
+}
 
 export interface LaunchFile {
   /** The config the sandbox was compiled from: absolute. The launcher refuses when its bytes changed. */
@@ -28,12 +44,14 @@ export interface LaunchFile {
   readonly configSha256: string;
   /** The principal id (`agent`, `tool.NAME`, `mcp.NAME`), for messages. */
   readonly principal: string;
-  /** The principal's `.bwrap.args`, a file name beside the launch file. */
-  readonly args: string;
+  /** The principal's `.bwrap.args`, beside the launch file. */
+  readonly args: LaunchedFile;
   /** The seccomp program per architecture (`seccomp.<arch>.bpf`), at least one. */
-  readonly seccomp: Readonly<Partial<Record<Arch, string>>>;
+  readonly seccomp: Readonly<Partial<Record<Arch, LaunchedFile>>>;
   /** The Landlock rules file beside it, or undefined: `landlock none` (the in-sandbox step runs with --no-landlock). */
-  readonly landlock: string | undefined;
+  readonly landlock: LaunchedFile | undefined;
+  /** The bubblewrap every run executes (never looked up on PATH at run time). */
+  readonly bwrap: LaunchBwrap;
   /** The environment allowlist: exact names… */
   readonly env: readonly string[];
   /** …and prefixes (`LC_`). */
@@ -50,22 +68,35 @@ export class LaunchFileError extends Error {
 const isFileName = (s: string): boolean => s !== '' && !s.includes('/') && s !== '.' && s !== '..';
 const isEnvName = (s: string): boolean => s !== '' && !s.includes('=');
 
+const isHex = (s: string): boolean => /^[0-9a-f]{64}$/.test(s);
+
 function check(l: LaunchFile): void {
   const fail = (why: string): never => {
     throw new LaunchFileError(why);
   };
-  const tokens = [l.config, l.configSha256, l.principal, l.args, ...Object.values(l.seccomp), l.landlock ?? '', ...l.env, ...l.envPrefixes, ...l.compileOptions];
+  const files = [l.args, ...Object.values(l.seccomp), ...(l.landlock ? [l.landlock] : [])];
+  const tokens = [l.config, l.configSha256, l.principal, ...files.flatMap((f) => [f.name, f.sha256]), l.bwrap.path, ...l.env, ...l.envPrefixes, ...l.compileOptions];
   if (tokens.some((t) => t?.includes('\0'))) fail('a value holds a NUL');
   if (!l.config.startsWith('/')) fail(`config ${JSON.stringify(l.config)}: not an absolute path`);
-  if (!/^[0-9a-f]{64}$/.test(l.configSha256)) fail(`config-sha256 ${JSON.stringify(l.configSha256)}: not 64 lowercase hex digits`);
+  if (!isHex(l.configSha256)) fail(`config-sha256 ${JSON.stringify(l.configSha256)}: not 64 lowercase hex digits`);
   if (l.principal === '') fail('principal: empty');
-  if (!isFileName(l.args)) fail(`args ${JSON.stringify(l.args)}: not a file name in the launch file's directory`);
+  const named = (what: string, f: LaunchedFile): void => {
+    if (!isFileName(f.name)) fail(`${what} ${JSON.stringify(f.name)}: not a file name in the launch file's directory`);
+    if (!isHex(f.sha256)) fail(`${what} ${f.name} ${JSON.stringify(f.sha256)}: not 64 lowercase hex digits`);
+  };
+  named('args', l.args);
   const arches = Object.keys(l.seccomp);
   for (const a of arches) if (!(LAUNCH_ARCHES as readonly string[]).includes(a)) fail(`seccomp ${JSON.stringify(a)}: not an architecture (x86_64, aarch64)`);
   const programs = LAUNCH_ARCHES.filter((a) => l.seccomp[a] !== undefined);
   if (programs.length === 0) fail('no seccomp program');
-  for (const a of programs) if (!isFileName(l.seccomp[a]!)) fail(`seccomp ${a} ${JSON.stringify(l.seccomp[a])}: not a file name in the launch file's directory`);
-  if (l.landlock !== undefined && (l.landlock === 'none' || !isFileName(l.landlock))) fail(`landlock ${JSON.stringify(l.landlock)}: not a file name in the launch file's directory (nor undefined: none)`);
+  for (const a of programs) named(`seccomp ${a}`, l.seccomp[a]!);
+  if (l.landlock !== undefined) {
+    if (l.landlock.name === 'none') fail('landlock "none": not a file name in the launch file\'s directory (nor undefined: none)');
+    named('landlock', l.landlock);
+  }
+  if (!l.bwrap.path.startsWith('/')) fail(`bwrap ${JSON.stringify(l.bwrap.path)}: not an absolute path`);
+  if (!Number.isInteger(l.bwrap.uid) || l.bwrap.uid < 0 || l.bwrap.uid > 0xffffffff) fail(`bwrap uid ${l.bwrap.uid}: not a uid`);
+  if (!Number.isInteger(l.bwrap.mode) || l.bwrap.mode < 0 || l.bwrap.mode > 0o7777) fail(`bwrap mode ${l.bwrap.mode}: not permission bits`);
   for (const n of l.env) if (!isEnvName(n)) fail(`env ${JSON.stringify(n)}: not a variable name`);
   for (const p of l.envPrefixes) if (!isEnvName(p)) fail(`env-prefix ${JSON.stringify(p)}: not a variable name prefix`);
 }
@@ -73,9 +104,11 @@ function check(l: LaunchFile): void {
 /** The launch file's bytes. Deterministic: seccomp programs in LAUNCH_ARCHES order, env names as given. */
 export function encodeLaunchFile(l: LaunchFile): Uint8Array {
   check(l);
-  const tokens = ['launch', String(LAUNCH_FORMAT), 'config', l.config, 'config-sha256', l.configSha256, 'principal', l.principal, 'args', l.args];
-  for (const a of LAUNCH_ARCHES) if (l.seccomp[a] !== undefined) tokens.push('seccomp', a, l.seccomp[a]!);
-  tokens.push('landlock', l.landlock ?? 'none');
+  const tokens = ['launch', String(LAUNCH_FORMAT), 'config', l.config, 'config-sha256', l.configSha256, 'principal', l.principal, 'args', l.args.name, l.args.sha256];
+  for (const a of LAUNCH_ARCHES) if (l.seccomp[a] !== undefined) tokens.push('seccomp', a, l.seccomp[a]!.name, l.seccomp[a]!.sha256);
+  if (l.landlock) tokens.push('landlock', l.landlock.name, l.landlock.sha256);
+  else tokens.push('landlock', 'none');
+  tokens.push('bwrap', l.bwrap.path, String(l.bwrap.uid), l.bwrap.mode.toString(8).padStart(4, '0'));
   for (const n of l.env) tokens.push('env', n);
   for (const p of l.envPrefixes) tokens.push('env-prefix', p);
   for (const o of l.compileOptions) tokens.push('compile-option', o);
@@ -107,15 +140,24 @@ export function decodeLaunchFile(bytes: Uint8Array): LaunchFile {
   const [config] = take('config', 1) as [string];
   const [configSha256] = take('config-sha256', 1) as [string];
   const [principal] = take('principal', 1) as [string];
-  const [args] = take('args', 1) as [string];
-  const seccomp: Partial<Record<Arch, string>> = {};
+  const [argsName, argsSha] = take('args', 2) as [string, string];
+  const seccomp: Partial<Record<Arch, LaunchedFile>> = {};
   do {
-    const [arch, file] = take('seccomp', 2) as [string, string];
+    const [arch, name, sha256] = take('seccomp', 3) as [string, string, string];
     if (!(LAUNCH_ARCHES as readonly string[]).includes(arch)) throw new LaunchFileError(`seccomp \`${arch}\`: not an architecture (x86_64, aarch64)`);
     if (seccomp[arch as Arch] !== undefined) throw new LaunchFileError(`seccomp ${arch}: repeated`);
-    seccomp[arch as Arch] = file;
+    seccomp[arch as Arch] = { name, sha256 };
   } while (tok[at] === 'seccomp');
-  const [landlock] = take('landlock', 1) as [string];
+  const [landlockName] = take('landlock', 1) as [string];
+  let landlock: LaunchedFile | undefined;
+  if (landlockName !== 'none') {
+    // `landlock FILE HEX`: the digest is the record's second operand.
+    if (at >= tok.length) throw new LaunchFileError(`record ${at}: \`landlock ${landlockName}\` needs its SHA-256`);
+    landlock = { name: landlockName, sha256: tok[at++]! };
+  }
+  const [bwrapPath, uid, mode] = take('bwrap', 3) as [string, string, string];
+  if (!/^(0|[1-9][0-9]{0,9})$/.test(uid) || Number(uid) > 0xffffffff) throw new LaunchFileError(`bwrap ${bwrapPath} uid \`${uid}\`: not a decimal number`);
+  if (!/^[0-7]{4}$/.test(mode)) throw new LaunchFileError(`bwrap ${bwrapPath} mode \`${mode}\`: not four octal digits`);
   const env: string[] = [];
   const envPrefixes: string[] = [];
   while (tok[at] === 'env') env.push(take('env', 1)[0]!);
@@ -123,7 +165,18 @@ export function decodeLaunchFile(bytes: Uint8Array): LaunchFile {
   const compileOptions: string[] = [];
   while (tok[at] === 'compile-option') compileOptions.push(take('compile-option', 1)[0]!);
   if (at < tok.length) throw new LaunchFileError(`record ${at + 1}: \`${tok[at]}\` is not a record this launcher knows here`);
-  const l: LaunchFile = { config, configSha256, principal, args, seccomp, landlock: landlock === 'none' ? undefined : landlock, env, envPrefixes, compileOptions };
+  const l: LaunchFile = {
+    config,
+    configSha256,
+    principal,
+    args: { name: argsName, sha256: argsSha },
+    seccomp,
+    landlock,
+    bwrap: { path: bwrapPath, uid: Number(uid), mode: parseInt(mode, 8) },
+    env,
+    envPrefixes,
+    compileOptions,
+  };
   check(l);
   return l;
 }

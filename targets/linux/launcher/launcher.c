@@ -27,12 +27,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "bwrap-argv.h"
 #include "launch-file.h"
 #include "report.h"
 #include "run.h"
 #include "sandbox.h"
+#include "vet.h"
 
 extern char **environ;
 
@@ -149,11 +151,16 @@ static void close_inherited(const struct options *o) {
     if (fcntl(o->pass_fd[i], F_GETFD) < 0) refuse(NULL, "--pass-fd %d: the descriptor is not open", o->pass_fd[i]);
   int open_fds[1024];
   int n = o->verbose ? open_descriptors(open_fds, (int)COUNT(open_fds)) : -1;
+  /* `boxwright run` executes the launcher from a descriptor of its file (/proc/self/fd/N): that one is not the caller's. */
+  struct stat self, st;
+  int have_self = n > 0 && stat("/proc/self/exe", &self) == 0;
+  int own[1024];
+  for (int i = 0; i < n; i++) own[i] = have_self && fstat(open_fds[i], &st) == 0 && st.st_dev == self.st_dev && st.st_ino == self.st_ino;
   if (close_descriptors_except(o->pass_fd, o->npass_fd) < 0) refuse(NULL, "cannot close the inherited descriptors: %s", strerror(errno));
   if (n <= 0) return;
   int shown = 0;
   for (int i = 0; i < n; i++) {
-    int kept = 0;
+    int kept = own[i];
     for (size_t k = 0; k < o->npass_fd; k++) kept |= o->pass_fd[k] == open_fds[i];
     if (kept) continue;
     if (shown++) fprintf(stderr, ", %d", open_fds[i]);
@@ -194,14 +201,45 @@ static const char *recompile_hint(const struct launch *l, const char *dirpath) {
   return text;
 }
 
-/* A file in DIR, read whole; refuses when it is missing or unreadable. */
-static char *read_in_dir(int dir, const char *dirpath, const char *name, size_t max, size_t *len) {
-  int fd = openat(dir, name, O_RDONLY | O_CLOEXEC);
+/* A file in DIR, read whole; refuses when it is missing or unreadable, or (`private`) when someone else may write it. */
+static char *read_in_dir(int dir, const char *dirpath, const char *name, size_t max, size_t *len, int private) {
+  int fd = openat(dir, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
   if (fd < 0) refuse("Recompile: boxwright compile CONFIG --target linux --out DIR", "cannot open %s/%s: %s", dirpath, name, strerror(errno));
+  struct stat st;
+  if (private && fstat(fd, &st) == 0 && ((st.st_uid != 0 && st.st_uid != geteuid()) || (st.st_mode & 022)))
+    refuse("Recompile into a directory only you can write", "%s/%s can be changed by others (owner uid %u, mode %04o): whoever writes it decides what this launcher runs", dirpath, name,
+           (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
   char *buf = read_all(fd, max, len);
   if (!buf) refuse(NULL, "cannot read %s/%s: %s", dirpath, name, strerror(errno));
   close(fd);
   return buf;
+}
+
+static void hex_digest(const void *bytes, size_t len, char hex[65]) {
+  uint8_t sum[32];
+  sha256(bytes, len, sum);
+  for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", sum[i]);
+}
+
+/*
+ * A file the launch file names, read whole and held to its digest: what
+ * bubblewrap then gets is this buffer (an anonymous copy, for a file it
+ * reads from a descriptor), never the file again, so a change after the
+ * check changes nothing.
+ */
+static char *read_verified(int dir, const char *dirpath, const char *name, const char *want, size_t max, size_t *len, const char *hint) {
+  char *buf = read_in_dir(dir, dirpath, name, max, len, 0);
+  char hex[65];
+  hex_digest(buf, *len, hex);
+  if (strcmp(hex, want) != 0) refuse(hint, "%s/%s is not the file compile wrote (sha256 %s; the launch file says %s)", dirpath, name, hex, want);
+  return buf;
+}
+
+/* An anonymous file holding bytes[0..len), read from its start: what bubblewrap or the in-sandbox step reads. */
+static int sealed_copy(const char *label, const char *bytes, size_t len) {
+  int fd = anonymous_file(label);
+  if (fd < 0 || write_all(fd, bytes, len) < 0 || lseek(fd, 0, SEEK_SET) < 0) refuse(NULL, "cannot copy %s for bubblewrap: %s", label, strerror(errno));
+  return fd;
 }
 
 /* The config must be the one the sandbox was compiled from. */
@@ -212,36 +250,34 @@ static void check_config(const struct launch *l, const char *dirpath, const char
   char *bytes = read_all(fd, MAX_CONFIG_BYTES, &len);
   if (!bytes) refuse(NULL, "cannot read %s: %s", l->config, strerror(errno));
   close(fd);
-  uint8_t sum[32];
   char hex[65];
-  sha256(bytes, len, sum);
-  for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", sum[i]);
+  hex_digest(bytes, len, hex);
   free(bytes);
   if (strcmp(hex, l->config_sha256) != 0)
     refuse(NULL, "%s changed since the sandbox in %s was compiled from it (sha256 %s, compiled from %s). %s", l->config, dirpath, hex, l->config_sha256, recompile_hint(l, dirpath));
 }
 
-/* bubblewrap: BOXWRIGHT_BWRAP or `bwrap`, a path as it is, a name looked up on PATH. */
-static char *find_bwrap(void) {
-  const char *want = getenv("BOXWRIGHT_BWRAP");
-  if (!want || !want[0]) want = "bwrap";
-  static const char install[] =
-      "Install it (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) or set BOXWRIGHT_BWRAP to its path; `boxwright doctor` checks the machine";
-  if (strchr(want, '/')) {
-    if (access(want, X_OK) < 0) refuse(install, "bubblewrap (%s) cannot be started: %s", want, strerror(errno));
-    return strdup(want);
-  }
-  const char *path = getenv("PATH");
-  for (const char *p = path ? path : ""; *p;) {
-    size_t n = strcspn(p, ":");
-    char *file;
-    if (n > 0 && asprintf(&file, "%.*s/%s", (int)n, p, want) >= 0) {
-      if (access(file, X_OK) == 0) return file;
-      free(file);
-    }
-    p += n + (p[n] == ':');
-  }
-  refuse(install, "bubblewrap (%s) is not installed or not on PATH (%s)", want, path ? path : "unset");
+static const char install[] =
+    "Install it (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) and recompile (compile finds it, or takes --bwrap PATH); `boxwright doctor` checks the machine";
+
+/*
+ * bubblewrap: the one compile resolved and recorded (never a lookup on
+ * PATH, where a principal that may write ~/.local/bin would plant its
+ * own), still a regular file of root's with the mode it had, in
+ * directories only root can change. What it runs is the whole sandbox.
+ */
+static void check_bwrap(const struct launch *l, const char *dirpath) {
+  struct stat st;
+  if (lstat(l->bwrap, &st) < 0) refuse(install, "bubblewrap (%s) cannot be started: %s", l->bwrap, strerror(errno));
+  const char *hint = recompile_hint(l, dirpath);
+  if (!S_ISREG(st.st_mode)) refuse(hint, "bubblewrap (%s) is not a regular file (%s)", l->bwrap, S_ISLNK(st.st_mode) ? "a symbolic link" : "another kind of file");
+  if (st.st_uid != l->bwrap_uid || (st.st_mode & 07777) != l->bwrap_mode)
+    refuse(hint, "bubblewrap (%s) changed since compile: owner uid %u, mode %04o, where compile recorded uid %u, mode %04o", l->bwrap, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777),
+           l->bwrap_uid, l->bwrap_mode);
+  char why[PATH_MAX + 256];
+  if (path_untrusted(l->bwrap, 0, why, sizeof why))
+    refuse("Install bubblewrap where only root can write (your distribution's package), and recompile", "bubblewrap (%s) is not root's alone: %s", l->bwrap, why);
+  if (access(l->bwrap, X_OK) < 0) refuse(install, "bubblewrap (%s) cannot be started: %s", l->bwrap, strerror(errno));
 }
 
 /* Environment entries by name (the part before '='), as `boxwright run -v` sorts them. */
@@ -420,12 +456,24 @@ int launcher_main(int argc, char **argv, const char *exe) {
   die_with_parent(&o);
   close_inherited(&o);
 
+  /*
+   * Whoever can write DIR (or a directory above it) decides what this
+   * launcher runs: the launch file names the argv, the seccomp program and
+   * the Landlock rules. DIR must be this user's or root's, and written by
+   * no one else (checked before anything in it is read).
+   */
+  char why[PATH_MAX + 256];
+  if (path_untrusted(dirpath, geteuid(), why, sizeof why))
+    refuse("Recompile into a directory only you can write: boxwright compile CONFIG --target linux --out DIR", "%s is not a directory only you can write (%s): whoever writes it decides what this launcher runs", dirpath, why);
+  struct stat self;
+  if (stat("/proc/self/exe", &self) == 0 && ((self.st_uid != 0 && self.st_uid != geteuid()) || (self.st_mode & 022)))
+    refuse(recompile, "%s can be changed by others (owner uid %u, mode %04o)", exe, (unsigned)self.st_uid, (unsigned)(self.st_mode & 07777));
   int dir = open(dirpath, O_PATH | O_DIRECTORY | O_CLOEXEC);
   if (dir < 0) refuse(NULL, "cannot open %s: %s", dirpath, strerror(errno));
   char *name;
   if (asprintf(&name, "%s.launch", stem) < 0) refuse(NULL, "out of memory");
   size_t len;
-  char *text = read_in_dir(dir, dirpath, name, MAX_LAUNCH_BYTES, &len);
+  char *text = read_in_dir(dir, dirpath, name, MAX_LAUNCH_BYTES, &len, 1);
   struct launch l;
   char err[512];
   if (launch_parse(text, len, &l, err, sizeof err) < 0) refuse(recompile, "%s/%s is not a launch file this launcher reads: %s", dirpath, name, err);
@@ -435,21 +483,51 @@ int launcher_main(int argc, char **argv, const char *exe) {
   if (a == COUNT(launch_arches) || !l.seccomp[a])
     refuse(NULL, "%s/%s names no seccomp program for this machine's architecture (%s)", dirpath, name, HOST_ARCH);
   check_config(&l, dirpath, name);
-  char *bwrap = find_bwrap();
+  check_bwrap(&l, dirpath);
 
-  int bpf = openat(dir, l.seccomp[a], O_RDONLY);
-  if (bpf < 0) refuse(recompile_hint(&l, dirpath), "cannot open %s/%s: %s", dirpath, l.seccomp[a], strerror(errno));
-  int rules = l.landlock ? openat(dir, l.landlock, O_RDONLY) : -1;
-  if (l.landlock && rules < 0) refuse(recompile_hint(&l, dirpath), "cannot open %s/%s: %s", dirpath, l.landlock, strerror(errno));
-  char *args = read_in_dir(dir, dirpath, l.args, MAX_ARGS_BYTES, &len);
+  /* Every file it hands on, held to the digest the launch file records, then passed as a copy. */
+  const char *hint = recompile_hint(&l, dirpath);
+  char *args = read_verified(dir, dirpath, l.args, l.args_sha256, MAX_ARGS_BYTES, &len, hint);
+  size_t args_len = len;
+  char *program = read_verified(dir, dirpath, l.seccomp[a], l.seccomp_sha256[a], MAX_ARGS_BYTES, &len, hint);
+  int bpf = sealed_copy("boxwright-seccomp", program, len);
+  free(program);
+  int rules = -1;
+  if (l.landlock) {
+    char *ruleset = read_verified(dir, dirpath, l.landlock, l.landlock_sha256, MAX_ARGS_BYTES, &len, hint);
+    rules = sealed_copy("boxwright-landlock", ruleset, len);
+    free(ruleset);
+  }
+
+  /*
+   * The sandbox must not reach what the host trusts after it: this
+   * directory (the next run reads it), the config (the next compile reads
+   * it) and bubblewrap (every run executes it).
+   */
+  struct mounts mounts;
+  if (view_mounts(args, args_len, &mounts, err, sizeof err) < 0) refuse(hint, "%s/%s is not a view this launcher runs: %s", dirpath, l.args, err);
+  const struct {
+    const char *path, *what;
+    int tree;
+  } trusted[] = {{dirpath, "this launcher's directory (what the next run reads)", 1},
+                 {l.config, "the config it was compiled from (what the next compile reads)", 0},
+                 {l.bwrap, "bubblewrap (what every run executes)", 0}};
+  for (size_t t = 0; t < COUNT(trusted); t++) {
+    const struct mount_op *op = mounts_reach(&mounts, trusted[t].path, trusted[t].tree);
+    if (op)
+      refuse("A sandbox must not be able to change what later runs trust: narrow the write grant, and keep the config and the compiled directory outside every write grant",
+             "%s's sandbox could change %s, %s: %s is mounted writable (%s/%s)", l.principal, trusted[t].path, trusted[t].what, op->dest, dirpath, l.args);
+  }
+  free(mounts.op);
+
   struct rewrite rw = {.bpf_fd = bpf};
   struct strv view = {0};
-  if (rewrite_argv(args, len, &rw, &view) < 0) {
+  if (rewrite_argv(args, args_len, &rw, &view) < 0) {
     if (rw.changed) refuse(NULL, "%s", rw.err);
-    refuse(recompile_hint(&l, dirpath), "%s/%s is not a view this launcher runs: %s", dirpath, l.args, rw.err);
+    refuse(hint, "%s/%s is not a view this launcher runs: %s", dirpath, l.args, rw.err);
   }
-  if (rw.bpf_fd >= 0) refuse(recompile_hint(&l, dirpath), "%s/%s applies no seccomp program (no --seccomp)", dirpath, l.args);
-  if (!rw.exec_mounted) refuse(recompile_hint(&l, dirpath), "%s/%s does not mount the in-sandbox step at %s", dirpath, l.args, SANDBOX_EXEC_PATH);
+  if (rw.bpf_fd >= 0) refuse(hint, "%s/%s applies no seccomp program (no --seccomp)", dirpath, l.args);
+  if (!rw.exec_mounted) refuse(hint, "%s/%s does not mount the in-sandbox step at %s", dirpath, l.args, SANDBOX_EXEC_PATH);
   char **envp = sandbox_env(&l, &o);
 
   int args_fd = args_file(&view);
@@ -457,7 +535,7 @@ int launcher_main(int argc, char **argv, const char *exe) {
   int ready_fd = anonymous_file("boxwright-ready");
   if (status_fd < 0 || ready_fd < 0) refuse(NULL, "cannot create bubblewrap's status file: %s", strerror(errno));
   struct strv cmd = {0};
-  push(&cmd, bwrap);
+  push(&cmd, (char *)l.bwrap);
   push(&cmd, "--args"), push(&cmd, number(args_fd));
   push(&cmd, "--json-status-fd"), push(&cmd, number(status_fd));
   push(&cmd, "--"), push(&cmd, SANDBOX_EXEC_PATH);
@@ -475,6 +553,16 @@ int launcher_main(int argc, char **argv, const char *exe) {
     print_argv(label, view.v, view.n);
   }
   push(&cmd, NULL);
-  struct run_result r = run_bwrap(bwrap, cmd.v, envp, status_fd);
-  return outcome(&r, bwrap, ready_fd, &l, &rw, envp, o.command, o.verbose);
+  /*
+   * A workload that nothing mediates (no Landlock: TYBA, --landlock off)
+   * could reopen a regular file or directory on 0-2 through
+   * /proc/self/fd/N with other rights (append to the prompt file the
+   * caller opened read-only, read the log it writes): those reach it
+   * through pipes (stdio.c). Under Landlock the reopen is checked against
+   * the rules, so they pass as they are.
+   */
+  struct stdio_plan plan;
+  if (stdio_plan(&plan, !l.landlock, o.verbose ? me : NULL) < 0) refuse(NULL, "cannot make the pipes for the command's standard streams: %s", strerror(errno));
+  struct run_result r = run_bwrap(l.bwrap, cmd.v, envp, status_fd, &plan);
+  return outcome(&r, l.bwrap, ready_fd, &l, &rw, envp, o.command, o.verbose);
 }

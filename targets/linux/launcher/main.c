@@ -6,15 +6,18 @@
  * built boxwright-sandbox.<arch>, /.boxwright/exec inside the sandbox) is
  * the in-sandbox step: inside.c. Both answer --version; --abi prints the
  * kernel's Landlock ABI; --check-launch parses a launch file on stdin and
- * prints it (launch-file.c), for the test that holds it to launch-file.ts.
+ * prints it (launch-file.c), for the test that holds it to launch-file.ts;
+ * --vet answers vet.c's questions for the TypeScript side.
  */
 #define _GNU_SOURCE
 #include <limits.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 #include "../landlock/landlock.h"
 #include "launch-file.h"
 #include "sandbox.h"
+#include "vet.h"
 
 static int version(void) {
   printf("boxwright-sandbox %s (%s, launch format %s)\n", BOXWRIGHT_VERSION, HOST_ARCH, LAUNCH_FORMAT);
@@ -48,7 +51,15 @@ int main(int argc, char **argv) {
     exe[n] = '\0';
     const char *base = strrchr(exe, '/');
     base = base ? base + 1 : exe;
-    if (ends_with(base, ".run") && strlen(base) > 4) return launcher_main(argc, argv, exe);
+    if (ends_with(base, ".run") && strlen(base) > 4) {
+      /*
+       * Its process name is its file's (`agent.run`), as when it was executed
+       * by path: `boxwright run` executes it from a descriptor
+       * (/proc/self/fd/N), which would name it `N` in ps and /proc/PID/comm.
+       */
+      prctl(PR_SET_NAME, base);
+      return launcher_main(argc, argv, exe);
+    }
     if (ends_with(base, " (deleted)") && argc > 0 && ends_with(argv[0], ".run")) {
       fprintf(stderr, "%s: its own file (%s) was replaced or removed as it started; the command did not run\n", argv[0], exe);
       return EXIT_REFUSED;
@@ -59,6 +70,7 @@ int main(int argc, char **argv) {
     return EXIT_REFUSED;
   }
   if (argc == 2 && strcmp(argv[1], "--check-launch") == 0) return check_launch();
+  if (argc >= 2 && strcmp(argv[1], "--vet") == 0) return vet_main(argc, argv);
   if (argc >= 2 && strcmp(argv[1], "--throwaway-root") == 0) return throwaway_main(argc, argv);
   if (argc == 2 && strcmp(argv[1], "--print-watch-filter") == 0) return watch_print_filter();
   if (argc == 2 && strcmp(argv[1], "--abi") == 0) {

@@ -7,7 +7,8 @@
  * (bubblewrap's pid 1, `child-pid` in its JSON status, then
  * /proc/PID/task/PID/children); before that is known, to bwrap itself.
  * The launcher waits with those signals and SIGCHLD blocked, taking them
- * with sigwaitinfo: no handler, no race between a signal and the wait.
+ * from a signalfd in the same poll as the pipes of the command's standard
+ * streams (stdio.c): no handler, no race between a signal and the wait.
  *
  * bubblewrap 0.8 writes `{"child-pid": N, …}` to --json-status-fd as soon
  * as it has cloned the sandbox (before the mounts: it proves nothing) and
@@ -15,10 +16,12 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "run.h"
@@ -79,7 +82,43 @@ static pid_t command_pid(int status_fd) {
   return pid > 0 ? (pid_t)pid : -1;
 }
 
-struct run_result run_bwrap(const char *bwrap, char *const argv[], char *const envp[], int status_fd) {
+/* The stdin pipe's feeder: what was read from the launcher's stdin and not yet written. */
+struct feeder {
+  char buf[65536];
+  size_t have, off;
+};
+
+/* Feeds the stdin pipe as far as it takes now; closes it at the end of the file, or when the command closed its end. */
+static void feed(struct stdio_plan *p, struct feeder *f) {
+  for (;;) {
+    if (f->off == f->have) {
+      ssize_t r = read(0, f->buf, sizeof f->buf);
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) break;
+      f->have = (size_t)r, f->off = 0;
+    }
+    ssize_t w = write(p->feed, f->buf + f->off, f->have - f->off);
+    if (w < 0 && errno == EINTR) continue;
+    if (w < 0 && errno == EAGAIN) return;
+    if (w < 0) break; /* EPIPE: the command no longer reads */
+    f->off += (size_t)w;
+  }
+  close(p->feed);
+  p->feed = -1;
+}
+
+/* Copies what the command wrote into the launcher's stdout or stderr; closes the pipe at its end. */
+static void drain(struct stdio_plan *p, int i) {
+  char buf[65536];
+  ssize_t r;
+  while ((r = read(p->drain[i], buf, sizeof buf)) < 0 && errno == EINTR) {
+  }
+  if (r > 0 && write_all(1 + i, buf, (size_t)r) == 0) return;
+  close(p->drain[i]);
+  p->drain[i] = -1;
+}
+
+struct run_result run_bwrap(const char *bwrap, char *const argv[], char *const envp[], int status_fd, struct stdio_plan *plan) {
   struct run_result res = {0};
   sigset_t waited, none, all;
   sigemptyset(&waited);
@@ -91,6 +130,13 @@ struct run_result run_bwrap(const char *bwrap, char *const argv[], char *const e
   sigprocmask(SIG_BLOCK, &waited, NULL);
   /* An ignored SIGCHLD, inherited, would reap bwrap before its status could be read. */
   signal(SIGCHLD, SIG_DFL);
+  /* A command that stops reading its stdin pipe ends the feeding, not the launcher (bwrap gets SIGPIPE's default back). */
+  signal(SIGPIPE, SIG_IGN);
+  int sigfd = signalfd(-1, &waited, SFD_CLOEXEC | SFD_NONBLOCK);
+  if (sigfd < 0) {
+    res.spawn_error = errno;
+    return res;
+  }
 
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
@@ -99,28 +145,56 @@ struct run_result run_bwrap(const char *bwrap, char *const argv[], char *const e
   /* bwrap starts with no signal blocked and every disposition at its default. */
   posix_spawnattr_setsigmask(&attr, &none);
   posix_spawnattr_setsigdefault(&attr, &all);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  for (int fd = 0; fd < 3; fd++)
+    if (plan->child[fd] >= 0) posix_spawn_file_actions_adddup2(&actions, plan->child[fd], fd);
   pid_t pid;
-  int err = posix_spawn(&pid, bwrap, NULL, &attr, argv, envp);
+  int err = posix_spawn(&pid, bwrap, &actions, &attr, argv, envp);
+  posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
+  stdio_spawned(plan);
   if (err) {
     res.spawn_error = err;
     return res;
   }
 
-  int wstatus = 0;
-  for (;;) {
-    siginfo_t info;
-    int sig = sigwaitinfo(&waited, &info);
-    if (sig < 0) continue; /* EINTR: a stop and continue */
-    if (sig != SIGCHLD) {
-      pid_t target = command_pid(status_fd);
-      kill(target > 0 ? target : pid, sig);
-      res.forwarded = sig;
-      continue;
+  struct feeder feeder = {.have = 0, .off = 0};
+  int wstatus = 0, exited = 0;
+  while (!exited || plan->drain[0] >= 0 || plan->drain[1] >= 0) {
+    struct pollfd fds[4];
+    nfds_t n = 0;
+    if (!exited) fds[n++] = (struct pollfd){.fd = sigfd, .events = POLLIN};
+    if (plan->feed >= 0 && !exited) fds[n++] = (struct pollfd){.fd = plan->feed, .events = POLLOUT};
+    for (int i = 0; i < 2; i++)
+      if (plan->drain[i] >= 0) fds[n++] = (struct pollfd){.fd = plan->drain[i], .events = POLLIN};
+    if (poll(fds, n, -1) < 0) continue; /* EINTR: a stop and continue */
+    for (nfds_t k = 0; k < n; k++) {
+      if (!fds[k].revents) continue;
+      if (fds[k].fd == sigfd) {
+        struct signalfd_siginfo info;
+        while (read(sigfd, &info, sizeof info) == (ssize_t)sizeof info) {
+          int sig = (int)info.ssi_signo;
+          if (sig != SIGCHLD) {
+            pid_t target = command_pid(status_fd);
+            kill(target > 0 ? target : pid, sig);
+            res.forwarded = sig;
+            continue;
+          }
+          pid_t w = waitpid(pid, &wstatus, WNOHANG);
+          if (w == pid && (WIFEXITED(wstatus) || WIFSIGNALED(wstatus))) exited = 1;
+        }
+      } else if (fds[k].fd == plan->feed) {
+        feed(plan, &feeder);
+      } else {
+        for (int i = 0; i < 2; i++)
+          if (fds[k].fd == plan->drain[i]) drain(plan, i);
+      }
     }
-    pid_t w = waitpid(pid, &wstatus, WNOHANG);
-    if (w == pid && (WIFEXITED(wstatus) || WIFSIGNALED(wstatus))) break;
   }
+  /* The sandbox is gone: what it did not read of stdin stays unread. */
+  if (plan->feed >= 0) close(plan->feed), plan->feed = -1;
+  close(sigfd);
   if (WIFSIGNALED(wstatus)) res.signal = WTERMSIG(wstatus);
   else res.status = WEXITSTATUS(wstatus);
   size_t len;

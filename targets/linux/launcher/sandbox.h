@@ -42,7 +42,7 @@
 /* Where the compiled view mounts this program (--perms 0555 --ro-bind-data FD PATH). */
 #define SANDBOX_EXEC_PATH "/.boxwright/exec"
 /* The version of the .launch format this program reads (launch-file.c). */
-#define LAUNCH_FORMAT "1"
+#define LAUNCH_FORMAT "2"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 #define PRINTF(f, a) __attribute__((format(printf, f, a)))

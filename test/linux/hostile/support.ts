@@ -83,14 +83,34 @@ export interface RunOptions {
   readonly wrap?: readonly string[];
   /** bare(): the bubblewrap to run (default `bwrap` on PATH). */
   readonly bwrap?: string;
+  /** Descriptors 0, 1, 2 in place of the default (nothing on stdin, stdout and stderr captured); a number is handed over as it is. */
+  readonly stdio?: readonly ('ignore' | 'pipe' | number)[];
   /** The working directory (default the checkout). */
   readonly cwd?: string;
+}
+
+/**
+ * The cache an unprivileged run keeps its sandboxes in: its own, private
+ * to uid 65534 (root's, inherited through HOME, is refused: whoever can
+ * write the cache decides what the next run executes). Made once, removed
+ * at exit.
+ */
+let nobodyCacheDir: string | undefined;
+function nobodyCache(): string {
+  if (!nobodyCacheDir) {
+    nobodyCacheDir = mkdtempSync(join(tmpdir(), 'boxwright-nobody-cache-'));
+    chownSync(nobodyCacheDir, NOBODY, NOBODY);
+    const dir = nobodyCacheDir;
+    process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return nobodyCacheDir;
 }
 
 export function spawnOutcome(file: string, args: readonly string[], o: RunOptions): Promise<Outcome> {
   const fdEntries = Object.entries(o.fds ?? {}).map(([k, v]) => [Number(k), v] as const);
   const top = Math.max(2, ...fdEntries.map(([k]) => k));
   const stdio: ('ignore' | 'pipe' | number)[] = ['ignore', 'pipe', 'pipe'];
+  (o.stdio ?? []).forEach((s, i) => (stdio[i] = s));
   for (let i = 3; i <= top; i++) stdio.push('ignore');
   for (const [k, v] of fdEntries) stdio[k] = v;
   const [cmd, ...rest] = [...(o.wrap ?? []), file, ...args];
@@ -98,14 +118,14 @@ export function spawnOutcome(file: string, args: readonly string[], o: RunOption
   const ran = new Promise<Outcome>((resolve, reject) => {
     child = spawn(cmd!, rest, {
       cwd: o.cwd ?? repoRoot,
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', ...o.env },
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', ...(o.nobody ? { XDG_CACHE_HOME: nobodyCache() } : {}), ...o.env },
       stdio,
       ...(o.nobody ? { uid: NOBODY, gid: NOBODY } : {}),
     });
     let stdout = '';
     let stderr = '';
-    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
     child.on('close', (status) => resolve({ status, stdout: stdout.replace(/\r\n/g, '\n'), stderr }));
   });

@@ -181,8 +181,41 @@ static int connect_unix(const char *path) {
   return 0;
 }
 
+static const char *kind(int fd) {
+  struct stat st;
+  if (fstat(fd, &st) < 0) return strerrorname_np(errno);
+  return S_ISREG(st.st_mode) ? "reg" : S_ISDIR(st.st_mode) ? "dir" : S_ISFIFO(st.st_mode) ? "fifo" : S_ISCHR(st.st_mode) ? "chr" : S_ISSOCK(st.st_mode) ? "sock" : "other";
+}
+
+/*
+ * stdio: what the standard streams are, and whether reopening them through
+ * /proc/self/fd gives rights the caller did not: stdin for appending,
+ * stdout for reading (at most 255 bytes, without waiting). Reports on
+ * stderr, `name=RESULT` lines, so that stdout stays the stream under test.
+ */
+static int stdio_attack(void) {
+  fprintf(stderr, "fd0=%s\nfd1=%s\nfd2=%s\n", kind(0), kind(1), kind(2));
+  int w = open("/proc/self/fd/0", O_WRONLY | O_APPEND | O_NONBLOCK);
+  fprintf(stderr, "reopen0-write=%s\n", w < 0 ? strerrorname_np(errno) : "ok");
+  if (w >= 0) fprintf(stderr, "write0=%s\n", write(w, "pwned\n", 6) == 6 ? "ok" : strerrorname_np(errno));
+  int r = open("/proc/self/fd/1", O_RDONLY | O_NONBLOCK);
+  fprintf(stderr, "reopen1-read=%s\n", r < 0 ? strerrorname_np(errno) : "ok");
+  if (r >= 0) {
+    char buf[256];
+    ssize_t n = read(r, buf, sizeof buf - 1);
+    if (n < 0) fprintf(stderr, "read1=%s\n", strerrorname_np(errno));
+    else {
+      for (ssize_t i = 0; i < n; i++)
+        if (buf[i] == '\n') buf[i] = '|';
+      buf[n] = 0;
+      fprintf(stderr, "read1=[%s]\n", buf);
+    }
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
-  if (argc < 2) return fprintf(stderr, "usage: probe fds|fdread FD PATH|fdwrite FD PATH|writable PATH...|setuid DIR|tiocsti|connect PATH\n"), 2;
+  if (argc < 2) return fprintf(stderr, "usage: probe fds|fdread FD PATH|fdwrite FD PATH|writable PATH...|setuid DIR|tiocsti|connect PATH|stdio\n"), 2;
   const char *cmd = argv[1];
   if (!strcmp(cmd, "fds")) return fds();
   if (!strcmp(cmd, "fdread") && argc == 4) return fdread(atoi(argv[2]), argv[3]);
@@ -194,6 +227,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "setuid") && argc == 3) return setuid_attack(argv[2]);
   if (!strcmp(cmd, "tiocsti")) return tiocsti();
   if (!strcmp(cmd, "connect") && argc == 3) return connect_unix(argv[2]);
+  if (!strcmp(cmd, "stdio")) return stdio_attack();
   fprintf(stderr, "probe: unknown or malformed command %s\n", cmd);
   return 2;
 }
