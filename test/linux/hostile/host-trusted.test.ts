@@ -62,7 +62,7 @@ describe('hostile workload: git metadata in a Box write tree (issue 21, attack 1
     mark = join(lab.home, 'PWNED');
     config = lab.config('c.toml', `[agent.filesystem]\n${lab.base.replace('read = ["/usr"]', 'read = ["/usr", "~/proj"]')}write = ["~/proj"]\nworkspace = "~/proj"\n`);
   });
-  after(() => lab.cleanup());
+  after(() => lab?.cleanup());
 
   // The attack: a fsmonitor command and a pre-commit hook in both repositories, .git moved away (to plant a fresh one), its parent too.
   const attack = (): string =>
@@ -131,7 +131,7 @@ describe('hostile workload: a TYBA linked worktree (issue 21, attack 2)', { skip
     mark = join(lab.home, 'PWNED');
     config = lab.config('user.toml', '[sandbox]\nread_allow = ["/usr"]\n');
   });
-  after(() => lab.cleanup());
+  after(() => lab?.cleanup());
 
   // A git directory of the workload's, with a fsmonitor, and the worktree's .git file rewritten to name it.
   const plant = (): string =>
@@ -193,7 +193,7 @@ describe('hostile workload: a config in its own write tree (issue 21, attack 3)'
     // A repository's own sandbox config, which pre-commit and review expect it to keep.
     writeFileSync(config, grants('"~/proj"'));
   });
-  after(() => lab.cleanup());
+  after(() => lab?.cleanup());
 
   const rewrite = (): string => `printf '%s' '${grants('"~/proj", "~/notes"').replace('read = ["/usr", "~/proj"]', 'read = ["/usr", "~/proj", "~/notes"]')}' > sandbox.toml; echo "rewrite=$?"`;
   const readSecret = `cat ${join('..', 'notes', 'secret.txt')} 2>&1; echo "[end]"`;
