@@ -10,7 +10,7 @@
  *
  * sandbox-runtime is the pinned devDependency (0.0.83), installed by
  * `npm ci` from the npm registry; bubblewrap, socat and ripgrep come from
- * `.ci/run`. 40 settings files by default (each a real sandbox-runtime start: about
+ * `.ci/run`. 150 settings files by default, as issue 26 asks (each a real sandbox-runtime start: about
  * a second), BOXWRIGHT_SRT_RUNS for more
  * (BOXWRIGHT_SRT_SEED: the first seed).
  */
@@ -35,7 +35,7 @@ const skip =
   requireOrSkip(!!onPath('gcc'), 'gcc (to build the static probe)') ??
   requireOrSkip(existsSync(join(srtDir, 'dist', 'index.js')), 'the @anthropic-ai/sandbox-runtime devDependency (npm ci)');
 
-const runs = Number(process.env.BOXWRIGHT_SRT_RUNS ?? 40);
+const runs = Number(process.env.BOXWRIGHT_SRT_RUNS ?? 150);
 const firstSeed = Number(process.env.BOXWRIGHT_SRT_SEED ?? 1);
 
 /** The tree: directories and files below the working directory, and the names srt's mandatory denies cover there. */
