@@ -14,7 +14,7 @@
  */
 import type { PrincipalAccess } from '../../model/index.js';
 import { artifactHeaderFields, artifactStem, headerLines, jsonLines, sha256Hex, type Artifact, type CompileInput, type Target } from '../target.js';
-import { boxwrightPolicy, compilePolicy, compileSeccomp, encode, type Arch, type SeccompArtifacts } from './seccomp/index.js';
+import { boxwrightPolicy, compileSeccomp, seccompProgram, type Arch, type SeccompArtifacts } from './seccomp/index.js';
 import { bpfName, SECCOMP_ARCHES } from './arch.js';
 import { ARGS_FD, argsFile, EXEC_FD, FIRST_EMPTY_FD, lowerPrincipal, SANDBOX_EXEC_PATH, SECCOMP_FD, type LinuxView } from './lower.js';
 import { landlockJson } from './landlock/artifact.js';
@@ -49,10 +49,8 @@ function once<T>(make: () => T): () => T {
   };
 }
 
-/** The raw program for one arch: the same bytes compileSeccomp writes (a test holds them equal), without its disassembly. */
-export function seccompProgram(arch: Arch): Uint8Array {
-  return encode(compilePolicy(boxwrightPolicy(), arch));
-}
+/** The raw program for one arch, without its disassembly: compileSeccomp's own bytes (seccomp/index.ts). */
+export { seccompProgram };
 
 export const linuxTarget: Target = {
   platform: 'linux',

@@ -21,7 +21,7 @@ import {
   type SockFilter,
 } from './bpf.js';
 
-export type CondOp = 'jeq' | 'jgt' | 'jge' | 'jset';
+type CondOp = 'jeq' | 'jgt' | 'jge' | 'jset';
 
 /** One line of assembly. Labels name the next instruction. */
 export type AsmInsn =

@@ -43,7 +43,7 @@ import {
   SECCOMP_DATA_SIZE,
   bpfClass,
   type SockFilter,
-} from './bpf.js';
+} from '../../../targets/linux/seccomp/bpf.js';
 
 export class VerifyError extends Error {
   constructor(

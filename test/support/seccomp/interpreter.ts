@@ -5,7 +5,7 @@
  * tests use it to check generated programs against the policy, benchmarks to
  * count instructions.
  */
-import { decodeAction, type SeccompAction } from './actions.js';
+import { decodeAction, type SeccompAction } from '../../../targets/linux/seccomp/actions.js';
 import {
   BPF_A,
   BPF_ABS,
@@ -39,6 +39,9 @@ import {
   BPF_X,
   BPF_XOR,
   MEMWORDS,
+  OFF_ARCH,
+  OFF_IP,
+  OFF_NR,
   SECCOMP_DATA_SIZE,
   bpfClass,
   bpfMiscOp,
@@ -47,10 +50,33 @@ import {
   bpfRval,
   bpfSize,
   bpfSrc,
-  seccompDataBytes,
-  type SeccompData,
   type SockFilter,
-} from './bpf.js';
+} from '../../../targets/linux/seccomp/bpf.js';
+
+// struct seccomp_data as bytes
+
+/** What the kernel hands the filter for one syscall. */
+export interface SeccompData {
+  /** The syscall number (an `int`: -1 reads as 0xffffffff). */
+  readonly nr: number;
+  readonly arch: number;
+  readonly ip?: bigint;
+  /** Up to six arguments, full 64-bit register values; missing ones are 0. */
+  readonly args?: readonly bigint[];
+}
+
+/** The 64 bytes the filter's loads read, little-endian like the hosts boxwright targets. */
+function seccompDataBytes(data: SeccompData): Uint8Array {
+  const bytes = new Uint8Array(SECCOMP_DATA_SIZE);
+  const view = new DataView(bytes.buffer);
+  view.setUint32(OFF_NR, data.nr >>> 0, true);
+  view.setUint32(OFF_ARCH, data.arch >>> 0, true);
+  view.setBigUint64(OFF_IP, BigInt.asUintN(64, data.ip ?? 0n), true);
+  const args = data.args ?? [];
+  if (args.length > 6) throw new RangeError('seccomp_data has six arguments');
+  args.forEach((a, i) => view.setBigUint64(16 + 8 * i, BigInt.asUintN(64, a), true));
+  return bytes;
+}
 
 export interface RunResult {
   /** The filter's return value. */

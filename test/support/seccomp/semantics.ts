@@ -4,8 +4,8 @@
  * with the interpreter's result on the compiled program), so it is written
  * for obviousness, not speed.
  */
-import type { SeccompData } from './bpf.js';
-import type { Cond, ResolvedPolicy } from './resolve.js';
+import type { SeccompData } from './interpreter.js';
+import type { Cond, ResolvedPolicy } from '../../../targets/linux/seccomp/resolve.js';
 
 /** The filter return value the policy prescribes for `data`. */
 export function evaluatePolicy(policy: ResolvedPolicy, data: SeccompData): number {
