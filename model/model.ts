@@ -1,7 +1,7 @@
 import type { Platform } from '../compiler/diagnostic.js';
 import { PLATFORMS } from '../compiler/diagnostic.js';
 import type { Grant, PolicyIR, Principal } from '../compiler/ir/types.js';
-import { expandTilde, isStrictlyUnder, isUnder, secretLocations, windowsSecretSpellings, windowsUnmapped, type HostTrustedPath } from '../compiler/paths/index.js';
+import { expandTilde, isStrictlyUnder, isUnder, secretLocations, windowsSecretSpellings, windowsUnmapped, type HostTrustedPath, type WindowsSecretSpelling } from '../compiler/paths/index.js';
 import { dirname } from 'node:path';
 import loaderData from '../compiler/paths/loaders.json' with { type: 'json' };
 import { access, absent, denied, empty, type Cell } from './cell.js';
@@ -104,12 +104,34 @@ export interface AccessModel {
   readonly principals: readonly PrincipalAccess[];
   /** Windows: the host-trusted labels of the whole config (a label is the file's, for every principal). */
   readonly windowsLabels: WindowsLabels;
+  /**
+   * TYBA's secret list as each platform closes it whatever the config says
+   * (seed 001), applied once: the cells deny what is here, and the emitters
+   * (the profile's denies, the plan's deny-read labels) write out this list,
+   * never their own reading of secrets.json.
+   */
+  readonly secrets: Readonly<Record<Platform, readonly ClosedSecret[]>>;
+}
+
+/**
+ * One of TYBA's listed secrets a platform closes by its own mechanism:
+ * `listed`, the list's entry (`~/.ssh`); or `spelling`, where a Windows tool
+ * keeps it instead (`%APPDATA%\gnupg`, compiler/paths/secrets.json).
+ */
+export interface ClosedSecret {
+  /** The path under the home that is closed (for a Windows spelling, its place at the default %APPDATA%). */
+  readonly path: string;
+  /** As the list writes it: `~/.ssh`. Absent for a Windows spelling. */
+  readonly listed?: string;
+  readonly spelling?: WindowsSecretSpelling;
 }
 
 
 const reads = (g: Grant): boolean => g.access === 'read' || g.access === 'read-write';
 const writes = (g: Grant): boolean => g.access === 'write' || g.access === 'read-write';
 const isDeny = (g: Grant): boolean => g.access === 'deny';
+/** Windows: a deny of a path that does not exist has nothing to label (`nothing-to-label`): the one judgement the labels, the note and the plan read. */
+const labelsNothing = (g: Grant): boolean => isDeny(g) && g.facts.existence === 'absent';
 
 /**
  * Linux's explicit read requirement: a read tree over the path, or, for an
@@ -495,7 +517,7 @@ function mechanismOf(p: Principal, g: Grant, platform: Platform, cell: Cell, tyb
   if (platform === 'windows') {
     if (g.list === 'read_allow') return readAllowDiscarded;
     if (cell.kind === 'denied' && g.access !== 'deny') return secretLabel;
-    if (g.access === 'deny' && g.facts.existence === 'absent') return nothingToLabel;
+    if (labelsNothing(g)) return nothingToLabel;
     if (g.access !== 'deny') return readsOpen;
   }
   if (platform === 'macos') {
@@ -545,7 +567,7 @@ function trustedLabels(ir: PolicyIR): WindowsLabels {
  */
 function windowsLabels(ir: PolicyIR): OtherLabel[] {
   return ir.principals.flatMap((p) =>
-    p.grants.filter((g) => isDeny(g) && !!g.path && appliesOn(g, 'windows') && g.facts.existence !== 'absent' && !windowsUnspelled(g, ir.home)).map((grant) => ({ principal: p.id, grant })),
+    p.grants.filter((g) => isDeny(g) && !!g.path && appliesOn(g, 'windows') && !labelsNothing(g) && !windowsUnspelled(g, ir.home)).map((grant) => ({ principal: p.id, grant })),
   );
 }
 
@@ -572,7 +594,19 @@ function othersLabels(labels: readonly OtherLabel[], ix: PathIndex, secrets: rea
   };
 }
 
-function principalAccess(ir: PolicyIR, p: Principal, labels: readonly OtherLabel[], trustedOnWindows: WindowsLabels): PrincipalAccess {
+/**
+ * Seed 001: Windows labels the twelve secrets deny-read whatever the config,
+ * and where Windows tools keep the same secrets (%APPDATA%\gnupg, _netrc…);
+ * TYBA's Seatbelt denies them too, and read_allow cannot re-open them.
+ * Linux has no mechanism of its own for them.
+ */
+function closedSecrets(ir: PolicyIR): AccessModel['secrets'] {
+  const listed: ClosedSecret[] = secretLocations.map((s) => ({ path: expandTilde(s, ir.home), listed: s }));
+  const spelled: ClosedSecret[] = windowsSecretSpellings.map((w) => ({ path: expandTilde(w.posix, ir.home), spelling: w }));
+  return { macos: ir.dialect === 'tyba' ? listed : [], linux: [], windows: [...listed, ...spelled] };
+}
+
+function principalAccess(ir: PolicyIR, p: Principal, labels: readonly OtherLabel[], trustedOnWindows: WindowsLabels, closed: AccessModel['secrets']): PrincipalAccess {
   // sandbox-runtime and Claude Code settings: what sandbox-runtime does (model/srt.ts).
   if (ir.runtime) return runtimePrincipalAccess(ir, p);
   const tyba = ir.dialect === 'tyba';
@@ -583,16 +617,9 @@ function principalAccess(ir: PolicyIR, p: Principal, labels: readonly OtherLabel
     if (m) unspelled.set(g, m);
   }
   const ix = new PathIndex(p.grants, unspelled);
-  // Seed 001: Windows labels the twelve secrets deny-read whatever the config;
-  // TYBA's Seatbelt denies them too, and read_allow cannot re-open them.
-  const listed = secretLocations.map((s) => expandTilde(s, ir.home));
-  for (const s of listed) {
-    ix.denyByMechanism(s, 'windows');
-    if (tyba) ix.denyByMechanism(s, 'macos');
-  }
-  // Where Windows tools keep the same secrets (%APPDATA%\gnupg, _netrc…): the plan labels them too.
-  const secrets = listed.concat(windowsSecretSpellings.map((w) => expandTilde(w.posix, ir.home)));
-  for (const s of secrets.slice(listed.length)) ix.denyByMechanism(s, 'windows');
+  // The secrets each platform closes whatever the config says (closedSecrets): the emitters write out the same list.
+  for (const platform of PLATFORMS) for (const c of closed[platform]) ix.denyByMechanism(c.path, platform);
+  const secrets = closed.windows.map((c) => c.path);
   // Another principal's deny is a label on the files: it shuts this principal out too.
   const others = labels.filter((l) => l.principal !== p.id);
   for (const l of others) ix.denyByMechanism(l.grant.path!, 'windows');
@@ -756,8 +783,9 @@ function abstractSockets(ir: PolicyIR): AbstractSockets {
 export function effectiveAccess(ir: PolicyIR): AccessModel {
   const labels = windowsLabels(ir);
   const trusted = trustedLabels(ir);
-  const built = ir.principals.map((p) => principalAccess(ir, p, labels, trusted));
-  return { ir, principals: built.length > 1 ? withDeniesOpenToOthers(built) : built, windowsLabels: trusted };
+  const secrets = closedSecrets(ir);
+  const built = ir.principals.map((p) => principalAccess(ir, p, labels, trusted, secrets));
+  return { ir, principals: built.length > 1 ? withDeniesOpenToOthers(built) : built, windowsLabels: trusted, secrets };
 }
 
 /**

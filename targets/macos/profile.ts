@@ -1,5 +1,5 @@
 import type { Grant } from '../../compiler/ir/types.js';
-import { expandTilde, isUnder, secretLocations } from '../../compiler/paths/index.js';
+import { isUnder } from '../../compiler/paths/index.js';
 import type { GrantAccess, PrincipalAccess } from '../../model/index.js';
 import { explanation } from '../../rules/index.js';
 import { artifactStem, headerLines, TargetError, type CompileInput } from '../target.js';
@@ -233,10 +233,11 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
   // TYBA's platforms page: its Seatbelt denies the listed secrets whatever read_allow says (denials beat permissions).
   if (tyba) {
     add('4) metadata', { comment: "implicit: tyba dialect: content, not metadata (TYBA's platforms page): existence, size and dates of every path are visible", sbpl: `(allow ${META_OPS})` });
-    for (const s of secretLocations)
+    // The model's list of the secrets macOS closes (AccessModel.secrets), which its cells deny.
+    for (const s of input.access.secrets.macos)
       add('6) denies', {
-        comment: `implicit: TYBA's secret location ${sbplString(s)}: denials beat permissions, read_allow cannot re-open it`,
-        sbpl: `(deny ${DENY_OPS.tyba} ${filterFor(expandTilde(s, input.ir.home), 'tree')})`,
+        comment: `implicit: TYBA's secret location ${sbplString(s.listed ?? s.path)}: denials beat permissions, read_allow cannot re-open it`,
+        sbpl: `(deny ${DENY_OPS.tyba} ${filterFor(s.path, 'tree')})`,
       });
   }
   // The workspace grants no content, but the program starts there: its own properties, and the way to it.
