@@ -1,6 +1,6 @@
 import type { Platform } from '../compiler/diagnostic.js';
 import { PLATFORMS } from '../compiler/diagnostic.js';
-import type { Grant, PolicyIR, Principal } from '../compiler/ir/types.js';
+import type { CredentialFact, Grant, PolicyIR, Principal } from '../compiler/ir/types.js';
 import { expandTilde, isStrictlyUnder, isUnder, secretLocations, windowsSecretSpellings, windowsUnmapped, type HostTrustedPath, type WindowsSecretSpelling } from '../compiler/paths/index.js';
 import { dirname } from 'node:path';
 import loaderData from '../compiler/paths/loaders.json' with { type: 'json' };
@@ -111,6 +111,20 @@ export interface AccessModel {
    * never their own reading of secrets.json.
    */
   readonly secrets: Readonly<Record<Platform, readonly ClosedSecret[]>>;
+  /**
+   * Windows, where reads are open: the known credential files that exist
+   * (or may: their existence unknown) and that principals can read, each
+   * with who reads it. The plan's `readable` and diff's reminders read it.
+   */
+  readonly windowsReadable: readonly ReadableCredential[];
+}
+
+export interface ReadableCredential {
+  readonly credential: CredentialFact;
+  /** The principals that read it, by id, in the config's order. */
+  readonly readableBy: readonly string[];
+  /** The `credential-readable` fact (windows-open-reads words it). */
+  readonly fact: Mechanism;
 }
 
 /**
@@ -498,6 +512,17 @@ const denialsBeatPermissions = fixed('denials-beat-permissions');
 const toolHelperExec = fixed('tool-helper-exec');
 const namesOfAFile = fixed('names-of-a-file');
 const ipPeersOnly = fixed('ip-peers-only');
+const contentNotMetadata = fixed('content-not-metadata');
+const denyCoversGrant = fixed('deny-covers-grant');
+const futurePathRefused = fixed('future-path-refused');
+const rewritesInPlace = Object.fromEntries(PLATFORMS.map((platform) => [platform, Object.freeze({ kind: 'rewrite-in-place', platform })])) as Readonly<Record<Platform, Mechanism>>;
+
+/** Whether a cell lacks a right the request asks for. */
+function lacksRequested(want: Cell, have: Cell): boolean {
+  if (want.kind !== 'access') return false;
+  if (have.kind !== 'access') return true;
+  return (want.read && !have.read) || (want.write && !have.write) || (want.exec && !have.exec) || (want.names && !have.names) || (want.meta && !have.meta);
+}
 const directoryEntryOnly = { read: Object.freeze({ kind: 'directory-entry-only', access: 'read' }), write: Object.freeze({ kind: 'directory-entry-only', access: 'write' }) } as const satisfies Record<'read' | 'write', Mechanism>;
 
 /** The platform mechanism behind a cell that differs from the request. */
@@ -527,6 +552,9 @@ function mechanismOf(p: Principal, g: Grant, platform: Platform, cell: Cell, tyb
     if (cell.kind === 'access' && cell.exec && p.kind === 'tool' && g.access !== 'exec') return toolHelperExec;
     // An exec grant and a write grant over one path: what the workload writes there it can run.
     if (cell.kind === 'access' && cell.exec && cell.write && p.kind !== 'tool') return execWritable;
+    if (tyba && isDeny(g) && cell.kind === 'access' && !cell.read && !cell.write && !cell.exec && !cell.names) return contentNotMetadata;
+    // What none of the above explains and the cell still lacks: a deny's rule (or a listed secret's) closes it.
+    if (!isDeny(g) && lacksRequested(requestedCell(g), cell)) return denyCoversGrant;
   }
   return undefined;
 }
@@ -645,7 +673,7 @@ function principalAccess(ir: PolicyIR, p: Principal, labels: readonly OtherLabel
   const sockets = socketTable(ir.sockets === 'unknown' ? [] : ir.sockets);
   // The Linux sandbox for the execution closure: a readable loader runs under Landlock, anything readable without it.
   const sandbox: LinuxSandbox = { at: (path) => at(path, 'linux'), executableOnceRead: (path) => !linuxExec.confined || linuxExec.loaders.has(path) };
-  const grants = p.grants.map((g) => grantAccess(p, g, ix, at, tyba, sockets, linuxExec.confined, unspelled.get(g), sandbox, shutBy));
+  const grants = withPlatformDisclosures(p.grants.map((g) => grantAccess(p, g, ix, at, tyba, sockets, linuxExec.confined, unspelled.get(g), sandbox, shutBy)));
   return {
     principal: p,
     grants,
@@ -666,6 +694,33 @@ function principalAccess(ir: PolicyIR, p: Principal, labels: readonly OtherLabel
       windows: { cell: access({ read: true, exec: true }), text: 'readable, except the listed secrets', mechanism: { kind: 'reads-open' }, disclosures: [{ kind: 'beyond-files' }] },
     },
   };
+}
+
+/**
+ * What the platforms do beside the cell at two kinds of grant, said by
+ * explain and by the artifacts' comments alike: macOS refuses an absent
+ * deny target if it is created later (`future-path-refused`); a write_file
+ * of a file that no write tree of the principal covers is a rewrite in
+ * place (`rewrite-in-place`, each platform its own way).
+ */
+function withPlatformDisclosures(grants: GrantAccess[]): GrantAccess[] {
+  const writeTrees = grants.filter((o) => o.grant.scope === 'tree' && !!o.grant.path && writes(o.grant));
+  return grants.map((ga) => {
+    const g = ga.grant;
+    if (!g.path) return ga;
+    let added: Partial<Record<Platform, Mechanism[]>> | undefined;
+    const add = (platform: Platform, m: Mechanism): void => void ((added ??= {})[platform] = [...(ga.disclosures[platform] ?? []), m]);
+    if (isDeny(g) && g.facts.existence === 'absent' && ga.applies.macos && ga.effective.macos.kind !== 'refused') add('macos', futurePathRefused);
+    if (g.list === 'write_file' && !g.implicit && g.facts.kind !== 'dir') {
+      for (const platform of PLATFORMS) {
+        const c = ga.effective[platform];
+        // Only where the file is writable by this grant alone: under a write tree it is the tree's to rename.
+        const inWriteTree = writeTrees.some((o) => o !== ga && o.applies[platform] && isUnder(g.path!, o.grant.path!));
+        if (ga.applies[platform] && c.kind === 'access' && c.write && !inWriteTree) add(platform, rewritesInPlace[platform]);
+      }
+    }
+    return added ? { ...ga, disclosures: { ...ga.disclosures, ...added } } : ga;
+  });
 }
 
 /** The host-trusted paths at, inside or around one of the principal's write grants. */
@@ -785,7 +840,20 @@ export function effectiveAccess(ir: PolicyIR): AccessModel {
   const trusted = trustedLabels(ir);
   const secrets = closedSecrets(ir);
   const built = ir.principals.map((p) => principalAccess(ir, p, labels, trusted, secrets));
-  return { ir, principals: built.length > 1 ? withDeniesOpenToOthers(built) : built, windowsLabels: trusted, secrets };
+  return { ir, principals: built.length > 1 ? withDeniesOpenToOthers(built) : built, windowsLabels: trusted, secrets, windowsReadable: windowsReadable(ir, built) };
+}
+
+function windowsReadable(ir: PolicyIR, principals: readonly PrincipalAccess[]): ReadableCredential[] {
+  const out: ReadableCredential[] = [];
+  for (const c of ir.knownCredentials) {
+    if (c.existence === 'absent') continue;
+    const by = principals.filter((pa) => {
+      const cell = pa.effectiveAt(c.path, 'windows');
+      return cell.kind === 'access' && cell.read;
+    });
+    if (by.length) out.push({ credential: c, readableBy: by.map((pa) => pa.principal.id), fact: { kind: 'credential-readable', location: c.written } });
+  }
+  return out;
 }
 
 /**

@@ -83,19 +83,6 @@ function overlapNote(g: Grant, shown: string, requested: string, others: readonl
   return { ruleId: '', text: `combined with ${named.join(', ')}: the grants on this path add up` };
 }
 
-/**
- * What a `write_file` grant is on each platform: the file, not its
- * directory, so a save through a temporary file beside it fails everywhere.
- * Linux (a bind-mounted file) and Windows (the 0x12019f mask, no DELETE:
- * targets/windows/README.md) also keep it from being renamed or deleted;
- * macOS's `file-write*` on the literal lets it be deleted and re-created.
- */
-const REWRITE_IN_PLACE: Readonly<Record<Platform, Note>> = {
-  macos: { ruleId: '', text: '`file-write*` on this file alone: it can be rewritten, deleted and created again, but no file beside it, so tools that save through a temporary file and a rename (safe save, `sed -i`) fail: grant `write` on the directory for those' },
-  linux: { ruleId: '', text: 'a rewrite in place: the file is bind-mounted alone, so it can be rewritten, truncated and appended but not renamed, deleted or replaced (a mount point of its own); tools that save through a temporary file and a rename (safe save, `sed -i`) fail: grant `write` on the directory for those' },
-  windows: { ruleId: '', text: 'a rewrite in place: read and write without DELETE (0x12019f), so the file can be rewritten, truncated and appended but not renamed, deleted or replaced; tools that save through a temporary file and a rename (safe save, `sed -i`) fail: grant `write` on the directory for those' },
-};
-
 /** The path as a reviewer reads it: `~/…` under the home. */
 function display(path: string, home: string): string {
   return path === home ? '~' : path.startsWith(home + '/') ? '~' + path.slice(home.length) : path;
@@ -189,16 +176,11 @@ export function explainMatrix(model: AccessModel, diagnostics: readonly Diagnost
         const fact = cell.kind === 'refused' ? cell.because : ga.notes[p];
         const mechanism = fact ? explanation(fact) : undefined;
         const overlap = overlapNote(g, shown, requested, pa.grants.map((x) => x.grant), p, model.ir.home);
-        const tybaMetadata: Note | undefined =
-          model.ir.dialect === 'tyba' && requested === 'deny' && shown === 'meta' ? { ruleId: '', text: 'TYBA: "content, not metadata": the existence, size and dates of every path stay visible; the content is denied' } : undefined;
         // sandbox-runtime's denies take one right away (reads stay open under a write deny): they differ when the right is there.
         const differs = requested === 'no r' ? shown !== '—' && shown !== 'meta' : requested === 'no w' ? shown.includes('w') || shown === 'scratch' : !(shown === requested || (requested === 'deny' && shown === '—'));
-        const [note, ...moreNotes] = differs ? [mechanism, overlap, tybaMetadata].filter((n): n is Note => !!n) : [];
+        const [note, ...moreNotes] = differs ? [mechanism, overlap].filter((n): n is Note => !!n) : [];
+        // What the platform does beside the cell (the model's facts: pinned ancestors, a rewrite in place…).
         const disclosures = [...moreNotes, ...(ga.disclosures[p] ?? []).map(explanation)];
-        // Only where the file is writable by this grant alone: under a write tree it is the tree's to rename.
-        const inWriteTree = !!g.path && pa.grants.some((o) => o !== ga && o.applies[p] && o.grant.scope === 'tree' && !!o.grant.path && (o.grant.access === 'write' || o.grant.access === 'read-write') && isUnder(g.path!, o.grant.path));
-        // A file the platform lets this grant write (not a directory, not refused, not denied over it).
-        if (g.list === 'write_file' && !g.implicit && g.path && g.facts.kind !== 'dir' && shown.includes('w') && !inWriteTree) disclosures.push(REWRITE_IN_PLACE[p]);
         // A warning the check made at this grant's value for this platform
         // (a JIT runtime the principal can run, sockets under a read tree, a
         // protected path), shown beside the cell unless a note already

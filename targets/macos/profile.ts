@@ -1,6 +1,6 @@
 import type { Grant } from '../../compiler/ir/types.js';
 import { isUnder } from '../../compiler/paths/index.js';
-import type { GrantAccess, PrincipalAccess } from '../../model/index.js';
+import type { GrantAccess, Mechanism, PrincipalAccess } from '../../model/index.js';
 import { explanation } from '../../rules/index.js';
 import { artifactStem, headerLines, TargetError, type CompileInput } from '../target.js';
 import { baselinePaths, directNetworkRules, renderRule, renderedBaseline } from './baseline.js';
@@ -57,13 +57,16 @@ function origin(g: Grant): string {
   return `config line ${g.span.start.line}: ${g.list} = ${sbplString(g.written)}`;
 }
 
-/** Whether macOS gives at the grant's path every right the grant asks for (else a deny covers it). */
-function grantsWhatItAsks(ga: GrantAccess): boolean {
-  const want = ga.requested;
-  const have = ga.effective.macos;
-  if (want.kind !== 'access') return true;
-  if (have.kind !== 'access') return false;
-  return (!want.read || have.read) && (!want.write || have.write) && (!want.exec || have.exec) && (!want.names || have.names) && (!want.meta || have.meta);
+/**
+ * The model's macOS fact a grant's rule comment says, in its rule's words:
+ * its note (why the cell differs from the request), or that an absent
+ * deny target stays refused. A TYBA deny's `content-not-metadata` is left
+ * unsaid: the deny's operations (DENY_OPS.tyba) spell it.
+ */
+function commentedFact(ga: GrantAccess): Mechanism | undefined {
+  const note = ga.notes.macos;
+  if (note && note.kind !== 'content-not-metadata') return note;
+  return ga.disclosures.macos?.find((d) => d.kind === 'future-path-refused');
 }
 
 /** The strict ancestors of an absolute path, `/` first. */
@@ -179,15 +182,8 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
       skipped.push(`${origin(g)} (not emitted: macOS refuses it, ${explanation(cell.because).ruleId})`);
       return;
     }
-    const mechanism = ga.notes.macos;
-    const note =
-      (mechanism ? explanation(mechanism).text : undefined) ??
-      (g.access !== 'deny' && !grantsWhatItAsks(ga)
-        ? 'no effect on macOS: a deny below covers it; denials beat permissions'
-        : g.access === 'deny' && g.facts.existence === 'absent'
-          ? 'absent today: the path stays refused if it is created later'
-          : undefined);
-    const comment = note ? `${origin(g)}; macOS: ${commentText(note)}` : origin(g);
+    const fact = commentedFact(ga);
+    const comment = fact ? `${origin(g)}; macOS: ${commentText(explanation(fact).text)}` : origin(g);
     // A path known at run time only (TYBA's temp directory) is a profile parameter, passed by sandbox-exec -D.
     const filter = g.implicit?.parameter ? `(subpath (param ${sbplString(g.implicit.parameter)}))` : filterFor(g.path, g.scope);
     switch (g.access) {

@@ -379,17 +379,11 @@ export function buildPlan(input: CompileInput): AclPlan {
       undo: { action: 'restore-sddl', section: d.action === 'grant-write' ? 'dacl' : 'label', backup: `${id}.clixml` },
     };
   });
-  const readable: Readable[] = [];
-  for (const c of ir.knownCredentials) {
-    if (c.existence === 'absent') continue;
-    const by = input.access.principals.filter((pa) => {
-      const cell = pa.effectiveAt(c.path, 'windows');
-      return cell.kind === 'access' && cell.read;
-    });
-    if (!by.length) continue;
+  // The model's known credential files that principals read on Windows (AccessModel.windowsReadable).
+  const readable: Readable[] = input.access.windowsReadable.map(({ credential: c, readableBy }) => {
     const mapped = toWindows(c.path, home);
-    readable.push({ location: c.written, posixPath: c.path, path: mapped.ok ? mapped.path.spelled : null, existence: c.existence, readableBy: by.map((pa) => pa.principal.id) });
-  }
+    return { location: c.written, posixPath: c.path, path: mapped.ok ? mapped.path.spelled : null, existence: c.existence as Readable['existence'], readableBy };
+  });
   return {
     header: {
       generator: 'boxwright',
