@@ -93,7 +93,10 @@ export function profileName(id: string): string {
 /** One principal's Seatbelt profile. Pure: same input, same bytes. */
 export function principalProfile(input: CompileInput, pa: PrincipalAccess): string {
   const p = pa.principal;
-  const tyba = input.ir.dialect === 'tyba';
+  const dialect = input.ir.dialect;
+  // sandbox-runtime's and Claude Code's settings are enforced by sandbox-runtime, not compiled (app/cli/compile.ts refuses them).
+  if (dialect !== 'box' && dialect !== 'tyba') throw new TargetError(`a ${dialect} settings file is enforced by sandbox-runtime itself: boxwright compiles Box and TYBA configs`);
+  const tyba = dialect === 'tyba';
   const out: string[] = [];
   const emit = (e: Entry): void => {
     out.push(`;; ${e.comment}`, e.sbpl);
@@ -186,43 +189,33 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
     const comment = fact ? `${origin(g)}; macOS: ${commentText(explanation(fact).text)}` : origin(g);
     // A path known at run time only (TYBA's temp directory) is a profile parameter, passed by sandbox-exec -D.
     const filter = g.implicit?.parameter ? `(subpath (param ${sbplString(g.implicit.parameter)}))` : filterFor(g.path, g.scope);
-    switch (g.access) {
-      case 'read':
-        add('1) reads', { comment, sbpl: `(allow ${READ_OPS} ${filter})` });
-        break;
-      case 'write':
-        // Write-only works on macOS: no read is added for a write grant.
-        add('2) writes', { comment, sbpl: `(allow file-write* ${filter})` });
-        break;
-      case 'read-write':
-        add('1) reads', { comment, sbpl: `(allow ${READ_OPS} ${filter})` });
-        add('2) writes', { comment, sbpl: `(allow file-write* ${filter})` });
-        break;
-      case 'list':
-        // Names without contents: the directory's properties, and its entries (its data) only while it is a
-        // directory: on a file, file-read-data is its content (vnode-type holds whatever is there at run time).
-        add('3) list', { comment, sbpl: `(allow ${META_OPS} ${filterFor(g.path, 'file')})` });
-        add('3) list', { comment, sbpl: `(allow file-read-data (require-all ${filterFor(g.path, 'file')} (vnode-type DIRECTORY)))` });
-        break;
-      case 'metadata':
-        add('4) metadata', { comment, sbpl: `(allow ${META_OPS} ${filter})` });
-        break;
-      case 'exec':
-        // A directory grants its tree (the IR makes an exec of a directory a tree grant), as the model says.
-        add('5) exec', { comment, sbpl: `(allow process-exec file-map-executable ${filter})` });
-        break;
-      case 'deny':
-        add('6) denies', { comment, sbpl: `(deny ${DENY_OPS[tyba ? 'tyba' : 'box']} ${filterFor(g.path, 'tree')})` });
-        // Its ancestors, where the workload may write their parent: a rename
-        // (file-write-unlink of the old name) would carry the denied path out
-        // from under this rule. As sandbox-runtime does.
-        for (const a of ga.pinnedAncestors?.macos ?? [])
-          add('6) denies', { comment: `${origin(g)}; an ancestor of the denied path: not renamed or removed (deny-ancestors-pinned)`, sbpl: `(deny file-write-unlink ${filterFor(a, 'file')})` });
-        return; // a deny needs no path resolution
+    // The rules follow the model: what the grant asks for (its requested cell), each right in its section
+    // (a read gives names and properties, names give properties: no rule for what a stronger one gives),
+    // and execution where the model's note says a tool runs helpers from a content grant.
+    const asks = ga.requested;
+    if (asks.kind === 'denied') {
+      add('6) denies', { comment, sbpl: `(deny ${DENY_OPS[tyba ? 'tyba' : 'box']} ${filterFor(g.path, 'tree')})` });
+      // Its ancestors, where the workload may write their parent: a rename
+      // (file-write-unlink of the old name) would carry the denied path out
+      // from under this rule. As sandbox-runtime does.
+      for (const a of ga.pinnedAncestors?.macos ?? [])
+        add('6) denies', { comment: `${origin(g)}; an ancestor of the denied path: not renamed or removed (deny-ancestors-pinned)`, sbpl: `(deny file-write-unlink ${filterFor(a, 'file')})` });
+      return; // a deny needs no path resolution
     }
-    // Tools run helpers and load built code from their content grants: the model says which grants.
-    if (g.access !== 'exec' && cell.kind === 'access' && cell.exec && ga.notes.macos?.kind === 'tool-helper-exec')
-      add('5) exec', { comment, sbpl: `(allow process-exec file-map-executable ${filter})` });
+    if (asks.kind !== 'access') throw new TargetError(`${origin(g)}: no Seatbelt rule gives ${asks.kind}`);
+    if (asks.read) add('1) reads', { comment, sbpl: `(allow ${READ_OPS} ${filter})` });
+    // Write-only works on macOS: no read is added for a write grant.
+    if (asks.write) add('2) writes', { comment, sbpl: `(allow file-write* ${filter})` });
+    if (asks.names && !asks.read) {
+      // Names without contents: the directory's properties, and its entries (its data) only while it is a
+      // directory: on a file, file-read-data is its content (vnode-type holds whatever is there at run time).
+      add('3) list', { comment, sbpl: `(allow ${META_OPS} ${filterFor(g.path, 'file')})` });
+      add('3) list', { comment, sbpl: `(allow file-read-data (require-all ${filterFor(g.path, 'file')} (vnode-type DIRECTORY)))` });
+    }
+    if (asks.meta && !asks.names) add('4) metadata', { comment, sbpl: `(allow ${META_OPS} ${filter})` });
+    // An exec grant of a directory grants its tree (the IR makes it a tree grant), as the model says; a tool
+    // runs helpers and loads built code from its content grants where the model's note says so.
+    if (asks.exec || ga.notes.macos?.kind === 'tool-helper-exec') add('5) exec', { comment, sbpl: `(allow process-exec file-map-executable ${filter})` });
     if (!g.implicit?.parameter) resolves(componentsLeadingTo(g.path), g.implicit ? 'implicit grants' : g.span.start.line);
   }
 
