@@ -10,7 +10,13 @@ import { explanation } from '../../rules/index.js';
 export interface MatrixCell {
   /** `rw`, `r`, `rx`, `rwx`, `w`, `names`, `meta`, `x`, `empty`, `—`, `refused`, `n/a`. */
   readonly legend: string;
-  /** `ruleId` is empty for a platform's default behaviour, which no rule reports. */
+  /**
+   * The platform's facts are the model's, worded by the rule that explains
+   * each (`ruleId` empty where lint does not report that rule here:
+   * citingEmitted). The view's own words, also without a rule, say only how
+   * the config's grants meet (`combined with …`), that a grant is another
+   * platform's spelling, or that no write grant reaches a host-trusted path.
+   */
   readonly note?: { readonly ruleId: string; readonly text: string };
   /** What the platform does beside the cell, whether or not it differs from the request (a deny's pinned ancestors). */
   readonly disclosures?: readonly { readonly ruleId: string; readonly text: string }[];
@@ -103,7 +109,7 @@ function hostTrustedRows(pa: PrincipalAccess, home: string): Map<Grant, MatrixRo
       const fact = ta.notes[p];
       // A path the platform's artifact cannot name (the model says why: no Windows spelling).
       if (!ta.applies[p]) {
-        cells[p] = { legend: 'n/a', note: fact ? explanation(fact) : { ruleId: '', text: 'not a path on this platform' } };
+        cells[p] = { legend: 'n/a', ...(fact ? { note: explanation(fact) } : {}) };
         continue;
       }
       const disclosures = (ta.disclosures[p] ?? []).map(explanation);
@@ -169,7 +175,7 @@ export function explainMatrix(model: AccessModel, diagnostics: readonly Diagnost
         // An entry the platform's artifact leaves out (the model says why: a Windows path with no spelling).
         if (!ga.applies[p]) {
           const why = ga.notes[p];
-          cells[p] = { legend: 'n/a', note: why ? explanation(why) : { ruleId: '', text: 'not a grant on this platform' } };
+          cells[p] = { legend: 'n/a', ...(why ? { note: explanation(why) } : {}) };
           continue;
         }
         const shown = legend(cell);
