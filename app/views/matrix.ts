@@ -1,9 +1,9 @@
 import type { Diagnostic, Platform, Verdict } from '../../compiler/diagnostic.js';
 import { PLATFORMS } from '../../compiler/diagnostic.js';
 import type { Grant, PolicyIR } from '../../compiler/ir/types.js';
-import { isUnder, toWindows } from '../../compiler/paths/index.js';
+import { isUnder } from '../../compiler/paths/index.js';
 import { legend, type Cell } from '../../model/cell.js';
-import type { AccessModel, PrincipalAccess, TrustedAccess } from '../../model/model.js';
+import type { AccessModel, GrantAccess, PrincipalAccess, TrustedAccess } from '../../model/model.js';
 import { explanation } from '../../rules/index.js';
 
 /** One cell of the explain matrix: the legend, and why it differs from the request. */
@@ -71,19 +71,21 @@ function letters(legend: string): string[] {
  * (`read ~/project` under `write ~/project`, a `read_file` and a
  * `write_file` of one file) and the platform gives the path both.
  */
-function overlapNote(g: Grant, shown: string, requested: string, others: readonly Grant[], platform: Platform, home: string): Note | undefined {
+function overlapNote(g: Grant, shown: string, requested: string, others: readonly GrantAccess[], platform: Platform): Note | undefined {
   const extra = letters(shown).filter((l) => !letters(requested).includes(l));
   if (!extra.length || !g.path) return undefined;
-  const from = others.filter(
-    (o) =>
-      o !== g &&
-      o.path &&
-      o.access !== 'deny' &&
-      (o.path === g.path || (o.scope === 'tree' && isUnder(g.path!, o.path))) &&
-      letters(requestedLegend(o)).some((l) => extra.includes(l)) &&
-      // The Windows plan leaves out what has no Windows meaning: it gives nothing there.
-      (platform !== 'windows' || !!o.implicit || toWindows(o.path, home).ok),
-  );
+  const from = others
+    .filter(
+      (ga) =>
+        // Only grants the platform has: the model says which (the Windows plan leaves out what has no Windows spelling).
+        ga.applies[platform] &&
+        ga.grant !== g &&
+        !!ga.grant.path &&
+        ga.grant.access !== 'deny' &&
+        (ga.grant.path === g.path || (ga.grant.scope === 'tree' && isUnder(g.path!, ga.grant.path))) &&
+        letters(requestedLegend(ga.grant)).some((l) => extra.includes(l)),
+    )
+    .map((ga) => ga.grant);
   if (!from.length) return undefined;
   const named = from.slice(0, 3).map((o) => (o.implicit ? `\`${o.written}\` (implicit)` : `\`${o.list} ${o.written}\` (line ${o.span.start.line})`));
   return { ruleId: '', text: `combined with ${named.join(', ')}: the grants on this path add up` };
@@ -181,7 +183,7 @@ export function explainMatrix(model: AccessModel, diagnostics: readonly Diagnost
         const shown = legend(cell);
         const fact = cell.kind === 'refused' ? cell.because : ga.notes[p];
         const mechanism = fact ? explanation(fact) : undefined;
-        const overlap = overlapNote(g, shown, requested, pa.grants.map((x) => x.grant), p, model.ir.home);
+        const overlap = overlapNote(g, shown, requested, pa.grants, p);
         // sandbox-runtime's denies take one right away (reads stay open under a write deny): they differ when the right is there.
         const differs = requested === 'no r' ? shown !== '—' && shown !== 'meta' : requested === 'no w' ? shown.includes('w') || shown === 'scratch' : !(shown === requested || (requested === 'deny' && shown === '—'));
         const [note, ...moreNotes] = differs ? [mechanism, overlap].filter((n): n is Note => !!n) : [];
