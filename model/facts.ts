@@ -121,6 +121,16 @@ export type Mechanism =
   | { readonly kind: 'others-reach-denied-path'; readonly others: readonly DenyOpenTo[] }
   /** macOS: a direct network exception reaches IP peers only ((remote ip "*:*")): the machine's unix sockets stay closed. */
   | { readonly kind: 'ip-peers-only' }
+  /** macOS: a deny at or above the path closes what the grant asks (a listed secret's too): denials beat permissions, whatever the order. */
+  | { readonly kind: 'deny-covers-grant' }
+  /** macOS: a deny of a path that does not exist: its profile rule refuses the path if it is created later. */
+  | { readonly kind: 'future-path-refused' }
+  /** macOS (TYBA): a deny closes content, not metadata: existence, size and dates stay visible. */
+  | { readonly kind: 'content-not-metadata' }
+  /** A write_file of a file that the grant alone writes: a rewrite in place, each platform's own way (the rule words each). */
+  | { readonly kind: 'rewrite-in-place'; readonly platform: Platform }
+  /** Windows: a known credential file that exists (or may) and that a principal can read, reads being open (AccessModel.windowsReadable). */
+  | { readonly kind: 'credential-readable'; readonly location: string }
   /**
    * Linux, macOS: a deny's ancestors (or a host-trusted path's: `of`)
    * cannot be renamed or removed (GrantAccess.pinnedAncestors,
@@ -229,6 +239,11 @@ const EVERY_FACT_KIND = {
   'srt-sandbox-unavailable': true,
   'exec-needs-missing': true,
   'exec-writable': true,
+  'deny-covers-grant': true,
+  'future-path-refused': true,
+  'content-not-metadata': true,
+  'rewrite-in-place': true,
+  'credential-readable': true,
 } as const satisfies Record<FactKind, true>;
 
 export const FACT_KINDS: readonly FactKind[] = Object.keys(EVERY_FACT_KIND) as FactKind[];

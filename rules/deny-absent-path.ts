@@ -39,6 +39,7 @@ export const denyAbsentPath = defineRule({
   explains: {
     'deny-target-absent': () => 'Linux needs an existing deny target',
     'nothing-to-label': () => 'nothing to label: a file created there later is readable',
+    'future-path-refused': () => 'absent today: the path stays refused if it is created later',
   },
   check(ctx) {
     for (const pa of ctx.access.principals) {

@@ -21,6 +21,9 @@ export const metadataEverywhere = defineRule({
         'on Linux ungranted paths are absent, not metadata-visible: the agent cannot see the existence, size or date of files outside its grants there, as it can on macOS',
     },
   },
+  explains: {
+    'content-not-metadata': () => 'TYBA: "content, not metadata": the existence, size and dates of every path stay visible; the content is denied',
+  },
   check(ctx) {
     const agent = ctx.ir.principals[0];
     if (agent) ctx.report('absent', { span: agent.span });

@@ -49,6 +49,7 @@ export const secretNotGrantable = defineRule({
   explains: {
     'denials-beat-permissions': () => 'denials beat permissions: a listed secret stays denied (metadata stays visible)',
     'secret-label': () => 'a no-read-up label on a listed secret',
+    'deny-covers-grant': () => 'no effect: a deny covers this path, and denials beat permissions',
   },
   check(ctx) {
     const tyba = ctx.ir.tyba;
