@@ -102,8 +102,20 @@ function hasAncestorIn(set: { has(p: string): boolean }, path: string): boolean 
 
 const noMount = (why: LinuxNoMount): Extract<Mechanism, { kind: 'linux-no-mount' }> => ({ kind: 'linux-no-mount', why });
 
-/** The Linux plan of one principal, from its effective access. Pure. */
+/** Each principal's plans, by options: the compile and the run that follows it read one plan, not two equal ones. */
+const plans = new WeakMap<PrincipalAccess, Map<string, LinuxPlan>>();
+
+/** The Linux plan of one principal, from its effective access: made once per principal and options. */
 export function linuxPlan(pa: PrincipalAccess, options: LinuxPlanOptions = {}): LinuxPlan {
+  let byOptions = plans.get(pa);
+  if (!byOptions) plans.set(pa, (byOptions = new Map()));
+  const key = JSON.stringify([options.gatewaySocket ?? null, options.worktree ?? null]);
+  let plan = byOptions.get(key);
+  if (!plan) byOptions.set(key, (plan = makePlan(pa, options)));
+  return plan;
+}
+
+function makePlan(pa: PrincipalAccess, options: LinuxPlanOptions): LinuxPlan {
   const p = pa.principal;
   const notes: PlanNote[] = [];
   const binds = new Map<string, { write: boolean; source: PlanSource }>();

@@ -11,7 +11,8 @@ import { hostView, manifestView } from '../../compiler/paths/index.js';
 import { bpfName, hostArch, parseArgsFile, seccompProgram, type Arg } from '../../targets/linux/index.js';
 import { depth } from '../../targets/linux/lower.js';
 import { compileSeccomp } from '../../targets/linux/seccomp/index.js';
-import { findCommand, lookupFile, viewFromArgv } from '../../targets/linux/view.js';
+import { findCommand, lookupFile } from '../../targets/linux/view.js';
+import { viewFromArgv } from './view-from-argv.js';
 import { compileBytes, compileExample, compileText } from '../compile-helpers.js';
 
 type Ok = Extract<CompileOutcome, { ok: true }>;
