@@ -65,7 +65,7 @@ describe('linux argv: examples/coding-agent.toml', () => {
       '--symlink', 'usr/bin', '/bin',
       '--dev', '/dev',
       '--proc', '/proc',
-      // Host-global /proc entries read-only (proc-readonly.json), in path order.
+      // Host-global /proc entries read-only (model/linux-proc-readonly.json), in path order.
       ...['acpi', 'bus', 'driver', 'fs', 'irq', 'pressure', 'scsi', 'sys', 'sysrq-trigger'].flatMap((e) => ['--ro-bind-try', `/proc/${e}`, `/proc/${e}`]),
       '--ro-bind', '/home/dev/project', '/home/dev/project',
       '--ro-bind', '/usr/bin/git', '/usr/bin/git',
