@@ -206,6 +206,9 @@ function linuxAt(ix: PathIndex, path: string, x: LinuxExec, plain = false): Cell
     if (path !== denied || denied === '/') return absent;
     const parent = dirname(denied);
     const above = ix.summary(parent, 'linux');
+    // Inside another deny: nothing of that deny's tree is mounted, so this one is what that one is (inside its
+    // cover, or absent with it), never covered on its own by a tree the outer deny keeps out of the view.
+    if (above.existingDeny) return linuxAt(ix, above.existingDeny.path!, x, plain);
     return hostTree(above.readTree, parent) || hostTree(above.writeTree, parent) || above.execTree ? empty : absent;
   }
   const execGrant = s.execFile ?? s.execTree;
