@@ -85,7 +85,6 @@ export function entryOrigin(span: Span, key: string, written: string): Origin {
   return { line: span.start.line, entry: `${key} = ${tomlString(written)}` };
 }
 
-
 export { compareMounts as compareOps, depth, PROC_READONLY } from '../../model/index.js';
 
 /** Spells a plan entry's source as the origin its arguments carry. */
