@@ -166,7 +166,30 @@ export type Mechanism =
    * grant on or under a write tree, or a write under an exec tree): the
    * workload can run what it wrote there.
    */
-  | { readonly kind: 'exec-writable' };
+  | { readonly kind: 'exec-writable' }
+  /** Linux: an entry the mount plan (model/linux-plan.ts) gives no mount of its own, or covers with a caveat: `why`. */
+  | { readonly kind: 'linux-no-mount'; readonly why: LinuxNoMount };
+
+/** Why the Linux plan gives an entry no mount of its own (or, `cover-kind-unknown`, covers it as a directory), where the platform does not refuse it. */
+export type LinuxNoMount =
+  /** A deny no mount shows: absent from the view. */
+  | { readonly kind: 'not-in-view' }
+  /** `metadata`: Linux has no metadata-only tree. */
+  | { readonly kind: 'no-metadata-tree' }
+  /** An entry kind with no Linux lowering. */
+  | { readonly kind: 'no-lowering'; readonly list: string }
+  /** A content grant at a denied path: the deny's cover is what is there. */
+  | { readonly kind: 'under-deny-covered' }
+  /** A content grant below a deny: inside its cover, or with no mount above. */
+  | { readonly kind: 'under-deny-absent' }
+  /** A grant that gives no content on Linux. */
+  | { readonly kind: 'no-content' }
+  /** A grant under /proc: the sandbox's own /proc serves it. */
+  | { readonly kind: 'own-proc' }
+  /** A deny inside a denied directory: that directory's cover hides it. */
+  | { readonly kind: 'inside-denied-directory' }
+  /** --fs none: a deny of unknown kind is covered as a directory, which fails closed if it is a file. */
+  | { readonly kind: 'cover-kind-unknown' };
 
 /** Another principal that can read or write a denied path, and how. */
 export interface DenyOpenTo {
@@ -244,6 +267,7 @@ const EVERY_FACT_KIND = {
   'content-not-metadata': true,
   'rewrite-in-place': true,
   'credential-readable': true,
+  'linux-no-mount': true,
 } as const satisfies Record<FactKind, true>;
 
 export const FACT_KINDS: readonly FactKind[] = Object.keys(EVERY_FACT_KIND) as FactKind[];

@@ -242,6 +242,9 @@ function linuxAt(ix: PathIndex, path: string, x: LinuxExec, plain = false): Cell
     if (path !== denied || denied === '/') return absent;
     const parent = dirname(denied);
     const above = ix.summary(parent, 'linux');
+    // Inside another deny: nothing of that deny's tree is mounted, so this one is what that one is (inside its
+    // cover, or absent with it), never covered on its own by a tree the outer deny keeps out of the view.
+    if (above.existingDeny) return linuxAt(ix, above.existingDeny.path!, x, plain);
     return hostTree(above.readTree, parent) || hostTree(above.writeTree, parent) || above.execTree ? empty : absent;
   }
   const execGrant = s.execFile ?? s.execTree;
@@ -529,11 +532,12 @@ const directoryEntryOnly = { read: Object.freeze({ kind: 'directory-entry-only',
 function mechanismOf(p: Principal, g: Grant, platform: Platform, cell: Cell, tyba: boolean, confined: boolean): Mechanism | undefined {
   if (platform === 'linux') {
     if (g.implicit?.privateTmpfs) return privateTmpfs;
+    // The one decision of the cover's kind, which the plan reads: an empty file over anything that is not a
+    // directory (a socket too: a directory cannot be mounted on it); an unknown kind is covered as a directory.
+    // Before /proc: a deny inside a read of /proc is covered in the sandbox's own /proc like any other.
+    if (g.access === 'deny' && cell.kind === 'empty') return g.facts.kind === 'file' || g.facts.kind === 'other' ? emptyCoverFile : emptyCoverDir;
     if (g.path && isUnder(g.path, '/proc')) return ownProc;
     if (g.access === 'metadata') return noMetadataTree;
-    // The one decision of the cover's kind, which the lowering reads: an empty file over anything that is not a
-    // directory (a socket too: a directory cannot be mounted on it); an unknown kind is covered as a directory.
-    if (g.access === 'deny' && cell.kind === 'empty') return g.facts.kind === 'file' || g.facts.kind === 'other' ? emptyCoverFile : emptyCoverDir;
     if (g.access === 'exec' && cell.kind === 'access') return cell.write && confined ? execWritable : execGrantReadable;
     if (cell.kind === 'access' && cell.exec)
       // Under Landlock an agent's read is executable only as a loader directory; an exec grant over it says so itself.

@@ -1,4 +1,5 @@
 import type { Grant } from '../compiler/ir/types.js';
+import type { LinuxNoMount } from '../model/index.js';
 import { defineRule } from './engine.js';
 import { relatedGrant, shown } from './util.js';
 
@@ -26,6 +27,7 @@ export const denyFileSubstitution = defineRule({
   },
   explains: {
     'empty-cover': (f) => (f.of === 'file' ? 'an empty read-only file covers it: reads succeed empty, writes fail' : 'an empty read-only tmpfs covers it'),
+    'linux-no-mount': (f) => (f.why.kind === 'no-lowering' ? `no Linux lowering for \`${f.why.list}\`: no mount` : linuxNoMountText[f.why.kind]),
   },
   check(ctx) {
     for (const pa of ctx.access.principals) {
@@ -66,3 +68,15 @@ function firstTreeAbove(grants: readonly Grant[], trees: ReadonlyMap<string, num
   }
   return first === undefined ? undefined : grants[first];
 }
+
+/** The words of the Linux plan's notes (bwrap.json `notes`): a grant that became no mount, and why. */
+const linuxNoMountText: Record<Exclude<LinuxNoMount['kind'], 'no-lowering'>, string> = {
+  'not-in-view': 'not in the view',
+  'no-metadata-tree': 'Linux supplies no metadata-only tree: no mount',
+  'under-deny-covered': 'under a deny: covered, not mounted',
+  'under-deny-absent': 'under a deny: not in the view, not mounted',
+  'no-content': 'no content access on Linux: no mount',
+  'own-proc': "served by the sandbox's own /proc (--proc /proc), never the host's",
+  'inside-denied-directory': 'inside a denied directory: already hidden',
+  'cover-kind-unknown': 'kind unknown (no filesystem facts): covered as a directory; bubblewrap fails if it is a file',
+};

@@ -1,7 +1,8 @@
 /**
  * The bubblewrap options boxwright's views use or read back, with the
  * number of operands each takes. One table, so that reading an argv back
- * (view.ts) and rewriting it for a run (launcher/bwrap-argv.c, held equal to this table by test) split it the same
+ * (view-from-argv.ts, the tests' cross-check) and rewriting it for a run (targets/linux/launcher/bwrap-argv.c,
+ * its C twin, held equal to this table by launcher-build.test.ts) split it the same
  * way; an option missing here is an error in both, never a guess.
  */
 export const BWRAP_OPERANDS: Readonly<Record<string, number>> = {
