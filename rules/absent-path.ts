@@ -1,7 +1,6 @@
 import { inspectPath } from '../compiler/paths/index.js';
-import { defineRule } from './engine.js';
+import { defineRule } from './engine/engine.js';
 import { writtenPath } from './runtime-util.js';
-import { authored } from './util.js';
 
 export const absentPath = defineRule({
   meta: {
@@ -44,20 +43,15 @@ export const absentPath = defineRule({
   explains: {
     'srt-absent-skipped': () => 'the path does not exist, so sandbox-runtime mounts nothing for it',
   },
-  check(ctx) {
+  grant(g, _ga, _pa, ctx) {
     const settingsDir = ctx.ir.runtime?.settingsDir;
-    for (const p of ctx.ir.principals) {
-      for (const g of authored(p)) {
-        if (!g.path) continue;
-        const raw = writtenPath(g.written);
-        if (ctx.ir.dialect === 'claude' && settingsDir && raw.startsWith('/') && !raw.startsWith('//') && g.facts.existence === 'absent' && inspectPath(ctx.view, raw).existence === 'exists') {
-          ctx.report('relativeSlash', { span: g.span }, { written: raw, resolved: g.path, absolute: raw });
-          continue;
-        }
-        if (g.access !== 'deny-read' && g.access !== 'read-write') continue;
-        if (g.facts.existence === 'unknown') ctx.report('unknown', { span: g.span }, { path: g.path, fs: ctx.view.description });
-        else if (g.facts.existence === 'absent') ctx.report(g.access === 'deny-read' ? 'denyRead' : 'allowWrite', { span: g.span }, { path: g.path });
-      }
+    const raw = writtenPath(g.written);
+    if (ctx.ir.dialect === 'claude' && settingsDir && raw.startsWith('/') && !raw.startsWith('//') && g.facts.existence === 'absent' && inspectPath(ctx.view, raw).existence === 'exists') {
+      ctx.report('relativeSlash', { span: g.span }, { written: raw, resolved: g.path, absolute: raw });
+      return;
     }
+    if (g.access !== 'deny-read' && g.access !== 'read-write') return;
+    if (g.facts.existence === 'unknown') ctx.report('unknown', { span: g.span }, { path: g.path, fs: ctx.view.description });
+    else if (g.facts.existence === 'absent') ctx.report(g.access === 'deny-read' ? 'denyRead' : 'allowWrite', { span: g.span }, { path: g.path });
   },
 });

@@ -3,9 +3,9 @@ import { PLATFORMS } from '../compiler/diagnostic.js';
 import type { Grant } from '../compiler/ir/types.js';
 import { SEARCH_BUDGET, SEARCH_DEPTH } from '../compiler/paths/index.js';
 import { isUnder } from '../compiler/paths/spelling.js';
-import type { Cell, TrustedAccess } from '../model/index.js';
+import type { Cell, PrincipalAccess, TrustedAccess } from '../model/index.js';
 import type { Fact } from '../model/facts.js';
-import { defineRule } from './engine.js';
+import { defineRule } from './engine/engine.js';
 import { listPaths, shown } from './util.js';
 
 type HostTrustedFact = Extract<Fact, { kind: 'host-trusted' }>;
@@ -102,43 +102,50 @@ export const hostTrustedPath = defineRule({
       const span = ir.principals[0]?.span;
       if (span) ctx.report('worktreeGit', { span }, { problem: ir.tyba.git.problem });
     }
-    for (const pa of ctx.access.principals) {
-      // At each write tree: what it holds, by the platforms where it matters.
-      const byTree = new Map<Grant, TrustedAccess[]>();
-      for (const ta of pa.hostTrusted) {
-        if (!ta.under || ta.trusted.parentOf) continue;
-        if (!PLATFORMS.some((p) => ta.state[p] === 'read-only' || ta.state[p] === 'creatable')) continue;
-        const list = byTree.get(ta.under) ?? [];
-        list.push(ta);
-        byTree.set(ta.under, list);
-      }
-      for (const [tree, tas] of byTree) {
-        const platforms = PLATFORMS.filter((p) => tas.some((ta) => ta.state[p] === 'read-only' || ta.state[p] === 'creatable'));
-        const known = tas.filter((ta) => ta.trusted.facts.existence !== 'unknown');
-        const unknown = tas.filter((ta) => ta.trusted.facts.existence === 'unknown');
-        const existing = known.filter((ta) => ta.trusted.facts.existence === 'exists' && PLATFORMS.some((p) => ta.state[p] === 'read-only')).map(named);
-        const absent = known.filter((ta) => ta.trusted.facts.existence === 'absent').map((ta) => ta.trusted.path);
-        // Said where one exists; the names a tree's root may hold, not there yet, are said with them (and in explain's rows).
-        if (existing.length) ctx.report('readOnly', { span: tree.span, platforms }, { tree: shown(tree), existing, absent });
-        if (unknown.length) ctx.report('unknown', { span: tree.span, platforms }, { tree: shown(tree), paths: unknown.map((ta) => ta.trusted.path) });
-      }
-      // A grant that names one (or a path inside it): one warning, naming the outermost, where it writes.
-      const lifted = new Map<Grant, TrustedAccess>();
-      for (const ta of pa.hostTrusted) for (const g of ta.lifts) if (!g.implicit && !lifted.has(g)) lifted.set(g, ta);
-      for (const ga of pa.grants) {
-        const ta = lifted.get(ga.grant);
-        if (!ta) continue;
-        const platforms = PLATFORMS.filter((p: Platform) => ga.applies[p] && writes(ga.effective[p]));
-        if (platforms.length) ctx.report('lifted', { span: ga.grant.span, platforms }, { path: shown(ga.grant), trusted: named(ta), inside: ga.grant.path !== ta.trusted.path, why: ta.trusted.why });
-      }
-      // Where the search stopped: at the write trees that hold what it did not list.
-      for (const ga of pa.grants) {
-        const g = ga.grant;
-        if (!g.path || g.scope !== 'tree' || (g.access !== 'write' && g.access !== 'read-write')) continue;
-        const dirs = ir.hostTrusted.unsearched.filter((d) => isUnder(d, g.path!));
-        const platforms = PLATFORMS.filter((p) => ga.applies[p]);
-        if (dirs.length && platforms.length) ctx.report('unsearched', { span: g.span, platforms }, { tree: shown(g), dirs });
-      }
+  },
+  principal(pa, ctx) {
+    // At each write tree: what it holds, by the platforms where it matters.
+    const byTree = new Map<Grant, TrustedAccess[]>();
+    for (const ta of pa.hostTrusted) {
+      if (!ta.under || ta.trusted.parentOf) continue;
+      if (!PLATFORMS.some((p) => ta.state[p] === 'read-only' || ta.state[p] === 'creatable')) continue;
+      const list = byTree.get(ta.under) ?? [];
+      list.push(ta);
+      byTree.set(ta.under, list);
+    }
+    for (const [tree, tas] of byTree) {
+      const platforms = PLATFORMS.filter((p) => tas.some((ta) => ta.state[p] === 'read-only' || ta.state[p] === 'creatable'));
+      const known = tas.filter((ta) => ta.trusted.facts.existence !== 'unknown');
+      const unknown = tas.filter((ta) => ta.trusted.facts.existence === 'unknown');
+      const existing = known.filter((ta) => ta.trusted.facts.existence === 'exists' && PLATFORMS.some((p) => ta.state[p] === 'read-only')).map(named);
+      const absent = known.filter((ta) => ta.trusted.facts.existence === 'absent').map((ta) => ta.trusted.path);
+      // Said where one exists; the names a tree's root may hold, not there yet, are said with them (and in explain's rows).
+      if (existing.length) ctx.report('readOnly', { span: tree.span, platforms }, { tree: shown(tree), existing, absent });
+      if (unknown.length) ctx.report('unknown', { span: tree.span, platforms }, { tree: shown(tree), paths: unknown.map((ta) => ta.trusted.path) });
     }
   },
+  anyGrant(g, ga, pa, ctx) {
+    // A grant that names one (or a path inside it): one warning, naming the outermost, where it writes.
+    const ta = liftedBy(pa).get(g);
+    if (ta) {
+      const platforms = PLATFORMS.filter((p: Platform) => ga.applies[p] && writes(ga.effective[p]));
+      if (platforms.length) ctx.report('lifted', { span: g.span, platforms }, { path: shown(g), trusted: named(ta), inside: g.path !== ta.trusted.path, why: ta.trusted.why });
+    }
+    // Where the search stopped: at the write trees that hold what it did not list.
+    if (!g.path || g.scope !== 'tree' || (g.access !== 'write' && g.access !== 'read-write')) return;
+    const dirs = ctx.ir.hostTrusted.unsearched.filter((d) => isUnder(d, g.path!));
+    const platforms = PLATFORMS.filter((p) => ga.applies[p]);
+    if (dirs.length && platforms.length) ctx.report('unsearched', { span: g.span, platforms }, { tree: shown(g), dirs });
+  },
 });
+
+/** The authored grants of a principal that name a host-trusted path or one inside it, each with the outermost it names; once a principal. */
+function liftedBy(pa: PrincipalAccess): ReadonlyMap<Grant, TrustedAccess> {
+  let lifted = liftedOf.get(pa);
+  if (lifted) return lifted;
+  lifted = new Map();
+  for (const ta of pa.hostTrusted) for (const g of ta.lifts) if (!g.implicit && !lifted.has(g)) lifted.set(g, ta);
+  liftedOf.set(pa, lifted);
+  return lifted;
+}
+const liftedOf = new WeakMap<PrincipalAccess, Map<Grant, TrustedAccess>>();

@@ -1,4 +1,4 @@
-import { defineRule } from './engine.js';
+import { defineRule } from './engine/engine.js';
 
 /** Reported by the front end (compiler/json), not by a check. */
 export const jsonSyntax = defineRule({

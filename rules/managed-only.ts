@@ -1,4 +1,4 @@
-import { defineRule } from './engine.js';
+import { defineRule } from './engine/engine.js';
 
 /** Claude Code keys honoured only in managed settings (the settings reference: "Only honored when set by managed settings; ignored in user/project settings"). */
 const managedOnly = ['sandbox.network.allowManagedDomainsOnly', 'sandbox.filesystem.allowManagedReadPathsOnly', 'permissions.allowManagedPermissionRulesOnly'];

@@ -1,6 +1,6 @@
 import type { Cell } from '../model/index.js';
-import { defineRule } from './engine.js';
-import { addToList, fixOf, removeFromList } from './fix.js';
+import { defineRule } from './engine/engine.js';
+import { addToList, fixOf, removeFromList } from './engine/fix.js';
 import { who } from './util.js';
 
 export const metadataInTool = defineRule({
@@ -26,16 +26,11 @@ export const metadataInTool = defineRule({
   explains: {
     'metadata-field-in-tool': () => 'tools refuse the metadata field',
   },
-  check(ctx) {
-    for (const pa of ctx.access.principals) {
-      for (const ga of pa.grants) {
-        const { macos, linux, windows } = ga.effective;
-        if (!refusedHere(macos) && !refusedHere(linux) && !refusedHere(windows)) continue;
-        const g = ga.grant;
-        const fix = fixOf(addToList(pa.principal.written, pa.principal.grants, 'read', [g.written]), removeFromList(ctx.text, g.span));
-        ctx.report('refused', { span: g.span, fix }, { who: who(pa.principal) });
-      }
-    }
+  anyGrant(g, ga, pa, ctx) {
+    const { macos, linux, windows } = ga.effective;
+    if (!refusedHere(macos) && !refusedHere(linux) && !refusedHere(windows)) return;
+    const fix = fixOf(addToList(pa.principal.written, pa.principal.grants, 'read', [g.written]), removeFromList(ctx.text, g.span));
+    ctx.report('refused', { span: g.span, fix }, { who: who(pa.principal) });
   },
 });
 

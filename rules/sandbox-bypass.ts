@@ -1,5 +1,5 @@
 import type { Platform } from '../compiler/diagnostic.js';
-import { defineRule } from './engine.js';
+import { defineRule } from './engine/engine.js';
 import { setting, tool } from './runtime-util.js';
 
 /** sandbox-runtime switches that weaken or bypass the sandbox, each with the platforms it acts on and what it does (README, Security Limitations and Other Configuration). */

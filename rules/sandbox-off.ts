@@ -1,4 +1,4 @@
-import { defineRule } from './engine.js';
+import { defineRule } from './engine/engine.js';
 import { setting, top } from './runtime-util.js';
 
 export const sandboxOff = defineRule({

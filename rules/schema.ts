@@ -1,4 +1,4 @@
-import { defineRule } from './engine.js';
+import { defineRule } from './engine/engine.js';
 
 /** Reported by the schema stage (compiler/schema) and dialect detection, not by a check. */
 export const schema = defineRule({

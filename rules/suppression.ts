@@ -1,6 +1,6 @@
-import { defineRule } from './engine.js';
+import { defineRule } from './engine/engine.js';
 
-/** Reported by suppress.ts, which reads the comments, not by a check. */
+/** Reported by rules/engine/apply-suppressions.ts, which reads the comments, not by a check. */
 export const suppression = defineRule({
   meta: {
     id: 'suppression',

@@ -1,6 +1,5 @@
-import { defineRule } from './engine.js';
-import { replaceString } from './fix.js';
-import { authoredEntries } from './paths.js';
+import { defineRule } from './engine/engine.js';
+import { replaceString } from './engine/fix.js';
 
 export const symlinkEntry = defineRule({
   meta: {
@@ -28,13 +27,9 @@ export const symlinkEntry = defineRule({
       suggestion: 'Fix the links on the machine, or name the real file or directory that the entry means.',
     },
   },
-  check(ctx) {
-    for (const p of ctx.ir.principals) {
-      for (const e of authoredEntries(p)) {
-        const link = e.facts.symlink;
-        if (link?.loop) ctx.report('loop', { span: e.span }, { written: e.written, link: link.link });
-        else if (link) ctx.report('link', { span: e.span, fix: replaceString(e.span, link.resolved) }, { written: e.written, link: link.link, resolved: link.resolved });
-      }
-    }
+  entry(e, _pa, ctx) {
+    const link = e.facts.symlink;
+    if (link?.loop) ctx.report('loop', { span: e.span }, { written: e.written, link: link.link });
+    else if (link) ctx.report('link', { span: e.span, fix: replaceString(e.span, link.resolved) }, { written: e.written, link: link.link, resolved: link.resolved });
   },
 });

@@ -1,4 +1,4 @@
-import { defineRule } from './engine.js';
+import { defineRule } from './engine/engine.js';
 
 /** Reported by the front end (compiler/toml), not by a check. */
 export const tomlSyntax = defineRule({

@@ -1,4 +1,4 @@
-import { defineRule } from './engine.js';
+import { defineRule } from './engine/engine.js';
 
 /** Reported by the settings schema (compiler/schema/validate-json.ts), not by a check. */
 export const unknownSetting = defineRule({

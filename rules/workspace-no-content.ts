@@ -1,4 +1,4 @@
-import { defineRule } from './engine.js';
+import { defineRule } from './engine/engine.js';
 import { who } from './util.js';
 
 export const workspaceNoContent = defineRule({
@@ -22,13 +22,11 @@ export const workspaceNoContent = defineRule({
       suggestion: 'Declare the required content grants or use mediated access.',
     },
   },
-  check(ctx) {
-    for (const pa of ctx.access.principals) {
-      const ws = pa.principal.workspace;
-      if (!ws?.path) continue;
-      const macos = pa.effectiveAt(ws.path, 'macos');
-      if (macos.kind === 'access' && (macos.read || macos.write)) continue;
-      ctx.report('empty', { span: ws.span }, { path: ws.path, who: who(pa.principal) });
-    }
+  principal(pa, ctx) {
+    const ws = pa.principal.workspace;
+    if (!ws?.path) return;
+    const macos = pa.effectiveAt(ws.path, 'macos');
+    if (macos.kind === 'access' && (macos.read || macos.write)) return;
+    ctx.report('empty', { span: ws.span }, { path: ws.path, who: who(pa.principal) });
   },
 });
