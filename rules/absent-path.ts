@@ -1,3 +1,4 @@
+import { PLATFORMS } from '../compiler/diagnostic.js';
 import { inspectPath } from '../compiler/paths/index.js';
 import { defineRule } from './engine/engine.js';
 import { writtenPath } from './runtime-util.js';
@@ -30,7 +31,7 @@ export const absentPath = defineRule({
     },
     relativeSlash: {
       severity: 'warning',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { written: string; resolved: string; absolute: string }) => `\`${d.written}\` is relative to the settings file's directory in Claude Code (it names ${d.resolved}, which does not exist), not the absolute ${d.absolute}: an absolute path starts with \`//\``,
       suggestion: 'Write the absolute path with two slashes: `//…` (anthropics/claude-code#32287).',
     },

@@ -1,3 +1,4 @@
+import { PLATFORMS } from '../compiler/diagnostic.js';
 import { defineRule } from './engine/engine.js';
 import { fixOf, removeHeaderLine } from './engine/fix.js';
 
@@ -16,7 +17,7 @@ export const agentNetworkTable = defineRule({
   messages: {
     refused: {
       severity: 'error',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: () => "the agent refuses a network table: the agent's network goes through the gateway",
       suggestion: 'Remove [agent.network]; declare a tool with a network table for direct access, and keep gateway mode when policy must decide network requests.',
     },

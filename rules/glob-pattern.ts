@@ -1,3 +1,4 @@
+import { PLATFORMS } from '../compiler/diagnostic.js';
 import { defineRule } from './engine/engine.js';
 import { writtenPath } from './runtime-util.js';
 
@@ -37,7 +38,7 @@ export const globPattern = defineRule({
     },
     anchored: {
       severity: 'warning',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { list: string; written: string; cwd: string }) => `\`${d.list}\` ${d.written} is resolved against the working directory (${d.cwd}): it holds only below it, not wherever the name occurs (sandbox-runtime #432)`,
       suggestion: 'Anchor the pattern where it must hold (`~/**/.env`), or name the paths.',
     },

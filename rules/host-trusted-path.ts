@@ -1,5 +1,4 @@
-import type { Platform } from '../compiler/diagnostic.js';
-import { PLATFORMS } from '../compiler/diagnostic.js';
+import { PLATFORMS, type Platform } from '../compiler/diagnostic.js';
 import type { Grant } from '../compiler/ir/types.js';
 import { SEARCH_BUDGET, SEARCH_DEPTH } from '../compiler/paths/index.js';
 import { isUnder } from '../compiler/paths/spelling.js';
@@ -61,34 +60,34 @@ export const hostTrustedPath = defineRule({
   messages: {
     readOnly: {
       severity: 'info',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { tree: string; existing: readonly string[]; absent: readonly string[] }) =>
         `inside ${d.tree}, the host-trusted ${listPaths(d.existing, 4)} ${d.existing.length === 1 ? 'stays' : 'stay'} read-only (the host runs or trusts ${d.existing.length === 1 ? 'it' : 'them'} after the run)${d.absent.length ? `; ${listPaths(d.absent, 3)} ${d.absent.length === 1 ? 'does' : 'do'} not exist yet: macOS refuses ${d.absent.length === 1 ? 'its' : 'their'} creation, Linux and Windows cannot` : ''}; a write grant that names one lifts it`,
     },
     unknown: {
       severity: 'info',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       machineDependent: true,
       text: (d: { tree: string; paths: readonly string[] }) =>
         `depends on the machine: inside ${d.tree}, the host-trusted ${listPaths(d.paths, 4)} stay read-only where they exist (macOS refuses them whether or not they do); the filesystem view does not say which exist`,
     },
     lifted: {
       severity: 'warning',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { path: string; trusted: string; inside: boolean; why: string }) =>
         `${d.path} ${d.inside ? 'is inside' : 'is'} the host-trusted ${d.trusted}: the workload may write what the host runs or trusts after the run (${d.why})`,
       suggestion: 'Grant a path outside it if the workload does not need to write there; if it does, review what the host runs from it after every run.',
     },
     unsearched: {
       severity: 'info',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { tree: string; dirs: readonly string[] }) =>
         `inside ${d.tree}, the search for host-trusted paths stopped after ${SEARCH_BUDGET} directories: ${listPaths(d.dirs, 3)} ${d.dirs.length === 1 ? 'was' : 'were'} not listed, and a .git or other host-trusted name in ${d.dirs.length === 1 ? 'it' : 'them'} stays writable`,
       suggestion: 'Grant a narrower write tree.',
     },
     worktreeGit: {
       severity: 'warning',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { problem: string }) => `the session worktree's .git is not followed: ${d.problem}; it stays read-only, and no git directory is granted, so git fails in the sandbox`,
       suggestion: 'Make the worktree with `git worktree add` (TYBA does), and leave its .git file as git wrote it.',
     },

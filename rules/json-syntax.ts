@@ -1,3 +1,4 @@
+import { PLATFORMS } from '../compiler/diagnostic.js';
 import { defineRule } from './engine/engine.js';
 
 /** Reported by the front end (compiler/json), not by a check. */
@@ -15,6 +16,6 @@ export const jsonSyntax = defineRule({
     },
   },
   messages: {
-    syntax: { severity: 'error', platforms: ['macos', 'linux', 'windows'], text: (d: { message: string }) => d.message },
+    syntax: { severity: 'error', platforms: PLATFORMS, text: (d: { message: string }) => d.message },
   },
 });

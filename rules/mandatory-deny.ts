@@ -1,3 +1,4 @@
+import { PLATFORMS } from '../compiler/diagnostic.js';
 import type { Grant, Principal } from '../compiler/ir/types.js';
 import { isUnder } from '../compiler/paths/index.js';
 import { defineRule } from './engine/engine.js';
@@ -19,7 +20,7 @@ export const mandatoryDeny = defineRule({
   messages: {
     holds: {
       severity: 'info',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { paths: string }) => `sandbox-runtime keeps these read-only inside this write grant, whatever the settings say: ${d.paths}`,
     },
     unmakeable: {
@@ -30,7 +31,7 @@ export const mandatoryDeny = defineRule({
     },
     overridden: {
       severity: 'warning',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { path: string }) => `${d.path} is one of sandbox-runtime's mandatory denies: it stays read-only, so this grant has no effect there`,
       suggestion: 'Remove the grant (only `.git/config` can be lifted, with `allowGitConfig`).',
     },

@@ -1,3 +1,4 @@
+import { PLATFORMS } from '../compiler/diagnostic.js';
 import type { Cell } from '../model/index.js';
 import { defineRule } from './engine/engine.js';
 import { addToList, fixOf, removeFromList } from './engine/fix.js';
@@ -18,7 +19,7 @@ export const metadataInTool = defineRule({
   messages: {
     refused: {
       severity: 'error',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { who: string }) => `${d.who} refuses the \`metadata\` field: only the agent's filesystem table takes metadata-only trees`,
       suggestion: 'Use content reads only if acceptable (they expose file contents), or mediated metadata access.',
     },

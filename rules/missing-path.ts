@@ -1,3 +1,4 @@
+import { PLATFORMS } from '../compiler/diagnostic.js';
 import { defineRule } from './engine/engine.js';
 import { shown } from './util.js';
 
@@ -16,7 +17,7 @@ export const missingPath = defineRule({
   messages: {
     missing: {
       severity: 'error',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { path: string }) => `${d.path} does not exist: content and execution grants must name existing paths`,
       suggestion: 'Create the path first, or name one that exists.',
     },
@@ -28,7 +29,7 @@ export const missingPath = defineRule({
     },
     unknown: {
       severity: 'info',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       machineDependent: true,
       text: (d: { path: string; fs: string }) => `depends on the machine: ${d.path} must exist (--fs ${d.fs} knows no paths)`,
     },

@@ -1,3 +1,4 @@
+import { PLATFORMS } from '../compiler/diagnostic.js';
 import { macosCanonical, normalise, spellingProblems } from '../compiler/paths/index.js';
 import { defineRule } from './engine/engine.js';
 import { replaceString } from './engine/fix.js';
@@ -17,12 +18,12 @@ export const noncanonicalPath = defineRule({
   messages: {
     unexpandable: {
       severity: 'error',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { problem: string }) => d.problem,
     },
     spelling: {
       severity: 'error',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { written: string; problems: readonly string[]; fixed: string }) => `\`${d.written}\` is not canonical: it has ${d.problems.join(' and ')}; write ${d.fixed}`,
       suggestion: (d: { fixed: string }) => `Name the path as ${d.fixed}.`,
     },

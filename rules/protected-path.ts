@@ -1,3 +1,4 @@
+import { PLATFORMS } from '../compiler/diagnostic.js';
 import type { PolicyIR, Principal } from '../compiler/ir/types.js';
 import { inspectPath, isUnder, protectedHit, protectedPaths, type ProtectedPath } from '../compiler/paths/index.js';
 import { defineRule } from './engine/engine.js';
@@ -28,13 +29,13 @@ export const protectedPath = defineRule({
   messages: {
     inside: {
       severity: 'error',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { path: string; inside?: string; why: ProtectedPath['why'] }) => `${d.path} is ${d.inside ? `inside ${d.inside}, ` : ''}${reasons[d.why]}: it cannot be granted`,
       suggestion: 'Grant only the files the workload needs, outside the protected locations.',
     },
     exposes: {
       severity: 'warning',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { path: string; existing: readonly string[]; absent: readonly string[] }) =>
         `${d.path} exposes ${d.existing.join(', ')} unless denied${d.absent.length ? `; ${d.absent.join(', ')} would be exposed too if created later` : ''}`,
       suggestion: (d: { existing: readonly string[]; absent: readonly string[] }) =>
@@ -42,7 +43,7 @@ export const protectedPath = defineRule({
     },
     exposesAbsent: {
       severity: 'warning',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { path: string; absent: readonly string[] }) => `${d.path} would expose ${d.absent.join(', ')} if any were created: none exists on this machine yet`,
       suggestion:
         'Grant a narrower path. Denying them is no remedy while they do not exist: Linux refuses a deny of an absent path (deny-absent-path), and Windows has nothing to label.',

@@ -1,3 +1,4 @@
+import { PLATFORMS } from '../compiler/diagnostic.js';
 import { defineRule } from './engine/engine.js';
 
 /** Reported by rules/engine/apply-suppressions.ts, which reads the comments, not by a check. */
@@ -17,6 +18,6 @@ export const suppression = defineRule({
     },
   },
   messages: {
-    invalid: { severity: 'warning', platforms: ['macos', 'linux', 'windows'], text: (d: { message: string }) => d.message },
+    invalid: { severity: 'warning', platforms: PLATFORMS, text: (d: { message: string }) => d.message },
   },
 });

@@ -1,3 +1,4 @@
+import { PLATFORMS } from '../compiler/diagnostic.js';
 import { defineRule } from './engine/engine.js';
 import { replaceString } from './engine/fix.js';
 
@@ -16,13 +17,13 @@ export const symlinkEntry = defineRule({
   messages: {
     link: {
       severity: 'error',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { written: string; link: string; resolved: string }) => `\`${d.written}\` goes through the symbolic link ${d.link}; name the resolved target ${d.resolved}`,
       suggestion: (d: { resolved: string }) => `Name the resolved target ${d.resolved}.`,
     },
     loop: {
       severity: 'error',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { written: string; link: string }) => `\`${d.written}\` goes through the symbolic link ${d.link}, and following the links never ends (a loop): it names no file`,
       suggestion: 'Fix the links on the machine, or name the real file or directory that the entry means.',
     },

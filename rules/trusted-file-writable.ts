@@ -1,4 +1,4 @@
-import type { Platform } from '../compiler/diagnostic.js';
+import { PLATFORMS, type Platform } from '../compiler/diagnostic.js';
 import type { Grant, Principal, TrustedFile } from '../compiler/ir/types.js';
 import { isStrictlyUnder, isUnder } from '../compiler/paths/index.js';
 import type { PrincipalAccess } from '../model/index.js';
@@ -52,7 +52,7 @@ export const trustedFileWritable = defineRule({
   messages: {
     writable: {
       severity: 'error',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { who: string; path: string; role: TrustedFile['role'] }) => `${d.who} can write ${d.path}, ${trusted[d.role]}`,
       suggestion: (d: { role: TrustedFile['role'] }) =>
         d.role === 'bwrap'

@@ -22,7 +22,7 @@ export const unrepresentablePath = defineRule({
   messages: {
     control: {
       severity: 'error',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { path: string; control: string }) => `path ${JSON.stringify(d.path)} holds the control character ${d.control}: no artifact may hold it`,
     },
     seatbeltLength: {

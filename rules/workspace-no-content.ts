@@ -1,3 +1,4 @@
+import { PLATFORMS } from '../compiler/diagnostic.js';
 import { defineRule } from './engine/engine.js';
 import { who } from './util.js';
 
@@ -17,7 +18,7 @@ export const workspaceNoContent = defineRule({
   messages: {
     empty: {
       severity: 'info',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { path: string; who: string }) => `workspace ${d.path} of ${d.who} grants no content: on Linux it is an empty initial directory, on macOS Seatbelt refuses access to it`,
       suggestion: 'Declare the required content grants or use mediated access.',
     },
