@@ -1,7 +1,10 @@
 /**
  * The rules stage of the pipeline: every registered rule over one model,
  * then the inline suppressions. What the application calls; the engine
- * (engine.ts) knows no rule by name, the registry (registry.ts) lists them.
+ * (engine/engine.ts) knows no rule by name, the registry
+ * (engine/registry.ts) lists them, and the suppressions
+ * (engine/apply-suppressions.ts) report as the `suppression` rule, given
+ * here.
  */
 import type { Diagnostic } from '../compiler/diagnostic.js';
 import type { PolicyIR } from '../compiler/ir/types.js';
