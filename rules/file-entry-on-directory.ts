@@ -1,7 +1,7 @@
 import type { Platform } from '../compiler/diagnostic.js';
 import type { Grant } from '../compiler/ir/types.js';
-import { defineRule } from './engine.js';
-import { addToList, fixOf, removeFromList } from './fix.js';
+import { defineRule } from './engine/engine.js';
+import { addToList, fixOf, removeFromList } from './engine/fix.js';
 import { shown } from './util.js';
 
 /** What macOS's literal gives of a directory, for a read_file and for a write_file. */
@@ -64,21 +64,16 @@ export const fileEntryOnDirectory = defineRule({
     'rewrite-in-place': (f) => rewriteInPlace[f.platform],
     'directory-entry-only': (f) => `a one-file entry names a directory: macOS gives the directory entry alone (${entryGives[f.access]}), nothing below it; \`${f.access}\` grants its contents`,
   },
-  check(ctx) {
-    for (const pa of ctx.access.principals) {
-      for (const ga of pa.grants) {
-        const g = ga.grant;
-        if (g.implicit || g.scope !== 'file' || g.facts.kind !== 'dir' || (g.access !== 'read' && g.access !== 'write')) continue;
-        const tree = treeList(g);
-        const fix = fixOf(addToList(pa.principal.written, pa.principal.grants, tree, [g.written]), removeFromList(ctx.text, g.span));
-        const d = { list: g.list, path: shown(g), tree };
-        const entry = ga.notes.macos;
-        if (entry?.kind === 'directory-entry-only') ctx.report('macos', { span: g.span }, { ...d, gives: entryGives[entry.access] });
-        const linux = ga.effective.linux;
-        if (linux.kind === 'refused' && linux.because.kind === 'directory-as-one-file') ctx.report('linux', { span: g.span, fix }, d);
-        const windows = ga.effective.windows;
-        if (ga.applies.windows && windows.kind === 'refused' && windows.because.kind === 'directory-as-one-file') ctx.report('windows', { span: g.span, fix }, d);
-      }
-    }
+  authoredGrant(g, ga, pa, ctx) {
+    if (g.scope !== 'file' || g.facts.kind !== 'dir' || (g.access !== 'read' && g.access !== 'write')) return;
+    const tree = treeList(g);
+    const fix = fixOf(addToList(pa.principal.written, pa.principal.grants, tree, [g.written]), removeFromList(ctx.text, g.span));
+    const d = { list: g.list, path: shown(g), tree };
+    const entry = ga.notes.macos;
+    if (entry?.kind === 'directory-entry-only') ctx.report('macos', { span: g.span }, { ...d, gives: entryGives[entry.access] });
+    const linux = ga.effective.linux;
+    if (linux.kind === 'refused' && linux.because.kind === 'directory-as-one-file') ctx.report('linux', { span: g.span, fix }, d);
+    const windows = ga.effective.windows;
+    if (ga.applies.windows && windows.kind === 'refused' && windows.because.kind === 'directory-as-one-file') ctx.report('windows', { span: g.span, fix }, d);
   },
 });

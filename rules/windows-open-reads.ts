@@ -1,7 +1,7 @@
 import { knownReadableLocations, secretLocations } from '../compiler/paths/index.js';
 import type { Span } from '../compiler/span.js';
-import { defineRule } from './engine.js';
-import { addToList, fixOf } from './fix.js';
+import { defineRule } from './engine/engine.js';
+import { addToList, fixOf } from './engine/fix.js';
 
 export const windowsOpenReads = defineRule({
   meta: {

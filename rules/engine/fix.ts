@@ -4,10 +4,10 @@
  * keeps) and gives up (undefined) rather than guess where the TOML is
  * shaped in a way it does not know: a wrong edit is worse than none.
  */
-import type { Fix } from '../compiler/diagnostic.js';
-import type { Grant, ListName, Principal, WrittenTable } from '../compiler/ir/types.js';
-import type { Span } from '../compiler/span.js';
-import { tomlString } from '../compiler/toml/write.js';
+import type { Fix } from '../../compiler/diagnostic.js';
+import type { Grant, ListName, WrittenTable } from '../../compiler/ir/types.js';
+import type { Span } from '../../compiler/span.js';
+import { tomlString } from '../../compiler/toml/write.js';
 
 type Edit = Fix['edits'][number];
 
@@ -95,9 +95,6 @@ export function applyFix(text: string, fix: Fix): string {
   for (const e of [...fix.edits].sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
   return out;
 }
-
-/** A principal's table as a fix target. */
-export const tableOf = (p: Principal): WrittenTable | undefined => p.written;
 
 /** Joins edits into one fix, or none when any part gave up. */
 export function fixOf(...parts: (readonly Edit[] | undefined)[]): Fix | undefined {

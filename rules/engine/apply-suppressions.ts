@@ -1,6 +1,6 @@
-import type { Diagnostic } from '../compiler/diagnostic.js';
-import type { TomlComment } from '../compiler/toml/ast.js';
-import { suppression } from './suppression.js';
+import type { Diagnostic } from '../../compiler/diagnostic.js';
+import type { TomlComment } from '../../compiler/toml/ast.js';
+import type { MessageDef, Rule } from './engine.js';
 
 interface Suppression {
   readonly comment: TomlComment;
@@ -16,14 +16,22 @@ const directive = /^\s*boxwright-ignore\b(.*)$/;
  * silences those rules' warnings and infos for that entry. The reason is
  * required. An error cannot be silenced: the platform refuses the config
  * whatever the comment says, so silencing it would make the verdict lie.
- * A suppression that silences nothing is itself reported.
+ * A suppression that silences nothing is itself reported, as the
+ * `suppression` rule's `invalid` message: the rule (rules/suppression.ts)
+ * is given, the engine imports no rule.
  */
-export function applySuppressions(diagnostics: Diagnostic[], comments: readonly TomlComment[], file: string, known: ReadonlySet<string>): Diagnostic[] {
+export function applySuppressions(
+  diagnostics: Diagnostic[],
+  comments: readonly TomlComment[],
+  file: string,
+  known: ReadonlySet<string>,
+  reporter: Rule<string, { readonly invalid: MessageDef<{ message: string }> }>,
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   const byLine = new Map<number, Suppression>();
-  const { severity, platforms, text } = suppression.messages.invalid;
+  const { severity, platforms, text } = reporter.messages.invalid;
   const report = (comment: TomlComment, message: string): void => {
-    out.push({ ruleId: suppression.meta.id, severity, platforms, message: text({ message }), file, span: comment.span });
+    out.push({ ruleId: reporter.meta.id, severity, platforms, message: text({ message }), file, span: comment.span });
   };
   for (const comment of comments) {
     const m = directive.exec(comment.text);
