@@ -13,7 +13,7 @@
 //   dist/cli/run-fast.cjs   `boxwright run` from the cache (app/cli/run-fast.ts)
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bundledChevrotain, lazyAssert, lazySegmenter, noGuessVersion } from './esbuild-plugins.mjs';
+import { bundledChevrotain, lazyAssert, lazyChildProcess, lazySegmenter, noGuessVersion } from './esbuild-plugins.mjs';
 
 /** The commands dist/cli/lint.cjs holds; bin/boxwright.cjs keeps the same list. */
 export const LIGHT_COMMANDS = ['lint', 'parse', 'schema', 'rules'];
@@ -62,7 +62,7 @@ export async function buildBundles(root, outDir, { readable = false } = {}) {
   const plugins = [bundledChevrotain, lazyAssert, lazySegmenter, noGuessVersion];
   const metafiles = {
     'boxwright.cjs': (await bundle('entry.js', 'boxwright.cjs', { plugins })).metafile,
-    'lint.cjs': (await bundle('entry.js', 'lint.cjs', { plugins: [onlyLightCommands, ...plugins] })).metafile,
+    'lint.cjs': (await bundle('entry.js', 'lint.cjs', { plugins: [onlyLightCommands, lazyChildProcess, ...plugins] })).metafile,
     // Small enough that a run from the cache pays for no front end.
     'run-fast.cjs': (await bundle('run-fast.js', 'run-fast.cjs', { legalComments: 'none' })).metafile,
   };
