@@ -52,6 +52,7 @@ export async function buildBundles(root, outDir, { readable = false } = {}) {
       target: 'node20',
       minifySyntax: true,
       minifyWhitespace: !readable,
+      minifyIdentifiers: !readable,
       legalComments: readable ? 'none' : 'linked',
       define: { 'import.meta.url': '__boxwrightBundleUrl' },
       banner: { js: "const __boxwrightBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
