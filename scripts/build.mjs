@@ -51,6 +51,8 @@ const warm = (args) =>
     env: { ...process.env, BOXWRIGHT_WRITE_CODE_CACHE: '1', BOXWRIGHT_RUN_CACHE: 'off', NO_COLOR: '1', XDG_CACHE_HOME: scratch },
   });
 warm(['lint', '--fs', 'examples/machine.json', 'examples/coding-agent.toml', 'examples/tyba-user-config.toml']);
+// And a lint of this machine (--fs host, the default): what a hook runs, with the execution closure's ELF and loader-cache readers.
+warm(['lint', 'examples/coding-agent.toml']);
 try {
   writeFileSync(join(scratch, 'warm.toml'), '[agent.filesystem]\nread = ["/usr"]\nexec = ["/usr/bin/true"]\n');
   warm(['run', join(scratch, 'warm.toml'), '--fs', 'host', '--', '/usr/bin/true']);
