@@ -121,6 +121,16 @@ export type Mechanism =
   | { readonly kind: 'others-reach-denied-path'; readonly others: readonly DenyOpenTo[] }
   /** macOS: a direct network exception reaches IP peers only ((remote ip "*:*")): the machine's unix sockets stay closed. */
   | { readonly kind: 'ip-peers-only' }
+  /** macOS: a deny at or above the path closes what the grant asks (a listed secret's too): denials beat permissions, whatever the order. */
+  | { readonly kind: 'deny-covers-grant' }
+  /** macOS: a deny of a path that does not exist: its profile rule refuses the path if it is created later. */
+  | { readonly kind: 'future-path-refused' }
+  /** macOS (TYBA): a deny closes content, not metadata: existence, size and dates stay visible. */
+  | { readonly kind: 'content-not-metadata' }
+  /** A write_file of a file that the grant alone writes: a rewrite in place, each platform's own way (the rule words each). */
+  | { readonly kind: 'rewrite-in-place'; readonly platform: Platform }
+  /** Windows: a known credential file that exists (or may) and that a principal can read, reads being open (AccessModel.windowsReadable). */
+  | { readonly kind: 'credential-readable'; readonly location: string }
   /**
    * Linux, macOS: a deny's ancestors (or a host-trusted path's: `of`)
    * cannot be renamed or removed (GrantAccess.pinnedAncestors,
@@ -156,7 +166,30 @@ export type Mechanism =
    * grant on or under a write tree, or a write under an exec tree): the
    * workload can run what it wrote there.
    */
-  | { readonly kind: 'exec-writable' };
+  | { readonly kind: 'exec-writable' }
+  /** Linux: an entry the mount plan (model/linux-plan.ts) gives no mount of its own, or covers with a caveat: `why`. */
+  | { readonly kind: 'linux-no-mount'; readonly why: LinuxNoMount };
+
+/** Why the Linux plan gives an entry no mount of its own (or, `cover-kind-unknown`, covers it as a directory), where the platform does not refuse it. */
+export type LinuxNoMount =
+  /** A deny no mount shows: absent from the view. */
+  | { readonly kind: 'not-in-view' }
+  /** `metadata`: Linux has no metadata-only tree. */
+  | { readonly kind: 'no-metadata-tree' }
+  /** An entry kind with no Linux lowering. */
+  | { readonly kind: 'no-lowering'; readonly list: string }
+  /** A content grant at a denied path: the deny's cover is what is there. */
+  | { readonly kind: 'under-deny-covered' }
+  /** A content grant below a deny: inside its cover, or with no mount above. */
+  | { readonly kind: 'under-deny-absent' }
+  /** A grant that gives no content on Linux. */
+  | { readonly kind: 'no-content' }
+  /** A grant under /proc: the sandbox's own /proc serves it. */
+  | { readonly kind: 'own-proc' }
+  /** A deny inside a denied directory: that directory's cover hides it. */
+  | { readonly kind: 'inside-denied-directory' }
+  /** --fs none: a deny of unknown kind is covered as a directory, which fails closed if it is a file. */
+  | { readonly kind: 'cover-kind-unknown' };
 
 /** Another principal that can read or write a denied path, and how. */
 export interface DenyOpenTo {
@@ -179,49 +212,62 @@ export type AbstractSockets = 'reachable' | 'scoped' | 'scoped-from-abi-6';
 export type Fact = Refusal | Mechanism;
 export type FactKind = Fact['kind'];
 
-/** Every fact kind, for the test that each is explained by exactly one rule. */
-export const FACT_KINDS: readonly FactKind[] = [
-  'write-without-read-cover',
-  'names-without-content',
-  'deny-target-absent',
-  'metadata-field-in-tool',
-  'directory-as-one-file',
-  'srt-placeholder-unmakeable',
-  'own-proc',
-  'no-metadata-tree',
-  'empty-cover',
-  'exec-grant-readable',
-  'mounts-executable',
-  'tool-mounts-executable',
-  'private-tmpfs',
-  'tool-helper-exec',
-  'names-of-a-file',
-  'directory-entry-only',
-  'denials-beat-permissions',
-  'secret-label',
-  'label-of-another-principal',
-  'labels-of-other-principals',
-  'read-allow-discarded',
-  'nothing-to-label',
-  'reads-open',
-  'beyond-files',
-  'no-windows-spelling',
-  'ancestors-pinned',
-  'others-reach-denied-path',
-  'host-network-namespace',
-  'ip-peers-only',
-  'sockets-reachable',
-  'loader-directory',
-  'loader-maps',
-  'host-trusted',
-  'srt-read-deny-scratch',
-  'srt-write-restores-read',
-  'srt-write-only',
-  'srt-absent-skipped',
-  'srt-deny-placeholder',
-  'srt-pattern',
-  'srt-sandbox-off',
-  'srt-sandbox-unavailable',
-  'exec-needs-missing',
-  'exec-writable',
-];
+/**
+ * Every fact kind, for the test that each is explained by exactly one rule.
+ * Its keys are checked against the `Fact` union by the type checker
+ * (`satisfies`): a kind missing here, or one that is no fact, fails the
+ * build, so the list cannot drift from the union.
+ */
+const EVERY_FACT_KIND = {
+  'write-without-read-cover': true,
+  'names-without-content': true,
+  'deny-target-absent': true,
+  'metadata-field-in-tool': true,
+  'directory-as-one-file': true,
+  'srt-placeholder-unmakeable': true,
+  'own-proc': true,
+  'no-metadata-tree': true,
+  'empty-cover': true,
+  'exec-grant-readable': true,
+  'mounts-executable': true,
+  'tool-mounts-executable': true,
+  'private-tmpfs': true,
+  'tool-helper-exec': true,
+  'names-of-a-file': true,
+  'directory-entry-only': true,
+  'denials-beat-permissions': true,
+  'secret-label': true,
+  'label-of-another-principal': true,
+  'labels-of-other-principals': true,
+  'read-allow-discarded': true,
+  'nothing-to-label': true,
+  'reads-open': true,
+  'beyond-files': true,
+  'no-windows-spelling': true,
+  'ancestors-pinned': true,
+  'others-reach-denied-path': true,
+  'host-network-namespace': true,
+  'ip-peers-only': true,
+  'sockets-reachable': true,
+  'loader-directory': true,
+  'loader-maps': true,
+  'host-trusted': true,
+  'srt-read-deny-scratch': true,
+  'srt-write-restores-read': true,
+  'srt-write-only': true,
+  'srt-absent-skipped': true,
+  'srt-deny-placeholder': true,
+  'srt-pattern': true,
+  'srt-sandbox-off': true,
+  'srt-sandbox-unavailable': true,
+  'exec-needs-missing': true,
+  'exec-writable': true,
+  'deny-covers-grant': true,
+  'future-path-refused': true,
+  'content-not-metadata': true,
+  'rewrite-in-place': true,
+  'credential-readable': true,
+  'linux-no-mount': true,
+} as const satisfies Record<FactKind, true>;
+
+export const FACT_KINDS: readonly FactKind[] = Object.keys(EVERY_FACT_KIND) as FactKind[];

@@ -1,7 +1,7 @@
 import type { Platform } from '../compiler/diagnostic.js';
 import { PLATFORMS } from '../compiler/diagnostic.js';
-import type { Grant, PolicyIR, Principal } from '../compiler/ir/types.js';
-import { expandTilde, isStrictlyUnder, isUnder, secretLocations, windowsSecretSpellings, windowsUnmapped, type HostTrustedPath } from '../compiler/paths/index.js';
+import type { CredentialFact, Grant, PolicyIR, Principal } from '../compiler/ir/types.js';
+import { expandTilde, isStrictlyUnder, isUnder, secretLocations, windowsSecretSpellings, windowsUnmapped, type HostTrustedPath, type WindowsSecretSpelling } from '../compiler/paths/index.js';
 import { dirname } from 'node:path';
 import loaderData from '../compiler/paths/loaders.json' with { type: 'json' };
 import { access, absent, denied, empty, type Cell } from './cell.js';
@@ -104,12 +104,48 @@ export interface AccessModel {
   readonly principals: readonly PrincipalAccess[];
   /** Windows: the host-trusted labels of the whole config (a label is the file's, for every principal). */
   readonly windowsLabels: WindowsLabels;
+  /**
+   * TYBA's secret list as each platform closes it whatever the config says
+   * (seed 001), applied once: the cells deny what is here, and the emitters
+   * (the profile's denies, the plan's deny-read labels) write out this list,
+   * never their own reading of secrets.json.
+   */
+  readonly secrets: Readonly<Record<Platform, readonly ClosedSecret[]>>;
+  /**
+   * Windows, where reads are open: the known credential files that exist
+   * (or may: their existence unknown) and that principals can read, each
+   * with who reads it. The plan's `readable` and diff's reminders read it.
+   */
+  readonly windowsReadable: readonly ReadableCredential[];
+}
+
+export interface ReadableCredential {
+  readonly credential: CredentialFact;
+  /** The principals that read it, by id, in the config's order. */
+  readonly readableBy: readonly string[];
+  /** The `credential-readable` fact (windows-open-reads words it). */
+  readonly fact: Mechanism;
+}
+
+/**
+ * One of TYBA's listed secrets a platform closes by its own mechanism:
+ * `listed`, the list's entry (`~/.ssh`); or `spelling`, where a Windows tool
+ * keeps it instead (`%APPDATA%\gnupg`, compiler/paths/secrets.json).
+ */
+export interface ClosedSecret {
+  /** The path under the home that is closed (for a Windows spelling, its place at the default %APPDATA%). */
+  readonly path: string;
+  /** As the list writes it: `~/.ssh`. Absent for a Windows spelling. */
+  readonly listed?: string;
+  readonly spelling?: WindowsSecretSpelling;
 }
 
 
 const reads = (g: Grant): boolean => g.access === 'read' || g.access === 'read-write';
 const writes = (g: Grant): boolean => g.access === 'write' || g.access === 'read-write';
 const isDeny = (g: Grant): boolean => g.access === 'deny';
+/** Windows: a deny of a path that does not exist has nothing to label (`nothing-to-label`): the one judgement the labels, the note and the plan read. */
+const labelsNothing = (g: Grant): boolean => isDeny(g) && g.facts.existence === 'absent';
 
 /**
  * Linux's explicit read requirement: a read tree over the path, or, for an
@@ -206,6 +242,9 @@ function linuxAt(ix: PathIndex, path: string, x: LinuxExec, plain = false): Cell
     if (path !== denied || denied === '/') return absent;
     const parent = dirname(denied);
     const above = ix.summary(parent, 'linux');
+    // Inside another deny: nothing of that deny's tree is mounted, so this one is what that one is (inside its
+    // cover, or absent with it), never covered on its own by a tree the outer deny keeps out of the view.
+    if (above.existingDeny) return linuxAt(ix, above.existingDeny.path!, x, plain);
     return hostTree(above.readTree, parent) || hostTree(above.writeTree, parent) || above.execTree ? empty : absent;
   }
   const execGrant = s.execFile ?? s.execTree;
@@ -476,17 +515,29 @@ const denialsBeatPermissions = fixed('denials-beat-permissions');
 const toolHelperExec = fixed('tool-helper-exec');
 const namesOfAFile = fixed('names-of-a-file');
 const ipPeersOnly = fixed('ip-peers-only');
+const contentNotMetadata = fixed('content-not-metadata');
+const denyCoversGrant = fixed('deny-covers-grant');
+const futurePathRefused = fixed('future-path-refused');
+const rewritesInPlace = Object.fromEntries(PLATFORMS.map((platform) => [platform, Object.freeze({ kind: 'rewrite-in-place', platform })])) as Readonly<Record<Platform, Mechanism>>;
+
+/** Whether a cell lacks a right the request asks for. */
+function lacksRequested(want: Cell, have: Cell): boolean {
+  if (want.kind !== 'access') return false;
+  if (have.kind !== 'access') return true;
+  return (want.read && !have.read) || (want.write && !have.write) || (want.exec && !have.exec) || (want.names && !have.names) || (want.meta && !have.meta);
+}
 const directoryEntryOnly = { read: Object.freeze({ kind: 'directory-entry-only', access: 'read' }), write: Object.freeze({ kind: 'directory-entry-only', access: 'write' }) } as const satisfies Record<'read' | 'write', Mechanism>;
 
 /** The platform mechanism behind a cell that differs from the request. */
 function mechanismOf(p: Principal, g: Grant, platform: Platform, cell: Cell, tyba: boolean, confined: boolean): Mechanism | undefined {
   if (platform === 'linux') {
     if (g.implicit?.privateTmpfs) return privateTmpfs;
+    // The one decision of the cover's kind, which the plan reads: an empty file over anything that is not a
+    // directory (a socket too: a directory cannot be mounted on it); an unknown kind is covered as a directory.
+    // Before /proc: a deny inside a read of /proc is covered in the sandbox's own /proc like any other.
+    if (g.access === 'deny' && cell.kind === 'empty') return g.facts.kind === 'file' || g.facts.kind === 'other' ? emptyCoverFile : emptyCoverDir;
     if (g.path && isUnder(g.path, '/proc')) return ownProc;
     if (g.access === 'metadata') return noMetadataTree;
-    // The one decision of the cover's kind, which the lowering reads: an empty file over anything that is not a
-    // directory (a socket too: a directory cannot be mounted on it); an unknown kind is covered as a directory.
-    if (g.access === 'deny' && cell.kind === 'empty') return g.facts.kind === 'file' || g.facts.kind === 'other' ? emptyCoverFile : emptyCoverDir;
     if (g.access === 'exec' && cell.kind === 'access') return cell.write && confined ? execWritable : execGrantReadable;
     if (cell.kind === 'access' && cell.exec)
       // Under Landlock an agent's read is executable only as a loader directory; an exec grant over it says so itself.
@@ -495,7 +546,7 @@ function mechanismOf(p: Principal, g: Grant, platform: Platform, cell: Cell, tyb
   if (platform === 'windows') {
     if (g.list === 'read_allow') return readAllowDiscarded;
     if (cell.kind === 'denied' && g.access !== 'deny') return secretLabel;
-    if (g.access === 'deny' && g.facts.existence === 'absent') return nothingToLabel;
+    if (labelsNothing(g)) return nothingToLabel;
     if (g.access !== 'deny') return readsOpen;
   }
   if (platform === 'macos') {
@@ -505,6 +556,9 @@ function mechanismOf(p: Principal, g: Grant, platform: Platform, cell: Cell, tyb
     if (cell.kind === 'access' && cell.exec && p.kind === 'tool' && g.access !== 'exec') return toolHelperExec;
     // An exec grant and a write grant over one path: what the workload writes there it can run.
     if (cell.kind === 'access' && cell.exec && cell.write && p.kind !== 'tool') return execWritable;
+    if (tyba && isDeny(g) && cell.kind === 'access' && !cell.read && !cell.write && !cell.exec && !cell.names) return contentNotMetadata;
+    // What none of the above explains and the cell still lacks: a deny's rule (or a listed secret's) closes it.
+    if (!isDeny(g) && lacksRequested(requestedCell(g), cell)) return denyCoversGrant;
   }
   return undefined;
 }
@@ -545,7 +599,7 @@ function trustedLabels(ir: PolicyIR): WindowsLabels {
  */
 function windowsLabels(ir: PolicyIR): OtherLabel[] {
   return ir.principals.flatMap((p) =>
-    p.grants.filter((g) => isDeny(g) && !!g.path && appliesOn(g, 'windows') && g.facts.existence !== 'absent' && !windowsUnspelled(g, ir.home)).map((grant) => ({ principal: p.id, grant })),
+    p.grants.filter((g) => isDeny(g) && !!g.path && appliesOn(g, 'windows') && !labelsNothing(g) && !windowsUnspelled(g, ir.home)).map((grant) => ({ principal: p.id, grant })),
   );
 }
 
@@ -572,7 +626,19 @@ function othersLabels(labels: readonly OtherLabel[], ix: PathIndex, secrets: rea
   };
 }
 
-function principalAccess(ir: PolicyIR, p: Principal, labels: readonly OtherLabel[], trustedOnWindows: WindowsLabels): PrincipalAccess {
+/**
+ * Seed 001: Windows labels the twelve secrets deny-read whatever the config,
+ * and where Windows tools keep the same secrets (%APPDATA%\gnupg, _netrc…);
+ * TYBA's Seatbelt denies them too, and read_allow cannot re-open them.
+ * Linux has no mechanism of its own for them.
+ */
+function closedSecrets(ir: PolicyIR): AccessModel['secrets'] {
+  const listed: ClosedSecret[] = secretLocations.map((s) => ({ path: expandTilde(s, ir.home), listed: s }));
+  const spelled: ClosedSecret[] = windowsSecretSpellings.map((w) => ({ path: expandTilde(w.posix, ir.home), spelling: w }));
+  return { macos: ir.dialect === 'tyba' ? listed : [], linux: [], windows: [...listed, ...spelled] };
+}
+
+function principalAccess(ir: PolicyIR, p: Principal, labels: readonly OtherLabel[], trustedOnWindows: WindowsLabels, closed: AccessModel['secrets']): PrincipalAccess {
   // sandbox-runtime and Claude Code settings: what sandbox-runtime does (model/srt.ts).
   if (ir.runtime) return runtimePrincipalAccess(ir, p);
   const tyba = ir.dialect === 'tyba';
@@ -583,16 +649,9 @@ function principalAccess(ir: PolicyIR, p: Principal, labels: readonly OtherLabel
     if (m) unspelled.set(g, m);
   }
   const ix = new PathIndex(p.grants, unspelled);
-  // Seed 001: Windows labels the twelve secrets deny-read whatever the config;
-  // TYBA's Seatbelt denies them too, and read_allow cannot re-open them.
-  const listed = secretLocations.map((s) => expandTilde(s, ir.home));
-  for (const s of listed) {
-    ix.denyByMechanism(s, 'windows');
-    if (tyba) ix.denyByMechanism(s, 'macos');
-  }
-  // Where Windows tools keep the same secrets (%APPDATA%\gnupg, _netrc…): the plan labels them too.
-  const secrets = listed.concat(windowsSecretSpellings.map((w) => expandTilde(w.posix, ir.home)));
-  for (const s of secrets.slice(listed.length)) ix.denyByMechanism(s, 'windows');
+  // The secrets each platform closes whatever the config says (closedSecrets): the emitters write out the same list.
+  for (const platform of PLATFORMS) for (const c of closed[platform]) ix.denyByMechanism(c.path, platform);
+  const secrets = closed.windows.map((c) => c.path);
   // Another principal's deny is a label on the files: it shuts this principal out too.
   const others = labels.filter((l) => l.principal !== p.id);
   for (const l of others) ix.denyByMechanism(l.grant.path!, 'windows');
@@ -618,7 +677,7 @@ function principalAccess(ir: PolicyIR, p: Principal, labels: readonly OtherLabel
   const sockets = socketTable(ir.sockets === 'unknown' ? [] : ir.sockets);
   // The Linux sandbox for the execution closure: a readable loader runs under Landlock, anything readable without it.
   const sandbox: LinuxSandbox = { at: (path) => at(path, 'linux'), executableOnceRead: (path) => !linuxExec.confined || linuxExec.loaders.has(path) };
-  const grants = p.grants.map((g) => grantAccess(p, g, ix, at, tyba, sockets, linuxExec.confined, unspelled.get(g), sandbox, shutBy));
+  const grants = withPlatformDisclosures(p.grants.map((g) => grantAccess(p, g, ix, at, tyba, sockets, linuxExec.confined, unspelled.get(g), sandbox, shutBy)));
   return {
     principal: p,
     grants,
@@ -639,6 +698,33 @@ function principalAccess(ir: PolicyIR, p: Principal, labels: readonly OtherLabel
       windows: { cell: access({ read: true, exec: true }), text: 'readable, except the listed secrets', mechanism: { kind: 'reads-open' }, disclosures: [{ kind: 'beyond-files' }] },
     },
   };
+}
+
+/**
+ * What the platforms do beside the cell at two kinds of grant, said by
+ * explain and by the artifacts' comments alike: macOS refuses an absent
+ * deny target if it is created later (`future-path-refused`); a write_file
+ * of a file that no write tree of the principal covers is a rewrite in
+ * place (`rewrite-in-place`, each platform its own way).
+ */
+function withPlatformDisclosures(grants: GrantAccess[]): GrantAccess[] {
+  const writeTrees = grants.filter((o) => o.grant.scope === 'tree' && !!o.grant.path && writes(o.grant));
+  return grants.map((ga) => {
+    const g = ga.grant;
+    if (!g.path) return ga;
+    let added: Partial<Record<Platform, Mechanism[]>> | undefined;
+    const add = (platform: Platform, m: Mechanism): void => void ((added ??= {})[platform] = [...(ga.disclosures[platform] ?? []), m]);
+    if (isDeny(g) && g.facts.existence === 'absent' && ga.applies.macos && ga.effective.macos.kind !== 'refused') add('macos', futurePathRefused);
+    if (g.list === 'write_file' && !g.implicit && g.facts.kind !== 'dir') {
+      for (const platform of PLATFORMS) {
+        const c = ga.effective[platform];
+        // Only where the file is writable by this grant alone: under a write tree it is the tree's to rename.
+        const inWriteTree = writeTrees.some((o) => o !== ga && o.applies[platform] && isUnder(g.path!, o.grant.path!));
+        if (ga.applies[platform] && c.kind === 'access' && c.write && !inWriteTree) add(platform, rewritesInPlace[platform]);
+      }
+    }
+    return added ? { ...ga, disclosures: { ...ga.disclosures, ...added } } : ga;
+  });
 }
 
 /** The host-trusted paths at, inside or around one of the principal's write grants. */
@@ -756,8 +842,22 @@ function abstractSockets(ir: PolicyIR): AbstractSockets {
 export function effectiveAccess(ir: PolicyIR): AccessModel {
   const labels = windowsLabels(ir);
   const trusted = trustedLabels(ir);
-  const built = ir.principals.map((p) => principalAccess(ir, p, labels, trusted));
-  return { ir, principals: built.length > 1 ? withDeniesOpenToOthers(built) : built, windowsLabels: trusted };
+  const secrets = closedSecrets(ir);
+  const built = ir.principals.map((p) => principalAccess(ir, p, labels, trusted, secrets));
+  return { ir, principals: built.length > 1 ? withDeniesOpenToOthers(built) : built, windowsLabels: trusted, secrets, windowsReadable: windowsReadable(ir, built) };
+}
+
+function windowsReadable(ir: PolicyIR, principals: readonly PrincipalAccess[]): ReadableCredential[] {
+  const out: ReadableCredential[] = [];
+  for (const c of ir.knownCredentials) {
+    if (c.existence === 'absent') continue;
+    const by = principals.filter((pa) => {
+      const cell = pa.effectiveAt(c.path, 'windows');
+      return cell.kind === 'access' && cell.read;
+    });
+    if (by.length) out.push({ credential: c, readableBy: by.map((pa) => pa.principal.id), fact: { kind: 'credential-readable', location: c.written } });
+  }
+  return out;
 }
 
 /**

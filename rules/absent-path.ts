@@ -1,7 +1,7 @@
+import { PLATFORMS } from '../compiler/diagnostic.js';
 import { inspectPath } from '../compiler/paths/index.js';
-import { defineRule } from './engine.js';
+import { defineRule } from './engine/engine.js';
 import { writtenPath } from './runtime-util.js';
-import { authored } from './util.js';
 
 export const absentPath = defineRule({
   meta: {
@@ -31,7 +31,7 @@ export const absentPath = defineRule({
     },
     relativeSlash: {
       severity: 'warning',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { written: string; resolved: string; absolute: string }) => `\`${d.written}\` is relative to the settings file's directory in Claude Code (it names ${d.resolved}, which does not exist), not the absolute ${d.absolute}: an absolute path starts with \`//\``,
       suggestion: 'Write the absolute path with two slashes: `//…` (anthropics/claude-code#32287).',
     },
@@ -44,20 +44,15 @@ export const absentPath = defineRule({
   explains: {
     'srt-absent-skipped': () => 'the path does not exist, so sandbox-runtime mounts nothing for it',
   },
-  check(ctx) {
+  grant(g, _ga, _pa, ctx) {
     const settingsDir = ctx.ir.runtime?.settingsDir;
-    for (const p of ctx.ir.principals) {
-      for (const g of authored(p)) {
-        if (!g.path) continue;
-        const raw = writtenPath(g.written);
-        if (ctx.ir.dialect === 'claude' && settingsDir && raw.startsWith('/') && !raw.startsWith('//') && g.facts.existence === 'absent' && inspectPath(ctx.view, raw).existence === 'exists') {
-          ctx.report('relativeSlash', { span: g.span }, { written: raw, resolved: g.path, absolute: raw });
-          continue;
-        }
-        if (g.access !== 'deny-read' && g.access !== 'read-write') continue;
-        if (g.facts.existence === 'unknown') ctx.report('unknown', { span: g.span }, { path: g.path, fs: ctx.view.description });
-        else if (g.facts.existence === 'absent') ctx.report(g.access === 'deny-read' ? 'denyRead' : 'allowWrite', { span: g.span }, { path: g.path });
-      }
+    const raw = writtenPath(g.written);
+    if (ctx.ir.dialect === 'claude' && settingsDir && raw.startsWith('/') && !raw.startsWith('//') && g.facts.existence === 'absent' && inspectPath(ctx.view, raw).existence === 'exists') {
+      ctx.report('relativeSlash', { span: g.span }, { written: raw, resolved: g.path, absolute: raw });
+      return;
     }
+    if (g.access !== 'deny-read' && g.access !== 'read-write') return;
+    if (g.facts.existence === 'unknown') ctx.report('unknown', { span: g.span }, { path: g.path, fs: ctx.view.description });
+    else if (g.facts.existence === 'absent') ctx.report(g.access === 'deny-read' ? 'denyRead' : 'allowWrite', { span: g.span }, { path: g.path });
   },
 });

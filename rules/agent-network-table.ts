@@ -1,5 +1,6 @@
-import { defineRule } from './engine.js';
-import { fixOf, removeHeaderLine } from './fix.js';
+import { PLATFORMS } from '../compiler/diagnostic.js';
+import { defineRule } from './engine/engine.js';
+import { fixOf, removeHeaderLine } from './engine/fix.js';
 
 export const agentNetworkTable = defineRule({
   meta: {
@@ -16,12 +17,12 @@ export const agentNetworkTable = defineRule({
   messages: {
     refused: {
       severity: 'error',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: () => "the agent refuses a network table: the agent's network goes through the gateway",
       suggestion: 'Remove [agent.network]; declare a tool with a network table for direct access, and keep gateway mode when policy must decide network requests.',
     },
   },
-  check(ctx) {
-    for (const p of ctx.ir.principals) if (p.networkTable) ctx.report('refused', { span: p.networkTable, fix: fixOf(removeHeaderLine(ctx.text, p.networkTableWritten)) });
+  principal({ principal: p }, ctx) {
+    if (p.networkTable) ctx.report('refused', { span: p.networkTable, fix: fixOf(removeHeaderLine(ctx.text, p.networkTableWritten)) });
   },
 });

@@ -1,4 +1,4 @@
-import { defineRule } from './engine.js';
+import { defineRule } from './engine/engine.js';
 import { shown } from './util.js';
 
 const alternative = 'Create the target first, or deny an existing ancestor that does not invalidate the whole grant.';
@@ -39,18 +39,14 @@ export const denyAbsentPath = defineRule({
   explains: {
     'deny-target-absent': () => 'Linux needs an existing deny target',
     'nothing-to-label': () => 'nothing to label: a file created there later is readable',
+    'future-path-refused': () => 'absent today: the path stays refused if it is created later',
   },
-  check(ctx) {
-    for (const pa of ctx.access.principals) {
-      for (const ga of pa.grants) {
-        const g = ga.grant;
-        if (g.access !== 'deny' || !g.path || g.implicit) continue;
-        const data = { path: shown(g) };
-        if (g.facts.existence === 'unknown') ctx.report('unknown', { span: g.span }, { ...data, fs: ctx.view.description });
-        const linux = ga.effective.linux;
-        if (linux.kind === 'refused' && linux.because.kind === 'deny-target-absent') ctx.report('linux', { span: g.span }, data);
-        if (ga.notes.windows?.kind === 'nothing-to-label') ctx.report('windows', { span: g.span }, data);
-      }
-    }
+  grant(g, ga, _pa, ctx) {
+    if (g.access !== 'deny') return;
+    const data = { path: shown(g) };
+    if (g.facts.existence === 'unknown') ctx.report('unknown', { span: g.span }, { ...data, fs: ctx.view.description });
+    const linux = ga.effective.linux;
+    if (linux.kind === 'refused' && linux.because.kind === 'deny-target-absent') ctx.report('linux', { span: g.span }, data);
+    if (ga.notes.windows?.kind === 'nothing-to-label') ctx.report('windows', { span: g.span }, data);
   },
 });

@@ -1,4 +1,4 @@
-import { defineRule } from './engine.js';
+import { defineRule } from './engine/engine.js';
 import { listPaths, shown } from './util.js';
 
 const plural = (n: number, one: string, many: string): string => (n === 1 ? one : many);
@@ -29,15 +29,11 @@ export const denyAncestorsPinned = defineRule({
         ? `${listPaths(f.ancestors)} cannot be renamed or removed: ${f.ancestors.length === 1 ? 'an ancestor' : 'ancestors'} of this host-trusted path, pinned so that it cannot be moved away and replaced (host-trusted-path)`
         : `${listPaths(f.ancestors)} cannot be renamed or removed: ${f.ancestors.length === 1 ? 'an ancestor' : 'ancestors'} of this deny, pinned so that the denied path cannot be moved out from under it`,
   },
-  check(ctx) {
-    for (const pa of ctx.access.principals) {
-      for (const ga of pa.grants) {
-        const pinned = ga.pinnedAncestors;
-        if (!pinned || ga.grant.implicit) continue;
-        const platforms = (['macos', 'linux'] as const).filter((p) => pinned[p]?.length);
-        const ancestors = [...new Set(platforms.flatMap((p) => pinned[p]!))].sort();
-        if (platforms.length) ctx.report('pinned', { span: ga.grant.span, platforms }, { ancestors, deny: shown(ga.grant) });
-      }
-    }
+  authoredGrant(g, ga, _pa, ctx) {
+    const pinned = ga.pinnedAncestors;
+    if (!pinned) return;
+    const platforms = (['macos', 'linux'] as const).filter((p) => pinned[p]?.length);
+    const ancestors = [...new Set(platforms.flatMap((p) => pinned[p]!))].sort();
+    if (platforms.length) ctx.report('pinned', { span: g.span, platforms }, { ancestors, deny: shown(g) });
   },
 });

@@ -1,5 +1,6 @@
 import type { Grant } from '../compiler/ir/types.js';
-import { defineRule } from './engine.js';
+import type { LinuxNoMount } from '../model/index.js';
+import { defineRule } from './engine/engine.js';
 import { relatedGrant, shown } from './util.js';
 
 export const denyFileSubstitution = defineRule({
@@ -26,22 +27,22 @@ export const denyFileSubstitution = defineRule({
   },
   explains: {
     'empty-cover': (f) => (f.of === 'file' ? 'an empty read-only file covers it: reads succeed empty, writes fail' : 'an empty read-only tmpfs covers it'),
+    'linux-no-mount': (f) => (f.why.kind === 'no-lowering' ? `no Linux lowering for \`${f.why.list}\`: no mount` : linuxNoMountText[f.why.kind]),
   },
-  check(ctx) {
-    for (const pa of ctx.access.principals) {
-      let trees: Map<string, number> | undefined;
-      for (const ga of pa.grants) {
-        const g = ga.grant;
-        const cover = ga.notes.linux;
-        if (g.implicit || !g.path || cover?.kind !== 'empty-cover' || cover.of !== 'file') continue;
-        trees ??= firstTreeAt(pa.principal.grants);
-        const broader = firstTreeAbove(pa.principal.grants, trees, g.path);
-        if (!broader) continue;
-        ctx.report('empty', { span: g.span, related: [relatedGrant(broader, 'the broader grant the denied file sits in')] }, { path: shown(g) });
-      }
-    }
+  grant(g, ga, pa, ctx) {
+    const cover = ga.notes.linux;
+    if (cover?.kind !== 'empty-cover' || cover.of !== 'file') return;
+    const grants = pa.principal.grants;
+    let trees = treesOf.get(grants);
+    if (!trees) treesOf.set(grants, (trees = firstTreeAt(grants)));
+    const broader = firstTreeAbove(grants, trees, g.path);
+    if (!broader) return;
+    ctx.report('empty', { span: g.span, related: [relatedGrant(broader, 'the broader grant the denied file sits in')] }, { path: shown(g) });
   },
 });
+
+/** Per principal, once, on its first denied file: a config may hold tens of thousands of grants. */
+const treesOf = new WeakMap<readonly Grant[], Map<string, number>>();
 
 /** Where each path's first non-deny tree grant is in the principal's grants. */
 function firstTreeAt(grants: readonly Grant[]): Map<string, number> {
@@ -66,3 +67,15 @@ function firstTreeAbove(grants: readonly Grant[], trees: ReadonlyMap<string, num
   }
   return first === undefined ? undefined : grants[first];
 }
+
+/** The words of the Linux plan's notes (bwrap.json `notes`): a grant that became no mount, and why. */
+const linuxNoMountText: Record<Exclude<LinuxNoMount['kind'], 'no-lowering'>, string> = {
+  'not-in-view': 'not in the view',
+  'no-metadata-tree': 'Linux supplies no metadata-only tree: no mount',
+  'under-deny-covered': 'under a deny: covered, not mounted',
+  'under-deny-absent': 'under a deny: not in the view, not mounted',
+  'no-content': 'no content access on Linux: no mount',
+  'own-proc': "served by the sandbox's own /proc (--proc /proc), never the host's",
+  'inside-denied-directory': 'inside a denied directory: already hidden',
+  'cover-kind-unknown': 'kind unknown (no filesystem facts): covered as a directory; bubblewrap fails if it is a file',
+};

@@ -1,6 +1,6 @@
 import type { Principal } from '../compiler/ir/types.js';
 import type { OtherLabel } from '../model/index.js';
-import { defineRule } from './engine.js';
+import { defineRule } from './engine/engine.js';
 import { listPaths, relatedGrant, relatedGrants, shown, who } from './util.js';
 
 /** `the agent`, `tool \`fmt\``: whose deny a label is. */
@@ -43,23 +43,17 @@ export const denyLabelShared = defineRule({
     'labels-of-other-principals': (f) =>
       `${listPaths(f.labels.map((l) => shown(l.grant)))} inside it ${f.labels.length === 1 ? 'is' : 'are'} shut to this principal too: another principal's deny is a label on the files`,
   },
-  check(ctx) {
+  authoredGrant(g, ga, pa, ctx) {
     const principals = ctx.ir.principals;
-    for (const pa of ctx.access.principals) {
-      for (const ga of pa.grants) {
-        const g = ga.grant;
-        if (g.implicit) continue;
-        const base = { list: g.list, path: shown(g), who: who(pa.principal) };
-        const note = ga.notes.windows;
-        if (note?.kind === 'label-of-another-principal')
-          ctx.report('shut', { span: g.span, related: [relatedGrant(note.label.grant, 'the deny whose label shuts it')] }, { ...base, by: `${owner(note.label, principals)}'s deny of ${shown(note.label.grant)} (line ${note.label.grant.span.start.line})` });
-        for (const d of ga.disclosures.windows ?? []) {
-          if (d.kind !== 'labels-of-other-principals') continue;
-          const owners = [...new Set(d.labels.map((l) => owner(l, principals)))];
-          const by = owners.length === 1 ? `${owners[0]}'s deny` : "other principals' denies";
-          ctx.report('inside', { span: g.span, related: relatedGrants(d.labels.map((l) => l.grant), 'a deny whose label shuts a path inside it') }, { ...base, paths: d.labels.map((l) => shown(l.grant)), by });
-        }
-      }
+    const base = { list: g.list, path: shown(g), who: who(pa.principal) };
+    const note = ga.notes.windows;
+    if (note?.kind === 'label-of-another-principal')
+      ctx.report('shut', { span: g.span, related: [relatedGrant(note.label.grant, 'the deny whose label shuts it')] }, { ...base, by: `${owner(note.label, principals)}'s deny of ${shown(note.label.grant)} (line ${note.label.grant.span.start.line})` });
+    for (const d of ga.disclosures.windows ?? []) {
+      if (d.kind !== 'labels-of-other-principals') continue;
+      const owners = [...new Set(d.labels.map((l) => owner(l, principals)))];
+      const by = owners.length === 1 ? `${owners[0]}'s deny` : "other principals' denies";
+      ctx.report('inside', { span: g.span, related: relatedGrants(d.labels.map((l) => l.grant), 'a deny whose label shuts a path inside it') }, { ...base, paths: d.labels.map((l) => shown(l.grant)), by });
     }
   },
 });

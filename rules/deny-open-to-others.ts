@@ -1,7 +1,7 @@
 import type { Platform } from '../compiler/diagnostic.js';
 import type { DenyOpenTo } from '../model/index.js';
-import { defineRule } from './engine.js';
-import { addToList, fixOf } from './fix.js';
+import { defineRule } from './engine/engine.js';
+import { addToList, fixOf } from './engine/fix.js';
 import { relatedGrant, shown, who } from './util.js';
 
 /** "MCP server `fs` can read it (its `read` of ~/ncproj, line 7)" */
@@ -42,30 +42,25 @@ export const denyOpenToOthers = defineRule({
   explains: {
     'others-reach-denied-path': (f) => `other principals are not bound by this deny: ${others(f.others)}`,
   },
-  check(ctx) {
-    for (const pa of ctx.access.principals) {
-      for (const ga of pa.grants) {
-        const g = ga.grant;
-        // One report per deny, for the platforms that disclose the same principals.
-        const groups = new Map<string, { platforms: Platform[]; list: readonly DenyOpenTo[] }>();
-        for (const platform of ['macos', 'linux'] as const) {
-          const fact = ga.disclosures[platform]?.find((m) => m.kind === 'others-reach-denied-path');
-          if (fact?.kind !== 'others-reach-denied-path') continue;
-          const k = key(fact.others);
-          const group = groups.get(k);
-          if (group) group.platforms.push(platform);
-          else groups.set(k, { platforms: [platform], list: fact.others });
-        }
-        for (const { platforms, list } of groups.values()) {
-          const tables = [...new Map(list.map((o) => [o.principal.id, ctx.ir.principals.find((p) => p.id === o.principal.id)!])).values()];
-          const fix = fixOf(...tables.map((p) => addToList(p.written, p.grants, 'deny', [g.written])));
-          ctx.report(
-            'open',
-            { span: g.span, platforms, related: list.slice(0, 10).map((o) => relatedGrant(o.via, `${who(o.principal)}'s grant that covers it`)), fix },
-            { owner: who(pa.principal), path: shown(g), others: others(list) },
-          );
-        }
-      }
+  anyGrant(g, ga, pa, ctx) {
+    // One report per deny, for the platforms that disclose the same principals.
+    const groups = new Map<string, { platforms: Platform[]; list: readonly DenyOpenTo[] }>();
+    for (const platform of ['macos', 'linux'] as const) {
+      const fact = ga.disclosures[platform]?.find((m) => m.kind === 'others-reach-denied-path');
+      if (fact?.kind !== 'others-reach-denied-path') continue;
+      const k = key(fact.others);
+      const group = groups.get(k);
+      if (group) group.platforms.push(platform);
+      else groups.set(k, { platforms: [platform], list: fact.others });
+    }
+    for (const { platforms, list } of groups.values()) {
+      const tables = [...new Map(list.map((o) => [o.principal.id, ctx.ir.principals.find((p) => p.id === o.principal.id)!])).values()];
+      const fix = fixOf(...tables.map((p) => addToList(p.written, p.grants, 'deny', [g.written])));
+      ctx.report(
+        'open',
+        { span: g.span, platforms, related: list.slice(0, 10).map((o) => relatedGrant(o.via, `${who(o.principal)}'s grant that covers it`)), fix },
+        { owner: who(pa.principal), path: shown(g), others: others(list) },
+      );
     }
   },
 });

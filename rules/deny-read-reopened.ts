@@ -1,5 +1,5 @@
 import { isUnder } from '../compiler/paths/index.js';
-import { defineRule } from './engine.js';
+import { defineRule } from './engine/engine.js';
 import { authored, relatedGrant } from './util.js';
 
 export const denyReadReopened = defineRule({
@@ -32,17 +32,12 @@ export const denyReadReopened = defineRule({
     'srt-write-restores-read': () => 'a write root at or under this denied path is bound back from the host, readable',
     'srt-write-only': () => 'written but not read: the read deny holds inside the write root',
   },
-  check(ctx) {
-    for (const p of ctx.ir.principals) {
-      const grants = authored(p);
-      for (const w of grants) {
-        if (w.access !== 'read-write' || !w.path) continue;
-        const d = grants.find((g) => g.access === 'deny-read' && g.path && g.facts.existence !== 'absent' && isUnder(w.path!, g.path));
-        if (!d) continue;
-        const data = { write: w.path, deny: d.path! };
-        if (w.facts.existence !== 'absent' && (d.facts.kind === 'dir' || d.path === w.path)) ctx.report('linux', { span: w.span, related: [relatedGrant(d, 'the read deny it re-opens')] }, data);
-        ctx.report('macos', { span: w.span, related: [relatedGrant(d, 'the read deny')] }, data);
-      }
-    }
+  grant(w, _ga, pa, ctx) {
+    if (w.access !== 'read-write') return;
+    const d = authored(pa.principal).find((g) => g.access === 'deny-read' && g.path && g.facts.existence !== 'absent' && isUnder(w.path, g.path));
+    if (!d) return;
+    const data = { write: w.path, deny: d.path! };
+    if (w.facts.existence !== 'absent' && (d.facts.kind === 'dir' || d.path === w.path)) ctx.report('linux', { span: w.span, related: [relatedGrant(d, 'the read deny it re-opens')] }, data);
+    ctx.report('macos', { span: w.span, related: [relatedGrant(d, 'the read deny')] }, data);
   },
 });

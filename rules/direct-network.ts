@@ -1,6 +1,6 @@
 import type { AbstractSockets } from '../model/index.js';
-import { defineRule } from './engine.js';
-import { fixOf, removeHeaderLine, replaceText } from './fix.js';
+import { defineRule } from './engine/engine.js';
+import { fixOf, removeHeaderLine, replaceText } from './engine/fix.js';
 import { who } from './util.js';
 
 /** What the Linux message says of the host's abstract unix sockets (Landlock's scope, ABI 6). */
@@ -48,16 +48,15 @@ export const directNetwork = defineRule({
     'host-network-namespace': (f) => `the host's network namespace (--share-net): ${explainText[f.abstractSockets]}`,
     'ip-peers-only': () => 'IP peers only, (remote ip "*:*"): the machine\'s unix sockets (ssh-agent, docker.sock, gpg-agent) stay closed, as without the exception; loopback services (127.0.0.1) are reachable',
   },
-  check(ctx) {
-    for (const p of ctx.ir.principals) {
-      if (!p.directNetwork) continue;
-      const network = ctx.access.principals.find((pa) => pa.principal === p)?.network.linux;
-      const abstract = network?.kind === 'host-network-namespace' ? network.abstractSockets : 'reachable';
-      const data = { who: who(p), how: p.directNetwork.how === 'network-table' ? 'a network table' : '`contain_egress = false`', abstract };
-      // Gateway mode: `contain_egress = true`, or no network table.
-      const fix = p.directNetwork.how === 'contain_egress' ? replaceText(p.directNetwork.span, 'true') : fixOf(removeHeaderLine(ctx.text, p.directNetwork.table));
-      ctx.report('bypass', { span: p.directNetwork.span, fix }, data);
-      ctx.report('linux', { span: p.directNetwork.span, fix }, data);
-    }
+  principal(pa, ctx) {
+    const p = pa.principal;
+    if (!p.directNetwork) return;
+    const network = pa.network.linux;
+    const abstract = network?.kind === 'host-network-namespace' ? network.abstractSockets : 'reachable';
+    const data = { who: who(p), how: p.directNetwork.how === 'network-table' ? 'a network table' : '`contain_egress = false`', abstract };
+    // Gateway mode: `contain_egress = true`, or no network table.
+    const fix = p.directNetwork.how === 'contain_egress' ? replaceText(p.directNetwork.span, 'true') : fixOf(removeHeaderLine(ctx.text, p.directNetwork.table));
+    ctx.report('bypass', { span: p.directNetwork.span, fix }, data);
+    ctx.report('linux', { span: p.directNetwork.span, fix }, data);
   },
 });

@@ -1,4 +1,5 @@
-import { defineRule } from './engine.js';
+import { PLATFORMS } from '../compiler/diagnostic.js';
+import { defineRule } from './engine/engine.js';
 
 /** Reported by the settings schema (compiler/schema/validate-json.ts) from the parser's duplicates, not by a check. */
 export const duplicateKey = defineRule({
@@ -15,6 +16,6 @@ export const duplicateKey = defineRule({
     },
   },
   messages: {
-    duplicate: { severity: 'warning', platforms: ['macos', 'linux', 'windows'], text: (d: { message: string }) => d.message },
+    duplicate: { severity: 'warning', platforms: PLATFORMS, text: (d: { message: string }) => d.message },
   },
 });

@@ -1,7 +1,7 @@
 import type { Principal } from '../compiler/ir/types.js';
 import { grantsFor, startsWith, type GrantsToAdd, type MissingNeed } from '../model/exec-start.js';
-import { defineRule } from './engine.js';
-import { addToList, fixOf } from './fix.js';
+import { defineRule } from './engine/engine.js';
+import { addToList, fixOf } from './engine/fix.js';
 import { authored, listPaths, shown, who } from './util.js';
 
 /** The missing needs in words: what the program lacks, by kind, each named once. */
@@ -100,36 +100,33 @@ export const execDependencies = defineRule({
         ? `x, but it cannot start: ${isOrAre(missingInWords(f.missing.filter(starting)))} not in the view`
         : `x, but ${isOrAre(missingInWords(f.missing))} not in the view or not executable there: it fails when it gets to them`,
   },
-  check(ctx) {
-    let unknownReported = false;
-    for (const pa of ctx.access.principals) {
-      const p = pa.principal;
-      const at = (path: string) => pa.effectiveAt(path, 'linux');
-      for (const ga of pa.grants) {
-        const g = ga.grant;
-        if (g.implicit || g.access !== 'exec' || !g.path) continue;
-        if (!ctx.view.knowsFacts) {
-          if (!unknownReported && g.facts.existence !== 'absent') ctx.report('unknown', { span: g.span }, { path: shown(g), fs: ctx.view.description });
-          unknownReported = true;
-          continue;
-        }
-        const needs = g.needs;
-        if (!needs) continue;
-        for (const problem of needs.problems) ctx.report('broken', { span: g.span }, { problem });
-        const fact = (ga.disclosures.linux ?? []).find((m) => m.kind === 'exec-needs-missing');
-        if (fact?.kind === 'exec-needs-missing') {
-          const add = grantsFor(fact.missing);
-          const fix = fixOf(...(['read', 'read_file', 'exec'] as const).filter((l) => add[l].length).map((l) => addToList(p.written, authored(p), l, add[l])));
-          const data = { program: shown(g), who: who(p), denied: deniedInWords(fact.missing), grants: grantsInWords(add, tableName(p)) };
-          const later = fact.missing.filter((m) => !starting(m));
-          if (fact.starts) ctx.report('starts', { span: g.span, ...(fix ? { fix } : {}) }, { ...data, missing: missingInWords(fact.missing.filter(starting)), later: later.length ? missingInWords(later) : '' });
-          else ctx.report('runs', { span: g.span, ...(fix ? { fix } : {}) }, { ...data, missing: missingInWords(fact.missing), why: [...new Set(fact.missing.flatMap((m) => (m.need.reason ? [m.need.reason] : [])))].join('; ') });
-        }
-        if (needs.temporaries) {
-          const tmp = at('/tmp');
-          if (!(tmp.kind === 'access' && tmp.write)) ctx.report('temporaries', { span: g.span }, { program: shown(g), who: who(p) });
-        }
-      }
+  grant(g, ga, pa, ctx) {
+    if (g.access !== 'exec') return;
+    const p = pa.principal;
+    if (!ctx.view.knowsFacts) {
+      // Said once a lint, at the first exec grant: without machine facts no program's needs are known.
+      if (!unknownSaid.has(ctx) && g.facts.existence !== 'absent') ctx.report('unknown', { span: g.span }, { path: shown(g), fs: ctx.view.description });
+      unknownSaid.add(ctx);
+      return;
+    }
+    const needs = g.needs;
+    if (!needs) return;
+    for (const problem of needs.problems) ctx.report('broken', { span: g.span }, { problem });
+    const fact = (ga.disclosures.linux ?? []).find((m) => m.kind === 'exec-needs-missing');
+    if (fact?.kind === 'exec-needs-missing') {
+      const add = grantsFor(fact.missing);
+      const fix = fixOf(...(['read', 'read_file', 'exec'] as const).filter((l) => add[l].length).map((l) => addToList(p.written, authored(p), l, add[l])));
+      const data = { program: shown(g), who: who(p), denied: deniedInWords(fact.missing), grants: grantsInWords(add, tableName(p)) };
+      const later = fact.missing.filter((m) => !starting(m));
+      if (fact.starts) ctx.report('starts', { span: g.span, ...(fix ? { fix } : {}) }, { ...data, missing: missingInWords(fact.missing.filter(starting)), later: later.length ? missingInWords(later) : '' });
+      else ctx.report('runs', { span: g.span, ...(fix ? { fix } : {}) }, { ...data, missing: missingInWords(fact.missing), why: [...new Set(fact.missing.flatMap((m) => (m.need.reason ? [m.need.reason] : [])))].join('; ') });
+    }
+    if (needs.temporaries) {
+      const tmp = pa.effectiveAt('/tmp', 'linux');
+      if (!(tmp.kind === 'access' && tmp.write)) ctx.report('temporaries', { span: g.span }, { program: shown(g), who: who(p) });
     }
   },
 });
+
+/** The lints (a rule context each) that have said `unknown` already. */
+const unknownSaid = new WeakSet<object>();

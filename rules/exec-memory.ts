@@ -1,7 +1,8 @@
 import runtimes from './runtimes.json' with { type: 'json' };
+import type { PolicyIR } from '../compiler/ir/types.js';
 import { expandTilde, inspectPath, isUnder } from '../compiler/paths/index.js';
-import { defineRule } from './engine.js';
-import { authored, listPaths, shown, who } from './util.js';
+import { defineRule } from './engine/engine.js';
+import { listPaths, shown, who } from './util.js';
 
 const jit: Readonly<Record<string, string>> = runtimes.jitRuntimes;
 const escape = (k: string): string => k.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
@@ -37,35 +38,38 @@ export const execMemory = defineRule({
       suggestion: 'Run them in a JIT-less mode (node --jitless, or `boxwright run --pass-env NODE_OPTIONS=--jitless` for a program that starts node, without WebAssembly; java -Xint; pypy --jit off), or grant a narrower tree that holds none.',
     },
   },
-  check(ctx) {
-    const bins = runtimes.binDirectories.map((d) => expandTilde(d, ctx.ir.home));
-    for (const p of ctx.ir.principals) {
-      for (const g of authored(p)) {
-        if (!g.path || g.access === 'deny') continue;
-        // Named outright: an agent exec grant, or any content grant of a tool or server.
-        if (p.kind !== 'agent' || g.access === 'exec') {
-          const name = runtimeOf(g.path.slice(g.path.lastIndexOf('/') + 1));
-          if (name) {
-            ctx.report('jit', { span: g.span }, { path: shown(g), why: jit[name]! });
-            continue;
-          }
-        }
-        // Reachable: in a bin directory under a content tree, where the model's Linux cell says the principal may execute.
-        const tree = g.scope === 'tree' && g.access !== 'list' && g.access !== 'metadata';
-        const pa = ctx.access.principals.find((x) => x.principal === p);
-        if (!tree || !pa || ctx.view.knowsFacts === false) continue;
-        const found: string[] = [];
-        for (const dir of bins) {
-          if (!isUnder(dir, g.path)) continue;
-          for (const name of Object.keys(jit)) {
-            const candidate = `${dir}/${name}`;
-            const cell = pa.effectiveAt(candidate, 'linux');
-            if (cell.kind === 'access' && cell.exec && inspectPath(ctx.view, candidate).existence === 'exists') found.push(candidate);
-          }
-        }
-        const because = pa.linuxExec === 'mounts' ? 'read trees are executable there' : p.kind === 'tool' ? 'a tool runs what its content grants hold' : 'an exec grant makes them executable';
-        if (found.length) ctx.report('reachable', { span: g.span }, { path: shown(g), who: who(p), runtimes: found.sort(), because });
+  grant(g, _ga, pa, ctx) {
+    if (g.access === 'deny') return;
+    const p = pa.principal;
+    // Named outright: an agent exec grant, or any content grant of a tool or server.
+    if (p.kind !== 'agent' || g.access === 'exec') {
+      const name = runtimeOf(g.path.slice(g.path.lastIndexOf('/') + 1));
+      if (name) {
+        ctx.report('jit', { span: g.span }, { path: shown(g), why: jit[name]! });
+        return;
       }
     }
+    // Reachable: in a bin directory under a content tree, where the model's Linux cell says the principal may execute.
+    const tree = g.scope === 'tree' && g.access !== 'list' && g.access !== 'metadata';
+    if (!tree || ctx.view.knowsFacts === false) return;
+    const found: string[] = [];
+    for (const dir of binsOf(ctx.ir)) {
+      if (!isUnder(dir, g.path)) continue;
+      for (const name of Object.keys(jit)) {
+        const candidate = `${dir}/${name}`;
+        const cell = pa.effectiveAt(candidate, 'linux');
+        if (cell.kind === 'access' && cell.exec && inspectPath(ctx.view, candidate).existence === 'exists') found.push(candidate);
+      }
+    }
+    const because = pa.linuxExec === 'mounts' ? 'read trees are executable there' : p.kind === 'tool' ? 'a tool runs what its content grants hold' : 'an exec grant makes them executable';
+    if (found.length) ctx.report('reachable', { span: g.span }, { path: shown(g), who: who(p), runtimes: found.sort(), because });
   },
 });
+
+/** The runtimes' bin directories in this config's home, once a lint. */
+function binsOf(ir: PolicyIR): readonly string[] {
+  let out = bins.get(ir);
+  if (!out) bins.set(ir, (out = runtimes.binDirectories.map((d) => expandTilde(d, ir.home))));
+  return out;
+}
+const bins = new WeakMap<PolicyIR, readonly string[]>();

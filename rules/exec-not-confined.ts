@@ -1,4 +1,4 @@
-import { defineRule } from './engine.js';
+import { defineRule } from './engine/engine.js';
 import { authored, relatedGrants, who } from './util.js';
 
 export const execNotConfined = defineRule({
@@ -33,14 +33,13 @@ export const execNotConfined = defineRule({
     'exec-grant-readable': () => 'the executable is bound read-only: it can be read as well as run',
     'loader-maps': () => 'not executable (Landlock checks execve), but the dynamic loader can still run a program from it (ld.so PROGRAM maps it)',
   },
-  check(ctx) {
-    for (const p of ctx.ir.principals) {
-      if (p.kind === 'tool') continue; // tool-exec-widening says it for tools
-      const readable = authored(p).filter((g) => g.path && (g.access === 'read' || g.access === 'read-write'));
-      const first = readable[0];
-      if (!first) continue;
-      const confined = ctx.access.principals.find((pa) => pa.principal === p)?.linuxExec === 'landlock';
-      ctx.report(confined ? 'loader' : 'executable', { span: first.span, related: relatedGrants(readable.slice(1), confined ? 'also loadable through the dynamic loader' : 'also executable on Linux') }, { who: who(p), count: readable.length });
-    }
+  principal(pa, ctx) {
+    const p = pa.principal;
+    if (p.kind === 'tool') return; // tool-exec-widening says it for tools
+    const readable = authored(p).filter((g) => g.path && (g.access === 'read' || g.access === 'read-write'));
+    const first = readable[0];
+    if (!first) return;
+    const confined = pa.linuxExec === 'landlock';
+    ctx.report(confined ? 'loader' : 'executable', { span: first.span, related: relatedGrants(readable.slice(1), confined ? 'also loadable through the dynamic loader' : 'also executable on Linux') }, { who: who(p), count: readable.length });
   },
 });

@@ -1,6 +1,7 @@
+import type { Platform } from '../compiler/diagnostic.js';
 import type { Grant } from '../compiler/ir/types.js';
-import { defineRule } from './engine.js';
-import { addToList, fixOf, removeFromList } from './fix.js';
+import { defineRule } from './engine/engine.js';
+import { addToList, fixOf, removeFromList } from './engine/fix.js';
 import { shown } from './util.js';
 
 /** What macOS's literal gives of a directory, for a read_file and for a write_file. */
@@ -8,6 +9,19 @@ const entryGives = { read: 'its names, none of its contents', write: 'its own pr
 
 /** The tree list that says what a one-file entry on a directory would give on Linux. */
 const treeList = (g: Grant): 'read' | 'write' => (g.access === 'read' ? 'read' : 'write');
+
+/**
+ * What a `write_file` of a file is on each platform: the file, not its
+ * directory, so a save through a temporary file beside it fails everywhere.
+ * Linux (a bind-mounted file) and Windows (the 0x12019f mask, no DELETE:
+ * targets/windows/README.md) also keep it from being renamed or deleted;
+ * macOS's `file-write*` on the literal lets it be deleted and re-created.
+ */
+const rewriteInPlace: Readonly<Record<Platform, string>> = {
+  macos: '`file-write*` on this file alone: it can be rewritten, deleted and created again, but no file beside it, so tools that save through a temporary file and a rename (safe save, `sed -i`) fail: grant `write` on the directory for those',
+  linux: 'a rewrite in place: the file is bind-mounted alone, so it can be rewritten, truncated and appended but not renamed, deleted or replaced (a mount point of its own); tools that save through a temporary file and a rename (safe save, `sed -i`) fail: grant `write` on the directory for those',
+  windows: 'a rewrite in place: read and write without DELETE (0x12019f), so the file can be rewritten, truncated and appended but not renamed, deleted or replaced; tools that save through a temporary file and a rename (safe save, `sed -i`) fail: grant `write` on the directory for those',
+};
 
 export const fileEntryOnDirectory = defineRule({
   meta: {
@@ -47,23 +61,19 @@ export const fileEntryOnDirectory = defineRule({
   },
   explains: {
     'directory-as-one-file': () => 'a one-file entry names a directory, and the platform cannot give a directory alone',
+    'rewrite-in-place': (f) => rewriteInPlace[f.platform],
     'directory-entry-only': (f) => `a one-file entry names a directory: macOS gives the directory entry alone (${entryGives[f.access]}), nothing below it; \`${f.access}\` grants its contents`,
   },
-  check(ctx) {
-    for (const pa of ctx.access.principals) {
-      for (const ga of pa.grants) {
-        const g = ga.grant;
-        if (g.implicit || g.scope !== 'file' || g.facts.kind !== 'dir' || (g.access !== 'read' && g.access !== 'write')) continue;
-        const tree = treeList(g);
-        const fix = fixOf(addToList(pa.principal.written, pa.principal.grants, tree, [g.written]), removeFromList(ctx.text, g.span));
-        const d = { list: g.list, path: shown(g), tree };
-        const entry = ga.notes.macos;
-        if (entry?.kind === 'directory-entry-only') ctx.report('macos', { span: g.span }, { ...d, gives: entryGives[entry.access] });
-        const linux = ga.effective.linux;
-        if (linux.kind === 'refused' && linux.because.kind === 'directory-as-one-file') ctx.report('linux', { span: g.span, fix }, d);
-        const windows = ga.effective.windows;
-        if (ga.applies.windows && windows.kind === 'refused' && windows.because.kind === 'directory-as-one-file') ctx.report('windows', { span: g.span, fix }, d);
-      }
-    }
+  authoredGrant(g, ga, pa, ctx) {
+    if (g.scope !== 'file' || g.facts.kind !== 'dir' || (g.access !== 'read' && g.access !== 'write')) return;
+    const tree = treeList(g);
+    const fix = fixOf(addToList(pa.principal.written, pa.principal.grants, tree, [g.written]), removeFromList(ctx.text, g.span));
+    const d = { list: g.list, path: shown(g), tree };
+    const entry = ga.notes.macos;
+    if (entry?.kind === 'directory-entry-only') ctx.report('macos', { span: g.span }, { ...d, gives: entryGives[entry.access] });
+    const linux = ga.effective.linux;
+    if (linux.kind === 'refused' && linux.because.kind === 'directory-as-one-file') ctx.report('linux', { span: g.span, fix }, d);
+    const windows = ga.effective.windows;
+    if (ga.applies.windows && windows.kind === 'refused' && windows.because.kind === 'directory-as-one-file') ctx.report('windows', { span: g.span, fix }, d);
   },
 });

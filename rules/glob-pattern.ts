@@ -1,6 +1,6 @@
-import { defineRule } from './engine.js';
+import { PLATFORMS } from '../compiler/diagnostic.js';
+import { defineRule } from './engine/engine.js';
 import { writtenPath } from './runtime-util.js';
-import { authored } from './util.js';
 
 /** The first component holds a wildcard: sandbox-runtime's Linux expansion needs a literal directory to start from. */
 const wildFirst = (pattern: string): boolean => /[*?[\]]/.test(pattern.split('/')[1] ?? '');
@@ -38,7 +38,7 @@ export const globPattern = defineRule({
     },
     anchored: {
       severity: 'warning',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { list: string; written: string; cwd: string }) => `\`${d.list}\` ${d.written} is resolved against the working directory (${d.cwd}): it holds only below it, not wherever the name occurs (sandbox-runtime #432)`,
       suggestion: 'Anchor the pattern where it must hold (`~/**/.env`), or name the paths.',
     },
@@ -51,20 +51,16 @@ export const globPattern = defineRule({
   explains: {
     'srt-pattern': () => 'a glob pattern: it names no one path, and each platform reads it its own way',
   },
-  check(ctx) {
+  authoredGrant(g, _ga, _pa, ctx) {
+    if (!g.pattern) return;
     const cwd = ctx.ir.runtime?.cwd ?? '';
-    for (const p of ctx.ir.principals) {
-      for (const g of authored(p)) {
-        if (!g.pattern) continue;
-        const list = g.list === 'permissions.allow' ? 'allowWrite' : g.list === 'permissions.deny' ? (g.access === 'deny-read' ? 'denyRead' : 'denyWrite') : g.list;
-        const written = writtenPath(g.written);
-        if (!written.startsWith('/') && !written.startsWith('~') && written.startsWith('**/')) ctx.report('anchored', { span: g.span }, { list, written, cwd });
-        if (g.access === 'read-write' || g.access === 'deny-write') {
-          ctx.report('writeSkipped', { span: g.span }, { list, pattern: g.pattern, effect: g.access === 'deny-write' ? 'nothing is write-denied by it' : 'nothing becomes writable by it' });
-        } else if (wildFirst(g.pattern)) ctx.report('readSkipped', { span: g.span }, { list, pattern: g.pattern });
-        else ctx.report('readExpanded', { span: g.span }, { list, pattern: g.pattern });
-        if (ctx.ir.dialect === 'srt') ctx.report('windowsExpanded', { span: g.span }, { list, pattern: g.pattern });
-      }
-    }
+    const list = g.list === 'permissions.allow' ? 'allowWrite' : g.list === 'permissions.deny' ? (g.access === 'deny-read' ? 'denyRead' : 'denyWrite') : g.list;
+    const written = writtenPath(g.written);
+    if (!written.startsWith('/') && !written.startsWith('~') && written.startsWith('**/')) ctx.report('anchored', { span: g.span }, { list, written, cwd });
+    if (g.access === 'read-write' || g.access === 'deny-write') {
+      ctx.report('writeSkipped', { span: g.span }, { list, pattern: g.pattern, effect: g.access === 'deny-write' ? 'nothing is write-denied by it' : 'nothing becomes writable by it' });
+    } else if (wildFirst(g.pattern)) ctx.report('readSkipped', { span: g.span }, { list, pattern: g.pattern });
+    else ctx.report('readExpanded', { span: g.span }, { list, pattern: g.pattern });
+    if (ctx.ir.dialect === 'srt') ctx.report('windowsExpanded', { span: g.span }, { list, pattern: g.pattern });
   },
 });

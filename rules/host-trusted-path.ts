@@ -1,11 +1,10 @@
-import type { Platform } from '../compiler/diagnostic.js';
-import { PLATFORMS } from '../compiler/diagnostic.js';
+import { PLATFORMS, type Platform } from '../compiler/diagnostic.js';
 import type { Grant } from '../compiler/ir/types.js';
 import { SEARCH_BUDGET, SEARCH_DEPTH } from '../compiler/paths/index.js';
 import { isUnder } from '../compiler/paths/spelling.js';
-import type { Cell, TrustedAccess } from '../model/index.js';
+import type { Cell, PrincipalAccess, TrustedAccess } from '../model/index.js';
 import type { Fact } from '../model/facts.js';
-import { defineRule } from './engine.js';
+import { defineRule } from './engine/engine.js';
 import { listPaths, shown } from './util.js';
 
 type HostTrustedFact = Extract<Fact, { kind: 'host-trusted' }>;
@@ -61,34 +60,34 @@ export const hostTrustedPath = defineRule({
   messages: {
     readOnly: {
       severity: 'info',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { tree: string; existing: readonly string[]; absent: readonly string[] }) =>
         `inside ${d.tree}, the host-trusted ${listPaths(d.existing, 4)} ${d.existing.length === 1 ? 'stays' : 'stay'} read-only (the host runs or trusts ${d.existing.length === 1 ? 'it' : 'them'} after the run)${d.absent.length ? `; ${listPaths(d.absent, 3)} ${d.absent.length === 1 ? 'does' : 'do'} not exist yet: macOS refuses ${d.absent.length === 1 ? 'its' : 'their'} creation, Linux and Windows cannot` : ''}; a write grant that names one lifts it`,
     },
     unknown: {
       severity: 'info',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       machineDependent: true,
       text: (d: { tree: string; paths: readonly string[] }) =>
         `depends on the machine: inside ${d.tree}, the host-trusted ${listPaths(d.paths, 4)} stay read-only where they exist (macOS refuses them whether or not they do); the filesystem view does not say which exist`,
     },
     lifted: {
       severity: 'warning',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { path: string; trusted: string; inside: boolean; why: string }) =>
         `${d.path} ${d.inside ? 'is inside' : 'is'} the host-trusted ${d.trusted}: the workload may write what the host runs or trusts after the run (${d.why})`,
       suggestion: 'Grant a path outside it if the workload does not need to write there; if it does, review what the host runs from it after every run.',
     },
     unsearched: {
       severity: 'info',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { tree: string; dirs: readonly string[] }) =>
         `inside ${d.tree}, the search for host-trusted paths stopped after ${SEARCH_BUDGET} directories: ${listPaths(d.dirs, 3)} ${d.dirs.length === 1 ? 'was' : 'were'} not listed, and a .git or other host-trusted name in ${d.dirs.length === 1 ? 'it' : 'them'} stays writable`,
       suggestion: 'Grant a narrower write tree.',
     },
     worktreeGit: {
       severity: 'warning',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { problem: string }) => `the session worktree's .git is not followed: ${d.problem}; it stays read-only, and no git directory is granted, so git fails in the sandbox`,
       suggestion: 'Make the worktree with `git worktree add` (TYBA does), and leave its .git file as git wrote it.',
     },
@@ -102,43 +101,50 @@ export const hostTrustedPath = defineRule({
       const span = ir.principals[0]?.span;
       if (span) ctx.report('worktreeGit', { span }, { problem: ir.tyba.git.problem });
     }
-    for (const pa of ctx.access.principals) {
-      // At each write tree: what it holds, by the platforms where it matters.
-      const byTree = new Map<Grant, TrustedAccess[]>();
-      for (const ta of pa.hostTrusted) {
-        if (!ta.under || ta.trusted.parentOf) continue;
-        if (!PLATFORMS.some((p) => ta.state[p] === 'read-only' || ta.state[p] === 'creatable')) continue;
-        const list = byTree.get(ta.under) ?? [];
-        list.push(ta);
-        byTree.set(ta.under, list);
-      }
-      for (const [tree, tas] of byTree) {
-        const platforms = PLATFORMS.filter((p) => tas.some((ta) => ta.state[p] === 'read-only' || ta.state[p] === 'creatable'));
-        const known = tas.filter((ta) => ta.trusted.facts.existence !== 'unknown');
-        const unknown = tas.filter((ta) => ta.trusted.facts.existence === 'unknown');
-        const existing = known.filter((ta) => ta.trusted.facts.existence === 'exists' && PLATFORMS.some((p) => ta.state[p] === 'read-only')).map(named);
-        const absent = known.filter((ta) => ta.trusted.facts.existence === 'absent').map((ta) => ta.trusted.path);
-        // Said where one exists; the names a tree's root may hold, not there yet, are said with them (and in explain's rows).
-        if (existing.length) ctx.report('readOnly', { span: tree.span, platforms }, { tree: shown(tree), existing, absent });
-        if (unknown.length) ctx.report('unknown', { span: tree.span, platforms }, { tree: shown(tree), paths: unknown.map((ta) => ta.trusted.path) });
-      }
-      // A grant that names one (or a path inside it): one warning, naming the outermost, where it writes.
-      const lifted = new Map<Grant, TrustedAccess>();
-      for (const ta of pa.hostTrusted) for (const g of ta.lifts) if (!g.implicit && !lifted.has(g)) lifted.set(g, ta);
-      for (const ga of pa.grants) {
-        const ta = lifted.get(ga.grant);
-        if (!ta) continue;
-        const platforms = PLATFORMS.filter((p: Platform) => ga.applies[p] && writes(ga.effective[p]));
-        if (platforms.length) ctx.report('lifted', { span: ga.grant.span, platforms }, { path: shown(ga.grant), trusted: named(ta), inside: ga.grant.path !== ta.trusted.path, why: ta.trusted.why });
-      }
-      // Where the search stopped: at the write trees that hold what it did not list.
-      for (const ga of pa.grants) {
-        const g = ga.grant;
-        if (!g.path || g.scope !== 'tree' || (g.access !== 'write' && g.access !== 'read-write')) continue;
-        const dirs = ir.hostTrusted.unsearched.filter((d) => isUnder(d, g.path!));
-        const platforms = PLATFORMS.filter((p) => ga.applies[p]);
-        if (dirs.length && platforms.length) ctx.report('unsearched', { span: g.span, platforms }, { tree: shown(g), dirs });
-      }
+  },
+  principal(pa, ctx) {
+    // At each write tree: what it holds, by the platforms where it matters.
+    const byTree = new Map<Grant, TrustedAccess[]>();
+    for (const ta of pa.hostTrusted) {
+      if (!ta.under || ta.trusted.parentOf) continue;
+      if (!PLATFORMS.some((p) => ta.state[p] === 'read-only' || ta.state[p] === 'creatable')) continue;
+      const list = byTree.get(ta.under) ?? [];
+      list.push(ta);
+      byTree.set(ta.under, list);
+    }
+    for (const [tree, tas] of byTree) {
+      const platforms = PLATFORMS.filter((p) => tas.some((ta) => ta.state[p] === 'read-only' || ta.state[p] === 'creatable'));
+      const known = tas.filter((ta) => ta.trusted.facts.existence !== 'unknown');
+      const unknown = tas.filter((ta) => ta.trusted.facts.existence === 'unknown');
+      const existing = known.filter((ta) => ta.trusted.facts.existence === 'exists' && PLATFORMS.some((p) => ta.state[p] === 'read-only')).map(named);
+      const absent = known.filter((ta) => ta.trusted.facts.existence === 'absent').map((ta) => ta.trusted.path);
+      // Said where one exists; the names a tree's root may hold, not there yet, are said with them (and in explain's rows).
+      if (existing.length) ctx.report('readOnly', { span: tree.span, platforms }, { tree: shown(tree), existing, absent });
+      if (unknown.length) ctx.report('unknown', { span: tree.span, platforms }, { tree: shown(tree), paths: unknown.map((ta) => ta.trusted.path) });
     }
   },
+  anyGrant(g, ga, pa, ctx) {
+    // A grant that names one (or a path inside it): one warning, naming the outermost, where it writes.
+    const ta = liftedBy(pa).get(g);
+    if (ta) {
+      const platforms = PLATFORMS.filter((p: Platform) => ga.applies[p] && writes(ga.effective[p]));
+      if (platforms.length) ctx.report('lifted', { span: g.span, platforms }, { path: shown(g), trusted: named(ta), inside: g.path !== ta.trusted.path, why: ta.trusted.why });
+    }
+    // Where the search stopped: at the write trees that hold what it did not list.
+    if (!g.path || g.scope !== 'tree' || (g.access !== 'write' && g.access !== 'read-write')) return;
+    const dirs = ctx.ir.hostTrusted.unsearched.filter((d) => isUnder(d, g.path!));
+    const platforms = PLATFORMS.filter((p) => ga.applies[p]);
+    if (dirs.length && platforms.length) ctx.report('unsearched', { span: g.span, platforms }, { tree: shown(g), dirs });
+  },
 });
+
+/** The authored grants of a principal that name a host-trusted path or one inside it, each with the outermost it names; once a principal. */
+function liftedBy(pa: PrincipalAccess): ReadonlyMap<Grant, TrustedAccess> {
+  let lifted = liftedOf.get(pa);
+  if (lifted) return lifted;
+  lifted = new Map();
+  for (const ta of pa.hostTrusted) for (const g of ta.lifts) if (!g.implicit && !lifted.has(g)) lifted.set(g, ta);
+  liftedOf.set(pa, lifted);
+  return lifted;
+}
+const liftedOf = new WeakMap<PrincipalAccess, Map<Grant, TrustedAccess>>();

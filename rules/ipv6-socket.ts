@@ -1,4 +1,4 @@
-import { defineRule } from './engine.js';
+import { defineRule } from './engine/engine.js';
 import { who } from './util.js';
 
 export const ipv6Socket = defineRule({
@@ -22,7 +22,7 @@ export const ipv6Socket = defineRule({
       suggestion: 'Use a validated IPv4 destination or gateway route.',
     },
   },
-  check(ctx) {
-    for (const p of ctx.ir.principals) if (p.directNetwork) ctx.report('ipv6', { span: p.directNetwork.span }, { who: who(p) });
+  principal({ principal: p }, ctx) {
+    if (p.directNetwork) ctx.report('ipv6', { span: p.directNetwork.span }, { who: who(p) });
   },
 });

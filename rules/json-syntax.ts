@@ -1,4 +1,5 @@
-import { defineRule } from './engine.js';
+import { PLATFORMS } from '../compiler/diagnostic.js';
+import { defineRule } from './engine/engine.js';
 
 /** Reported by the front end (compiler/json), not by a check. */
 export const jsonSyntax = defineRule({
@@ -15,6 +16,6 @@ export const jsonSyntax = defineRule({
     },
   },
   messages: {
-    syntax: { severity: 'error', platforms: ['macos', 'linux', 'windows'], text: (d: { message: string }) => d.message },
+    syntax: { severity: 'error', platforms: PLATFORMS, text: (d: { message: string }) => d.message },
   },
 });

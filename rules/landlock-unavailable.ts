@@ -1,4 +1,4 @@
-import { defineRule } from './engine.js';
+import { defineRule } from './engine/engine.js';
 
 export const landlockUnavailable = defineRule({
   meta: {

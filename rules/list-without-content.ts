@@ -1,5 +1,5 @@
-import { defineRule } from './engine.js';
-import { addToList, fixOf, removeFromList } from './fix.js';
+import { defineRule } from './engine/engine.js';
+import { addToList, fixOf, removeFromList } from './engine/fix.js';
 import { shown } from './util.js';
 
 export const listWithoutContent = defineRule({
@@ -34,16 +34,11 @@ export const listWithoutContent = defineRule({
     'names-without-content': () => 'Linux mounts cannot show names without contents',
     'names-of-a-file': () => 'a file has no entry names: macOS gives its properties only (existence, size, dates), not its content',
   },
-  check(ctx) {
-    for (const pa of ctx.access.principals) {
-      for (const ga of pa.grants) {
-        if (ga.notes.macos?.kind === 'names-of-a-file') ctx.report('file', { span: ga.grant.span }, { path: shown(ga.grant) });
-        const cell = ga.effective.linux;
-        if (cell.kind !== 'refused' || cell.because.kind !== 'names-without-content') continue;
-        const g = ga.grant;
-        const fix = fixOf(addToList(pa.principal.written, pa.principal.grants, 'read', [g.written]), removeFromList(ctx.text, g.span));
-        ctx.report('refused', { span: g.span, fix }, { path: shown(g) });
-      }
-    }
+  anyGrant(g, ga, pa, ctx) {
+    if (ga.notes.macos?.kind === 'names-of-a-file') ctx.report('file', { span: g.span }, { path: shown(g) });
+    const cell = ga.effective.linux;
+    if (cell.kind !== 'refused' || cell.because.kind !== 'names-without-content') return;
+    const fix = fixOf(addToList(pa.principal.written, pa.principal.grants, 'read', [g.written]), removeFromList(ctx.text, g.span));
+    ctx.report('refused', { span: g.span, fix }, { path: shown(g) });
   },
 });

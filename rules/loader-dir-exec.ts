@@ -1,6 +1,6 @@
 import loaders from '../compiler/paths/loaders.json' with { type: 'json' };
-import { defineRule } from './engine.js';
-import { authored, shown } from './util.js';
+import { defineRule } from './engine/engine.js';
+import { shown } from './util.js';
 
 export const loaderDirExec = defineRule({
   meta: {
@@ -26,10 +26,7 @@ export const loaderDirExec = defineRule({
   explains: {
     'loader-directory': () => 'Linux makes a granted loader directory executable: libraries require executable mappings',
   },
-  check(ctx) {
-    for (const p of ctx.ir.principals) {
-      if (p.kind !== 'agent') continue;
-      for (const g of authored(p)) if (g.access === 'read' && g.path && loaders.loaderDirectories.includes(g.path)) ctx.report('loader', { span: g.span }, { path: shown(g) });
-    }
+  grant(g, _ga, pa, ctx) {
+    if (pa.principal.kind === 'agent' && g.access === 'read' && loaders.loaderDirectories.includes(g.path)) ctx.report('loader', { span: g.span }, { path: shown(g) });
   },
 });

@@ -1,4 +1,5 @@
-import { defineRule } from './engine.js';
+import type { PrincipalAccess } from '../model/index.js';
+import { defineRule, type PathGrant } from './engine/engine.js';
 import { listPaths, relatedGrants, who } from './util.js';
 
 export const lowLabelExposure = defineRule({
@@ -22,21 +23,23 @@ export const lowLabelExposure = defineRule({
       suggestion: 'Use the smallest write subtree or exact file.',
     },
   },
-  check(ctx) {
-    for (const pa of ctx.access.principals) {
-      const labelled = pa.grants.filter((ga) => {
-        const g = ga.grant;
-        const cell = ga.effective.windows;
-        // A path the plan leaves out (no-windows-path) gets no label: the model says it does not apply there.
-        return !g.implicit && (g.access === 'write' || g.access === 'read-write') && ga.applies.windows && !!g.path && cell.kind === 'access' && cell.write;
-      });
-      const first = labelled[0];
-      if (!first) continue;
-      ctx.report(
-        'labelled',
-        { span: first.grant.span, related: relatedGrants(labelled.slice(1).map((ga) => ga.grant), 'also labelled Low') },
-        { paths: labelled.map((ga) => ga.grant.path!), who: who(pa.principal) },
-      );
+  grant(g, ga, pa) {
+    const cell = ga.effective.windows;
+    // A path the plan leaves out (no-windows-path) gets no label: the model says it does not apply there.
+    if ((g.access === 'write' || g.access === 'read-write') && ga.applies.windows && cell.kind === 'access' && cell.write) {
+      const list = labelled.get(pa);
+      if (list) list.push(g);
+      else labelled.set(pa, [g]);
     }
   },
+  principalExit(pa, ctx) {
+    const grants = labelled.get(pa);
+    labelled.delete(pa); // a model may be linted again
+    const first = grants?.[0];
+    if (!grants || !first) return;
+    ctx.report('labelled', { span: first.span, related: relatedGrants(grants.slice(1), 'also labelled Low') }, { paths: grants.map((g) => g.path), who: who(pa.principal) });
+  },
 });
+
+/** Each principal's grants that Windows labels Low, gathered by the walk and said once at the principal's end. */
+const labelled = new WeakMap<PrincipalAccess, PathGrant[]>();

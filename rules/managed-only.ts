@@ -1,4 +1,5 @@
-import { defineRule } from './engine.js';
+import { PLATFORMS } from '../compiler/diagnostic.js';
+import { defineRule } from './engine/engine.js';
 
 /** Claude Code keys honoured only in managed settings (the settings reference: "Only honored when set by managed settings; ignored in user/project settings"). */
 const managedOnly = ['sandbox.network.allowManagedDomainsOnly', 'sandbox.filesystem.allowManagedReadPathsOnly', 'permissions.allowManagedPermissionRulesOnly'];
@@ -19,7 +20,7 @@ export const managedOnlySetting = defineRule({
   messages: {
     ignored: {
       severity: 'warning',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { key: string }) => `\`${d.key}\` is honoured only in managed settings (managed-settings.json): Claude Code ignores it in this file`,
       suggestion: 'Move it to the managed settings file, or remove it.',
     },

@@ -1,6 +1,8 @@
+import { PLATFORMS } from '../compiler/diagnostic.js';
+import type { Grant, Principal } from '../compiler/ir/types.js';
 import { isUnder } from '../compiler/paths/index.js';
-import { defineRule } from './engine.js';
-import { authored, listPaths } from './util.js';
+import { defineRule } from './engine/engine.js';
+import { listPaths } from './util.js';
 
 export const mandatoryDeny = defineRule({
   meta: {
@@ -18,7 +20,7 @@ export const mandatoryDeny = defineRule({
   messages: {
     holds: {
       severity: 'info',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { paths: string }) => `sandbox-runtime keeps these read-only inside this write grant, whatever the settings say: ${d.paths}`,
     },
     unmakeable: {
@@ -29,7 +31,7 @@ export const mandatoryDeny = defineRule({
     },
     overridden: {
       severity: 'warning',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { path: string }) => `${d.path} is one of sandbox-runtime's mandatory denies: it stays read-only, so this grant has no effect there`,
       suggestion: 'Remove the grant (only `.git/config` can be lifted, with `allowGitConfig`).',
     },
@@ -38,24 +40,27 @@ export const mandatoryDeny = defineRule({
     'srt-placeholder-unmakeable': (f) => `the placeholder for this deny would go in ${f.holder}, which the sandbox shows read-only: bubblewrap cannot make ${f.at}, and the sandbox does not start`,
     'srt-deny-placeholder': () => 'the path does not exist, so sandbox-runtime holds the deny with a placeholder it makes on the host for the run (an empty file or directory)',
   },
-  check(ctx) {
-    for (const pa of ctx.access.principals)
-      for (const ga of pa.grants) {
-        const c = ga.effective.linux;
-        if (c.kind === 'refused' && c.because.kind === 'srt-placeholder-unmakeable') ctx.report('unmakeable', { span: ga.grant.span }, { path: ga.grant.path ?? ga.grant.written, at: c.because.at, holder: c.because.holder });
-      }
-    for (const p of ctx.ir.principals) {
-      const mandatory = p.grants.filter((g) => g.implicit && g.access === 'deny-write' && g.path);
-      for (const w of authored(p)) {
-        if (w.access !== 'read-write' || !w.path) continue;
-        const hit = mandatory.find((m) => isUnder(w.path!, m.path!));
-        if (hit) {
-          ctx.report('overridden', { span: w.span }, { path: hit.path! });
-          continue;
-        }
-        const inside = mandatory.filter((m) => isUnder(m.path!, w.path!)).map((m) => m.path!);
-        if (inside.length) ctx.report('holds', { span: w.span }, { paths: listPaths(inside, 6) });
-      }
+  anyGrant(g, ga, _pa, ctx) {
+    const c = ga.effective.linux;
+    if (c.kind === 'refused' && c.because.kind === 'srt-placeholder-unmakeable') ctx.report('unmakeable', { span: g.span }, { path: g.path ?? g.written, at: c.because.at, holder: c.because.holder });
+  },
+  grant(w, _ga, pa, ctx) {
+    if (w.access !== 'read-write') return;
+    const mandatory = mandatoryOf(pa.principal);
+    const hit = mandatory.find((m) => isUnder(w.path, m.path!));
+    if (hit) {
+      ctx.report('overridden', { span: w.span }, { path: hit.path! });
+      return;
     }
+    const inside = mandatory.filter((m) => isUnder(m.path!, w.path)).map((m) => m.path!);
+    if (inside.length) ctx.report('holds', { span: w.span }, { paths: listPaths(inside, 6) });
   },
 });
+
+/** A principal's mandatory write denies (sandbox-runtime's own), once a principal. */
+function mandatoryOf(p: Principal): readonly Grant[] {
+  let out = mandatoryDenies.get(p);
+  if (!out) mandatoryDenies.set(p, (out = p.grants.filter((g) => g.implicit && g.access === 'deny-write' && g.path)));
+  return out;
+}
+const mandatoryDenies = new WeakMap<Principal, readonly Grant[]>();

@@ -1,4 +1,4 @@
-import { defineRule } from './engine.js';
+import { defineRule } from './engine/engine.js';
 
 export const metadataEverywhere = defineRule({
   meta: {
@@ -20,6 +20,9 @@ export const metadataEverywhere = defineRule({
       text: () =>
         'on Linux ungranted paths are absent, not metadata-visible: the agent cannot see the existence, size or date of files outside its grants there, as it can on macOS',
     },
+  },
+  explains: {
+    'content-not-metadata': () => 'TYBA: "content, not metadata": the existence, size and dates of every path stay visible; the content is denied',
   },
   check(ctx) {
     const agent = ctx.ir.principals[0];

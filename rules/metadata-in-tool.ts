@@ -1,6 +1,7 @@
+import { PLATFORMS } from '../compiler/diagnostic.js';
 import type { Cell } from '../model/index.js';
-import { defineRule } from './engine.js';
-import { addToList, fixOf, removeFromList } from './fix.js';
+import { defineRule } from './engine/engine.js';
+import { addToList, fixOf, removeFromList } from './engine/fix.js';
 import { who } from './util.js';
 
 export const metadataInTool = defineRule({
@@ -18,7 +19,7 @@ export const metadataInTool = defineRule({
   messages: {
     refused: {
       severity: 'error',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { who: string }) => `${d.who} refuses the \`metadata\` field: only the agent's filesystem table takes metadata-only trees`,
       suggestion: 'Use content reads only if acceptable (they expose file contents), or mediated metadata access.',
     },
@@ -26,16 +27,11 @@ export const metadataInTool = defineRule({
   explains: {
     'metadata-field-in-tool': () => 'tools refuse the metadata field',
   },
-  check(ctx) {
-    for (const pa of ctx.access.principals) {
-      for (const ga of pa.grants) {
-        const { macos, linux, windows } = ga.effective;
-        if (!refusedHere(macos) && !refusedHere(linux) && !refusedHere(windows)) continue;
-        const g = ga.grant;
-        const fix = fixOf(addToList(pa.principal.written, pa.principal.grants, 'read', [g.written]), removeFromList(ctx.text, g.span));
-        ctx.report('refused', { span: g.span, fix }, { who: who(pa.principal) });
-      }
-    }
+  anyGrant(g, ga, pa, ctx) {
+    const { macos, linux, windows } = ga.effective;
+    if (!refusedHere(macos) && !refusedHere(linux) && !refusedHere(windows)) return;
+    const fix = fixOf(addToList(pa.principal.written, pa.principal.grants, 'read', [g.written]), removeFromList(ctx.text, g.span));
+    ctx.report('refused', { span: g.span, fix }, { who: who(pa.principal) });
   },
 });
 

@@ -1,5 +1,5 @@
-import { defineRule } from './engine.js';
-import { addToList, fixOf, removeFromList } from './fix.js';
+import { defineRule } from './engine/engine.js';
+import { addToList, fixOf, removeFromList } from './engine/fix.js';
 import { shown } from './util.js';
 
 export const metadataTree = defineRule({
@@ -26,14 +26,9 @@ export const metadataTree = defineRule({
   explains: {
     'no-metadata-tree': () => 'Linux supplies no metadata-only tree',
   },
-  check(ctx) {
-    for (const pa of ctx.access.principals) {
-      for (const ga of pa.grants) {
-        if (ga.notes.linux?.kind !== 'no-metadata-tree') continue;
-        const g = ga.grant;
-        const fix = fixOf(addToList(pa.principal.written, pa.principal.grants, 'read', [g.written]), removeFromList(ctx.text, g.span));
-        ctx.report('absent', { span: g.span, fix }, { path: shown(g) });
-      }
-    }
+  anyGrant(g, ga, pa, ctx) {
+    if (ga.notes.linux?.kind !== 'no-metadata-tree') return;
+    const fix = fixOf(addToList(pa.principal.written, pa.principal.grants, 'read', [g.written]), removeFromList(ctx.text, g.span));
+    ctx.report('absent', { span: g.span, fix }, { path: shown(g) });
   },
 });

@@ -1,5 +1,6 @@
-import { defineRule } from './engine.js';
-import { authored, shown } from './util.js';
+import { PLATFORMS } from '../compiler/diagnostic.js';
+import { defineRule } from './engine/engine.js';
+import { shown } from './util.js';
 
 export const missingPath = defineRule({
   meta: {
@@ -16,7 +17,7 @@ export const missingPath = defineRule({
   messages: {
     missing: {
       severity: 'error',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { path: string }) => `${d.path} does not exist: content and execution grants must name existing paths`,
       suggestion: 'Create the path first, or name one that exists.',
     },
@@ -28,23 +29,19 @@ export const missingPath = defineRule({
     },
     unknown: {
       severity: 'info',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       machineDependent: true,
       text: (d: { path: string; fs: string }) => `depends on the machine: ${d.path} must exist (--fs ${d.fs} knows no paths)`,
     },
   },
-  check(ctx) {
-    for (const p of ctx.ir.principals) {
-      // TYBA's session directories (--worktree, --agent-dir), which the command line chose: Linux binds them from the host.
-      for (const g of p.grants) {
-        if (!g.implicit || g.implicit.privateTmpfs || g.access !== 'read-write' || !g.path || !g.implicit.platforms.includes('linux') || g.facts.existence !== 'absent') continue;
-        ctx.report('session', { span: g.span }, { path: g.path, what: g.path === ctx.ir.tyba?.worktree ? 'the session worktree' : "the agent's directory" });
-      }
-      for (const g of authored(p)) {
-        if (g.access === 'deny' || !g.path || g.facts.symlink) continue;
-        if (g.facts.existence === 'unknown' && !g.expandProblem) ctx.report('unknown', { span: g.span }, { path: shown(g), fs: ctx.view.description });
-        else if (g.facts.existence === 'absent') ctx.report('missing', { span: g.span }, { path: shown(g) });
-      }
-    }
+  // TYBA's session directories (--worktree, --agent-dir), which the command line chose: Linux binds them from the host.
+  implicitGrant(g, _ga, _pa, ctx) {
+    if (g.implicit.privateTmpfs || g.access !== 'read-write' || !g.path || !g.implicit.platforms.includes('linux') || g.facts.existence !== 'absent') return;
+    ctx.report('session', { span: g.span }, { path: g.path, what: g.path === ctx.ir.tyba?.worktree ? 'the session worktree' : "the agent's directory" });
+  },
+  grant(g, _ga, _pa, ctx) {
+    if (g.access === 'deny' || g.facts.symlink) return;
+    if (g.facts.existence === 'unknown' && !g.expandProblem) ctx.report('unknown', { span: g.span }, { path: shown(g), fs: ctx.view.description });
+    else if (g.facts.existence === 'absent') ctx.report('missing', { span: g.span }, { path: shown(g) });
   },
 });

@@ -1,5 +1,5 @@
-import { defineRule } from './engine.js';
-import { replaceText } from './fix.js';
+import { defineRule } from './engine/engine.js';
+import { replaceText } from './engine/fix.js';
 
 const alternative = 'Use mediated file operations through Strands Shell or Monty. A declared tool uses its own filesystem grants.';
 

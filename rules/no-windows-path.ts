@@ -1,6 +1,5 @@
 import { isUnder, windowsUnmapped } from '../compiler/paths/index.js';
-import { defineRule } from './engine.js';
-import { authored } from './util.js';
+import { defineRule } from './engine/engine.js';
 
 export const noWindowsPath = defineRule({
   meta: {
@@ -40,17 +39,14 @@ export const noWindowsPath = defineRule({
     const worktree = ctx.ir.tyba?.worktree;
     const agent = ctx.ir.principals[0];
     if (worktree && agent && !isUnder(worktree, ctx.ir.home)) ctx.report('worktree', { span: agent.span }, { worktree });
-    for (const p of ctx.ir.principals) {
-      for (const g of authored(p)) {
-        if (!g.path) continue;
-        // Reads and lists grant nothing on Windows that open reads do not already give.
-        if (g.access === 'read' || g.access === 'list' || g.access === 'metadata' || g.access === 'exec') continue;
-        // The plan's own mapping (compiler/paths/windows.ts): what this says is left out is what the plan leaves out.
-        const why = windowsUnmapped(g.path, ctx.ir.home);
-        if (!why) continue;
-        if (why.kind === 'outside-home') ctx.report('outside', { span: g.span }, { path: g.path, list: g.list });
-        else ctx.report('name', { span: g.span }, { path: g.path, list: g.list, problem: why.problem });
-      }
-    }
+  },
+  grant(g, _ga, _pa, ctx) {
+    // Reads and lists grant nothing on Windows that open reads do not already give.
+    if (g.access === 'read' || g.access === 'list' || g.access === 'metadata' || g.access === 'exec') return;
+    // The plan's own mapping (compiler/paths/windows.ts): what this says is left out is what the plan leaves out.
+    const why = windowsUnmapped(g.path, ctx.ir.home);
+    if (!why) return;
+    if (why.kind === 'outside-home') ctx.report('outside', { span: g.span }, { path: g.path, list: g.list });
+    else ctx.report('name', { span: g.span }, { path: g.path, list: g.list, problem: why.problem });
   },
 });

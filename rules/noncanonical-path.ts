@@ -1,7 +1,7 @@
+import { PLATFORMS } from '../compiler/diagnostic.js';
 import { macosCanonical, normalise, spellingProblems } from '../compiler/paths/index.js';
-import { defineRule } from './engine.js';
-import { replaceString } from './fix.js';
-import { authoredEntries } from './paths.js';
+import { defineRule } from './engine/engine.js';
+import { replaceString } from './engine/fix.js';
 
 export const noncanonicalPath = defineRule({
   meta: {
@@ -18,12 +18,12 @@ export const noncanonicalPath = defineRule({
   messages: {
     unexpandable: {
       severity: 'error',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { problem: string }) => d.problem,
     },
     spelling: {
       severity: 'error',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { written: string; problems: readonly string[]; fixed: string }) => `\`${d.written}\` is not canonical: it has ${d.problems.join(' and ')}; write ${d.fixed}`,
       suggestion: (d: { fixed: string }) => `Name the path as ${d.fixed}.`,
     },
@@ -36,23 +36,19 @@ export const noncanonicalPath = defineRule({
         `Name the resolved target ${d.mac} in a config used only on macOS. A config shared with Linux cannot name this path for both (each platform refuses the other's spelling): grant a path under the home instead.`,
     },
   },
-  check(ctx) {
-    for (const p of ctx.ir.principals) {
-      for (const e of authoredEntries(p)) {
-        if (e.expandProblem) {
-          ctx.report('unexpandable', { span: e.span }, { problem: e.expandProblem });
-          continue;
-        }
-        if (!e.path) continue;
-        const problems = spellingProblems(e.path);
-        if (problems.length) {
-          const fixed = e.written.startsWith('~/') ? ('~' + normalise(e.written.slice(1))).replace(/^~\/$/, '~') : normalise(e.path);
-          ctx.report('spelling', { span: e.span, fix: replaceString(e.span, fixed) }, { written: e.written, problems, fixed });
-          continue;
-        }
-        const mac = macosCanonical(e.path);
-        if (mac) ctx.report('macos', { span: e.span }, { path: e.path, mac });
-      }
+  entry(e, _pa, ctx) {
+    if (e.expandProblem) {
+      ctx.report('unexpandable', { span: e.span }, { problem: e.expandProblem });
+      return;
     }
+    if (!e.path) return;
+    const problems = spellingProblems(e.path);
+    if (problems.length) {
+      const fixed = e.written.startsWith('~/') ? ('~' + normalise(e.written.slice(1))).replace(/^~\/$/, '~') : normalise(e.path);
+      ctx.report('spelling', { span: e.span, fix: replaceString(e.span, fixed) }, { written: e.written, problems, fixed });
+      return;
+    }
+    const mac = macosCanonical(e.path);
+    if (mac) ctx.report('macos', { span: e.span }, { path: e.path, mac });
   },
 });

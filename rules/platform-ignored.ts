@@ -1,5 +1,5 @@
 import type { Platform } from '../compiler/diagnostic.js';
-import { defineRule } from './engine.js';
+import { defineRule } from './engine/engine.js';
 import { setting } from './runtime-util.js';
 
 /** Settings a platform does not read, each with the platforms that pass it over and why (the schema's descriptions, README). */

@@ -1,4 +1,4 @@
-import { defineRule } from './engine.js';
+import { defineRule } from './engine/engine.js';
 
 export const privateTemp = defineRule({
   meta: {
@@ -24,9 +24,7 @@ export const privateTemp = defineRule({
   explains: {
     'private-tmpfs': () => "a private tmpfs for this sandbox, empty at start and discarded at exit: never the host's /tmp, whose tmux, ssh-agent and X11 sockets would be reachable",
   },
-  check(ctx) {
-    for (const pa of ctx.access.principals) {
-      for (const ga of pa.grants) if (ga.notes.linux?.kind === 'private-tmpfs') ctx.report('private', { span: ga.grant.span }, { path: ga.grant.path! });
-    }
+  anyGrant(g, ga, _pa, ctx) {
+    if (ga.notes.linux?.kind === 'private-tmpfs') ctx.report('private', { span: g.span }, { path: g.path! });
   },
 });

@@ -1,7 +1,6 @@
 import { isUnder } from '../compiler/paths/index.js';
-import { defineRule } from './engine.js';
-import { fixOf, removeFromList } from './fix.js';
-import { authored } from './util.js';
+import { defineRule } from './engine/engine.js';
+import { fixOf, removeFromList } from './engine/fix.js';
 
 export const processInfo = defineRule({
   meta: {
@@ -27,8 +26,7 @@ export const processInfo = defineRule({
   explains: {
     'own-proc': () => "the sandbox's own /proc (its process namespace, mounted noexec), never the host's",
   },
-  check(ctx) {
-    for (const p of ctx.ir.principals)
-      for (const g of authored(p)) if (g.path && isUnder(g.path, '/proc')) ctx.report('own', { span: g.span, fix: fixOf(removeFromList(ctx.text, g.span)) }, { path: g.path });
+  grant(g, _ga, _pa, ctx) {
+    if (isUnder(g.path, '/proc')) ctx.report('own', { span: g.span, fix: fixOf(removeFromList(ctx.text, g.span)) }, { path: g.path });
   },
 });

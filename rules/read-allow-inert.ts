@@ -1,4 +1,4 @@
-import { defineRule } from './engine.js';
+import { defineRule } from './engine/engine.js';
 
 export const readAllowInert = defineRule({
   meta: {
@@ -23,7 +23,7 @@ export const readAllowInert = defineRule({
   explains: {
     'read-allow-discarded': () => 'read_allow is inert on Windows: reads are already open',
   },
-  check(ctx) {
-    for (const p of ctx.ir.principals) for (const g of p.grants) if (g.list === 'read_allow') ctx.report('inert', { span: g.span }, { path: g.path ?? g.written });
+  authoredGrant(g, _ga, _pa, ctx) {
+    if (g.list === 'read_allow') ctx.report('inert', { span: g.span }, { path: g.path ?? g.written });
   },
 });

@@ -1,5 +1,4 @@
-import { defineRule } from './engine.js';
-import { authored } from './util.js';
+import { defineRule } from './engine/engine.js';
 
 export const readDenyScratch = defineRule({
   meta: {
@@ -24,9 +23,7 @@ export const readDenyScratch = defineRule({
   explains: {
     'srt-read-deny-scratch': () => "an empty writable tmpfs of the sandbox's own: writes land there and are discarded",
   },
-  check(ctx) {
-    for (const pa of ctx.access.principals)
-      for (const ga of pa.grants) if (!ga.grant.implicit && ga.grant.access === 'deny-read' && ga.effective.linux.kind === 'scratch' && ga.grant.path) ctx.report('scratch', { span: ga.grant.span }, { path: ga.grant.path });
-    void authored;
+  grant(g, ga, _pa, ctx) {
+    if (g.access === 'deny-read' && ga.effective.linux.kind === 'scratch') ctx.report('scratch', { span: g.span }, { path: g.path });
   },
 });

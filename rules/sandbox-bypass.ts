@@ -1,5 +1,5 @@
-import type { Platform } from '../compiler/diagnostic.js';
-import { defineRule } from './engine.js';
+import { PLATFORMS, type Platform } from '../compiler/diagnostic.js';
+import { defineRule } from './engine/engine.js';
 import { setting, tool } from './runtime-util.js';
 
 /** sandbox-runtime switches that weaken or bypass the sandbox, each with the platforms it acts on and what it does (README, Security Limitations and Other Configuration). */
@@ -33,7 +33,7 @@ export const sandboxBypass = defineRule({
     },
     excluded: {
       severity: 'warning',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { command: string }) => `\`${d.command}\` is an excluded command: Claude Code runs it outside the sandbox, with all your access`,
       suggestion: 'Remove it from excludedCommands, or grant what it needs inside the sandbox.',
     },
@@ -63,7 +63,7 @@ export const sandboxBypass = defineRule({
     },
     externalProxy: {
       severity: 'warning',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { key: string }) => `\`${d.key}\` hands the network to an external proxy: ${'sandbox-runtime'} starts none of its own, so \`allowedDomains\` is that proxy's to enforce`,
     },
   },

@@ -1,4 +1,5 @@
-import { defineRule } from './engine.js';
+import { PLATFORMS } from '../compiler/diagnostic.js';
+import { defineRule } from './engine/engine.js';
 import { setting, top } from './runtime-util.js';
 
 export const sandboxOff = defineRule({
@@ -17,13 +18,13 @@ export const sandboxOff = defineRule({
   messages: {
     notEnabled: {
       severity: 'warning',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { how: string }) => `${d.how}: Claude Code runs Bash commands unsandboxed unless \`sandbox.enabled\` is true (its default is false), so the sandbox settings here apply only where another settings layer enables it`,
       suggestion: 'Set "enabled": true in "sandbox" (and "failIfUnavailable": true, so that a missing dependency stops commands instead of unsandboxing them).',
     },
     disabled: {
       severity: 'warning',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: () => '`filesystem.disabled` is true: sandbox-runtime applies no read or write rule, the whole filesystem is writable by the command',
       suggestion: 'Remove `disabled` and list what the command may write.',
     },

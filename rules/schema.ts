@@ -1,4 +1,5 @@
-import { defineRule } from './engine.js';
+import { PLATFORMS } from '../compiler/diagnostic.js';
+import { defineRule } from './engine/engine.js';
 
 /** Reported by the schema stage (compiler/schema) and dialect detection, not by a check. */
 export const schema = defineRule({
@@ -14,6 +15,6 @@ export const schema = defineRule({
     },
   },
   messages: {
-    invalid: { severity: 'error', platforms: ['macos', 'linux', 'windows'], text: (d: { message: string }) => d.message },
+    invalid: { severity: 'error', platforms: PLATFORMS, text: (d: { message: string }) => d.message },
   },
 });

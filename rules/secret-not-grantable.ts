@@ -1,6 +1,7 @@
-import { protectedHit, protectedPaths } from '../compiler/paths/index.js';
-import { defineRule } from './engine.js';
-import { fixOf, removeFromList } from './fix.js';
+import type { PolicyIR } from '../compiler/ir/types.js';
+import { protectedHit, protectedPaths, type ProtectedPath } from '../compiler/paths/index.js';
+import { defineRule } from './engine/engine.js';
+import { fixOf, removeFromList } from './engine/fix.js';
 
 export const secretNotGrantable = defineRule({
   meta: {
@@ -49,31 +50,35 @@ export const secretNotGrantable = defineRule({
   explains: {
     'denials-beat-permissions': () => 'denials beat permissions: a listed secret stays denied (metadata stays visible)',
     'secret-label': () => 'a no-read-up label on a listed secret',
+    'deny-covers-grant': () => 'no effect: a deny covers this path, and denials beat permissions',
   },
-  check(ctx) {
+  // The session's own read-write grants (--worktree, --agent-dir): the command line chose them, and the path rules leave them alone.
+  implicitGrant(g, _ga, _pa, ctx) {
+    if (g.implicit.privateTmpfs || g.access !== 'read-write' || !g.path || !g.implicit.platforms.includes('linux')) return;
     const tyba = ctx.ir.tyba;
-    const list = protectedPaths(ctx.ir.home, tyba?.dataDir ?? '~/.tyba').filter((x) => x.why === 'secret' || x.why === 'tyba-data');
-    for (const p of ctx.ir.principals) {
-      for (const g of p.grants) {
-        // The session's own read-write grants (--worktree, --agent-dir): the command line chose them, and the path rules leave them alone.
-        if (g.implicit && !g.implicit.privateTmpfs && g.access === 'read-write' && g.path && g.implicit.platforms.includes('linux')) {
-          const hit = protectedHit(g.path, list);
-          const names = hit.inside[0] ? [hit.inside[0].path] : hit.exposes.map((x) => x.written);
-          if (names.length) ctx.report('session', { span: g.span }, { path: g.path, what: g.path === tyba?.worktree ? 'the session worktree' : "the agent's directory", names });
-          continue;
-        }
-        if (g.list !== 'read_allow' || !g.path) continue;
-        const hit = protectedHit(g.path, list);
-        const inside = hit.inside[0];
-        if (inside) {
-          const data = { path: g.path, secret: inside.path };
-          ctx.report('macos', { span: g.span }, data);
-          ctx.report('linux', { span: g.span, fix: fixOf(removeFromList(ctx.text, g.span)) }, data);
-          ctx.report('windows', { span: g.span }, data);
-        } else if (hit.exposes.length) {
-          ctx.report('exposesBelow', { span: g.span }, { path: g.path, names: hit.exposes.map((x) => x.written) });
-        }
-      }
+    const hit = protectedHit(g.path, secretsOf(ctx.ir));
+    const names = hit.inside[0] ? [hit.inside[0].path] : hit.exposes.map((x) => x.written);
+    if (names.length) ctx.report('session', { span: g.span }, { path: g.path, what: g.path === tyba?.worktree ? 'the session worktree' : "the agent's directory", names });
+  },
+  grant(g, _ga, _pa, ctx) {
+    if (g.list !== 'read_allow') return;
+    const hit = protectedHit(g.path, secretsOf(ctx.ir));
+    const inside = hit.inside[0];
+    if (inside) {
+      const data = { path: g.path, secret: inside.path };
+      ctx.report('macos', { span: g.span }, data);
+      ctx.report('linux', { span: g.span, fix: fixOf(removeFromList(ctx.text, g.span)) }, data);
+      ctx.report('windows', { span: g.span }, data);
+    } else if (hit.exposes.length) {
+      ctx.report('exposesBelow', { span: g.span }, { path: g.path, names: hit.exposes.map((x) => x.written) });
     }
   },
 });
+
+/** The secrets and TYBA's data directory in this config's home, once a lint. */
+function secretsOf(ir: PolicyIR): readonly ProtectedPath[] {
+  let out = secrets.get(ir);
+  if (!out) secrets.set(ir, (out = protectedPaths(ir.home, ir.tyba?.dataDir ?? '~/.tyba').filter((x) => x.why === 'secret' || x.why === 'tyba-data')));
+  return out;
+}
+const secrets = new WeakMap<PolicyIR, readonly ProtectedPath[]>();

@@ -1,7 +1,7 @@
 import { isUnder } from '../compiler/paths/index.js';
-import { defineRule } from './engine.js';
+import { defineRule } from './engine/engine.js';
 import data from './shared-temp.json' with { type: 'json' };
-import { authored, shown } from './util.js';
+import { shown } from './util.js';
 
 const sharedTemp: Readonly<Record<string, string>> = data.sharedTemp;
 
@@ -27,13 +27,9 @@ export const sharedTempWrite = defineRule({
       suggestion: 'Grant the workload a temp directory of its own instead (mkdir -p ~/.cache/agent-tmp; write = ["~/.cache/agent-tmp"]) and run it with TMPDIR set to it.',
     },
   },
-  check(ctx) {
-    for (const p of ctx.ir.principals) {
-      for (const g of authored(p)) {
-        if ((g.access !== 'write' && g.access !== 'read-write') || g.scope !== 'tree' || !g.path || g.path === '/') continue;
-        const temp = Object.keys(sharedTemp).find((t) => isUnder(t, g.path!));
-        if (temp) ctx.report('shared', { span: g.span }, { path: shown(g), temp, what: sharedTemp[temp]! });
-      }
-    }
+  grant(g, _ga, _pa, ctx) {
+    if ((g.access !== 'write' && g.access !== 'read-write') || g.scope !== 'tree' || g.path === '/') return;
+    const temp = Object.keys(sharedTemp).find((t) => isUnder(t, g.path));
+    if (temp) ctx.report('shared', { span: g.span }, { path: shown(g), temp, what: sharedTemp[temp]! });
   },
 });

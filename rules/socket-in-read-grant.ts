@@ -1,5 +1,5 @@
-import { defineRule } from './engine.js';
-import { addToList, fixOf } from './fix.js';
+import { defineRule } from './engine/engine.js';
+import { addToList, fixOf } from './engine/fix.js';
 import { listPaths, shown, who } from './util.js';
 
 const alternative = (d: { sockets: readonly string[] }): string =>
@@ -35,20 +35,19 @@ export const socketInReadGrant = defineRule({
   explains: {
     'sockets-reachable': (f) => `the workload can connect to ${listPaths(f.sockets)} (connecting to a unix socket is not reading it)`,
   },
-  check(ctx) {
-    if (ctx.ir.sockets === 'unknown') {
-      const first = ctx.access.principals.flatMap((pa) => pa.grants).find((ga) => !ga.grant.implicit && ga.grant.path && ga.grant.access !== 'deny' && ga.grant.scope === 'tree');
-      if (first) ctx.report('unknown', { span: first.grant.span }, { fs: ctx.view.description });
-      return;
-    }
-    for (const pa of ctx.access.principals) {
-      for (const ga of pa.grants) {
-        const reachable = ga.sockets;
-        if (!reachable) continue;
-        const g = ga.grant;
-        const data = { who: who(pa.principal), path: shown(g) };
-        if (reachable.linux) ctx.report('linux', { span: g.span, fix: fixOf(addToList(pa.principal.written, pa.principal.grants, 'deny', reachable.linux)) }, { ...data, sockets: reachable.linux });
-      }
-    }
+  grant(g, _ga, _pa, ctx) {
+    // Without the machine's sockets: said once, at the first content tree.
+    if (ctx.ir.sockets !== 'unknown' || unknownSaid.has(ctx) || g.access === 'deny' || g.scope !== 'tree') return;
+    unknownSaid.add(ctx);
+    ctx.report('unknown', { span: g.span }, { fs: ctx.view.description });
+  },
+  anyGrant(g, ga, pa, ctx) {
+    const reachable = ga.sockets;
+    if (!reachable || ctx.ir.sockets === 'unknown') return;
+    const data = { who: who(pa.principal), path: shown(g) };
+    if (reachable.linux) ctx.report('linux', { span: g.span, fix: fixOf(addToList(pa.principal.written, pa.principal.grants, 'deny', reachable.linux)) }, { ...data, sockets: reachable.linux });
   },
 });
+
+/** The lints (a rule context each) that have said `unknown` already. */
+const unknownSaid = new WeakSet<object>();

@@ -1,6 +1,7 @@
-import { defineRule } from './engine.js';
+import { PLATFORMS } from '../compiler/diagnostic.js';
+import { defineRule } from './engine/engine.js';
 
-/** Reported by suppress.ts, which reads the comments, not by a check. */
+/** Reported by rules/engine/apply-suppressions.ts, which reads the comments, not by a check. */
 export const suppression = defineRule({
   meta: {
     id: 'suppression',
@@ -17,6 +18,6 @@ export const suppression = defineRule({
     },
   },
   messages: {
-    invalid: { severity: 'warning', platforms: ['macos', 'linux', 'windows'], text: (d: { message: string }) => d.message },
+    invalid: { severity: 'warning', platforms: PLATFORMS, text: (d: { message: string }) => d.message },
   },
 });

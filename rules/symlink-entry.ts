@@ -1,6 +1,6 @@
-import { defineRule } from './engine.js';
-import { replaceString } from './fix.js';
-import { authoredEntries } from './paths.js';
+import { PLATFORMS } from '../compiler/diagnostic.js';
+import { defineRule } from './engine/engine.js';
+import { replaceString } from './engine/fix.js';
 
 export const symlinkEntry = defineRule({
   meta: {
@@ -17,24 +17,20 @@ export const symlinkEntry = defineRule({
   messages: {
     link: {
       severity: 'error',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { written: string; link: string; resolved: string }) => `\`${d.written}\` goes through the symbolic link ${d.link}; name the resolved target ${d.resolved}`,
       suggestion: (d: { resolved: string }) => `Name the resolved target ${d.resolved}.`,
     },
     loop: {
       severity: 'error',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { written: string; link: string }) => `\`${d.written}\` goes through the symbolic link ${d.link}, and following the links never ends (a loop): it names no file`,
       suggestion: 'Fix the links on the machine, or name the real file or directory that the entry means.',
     },
   },
-  check(ctx) {
-    for (const p of ctx.ir.principals) {
-      for (const e of authoredEntries(p)) {
-        const link = e.facts.symlink;
-        if (link?.loop) ctx.report('loop', { span: e.span }, { written: e.written, link: link.link });
-        else if (link) ctx.report('link', { span: e.span, fix: replaceString(e.span, link.resolved) }, { written: e.written, link: link.link, resolved: link.resolved });
-      }
-    }
+  entry(e, _pa, ctx) {
+    const link = e.facts.symlink;
+    if (link?.loop) ctx.report('loop', { span: e.span }, { written: e.written, link: link.link });
+    else if (link) ctx.report('link', { span: e.span, fix: replaceString(e.span, link.resolved) }, { written: e.written, link: link.link, resolved: link.resolved });
   },
 });

@@ -1,4 +1,4 @@
-import { defineRule } from './engine.js';
+import { defineRule } from './engine/engine.js';
 import { authored, listPaths, relatedGrants, who } from './util.js';
 
 export const toolExecWidening = defineRule({
@@ -26,12 +26,10 @@ export const toolExecWidening = defineRule({
     'tool-mounts-executable': () => "Linux makes a tool's content mounts executable",
     'tool-helper-exec': () => 'tools run helpers from their content grants',
   },
-  check(ctx) {
-    for (const p of ctx.ir.principals) {
-      if (p.kind !== 'tool') continue;
-      const content = authored(p).filter((g) => g.path && (g.access === 'read' || g.access === 'write' || g.access === 'read-write'));
-      const first = content[0];
-      if (first) ctx.report('executable', { span: first.span, related: relatedGrants(content.slice(1), 'also executable') }, { who: who(p), paths: content.map((g) => g.path!) });
-    }
+  principal({ principal: p }, ctx) {
+    if (p.kind !== 'tool') return;
+    const content = authored(p).filter((g) => g.path && (g.access === 'read' || g.access === 'write' || g.access === 'read-write'));
+    const first = content[0];
+    if (first) ctx.report('executable', { span: first.span, related: relatedGrants(content.slice(1), 'also executable') }, { who: who(p), paths: content.map((g) => g.path!) });
   },
 });

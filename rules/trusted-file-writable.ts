@@ -1,8 +1,8 @@
-import type { Platform } from '../compiler/diagnostic.js';
+import { PLATFORMS, type Platform } from '../compiler/diagnostic.js';
 import type { Grant, Principal, TrustedFile } from '../compiler/ir/types.js';
 import { isStrictlyUnder, isUnder } from '../compiler/paths/index.js';
 import type { PrincipalAccess } from '../model/index.js';
-import { defineRule } from './engine.js';
+import { defineRule } from './engine/engine.js';
 import { who } from './util.js';
 
 /** What the host does with each of boxwright's own files after a run: why a principal must not write it. */
@@ -52,7 +52,7 @@ export const trustedFileWritable = defineRule({
   messages: {
     writable: {
       severity: 'error',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { who: string; path: string; role: TrustedFile['role'] }) => `${d.who} can write ${d.path}, ${trusted[d.role]}`,
       suggestion: (d: { role: TrustedFile['role'] }) =>
         d.role === 'bwrap'
@@ -64,17 +64,15 @@ export const trustedFileWritable = defineRule({
               : `Narrow the write grant (or \`deny\` the ${d.role} inside it), or keep the ${d.role} outside every write grant.`,
     },
   },
-  check(ctx) {
+  principal(pa, ctx) {
     for (const f of ctx.ir.trustedFiles) {
-      for (const pa of ctx.access.principals) {
-        // One report per grant, for every platform it makes the file writable on.
-        const by = new Map<Grant | Principal, Platform[]>();
-        for (const platform of f.platforms) {
-          const g = writingGrant(pa, f, platform);
-          if (g) by.set(g, [...(by.get(g) ?? []), platform]);
-        }
-        for (const [g, platforms] of by) ctx.report('writable', { span: g.span, platforms }, { who: who(pa.principal), path: f.path, role: f.role });
+      // One report per grant, for every platform it makes the file writable on.
+      const by = new Map<Grant | Principal, Platform[]>();
+      for (const platform of f.platforms) {
+        const g = writingGrant(pa, f, platform);
+        if (g) by.set(g, [...(by.get(g) ?? []), platform]);
       }
+      for (const [g, platforms] of by) ctx.report('writable', { span: g.span, platforms }, { who: who(pa.principal), path: f.path, role: f.role });
     }
   },
 });

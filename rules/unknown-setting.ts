@@ -1,4 +1,5 @@
-import { defineRule } from './engine.js';
+import { PLATFORMS } from '../compiler/diagnostic.js';
+import { defineRule } from './engine/engine.js';
 
 /** Reported by the settings schema (compiler/schema/validate-json.ts), not by a check. */
 export const unknownSetting = defineRule({
@@ -15,6 +16,6 @@ export const unknownSetting = defineRule({
     },
   },
   messages: {
-    unknown: { severity: 'warning', platforms: ['macos', 'linux', 'windows'], text: (d: { message: string }) => d.message },
+    unknown: { severity: 'warning', platforms: PLATFORMS, text: (d: { message: string }) => d.message },
   },
 });

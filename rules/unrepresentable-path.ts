@@ -1,6 +1,6 @@
 import { controlCharacter } from '../compiler/paths/index.js';
-import { defineRule } from './engine.js';
-import { authoredEntries } from './paths.js';
+import { defineRule } from './engine/engine.js';
+import { PLATFORMS } from '../compiler/diagnostic.js';
 
 /** sandbox-exec rejects string literals longer than about 1 KB. */
 const seatbeltMaxBytes = 1024;
@@ -22,7 +22,7 @@ export const unrepresentablePath = defineRule({
   messages: {
     control: {
       severity: 'error',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { path: string; control: string }) => `path ${JSON.stringify(d.path)} holds the control character ${d.control}: no artifact may hold it`,
     },
     seatbeltLength: {
@@ -36,17 +36,13 @@ export const unrepresentablePath = defineRule({
       text: (d: { bytes: number }) => `path is ${d.bytes} bytes long: Linux paths are at most ${linuxMaxBytes} bytes (PATH_MAX)`,
     },
   },
-  check(ctx) {
-    for (const p of ctx.ir.principals) {
-      for (const e of authoredEntries(p)) {
-        const path = e.path ?? e.written;
-        const control = controlCharacter(path);
-        // A NUL ends a C string on every platform; other control characters only an SBPL literal and a Windows name.
-        if (control) ctx.report('control', { span: e.span, platforms: control === 'U+0000' ? ['macos', 'linux', 'windows'] : ['macos', 'windows'] }, { path, control });
-        const bytes = Buffer.byteLength(path, 'utf8');
-        if (bytes > seatbeltMaxBytes) ctx.report('seatbeltLength', { span: e.span }, { bytes });
-        if (bytes > linuxMaxBytes) ctx.report('linuxLength', { span: e.span }, { bytes });
-      }
-    }
+  entry(e, _pa, ctx) {
+    const path = e.path ?? e.written;
+    const control = controlCharacter(path);
+    // A NUL ends a C string on every platform; other control characters only an SBPL literal and a Windows name.
+    if (control) ctx.report('control', { span: e.span, platforms: control === 'U+0000' ? PLATFORMS : ['macos', 'windows'] }, { path, control });
+    const bytes = Buffer.byteLength(path, 'utf8');
+    if (bytes > seatbeltMaxBytes) ctx.report('seatbeltLength', { span: e.span }, { bytes });
+    if (bytes > linuxMaxBytes) ctx.report('linuxLength', { span: e.span }, { bytes });
   },
 });

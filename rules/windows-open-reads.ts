@@ -1,7 +1,7 @@
 import { knownReadableLocations, secretLocations } from '../compiler/paths/index.js';
 import type { Span } from '../compiler/span.js';
-import { defineRule } from './engine.js';
-import { addToList, fixOf } from './fix.js';
+import { defineRule } from './engine/engine.js';
+import { addToList, fixOf } from './engine/fix.js';
 
 export const windowsOpenReads = defineRule({
   meta: {
@@ -37,6 +37,7 @@ export const windowsOpenReads = defineRule({
   },
   explains: {
     'reads-open': () => 'reads (and execution) are open on Windows',
+    'credential-readable': (f) => `\`${f.location}\` is still readable`,
     'beyond-files': () =>
       "beyond files the plan has no step, and a Low token still reaches the user's registry for reading (HKCU; it writes only HKCU\\Software\\AppDataLow), named pipes and other objects whose DACL lets the user in, for reading (no-write-up keeps it from writing Medium ones), and the user's desktop and clipboard (UIPI stops its window messages to higher windows, not reading the clipboard)",
   },

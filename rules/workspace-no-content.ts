@@ -1,4 +1,5 @@
-import { defineRule } from './engine.js';
+import { PLATFORMS } from '../compiler/diagnostic.js';
+import { defineRule } from './engine/engine.js';
 import { who } from './util.js';
 
 export const workspaceNoContent = defineRule({
@@ -17,18 +18,16 @@ export const workspaceNoContent = defineRule({
   messages: {
     empty: {
       severity: 'info',
-      platforms: ['macos', 'linux', 'windows'],
+      platforms: PLATFORMS,
       text: (d: { path: string; who: string }) => `workspace ${d.path} of ${d.who} grants no content: on Linux it is an empty initial directory, on macOS Seatbelt refuses access to it`,
       suggestion: 'Declare the required content grants or use mediated access.',
     },
   },
-  check(ctx) {
-    for (const pa of ctx.access.principals) {
-      const ws = pa.principal.workspace;
-      if (!ws?.path) continue;
-      const macos = pa.effectiveAt(ws.path, 'macos');
-      if (macos.kind === 'access' && (macos.read || macos.write)) continue;
-      ctx.report('empty', { span: ws.span }, { path: ws.path, who: who(pa.principal) });
-    }
+  principal(pa, ctx) {
+    const ws = pa.principal.workspace;
+    if (!ws?.path) return;
+    const macos = pa.effectiveAt(ws.path, 'macos');
+    if (macos.kind === 'access' && (macos.read || macos.write)) return;
+    ctx.report('empty', { span: ws.span }, { path: ws.path, who: who(pa.principal) });
   },
 });

@@ -1,5 +1,5 @@
 import { isStrictlyUnder } from '../compiler/paths/index.js';
-import { defineRule } from './engine.js';
+import { defineRule } from './engine/engine.js';
 import { who } from './util.js';
 
 export const workspaceUnavailable = defineRule({
@@ -31,19 +31,17 @@ export const workspaceUnavailable = defineRule({
       suggestion: 'Choose a workspace outside the denied directory.',
     },
   },
-  check(ctx) {
-    for (const pa of ctx.access.principals) {
-      const ws = pa.principal.workspace;
-      if (!ws?.path) continue;
-      const cell = pa.effectiveAt(ws.path, 'linux');
-      // Inside a denied directory's empty cover (a deny the Linux mounts cover: its cell is empty).
-      const cover = pa.grants.find((ga) => ga.grant.access === 'deny' && ga.grant.path && isStrictlyUnder(ws.path!, ga.grant.path) && ga.effective.linux.kind === 'empty');
-      if (cover) {
-        ctx.report('covered', { span: ws.span }, { path: ws.path, who: who(pa.principal), deny: cover.grant.path! });
-        continue;
-      }
-      // Held by a mount (the model gives access there) but absent on the host.
-      if (cell.kind === 'access' && ws.facts.existence === 'absent') ctx.report('absent', { span: ws.span }, { path: ws.path, who: who(pa.principal) });
+  principal(pa, ctx) {
+    const ws = pa.principal.workspace;
+    if (!ws?.path) return;
+    const cell = pa.effectiveAt(ws.path, 'linux');
+    // Inside a denied directory's empty cover (a deny the Linux mounts cover: its cell is empty).
+    const cover = pa.grants.find((ga) => ga.grant.access === 'deny' && ga.grant.path && isStrictlyUnder(ws.path!, ga.grant.path) && ga.effective.linux.kind === 'empty');
+    if (cover) {
+      ctx.report('covered', { span: ws.span }, { path: ws.path, who: who(pa.principal), deny: cover.grant.path! });
+      return;
     }
+    // Held by a mount (the model gives access there) but absent on the host.
+    if (cell.kind === 'access' && ws.facts.existence === 'absent') ctx.report('absent', { span: ws.span }, { path: ws.path, who: who(pa.principal) });
   },
 });

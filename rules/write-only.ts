@@ -1,7 +1,7 @@
 import type { RelatedLocation } from '../compiler/diagnostic.js';
 import type { Grant } from '../compiler/ir/types.js';
-import { defineRule } from './engine.js';
-import { addToList, fixOf } from './fix.js';
+import { defineRule } from './engine/engine.js';
+import { addToList, fixOf } from './engine/fix.js';
 import { relatedGrant, shown } from './util.js';
 
 const alternative =
@@ -38,27 +38,26 @@ export const writeOnly = defineRule({
   explains: {
     'write-without-read-cover': () => 'Linux refuses write-only access: a writable mount also exposes reads',
   },
-  check(ctx) {
-    for (const pa of ctx.access.principals) {
-      let execs: Map<string | undefined, Grant[]> | undefined;
-      for (const ga of pa.grants) {
-        const g = ga.grant;
-        const linux = ga.effective.linux;
-        if (linux.kind !== 'refused' || linux.because.kind !== 'write-without-read-cover') continue;
-        const related: RelatedLocation[] = linux.because.partialReads.map((r) =>
-          relatedGrant(r, r.scope === 'file' && g.scope === 'tree' ? 'a read_file entry cannot provide read access throughout a directory named in `write`' : 'this read covers only part of the write scope'),
-        );
-        execs ??= execGrantsByPath(pa.principal.grants);
-        for (const other of execs.get(g.path) ?? []) related.push(relatedGrant(other, "an execute grant does not satisfy Linux's explicit read requirement"));
-        const data = { list: g.list, path: shown(g) };
-        // The suggestion as written: read access over the whole write scope (a file: read_file of it).
-        const fix = fixOf(addToList(pa.principal.written, pa.principal.grants, g.scope === 'file' || g.facts.kind === 'file' ? 'read_file' : 'read', [g.written]));
-        ctx.report('linux', { span: g.span, related, fix }, data);
-        ctx.report('windows', { span: g.span }, data);
-      }
-    }
+  anyGrant(g, ga, pa, ctx) {
+    const linux = ga.effective.linux;
+    if (linux.kind !== 'refused' || linux.because.kind !== 'write-without-read-cover') return;
+    const related: RelatedLocation[] = linux.because.partialReads.map((r) =>
+      relatedGrant(r, r.scope === 'file' && g.scope === 'tree' ? 'a read_file entry cannot provide read access throughout a directory named in `write`' : 'this read covers only part of the write scope'),
+    );
+    const grants = pa.principal.grants;
+    let execs = execsOf.get(grants);
+    if (!execs) execsOf.set(grants, (execs = execGrantsByPath(grants)));
+    for (const other of execs.get(g.path) ?? []) related.push(relatedGrant(other, "an execute grant does not satisfy Linux's explicit read requirement"));
+    const data = { list: g.list, path: shown(g) };
+    // The suggestion as written: read access over the whole write scope (a file: read_file of it).
+    const fix = fixOf(addToList(pa.principal.written, pa.principal.grants, g.scope === 'file' || g.facts.kind === 'file' ? 'read_file' : 'read', [g.written]));
+    ctx.report('linux', { span: g.span, related, fix }, data);
+    ctx.report('windows', { span: g.span }, data);
   },
 });
+
+/** Per principal, once, on its first refused write: a config may hold tens of thousands of grants. */
+const execsOf = new WeakMap<readonly Grant[], Map<string | undefined, Grant[]>>();
 
 /** A principal's exec grants by path, in their order: looked up for each refused write instead of a scan of every grant. */
 function execGrantsByPath(grants: readonly Grant[]): Map<string | undefined, Grant[]> {

@@ -1,7 +1,9 @@
 // Build, in four steps:
 // 1. tsc type-checks everything and emits dist/ (the tests run from there);
-// 2. the JSON Schemas are compiled ahead of time into standalone ajv code,
-//    so that no schema is compiled at start-up;
+// 2. what would otherwise be computed at start-up is computed here, into
+//    dist/: the JSON Schemas as standalone ajv code
+//    (scripts/gen-validators.mjs), the TOML parser's lookahead from its
+//    grammar (scripts/gen-lookahead.mjs);
 // 3. esbuild bundles the CLI (scripts/bundles.mjs: dist/cli/boxwright.cjs,
 //    and lint.cjs for the commands that need no target), because
 //    loading hundreds of small modules (chevrotain's lodash imports alone)
@@ -27,6 +29,7 @@ const { buildSandboxPrograms } = await import('./build-sandbox.mjs');
 const sandboxPrograms = buildSandboxPrograms();
 execFileSync(process.execPath, [tsc, '-p', root], { stdio: 'inherit', cwd: root });
 execFileSync(process.execPath, [join(root, 'scripts', 'gen-validators.mjs')], { stdio: 'inherit', cwd: root });
+execFileSync(process.execPath, [join(root, 'scripts', 'gen-lookahead.mjs')], { stdio: 'inherit', cwd: root });
 
 await sandboxPrograms;
 
@@ -48,6 +51,8 @@ const warm = (args) =>
     env: { ...process.env, BOXWRIGHT_WRITE_CODE_CACHE: '1', BOXWRIGHT_RUN_CACHE: 'off', NO_COLOR: '1', XDG_CACHE_HOME: scratch },
   });
 warm(['lint', '--fs', 'examples/machine.json', 'examples/coding-agent.toml', 'examples/tyba-user-config.toml']);
+// And a lint of this machine (--fs host, the default): what a hook runs, with the execution closure's ELF and loader-cache readers.
+warm(['lint', 'examples/coding-agent.toml']);
 try {
   writeFileSync(join(scratch, 'warm.toml'), '[agent.filesystem]\nread = ["/usr"]\nexec = ["/usr/bin/true"]\n');
   warm(['run', join(scratch, 'warm.toml'), '--fs', 'host', '--', '/usr/bin/true']);

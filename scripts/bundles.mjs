@@ -11,8 +11,9 @@
 //                           three targets, the launcher and the runner
 //                           (~30% of the full bundle's bytes; bench/README.md)
 //   dist/cli/run-fast.cjs   `boxwright run` from the cache (app/cli/run-fast.ts)
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bundledChevrotain, lazyAssert, lazySegmenter, noGuessVersion } from './esbuild-plugins.mjs';
+import { bundledChevrotain, lazyAssert, lazyChildProcess, lazySegmenter, noGuessVersion } from './esbuild-plugins.mjs';
 
 /** The commands dist/cli/lint.cjs holds; bin/boxwright.cjs keeps the same list. */
 export const LIGHT_COMMANDS = ['lint', 'parse', 'schema', 'rules'];
@@ -51,6 +52,7 @@ export async function buildBundles(root, outDir, { readable = false } = {}) {
       target: 'node20',
       minifySyntax: true,
       minifyWhitespace: !readable,
+      minifyIdentifiers: !readable,
       legalComments: readable ? 'none' : 'linked',
       define: { 'import.meta.url': '__boxwrightBundleUrl' },
       banner: { js: "const __boxwrightBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
@@ -59,10 +61,28 @@ export async function buildBundles(root, outDir, { readable = false } = {}) {
       ...extra,
     });
   const plugins = [bundledChevrotain, lazyAssert, lazySegmenter, noGuessVersion];
-  return {
+  const metafiles = {
     'boxwright.cjs': (await bundle('entry.js', 'boxwright.cjs', { plugins })).metafile,
-    'lint.cjs': (await bundle('entry.js', 'lint.cjs', { plugins: [onlyLightCommands, ...plugins] })).metafile,
+    'lint.cjs': (await bundle('entry.js', 'lint.cjs', { plugins: [onlyLightCommands, lazyChildProcess, ...plugins] })).metafile,
     // Small enough that a run from the cache pays for no front end.
     'run-fast.cjs': (await bundle('run-fast.js', 'run-fast.cjs', { legalComments: 'none' })).metafile,
   };
+  for (const name of Object.keys(metafiles)) assertAscii(join(outDir, name));
+  return metafiles;
+}
+
+/**
+ * A bundle must be ASCII. esbuild escapes non-ASCII characters in strings
+ * and identifiers, but not in a regular-expression literal; one such
+ * character makes Node decode the whole ~1 MB file into a two-byte string
+ * (every start reads it: ~4 ms more under load, measured in bench/README.md)
+ * instead of a one-byte one. Write `\u00b9` in the pattern instead.
+ */
+function assertAscii(file) {
+  const bytes = readFileSync(file);
+  const at = bytes.findIndex((b) => b > 0x7f);
+  if (at < 0) return;
+  const line = bytes.subarray(0, at).toString('latin1').split('\n').length;
+  const around = bytes.subarray(Math.max(0, at - 60), at + 20).toString('utf8');
+  throw new Error(`${file}:${line}: a non-ASCII byte in the bundle (a regular-expression literal? write the character as \\u escape): ${JSON.stringify(around)}`);
 }

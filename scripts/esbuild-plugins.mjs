@@ -17,6 +17,18 @@ export const lazyAssert = {
 };
 
 /**
+ * `import … from 'node:child_process'` → a shim that loads the module on
+ * first use (scripts/shims/child-process.mjs says why). For dist/cli/lint.cjs,
+ * whose commands run no program but the rare Landlock probe.
+ */
+export const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?child_process$/ }, () => ({ path: join(here, 'shims', 'child-process.mjs') }));
+  },
+};
+
+/**
  * yargs' constructor calls `.version()`, which guesses the program's version
  * by walking up from the entry point to a package.json and reading it (~4 ms
  * of every start, measured in a CPU profile of a cold lint). boxwright

@@ -5,7 +5,7 @@ import { checkConfig, type CheckOptions, type CheckResult } from '../app/check.j
 import { PLATFORMS } from '../compiler/diagnostic.js';
 import { manifestView } from '../compiler/paths/index.js';
 import type { FsView } from '../compiler/paths/view.js';
-import type { DocExample } from '../rules/engine.js';
+import type { DocExample } from '../rules/engine/engine.js';
 import { repoRoot } from './helpers.js';
 
 kleur.enabled = false;

@@ -3,13 +3,17 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, 
 import { arch as osArch, release, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launcherPath } from '../../targets/linux/launcher/index.js';
-import { openForBind } from '../../targets/runner/descriptors.js';
 import type { Finding } from '../format/doctor.js';
 import { formatNames, formats, renderer } from '../format/registry.js';
 import { UsageError } from './options.js';
 import { lookOnPath, lookupHomes } from '../host-programs.js';
 import { bwrapOrigin, locateBwrap, type BwrapLookup } from '../sandbox/bwrap.js';
 import { vet } from '../sandbox/vet.js';
+
+/** open(2) flags of a bind source's descriptor (Linux's values; Node's fs.constants lacks O_PATH). */
+const O_PATH = 0o10000000;
+const O_NOFOLLOW = 0o400000;
+const O_CLOEXEC = 0o2000000;
 
 /**
  * `boxwright doctor`: qualifies this machine for `boxwright run` by trying
@@ -204,13 +208,14 @@ export function linuxFindings(lookup: BwrapLookup, seccompProgram: (arch: 'x86_6
     const rw = join(dir, 'rw');
     mkdirSync(join(rw, 'hidden'), { recursive: true });
     writeFileSync(join(rw, 'denied'), 'secret\n');
-    // Binds from verified descriptors, as the runner makes them (fd 4 on).
+    // Binds from descriptors, as the launcher makes them (fd 4 on: O_PATH, no final link followed; its
+    // own check that each is the checked path is bwrap-argv.c's, held by test/linux/hostile/race.test.ts).
     const fds = [openSync('/dev/null', 'r')];
     let full;
     try {
       const sources = [...['/usr', '/etc'].filter((p) => existsSync(p)).map((p) => ({ p, write: false })), { p: rw, write: true }];
       const binds = sources.flatMap(({ p, write }) => {
-        fds.push(openForBind(p));
+        fds.push(openSync(p, O_PATH | O_NOFOLLOW | O_CLOEXEC));
         return [write ? '--bind-fd' : '--ro-bind-fd', String(fds.length + 2), p];
       });
       full = spawnSync(

@@ -1,4 +1,4 @@
-import { allRules } from '../../rules/registry.js';
+import { allRules } from '../../rules/engine/registry.js';
 import { formats, renderer } from '../format/registry.js';
 import { UsageError } from './options.js';
 

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { hostView } from '../../compiler/paths/host.js';
 import { isUnder } from '../../compiler/paths/spelling.js';
 import type { FsView } from '../../compiler/paths/view.js';
-import { findCommand, viewFromArgv } from '../../targets/linux/view.js';
+import { findCommand, parseRunView, runViewName, type RunView } from '../../targets/linux/view.js';
 import { decodeLandlockRules } from '../../targets/linux/landlock/rules.js';
 import { sandboxEnv } from '../../targets/runner/env.js';
 import { artifactStem } from '../../targets/target.js';
@@ -138,21 +138,20 @@ export async function runFast(argv: readonly string[]): Promise<number | undefin
   if (changed) return why(changed);
   // The command must be in the view, and executable there: else the full path says why, with its hint.
   let stem: string;
-  let argsFile: Buffer;
+  let view: RunView;
   let rules: Buffer | undefined;
   try {
     stem = artifactStem(req.principal);
     // What the launcher reads must be among the stamped files (a run from a directory that lacks one would refuse, not re-check).
-    for (const f of [`${stem}.bwrap.args`, `${stem}.launch`, `${stem}.run`]) if (!entry.files[f]) return why(`the entry has no ${f}`);
-    argsFile = readFileSync(join(dir, `${stem}.bwrap.args`));
+    for (const f of [`${stem}.bwrap.args`, `${stem}.launch`, `${stem}.run`, runViewName(stem)]) if (!entry.files[f]) return why(`the entry has no ${f}`);
+    // The plan's view, kept by the run that wrote the entry: the one the launcher's argv spells.
+    view = parseRunView(readFileSync(join(dir, runViewName(stem)), 'utf8'));
     rules = entry.files[`${stem}.landlock`] ? readFileSync(join(dir, `${stem}.landlock`)) : undefined;
   } catch {
     return undefined;
   }
-  const text = argsFile.toString('utf8');
-  const view = viewFromArgv(text === '' ? [] : text.slice(0, -1).split('\0'));
   const env = sandboxEnv(process.env, req.passEnv).env;
-  const command = findCommand(view.ops, req.command[0]!, env, view.chdir ?? process.cwd(), disk);
+  const command = findCommand(view.mounts, req.command[0]!, env, view.chdir ?? process.cwd(), disk);
   if (!command.found || (rules && !executableUnder(rules, command.sandboxPath))) return undefined;
   if (req.verbose) process.stderr.write(`boxwright run: the sandbox cached in ${dir}\n`);
   // Moved aside by a run that rewrote the entry meanwhile: the full path runs it instead.

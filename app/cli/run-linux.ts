@@ -13,6 +13,8 @@ import type { TrustedFile } from '../../compiler/ir/types.js';
 import { hostView, isUnder, type FsView } from '../../compiler/paths/index.js';
 import { bpfName, SECCOMP_ARCHES } from '../../targets/linux/arch.js';
 import { artifactStem, type Artifact } from '../../targets/target.js';
+import { linuxPlan, type LinuxPlan } from '../../model/index.js';
+import type { ViewMount } from '../../targets/linux/view.js';
 import { bwrapOrigin, locateBwrap, lookupHomes, type BwrapFound, type BwrapLookup } from '../sandbox/bwrap.js';
 import { cacheRoot, privateDir } from '../sandbox/cache-dir.js';
 import { recordingView, type Recorder } from '../sandbox/facts.js';
@@ -132,9 +134,9 @@ export async function runLinux(args: RunArgs, asked: RunRequest, { reader, recor
     return options.launch ? options.launch(launch) : runLauncher(launch);
   };
   const cacheable =
-    options.cache === false ? 'learn --check changes nothing of the host' : facts && req.config !== '-' ? await cacheRefusal(outcome) : 'the config is not read from the real disk (--fs) or from a file';
+    options.cache === false ? 'learn --check changes nothing of the host' : facts && req.config !== '-' ? await cacheRefusal(outcome, req.gatewaySocket) : 'the config is not read from the real disk (--fs) or from a file';
   if (cacheable === undefined && facts) {
-    const files = entryFiles(outcome, req, bytes, bwrap, req.config);
+    const files = [...entryFiles(outcome, req, bytes, bwrap, req.config), ...(await viewFiles(outcome, req.gatewaySocket))];
     const inputs = cacheInputs(req, createHash('sha256').update(bytes).digest('hex'), bwrap.path);
     const written = writeEntry(cacheRoot(), inputs, { worktree: outcome.check.ir.tyba?.worktree ?? null, principals: outcome.check.ir.principals.map((p) => p.id), facts }, files, (dir) => copyLaunchers(dir, stems, true).map((p) => p.slice(dir.length + 1)));
     if ('dir' in written) {
@@ -174,6 +176,14 @@ function entryFiles(outcome: Compiled, req: RunRequest, bytes: Uint8Array, bwrap
   const artifacts = outcome.artifacts.filter(wanted).map((a) => ({ name: a.name, content: a.content }));
   const options = compileOptionArgs({ ...req, landlock: req.landlock ? undefined : 'off' });
   return [...artifacts, ...launchFiles(outcome.check.ir, outcome.artifacts, configFile, bytes, options, bwrap)];
+}
+
+/** Each principal's run view (`<stem>.view.json`), from its plan: what the fast path looks the command up in. */
+async function viewFiles(outcome: Compiled, gatewaySocket: string | undefined): Promise<EntryFile[]> {
+  const { runView, runViewFile, runViewName } = await import('../../targets/linux/view.js');
+  const out: EntryFile[] = [];
+  for (const pa of outcome.check.model.principals) out.push({ name: runViewName(artifactStem(pa.principal.id)), content: runViewFile(runView(await planOf(outcome, pa.principal.id, gatewaySocket))) });
+  return out;
 }
 
 /** The granted paths of every principal: where the bound sockets the model reads can be. */
@@ -240,34 +250,44 @@ function vetRefusal(findings: readonly VetFinding[], outcome: Compiled, bwrap: B
   return undefined;
 }
 
+/** A principal's Linux plan: the very one its compiled argv spells (the model keeps one per principal and options). */
+async function planOf(outcome: Compiled, principal: string, gatewaySocket: string | undefined): Promise<LinuxPlan> {
+  const { linuxPlanOptions } = await import('../../targets/linux/index.js');
+  const pa = outcome.check.model.principals.find((p) => p.principal.id === principal);
+  if (!pa) throw new Error(`the model has no principal ${principal}`);
+  return linuxPlan(pa, linuxPlanOptions(outcome.check.ir, gatewaySocket));
+}
+
 /**
  * Why the cache may not hold this config's sandbox, or undefined. Whoever
  * writes the cache decides what a later run executes, so a principal that
  * could write it (a write grant of an ancestor: naming it is refused by
  * protected-path) gets no entry; the run uses a private directory.
  */
-export async function cacheRefusal(outcome: Compiled): Promise<string | undefined> {
+export async function cacheRefusal(outcome: Compiled, gatewaySocket?: string): Promise<string | undefined> {
   const root = cacheRoot();
   for (const pa of outcome.check.model.principals) {
     const cell = pa.effectiveAt(root, 'linux');
     if (cell.kind === 'access' && cell.write) return `${pa.principal.id} may write ${root}`;
   }
-  // And what the artifacts do, read back: a writable bind of the cache, of a
-  // directory above it or of one below it, even where the cache itself is
-  // bound read-only over it as a host-trusted path (a lowering that gives
-  // more than the model would otherwise let a workload rewrite the sandbox
-  // the next run executes). Stricter than vet.c's reach, which the launcher
-  // and the fallback directory ask: an entry is kept only where nothing
-  // writable comes near it.
-  const { parseArgsFile } = await import('../../targets/linux/index.js');
-  const { viewFromArgv } = await import('../../targets/linux/view.js');
-  for (const a of outcome.artifacts) {
-    if (!a.name.endsWith('.bwrap.args')) continue;
-    const argv = parseArgsFile(typeof a.content === 'string' ? Buffer.from(a.content) : Buffer.from(a.content));
-    const bind = viewFromArgv(argv).ops.find((op) => op.kind === 'bind' && op.write && (isUnder(root, op.path) || isUnder(op.path, root)));
-    if (bind) return `${a.name.slice(0, -'.bwrap.args'.length)}'s mounts make ${bind.path} writable, which holds the cache`;
+  // And what the plans mount: a writable bind of the cache, of a directory
+  // above it or of one below it, even where the cache itself is bound
+  // read-only over it as a host-trusted path (a plan that gives more than
+  // the cells would otherwise let a workload rewrite the sandbox the next
+  // run executes). Stricter than vet.c's reach, which the launcher and the
+  // fallback directory ask: an entry is kept only where nothing writable
+  // comes near it.
+  for (const pa of outcome.check.model.principals) {
+    const near = writableNear(root, artifactStem(pa.principal.id), (await planOf(outcome, pa.principal.id, gatewaySocket)).mounts);
+    if (near) return near;
   }
   return undefined;
+}
+
+/** Why a principal's mounts keep the cache from holding an entry: a writable bind at, above or below `root`. */
+export function writableNear(root: string, stem: string, mounts: readonly ViewMount[]): string | undefined {
+  const bind = mounts.find((m) => m.kind === 'bind' && m.write && (isUnder(root, m.path) || isUnder(m.path, root)));
+  return bind ? `${stem}'s mounts make ${bind.path} writable, which holds the cache` : undefined;
 }
 
 /**
@@ -278,15 +298,11 @@ export async function cacheRefusal(outcome: Compiled): Promise<string | undefine
  * (its loader, its libraries) is said if it then fails so.
  */
 async function commandMissing(outcome: Compiled, req: RunRequest, env: Record<string, string>, disk: FsView): Promise<number | { cannotStart?: string }> {
-  const { parseArgsFile } = await import('../../targets/linux/index.js');
-  const { findCommand, viewFromArgv } = await import('../../targets/linux/view.js');
-  const args = outcome.artifacts.find((a) => a.name === `${artifactStem(req.principal)}.bwrap.args`);
-  if (!args) throw new Error(`the linux target wrote no ${req.principal}.bwrap.args`);
-  const argv = parseArgsFile(typeof args.content === 'string' ? Buffer.from(args.content, 'utf8') : args.content);
-  const view = viewFromArgv(argv);
+  const { findCommand, runView } = await import('../../targets/linux/view.js');
+  const view = runView(await planOf(outcome, req.principal, req.gatewaySocket));
   const command = req.command[0]!;
   const cwd = view.chdir ?? process.cwd();
-  const found = findCommand(view.ops, command, env, cwd, disk);
+  const found = findCommand(view.mounts, command, env, cwd, disk);
   if (found.found) {
     // In the view, but Landlock grants no execute there: the kernel would say EACCES.
     const pa = outcome.check.model.principals.find((p) => p.principal.id === req.principal)!;

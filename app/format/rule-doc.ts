@@ -1,4 +1,4 @@
-import type { DocExample, Rule } from '../../rules/engine.js';
+import type { DocExample, Rule } from '../../rules/engine/engine.js';
 
 /** The machine fact an example is about, said beside it. */
 const machineNote = (e: DocExample): string =>

@@ -3,7 +3,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic, Platform, Severity } from '../../compiler/diagnostic.js';
 import { PLATFORMS } from '../../compiler/diagnostic.js';
-import type { Rule } from '../../rules/engine.js';
+import type { Rule } from '../../rules/engine/engine.js';
 import { ruleDoc } from './rule-doc.js';
 import { checkedFiles, isUnreadable, type LintEntry } from './report.js';
 

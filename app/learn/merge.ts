@@ -11,7 +11,7 @@ import type { Grant, ListName } from '../../compiler/ir/types.js';
 import type { Span } from '../../compiler/span.js';
 import { isUnder } from '../../compiler/paths/index.js';
 import { tomlString } from '../../compiler/toml/write.js';
-import { applyFix } from '../../rules/fix.js';
+import { applyFix } from '../../rules/engine/fix.js';
 import type { CheckedPolicy } from '../check.js';
 import { comment, entryLines, spelled, tableName } from './config-text.js';
 import type { Unmet } from './needs.js';

@@ -1,7 +1,7 @@
 /**
  * The sandboxes `boxwright run` compiled, kept for the next run of the same
  * config: `<cache>/run/<key>/` holds a runnable directory (the Linux
- * artifacts, `<stem>.launch`, `<stem>.run`: launchers.ts) and
+ * artifacts, `<stem>.launch`, `<stem>.run`: launchers.ts; `<stem>.view.json`, the plan's run view) and
  * `entry.json`, which says what it was compiled from and what it relied on.
  *
  * An entry is used only when all of this holds, else the run checks and
@@ -30,9 +30,11 @@ import { sha256Hex } from './sha256.js';
  * 3: the facts hold directory listings and small files read (host-trusted
  * paths, issue 21 part A), and the key the bubblewrap resolved and
  * boxwright's package directory (issue 21 part B); an entry of 1 or 2 was
- * written without one or the other.
+ * written without one or the other. 4: each principal's run view
+ * (`<stem>.view.json`, from its plan) beside its argv, which the fast path
+ * looks the command up in (it read the argv back before).
  */
-export const ENTRY_FORMAT = 3;
+export const ENTRY_FORMAT = 4;
 
 /** Everything a compile depends on besides the disk: the key. */
 export interface CacheInputs {

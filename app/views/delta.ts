@@ -5,6 +5,7 @@ import { who } from '../../compiler/ir/names.js';
 import { absent, legend, type Cell } from '../../model/cell.js';
 import type { AccessModel, PrincipalAccess } from '../../model/model.js';
 import { requestedAccess, type RequestedAccess } from '../../model/requested.js';
+import { explanation } from '../../rules/index.js';
 
 export interface AccessChange {
   readonly platform: Platform;
@@ -273,13 +274,9 @@ export function gateFailures(d: AccessDelta): string[] {
   return out;
 }
 
-/** The known credential locations that exist and that a principal can read on Windows, as the model says (sandbox-runtime's account reads none of them). */
+/** The known credential files that exist and that a principal reads on Windows: the model's facts (sandbox-runtime's account reads none of them), in windows-open-reads' words. */
 function readableCredentials(model: AccessModel): { platform: Platform; sentence: string }[] {
-  const readable = (path: string): boolean => model.principals.some((pa) => {
-    const c = pa.effectiveAt(path, 'windows');
-    return c.kind === 'access' && c.read;
-  });
-  return model.ir.knownCredentials.filter((c) => c.existence === 'exists' && readable(c.path)).map((c) => ({ platform: 'windows' as const, sentence: `windows: \`${c.written}\` is still readable` }));
+  return model.windowsReadable.filter((r) => r.credential.existence === 'exists').map((r) => ({ platform: 'windows' as const, sentence: `windows: ${explanation(r.fact).text}` }));
 }
 
 /** Changes the same but for the platform, in one line: "macos, linux: the agent can now write ~/project". */

@@ -1,16 +1,22 @@
 import type { Diagnostic, Platform, Verdict } from '../../compiler/diagnostic.js';
 import { PLATFORMS } from '../../compiler/diagnostic.js';
 import type { Grant, PolicyIR } from '../../compiler/ir/types.js';
-import { isUnder, toWindows } from '../../compiler/paths/index.js';
+import { isUnder } from '../../compiler/paths/index.js';
 import { legend, type Cell } from '../../model/cell.js';
-import type { AccessModel, PrincipalAccess, TrustedAccess } from '../../model/model.js';
+import type { AccessModel, GrantAccess, PrincipalAccess, TrustedAccess } from '../../model/model.js';
 import { explanation } from '../../rules/index.js';
 
 /** One cell of the explain matrix: the legend, and why it differs from the request. */
 export interface MatrixCell {
   /** `rw`, `r`, `rx`, `rwx`, `w`, `names`, `meta`, `x`, `empty`, `—`, `refused`, `n/a`. */
   readonly legend: string;
-  /** `ruleId` is empty for a platform's default behaviour, which no rule reports. */
+  /**
+   * The platform's facts are the model's, worded by the rule that explains
+   * each (`ruleId` empty where lint does not report that rule here:
+   * citingEmitted). The view's own words, also without a rule, say only how
+   * the config's grants meet (`combined with …`), that a grant is another
+   * platform's spelling, or that no write grant reaches a host-trusted path.
+   */
   readonly note?: { readonly ruleId: string; readonly text: string };
   /** What the platform does beside the cell, whether or not it differs from the request (a deny's pinned ancestors). */
   readonly disclosures?: readonly { readonly ruleId: string; readonly text: string }[];
@@ -65,36 +71,25 @@ function letters(legend: string): string[] {
  * (`read ~/project` under `write ~/project`, a `read_file` and a
  * `write_file` of one file) and the platform gives the path both.
  */
-function overlapNote(g: Grant, shown: string, requested: string, others: readonly Grant[], platform: Platform, home: string): Note | undefined {
+function overlapNote(g: Grant, shown: string, requested: string, others: readonly GrantAccess[], platform: Platform): Note | undefined {
   const extra = letters(shown).filter((l) => !letters(requested).includes(l));
   if (!extra.length || !g.path) return undefined;
-  const from = others.filter(
-    (o) =>
-      o !== g &&
-      o.path &&
-      o.access !== 'deny' &&
-      (o.path === g.path || (o.scope === 'tree' && isUnder(g.path!, o.path))) &&
-      letters(requestedLegend(o)).some((l) => extra.includes(l)) &&
-      // The Windows plan leaves out what has no Windows meaning: it gives nothing there.
-      (platform !== 'windows' || !!o.implicit || toWindows(o.path, home).ok),
-  );
+  const from = others
+    .filter(
+      (ga) =>
+        // Only grants the platform has: the model says which (the Windows plan leaves out what has no Windows spelling).
+        ga.applies[platform] &&
+        ga.grant !== g &&
+        !!ga.grant.path &&
+        ga.grant.access !== 'deny' &&
+        (ga.grant.path === g.path || (ga.grant.scope === 'tree' && isUnder(g.path!, ga.grant.path))) &&
+        letters(requestedLegend(ga.grant)).some((l) => extra.includes(l)),
+    )
+    .map((ga) => ga.grant);
   if (!from.length) return undefined;
   const named = from.slice(0, 3).map((o) => (o.implicit ? `\`${o.written}\` (implicit)` : `\`${o.list} ${o.written}\` (line ${o.span.start.line})`));
   return { ruleId: '', text: `combined with ${named.join(', ')}: the grants on this path add up` };
 }
-
-/**
- * What a `write_file` grant is on each platform: the file, not its
- * directory, so a save through a temporary file beside it fails everywhere.
- * Linux (a bind-mounted file) and Windows (the 0x12019f mask, no DELETE:
- * targets/windows/README.md) also keep it from being renamed or deleted;
- * macOS's `file-write*` on the literal lets it be deleted and re-created.
- */
-const REWRITE_IN_PLACE: Readonly<Record<Platform, Note>> = {
-  macos: { ruleId: '', text: '`file-write*` on this file alone: it can be rewritten, deleted and created again, but no file beside it, so tools that save through a temporary file and a rename (safe save, `sed -i`) fail: grant `write` on the directory for those' },
-  linux: { ruleId: '', text: 'a rewrite in place: the file is bind-mounted alone, so it can be rewritten, truncated and appended but not renamed, deleted or replaced (a mount point of its own); tools that save through a temporary file and a rename (safe save, `sed -i`) fail: grant `write` on the directory for those' },
-  windows: { ruleId: '', text: 'a rewrite in place: read and write without DELETE (0x12019f), so the file can be rewritten, truncated and appended but not renamed, deleted or replaced; tools that save through a temporary file and a rename (safe save, `sed -i`) fail: grant `write` on the directory for those' },
-};
 
 /** The path as a reviewer reads it: `~/…` under the home. */
 function display(path: string, home: string): string {
@@ -116,7 +111,7 @@ function hostTrustedRows(pa: PrincipalAccess, home: string): Map<Grant, MatrixRo
       const fact = ta.notes[p];
       // A path the platform's artifact cannot name (the model says why: no Windows spelling).
       if (!ta.applies[p]) {
-        cells[p] = { legend: 'n/a', note: fact ? explanation(fact) : { ruleId: '', text: 'not a path on this platform' } };
+        cells[p] = { legend: 'n/a', ...(fact ? { note: explanation(fact) } : {}) };
         continue;
       }
       const disclosures = (ta.disclosures[p] ?? []).map(explanation);
@@ -182,23 +177,18 @@ export function explainMatrix(model: AccessModel, diagnostics: readonly Diagnost
         // An entry the platform's artifact leaves out (the model says why: a Windows path with no spelling).
         if (!ga.applies[p]) {
           const why = ga.notes[p];
-          cells[p] = { legend: 'n/a', note: why ? explanation(why) : { ruleId: '', text: 'not a grant on this platform' } };
+          cells[p] = { legend: 'n/a', ...(why ? { note: explanation(why) } : {}) };
           continue;
         }
         const shown = legend(cell);
         const fact = cell.kind === 'refused' ? cell.because : ga.notes[p];
         const mechanism = fact ? explanation(fact) : undefined;
-        const overlap = overlapNote(g, shown, requested, pa.grants.map((x) => x.grant), p, model.ir.home);
-        const tybaMetadata: Note | undefined =
-          model.ir.dialect === 'tyba' && requested === 'deny' && shown === 'meta' ? { ruleId: '', text: 'TYBA: "content, not metadata": the existence, size and dates of every path stay visible; the content is denied' } : undefined;
+        const overlap = overlapNote(g, shown, requested, pa.grants, p);
         // sandbox-runtime's denies take one right away (reads stay open under a write deny): they differ when the right is there.
         const differs = requested === 'no r' ? shown !== '—' && shown !== 'meta' : requested === 'no w' ? shown.includes('w') || shown === 'scratch' : !(shown === requested || (requested === 'deny' && shown === '—'));
-        const [note, ...moreNotes] = differs ? [mechanism, overlap, tybaMetadata].filter((n): n is Note => !!n) : [];
+        const [note, ...moreNotes] = differs ? [mechanism, overlap].filter((n): n is Note => !!n) : [];
+        // What the platform does beside the cell (the model's facts: pinned ancestors, a rewrite in place…).
         const disclosures = [...moreNotes, ...(ga.disclosures[p] ?? []).map(explanation)];
-        // Only where the file is writable by this grant alone: under a write tree it is the tree's to rename.
-        const inWriteTree = !!g.path && pa.grants.some((o) => o !== ga && o.applies[p] && o.grant.scope === 'tree' && !!o.grant.path && (o.grant.access === 'write' || o.grant.access === 'read-write') && isUnder(g.path!, o.grant.path));
-        // A file the platform lets this grant write (not a directory, not refused, not denied over it).
-        if (g.list === 'write_file' && !g.implicit && g.path && g.facts.kind !== 'dir' && shown.includes('w') && !inWriteTree) disclosures.push(REWRITE_IN_PLACE[p]);
         // A warning the check made at this grant's value for this platform
         // (a JIT runtime the principal can run, sockets under a read tree, a
         // protected path), shown beside the cell unless a note already

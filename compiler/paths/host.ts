@@ -1,6 +1,6 @@
 import { accessSync, closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, statSync, type Dirent } from 'node:fs';
 import { readProgram, type ProgramFacts } from './elf.js';
-import { CACHE_FLAGS, readLibraryCache, type LibraryCache } from './ldcache.js';
+import { CACHE_FLAGS, libraryCacheLookup } from './ldcache.js';
 import { TEXT_LIMIT, type Child, type Executable, type FsView, type Lookup } from './view.js';
 
 /**
@@ -13,14 +13,15 @@ export function hostView(home: string, probes: HostProbes = {}): FsView {
   const cache = new Map<string, Lookup>();
   const listings = new Map<string, Map<string, Dirent> | null>();
   const asks = new Map<string, number>();
-  let libraryCache: LibraryCache | undefined | 'unknown' | null = null;
+  const programs = new Map<string, ProgramFacts>();
+  let libraryCache: LibraryLookup | undefined | 'unknown' | null = null;
 
   function fromListing(dir: string, name: string): Lookup | undefined {
     let listing = listings.get(dir);
     if (listing === undefined) {
       const n = (asks.get(dir) ?? 0) + 1;
       asks.set(dir, n);
-      if (n < 2) return undefined;
+      if (n < LIST_AFTER) return undefined;
       try {
         listing = new Map(readdirSync(dir, { withFileTypes: true }).map((d) => [d.name, d]));
       } catch {
@@ -55,11 +56,16 @@ export function hostView(home: string, probes: HostProbes = {}): FsView {
     landlockAbi: once(() => landlockOnHost(probes.landlockAbi)),
     children: childrenOnHost,
     text: textOnHost,
-    program: programOnHost,
+    // Read once per path: the execution closure asks of a library once per place the loader could find it.
+    program: (path) => {
+      let facts = programs.get(path);
+      if (!facts) programs.set(path, (facts = programOnHost(path)));
+      return facts;
+    },
     cachedLibrary: (soname) => {
       if (libraryCache === null) libraryCache = loadLibraryCache();
       const cache = libraryCache;
-      return cache === 'unknown' ? 'unknown' : (cache?.get(soname) ?? 'none');
+      return cache === 'unknown' ? 'unknown' : cache === undefined ? 'none' : (cache(soname) ?? 'none');
     },
     commandPath: once(() => (process.env['PATH'] ?? '').split(':').filter((d) => d.startsWith('/'))),
   };
@@ -127,11 +133,12 @@ const LIBRARY_CACHE_MAX = 16 << 20;
  * FIFO put there after the lookup opens at once and is refused by its
  * type), read at positions, never more than the budget in all.
  */
-function withRegularFile<T>(path: string, use: (fd: number, size: number, budget: { left: number }) => T): T | undefined {
+function withRegularFile<T>(path: string, use: (fd: number, size: number, budget: { left: number }) => T, notOpened?: (code: string | undefined) => void): T | undefined {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
-  } catch {
+  } catch (e) {
+    notOpened?.((e as NodeJS.ErrnoException).code);
     return undefined;
   }
   try {
@@ -164,18 +171,26 @@ function programOnHost(path: string): ProgramFacts {
   return withRegularFile(path, (fd, size, budget) => readProgram({ size, read: (offset, length) => readAt(fd, size, budget, offset, length) })) ?? unknownProgram;
 }
 
-/** This machine's loader cache, read once: undefined when there is none (the loader then searches its system directories). */
-function loadLibraryCache(): LibraryCache | undefined | 'unknown' {
+type LibraryLookup = (soname: string) => string | undefined;
+
+/**
+ * This machine's loader cache, read once and looked up by soname (only
+ * the sonames asked are decoded): undefined when there is none (the loader
+ * then searches its system directories).
+ */
+function loadLibraryCache(): LibraryLookup | undefined | 'unknown' {
   const flags = process.arch === 'x64' ? CACHE_FLAGS.x86_64 : process.arch === 'arm64' ? CACHE_FLAGS.aarch64 : undefined;
   if (flags === undefined) return 'unknown';
-  try {
-    if (!lstatSync('/etc/ld.so.cache', lstatOptions)) return undefined;
-  } catch {
-    return 'unknown';
-  }
-  const bytes = withRegularFile('/etc/ld.so.cache', (fd, size) => (size > LIBRARY_CACHE_MAX ? undefined : readAt(fd, size, { left: LIBRARY_CACHE_MAX }, 0, size)));
+  let absent = false;
+  const bytes = withRegularFile(
+    '/etc/ld.so.cache',
+    (fd, size) => (size > LIBRARY_CACHE_MAX ? undefined : readAt(fd, size, { left: LIBRARY_CACHE_MAX }, 0, size)),
+    // No cache (ENOENT), as an lstat would have said; anything else (a link, a FIFO, EACCES) is a cache not read.
+    (code) => (absent = code === 'ENOENT'),
+  );
+  if (absent) return undefined;
   if (!bytes) return 'unknown';
-  return readLibraryCache(bytes, flags) ?? 'unknown';
+  return libraryCacheLookup(bytes, flags) ?? 'unknown';
 }
 
 /**
@@ -264,6 +279,15 @@ function lookupHost(path: string): Lookup {
 }
 
 const lstatOptions = { throwIfNoEntry: false } as const;
+
+/**
+ * A directory is listed once this many different names in it were asked
+ * (each an lstat until then). A lint of a small config asks a few names in
+ * /usr/lib/x86_64-linux-gnu (its libraries), which holds a thousand entries:
+ * listing it costs more than those lstats. A config with thousands of grants
+ * in the same directories still gets them listed after a few lstats each.
+ */
+const LIST_AFTER = 16;
 
 // The answers that carry no data, one object each: a large config asks thousands of paths.
 const absentLookup: Lookup = Object.freeze({ kind: 'absent' });

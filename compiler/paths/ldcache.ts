@@ -26,13 +26,20 @@ const MAX_ENTRIES = 1 << 16;
 /** The flags of an entry for a 64-bit glibc library of each architecture (glibc's ldconfig.h: FLAG_ELF_LIBC6 | FLAG_X8664_LIB64, FLAG_AARCH64_LIB64). */
 export const CACHE_FLAGS: Readonly<Record<'x86_64' | 'aarch64', number>> = { x86_64: 0x0303, aarch64: 0x0a03 };
 
+/** Where an entry's soname and path start in the cache's bytes. */
+interface EntryAt {
+  readonly key: number;
+  readonly value: number;
+}
+
 /**
- * The cache's entries for libraries of `flags` (CACHE_FLAGS), first entry
- * per soname (ldconfig sorts them as the loader prefers them), leaving out
- * entries for a glibc-hwcaps subdirectory (a nonzero hwcap): the baseline
- * library every CPU loads. Undefined when the bytes are no cache.
+ * The entries for libraries of `flags` (CACHE_FLAGS), in the cache's
+ * order, leaving out entries for a glibc-hwcaps subdirectory (a nonzero
+ * hwcap): the baseline library every CPU loads. Each entry's two strings
+ * are checked (inside the bytes, NUL-terminated within 4096 bytes) but
+ * not decoded. Undefined when the bytes are no cache.
  */
-export function readLibraryCache(bytes: Uint8Array, flags: number): LibraryCache | undefined {
+function cacheEntries(bytes: Uint8Array, flags: number): EntryAt[] | undefined {
   let start = 0;
   if (ascii(bytes, 0, OLD_MAGIC.length) === OLD_MAGIC) {
     if (bytes.length < 16) return undefined;
@@ -48,28 +55,74 @@ export function readLibraryCache(bytes: Uint8Array, flags: number): LibraryCache
   const little = endian !== 3;
   const nlibs = view.getUint32(20, little);
   if (nlibs > MAX_ENTRIES || NEW_HEADER + nlibs * NEW_ENTRY > view.byteLength) return undefined;
-  const out = new Map<string, string>();
+  const out: EntryAt[] = [];
   for (let i = 0; i < nlibs; i++) {
     const at = NEW_HEADER + i * NEW_ENTRY;
-    const entryFlags = view.getInt32(at, little);
-    const hwcap = view.getBigUint64(at + 16, little);
-    if (entryFlags !== flags || hwcap !== 0n) continue;
-    const key = cString(bytes, start + view.getUint32(at + 4, little));
-    const value = cString(bytes, start + view.getUint32(at + 8, little));
-    if (key === undefined || value === undefined) return undefined;
+    if (view.getInt32(at, little) !== flags || view.getUint32(at + 16, little) !== 0 || view.getUint32(at + 20, little) !== 0) continue;
+    const key = start + view.getUint32(at + 4, little);
+    const value = start + view.getUint32(at + 8, little);
+    if (!isCString(bytes, key) || !isCString(bytes, value)) return undefined;
+    out.push({ key, value });
+  }
+  return out;
+}
+
+/**
+ * The cache's entries for libraries of `flags` (CACHE_FLAGS), first entry
+ * per soname whose path is absolute (ldconfig sorts them as the loader
+ * prefers them), leaving out entries for a glibc-hwcaps subdirectory (a
+ * nonzero hwcap). Undefined when the bytes are no cache.
+ */
+export function readLibraryCache(bytes: Uint8Array, flags: number): LibraryCache | undefined {
+  const entries = cacheEntries(bytes, flags);
+  if (!entries) return undefined;
+  const out = new Map<string, string>();
+  for (const e of entries) {
+    const key = cString(bytes, e.key);
+    const value = cString(bytes, e.value);
     if (!out.has(key) && value.startsWith('/')) out.set(key, value);
   }
   return out;
+}
+
+/**
+ * The same answers as readLibraryCache's map, for a lint that asks a few
+ * sonames of a cache of a thousand: the entries are checked at once (a
+ * cache readLibraryCache refuses is undefined here too), and only the
+ * strings of the sonames asked are compared and decoded.
+ */
+export function libraryCacheLookup(bytes: Uint8Array, flags: number): ((soname: string) => string | undefined) | undefined {
+  const entries = cacheEntries(bytes, flags);
+  if (!entries) return undefined;
+  const answers = new Map<string, string | undefined>();
+  return (soname) => {
+    if (answers.has(soname)) return answers.get(soname);
+    // The map's keys are decoded as latin1 and hold no NUL: no such key for another string.
+    if (/[^\x01-\xff]/.test(soname)) return undefined;
+    const name = Buffer.from(soname, 'latin1');
+    let found: string | undefined;
+    for (const e of entries) {
+      if (bytes[e.key + name.length] !== 0 || bytes[e.value] !== 0x2f || !name.equals(bytes.subarray(e.key, e.key + name.length))) continue;
+      found = cString(bytes, e.value);
+      break;
+    }
+    answers.set(soname, found);
+    return found;
+  };
 }
 
 function ascii(b: Uint8Array, at: number, n: number): string {
   return at + n > b.length ? '' : Buffer.from(b.subarray(at, at + n)).toString('latin1');
 }
 
-/** A NUL-terminated string at `at` of at most 4096 bytes, or undefined. */
-function cString(b: Uint8Array, at: number): string | undefined {
-  if (at >= b.length) return undefined;
+/** Whether a NUL-terminated string of at most 4096 bytes starts at `at`. */
+function isCString(b: Uint8Array, at: number): boolean {
+  if (at >= b.length) return false;
   const end = b.indexOf(0, at);
-  if (end < 0 || end - at > 4096) return undefined;
-  return Buffer.from(b.subarray(at, end)).toString('latin1');
+  return end >= 0 && end - at <= 4096;
+}
+
+/** The NUL-terminated string at `at` (one isCString accepted). */
+function cString(b: Uint8Array, at: number): string {
+  return Buffer.from(b.subarray(at, b.indexOf(0, at))).toString('latin1');
 }

@@ -1,6 +1,9 @@
 import { controlCharacter, isUnder } from './spelling.js';
 
-const reservedNames = /^(con|prn|aux|nul|com[1-9¹²³]|lpt[1-9¹²³])(\.[^.]*)?$/i;
+// The superscript digits written as escapes: a regular-expression literal is the one place esbuild keeps
+// non-ASCII as it is, and one such character makes the whole CLI bundle a two-byte
+// string when it is read (scripts/bundles.mjs refuses a bundle that is not ASCII).
+const reservedNames = /^(con|prn|aux|nul|com[1-9\u00b9\u00b2\u00b3]|lpt[1-9\u00b9\u00b2\u00b3])(\.[^.]*)?$/i;
 const forbidden = /[<>:"|?*\\]/;
 
 /**

@@ -5,21 +5,25 @@
  * OPTION of the grammar, which token sequences choose which alternative (a
  * walk over the recorded grammar, lodash-heavy): about half of the
  * parser's construction, paid by every process on its first parse. Those
- * sequences depend on the grammar only, so they are computed once, by
- * chevrotain itself, into lookahead-paths.ts (test/toml/lookahead-gen.ts
- * writes it; test/toml/lookahead.test.ts checks that it is what chevrotain
- * computes today, and that the functions built here decide exactly as
- * chevrotain's own on every sequence of tokens). This strategy builds the
- * lookahead functions from that table: the same decisions, first matching
- * alternative first, as chevrotain's LLkLookaheadStrategy.
+ * sequences depend on the grammar only, so the build computes them, by
+ * chevrotain itself, from the grammar (scripts/gen-lookahead.mjs writes
+ * dist/compiler/toml/lookahead-paths.js; nothing is checked in, so the
+ * table cannot go stale; test/toml/lookahead.test.ts checks that the
+ * functions built here decide exactly as chevrotain's own on every sequence
+ * of tokens). This strategy builds the lookahead functions from that table:
+ * the same decisions, first matching alternative first, as chevrotain's
+ * LLkLookaheadStrategy.
  *
  * `validate` (only called when a parser is built with validations on, in
  * the tests) is chevrotain's own.
  */
 import type { ILookaheadStrategy, ILookaheadValidationError, IOrAlt, OptionalProductionType, Rule, TokenType } from 'chevrotain';
 import { chevrotain } from './chevrotain.js';
-import { LOOKAHEAD_PATHS, MAX_LOOKAHEAD } from './lookahead-paths.js';
+import { LOOKAHEAD_PATHS } from './lookahead-paths.js';
 import { memberIndices } from './tokens.js';
+
+/** The tokens of lookahead the grammar needs (the parser's maxLookahead; the build's table is computed for it). */
+export const MAX_LOOKAHEAD = 2;
 
 /** The parser as a lookahead function sees it. */
 interface Lookahead {
@@ -72,7 +76,7 @@ export class PrecomputedLookahead implements ILookaheadStrategy {
     prodOccurrence: number; prodType: OptionalProductionType; rule: Rule; maxLookahead: number; dynamicTokensEnabled: boolean;
   }): () => boolean {
     const [paths] = this.paths(options.rule, productionKey(options.prodType, options.prodOccurrence), options.maxLookahead, options.dynamicTokensEnabled);
-    if (paths === undefined) throw new Error(`lookahead-paths.ts: no alternative for ${options.prodType} ${options.prodOccurrence} in rule ${options.rule.name}`);
+    if (paths === undefined) throw new Error(`the lookahead table has no alternative for ${options.prodType} ${options.prodOccurrence} in rule ${options.rule.name}`);
     if (paths.every((p) => p.length === 1)) {
       const enter: boolean[] = [];
       for (const p of paths) p[0]!.forEach((on, idx) => { if (on) enter[idx] = true; });
@@ -88,10 +92,10 @@ export class PrecomputedLookahead implements ILookaheadStrategy {
   /** The table's paths of a production, as matchers. */
   private paths(rule: Rule, key: string, maxLookahead: number, dynamicTokens: boolean): Matcher[][][] {
     if (maxLookahead !== MAX_LOOKAHEAD || dynamicTokens) {
-      throw new Error(`lookahead-paths.ts was computed for maxLookahead ${MAX_LOOKAHEAD} and no dynamic tokens; regenerate it (test/toml/lookahead-gen.ts)`);
+      throw new Error(`the lookahead table is computed for maxLookahead ${MAX_LOOKAHEAD} and no dynamic tokens (scripts/gen-lookahead.mjs)`);
     }
     const alts = LOOKAHEAD_PATHS[rule.name]?.[key];
-    if (alts === undefined) throw new Error(`lookahead-paths.ts has no ${key} in rule ${rule.name}; regenerate it (test/toml/lookahead-gen.ts)`);
+    if (alts === undefined) throw new Error(`the lookahead table has no ${key} in rule ${rule.name}: build again (scripts/gen-lookahead.mjs computes it from the grammar)`);
     return alts.map((paths) => paths.map((path) => path.map((name) => this.matcher(name))));
   }
 
@@ -99,7 +103,7 @@ export class PrecomputedLookahead implements ILookaheadStrategy {
     let m = this.matchers.get(name);
     if (m === undefined) {
       const type = this.tokensByName.get(name);
-      if (type === undefined) throw new Error(`lookahead-paths.ts names an unknown token type ${name}; regenerate it (test/toml/lookahead-gen.ts)`);
+      if (type === undefined) throw new Error(`the lookahead table names an unknown token type ${name}: build again (scripts/gen-lookahead.mjs computes it from the grammar)`);
       m = memberIndices(type);
       this.matchers.set(name, m);
     }

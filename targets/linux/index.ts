@@ -12,9 +12,10 @@
  * one `.bwrap.args` and one `.bpf`, and skips the disassembly and the
  * reviewers' JSON. See README.md beside this file for the lowering.
  */
-import type { PrincipalAccess } from '../../model/index.js';
+import type { PolicyIR } from '../../compiler/ir/types.js';
+import type { LinuxPlanOptions, PrincipalAccess } from '../../model/index.js';
 import { artifactHeaderFields, artifactStem, headerLines, jsonLines, sha256Hex, type Artifact, type CompileInput, type Target } from '../target.js';
-import { boxwrightPolicy, compilePolicy, compileSeccomp, encode, type Arch, type SeccompArtifacts } from './seccomp/index.js';
+import { boxwrightPolicy, compileSeccomp, seccompProgram, type Arch, type SeccompArtifacts } from './seccomp/index.js';
 import { bpfName, SECCOMP_ARCHES } from './arch.js';
 import { ARGS_FD, argsFile, EXEC_FD, FIRST_EMPTY_FD, lowerPrincipal, SANDBOX_EXEC_PATH, SECCOMP_FD, type LinuxView } from './lower.js';
 import { landlockJson } from './landlock/artifact.js';
@@ -25,6 +26,12 @@ export { lowerPrincipal, argsFile, parseArgsFile, ARGS_FD, SECCOMP_FD, EXEC_FD, 
 
 export { SECCOMP_ARCHES, bpfName, hostArch } from './arch.js';
 
+
+/** The plan's options for a compile (or the run that compiled it): the gateway socket, TYBA's worktree. */
+export function linuxPlanOptions(ir: PolicyIR, gatewaySocket: string | undefined): LinuxPlanOptions {
+  const worktree = ir.tyba?.worktree;
+  return { ...(gatewaySocket ? { gatewaySocket } : {}), ...(worktree ? { worktree } : {}) };
+}
 
 /** An artifact whose content is computed on first read. */
 function lazy(name: string, make: () => string | Uint8Array): Artifact {
@@ -49,10 +56,8 @@ function once<T>(make: () => T): () => T {
   };
 }
 
-/** The raw program for one arch: the same bytes compileSeccomp writes (a test holds them equal), without its disassembly. */
-export function seccompProgram(arch: Arch): Uint8Array {
-  return encode(compilePolicy(boxwrightPolicy(), arch));
-}
+/** The raw program for one arch, without its disassembly: compileSeccomp's own bytes (seccomp/index.ts). */
+export { seccompProgram };
 
 export const linuxTarget: Target = {
   platform: 'linux',
@@ -60,12 +65,11 @@ export const linuxTarget: Target = {
     const header = headerLines(input);
     const seccomp = once((): SeccompArtifacts => compileSeccomp(boxwrightPolicy(), { header }));
     const programs = new Map(SECCOMP_ARCHES.map((arch) => [arch, once(() => seccompProgram(arch))]));
-    const gateway = input.options.gatewaySocket;
-    const worktree = input.ir.tyba?.worktree;
+    const planOptions = linuxPlanOptions(input.ir, input.options.gatewaySocket);
     const out: Artifact[] = [];
     for (const pa of input.access.principals) {
       const stem = artifactStem(pa.principal.id);
-      const view = once(() => lowerPrincipal(pa, { ...(gateway ? { gatewaySocket: gateway } : {}), ...(worktree ? { worktree } : {}) }));
+      const view = once(() => lowerPrincipal(pa, planOptions));
       out.push(lazy(`${stem}.bwrap.json`, () => bwrapJson(input, header, pa, view(), (arch) => sha256Hex(programs.get(arch)!()))));
       out.push(lazy(`${stem}.bwrap.args`, () => argsFile(view().argv)));
       // Landlock confines execution (a Box config's default): the ruleset the in-sandbox step applies.

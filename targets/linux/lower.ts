@@ -1,23 +1,21 @@
 /**
- * The Linux mount view of one principal: its effective access (the one
- * model, model/) lowered to bubblewrap operations, then to an argv
+ * The Linux plan of one principal (model/linux-plan.ts: its mounts, the
+ * covers of its denies, its pinned ancestors, its links, and the grants
+ * that became no mount) spelled as bubblewrap operations, then as an argv
  * where every argument carries the config line it came from.
  *
- * Nothing here recomputes access from the IR: a grant is mounted when, and
- * as, the model's Linux cell at its path says (`r` → `--ro-bind`, `rw` →
- * `--bind`, `empty` → covered by a deny, `refused` → nothing). The IR is
- * read only for what the model does not hold: spellings and lines for the
- * origins, the workspace, and the principal's direct network exception.
+ * Nothing is decided here: the plan says what is mounted and how, this
+ * file says it in bubblewrap's words (`--ro-bind`, `--bind`, `--perms 0444
+ * --ro-bind-data FD`, `--tmpfs D --remount-ro D`), numbers the descriptors,
+ * words the origins, and has the notes worded by the rules that explain
+ * their facts.
  */
 import type { Grant, Principal } from '../../compiler/ir/types.js';
-import { isStrictlyUnder, isUnder as isUnderOrAt } from '../../compiler/paths/index.js';
 import type { Span } from '../../compiler/span.js';
 import { tomlString } from '../../compiler/toml/write.js';
-import type { GrantAccess, PrincipalAccess } from '../../model/index.js';
+import { linuxPlan, type LinuxPlan, type LinuxPlanOptions, type PlanMount, type PlanNote, type PlanSource, type PrincipalAccess } from '../../model/index.js';
 import { explanation } from '../../rules/index.js';
 import { SANDBOX_EXEC_PATH } from './launcher/index.js';
-import mergedUsr from '../../compiler/paths/merged-usr.json' with { type: 'json' };
-import procReadonly from './proc-readonly.json' with { type: 'json' };
 
 /** Where an argument comes from: a config entry, or one of boxwright's own reasons. */
 export type Origin = { readonly line: number; readonly entry: string } | 'baseline' | 'seccomp' | `implicit: ${string}`;
@@ -39,7 +37,7 @@ export { SANDBOX_EXEC_PATH };
 /** One step of the view, in the order bubblewrap performs them. */
 export type MountOp =
   | { readonly kind: 'proc' | 'dev'; readonly path: string; readonly origin: Origin }
-  /** A host-global /proc entry made read-only (proc-readonly.json), where the kernel has it. */
+  /** A host-global /proc entry made read-only (model/linux-proc-readonly.json), where the kernel has it. */
   | { readonly kind: 'proc-readonly'; readonly path: string; readonly origin: Origin }
   | { readonly kind: 'bind'; readonly path: string; readonly write: boolean; readonly origin: Origin }
   /** A private, writable tmpfs: TYBA's temp directory on Linux, never the host's /tmp. */
@@ -60,6 +58,8 @@ export interface Note {
 
 export interface LinuxView {
   readonly principal: Principal;
+  /** The plan this view spells (model/linux-plan.ts). */
+  readonly plan: LinuxPlan;
   /** Mount operations, parents before children (depth, then path). */
   readonly ops: readonly MountOp[];
   readonly chdir?: { readonly path: string; readonly origin: Origin };
@@ -73,14 +73,7 @@ export interface LinuxView {
   readonly argv: readonly Arg[];
 }
 
-export interface LowerOptions {
-  /** `--gateway-socket PATH`: the host product's gateway socket, bound in for principals without direct network. */
-  readonly gatewaySocket?: string;
-  /** TYBA: the session worktree, entered with `--chdir`. */
-  readonly worktree?: string;
-}
-
-const LINKS: readonly { readonly link: string; readonly target: string }[] = mergedUsr.links;
+export type LowerOptions = LinuxPlanOptions;
 
 /** The origin of an authored entry: its line and the entry as TOML (`read = "~/project"`). */
 export function grantOrigin(g: Pick<Grant, 'span' | 'written' | 'list' | 'implicit'>): Origin {
@@ -92,175 +85,67 @@ export function entryOrigin(span: Span, key: string, written: string): Origin {
   return { line: span.start.line, entry: `${key} = ${tomlString(written)}` };
 }
 
+export { compareMounts as compareOps, depth, PROC_READONLY } from '../../model/index.js';
 
-export const depth = (p: string): number => (p === '/' ? 0 : p.split('/').length - 1);
-const isUnder = isStrictlyUnder;
-const underOrAt = isUnderOrAt;
-
-const kindRank: Record<MountOp['kind'], number> = { proc: 0, dev: 0, 'proc-readonly': 1, bind: 1, tmpfs: 1, dir: 2, 'empty-file': 3, 'empty-dir': 3, symlink: 4 };
-
-/** Host-global /proc entries, read-only inside: see proc-readonly.json for each one's reason. */
-export const PROC_READONLY: readonly string[] = Object.keys(procReadonly.paths);
-
-/** Parents before children: by depth, then path (UTF-16 order, as every target sorts), then kind. */
-export function compareOps(a: MountOp, b: MountOp): number {
-  return depth(a.path) - depth(b.path) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || kindRank[a.kind] - kindRank[b.kind];
-}
-
-const contentAccess = new Set(['read', 'write', 'read-write', 'exec']);
-
-/** Whether a strict ancestor of `path` is in `set`: O(depth), whatever the size of the set. */
-function hasAncestorIn(set: { has(p: string): boolean }, path: string): boolean {
-  for (let i = path.lastIndexOf('/'); i >= 0; i = path.lastIndexOf('/', i - 1)) {
-    if (set.has(i === 0 ? '/' : path.slice(0, i))) return true;
-    if (i === 0) return false;
+/** Spells a plan entry's source as the origin its arguments carry. */
+export function originOf(s: PlanSource): Origin {
+  switch (s.kind) {
+    case 'baseline':
+      return 'baseline';
+    case 'grant':
+      return grantOrigin(s.grant);
+    case 'gateway':
+      return 'implicit: --gateway-socket (the host product gateway)';
+    case 'host-trusted':
+      return trustedOrigin(s.under, s.path);
+    case 'pin':
+      return pinOrigin(originOf(s.of), s.path, s.of.kind === 'grant' ? 'the denied' : 'the host-trusted');
+    case 'workspace':
+      return entryOrigin(s.workspace.span, 'workspace', s.workspace.written);
+    case 'merged-usr':
+      return `implicit: merged-/usr link ${s.link} -> ${s.target} (its target is in the view)`;
   }
-  return false;
 }
 
-/** Lowers one principal's effective Linux access to a bubblewrap view. Pure. */
+/** The plan's mount, spelled: its origin, and for an empty file the descriptor it reads. */
+function spellMount(m: PlanMount, fd: () => number): MountOp {
+  const origin = originOf(m.source);
+  switch (m.kind) {
+    case 'bind':
+      return { kind: 'bind', path: m.path, write: m.write, origin };
+    case 'symlink':
+      return { kind: 'symlink', path: m.path, target: m.target, origin };
+    case 'empty-file':
+      return { kind: 'empty-file', path: m.path, fd: fd(), origin };
+    default:
+      return { kind: m.kind, path: m.path, origin };
+  }
+}
+
+/**
+ * Spells one principal's Linux plan (model/linux-plan.ts: every decision
+ * of the sandbox) as a bubblewrap view: its argv, each argument with its
+ * origin, and the notes worded by the rules that explain their facts. Pure.
+ */
 export function lowerPrincipal(pa: PrincipalAccess, options: LowerOptions = {}): LinuxView {
-  const p = pa.principal;
-  const notes: Note[] = [];
-  const binds = new Map<string, { write: boolean; origin: Origin }>();
-  const tmpfs = new Map<string, Origin>();
-  const denies: GrantAccess[] = [];
+  return spellPlan(linuxPlan(pa, options));
+}
 
-  for (const ga of pa.grants) {
-    const g = ga.grant;
-    if (!g.path || !ga.applies.linux) continue;
-    const cell = ga.effective.linux;
-    const origin = grantOrigin(g);
-    if (g.access === 'deny') {
-      if (cell.kind === 'empty') denies.push(ga);
-      else notes.push({ origin, path: g.path, text: cell.kind === 'refused' ? `refused (${explanation(cell.because).ruleId}): no mount` : 'not in the view' });
-      continue;
-    }
-    if (!contentAccess.has(g.access)) {
-      notes.push({ origin, path: g.path, text: g.access === 'metadata' ? 'Linux supplies no metadata-only tree: no mount' : `no Linux lowering for \`${g.list}\`: no mount` });
-      continue;
-    }
-    if (cell.kind === 'refused') {
-      notes.push({ origin, path: g.path, text: `refused (${explanation(cell.because).ruleId}): no mount` });
-      continue;
-    }
-    // A content grant is empty or absent only under a deny: at the denied
-    // path (its cover), or below it (inside its cover, or with no mount above).
-    if (cell.kind === 'empty' || cell.kind === 'absent') {
-      notes.push({ origin, path: g.path, text: cell.kind === 'empty' ? 'under a deny: covered, not mounted' : 'under a deny: not in the view, not mounted' });
-      continue;
-    }
-    if (cell.kind !== 'access' || !cell.read) {
-      notes.push({ origin, path: g.path, text: 'no content access on Linux: no mount' });
-      continue;
-    }
-    if (g.implicit?.privateTmpfs) {
-      tmpfs.set(g.path, origin);
-      continue;
-    }
-    if (underOrAt(g.path, '/proc')) {
-      notes.push({ origin, path: g.path, text: "served by the sandbox's own /proc (--proc /proc), never the host's" });
-      continue;
-    }
-    // One mount per path; a writable mount wins, with the grant that makes it writable as its origin.
-    const prev = binds.get(g.path);
-    if (!prev || (cell.write && !prev.write)) binds.set(g.path, { write: cell.write, origin });
-  }
-
-  const gateway = options.gatewaySocket && !p.directNetwork ? options.gatewaySocket : undefined;
-  if (gateway && !binds.has(gateway)) binds.set(gateway, { write: false, origin: 'implicit: --gateway-socket (the host product gateway)' });
-
-  // A host-trusted path inside a write tree (an existing .git, .bashrc,
-  // ~/.local/bin) is bound read-only over itself: not written, and, a mount
-  // point of its own, not renamed or removed (EBUSY); its ancestors whose
-  // parent is writable are pinned the same way, so that it cannot be moved
-  // away and replaced. Before the denies' pins: a deny inside it must not
-  // make it a writable mount.
-  for (const ta of pa.hostTrusted) {
-    if (ta.state.linux !== 'read-only') continue;
-    const path = ta.trusted.path;
-    const origin = trustedOrigin(ta.under, path);
-    if (!binds.has(path)) binds.set(path, { write: false, origin });
-    for (const a of ta.pinnedAncestors?.linux ?? []) if (!binds.has(a) && !tmpfs.has(a)) binds.set(a, { write: true, origin: pinOrigin(origin, path, 'the host-trusted') });
-  }
-
-  // The ancestors of each covered deny inside a write tree become mount
-  // points of their own (bound onto themselves): a mount point cannot be
-  // renamed or removed (EBUSY), so `mv a a2` cannot carry the denied path
-  // out from under its cover, in this run or for the next one.
-  for (const ga of denies) {
-    for (const a of ga.pinnedAncestors?.linux ?? []) if (!binds.has(a) && !tmpfs.has(a)) binds.set(a, { write: true, origin: pinOrigin(grantOrigin(ga.grant), ga.grant.path!) });
-  }
-
-  const ops: MountOp[] = [
-    { kind: 'proc', path: '/proc', origin: 'baseline' },
-    ...PROC_READONLY.map((path): MountOp => ({ kind: 'proc-readonly', path, origin: 'baseline' })),
-    { kind: 'dev', path: '/dev', origin: 'baseline' },
-  ];
-  for (const [path, b] of binds) ops.push({ kind: 'bind', path, write: b.write, origin: b.origin });
-  for (const [path, origin] of tmpfs) ops.push({ kind: 'tmpfs', path, origin });
-  const shown = (path: string): boolean => hasAncestorIn(binds, path) || hasAncestorIn(tmpfs, path);
-
-  // Denied paths: covered only where a mount would show them. A deny no mount
-  // reaches is simply absent, and one below another deny is hidden by it.
-  const emitted = new Set<string>();
+export function spellPlan(plan: LinuxPlan): LinuxView {
+  const p = plan.principal;
+  // Empty files read their descriptors in mount order, from FIRST_EMPTY_FD.
   const emptyFds: { fd: number; path: string }[] = [];
-  const sortedDenies = [...denies].sort((a, b) => depth(a.grant.path!) - depth(b.grant.path!) || (a.grant.path! < b.grant.path! ? -1 : 1));
-  for (const ga of sortedDenies) {
-    const g = ga.grant;
-    const path = g.path!;
-    const origin = grantOrigin(g);
-    if (emitted.has(path) || hasAncestorIn(emitted, path)) {
-      notes.push({ origin, path, text: 'inside a denied directory: already hidden' });
-      continue;
-    }
-    if (!shown(path)) {
-      notes.push({ origin, path, text: 'no mount shows it: absent from the view' });
-      continue;
-    }
-    emitted.add(path);
-    // The model decides the cover (its empty-cover fact), and explain says the same.
-    const cover = ga.notes.linux;
-    if (cover?.kind !== 'empty-cover') throw new Error(`the model covers ${path} without saying how`);
-    if (cover.of === 'file') {
+  const ops = plan.mounts.map((m) =>
+    spellMount(m, () => {
       const fd = FIRST_EMPTY_FD + emptyFds.length;
-      emptyFds.push({ fd, path });
-      ops.push({ kind: 'empty-file', path, fd, origin });
-    } else {
-      ops.push({ kind: 'empty-dir', path, origin });
-      // --fs none: the kind is unknown. A tmpfs on a file fails bubblewrap's
-      // set-up, so a wrong guess fails closed rather than exposing the file.
-      if (g.facts.kind !== 'dir') notes.push({ origin, path, text: 'kind unknown (no filesystem facts): covered as a directory; bubblewrap fails if it is a file' });
-    }
-  }
-
-  // The workspace: entered with --chdir, created with --dir when no mount holds it.
-  let chdir: LinuxView['chdir'];
-  if (p.workspace?.path) {
-    const origin = entryOrigin(p.workspace.span, 'workspace', p.workspace.written);
-    const w = p.workspace.path;
-    const held = (set: { has(p: string): boolean }): boolean => set.has(w) || hasAncestorIn(set, w);
-    if (!held(binds) && !held(tmpfs) && !held(emitted)) ops.push({ kind: 'dir', path: w, origin });
-    chdir = { path: w, origin };
-  } else if (options.worktree && p.kind === 'agent') {
-    const wt = pa.grants.find((ga) => ga.grant.implicit && ga.grant.path === options.worktree && ga.applies.linux);
-    if (wt) chdir = { path: options.worktree, origin: grantOrigin(wt.grant) };
-  }
-
-  // The merged-/usr links, when their target is in the view and nothing else is at the link.
-  for (const { link, target } of LINKS) {
-    if (ops.some((o) => underOrAt(o.path, link))) continue; // something else is at the link
-    if (hasAncestorIn(binds, link)) continue; // a mount already shows the host's own link
-    const t = '/' + target;
-    if (ops.some((o) => (o.kind === 'bind' && underOrAt(t, o.path)) || isUnder(o.path, t)))
-      ops.push({ kind: 'symlink', path: link, target, origin: `implicit: merged-/usr link ${link} -> ${target} (its target is in the view)` });
-  }
-
-  ops.sort(compareOps);
-
-  const shareNet: Origin | undefined = p.directNetwork
-    ? { line: p.directNetwork.span.start.line, entry: p.directNetwork.how === 'contain_egress' ? 'contain_egress = false' : `[tools.${p.name}.network]` }
-    : undefined;
+      emptyFds.push({ fd, path: m.path });
+      return fd;
+    }),
+  );
+  const notes: Note[] = plan.notes.map((n) => ({ origin: originOf(n.source), path: n.path, text: noteText(n) }));
+  const chdir = plan.chdir ? { path: plan.chdir.path, origin: originOf(plan.chdir.source) } : undefined;
+  const net = plan.shareNet;
+  const shareNet: Origin | undefined = net ? { line: net.span.start.line, entry: net.how === 'contain_egress' ? 'contain_egress = false' : `[tools.${p.name}.network]` } : undefined;
 
   const argv: Arg[] = [];
   const push = (origin: Origin, ...args: string[]): void => {
@@ -271,7 +156,7 @@ export function lowerPrincipal(pa: PrincipalAccess, options: LowerOptions = {}):
   push('baseline', '--cap-drop', 'ALL');
   push('baseline', '--die-with-parent');
   push('baseline', '--new-session');
-  for (const [path, origin] of tmpfs) if (path === '/tmp') push(origin, '--setenv', 'TMPDIR', path);
+  if (plan.tmpdir) push(originOf(plan.tmpdir.source), '--setenv', 'TMPDIR', plan.tmpdir.path);
   for (const op of ops) {
     switch (op.kind) {
       case 'proc':
@@ -317,7 +202,14 @@ export function lowerPrincipal(pa: PrincipalAccess, options: LowerOptions = {}):
   if (chdir) push(chdir.origin, '--chdir', chdir.path);
   push('seccomp', '--seccomp', String(SECCOMP_FD));
 
-  return { principal: p, ops, ...(chdir ? { chdir } : {}), ...(shareNet ? { shareNet } : {}), ...(gateway ? { gatewaySocket: gateway } : {}), emptyFds, notes, argv };
+  return { principal: p, plan, ops, ...(chdir ? { chdir } : {}), ...(shareNet ? { shareNet } : {}), ...(plan.gatewaySocket ? { gatewaySocket: plan.gatewaySocket } : {}), emptyFds, notes, argv };
+}
+
+/** A note in the words of the rule that explains its fact; a refusal names that rule (its diagnostic is the refusal). */
+function noteText(n: PlanNote): string {
+  if (!('refused' in n)) return explanation(n.fact).text;
+  const e = explanation(n.refused);
+  return `refused (${e.ruleId}): ${e.text}; no mount`;
 }
 
 /** The origin of a pinned ancestor: the deny (or host-trusted path) that needs it, said so. */

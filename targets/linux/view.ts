@@ -1,6 +1,7 @@
 /**
- * Questions about a lowered view, answered from its mount operations and the
- * host disk behind its binds: "does /usr/bin/python3 exist in the sandbox,
+ * Questions about a principal's sandbox, answered from its plan's mounts
+ * (model/linux-plan.ts: the one reader of bubblewrap semantics here is the
+ * plan, never the argv read back) and the host disk behind its binds: "does /usr/bin/python3 exist in the sandbox,
  * and what is it on the host?". The runner asks them before it starts
  * anything, so that a command missing from the view is a clear error rather
  * than bubblewrap's `execvp: No such file or directory`.
@@ -16,9 +17,51 @@ import { posix } from 'node:path';
 import { resolvePath } from '../../compiler/paths/inspect.js';
 import { isStrictlyUnder, isUnder } from '../../compiler/paths/spelling.js';
 import type { FsView, Lookup as ViewLookup } from '../../compiler/paths/view.js';
-import { splitOptions } from './bwrap-options.js';
-import { SANDBOX_EXEC_PATH } from './launcher/index.js';
-import type { MountOp } from './lower.js';
+import type { LinuxPlan, PlanMount } from '../../model/index.js';
+
+/** A mount as the view needs it: the plan's, without its source (what the run cache keeps). */
+export type ViewMount =
+  | { readonly kind: Exclude<PlanMount['kind'], 'bind' | 'symlink'>; readonly path: string }
+  | { readonly kind: 'bind'; readonly path: string; readonly write: boolean }
+  | { readonly kind: 'symlink'; readonly path: string; readonly target: string };
+
+/** What `run` asks of a sandbox before it starts: the plan's mounts, in bubblewrap's order, and where the command starts. */
+export interface RunView {
+  readonly mounts: readonly ViewMount[];
+  readonly chdir?: string;
+}
+
+/** A plan's run view. */
+export function runView(plan: LinuxPlan): RunView {
+  const mounts = plan.mounts.map((m): ViewMount => (m.kind === 'bind' ? { kind: m.kind, path: m.path, write: m.write } : m.kind === 'symlink' ? { kind: m.kind, path: m.path, target: m.target } : { kind: m.kind, path: m.path }));
+  return { mounts, ...(plan.chdir ? { chdir: plan.chdir.path } : {}) };
+}
+
+const VIEW_KINDS: ReadonlySet<string> = new Set<PlanMount['kind']>(['proc', 'dev', 'proc-readonly', 'bind', 'tmpfs', 'empty-file', 'empty-dir', 'symlink', 'dir']);
+
+/** The run cache's file of a principal's run view. */
+export const runViewName = (stem: string): string => `${stem}.view.json`;
+
+/** `<stem>.view.json`, the run view the run cache keeps beside the argv for the fast path. */
+export function runViewFile(view: RunView): string {
+  return JSON.stringify(view) + '\n';
+}
+
+/** The inverse of runViewFile; throws on anything it did not write. */
+export function parseRunView(text: string): RunView {
+  const v = JSON.parse(text) as unknown;
+  const ok = (m: unknown): m is ViewMount => {
+    if (typeof m !== 'object' || m === null) return false;
+    const o = m as Record<string, unknown>;
+    if (typeof o['kind'] !== 'string' || !VIEW_KINDS.has(o['kind']) || typeof o['path'] !== 'string') return false;
+    return o['kind'] === 'bind' ? typeof o['write'] === 'boolean' : o['kind'] === 'symlink' ? typeof o['target'] === 'string' : true;
+  };
+  if (typeof v !== 'object' || v === null) throw new Error('a run view is an object');
+  const { mounts, chdir } = v as Record<string, unknown>;
+  if (!Array.isArray(mounts) || !mounts.every(ok)) throw new Error('a run view holds its mounts');
+  if (chdir !== undefined && typeof chdir !== 'string') throw new Error("a run view's chdir is a path");
+  return { mounts, ...(chdir !== undefined ? { chdir } : {}) };
+}
 
 export type Lookup =
   | { readonly found: true; readonly hostPath: string; readonly sandboxPath: string }
@@ -33,8 +76,8 @@ type Node =
   | { readonly kind: 'blocked'; readonly why: string };
 
 /** What is at one sandbox path, without following a final link; inside a bind, what the host view says. */
-function nodeAt(ops: readonly MountOp[], host: FsView, path: string): Node {
-  let governing: MountOp | undefined;
+function nodeAt(ops: readonly ViewMount[], host: FsView, path: string): Node {
+  let governing: ViewMount | undefined;
   for (const op of ops) if (isUnder(path, op.path)) governing = op; // sorted: the last is the deepest, or the later at one path
   if (!governing) return ops.some((o) => isStrictlyUnder(o.path, path)) ? { kind: 'dir' } : { kind: 'absent', why: 'not in the view' };
   const exact = governing.path === path;
@@ -59,7 +102,7 @@ function nodeAt(ops: readonly MountOp[], host: FsView, path: string): Node {
 }
 
 /** Inside a bind, what the host view says; binds mount each path onto itself, so the sandbox path is the host path. */
-function hostNode(ops: readonly MountOp[], host: FsView, path: string): Node {
+function hostNode(ops: readonly ViewMount[], host: FsView, path: string): Node {
   const found = host.lookup(path);
   switch (found.kind) {
     case 'symlink':
@@ -76,7 +119,7 @@ function hostNode(ops: readonly MountOp[], host: FsView, path: string): Node {
 }
 
 /** The sandbox as a filesystem view; its nodes are kept, so the reasons after a walk cost no second look. */
-function sandboxView(ops: readonly MountOp[], host: FsView): FsView & { node(path: string): Node } {
+function sandboxView(ops: readonly ViewMount[], host: FsView): FsView & { node(path: string): Node } {
   const nodes = new Map<string, Node>();
   const node = (path: string): Node => {
     let n = nodes.get(path);
@@ -109,7 +152,7 @@ function sandboxView(ops: readonly MountOp[], host: FsView): FsView & { node(pat
  * Resolves a sandbox path through the view's links (and the host's, inside
  * binds, as `host` sees them) to a host file.
  */
-export function lookupFile(ops: readonly MountOp[], path: string, host: FsView): Lookup {
+export function lookupFile(ops: readonly ViewMount[], path: string, host: FsView): Lookup {
   return lookupIn(sandboxView(ops, host), path);
 }
 
@@ -137,7 +180,7 @@ function lookupIn(sandbox: ReturnType<typeof sandboxView>, path: string): Lookup
  * path (relative to `cwd`), any other name is looked up along PATH; what it
  * finds must be executable, as `host` says.
  */
-export function findCommand(ops: readonly MountOp[], command: string, env: { PATH?: string | undefined }, cwd: string, host: FsView): Lookup {
+export function findCommand(ops: readonly ViewMount[], command: string, env: { PATH?: string | undefined }, cwd: string, host: FsView): Lookup {
   if (command === '') return { found: false, reason: 'the command name is empty' };
   const sandbox = sandboxView(ops, host);
   const executable = (r: Lookup): boolean => r.found && sandbox.executable(r.hostPath) === 'yes';
@@ -156,87 +199,4 @@ export function findCommand(ops: readonly MountOp[], command: string, env: { PAT
     if (r.found) reasons.push(`${abs}: not executable`);
   }
   return { found: false, reason: `${command} is not on PATH inside the sandbox (${dirs.filter(Boolean).join(':')})${reasons.length ? `; ${reasons.join('; ')}` : ''}` };
-}
-
-/** What an argv (a `.bwrap.args` read back) does to the view: its mount operations, `--chdir` and the empty-data fds. */
-export interface ParsedView {
-  readonly ops: MountOp[];
-  readonly chdir?: string;
-  /** The fds `--ro-bind-data` and `--bind-data` read: each must read as empty. */
-  readonly dataFds: number[];
-  readonly seccompFd?: number;
-  /** The fd the in-sandbox step (boxwright-sandbox, at SANDBOX_EXEC_PATH) is read from: not part of the view. */
-  readonly execFd?: number;
-}
-
-/**
- * Reads bubblewrap options back into mount operations, in argv order (which
- * is bubblewrap's order). Options that take no part in the view are skipped
- * with their operands; an option the table (bwrap-options.ts) does not know
- * is an error, so a view is never guessed.
- */
-export function viewFromArgv(argv: readonly string[]): ParsedView {
-  const ops: MountOp[] = [];
-  const dataFds: number[] = [];
-  let chdir: string | undefined;
-  let seccompFd: number | undefined;
-  let execFd: number | undefined;
-  const origin = 'baseline' as const;
-  for (const { option, operands: [a = '', b = ''] } of splitOptions(argv)) {
-    switch (option) {
-      case '--bind':
-      case '--ro-bind':
-      case '--dev-bind':
-      case '--bind-fd':
-      case '--ro-bind-fd':
-        if (!option.endsWith('-fd') && a !== b) throw new Error(`${option} ${a} ${b}: boxwright's views bind each path onto itself`);
-        ops.push({ kind: 'bind', path: b, write: option === '--bind' || option === '--dev-bind' || option === '--bind-fd', origin });
-        break;
-      case '--ro-bind-try':
-        if (a !== b || !isUnder(a, '/proc')) throw new Error(`${option} ${a} ${b}: boxwright's views use it only for /proc entries onto themselves`);
-        ops.push({ kind: 'proc-readonly', path: b, origin });
-        break;
-      case '--ro-bind-data':
-      case '--bind-data':
-      case '--file':
-        if (option === '--ro-bind-data' && b === SANDBOX_EXEC_PATH) {
-          execFd = Number(a);
-          break;
-        }
-        dataFds.push(Number(a));
-        ops.push({ kind: 'empty-file', path: b, fd: Number(a), origin });
-        break;
-      case '--tmpfs':
-        ops.push({ kind: 'tmpfs', path: a, origin });
-        break;
-      case '--remount-ro': {
-        // `--tmpfs D --remount-ro D` is a denied directory's empty cover.
-        let i = ops.length - 1;
-        while (i >= 0 && ops[i]!.path !== a) i--;
-        if (i >= 0 && ops[i]!.kind === 'tmpfs') ops[i] = { kind: 'empty-dir', path: a, origin };
-        break;
-      }
-      case '--dir':
-        ops.push({ kind: 'dir', path: a, origin });
-        break;
-      case '--symlink':
-        ops.push({ kind: 'symlink', path: b, target: a, origin });
-        break;
-      case '--proc':
-        ops.push({ kind: 'proc', path: a, origin });
-        break;
-      case '--dev':
-        ops.push({ kind: 'dev', path: a, origin });
-        break;
-      case '--chdir':
-        chdir = a;
-        break;
-      case '--seccomp':
-        seccompFd = Number(a);
-        break;
-      default:
-        break; // no part in the view
-    }
-  }
-  return { ops, ...(chdir !== undefined ? { chdir } : {}), dataFds, ...(seccompFd !== undefined ? { seccompFd } : {}), ...(execFd !== undefined ? { execFd } : {}) };
 }

@@ -1,6 +1,6 @@
 import type { Grant } from '../../compiler/ir/types.js';
-import { expandTilde, isUnder, secretLocations } from '../../compiler/paths/index.js';
-import type { GrantAccess, PrincipalAccess } from '../../model/index.js';
+import { isUnder } from '../../compiler/paths/index.js';
+import type { GrantAccess, Mechanism, PrincipalAccess } from '../../model/index.js';
 import { explanation } from '../../rules/index.js';
 import { artifactStem, headerLines, TargetError, type CompileInput } from '../target.js';
 import { baselinePaths, directNetworkRules, renderRule, renderedBaseline } from './baseline.js';
@@ -57,13 +57,16 @@ function origin(g: Grant): string {
   return `config line ${g.span.start.line}: ${g.list} = ${sbplString(g.written)}`;
 }
 
-/** Whether macOS gives at the grant's path every right the grant asks for (else a deny covers it). */
-function grantsWhatItAsks(ga: GrantAccess): boolean {
-  const want = ga.requested;
-  const have = ga.effective.macos;
-  if (want.kind !== 'access') return true;
-  if (have.kind !== 'access') return false;
-  return (!want.read || have.read) && (!want.write || have.write) && (!want.exec || have.exec) && (!want.names || have.names) && (!want.meta || have.meta);
+/**
+ * The model's macOS fact a grant's rule comment says, in its rule's words:
+ * its note (why the cell differs from the request), or that an absent
+ * deny target stays refused. A TYBA deny's `content-not-metadata` is left
+ * unsaid: the deny's operations (DENY_OPS.tyba) spell it.
+ */
+function commentedFact(ga: GrantAccess): Mechanism | undefined {
+  const note = ga.notes.macos;
+  if (note && note.kind !== 'content-not-metadata') return note;
+  return ga.disclosures.macos?.find((d) => d.kind === 'future-path-refused');
 }
 
 /** The strict ancestors of an absolute path, `/` first. */
@@ -90,7 +93,10 @@ export function profileName(id: string): string {
 /** One principal's Seatbelt profile. Pure: same input, same bytes. */
 export function principalProfile(input: CompileInput, pa: PrincipalAccess): string {
   const p = pa.principal;
-  const tyba = input.ir.dialect === 'tyba';
+  const dialect = input.ir.dialect;
+  // sandbox-runtime's and Claude Code's settings are enforced by sandbox-runtime, not compiled (app/cli/compile.ts refuses them).
+  if (dialect !== 'box' && dialect !== 'tyba') throw new TargetError(`a ${dialect} settings file is enforced by sandbox-runtime itself: boxwright compiles Box and TYBA configs`);
+  const tyba = dialect === 'tyba';
   const out: string[] = [];
   const emit = (e: Entry): void => {
     out.push(`;; ${e.comment}`, e.sbpl);
@@ -179,64 +185,48 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
       skipped.push(`${origin(g)} (not emitted: macOS refuses it, ${explanation(cell.because).ruleId})`);
       return;
     }
-    const mechanism = ga.notes.macos;
-    const note =
-      (mechanism ? explanation(mechanism).text : undefined) ??
-      (g.access !== 'deny' && !grantsWhatItAsks(ga)
-        ? 'no effect on macOS: a deny below covers it; denials beat permissions'
-        : g.access === 'deny' && g.facts.existence === 'absent'
-          ? 'absent today: the path stays refused if it is created later'
-          : undefined);
-    const comment = note ? `${origin(g)}; macOS: ${commentText(note)}` : origin(g);
+    const fact = commentedFact(ga);
+    const comment = fact ? `${origin(g)}; macOS: ${commentText(explanation(fact).text)}` : origin(g);
     // A path known at run time only (TYBA's temp directory) is a profile parameter, passed by sandbox-exec -D.
     const filter = g.implicit?.parameter ? `(subpath (param ${sbplString(g.implicit.parameter)}))` : filterFor(g.path, g.scope);
-    switch (g.access) {
-      case 'read':
-        add('1) reads', { comment, sbpl: `(allow ${READ_OPS} ${filter})` });
-        break;
-      case 'write':
-        // Write-only works on macOS: no read is added for a write grant.
-        add('2) writes', { comment, sbpl: `(allow file-write* ${filter})` });
-        break;
-      case 'read-write':
-        add('1) reads', { comment, sbpl: `(allow ${READ_OPS} ${filter})` });
-        add('2) writes', { comment, sbpl: `(allow file-write* ${filter})` });
-        break;
-      case 'list':
-        // Names without contents: the directory's properties, and its entries (its data) only while it is a
-        // directory: on a file, file-read-data is its content (vnode-type holds whatever is there at run time).
-        add('3) list', { comment, sbpl: `(allow ${META_OPS} ${filterFor(g.path, 'file')})` });
-        add('3) list', { comment, sbpl: `(allow file-read-data (require-all ${filterFor(g.path, 'file')} (vnode-type DIRECTORY)))` });
-        break;
-      case 'metadata':
-        add('4) metadata', { comment, sbpl: `(allow ${META_OPS} ${filter})` });
-        break;
-      case 'exec':
-        // A directory grants its tree (the IR makes an exec of a directory a tree grant), as the model says.
-        add('5) exec', { comment, sbpl: `(allow process-exec file-map-executable ${filter})` });
-        break;
-      case 'deny':
-        add('6) denies', { comment, sbpl: `(deny ${DENY_OPS[tyba ? 'tyba' : 'box']} ${filterFor(g.path, 'tree')})` });
-        // Its ancestors, where the workload may write their parent: a rename
-        // (file-write-unlink of the old name) would carry the denied path out
-        // from under this rule. As sandbox-runtime does.
-        for (const a of ga.pinnedAncestors?.macos ?? [])
-          add('6) denies', { comment: `${origin(g)}; an ancestor of the denied path: not renamed or removed (deny-ancestors-pinned)`, sbpl: `(deny file-write-unlink ${filterFor(a, 'file')})` });
-        return; // a deny needs no path resolution
+    // The rules follow the model: what the grant asks for (its requested cell), each right in its section
+    // (a read gives names and properties, names give properties: no rule for what a stronger one gives),
+    // and execution where the model's note says a tool runs helpers from a content grant.
+    const asks = ga.requested;
+    if (asks.kind === 'denied') {
+      add('6) denies', { comment, sbpl: `(deny ${DENY_OPS[tyba ? 'tyba' : 'box']} ${filterFor(g.path, 'tree')})` });
+      // Its ancestors, where the workload may write their parent: a rename
+      // (file-write-unlink of the old name) would carry the denied path out
+      // from under this rule. As sandbox-runtime does.
+      for (const a of ga.pinnedAncestors?.macos ?? [])
+        add('6) denies', { comment: `${origin(g)}; an ancestor of the denied path: not renamed or removed (deny-ancestors-pinned)`, sbpl: `(deny file-write-unlink ${filterFor(a, 'file')})` });
+      return; // a deny needs no path resolution
     }
-    // Tools run helpers and load built code from their content grants: the model says which grants.
-    if (g.access !== 'exec' && cell.kind === 'access' && cell.exec && ga.notes.macos?.kind === 'tool-helper-exec')
-      add('5) exec', { comment, sbpl: `(allow process-exec file-map-executable ${filter})` });
+    if (asks.kind !== 'access') throw new TargetError(`${origin(g)}: no Seatbelt rule gives ${asks.kind}`);
+    if (asks.read) add('1) reads', { comment, sbpl: `(allow ${READ_OPS} ${filter})` });
+    // Write-only works on macOS: no read is added for a write grant.
+    if (asks.write) add('2) writes', { comment, sbpl: `(allow file-write* ${filter})` });
+    if (asks.names && !asks.read) {
+      // Names without contents: the directory's properties, and its entries (its data) only while it is a
+      // directory: on a file, file-read-data is its content (vnode-type holds whatever is there at run time).
+      add('3) list', { comment, sbpl: `(allow ${META_OPS} ${filterFor(g.path, 'file')})` });
+      add('3) list', { comment, sbpl: `(allow file-read-data (require-all ${filterFor(g.path, 'file')} (vnode-type DIRECTORY)))` });
+    }
+    if (asks.meta && !asks.names) add('4) metadata', { comment, sbpl: `(allow ${META_OPS} ${filter})` });
+    // An exec grant of a directory grants its tree (the IR makes it a tree grant), as the model says; a tool
+    // runs helpers and loads built code from its content grants where the model's note says so.
+    if (asks.exec || ga.notes.macos?.kind === 'tool-helper-exec') add('5) exec', { comment, sbpl: `(allow process-exec file-map-executable ${filter})` });
     if (!g.implicit?.parameter) resolves(componentsLeadingTo(g.path), g.implicit ? 'implicit grants' : g.span.start.line);
   }
 
   // TYBA's platforms page: its Seatbelt denies the listed secrets whatever read_allow says (denials beat permissions).
   if (tyba) {
     add('4) metadata', { comment: "implicit: tyba dialect: content, not metadata (TYBA's platforms page): existence, size and dates of every path are visible", sbpl: `(allow ${META_OPS})` });
-    for (const s of secretLocations)
+    // The model's list of the secrets macOS closes (AccessModel.secrets), which its cells deny.
+    for (const s of input.access.secrets.macos)
       add('6) denies', {
-        comment: `implicit: TYBA's secret location ${sbplString(s)}: denials beat permissions, read_allow cannot re-open it`,
-        sbpl: `(deny ${DENY_OPS.tyba} ${filterFor(expandTilde(s, input.ir.home), 'tree')})`,
+        comment: `implicit: TYBA's secret location ${sbplString(s.listed ?? s.path)}: denials beat permissions, read_allow cannot re-open it`,
+        sbpl: `(deny ${DENY_OPS.tyba} ${filterFor(s.path, 'tree')})`,
       });
   }
   // The workspace grants no content, but the program starts there: its own properties, and the way to it.

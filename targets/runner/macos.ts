@@ -1,6 +1,6 @@
 /**
- * Runs one command under a compiled Seatbelt profile, beside the Linux
- * runner (linux.ts): the profile is written to a private temporary
+ * Runs one command under a compiled Seatbelt profile (the Linux run path
+ * is app/sandbox/ and the bwrap launcher): the profile is written to a private temporary
  * directory and run with `/usr/bin/sandbox-exec -f PROFILE -- CMD…`
  * (targets/macos/runner.ts builds that argv), signals forwarded, the
  * directory removed when the command ends.

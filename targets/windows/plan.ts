@@ -1,9 +1,9 @@
 import type { Verdict } from '../../compiler/diagnostic.js';
 import type { Grant, ListName, PrincipalKind } from '../../compiler/ir/types.js';
 import { who } from '../../compiler/ir/names.js';
-import { expandTilde, isStrictlyUnder, secretLocations, windowsSecretSpellings, type HostTrustedPath } from '../../compiler/paths/index.js';
+import { isStrictlyUnder, type HostTrustedPath } from '../../compiler/paths/index.js';
 import { version } from '../../compiler/version.js';
-import type { GrantAccess, PrincipalAccess } from '../../model/index.js';
+import type { ClosedSecret, GrantAccess, PrincipalAccess } from '../../model/index.js';
 import { explanation, type RuleId } from '../../rules/index.js';
 import { headerLines, sha256Hex, TargetError, type CompileInput } from '../target.js';
 import { toWindows, type WindowsPath } from './paths.js';
@@ -171,12 +171,13 @@ function lowerPrincipal(
       continue;
     }
     if (g.access === 'deny') {
-      if (g.facts.existence === 'absent') {
+      // The model's Windows note says an absent deny target has nothing to label (deny-absent-path reads the same note).
+      if (note?.kind === 'nothing-to-label') {
         leftOut.push({
           ...o,
           posixPath,
           reason: 'does not exist: nothing to label, and a file created there later is readable',
-          ruleId: explanation({ kind: 'nothing-to-label' }).ruleId,
+          ruleId: explanation(note).ruleId,
         });
         continue;
       }
@@ -335,18 +336,20 @@ export function buildPlan(input: CompileInput): AclPlan {
   // the file, and the mechanism closes them whatever the config says. With no
   // principal nothing runs, and nothing is labelled.
   if (principals.length) {
-    for (const s of secretLocations) {
-      const posix = expandTilde(s, home);
-      const mapped = toWindows(posix, home);
-      const o: Origin = { principal: '*', configLine: null, implicit: secretReason, source: 'secret', written: s };
-      if (mapped.ok) denies.push(denyStep(o, posix, mapped.path, "a secret location on TYBA's list (its platforms page)"));
-      else leftOut.push({ ...o, posixPath: posix, reason: mapped.reason, ruleId: NO_WINDOWS_PATH });
-    }
-    // The same secrets where Windows tools keep them (compiler/paths/secrets.json, `windows`, each with its source).
-    for (const w of windowsSecretSpellings) {
-      const o: Origin = { principal: '*', configLine: null, implicit: `where ${w.tool} keeps ${w.of} on Windows (${w.source})`, source: 'secret', written: w.windows };
-      const root = /^%[A-Z]+%/.exec(w.windows)![0];
-      denies.push(denyStep(o, expandTilde(w.posix, home), { root, rest: w.windows.slice(root.length), spelled: w.windows }, `where ${w.tool} keeps ${w.of} on Windows`));
+    // The model's list of the secrets Windows closes (AccessModel.secrets), which its cells deny: the list's
+    // entries, then where Windows tools keep them (compiler/paths/secrets.json, `windows`, each with its source).
+    for (const c of input.access.secrets.windows) {
+      const w = c.spelling;
+      if (w) {
+        const o: Origin = { principal: '*', configLine: null, implicit: `where ${w.tool} keeps ${w.of} on Windows (${w.source})`, source: 'secret', written: w.windows };
+        const root = /^%[A-Z]+%/.exec(w.windows)![0];
+        denies.push(denyStep(o, c.path, { root, rest: w.windows.slice(root.length), spelled: w.windows }, `where ${w.tool} keeps ${w.of} on Windows`));
+        continue;
+      }
+      const mapped = toWindows(c.path, home);
+      const o: Origin = { principal: '*', configLine: null, implicit: secretReason, source: 'secret', written: c.listed ?? c.path };
+      if (mapped.ok) denies.push(denyStep(o, c.path, mapped.path, "a secret location on TYBA's list (its platforms page)"));
+      else leftOut.push({ ...o, posixPath: c.path, reason: mapped.reason, ruleId: NO_WINDOWS_PATH });
     }
   }
   input.access.principals.forEach((pa, i) => lowerPrincipal(pa, principals[i]!.sessionSid, home, writes, denies, leftOut, noEffect));
@@ -376,17 +379,11 @@ export function buildPlan(input: CompileInput): AclPlan {
       undo: { action: 'restore-sddl', section: d.action === 'grant-write' ? 'dacl' : 'label', backup: `${id}.clixml` },
     };
   });
-  const readable: Readable[] = [];
-  for (const c of ir.knownCredentials) {
-    if (c.existence === 'absent') continue;
-    const by = input.access.principals.filter((pa) => {
-      const cell = pa.effectiveAt(c.path, 'windows');
-      return cell.kind === 'access' && cell.read;
-    });
-    if (!by.length) continue;
+  // The model's known credential files that principals read on Windows (AccessModel.windowsReadable).
+  const readable: Readable[] = input.access.windowsReadable.map(({ credential: c, readableBy }) => {
     const mapped = toWindows(c.path, home);
-    readable.push({ location: c.written, posixPath: c.path, path: mapped.ok ? mapped.path.spelled : null, existence: c.existence, readableBy: by.map((pa) => pa.principal.id) });
-  }
+    return { location: c.written, posixPath: c.path, path: mapped.ok ? mapped.path.spelled : null, existence: c.existence as Readable['existence'], readableBy };
+  });
   return {
     header: {
       generator: 'boxwright',
@@ -412,7 +409,7 @@ export function buildPlan(input: CompileInput): AclPlan {
     leftOut,
     noEffect,
     readable,
-    notes: [...notes(ir.fs.knowsFacts, readable.length), ...(steps.some((st) => st.action === 'label-read-only') ? [HOST_TRUSTED_NOTE] : [])],
+    notes: [...notes(ir.fs.knowsFacts, readable.length, input.access.secrets.windows), ...(steps.some((st) => st.action === 'label-read-only') ? [HOST_TRUSTED_NOTE] : [])],
   };
 }
 
@@ -420,9 +417,11 @@ export function buildPlan(input: CompileInput): AclPlan {
 const HOST_TRUSTED_NOTE =
   'Host-trusted paths inside a write tree (.git, shell start-up files, PATH directories in the home, editor and agent task configs, the config itself: host-trusted-path) get a Medium no-write-up label, file by file, so that a Low token reads them but cannot write, rename or remove them. One that does not exist when apply.ps1 runs has nothing to label and can be created; a rename of a directory above one carries it along, labelled, and a new one can then be created under the old name: Windows has no way to pin the directories above it.';
 
-function notes(knowsFacts: boolean, readable: number): string[] {
+function notes(knowsFacts: boolean, readable: number, secrets: readonly ClosedSecret[]): string[] {
+  const listed = secrets.filter((c) => !c.spelling).length;
+  const spellings = secrets.flatMap((c) => (c.spelling ? [c.spelling.windows] : []));
   return [
-    `Reads are open on Windows: the restricted token at Integrity Level Low confines writes, not reads. Only the ${secretLocations.length} secret locations TYBA's platforms page lists (and the ${windowsSecretSpellings.length} other places Windows tools keep them: ${windowsSecretSpellings.map((w) => w.windows).join(', ')}), TYBA's data directory and the config's existing deny entries are labelled deny-read; every other file the user can read, the sandbox reads too: ${
+    `Reads are open on Windows: the restricted token at Integrity Level Low confines writes, not reads. Only the ${listed} secret locations TYBA's platforms page lists (and the ${spellings.length} other places Windows tools keep them: ${spellings.join(', ')}), TYBA's data directory and the config's existing deny entries are labelled deny-read; every other file the user can read, the sandbox reads too: ${
       readable ? 'the credential files under `readable`, ' : knowsFacts ? '' : 'credential files wherever they exist (the filesystem view knows no paths), '
     }the .env of any other project, any other repository, Documents, Desktop. If the agent must see nothing beyond the project, use macOS or Linux.`,
     'Labels are properties of files, not of a principal: a deny-read label shuts the path to every principal (and every other Low-integrity process), not only to the one whose entry asked for it; a Low label on a write tree lets any low-integrity process write there where the DACL allows it.',

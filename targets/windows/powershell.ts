@@ -191,6 +191,19 @@ function Restore-BwStep {
 }
 `;
 
+/**
+ * The runtime both scripts carry, the same for every plan: the shared
+ * helpers, then apply.ps1's or undo.ps1's own. Each script holds it
+ * verbatim (it runs alone, with nothing beside it); the goldens and the
+ * PowerShell grammar test hold it once (test/windows/support.ts).
+ */
+export const POWERSHELL_RUNTIME = { shared: helpers, apply: applyHelpers, undo: undoHelpers } as const;
+
+/** The runtime text one script carries: the shared helpers and its own. */
+export function runtimeOf(script: 'apply' | 'undo'): string {
+  return POWERSHELL_RUNTIME.shared + POWERSHELL_RUNTIME[script];
+}
+
 function header(plan: AclPlan, what: string[]): string[] {
   const lines: string[] = [];
   for (const l of plan.header.comment) lines.push(`# ${commentSafe(l)}`);
@@ -228,7 +241,7 @@ export function renderApply(plan: AclPlan): string {
     "  [string]$BackupDir = (Join-Path $PSScriptRoot 'acl-backup')",
     ')',
     '',
-    helpers + applyHelpers,
+    runtimeOf('apply'),
     '# ---- session SIDs ---------------------------------------------------------',
     `$principals = @(${plan.principals.map((p) => psQuote(p.id)).join(', ')})`,
     "$sids = @($SessionSid | ForEach-Object { $_ -split ',' } | ForEach-Object { $_.Trim() } | Where-Object { $_ })",
@@ -279,7 +292,7 @@ export function renderUndo(plan: AclPlan): string {
     "  [string]$BackupDir = (Join-Path $PSScriptRoot 'acl-backup')",
     ')',
     '',
-    helpers + undoHelpers,
+    runtimeOf('undo'),
     `# ---- steps, last first (${plan.steps.length}) ${'-'.repeat(Math.max(0, 50 - String(plan.steps.length).length))}`,
   ];
   for (const s of [...plan.steps].reverse()) {

@@ -13,7 +13,7 @@ import { explainCheck } from '../../app/cli/explain.js';
 import { configReader } from '../../app/cli/options.js';
 import { formatNames, formats, renderer, type FormattedCommand } from '../../app/format/registry.js';
 import { PLATFORMS } from '../../compiler/diagnostic.js';
-import { allRules } from '../../rules/registry.js';
+import { allRules } from '../../rules/engine/registry.js';
 import { repoRoot } from '../helpers.js';
 
 const bin = join(repoRoot, 'bin', 'boxwright.cjs');

@@ -11,7 +11,8 @@ import { hostView, manifestView } from '../../compiler/paths/index.js';
 import { bpfName, hostArch, parseArgsFile, seccompProgram, type Arg } from '../../targets/linux/index.js';
 import { depth } from '../../targets/linux/lower.js';
 import { compileSeccomp } from '../../targets/linux/seccomp/index.js';
-import { findCommand, lookupFile, viewFromArgv } from '../../targets/linux/view.js';
+import { findCommand, lookupFile } from '../../targets/linux/view.js';
+import { viewFromArgv } from './view-from-argv.js';
 import { compileBytes, compileExample, compileText } from '../compile-helpers.js';
 
 type Ok = Extract<CompileOutcome, { ok: true }>;
@@ -64,7 +65,7 @@ describe('linux argv: examples/coding-agent.toml', () => {
       '--symlink', 'usr/bin', '/bin',
       '--dev', '/dev',
       '--proc', '/proc',
-      // Host-global /proc entries read-only (proc-readonly.json), in path order.
+      // Host-global /proc entries read-only (model/linux-proc-readonly.json), in path order.
       ...['acpi', 'bus', 'driver', 'fs', 'irq', 'pressure', 'scsi', 'sys', 'sysrq-trigger'].flatMap((e) => ['--ro-bind-try', `/proc/${e}`, `/proc/${e}`]),
       '--ro-bind', '/home/dev/project', '/home/dev/project',
       '--ro-bind', '/usr/bin/git', '/usr/bin/git',

@@ -19,7 +19,7 @@ import { configReader } from '../../app/cli/options.js';
 import { probeLandlockAbi } from '../../app/sandbox/landlock-abi.js';
 import { hostView } from '../../compiler/paths/host.js';
 import { hostArch, parseArgsFile } from '../../targets/linux/index.js';
-import { viewFromArgv } from '../../targets/linux/view.js';
+import { viewFromArgv } from './view-from-argv.js';
 import { exampleNames } from '../compile-helpers.js';
 import { repoRoot, requireOrSkip } from '../helpers.js';
 import { CAN_EXEC_C, READ_WRITE_C } from './model-vs-kernel-probe.js';

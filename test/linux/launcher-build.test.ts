@@ -1,7 +1,7 @@
 // boxwright-sandbox's launcher parts that need no sandbox: the launch file
 // (the TypeScript encoder and decoder, and against the C parser by
 // --check-launch), the config digest against Node's crypto, the bubblewrap
-// option table against bwrap-options.ts, --version in both roles.
+// option table against test/linux/bwrap-options.ts, --version in both roles.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { BWRAP_OPERANDS } from '../../targets/linux/bwrap-options.js';
+import { BWRAP_OPERANDS } from './bwrap-options.js';
 import { decodeLaunchFile, encodeLaunchFile, LAUNCH_ARCHES, launcherPath, LaunchFileError, type LaunchFile } from '../../targets/linux/launcher/index.js';
 import { envAllowlist } from '../../targets/runner/env.js';
 import { repoRoot, requireOrSkip } from '../helpers.js';

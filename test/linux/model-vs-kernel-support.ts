@@ -12,7 +12,7 @@ import { legend } from '../../model/cell.js';
 import type { Cell } from '../../model/cell.js';
 import type { PrincipalAccess } from '../../model/index.js';
 import { hostArch, parseArgsFile } from '../../targets/linux/index.js';
-import { viewFromArgv } from '../../targets/linux/view.js';
+import { viewFromArgv } from './view-from-argv.js';
 import { repoRoot, requireOrSkip } from '../helpers.js';
 import { probeSource } from './model-vs-kernel-probe.js';
 import { bwrapAvailable, onPath } from './support.js';

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { configReader } from '../../app/cli/options.js';
-import { applyFix } from '../../rules/fix.js';
+import { applyFix } from '../../rules/engine/fix.js';
 import { repoRoot, requireOrSkip } from '../helpers.js';
 import { bin, boxwright, bwrapAvailable, type Outcome } from './support.js';
 

@@ -4,8 +4,8 @@
 // passing one none except where the rule is a disclosure no config avoids.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { allRules } from '../../rules/registry.js';
-import type { DocExample, Rule } from '../../rules/engine.js';
+import { allRules } from '../../rules/engine/registry.js';
+import type { DocExample, Rule } from '../../rules/engine/engine.js';
 import { lintDocExample } from '../lint-helpers.js';
 
 /** Rules whose passing example still reports: a disclosure no config can avoid. */

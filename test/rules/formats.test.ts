@@ -8,7 +8,7 @@ import { formatMarkdown } from '../../app/format/markdown.js';
 import { formatSarif } from '../../app/format/sarif.js';
 import type { FileReport } from '../../app/format/report.js';
 import { version } from '../../compiler/version.js';
-import { allRules } from '../../rules/registry.js';
+import { allRules } from '../../rules/engine/registry.js';
 import { exampleNames } from '../compile-helpers.js';
 import { repoRoot } from '../helpers.js';
 import { lintExample, lintText } from '../lint-helpers.js';

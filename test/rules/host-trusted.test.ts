@@ -11,6 +11,7 @@ import { compileConfig } from '../../app/cli/compile.js';
 import { accessDelta } from '../../app/views/delta.js';
 import { explainMatrix } from '../../app/views/matrix.js';
 import { manifestView, noneView, SEARCH_BUDGET, trustedByName, type FsView, type HostTrustedInput } from '../../compiler/paths/index.js';
+import { PLATFORMS } from '../../compiler/diagnostic.js';
 import { legend, type PrincipalAccess } from '../../model/index.js';
 import { parseArgsFile } from '../../targets/linux/index.js';
 import type { AclPlan } from '../../targets/windows/plan.js';
@@ -38,7 +39,7 @@ function check(toml: string, entries: Record<string, Entry> = repo, options: { h
 }
 
 const agent = (r: CheckResult, id = 'agent'): PrincipalAccess => r.model!.principals.find((p) => p.principal.id === id)!;
-const cells = (pa: PrincipalAccess, path: string): string[] => (['macos', 'linux', 'windows'] as const).map((p) => legend(pa.effectiveAt(path, p)));
+const cells = (pa: PrincipalAccess, path: string): string[] => PLATFORMS.map((p) => legend(pa.effectiveAt(path, p)));
 const ofRule = (r: CheckResult, severity?: string) => r.diagnostics.filter((d) => d.ruleId === 'host-trusted-path' && (!severity || d.severity === severity));
 
 const boxRepo = '[agent.filesystem]\nread = ["~/p"]\nwrite = ["~/p"]\n';
@@ -170,7 +171,7 @@ describe('host-trusted paths: what lint says', () => {
     const m = explainMatrix(r.model!, r.diagnostics, r.verdicts);
     const rows = m.principals[0]!.rows.filter((row) => row.list === 'host-trusted');
     assert.deepEqual(rows.map((row) => row.written), ['~/p/.git', '~/p/{.claude,.codex,.cursor,.envrc,.hg,.idea,.mcp.json,.svn,.vscode}']);
-    for (const row of rows) for (const p of ['macos', 'linux', 'windows'] as const) assert.equal(row.cells[p].note?.ruleId, 'host-trusted-path', `${row.written} ${p}`);
+    for (const row of rows) for (const p of PLATFORMS) assert.equal(row.cells[p].note?.ruleId, 'host-trusted-path', `${row.written} ${p}`);
     assert.deepEqual(['macos', 'linux', 'windows'].map((p) => rows[0]!.cells[p as 'linux'].legend), ['r', 'r', 'rx']);
     // Right after the write grant it is carved out of.
     const all = m.principals[0]!.rows;

@@ -9,8 +9,8 @@ import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import { FACT_KINDS, effectiveAccess } from '../../model/index.js';
-import { defineRule, runRules, UndeclaredReportError, type Rule } from '../../rules/engine.js';
-import { allRules, explainedKinds, isRuleId } from '../../rules/registry.js';
+import { defineRule, runRules, UndeclaredReportError, type Rule, type Visitors } from '../../rules/engine/engine.js';
+import { allRules, explainedKinds, isRuleId } from '../../rules/engine/registry.js';
 import { repoRoot } from '../helpers.js';
 import { lintDocExample, lintExample, lintText } from '../lint-helpers.js';
 import { exampleNames } from '../compile-helpers.js';
@@ -109,5 +109,87 @@ describe('rule engine: a report must be declared', () => {
     assert.deepEqual(byId.get('protected-path')!.meta.severity, { macos: 'error', linux: 'error', windows: 'error' });
     assert.deepEqual(byId.get('deny-absent-path')!.meta.severity, { linux: 'error', windows: 'warning' });
     assert.deepEqual(byId.get('secret-not-grantable')!.meta.severity, { macos: 'warning', linux: 'warning', windows: 'info' });
+  });
+});
+
+describe('rule engine: one walk, the guards applied once', () => {
+  // A TYBA config: the session's implicit grants (the worktree), an authored grant whose path does not expand, and a workspace.
+  const tyba = lintText('[sandbox]\nread_allow = ["~/datasets", "relative/path"]\n', 'config.toml').ir!;
+  const box = lintText('[agent.filesystem]\nworkspace = "~/project"\nread = ["~/project", "relative/path"]\ndeny = ["~/project/.env"]\n[tools.fmt.filesystem]\nread = ["~/project"]\n').ir!;
+  const input = { view: { description: 'test' } as never, comments: [], text: '' };
+  const meta = { id: 'test-walk', seedRow: 'test', docs: { summary: 's', details: 'd', bad: { toml: '', expect: [] }, good: { toml: '', expect: [] } } };
+  /** What each visitor of a rule was called with, in order. */
+  const visits = (ir: typeof box): string[] => {
+    const seen: string[] = [];
+    const visitors: Visitors = {
+      principal: (pa) => void seen.push(`principal ${pa.principal.id}`),
+      grant: (g) => void seen.push(`grant ${g.written}`),
+      authoredGrant: (g) => void seen.push(`authored ${g.written}`),
+      implicitGrant: (g) => void seen.push(`implicit ${g.list}`),
+      anyGrant: (g) => void seen.push(`any ${g.written}`),
+      entry: (e) => void seen.push(`entry ${e.written}`),
+      principalExit: (pa) => void seen.push(`exit ${pa.principal.id}`),
+    };
+    runRules(ir, effectiveAccess(ir), input, [defineRule({ meta, messages: {}, ...visitors }) as Rule]);
+    return seen;
+  };
+
+  it('grant sees the authored grants whose path resolved; authoredGrant and entry all authored ones; the principal brackets its grants', () => {
+    const seen = visits(box);
+    const agent = seen.slice(0, seen.indexOf(`exit ${box.principals[0]!.id}`) + 1);
+    assert.deepEqual(agent, [
+      `principal ${box.principals[0]!.id}`,
+      'any ~/project',
+      'authored ~/project',
+      'entry ~/project',
+      'grant ~/project',
+      'any relative/path',
+      'authored relative/path',
+      'entry relative/path',
+      'any ~/project/.env',
+      'authored ~/project/.env',
+      'entry ~/project/.env',
+      'grant ~/project/.env',
+      'entry ~/project',
+      `exit ${box.principals[0]!.id}`,
+    ]);
+    assert.equal(seen.filter((v) => v.startsWith('principal ')).length, box.principals.length);
+  });
+
+  it("implicitGrant sees only boxwright's own grants, and grant and authoredGrant never do", () => {
+    const ir = tyba;
+    const implicit = ir.principals.flatMap((p) => p.grants.filter((g) => g.implicit));
+    assert.ok(implicit.length > 0, 'a TYBA session makes grants of its own');
+    const seen = visits(ir);
+    assert.equal(seen.filter((v) => v.startsWith('implicit ')).length, implicit.length);
+    const authored = ir.principals.flatMap((p) => p.grants.filter((g) => !g.implicit));
+    assert.deepEqual(seen.filter((v) => v.startsWith('authored ')), authored.map((g) => `authored ${g.written}`));
+    assert.deepEqual(seen.filter((v) => v.startsWith('grant ')), authored.filter((g) => g.path).map((g) => `grant ${g.written}`));
+    assert.ok(authored.some((g) => !g.path), 'the relative path does not resolve');
+  });
+
+  it('the diagnostics come out rule by rule, in the order the rules are given', () => {
+    const one = (id: string) =>
+      defineRule({ meta: { ...meta, id }, messages: { m: { severity: 'info', platforms: ['linux'], text: () => id } }, grant: (g, _ga, _pa, ctx) => ctx.report('m', { span: g.span }) }) as Rule;
+    const ids = runRules(box, effectiveAccess(box), input, [one('b'), one('a')]).map((d) => d.ruleId);
+    assert.deepEqual(ids, [...ids.filter((i) => i === 'b'), ...ids.filter((i) => i === 'a')]);
+    assert.ok(ids.includes('a') && ids.includes('b'));
+  });
+
+  it('no rule walks the principals itself: the engine does, once', () => {
+    const walk = /for\s*\(\s*const\s+\w+\s+of\s+ctx\.(?:access|ir)\.principals\b|ctx\.(?:access|ir)\.principals\.(?:forEach|map|flatMap|filter)\(/;
+    for (const file of readdirSync(join(repoRoot, 'rules')).filter((f) => f.endsWith('.ts'))) {
+      const text = readFileSync(join(repoRoot, 'rules', file), 'utf8');
+      assert.ok(!walk.test(text), `rules/${file} walks the principals itself: declare a visitor (rules/engine/engine.ts, Visitors)`);
+    }
+  });
+
+  it('the engine imports no rule: only the registry lists them', () => {
+    const importFrom = /(?:import|export)\s[^;]*?from\s+'([^']+)'/g;
+    for (const file of readdirSync(join(repoRoot, 'rules', 'engine')).filter((f) => f.endsWith('.ts'))) {
+      if (file === 'registry.ts') continue;
+      const text = readFileSync(join(repoRoot, 'rules', 'engine', file), 'utf8');
+      for (const m of text.matchAll(importFrom)) assert.ok(!/^\.\.\/[^./][^/]*\.js$/.test(m[1]!), `rules/engine/${file} imports the rule ${m[1]}`);
+    }
   });
 });

@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Diagnostic } from '../../compiler/diagnostic.js';
 import { manifestView } from '../../compiler/paths/index.js';
-import { applyFix } from '../../rules/fix.js';
-import { allRules } from '../../rules/registry.js';
-import type { Rule } from '../../rules/engine.js';
+import { applyFix } from '../../rules/engine/fix.js';
+import { allRules } from '../../rules/engine/registry.js';
+import type { Rule } from '../../rules/engine/engine.js';
 import { lintDocExample, lintText } from '../lint-helpers.js';
 
 /** Rules whose suggestion is advice, not an edit: why no fix is offered. */

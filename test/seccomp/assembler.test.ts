@@ -9,16 +9,16 @@ import {
   compileSeccomp,
   decode,
   encode,
-  evaluatePolicy,
   MAX_INSNS,
   resolvePolicy,
-  run,
-  verify,
   archInfo,
   type AsmInsn,
   type Rule,
   type SeccompPolicy,
 } from '../../targets/linux/seccomp/index.js';
+import { run } from '../support/seccomp/interpreter.js';
+import { evaluatePolicy } from '../support/seccomp/semantics.js';
+import { verify } from '../support/seccomp/verifier.js';
 import { OP_JA, OP_RET_K } from '../../targets/linux/seccomp/bpf.js';
 import { syscallTable } from '../../targets/linux/seccomp/tables.js';
 

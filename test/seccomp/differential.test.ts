@@ -17,18 +17,17 @@ import {
   archInfo,
   boxwrightPolicy,
   compilePolicy,
-  evaluatePolicy,
   resolvePolicy,
-  run,
-  verify,
   type Action,
   type Arch,
   type ArgTest,
   type ResolvedPolicy,
   type Rule,
-  type SeccompData,
   type SeccompPolicy,
 } from '../../targets/linux/seccomp/index.js';
+import { run, type SeccompData } from '../support/seccomp/interpreter.js';
+import { evaluatePolicy } from '../support/seccomp/semantics.js';
+import { verify } from '../support/seccomp/verifier.js';
 import type { Operand } from '../../targets/linux/seccomp/policy.js';
 import type { Cond, ResolvedRule } from '../../targets/linux/seccomp/resolve.js';
 import { syscallTable } from '../../targets/linux/seccomp/tables.js';

@@ -2,7 +2,9 @@
 // on hand-written programs.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decodeAction, run, verify, VerifyError, type SockFilter } from '../../targets/linux/seccomp/index.js';
+import { decodeAction, type SockFilter } from '../../targets/linux/seccomp/index.js';
+import { run } from '../support/seccomp/interpreter.js';
+import { verify, VerifyError } from '../support/seccomp/verifier.js';
 
 const I = (code: number, k = 0, jt = 0, jf = 0): SockFilter => ({ code, jt, jf, k });
 const RET_A = I(0x16);

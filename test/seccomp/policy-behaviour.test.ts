@@ -7,11 +7,11 @@ import {
   ARCHES,
   archInfo,
   boxwrightPolicy,
-  run,
-  seccompPathLengths,
-  verify,
   type Arch,
 } from '../../targets/linux/seccomp/index.js';
+import { run } from '../support/seccomp/interpreter.js';
+import { seccompPathLengths } from '../support/seccomp/path-lengths.js';
+import { verify } from '../support/seccomp/verifier.js';
 import { c, call, nr, program, verdict } from './support.js';
 
 const ALLOW = 'ALLOW';

@@ -6,7 +6,6 @@ import {
   boxwrightPolicy,
   checkPolicy,
   compileSeccomp,
-  parsePolicy,
   policyToJson,
   resolvePolicy,
   SeccompPolicyError,
@@ -14,6 +13,7 @@ import {
   type Rule,
   type SeccompPolicy,
 } from '../../targets/linux/seccomp/index.js';
+import { parsePolicy } from '../support/seccomp/parse-policy.js';
 
 const base = (rules: Rule[], extra: Partial<SeccompPolicy> = {}): SeccompPolicy => ({
   version: 1,

@@ -4,12 +4,11 @@ import {
   boxwrightPolicy,
   compilePolicy,
   formatAction,
-  run,
   syscallNumber,
   type Arch,
-  type RunResult,
   type SockFilter,
 } from '../../targets/linux/seccomp/index.js';
+import { run, type RunResult } from '../support/seccomp/interpreter.js';
 import { constantValue } from '../../targets/linux/seccomp/tables.js';
 
 const programs = new Map<Arch, SockFilter[]>();

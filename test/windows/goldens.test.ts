@@ -2,13 +2,19 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compileExample, exampleNames } from '../compile-helpers.js';
 import { matchSnapshot } from '../snapshot.js';
+import { runtimeGolden, withoutRuntime } from './support.js';
 
 /**
  * Goldens: every example compiled for Windows as
  * `boxwright compile --fs examples/machine.json --worktree /home/dev/project`
- * would; a refused example has none and must be refused on Windows.
+ * would; a refused example has none and must be refused on Windows. The
+ * PowerShell runtime, the same in every script, has one golden of its own:
+ * an example's apply.ps1 and undo.ps1 goldens hold what differs, with a
+ * marker where the script holds the runtime verbatim (support.ts).
  */
 describe('windows goldens', () => {
+  it('the PowerShell runtime', () => matchSnapshot('windows/runtime.ps1', runtimeGolden));
+
   for (const name of exampleNames) {
     const stem = name.replace(/\.toml$/, '');
     it(stem, async () => {
@@ -19,7 +25,10 @@ describe('windows goldens', () => {
       }
       assert.notEqual(o.check.verdicts.windows, 'refused');
       assert.deepEqual(o.artifacts.map((a) => a.name).sort(), ['acl-plan.json', 'apply.ps1', 'undo.ps1']);
-      for (const a of o.artifacts) matchSnapshot(`windows/${stem}/${a.name}`, a.content);
+      for (const a of o.artifacts) {
+        const script = a.name === 'apply.ps1' ? 'apply' : a.name === 'undo.ps1' ? 'undo' : undefined;
+        matchSnapshot(`windows/${stem}/${a.name}`, script ? withoutRuntime(a.content as string, script, name) : a.content);
+      }
     });
   }
 });

@@ -6,6 +6,7 @@ import type { Artifact } from '../../targets/target.js';
 import type { AclPlan } from '../../targets/windows/index.js';
 import { compileExample, compileText } from '../compile-helpers.js';
 import { repoRoot } from '../helpers.js';
+import { POWERSHELL_RUNTIME, runtimeOf } from '../../targets/windows/powershell.js';
 import { parseSddl } from './sddl.js';
 
 export const schema = JSON.parse(readFileSync(join(repoRoot, 'targets/windows/acl-plan.schema.json'), 'utf8')) as Record<string, unknown>;
@@ -66,4 +67,26 @@ export async function windowsText(text: string, extra: Partial<CompileArgs> = {}
 /** A TOML basic string holding `value`. */
 export function tomlString(value: string): string {
   return JSON.stringify(value);
+}
+
+/**
+ * The PowerShell runtime (targets/windows/powershell.ts) held once: every
+ * apply.ps1 and undo.ps1 carries it verbatim, the goldens and the grammar
+ * test do not. snapshots/windows/runtime.ps1 is its one golden (the shared
+ * helpers, then apply.ps1's, then undo.ps1's); each example's golden holds
+ * this marker where its script holds the runtime.
+ */
+export const runtimeGolden = POWERSHELL_RUNTIME.shared + POWERSHELL_RUNTIME.apply + POWERSHELL_RUNTIME.undo;
+
+export function runtimeMarker(script: 'apply' | 'undo'): string {
+  return `# ---- runtime: the shared and the ${script}.ps1 helpers, verbatim (snapshots/windows/runtime.ps1 holds them once) ----\n`;
+}
+
+/** A script with its runtime cut out, the marker in its place; throws unless it holds the runtime exactly once, verbatim. */
+export function withoutRuntime(text: string, script: 'apply' | 'undo', what: string): string {
+  const runtime = runtimeOf(script);
+  const at = text.indexOf(runtime);
+  if (at < 0) throw new Error(`${what}: ${script}.ps1 does not hold the PowerShell runtime verbatim`);
+  if (text.indexOf(runtime, at + 1) >= 0) throw new Error(`${what}: ${script}.ps1 holds the PowerShell runtime twice`);
+  return text.slice(0, at) + runtimeMarker(script) + text.slice(at + runtime.length);
 }

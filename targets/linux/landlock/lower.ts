@@ -1,7 +1,7 @@
 /**
  * The Landlock ruleset of one principal, lowered from the same two things
  * the bubblewrap argv is: the model's Linux cells (model/) and the mount
- * view they became (../lower.ts). Nothing here decides access anew:
+ * plan they became (model/linux-plan.ts, spelled by ../lower.ts). Nothing here decides access anew:
  *
  * - every mount gets the rights the mount already gives (read; read and
  *   write for a writable one): Landlock mirrors the view, so a way around
@@ -21,7 +21,7 @@
 import type { Grant } from '../../../compiler/ir/types.js';
 import { isStrictlyUnder, isUnder, normalise } from '../../../compiler/paths/index.js';
 import type { PrincipalAccess } from '../../../model/index.js';
-import { grantOrigin, type LinuxView, type Origin } from '../lower.js';
+import { grantOrigin, originOf, type LinuxView, type Origin } from '../lower.js';
 import { LANDLOCK_RIGHTS, type LandlockFsRule, type LandlockRight, type LandlockRuleset, type LandlockScope } from './rules.js';
 import baseline from './baseline.json' with { type: 'json' };
 
@@ -72,7 +72,7 @@ export function lowerLandlock(pa: PrincipalAccess, view: LinuxView, loaders: rea
 
   for (const b of baseline.rules) add(b.path, 'baseline', b.rights as LandlockRight[]);
 
-  const binds = view.ops.filter((o) => o.kind === 'bind').map((o) => normalise(o.path));
+  const binds = view.plan.mounts.filter((o) => o.kind === 'bind').map((o) => normalise(o.path));
   const grantAt = new Map<string, Grant>();
   for (const ga of pa.grants) if (ga.grant.path && ga.applies.linux && !grantAt.has(ga.grant.path)) grantAt.set(ga.grant.path, ga.grant);
   // A host-trusted file bound read-only over itself (a .git file, .bashrc) takes a file's rights.
@@ -91,19 +91,20 @@ export function lowerLandlock(pa: PrincipalAccess, view: LinuxView, loaders: rea
     return binds.some((b) => isUnder(resolved, b)) ? resolved : undefined;
   };
 
-  for (const op of view.ops) {
+  for (const op of view.plan.mounts) {
     if (op.kind !== 'bind' && op.kind !== 'tmpfs') continue;
     const g = grantAt.get(op.path);
     // A socket (the gateway's) needs no right to be connected to; a bound file is read as a file.
-    if (op.kind === 'bind' && op.path === view.gatewaySocket && !g) continue;
+    if (op.source.kind === 'gateway') continue;
+    const origin = originOf(op.source);
     const file = op.kind === 'bind' && ((g !== undefined && (g.scope === 'file' || g.facts.kind === 'file' || g.facts.kind === 'other')) || (g === undefined && trustedFiles.has(op.path)));
     const path = inSandbox(op.path, g);
     if (path === undefined) {
-      notes.push({ origin: op.origin, path: op.path, text: `a link to ${g!.facts.symlink!.resolved}, which no mount shows: no rule` });
+      notes.push({ origin, path: op.path, text: `a link to ${g!.facts.symlink!.resolved}, which no mount shows: no rule` });
       continue;
     }
     const write = op.kind === 'tmpfs' || op.write;
-    add(path, op.origin, [...(file ? READ_FILE : READ_TREE), ...(write ? (file ? WRITE_FILE : WRITE_TREE) : [])]);
+    add(path, origin, [...(file ? READ_FILE : READ_TREE), ...(write ? (file ? WRITE_FILE : WRITE_TREE) : [])]);
   }
 
   // Execute where the model's Linux cell says x, and nowhere else.

@@ -9,7 +9,8 @@
  * must be the canonical path (a link anywhere on the way, a rename or a
  * deletion changes it); it must be a directory, a regular file or a socket;
  * bubblewrap binds the descriptor and compares the mount with it.
- * (targets/runner/descriptors.ts did the same in Node.)
+ * test/linux/hostile/race.test.ts runs this file on swapped sources, and
+ * test/linux/plan-argv.test.ts holds its rewrite to the Linux plan.
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -7,7 +7,6 @@
  * conditional jump never falls through: both its successors are explicit.
  */
 import {
-  encode as encodeProgram,
   MAX_INSNS,
   OP_AND_K,
   OP_JA,
@@ -21,7 +20,7 @@ import {
   type SockFilter,
 } from './bpf.js';
 
-export type CondOp = 'jeq' | 'jgt' | 'jge' | 'jset';
+type CondOp = 'jeq' | 'jgt' | 'jge' | 'jset';
 
 /** One line of assembly. Labels name the next instruction. */
 export type AsmInsn =
@@ -45,8 +44,6 @@ export class AssemblyError extends Error {
 const COND_CODES: Readonly<Record<CondOp, number>> = { jeq: OP_JEQ_K, jgt: OP_JGT_K, jge: OP_JGE_K, jset: OP_JSET_K };
 /** The largest jt/jf offset. */
 const MAX_SHORT_JUMP = 255;
-
-export const encode = encodeProgram;
 
 /** Resolves labels (inserting trampolines where needed) and checks the result. */
 export function assemble(source: readonly AsmInsn[]): SockFilter[] {

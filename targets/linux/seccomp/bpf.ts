@@ -50,7 +50,7 @@ export const BPF_AND = 0x50;
 export const BPF_LSH = 0x60;
 export const BPF_RSH = 0x70;
 export const BPF_NEG = 0x80;
-export const BPF_MOD = 0x90;
+// 0x90 is BPF_MOD, which seccomp refuses (seccomp_check_filter)
 export const BPF_XOR = 0xa0;
 export const BPF_JA = 0x00;
 export const BPF_JEQ = 0x10;
@@ -99,7 +99,6 @@ export const OFF_IP = 8;
  * this word, so this is the only word a rule on an `int` may look at.
  */
 export const argLowOffset = (i: number): number => 16 + 8 * i;
-export const argHighOffset = (i: number): number => 20 + 8 * i;
 
 // ---------------------------------------------------------------------------
 // Filter return values (<linux/seccomp.h>). The kernel acts on the action
@@ -159,30 +158,4 @@ export function decode(bytes: Uint8Array): SockFilter[] {
     out.push({ code: view.getUint16(off, true), jt: view.getUint8(off + 2), jf: view.getUint8(off + 3), k: view.getUint32(off + 4, true) });
   }
   return out;
-}
-
-// ---------------------------------------------------------------------------
-// struct seccomp_data as bytes
-
-/** What the kernel hands the filter for one syscall. */
-export interface SeccompData {
-  /** The syscall number (an `int`: -1 reads as 0xffffffff). */
-  readonly nr: number;
-  readonly arch: number;
-  readonly ip?: bigint;
-  /** Up to six arguments, full 64-bit register values; missing ones are 0. */
-  readonly args?: readonly bigint[];
-}
-
-/** The 64 bytes the filter's loads read, little-endian like the hosts boxwright targets. */
-export function seccompDataBytes(data: SeccompData): Uint8Array {
-  const bytes = new Uint8Array(SECCOMP_DATA_SIZE);
-  const view = new DataView(bytes.buffer);
-  view.setUint32(OFF_NR, data.nr >>> 0, true);
-  view.setUint32(OFF_ARCH, data.arch >>> 0, true);
-  view.setBigUint64(OFF_IP, BigInt.asUintN(64, data.ip ?? 0n), true);
-  const args = data.args ?? [];
-  if (args.length > 6) throw new RangeError('seccomp_data has six arguments');
-  args.forEach((a, i) => view.setBigUint64(16 + 8 * i, BigInt.asUintN(64, a), true));
-  return bytes;
 }

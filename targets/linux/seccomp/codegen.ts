@@ -32,7 +32,7 @@ interface Interval {
   readonly target: string;
 }
 
-export function generate(policy: ResolvedPolicy): AsmInsn[] {
+function generate(policy: ResolvedPolicy): AsmInsn[] {
   const out: AsmInsn[] = [];
   const rets = new Set<number>();
   const retLabel = (k: number): string => {

@@ -5,27 +5,22 @@
  * nothing here depends on time, host or environment.
  */
 import { createHash } from 'node:crypto';
-import { formatRet } from './actions.js';
-import { encode, type SockFilter } from './bpf.js';
+import { decode, encode } from './bpf.js';
 import { compilePolicy } from './codegen.js';
 import { disassemble } from './disassembler.js';
-import { run } from './interpreter.js';
 import { boxwrightPolicy, policyToJson, type ArgTest, type SeccompPolicy } from './policy.js';
-import { archInfo, constantValue, syscallNumber, type Arch } from './tables.js';
+import { archInfo, type Arch } from './tables.js';
 
 export { boxwrightPolicy, policyToJson, type SeccompPolicy, type Rule, type ArgTest, type Action } from './policy.js';
-export { parsePolicy, resolvePolicy, checkPolicy, SeccompPolicyError, type ResolvedPolicy } from './resolve.js';
+export { resolvePolicy, checkPolicy, SeccompPolicyError, type ResolvedPolicy } from './resolve.js';
 export { compilePolicy } from './codegen.js';
 export { assemble, AssemblyError, type AsmInsn } from './assembler.js';
-export { encode, decode, MAX_INSNS, type SockFilter, type SeccompData } from './bpf.js';
+export { encode, decode, MAX_INSNS, type SockFilter } from './bpf.js';
 export { disassemble } from './disassembler.js';
-export { run, type RunResult } from './interpreter.js';
-export { verify, VerifyError } from './verifier.js';
-export { decodeAction, formatAction, type SeccompAction } from './actions.js';
-export { evaluatePolicy } from './semantics.js';
+export { decodeAction, formatAction } from './actions.js';
 export { ARCHES, archInfo, syscallNumber, type Arch } from './tables.js';
 
-export interface SeccompProgram {
+interface SeccompProgram {
   readonly arch: Arch;
   /** `seccomp.<arch>.bpf`: 8 bytes per instruction, little-endian, no header. */
   readonly bytes: Uint8Array;
@@ -44,18 +39,28 @@ export interface SeccompArtifacts {
   readonly text: string;
 }
 
-export interface CompileOptions {
+interface CompileOptions {
   /** Extra header lines for seccomp.txt (each gets a `# ` prefix), e.g. the boxwright version. */
   readonly header?: readonly string[];
 }
 
 const sha256 = (data: Uint8Array | string): string => createHash('sha256').update(data).digest('hex');
 
+/**
+ * `seccomp.<arch>.bpf`: the raw program for one arch, alone (what `run`,
+ * `learn` and `doctor` load: no disassembly). compileSeccomp's programs are
+ * these bytes, and seccomp.txt disassembles them read back, so the two
+ * cannot differ.
+ */
+export function seccompProgram(arch: Arch, policy: SeccompPolicy = boxwrightPolicy()): Uint8Array {
+  return encode(compilePolicy(policy, arch));
+}
+
 export function compileSeccomp(policy: SeccompPolicy = boxwrightPolicy(), options: CompileOptions = {}): SeccompArtifacts {
   const policyJson = policyToJson(policy);
   const programs = policy.arches.map((arch): SeccompProgram => {
-    const program = compilePolicy(policy, arch);
-    const bytes = encode(program);
+    const bytes = seccompProgram(arch, policy);
+    const program = decode(bytes);
     const digest = sha256(bytes);
     const info = archInfo(arch);
     const text = [
@@ -99,43 +104,3 @@ function describeTest(t: ArgTest): string {
       return `${arg} not in {${t.values.map(show).join(', ')}}`;
   }
 }
-
-// ---------------------------------------------------------------------------
-// Path lengths, for benchmarks and for keeping the common path short
-
-export interface PathLength {
-  readonly arch: Arch;
-  /** e.g. `socket(AF_INET)` */
-  readonly call: string;
-  /** BPF instructions the kernel runs for this call, the `ret` included. */
-  readonly steps: number;
-  readonly action: string;
-}
-
-const COMMON_CALLS: readonly { call: string; syscall: string; args: readonly (string | number)[] }[] = [
-  { call: 'read', syscall: 'read', args: [] },
-  { call: 'write', syscall: 'write', args: [] },
-  { call: 'openat', syscall: 'openat', args: [] },
-  { call: 'close', syscall: 'close', args: [] },
-  { call: 'futex', syscall: 'futex', args: [] },
-  { call: 'socket(AF_INET)', syscall: 'socket', args: ['AF_INET'] },
-  { call: 'mmap(PROT_READ|PROT_WRITE)', syscall: 'mmap', args: [0, 4096, 'PROT_READ|PROT_WRITE'] },
-  { call: 'execve', syscall: 'execve', args: [] },
-];
-
-/** Instruction counts of common calls through the compiled program, per arch. */
-export function seccompPathLengths(policy: SeccompPolicy = boxwrightPolicy()): PathLength[] {
-  const out: PathLength[] = [];
-  for (const arch of policy.arches) {
-    const program: SockFilter[] = compilePolicy(policy, arch);
-    for (const c of COMMON_CALLS) {
-      const nr = syscallNumber(arch, c.syscall);
-      if (nr === undefined) continue;
-      const args = c.args.map((a) => BigInt(typeof a === 'number' ? a : a.split('|').reduce((v, n) => v | (constantValue(n) ?? 0), 0)));
-      const r = run(program, { nr, arch: archInfo(arch).auditArch, args });
-      out.push({ arch, call: c.call, steps: r.steps, action: formatRet(r.ret) });
-    }
-  }
-  return out;
-}
-

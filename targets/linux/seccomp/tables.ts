@@ -40,7 +40,7 @@ export function isArch(s: string): s is Arch {
   return s === 'x86_64' || s === 'aarch64';
 }
 
-export interface SyscallTable {
+interface SyscallTable {
   readonly arch: Arch;
   readonly byName: ReadonlyMap<string, number>;
   readonly byNumber: ReadonlyMap<number, string>;

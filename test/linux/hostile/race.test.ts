@@ -2,9 +2,10 @@
 // bubblewrap mounts by path; a principal that can write a parent of another
 // principal's grant swaps the grant for a symbolic link in between, and the
 // next sandbox mounts the link's target (6–10 of 25 runs, in review). Now
-// the runner opens every bind source without following links, proves the
-// opened object is the checked canonical path, and bubblewrap binds the
-// descriptor. The race is made deterministic: a bwrap wrapper performs the
+// the launcher (targets/linux/launcher/bwrap-argv.c) opens every bind
+// source without following links, proves the opened object is the checked
+// canonical path, and bubblewrap binds the descriptor; the last case runs
+// that very C code on the swapped sources. The race is made deterministic: a bwrap wrapper performs the
 // writer principal's swap at the worst instant — after every check
 // boxwright makes, before bubblewrap mounts anything.
 import assert from 'node:assert/strict';
@@ -14,7 +15,7 @@ import { afterEach, after, before, describe, it } from 'node:test';
 import { requireOrSkip } from '../../helpers.js';
 import { onPath } from '../support.js';
 import { bare, compiled, isRoot, makeLab, sandboxed, skip, type Lab } from './support.js';
-import { openForBind } from '../../../targets/runner/descriptors.js';
+import { cc, rewriteDriver } from '../rewrite-argv.js';
 
 describe('hostile workload: a grant swapped for a link between check and mount', { skip, concurrency: 1 }, () => {
   let lab: Lab;
@@ -58,12 +59,28 @@ describe('hostile workload: a grant swapped for a link between check and mount',
     assert.equal(r.stdout, 'SECRET from elsewhere', r.stderr);
   });
 
-  it('a source that changed before the runner opened it is refused: nothing is mounted, nothing runs', () => {
-    renameSync(data, `${data}.orig`);
-    symlinkSync(join(lab.home, 'elsewhere'), data);
-    assert.throws(() => openForBind(data), /changed after it was checked \(it is now a symbolic link\)/);
-    assert.throws(() => openForBind(join(data, 'file.txt')), /changed after it was checked \(it is now ".*elsewhere\/file.txt"\)/);
-    assert.throws(() => openForBind(join(lab.home, 'shared', 'gone')), /cannot open it: ENOENT/);
-    assert.ok(existsSync(join(lab.home, 'elsewhere', 'file.txt')));
+  // The launcher's own check (bwrap-argv.c, the code on the run path), on a compiled argv.
+  it('a source that changed before the launcher opened it is refused: nothing is mounted, nothing runs', { skip: requireOrSkip(!!cc, "a C compiler (the launcher's bwrap-argv.c)") }, async () => {
+    const c = await compiled(lab, config);
+    const driver = rewriteDriver();
+    try {
+      assert.ok(driver.rewrite(c.argv).ok, 'control: the unchanged sources are accepted');
+      renameSync(data, `${data}.orig`);
+      symlinkSync(join(lab.home, 'elsewhere'), data);
+      const refused = (path: string, why: RegExp): void => {
+        const r = driver.rewrite(['--ro-bind', path, path]);
+        assert.ok(!r.ok && r.changed, path);
+        assert.match(r.message, why);
+        assert.match(r.message, /nothing was mounted from it$/);
+      };
+      const swapped = driver.rewrite(c.argv);
+      assert.ok(!swapped.ok && swapped.changed && /changed after it was checked \(it is now a symbolic link\)/.test(swapped.message), 'the compiled argv, its grant swapped: refused');
+      refused(data, /changed after it was checked \(it is now a symbolic link\)/);
+      refused(join(data, 'file.txt'), /changed after it was checked \(it is now ".*elsewhere\/file.txt"\)/);
+      refused(join(lab.home, 'shared', 'gone'), /changed after it was checked \(cannot open it: No such file or directory\)/);
+      assert.ok(existsSync(join(lab.home, 'elsewhere', 'file.txt')));
+    } finally {
+      driver.cleanup();
+    }
   });
 });

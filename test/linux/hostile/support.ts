@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { requireOrSkip, repoRoot } from '../../helpers.js';
 import { assertReachable, boxwrightFor } from '../other-user.js';
 import { bin, bwrapAvailable, onPath, type Outcome } from '../support.js';
-import { BWRAP_OPERANDS } from '../../../targets/linux/bwrap-options.js';
+import { BWRAP_OPERANDS } from '../bwrap-options.js';
 import { hostArch, parseArgsFile } from '../../../targets/linux/index.js';
 import { boxwrightPolicy, compilePolicy, encode } from '../../../targets/linux/seccomp/index.js';
 import { WAIT_LIMIT_MS, within } from '../../waits.js';
