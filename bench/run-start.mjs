@@ -63,7 +63,7 @@ try {
   // empty file for each --ro-bind-data (the denied file, and the mount
   // point of the in-sandbox step, which the launcher binds instead).
   const compiled = parseArgsFile(readFileSync(join(out, 'agent.bwrap.args')));
-  const dataFds = compiled.filter((a, i) => compiled[i - 1] === '--ro-bind-data').length;
+  const dataFds = compiled.filter((_, i) => compiled[i - 1] === '--ro-bind-data').length;
   // The in-sandbox step bound as the launcher binds it (bwrap-argv.c), in
   // place of the compiled [--perms 0555] --ro-bind-data N /.boxwright/exec.
   const at = compiled.findIndex((a, i) => a === '--ro-bind-data' && compiled[i + 2] === SANDBOX_EXEC_PATH);

@@ -5,9 +5,9 @@ import { defineRule } from './engine/engine.js';
 import { listPaths, shown, who } from './util.js';
 
 const jit: Readonly<Record<string, string>> = runtimes.jitRuntimes;
-const escape = (k: string): string => k.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
+const escapeRegExp = (k: string): string => k.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
 /** A runtime's file name: exactly, or with a version (`python3.11`, `node20`). */
-const runtimeOf = (base: string): string | undefined => Object.keys(jit).find((k) => base === k || new RegExp(`^${escape(k)}[0-9.]*$`).test(base));
+const runtimeOf = (base: string): string | undefined => Object.keys(jit).find((k) => base === k || new RegExp(`^${escapeRegExp(k)}[0-9.]*$`).test(base));
 
 export const execMemory = defineRule({
   meta: {

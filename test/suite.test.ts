@@ -164,8 +164,8 @@ describe('the wall-time report', () => {
       const saved = join(dir, 'saved.json');
       const r = finished(spawnSync(process.execPath, [join(repoRoot, 'scripts', 'test-times.mjs'), '--compare', earlier, '--save', saved, file], { cwd: repoRoot, encoding: 'utf8', env, timeout: WAIT_LIMIT_MS }), `scripts/test-times.mjs --compare ${file}`);
       assert.equal(r.status, 0, r.stdout + r.stderr);
-      assert.match(r.stdout, /^ +\d+\.\d s  the suite's wall time: 1 file, 1 at a time on \d+ cores  \(\+\d+\.\d s against 0\.0 s\)\n/);
-      assert.match(r.stdout, /\nslowest 1:\n +\d+\.\d s  test\/architecture\.test\.ts  \(\+\d+\.\d s against 0\.0 s\)\n/);
+      assert.match(r.stdout, /^ +\d+\.\d s {2}the suite's wall time: 1 file, 1 at a time on \d+ cores {2}\(\+\d+\.\d s against 0\.0 s\)\n/);
+      assert.match(r.stdout, /\nslowest 1:\n +\d+\.\d s {2}test\/architecture\.test\.ts {2}\(\+\d+\.\d s against 0\.0 s\)\n/);
       assert.match(r.stdout, new RegExp(`\\nslower than in ${earlier.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\n +\\+\\d+\\.\\d s  test/architecture\\.test\\.ts \\(0\\.0 s → \\d+\\.\\d s\\)\\n`));
       const record = JSON.parse(readFileSync(saved, 'utf8')) as { files: { file: string }[] };
       assert.deepEqual(record.files.map((f) => f.file), [file]);

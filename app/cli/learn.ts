@@ -15,7 +15,7 @@
  */
 import { existsSync, realpathSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { hostView } from '../../compiler/paths/index.js';
 import type { Dialect } from '../../compiler/schema/validate.js';
 import { hostArch, seccompProgram } from '../../targets/linux/index.js';

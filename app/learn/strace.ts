@@ -106,7 +106,7 @@ function readDecoration(r: Line): string | undefined | null {
   const text = r.s.slice(r.i, end);
   r.i = end + 1;
   const decoded = decodeEscaped(text);
-  return decoded !== undefined && decoded.startsWith('/') ? decoded : undefined;
+  return decoded?.startsWith('/') ? decoded : undefined;
 }
 
 /** Raw text up to the next `,` or closing bracket at this depth (structures and comments skipped whole). */

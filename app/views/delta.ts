@@ -1,6 +1,6 @@
 import type { Diagnostic, Platform, Verdict } from '../../compiler/diagnostic.js';
 import { PLATFORMS } from '../../compiler/diagnostic.js';
-import type { PolicyIR, Principal } from '../../compiler/ir/types.js';
+import type { Principal } from '../../compiler/ir/types.js';
 import { who } from '../../compiler/ir/names.js';
 import { absent, legend, type Cell } from '../../model/cell.js';
 import type { AccessModel, PrincipalAccess } from '../../model/model.js';

@@ -27,7 +27,7 @@
 import type { EmbeddedActionsParser, ILookaheadStrategy, IToken, TokenType } from 'chevrotain';
 import type { Span } from '../span.js';
 import type { TomlError, TomlValue } from './ast.js';
-import { Builder, type KeySeg, type MutTable, newTable } from './builder.js';
+import { type Builder, type KeySeg, type MutTable, newTable } from './builder.js';
 import { chevrotain } from './chevrotain.js';
 import { DEPTH_MESSAGE, Expect, KEY_DEPTH_MESSAGE, MAX_DEPTH, TomlSyntaxError } from './errors.js';
 import { MAX_LOOKAHEAD, PrecomputedLookahead } from './lookahead.js';
@@ -383,7 +383,7 @@ export function createTomlParser(T: TomlTokens, options: ParserOptions = {}): To
       const open = this.CONSUME(T.OpenArray);
       this.depth++;
       this.expect = Expect.ArrayClose;
-      let items: TomlValue[] = [];
+      const items: TomlValue[] = [];
       if (this.RECORDING_PHASE) {
         this.OPTION(this.recFirstItem);
       } else if (this.startsValue(this.LA(1))) {

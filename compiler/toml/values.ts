@@ -69,7 +69,7 @@ export function decodeBasicString(img: string, multiline: boolean, report: Repor
     reportControls(body, start, true, 'a string', report);
     return body;
   }
-  return unescape(img, start, end, multiline, report);
+  return unescapeString(img, start, end, multiline, report);
 }
 
 /** Whether the token ends with an (unescaped) closing delimiter. */
@@ -101,7 +101,7 @@ function hexValue(s: string): number {
   return /^[0-9A-Fa-f]+$/.test(s) ? parseInt(s, 16) : -1;
 }
 
-function unescape(img: string, start: number, end: number, multiline: boolean, report: Report): string {
+function unescapeString(img: string, start: number, end: number, multiline: boolean, report: Report): string {
   let out = '';
   let run = start;
   let i = start;
@@ -259,7 +259,7 @@ function decodeNumber(img: string, span: Span, report: Report): TomlValue {
   if (img.length > 2 && img.charCodeAt(0) === 0x30) {
     const p = img.charCodeAt(1);
     const re = p === 0x78 ? HEX_INT : p === 0x6f ? OCT_INT : p === 0x62 ? BIN_INT : undefined;
-    if (re !== undefined && re.test(img)) {
+    if (re?.test(img)) {
       const value = BigInt(img.indexOf('_') >= 0 ? img.replace(/_/g, '') : img);
       if (value > MAX_INT64) report(0, img.length, `integer ${img} does not fit in 64 bits`);
       return { kind: 'integer', value, span };

@@ -57,7 +57,7 @@ export function applySuppressions(
   }
   for (const d of diagnostics) {
     const s = byLine.get(d.span.start.line);
-    if (s && s.ruleIds.includes(d.ruleId)) {
+    if (s?.ruleIds.includes(d.ruleId)) {
       if (d.severity !== 'error') {
         s.used = true;
         continue;

@@ -83,7 +83,7 @@ export function removeFromList(text: string, item: Span): Edit[] {
 
 /** Edits that remove a `[header]` table that holds no key: its whole line. */
 export function removeHeaderLine(text: string, table: WrittenTable | undefined): Edit[] | undefined {
-  if (!table || table.origin !== 'header' || !table.empty) return undefined;
+  if (table?.origin !== 'header' || !table.empty) return undefined;
   const start = text.lastIndexOf('\n', table.span.start.offset - 1) + 1;
   const nl = text.indexOf('\n', table.span.end.offset);
   return [{ ...between(start, nl < 0 ? text.length : nl + 1), text: '' }];

@@ -39,7 +39,7 @@ const regexMeta = /[\\^$.|?*+()[\]{}]/g;
  */
 export function sbplRegex(prefix: string, rest: string): string {
   if (controlCharacter(prefix) || prefix.includes('"')) throw new Error(`baseline regex prefix ${JSON.stringify(prefix)} cannot be written as an SBPL regex literal`);
-  if (!/^[-\[\]0-9a-zA-Z+*?$]*$/.test(rest)) throw new Error(`baseline regex tail ${JSON.stringify(rest)} uses characters outside [-[]0-9a-zA-Z+*?$]`);
+  if (!/^[-[\]0-9a-zA-Z+*?$]*$/.test(rest)) throw new Error(`baseline regex tail ${JSON.stringify(rest)} uses characters outside [-[]0-9a-zA-Z+*?$]`);
   return `#"^${prefix.replace(regexMeta, (c) => `\\${c}`)}${rest}"`;
 }
 

@@ -147,7 +147,7 @@ function lowerPrincipal(
     const o = origin(p.id, g);
     const mapped = g.path ? toWindows(g.path, home, !!g.implicit) : undefined;
     const winPath = mapped?.ok ? mapped.path.spelled : null;
-    const posixPath = g.path && g.path.startsWith('/') ? g.path : null;
+    const posixPath = g.path?.startsWith('/') ? g.path : null;
     const note = ga.notes.windows;
     const cell = ga.effective.windows;
     if (g.access !== 'write' && g.access !== 'read-write' && g.access !== 'deny') {

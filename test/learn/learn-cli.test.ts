@@ -25,7 +25,10 @@ const learn = (args: readonly string[], cwd = work): Promise<Outcome> => boxwrig
 async function inProcess(argv: string[]): Promise<{ status: number; stderr: string }> {
   let stderr = '';
   const write = process.stderr.write.bind(process.stderr);
-  process.stderr.write = ((chunk: string | Uint8Array): boolean => ((stderr += chunk.toString()), true)) as typeof process.stderr.write;
+  process.stderr.write = ((chunk: string | Uint8Array): boolean => {
+    stderr += chunk.toString();
+    return true;
+  }) as typeof process.stderr.write;
   try {
     return { status: await main(argv), stderr };
   } finally {

@@ -76,7 +76,7 @@ describe('boxwright learn on real programs', { skip, concurrency: 4 }, () => {
     const head = git(home, repo, 'rev-parse', 'HEAD');
     const { text } = await learnThenRun(home, repo, ['git', 'commit', '-qm', 'learned']);
     assert.notEqual(git(home, repo, 'rev-parse', 'HEAD'), head, 'the real run committed');
-    assert.match(text, new RegExp(`^exec = \\[\\n  "/usr/bin/git",`, 'm'));
+    assert.match(text, /^exec = \[\n {2}"\/usr\/bin\/git",/m);
     assert.ok(!text.includes('.ssh"'), 'nothing of ~/.ssh');
     assert.match(text, /^write = \[\n(?: {2}.*\n)*? {2}"~\/repo\/\.git[^"]*",\s+#.*host-trusted \(version-control metadata/m, "the commit's writes of .git, flagged as host-trusted");
   });

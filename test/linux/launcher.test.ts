@@ -230,7 +230,7 @@ describe('launcher: fail-closed', { skip, concurrency: 1 }, () => {
 
   it('a bubblewrap that reports an exit-code but never ran the in-sandbox step: 125', { skip: skipFake }, async () => {
     // Through /proc/self/fd: dash redirects only to descriptors 0-9, and the status descriptor may be 10 or more.
-    const fake = fakeBwrap(d.dir, 'bwrap-forges', 'while [ $# -gt 0 ]; do [ "$1" = --json-status-fd ] && fd=$2; shift; done\nprintf \'{ \"child-pid\": 1 }\\n{ \"exit-code\": 0 }\\n\' >> /proc/self/fd/$fd\nexit 0');
+    const fake = fakeBwrap(d.dir, 'bwrap-forges', 'while [ $# -gt 0 ]; do [ "$1" = --json-status-fd ] && fd=$2; shift; done\nprintf \'{ "child-pid": 1 }\\n{ "exit-code": 0 }\\n\' >> /proc/self/fd/$fd\nexit 0');
     d.writeLaunch({ bwrap: bwrapRecord(fake) });
     await refused(touch(), /the in-sandbox step \(\/\.boxwright\/exec\) reported nothing/);
   });

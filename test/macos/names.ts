@@ -40,7 +40,7 @@ function operation(name: string): { name: string; op: Operation } | undefined {
   if (alias && !alias.versions.includes(newest)) return undefined;
   const real = alias ? alias.operation : name;
   const op = nameTable.operations[real];
-  return op && op.versions.includes(newest) ? { name: real, op } : undefined;
+  return op?.versions.includes(newest) ? { name: real, op } : undefined;
 }
 
 function checkFilter(node: Node, ops: readonly { name: string; op: Operation }[], where: string, problems: string[]): void {
@@ -55,7 +55,7 @@ function checkFilter(node: Node, ops: readonly { name: string; op: Operation }[]
     return;
   }
   const filter = nameTable.filters[name];
-  if (!filter || !filter.versions.includes(newest)) {
+  if (!filter?.versions.includes(newest)) {
     problems.push(`${where}: ${name} is not a filter of macOS ${newest}`);
     return;
   }

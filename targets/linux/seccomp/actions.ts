@@ -8,7 +8,6 @@ import {
   SECCOMP_RET_ALLOW,
   SECCOMP_RET_DATA,
   SECCOMP_RET_ERRNO,
-  SECCOMP_RET_KILL_PROCESS,
   SECCOMP_RET_KILL_THREAD,
   SECCOMP_RET_LOG,
   SECCOMP_RET_TRACE,
@@ -46,7 +45,6 @@ export function decodeAction(ret: number): SeccompAction {
       return { kind: 'user-notif' };
     case SECCOMP_RET_KILL_THREAD:
       return { kind: 'kill-thread' };
-    case SECCOMP_RET_KILL_PROCESS:
     default:
       // Unknown actions kill the process, as in the kernel.
       return { kind: 'kill-process' };

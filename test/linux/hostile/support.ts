@@ -193,7 +193,7 @@ export function bare(c: Compiled, cmd: readonly string[], o: RunOptions = {}): P
   const bpfFile = join(dir, 'bpf');
   writeFileSync(argsFile, Buffer.from(c.argv.map((a) => a + '\u0000').join('')));
   writeFileSync(bpfFile, c.bpf);
-  const dataFds = c.argv.filter((a, i) => c.argv[i - 1] === '--ro-bind-data').length;
+  const dataFds = c.argv.filter((_, i) => c.argv[i - 1] === '--ro-bind-data').length;
   const opened = [openSync(argsFile, 'r'), openSync(bpfFile, 'r'), ...Array.from({ length: dataFds }, () => openSync('/dev/null', 'r'))];
   const fds: Record<number, number> = {};
   opened.forEach((fd, i) => (fds[3 + i] = fd));
