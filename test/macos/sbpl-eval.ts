@@ -237,7 +237,7 @@ export class SbplProfile {
         return q.path === root || q.path.startsWith(root === '/' ? '/' : `${root}/`);
       }
       case 'prefix':
-        return q.path?.startsWith(f.path);
+        return q.path?.startsWith(f.path) === true;
       case 'regex':
         return q.path !== undefined && f.re.test(q.path);
       case 'vnode':
@@ -256,7 +256,7 @@ export class SbplProfile {
       case 'string':
         return f.field === 'extension' ? (q.extensions ?? []).includes(f.value) : q[f.field] === f.value;
       case 'sysctl-prefix':
-        return q.sysctl?.startsWith(f.value);
+        return q.sysctl?.startsWith(f.value) === true;
       case 'symbol':
         return q[f.field] === f.value;
     }
