@@ -9,6 +9,9 @@ export type Platform = 'macos' | 'linux' | 'windows';
  */
 export const PLATFORMS: readonly Platform[] = ['macos', 'linux', 'windows'];
 
+/** Each platform's name for people (explain's column headers and notes). */
+export const platformNames: Readonly<Record<Platform, string>> = { macos: 'macOS', linux: 'Linux', windows: 'Windows' };
+
 /** A value per platform, in PLATFORMS order, made by `f`. */
 export function byPlatform<T>(f: (platform: Platform) => T): Record<Platform, T> {
   const out = {} as Record<Platform, T>;
