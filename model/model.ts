@@ -8,7 +8,7 @@ import { access, absent, denied, empty, type Cell } from './cell.js';
 import type { ExecNeeds } from '../compiler/paths/exec-needs.js';
 import { missingNeeds, startsWith, type LinuxSandbox, type MissingNeed } from './exec-start.js';
 import { appliesOn, PathIndex } from './path-index.js';
-import type { AbstractSockets, DenyOpenTo, Mechanism, OtherLabel } from './facts.js';
+import type { AbstractSockets, DenyOpenTo, Mechanism, OtherLabel, Ungranted } from './facts.js';
 import { runtimePrincipalAccess } from './srt.js';
 
 
@@ -102,7 +102,8 @@ export interface PrincipalAccess {
 /** What a platform gives a principal where no grant names the path. */
 export interface Elsewhere {
   readonly cell: Cell;
-  readonly text: string;
+  /** Why: a fact, worded by the rule that explains it. */
+  readonly fact: Ungranted;
   readonly mechanism?: Mechanism;
   readonly disclosures?: readonly Mechanism[];
 }
@@ -572,8 +573,8 @@ const platformModels: Readonly<Record<Platform, PlatformModel>> = {
     ownSandbox: true,
     elsewhere: (tyba) =>
       tyba
-        ? { cell: access({ meta: true }), text: 'content denied, metadata (existence, size, dates) visible; the baseline (system binaries and libraries) readable' }
-        : { cell: denied, text: 'denied by Seatbelt, except the baseline every program needs (system binaries and libraries read-only, the standard devices) and the metadata, not the entries, of the directories leading to granted paths (path resolution)' },
+        ? { cell: access({ meta: true }), fact: { kind: 'ungranted', regime: 'seatbelt-metadata' } }
+        : { cell: denied, fact: { kind: 'ungranted', regime: 'seatbelt' } },
   },
   linux: {
     at: (cx, path, plain) => linuxAt(cx.ix, path, cx.linuxExec, plain),
@@ -585,10 +586,7 @@ const platformModels: Readonly<Record<Platform, PlatformModel>> = {
     // A read-only mount, which needs an existing target (a mount point made on the host inside a write tree would be a file the workload left behind).
     carvable: (t) => !t.parentOf && t.facts.existence === 'exists',
     ownSandbox: true,
-    elsewhere: () => ({
-      cell: absent,
-      text: "does not exist in the mount view (only granted paths, a fresh /proc and /dev are there); run as root, the workload is uid 0 without capabilities: the host's /proc/sys and other host-global /proc files are read-only, and it cannot set setuid or setgid bits",
-    }),
+    elsewhere: () => ({ cell: absent, fact: { kind: 'ungranted', regime: 'mount-view' } }),
   },
   windows: {
     at: (cx, path, plain) => windowsAt(cx.ix, path, plain),
@@ -601,7 +599,7 @@ const platformModels: Readonly<Record<Platform, PlatformModel>> = {
     carvable: (t, home) => !t.parentOf && t.facts.existence !== 'absent' && !windowsUnmapped(t.path, home),
     // A label is the file's: every principal meets it.
     ownSandbox: false,
-    elsewhere: () => ({ cell: access({ read: true, exec: true }), text: 'readable, except the listed secrets', mechanism: { kind: 'reads-open' }, disclosures: [{ kind: 'beyond-files' }] }),
+    elsewhere: () => ({ cell: access({ read: true, exec: true }), fact: { kind: 'ungranted', regime: 'open-reads' }, mechanism: { kind: 'reads-open' }, disclosures: [{ kind: 'beyond-files' }] }),
   },
 };
 

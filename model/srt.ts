@@ -22,7 +22,7 @@ import { byPlatform, PLATFORMS, type Platform } from '../compiler/diagnostic.js'
 import type { Grant, PolicyIR, Principal } from '../compiler/ir/types.js';
 import { isUnder, windowsUnmapped } from '../compiler/paths/index.js';
 import { access, absent, denied, empty, scratch, type Cell } from './cell.js';
-import type { Mechanism } from './facts.js';
+import type { Mechanism, Ungranted } from './facts.js';
 import type { Elsewhere, GrantAccess, PrincipalAccess } from './model.js';
 
 type Mount =
@@ -218,6 +218,15 @@ const placeholderMechanism = fixed('srt-deny-placeholder');
 const unavailableMechanism = fixed('srt-sandbox-unavailable');
 const offMechanism = fixed('srt-sandbox-off');
 const patternMechanism = fixed('srt-pattern');
+/** What sandbox-runtime gives where no grant names the path, one fact per regime. */
+const srtUngranted = <R extends Extract<Ungranted, { kind: 'srt-ungranted' }>['regime']>(regime: R): Ungranted => Object.freeze({ kind: 'srt-ungranted', regime });
+const ungranted = {
+  off: srtUngranted('off'),
+  seatbelt: srtUngranted('seatbelt'),
+  bubblewrap: srtUngranted('bubblewrap'),
+  unavailable: srtUngranted('unavailable'),
+  'sandbox-account': srtUngranted('sandbox-account'),
+} as const;
 
 const everywhere: Readonly<Record<Platform, boolean>> = Object.freeze(byPlatform(() => true));
 const nowhere: Readonly<Record<Platform, boolean>> = Object.freeze(byPlatform(() => false));
@@ -247,21 +256,19 @@ export function runtimePrincipalAccess(ir: PolicyIR, p: Principal): PrincipalAcc
   const platforms: Readonly<Record<Platform, { readonly at: (path: string) => Cell; readonly elsewhere: Elsewhere }>> = {
     macos: {
       at: (path) => macosCell(grants, path),
-      elsewhere: offOn('macos') ? { cell: full, text: 'no sandbox: everything you can do', mechanism: offMechanism } : { cell: readable, text: 'readable (reads are open unless denyRead says otherwise), not writable' },
+      elsewhere: offOn('macos') ? { cell: full, fact: ungranted.off, mechanism: offMechanism } : { cell: readable, fact: ungranted.seatbelt },
     },
     linux: {
       at: (path) => linuxCell(mounts, path),
-      elsewhere: offOn('linux')
-        ? { cell: full, text: 'no sandbox: everything you can do', mechanism: offMechanism }
-        : { cell: access({ read: true, exec: true }), text: "readable and executable (the host is bound read-only at /), not writable; /dev and /proc are the sandbox's own" },
+      elsewhere: offOn('linux') ? { cell: full, fact: ungranted.off, mechanism: offMechanism } : { cell: access({ read: true, exec: true }), fact: ungranted.bubblewrap },
     },
     windows: {
       at: (path) => (unsandboxedWindows ? full : windowsCell(grants, path)),
       elsewhere: unsandboxedWindows
-        ? { cell: full, text: 'Claude Code runs no sandbox on native Windows: with failIfUnavailable off, commands run unsandboxed', mechanism: unavailableMechanism }
+        ? { cell: full, fact: ungranted.unavailable, mechanism: unavailableMechanism }
         : offOn('windows')
-          ? { cell: full, text: 'no sandbox: everything you can do', mechanism: offMechanism }
-          : { cell: absent, text: "what the srt-sandbox account may do on its own: nothing in your profile but the tool directories of the install's profile grant; elsewhere what the Users group may" },
+          ? { cell: full, fact: ungranted.off, mechanism: offMechanism }
+          : { cell: absent, fact: ungranted['sandbox-account'] },
     },
   };
   const at = (path: string, platform: Platform): Cell => platforms[platform].at(path);

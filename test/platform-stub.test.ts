@@ -30,7 +30,7 @@ const REGISTRY_LINES: readonly Line[] = [
   { file: 'compiler/diagnostic.ts', why: "the platform's name for people", after: "export const platformNames: Readonly<Record<Platform, string>> = { macos: 'macOS', linux: 'Linux', windows: 'Windows'", line: ", stub: 'Stub'", inline: true },
   { file: 'model/model.ts', why: 'what the platform gives each principal (its PlatformModel)', after: 'const platformModels: Readonly<Record<Platform, PlatformModel>> = {', line: '  stub: stubModel,' },
   { file: 'model/model.ts', why: "the import of the platform's model", after: "import { runtimePrincipalAccess } from './srt.js';", line: "import { stubModel } from './stub.js';" },
-  { file: 'model/srt.ts', why: 'what sandbox-runtime does there', after: 'const platforms: Readonly<Record<Platform, { readonly at: (path: string) => Cell; readonly elsewhere: Elsewhere }>> = {', line: "    stub: { at: () => absent, elsewhere: { cell: absent, text: 'sandbox-runtime has no sandbox here' } }," },
+  { file: 'model/srt.ts', why: 'what sandbox-runtime does there', after: 'const platforms: Readonly<Record<Platform, { readonly at: (path: string) => Cell; readonly elsewhere: Elsewhere }>> = {', line: "    stub: { at: () => absent, elsewhere: { cell: absent, fact: ungranted.unavailable } }," },
   { file: 'targets/registry.ts', why: "the platform's emitter", after: 'export const targetLoaders: Readonly<Record<Platform, () => Promise<Target>>> = {', line: "  stub: async () => (await import('./stub/index.js')).stubTarget," },
   { file: 'app/cli/run.ts', why: 'its runner (undefined: boxwright runs no command there)', after: 'const runners: Readonly<Record<Platform, Runner | undefined>> = {', line: '  stub: undefined,' },
   { file: 'app/views/matrix.ts', why: "explain's note on a write_file", after: 'const REWRITE_IN_PLACE: Readonly<Record<Platform, Note>> = {', line: "  stub: { ruleId: '', text: 'a rewrite in place' }," },
@@ -51,7 +51,8 @@ export const stubModel: PlatformModel = {
   pinsTrusted: false,
   carvable: () => false,
   ownSandbox: true,
-  elsewhere: () => ({ cell: absent, text: 'nothing' }),
+  // Not in its view; a platform with a regime of its own adds it to the Ungranted fact and its text to the rule that explains it (tsc asks for both).
+  elsewhere: () => ({ cell: absent, fact: { kind: 'ungranted', regime: 'mount-view' } }),
 };
 `,
   'targets/stub/index.ts': `import type { Target } from '../target.js';
