@@ -611,6 +611,8 @@ export interface PlatformModel {
   readonly ownSandbox: boolean;
   /** What it gives where no grant names the path. */
   elsewhere(tyba: boolean): Elsewhere;
+  /** The secrets it closes whatever the config: of the listed locations (compiler/paths/secrets.json) and their Windows spellings, which. */
+  closedSecrets(listed: readonly ClosedSecret[], spelled: readonly ClosedSecret[], tyba: boolean): readonly ClosedSecret[];
 }
 
 const platformModels: Readonly<Record<Platform, PlatformModel>> = {
@@ -629,6 +631,9 @@ const platformModels: Readonly<Record<Platform, PlatformModel>> = {
       tyba
         ? { cell: access({ meta: true }), fact: { kind: 'ungranted', regime: 'seatbelt-metadata' } }
         : { cell: denied, fact: { kind: 'ungranted', regime: 'seatbelt' } },
+
+    // TYBA's Seatbelt denies the listed secrets; Box's grants decide.
+    closedSecrets: (listed, _spelled, tyba) => (tyba ? listed : []),
   },
   linux: {
     at: (cx, path, plain) => linuxAt(cx.ix, path, cx.linuxExec, plain),
@@ -641,6 +646,8 @@ const platformModels: Readonly<Record<Platform, PlatformModel>> = {
     carvable: (t) => !t.parentOf && t.facts.existence === 'exists',
     ownSandbox: true,
     elsewhere: () => ({ cell: absent, fact: { kind: 'ungranted', regime: 'mount-view' } }),
+    // No mechanism of its own for them: only what the mount view leaves out.
+    closedSecrets: () => [],
   },
   windows: {
     at: (cx, path, plain) => windowsAt(cx.ix, path, plain),
@@ -654,6 +661,8 @@ const platformModels: Readonly<Record<Platform, PlatformModel>> = {
     // A label is the file's: every principal meets it.
     ownSandbox: false,
     elsewhere: () => ({ cell: access({ read: true, exec: true }), fact: { kind: 'ungranted', regime: 'open-reads' }, mechanism: { kind: 'reads-open' }, disclosures: [{ kind: 'beyond-files' }] }),
+    // Labelled deny-read whatever the config, at their POSIX locations and their Windows spellings.
+    closedSecrets: (listed, spelled) => [...listed, ...spelled],
   },
 };
 
@@ -732,7 +741,7 @@ function othersLabels(labels: readonly OtherLabel[], ix: PathIndex, secrets: rea
 function closedSecrets(ir: PolicyIR): AccessModel['secrets'] {
   const listed: ClosedSecret[] = secretLocations.map((s) => ({ path: expandTilde(s, ir.home), listed: s }));
   const spelled: ClosedSecret[] = windowsSecretSpellings.map((w) => ({ path: expandTilde(w.posix, ir.home), spelling: w }));
-  return { macos: ir.dialect === 'tyba' ? listed : [], linux: [], windows: [...listed, ...spelled] };
+  return byPlatform((platform) => platformModels[platform].closedSecrets(listed, spelled, ir.dialect === 'tyba'));
 }
 
 function principalAccess(ir: PolicyIR, p: Principal, labels: readonly OtherLabel[], trustedOnWindows: WindowsLabels, closed: AccessModel['secrets']): PrincipalAccess {

@@ -33,7 +33,7 @@ const REGISTRY_LINES: readonly Line[] = [
   { file: 'model/srt.ts', why: 'what sandbox-runtime does there', after: 'const platforms: Readonly<Record<Platform, { readonly at: (path: string) => Cell; readonly elsewhere: Elsewhere }>> = {', line: "    stub: { at: () => absent, elsewhere: { cell: absent, fact: ungranted.unavailable } }," },
   { file: 'targets/registry.ts', why: "the platform's emitter", after: 'export const targetLoaders: Readonly<Record<Platform, () => Promise<Target>>> = {', line: "  stub: async () => (await import('./stub/index.js')).stubTarget," },
   { file: 'app/cli/run.ts', why: 'its runner (undefined: boxwright runs no command there)', after: 'const runners: Readonly<Record<Platform, Runner | undefined>> = {', line: '  stub: undefined,' },
-  { file: 'app/views/matrix.ts', why: "explain's note on a write_file", after: 'const REWRITE_IN_PLACE: Readonly<Record<Platform, Note>> = {', line: "  stub: { ruleId: '', text: 'a rewrite in place' }," },
+  { file: 'rules/file-entry-on-directory.ts', why: 'what a write_file gives there, in words (a rewrite in place)', after: 'const rewriteInPlace: Readonly<Record<Platform, string>> = {', line: "  stub: 'a rewrite in place'," },
   { file: 'rules/host-trusted-path.ts', why: 'how the platform keeps a host-trusted path read-only, in words', after: '  switch (f.platform) {', line: "    case 'stub':\n      return 'host-trusted: read-only on the stub';" },
 ];
 
@@ -53,6 +53,7 @@ export const stubModel: PlatformModel = {
   ownSandbox: true,
   // Not in its view; a platform with a regime of its own adds it to the Ungranted fact and its text to the rule that explains it (tsc asks for both).
   elsewhere: () => ({ cell: absent, fact: { kind: 'ungranted', regime: 'mount-view' } }),
+  closedSecrets: () => [],
 };
 `,
   'targets/stub/index.ts': `import type { Target } from '../target.js';
