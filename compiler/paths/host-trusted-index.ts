@@ -47,3 +47,19 @@ export class NearPaths {
     return undefined;
   }
 }
+
+/**
+ * The paths at or inside each path, in their order, keyed by that path:
+ * `grouped.get(a)` is `paths.filter((p) => isUnder(p, a))` (or undefined
+ * where none is), for every `a` at once.
+ */
+export function insideEach(paths: readonly string[]): ReadonlyMap<string, readonly string[]> {
+  const out = new Map<string, string[]>();
+  for (const p of paths)
+    for (const a of atOrAbove(p)) {
+      const list = out.get(a);
+      if (list) list.push(p);
+      else out.set(a, [p]);
+    }
+  return out;
+}
