@@ -4,7 +4,7 @@ import type { CredentialFact, Grant, PolicyIR, Principal } from '../compiler/ir/
 import { expandTilde, isStrictlyUnder, isUnder, secretLocations, windowsSecretSpellings, windowsUnmapped, type HostTrustedPath, type WindowsSecretSpelling } from '../compiler/paths/index.js';
 import { dirname } from 'node:path';
 import loaderData from '../compiler/paths/loaders.json' with { type: 'json' };
-import { atOrAbove, NearPaths } from '../compiler/paths/host-trusted-index.js';
+import { atOrAbove, NearPaths, pushAt } from '../compiler/paths/host-trusted-index.js';
 import { access, absent, denied, empty, type Cell } from './cell.js';
 import type { ExecNeeds } from '../compiler/paths/exec-needs.js';
 import { missingNeeds, startsWith, type LinuxSandbox, type MissingNeed } from './exec-start.js';
@@ -778,15 +778,12 @@ function trustedAccess(
   // the write grants at or inside each path, in grant order, and each path's missing parents, in order.
   const liftsAt = new Map<string, Grant[]>();
   const parentsOf = new Map<string, HostTrustedPath[]>();
-  for (const t of trusted) {
-    if (!t.parentOf) liftsAt.set(t.path, []);
-    else if (parentsOf.has(t.parentOf)) parentsOf.get(t.parentOf)!.push(t);
-    else parentsOf.set(t.parentOf, [t]);
-  }
-  for (const g of p.grants) if (g.path && writes(g)) for (const a of atOrAbove(g.path)) liftsAt.get(a)?.push(g);
+  for (const t of trusted) if (t.parentOf) pushAt(parentsOf, t.parentOf, t);
+  const paths = new Set(trusted.filter((t) => !t.parentOf).map((t) => t.path));
+  for (const g of p.grants) if (g.path && writes(g)) for (const a of atOrAbove(g.path)) if (paths.has(a)) pushAt(liftsAt, a, g);
   for (const t of trusted) {
     if (t.parentOf) continue; // refused with the path it leads to, and said there
-    const lifts = [...liftsAt.get(t.path)!];
+    const lifts = liftsAt.get(t.path) ?? [];
     const state: Partial<Record<Platform, 'read-only' | 'creatable' | 'lifted'>> = {};
     const notes: Partial<Record<Platform, Mechanism>> = {};
     const disclosures: Partial<Record<Platform, Mechanism[]>> = {};

@@ -37,14 +37,19 @@ export class NearPaths {
 
   /** Whether the path is at, inside or around one of them: `isUnder(path, p) || isUnder(p, path)` for some p. */
   near(path: string): boolean {
-    return this.aroundOne.has(path) || atOrAbove(path).some((a) => this.at.has(a));
+    return this.aroundOne.has(path) || this.nearestStrictlyAbove(path) !== undefined;
   }
 
-  /** The longest of them `path` lies strictly under (`isStrictlyUnder(path, p)`). */
+  /** The longest of them `path` lies strictly under (`isStrictlyUnder(path, p)`): atOrAbove's order, without its array (most paths asked are a name or two below one). */
   nearestStrictlyAbove(path: string): string | undefined {
-    const above = atOrAbove(path);
-    for (let i = 1; i < above.length; i++) if (this.at.has(above[i]!)) return above[i];
-    return undefined;
+    for (let i = path.length - 1; i > 0; i--) {
+      if (path.charCodeAt(i) !== 47) continue;
+      const a = path.slice(0, i);
+      if (this.at.has(a)) return a;
+    }
+    if (path.charCodeAt(0) !== 47) return undefined;
+    if (path !== '/' && path.charCodeAt(1) !== 47 && this.at.has('/')) return '/';
+    return this.at.has('') ? '' : undefined;
   }
 }
 
@@ -55,11 +60,13 @@ export class NearPaths {
  */
 export function insideEach(paths: readonly string[]): ReadonlyMap<string, readonly string[]> {
   const out = new Map<string, string[]>();
-  for (const p of paths)
-    for (const a of atOrAbove(p)) {
-      const list = out.get(a);
-      if (list) list.push(p);
-      else out.set(a, [p]);
-    }
+  for (const p of paths) for (const a of atOrAbove(p)) pushAt(out, a, p);
   return out;
+}
+
+/** Appends to the list a map holds for a key, making it on the first. */
+export function pushAt<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
