@@ -4,6 +4,7 @@ import type { CredentialFact, Grant, PolicyIR, Principal } from '../compiler/ir/
 import { expandTilde, isStrictlyUnder, isUnder, secretLocations, windowsSecretSpellings, windowsUnmapped, type HostTrustedPath, type WindowsSecretSpelling } from '../compiler/paths/index.js';
 import { dirname } from 'node:path';
 import loaderData from '../compiler/paths/loaders.json' with { type: 'json' };
+import { atOrAbove, NearPaths, pushAt } from '../compiler/paths/host-trusted-index.js';
 import { access, absent, denied, empty, type Cell } from './cell.js';
 import type { ExecNeeds } from '../compiler/paths/exec-needs.js';
 import { missingNeeds, startsWith, type LinuxSandbox, type MissingNeed } from './exec-start.js';
@@ -827,7 +828,8 @@ function withPlatformDisclosures(grants: GrantAccess[]): GrantAccess[] {
 function trustedNear(p: Principal, all: readonly HostTrustedPath[]): HostTrustedPath[] {
   const roots = p.grants.filter((g) => g.path && writes(g)).map((g) => g.path!);
   if (!roots.length) return [];
-  return all.filter((t) => roots.some((r) => isUnder(t.path, r) || isUnder(r, t.path)));
+  const near = new NearPaths(roots);
+  return all.filter((t) => near.near(t.path));
 }
 
 /**
@@ -865,9 +867,16 @@ function trustedAccess(
 ): TrustedAccess[] {
   const out: TrustedAccess[] = [];
   const privateTmpRoot = p.grants.find((g) => g.implicit?.privateTmpfs)?.path;
+  // By path, not by scanning every grant and every path for each one (quadratic in write trees):
+  // the write grants at or inside each path, in grant order, and each path's missing parents, in order.
+  const liftsAt = new Map<string, Grant[]>();
+  const parentsOf = new Map<string, HostTrustedPath[]>();
+  for (const t of trusted) if (t.parentOf) pushAt(parentsOf, t.parentOf, t);
+  const paths = new Set(trusted.filter((t) => !t.parentOf).map((t) => t.path));
+  for (const g of p.grants) if (g.path && writes(g)) for (const a of atOrAbove(g.path)) if (paths.has(a)) pushAt(liftsAt, a, g);
   for (const t of trusted) {
     if (t.parentOf) continue; // refused with the path it leads to, and said there
-    const lifts = p.grants.filter((g) => g.path && writes(g) && isUnder(g.path, t.path));
+    const lifts = liftsAt.get(t.path) ?? [];
     const state: Partial<Record<Platform, 'read-only' | 'creatable' | 'lifted'>> = {};
     const notes: Partial<Record<Platform, Mechanism>> = {};
     const disclosures: Partial<Record<Platform, Mechanism[]>> = {};
@@ -890,7 +899,7 @@ function trustedAccess(
       }
       // Read-only by its own carve-out (with its missing parents', on macOS) only where the directory
       // above them is writable: inside another read-only host-trusted path, that one says it.
-      const own = platform === 'macos' ? trusted.filter((x) => x.parentOf === t.path && carvable(x, 'macos', home)).map((x) => x.path) : [];
+      const own = platform === 'macos' ? (parentsOf.get(t.path) ?? []).filter((x) => carvable(x, 'macos', home)).map((x) => x.path) : [];
       if (!writable(at(dirname(own[0] ?? t.path), platform))) continue;
       state[platform] = 'read-only';
       if (platform === 'macos') parents = own;
