@@ -2,7 +2,22 @@ import type { Span } from './span.js';
 
 export type Severity = 'error' | 'warning' | 'info';
 export type Platform = 'macos' | 'linux' | 'windows';
+/**
+ * Every platform, in output order: the one list of them. A table of what
+ * each platform does is a `Record<Platform, …>` (the type checker names a
+ * missing platform); a value the same for all is `byPlatform(…)`.
+ */
 export const PLATFORMS: readonly Platform[] = ['macos', 'linux', 'windows'];
+
+/** Each platform's name for people (explain's column headers and notes). */
+export const platformNames: Readonly<Record<Platform, string>> = { macos: 'macOS', linux: 'Linux', windows: 'Windows' };
+
+/** A value per platform, in PLATFORMS order, made by `f`. */
+export function byPlatform<T>(f: (platform: Platform) => T): Record<Platform, T> {
+  const out = {} as Record<Platform, T>;
+  for (const platform of PLATFORMS) out[platform] = f(platform);
+  return out;
+}
 
 export interface RelatedLocation {
   readonly message: string;
@@ -56,11 +71,7 @@ export function verdictFor(diagnostics: readonly Diagnostic[], platform: Platfor
 }
 
 export function verdictsOf(diagnostics: readonly Diagnostic[]): Record<Platform, Verdict> {
-  return {
-    macos: verdictFor(diagnostics, 'macos'),
-    linux: verdictFor(diagnostics, 'linux'),
-    windows: verdictFor(diagnostics, 'windows'),
-  };
+  return byPlatform((platform) => verdictFor(diagnostics, platform));
 }
 
 const severityRank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };

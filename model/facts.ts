@@ -209,7 +209,22 @@ export interface OtherLabel {
 /** Whether a principal in the host's network namespace reaches the host's abstract unix sockets. */
 export type AbstractSockets = 'reachable' | 'scoped' | 'scoped-from-abi-6';
 
-export type Fact = Refusal | Mechanism;
+/**
+ * What a platform gives where no grant names the path (explain's
+ * "everything else"). Box and TYBA: `seatbelt` (macOS: denied but for the
+ * baseline and the metadata of the directories leading to granted paths),
+ * `seatbelt-metadata` (TYBA's macOS: content denied, metadata visible),
+ * `mount-view` (Linux: not in the view), `open-reads` (Windows: readable
+ * but for the listed secrets). sandbox-runtime: `off` (the settings turn
+ * the sandbox off), `seatbelt` and `bubblewrap` (its macOS and Linux
+ * sandboxes: reads open), `unavailable` (Claude Code on native Windows:
+ * unsandboxed), `sandbox-account` (its Windows sandbox account).
+ */
+export type Ungranted =
+  | { readonly kind: 'ungranted'; readonly regime: 'seatbelt' | 'seatbelt-metadata' | 'mount-view' | 'open-reads' }
+  | { readonly kind: 'srt-ungranted'; readonly regime: 'off' | 'seatbelt' | 'bubblewrap' | 'unavailable' | 'sandbox-account' };
+
+export type Fact = Refusal | Mechanism | Ungranted;
 export type FactKind = Fact['kind'];
 
 /**
@@ -268,6 +283,8 @@ const EVERY_FACT_KIND = {
   'rewrite-in-place': true,
   'credential-readable': true,
   'linux-no-mount': true,
+  'ungranted': true,
+  'srt-ungranted': true,
 } as const satisfies Record<FactKind, true>;
 
 export const FACT_KINDS: readonly FactKind[] = Object.keys(EVERY_FACT_KIND) as FactKind[];

@@ -1,14 +1,15 @@
 import type { Platform } from '../compiler/diagnostic.js';
-import { PLATFORMS } from '../compiler/diagnostic.js';
+import { byPlatform, PLATFORMS } from '../compiler/diagnostic.js';
 import type { CredentialFact, Grant, PolicyIR, Principal } from '../compiler/ir/types.js';
 import { expandTilde, isStrictlyUnder, isUnder, secretLocations, windowsSecretSpellings, windowsUnmapped, type HostTrustedPath, type WindowsSecretSpelling } from '../compiler/paths/index.js';
 import { dirname } from 'node:path';
 import loaderData from '../compiler/paths/loaders.json' with { type: 'json' };
+import { atOrAbove, NearPaths, pushAt } from '../compiler/paths/host-trusted-index.js';
 import { access, absent, denied, empty, type Cell } from './cell.js';
 import type { ExecNeeds } from '../compiler/paths/exec-needs.js';
 import { missingNeeds, startsWith, type LinuxSandbox, type MissingNeed } from './exec-start.js';
 import { appliesOn, PathIndex } from './path-index.js';
-import type { AbstractSockets, DenyOpenTo, Mechanism, OtherLabel } from './facts.js';
+import type { AbstractSockets, DenyOpenTo, Mechanism, OtherLabel, Ungranted } from './facts.js';
 import { runtimePrincipalAccess } from './srt.js';
 
 
@@ -89,7 +90,7 @@ export interface PrincipalAccess {
   /** The host-trusted paths of its write grants (TrustedAccess), by path. */
   readonly hostTrusted: readonly TrustedAccess[];
   /** Everything no grant names. */
-  readonly elsewhere: Readonly<Record<Platform, { readonly cell: Cell; readonly text: string; readonly mechanism?: Mechanism; readonly disclosures?: readonly Mechanism[] }>>;
+  readonly elsewhere: Readonly<Record<Platform, Elsewhere>>;
   /** How Linux confines this principal's execution: Landlock, or the mounts alone (README, the section on exec confinement). */
   readonly linuxExec: 'landlock' | 'mounts';
   /** What a direct network exception means per platform, where it means more than "the gateway is bypassed". */
@@ -97,6 +98,15 @@ export interface PrincipalAccess {
   effectiveAt(path: string, platform: Platform): Cell;
   /** What executing a program with these needs lacks in this principal's Linux sandbox (model/exec-start.ts): the one judgement, for exec grants and for `run`'s command. */
   linuxMissing(needs: ExecNeeds): readonly MissingNeed[];
+}
+
+/** What a platform gives a principal where no grant names the path. */
+export interface Elsewhere {
+  readonly cell: Cell;
+  /** Why: a fact, worded by the rule that explains it. */
+  readonly fact: Ungranted;
+  readonly mechanism?: Mechanism;
+  readonly disclosures?: readonly Mechanism[];
 }
 
 export interface AccessModel {
@@ -215,7 +225,7 @@ const loaderDirectories: ReadonlySet<string> = new Set(loaderData.loaderDirector
  * hold, as the platform table says) or the mounts alone (whatever is
  * readable is executable).
  */
-interface LinuxExec {
+export interface LinuxExec {
   readonly confined: boolean;
   readonly loaders: ReadonlySet<string>;
   /**
@@ -272,9 +282,9 @@ function windowsAt(ix: PathIndex, path: string, plain = false): Cell {
 }
 
 /** Every platform: a grant written by the user (implicit ones name their own). */
-const everywhere: GrantAccess['applies'] = Object.freeze({ macos: true, linux: true, windows: true });
+const everywhere: GrantAccess['applies'] = Object.freeze(byPlatform(() => true));
 /** A grant written by the user whose path the Windows plan leaves out. */
-const notOnWindows: GrantAccess['applies'] = Object.freeze({ macos: true, linux: true, windows: false });
+const notOnWindows: GrantAccess['applies'] = Object.freeze({ ...everywhere, windows: false });
 const nothing: Readonly<Record<string, never>> = Object.freeze({});
 const metadataInTool: Cell = Object.freeze({ kind: 'refused', because: Object.freeze({ kind: 'metadata-field-in-tool' }) });
 const namesWithoutContent: Cell = Object.freeze({ kind: 'refused', because: Object.freeze({ kind: 'names-without-content' }) });
@@ -289,7 +299,7 @@ const fileEntryOnDirectory: Cell = Object.freeze({ kind: 'refused', because: Obj
  */
 function fileEntryGivesTree(g: Grant, platform: Platform): boolean {
   if (g.implicit || !namesDirectory(g)) return false;
-  return platform === 'linux' || (platform === 'windows' && writes(g));
+  return platformModels[platform].fileEntryGivesTree(g);
 }
 const loaderMaps: Mechanism = Object.freeze({ kind: 'loader-maps' });
 
@@ -316,11 +326,9 @@ function grantAccess(
   sandbox: LinuxSandbox,
   shutBy: OthersLabels,
 ): GrantAccess {
-  const applies = g.implicit ? { macos: appliesOn(g, 'macos'), linux: appliesOn(g, 'linux'), windows: appliesOn(g, 'windows') } : unspelled ? notOnWindows : everywhere;
+  const applies = g.implicit ? byPlatform((platform) => appliesOn(g, platform)) : unspelled ? notOnWindows : everywhere;
   const privateTmpRoot = isDeny(g) ? p.grants.find((x) => x.implicit?.privateTmpfs)?.path : undefined;
-  let macos: Cell = absent;
-  let linux: Cell = absent;
-  let windows: Cell = absent;
+  const cells: Record<Platform, Cell> = byPlatform(() => absent);
   // The Windows plan's omission first (the notes' key order is the order they were found in).
   let notes: Partial<Record<Platform, Mechanism>> | undefined = unspelled ? { windows: unspelled } : undefined;
   let readCover: Grant | undefined;
@@ -342,16 +350,14 @@ function grantAccess(
       if (mechanism) (notes ??= {})[platform] = mechanism;
       // A deny the platform enforces pins the ancestors the workload could
       // rename (Linux: the ones a mount shows it; macOS: every deny rule holds).
-      const enforced = platform === 'linux' ? cell.kind === 'empty' : platform === 'macos';
-      if (isDeny(g) && enforced) {
+      if (isDeny(g) && platformModels[platform].pinsDeny(cell)) {
         const pinned = renameableAncestors(g.path, platform, at, privateTmpRoot);
         if (pinned.length) pinnedAncestors = { ...pinnedAncestors, [platform]: pinned };
       }
     }
-    if (platform === 'macos') macos = cell;
-    else if (platform === 'linux') linux = cell;
-    else windows = cell;
+    cells[platform] = cell;
   }
+  const { linux, windows } = cells;
   const reach = socketsUnder(p, g, at, sockets);
   // Other principals' deny labels inside this tree shut those paths to this principal too.
   const labelsInside = g.path && applies.windows && !isDeny(g) && g.scope === 'tree' && windows.kind === 'access' ? shutBy.inside(g.path) : [];
@@ -376,7 +382,7 @@ function grantAccess(
   const out: Mutable<GrantAccess> = {
     grant: g,
     requested: requestedCell(g),
-    effective: effectiveOf(macos, linux, windows),
+    effective: effectiveOf(cells),
     notes: notes ? notesOf(notes) : nothing,
     disclosures: disclosures ?? (loads ? loaderMapsOnly : nothing),
     applies,
@@ -401,28 +407,35 @@ function execNeedsMissing(g: Grant, sandbox: LinuxSandbox): Mechanism | undefine
  * fixed mechanisms below), so thousands of grants with the same rights
  * share one `effective` and one `notes` instead of an object each.
  */
-const effectives = new Map<Cell, Map<Cell, Map<Cell, GrantAccess['effective']>>>();
-function effectiveOf(macos: Cell, linux: Cell, windows: Cell): GrantAccess['effective'] {
+const effectives: Trie = new Map();
+function effectiveOf(cells: Record<Platform, Cell>): GrantAccess['effective'] {
   // A write refused for its read cover names the grants around it: its own object.
-  if (linux.kind === 'refused' && linux.because.kind === 'write-without-read-cover') return { macos, linux, windows };
-  return intern(effectives, macos, linux, () => new Map(), windows, () => Object.freeze({ macos, linux, windows }));
+  if (cells.linux.kind === 'refused' && cells.linux.because.kind === 'write-without-read-cover') return cells;
+  return intern(effectives, cells, () => Object.freeze({ ...cells }));
 }
 
-const notesInterned = new Map<Mechanism | undefined, Map<Mechanism | undefined, Map<Mechanism | undefined, GrantAccess['notes']>>>();
+const notesInterned: Trie = new Map();
 function notesOf(n: Partial<Record<Platform, Mechanism>>): GrantAccess['notes'] {
   // Each platform's mechanism is a fixed one (mechanismOf), so the combinations are few;
   // the Windows plan's omission names its path: its own object.
   if (n.windows?.kind === 'no-windows-spelling' || n.windows?.kind === 'label-of-another-principal') return n;
-  return intern(notesInterned, n.macos, n.linux, () => new Map(), n.windows, () => Object.freeze(n));
+  return intern(notesInterned, n, () => Object.freeze(n));
 }
 
-function intern<A, B, C, V>(top: Map<A, Map<B, Map<C, V>>>, a: A, b: B, fresh: () => Map<C, V>, c: C, make: () => V): V {
-  let m1 = top.get(a);
-  if (!m1) top.set(a, (m1 = new Map()));
-  let m2 = m1.get(b);
-  if (!m2) m1.set(b, (m2 = fresh()));
-  let v = m2.get(c);
-  if (v === undefined) m2.set(c, (v = make()));
+/** Maps keyed by each platform's value in PLATFORMS order, the last one holding the interned object. */
+type Trie = Map<unknown, unknown>;
+function intern<T, V>(top: Trie, per: Readonly<Partial<Record<Platform, T>>>, make: () => V): V {
+  let m = top;
+  const last = PLATFORMS.length - 1;
+  for (let i = 0; i < last; i++) {
+    const key = per[PLATFORMS[i]!];
+    let next = m.get(key) as Trie | undefined;
+    if (!next) m.set(key, (next = new Map()));
+    m = next;
+  }
+  const key = per[PLATFORMS[last]!];
+  let v = m.get(key) as V | undefined;
+  if (v === undefined) m.set(key, (v = make()));
   return v;
 }
 
@@ -530,38 +543,132 @@ const directoryEntryOnly = { read: Object.freeze({ kind: 'directory-entry-only',
 
 /** The platform mechanism behind a cell that differs from the request. */
 function mechanismOf(p: Principal, g: Grant, platform: Platform, cell: Cell, tyba: boolean, confined: boolean): Mechanism | undefined {
-  if (platform === 'linux') {
-    if (g.implicit?.privateTmpfs) return privateTmpfs;
-    // The one decision of the cover's kind, which the plan reads: an empty file over anything that is not a
-    // directory (a socket too: a directory cannot be mounted on it); an unknown kind is covered as a directory.
-    // Before /proc: a deny inside a read of /proc is covered in the sandbox's own /proc like any other.
-    if (g.access === 'deny' && cell.kind === 'empty') return g.facts.kind === 'file' || g.facts.kind === 'other' ? emptyCoverFile : emptyCoverDir;
-    if (g.path && isUnder(g.path, '/proc')) return ownProc;
-    if (g.access === 'metadata') return noMetadataTree;
-    if (g.access === 'exec' && cell.kind === 'access') return cell.write && confined ? execWritable : execGrantReadable;
-    if (cell.kind === 'access' && cell.exec)
-      // Under Landlock an agent's read is executable only as a loader directory; an exec grant over it says so itself.
-      return p.kind === 'tool' ? toolMountsExecutable : !confined ? mountsExecutable : g.path && loaderDirectories.has(g.path) ? loaderDirectory : cell.write ? execWritable : undefined;
-  }
-  if (platform === 'windows') {
-    if (g.list === 'read_allow') return readAllowDiscarded;
-    if (cell.kind === 'denied' && g.access !== 'deny') return secretLabel;
-    if (labelsNothing(g)) return nothingToLabel;
-    if (g.access !== 'deny') return readsOpen;
-  }
-  if (platform === 'macos') {
-    if (tyba && g.access === 'read' && (cell.kind !== 'access' || !cell.read)) return denialsBeatPermissions;
-    if (g.access === 'list' && listsNothing(g) && cell.kind === 'access' && !cell.names) return namesOfAFile;
-    if (!g.implicit && namesDirectory(g) && (g.access === 'read' || g.access === 'write')) return directoryEntryOnly[g.access];
-    if (cell.kind === 'access' && cell.exec && p.kind === 'tool' && g.access !== 'exec') return toolHelperExec;
-    // An exec grant and a write grant over one path: what the workload writes there it can run.
-    if (cell.kind === 'access' && cell.exec && cell.write && p.kind !== 'tool') return execWritable;
-    if (tyba && isDeny(g) && cell.kind === 'access' && !cell.read && !cell.write && !cell.exec && !cell.names) return contentNotMetadata;
-    // What none of the above explains and the cell still lacks: a deny's rule (or a listed secret's) closes it.
-    if (!isDeny(g) && lacksRequested(requestedCell(g), cell)) return denyCoversGrant;
-  }
+  return platformModels[platform].mechanism(p, g, cell, tyba, confined);
+}
+
+function linuxMechanism(p: Principal, g: Grant, cell: Cell, _tyba: boolean, confined: boolean): Mechanism | undefined {
+  if (g.implicit?.privateTmpfs) return privateTmpfs;
+  // The one decision of the cover's kind, which the plan reads: an empty file over anything that is not a
+  // directory (a socket too: a directory cannot be mounted on it); an unknown kind is covered as a directory.
+  // Before /proc: a deny inside a read of /proc is covered in the sandbox's own /proc like any other.
+  if (g.access === 'deny' && cell.kind === 'empty') return g.facts.kind === 'file' || g.facts.kind === 'other' ? emptyCoverFile : emptyCoverDir;
+  if (g.path && isUnder(g.path, '/proc')) return ownProc;
+  if (g.access === 'metadata') return noMetadataTree;
+  if (g.access === 'exec' && cell.kind === 'access') return cell.write && confined ? execWritable : execGrantReadable;
+  if (cell.kind === 'access' && cell.exec)
+    // Under Landlock an agent's read is executable only as a loader directory; an exec grant over it says so itself.
+    return p.kind === 'tool' ? toolMountsExecutable : !confined ? mountsExecutable : g.path && loaderDirectories.has(g.path) ? loaderDirectory : cell.write ? execWritable : undefined;
   return undefined;
 }
+
+function windowsMechanism(_p: Principal, g: Grant, cell: Cell): Mechanism | undefined {
+  if (g.list === 'read_allow') return readAllowDiscarded;
+  if (cell.kind === 'denied' && g.access !== 'deny') return secretLabel;
+  if (labelsNothing(g)) return nothingToLabel;
+  if (g.access !== 'deny') return readsOpen;
+  return undefined;
+}
+
+function macosMechanism(p: Principal, g: Grant, cell: Cell, tyba: boolean): Mechanism | undefined {
+  if (tyba && g.access === 'read' && (cell.kind !== 'access' || !cell.read)) return denialsBeatPermissions;
+  if (g.access === 'list' && listsNothing(g) && cell.kind === 'access' && !cell.names) return namesOfAFile;
+  if (!g.implicit && namesDirectory(g) && (g.access === 'read' || g.access === 'write')) return directoryEntryOnly[g.access];
+  if (cell.kind === 'access' && cell.exec && p.kind === 'tool' && g.access !== 'exec') return toolHelperExec;
+  // An exec grant and a write grant over one path: what the workload writes there it can run.
+  if (cell.kind === 'access' && cell.exec && cell.write && p.kind !== 'tool') return execWritable;
+  if (tyba && isDeny(g) && cell.kind === 'access' && !cell.read && !cell.write && !cell.exec && !cell.names) return contentNotMetadata;
+  // What none of the above explains and the cell still lacks: a deny's rule (or a listed secret's) closes it.
+  if (!isDeny(g) && lacksRequested(requestedCell(g), cell)) return denyCoversGrant;
+  return undefined;
+}
+
+/** What the per-platform functions of a principal read: its index, its dialect, its Linux execution. */
+export interface PlatformContext {
+  readonly p: Principal;
+  readonly ix: PathIndex;
+  readonly tyba: boolean;
+  readonly linuxExec: LinuxExec;
+}
+
+/**
+ * What each platform does, in the model: the one dispatch on the platform
+ * (a platform is an entry; the type checker names a missing one). The
+ * functions it points at are the platform's own.
+ */
+export interface PlatformModel {
+  /** Its cell at a path, all grants combined; `plain`: without the host-trusted carve-outs. */
+  at(cx: PlatformContext, path: string, plain: boolean): Cell;
+  /** The mechanism behind a grant's cell that differs from the request (or may). */
+  mechanism(p: Principal, g: Grant, cell: Cell, tyba: boolean, confined: boolean): Mechanism | undefined;
+  /** A read_file or write_file naming a directory gives more than its entry (`directory-as-one-file`). */
+  fileEntryGivesTree(g: Grant): boolean;
+  /** A deny with this cell is held by a rule on its path, which a rename of an ancestor would carry away: the ancestors are pinned. */
+  pinsDeny(cell: Cell): boolean;
+  /** A read-only host-trusted path's renameable ancestors are pinned. */
+  readonly pinsTrusted: boolean;
+  /** Whether it can keep a host-trusted path (not a link) from being written and created. */
+  carvable(t: HostTrustedPath, home: string): boolean;
+  /** Each principal's sandbox is its own (a mount view, a profile): a deny shuts the path for that principal only, and carve-outs are made per principal. */
+  readonly ownSandbox: boolean;
+  /** What it gives where no grant names the path. */
+  elsewhere(tyba: boolean): Elsewhere;
+  /** The secrets it closes whatever the config: of the listed locations (compiler/paths/secrets.json) and their Windows spellings, which. */
+  closedSecrets(listed: readonly ClosedSecret[], spelled: readonly ClosedSecret[], tyba: boolean): readonly ClosedSecret[];
+}
+
+const platformModels: Readonly<Record<Platform, PlatformModel>> = {
+  macos: {
+    at: (cx, path, plain) => macosAt(cx.p, cx.ix, path, cx.tyba, plain),
+    mechanism: macosMechanism,
+    // Its own entry (its names, for read_file): no more than the model says, and a rule says what it means there.
+    fileEntryGivesTree: () => false,
+    // Every deny rule holds, and file-write-unlink is denied on each ancestor.
+    pinsDeny: () => true,
+    pinsTrusted: true,
+    // A profile rule on the path, existing or not.
+    carvable: () => true,
+    ownSandbox: true,
+    elsewhere: (tyba) =>
+      tyba
+        ? { cell: access({ meta: true }), fact: { kind: 'ungranted', regime: 'seatbelt-metadata' } }
+        : { cell: denied, fact: { kind: 'ungranted', regime: 'seatbelt' } },
+
+    // TYBA's Seatbelt denies the listed secrets; Box's grants decide.
+    closedSecrets: (listed, _spelled, tyba) => (tyba ? listed : []),
+  },
+  linux: {
+    at: (cx, path, plain) => linuxAt(cx.ix, path, cx.linuxExec, plain),
+    mechanism: linuxMechanism,
+    fileEntryGivesTree: () => true,
+    // The ones a mount shows it: each ancestor a mount point of its own.
+    pinsDeny: (cell) => cell.kind === 'empty',
+    pinsTrusted: true,
+    // A read-only mount, which needs an existing target (a mount point made on the host inside a write tree would be a file the workload left behind).
+    carvable: (t) => !t.parentOf && t.facts.existence === 'exists',
+    ownSandbox: true,
+    elsewhere: () => ({ cell: absent, fact: { kind: 'ungranted', regime: 'mount-view' } }),
+    // No mechanism of its own for them: only what the mount view leaves out.
+    closedSecrets: () => [],
+  },
+  windows: {
+    at: (cx, path, plain) => windowsAt(cx.ix, path, plain),
+    mechanism: windowsMechanism,
+    fileEntryGivesTree: writes,
+    // Its deny is a label on each object, which a rename carries along.
+    pinsDeny: () => false,
+    pinsTrusted: false,
+    // A label, on what exists (or may: apply.ps1 skips what is not there) and has a Windows spelling.
+    carvable: (t, home) => !t.parentOf && t.facts.existence !== 'absent' && !windowsUnmapped(t.path, home),
+    // A label is the file's: every principal meets it.
+    ownSandbox: false,
+    elsewhere: () => ({ cell: access({ read: true, exec: true }), fact: { kind: 'ungranted', regime: 'open-reads' }, mechanism: { kind: 'reads-open' }, disclosures: [{ kind: 'beyond-files' }] }),
+    // Labelled deny-read whatever the config, at their POSIX locations and their Windows spellings.
+    closedSecrets: (listed, spelled) => [...listed, ...spelled],
+  },
+};
+
+/** The platforms where each principal's sandbox is its own (PlatformModel.ownSandbox). */
+const ownSandboxes: readonly Platform[] = PLATFORMS.filter((platform) => platformModels[platform].ownSandbox);
 
 /**
  * The Windows labels of the host-trusted carve-outs, for the whole config:
@@ -635,7 +742,7 @@ function othersLabels(labels: readonly OtherLabel[], ix: PathIndex, secrets: rea
 function closedSecrets(ir: PolicyIR): AccessModel['secrets'] {
   const listed: ClosedSecret[] = secretLocations.map((s) => ({ path: expandTilde(s, ir.home), listed: s }));
   const spelled: ClosedSecret[] = windowsSecretSpellings.map((w) => ({ path: expandTilde(w.posix, ir.home), spelling: w }));
-  return { macos: ir.dialect === 'tyba' ? listed : [], linux: [], windows: [...listed, ...spelled] };
+  return byPlatform((platform) => platformModels[platform].closedSecrets(listed, spelled, ir.dialect === 'tyba'));
 }
 
 function principalAccess(ir: PolicyIR, p: Principal, labels: readonly OtherLabel[], trustedOnWindows: WindowsLabels, closed: AccessModel['secrets']): PrincipalAccess {
@@ -664,16 +771,15 @@ function principalAccess(ir: PolicyIR, p: Principal, labels: readonly OtherLabel
   // where the platform can; on Windows the labels every principal's carve-outs
   // and lifts leave on the objects (a label is the file's, not a principal's).
   const near = trustedNear(p, ir.hostTrusted.paths);
-  for (const t of near) for (const platform of ['macos', 'linux'] as const) if (carvable(t, platform, ir.home)) ix.carveOut(t.path, platform);
+  for (const t of near) for (const platform of ownSandboxes) if (carvable(t, platform, ir.home)) ix.carveOut(t.path, platform);
   for (const t of trustedOnWindows.carved) ix.carveOut(t.path, 'windows');
   for (const path of trustedOnWindows.lifted) ix.liftOut(path, 'windows');
   // A tool runs helpers from its content grants: Landlock grants it execute there, as mounts alone do.
   const privateTmp = p.grants.find((g) => g.implicit?.privateTmpfs);
   const linuxExec: LinuxExec = { confined: ir.linux.exec === 'landlock' && p.kind !== 'tool', loaders: new Set(ir.linux.loaders), ...(privateTmp ? { privateTmp } : {}) };
-  const at = (path: string, platform: Platform): Cell =>
-    platform === 'macos' ? macosAt(p, ix, path, tyba) : platform === 'linux' ? linuxAt(ix, path, linuxExec) : windowsAt(ix, path);
-  const plainAt = (path: string, platform: Platform): Cell =>
-    platform === 'macos' ? macosAt(p, ix, path, tyba, true) : platform === 'linux' ? linuxAt(ix, path, linuxExec, true) : windowsAt(ix, path, true);
+  const cx: PlatformContext = { p, ix, tyba, linuxExec };
+  const at = (path: string, platform: Platform): Cell => platformModels[platform].at(cx, path, false);
+  const plainAt = (path: string, platform: Platform): Cell => platformModels[platform].at(cx, path, true);
   const sockets = socketTable(ir.sockets === 'unknown' ? [] : ir.sockets);
   // The Linux sandbox for the execution closure: a readable loader runs under Landlock, anything readable without it.
   const sandbox: LinuxSandbox = { at: (path) => at(path, 'linux'), executableOnceRead: (path) => !linuxExec.confined || linuxExec.loaders.has(path) };
@@ -687,16 +793,7 @@ function principalAccess(ir: PolicyIR, p: Principal, labels: readonly OtherLabel
     linuxMissing: (needs) => missingNeeds(needs, sandbox),
     // bubblewrap's --share-net: the surrounding namespace, with its loopback and abstract sockets.
     network: p.directNetwork ? { linux: { kind: 'host-network-namespace', abstractSockets: abstractSockets(ir) }, macos: ipPeersOnly } : {},
-    elsewhere: {
-      macos: tyba
-        ? { cell: access({ meta: true }), text: 'content denied, metadata (existence, size, dates) visible; the baseline (system binaries and libraries) readable' }
-        : { cell: denied, text: 'denied by Seatbelt, except the baseline every program needs (system binaries and libraries read-only, the standard devices) and the metadata, not the entries, of the directories leading to granted paths (path resolution)' },
-      linux: {
-        cell: absent,
-        text: "does not exist in the mount view (only granted paths, a fresh /proc and /dev are there); run as root, the workload is uid 0 without capabilities: the host's /proc/sys and other host-global /proc files are read-only, and it cannot set setuid or setgid bits",
-      },
-      windows: { cell: access({ read: true, exec: true }), text: 'readable, except the listed secrets', mechanism: { kind: 'reads-open' }, disclosures: [{ kind: 'beyond-files' }] },
-    },
+    elsewhere: byPlatform((platform) => platformModels[platform].elsewhere(tyba)),
   };
 }
 
@@ -731,7 +828,8 @@ function withPlatformDisclosures(grants: GrantAccess[]): GrantAccess[] {
 function trustedNear(p: Principal, all: readonly HostTrustedPath[]): HostTrustedPath[] {
   const roots = p.grants.filter((g) => g.path && writes(g)).map((g) => g.path!);
   if (!roots.length) return [];
-  return all.filter((t) => roots.some((r) => isUnder(t.path, r) || isUnder(r, t.path)));
+  const near = new NearPaths(roots);
+  return all.filter((t) => near.near(t.path));
 }
 
 /**
@@ -746,10 +844,7 @@ function trustedNear(p: Principal, all: readonly HostTrustedPath[]): HostTrusted
  */
 function carvable(t: HostTrustedPath, platform: Platform, home: string): boolean {
   if (t.facts.symlink) return false;
-  if (platform === 'macos') return true;
-  if (t.parentOf) return false;
-  if (platform === 'linux') return t.facts.existence === 'exists';
-  return t.facts.existence !== 'absent' && !windowsUnmapped(t.path, home);
+  return platformModels[platform].carvable(t, home);
 }
 
 /** Why a platform cannot make a host-trusted path read-only (it is `creatable` there). */
@@ -772,9 +867,16 @@ function trustedAccess(
 ): TrustedAccess[] {
   const out: TrustedAccess[] = [];
   const privateTmpRoot = p.grants.find((g) => g.implicit?.privateTmpfs)?.path;
+  // By path, not by scanning every grant and every path for each one (quadratic in write trees):
+  // the write grants at or inside each path, in grant order, and each path's missing parents, in order.
+  const liftsAt = new Map<string, Grant[]>();
+  const parentsOf = new Map<string, HostTrustedPath[]>();
+  for (const t of trusted) if (t.parentOf) pushAt(parentsOf, t.parentOf, t);
+  const paths = new Set(trusted.filter((t) => !t.parentOf).map((t) => t.path));
+  for (const g of p.grants) if (g.path && writes(g)) for (const a of atOrAbove(g.path)) if (paths.has(a)) pushAt(liftsAt, a, g);
   for (const t of trusted) {
     if (t.parentOf) continue; // refused with the path it leads to, and said there
-    const lifts = p.grants.filter((g) => g.path && writes(g) && isUnder(g.path, t.path));
+    const lifts = liftsAt.get(t.path) ?? [];
     const state: Partial<Record<Platform, 'read-only' | 'creatable' | 'lifted'>> = {};
     const notes: Partial<Record<Platform, Mechanism>> = {};
     const disclosures: Partial<Record<Platform, Mechanism[]>> = {};
@@ -797,12 +899,12 @@ function trustedAccess(
       }
       // Read-only by its own carve-out (with its missing parents', on macOS) only where the directory
       // above them is writable: inside another read-only host-trusted path, that one says it.
-      const own = platform === 'macos' ? trusted.filter((x) => x.parentOf === t.path && carvable(x, 'macos', home)).map((x) => x.path) : [];
+      const own = platform === 'macos' ? (parentsOf.get(t.path) ?? []).filter((x) => carvable(x, 'macos', home)).map((x) => x.path) : [];
       if (!writable(at(dirname(own[0] ?? t.path), platform))) continue;
       state[platform] = 'read-only';
       if (platform === 'macos') parents = own;
       const ancestors = renameableAncestors(t.path, platform, at, privateTmpRoot);
-      if (ancestors.length && platform !== 'windows') {
+      if (ancestors.length && platformModels[platform].pinsTrusted) {
         pinned[platform] = ancestors;
         disclosures[platform] = [{ kind: 'ancestors-pinned', ancestors, of: 'host-trusted' }];
       }
@@ -814,7 +916,7 @@ function trustedAccess(
     out.push({
       trusted: t,
       applies: unmapped ? notOnWindows : everywhere,
-      effective: effectiveOf(at(t.path, 'macos'), at(t.path, 'linux'), at(t.path, 'windows')),
+      effective: effectiveOf(byPlatform((platform) => at(t.path, platform))),
       state,
       notes,
       disclosures,
@@ -874,7 +976,7 @@ function withDeniesOpenToOthers(principals: readonly PrincipalAccess[]): Princip
       const g = ga.grant;
       if (!isDeny(g) || g.implicit || !g.path) return;
       let disclosures: Partial<Record<Platform, Mechanism[]>> | undefined;
-      for (const platform of ['macos', 'linux'] as const) {
+      for (const platform of ownSandboxes) {
         if (!ga.applies[platform]) continue;
         const others: DenyOpenTo[] = [];
         for (const other of principals) {

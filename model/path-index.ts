@@ -1,4 +1,4 @@
-import type { Platform } from '../compiler/diagnostic.js';
+import { byPlatform, PLATFORMS, type Platform } from '../compiler/diagnostic.js';
 import type { Grant } from '../compiler/ir/types.js';
 
 /**
@@ -27,9 +27,13 @@ export interface PathSummary {
   readonly execFile: Grant | undefined;
 }
 
-/** Platform → slot of a node's per-platform memo. */
-const slot: Readonly<Record<Platform, 0 | 1 | 2>> = { macos: 0, linux: 1, windows: 2 };
-const platformOf: readonly Platform[] = ['macos', 'linux', 'windows'];
+/** A platform's slot in a node's per-platform memo and bit masks: its place in PLATFORMS. */
+type Slot = number;
+const slots = PLATFORMS.length;
+const slot: Readonly<Record<Platform, Slot>> = byPlatform((platform) => PLATFORMS.indexOf(platform));
+const platformOf: readonly Platform[] = PLATFORMS;
+/** A fresh node's memo: the tree states (slots 0…n-1), then the summaries (n…2n-1). */
+const emptyMemo: readonly undefined[] = new Array<undefined>(2 * slots).fill(undefined);
 
 /**
  * A path some grant (or a platform mechanism) names, keyed by its
@@ -52,9 +56,9 @@ interface PathNode {
   /** Bit per platform slot: another principal's grant lifts carve-outs here (a Windows label is the object's, for every principal). */
   lift: number;
   /**
-   * Per platform slot: the tree state at this node (0–2: the summary of a
+   * Per platform slot: the tree state at this node (slot: the summary of a
    * path just below it that no grant names), then the summary at the node
-   * itself (3–5). Shared with the node above, or between the two, wherever
+   * itself (slots + slot). Shared with the node above, or between the two, wherever
    * nothing here changes it, so that most nodes allocate nothing.
    */
   readonly memo: (PathSummary | undefined)[];
@@ -76,7 +80,7 @@ const none: PathSummary = {
 };
 
 /**
- * A principal's grants by path, for all three platforms at once. One node
+ * A principal's grants by path, for all platforms at once. One node
  * per path a grant names (not per component), in one map by path; a
  * node's summary is its own grants over the state of the nearest named
  * path above, computed once and shared down wherever nothing changes, so
@@ -184,7 +188,7 @@ export class PathIndex {
     const key = keyOf(path);
     let node = this.nodes.get(key);
     if (!node) {
-      node = { key, up: undefined, trees: undefined, files: undefined, partial: false, mechanism: 0, carve: 0, lift: 0, memo: [undefined, undefined, undefined, undefined, undefined, undefined] };
+      node = { key, up: undefined, trees: undefined, files: undefined, partial: false, mechanism: 0, carve: 0, lift: 0, memo: emptyMemo.slice() };
       this.nodes.set(key, node);
     }
     return node;
@@ -219,7 +223,7 @@ export class PathIndex {
   }
 
   /** The tree state a path just below `node` inherits. */
-  private stateAt(node: PathNode, p: 0 | 1 | 2): PathSummary {
+  private stateAt(node: PathNode, p: Slot): PathSummary {
     const hit = node.memo[p];
     if (hit) return hit;
     const up = this.above(node);
@@ -230,18 +234,18 @@ export class PathIndex {
   }
 
   /**
-   * Another platform's state (`at` 0) or summary (`at` 3) at this node,
+   * Another platform's state (`at` 0) or summary (`at` slots) at this node,
    * where it must be the same: every grant here applies on both, the
    * mechanism bit is the same, and the state above is the same object.
    * Platforms differ only by implicit grants and mechanism denies, so most
-   * nodes hold one object for all three.
+   * nodes hold one object for all of them.
    */
-  private sameAsOther(node: PathNode, up: PathNode | null, p: 0 | 1 | 2, above: PathSummary, at: 0 | 3): PathSummary | undefined {
+  private sameAsOther(node: PathNode, up: PathNode | null, p: Slot, above: PathSummary, at: 0 | Slot): PathSummary | undefined {
     if (node.partial) return undefined;
     const bit = (node.mechanism >> p) & 1;
     const carved = (node.carve >> p) & 1;
     const lifted = (node.lift >> p) & 1;
-    for (let q = 0; q < 3; q++) {
+    for (let q = 0; q < slots; q++) {
       const other = node.memo[q + at];
       if (q === p || other === undefined || ((node.mechanism >> q) & 1) !== bit || ((node.carve >> q) & 1) !== carved || ((node.lift >> q) & 1) !== lifted) continue;
       if ((at === 0 ? (up ? up.memo[q] : none) : node.memo[q]) === above) return other;
@@ -250,17 +254,17 @@ export class PathIndex {
   }
 
   /** The summary at the node's own path: its state and its exact-file and list grants. */
-  private summaryAt(node: PathNode, p: 0 | 1 | 2): PathSummary {
-    const hit = node.memo[p + 3];
+  private summaryAt(node: PathNode, p: Slot): PathSummary {
+    const hit = node.memo[p + slots];
     if (hit) return hit;
     const state = this.stateAt(node, p);
-    const summary = this.sameAsOther(node, null, p, state, 3) ?? own(state, node, platformOf[p]!, this);
-    node.memo[p + 3] = summary;
+    const summary = this.sameAsOther(node, null, p, state, slots) ?? own(state, node, platformOf[p]!, this);
+    node.memo[p + slots] = summary;
     return summary;
   }
 }
 
-function inherit(above: PathSummary, node: PathNode, p: 0 | 1 | 2, ix: Applies): PathSummary {
+function inherit(above: PathSummary, node: PathNode, p: Slot, ix: Applies): PathSummary {
   const mechanism = (node.mechanism & (1 << p)) !== 0;
   const carved = (node.carve & (1 << p)) !== 0;
   const lifted = (node.lift & (1 << p)) !== 0;

@@ -18,12 +18,12 @@
  * placeholder, or an empty directory at its first missing component). The
  * last mount at or above a path says what is there.
  */
-import type { Platform } from '../compiler/diagnostic.js';
+import { byPlatform, PLATFORMS, type Platform } from '../compiler/diagnostic.js';
 import type { Grant, PolicyIR, Principal } from '../compiler/ir/types.js';
 import { isUnder, windowsUnmapped } from '../compiler/paths/index.js';
 import { access, absent, denied, empty, scratch, type Cell } from './cell.js';
-import type { Mechanism } from './facts.js';
-import type { GrantAccess, PrincipalAccess } from './model.js';
+import type { Mechanism, Ungranted } from './facts.js';
+import type { Elsewhere, GrantAccess, PrincipalAccess } from './model.js';
 
 type Mount =
   | { readonly kind: 'host'; readonly path: string; readonly write: boolean; readonly deny?: true }
@@ -218,9 +218,18 @@ const placeholderMechanism = fixed('srt-deny-placeholder');
 const unavailableMechanism = fixed('srt-sandbox-unavailable');
 const offMechanism = fixed('srt-sandbox-off');
 const patternMechanism = fixed('srt-pattern');
+/** What sandbox-runtime gives where no grant names the path, one fact per regime. */
+const srtUngranted = <R extends Extract<Ungranted, { kind: 'srt-ungranted' }>['regime']>(regime: R): Ungranted => Object.freeze({ kind: 'srt-ungranted', regime });
+const ungranted = {
+  off: srtUngranted('off'),
+  seatbelt: srtUngranted('seatbelt'),
+  bubblewrap: srtUngranted('bubblewrap'),
+  unavailable: srtUngranted('unavailable'),
+  'sandbox-account': srtUngranted('sandbox-account'),
+} as const;
 
-const everywhere: Readonly<Record<Platform, boolean>> = Object.freeze({ macos: true, linux: true, windows: true });
-const nowhere: Readonly<Record<Platform, boolean>> = Object.freeze({ macos: false, linux: false, windows: false });
+const everywhere: Readonly<Record<Platform, boolean>> = Object.freeze(byPlatform(() => true));
+const nowhere: Readonly<Record<Platform, boolean>> = Object.freeze(byPlatform(() => false));
 const requestedOf: Readonly<Record<string, Cell>> = {
   read: access({ read: true }),
   'read-write': access({ read: true, write: true }),
@@ -242,23 +251,38 @@ export function runtimePrincipalAccess(ir: PolicyIR, p: Principal): PrincipalAcc
   const offOn = (platform: Platform): boolean => !!offGrant && offGrant.implicit!.platforms.includes(platform);
   const full = access({ read: true, write: true, exec: true });
   const unsandboxedWindows = claudeOnWindows(ir);
-  const at = (path: string, platform: Platform): Cell => {
-    if (platform === 'windows' && unsandboxedWindows) return full;
-    if (platform === 'linux') return linuxCell(mounts, path);
-    if (platform === 'macos') return macosCell(grants, path);
-    return windowsCell(grants, path);
+  const readable = access({ read: true, exec: true, meta: true });
+  // What sandbox-runtime does on each platform: the one dispatch on it here.
+  const platforms: Readonly<Record<Platform, { readonly at: (path: string) => Cell; readonly elsewhere: Elsewhere }>> = {
+    macos: {
+      at: (path) => macosCell(grants, path),
+      elsewhere: offOn('macos') ? { cell: full, fact: ungranted.off, mechanism: offMechanism } : { cell: readable, fact: ungranted.seatbelt },
+    },
+    linux: {
+      at: (path) => linuxCell(mounts, path),
+      elsewhere: offOn('linux') ? { cell: full, fact: ungranted.off, mechanism: offMechanism } : { cell: access({ read: true, exec: true }), fact: ungranted.bubblewrap },
+    },
+    windows: {
+      at: (path) => (unsandboxedWindows ? full : windowsCell(grants, path)),
+      elsewhere: unsandboxedWindows
+        ? { cell: full, fact: ungranted.unavailable, mechanism: unavailableMechanism }
+        : offOn('windows')
+          ? { cell: full, fact: ungranted.off, mechanism: offMechanism }
+          : { cell: absent, fact: ungranted['sandbox-account'] },
+    },
   };
+  const at = (path: string, platform: Platform): Cell => platforms[platform].at(path);
   const rows = grants.map((g): GrantAccess => {
     const requested = requestedOf[g.access] ?? access({ read: true });
     const notes: Partial<Record<Platform, Mechanism>> = {};
-    const effective = { macos: absent, linux: absent, windows: absent } as Record<Platform, Cell>;
+    const effective: Record<Platform, Cell> = byPlatform(() => absent);
     if (!g.path) {
       // A pattern names no one path: no cell anywhere (explain says n/a, and why; glob-pattern says what each platform does).
-      for (const platform of ['macos', 'linux', 'windows'] as const) notes[platform] = patternMechanism;
+      for (const platform of PLATFORMS) notes[platform] = patternMechanism;
       return { grant: g, requested, effective, notes, disclosures: {}, applies: nowhere };
     }
     const failure = failures.find((f) => f.grant === g);
-    for (const platform of ['macos', 'linux', 'windows'] as const) {
+    for (const platform of PLATFORMS) {
       const cell: Cell = platform === 'linux' && failure ? { kind: 'refused', because: { kind: 'srt-placeholder-unmakeable', at: failure.at, holder: failure.holder } } : at(g.path, platform);
       effective[platform] = cell;
       if (offOn(platform)) notes[platform] = offMechanism;
@@ -273,11 +297,10 @@ export function runtimePrincipalAccess(ir: PolicyIR, p: Principal): PrincipalAcc
     const windowsWhy = g.implicit ? undefined : windowsUnmapped(g.path, ir.home);
     // An implicit grant applies where its platforms say (srt's own additions are its macOS and Linux sandboxes').
     const on = (platform: Platform): boolean => !g.implicit || g.implicit.platforms.includes(platform) || (platform === 'windows' && unsandboxedWindows);
-    const applies = windowsWhy && !unsandboxedWindows ? { macos: true, linux: true, windows: false } : g.implicit ? { macos: on('macos'), linux: on('linux'), windows: on('windows') } : everywhere;
+    const applies = windowsWhy && !unsandboxedWindows ? { ...everywhere, windows: false } : g.implicit ? byPlatform(on) : everywhere;
     if (windowsWhy && !unsandboxedWindows) notes.windows = { kind: 'no-windows-spelling', path: g.path, why: windowsWhy.kind === 'outside-home' ? { kind: 'outside-home' } : { kind: 'name', problem: windowsWhy.problem } };
     return { grant: g, requested, effective, notes, disclosures: {}, applies };
   });
-  const readable = access({ read: true, exec: true, meta: true });
   return {
     principal: p,
     grants: rows,
@@ -290,16 +313,6 @@ export function runtimePrincipalAccess(ir: PolicyIR, p: Principal): PrincipalAcc
     hostTrusted: [],
     network: {},
     effectiveAt: at,
-    elsewhere: {
-      macos: offOn('macos') ? { cell: full, text: 'no sandbox: everything you can do', mechanism: offMechanism } : { cell: readable, text: 'readable (reads are open unless denyRead says otherwise), not writable' },
-      linux: offOn('linux')
-        ? { cell: full, text: 'no sandbox: everything you can do', mechanism: offMechanism }
-        : { cell: access({ read: true, exec: true }), text: "readable and executable (the host is bound read-only at /), not writable; /dev and /proc are the sandbox's own" },
-      windows: unsandboxedWindows
-        ? { cell: full, text: 'Claude Code runs no sandbox on native Windows: with failIfUnavailable off, commands run unsandboxed', mechanism: unavailableMechanism }
-        : offOn('windows')
-          ? { cell: full, text: 'no sandbox: everything you can do', mechanism: offMechanism }
-          : { cell: absent, text: "what the srt-sandbox account may do on its own: nothing in your profile but the tool directories of the install's profile grant; elsewhere what the Users group may" },
-    },
+    elsewhere: byPlatform((platform) => platforms[platform].elsewhere),
   };
 }

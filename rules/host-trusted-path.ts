@@ -1,7 +1,7 @@
 import { PLATFORMS, type Platform } from '../compiler/diagnostic.js';
-import type { Grant } from '../compiler/ir/types.js';
+import type { Grant, PolicyIR } from '../compiler/ir/types.js';
 import { SEARCH_BUDGET, SEARCH_DEPTH } from '../compiler/paths/index.js';
-import { isUnder } from '../compiler/paths/spelling.js';
+import { insideEach } from '../compiler/paths/host-trusted-index.js';
 import type { Cell, PrincipalAccess, TrustedAccess } from '../model/index.js';
 import type { Fact } from '../model/facts.js';
 import { defineRule } from './engine/engine.js';
@@ -132,7 +132,7 @@ export const hostTrustedPath = defineRule({
     }
     // Where the search stopped: at the write trees that hold what it did not list.
     if (!g.path || g.scope !== 'tree' || (g.access !== 'write' && g.access !== 'read-write')) return;
-    const dirs = ctx.ir.hostTrusted.unsearched.filter((d) => isUnder(d, g.path!));
+    const dirs = unsearchedInside(ctx.ir.hostTrusted).get(g.path) ?? [];
     const platforms = PLATFORMS.filter((p) => ga.applies[p]);
     if (dirs.length && platforms.length) ctx.report('unsearched', { span: g.span, platforms }, { tree: shown(g), dirs });
   },
@@ -148,3 +148,11 @@ function liftedBy(pa: PrincipalAccess): ReadonlyMap<Grant, TrustedAccess> {
   return lifted;
 }
 const liftedOf = new WeakMap<PrincipalAccess, Map<Grant, TrustedAccess>>();
+
+/** The directories the search did not list, by each path they are at or inside; once a config (each tree asking all of them is quadratic). */
+function unsearchedInside(search: PolicyIR['hostTrusted']): ReadonlyMap<string, readonly string[]> {
+  let inside = unsearchedOf.get(search);
+  if (!inside) unsearchedOf.set(search, (inside = insideEach(search.unsearched)));
+  return inside;
+}
+const unsearchedOf = new WeakMap<PolicyIR['hostTrusted'], ReadonlyMap<string, readonly string[]>>();

@@ -1,4 +1,15 @@
+import type { Ungranted } from '../model/facts.js';
 import { defineRule } from './engine/engine.js';
+
+/** What each platform gives where no grant names the path, for a Box or TYBA config (explain's "everything else"). */
+const ungrantedText: Readonly<Record<Extract<Ungranted, { kind: 'ungranted' }>['regime'], string>> = {
+  seatbelt:
+    'denied by Seatbelt, except the baseline every program needs (system binaries and libraries read-only, the standard devices) and the metadata, not the entries, of the directories leading to granted paths (path resolution)',
+  'seatbelt-metadata': 'content denied, metadata (existence, size, dates) visible; the baseline (system binaries and libraries) readable',
+  'mount-view':
+    "does not exist in the mount view (only granted paths, a fresh /proc and /dev are there); run as root, the workload is uid 0 without capabilities: the host's /proc/sys and other host-global /proc files are read-only, and it cannot set setuid or setgid bits",
+  'open-reads': 'readable, except the listed secrets',
+};
 
 export const metadataEverywhere = defineRule({
   meta: {
@@ -23,6 +34,7 @@ export const metadataEverywhere = defineRule({
   },
   explains: {
     'content-not-metadata': () => 'TYBA: "content, not metadata": the existence, size and dates of every path stay visible; the content is denied',
+    ungranted: (f) => ungrantedText[f.regime],
   },
   check(ctx) {
     const agent = ctx.ir.principals[0];

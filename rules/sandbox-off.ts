@@ -1,6 +1,16 @@
 import { PLATFORMS } from '../compiler/diagnostic.js';
+import type { Ungranted } from '../model/facts.js';
 import { defineRule } from './engine/engine.js';
 import { setting, top } from './runtime-util.js';
+
+/** What sandbox-runtime gives where no grant names the path, on or off (explain's "everything else"). */
+const srtUngrantedText: Readonly<Record<Extract<Ungranted, { kind: 'srt-ungranted' }>['regime'], string>> = {
+  off: 'no sandbox: everything you can do',
+  seatbelt: 'readable (reads are open unless denyRead says otherwise), not writable',
+  bubblewrap: "readable and executable (the host is bound read-only at /), not writable; /dev and /proc are the sandbox's own",
+  unavailable: 'Claude Code runs no sandbox on native Windows: with failIfUnavailable off, commands run unsandboxed',
+  'sandbox-account': "what the srt-sandbox account may do on its own: nothing in your profile but the tool directories of the install's profile grant; elsewhere what the Users group may",
+};
 
 export const sandboxOff = defineRule({
   meta: {
@@ -31,6 +41,7 @@ export const sandboxOff = defineRule({
   },
   explains: {
     'srt-sandbox-off': () => 'no sandbox: the settings turn it off, so the command has all your access',
+    'srt-ungranted': (f) => srtUngrantedText[f.regime],
   },
   check(ctx) {
     const ir = ctx.ir;

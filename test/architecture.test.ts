@@ -21,6 +21,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { posix } from 'node:path';
 import { describe, it } from 'node:test';
+import { PLATFORMS } from '../compiler/diagnostic.js';
 import { repoRoot } from './helpers.js';
 
 interface Source {
@@ -33,7 +34,7 @@ interface Source {
 const STAGES = ['compiler', 'compiler/toml', 'compiler/json', 'compiler/schema', 'compiler/paths', 'compiler/ir', 'model', 'rules', 'targets', 'app'] as const;
 const TOP = ['compiler', 'model', 'rules', 'targets', 'app'] as const;
 /** The targets/ folders that lower for one platform each. */
-const PLATFORM_FOLDERS = new Set(['linux', 'macos', 'windows']);
+const PLATFORM_FOLDERS: ReadonlySet<string> = new Set(PLATFORMS);
 
 function readSources(): Source[] {
   const out: Source[] = [];

@@ -11,16 +11,23 @@
  * (nested ones inherit it through npm's environment), from the cache that
  * `npm ci` filled for this checkout's lockfile; a package missing from it
  * fails the test (ENOTCACHED) rather than reaching out.
+ *
+ * The installs run side by side, each into its own prefix: the one from git
+ * (npm clones the repository, installs its devDependencies and builds it)
+ * starts with the pack, the one from the path (npm builds the checkout
+ * again) as soon as the pack has built it, and each test waits for its own.
+ * Each is a build with its C compiles, so one after the other they were
+ * most of this file's time.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { builtinModules } from 'node:module';
 import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { repoRoot } from './helpers.js';
-import { finished } from './waits.js';
+import { finished, within } from './waits.js';
 
 const root = mkdtempSync(join(tmpdir(), 'boxwright-install-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -36,6 +43,20 @@ function git(cwd: string, ...args: string[]): string {
 function npm(cwd: string, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = finished(spawnSync('npm', [...args, '--offline', '--no-audit', '--no-fund'], { cwd, env, encoding: 'utf8', timeout: 300_000 }), `npm ${args.join(' ')}`, 300_000);
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** `npm` as npm() runs it, without blocking: so that installs into different prefixes run side by side. */
+function npmAsync(cwd: string, ...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn('npm', [...args, '--offline', '--no-audit', '--no-fund'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const ran = new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', (e) => resolve({ status: null, stdout, stderr: `${stderr}${e.message}` }));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+  return within(ran, 300_000, `npm ${args.join(' ')}`, () => child.kill('SIGKILL'));
 }
 
 /** A repository of this checkout's files as a user clones it: no node_modules, no dist. */
@@ -91,13 +112,24 @@ describe("npm ci: every dependency's install script decided", () => {
 describe('a global install, as a new user makes it', { timeout: 600_000 }, () => {
   let source = '';
   let tarball = '';
-  before(() => {
+  type Npm = { status: number | null; stdout: string; stderr: string };
+  let fromGit: Promise<Npm> | undefined;
+  let fromPath: Promise<Npm> | undefined;
+  before(async () => {
     source = sourceRepository();
+    // npm clones the repository's commit: what the pack writes into the checkout (node_modules, dist) is not in it.
+    fromGit = npmAsync(root, 'install', '-g', '--prefix', join(root, 'prefix-git'), `git+file://${source}`);
     // pre-commit reads `npm pack`'s stdout as the tarball's name: it must be that alone.
-    const packed = npm(source, 'pack', '--pack-destination', root);
+    const packed = await npmAsync(source, 'pack', '--pack-destination', root);
     assert.equal(packed.status, 0, packed.stderr);
     assert.match(packed.stdout, /^boxwright-[\d.]+\.tgz\n$/, `npm pack printed more than the name:\n${packed.stdout}`);
     tarball = join(root, packed.stdout.trim());
+    // After the pack: this install builds the same checkout again (npm prepares a linked directory).
+    fromPath = npmAsync(root, 'install', '-g', '--prefix', join(root, 'prefix-path'), source);
+  });
+  // Whatever a failed test left running ends before the directory goes.
+  after(async () => {
+    await Promise.all([fromGit, fromPath]);
   });
 
   it('the tarball holds the built CLI, a LICENSE and no code cache, and installs with no script and no dependency', () => {
@@ -113,21 +145,6 @@ describe('a global install, as a new user makes it', { timeout: 600_000 }, () =>
     assert.equal(r.status, 0, r.stderr);
     assert.doesNotMatch(r.stdout + r.stderr, /install-scripts|allowScripts/, "npm 11's script policy has nothing to warn about");
     assertInstalled(prefix);
-  });
-
-  it('from git (git+file:// of a clone): npm prepares the clone, builds it, installs the package', () => {
-    const prefix = join(root, 'prefix-git');
-    const r = npm(root, 'install', '-g', '--prefix', prefix, `git+file://${source}`);
-    assert.equal(r.status, 0, r.stdout + r.stderr);
-    const pkg = assertInstalled(prefix);
-    assert.ok(!lstatSync(pkg).isSymbolicLink(), 'a real directory, not a link into the deleted clone (npm/cli#3692)');
-  });
-
-  it('from a local path (the checkout)', () => {
-    const prefix = join(root, 'prefix-path');
-    const r = npm(root, 'install', '-g', '--prefix', prefix, source);
-    assert.equal(r.status, 0, r.stdout + r.stderr);
-    assertInstalled(prefix, true);
   });
 
   it("the V8 code cache is this machine's: written by the first run, a foreign one ignored cleanly", () => {
@@ -169,6 +186,21 @@ describe('a global install, as a new user makes it', { timeout: 600_000 }, () =>
       return shipped ? [] : [`${p}: not in the package`];
     });
     assert.deepEqual(problems, []);
+  });
+
+  it('from git (git+file:// of a clone): npm prepares the clone, builds it, installs the package', async () => {
+    const prefix = join(root, 'prefix-git');
+    const r = await fromGit!;
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    const pkg = assertInstalled(prefix);
+    assert.ok(!lstatSync(pkg).isSymbolicLink(), 'a real directory, not a link into the deleted clone (npm/cli#3692)');
+  });
+
+  it('from a local path (the checkout)', async () => {
+    const prefix = join(root, 'prefix-path');
+    const r = await fromPath!;
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assertInstalled(prefix, true);
   });
 });
 

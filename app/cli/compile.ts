@@ -1,6 +1,6 @@
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { Platform } from '../../compiler/diagnostic.js';
+import { PLATFORMS, type Platform } from '../../compiler/diagnostic.js';
 import { formatText } from '../format/text.js';
 import { targetLoaders } from '../../targets/registry.js';
 import { artifactStem } from '../../targets/target.js';
@@ -42,9 +42,7 @@ export async function compileConfig(check: CheckResult, platform: Platform, args
   if (check.ir.runtime) return { ok: false, check, reason: `${file} is ${check.ir.dialect === 'claude' ? 'Claude Code' : 'sandbox-runtime'} settings, which sandbox-runtime enforces itself (${check.ir.dialect === 'claude' ? 'Claude Code runs it' : 'srt --settings FILE CMD'}): boxwright lints, explains and diffs them, and compiles Box and TYBA configs` };
   const verdict = check.verdicts[platform];
   if (verdict === 'refused' && !args.force) return { ok: false, check, reason: `${platform} refuses ${file} (see the errors above); nothing written. --force compiles it anyway, marked as refused` };
-  const load = targetLoaders[platform];
-  if (!load) throw new UsageError(`no ${platform} target in this build`);
-  const target = await load();
+  const target = await targetLoaders[platform]();
   const input: CompileInput = {
     ir: check.ir,
     access: check.model,
@@ -68,8 +66,9 @@ function targetOptions(args: TargetArgs): TargetOptions {
 }
 
 export function platformOf(target: string | undefined): Platform {
-  if (target === 'macos' || target === 'linux' || target === 'windows') return target;
-  throw new UsageError(`--target must be macos, linux or windows`);
+  const platform = PLATFORMS.find((p) => p === target);
+  if (platform) return platform;
+  throw new UsageError(`--target must be ${PLATFORMS.slice(0, -1).join(', ')} or ${PLATFORMS[PLATFORMS.length - 1]}`);
 }
 
 /** A file-system error in words, for a message that names the path. */

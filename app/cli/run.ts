@@ -1,4 +1,4 @@
-import type { Platform } from '../../compiler/diagnostic.js';
+import { PLATFORMS, type Platform } from '../../compiler/diagnostic.js';
 import { compileConfig, type CompileArgs, type CompileOutcome } from './compile.js';
 import { configReader, UsageError } from './options.js';
 import { readInput } from '../input/read-input.js';
@@ -19,7 +19,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
   // Every usage error before anything else, exit 2 (main.ts): the options
   // (runRequest), then the filesystem view they name (--fs, --home).
   const asked = runRequest(args);
-  const platform: Platform | undefined = process.platform === 'linux' ? 'linux' : process.platform === 'darwin' ? 'macos' : process.platform === 'win32' ? 'windows' : undefined;
+  const platform: Platform | undefined = PLATFORMS.find((p) => runners[p]?.system === process.platform);
   const linux = platform === 'linux' ? await import('./run-linux.js') : undefined;
   // What the host trusts after a run besides the config: boxwright itself (on Linux also bubblewrap: run-linux.ts).
   const linuxReader = linux?.linuxReader(args, asked);
@@ -51,9 +51,29 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const { sandboxEnv } = await import('../../targets/runner/env.js');
   const env = sandboxEnv(process.env, req.passEnv);
   if (req.verbose && env.withheld.length) say(`withholding ${env.withheld.length} environment variable${env.withheld.length > 1 ? 's' : ''}: ${env.withheld.join(', ')} (--pass-env NAME lets one through)`);
-  if (platform === 'macos') return runMacos(outcome, req.principal, [...req.command], env.env);
-  return printWindowsPlan(outcome);
+  return runners[platform]!.run(outcome, req.principal, [...req.command], env.env);
 }
+
+interface Runner {
+  /** The operating system (Node's `process.platform`) the platform's sandbox runs on. */
+  readonly system: NodeJS.Platform;
+  /** What runs the compiled sandbox, after compileConfig. */
+  run(outcome: Extract<CompileOutcome, { ok: true }>, id: string, command: string[], env: Record<string, string>): Promise<number>;
+}
+
+/** Each platform's runner; undefined: boxwright runs no command there. */
+const runners: Readonly<Record<Platform, Runner | undefined>> = {
+  macos: { system: 'darwin', run: runMacos },
+  // The launcher runs it (run-linux.ts, above): this path is never taken there, and fails closed if it is.
+  linux: {
+    system: 'linux',
+    run: async () => {
+      say('the Linux sandbox runs through its launcher (run-linux.ts); the command did not run');
+      return NOT_RUN;
+    },
+  },
+  windows: { system: 'win32', run: (outcome) => printWindowsPlan(outcome) },
+};
 
 async function runMacos(outcome: Extract<CompileOutcome, { ok: true }>, id: string, command: string[], env: Record<string, string>): Promise<number> {
   const profile = outcome.artifacts.find((a) => a.name === `${id}.sb`);

@@ -1,9 +1,8 @@
 import kleur from 'kleur';
 import type { Platform, Verdict } from '../../compiler/diagnostic.js';
-import { PLATFORMS } from '../../compiler/diagnostic.js';
+import { PLATFORMS, platformNames } from '../../compiler/diagnostic.js';
 import type { ExplainMatrix, MatrixCell, PrincipalMatrix } from '../views/matrix.js';
 
-const platformNames: Record<Platform, string> = { macos: 'macOS', linux: 'Linux', windows: 'Windows' };
 const shortVerdict: Record<Verdict, string> = { accepted: 'accepted', 'accepted-with-warnings': 'accepted (warnings)', refused: 'REFUSED' };
 
 const legendText =

@@ -221,7 +221,7 @@ export function explainMatrix(model: AccessModel, diagnostics: readonly Diagnost
     const elsewhere = {} as Record<Platform, MatrixCell>;
     for (const p of PLATFORMS) {
       const e = pa.elsewhere[p];
-      elsewhere[p] = { legend: legend(e.cell), note: { ruleId: e.mechanism ? explanation(e.mechanism).ruleId : '', text: e.text }, ...(e.disclosures?.length ? { disclosures: e.disclosures.map(explanation) } : {}) };
+      elsewhere[p] = { legend: legend(e.cell), note: { ruleId: e.mechanism ? explanation(e.mechanism).ruleId : '', text: explanation(e.fact).text }, ...(e.disclosures?.length ? { disclosures: e.disclosures.map(explanation) } : {}) };
     }
     const dn = pa.principal.directNetwork;
     if (dn) {

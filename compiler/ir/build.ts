@@ -1,4 +1,4 @@
-import type { Platform } from '../diagnostic.js';
+import { PLATFORMS, type Platform } from '../diagnostic.js';
 import { execNeeds, type ExecNeeds } from '../paths/exec-needs.js';
 import { expandHome, expandTilde, findHostTrusted, inspectPath, knownReadableLocations, linkedWorktree, type FsView, type HostTrustedInput, type PathFacts } from '../paths/index.js';
 import type { Span } from '../span.js';
@@ -173,7 +173,7 @@ function implicit(
 
 /** A session directory on the host (the worktree, an agent directory, the data directory): its facts as the view finds them. */
 function sessionDir(access: Access, path: string, reason: string, view: FsView, span: Span): Grant {
-  return implicit(access, path, reason, ['macos', 'linux', 'windows'], span, undefined, inspectPath(view, path));
+  return implicit(access, path, reason, PLATFORMS, span, undefined, inspectPath(view, path));
 }
 
 /**
@@ -183,7 +183,6 @@ function sessionDir(access: Access, path: string, reason: string, view: FsView, 
 function tybaPrincipal(doc: TomlTable, view: FsView, session: TybaSession): Principal {
   const sandbox = doc.entries.get('sandbox');
   const span = sandbox?.keySpan ?? doc.span;
-  const all: Platform[] = ['macos', 'linux', 'windows'];
   const grants: Grant[] = [
     sessionDir('read-write', session.worktree, 'the session worktree (--worktree)', view, span),
     // Never the host's /tmp: its tmux, ssh-agent and X11 sockets would be a way out.

@@ -18,7 +18,7 @@ import { dirname, posix } from 'node:path';
 import { inspectPath, type FsView, type PathFacts } from '../paths/index.js';
 import type { JsonObject, JsonValue } from '../json/ast.js';
 import { toPlain } from '../json/parser.js';
-import type { Platform } from '../diagnostic.js';
+import { PLATFORMS, type Platform } from '../diagnostic.js';
 import type { Span } from '../span.js';
 import { claudeSettingsScope } from '../schema/dialect.js';
 import type { JsonDialect } from '../schema/validate.js';
@@ -149,7 +149,7 @@ export function buildSettingsIR(doc: JsonValue, o: SettingsBuildOptions): Policy
   const implicit = (access: Access, path: string, reason: string): Grant => {
     const f = facts(path);
     // What srt adds on its own is its macOS and Linux sandboxes' (Windows' srt-win has its own profile grant and none of these).
-    const platforms: Platform[] = path === '/' || (claude && access === 'read-write' && path === cwd) ? ['macos', 'linux', 'windows'] : ['macos', 'linux'];
+    const platforms: readonly Platform[] = path === '/' || (claude && access === 'read-write' && path === cwd) ? PLATFORMS : ['macos', 'linux'];
     return { list: 'implicit', access, scope: 'tree', written: path, path, facts: f, span: anchor, implicit: { reason, platforms }, ...(f.existence === 'absent' ? { firstAbsent: firstAbsent(path) } : {}) };
   };
   const enabled = claude ? settings.get('sandbox.enabled')?.value === true : true;

@@ -11,6 +11,7 @@
 import { posix } from 'node:path';
 import data from './host-trusted.json' with { type: 'json' };
 import { commonDirs, pointedGitdirs } from './git.js';
+import { NearPaths } from './host-trusted-index.js';
 import { inspectPath, type PathFacts } from './inspect.js';
 import { expandTilde, isStrictlyUnder, isUnder } from './spelling.js';
 import type { Child, FsView } from './view.js';
@@ -156,7 +157,8 @@ export function findHostTrusted(view: FsView, roots: readonly WriteRoot[], input
     found.set(path, t);
     return t;
   };
-  const near = (p: string): boolean => roots.some((r) => isUnder(p, r.path) || isUnder(r.path, p));
+  const rootPaths = new NearPaths(roots.map((r) => r.path));
+  const near = (p: string): boolean => rootPaths.near(p);
 
   for (const h of homeEntries) {
     const path = expandTilde(h.written, view.home);
@@ -220,7 +222,7 @@ export function findHostTrusted(view: FsView, roots: readonly WriteRoot[], input
   // The missing ancestors of a missing path, up to the write root that holds it.
   for (const t of [...found.values()]) {
     if (t.facts.existence !== 'absent' || t.parentOf) continue;
-    const root = roots.filter((r) => isStrictlyUnder(t.path, r.path)).map((r) => r.path).sort((a, b) => b.length - a.length)[0];
+    const root = rootPaths.nearestStrictlyAbove(t.path);
     if (!root) continue;
     for (let a = posix.dirname(t.path); isStrictlyUnder(a, root); a = posix.dirname(a)) {
       if (inspectPath(view, a).existence !== 'absent') break;

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import kleur from 'kleur';
+import { PLATFORMS } from '../../compiler/diagnostic.js';
 import { explainCheck } from '../../app/cli/explain.js';
 import { configReader } from '../../app/cli/options.js';
 import { explainJson, explainMarkdown, explainText } from '../../app/format/explain.js';
@@ -128,7 +129,7 @@ describe('explain: the matrix', () => {
   });
   it('a write_file grant says, on each platform, that a save through a temporary file and a rename fails', () => {
     const row = matrixOf('read-write-file.toml')!.principals[0]!.rows.find((r) => r.list === 'write_file')!;
-    for (const p of ['macos', 'linux', 'windows'] as const) {
+    for (const p of PLATFORMS) {
       assert.ok(row.cells[p].disclosures?.some((d) => /temporary file and a rename/.test(d.text)), `${p}: ${JSON.stringify(row.cells[p])}`);
     }
     assert.match(row.cells.windows.disclosures!.map((d) => d.text).join(' '), /without DELETE \(0x12019f\)/);
@@ -137,7 +138,7 @@ describe('explain: the matrix', () => {
     // Under a write tree the file is the tree's: it can be renamed, and no such note is given.
     const inTree = explainCheck(reader.check(Buffer.from('[agent.filesystem]\nread = ["~/results"]\nwrite = ["~/results"]\nwrite_file = ["~/results/output.txt"]\n'), 'in-tree.toml')).matrix!;
     const wf = inTree.principals[0]!.rows.find((r) => r.list === 'write_file')!;
-    for (const p of ['macos', 'linux', 'windows'] as const) assert.ok(!wf.cells[p].disclosures?.some((d) => /temporary file/.test(d.text)), `${p}: ${JSON.stringify(wf.cells[p])}`);
+    for (const p of PLATFORMS) assert.ok(!wf.cells[p].disclosures?.some((d) => /temporary file/.test(d.text)), `${p}: ${JSON.stringify(wf.cells[p])}`);
   });
   it('a config with errors has no matrix, and says why', () => {
     const r = explainCheck(reader.check(Buffer.from('[agent.filesystem\n'), 'bad.toml'));

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import kleur from 'kleur';
+import { PLATFORMS } from '../../compiler/diagnostic.js';
 import { checkConfig } from '../../app/check.js';
 import { diffChecks } from '../../app/cli/diff.js';
 import { configReader } from '../../app/cli/options.js';
@@ -114,7 +115,7 @@ describe('diff: a pull request that widens .claude/settings.json fails --fail-on
     const reader = configReader({ fs: join(repoRoot, 'examples/machine.json'), worktree });
     const base = reader.check(readFileSync(join(repoRoot, examples.claude)), inProject(examples.claude));
     const head = reader.check(readFileSync(join(repoRoot, examples.wider)), inProject(examples.wider));
-    const d = await diffChecks(base, head, ['macos', 'linux', 'windows'], { artifacts: true });
+    const d = await diffChecks(base, head, PLATFORMS, { artifacts: true });
     assert.ok('delta' in d);
     const sentences = d.delta.changes.map((c) => c.sentence);
     assert.ok(sentences.includes('linux: the agent can now read, write, execute ~/.aws'), sentences.join('\n'));

@@ -100,7 +100,11 @@ for (const job of jobs) {
   if (loaded.kind !== 'ok') { process.stdout.write(JSON.stringify({ refused: loaded.reason ?? loaded.kind }) + '\n'); continue; }
   if (!started) { await SandboxManager.initialize(loaded.config); started = true; } else SandboxManager.updateConfig(loaded.config);
   const command = await SandboxManager.wrapWithSandbox([job.probe, ...job.paths].map(q).join(' '));
-  const r = spawnSync(command, { shell: true, encoding: 'utf8', timeout: 30000 });
+  // stdin from /dev/null, not node's default pipe: a socketpair, which bash takes
+  // for an rshd connection and then sources ~/.bashrc (Debian builds it with
+  // SSH_SOURCE_BASHRC) in both of srt's bash -c layers: seconds of the host's
+  // shell start-up (a version manager's init) per settings file, and none of srt's decisions.
+  const r = spawnSync(command, { shell: true, encoding: 'utf8', timeout: 30000, stdio: ['ignore', 'pipe', 'pipe'] });
   SandboxManager.cleanupAfterCommand();
   process.stdout.write(JSON.stringify({ status: r.status, lines: String(r.stdout).split('\n').filter(Boolean), stderr: String(r.stderr).slice(0, 2000) }) + '\n');
 }
