@@ -56,7 +56,8 @@ interface CheckedText {
  * explain, diff and the targets take as they are: no command builds
  * either again.
  */
-export type CheckResult = CheckedText & ({ readonly ir: PolicyIR; readonly model: AccessModel } | { readonly ir?: undefined; readonly model?: undefined });
+export type CheckResult = CheckedText &
+  ({ readonly ir: PolicyIR; readonly model: AccessModel } | { readonly ir?: undefined; readonly model?: undefined });
 
 /** A check whose front end succeeded: it has the IR and the model. */
 export type CheckedPolicy = Extract<CheckResult, { readonly ir: PolicyIR }>;
@@ -78,7 +79,15 @@ export function checkConfig(bytes: Uint8Array, options: CheckOptions): CheckResu
       .map((d) => ({ ...d, platforms: d.platforms.filter((p) => platforms.includes(p)) }))
       .filter((d) => d.platforms.length > 0)
       .sort(compareDiagnostics);
-    const text: CheckedText = { file, bytes, text: parsed.text, ...(dialect ? { dialect } : {}), diagnostics: kept, verdicts: verdictsOf(kept), comments: parsed.comments };
+    const text: CheckedText = {
+      file,
+      bytes,
+      text: parsed.text,
+      ...(dialect ? { dialect } : {}),
+      diagnostics: kept,
+      verdicts: verdictsOf(kept),
+      comments: parsed.comments,
+    };
     return checked ? { ...text, ir: checked.ir, model: checked.model } : text;
   };
   if (!parsed.document) {
@@ -97,7 +106,17 @@ export function checkConfig(bytes: Uint8Array, options: CheckOptions): CheckResu
   const detected = detectDialect(parsed.document, file, options.dialect);
   if ('diagnostic' in detected) return finish([detected.diagnostic]);
   const { dialect } = detected;
-  if (isJsonDialect(dialect)) return finish([{ ruleId: 'schema', severity: 'error', platforms: PLATFORMS, file, message: `--dialect ${dialect} reads JSON settings, and this file is TOML`, span: { start: { offset: 0, line: 1, column: 1 }, end: { offset: 0, line: 1, column: 1 } } }]);
+  if (isJsonDialect(dialect))
+    return finish([
+      {
+        ruleId: 'schema',
+        severity: 'error',
+        platforms: PLATFORMS,
+        file,
+        message: `--dialect ${dialect} reads JSON settings, and this file is TOML`,
+        span: { start: { offset: 0, line: 1, column: 1 }, end: { offset: 0, line: 1, column: 1 } },
+      },
+    ]);
   const schemaDiagnostics = validateDocument(parsed.document, dialect, file);
   if (schemaDiagnostics.length) return finish(schemaDiagnostics, dialect);
   const ir = buildIR(parsed.document, {
@@ -145,19 +164,57 @@ function checkSettings(bytes: Uint8Array, options: CheckOptions): CheckResult {
   const parsed = parseJson(input);
   const finish = (diagnostics: Diagnostic[], dialect?: Dialect, checked?: { ir: PolicyIR; model: AccessModel }): CheckResult => {
     const k = kept(diagnostics, options.platforms);
-    const text: CheckedText = { file, bytes, text: parsed.text, ...(dialect ? { dialect } : {}), diagnostics: k, verdicts: verdictsOf(k), comments: [] };
+    const text: CheckedText = {
+      file,
+      bytes,
+      text: parsed.text,
+      ...(dialect ? { dialect } : {}),
+      diagnostics: k,
+      verdicts: verdictsOf(k),
+      comments: [],
+    };
     return checked ? { ...text, ir: checked.ir, model: checked.model } : text;
   };
   if (!parsed.document) {
-    return finish(parsed.errors.map((e) => ({ ruleId: jsonSyntax.meta.id, severity: jsonSyntax.messages.syntax.severity, platforms: jsonSyntax.messages.syntax.platforms, message: jsonSyntax.messages.syntax.text({ message: e.message }), file, span: e.span })));
+    return finish(
+      parsed.errors.map((e) => ({
+        ruleId: jsonSyntax.meta.id,
+        severity: jsonSyntax.messages.syntax.severity,
+        platforms: jsonSyntax.messages.syntax.platforms,
+        message: jsonSyntax.messages.syntax.text({ message: e.message }),
+        file,
+        span: e.span,
+      })),
+    );
   }
-  if (options.dialect && !isJsonDialect(options.dialect)) return finish([{ ruleId: 'schema', severity: 'error', platforms: PLATFORMS, file, message: `--dialect ${options.dialect} reads TOML, and this file is JSON (sandbox-runtime or Claude Code settings: --dialect srt|claude)`, span: parsed.document.span }]);
+  if (options.dialect && !isJsonDialect(options.dialect))
+    return finish([
+      {
+        ruleId: 'schema',
+        severity: 'error',
+        platforms: PLATFORMS,
+        file,
+        message: `--dialect ${options.dialect} reads TOML, and this file is JSON (sandbox-runtime or Claude Code settings: --dialect srt|claude)`,
+        span: parsed.document.span,
+      },
+    ]);
   const detected = detectDialect({ syntax: 'json', value: parsed.document }, file, override);
   if ('diagnostic' in detected) return finish([detected.diagnostic]);
   const dialect = detected.dialect as JsonDialect;
   const schemaDiagnostics = validateJsonDocument(parsed.document, dialect, file, parsed.duplicates);
   if (schemaDiagnostics.some((d) => d.severity === 'error')) return finish(schemaDiagnostics, dialect);
-  const ir = buildSettingsIR(parsed.document, { file, dialect, view: options.view, worktree: options.worktree, knownCredentials: credentialFacts(options.view), linux: linuxFacts(options.view, dialect, false), ...(options.trustedFiles ? { trustedFiles: options.trustedFiles } : {}) });
+  const ir = buildSettingsIR(parsed.document, {
+    file,
+    dialect,
+    view: options.view,
+    worktree: options.worktree,
+    knownCredentials: credentialFacts(options.view),
+    linux: linuxFacts(options.view, dialect, false),
+    ...(options.trustedFiles ? { trustedFiles: options.trustedFiles } : {}),
+  });
   const model = effectiveAccess(ir);
-  return finish([...schemaDiagnostics, ...checkRules(ir, model, { view: options.view, comments: [], text: parsed.text })], dialect, { ir, model });
+  return finish([...schemaDiagnostics, ...checkRules(ir, model, { view: options.view, comments: [], text: parsed.text })], dialect, {
+    ir,
+    model,
+  });
 }

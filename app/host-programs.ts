@@ -27,7 +27,11 @@ export function executable(p: string): boolean {
 }
 
 /** A program by name in the PATH directories that are absolute and outside every home; `skipped`: the executables of that name passed over. */
-export function lookOnPath(name: string, env: NodeJS.ProcessEnv, homes: readonly string[]): { readonly path?: string; readonly skipped: readonly string[] } {
+export function lookOnPath(
+  name: string,
+  env: NodeJS.ProcessEnv,
+  homes: readonly string[],
+): { readonly path?: string; readonly skipped: readonly string[] } {
   const skipped: string[] = [];
   for (const dir of (env['PATH'] ?? '').split(delimiter)) {
     if (!dir) continue;
@@ -40,4 +44,3 @@ export function lookOnPath(name: string, env: NodeJS.ProcessEnv, homes: readonly
   }
   return { skipped };
 }
-

@@ -39,7 +39,19 @@ try {
     },
   });
   const ms = (k) => +r[k].median.toFixed(1);
-  console.log(JSON.stringify({ bench: 'code-cache', node_ms: ms('node'), cached_ms: ms('cached'), uncached_ms: ms('uncached'), first_run_ms: ms('first'), saved_ms: +(r.uncached.median - r.cached.median).toFixed(1), ratio_cached: +(r.cached.median / r.node.median).toFixed(2), ratio_uncached: +(r.uncached.median / r.node.median).toFixed(2), runs: r.cached.runs }));
+  console.log(
+    JSON.stringify({
+      bench: 'code-cache',
+      node_ms: ms('node'),
+      cached_ms: ms('cached'),
+      uncached_ms: ms('uncached'),
+      first_run_ms: ms('first'),
+      saved_ms: +(r.uncached.median - r.cached.median).toFixed(1),
+      ratio_cached: +(r.cached.median / r.node.median).toFixed(2),
+      ratio_uncached: +(r.uncached.median / r.node.median).toFixed(2),
+      runs: r.cached.runs,
+    }),
+  );
 } finally {
   copyFileSync(saved, cache);
   copyFileSync(`${coverage}.bench`, coverage);

@@ -9,5 +9,14 @@ const r = interleaved({
   node: () => timeProcess(process.execPath, ['-e', '0']),
   lint: () => timeProcess(process.execPath, lintArgs),
 });
-const out = { bench: 'cold-lint', node_ms: +r.node.median.toFixed(1), lint_ms: +r.lint.median.toFixed(1), ratio: +(r.lint.median / r.node.median).toFixed(2), runs: r.lint.runs, target: 1.5, moonshot: 1.2, command: `node ${lintArgs.join(' ')}` };
+const out = {
+  bench: 'cold-lint',
+  node_ms: +r.node.median.toFixed(1),
+  lint_ms: +r.lint.median.toFixed(1),
+  ratio: +(r.lint.median / r.node.median).toFixed(2),
+  runs: r.lint.runs,
+  target: 1.5,
+  moonshot: 1.2,
+  command: `node ${lintArgs.join(' ')}`,
+};
 console.log(JSON.stringify(out));

@@ -30,7 +30,10 @@ try {
   const n20k = config(20000);
   const bin = 'bin/boxwright.cjs';
   const lint = (file) => () => timeProcess(process.execPath, [bin, 'lint', '--fs', 'host', '--home', root, '--format', 'json', file]);
-  const r = interleaved({ node: () => timeProcess(process.execPath, ['-e', '0']), small: lint(small), n2000: lint(n2k), n20000: lint(n20k) }, { runs: 9, warmup: 1 });
+  const r = interleaved(
+    { node: () => timeProcess(process.execPath, ['-e', '0']), small: lint(small), n2000: lint(n2k), n20000: lint(n20k) },
+    { runs: 9, warmup: 1 },
+  );
   console.log(
     JSON.stringify({
       bench: 'lint-scale',

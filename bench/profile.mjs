@@ -73,7 +73,10 @@ try {
   let wall = 0;
   for (let i = 0; i < opt.runs; i++) {
     const t0 = process.hrtime.bigint();
-    const r = spawnSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-interval', String(opt.interval), ...args], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
+    const r = spawnSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-interval', String(opt.interval), ...args], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     wall += Number(process.hrtime.bigint() - t0) / 1e6;
     if (r.error) throw r.error;
   }
@@ -85,7 +88,8 @@ try {
     const nodes = new Map(p.nodes.map((n) => [n.id, n]));
     // Per bundled module: each node's self time spread over its lines as its ticks are.
     const selfMs = new Map();
-    for (let i = 0; i < p.samples.length; i++) selfMs.set(p.samples[i], (selfMs.get(p.samples[i]) ?? 0) + (p.timeDeltas[i + 1] ?? 0) / 1000);
+    for (let i = 0; i < p.samples.length; i++)
+      selfMs.set(p.samples[i], (selfMs.get(p.samples[i]) ?? 0) + (p.timeDeltas[i + 1] ?? 0) / 1000);
     for (const n of p.nodes) {
       const moduleOf = bundles.get(n.callFrame.url);
       const ms = selfMs.get(n.id);
@@ -114,7 +118,9 @@ try {
     console.log(`\n${title}`);
     for (const [k, ms] of [...map].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${per(ms)} ms  ${k}`);
   };
-  console.log(`${opt.runs} runs of node ${args.join(' ')}: wall ${(wall / opt.runs).toFixed(1)} ms a run (profiling included), profiled ${(total / opt.runs).toFixed(1)} ms a run`);
+  console.log(
+    `${opt.runs} runs of node ${args.join(' ')}: wall ${(wall / opt.runs).toFixed(1)} ms a run (profiling included), profiled ${(total / opt.runs).toFixed(1)} ms a run`,
+  );
   print('self time by file, per run', byFile, 15);
   if (opt.modules) print('self time by bundled module, per run', byModule, opt.top);
   print('self time by function, per run', byFunction, opt.top);

@@ -29,7 +29,12 @@ import { interleaved, repoRoot, timeProcess } from './lib.mjs';
 
 const arch = process.arch === 'arm64' ? 'aarch64' : 'x86_64';
 if (process.platform !== 'linux' || spawnSync('bwrap', ['--version']).status !== 0) {
-  console.log(JSON.stringify({ bench: 'run-start', skipped: process.platform !== 'linux' ? 'not Linux' : 'no bwrap on PATH (apt-get install bubblewrap)' }));
+  console.log(
+    JSON.stringify({
+      bench: 'run-start',
+      skipped: process.platform !== 'linux' ? 'not Linux' : 'no bwrap on PATH (apt-get install bubblewrap)',
+    }),
+  );
   process.exit(0);
 }
 const { launcherPath, SANDBOX_EXEC_PATH } = await import(join(repoRoot, 'dist', 'targets', 'linux', 'launcher', 'index.js'));
@@ -54,7 +59,10 @@ try {
   // file, the system's /usr (with the merged-/usr links), and the one
   // program it runs granted execute (Landlock confines execution).
   const config = join(work, 'c.toml');
-  writeFileSync(config, '[agent.filesystem]\nworkspace = "~/project"\nread = ["~/project", "/usr"]\nwrite = ["~/project/output"]\ndeny = ["~/project/.env"]\nexec = ["/usr/bin/true"]\n');
+  writeFileSync(
+    config,
+    '[agent.filesystem]\nworkspace = "~/project"\nread = ["~/project", "/usr"]\nwrite = ["~/project/output"]\ndeny = ["~/project/.env"]\nexec = ["/usr/bin/true"]\n',
+  );
   const out = join(work, 'artifacts');
   const c = spawnSync(process.execPath, [bin, 'compile', config, '--home', home, '--target', 'linux', '--out', out], { encoding: 'utf8' });
   if (c.status !== 0) throw new Error(`compile failed: ${c.stderr}`);
@@ -72,18 +80,25 @@ try {
   const bound = [...compiled.slice(0, from), '--ro-bind', program, SANDBOX_EXEC_PATH, ...compiled.slice(at + 3)];
   writeFileSync(join(out, 'bound.bwrap.args'), argsFile(bound.map((arg) => ({ arg, origin: 'baseline' }))));
   const rulesFd = 5 + dataFds;
-  const bare = (argsName, cmd, extra = []) => () => {
-    const fds = [openSync(join(out, argsName), 'r'), openSync(join(out, `seccomp.${arch}.bpf`), 'r'), ...Array.from({ length: dataFds }, () => openSync('/dev/null', 'r')), ...extra.map((f) => openSync(f, 'r'))];
-    try {
-      const t0 = process.hrtime.bigint();
-      const r = spawnSync('bwrap', ['--args', '3', '--', ...cmd], { stdio: ['ignore', 'ignore', 'pipe', ...fds] });
-      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-      if (r.status !== 0) throw new Error(`bwrap ${cmd.join(' ')} exited ${r.status}: ${r.stderr}`);
-      return ms;
-    } finally {
-      fds.forEach((fd) => closeSync(fd));
-    }
-  };
+  const bare =
+    (argsName, cmd, extra = []) =>
+    () => {
+      const fds = [
+        openSync(join(out, argsName), 'r'),
+        openSync(join(out, `seccomp.${arch}.bpf`), 'r'),
+        ...Array.from({ length: dataFds }, () => openSync('/dev/null', 'r')),
+        ...extra.map((f) => openSync(f, 'r')),
+      ];
+      try {
+        const t0 = process.hrtime.bigint();
+        const r = spawnSync('bwrap', ['--args', '3', '--', ...cmd], { stdio: ['ignore', 'ignore', 'pipe', ...fds] });
+        const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+        if (r.status !== 0) throw new Error(`bwrap ${cmd.join(' ')} exited ${r.status}: ${r.stderr}`);
+        return ms;
+      } finally {
+        fds.forEach((fd) => closeSync(fd));
+      }
+    };
 
   // boxwright run with a private cache: warmed once, and checked to take
   // the fast path (it says so under -v) before anything is timed.
@@ -94,15 +109,21 @@ try {
   const warm = verbose(cacheEnv);
   if (warm.status !== 0) throw new Error(`boxwright run failed: ${warm.stderr}`);
   const fast = verbose(cacheEnv);
-  if (fast.status !== 0 || !fast.stderr.includes('boxwright run: the sandbox cached in')) throw new Error(`the second run did not take the fast path: ${fast.stderr}`);
+  if (fast.status !== 0 || !fast.stderr.includes('boxwright run: the sandbox cached in'))
+    throw new Error(`the second run did not take the fast path: ${fast.stderr}`);
   const full = verbose(fullEnv);
-  if (full.status !== 0 || full.stderr.includes('the sandbox cached in')) throw new Error(`BOXWRIGHT_RUN_CACHE=off took the fast path: ${full.stderr}`);
+  if (full.status !== 0 || full.stderr.includes('the sandbox cached in'))
+    throw new Error(`BOXWRIGHT_RUN_CACHE=off took the fast path: ${full.stderr}`);
 
   const commands = {
     node: () => timeProcess(process.execPath, ['-e', '0']),
     bwrap: bare('agent.bwrap.args', ['/usr/bin/true']),
     bwrapStep: bare('bound.bwrap.args', [SANDBOX_EXEC_PATH, '--no-landlock', '--', '/usr/bin/true']),
-    bwrapLandlock: bare('bound.bwrap.args', [SANDBOX_EXEC_PATH, '--rules-fd', String(rulesFd), '--', '/usr/bin/true'], [join(out, 'agent.landlock')]),
+    bwrapLandlock: bare(
+      'bound.bwrap.args',
+      [SANDBOX_EXEC_PATH, '--rules-fd', String(rulesFd), '--', '/usr/bin/true'],
+      [join(out, 'agent.landlock')],
+    ),
     launcher: () => timeProcess(join(out, 'agent.run'), ['/usr/bin/true']),
     run: () => timeProcess(process.execPath, runArgs, { env: cacheEnv }),
     runFull: () => timeProcess(process.execPath, runArgs, { env: fullEnv }),
@@ -165,7 +186,10 @@ function peers(project, skipped) {
   const env = { ...process.env, HOME: join(work, 'peer-home') };
   mkdirSync(env.HOME, { recursive: true });
   const candidates = {
-    codex: [join(modules, '@openai', `codex-linux-${process.arch}`, 'vendor', codexTriple, 'bin', 'codex'), ['sandbox', '--', '/usr/bin/true']],
+    codex: [
+      join(modules, '@openai', `codex-linux-${process.arch}`, 'vendor', codexTriple, 'bin', 'codex'),
+      ['sandbox', '--', '/usr/bin/true'],
+    ],
     codexNpm: [process.execPath, [join(modules, '@openai', 'codex', 'bin', 'codex.js'), 'sandbox', '--', '/usr/bin/true']],
     srt: [process.execPath, [join(modules, '@anthropic-ai', 'sandbox-runtime', 'dist', 'cli.js'), '/usr/bin/true']],
   };

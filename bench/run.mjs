@@ -10,8 +10,23 @@ import { join } from 'node:path';
 import { repoRoot } from './lib.mjs';
 
 const only = process.argv.slice(2);
-const benches = ['cold-lint.mjs', 'code-cache.mjs', 'toml-cold.mjs', 'toml-parse.mjs', 'toml-shapes.mjs', 'lint-scale.mjs', 'run-start.mjs'];
-const machine = (when) => ({ bench: when, date: new Date().toISOString(), loadavg: loadavg().map((x) => +x.toFixed(2)), cpus: cpus().length, node: process.version, kernel: release() });
+const benches = [
+  'cold-lint.mjs',
+  'code-cache.mjs',
+  'toml-cold.mjs',
+  'toml-parse.mjs',
+  'toml-shapes.mjs',
+  'lint-scale.mjs',
+  'run-start.mjs',
+];
+const machine = (when) => ({
+  bench: when,
+  date: new Date().toISOString(),
+  loadavg: loadavg().map((x) => +x.toFixed(2)),
+  cpus: cpus().length,
+  node: process.version,
+  kernel: release(),
+});
 console.log(JSON.stringify(machine('start')));
 for (const b of benches) {
   if (only.length && !only.some((o) => b.startsWith(o))) continue;

@@ -85,9 +85,10 @@ try {
   for (const [name, root] of Object.entries(checkouts)) {
     const outfile = join(dir, `${name}.cjs`);
     // the base checkout is bundled with its own plugin file (its chevrotain loader may differ)
-    const plugins = root === repoRoot
-      ? [bundledChevrotain]
-      : [(await import(pathToFileURL(join(root, 'scripts', 'esbuild-plugins.mjs')).href)).bundledChevrotain];
+    const plugins =
+      root === repoRoot
+        ? [bundledChevrotain]
+        : [(await import(pathToFileURL(join(root, 'scripts', 'esbuild-plugins.mjs')).href)).bundledChevrotain];
     await esbuild.build({
       entryPoints: [join(root, 'dist', 'compiler', 'toml', 'index.js')],
       outfile,

@@ -166,24 +166,26 @@ try {
   const round = (x) => Math.round(x * 10) / 10;
   const coldMs = median(cold);
   const bareMs = median(bare);
-  process.stdout.write(JSON.stringify({
-    bench: 'toml-parse',
-    bytes,
-    boxwright_ms: round(boxMs),
-    smoltoml_ms: round(smolMs),
-    ratio: Math.round((smolMs / boxMs) * 1000) / 1000,
-    boxwright_mb_s: round(bytes / 1e6 / (boxMs / 1000)),
-    smoltoml_mb_s: round(bytes / 1e6 / (smolMs / 1000)),
-    rounds: { boxwright: box.map(round), smoltoml: smol.map(round) },
-    cold: {
-      process_ms: round(coldMs),
-      node_e0_ms: round(bareMs),
-      ratio_to_node: Math.round((coldMs / bareMs) * 100) / 100,
-      import_ms: round(median(inproc.map((x) => x.importMs))),
-      first_parse_ms: round(median(inproc.map((x) => x.firstParseMs))),
-      config_lines: CONFIG.split('\n').length,
-    },
-  }) + '\n');
+  process.stdout.write(
+    JSON.stringify({
+      bench: 'toml-parse',
+      bytes,
+      boxwright_ms: round(boxMs),
+      smoltoml_ms: round(smolMs),
+      ratio: Math.round((smolMs / boxMs) * 1000) / 1000,
+      boxwright_mb_s: round(bytes / 1e6 / (boxMs / 1000)),
+      smoltoml_mb_s: round(bytes / 1e6 / (smolMs / 1000)),
+      rounds: { boxwright: box.map(round), smoltoml: smol.map(round) },
+      cold: {
+        process_ms: round(coldMs),
+        node_e0_ms: round(bareMs),
+        ratio_to_node: Math.round((coldMs / bareMs) * 100) / 100,
+        import_ms: round(median(inproc.map((x) => x.importMs))),
+        first_parse_ms: round(median(inproc.map((x) => x.firstParseMs))),
+        config_lines: CONFIG.split('\n').length,
+      },
+    }) + '\n',
+  );
 } finally {
   if (!opt.keep) rmSync(dir, { recursive: true, force: true });
   else process.stderr.write(`kept ${dir}\n`);

@@ -113,11 +113,15 @@ const out = {};
 for (const [name, shape] of Object.entries(shapes)) {
   if (opt.only !== undefined && name !== opt.only) continue;
   const measure = (which, size) => {
-    const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', which, name, String(Math.round(size * opt.scale)), String(opt.runs)], {
-      cwd: repoRoot,
-      encoding: 'utf8',
-      maxBuffer: 1 << 20,
-    });
+    const r = spawnSync(
+      process.execPath,
+      [fileURLToPath(import.meta.url), '--child', which, name, String(Math.round(size * opt.scale)), String(opt.runs)],
+      {
+        cwd: repoRoot,
+        encoding: 'utf8',
+        maxBuffer: 1 << 20,
+      },
+    );
     if (r.status !== 0) throw new Error(`${name} child failed: ${r.stderr}`);
     const m = JSON.parse(r.stdout.trim().split('\n').pop());
     return { bytes: m.bytes, ms: round(m.median), mb_s: round(m.bytes / MB / (m.median / 1000)), errors: m.errors };

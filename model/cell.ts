@@ -9,7 +9,14 @@ import type { Refusal } from './facts.js';
  * configuration because of this grant.
  */
 export type Cell =
-  | { readonly kind: 'access'; readonly read: boolean; readonly write: boolean; readonly exec: boolean; readonly names: boolean; readonly meta: boolean }
+  | {
+      readonly kind: 'access';
+      readonly read: boolean;
+      readonly write: boolean;
+      readonly exec: boolean;
+      readonly names: boolean;
+      readonly meta: boolean;
+    }
   | { readonly kind: 'empty' }
   /**
    * sandbox-runtime on Linux: an empty writable directory of the sandbox's
@@ -42,7 +49,14 @@ export function access(flags: { read?: boolean; write?: boolean; exec?: boolean;
  */
 const accessCells: readonly Cell[] = Array.from({ length: 32 }, (_, i): Cell => {
   if (i === 0) return absent;
-  return Object.freeze({ kind: 'access', read: (i & 1) !== 0, write: (i & 2) !== 0, exec: (i & 4) !== 0, names: (i & 8) !== 0, meta: (i & 16) !== 0 });
+  return Object.freeze({
+    kind: 'access',
+    read: (i & 1) !== 0,
+    write: (i & 2) !== 0,
+    exec: (i & 4) !== 0,
+    names: (i & 8) !== 0,
+    meta: (i & 16) !== 0,
+  });
 });
 
 /**

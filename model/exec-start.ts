@@ -48,7 +48,14 @@ function judge(need: Need, c: Candidate, sandbox: LinuxSandbox): Omit<MissingNee
   const cell = at(c.walk.target);
   // What the kernel must execute needs an exec grant (readable and executable), unless reading it would be enough (a loader under Landlock).
   const runnable = cell.kind === 'access' && cell.read && cell.exec;
-  const target = need.right === 'exec' && !runnable ? (!readable(cell) && sandbox.executableOnceRead(c.walk.target) ? 'read' : 'exec') : !readable(cell) ? 'read' : undefined;
+  const target =
+    need.right === 'exec' && !runnable
+      ? !readable(cell) && sandbox.executableOnceRead(c.walk.target)
+        ? 'read'
+        : 'exec'
+      : !readable(cell)
+        ? 'read'
+        : undefined;
   const cache = c.via === 'cache' && !readable(at(LIBRARY_CACHE));
   if (!links.length && !target && !cache) return undefined;
   const denied = [...c.walk.links, c.walk.target].find((p) => at(p).kind === 'empty');

@@ -82,7 +82,11 @@ export type Mechanism =
   /** Windows: the plan has no step beyond files; what a Low token still reaches (the registry, named pipes, the desktop and clipboard). */
   | { readonly kind: 'beyond-files' }
   /** Windows: the path has no Windows spelling (outside the home, or a name Windows cannot hold): the plan leaves the entry out. */
-  | { readonly kind: 'no-windows-spelling'; readonly path: string; readonly why: { readonly kind: 'outside-home' } | { readonly kind: 'name'; readonly problem: string } }
+  | {
+      readonly kind: 'no-windows-spelling';
+      readonly path: string;
+      readonly why: { readonly kind: 'outside-home' } | { readonly kind: 'name'; readonly problem: string };
+    }
   /** Linux: an agent read of a loader directory is executable under Landlock (libraries need executable mappings). */
   | { readonly kind: 'loader-directory' }
   /** Linux under Landlock: a read tree is not executable by execve, but the dynamic loader can map and run a program from it. */
@@ -283,7 +287,7 @@ const EVERY_FACT_KIND = {
   'rewrite-in-place': true,
   'credential-readable': true,
   'linux-no-mount': true,
-  'ungranted': true,
+  ungranted: true,
   'srt-ungranted': true,
 } as const satisfies Record<FactKind, true>;
 

@@ -1,5 +1,34 @@
-export { effectiveAccess, type AccessModel, type ClosedSecret, type ReadableCredential, type PrincipalAccess, type GrantAccess, type TrustedAccess, type WindowsLabels } from './model.js';
-export { FACT_KINDS, type AbstractSockets, type DenyOpenTo, type Fact, type LinuxNoMount, type FactKind, type Mechanism, type OtherLabel, type Refusal } from './facts.js';
+export {
+  effectiveAccess,
+  type AccessModel,
+  type ClosedSecret,
+  type ReadableCredential,
+  type PrincipalAccess,
+  type GrantAccess,
+  type TrustedAccess,
+  type WindowsLabels,
+} from './model.js';
+export {
+  FACT_KINDS,
+  type AbstractSockets,
+  type DenyOpenTo,
+  type Fact,
+  type LinuxNoMount,
+  type FactKind,
+  type Mechanism,
+  type OtherLabel,
+  type Refusal,
+} from './facts.js';
 export { access, absent, denied, empty, scratch, legend, sameCell, type Cell } from './cell.js';
 export { requestedAccess, type RequestedAccess } from './requested.js';
-export { compareMounts, depth, linuxPlan, PROC_READONLY, type LinuxPlan, type LinuxPlanOptions, type PlanMount, type PlanNote, type PlanSource } from './linux-plan.js';
+export {
+  compareMounts,
+  depth,
+  linuxPlan,
+  PROC_READONLY,
+  type LinuxPlan,
+  type LinuxPlanOptions,
+  type PlanMount,
+  type PlanNote,
+  type PlanSource,
+} from './linux-plan.js';

@@ -82,7 +82,17 @@ const LINKS: readonly { readonly link: string; readonly target: string }[] = mer
 
 export const depth = (p: string): number => (p === '/' ? 0 : p.split('/').length - 1);
 
-const kindRank: Record<PlanMount['kind'], number> = { proc: 0, dev: 0, 'proc-readonly': 1, bind: 1, tmpfs: 1, dir: 2, 'empty-file': 3, 'empty-dir': 3, symlink: 4 };
+const kindRank: Record<PlanMount['kind'], number> = {
+  proc: 0,
+  dev: 0,
+  'proc-readonly': 1,
+  bind: 1,
+  tmpfs: 1,
+  dir: 2,
+  'empty-file': 3,
+  'empty-dir': 3,
+  symlink: 4,
+};
 
 /** Parents before children: by depth, then path (UTF-16 order, as every target sorts), then kind. */
 export function compareMounts(a: Pick<PlanMount, 'kind' | 'path'>, b: Pick<PlanMount, 'kind' | 'path'>): number {
@@ -180,7 +190,8 @@ function makePlan(pa: PrincipalAccess, options: LinuxPlanOptions): LinuxPlan {
     const path = ta.trusted.path;
     const source = { kind: 'host-trusted', path, ...(ta.under ? { under: ta.under } : {}) } as const;
     if (!binds.has(path)) binds.set(path, { write: false, source });
-    for (const a of ta.pinnedAncestors?.linux ?? []) if (!binds.has(a) && !tmpfs.has(a)) binds.set(a, { write: true, source: { kind: 'pin', of: source, path } });
+    for (const a of ta.pinnedAncestors?.linux ?? [])
+      if (!binds.has(a) && !tmpfs.has(a)) binds.set(a, { write: true, source: { kind: 'pin', of: source, path } });
   }
 
   // The ancestors of each covered deny inside a write tree become mount
@@ -189,7 +200,8 @@ function makePlan(pa: PrincipalAccess, options: LinuxPlanOptions): LinuxPlan {
   // out from under its cover, in this run or for the next one.
   for (const ga of denies) {
     const of = { kind: 'grant', grant: ga.grant } as const;
-    for (const a of ga.pinnedAncestors?.linux ?? []) if (!binds.has(a) && !tmpfs.has(a)) binds.set(a, { write: true, source: { kind: 'pin', of, path: ga.grant.path! } });
+    for (const a of ga.pinnedAncestors?.linux ?? [])
+      if (!binds.has(a) && !tmpfs.has(a)) binds.set(a, { write: true, source: { kind: 'pin', of, path: ga.grant.path! } });
   }
 
   const baseline: PlanSource = { kind: 'baseline' };
@@ -244,7 +256,8 @@ function makePlan(pa: PrincipalAccess, options: LinuxPlanOptions): LinuxPlan {
     if (mounts.some((o) => isUnder(o.path, link))) continue; // something else is at the link
     if (hasAncestorIn(binds, link)) continue; // a mount already shows the host's own link
     const t = '/' + target;
-    if (mounts.some((o) => (o.kind === 'bind' && isUnder(t, o.path)) || isStrictlyUnder(o.path, t))) mounts.push({ kind: 'symlink', path: link, target, source: { kind: 'merged-usr', link, target } });
+    if (mounts.some((o) => (o.kind === 'bind' && isUnder(t, o.path)) || isStrictlyUnder(o.path, t)))
+      mounts.push({ kind: 'symlink', path: link, target, source: { kind: 'merged-usr', link, target } });
   }
 
   mounts.sort(compareMounts);

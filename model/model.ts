@@ -1,7 +1,16 @@
 import type { Platform } from '../compiler/diagnostic.js';
 import { byPlatform, PLATFORMS } from '../compiler/diagnostic.js';
 import type { CredentialFact, Grant, PolicyIR, Principal } from '../compiler/ir/types.js';
-import { expandTilde, isStrictlyUnder, isUnder, secretLocations, windowsSecretSpellings, windowsUnmapped, type HostTrustedPath, type WindowsSecretSpelling } from '../compiler/paths/index.js';
+import {
+  expandTilde,
+  isStrictlyUnder,
+  isUnder,
+  secretLocations,
+  windowsSecretSpellings,
+  windowsUnmapped,
+  type HostTrustedPath,
+  type WindowsSecretSpelling,
+} from '../compiler/paths/index.js';
 import { dirname } from 'node:path';
 import loaderData from '../compiler/paths/loaders.json' with { type: 'json' };
 import { atOrAbove, NearPaths, pushAt } from '../compiler/paths/host-trusted-index.js';
@@ -11,7 +20,6 @@ import { missingNeeds, startsWith, type LinuxSandbox, type MissingNeed } from '.
 import { appliesOn, PathIndex } from './path-index.js';
 import type { AbstractSockets, DenyOpenTo, Mechanism, OtherLabel, Ungranted } from './facts.js';
 import { runtimePrincipalAccess } from './srt.js';
-
 
 export interface GrantAccess {
   readonly grant: Grant;
@@ -150,7 +158,6 @@ export interface ClosedSecret {
   readonly spelling?: WindowsSecretSpelling;
 }
 
-
 const reads = (g: Grant): boolean => g.access === 'read' || g.access === 'read-write';
 const writes = (g: Grant): boolean => g.access === 'write' || g.access === 'read-write';
 const isDeny = (g: Grant): boolean => g.access === 'deny';
@@ -240,7 +247,8 @@ export interface LinuxExec {
 function linuxAt(ix: PathIndex, path: string, x: LinuxExec, plain = false): Cell {
   const summary = ix.summary(path, 'linux');
   // The trees that show the host here: the private tmpfs only at its own root.
-  const hostTree = (t: Grant | undefined, at: string): Grant | undefined => (t !== undefined && t === x.privateTmp && at !== t.path ? undefined : t);
+  const hostTree = (t: Grant | undefined, at: string): Grant | undefined =>
+    t !== undefined && t === x.privateTmp && at !== t.path ? undefined : t;
   const s = { ...summary, readTree: hostTree(summary.readTree, path), writeTree: hostTree(summary.writeTree, path) };
   // A denied path is covered by an empty placeholder where a mount above it
   // shows it (a read, write or exec tree strictly above: the cover sits in
@@ -311,7 +319,13 @@ const loaderMaps: Mechanism = Object.freeze({ kind: 'loader-maps' });
 function windowsUnspelled(g: Grant, home: string): Mechanism | undefined {
   if (g.implicit || !g.path) return undefined;
   const why = windowsUnmapped(g.path, home);
-  return !why ? undefined : { kind: 'no-windows-spelling', path: g.path, why: why.kind === 'outside-home' ? { kind: 'outside-home' } : { kind: 'name', problem: why.problem } };
+  return !why
+    ? undefined
+    : {
+        kind: 'no-windows-spelling',
+        path: g.path,
+        why: why.kind === 'outside-home' ? { kind: 'outside-home' } : { kind: 'name', problem: why.problem },
+      };
 }
 
 function grantAccess(
@@ -346,7 +360,9 @@ function grantAccess(
     else {
       cell = at(g.path, platform);
       const label = platform === 'windows' && cell.kind === 'denied' && !isDeny(g) ? shutBy.at(g.path) : undefined;
-      const mechanism: Mechanism | undefined = label ? { kind: 'label-of-another-principal', label } : mechanismOf(p, g, platform, cell, tyba, confined);
+      const mechanism: Mechanism | undefined = label
+        ? { kind: 'label-of-another-principal', label }
+        : mechanismOf(p, g, platform, cell, tyba, confined);
       if (mechanism) (notes ??= {})[platform] = mechanism;
       // A deny the platform enforces pins the ancestors the workload could
       // rename (Linux: the ones a mount shows it; macOS: every deny rule holds).
@@ -358,9 +374,10 @@ function grantAccess(
     cells[platform] = cell;
   }
   const { linux, windows } = cells;
-  const reach = socketsUnder(p, g, at, sockets);
+  const reach = socketsUnder(g, at, sockets);
   // Other principals' deny labels inside this tree shut those paths to this principal too.
-  const labelsInside = g.path && applies.windows && !isDeny(g) && g.scope === 'tree' && windows.kind === 'access' ? shutBy.inside(g.path) : [];
+  const labelsInside =
+    g.path && applies.windows && !isDeny(g) && g.scope === 'tree' && windows.kind === 'access' ? shutBy.inside(g.path) : [];
   // An exec grant of a program: what running it needs that this sandbox lacks.
   const needs = g.needs && linux.kind === 'access' && linux.exec ? execNeedsMissing(g, sandbox) : undefined;
   let disclosures: Partial<Record<Platform, Mechanism[]>> | undefined;
@@ -473,14 +490,20 @@ function socketsBelow(t: SocketTable, path: string): string[] {
   return out;
 }
 
-function socketsUnder(p: Principal, g: Grant, at: PrincipalAccess['effectiveAt'], sockets: SocketTable): Partial<Record<Platform, readonly string[]>> | undefined {
+function socketsUnder(
+  g: Grant,
+  at: PrincipalAccess['effectiveAt'],
+  sockets: SocketTable,
+): Partial<Record<Platform, readonly string[]>> | undefined {
   if (g.implicit || !g.path || g.access === 'deny' || g.scope !== 'tree' || !sockets.paths.length) return undefined;
   const under = socketsBelow(sockets, g.path);
   if (!under.length) return undefined;
-  const linux = appliesOn(g, 'linux') ? under.filter((s) => {
-    const c = at(s, 'linux');
-    return c.kind === 'access' && c.read;
-  }) : [];
+  const linux = appliesOn(g, 'linux')
+    ? under.filter((s) => {
+        const c = at(s, 'linux');
+        return c.kind === 'access' && c.read;
+      })
+    : [];
   // macOS decides a unix-socket connect with network-outbound, which no principal gets for unix sockets
   // (a direct network exception reaches IP peers only): the file rules do not open them.
   return linux.length ? { linux } : undefined;
@@ -490,7 +513,12 @@ function socketsUnder(p: Principal, g: Grant, at: PrincipalAccess['effectiveAt']
  * The ancestors of `path` that a workload could rename: those whose parent
  * directory it may write. Nearest the root first.
  */
-function renameableAncestors(path: string, platform: Platform, at: PrincipalAccess['effectiveAt'], privateTmpRoot: string | undefined): string[] {
+function renameableAncestors(
+  path: string,
+  platform: Platform,
+  at: PrincipalAccess['effectiveAt'],
+  privateTmpRoot: string | undefined,
+): string[] {
   // TYBA's private tmpfs is writable, but nothing in it is the host's: renaming
   // a directory there moves no host path (and pinning one would bind the
   // host's directory into the view).
@@ -531,15 +559,26 @@ const ipPeersOnly = fixed('ip-peers-only');
 const contentNotMetadata = fixed('content-not-metadata');
 const denyCoversGrant = fixed('deny-covers-grant');
 const futurePathRefused = fixed('future-path-refused');
-const rewritesInPlace = Object.fromEntries(PLATFORMS.map((platform) => [platform, Object.freeze({ kind: 'rewrite-in-place', platform })])) as Readonly<Record<Platform, Mechanism>>;
+const rewritesInPlace = Object.fromEntries(
+  PLATFORMS.map((platform) => [platform, Object.freeze({ kind: 'rewrite-in-place', platform })]),
+) as Readonly<Record<Platform, Mechanism>>;
 
 /** Whether a cell lacks a right the request asks for. */
 function lacksRequested(want: Cell, have: Cell): boolean {
   if (want.kind !== 'access') return false;
   if (have.kind !== 'access') return true;
-  return (want.read && !have.read) || (want.write && !have.write) || (want.exec && !have.exec) || (want.names && !have.names) || (want.meta && !have.meta);
+  return (
+    (want.read && !have.read) ||
+    (want.write && !have.write) ||
+    (want.exec && !have.exec) ||
+    (want.names && !have.names) ||
+    (want.meta && !have.meta)
+  );
 }
-const directoryEntryOnly = { read: Object.freeze({ kind: 'directory-entry-only', access: 'read' }), write: Object.freeze({ kind: 'directory-entry-only', access: 'write' }) } as const satisfies Record<'read' | 'write', Mechanism>;
+const directoryEntryOnly = {
+  read: Object.freeze({ kind: 'directory-entry-only', access: 'read' }),
+  write: Object.freeze({ kind: 'directory-entry-only', access: 'write' }),
+} as const satisfies Record<'read' | 'write', Mechanism>;
 
 /** The platform mechanism behind a cell that differs from the request. */
 function mechanismOf(p: Principal, g: Grant, platform: Platform, cell: Cell, tyba: boolean, confined: boolean): Mechanism | undefined {
@@ -551,13 +590,22 @@ function linuxMechanism(p: Principal, g: Grant, cell: Cell, _tyba: boolean, conf
   // The one decision of the cover's kind, which the plan reads: an empty file over anything that is not a
   // directory (a socket too: a directory cannot be mounted on it); an unknown kind is covered as a directory.
   // Before /proc: a deny inside a read of /proc is covered in the sandbox's own /proc like any other.
-  if (g.access === 'deny' && cell.kind === 'empty') return g.facts.kind === 'file' || g.facts.kind === 'other' ? emptyCoverFile : emptyCoverDir;
+  if (g.access === 'deny' && cell.kind === 'empty')
+    return g.facts.kind === 'file' || g.facts.kind === 'other' ? emptyCoverFile : emptyCoverDir;
   if (g.path && isUnder(g.path, '/proc')) return ownProc;
   if (g.access === 'metadata') return noMetadataTree;
   if (g.access === 'exec' && cell.kind === 'access') return cell.write && confined ? execWritable : execGrantReadable;
   if (cell.kind === 'access' && cell.exec)
     // Under Landlock an agent's read is executable only as a loader directory; an exec grant over it says so itself.
-    return p.kind === 'tool' ? toolMountsExecutable : !confined ? mountsExecutable : g.path && loaderDirectories.has(g.path) ? loaderDirectory : cell.write ? execWritable : undefined;
+    return p.kind === 'tool'
+      ? toolMountsExecutable
+      : !confined
+        ? mountsExecutable
+        : g.path && loaderDirectories.has(g.path)
+          ? loaderDirectory
+          : cell.write
+            ? execWritable
+            : undefined;
   return undefined;
 }
 
@@ -661,7 +709,12 @@ const platformModels: Readonly<Record<Platform, PlatformModel>> = {
     carvable: (t, home) => !t.parentOf && t.facts.existence !== 'absent' && !windowsUnmapped(t.path, home),
     // A label is the file's: every principal meets it.
     ownSandbox: false,
-    elsewhere: () => ({ cell: access({ read: true, exec: true }), fact: { kind: 'ungranted', regime: 'open-reads' }, mechanism: { kind: 'reads-open' }, disclosures: [{ kind: 'beyond-files' }] }),
+    elsewhere: () => ({
+      cell: access({ read: true, exec: true }),
+      fact: { kind: 'ungranted', regime: 'open-reads' },
+      mechanism: { kind: 'reads-open' },
+      disclosures: [{ kind: 'beyond-files' }],
+    }),
     // Labelled deny-read whatever the config, at their POSIX locations and their Windows spellings.
     closedSecrets: (listed, spelled) => [...listed, ...spelled],
   },
@@ -685,17 +738,22 @@ export interface WindowsLabels {
 }
 
 function trustedLabels(ir: PolicyIR): WindowsLabels {
-  const onWindows = (g: Grant): boolean => !!g.path && writes(g) && appliesOn(g, 'windows') && (!!g.implicit || !windowsUnmapped(g.path, ir.home));
+  const onWindows = (g: Grant): boolean =>
+    !!g.path && writes(g) && appliesOn(g, 'windows') && (!!g.implicit || !windowsUnmapped(g.path, ir.home));
   const carved = new Map<string, HostTrustedPath>();
   for (const p of ir.principals) {
     // Only where a write tree above it would let the principal write it: a label elsewhere changes nothing.
     const trees = p.grants.filter((g) => g.scope === 'tree' && onWindows(g)).map((g) => g.path!);
-    for (const t of trustedNear(p, ir.hostTrusted.paths)) if (carvable(t, 'windows', ir.home) && trees.some((r) => isStrictlyUnder(t.path, r))) carved.set(t.path, t);
+    for (const t of trustedNear(p, ir.hostTrusted.paths))
+      if (carvable(t, 'windows', ir.home) && trees.some((r) => isStrictlyUnder(t.path, r))) carved.set(t.path, t);
   }
   const lifted = new Set<string>();
-  for (const p of ir.principals) for (const g of p.grants) if (onWindows(g) && [...carved.keys()].some((c) => isUnder(g.path!, c))) lifted.add(g.path!);
+  for (const p of ir.principals)
+    for (const g of p.grants) if (onWindows(g) && [...carved.keys()].some((c) => isUnder(g.path!, c))) lifted.add(g.path!);
   // Inside another labelled path, with no write grant between that relabels it Low, a label changes nothing (`.git/hooks` in `.git`).
-  const needed = [...carved.values()].filter((t) => ![...carved.keys()].some((c) => isStrictlyUnder(t.path, c) && ![...lifted].some((l) => isUnder(l, c) && isUnder(t.path, l))));
+  const needed = [...carved.values()].filter(
+    (t) => ![...carved.keys()].some((c) => isStrictlyUnder(t.path, c) && ![...lifted].some((l) => isUnder(l, c) && isUnder(t.path, l))),
+  );
   const byPath = (a: HostTrustedPath, b: HostTrustedPath): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
   return { carved: needed.sort(byPath), lifted: [...lifted].sort() };
 }
@@ -706,7 +764,9 @@ function trustedLabels(ir: PolicyIR): WindowsLabels {
  */
 function windowsLabels(ir: PolicyIR): OtherLabel[] {
   return ir.principals.flatMap((p) =>
-    p.grants.filter((g) => isDeny(g) && !!g.path && appliesOn(g, 'windows') && !labelsNothing(g) && !windowsUnspelled(g, ir.home)).map((grant) => ({ principal: p.id, grant })),
+    p.grants
+      .filter((g) => isDeny(g) && !!g.path && appliesOn(g, 'windows') && !labelsNothing(g) && !windowsUnspelled(g, ir.home))
+      .map((grant) => ({ principal: p.id, grant })),
   );
 }
 
@@ -745,7 +805,13 @@ function closedSecrets(ir: PolicyIR): AccessModel['secrets'] {
   return byPlatform((platform) => platformModels[platform].closedSecrets(listed, spelled, ir.dialect === 'tyba'));
 }
 
-function principalAccess(ir: PolicyIR, p: Principal, labels: readonly OtherLabel[], trustedOnWindows: WindowsLabels, closed: AccessModel['secrets']): PrincipalAccess {
+function principalAccess(
+  ir: PolicyIR,
+  p: Principal,
+  labels: readonly OtherLabel[],
+  trustedOnWindows: WindowsLabels,
+  closed: AccessModel['secrets'],
+): PrincipalAccess {
   // sandbox-runtime and Claude Code settings: what sandbox-runtime does (model/srt.ts).
   if (ir.runtime) return runtimePrincipalAccess(ir, p);
   const tyba = ir.dialect === 'tyba';
@@ -776,14 +842,23 @@ function principalAccess(ir: PolicyIR, p: Principal, labels: readonly OtherLabel
   for (const path of trustedOnWindows.lifted) ix.liftOut(path, 'windows');
   // A tool runs helpers from its content grants: Landlock grants it execute there, as mounts alone do.
   const privateTmp = p.grants.find((g) => g.implicit?.privateTmpfs);
-  const linuxExec: LinuxExec = { confined: ir.linux.exec === 'landlock' && p.kind !== 'tool', loaders: new Set(ir.linux.loaders), ...(privateTmp ? { privateTmp } : {}) };
+  const linuxExec: LinuxExec = {
+    confined: ir.linux.exec === 'landlock' && p.kind !== 'tool',
+    loaders: new Set(ir.linux.loaders),
+    ...(privateTmp ? { privateTmp } : {}),
+  };
   const cx: PlatformContext = { p, ix, tyba, linuxExec };
   const at = (path: string, platform: Platform): Cell => platformModels[platform].at(cx, path, false);
   const plainAt = (path: string, platform: Platform): Cell => platformModels[platform].at(cx, path, true);
   const sockets = socketTable(ir.sockets === 'unknown' ? [] : ir.sockets);
   // The Linux sandbox for the execution closure: a readable loader runs under Landlock, anything readable without it.
-  const sandbox: LinuxSandbox = { at: (path) => at(path, 'linux'), executableOnceRead: (path) => !linuxExec.confined || linuxExec.loaders.has(path) };
-  const grants = withPlatformDisclosures(p.grants.map((g) => grantAccess(p, g, ix, at, tyba, sockets, linuxExec.confined, unspelled.get(g), sandbox, shutBy)));
+  const sandbox: LinuxSandbox = {
+    at: (path) => at(path, 'linux'),
+    executableOnceRead: (path) => !linuxExec.confined || linuxExec.loaders.has(path),
+  };
+  const grants = withPlatformDisclosures(
+    p.grants.map((g) => grantAccess(p, g, ix, at, tyba, sockets, linuxExec.confined, unspelled.get(g), sandbox, shutBy)),
+  );
   return {
     principal: p,
     grants,
@@ -811,7 +886,8 @@ function withPlatformDisclosures(grants: GrantAccess[]): GrantAccess[] {
     if (!g.path) return ga;
     let added: Partial<Record<Platform, Mechanism[]>> | undefined;
     const add = (platform: Platform, m: Mechanism): void => void ((added ??= {})[platform] = [...(ga.disclosures[platform] ?? []), m]);
-    if (isDeny(g) && g.facts.existence === 'absent' && ga.applies.macos && ga.effective.macos.kind !== 'refused') add('macos', futurePathRefused);
+    if (isDeny(g) && g.facts.existence === 'absent' && ga.applies.macos && ga.effective.macos.kind !== 'refused')
+      add('macos', futurePathRefused);
     if (g.list === 'write_file' && !g.implicit && g.facts.kind !== 'dir') {
       for (const platform of PLATFORMS) {
         const c = ga.effective[platform];
@@ -893,7 +969,13 @@ function trustedAccess(
         if (lifted) state[platform] = 'lifted';
         else {
           state[platform] = 'creatable';
-          notes[platform] = { kind: 'host-trusted', platform, state: 'creatable', existence: t.facts.existence, blocked: blockedOn(t, platform, home) };
+          notes[platform] = {
+            kind: 'host-trusted',
+            platform,
+            state: 'creatable',
+            existence: t.facts.existence,
+            blocked: blockedOn(t, platform, home),
+          };
         }
         continue;
       }
@@ -908,11 +990,22 @@ function trustedAccess(
         pinned[platform] = ancestors;
         disclosures[platform] = [{ kind: 'ancestors-pinned', ancestors, of: 'host-trusted' }];
       }
-      notes[platform] = { kind: 'host-trusted', platform, state: 'read-only', existence: t.facts.existence, ...(platform === 'macos' && parents?.length ? { parents } : {}) };
+      notes[platform] = {
+        kind: 'host-trusted',
+        platform,
+        state: 'read-only',
+        existence: t.facts.existence,
+        ...(platform === 'macos' && parents?.length ? { parents } : {}),
+      };
     }
     if (!Object.keys(state).length && !lifts.length) continue;
     const unmapped = windowsUnmapped(t.path, home);
-    if (unmapped) notes.windows = { kind: 'no-windows-spelling', path: t.path, why: unmapped.kind === 'outside-home' ? { kind: 'outside-home' } : { kind: 'name', problem: unmapped.problem } };
+    if (unmapped)
+      notes.windows = {
+        kind: 'no-windows-spelling',
+        path: t.path,
+        why: unmapped.kind === 'outside-home' ? { kind: 'outside-home' } : { kind: 'name', problem: unmapped.problem },
+      };
     out.push({
       trusted: t,
       applies: unmapped ? notOnWindows : everywhere,
@@ -946,7 +1039,13 @@ export function effectiveAccess(ir: PolicyIR): AccessModel {
   const trusted = trustedLabels(ir);
   const secrets = closedSecrets(ir);
   const built = ir.principals.map((p) => principalAccess(ir, p, labels, trusted, secrets));
-  return { ir, principals: built.length > 1 ? withDeniesOpenToOthers(built) : built, windowsLabels: trusted, secrets, windowsReadable: windowsReadable(ir, built) };
+  return {
+    ir,
+    principals: built.length > 1 ? withDeniesOpenToOthers(built) : built,
+    windowsLabels: trusted,
+    secrets,
+    windowsReadable: windowsReadable(ir, built),
+  };
 }
 
 function windowsReadable(ir: PolicyIR, principals: readonly PrincipalAccess[]): ReadableCredential[] {
@@ -957,7 +1056,8 @@ function windowsReadable(ir: PolicyIR, principals: readonly PrincipalAccess[]): 
       const cell = pa.effectiveAt(c.path, 'windows');
       return cell.kind === 'access' && cell.read;
     });
-    if (by.length) out.push({ credential: c, readableBy: by.map((pa) => pa.principal.id), fact: { kind: 'credential-readable', location: c.written } });
+    if (by.length)
+      out.push({ credential: c, readableBy: by.map((pa) => pa.principal.id), fact: { kind: 'credential-readable', location: c.written } });
   }
   return out;
 }
@@ -986,7 +1086,8 @@ function withDeniesOpenToOthers(principals: readonly PrincipalAccess[]): Princip
           const via = coverOf(other, g.path, platform);
           if (via) others.push({ principal: other.principal, read: c.read, write: c.write, via });
         }
-        if (others.length) (disclosures ??= {})[platform] = [...(ga.disclosures[platform] ?? []), { kind: 'others-reach-denied-path', others }];
+        if (others.length)
+          (disclosures ??= {})[platform] = [...(ga.disclosures[platform] ?? []), { kind: 'others-reach-denied-path', others }];
       }
       if (!disclosures) return;
       (grants ??= [...pa.grants])[i] = { ...ga, disclosures: { ...ga.disclosures, ...disclosures } };

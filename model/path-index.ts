@@ -169,7 +169,8 @@ export class PathIndex {
       else hi = mid;
     }
     const out: Grant[] = [];
-    for (let i = lo; i < sorted.length && isBelowKey(sorted[i]!.key, key); i++) for (const g of sorted[i]!.trees!) if (this.appliesOn(g, platform)) out.push(g);
+    for (let i = lo; i < sorted.length && isBelowKey(sorted[i]!.key, key); i++)
+      for (const g of sorted[i]!.trees!) if (this.appliesOn(g, platform)) out.push(g);
     return out;
   }
 
@@ -188,7 +189,17 @@ export class PathIndex {
     const key = keyOf(path);
     let node = this.nodes.get(key);
     if (!node) {
-      node = { key, up: undefined, trees: undefined, files: undefined, partial: false, mechanism: 0, carve: 0, lift: 0, memo: emptyMemo.slice() };
+      node = {
+        key,
+        up: undefined,
+        trees: undefined,
+        files: undefined,
+        partial: false,
+        mechanism: 0,
+        carve: 0,
+        lift: 0,
+        memo: emptyMemo.slice(),
+      };
       this.nodes.set(key, node);
     }
     return node;
@@ -247,7 +258,14 @@ export class PathIndex {
     const lifted = (node.lift >> p) & 1;
     for (let q = 0; q < slots; q++) {
       const other = node.memo[q + at];
-      if (q === p || other === undefined || ((node.mechanism >> q) & 1) !== bit || ((node.carve >> q) & 1) !== carved || ((node.lift >> q) & 1) !== lifted) continue;
+      if (
+        q === p ||
+        other === undefined ||
+        ((node.mechanism >> q) & 1) !== bit ||
+        ((node.carve >> q) & 1) !== carved ||
+        ((node.lift >> q) & 1) !== lifted
+      )
+        continue;
       if ((at === 0 ? (up ? up.memo[q] : none) : node.memo[q]) === above) return other;
     }
     return undefined;
@@ -312,7 +330,20 @@ function inherit(above: PathSummary, node: PathNode, p: Slot, ix: Applies): Path
     changed = true;
   }
   if (!changed) return above;
-  return { deny, existingDeny, readTree, writeTree, metadataTree, execTree, mechanismDenied: above.mechanismDenied || mechanism, readOnly, listHere: undefined, readFile: undefined, writeFile: undefined, execFile: undefined };
+  return {
+    deny,
+    existingDeny,
+    readTree,
+    writeTree,
+    metadataTree,
+    execTree,
+    mechanismDenied: above.mechanismDenied || mechanism,
+    readOnly,
+    listHere: undefined,
+    readFile: undefined,
+    writeFile: undefined,
+    execFile: undefined,
+  };
 }
 
 function own(state: PathSummary, node: PathNode, platform: Platform, ix: Applies): PathSummary {

@@ -54,10 +54,12 @@ function cellOf(s: PathSummary, here: boolean): Cell {
 }
 
 export function requestedAccess(p: Principal, context: RequestContext): RequestedAccess {
-  const grants = p.grants.filter((g): g is Grant & { path: string } => !!g.path).map((g) => {
-    const { implicit: _implicit, ...plain } = g;
-    return g.access === 'exec' ? { ...plain, scope: 'tree' as const } : plain;
-  });
+  const grants = p.grants
+    .filter((g): g is Grant & { path: string } => !!g.path)
+    .map((g) => {
+      const { implicit: _implicit, ...plain } = g;
+      return g.access === 'exec' ? { ...plain, scope: 'tree' as const } : plain;
+    });
   // One platform's slot of the index: with no implicit grant and no mechanism, every slot says the same.
   const ix = new PathIndex(grants);
   const asked = new Set([...grants.map((g) => g.path), ...(context.asked ?? [])]);

@@ -77,8 +77,13 @@ export function linuxMounts(grants: readonly Grant[], failures: StartFailure[] =
     // The write roots come back first, writable; then each allowRead, read-only, unless a write root bound back
     // at or above it holds it already (and one above a write root buries it: measured, 0.0.83).
     const writesBack = [...new Set(writeRoots)].filter((r) => isUnder(r, d.path)).sort(byDepth);
-    const readsBack = [...new Set(reads.filter(exists).map((r) => r.path))].filter((r) => isUnder(r, d.path) && !writesBack.some((w) => isUnder(r, w))).sort(byDepth);
-    const back: Mount[] = [...writesBack.map((r): Mount => ({ kind: 'host', path: r, write: true })), ...readsBack.map((r): Mount => ({ kind: 'host', path: r, write: false }))];
+    const readsBack = [...new Set(reads.filter(exists).map((r) => r.path))]
+      .filter((r) => isUnder(r, d.path) && !writesBack.some((w) => isUnder(r, w)))
+      .sort(byDepth);
+    const back: Mount[] = [
+      ...writesBack.map((r): Mount => ({ kind: 'host', path: r, write: true })),
+      ...readsBack.map((r): Mount => ({ kind: 'host', path: r, write: false })),
+    ];
     mounts.push(...back);
     units.push({ cover: tmpfs, back });
   }
@@ -89,7 +94,9 @@ export function linuxMounts(grants: readonly Grant[], failures: StartFailure[] =
     if (!meets) continue;
     // Where a read deny hides the path, its read-only bind is not made (it would bring the host's content back), but what is bound back below it becomes read-only (measured, 0.0.83).
     if (!hostShown(mounts, g.path)) {
-      const below = mounts.filter((m): m is Extract<Mount, { kind: 'host' }> => m.kind === 'host' && m.write && isUnder(m.path, g.path) && m.path !== '/');
+      const below = mounts.filter(
+        (m): m is Extract<Mount, { kind: 'host' }> => m.kind === 'host' && m.write && isUnder(m.path, g.path) && m.path !== '/',
+      );
       for (const m of below) if (hostShown(mounts, m.path)) mounts.push({ kind: 'host', path: m.path, write: false });
       continue;
     }
@@ -100,8 +107,7 @@ export function linuxMounts(grants: readonly Grant[], failures: StartFailure[] =
         if (u.cover.path === g.path || !isUnder(u.cover.path, g.path)) continue;
         mounts.push(u.cover, ...u.back.map((b): Mount => ({ kind: 'host', path: b.path, write: false })));
       }
-    }
-    else if (writeRoots.some((w) => isUnder(g.path, w))) {
+    } else if (writeRoots.some((w) => isUnder(g.path, w))) {
       // The first missing component gets the placeholder: a file where the parent exists, else an empty directory.
       const first = g.firstAbsent ?? g.path;
       // bubblewrap makes the mount point in the directory as the mounts so far show it: in a read-only bind
@@ -186,7 +192,9 @@ function deepestRead(grants: readonly Grant[], path: string, kinds: readonly Gra
  */
 function macosCell(grants: readonly Grant[], path: string): Cell {
   const read = deepestRead(grants, path, ['deny-read', 'read'])?.access !== 'deny-read';
-  const write = grants.some((g) => g.path && g.access === 'read-write' && isUnder(path, g.path)) && !grants.some((g) => g.path && g.access === 'deny-write' && isUnder(path, g.path));
+  const write =
+    grants.some((g) => g.path && g.access === 'read-write' && isUnder(path, g.path)) &&
+    !grants.some((g) => g.path && g.access === 'deny-write' && isUnder(path, g.path));
   return access({ read, write, exec: read, meta: true });
 }
 
@@ -204,7 +212,9 @@ function macosCell(grants: readonly Grant[], path: string): Cell {
 function windowsCell(grants: readonly Grant[], path: string): Cell {
   const readBy = deepestRead(grants, path, ['deny-read', 'read', 'read-write']);
   if (readBy?.access === 'deny-read') return denied;
-  const write = grants.some((g) => g.path && g.access === 'read-write' && isUnder(path, g.path)) && !grants.some((g) => g.path && g.access === 'deny-write' && isUnder(path, g.path));
+  const write =
+    grants.some((g) => g.path && g.access === 'read-write' && isUnder(path, g.path)) &&
+    !grants.some((g) => g.path && g.access === 'deny-write' && isUnder(path, g.path));
   const read = !!readBy;
   return access({ read, write, exec: read });
 }
@@ -219,7 +229,8 @@ const unavailableMechanism = fixed('srt-sandbox-unavailable');
 const offMechanism = fixed('srt-sandbox-off');
 const patternMechanism = fixed('srt-pattern');
 /** What sandbox-runtime gives where no grant names the path, one fact per regime. */
-const srtUngranted = <R extends Extract<Ungranted, { kind: 'srt-ungranted' }>['regime']>(regime: R): Ungranted => Object.freeze({ kind: 'srt-ungranted', regime });
+const srtUngranted = <R extends Extract<Ungranted, { kind: 'srt-ungranted' }>['regime']>(regime: R): Ungranted =>
+  Object.freeze({ kind: 'srt-ungranted', regime });
 const ungranted = {
   off: srtUngranted('off'),
   seatbelt: srtUngranted('seatbelt'),
@@ -256,11 +267,15 @@ export function runtimePrincipalAccess(ir: PolicyIR, p: Principal): PrincipalAcc
   const platforms: Readonly<Record<Platform, { readonly at: (path: string) => Cell; readonly elsewhere: Elsewhere }>> = {
     macos: {
       at: (path) => macosCell(grants, path),
-      elsewhere: offOn('macos') ? { cell: full, fact: ungranted.off, mechanism: offMechanism } : { cell: readable, fact: ungranted.seatbelt },
+      elsewhere: offOn('macos')
+        ? { cell: full, fact: ungranted.off, mechanism: offMechanism }
+        : { cell: readable, fact: ungranted.seatbelt },
     },
     linux: {
       at: (path) => linuxCell(mounts, path),
-      elsewhere: offOn('linux') ? { cell: full, fact: ungranted.off, mechanism: offMechanism } : { cell: access({ read: true, exec: true }), fact: ungranted.bubblewrap },
+      elsewhere: offOn('linux')
+        ? { cell: full, fact: ungranted.off, mechanism: offMechanism }
+        : { cell: access({ read: true, exec: true }), fact: ungranted.bubblewrap },
     },
     windows: {
       at: (path) => (unsandboxedWindows ? full : windowsCell(grants, path)),
@@ -283,22 +298,32 @@ export function runtimePrincipalAccess(ir: PolicyIR, p: Principal): PrincipalAcc
     }
     const failure = failures.find((f) => f.grant === g);
     for (const platform of PLATFORMS) {
-      const cell: Cell = platform === 'linux' && failure ? { kind: 'refused', because: { kind: 'srt-placeholder-unmakeable', at: failure.at, holder: failure.holder } } : at(g.path, platform);
+      const cell: Cell =
+        platform === 'linux' && failure
+          ? { kind: 'refused', because: { kind: 'srt-placeholder-unmakeable', at: failure.at, holder: failure.holder } }
+          : at(g.path, platform);
       effective[platform] = cell;
       if (offOn(platform)) notes[platform] = offMechanism;
       else if (platform === 'windows' && unsandboxedWindows) notes[platform] = unavailableMechanism;
       else if (platform === 'linux') {
         if (cell.kind === 'scratch') notes.linux = scratchMechanism;
-        else if (g.access === 'deny-read' && cell.kind === 'access' && cell.read) notes.linux = g.facts.existence === 'absent' ? skippedMechanism : restoredMechanism;
+        else if (g.access === 'deny-read' && cell.kind === 'access' && cell.read)
+          notes.linux = g.facts.existence === 'absent' ? skippedMechanism : restoredMechanism;
         else if (g.access === 'read-write' && g.facts.existence === 'absent') notes.linux = skippedMechanism;
         else if (g.access === 'deny-write' && g.facts.existence === 'absent' && cell.kind !== 'absent') notes.linux = placeholderMechanism;
       } else if (platform === 'macos' && g.access === 'deny-read' && cell.kind === 'access' && cell.write) notes.macos = writeOnlyMechanism;
     }
     const windowsWhy = g.implicit ? undefined : windowsUnmapped(g.path, ir.home);
     // An implicit grant applies where its platforms say (srt's own additions are its macOS and Linux sandboxes').
-    const on = (platform: Platform): boolean => !g.implicit || g.implicit.platforms.includes(platform) || (platform === 'windows' && unsandboxedWindows);
+    const on = (platform: Platform): boolean =>
+      !g.implicit || g.implicit.platforms.includes(platform) || (platform === 'windows' && unsandboxedWindows);
     const applies = windowsWhy && !unsandboxedWindows ? { ...everywhere, windows: false } : g.implicit ? byPlatform(on) : everywhere;
-    if (windowsWhy && !unsandboxedWindows) notes.windows = { kind: 'no-windows-spelling', path: g.path, why: windowsWhy.kind === 'outside-home' ? { kind: 'outside-home' } : { kind: 'name', problem: windowsWhy.problem } };
+    if (windowsWhy && !unsandboxedWindows)
+      notes.windows = {
+        kind: 'no-windows-spelling',
+        path: g.path,
+        why: windowsWhy.kind === 'outside-home' ? { kind: 'outside-home' } : { kind: 'name', problem: windowsWhy.problem },
+      };
     return { grant: g, requested, effective, notes, disclosures: {}, applies };
   });
   return {

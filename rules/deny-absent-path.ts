@@ -11,7 +11,10 @@ export const denyAbsentPath = defineRule({
       summary: 'A `deny` names a path that does not exist.',
       details:
         'macOS can express a future-path refusal: the Seatbelt rule also covers a path created later. Linux refuses the configuration, because it covers a denied path by mounting over it, which needs an existing target. Windows has nothing to label: a file created there later is readable by the agent. With `--fs none` the existence is unknown and the rule says so as info.',
-      bad: { toml: '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env.local"]  # does not exist', expect: ['3:9 error linux', '3:9 warning windows'] },
+      bad: {
+        toml: '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env.local"]  # does not exist',
+        expect: ['3:9 error linux', '3:9 warning windows'],
+      },
       good: { toml: '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env"]  # exists', expect: [] },
     },
   },
@@ -26,14 +29,16 @@ export const denyAbsentPath = defineRule({
     windows: {
       severity: 'warning',
       platforms: ['windows'],
-      text: (d: { path: string }) => `nothing to label at ${d.path} on Windows: it does not exist yet, and a file created there later is readable`,
+      text: (d: { path: string }) =>
+        `nothing to label at ${d.path} on Windows: it does not exist yet, and a file created there later is readable`,
       suggestion: alternative,
     },
     unknown: {
       severity: 'info',
       platforms: ['linux', 'windows'],
       machineDependent: true,
-      text: (d: { path: string; fs: string }) => `depends on the machine: Linux refuses a deny of ${d.path} if it does not exist, and Windows cannot label it (--fs ${d.fs} knows no paths)`,
+      text: (d: { path: string; fs: string }) =>
+        `depends on the machine: Linux refuses a deny of ${d.path} if it does not exist, and Windows cannot label it (--fs ${d.fs} knows no paths)`,
     },
   },
   explains: {

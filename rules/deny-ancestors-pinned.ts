@@ -8,11 +8,17 @@ export const denyAncestorsPinned = defineRule({
     id: 'deny-ancestors-pinned',
     seedRow: 'Our lowerings: a deny inside a write tree, and the rename of its ancestors',
     docs: {
-      summary: "A deny inside a write tree pins its ancestors: the workload cannot rename or remove them.",
+      summary: 'A deny inside a write tree pins its ancestors: the workload cannot rename or remove them.',
       details:
-        "A deny names a path. Inside a write tree the workload could rename an ancestor of it (`mv ~/project/a ~/project/b`) and read the denied path under its new name, on macOS in the same run and on Linux in the next one. So the lowerings pin every ancestor whose parent is writable: on Linux each becomes a mount point of its own (a mount point cannot be renamed or removed: EBUSY; moving a file between it and the rest of the tree is a cross-device rename, which `mv` handles by copying), on macOS the profile denies `file-write-unlink` on it, as sandbox-runtime does. Windows needs nothing: its deny is a no-read-up label on each file, which a rename carries along. Reported once per deny whose ancestors are pinned.",
-      bad: { toml: '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project"]\ndeny = ["~/project/src/main.py"]', expect: ['4:9 info macos,linux'] },
-      good: { toml: '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/output"]\ndeny = ["~/project/src/main.py"]  # src is not writable', expect: [] },
+        'A deny names a path. Inside a write tree the workload could rename an ancestor of it (`mv ~/project/a ~/project/b`) and read the denied path under its new name, on macOS in the same run and on Linux in the next one. So the lowerings pin every ancestor whose parent is writable: on Linux each becomes a mount point of its own (a mount point cannot be renamed or removed: EBUSY; moving a file between it and the rest of the tree is a cross-device rename, which `mv` handles by copying), on macOS the profile denies `file-write-unlink` on it, as sandbox-runtime does. Windows needs nothing: its deny is a no-read-up label on each file, which a rename carries along. Reported once per deny whose ancestors are pinned.',
+      bad: {
+        toml: '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project"]\ndeny = ["~/project/src/main.py"]',
+        expect: ['4:9 info macos,linux'],
+      },
+      good: {
+        toml: '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/output"]\ndeny = ["~/project/src/main.py"]  # src is not writable',
+        expect: [],
+      },
     },
   },
   messages: {

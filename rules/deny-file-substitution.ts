@@ -26,8 +26,10 @@ export const denyFileSubstitution = defineRule({
     },
   },
   explains: {
-    'empty-cover': (f) => (f.of === 'file' ? 'an empty read-only file covers it: reads succeed empty, writes fail' : 'an empty read-only tmpfs covers it'),
-    'linux-no-mount': (f) => (f.why.kind === 'no-lowering' ? `no Linux lowering for \`${f.why.list}\`: no mount` : linuxNoMountText[f.why.kind]),
+    'empty-cover': (f) =>
+      f.of === 'file' ? 'an empty read-only file covers it: reads succeed empty, writes fail' : 'an empty read-only tmpfs covers it',
+    'linux-no-mount': (f) =>
+      f.why.kind === 'no-lowering' ? `no Linux lowering for \`${f.why.list}\`: no mount` : linuxNoMountText[f.why.kind],
   },
   grant(g, ga, pa, ctx) {
     const cover = ga.notes.linux;
@@ -37,7 +39,11 @@ export const denyFileSubstitution = defineRule({
     if (!trees) treesOf.set(grants, (trees = firstTreeAt(grants)));
     const broader = firstTreeAbove(grants, trees, g.path);
     if (!broader) return;
-    ctx.report('empty', { span: g.span, related: [relatedGrant(broader, 'the broader grant the denied file sits in')] }, { path: shown(g) });
+    ctx.report(
+      'empty',
+      { span: g.span, related: [relatedGrant(broader, 'the broader grant the denied file sits in')] },
+      { path: shown(g) },
+    );
   },
 });
 

@@ -7,16 +7,20 @@ import { relatedGrant, shown, who } from './util.js';
 /** "MCP server `fs` can read it (its `read` of ~/ncproj, line 7)" */
 function others(list: readonly DenyOpenTo[]): string {
   return list
-    .map((o) => `${who(o.principal)} can ${o.read && o.write ? 'read and write' : o.write ? 'write' : 'read'} it (its \`${o.via.list}\` of ${o.via.written}, line ${o.via.span.start.line})`)
+    .map(
+      (o) =>
+        `${who(o.principal)} can ${o.read && o.write ? 'read and write' : o.write ? 'write' : 'read'} it (its \`${o.via.list}\` of ${o.via.written}, line ${o.via.span.start.line})`,
+    )
     .join('; ');
 }
 
-const key = (list: readonly DenyOpenTo[]): string => list.map((o) => `${o.principal.id}:${o.read}:${o.write}:${o.via.span.start.offset}`).join(' ');
+const key = (list: readonly DenyOpenTo[]): string =>
+  list.map((o) => `${o.principal.id}:${o.read}:${o.write}:${o.via.span.start.offset}`).join(' ');
 
 export const denyOpenToOthers = defineRule({
   meta: {
     id: 'deny-open-to-others',
-    seedRow: 'Our lowerings: one sandbox per principal, and what one principal\'s deny does for the others',
+    seedRow: "Our lowerings: one sandbox per principal, and what one principal's deny does for the others",
     docs: {
       summary: "A principal's deny does not protect the path from the other principals that can read or write it.",
       details:
@@ -35,7 +39,8 @@ export const denyOpenToOthers = defineRule({
     open: {
       severity: 'warning',
       platforms: ['macos', 'linux'],
-      text: (d: { owner: string; path: string; others: string }) => `${d.owner}'s deny of ${d.path} holds in its own sandbox only: ${d.others}`,
+      text: (d: { owner: string; path: string; others: string }) =>
+        `${d.owner}'s deny of ${d.path} holds in its own sandbox only: ${d.others}`,
       suggestion: "Deny the path in each other principal's table too, or narrow their grants so that none covers it.",
     },
   },
@@ -58,7 +63,12 @@ export const denyOpenToOthers = defineRule({
       const fix = fixOf(...tables.map((p) => addToList(p.written, p.grants, 'deny', [g.written])));
       ctx.report(
         'open',
-        { span: g.span, platforms, related: list.slice(0, 10).map((o) => relatedGrant(o.via, `${who(o.principal)}'s grant that covers it`)), fix },
+        {
+          span: g.span,
+          platforms,
+          related: list.slice(0, 10).map((o) => relatedGrant(o.via, `${who(o.principal)}'s grant that covers it`)),
+          fix,
+        },
         { owner: who(pa.principal), path: shown(g), others: others(list) },
       );
     }

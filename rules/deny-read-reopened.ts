@@ -8,24 +8,33 @@ export const denyReadReopened = defineRule({
     seedRow: 'sandbox-runtime README, Path Syntax (Linux): an allowRead or allowWrite path is bound back over a denied directory',
     dialects: ['srt', 'claude'],
     docs: {
-      summary: 'A write root at or inside a read-denied directory: Linux binds it back from the host, readable; macOS keeps it unreadable (write-only).',
+      summary:
+        'A write root at or inside a read-denied directory: Linux binds it back from the host, readable; macOS keeps it unreadable (write-only).',
       details:
-        "On Linux sandbox-runtime covers a `denyRead` directory with a tmpfs and then binds every `allowRead` and `allowWrite` path at or under it back from the host (linux-sandbox-utils.js, pushReadDenyDirMounts; README: \"An allowRead or allowWrite path is bound back over a denied directory\"). An `allowRead` there is the carve-out it is meant to be; an `allowWrite` there re-opens reading too, so the denied content is readable on Linux, while Seatbelt's `(deny file-read*)` keeps it unreadable on macOS, where the path is write-only. Measured with sandbox-runtime 0.0.83 under bubblewrap (test/linux/srt-differential.test.ts).",
-      bad: { toml: '{\n  "filesystem": {"denyRead": ["~/project"], "allowWrite": ["~/project/output"], "denyWrite": []},\n  "network": {"allowedDomains": [], "deniedDomains": []}\n}', expect: ['2:60 warning linux', '2:60 info macos'] },
-      good: { toml: '{\n  "filesystem": {"denyRead": ["~/project/.env"], "allowWrite": ["~/project/output"], "denyWrite": []},\n  "network": {"allowedDomains": [], "deniedDomains": []}\n}', expect: [] },
+        'On Linux sandbox-runtime covers a `denyRead` directory with a tmpfs and then binds every `allowRead` and `allowWrite` path at or under it back from the host (linux-sandbox-utils.js, pushReadDenyDirMounts; README: "An allowRead or allowWrite path is bound back over a denied directory"). An `allowRead` there is the carve-out it is meant to be; an `allowWrite` there re-opens reading too, so the denied content is readable on Linux, while Seatbelt\'s `(deny file-read*)` keeps it unreadable on macOS, where the path is write-only. Measured with sandbox-runtime 0.0.83 under bubblewrap (test/linux/srt-differential.test.ts).',
+      bad: {
+        toml: '{\n  "filesystem": {"denyRead": ["~/project"], "allowWrite": ["~/project/output"], "denyWrite": []},\n  "network": {"allowedDomains": [], "deniedDomains": []}\n}',
+        expect: ['2:60 warning linux', '2:60 info macos'],
+      },
+      good: {
+        toml: '{\n  "filesystem": {"denyRead": ["~/project/.env"], "allowWrite": ["~/project/output"], "denyWrite": []},\n  "network": {"allowedDomains": [], "deniedDomains": []}\n}',
+        expect: [],
+      },
     },
   },
   messages: {
     linux: {
       severity: 'warning',
       platforms: ['linux'],
-      text: (d: { write: string; deny: string }) => `Linux: the write root ${d.write} is bound back from the host inside the read-denied ${d.deny}, so it is readable there (macOS keeps it unreadable)`,
+      text: (d: { write: string; deny: string }) =>
+        `Linux: the write root ${d.write} is bound back from the host inside the read-denied ${d.deny}, so it is readable there (macOS keeps it unreadable)`,
       suggestion: 'Move the write root out of the read-denied directory, or accept that Linux reads it.',
     },
     macos: {
       severity: 'info',
       platforms: ['macos'],
-      text: (d: { write: string; deny: string }) => `macOS: ${d.write} is inside the read-denied ${d.deny}: the command can write it but not read it back (write-only)`,
+      text: (d: { write: string; deny: string }) =>
+        `macOS: ${d.write} is inside the read-denied ${d.deny}: the command can write it but not read it back (write-only)`,
     },
   },
   explains: {
@@ -34,10 +43,13 @@ export const denyReadReopened = defineRule({
   },
   grant(w, _ga, pa, ctx) {
     if (w.access !== 'read-write') return;
-    const d = authored(pa.principal).find((g) => g.access === 'deny-read' && g.path && g.facts.existence !== 'absent' && isUnder(w.path, g.path));
+    const d = authored(pa.principal).find(
+      (g) => g.access === 'deny-read' && g.path && g.facts.existence !== 'absent' && isUnder(w.path, g.path),
+    );
     if (!d) return;
     const data = { write: w.path, deny: d.path! };
-    if (w.facts.existence !== 'absent' && (d.facts.kind === 'dir' || d.path === w.path)) ctx.report('linux', { span: w.span, related: [relatedGrant(d, 'the read deny it re-opens')] }, data);
+    if (w.facts.existence !== 'absent' && (d.facts.kind === 'dir' || d.path === w.path))
+      ctx.report('linux', { span: w.span, related: [relatedGrant(d, 'the read deny it re-opens')] }, data);
     ctx.report('macos', { span: w.span, related: [relatedGrant(d, 'the read deny')] }, data);
   },
 });

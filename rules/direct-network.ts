@@ -7,13 +7,15 @@ import { who } from './util.js';
 const abstractClause: Record<AbstractSockets, string> = {
   reachable: " and the host's abstract unix sockets (the class of CVE-2020-15257)",
   scoped: "; Landlock's scope keeps it from the host's abstract unix sockets",
-  'scoped-from-abi-6': " and, on a kernel older than Landlock ABI 6 (Linux 6.12), the host's abstract unix sockets (the class of CVE-2020-15257), which Landlock scopes away from ABI 6 on",
+  'scoped-from-abi-6':
+    " and, on a kernel older than Landlock ABI 6 (Linux 6.12), the host's abstract unix sockets (the class of CVE-2020-15257), which Landlock scopes away from ABI 6 on",
 };
 
 const explainText: Record<AbstractSockets, string> = {
   reachable: "the host's loopback services (127.0.0.1) and its abstract unix sockets are reachable",
   scoped: "the host's loopback services (127.0.0.1) are reachable; its abstract unix sockets are not (Landlock's scope)",
-  'scoped-from-abi-6': "the host's loopback services (127.0.0.1) are reachable; its abstract unix sockets are not where the kernel has Landlock ABI 6 (Linux 6.12; Landlock's scope), and are below it",
+  'scoped-from-abi-6':
+    "the host's loopback services (127.0.0.1) are reachable; its abstract unix sockets are not where the kernel has Landlock ABI 6 (Linux 6.12; Landlock's scope), and are below it",
 };
 
 export const directNetwork = defineRule({
@@ -33,7 +35,8 @@ export const directNetwork = defineRule({
     bypass: {
       severity: 'warning',
       platforms: ['macos', 'windows'],
-      text: (d: { who: string; how: string }) => `${d.who} has a direct network exception (${d.how}): it bypasses gateway policy; other sandbox restrictions remain`,
+      text: (d: { who: string; how: string }) =>
+        `${d.who} has a direct network exception (${d.how}): it bypasses gateway policy; other sandbox restrictions remain`,
       suggestion: 'Keep gateway mode when policy must decide network requests.',
     },
     linux: {
@@ -41,12 +44,14 @@ export const directNetwork = defineRule({
       platforms: ['linux'],
       text: (d: { who: string; how: string; abstract: AbstractSockets }) =>
         `${d.who} has a direct network exception (${d.how}): it bypasses gateway policy and shares the host's network namespace, so it reaches the host's loopback services (a server on 127.0.0.1, such as a developer's database or dev server)${abstractClause[d.abstract]}; other sandbox restrictions remain`,
-      suggestion: 'Keep gateway mode when policy must decide network requests; on Linux, bind loopback services you must keep from the tool to another network namespace or require authentication.',
+      suggestion:
+        'Keep gateway mode when policy must decide network requests; on Linux, bind loopback services you must keep from the tool to another network namespace or require authentication.',
     },
   },
   explains: {
     'host-network-namespace': (f) => `the host's network namespace (--share-net): ${explainText[f.abstractSockets]}`,
-    'ip-peers-only': () => 'IP peers only, (remote ip "*:*"): the machine\'s unix sockets (ssh-agent, docker.sock, gpg-agent) stay closed, as without the exception; loopback services (127.0.0.1) are reachable',
+    'ip-peers-only': () =>
+      'IP peers only, (remote ip "*:*"): the machine\'s unix sockets (ssh-agent, docker.sock, gpg-agent) stay closed, as without the exception; loopback services (127.0.0.1) are reachable',
   },
   principal(pa, ctx) {
     const p = pa.principal;
@@ -55,7 +60,10 @@ export const directNetwork = defineRule({
     const abstract = network?.kind === 'host-network-namespace' ? network.abstractSockets : 'reachable';
     const data = { who: who(p), how: p.directNetwork.how === 'network-table' ? 'a network table' : '`contain_egress = false`', abstract };
     // Gateway mode: `contain_egress = true`, or no network table.
-    const fix = p.directNetwork.how === 'contain_egress' ? replaceText(p.directNetwork.span, 'true') : fixOf(removeHeaderLine(ctx.text, p.directNetwork.table));
+    const fix =
+      p.directNetwork.how === 'contain_egress'
+        ? replaceText(p.directNetwork.span, 'true')
+        : fixOf(removeHeaderLine(ctx.text, p.directNetwork.table));
     ctx.report('bypass', { span: p.directNetwork.span, fix }, data);
     ctx.report('linux', { span: p.directNetwork.span, fix }, data);
   },

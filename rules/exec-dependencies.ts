@@ -6,7 +6,9 @@ import { authored, listPaths, shown, who } from './util.js';
 
 /** The missing needs in words: what the program lacks, by kind, each named once. */
 export function missingInWords(missing: readonly MissingNeed[]): string {
-  const names = (kind: MissingNeed['need']['kind'], among = missing): string[] => [...new Set(among.filter((m) => m.need.kind === kind).map((m) => m.need.name))];
+  const names = (kind: MissingNeed['need']['kind'], among = missing): string[] => [
+    ...new Set(among.filter((m) => m.need.kind === kind).map((m) => m.need.name)),
+  ];
   const parts: string[] = [];
   const start = missing.filter(startsWith);
   const interp = names('interpreter', start);
@@ -18,7 +20,10 @@ export function missingInWords(missing: readonly MissingNeed[]): string {
   // What it runs and reads later: the programs, once each (what they need in turn is said as such, not listed again).
   const runs = [...new Set(missing.filter((m) => m.need.kind === 'runs').map((m) => m.candidate.walk.target))];
   const theirs = missing.some((m) => m.need.later && m.need.kind !== 'runs' && m.need.kind !== 'reads');
-  if (runs.length) parts.push(`the program${runs.length === 1 ? '' : 's'} it runs (${listPaths(runs)}${theirs ? `, and what ${runs.length === 1 ? 'it needs' : 'they need'}` : ''})`);
+  if (runs.length)
+    parts.push(
+      `the program${runs.length === 1 ? '' : 's'} it runs (${listPaths(runs)}${theirs ? `, and what ${runs.length === 1 ? 'it needs' : 'they need'}` : ''})`,
+    );
   const reads = names('reads');
   if (reads.length) parts.push(`the tree${reads.length === 1 ? '' : 's'} it reads (${listPaths(reads)})`);
   const last = parts.pop() ?? 'nothing';
@@ -39,7 +44,9 @@ function deniedInWords(missing: readonly MissingNeed[]): string {
 
 /** The grants as TOML a person can paste into the principal's table. */
 export function grantsInWords(add: GrantsToAdd, table: string): string {
-  const lists = (['read', 'read_file', 'exec'] as const).filter((l) => add[l].length).map((l) => `${l} = [${add[l].map((p) => JSON.stringify(p)).join(', ')}]`);
+  const lists = (['read', 'read_file', 'exec'] as const)
+    .filter((l) => add[l].length)
+    .map((l) => `${l} = [${add[l].map((p) => JSON.stringify(p)).join(', ')}]`);
   return lists.length ? `Add to [${table}]: ${lists.join('; ')}` : '';
 }
 
@@ -51,10 +58,12 @@ export function tableName(p: Pick<Principal, 'kind' | 'name'>): string {
 export const execDependencies = defineRule({
   meta: {
     id: 'exec-dependencies',
-    seedRow: "Box's platform table, row: Loader directory reads (alternative: grant exact executable files with their discovered transitive dependencies)",
+    seedRow:
+      "Box's platform table, row: Loader directory reads (alternative: grant exact executable files with their discovered transitive dependencies)",
     dialects: ['box'],
     docs: {
-      summary: 'A program an exec grant names cannot start, or cannot run what it runs, in the principal\'s Linux sandbox: its loader, libraries or helpers are not in the view.',
+      summary:
+        "A program an exec grant names cannot start, or cannot run what it runs, in the principal's Linux sandbox: its loader, libraries or helpers are not in the view.",
       details:
         "An `exec` grant binds the one file; the kernel also needs the program's ELF interpreter (PT_INTERP, which it checks for execute), the loader then opens its libraries (DT_NEEDED, searched through DT_RPATH, DT_RUNPATH with `$ORIGIN`, the loader's cache and the system directories, transitively), a `#!` script needs its interpreter, and some programs run others or read a tree (compiler/paths/programs.json: gcc's cc1, as and ld; git's exec path; make's /bin/sh; CPython's standard library; the program `env` runs). boxwright reads the files itself, through the filesystem view (never `ldd`, which runs them): `--fs host` reads them, a manifest records them (`{\"elf\": …}`, `{\"script\": …}`, `ldCache`, `path`), `--fs none` knows none (one info). Every link on the way counts: a grant may not name a link, so the directory that holds one must be read. The suggestion is the exact grants to add — read trees for the directories of links, one-file reads for the libraries, exec for what the kernel executes — as a fix. Reported on Linux (macOS's baseline and Windows' open reads give the system libraries); what the program opens later (a plugin, a `dlopen`) is not known before it runs (`boxwright run` reports the programs Landlock refused it).",
       bad: { toml: '[agent.filesystem]\nexec = ["/usr/bin/git"]', expect: ['2:9 warning linux'] },
@@ -85,13 +94,15 @@ export const execDependencies = defineRule({
     temporaries: {
       severity: 'info',
       platforms: ['linux'],
-      text: (d: { program: string; who: string }) => `${d.program} writes temporary files in $TMPDIR (/tmp without it), and ${d.who} cannot write /tmp on Linux: it fails unless TMPDIR names a directory under one of its write grants (boxwright run passes TMPDIR through)`,
+      text: (d: { program: string; who: string }) =>
+        `${d.program} writes temporary files in $TMPDIR (/tmp without it), and ${d.who} cannot write /tmp on Linux: it fails unless TMPDIR names a directory under one of its write grants (boxwright run passes TMPDIR through)`,
     },
     unknown: {
       severity: 'info',
       platforms: ['linux'],
       machineDependent: true,
-      text: (d: { path: string; fs: string }) => `depends on the machine: what executing ${d.path} needs (its loader, libraries, #! interpreter) must be in the view (--fs ${d.fs} knows no programs)`,
+      text: (d: { path: string; fs: string }) =>
+        `depends on the machine: what executing ${d.path} needs (its loader, libraries, #! interpreter) must be in the view (--fs ${d.fs} knows no programs)`,
     },
   },
   explains: {
@@ -105,7 +116,8 @@ export const execDependencies = defineRule({
     const p = pa.principal;
     if (!ctx.view.knowsFacts) {
       // Said once a lint, at the first exec grant: without machine facts no program's needs are known.
-      if (!unknownSaid.has(ctx) && g.facts.existence !== 'absent') ctx.report('unknown', { span: g.span }, { path: shown(g), fs: ctx.view.description });
+      if (!unknownSaid.has(ctx) && g.facts.existence !== 'absent')
+        ctx.report('unknown', { span: g.span }, { path: shown(g), fs: ctx.view.description });
       unknownSaid.add(ctx);
       return;
     }
@@ -115,11 +127,27 @@ export const execDependencies = defineRule({
     const fact = (ga.disclosures.linux ?? []).find((m) => m.kind === 'exec-needs-missing');
     if (fact?.kind === 'exec-needs-missing') {
       const add = grantsFor(fact.missing);
-      const fix = fixOf(...(['read', 'read_file', 'exec'] as const).filter((l) => add[l].length).map((l) => addToList(p.written, authored(p), l, add[l])));
+      const fix = fixOf(
+        ...(['read', 'read_file', 'exec'] as const).filter((l) => add[l].length).map((l) => addToList(p.written, authored(p), l, add[l])),
+      );
       const data = { program: shown(g), who: who(p), denied: deniedInWords(fact.missing), grants: grantsInWords(add, tableName(p)) };
       const later = fact.missing.filter((m) => !starting(m));
-      if (fact.starts) ctx.report('starts', { span: g.span, ...(fix ? { fix } : {}) }, { ...data, missing: missingInWords(fact.missing.filter(starting)), later: later.length ? missingInWords(later) : '' });
-      else ctx.report('runs', { span: g.span, ...(fix ? { fix } : {}) }, { ...data, missing: missingInWords(fact.missing), why: [...new Set(fact.missing.flatMap((m) => (m.need.reason ? [m.need.reason] : [])))].join('; ') });
+      if (fact.starts)
+        ctx.report(
+          'starts',
+          { span: g.span, ...(fix ? { fix } : {}) },
+          { ...data, missing: missingInWords(fact.missing.filter(starting)), later: later.length ? missingInWords(later) : '' },
+        );
+      else
+        ctx.report(
+          'runs',
+          { span: g.span, ...(fix ? { fix } : {}) },
+          {
+            ...data,
+            missing: missingInWords(fact.missing),
+            why: [...new Set(fact.missing.flatMap((m) => (m.need.reason ? [m.need.reason] : [])))].join('; '),
+          },
+        );
     }
     if (needs.temporaries) {
       const tmp = pa.effectiveAt('/tmp', 'linux');

@@ -7,7 +7,8 @@ import { listPaths, shown, who } from './util.js';
 const jit: Readonly<Record<string, string>> = runtimes.jitRuntimes;
 const escapeRegExp = (k: string): string => k.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
 /** A runtime's file name: exactly, or with a version (`python3.11`, `node20`). */
-const runtimeOf = (base: string): string | undefined => Object.keys(jit).find((k) => base === k || new RegExp(`^${escapeRegExp(k)}[0-9.]*$`).test(base));
+const runtimeOf = (base: string): string | undefined =>
+  Object.keys(jit).find((k) => base === k || new RegExp(`^${escapeRegExp(k)}[0-9.]*$`).test(base));
 
 export const execMemory = defineRule({
   meta: {
@@ -35,7 +36,8 @@ export const execMemory = defineRule({
       platforms: ['linux'],
       text: (d: { path: string; who: string; runtimes: readonly string[]; because: string }) =>
         `${d.path} holds JIT runtimes that ${d.who} can run on Linux (${d.because}): ${listPaths(d.runtimes)}; under the executable-memory filter they fail at runtime (V8 aborts with exit 133)`,
-      suggestion: 'Run them in a JIT-less mode (node --jitless, or `boxwright run --pass-env NODE_OPTIONS=--jitless` for a program that starts node, without WebAssembly; java -Xint; pypy --jit off), or grant a narrower tree that holds none.',
+      suggestion:
+        'Run them in a JIT-less mode (node --jitless, or `boxwright run --pass-env NODE_OPTIONS=--jitless` for a program that starts node, without WebAssembly; java -Xint; pypy --jit off), or grant a narrower tree that holds none.',
     },
   },
   grant(g, _ga, pa, ctx) {
@@ -61,7 +63,12 @@ export const execMemory = defineRule({
         if (cell.kind === 'access' && cell.exec && inspectPath(ctx.view, candidate).existence === 'exists') found.push(candidate);
       }
     }
-    const because = pa.linuxExec === 'mounts' ? 'read trees are executable there' : p.kind === 'tool' ? 'a tool runs what its content grants hold' : 'an exec grant makes them executable';
+    const because =
+      pa.linuxExec === 'mounts'
+        ? 'read trees are executable there'
+        : p.kind === 'tool'
+          ? 'a tool runs what its content grants hold'
+          : 'an exec grant makes them executable';
     if (found.length) ctx.report('reachable', { span: g.span }, { path: shown(g), who: who(p), runtimes: found.sort(), because });
   },
 });

@@ -31,7 +31,8 @@ export const execNotConfined = defineRule({
   explains: {
     'mounts-executable': () => 'bubblewrap cannot mount read trees non-executable (Landlock is off)',
     'exec-grant-readable': () => 'the executable is bound read-only: it can be read as well as run',
-    'loader-maps': () => 'not executable (Landlock checks execve), but the dynamic loader can still run a program from it (ld.so PROGRAM maps it)',
+    'loader-maps': () =>
+      'not executable (Landlock checks execve), but the dynamic loader can still run a program from it (ld.so PROGRAM maps it)',
   },
   principal(pa, ctx) {
     const p = pa.principal;
@@ -40,6 +41,13 @@ export const execNotConfined = defineRule({
     const first = readable[0];
     if (!first) return;
     const confined = pa.linuxExec === 'landlock';
-    ctx.report(confined ? 'loader' : 'executable', { span: first.span, related: relatedGrants(readable.slice(1), confined ? 'also loadable through the dynamic loader' : 'also executable on Linux') }, { who: who(p), count: readable.length });
+    ctx.report(
+      confined ? 'loader' : 'executable',
+      {
+        span: first.span,
+        related: relatedGrants(readable.slice(1), confined ? 'also loadable through the dynamic loader' : 'also executable on Linux'),
+      },
+      { who: who(p), count: readable.length },
+    );
   },
 });

@@ -49,11 +49,15 @@ export const hostTrustedPath = defineRule({
     id: 'host-trusted-path',
     seedRow: 'Our lowerings: what the host executes or trusts after a run (issue 21): read-only inside write grants on every platform',
     docs: {
-      summary: 'A write grant holds paths the host executes or trusts after the run (.git, shell start-up files, PATH directories in the home, editor and agent task configs, autostart, boxwright\'s own files): they stay read-only unless a grant names them.',
+      summary:
+        "A write grant holds paths the host executes or trusts after the run (.git, shell start-up files, PATH directories in the home, editor and agent task configs, autostart, boxwright's own files): they stay read-only unless a grant names them.",
       details:
         "A workload that may write what the host runs later gets out around the sandbox: `git config core.fsmonitor …` or a `.git/hooks/pre-commit` written inside `write = [\"~/project\"]` runs at the user's next `git status`; a `~/.bashrc` line at the next terminal; a `bwrap` in `~/.local/bin` at the next `boxwright run`. So every host-trusted path (compiler/paths/host-trusted.json, each entry with its reason and source: version-control metadata `.git`, `.hg`, `.svn` and what git runs from a git directory, a `.git` file and the git directories it names; shell start-up files; `~/.gitconfig` and `~/.config/git`; PATH directories in the home; `.vscode`, `.idea`, `.envrc`, `.claude`, `.codex`, `.cursor`, `.mcp.json`; autostart; `~/.config/boxwright`, the run cache, and the config, manifest and output directory of the command itself) inside a write grant is read-only by default: on Linux it is bound read-only over itself (a mount point: it cannot be renamed or removed, and its ancestors are pinned like a deny's), on macOS the profile denies `file-write*` on it and `file-write-unlink` on its ancestors, on Windows it keeps a Medium no-write-up label, so the Low token cannot write it. One that does not exist yet cannot be created on macOS (a path rule needs no file); Linux cannot refuse it (a mount needs an existing target, and Landlock only allows), nor can Windows (nothing to label). Home paths and the names at a write tree's root are looked for whether or not they exist; below the root, names are found where they exist, " +
         `${SEARCH_DEPTH} directory levels down (at most ${SEARCH_BUDGET} directories per config: the info says where the search stopped). This info names them at the grant; \`explain\` shows each in every column. To let the workload write one, name it (or a path inside it) in a write grant: that lifts it for that grant's scope, visibly in review, with a warning, and \`diff --fail-on widen\` reports it as a widening, in what is asked for (on every machine, since a write tree asks for its host-trusted paths read-only) and in what a machine with the path grants. For a TYBA session, the worktree's \`.git\` file stays read-only, and of the git directories it names the session grants what the agent's commits need (README, "TYBA worktrees").`,
-      bad: { toml: '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/.git"]  # its config and hooks stay read-only', expect: ['3:10 warning macos,linux,windows', '3:10 info macos,linux,windows'] },
+      bad: {
+        toml: '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/.git"]  # its config and hooks stay read-only',
+        expect: ['3:10 warning macos,linux,windows', '3:10 info macos,linux,windows'],
+      },
       good: { toml: '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/output"]  # holds no host-trusted path', expect: [] },
     },
   },
@@ -76,7 +80,8 @@ export const hostTrustedPath = defineRule({
       platforms: PLATFORMS,
       text: (d: { path: string; trusted: string; inside: boolean; why: string }) =>
         `${d.path} ${d.inside ? 'is inside' : 'is'} the host-trusted ${d.trusted}: the workload may write what the host runs or trusts after the run (${d.why})`,
-      suggestion: 'Grant a path outside it if the workload does not need to write there; if it does, review what the host runs from it after every run.',
+      suggestion:
+        'Grant a path outside it if the workload does not need to write there; if it does, review what the host runs from it after every run.',
     },
     unsearched: {
       severity: 'info',
@@ -88,7 +93,8 @@ export const hostTrustedPath = defineRule({
     worktreeGit: {
       severity: 'warning',
       platforms: PLATFORMS,
-      text: (d: { problem: string }) => `the session worktree's .git is not followed: ${d.problem}; it stays read-only, and no git directory is granted, so git fails in the sandbox`,
+      text: (d: { problem: string }) =>
+        `the session worktree's .git is not followed: ${d.problem}; it stays read-only, and no git directory is granted, so git fails in the sandbox`,
       suggestion: 'Make the worktree with `git worktree add` (TYBA does), and leave its .git file as git wrote it.',
     },
   },
@@ -116,11 +122,14 @@ export const hostTrustedPath = defineRule({
       const platforms = PLATFORMS.filter((p) => tas.some((ta) => ta.state[p] === 'read-only' || ta.state[p] === 'creatable'));
       const known = tas.filter((ta) => ta.trusted.facts.existence !== 'unknown');
       const unknown = tas.filter((ta) => ta.trusted.facts.existence === 'unknown');
-      const existing = known.filter((ta) => ta.trusted.facts.existence === 'exists' && PLATFORMS.some((p) => ta.state[p] === 'read-only')).map(named);
+      const existing = known
+        .filter((ta) => ta.trusted.facts.existence === 'exists' && PLATFORMS.some((p) => ta.state[p] === 'read-only'))
+        .map(named);
       const absent = known.filter((ta) => ta.trusted.facts.existence === 'absent').map((ta) => ta.trusted.path);
       // Said where one exists; the names a tree's root may hold, not there yet, are said with them (and in explain's rows).
       if (existing.length) ctx.report('readOnly', { span: tree.span, platforms }, { tree: shown(tree), existing, absent });
-      if (unknown.length) ctx.report('unknown', { span: tree.span, platforms }, { tree: shown(tree), paths: unknown.map((ta) => ta.trusted.path) });
+      if (unknown.length)
+        ctx.report('unknown', { span: tree.span, platforms }, { tree: shown(tree), paths: unknown.map((ta) => ta.trusted.path) });
     }
   },
   anyGrant(g, ga, pa, ctx) {
@@ -128,7 +137,12 @@ export const hostTrustedPath = defineRule({
     const ta = liftedBy(pa).get(g);
     if (ta) {
       const platforms = PLATFORMS.filter((p: Platform) => ga.applies[p] && writes(ga.effective[p]));
-      if (platforms.length) ctx.report('lifted', { span: g.span, platforms }, { path: shown(g), trusted: named(ta), inside: g.path !== ta.trusted.path, why: ta.trusted.why });
+      if (platforms.length)
+        ctx.report(
+          'lifted',
+          { span: g.span, platforms },
+          { path: shown(g), trusted: named(ta), inside: g.path !== ta.trusted.path, why: ta.trusted.why },
+        );
     }
     // Where the search stopped: at the write trees that hold what it did not list.
     if (!g.path || g.scope !== 'tree' || (g.access !== 'write' && g.access !== 'read-write')) return;

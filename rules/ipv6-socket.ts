@@ -18,7 +18,8 @@ export const ipv6Socket = defineRule({
     ipv6: {
       severity: 'warning',
       platforms: ['linux'],
-      text: (d: { who: string }) => `IPv6 sockets of ${d.who} fail at runtime on Linux: the socket filter permits only UNIX and IPv4 sockets, and the network exception keeps it`,
+      text: (d: { who: string }) =>
+        `IPv6 sockets of ${d.who} fail at runtime on Linux: the socket filter permits only UNIX and IPv4 sockets, and the network exception keeps it`,
       suggestion: 'Use a validated IPv4 destination or gateway route.',
     },
   },

@@ -20,13 +20,16 @@ export const listWithoutContent = defineRule({
       severity: 'error',
       platforms: ['linux'],
       // The platform document's text, byte for byte.
-      text: (d: { path: string }) => `${d.path} cannot be listed without its contents on Linux: the namespace backend has no lowering for \`list\`; grant \`read\` instead`,
-      suggestion: 'Grant read only if content access is acceptable, or use mediated directory access. That suggested change exposes file contents. Apply it only if that read access is acceptable.',
+      text: (d: { path: string }) =>
+        `${d.path} cannot be listed without its contents on Linux: the namespace backend has no lowering for \`list\`; grant \`read\` instead`,
+      suggestion:
+        'Grant read only if content access is acceptable, or use mediated directory access. That suggested change exposes file contents. Apply it only if that read access is acceptable.',
     },
     file: {
       severity: 'warning',
       platforms: ['macos'],
-      text: (d: { path: string }) => `\`list\` names a file, ${d.path}: a file has no entry names of its own, so macOS gives its properties only (existence, size, dates), not its content; use \`read_file\` for its content`,
+      text: (d: { path: string }) =>
+        `\`list\` names a file, ${d.path}: a file has no entry names of its own, so macOS gives its properties only (existence, size, dates), not its content; use \`read_file\` for its content`,
       suggestion: 'List the directory that holds the file, or grant `read_file` if its content may be read.',
     },
   },

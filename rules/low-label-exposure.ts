@@ -11,7 +11,10 @@ export const lowLabelExposure = defineRule({
       details:
         'A Low-integrity token may not write Medium objects (no-write-up), so each write grant becomes an allow ACE for the session SID plus a Low mandatory label on the tree. Any other low-integrity process on the machine (a browser sandbox, another agent) can then write there too. Reported once per principal, at its first write grant.',
       bad: { toml: '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project"]', expect: ['3:10 info windows'] },
-      good: { toml: '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/output"]  # the smallest write tree', expect: ['3:10 info windows'] },
+      good: {
+        toml: '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/output"]  # the smallest write tree',
+        expect: ['3:10 info windows'],
+      },
     },
   },
   messages: {
@@ -37,7 +40,11 @@ export const lowLabelExposure = defineRule({
     labelled.delete(pa); // a model may be linted again
     const first = grants?.[0];
     if (!grants || !first) return;
-    ctx.report('labelled', { span: first.span, related: relatedGrants(grants.slice(1), 'also labelled Low') }, { paths: grants.map((g) => g.path), who: who(pa.principal) });
+    ctx.report(
+      'labelled',
+      { span: first.span, related: relatedGrants(grants.slice(1), 'also labelled Low') },
+      { paths: grants.map((g) => g.path), who: who(pa.principal) },
+    );
   },
 });
 

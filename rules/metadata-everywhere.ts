@@ -33,7 +33,8 @@ export const metadataEverywhere = defineRule({
     },
   },
   explains: {
-    'content-not-metadata': () => 'TYBA: "content, not metadata": the existence, size and dates of every path stay visible; the content is denied',
+    'content-not-metadata': () =>
+      'TYBA: "content, not metadata": the existence, size and dates of every path stay visible; the content is denied',
     ungranted: (f) => ungrantedText[f.regime],
   },
   check(ctx) {

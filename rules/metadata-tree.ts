@@ -19,7 +19,8 @@ export const metadataTree = defineRule({
     absent: {
       severity: 'warning',
       platforms: ['linux'],
-      text: (d: { path: string }) => `Linux accepts \`metadata\` at ${d.path} but supplies no metadata-only tree: the path does not exist for the agent`,
+      text: (d: { path: string }) =>
+        `Linux accepts \`metadata\` at ${d.path} but supplies no metadata-only tree: the path does not exist for the agent`,
       suggestion: 'Use content reads only if acceptable (they expose file contents), or mediated metadata access.',
     },
   },

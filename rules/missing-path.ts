@@ -9,7 +9,7 @@ export const missingPath = defineRule({
     docs: {
       summary: 'A content or execution grant names a path that does not exist.',
       details:
-        'Content and execution grants must name existing paths (a `deny` is judged by `deny-absent-path`). So must a TYBA session\'s own directories on Linux (`--worktree`, `--agent-dir`), which are bound from the host. With `--fs none` existence is unknown: the rule reports one info that the result depends on the machine, and the verdict does not change. Use `--fs FILE.json` to lint for a machine described as data.',
+        "Content and execution grants must name existing paths (a `deny` is judged by `deny-absent-path`). So must a TYBA session's own directories on Linux (`--worktree`, `--agent-dir`), which are bound from the host. With `--fs none` existence is unknown: the rule reports one info that the result depends on the machine, and the verdict does not change. Use `--fs FILE.json` to lint for a machine described as data.",
       bad: { toml: '[agent.filesystem]\nread = ["~/projcet"]', expect: ['2:9 error macos,linux,windows'] },
       good: { toml: '[agent.filesystem]\nread = ["~/project"]', expect: [] },
     },
@@ -24,7 +24,8 @@ export const missingPath = defineRule({
     session: {
       severity: 'error',
       platforms: ['linux'],
-      text: (d: { path: string; what: string }) => `${d.what} ${d.path} does not exist: Linux mounts it from the host, so the sandbox could not start`,
+      text: (d: { path: string; what: string }) =>
+        `${d.what} ${d.path} does not exist: Linux mounts it from the host, so the sandbox could not start`,
       suggestion: 'Create the directory first, or give the session one that exists.',
     },
     unknown: {
@@ -36,12 +37,24 @@ export const missingPath = defineRule({
   },
   // TYBA's session directories (--worktree, --agent-dir), which the command line chose: Linux binds them from the host.
   implicitGrant(g, _ga, _pa, ctx) {
-    if (g.implicit.privateTmpfs || g.access !== 'read-write' || !g.path || !g.implicit.platforms.includes('linux') || g.facts.existence !== 'absent') return;
-    ctx.report('session', { span: g.span }, { path: g.path, what: g.path === ctx.ir.tyba?.worktree ? 'the session worktree' : "the agent's directory" });
+    if (
+      g.implicit.privateTmpfs ||
+      g.access !== 'read-write' ||
+      !g.path ||
+      !g.implicit.platforms.includes('linux') ||
+      g.facts.existence !== 'absent'
+    )
+      return;
+    ctx.report(
+      'session',
+      { span: g.span },
+      { path: g.path, what: g.path === ctx.ir.tyba?.worktree ? 'the session worktree' : "the agent's directory" },
+    );
   },
   grant(g, _ga, _pa, ctx) {
     if (g.access === 'deny' || g.facts.symlink) return;
-    if (g.facts.existence === 'unknown' && !g.expandProblem) ctx.report('unknown', { span: g.span }, { path: shown(g), fs: ctx.view.description });
+    if (g.facts.existence === 'unknown' && !g.expandProblem)
+      ctx.report('unknown', { span: g.span }, { path: shown(g), fs: ctx.view.description });
     else if (g.facts.existence === 'absent') ctx.report('missing', { span: g.span }, { path: shown(g) });
   },
 });

@@ -17,18 +17,21 @@ export const noWindowsPath = defineRule({
     worktree: {
       severity: 'warning',
       platforms: ['windows'],
-      text: (d: { worktree: string }) => `the session worktree ${d.worktree} is outside the home: it has no Windows meaning and gets no write grant in the Windows plan`,
+      text: (d: { worktree: string }) =>
+        `the session worktree ${d.worktree} is outside the home: it has no Windows meaning and gets no write grant in the Windows plan`,
       suggestion: 'Pass --worktree with the worktree the session uses, under --home.',
     },
     outside: {
       severity: 'warning',
       platforms: ['windows'],
-      text: (d: { path: string; list: string }) => `${d.path} has no Windows meaning (only paths under ~ map to %USERPROFILE%): this \`${d.list}\` entry is left out of the Windows plan`,
+      text: (d: { path: string; list: string }) =>
+        `${d.path} has no Windows meaning (only paths under ~ map to %USERPROFILE%): this \`${d.list}\` entry is left out of the Windows plan`,
     },
     name: {
       severity: 'warning',
       platforms: ['windows'],
-      text: (d: { path: string; list: string; problem: string }) => `${d.path} has no faithful Windows spelling (${d.problem}): this \`${d.list}\` entry is left out of the Windows plan`,
+      text: (d: { path: string; list: string; problem: string }) =>
+        `${d.path} has no faithful Windows spelling (${d.problem}): this \`${d.list}\` entry is left out of the Windows plan`,
     },
   },
   explains: {

@@ -24,7 +24,8 @@ export const noncanonicalPath = defineRule({
     spelling: {
       severity: 'error',
       platforms: PLATFORMS,
-      text: (d: { written: string; problems: readonly string[]; fixed: string }) => `\`${d.written}\` is not canonical: it has ${d.problems.join(' and ')}; write ${d.fixed}`,
+      text: (d: { written: string; problems: readonly string[]; fixed: string }) =>
+        `\`${d.written}\` is not canonical: it has ${d.problems.join(' and ')}; write ${d.fixed}`,
       suggestion: (d: { fixed: string }) => `Name the path as ${d.fixed}.`,
     },
     macos: {

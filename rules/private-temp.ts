@@ -22,7 +22,8 @@ export const privateTemp = defineRule({
     },
   },
   explains: {
-    'private-tmpfs': () => "a private tmpfs for this sandbox, empty at start and discarded at exit: never the host's /tmp, whose tmux, ssh-agent and X11 sockets would be reachable",
+    'private-tmpfs': () =>
+      "a private tmpfs for this sandbox, empty at start and discarded at exit: never the host's /tmp, whose tmux, ssh-agent and X11 sockets would be reachable",
   },
   anyGrant(g, ga, _pa, ctx) {
     if (ga.notes.linux?.kind === 'private-tmpfs') ctx.report('private', { span: g.span }, { path: g.path! });

@@ -30,7 +30,8 @@ export const protectedPath = defineRule({
     inside: {
       severity: 'error',
       platforms: PLATFORMS,
-      text: (d: { path: string; inside?: string; why: ProtectedPath['why'] }) => `${d.path} is ${d.inside ? `inside ${d.inside}, ` : ''}${reasons[d.why]}: it cannot be granted`,
+      text: (d: { path: string; inside?: string; why: ProtectedPath['why'] }) =>
+        `${d.path} is ${d.inside ? `inside ${d.inside}, ` : ''}${reasons[d.why]}: it cannot be granted`,
       suggestion: 'Grant only the files the workload needs, outside the protected locations.',
     },
     exposes: {
@@ -44,7 +45,8 @@ export const protectedPath = defineRule({
     exposesAbsent: {
       severity: 'warning',
       platforms: PLATFORMS,
-      text: (d: { path: string; absent: readonly string[] }) => `${d.path} would expose ${d.absent.join(', ')} if any were created: none exists on this machine yet`,
+      text: (d: { path: string; absent: readonly string[] }) =>
+        `${d.path} would expose ${d.absent.join(', ')} if any were created: none exists on this machine yet`,
       suggestion:
         'Grant a narrower path. Denying them is no remedy while they do not exist: Linux refuses a deny of an absent path (deny-absent-path), and Windows has nothing to label.',
     },
@@ -72,7 +74,11 @@ export const protectedPath = defineRule({
       return;
     }
     const named = existing.map((x) => x.written);
-    ctx.report('exposes', { span: g.span, fix: fixOf(addToList(p.written, p.grants, 'deny', named)) }, { path: shown(g), existing: named, absent });
+    ctx.report(
+      'exposes',
+      { span: g.span, fix: fixOf(addToList(p.written, p.grants, 'deny', named)) },
+      { path: shown(g), existing: named, absent },
+    );
   },
 });
 

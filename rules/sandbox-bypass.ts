@@ -4,43 +4,70 @@ import { setting, tool } from './runtime-util.js';
 
 /** sandbox-runtime switches that weaken or bypass the sandbox, each with the platforms it acts on and what it does (README, Security Limitations and Other Configuration). */
 const switches: readonly { key: string; platforms: readonly Platform[]; what: string }[] = [
-  { key: 'enableWeakerNestedSandbox', platforms: ['linux'], what: 'a weaker Linux sandbox for Docker without privileged namespaces ("considerably weakens security")' },
-  { key: 'allowNestedUserNamespaces', platforms: ['linux'], what: 'the command may create user namespaces, in which `denyWrite` and the mandatory denies do not hold' },
-  { key: 'network.allowAllUnixSockets', platforms: ['macos', 'linux'], what: 'every unix socket is allowed (Linux: the seccomp filter blocking socket(AF_UNIX) is not applied), so a docker.sock or an agent socket is a way out' },
-  { key: 'allowAppleEvents', platforms: ['macos'], what: 'Apple Events and Launch Services are allowed: an application the command opens runs outside the sandbox' },
+  {
+    key: 'enableWeakerNestedSandbox',
+    platforms: ['linux'],
+    what: 'a weaker Linux sandbox for Docker without privileged namespaces ("considerably weakens security")',
+  },
+  {
+    key: 'allowNestedUserNamespaces',
+    platforms: ['linux'],
+    what: 'the command may create user namespaces, in which `denyWrite` and the mandatory denies do not hold',
+  },
+  {
+    key: 'network.allowAllUnixSockets',
+    platforms: ['macos', 'linux'],
+    what: 'every unix socket is allowed (Linux: the seccomp filter blocking socket(AF_UNIX) is not applied), so a docker.sock or an agent socket is a way out',
+  },
+  {
+    key: 'allowAppleEvents',
+    platforms: ['macos'],
+    what: 'Apple Events and Launch Services are allowed: an application the command opens runs outside the sandbox',
+  },
   { key: 'enableWeakerNetworkIsolation', platforms: ['macos'], what: 'com.apple.trustd.agent is reachable, an exfiltration channel' },
 ];
 
 export const sandboxBypass = defineRule({
   meta: {
     id: 'sandbox-bypass',
-    seedRow: 'Claude Code #32285, #34044, #12515 (the sandbox silently off); sandboxing docs: allowUnsandboxedCommands, excludedCommands, failIfUnavailable; sandbox-runtime README, Security Limitations',
+    seedRow:
+      'Claude Code #32285, #34044, #12515 (the sandbox silently off); sandboxing docs: allowUnsandboxedCommands, excludedCommands, failIfUnavailable; sandbox-runtime README, Security Limitations',
     dialects: ['srt', 'claude'],
     docs: {
-      summary: 'A setting that lets a command run outside the sandbox, or weakens it: unsandboxed retries, excluded commands, a sandbox that silently does not start, weaker modes.',
+      summary:
+        'A setting that lets a command run outside the sandbox, or weakens it: unsandboxed retries, excluded commands, a sandbox that silently does not start, weaker modes.',
       details:
-        "Claude Code: `allowUnsandboxedCommands` (default true) lets a command that fails in the sandbox be retried outside it with `dangerouslyDisableSandbox`; `excludedCommands` run outside it; and when the sandbox cannot start (bubblewrap, socat or ripgrep missing, an unsupported platform) Claude Code warns and runs commands unsandboxed unless `failIfUnavailable` is true (code.claude.com/docs/en/sandboxing; anthropics/claude-code#32285, #34044, #12515 report it happening without a visible warning). Native Windows has no Claude Code sandbox at all. sandbox-runtime: `enableWeakerNestedSandbox`, `allowNestedUserNamespaces`, `allowAllUnixSockets`, `allowAppleEvents`, `enableWeakerNetworkIsolation` weaken it as its README says, and `httpProxyPort`/`socksProxyPort` hand the network filtering to a proxy it does not control. A warning on the platforms each acts on.",
-      bad: { toml: '{\n  "sandbox": {"enabled": true, "excludedCommands": ["docker"], "failIfUnavailable": true, "allowUnsandboxedCommands": false}\n}', expect: ['2:52 warning macos,linux,windows', '2:85 warning windows'] },
-      good: { toml: '{\n  "filesystem": {"denyRead": [], "allowWrite": [], "denyWrite": []},\n  "network": {"allowedDomains": [], "deniedDomains": []}\n}', expect: [] },
+        'Claude Code: `allowUnsandboxedCommands` (default true) lets a command that fails in the sandbox be retried outside it with `dangerouslyDisableSandbox`; `excludedCommands` run outside it; and when the sandbox cannot start (bubblewrap, socat or ripgrep missing, an unsupported platform) Claude Code warns and runs commands unsandboxed unless `failIfUnavailable` is true (code.claude.com/docs/en/sandboxing; anthropics/claude-code#32285, #34044, #12515 report it happening without a visible warning). Native Windows has no Claude Code sandbox at all. sandbox-runtime: `enableWeakerNestedSandbox`, `allowNestedUserNamespaces`, `allowAllUnixSockets`, `allowAppleEvents`, `enableWeakerNetworkIsolation` weaken it as its README says, and `httpProxyPort`/`socksProxyPort` hand the network filtering to a proxy it does not control. A warning on the platforms each acts on.',
+      bad: {
+        toml: '{\n  "sandbox": {"enabled": true, "excludedCommands": ["docker"], "failIfUnavailable": true, "allowUnsandboxedCommands": false}\n}',
+        expect: ['2:52 warning macos,linux,windows', '2:85 warning windows'],
+      },
+      good: {
+        toml: '{\n  "filesystem": {"denyRead": [], "allowWrite": [], "denyWrite": []},\n  "network": {"allowedDomains": [], "deniedDomains": []}\n}',
+        expect: [],
+      },
     },
   },
   messages: {
     unsandboxedRetry: {
       severity: 'warning',
       platforms: ['macos', 'linux'],
-      text: (d: { how: string }) => `${d.how}: a command that fails in the sandbox can be retried outside it (\`dangerouslyDisableSandbox\`), with all your access`,
+      text: (d: { how: string }) =>
+        `${d.how}: a command that fails in the sandbox can be retried outside it (\`dangerouslyDisableSandbox\`), with all your access`,
       suggestion: 'Set "allowUnsandboxedCommands": false (strict sandbox mode).',
     },
     excluded: {
       severity: 'warning',
       platforms: PLATFORMS,
-      text: (d: { command: string }) => `\`${d.command}\` is an excluded command: Claude Code runs it outside the sandbox, with all your access`,
+      text: (d: { command: string }) =>
+        `\`${d.command}\` is an excluded command: Claude Code runs it outside the sandbox, with all your access`,
       suggestion: 'Remove it from excludedCommands, or grant what it needs inside the sandbox.',
     },
     failOpen: {
       severity: 'warning',
       platforms: ['macos', 'linux'],
-      text: (d: { how: string }) => `${d.how}: if the sandbox cannot start (on Linux: bubblewrap, socat or ripgrep missing), Claude Code runs commands unsandboxed (anthropics/claude-code#32285, #34044, #12515)`,
+      text: (d: { how: string }) =>
+        `${d.how}: if the sandbox cannot start (on Linux: bubblewrap, socat or ripgrep missing), Claude Code runs commands unsandboxed (anthropics/claude-code#32285, #34044, #12515)`,
       suggestion: 'Set "failIfUnavailable": true, so that commands are refused instead.',
     },
     windowsUnsandboxed: {
@@ -64,24 +91,36 @@ export const sandboxBypass = defineRule({
     externalProxy: {
       severity: 'warning',
       platforms: PLATFORMS,
-      text: (d: { key: string }) => `\`${d.key}\` hands the network to an external proxy: ${'sandbox-runtime'} starts none of its own, so \`allowedDomains\` is that proxy's to enforce`,
+      text: (d: { key: string }) =>
+        `\`${d.key}\` hands the network to an external proxy: ${'sandbox-runtime'} starts none of its own, so \`allowedDomains\` is that proxy's to enforce`,
     },
   },
   explains: {
-    'srt-sandbox-unavailable': () => 'Claude Code has no sandbox on native Windows: commands run unsandboxed unless failIfUnavailable refuses them',
+    'srt-sandbox-unavailable': () =>
+      'Claude Code has no sandbox on native Windows: commands run unsandboxed unless failIfUnavailable refuses them',
   },
   check(ctx) {
     const ir = ctx.ir;
     if (ir.dialect === 'claude') {
       if (setting(ir, 'enabled')?.value !== true) return;
       const retry = setting(ir, 'allowUnsandboxedCommands');
-      if (retry?.value !== false) ctx.report('unsandboxedRetry', { span: retry?.span ?? ir.runtime!.settings.get('sandbox')!.keySpan }, { how: retry ? '`allowUnsandboxedCommands` is true' : '`allowUnsandboxedCommands` is not set (its default is true)' });
+      if (retry?.value !== false)
+        ctx.report(
+          'unsandboxedRetry',
+          { span: retry?.span ?? ir.runtime!.settings.get('sandbox')!.keySpan },
+          { how: retry ? '`allowUnsandboxedCommands` is true' : '`allowUnsandboxedCommands` is not set (its default is true)' },
+        );
       const excluded = setting(ir, 'excludedCommands');
-      if (Array.isArray(excluded?.value) && excluded.value.length) ctx.report('excluded', { span: excluded.span }, { command: (excluded.value as unknown[]).map(String).join('`, `') });
+      if (Array.isArray(excluded?.value) && excluded.value.length)
+        ctx.report('excluded', { span: excluded.span }, { command: (excluded.value as unknown[]).map(String).join('`, `') });
       const fail = setting(ir, 'failIfUnavailable');
       const at = fail?.span ?? ir.runtime!.settings.get('sandbox')!.keySpan;
       if (fail?.value !== true) {
-        ctx.report('failOpen', { span: at }, { how: fail ? '`failIfUnavailable` is false' : '`failIfUnavailable` is not set (its default is false)' });
+        ctx.report(
+          'failOpen',
+          { span: at },
+          { how: fail ? '`failIfUnavailable` is false' : '`failIfUnavailable` is not set (its default is false)' },
+        );
         ctx.report('windowsUnsandboxed', { span: at });
       } else ctx.report('windowsRefused', { span: at });
     }

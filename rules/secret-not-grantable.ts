@@ -11,7 +11,7 @@ export const secretNotGrantable = defineRule({
     docs: {
       summary: "A read_allow names a listed secret (or TYBA's data directory), or a tree that holds one.",
       details:
-        'On macOS denials beat permissions: read_allow cannot re-open a listed secret, so the entry has no effect. On Linux read_allow works, so it exposes the secret. On Windows read_allow is inert and the secret keeps its deny-read label. The same entry therefore means three different things; a read_allow of an ancestor (such as `~`) exposes the secrets below it on Linux. The session\'s own directories (`--worktree`, `--agent-dir`) are read-write: one that is or holds a listed secret location (`--agent-dir ~/.ssh`, `--worktree ~`) exposes it on Linux too, read-write, and is reported the same way.',
+        "On macOS denials beat permissions: read_allow cannot re-open a listed secret, so the entry has no effect. On Linux read_allow works, so it exposes the secret. On Windows read_allow is inert and the secret keeps its deny-read label. The same entry therefore means three different things; a read_allow of an ancestor (such as `~`) exposes the secrets below it on Linux. The session's own directories (`--worktree`, `--agent-dir`) are read-write: one that is or holds a listed secret location (`--agent-dir ~/.ssh`, `--worktree ~`) exposes it on Linux too, read-write, and is reported the same way.",
       bad: { toml: '[sandbox]\nread_allow = ["~/.aws"]', expect: ['2:15 warning macos', '2:15 warning linux', '2:15 info windows'] },
       good: { toml: '[sandbox]\nread_allow = ["~/datasets"]', expect: [] },
     },
@@ -20,12 +20,14 @@ export const secretNotGrantable = defineRule({
     macos: {
       severity: 'warning',
       platforms: ['macos'],
-      text: (d: { path: string; secret: string }) => `read_allow ${d.path} has no effect on macOS: ${d.secret} is a listed secret, and denials beat permissions`,
+      text: (d: { path: string; secret: string }) =>
+        `read_allow ${d.path} has no effect on macOS: ${d.secret} is a listed secret, and denials beat permissions`,
     },
     linux: {
       severity: 'warning',
       platforms: ['linux'],
-      text: (d: { path: string; secret: string }) => `read_allow ${d.path} works on Linux: the listed secret ${d.secret} is exposed to the agent`,
+      text: (d: { path: string; secret: string }) =>
+        `read_allow ${d.path} works on Linux: the listed secret ${d.secret} is exposed to the agent`,
       suggestion: 'Remove the entry: a secret the agent needs should reach it through a mediated request, not a read.',
     },
     windows: {
@@ -43,7 +45,8 @@ export const secretNotGrantable = defineRule({
     exposesBelow: {
       severity: 'warning',
       platforms: ['linux'],
-      text: (d: { path: string; names: readonly string[] }) => `read_allow ${d.path} exposes the listed secrets below it on Linux (${d.names.join(', ')}); macOS and Windows keep ${d.names.length === 1 && d.names[0] === d.path ? 'it' : 'them'} denied`,
+      text: (d: { path: string; names: readonly string[] }) =>
+        `read_allow ${d.path} exposes the listed secrets below it on Linux (${d.names.join(', ')}); macOS and Windows keep ${d.names.length === 1 && d.names[0] === d.path ? 'it' : 'them'} denied`,
       suggestion: 'Allow a narrower path that holds no secret.',
     },
   },
@@ -58,7 +61,12 @@ export const secretNotGrantable = defineRule({
     const tyba = ctx.ir.tyba;
     const hit = protectedHit(g.path, secretsOf(ctx.ir));
     const names = hit.inside[0] ? [hit.inside[0].path] : hit.exposes.map((x) => x.written);
-    if (names.length) ctx.report('session', { span: g.span }, { path: g.path, what: g.path === tyba?.worktree ? 'the session worktree' : "the agent's directory", names });
+    if (names.length)
+      ctx.report(
+        'session',
+        { span: g.span },
+        { path: g.path, what: g.path === tyba?.worktree ? 'the session worktree' : "the agent's directory", names },
+      );
   },
   grant(g, _ga, _pa, ctx) {
     if (g.list !== 'read_allow') return;
@@ -78,7 +86,11 @@ export const secretNotGrantable = defineRule({
 /** The secrets and TYBA's data directory in this config's home, once a lint. */
 function secretsOf(ir: PolicyIR): readonly ProtectedPath[] {
   let out = secrets.get(ir);
-  if (!out) secrets.set(ir, (out = protectedPaths(ir.home, ir.tyba?.dataDir ?? '~/.tyba').filter((x) => x.why === 'secret' || x.why === 'tyba-data')));
+  if (!out)
+    secrets.set(
+      ir,
+      (out = protectedPaths(ir.home, ir.tyba?.dataDir ?? '~/.tyba').filter((x) => x.why === 'secret' || x.why === 'tyba-data')),
+    );
   return out;
 }
 const secrets = new WeakMap<PolicyIR, readonly ProtectedPath[]>();

@@ -24,7 +24,8 @@ export const sharedTempWrite = defineRule({
       platforms: ['linux'],
       text: (d: { path: string; temp: string; what: string }) =>
         `${d.path === d.temp ? d.path : `${d.path} holds ${d.temp}, which`} is the host's shared temp directory on Linux, writable here: ${d.what}`,
-      suggestion: 'Grant the workload a temp directory of its own instead (mkdir -p ~/.cache/agent-tmp; write = ["~/.cache/agent-tmp"]) and run it with TMPDIR set to it.',
+      suggestion:
+        'Grant the workload a temp directory of its own instead (mkdir -p ~/.cache/agent-tmp; write = ["~/.cache/agent-tmp"]) and run it with TMPDIR set to it.',
     },
   },
   grant(g, _ga, _pa, ctx) {

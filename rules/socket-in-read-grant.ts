@@ -29,7 +29,8 @@ export const socketInReadGrant = defineRule({
       severity: 'info',
       platforms: ['linux'],
       machineDependent: true,
-      text: (d: { fs: string }) => `depends on the machine: a content grant that holds a bound unix socket lets the workload connect to it (--fs ${d.fs} knows no sockets)`,
+      text: (d: { fs: string }) =>
+        `depends on the machine: a content grant that holds a bound unix socket lets the workload connect to it (--fs ${d.fs} knows no sockets)`,
     },
   },
   explains: {
@@ -45,7 +46,12 @@ export const socketInReadGrant = defineRule({
     const reachable = ga.sockets;
     if (!reachable || ctx.ir.sockets === 'unknown') return;
     const data = { who: who(pa.principal), path: shown(g) };
-    if (reachable.linux) ctx.report('linux', { span: g.span, fix: fixOf(addToList(pa.principal.written, pa.principal.grants, 'deny', reachable.linux)) }, { ...data, sockets: reachable.linux });
+    if (reachable.linux)
+      ctx.report(
+        'linux',
+        { span: g.span, fix: fixOf(addToList(pa.principal.written, pa.principal.grants, 'deny', reachable.linux)) },
+        { ...data, sockets: reachable.linux },
+      );
   },
 });
 

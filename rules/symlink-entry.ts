@@ -18,19 +18,26 @@ export const symlinkEntry = defineRule({
     link: {
       severity: 'error',
       platforms: PLATFORMS,
-      text: (d: { written: string; link: string; resolved: string }) => `\`${d.written}\` goes through the symbolic link ${d.link}; name the resolved target ${d.resolved}`,
+      text: (d: { written: string; link: string; resolved: string }) =>
+        `\`${d.written}\` goes through the symbolic link ${d.link}; name the resolved target ${d.resolved}`,
       suggestion: (d: { resolved: string }) => `Name the resolved target ${d.resolved}.`,
     },
     loop: {
       severity: 'error',
       platforms: PLATFORMS,
-      text: (d: { written: string; link: string }) => `\`${d.written}\` goes through the symbolic link ${d.link}, and following the links never ends (a loop): it names no file`,
+      text: (d: { written: string; link: string }) =>
+        `\`${d.written}\` goes through the symbolic link ${d.link}, and following the links never ends (a loop): it names no file`,
       suggestion: 'Fix the links on the machine, or name the real file or directory that the entry means.',
     },
   },
   entry(e, _pa, ctx) {
     const link = e.facts.symlink;
     if (link?.loop) ctx.report('loop', { span: e.span }, { written: e.written, link: link.link });
-    else if (link) ctx.report('link', { span: e.span, fix: replaceString(e.span, link.resolved) }, { written: e.written, link: link.link, resolved: link.resolved });
+    else if (link)
+      ctx.report(
+        'link',
+        { span: e.span, fix: replaceString(e.span, link.resolved) },
+        { written: e.written, link: link.link, resolved: link.resolved },
+      );
   },
 });

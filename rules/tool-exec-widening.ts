@@ -18,7 +18,8 @@ export const toolExecWidening = defineRule({
     executable: {
       severity: 'info',
       platforms: ['linux'],
-      text: (d: { who: string; paths: readonly string[] }) => `Linux makes ${d.who}'s read and write mounts executable: programs under ${listPaths(d.paths)} can run`,
+      text: (d: { who: string; paths: readonly string[] }) =>
+        `Linux makes ${d.who}'s read and write mounts executable: programs under ${listPaths(d.paths)} can run`,
       suggestion: 'Grant the tool only the files and directories its task requires.',
     },
   },
@@ -30,6 +31,11 @@ export const toolExecWidening = defineRule({
     if (p.kind !== 'tool') return;
     const content = authored(p).filter((g) => g.path && (g.access === 'read' || g.access === 'write' || g.access === 'read-write'));
     const first = content[0];
-    if (first) ctx.report('executable', { span: first.span, related: relatedGrants(content.slice(1), 'also executable') }, { who: who(p), paths: content.map((g) => g.path!) });
+    if (first)
+      ctx.report(
+        'executable',
+        { span: first.span, related: relatedGrants(content.slice(1), 'also executable') },
+        { who: who(p), paths: content.map((g) => g.path!) },
+      );
   },
 });

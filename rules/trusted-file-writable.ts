@@ -42,11 +42,20 @@ export const trustedFileWritable = defineRule({
     id: 'trusted-file-writable',
     seedRow: "Design (issue 21): nothing the host trusts later may be written by the workload — boxwright's own inputs and outputs",
     docs: {
-      summary: "A principal can write one of boxwright's own files: the config, the --fs manifest, the compile --out directory, bubblewrap, or boxwright itself.",
+      summary:
+        "A principal can write one of boxwright's own files: the config, the --fs manifest, the compile --out directory, bubblewrap, or boxwright itself.",
       details:
         "What boxwright reads or executes after a run must not be the workload's to change. A config inside its own write tree (a repository's sandbox config, with `write = [\"~/project\"]`) is rewritten by run 1, and run 2 of the same command line grants what the rewrite says; an `--fs` manifest the same for the facts; a `compile --out` directory inside a write tree lets the workload rewrite the argv and the launch file that the next `DIR/agent.run` executes; a bubblewrap under a write grant, or boxwright's own package, runs outside every sandbox. boxwright judges each file it was given (lint and explain: the config and the manifest; compile: and the --out directory; run: and the bubblewrap and boxwright it executes) against every principal's effective access, on each platform, and refuses: `compile` writes nothing, `run` exits 125 before anything starts, and the Linux launcher refuses a config or a directory of its own that its mounts make writable. The compiled Linux mounts are read back for the same question (a mount writable where the model says otherwise is refused too). Keep these files outside every write grant, or deny them inside it.",
-      bad: { toml: '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project"]', readFrom: '/home/dev/project/sandbox.toml', expect: ['3:10 error macos,linux,windows'] },
-      good: { toml: '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/output"]', readFrom: '/home/dev/project/sandbox.toml', expect: [] },
+      bad: {
+        toml: '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project"]',
+        readFrom: '/home/dev/project/sandbox.toml',
+        expect: ['3:10 error macos,linux,windows'],
+      },
+      good: {
+        toml: '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/output"]',
+        readFrom: '/home/dev/project/sandbox.toml',
+        expect: [],
+      },
     },
   },
   messages: {
@@ -72,7 +81,8 @@ export const trustedFileWritable = defineRule({
         const g = writingGrant(pa, f, platform);
         if (g) by.set(g, [...(by.get(g) ?? []), platform]);
       }
-      for (const [g, platforms] of by) ctx.report('writable', { span: g.span, platforms }, { who: who(pa.principal), path: f.path, role: f.role });
+      for (const [g, platforms] of by)
+        ctx.report('writable', { span: g.span, platforms }, { who: who(pa.principal), path: f.path, role: f.role });
     }
   },
 });

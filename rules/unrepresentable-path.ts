@@ -23,12 +23,14 @@ export const unrepresentablePath = defineRule({
     control: {
       severity: 'error',
       platforms: PLATFORMS,
-      text: (d: { path: string; control: string }) => `path ${JSON.stringify(d.path)} holds the control character ${d.control}: no artifact may hold it`,
+      text: (d: { path: string; control: string }) =>
+        `path ${JSON.stringify(d.path)} holds the control character ${d.control}: no artifact may hold it`,
     },
     seatbeltLength: {
       severity: 'error',
       platforms: ['macos'],
-      text: (d: { bytes: number }) => `path is ${d.bytes} bytes long: Seatbelt accepts string literals of about ${seatbeltMaxBytes} bytes at most`,
+      text: (d: { bytes: number }) =>
+        `path is ${d.bytes} bytes long: Seatbelt accepts string literals of about ${seatbeltMaxBytes} bytes at most`,
     },
     linuxLength: {
       severity: 'error',
@@ -40,7 +42,8 @@ export const unrepresentablePath = defineRule({
     const path = e.path ?? e.written;
     const control = controlCharacter(path);
     // A NUL ends a C string on every platform; other control characters only an SBPL literal and a Windows name.
-    if (control) ctx.report('control', { span: e.span, platforms: control === 'U+0000' ? PLATFORMS : ['macos', 'windows'] }, { path, control });
+    if (control)
+      ctx.report('control', { span: e.span, platforms: control === 'U+0000' ? PLATFORMS : ['macos', 'windows'] }, { path, control });
     const bytes = Buffer.byteLength(path, 'utf8');
     if (bytes > seatbeltMaxBytes) ctx.report('seatbeltLength', { span: e.span }, { bytes });
     if (bytes > linuxMaxBytes) ctx.report('linuxLength', { span: e.span }, { bytes });

@@ -19,7 +19,8 @@ export const workspaceNoContent = defineRule({
     empty: {
       severity: 'info',
       platforms: PLATFORMS,
-      text: (d: { path: string; who: string }) => `workspace ${d.path} of ${d.who} grants no content: on Linux it is an empty initial directory, on macOS Seatbelt refuses access to it`,
+      text: (d: { path: string; who: string }) =>
+        `workspace ${d.path} of ${d.who} grants no content: on Linux it is an empty initial directory, on macOS Seatbelt refuses access to it`,
       suggestion: 'Declare the required content grants or use mediated access.',
     },
   },

@@ -5,7 +5,8 @@ import { who } from './util.js';
 export const workspaceUnavailable = defineRule({
   meta: {
     id: 'workspace-unavailable',
-    seedRow: "Box's platform table, rows: Unreachable paths and workspace (\"can provide an empty initial directory\"), and Namespace setup (\"requires successful namespace creation and mount setup\")",
+    seedRow:
+      'Box\'s platform table, rows: Unreachable paths and workspace ("can provide an empty initial directory"), and Namespace setup ("requires successful namespace creation and mount setup")',
     dialects: ['box'],
     docs: {
       summary: 'The workspace cannot be the starting directory on Linux: bubblewrap would fail to enter it.',
@@ -36,12 +37,16 @@ export const workspaceUnavailable = defineRule({
     if (!ws?.path) return;
     const cell = pa.effectiveAt(ws.path, 'linux');
     // Inside a denied directory's empty cover (a deny the Linux mounts cover: its cell is empty).
-    const cover = pa.grants.find((ga) => ga.grant.access === 'deny' && ga.grant.path && isStrictlyUnder(ws.path!, ga.grant.path) && ga.effective.linux.kind === 'empty');
+    const cover = pa.grants.find(
+      (ga) =>
+        ga.grant.access === 'deny' && ga.grant.path && isStrictlyUnder(ws.path!, ga.grant.path) && ga.effective.linux.kind === 'empty',
+    );
     if (cover) {
       ctx.report('covered', { span: ws.span }, { path: ws.path, who: who(pa.principal), deny: cover.grant.path! });
       return;
     }
     // Held by a mount (the model gives access there) but absent on the host.
-    if (cell.kind === 'access' && ws.facts.existence === 'absent') ctx.report('absent', { span: ws.span }, { path: ws.path, who: who(pa.principal) });
+    if (cell.kind === 'access' && ws.facts.existence === 'absent')
+      ctx.report('absent', { span: ws.span }, { path: ws.path, who: who(pa.principal) });
   },
 });

@@ -21,7 +21,10 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const launcherDir = join(root, 'targets', 'linux', 'launcher');
 export const sources = [
-  ...readdirSync(launcherDir).filter((f) => f.endsWith('.c')).sort().map((f) => join(launcherDir, f)),
+  ...readdirSync(launcherDir)
+    .filter((f) => f.endsWith('.c'))
+    .sort()
+    .map((f) => join(launcherDir, f)),
   join(root, 'targets', 'linux', 'landlock', 'landlock.c'),
 ];
 export const outDir = join(root, 'dist', 'sandbox');
@@ -113,7 +116,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     });
     for (const p of problems) process.stderr.write(`${p}\n`);
     if (problems.length) {
-      process.stderr.write('the package must ship boxwright-sandbox for both architectures: install gcc and gcc-aarch64-linux-gnu (or gcc-x86-64-linux-gnu) with libc6-dev-*-cross, then npm run build\n');
+      process.stderr.write(
+        'the package must ship boxwright-sandbox for both architectures: install gcc and gcc-aarch64-linux-gnu (or gcc-x86-64-linux-gnu) with libc6-dev-*-cross, then npm run build\n',
+      );
       process.exit(1);
     }
   } else {

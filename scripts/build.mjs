@@ -60,5 +60,6 @@ try {
   rmSync(scratch, { recursive: true, force: true });
 }
 for (const name of ['lint.cjs', 'boxwright.cjs']) {
-  if (!existsSync(join(cliDir, `${name}.cache`))) throw new Error(`the warm-up runs wrote no code cache for dist/cli/${name}: the CLI did not start`);
+  if (!existsSync(join(cliDir, `${name}.cache`)))
+    throw new Error(`the warm-up runs wrote no code cache for dist/cli/${name}: the CLI did not start`);
 }

@@ -84,5 +84,7 @@ function assertAscii(file) {
   if (at < 0) return;
   const line = bytes.subarray(0, at).toString('latin1').split('\n').length;
   const around = bytes.subarray(Math.max(0, at - 60), at + 20).toString('utf8');
-  throw new Error(`${file}:${line}: a non-ASCII byte in the bundle (a regular-expression literal? write the character as \\u escape): ${JSON.stringify(around)}`);
+  throw new Error(
+    `${file}:${line}: a non-ASCII byte in the bundle (a regular-expression literal? write the character as \\u escape): ${JSON.stringify(around)}`,
+  );
 }

@@ -70,14 +70,20 @@ export const lazySegmenter = {
       const changed = (what) => new Error(`lazy-segmenter: ${args.path} changed (${what}); review the plugin`);
       const eager = 'const segmenter = new Intl.Segmenter();';
       if (!source.includes(eager)) throw changed('the segmenter');
-      source = source.replace(eager, 'let segmenterInstance;\nconst segmenter = { segment: (s) => (segmenterInstance ??= new Intl.Segmenter()).segment(s) };');
+      source = source.replace(
+        eager,
+        'let segmenterInstance;\nconst segmenter = { segment: (s) => (segmenterInstance ??= new Intl.Segmenter()).segment(s) };',
+      );
       // Only string-width 8 has the `v` literals (cliui's 7.x has none).
       if (!/\/v;$/m.test(source)) return { contents: source, loader: 'js' };
       for (const name of LAZY_REGEXPS) {
         const declaration = new RegExp(`^const ${name} = \\/(.+)\\/v;$`, 'm').exec(source);
         if (!declaration || /`|\$\{/.test(declaration[1])) throw changed(name);
         const lazy = `let ${name}Instance;\nconst ${name} = () => (${name}Instance ??= new RegExp(String.raw\`${declaration[1]}\`, 'v'));`;
-        source = source.replace(declaration[0], '\0').replace(new RegExp(`\\b${name}\\b`, 'g'), `${name}()`).replace('\0', () => lazy);
+        source = source
+          .replace(declaration[0], '\0')
+          .replace(new RegExp(`\\b${name}\\b`, 'g'), `${name}()`)
+          .replace('\0', () => lazy);
       }
       if (/\/v[;,)]/.test(source)) throw changed('another v-flag literal');
       return { contents: source, loader: 'js' };

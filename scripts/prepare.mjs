@@ -48,13 +48,25 @@ if (firstStepOfGitDependency && process.env.npm_config_global === 'true') {
 if (!existsSync(join(root, 'node_modules', 'typescript', 'package.json'))) {
   const npm = process.env.npm_execpath;
   const [cmd, pre] = npm && /\.[cm]?js$/.test(npm) ? [process.execPath, [npm]] : ['npm', []];
-  const args = [...pre, 'ci', '--global=false', '--location=project', `--prefix=${root}`, '--include=dev', '--ignore-scripts', '--no-audit', '--no-fund'];
+  const args = [
+    ...pre,
+    'ci',
+    '--global=false',
+    '--location=project',
+    `--prefix=${root}`,
+    '--include=dev',
+    '--ignore-scripts',
+    '--no-audit',
+    '--no-fund',
+  ];
   process.stderr.write(`boxwright: installing the build's devDependencies in ${root}\n`);
   // Not the outer command's --allow-scripts either, which npm refuses in a project install (this one runs no script).
   const { npm_config_allow_scripts: _allowed, ...env } = process.env;
   const r = spawnSync(cmd, args, { cwd: root, stdio: ['ignore', 2, 2], env: { ...env, npm_config_global: 'false' } });
   if (r.status !== 0) {
-    process.stderr.write(`boxwright: cannot install the build's devDependencies (npm ${args.slice(pre.length).join(' ')} exited ${r.status ?? r.signal})\n`);
+    process.stderr.write(
+      `boxwright: cannot install the build's devDependencies (npm ${args.slice(pre.length).join(' ')} exited ${r.status ?? r.signal})\n`,
+    );
     process.exit(1);
   }
 }

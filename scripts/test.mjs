@@ -43,7 +43,11 @@ const problems = [];
 function walk(dir) {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
-    .map((e) => relative(dir, join(e.parentPath ?? e.path, e.name)).split(sep).join('/'))
+    .map((e) =>
+      relative(dir, join(e.parentPath ?? e.path, e.name))
+        .split(sep)
+        .join('/'),
+    )
     .sort();
 }
 
@@ -51,8 +55,10 @@ const sources = walk(join(root, 'test')).filter((f) => f.endsWith('.ts'));
 const testSources = sources.filter((f) => f.endsWith('.test.ts'));
 const compiled = walk(join(root, 'dist', 'test')).filter((f) => f.endsWith('.test.js'));
 const expected = testSources.map((f) => f.replace(/\.ts$/, '.js'));
-for (const f of expected) if (!compiled.includes(f)) problems.push(`test/${f.replace(/\.js$/, '.ts')} has no compiled dist/test/${f} (run the build)`);
-for (const f of compiled) if (!expected.includes(f)) problems.push(`dist/test/${f} has no source test/${f.replace(/\.js$/, '.ts')} (a stale build?)`);
+for (const f of expected)
+  if (!compiled.includes(f)) problems.push(`test/${f.replace(/\.js$/, '.ts')} has no compiled dist/test/${f} (run the build)`);
+for (const f of compiled)
+  if (!expected.includes(f)) problems.push(`dist/test/${f} has no source test/${f.replace(/\.js$/, '.ts')} (a stale build?)`);
 // Hooks (after, before …) are fine in a helper; what declares tests is not.
 const declaresTests = /import\s*\{([^}]*)\}\s*from\s*['"]node:test['"]|import\s+\w+\s+from\s*['"]node:test['"]/g;
 for (const f of sources) {
@@ -60,7 +66,9 @@ for (const f of sources) {
   for (const m of readFileSync(join(root, 'test', f), 'utf8').matchAll(declaresTests)) {
     const names = m[1] === undefined ? ['test'] : m[1].split(',').map((n) => n.trim().split(/\s+as\s+/)[0]);
     if (names.some((n) => ['test', 'it', 'describe', 'suite'].includes(n)))
-      problems.push(`test/${f} declares tests but is not a .test.ts: they would run only inside whichever test file imports it (rename it, or move them into a .test.ts)`);
+      problems.push(
+        `test/${f} declares tests but is not a .test.ts: they would run only inside whichever test file imports it (rename it, or move them into a .test.ts)`,
+      );
   }
 }
 const all = expected.map((f) => join(root, 'dist', 'test', f));
@@ -78,9 +86,11 @@ const wanted = process.argv.slice(2).map((a) => {
 // directories and caches, and the tests that run workloads as another user
 // do it in labs of their own.
 const concurrency = Number(process.env.BOXWRIGHT_TEST_CONCURRENCY ?? Math.max(availableParallelism(), 1));
-if (!Number.isInteger(concurrency) || concurrency < 1) problems.push(`BOXWRIGHT_TEST_CONCURRENCY=${process.env.BOXWRIGHT_TEST_CONCURRENCY} is not a number of files (1 or more)`);
+if (!Number.isInteger(concurrency) || concurrency < 1)
+  problems.push(`BOXWRIGHT_TEST_CONCURRENCY=${process.env.BOXWRIGHT_TEST_CONCURRENCY} is not a number of files (1 or more)`);
 // Also refused by each matchSnapshot (test/snapshot.ts); said once here, before anything runs.
-if (process.env.CI && process.env.UPDATE_SNAPSHOTS === '1') problems.push('UPDATE_SNAPSHOTS=1 is refused when CI is set: CI compares the goldens, it never rewrites them');
+if (process.env.CI && process.env.UPDATE_SNAPSHOTS === '1')
+  problems.push('UPDATE_SNAPSHOTS=1 is refused when CI is set: CI compares the goldens, it never rewrites them');
 if (problems.length > 0) {
   process.stderr.write(`test: ${problems.length} problem(s) before the run:\n  ${problems.join('\n  ')}\n`);
   process.exit(1);
@@ -149,7 +159,8 @@ try {
     if (d.file !== undefined) reported.add(d.file);
   });
   stream.on('test:complete', (d) => {
-    if (d.nesting === 0 && d.file !== undefined && d.name === d.file) fileTimes.set(d.file, { ms: d.details.duration_ms, ok: d.details.passed });
+    if (d.nesting === 0 && d.file !== undefined && d.name === d.file)
+      fileTimes.set(d.file, { ms: d.details.duration_ms, ok: d.details.passed });
   });
   stream.on('test:pass', (d) => {
     if (d.file !== undefined && d.name !== d.file) reported.add(d.file);
@@ -167,13 +178,18 @@ const silent = files.filter((f) => !reported.has(f)).map((f) => relative(root, f
 if (silent.length > 0) after.push(`${silent.length} test file(s) reported no test of their own:\n  ${silent.join('\n  ')}`);
 if (process.env.CI && skipped.length > 0) after.push(`CI is set, yet ${skipped.length} test(s) were skipped:\n  ${skipped.join('\n  ')}`);
 const left = readdirSync(scratch).sort();
-if (left.length > 0) after.push(`the run left ${left.length} entr${left.length === 1 ? 'y' : 'ies'} in its temporary directory (a test or the CLI does not clean up):\n  ${left.join('\n  ')}`);
+if (left.length > 0)
+  after.push(
+    `the run left ${left.length} entr${left.length === 1 ? 'y' : 'ies'} in its temporary directory (a test or the CLI does not clean up):\n  ${left.join('\n  ')}`,
+  );
 dropScratch();
 if (after.length > 0) process.stdout.write(`\n✖ test: ${after.join('\n✖ test: ')}\n`);
 process.exitCode = failed || after.length > 0 ? 1 : 0;
 
 const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
-const times = [...fileTimes].map(([f, t]) => ({ file: relative(root, f).replace(/^dist\/(test\/.*)\.js$/, '$1.ts'), ms: Math.round(t.ms), ok: t.ok })).sort((a, b) => b.ms - a.ms);
+const times = [...fileTimes]
+  .map(([f, t]) => ({ file: relative(root, f).replace(/^dist\/(test\/.*)\.js$/, '$1.ts'), ms: Math.round(t.ms), ok: t.ok }))
+  .sort((a, b) => b.ms - a.ms);
 const load = `load average ${startLoad.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end`;
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 process.stdout.write(
@@ -183,6 +199,14 @@ process.stdout.write(
     .join(', ')}\n`,
 );
 if (process.env.BOXWRIGHT_TEST_TIMES) {
-  const record = { wallMs: Math.round(wallMs), concurrency, cores: availableParallelism(), loadAverage: { start: startLoad, end: loadavg()[0] }, node: process.version, passed: process.exitCode === 0, files: times };
+  const record = {
+    wallMs: Math.round(wallMs),
+    concurrency,
+    cores: availableParallelism(),
+    loadAverage: { start: startLoad, end: loadavg()[0] },
+    node: process.version,
+    passed: process.exitCode === 0,
+    files: times,
+  };
   writeFileSync(process.env.BOXWRIGHT_TEST_TIMES, JSON.stringify(record, null, 2) + '\n');
 }

@@ -31,7 +31,18 @@ interface Source {
 }
 
 /** The pipeline's stages, first to last; compiler/ root files are `compiler`. */
-const STAGES = ['compiler', 'compiler/toml', 'compiler/json', 'compiler/schema', 'compiler/paths', 'compiler/ir', 'model', 'rules', 'targets', 'app'] as const;
+const STAGES = [
+  'compiler',
+  'compiler/toml',
+  'compiler/json',
+  'compiler/schema',
+  'compiler/paths',
+  'compiler/ir',
+  'model',
+  'rules',
+  'targets',
+  'app',
+] as const;
 const TOP = ['compiler', 'model', 'rules', 'targets', 'app'] as const;
 /** The targets/ folders that lower for one platform each. */
 const PLATFORM_FOLDERS: ReadonlySet<string> = new Set(PLATFORMS);
@@ -177,7 +188,8 @@ export function relativeImports(text: string): Import[] {
     }
     let j = k + 1;
     while (j < t.length && clause(j) && !(t[j]!.value === 'from' && t[j + 1]?.kind === 'string')) j++;
-    if (t[j]?.value === 'from' && t[j + 1]?.kind === 'string') found.push({ specifier: t[j + 1]!.value, typeOnly: next?.value === 'type', line: tok.line });
+    if (t[j]?.value === 'from' && t[j + 1]?.kind === 'string')
+      found.push({ specifier: t[j + 1]!.value, typeOnly: next?.value === 'type', line: tok.line });
   }
   return found.filter((f) => f.specifier.startsWith('.'));
 }
@@ -218,7 +230,10 @@ function directionProblem(from: string, to: string): string | undefined {
     const pa = targetsPart(from);
     const pb = targetsPart(to);
     if (pa === pb || pb === 'root') return undefined;
-    if (pa === 'root') return /^targets\/[^/]+\/index\.ts$/.test(to) ? undefined : `targets/ root files reach a platform only through its index.ts (the registry), not ${to}`;
+    if (pa === 'root')
+      return /^targets\/[^/]+\/index\.ts$/.test(to)
+        ? undefined
+        : `targets/ root files reach a platform only through its index.ts (the registry), not ${to}`;
     if (pa === 'runner' && PLATFORM_FOLDERS.has(pb)) return undefined;
     return `targets/${pa} must not import targets/${pb}${PLATFORM_FOLDERS.has(pa) && PLATFORM_FOLDERS.has(pb) ? ': no platform imports another' : ''}`;
   }
@@ -285,7 +300,11 @@ describe('architecture: the folders are the pipeline, in import order (issue 12)
   const sources = readSources();
 
   it('reads every source file of the five folders, and their imports', () => {
-    for (const top of TOP) assert.ok(sources.some((s) => s.path.startsWith(`${top}/`)), `no .ts file under ${top}/`);
+    for (const top of TOP)
+      assert.ok(
+        sources.some((s) => s.path.startsWith(`${top}/`)),
+        `no .ts file under ${top}/`,
+      );
     const imports = sources.reduce((n, s) => n + relativeImports(s.text).length, 0);
     // A floor, so that a scanner that silently finds nothing cannot pass: there are over 500 today.
     assert.ok(imports > 400, `only ${imports} relative imports found`);
@@ -316,7 +335,10 @@ describe('architecture: the folders are the pipeline, in import order (issue 12)
       { path: 'rules/x.ts', text: "export { y } from '../targets/target.js';\n" },
       { path: 'targets/macos/profile.ts', text: "const lower = await import('../linux/lower.js');\n" },
       { path: 'targets/registry.ts', text: "import { lowerView } from './linux/lower.js';\n" },
-      { path: 'compiler/paths/host.ts', text: "// import { buildIR } from '../ir/build.js';\nconst s = \"import x from '../ir/build.js'\";\n" },
+      {
+        path: 'compiler/paths/host.ts',
+        text: "// import { buildIR } from '../ir/build.js';\nconst s = \"import x from '../ir/build.js'\";\n",
+      },
       { path: 'app/format/diff.ts', text: "import type { ConfigDiff } from '../cli/diff.js';\n" },
       { path: 'app/cli/diff.ts', text: "const { diffText } = await import('../format/diff.js');\n" },
     ];

@@ -17,12 +17,22 @@ export const exampleNames: readonly string[] = readdirSync(join(repoRoot, 'examp
  */
 export function compileExample(name: string, platform: Platform, extra: Partial<CompileArgs> = {}): Promise<CompileOutcome> {
   const file = `examples/${name}`;
-  return compileBytes(readFileSync(join(repoRoot, file)), platform, { fs: join(repoRoot, 'examples/machine.json'), worktree: '/home/dev/project', ...extra }, file);
+  return compileBytes(
+    readFileSync(join(repoRoot, file)),
+    platform,
+    { fs: join(repoRoot, 'examples/machine.json'), worktree: '/home/dev/project', ...extra },
+    file,
+  );
 }
 
 /** Compiles TOML text against the examples' machine. */
 export function compileText(text: string, platform: Platform, extra: Partial<CompileArgs> = {}): Promise<CompileOutcome> {
-  return compileBytes(Buffer.from(text, 'utf8'), platform, { fs: join(repoRoot, 'examples/machine.json'), worktree: '/home/dev/project', ...extra }, 'config.toml');
+  return compileBytes(
+    Buffer.from(text, 'utf8'),
+    platform,
+    { fs: join(repoRoot, 'examples/machine.json'), worktree: '/home/dev/project', ...extra },
+    'config.toml',
+  );
 }
 
 /** Checks config bytes and compiles the check, as `boxwright compile` does (one reader, one check). */

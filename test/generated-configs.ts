@@ -93,7 +93,8 @@ type Filesystem = Partial<Record<BoxList | 'workspace', string[] | string>>;
 const spelled = (r: Rand, path: string): string => (r.chance(0.5) && path.startsWith(`${HOME}/`) ? `~${path.slice(HOME.length)}` : path);
 
 function makeFilesystem(r: Rand, nodes: readonly TreeNode[], agent: boolean, entries: number): Filesystem {
-  const of = (kinds: readonly TreeNode['kind'][]): string[] => nodes.filter((n) => kinds.includes(n.kind) && n.path !== HOME).map((n) => n.path);
+  const of = (kinds: readonly TreeNode['kind'][]): string[] =>
+    nodes.filter((n) => kinds.includes(n.kind) && n.path !== HOME).map((n) => n.path);
   const dirs = of(['dir']);
   const files = of(['file', 'socket']);
   const any = nodes.filter((n) => n.path !== HOME).map((n) => n.path);
@@ -103,7 +104,16 @@ function makeFilesystem(r: Rand, nodes: readonly TreeNode[], agent: boolean, ent
   for (let i = 0; i < count; i++) {
     const list = r.pick(BOX_LISTS);
     if (list === 'metadata' && !agent) continue; // a tool refuses `metadata`
-    const natural = list === 'read_file' || list === 'write_file' ? files : list === 'exec' ? (r.chance(0.5) ? files : dirs) : r.chance(0.7) ? dirs : files;
+    const natural =
+      list === 'read_file' || list === 'write_file'
+        ? files
+        : list === 'exec'
+          ? r.chance(0.5)
+            ? files
+            : dirs
+          : r.chance(0.7)
+            ? dirs
+            : files;
     // The list's natural kind of path, and now and then any path (a file entry on a directory, a missing one).
     add(list, r.chance(0.15) ? r.pick(any) : r.pick(natural.length ? natural : any));
   }
@@ -113,13 +123,21 @@ function makeFilesystem(r: Rand, nodes: readonly TreeNode[], agent: boolean, ent
 }
 
 function boxToml(r: Rand, nodes: readonly TreeNode[], entries: number): string {
-  const table = (name: string, fs: Filesystem): string => `[${name}]\n` + Object.entries(fs).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join('\n') + '\n';
+  const table = (name: string, fs: Filesystem): string =>
+    `[${name}]\n` +
+    Object.entries(fs)
+      .map(([k, v]) => `${k} = ${JSON.stringify(v)}`)
+      .join('\n') +
+    '\n';
   let text = table('agent.filesystem', makeFilesystem(r, nodes, true, entries));
   if (r.chance(0.5)) {
     text += '\n' + table('tools.t1.filesystem', makeFilesystem(r, nodes, false, entries));
     if (r.chance(0.4)) text += '\n[tools.t1.network]\n';
   }
-  if (r.chance(0.3)) text += `\n[mcp_servers.m1]\ncommand = "m"\ncontain_egress = ${r.chance(0.5)}\n\n` + table('mcp_servers.m1.filesystem', makeFilesystem(r, nodes, false, entries));
+  if (r.chance(0.3))
+    text +=
+      `\n[mcp_servers.m1]\ncommand = "m"\ncontain_egress = ${r.chance(0.5)}\n\n` +
+      table('mcp_servers.m1.filesystem', makeFilesystem(r, nodes, false, entries));
   return text;
 }
 

@@ -33,15 +33,24 @@ const root = mkdtempSync(join(tmpdir(), 'boxwright-install-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
 /** The environment of a user's shell: none of the `npm test` run's own npm_* variables. */
-const env: Record<string, string> = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => !e[0].toLowerCase().startsWith('npm_') && e[1] !== undefined));
+const env: Record<string, string> = Object.fromEntries(
+  Object.entries(process.env).filter((e): e is [string, string] => !e[0].toLowerCase().startsWith('npm_') && e[1] !== undefined),
+);
 env['NO_COLOR'] = '1';
 
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'user.email=ci@boxwright.test', '-c', 'user.name=ci', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8' });
+  return execFileSync('git', ['-c', 'user.email=ci@boxwright.test', '-c', 'user.name=ci', '-c', 'init.defaultBranch=main', ...args], {
+    cwd,
+    encoding: 'utf8',
+  });
 }
 
 function npm(cwd: string, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = finished(spawnSync('npm', [...args, '--offline', '--no-audit', '--no-fund'], { cwd, env, encoding: 'utf8', timeout: 300_000 }), `npm ${args.join(' ')}`, 300_000);
+  const r = finished(
+    spawnSync('npm', [...args, '--offline', '--no-audit', '--no-fund'], { cwd, env, encoding: 'utf8', timeout: 300_000 }),
+    `npm ${args.join(' ')}`,
+    300_000,
+  );
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -62,7 +71,9 @@ function npmAsync(cwd: string, ...args: string[]): Promise<{ status: number | nu
 /** A repository of this checkout's files as a user clones it: no node_modules, no dist. */
 function sourceRepository(): string {
   const path = join(root, 'boxwright-src');
-  const files = git(repoRoot, 'ls-files', '-co', '--exclude-standard').split('\n').filter((f) => f && !/^(snapshots|test|bench)\//.test(f));
+  const files = git(repoRoot, 'ls-files', '-co', '--exclude-standard')
+    .split('\n')
+    .filter((f) => f && !/^(snapshots|test|bench)\//.test(f));
   for (const f of files) {
     if (!existsSync(join(repoRoot, f))) continue; // deleted in the working tree, still tracked
     mkdirSync(dirname(join(path, f)), { recursive: true });
@@ -83,7 +94,10 @@ function assertInstalled(prefix: string, linked = false): string {
   const v = spawnSync(bin, ['--version'], { env, encoding: 'utf8' });
   assert.equal(v.status, 0, `${bin} --version: ${v.stderr}`);
   assert.equal(v.stdout, `${version}\n`);
-  const lint = spawnSync(bin, ['lint', '--fs', join(pkg, 'examples', 'machine.json'), join(pkg, 'examples', 'coding-agent.toml')], { env, encoding: 'utf8' });
+  const lint = spawnSync(bin, ['lint', '--fs', join(pkg, 'examples', 'machine.json'), join(pkg, 'examples', 'coding-agent.toml')], {
+    env,
+    encoding: 'utf8',
+  });
   assert.equal(lint.status, 0, lint.stdout + lint.stderr);
   assert.match(lint.stdout, /coding-agent\.toml \(box\): macos accepted/);
   // A local path is installed as a link to it (npm's way), with whatever the checkout holds.
@@ -93,19 +107,34 @@ function assertInstalled(prefix: string, linked = false): string {
 
 describe("npm ci: every dependency's install script decided", () => {
   it('each one the lockfile marks is in allowScripts (run or not), and CONTRIBUTING.md says why', () => {
-    const lock = JSON.parse(readFileSync(join(repoRoot, 'package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
+    const lock = JSON.parse(readFileSync(join(repoRoot, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { hasInstallScript?: boolean }>;
+    };
     const withScripts = Object.entries(lock.packages)
       .filter(([path, p]) => path !== '' && p.hasInstallScript)
       .map(([path]) => path.replace(/^.*node_modules\//, ''))
       .sort();
     assert.ok(withScripts.includes('esbuild'), `the lockfile marks install scripts: ${withScripts.join(', ')}`);
-    const allowed = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { allowScripts?: Record<string, boolean> }).allowScripts ?? {};
-    assert.deepEqual(withScripts.filter((n) => !(n in allowed)), [], 'not in allowScripts: npm ci names them, and npm 12 skips them');
-    assert.deepEqual(Object.keys(allowed).filter((n) => !withScripts.includes(n)), [], 'in allowScripts, but no dependency of that name has an install script');
+    const allowed =
+      (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { allowScripts?: Record<string, boolean> }).allowScripts ?? {};
+    assert.deepEqual(
+      withScripts.filter((n) => !(n in allowed)),
+      [],
+      'not in allowScripts: npm ci names them, and npm 12 skips them',
+    );
+    assert.deepEqual(
+      Object.keys(allowed).filter((n) => !withScripts.includes(n)),
+      [],
+      'in allowScripts, but no dependency of that name has an install script',
+    );
     const contributing = readFileSync(join(repoRoot, 'CONTRIBUTING.md'), 'utf8');
     const section = contributing.slice(contributing.indexOf('## Install scripts'));
     assert.ok(section.length < contributing.length, 'CONTRIBUTING.md has an "Install scripts" section');
-    assert.deepEqual(withScripts.filter((n) => !section.includes(`\`${n}\``)), [], 'CONTRIBUTING.md says why for each');
+    assert.deepEqual(
+      withScripts.filter((n) => !section.includes(`\`${n}\``)),
+      [],
+      'CONTRIBUTING.md says why for each',
+    );
   });
 });
 
@@ -133,12 +162,31 @@ describe('a global install, as a new user makes it', { timeout: 600_000 }, () =>
   });
 
   it('the tarball holds the built CLI, a LICENSE and no code cache, and installs with no script and no dependency', () => {
-    const listed = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
-    for (const f of ['bin/boxwright.cjs', 'dist/cli/boxwright.cjs', 'LICENSE', 'README.md', 'CHANGELOG.md', 'examples/machine.json']) assert.ok(listed.includes(f), `the tarball lacks ${f}`);
-    assert.deepEqual(listed.filter((f) => /\.cache(\.json)?$|^scripts\/|^test\/|node_modules|unpacked/.test(f)), [], 'no build-machine code cache, build script or test');
-    assert.equal(readFileSync(join(source, 'package.json'), 'utf8'), readFileSync(join(repoRoot, 'package.json'), 'utf8'), 'the manifest is put back after the pack');
-    const manifest = JSON.parse(execFileSync('tar', ['xzOf', tarball, 'package/package.json'], { encoding: 'utf8' })) as { scripts?: Record<string, string>; dependencies?: Record<string, string> };
-    assert.deepEqual(Object.keys(manifest.scripts ?? {}).filter((s) => /^(pre|post)?install$|^prepare$/.test(s)), [], 'an installed package has no install script');
+    const listed = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map((f) => f.replace(/^package\//, ''));
+    for (const f of ['bin/boxwright.cjs', 'dist/cli/boxwright.cjs', 'LICENSE', 'README.md', 'CHANGELOG.md', 'examples/machine.json'])
+      assert.ok(listed.includes(f), `the tarball lacks ${f}`);
+    assert.deepEqual(
+      listed.filter((f) => /\.cache(\.json)?$|^scripts\/|^test\/|node_modules|unpacked/.test(f)),
+      [],
+      'no build-machine code cache, build script or test',
+    );
+    assert.equal(
+      readFileSync(join(source, 'package.json'), 'utf8'),
+      readFileSync(join(repoRoot, 'package.json'), 'utf8'),
+      'the manifest is put back after the pack',
+    );
+    const manifest = JSON.parse(execFileSync('tar', ['xzOf', tarball, 'package/package.json'], { encoding: 'utf8' })) as {
+      scripts?: Record<string, string>;
+      dependencies?: Record<string, string>;
+    };
+    assert.deepEqual(
+      Object.keys(manifest.scripts ?? {}).filter((s) => /^(pre|post)?install$|^prepare$/.test(s)),
+      [],
+      'an installed package has no install script',
+    );
     assert.deepEqual(manifest.dependencies ?? {}, {});
     const prefix = join(root, 'prefix-tarball');
     const r = npm(root, 'install', '-g', '--prefix', prefix, tarball);
@@ -153,7 +201,11 @@ describe('a global install, as a new user makes it', { timeout: 600_000 }, () =>
     const pkg = join(prefix, 'lib', 'node_modules', 'boxwright');
     const cache = join(pkg, 'dist', 'cli', 'lint.cjs.cache'); // a lint loads lint.cjs
     const lint = () => {
-      const r = spawnSync(join(prefix, 'bin', 'boxwright'), ['lint', '--fs', join(pkg, 'examples', 'machine.json'), join(pkg, 'examples', 'write-only.toml')], { env, encoding: 'utf8' });
+      const r = spawnSync(
+        join(prefix, 'bin', 'boxwright'),
+        ['lint', '--fs', join(pkg, 'examples', 'machine.json'), join(pkg, 'examples', 'write-only.toml')],
+        { env, encoding: 'utf8' },
+      );
       return { status: r.status, stdout: r.stdout, stderr: r.stderr };
     };
     assert.ok(!existsSync(cache), 'none shipped');
@@ -173,10 +225,20 @@ describe('a global install, as a new user makes it', { timeout: 600_000 }, () =>
   });
 
   it('every path the README names exists, and is in the package unless it is a development file', () => {
-    const listed = new Set(execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n').map((f) => f.replace(/^package\//, '')));
-    const top = new Set(git(repoRoot, 'ls-files').split('\n').map((f) => f.split('/')[0]));
+    const listed = new Set(
+      execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' })
+        .split('\n')
+        .map((f) => f.replace(/^package\//, '')),
+    );
+    const top = new Set(
+      git(repoRoot, 'ls-files')
+        .split('\n')
+        .map((f) => f.split('/')[0]),
+    );
     const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
-    const named = [...new Set([...readme.matchAll(/`([A-Za-z0-9_.-]+\/[A-Za-z0-9_./-]*)`/g)].map((m) => m[1]!))].filter((p) => top.has(p.split('/')[0]!));
+    const named = [...new Set([...readme.matchAll(/`([A-Za-z0-9_.-]+\/[A-Za-z0-9_./-]*)`/g)].map((m) => m[1]!))].filter((p) =>
+      top.has(p.split('/')[0]!),
+    );
     assert.ok(named.length > 10, named.join(' '));
     const development = /^(test|bench|scripts|snapshots|\.ci|compiler|model|rules|app)\//;
     const problems = named.flatMap((p) => {
@@ -210,9 +272,16 @@ describe('the package', () => {
       const bundle = readFileSync(join(repoRoot, 'dist', 'cli', name), 'utf8');
       const required = [...new Set([...bundle.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]!))];
       assert.ok(required.length > 2, `${name}: ${required.join(' ')}`);
-      assert.deepEqual(required.filter((r) => !builtinModules.includes(r.replace(/^node:/, ''))), [], name);
+      assert.deepEqual(
+        required.filter((r) => !builtinModules.includes(r.replace(/^node:/, ''))),
+        [],
+        name,
+      );
     }
-    const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { dependencies?: object; scripts: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+      dependencies?: object;
+      scripts: Record<string, string>;
+    };
     assert.deepEqual(manifest.dependencies ?? {}, {});
   });
   it('a LICENSE, and npm pack tarballs kept out of git', () => {

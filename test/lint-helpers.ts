@@ -13,7 +13,12 @@ kleur.enabled = false;
 export const machine: FsView = manifestView(readFileSync(join(repoRoot, 'examples/machine.json'), 'utf8'), 'examples/machine.json');
 
 /** Lints TOML text the way the examples are linted: against examples/machine.json. */
-export function lintText(text: string, file = 'config.toml', view: FsView = machine, options: Pick<CheckOptions, 'landlock' | 'trustedFiles'> = {}): CheckResult {
+export function lintText(
+  text: string,
+  file = 'config.toml',
+  view: FsView = machine,
+  options: Pick<CheckOptions, 'landlock' | 'trustedFiles'> = {},
+): CheckResult {
   return checkConfig(Buffer.from(text, 'utf8'), { file, view, worktree: '/home/dev/project', ...options });
 }
 
@@ -21,7 +26,12 @@ export function lintText(text: string, file = 'config.toml', view: FsView = mach
 export function lintDocExample(example: DocExample): CheckResult {
   const abi = example.landlockAbi;
   const trustedFiles = example.readFrom ? [{ path: example.readFrom, role: 'config' as const, tree: false, platforms: PLATFORMS }] : [];
-  return lintText(example.toml + '\n', example.readFrom ?? 'config.toml', abi === undefined ? machine : { ...machine, landlockAbi: () => abi }, { trustedFiles });
+  return lintText(
+    example.toml + '\n',
+    example.readFrom ?? 'config.toml',
+    abi === undefined ? machine : { ...machine, landlockAbi: () => abi },
+    { trustedFiles },
+  );
 }
 
 export function lintExample(name: string): CheckResult {

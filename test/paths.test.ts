@@ -3,7 +3,21 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { expandHome, hostView, isUnder, protectedHit, protectedPaths, inspectPath, macosCanonical, manifestView, noneView, normalise, spellingProblems, windowsNameProblem, windowsUnmapped } from '../compiler/paths/index.js';
+import {
+  expandHome,
+  hostView,
+  isUnder,
+  protectedHit,
+  protectedPaths,
+  inspectPath,
+  macosCanonical,
+  manifestView,
+  noneView,
+  normalise,
+  spellingProblems,
+  windowsNameProblem,
+  windowsUnmapped,
+} from '../compiler/paths/index.js';
 
 // A real temporary tree: links in the middle of a path, at its end, relative
 // and absolute, dangling, and a loop.
@@ -75,7 +89,15 @@ describe('spelling', () => {
 
 describe('manifest view', () => {
   const view = manifestView(
-    JSON.stringify({ home: '/home/dev', entries: { '/home/dev/project/a.txt': 'file', '/home/dev/cur': { symlink: 'project' }, '/bin': { symlink: 'usr/bin' }, '/usr/bin/git': 'file' } }),
+    JSON.stringify({
+      home: '/home/dev',
+      entries: {
+        '/home/dev/project/a.txt': 'file',
+        '/home/dev/cur': { symlink: 'project' },
+        '/bin': { symlink: 'usr/bin' },
+        '/usr/bin/git': 'file',
+      },
+    }),
     'm.json',
   );
   it('listed paths, their parents, and nothing else', () => {
@@ -85,7 +107,11 @@ describe('manifest view', () => {
     assert.equal(inspectPath(view, '/home/dev/other').existence, 'absent');
   });
   it('links resolve relative to their directory', () => {
-    assert.deepEqual(inspectPath(view, '/home/dev/cur/a.txt'), { existence: 'exists', kind: 'file', symlink: { link: '/home/dev/cur', resolved: '/home/dev/project/a.txt' } });
+    assert.deepEqual(inspectPath(view, '/home/dev/cur/a.txt'), {
+      existence: 'exists',
+      kind: 'file',
+      symlink: { link: '/home/dev/cur', resolved: '/home/dev/project/a.txt' },
+    });
     assert.equal(inspectPath(view, '/bin/git').symlink?.resolved, '/usr/bin/git');
   });
   it('a malformed manifest is refused with the reason', () => {
@@ -117,13 +143,66 @@ describe('windowsUnmapped', () => {
     }
     return undefined;
   };
-  const parts = ['a', 'out', 'd19', 'g0', 'n20000', 'con', 'CON', 'con.txt', 'con.a.b', 'conx', 'nul', 'Nul.', 'aux1', 'com1', 'COM9.log', 'com¹', 'lpt3', 'lpt0', 'prn', 'a.', 'a ', ' a', '.a', '..', '.', 'a:b', 'a<b', 'a>b', 'a"b', 'a|b', 'a?b', 'a*b', 'a\\b', 'tab\tx', 'nl\nx', 'del\u007fx', 'é', 'ſ', 'K', 'x\u0080', '%TEMP%', 'c', 'cp', 'cpan', 'lpt', 'lpt12'];
+  const parts = [
+    'a',
+    'out',
+    'd19',
+    'g0',
+    'n20000',
+    'con',
+    'CON',
+    'con.txt',
+    'con.a.b',
+    'conx',
+    'nul',
+    'Nul.',
+    'aux1',
+    'com1',
+    'COM9.log',
+    'com¹',
+    'lpt3',
+    'lpt0',
+    'prn',
+    'a.',
+    'a ',
+    ' a',
+    '.a',
+    '..',
+    '.',
+    'a:b',
+    'a<b',
+    'a>b',
+    'a"b',
+    'a|b',
+    'a?b',
+    'a*b',
+    'a\\b',
+    'tab\tx',
+    'nl\nx',
+    'del\u007fx',
+    'é',
+    'ſ',
+    'K',
+    'x\u0080',
+    '%TEMP%',
+    'c',
+    'cp',
+    'cpan',
+    'lpt',
+    'lpt12',
+  ];
   const homes = ['/home/u', '/home/u/', '/', '/home//u//'];
   it('says what the definition says, for every component anywhere', () => {
     for (const home of homes)
       for (const a of parts)
         for (const b of ['', ...parts]) {
-          for (const path of [`${home.replace(/\/+$/, '')}/${a}`, `${home.replace(/\/+$/, '')}/${a}/${b}`, `${home.replace(/\/+$/, '')}//${b}/${a}/`, `/elsewhere/${a}`, a]) {
+          for (const path of [
+            `${home.replace(/\/+$/, '')}/${a}`,
+            `${home.replace(/\/+$/, '')}/${a}/${b}`,
+            `${home.replace(/\/+$/, '')}//${b}/${a}/`,
+            `/elsewhere/${a}`,
+            a,
+          ]) {
             assert.deepEqual(windowsUnmapped(path, home), byDefinition(path, home), `${path} under ${home}`);
           }
         }
@@ -138,10 +217,44 @@ describe('protectedHit', () => {
     return { inside, exposes };
   };
   it('says what a scan of the list says', () => {
-    for (const [home, data] of [['/home/u', '~/.tyba'], ['/home/u/', '~/.tyba/'], ['/', '~'], ['/h', 'rel/dir'], ['/h', '/h/.ssh/x']] as const) {
+    for (const [home, data] of [
+      ['/home/u', '~/.tyba'],
+      ['/home/u/', '~/.tyba/'],
+      ['/', '~'],
+      ['/h', 'rel/dir'],
+      ['/h', '/h/.ssh/x'],
+    ] as const) {
       const list = protectedPaths(home, data);
-      const paths = ['/', '', 'h', '//', '/home', '/home/', '/home/u', '/home/u/', '/home/u/.ssh', '/home/u/.ssh/', '/home/u/.ssh/id', '/home/u/.sshx', '/home/u//.ssh', '/home/u/.tyba', '/home/u/.tyba/x', '/home/u/.tyba//x', '/home/u/.config', '/home/u/.config/boxwright/a', '/home/u/src/a', '/h', '/h/.ssh', '/h/.ssh/x/y', '/h/rel/dir', '/rel', '/x/y/z', '/.ssh'];
-      for (const path of [...paths, ...paths, ...list.map((p) => p.path)]) assert.deepEqual({ ...protectedHit(path, list) }, byDefinition(path, list), `${path} (home ${home}, data ${data})`);
+      const paths = [
+        '/',
+        '',
+        'h',
+        '//',
+        '/home',
+        '/home/',
+        '/home/u',
+        '/home/u/',
+        '/home/u/.ssh',
+        '/home/u/.ssh/',
+        '/home/u/.ssh/id',
+        '/home/u/.sshx',
+        '/home/u//.ssh',
+        '/home/u/.tyba',
+        '/home/u/.tyba/x',
+        '/home/u/.tyba//x',
+        '/home/u/.config',
+        '/home/u/.config/boxwright/a',
+        '/home/u/src/a',
+        '/h',
+        '/h/.ssh',
+        '/h/.ssh/x/y',
+        '/h/rel/dir',
+        '/rel',
+        '/x/y/z',
+        '/.ssh',
+      ];
+      for (const path of [...paths, ...paths, ...list.map((p) => p.path)])
+        assert.deepEqual({ ...protectedHit(path, list) }, byDefinition(path, list), `${path} (home ${home}, data ${data})`);
     }
   });
 });

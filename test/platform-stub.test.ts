@@ -18,8 +18,20 @@ const SOURCE_FOLDERS = ['compiler', 'model', 'rules', 'targets', 'app'];
 
 /** Step 1 of the recipe: the name, beside the others. */
 const NAME: readonly Line[] = [
-  { file: 'compiler/diagnostic.ts', why: 'the Platform union', after: "export type Platform = 'macos' | 'linux' | 'windows'", line: " | 'stub'", inline: true },
-  { file: 'compiler/diagnostic.ts', why: 'PLATFORMS, the one list of them', after: "export const PLATFORMS: readonly Platform[] = ['macos', 'linux', 'windows'", line: ", 'stub'", inline: true },
+  {
+    file: 'compiler/diagnostic.ts',
+    why: 'the Platform union',
+    after: "export type Platform = 'macos' | 'linux' | 'windows'",
+    line: " | 'stub'",
+    inline: true,
+  },
+  {
+    file: 'compiler/diagnostic.ts',
+    why: 'PLATFORMS, the one list of them',
+    after: "export const PLATFORMS: readonly Platform[] = ['macos', 'linux', 'windows'",
+    line: ", 'stub'",
+    inline: true,
+  },
 ];
 
 /**
@@ -27,14 +39,55 @@ const NAME: readonly Line[] = [
  * type checker names (`why`: what the table decides).
  */
 const REGISTRY_LINES: readonly Line[] = [
-  { file: 'compiler/diagnostic.ts', why: "the platform's name for people", after: "export const platformNames: Readonly<Record<Platform, string>> = { macos: 'macOS', linux: 'Linux', windows: 'Windows'", line: ", stub: 'Stub'", inline: true },
-  { file: 'model/model.ts', why: 'what the platform gives each principal (its PlatformModel)', after: 'const platformModels: Readonly<Record<Platform, PlatformModel>> = {', line: '  stub: stubModel,' },
-  { file: 'model/model.ts', why: "the import of the platform's model", after: "import { runtimePrincipalAccess } from './srt.js';", line: "import { stubModel } from './stub.js';" },
-  { file: 'model/srt.ts', why: 'what sandbox-runtime does there', after: 'const platforms: Readonly<Record<Platform, { readonly at: (path: string) => Cell; readonly elsewhere: Elsewhere }>> = {', line: "    stub: { at: () => absent, elsewhere: { cell: absent, fact: ungranted.unavailable } }," },
-  { file: 'targets/registry.ts', why: "the platform's emitter", after: 'export const targetLoaders: Readonly<Record<Platform, () => Promise<Target>>> = {', line: "  stub: async () => (await import('./stub/index.js')).stubTarget," },
-  { file: 'app/cli/run.ts', why: 'its runner (undefined: boxwright runs no command there)', after: 'const runners: Readonly<Record<Platform, Runner | undefined>> = {', line: '  stub: undefined,' },
-  { file: 'rules/file-entry-on-directory.ts', why: 'what a write_file gives there, in words (a rewrite in place)', after: 'const rewriteInPlace: Readonly<Record<Platform, string>> = {', line: "  stub: 'a rewrite in place'," },
-  { file: 'rules/host-trusted-path.ts', why: 'how the platform keeps a host-trusted path read-only, in words', after: '  switch (f.platform) {', line: "    case 'stub':\n      return 'host-trusted: read-only on the stub';" },
+  {
+    file: 'compiler/diagnostic.ts',
+    why: "the platform's name for people",
+    after: "export const platformNames: Readonly<Record<Platform, string>> = { macos: 'macOS', linux: 'Linux', windows: 'Windows'",
+    line: ", stub: 'Stub'",
+    inline: true,
+  },
+  {
+    file: 'model/model.ts',
+    why: 'what the platform gives each principal (its PlatformModel)',
+    after: 'const platformModels: Readonly<Record<Platform, PlatformModel>> = {',
+    line: '  stub: stubModel,',
+  },
+  {
+    file: 'model/model.ts',
+    why: "the import of the platform's model",
+    after: "import { runtimePrincipalAccess } from './srt.js';",
+    line: "import { stubModel } from './stub.js';",
+  },
+  {
+    file: 'model/srt.ts',
+    why: 'what sandbox-runtime does there',
+    after: 'const platforms: Readonly<Record<Platform, { readonly at: (path: string) => Cell; readonly elsewhere: Elsewhere }>> = {',
+    line: '    stub: { at: () => absent, elsewhere: { cell: absent, fact: ungranted.unavailable } },',
+  },
+  {
+    file: 'targets/registry.ts',
+    why: "the platform's emitter",
+    after: 'export const targetLoaders: Readonly<Record<Platform, () => Promise<Target>>> = {',
+    line: "  stub: async () => (await import('./stub/index.js')).stubTarget,",
+  },
+  {
+    file: 'app/cli/run.ts',
+    why: 'its runner (undefined: boxwright runs no command there)',
+    after: 'const runners: Readonly<Record<Platform, Runner | undefined>> = {',
+    line: '  stub: undefined,',
+  },
+  {
+    file: 'rules/file-entry-on-directory.ts',
+    why: 'what a write_file gives there, in words (a rewrite in place)',
+    after: 'const rewriteInPlace: Readonly<Record<Platform, string>> = {',
+    line: "  stub: 'a rewrite in place',",
+  },
+  {
+    file: 'rules/host-trusted-path.ts',
+    why: 'how the platform keeps a host-trusted path read-only, in words',
+    after: '  switch (f.platform) {',
+    line: "    case 'stub':\n      return 'host-trusted: read-only on the stub';",
+  },
 ];
 
 /** The platform's own files: its model and its target folder. */
@@ -77,7 +130,10 @@ function apply(root: string, l: Line): void {
   const path = join(root, l.file);
   const text = readFileSync(path, 'utf8');
   const at = text.indexOf(l.after);
-  assert.ok(at >= 0 && text.indexOf(l.after, at + 1) < 0, `${l.file}: the recipe's anchor ${JSON.stringify(l.after)} is not there exactly once (update the recipe and this test)`);
+  assert.ok(
+    at >= 0 && text.indexOf(l.after, at + 1) < 0,
+    `${l.file}: the recipe's anchor ${JSON.stringify(l.after)} is not there exactly once (update the recipe and this test)`,
+  );
   const end = at + l.after.length;
   writeFileSync(path, text.slice(0, end) + (l.inline ? l.line : `\n${l.line}`) + text.slice(end));
 }
@@ -93,7 +149,8 @@ function typeCheck(root: string): { status: number | null; files: Set<string>; o
 describe('adding a platform (ARCHITECTURE.md, "How to add a platform")', () => {
   const root = mkdtempSync(join(tmpdir(), 'boxwright-stub-'));
   after(() => rmSync(root, { recursive: true, force: true }));
-  for (const folder of SOURCE_FOLDERS) cpSync(join(repoRoot, folder), join(root, folder), { recursive: true, filter: (p) => !p.endsWith('.js') });
+  for (const folder of SOURCE_FOLDERS)
+    cpSync(join(repoRoot, folder), join(root, folder), { recursive: true, filter: (p) => !p.endsWith('.js') });
   symlinkSync(join(repoRoot, 'node_modules'), join(root, 'node_modules'));
   // Its "type": "module" makes the sources ES modules, as in the repository.
   cpSync(join(repoRoot, 'package.json'), join(root, 'package.json'));
@@ -105,7 +162,11 @@ describe('adding a platform (ARCHITECTURE.md, "How to add a platform")', () => {
     const r = typeCheck(root);
     assert.notEqual(r.status, 0, 'a fourth platform with no entries type-checks: some table falls through to a default platform');
     const expected = new Set(REGISTRY_LINES.filter((l) => !l.line.startsWith('import')).map((l) => l.file));
-    assert.deepEqual([...r.files].sort(), [...expected].sort(), `tsc should name exactly the registry tables (a new file here is a new table: add its line to the recipe):\n${r.output}`);
+    assert.deepEqual(
+      [...r.files].sort(),
+      [...expected].sort(),
+      `tsc should name exactly the registry tables (a new file here is a new table: add its line to the recipe):\n${r.output}`,
+    );
     for (const l of REGISTRY_LINES) assert.ok(l.line.startsWith('import') || r.output.includes(l.file), `${l.file} (${l.why}) not named`);
   });
 

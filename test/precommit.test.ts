@@ -22,7 +22,9 @@ function git(cwd: string, ...args: string[]): string {
  */
 function hookRepository(): { path: string; rev: string } {
   const path = join(root, 'boxwright');
-  const files = git(repoRoot, 'ls-files', '-co', '--exclude-standard').split('\n').filter((f) => f && !f.startsWith('snapshots/') && !f.startsWith('test/') && !f.startsWith('bench/'));
+  const files = git(repoRoot, 'ls-files', '-co', '--exclude-standard')
+    .split('\n')
+    .filter((f) => f && !f.startsWith('snapshots/') && !f.startsWith('test/') && !f.startsWith('bench/'));
   for (const f of files) {
     mkdirSync(dirname(join(path, f)), { recursive: true });
     try {
@@ -46,9 +48,16 @@ const HOOK_SECONDS = 240;
  * timeout signals the whole process group, npm included).
  */
 function commit(cwd: string, env: NodeJS.ProcessEnv, message: string): { status: number | null; output: string } {
-  const r = spawnSync('timeout', ['-k', '10s', `${HOOK_SECONDS}s`, 'git', '-c', 'user.email=ci@boxwright.test', '-c', 'user.name=ci', 'commit', '-m', message], { cwd, env, encoding: 'utf8' });
+  const r = spawnSync(
+    'timeout',
+    ['-k', '10s', `${HOOK_SECONDS}s`, 'git', '-c', 'user.email=ci@boxwright.test', '-c', 'user.name=ci', 'commit', '-m', message],
+    { cwd, env, encoding: 'utf8' },
+  );
   const output = `${r.stdout}\n${r.stderr}`;
-  assert.ok(r.status !== 124 && r.status !== 137, `git commit did not finish in ${HOOK_SECONDS} s (npm install from the registry stalled?):\n${output}`);
+  assert.ok(
+    r.status !== 124 && r.status !== 137,
+    `git commit did not finish in ${HOOK_SECONDS} s (npm install from the registry stalled?):\n${output}`,
+  );
   return { status: r.status, output };
 }
 
@@ -121,7 +130,8 @@ describe("the README's pre-commit snippet", () => {
     const revs = [...readme.matchAll(/^\s*rev:\s*(\S+)/gm)].map((m) => m[1]!);
     assert.ok(revs.length >= 1, 'the README shows a hook configuration');
     const tags = new Set(git(repoRoot, 'tag', '--list').split('\n').filter(Boolean));
-    for (const rev of revs) assert.ok(/^[0-9a-f]{40}$/.test(rev) || tags.has(rev), `rev: ${rev} names no tag of this repository and is not a commit SHA`);
+    for (const rev of revs)
+      assert.ok(/^[0-9a-f]{40}$/.test(rev) || tags.has(rev), `rev: ${rev} names no tag of this repository and is not a commit SHA`);
     const hooks = readFileSync(join(repoRoot, '.pre-commit-hooks.yaml'), 'utf8');
     assert.match(hooks, /^- id: boxwright$/m);
     assert.match(hooks, /^ {2}entry: boxwright lint --only-configs$/m);

@@ -10,7 +10,10 @@ import { repoRoot } from './helpers.js';
  */
 export function rewritingGoldens(env: NodeJS.ProcessEnv = process.env): boolean {
   if (env.UPDATE_SNAPSHOTS !== '1') return false;
-  if (env.CI) throw new Error('UPDATE_SNAPSHOTS=1 is refused when CI is set: CI compares the goldens, it never rewrites them (unset CI to update them, then review and commit)');
+  if (env.CI)
+    throw new Error(
+      'UPDATE_SNAPSHOTS=1 is refused when CI is set: CI compares the goldens, it never rewrites them (unset CI to update them, then review and commit)',
+    );
   return true;
 }
 
@@ -36,11 +39,20 @@ export function matchSnapshot(name: string, actual: string | Uint8Array, options
   if (!existsSync(file)) throw new Error(`golden snapshots/${name} is missing; run with UPDATE_SNAPSHOTS=1, then review and commit it`);
   const expected = readFileSync(file);
   if (expected.equals(actualBytes)) return;
-  throw new Error(`snapshot mismatch for snapshots/${name} (UPDATE_SNAPSHOTS=1 rewrites it):\n${difference([`snapshots/${name}`, 'actual'], ['golden', 'this run'], expected, actualBytes, typeof actual === 'string', options)}`);
+  throw new Error(
+    `snapshot mismatch for snapshots/${name} (UPDATE_SNAPSHOTS=1 rewrites it):\n${difference([`snapshots/${name}`, 'actual'], ['golden', 'this run'], expected, actualBytes, typeof actual === 'string', options)}`,
+  );
 }
 
 /** A unified diff of two versions of a golden (a binary one through `readable`, when given). */
-function difference(names: readonly [string, string], headers: readonly [string, string], a: Buffer, b: Buffer, isText: boolean, options: SnapshotOptions): string {
+function difference(
+  names: readonly [string, string],
+  headers: readonly [string, string],
+  a: Buffer,
+  b: Buffer,
+  isText: boolean,
+  options: SnapshotOptions,
+): string {
   const patch = (x: string, y: string): string => createTwoFilesPatch(names[0], names[1], x, y, headers[0], headers[1]);
   if (isText) return patch(a.toString('utf8'), b.toString('utf8'));
   const lengths = `binary golden differs: ${a.length} bytes expected, ${b.length} bytes actual`;
@@ -62,7 +74,9 @@ export function matchSharedSnapshot(name: string, actual: string | Uint8Array, b
   const first = sharedSeen.get(name);
   if (first === undefined) sharedSeen.set(name, { bytes: actualBytes, by });
   else if (!first.bytes.equals(actualBytes)) {
-    throw new Error(`${by} and ${first.by} differ in snapshots/${name}, which is one golden for both: it holds only what every case shares\n${difference([first.by, by], [`snapshots/${name}`, `snapshots/${name}`], first.bytes, actualBytes, typeof actual === 'string', options)}`);
+    throw new Error(
+      `${by} and ${first.by} differ in snapshots/${name}, which is one golden for both: it holds only what every case shares\n${difference([first.by, by], [`snapshots/${name}`, `snapshots/${name}`], first.bytes, actualBytes, typeof actual === 'string', options)}`,
+    );
   }
   matchSnapshot(name, actual, options);
 }

@@ -65,7 +65,8 @@ function quietSkips(file: string, source: string): string[] {
   check(/\b(?:const|let|var)\s+skip(?:[A-Z]\w*)?\s*(?::[^=;]+)?=(?!=)/g, ';', 'a skip value not from requireOrSkip');
   check(/\bskip\s*:/g, ',;', 'a skip option not from requireOrSkip');
   check(/\bt\.skip\(/g, '', 't.skip() with a reason not from requireOrSkip');
-  for (const m of text.matchAll(/\b(?:it|test|describe|suite)\.(?:skip|todo)\s*\(|\btodo\s*:|\bt\.todo\(/g)) found.push(`${where(m.index!)}: ${m[0]}`);
+  for (const m of text.matchAll(/\b(?:it|test|describe|suite)\.(?:skip|todo)\s*\(|\btodo\s*:|\bt\.todo\(/g))
+    found.push(`${where(m.index!)}: ${m[0]}`);
   return found;
 }
 
@@ -102,7 +103,10 @@ describe('the test suite', () => {
       quiet.map(() => 1),
       quiet.map((q) => `${q} → ${quietSkips('x.ts', q).join('; ')}`).join('\n'),
     );
-    assert.deepEqual(loud.flatMap((l) => quietSkips('x.ts', l)), []);
+    assert.deepEqual(
+      loud.flatMap((l) => quietSkips('x.ts', l)),
+      [],
+    );
   });
 });
 
@@ -118,10 +122,18 @@ describe('goldens under CI', () => {
     const golden = join(repoRoot, 'snapshots', 'explain', 'coding-agent.txt');
     const before = readFileSync(golden);
     const snapshot = pathToFileURL(join(repoRoot, 'dist', 'test', 'snapshot.js')).href;
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', `import { matchSnapshot } from ${JSON.stringify(snapshot)}; matchSnapshot('explain/coding-agent.txt', 'not the golden');`], {
-      encoding: 'utf8',
-      env: { ...process.env, UPDATE_SNAPSHOTS: '1', CI: 'true' },
-    });
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { matchSnapshot } from ${JSON.stringify(snapshot)}; matchSnapshot('explain/coding-agent.txt', 'not the golden');`,
+      ],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, UPDATE_SNAPSHOTS: '1', CI: 'true' },
+      },
+    );
     assert.notEqual(r.status, 0);
     assert.match(r.stderr, /UPDATE_SNAPSHOTS=1 is refused when CI is set/);
     assert.ok(readFileSync(golden).equals(before), 'the golden was rewritten');
@@ -139,10 +151,26 @@ describe('the wall-time report', () => {
     const dir = mkdtempSync(join(tmpdir(), 'boxwright-test-times-'));
     try {
       const out = join(dir, 'times.json');
-      const r = finished(spawnSync(process.execPath, [join(repoRoot, 'scripts', 'test.mjs'), file], { cwd: repoRoot, encoding: 'utf8', env: { ...env, BOXWRIGHT_TEST_TIMES: out }, timeout: WAIT_LIMIT_MS }), `scripts/test.mjs ${file}`);
+      const r = finished(
+        spawnSync(process.execPath, [join(repoRoot, 'scripts', 'test.mjs'), file], {
+          cwd: repoRoot,
+          encoding: 'utf8',
+          env: { ...env, BOXWRIGHT_TEST_TIMES: out },
+          timeout: WAIT_LIMIT_MS,
+        }),
+        `scripts/test.mjs ${file}`,
+      );
       assert.equal(r.status, 0, r.stdout + r.stderr);
-      assert.match(r.stdout, /\nℹ test: 1 file in \d+\.\d s \(1 at a time, \d+ cores, load average \d+\.\d at the start, \d+\.\d at the end\); slowest: test\/architecture\.test\.ts \d+\.\d s\n$/);
-      const record = JSON.parse(readFileSync(out, 'utf8')) as { wallMs: number; concurrency: number; passed: boolean; files: { file: string; ms: number; ok: boolean }[] };
+      assert.match(
+        r.stdout,
+        /\nℹ test: 1 file in \d+\.\d s \(1 at a time, \d+ cores, load average \d+\.\d at the start, \d+\.\d at the end\); slowest: test\/architecture\.test\.ts \d+\.\d s\n$/,
+      );
+      const record = JSON.parse(readFileSync(out, 'utf8')) as {
+        wallMs: number;
+        concurrency: number;
+        passed: boolean;
+        files: { file: string; ms: number; ok: boolean }[];
+      };
       assert.equal(record.concurrency, 1);
       assert.equal(record.passed, true);
       assert.deepEqual(
@@ -160,15 +188,42 @@ describe('the wall-time report', () => {
     try {
       // An earlier record in which the file took 1 ms: any real run is slower.
       const earlier = join(dir, 'earlier.json');
-      writeFileSync(earlier, JSON.stringify({ wallMs: 1, concurrency: 1, cores: 2, loadAverage: { start: 0, end: 0 }, node: process.version, passed: true, files: [{ file, ms: 1, ok: true }] }));
+      writeFileSync(
+        earlier,
+        JSON.stringify({
+          wallMs: 1,
+          concurrency: 1,
+          cores: 2,
+          loadAverage: { start: 0, end: 0 },
+          node: process.version,
+          passed: true,
+          files: [{ file, ms: 1, ok: true }],
+        }),
+      );
       const saved = join(dir, 'saved.json');
-      const r = finished(spawnSync(process.execPath, [join(repoRoot, 'scripts', 'test-times.mjs'), '--compare', earlier, '--save', saved, file], { cwd: repoRoot, encoding: 'utf8', env, timeout: WAIT_LIMIT_MS }), `scripts/test-times.mjs --compare ${file}`);
+      const r = finished(
+        spawnSync(process.execPath, [join(repoRoot, 'scripts', 'test-times.mjs'), '--compare', earlier, '--save', saved, file], {
+          cwd: repoRoot,
+          encoding: 'utf8',
+          env,
+          timeout: WAIT_LIMIT_MS,
+        }),
+        `scripts/test-times.mjs --compare ${file}`,
+      );
       assert.equal(r.status, 0, r.stdout + r.stderr);
       assert.match(r.stdout, /^ +\d+\.\d s {2}the suite's wall time: 1 file, 1 at a time on \d+ cores {2}\(\+\d+\.\d s against 0\.0 s\)\n/);
       assert.match(r.stdout, /\nslowest 1:\n +\d+\.\d s {2}test\/architecture\.test\.ts {2}\(\+\d+\.\d s against 0\.0 s\)\n/);
-      assert.match(r.stdout, new RegExp(`\\nslower than in ${earlier.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\n +\\+\\d+\\.\\d s  test/architecture\\.test\\.ts \\(0\\.0 s → \\d+\\.\\d s\\)\\n`));
+      assert.match(
+        r.stdout,
+        new RegExp(
+          `\\nslower than in ${earlier.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\n +\\+\\d+\\.\\d s  test/architecture\\.test\\.ts \\(0\\.0 s → \\d+\\.\\d s\\)\\n`,
+        ),
+      );
       const record = JSON.parse(readFileSync(saved, 'utf8')) as { files: { file: string }[] };
-      assert.deepEqual(record.files.map((f) => f.file), [file]);
+      assert.deepEqual(
+        record.files.map((f) => f.file),
+        [file],
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -35,7 +35,12 @@ export async function until(cond: () => boolean, what: string, ms: number = WAIT
  * and returns status null and error ETIMEDOUT, which a check of the status
  * alone reports as "null !== 0". This says what timed out instead.
  */
-export function finished<T extends { readonly error?: Error; readonly status: number | null }>(r: T, what: string, ms: number = WAIT_LIMIT_MS): T {
-  if ((r.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT') throw new Error(`timed out after ${ms / 1000} s waiting for ${what}`);
+export function finished<T extends { readonly error?: Error; readonly status: number | null }>(
+  r: T,
+  what: string,
+  ms: number = WAIT_LIMIT_MS,
+): T {
+  if ((r.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT')
+    throw new Error(`timed out after ${ms / 1000} s waiting for ${what}`);
   return r;
 }

@@ -39,9 +39,19 @@ export async function compileConfig(check: CheckResult, platform: Platform, args
   const file = check.file;
   if (!check.ir) return { ok: false, check, reason: `${file} has errors; nothing to compile` };
   // sandbox-runtime enforces its own settings (and Claude Code's): boxwright checks them, it compiles Box and TYBA configs.
-  if (check.ir.runtime) return { ok: false, check, reason: `${file} is ${check.ir.dialect === 'claude' ? 'Claude Code' : 'sandbox-runtime'} settings, which sandbox-runtime enforces itself (${check.ir.dialect === 'claude' ? 'Claude Code runs it' : 'srt --settings FILE CMD'}): boxwright lints, explains and diffs them, and compiles Box and TYBA configs` };
+  if (check.ir.runtime)
+    return {
+      ok: false,
+      check,
+      reason: `${file} is ${check.ir.dialect === 'claude' ? 'Claude Code' : 'sandbox-runtime'} settings, which sandbox-runtime enforces itself (${check.ir.dialect === 'claude' ? 'Claude Code runs it' : 'srt --settings FILE CMD'}): boxwright lints, explains and diffs them, and compiles Box and TYBA configs`,
+    };
   const verdict = check.verdicts[platform];
-  if (verdict === 'refused' && !args.force) return { ok: false, check, reason: `${platform} refuses ${file} (see the errors above); nothing written. --force compiles it anyway, marked as refused` };
+  if (verdict === 'refused' && !args.force)
+    return {
+      ok: false,
+      check,
+      reason: `${platform} refuses ${file} (see the errors above); nothing written. --force compiles it anyway, marked as refused`,
+    };
   const target = await targetLoaders[platform]();
   const input: CompileInput = {
     ir: check.ir,
@@ -59,9 +69,11 @@ export async function compileConfig(check: CheckResult, platform: Platform, args
 /** The targets' options from the command line, validated here: a bad one is a usage error, not a target's. */
 function targetOptions(args: TargetArgs): TargetOptions {
   const port = args['gateway-port'];
-  if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) throw new UsageError(`--gateway-port must be a TCP port (1-65535), not ${JSON.stringify(port)}`);
+  if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535))
+    throw new UsageError(`--gateway-port must be a TCP port (1-65535), not ${JSON.stringify(port)}`);
   const socket = args['gateway-socket'];
-  if (socket !== undefined && !socket.startsWith('/')) throw new UsageError(`--gateway-socket must be an absolute path, not ${JSON.stringify(socket)}`);
+  if (socket !== undefined && !socket.startsWith('/'))
+    throw new UsageError(`--gateway-socket must be an absolute path, not ${JSON.stringify(socket)}`);
   return { ...(port !== undefined ? { gatewayPort: port } : {}), ...(socket ? { gatewaySocket: socket } : {}) };
 }
 
@@ -104,7 +116,8 @@ export function makeOutDir(out: string): void {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`cannot use --out ${out}: ${dir}: ${because(e)}`);
       kind = 'absent';
     }
-    if (kind === 'other' && dir === resolve(out)) throw new UsageError(`--out ${out} exists and is not a directory: name a directory for the artifacts`);
+    if (kind === 'other' && dir === resolve(out))
+      throw new UsageError(`--out ${out} exists and is not a directory: name a directory for the artifacts`);
     if (kind === 'other') throw new UsageError(`cannot make --out ${out}: ${dir} is not a directory`);
     if (kind === 'dir') break;
     missing.unshift(dir);
@@ -128,18 +141,35 @@ export function makeOutDir(out: string): void {
  * launcher or a bubblewrap, said and skipped: the artifacts stand on their
  * own.
  */
-async function writeLaunchers(outcome: Extract<CompileOutcome, { ok: true }>, out: string, args: CompileArgs & { config: string }, bwrap: BwrapLookup | undefined): Promise<void> {
+async function writeLaunchers(
+  outcome: Extract<CompileOutcome, { ok: true }>,
+  out: string,
+  args: CompileArgs & { config: string },
+  bwrap: BwrapLookup | undefined,
+): Promise<void> {
   const config = args.config;
   const note = (why: string): void => void process.stderr.write(`boxwright compile: no launchers (<principal>.run) written: ${why}\n`);
   if (config === '-') return note('the config came from standard input, and a launcher re-reads its config to refuse one that changed');
-  if (outcome.check.verdicts.linux === 'refused') return note('linux refuses the config (--force writes the artifacts for review, never a way to run them)');
+  if (outcome.check.verdicts.linux === 'refused')
+    return note('linux refuses the config (--force writes the artifacts for review, never a way to run them)');
   const { compileOptionArgs, copyLaunchers, launchFiles, launcherUnavailable } = await import('../sandbox/launchers.js');
   const why = launcherUnavailable();
   if (why) return note(why);
   if (!bwrap) return note('bubblewrap is resolved on the Linux machine that runs the sandbox: compile there');
-  if (!bwrap.found) return note(`no bubblewrap: ${bwrap.why}. Install it (Debian/Ubuntu: apt-get install bubblewrap) or name it with --bwrap PATH`);
+  if (!bwrap.found)
+    return note(`no bubblewrap: ${bwrap.why}. Install it (Debian/Ubuntu: apt-get install bubblewrap) or name it with --bwrap PATH`);
   const agentDirs = args['agent-dir'] === undefined ? [] : ([] as string[]).concat(args['agent-dir']);
-  const options = compileOptionArgs({ fs: args.fs, home: args.home, dialect: args.dialect, worktree: args.worktree, tybaDataDir: args['tyba-data-dir'], agentDirs, landlock: args.landlock, gatewaySocket: args['gateway-socket'], bwrap: args.bwrap });
+  const options = compileOptionArgs({
+    fs: args.fs,
+    home: args.home,
+    dialect: args.dialect,
+    worktree: args.worktree,
+    tybaDataDir: args['tyba-data-dir'],
+    agentDirs,
+    landlock: args.landlock,
+    gatewaySocket: args['gateway-socket'],
+    bwrap: args.bwrap,
+  });
   const files = launchFiles(outcome.check.ir, outcome.artifacts, config, outcome.check.bytes, options, bwrap);
   for (const f of files) {
     const path = join(out, f.name);
@@ -152,7 +182,10 @@ async function writeLaunchers(outcome: Extract<CompileOutcome, { ok: true }>, ou
   }
   let runs: string[];
   try {
-    runs = copyLaunchers(out, outcome.check.ir.principals.map((p) => artifactStem(p.id)));
+    runs = copyLaunchers(
+      out,
+      outcome.check.ir.principals.map((p) => artifactStem(p.id)),
+    );
   } catch (e) {
     throw new UsageError(`cannot write the launchers in ${out}: ${because(e)}`);
   }
@@ -167,10 +200,20 @@ async function writeLaunchers(outcome: Extract<CompileOutcome, { ok: true }>, ou
  * are boxwright-sandbox's, vet.ts); elsewhere the model's answer
  * (`trusted-file-writable`) stands alone.
  */
-async function launchRefusal(outcome: Extract<CompileOutcome, { ok: true }>, out: string, trusted: readonly TrustedFile[], bwrap: BwrapFound | undefined): Promise<string | undefined> {
+async function launchRefusal(
+  outcome: Extract<CompileOutcome, { ok: true }>,
+  out: string,
+  trusted: readonly TrustedFile[],
+  bwrap: BwrapFound | undefined,
+): Promise<string | undefined> {
   const { vet, vetProgram } = await import('../sandbox/vet.js');
   if (typeof vetProgram() !== 'string') return undefined;
-  const views = outcome.artifacts.filter((a) => a.name.endsWith('.bwrap.args')).map((a) => ({ principal: a.name.slice(0, -'.bwrap.args'.length), args: typeof a.content === 'string' ? Buffer.from(a.content) : a.content }));
+  const views = outcome.artifacts
+    .filter((a) => a.name.endsWith('.bwrap.args'))
+    .map((a) => ({
+      principal: a.name.slice(0, -'.bwrap.args'.length),
+      args: typeof a.content === 'string' ? Buffer.from(a.content) : a.content,
+    }));
   const findings = vet({
     views,
     files: trusted.filter((f) => !f.tree).map((f) => f.path),
@@ -181,8 +224,10 @@ async function launchRefusal(outcome: Extract<CompileOutcome, { ok: true }>, out
   const first = findings[0];
   if (!first) return undefined;
   const role = trusted.find((f) => f.path === first.path)?.role;
-  if (first.kind === 'reach') return `${first.principal}'s compiled mounts make ${first.dest} writable, which holds ${role ? roleWords[role] : ''} ${first.path} (the model says otherwise: a bug to report)`;
-  if (bwrap && first.path === bwrap.path) return `bubblewrap ${bwrap.path} (${bwrapOrigin(bwrap)}) is not root's alone: ${first.reason}. Every run executes it outside any sandbox: install bubblewrap where only root writes (your distribution's package), or name one with --bwrap PATH`;
+  if (first.kind === 'reach')
+    return `${first.principal}'s compiled mounts make ${first.dest} writable, which holds ${role ? roleWords[role] : ''} ${first.path} (the model says otherwise: a bug to report)`;
+  if (bwrap && first.path === bwrap.path)
+    return `bubblewrap ${bwrap.path} (${bwrapOrigin(bwrap)}) is not root's alone: ${first.reason}. Every run executes it outside any sandbox: install bubblewrap where only root writes (your distribution's package), or name one with --bwrap PATH`;
   return `--out ${out}: ${first.reason}: whoever can write it decides what the launchers there run. Compile into a directory only you can write`;
 }
 
@@ -190,7 +235,8 @@ async function launchRefusal(outcome: Extract<CompileOutcome, { ok: true }>, out
 export async function compileCommand(args: CompileArgs): Promise<number> {
   const platform = platformOf(args.target);
   if (!args.out) throw new UsageError('--out DIR is required');
-  if (!args.config) throw new UsageError('name the config to compile (- reads it from standard input): boxwright compile CONFIG --target T --out DIR');
+  if (!args.config)
+    throw new UsageError('name the config to compile (- reads it from standard input): boxwright compile CONFIG --target T --out DIR');
   const input = readInput(args.config);
   if ('error' in input) {
     process.stderr.write(`boxwright: ${input.error}\n`);
@@ -199,13 +245,29 @@ export async function compileCommand(args: CompileArgs): Promise<number> {
   const file = args.config === '-' ? '<stdin>' : args.config;
   // What the host trusts after this compile: the --out directory (host-trusted: the next DIR/<principal>.run
   // executes what it holds), and on Linux the bubblewrap the launchers will run.
-  const bwrap = platform === 'linux' && args.config !== '-' && process.platform === 'linux' ? locateBwrap({ option: args.bwrap, homes: lookupHomes(args.home) }) : undefined;
+  const bwrap =
+    platform === 'linux' && args.config !== '-' && process.platform === 'linux'
+      ? locateBwrap({ option: args.bwrap, homes: lookupHomes(args.home) })
+      : undefined;
   const trusted = [trustedFile(args.out, 'out', [platform]), ...(bwrap?.found ? [trustedFile(bwrap.path, 'bwrap', ['linux'])] : [])];
   const reader = configReader(args, undefined, [{ path: resolve(args.out), input: 'compile-out' }], trusted);
   const outcome = await compileConfig(reader.checkRead(input.bytes, args.config), platform, args);
   const shown = outcome.check.diagnostics.filter((d) => d.severity === 'error' && d.platforms.includes(platform));
   if (!outcome.ok) {
-    process.stderr.write(formatText([{ path: file, text: outcome.check.text, ...(outcome.check.dialect ? { dialect: outcome.check.dialect } : {}), verdicts: outcome.check.verdicts, diagnostics: shown }], [platform]));
+    process.stderr.write(
+      formatText(
+        [
+          {
+            path: file,
+            text: outcome.check.text,
+            ...(outcome.check.dialect ? { dialect: outcome.check.dialect } : {}),
+            verdicts: outcome.check.verdicts,
+            diagnostics: shown,
+          },
+        ],
+        [platform],
+      ),
+    );
     process.stderr.write(`boxwright compile: ${outcome.reason}\n`);
     return 1;
   }
@@ -231,6 +293,7 @@ export async function compileCommand(args: CompileArgs): Promise<number> {
     process.stdout.write(`${path}\n`);
   }
   if (platform === 'linux') await writeLaunchers(outcome, args.out, { ...args, config: args.config }, bwrap);
-  if (outcome.check.verdicts[platform] === 'refused') process.stderr.write(`boxwright compile: WARNING: ${platform} refuses ${file}; written anyway because of --force\n`);
+  if (outcome.check.verdicts[platform] === 'refused')
+    process.stderr.write(`boxwright compile: WARNING: ${platform} refuses ${file}; written anyway because of --force\n`);
   return 0;
 }

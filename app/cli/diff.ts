@@ -26,7 +26,14 @@ async function compareArtifacts(base: CheckResult, head: CheckResult, platforms:
   const out: ArtifactDiff[] = [];
   for (const platform of platforms) {
     const [b, h] = await Promise.all([compileConfig(base, platform, {}), compileConfig(head, platform, {})]);
-    out.push(...artifactDiffs(platform, { label: base.file, artifacts: b.ok ? b.artifacts : undefined }, { label: head.file, artifacts: h.ok ? h.artifacts : undefined }, createTwoFilesPatch));
+    out.push(
+      ...artifactDiffs(
+        platform,
+        { label: base.file, artifacts: b.ok ? b.artifacts : undefined },
+        { label: head.file, artifacts: h.ok ? h.artifacts : undefined },
+        createTwoFilesPatch,
+      ),
+    );
   }
   return out;
 }
@@ -38,11 +45,24 @@ export interface LintHints {
 }
 
 /** Both revisions, checked once each, compared through their access models, then their artifacts. */
-export async function diffChecks(base: CheckResult, head: CheckResult, platforms: readonly Platform[], args: Pick<DiffArgs, 'artifacts'>, hints: LintHints = {}): Promise<ConfigDiff> {
+export async function diffChecks(
+  base: CheckResult,
+  head: CheckResult,
+  platforms: readonly Platform[],
+  args: Pick<DiffArgs, 'artifacts'>,
+  hints: LintHints = {},
+): Promise<ConfigDiff> {
   if (!base.ir || !head.ir) {
-    const [side, hint] = !base.ir ? [base, hints.base ?? `boxwright lint ${base.file}`] : [head, hints.head ?? `boxwright lint ${head.file}`];
+    const [side, hint] = !base.ir
+      ? [base, hints.base ?? `boxwright lint ${base.file}`]
+      : [head, hints.head ?? `boxwright lint ${head.file}`];
     // A named file that is no sandbox config at all (a pyproject.toml): say that, not "has errors".
-    if (!isSandboxConfig(side.bytes, side.file)) return { base: base.file, head: head.file, error: `${side.file} is not a sandbox config (no Box, TYBA, sandbox-runtime or Claude Code keys at the top level: \`${hint}\` says so); nothing to compare` };
+    if (!isSandboxConfig(side.bytes, side.file))
+      return {
+        base: base.file,
+        head: head.file,
+        error: `${side.file} is not a sandbox config (no Box, TYBA, sandbox-runtime or Claude Code keys at the top level: \`${hint}\` says so); nothing to compare`,
+      };
     return { base: base.file, head: head.file, error: `${side.file} has errors (\`${hint}\` shows them); nothing to compare` };
   }
   const delta = accessDelta(
@@ -52,7 +72,8 @@ export async function diffChecks(base: CheckResult, head: CheckResult, platforms
   );
   const identical = Buffer.from(base.bytes).equals(Buffer.from(head.bytes)) && base.dialect === head.dialect;
   // sandbox-runtime's and Claude Code's settings have no boxwright artifacts: sandbox-runtime enforces them.
-  const artifacts = identical || args.artifacts === false || base.ir.runtime || head.ir.runtime ? [] : await compareArtifacts(base, head, platforms);
+  const artifacts =
+    identical || args.artifacts === false || base.ir.runtime || head.ir.runtime ? [] : await compareArtifacts(base, head, platforms);
   return { base: base.file, head: head.file, delta, artifacts };
 }
 
@@ -88,7 +109,11 @@ function gitPair(root: string, rev: string, commit: string, inRepo: string, show
   const after = 'bytes' in now ? now.bytes : undefined;
   if (!before && !after) throw new UsageError(`${shown} exists neither at ${rev} nor in the working tree`);
   return [
-    { label: before ? `${rev}:${inRepo}` : `${rev}:${inRepo} (absent)`, ...(before ? { bytes: before } : {}), hint: `git show ${rev}:${inRepo} | boxwright lint -` },
+    {
+      label: before ? `${rev}:${inRepo}` : `${rev}:${inRepo} (absent)`,
+      ...(before ? { bytes: before } : {}),
+      hint: `git show ${rev}:${inRepo} | boxwright lint -`,
+    },
     { label: after ? shown : `${shown} (deleted)`, path: join(root, inRepo), ...(after ? { bytes: after } : {}) },
   ];
 }
@@ -144,7 +169,12 @@ export async function diffCommand(args: DiffArgs): Promise<number> {
     const after = h.bytes ? reader.check(h.bytes, h.label, platforms, undefined, config) : undefined;
     const dialect = (present ?? after)?.dialect;
     const nothing = (label: string): CheckResult => reader.check(new Uint8Array(), label, platforms, dialect ?? 'box', config);
-    diffs.push(await diffChecks(present ?? nothing(b.label), after ?? nothing(h.label), platforms, args, { ...(b.hint ? { base: b.hint } : {}), ...(h.hint ? { head: h.hint } : {}) }));
+    diffs.push(
+      await diffChecks(present ?? nothing(b.label), after ?? nothing(h.label), platforms, args, {
+        ...(b.hint ? { base: b.hint } : {}),
+        ...(h.hint ? { head: h.hint } : {}),
+      }),
+    );
   }
   const render = await renderer(formats.diff, args.format);
   process.stdout.write(render(diffs));

@@ -61,13 +61,20 @@ const firstLine = (s: string): string => s.trim().split('\n').filter(Boolean).sl
 /** Why user namespaces may be unavailable, from the settings that commonly forbid them. */
 function namespaceHints(): string {
   const hints: string[] = [];
-  if (readSys('/proc/sys/kernel/unprivileged_userns_clone') === '0') hints.push('kernel.unprivileged_userns_clone is 0: `sysctl -w kernel.unprivileged_userns_clone=1`');
-  if (readSys('/proc/sys/user/max_user_namespaces') === '0') hints.push('user.max_user_namespaces is 0: `sysctl -w user.max_user_namespaces=15000`');
+  if (readSys('/proc/sys/kernel/unprivileged_userns_clone') === '0')
+    hints.push('kernel.unprivileged_userns_clone is 0: `sysctl -w kernel.unprivileged_userns_clone=1`');
+  if (readSys('/proc/sys/user/max_user_namespaces') === '0')
+    hints.push('user.max_user_namespaces is 0: `sysctl -w user.max_user_namespaces=15000`');
   if (readSys('/proc/sys/kernel/apparmor_restrict_unprivileged_userns') === '1')
-    hints.push('AppArmor restricts unprivileged user namespaces (Ubuntu 23.10+): install an AppArmor profile that allows `userns` for bwrap, or `sysctl -w kernel.apparmor_restrict_unprivileged_userns=0`');
+    hints.push(
+      'AppArmor restricts unprivileged user namespaces (Ubuntu 23.10+): install an AppArmor profile that allows `userns` for bwrap, or `sysctl -w kernel.apparmor_restrict_unprivileged_userns=0`',
+    );
   if (existsSync('/.dockerenv') || existsSync('/run/.containerenv'))
-    hints.push("inside a container: the runtime's seccomp profile usually forbids unshare/mount; run it with `--security-opt seccomp=unconfined --security-opt apparmor=unconfined` (or `--privileged`)");
-  if (!hints.length) hints.push('allow unprivileged user namespaces on this machine (sysctl user.max_user_namespaces > 0) or install bwrap setuid root');
+    hints.push(
+      "inside a container: the runtime's seccomp profile usually forbids unshare/mount; run it with `--security-opt seccomp=unconfined --security-opt apparmor=unconfined` (or `--privileged`)",
+    );
+  if (!hints.length)
+    hints.push('allow unprivileged user namespaces on this machine (sysctl user.max_user_namespaces > 0) or install bwrap setuid root');
   return hints.join('; ');
 }
 
@@ -76,8 +83,19 @@ export function linuxFindings(lookup: BwrapLookup, seccompProgram: (arch: 'x86_6
   const cpu = process.arch === 'x64' ? 'x86_64' : process.arch === 'arm64' ? 'aarch64' : undefined;
   findings.push(
     cpu
-      ? { id: 'architecture', status: 'ok', title: 'architecture', detail: `${cpu} (${osArch()}): boxwright compiles a seccomp program for it` }
-      : { id: 'architecture', status: 'fail', title: 'architecture', detail: `${process.arch}: boxwright compiles seccomp programs for x86_64 and aarch64 only`, fix: 'run on an x86_64 or aarch64 machine' },
+      ? {
+          id: 'architecture',
+          status: 'ok',
+          title: 'architecture',
+          detail: `${cpu} (${osArch()}): boxwright compiles a seccomp program for it`,
+        }
+      : {
+          id: 'architecture',
+          status: 'fail',
+          title: 'architecture',
+          detail: `${process.arch}: boxwright compiles seccomp programs for x86_64 and aarch64 only`,
+          fix: 'run on an x86_64 or aarch64 machine',
+        },
   );
   const status = readSys('/proc/self/status') ?? '';
   const seccompField = /^Seccomp:\s*(\d)/m.exec(status);
@@ -89,7 +107,9 @@ export function linuxFindings(lookup: BwrapLookup, seccompProgram: (arch: 'x86_6
     status: oldKernel || !seccompField ? 'fail' : 'ok',
     title: 'kernel',
     detail: `Linux ${kernel}${seccompField ? ', seccomp built in' : ', no Seccomp field in /proc/self/status (CONFIG_SECCOMP off)'}${seccompField?.[1] === '2' ? '; boxwright itself already runs under a seccomp filter (a container?), which stacks with the sandbox filter' : ''}`,
-    ...(oldKernel || !seccompField ? { fix: 'use a kernel built with CONFIG_SECCOMP_FILTER and user namespaces (3.8 or later; any current distribution kernel)' } : {}),
+    ...(oldKernel || !seccompField
+      ? { fix: 'use a kernel built with CONFIG_SECCOMP_FILTER and user namespaces (3.8 or later; any current distribution kernel)' }
+      : {}),
   });
   findings.push(...sandboxProgramFindings(cpu));
   const uid = process.getuid?.() ?? -1;
@@ -103,7 +123,12 @@ export function linuxFindings(lookup: BwrapLookup, seccompProgram: (arch: 'x86_6
             "running as root: the workload runs as uid 0 of the host's kernel, without capabilities (--cap-drop ALL). It owns what it creates in its write grants and may write root-owned files there; host-global /proc entries (/proc/sys, sysrq-trigger, …) would be writable and are bound read-only; set-id mode bits are refused by the filter, so it cannot leave a setuid-root program behind; a kernel exploit from inside would be root on the host",
           fix: 'run boxwright as an unprivileged user where the machine allows unprivileged user namespaces: the workload is then that user on the host, and none of the above applies',
         }
-      : { id: 'identity', status: 'info', title: 'identity', detail: `running as uid ${uid}: the workload is this user on the host; bubblewrap needs unprivileged user namespaces (or a setuid bwrap)` },
+      : {
+          id: 'identity',
+          status: 'info',
+          title: 'identity',
+          detail: `running as uid ${uid}: the workload is this user on the host; bubblewrap needs unprivileged user namespaces (or a setuid bwrap)`,
+        },
   );
 
   if (lookup.skipped.length)
@@ -145,7 +170,13 @@ export function linuxFindings(lookup: BwrapLookup, seccompProgram: (arch: 'x86_6
   const v = spawnSync(bwrap, ['--version'], { encoding: 'utf8', timeout: 10_000 });
   const vm = /(\d+)\.(\d+)(?:\.(\d+))?/.exec(v.stdout ?? '');
   if (v.status !== 0 || !vm) {
-    findings.push({ id: 'bwrap', status: 'fail', title: 'bubblewrap', detail: `${bwrap} --version failed: ${firstLine((v.stderr ?? '') + (v.error?.message ?? ''))}`, fix: 'reinstall bubblewrap' });
+    findings.push({
+      id: 'bwrap',
+      status: 'fail',
+      title: 'bubblewrap',
+      detail: `${bwrap} --version failed: ${firstLine((v.stderr ?? '') + (v.error?.message ?? ''))}`,
+      fix: 'reinstall bubblewrap',
+    });
     return findings;
   }
   const ver = [Number(vm[1]), Number(vm[2]), Number(vm[3] ?? 0)];
@@ -161,17 +192,38 @@ export function linuxFindings(lookup: BwrapLookup, seccompProgram: (arch: 'x86_6
   const truePath = onPath('true');
   const catPath = onPath('cat');
   if (!truePath || !catPath) {
-    findings.push({ id: 'trial', status: 'fail', title: 'sandbox trials', detail: 'no `true` or `cat` on PATH to run in a trial sandbox', fix: 'put coreutils on PATH' });
+    findings.push({
+      id: 'trial',
+      status: 'fail',
+      title: 'sandbox trials',
+      detail: 'no `true` or `cat` on PATH to run in a trial sandbox',
+      fix: 'put coreutils on PATH',
+    });
     return findings;
   }
-  const base = ['--unshare-all', '--cap-drop', 'ALL', '--die-with-parent', '--new-session', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev'];
+  const base = [
+    '--unshare-all',
+    '--cap-drop',
+    'ALL',
+    '--die-with-parent',
+    '--new-session',
+    '--ro-bind',
+    '/',
+    '/',
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+  ];
   const ns = spawnSync(bwrap, [...base, '--', truePath], { encoding: 'utf8', timeout: 10_000 });
   const nsOk = ns.status === 0;
   findings.push({
     id: 'namespaces',
     status: nsOk ? 'ok' : 'fail',
     title: 'user namespaces',
-    detail: nsOk ? 'a trial sandbox with new user, mount, pid, network, ipc and uts namespaces started (bwrap --unshare-all)' : `the trial sandbox failed: ${firstLine(ns.stderr ?? ns.error?.message ?? '')}`,
+    detail: nsOk
+      ? 'a trial sandbox with new user, mount, pid, network, ipc and uts namespaces started (bwrap --unshare-all)'
+      : `the trial sandbox failed: ${firstLine(ns.stderr ?? ns.error?.message ?? '')}`,
     ...(nsOk ? {} : { fix: namespaceHints() }),
   });
   if (!nsOk || !cpu) return findings;
@@ -184,7 +236,11 @@ export function linuxFindings(lookup: BwrapLookup, seccompProgram: (arch: 'x86_6
     const fd = openSync(programPath, 'r');
     let sc;
     try {
-      sc = spawnSync(bwrap, [...base, '--seccomp', '3', '--', catPath, '/proc/self/status'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe', fd] });
+      sc = spawnSync(bwrap, [...base, '--seccomp', '3', '--', catPath, '/proc/self/status'], {
+        encoding: 'utf8',
+        timeout: 10_000,
+        stdio: ['ignore', 'pipe', 'pipe', fd],
+      });
     } finally {
       closeSync(fd);
     }
@@ -198,7 +254,11 @@ export function linuxFindings(lookup: BwrapLookup, seccompProgram: (arch: 'x86_6
       detail: scOk
         ? `boxwright's ${cpu} program installed: inside the trial sandbox Seccomp: 2 (filter mode)${filters ? `, Seccomp_filters: ${filters[1]}` : ''}`
         : `the seccomp trial failed (exit ${sc.status}): ${firstLine(sc.stderr ?? '') || `Seccomp: ${inside?.[1] ?? 'missing'} inside`}`,
-      ...(scOk ? {} : { fix: 'use a kernel with CONFIG_SECCOMP_FILTER; inside a container, allow seccomp(2) and prctl(PR_SET_SECCOMP) (e.g. --security-opt seccomp=unconfined)' }),
+      ...(scOk
+        ? {}
+        : {
+            fix: 'use a kernel with CONFIG_SECCOMP_FILTER; inside a container, allow seccomp(2) and prctl(PR_SET_SECCOMP) (e.g. --security-opt seccomp=unconfined)',
+          }),
     });
 
     // Every kind of operation a compiled view uses, in one sandbox: a tmpfs
@@ -221,12 +281,36 @@ export function linuxFindings(lookup: BwrapLookup, seccompProgram: (arch: 'x86_6
       full = spawnSync(
         bwrap,
         [
-          '--unshare-all', '--cap-drop', 'ALL', '--die-with-parent', '--new-session', '--proc', '/proc', '--ro-bind-try', '/proc/sys', '/proc/sys', '--dev', '/dev',
+          '--unshare-all',
+          '--cap-drop',
+          'ALL',
+          '--die-with-parent',
+          '--new-session',
+          '--proc',
+          '/proc',
+          '--ro-bind-try',
+          '/proc/sys',
+          '/proc/sys',
+          '--dev',
+          '/dev',
           ...binds,
           ...mergedLinks(),
-          '--perms', '0444', '--ro-bind-data', '3', join(rw, 'denied'), '--tmpfs', join(rw, 'hidden'), '--remount-ro', join(rw, 'hidden'),
-          '--dir', '/boxwright-workspace', '--chdir', '/boxwright-workspace',
-          '--', catPath, join(rw, 'denied'),
+          '--perms',
+          '0444',
+          '--ro-bind-data',
+          '3',
+          join(rw, 'denied'),
+          '--tmpfs',
+          join(rw, 'hidden'),
+          '--remount-ro',
+          join(rw, 'hidden'),
+          '--dir',
+          '/boxwright-workspace',
+          '--chdir',
+          '/boxwright-workspace',
+          '--',
+          catPath,
+          join(rw, 'denied'),
         ],
         { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe', ...fds] },
       );
@@ -245,8 +329,12 @@ export function linuxFindings(lookup: BwrapLookup, seccompProgram: (arch: 'x86_6
       ...(fullOk
         ? {}
         : noBindFd
-          ? { fix: 'this bubblewrap has no --bind-fd/--ro-bind-fd (upstream 0.10.0, or a backport such as Debian 12\'s 0.8.0-2+deb12u1): boxwright run mounts only from descriptors it has verified, so it refuses to run here; upgrade bubblewrap' }
-          : { fix: `${namespaceHints()}; a capability probe does not test every set-up operation, so qualify the machine with this trial` }),
+          ? {
+              fix: "this bubblewrap has no --bind-fd/--ro-bind-fd (upstream 0.10.0, or a backport such as Debian 12's 0.8.0-2+deb12u1): boxwright run mounts only from descriptors it has verified, so it refuses to run here; upgrade bubblewrap",
+            }
+          : {
+              fix: `${namespaceHints()}; a capability probe does not test every set-up operation, so qualify the machine with this trial`,
+            }),
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -268,7 +356,9 @@ function sandboxProgramFindings(cpu: 'x86_64' | 'aarch64' | undefined): Finding[
         id: 'launcher',
         status: 'fail',
         title: 'boxwright-sandbox',
-        detail: cpu ? `dist/sandbox/boxwright-sandbox.${cpu} is not built: \`boxwright run\` refuses to run anything` : 'no program for this architecture',
+        detail: cpu
+          ? `dist/sandbox/boxwright-sandbox.${cpu} is not built: \`boxwright run\` refuses to run anything`
+          : 'no program for this architecture',
         fix: 'install a C compiler (Debian: apt-get install gcc libc6-dev) and rebuild (npm ci, or npm run build); an npm tarball ships both architectures',
       },
     ];
@@ -278,7 +368,13 @@ function sandboxProgramFindings(cpu: 'x86_64' | 'aarch64' | undefined): Finding[
   const lsm = readSys('/sys/kernel/security/lsm');
   const landlock: Finding =
     abi === undefined
-      ? { id: 'landlock', status: 'fail', title: 'Landlock', detail: `boxwright-sandbox --abi failed: ${firstLine((abiRun.stderr ?? '') + (abiRun.error?.message ?? ''))}`, fix: 'rebuild boxwright-sandbox (npm run build)' }
+      ? {
+          id: 'landlock',
+          status: 'fail',
+          title: 'Landlock',
+          detail: `boxwright-sandbox --abi failed: ${firstLine((abiRun.stderr ?? '') + (abiRun.error?.message ?? ''))}`,
+          fix: 'rebuild boxwright-sandbox (npm run build)',
+        }
       : abi === 0
         ? {
             id: 'landlock',
@@ -291,16 +387,29 @@ function sandboxProgramFindings(cpu: 'x86_64' | 'aarch64' | undefined): Finding[
             id: 'landlock',
             status: abi >= 6 ? 'ok' : 'warn',
             title: 'Landlock',
-            detail: `ABI ${abi}: execution confined to exec grants${abi >= 6 ? '; the abstract-socket and signal scopes apply' : '; no scopes below ABI 6 (Linux 6.12): a principal with a direct network exception reaches the host\'s abstract unix sockets'}`,
+            detail: `ABI ${abi}: execution confined to exec grants${abi >= 6 ? '; the abstract-socket and signal scopes apply' : "; no scopes below ABI 6 (Linux 6.12): a principal with a direct network exception reaches the host's abstract unix sockets"}`,
             ...(abi >= 6 ? {} : { fix: 'a kernel with Landlock ABI 6 (Linux 6.12 or later) adds the scopes' }),
           };
-  return [{ id: 'launcher', status: 'ok', title: 'boxwright-sandbox', detail: `${version.stdout.trim() || program}: the launcher and the in-sandbox step` }, landlock];
+  return [
+    {
+      id: 'launcher',
+      status: 'ok',
+      title: 'boxwright-sandbox',
+      detail: `${version.stdout.trim() || program}: the launcher and the in-sandbox step`,
+    },
+    landlock,
+  ];
 }
 
 /** `--symlink usr/X /X` for the host's merged-/usr links, as the lowering recreates them. */
 function mergedLinks(): string[] {
   const out: string[] = [];
-  for (const [link, target] of [['/bin', 'usr/bin'], ['/lib', 'usr/lib'], ['/lib64', 'usr/lib64'], ['/sbin', 'usr/sbin']] as const) {
+  for (const [link, target] of [
+    ['/bin', 'usr/bin'],
+    ['/lib', 'usr/lib'],
+    ['/lib64', 'usr/lib64'],
+    ['/sbin', 'usr/sbin'],
+  ] as const) {
     if (readlinkSafe(link) === target) out.push('--symlink', target, link);
     else if (existsSync(link)) out.push('--ro-bind', link, link);
   }
@@ -323,14 +432,31 @@ function otherFindings(): Finding[] {
         id: 'sandbox-exec',
         status: ok ? 'ok' : 'fail',
         title: 'sandbox-exec',
-        detail: ok ? '/usr/bin/sandbox-exec is present (boxwright run uses it with the compiled Seatbelt profile)' : '/usr/bin/sandbox-exec is missing',
+        detail: ok
+          ? '/usr/bin/sandbox-exec is present (boxwright run uses it with the compiled Seatbelt profile)'
+          : '/usr/bin/sandbox-exec is missing',
         ...(ok ? {} : { fix: 'boxwright run needs macOS with /usr/bin/sandbox-exec' }),
       },
     ];
   }
   if (process.platform === 'win32')
-    return [{ id: 'windows', status: 'info', title: 'Windows', detail: 'boxwright run prints the ACL plan it would apply and stops; nothing to qualify' }];
-  return [{ id: 'platform', status: 'fail', title: 'platform', detail: `boxwright has no sandbox for ${process.platform}`, fix: 'run on Linux or macOS' }];
+    return [
+      {
+        id: 'windows',
+        status: 'info',
+        title: 'Windows',
+        detail: 'boxwright run prints the ACL plan it would apply and stops; nothing to qualify',
+      },
+    ];
+  return [
+    {
+      id: 'platform',
+      status: 'fail',
+      title: 'platform',
+      detail: `boxwright has no sandbox for ${process.platform}`,
+      fix: 'run on Linux or macOS',
+    },
+  ];
 }
 
 export async function doctorCommand(args: DoctorArgs): Promise<number> {

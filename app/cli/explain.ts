@@ -15,7 +15,17 @@ export interface ExplainArgs extends ConfigArgs {
 /** The matrix of a checked config (from its own model), or the front-end errors that prevent one. */
 export function explainCheck(check: CheckResult): { matrix?: ExplainMatrix; errors: string } {
   if (!check.ir) {
-    return { errors: formatText([{ path: check.file, text: check.text, ...(check.dialect ? { dialect: check.dialect } : {}), verdicts: check.verdicts, diagnostics: check.diagnostics }]) };
+    return {
+      errors: formatText([
+        {
+          path: check.file,
+          text: check.text,
+          ...(check.dialect ? { dialect: check.dialect } : {}),
+          verdicts: check.verdicts,
+          diagnostics: check.diagnostics,
+        },
+      ]),
+    };
   }
   return { matrix: explainMatrix(check.model, check.diagnostics, check.verdicts), errors: '' };
 }
@@ -23,11 +33,16 @@ export function explainCheck(check: CheckResult): { matrix?: ExplainMatrix; erro
 /** Keeps only the selected platforms' columns. */
 export function onlyPlatforms(m: ExplainMatrix, platforms: readonly string[]): ExplainMatrix {
   if (platforms.length === PLATFORMS.length) return m;
-  const pick = <T>(r: Readonly<Record<string, T>>): Record<string, T> => Object.fromEntries(Object.entries(r).filter(([p]) => platforms.includes(p)));
+  const pick = <T>(r: Readonly<Record<string, T>>): Record<string, T> =>
+    Object.fromEntries(Object.entries(r).filter(([p]) => platforms.includes(p)));
   return {
     ...m,
     verdicts: pick(m.verdicts) as ExplainMatrix['verdicts'],
-    principals: m.principals.map((pm) => ({ ...pm, elsewhere: pick(pm.elsewhere) as typeof pm.elsewhere, rows: pm.rows.map((r) => ({ ...r, cells: pick(r.cells) as typeof r.cells })) })),
+    principals: m.principals.map((pm) => ({
+      ...pm,
+      elsewhere: pick(pm.elsewhere) as typeof pm.elsewhere,
+      rows: pm.rows.map((r) => ({ ...r, cells: pick(r.cells) as typeof r.cells })),
+    })),
   };
 }
 

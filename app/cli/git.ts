@@ -37,7 +37,9 @@ export function repositoryRoot(cwd: string): string {
     return git(cwd, ['rev-parse', '--show-toplevel']).toString('utf8').trim();
   } catch (e) {
     if (e instanceof UsageError && /needs git/.test(e.message)) throw e;
-    throw new UsageError(`\`diff --git\` compares with a revision of the git repository the current directory is in, and ${cwd} is not inside one`);
+    throw new UsageError(
+      `\`diff --git\` compares with a revision of the git repository the current directory is in, and ${cwd} is not inside one`,
+    );
   }
 }
 
@@ -45,7 +47,9 @@ export function repositoryRoot(cwd: string): string {
 export function resolveRevision(root: string, rev: string): string {
   if (rev === '' || rev.startsWith('-')) throw new UsageError(`\`${rev}\` is not a revision: name a branch, a tag or a commit`);
   try {
-    return git(root, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`]).toString('utf8').trim();
+    return git(root, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`])
+      .toString('utf8')
+      .trim();
   } catch {
     throw new UsageError(`\`${rev}\` is not a revision of this repository (a branch, a tag or a commit: \`git log\` lists them)`);
   }
@@ -68,7 +72,11 @@ const configPatterns = ['*.toml', '*.TOML', '*.json', '*.JSON'];
  * untracked ones (a new config not yet added), relative to the root.
  */
 export function changedTomlFiles(root: string, commit: string): string[] {
-  const fields = git(root, ['diff', '--name-only', '-z', '--no-renames', commit, '--', ...configPatterns]).toString('utf8').split('\0');
-  const untracked = git(root, ['ls-files', '-z', '--others', '--exclude-standard', '--', ...configPatterns]).toString('utf8').split('\0');
+  const fields = git(root, ['diff', '--name-only', '-z', '--no-renames', commit, '--', ...configPatterns])
+    .toString('utf8')
+    .split('\0');
+  const untracked = git(root, ['ls-files', '-z', '--others', '--exclude-standard', '--', ...configPatterns])
+    .toString('utf8')
+    .split('\0');
   return [...new Set([...fields, ...untracked].filter(Boolean))].sort();
 }

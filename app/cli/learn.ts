@@ -60,7 +60,8 @@ const say = (msg: string): void => void process.stderr.write(`boxwright learn: $
 
 function timeoutFrom(v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
-  if (!/^\d+(\.\d+)?$/.test(String(v)) || Number(v) <= 0) throw new UsageError(`--timeout takes a number of seconds above 0, not ${JSON.stringify(v)}`);
+  if (!/^\d+(\.\d+)?$/.test(String(v)) || Number(v) <= 0)
+    throw new UsageError(`--timeout takes a number of seconds above 0, not ${JSON.stringify(v)}`);
   return Number(v);
 }
 
@@ -86,7 +87,8 @@ function tools(home: string): Tools | string {
   const bwrap = locateBwrap({ homes });
   if (!bwrap.found) return `no bubblewrap to learn with (${bwrapOrigin(bwrap)}): ${bwrap.why} (Debian: apt-get install bubblewrap)`;
   const strace = lookOnPath('strace', process.env, homes);
-  if (!strace.path) return `strace is not installed in the PATH directories outside your home${strace.skipped.length ? ` (passed over: ${strace.skipped.join(', ')})` : ''}: learn traces the command with it (Debian: apt-get install strace)`;
+  if (!strace.path)
+    return `strace is not installed in the PATH directories outside your home${strace.skipped.length ? ` (passed over: ${strace.skipped.join(', ')})` : ''}: learn traces the command with it (Debian: apt-get install strace)`;
   let findings: VetFinding[];
   try {
     findings = vet({ rootOwned: [bwrap.path, strace.path] });
@@ -95,7 +97,8 @@ function tools(home: string): Tools | string {
     return `cannot check who could change bubblewrap and strace: ${e.message}`;
   }
   const untrusted = findings.find((f) => f.kind === 'untrusted');
-  if (untrusted && untrusted.kind === 'untrusted') return `${untrusted.path} is not root's alone: ${untrusted.reason}. learn runs it outside any sandbox: install it where only root writes (your distribution's package)`;
+  if (untrusted && untrusted.kind === 'untrusted')
+    return `${untrusted.path} is not root's alone: ${untrusted.reason}. learn runs it outside any sandbox: install it where only root writes (your distribution's package)`;
   return { helper, bwrap: bwrap.path, strace: strace.path };
 }
 
@@ -121,7 +124,12 @@ function ending(outcome: TracedOutcome, trace: WorkloadTrace, timeout: number | 
     incomplete.push(`ended by --timeout after ${timeout} s`);
   } else if (code !== undefined) {
     exit = Number(code);
-    text = exit === 0 ? 'The run exited with status 0.' : exit > 128 ? `The run ended with status ${exit} (signal ${exit - 128}).` : `The run exited with status ${exit}.`;
+    text =
+      exit === 0
+        ? 'The run exited with status 0.'
+        : exit > 128
+          ? `The run ended with status ${exit} (signal ${exit - 128}).`
+          : `The run exited with status ${exit}.`;
     if (exit !== 0) incomplete.push(exit > 128 ? `the command was killed by signal ${exit - 128}` : `the command failed (status ${exit})`);
   } else {
     exit = NOT_RUN;
@@ -131,7 +139,10 @@ function ending(outcome: TracedOutcome, trace: WorkloadTrace, timeout: number | 
   const failed = /^exec-failed (\d+)/m.exec(ready);
   if (failed) incomplete.push('the command could not be executed');
   else if (!trace.started && code !== undefined) incomplete.push('the trace holds no run of the command');
-  if (trace.unread) incomplete.push(`${trace.unread} traced call${trace.unread > 1 ? 's' : ''} could not be read (a path that is not UTF-8, which no TOML string can name)`);
+  if (trace.unread)
+    incomplete.push(
+      `${trace.unread} traced call${trace.unread > 1 ? 's' : ''} could not be read (a path that is not UTF-8, which no TOML string can name)`,
+    );
   return { status: exit, incomplete, ending: text };
 }
 
@@ -169,14 +180,28 @@ export async function learnCommand(args: LearnArgs): Promise<number> {
     const input = present;
     const check = reader.check(input.bytes, out);
     if (!check.ir || check.diagnostics.some((d) => d.ruleId === 'toml-syntax' || d.ruleId === 'schema')) {
-      process.stderr.write(formatText([{ path: out, text: check.text, ...(check.dialect ? { dialect: check.dialect } : {}), verdicts: check.verdicts, diagnostics: check.diagnostics.filter((d) => d.severity === 'error') }]));
-      throw new UsageError(`cannot learn into ${out}: it is not a config learn can add to (the errors above); fix it or choose another --out`);
+      process.stderr.write(
+        formatText([
+          {
+            path: out,
+            text: check.text,
+            ...(check.dialect ? { dialect: check.dialect } : {}),
+            verdicts: check.verdicts,
+            diagnostics: check.diagnostics.filter((d) => d.severity === 'error'),
+          },
+        ]),
+      );
+      throw new UsageError(
+        `cannot learn into ${out}: it is not a config learn can add to (the errors above); fix it or choose another --out`,
+      );
     }
-    if (args.dialect && check.dialect !== args.dialect) throw new UsageError(`--dialect ${args.dialect}: ${out} is a ${check.dialect} config`);
+    if (args.dialect && check.dialect !== args.dialect)
+      throw new UsageError(`--dialect ${args.dialect}: ${out} is a ${check.dialect} config`);
     dialect = check.dialect === 'tyba' ? 'tyba' : 'box';
     existing = check;
   }
-  if (dialect === 'tyba' && principal !== 'agent') throw new UsageError('a TYBA config has one principal, the agent: --principal is for Box configs');
+  if (dialect === 'tyba' && principal !== 'agent')
+    throw new UsageError('a TYBA config has one principal, the agent: --principal is for Box configs');
 
   const found = tools(home);
   if (typeof found === 'string') {
@@ -192,7 +217,16 @@ export async function learnCommand(args: LearnArgs): Promise<number> {
   const outcome = await runTraced({
     helper: found.helper,
     strace: found.strace,
-    program: learnArgv({ bwrap: found.bwrap, step: found.helper, cwd, command, network: !!args.network, privateTmp: dialect === 'tyba', keep: [worktree, ...agentDirs], ...(uid !== 0 ? { ids: { uid, gid: process.getgid!() } } : {}) }),
+    program: learnArgv({
+      bwrap: found.bwrap,
+      step: found.helper,
+      cwd,
+      command,
+      network: !!args.network,
+      privateTmp: dialect === 'tyba',
+      keep: [worktree, ...agentDirs],
+      ...(uid !== 0 ? { ids: { uid, gid: process.getgid!() } } : {}),
+    }),
     cwd,
     env,
     writable: writableDirs(cwd, home),
@@ -218,22 +252,52 @@ export async function learnCommand(args: LearnArgs): Promise<number> {
   const view = hostView(home);
   const needs = deriveNeeds({ accesses: trace.accesses, changes: outcome.changes, view, interpreterOf });
   const tybaDataDir = args['tyba-data-dir'];
-  const boundaries = learnBoundaries({ home, ...(tybaDataDir ? { tybaDataDir } : {}), hostTrusted: hostTrustedFor(home, cwd), ...(out ? { own: [out] } : {}) });
-  const decision = decide(needs, { dialect, home, workspace: cwd, boundaries, ...(dialect === 'tyba' ? { implicit: [worktree, '/tmp', ...agentDirs] } : {}) });
+  const boundaries = learnBoundaries({
+    home,
+    ...(tybaDataDir ? { tybaDataDir } : {}),
+    hostTrusted: hostTrustedFor(home, cwd),
+    ...(out ? { own: [out] } : {}),
+  });
+  const decision = decide(needs, {
+    dialect,
+    home,
+    workspace: cwd,
+    boundaries,
+    ...(dialect === 'tyba' ? { implicit: [worktree, '/tmp', ...agentDirs] } : {}),
+  });
   const network = networkLines(needs, principal, !!args.network, home);
   const unmet: Unmet[] = [...decision.unmet];
 
   let text: string;
   let summary: string;
   if (existing) {
-    const merged = mergeLearned({ check: existing, dialect, principal, home, workspace: cwd, grants: decision.grants, header: `learned from: ${commandText(command)}${end.incomplete.length ? ` (INCOMPLETE: ${end.incomplete.join('; ')})` : ''}` });
+    const merged = mergeLearned({
+      check: existing,
+      dialect,
+      principal,
+      home,
+      workspace: cwd,
+      grants: decision.grants,
+      header: `learned from: ${commandText(command)}${end.incomplete.length ? ` (INCOMPLETE: ${end.incomplete.join('; ')})` : ''}`,
+    });
     if (!merged.ok) throw new UsageError(`cannot learn into ${out}: ${merged.error}`);
     text = merged.text;
     summary = `${merged.added.length} grant${merged.added.length === 1 ? '' : 's'} added to ${out}, ${merged.already} already given`;
     for (const n of merged.notes) say(n);
     unmet.push(...merged.denied);
   } else {
-    text = configText({ dialect, principal, home, command, ending: end.ending, incomplete: end.incomplete, ...(dialect === 'box' ? { workspace: cwd } : {}), grants: decision.grants, unmet: decision.unmet, network });
+    text = configText({
+      dialect,
+      principal,
+      home,
+      command,
+      ending: end.ending,
+      incomplete: end.incomplete,
+      ...(dialect === 'box' ? { workspace: cwd } : {}),
+      grants: decision.grants,
+      unmet: decision.unmet,
+      network,
+    });
     summary = `${decision.grants.length} grant${decision.grants.length === 1 ? '' : 's'} learned${out ? `, written to ${out}` : ''}`;
   }
   if (out) writeFileSync(out, text);
@@ -254,19 +318,37 @@ export async function learnCommand(args: LearnArgs): Promise<number> {
 function networkLines(needs: NeedSet, principal: string, network: boolean, home: string): string[] {
   // A unix socket that is not there (ENOENT) is a probe (nscd, a desktop bus), not a need.
   const used = needs.network.filter((n) => !(n.target.startsWith('/') && n.errno === 'ENOENT'));
-  const lines = used.map((n) => `${n.target.startsWith('/') ? `the unix socket ${spelled(n.target, home)}` : n.target} (${n.ok ? 'reached' : `refused: ${n.errno ?? 'failed'}`}; ${evidenceText(n.first)})`);
-  if (used.some((n) => n.target.startsWith('/'))) lines.push('learn grants no socket: a read grant of a directory that holds one reaches it (socket-in-read-grant), and a host socket is out of reach while learning');
+  const lines = used.map(
+    (n) =>
+      `${n.target.startsWith('/') ? `the unix socket ${spelled(n.target, home)}` : n.target} (${n.ok ? 'reached' : `refused: ${n.errno ?? 'failed'}`}; ${evidenceText(n.first)})`,
+  );
+  if (used.some((n) => n.target.startsWith('/')))
+    lines.push(
+      'learn grants no socket: a read grant of a directory that holds one reaches it (socket-in-read-grant), and a host socket is out of reach while learning',
+    );
   if (!used.some((n) => !n.target.startsWith('/'))) return lines;
   const grant =
     principal === 'agent'
-      ? 'the agent has no direct network (agent-network-table): it reaches the network through the host product\'s gateway'
+      ? "the agent has no direct network (agent-network-table): it reaches the network through the host product's gateway"
       : `a direct network exception (${principal.startsWith('tool.') ? `[tools.${principal.slice(5)}.network]` : `contain_egress = false in [mcp_servers.${principal.slice(4)}]`}) would let it through, bypassing the gateway's policy: add it yourself if that is what you want`;
-  lines.push(network ? `learn ran with --network and grants none of these: ${grant}` : `learn ran without network (--network lets it through to learn the destinations, never granting them); ${grant}`);
+  lines.push(
+    network
+      ? `learn ran with --network and grants none of these: ${grant}`
+      : `learn ran without network (--network lets it through to learn the destinations, never granting them); ${grant}`,
+  );
   return lines;
 }
 
 async function reviewText(check: CheckResult): Promise<string> {
-  const lint = formatText([{ path: check.file, text: check.text, ...(check.dialect ? { dialect: check.dialect } : {}), verdicts: check.verdicts, diagnostics: check.diagnostics }]);
+  const lint = formatText([
+    {
+      path: check.file,
+      text: check.text,
+      ...(check.dialect ? { dialect: check.dialect } : {}),
+      verdicts: check.verdicts,
+      diagnostics: check.diagnostics,
+    },
+  ]);
   const { matrix, errors } = explainCheck(check);
   if (!matrix) return `${lint}${errors}`;
   const render = await renderer(formats.explain, 'text');
@@ -278,7 +360,17 @@ async function reviewText(check: CheckResult): Promise<string> {
  * compile, launcher) under the learned config, inside the throw-away root
  * and traced: what failed there that succeeded while learning still fails.
  */
-async function checkRun(out: string, args: LearnArgs, command: string[], passEnv: string[], found: Tools, cwd: string, home: string, learned: WorkloadTrace, timeout: number | undefined): Promise<number> {
+async function checkRun(
+  out: string,
+  args: LearnArgs,
+  command: string[],
+  passEnv: string[],
+  found: Tools,
+  cwd: string,
+  home: string,
+  learned: WorkloadTrace,
+  timeout: number | undefined,
+): Promise<number> {
   const { linuxReader, runLinux } = await import('./run-linux.js');
   const { runRequest } = await import('./run-common.js');
   const runArgs = { ...args, config: out, fs: 'host', home, force: false, '--': command, 'pass-env': passEnv };
@@ -314,7 +406,10 @@ async function checkRun(out: string, args: LearnArgs, command: string[], passEnv
   process.stdout.write(`\n--check: the command ran under ${out} through boxwright run and exited with status ${status}.\n`);
   if (failures.length) {
     process.stdout.write(`What succeeded while learning and fails under the learned config:\n`);
-    for (const f of failures.slice(0, 40)) process.stdout.write(`  ${f.op} ${spelled(f.path, home)}: ${f.errno} (${evidenceText({ syscall: f.syscall, program: f.program, named: f.path })})\n`);
+    for (const f of failures.slice(0, 40))
+      process.stdout.write(
+        `  ${f.op} ${spelled(f.path, home)}: ${f.errno} (${evidenceText({ syscall: f.syscall, program: f.program, named: f.path })})\n`,
+      );
     if (failures.length > 40) process.stdout.write(`  … and ${failures.length - 40} more\n`);
   } else if (traced) process.stdout.write('Nothing that succeeded while learning failed.\n');
   return status;
@@ -333,4 +428,3 @@ function stillFailing(learned: WorkloadTrace, checked: WorkloadTrace): Access[] 
   }
   return out;
 }
-

@@ -36,7 +36,8 @@ export async function lintCommand(args: LintArgs): Promise<number> {
   const max = countFrom('max-warnings', args['max-warnings']);
   const reader = configReader(args);
   const platforms = platformsFrom(args.platform);
-  if (!args.files?.length && process.stdin.isTTY) throw new UsageError('name the config files to lint, or - to read one from standard input');
+  if (!args.files?.length && process.stdin.isTTY)
+    throw new UsageError('name the config files to lint, or - to read one from standard input');
   const reports: LintEntry[] = [];
   for (const named of lintInputs(args.files?.length ? args.files : ['-'])) {
     if ('error' in named) {
@@ -52,12 +53,20 @@ export async function lintCommand(args: LintArgs): Promise<number> {
     // pre-commit's hook passes every staged .toml and .json, and a directory or a glob finds them all: those that are no sandbox config are passed over.
     if ((args['only-configs'] || named.found) && !isSandboxConfig(input.bytes, path)) continue;
     const result = reader.checkRead(input.bytes, path, platforms);
-    reports.push({ path: result.file, text: result.text, ...(result.dialect ? { dialect: result.dialect } : {}), verdicts: result.verdicts, diagnostics: result.diagnostics });
+    reports.push({
+      path: result.file,
+      text: result.text,
+      ...(result.dialect ? { dialect: result.dialect } : {}),
+      verdicts: result.verdicts,
+      diagnostics: result.diagnostics,
+    });
   }
   const render = await renderer(formats.lint, args.format);
   const cwd = process.cwd();
   // --quiet shows errors only (ESLint's): the verdicts, the exit status and --max-warnings still count everything.
-  const shown = args.quiet ? reports.map((r) => ('diagnostics' in r ? { ...r, diagnostics: r.diagnostics.filter((d) => d.severity === 'error') } : r)) : reports;
+  const shown = args.quiet
+    ? reports.map((r) => ('diagnostics' in r ? { ...r, diagnostics: r.diagnostics.filter((d) => d.severity === 'error') } : r))
+    : reports;
   process.stdout.write(render({ files: shown, platforms, base: cwd, root: workTreeRoot(cwd) ?? cwd, verbose: !!args.verbose }));
   const t = totals(reports);
   for (const r of reports) if ('error' in r) process.stderr.write(`boxwright: cannot read ${r.path}: ${r.error}\n`);

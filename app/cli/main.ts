@@ -24,11 +24,22 @@ const fsOptions = (y: Argv): Argv =>
   y
     .option('fs', { type: 'string', describe: 'filesystem facts: host (the real disk), none (unknown), or a manifest FILE.json' })
     .option('home', { type: 'string', describe: "where ~ points (default: your home, or the manifest's)" })
-    .option('dialect', { choices: ['box', 'tyba', 'srt', 'claude'], describe: 'override dialect detection (srt: sandbox-runtime settings, claude: Claude Code settings)' })
-    .option('worktree', { type: 'string', describe: 'TYBA: the session worktree; sandbox-runtime and Claude Code settings: the directory the command runs in (default: the current directory)' })
+    .option('dialect', {
+      choices: ['box', 'tyba', 'srt', 'claude'],
+      describe: 'override dialect detection (srt: sandbox-runtime settings, claude: Claude Code settings)',
+    })
+    .option('worktree', {
+      type: 'string',
+      describe:
+        'TYBA: the session worktree; sandbox-runtime and Claude Code settings: the directory the command runs in (default: the current directory)',
+    })
     .option('tyba-data-dir', { type: 'string', describe: 'TYBA: its data directory (default ~/.tyba)' })
     .option('agent-dir', { type: 'string', describe: "TYBA: the agent's own directories (repeatable)" })
-    .option('landlock', { choices: ['on', 'off'], describe: 'Linux: confine execution with Landlock (on, the default: read trees are not executable) or with the mounts alone (off: read trees executable; for a kernel without Landlock)' });
+    .option('landlock', {
+      choices: ['on', 'off'],
+      describe:
+        'Linux: confine execution with Landlock (on, the default: read trees are not executable) or with the mounts alone (off: read trees executable; for a kernel without Landlock)',
+    });
 
 /** `--format`: the command's formats from the one table (app/format/registry.ts), its first the default. */
 const formatOption = (command: FormattedCommand) => {
@@ -36,7 +47,10 @@ const formatOption = (command: FormattedCommand) => {
   return { alias: 'f', choices, default: choices[0], describe: 'output format' } as const;
 };
 
-const platformOption = { type: 'string', describe: 'check only these platforms, comma-separated or repeated: macos,linux,windows (the others get no verdict)' } as const;
+const platformOption = {
+  type: 'string',
+  describe: 'check only these platforms, comma-separated or repeated: macos,linux,windows (the others get no verdict)',
+} as const;
 const configPositional = { type: 'string', describe: 'the config file (- reads it from standard input)' } as const;
 
 const commands: Record<string, Command> = {
@@ -45,13 +59,33 @@ const commands: Record<string, Command> = {
     describe: 'check configs and print per-platform diagnostics and verdicts',
     options: (y) =>
       fsOptions(y)
-        .positional('files', { type: 'string', array: true, describe: 'config files, directories and globs (the sandbox configs they hold); - for standard input; with none, standard input unless it is a terminal' })
+        .positional('files', {
+          type: 'string',
+          array: true,
+          describe:
+            'config files, directories and globs (the sandbox configs they hold); - for standard input; with none, standard input unless it is a terminal',
+        })
         .option('format', formatOption('lint'))
         .option('platform', platformOption)
         .option('max-warnings', { type: 'string', describe: 'exit 1 when there are more warnings than this (a whole number)' })
-        .option('only-configs', { type: 'boolean', default: false, describe: 'pass over files that are not sandbox configs (no Box, TYBA, sandbox-runtime or Claude Code keys), without a finding: for hooks that pass every .toml and .json (what a directory or a glob finds is always chosen so)' })
-        .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'report errors only (verdicts, the exit status and --max-warnings still count warnings)' })
-        .option('verbose', { alias: 'v', type: 'boolean', default: false, describe: 'list every "depends on the machine" info (text format), instead of one line per file' }),
+        .option('only-configs', {
+          type: 'boolean',
+          default: false,
+          describe:
+            'pass over files that are not sandbox configs (no Box, TYBA, sandbox-runtime or Claude Code keys), without a finding: for hooks that pass every .toml and .json (what a directory or a glob finds is always chosen so)',
+        })
+        .option('quiet', {
+          alias: 'q',
+          type: 'boolean',
+          default: false,
+          describe: 'report errors only (verdicts, the exit status and --max-warnings still count warnings)',
+        })
+        .option('verbose', {
+          alias: 'v',
+          type: 'boolean',
+          default: false,
+          describe: 'list every "depends on the machine" info (text format), instead of one line per file',
+        }),
     run: async (args) => (await import('./lint.js')).lintCommand(args),
   },
   compile: {
@@ -62,55 +96,126 @@ const commands: Record<string, Command> = {
         .positional('config', configPositional)
         .option('target', { alias: 't', choices: [...PLATFORMS], demandOption: true, describe: 'the platform to compile for' })
         .option('out', { alias: 'o', type: 'string', demandOption: true, describe: 'the output directory' })
-        .option('force', { type: 'boolean', default: false, describe: 'write artifacts even for a refused verdict (they say so at the top)' })
+        .option('force', {
+          type: 'boolean',
+          default: false,
+          describe: 'write artifacts even for a refused verdict (they say so at the top)',
+        })
         .option('gateway-port', { type: 'number', describe: "macOS: the host product's gateway port on loopback (default 8080)" })
-        .option('gateway-socket', { type: 'string', describe: "Linux: the host product's gateway socket to bind into sandboxes without direct network" })
-        .option('bwrap', { type: 'string', describe: 'Linux: the bubblewrap to run (default: BOXWRIGHT_BWRAP, else `bwrap` in the PATH directories outside your home); recorded in the launch, never looked up at run time' }),
+        .option('gateway-socket', {
+          type: 'string',
+          describe: "Linux: the host product's gateway socket to bind into sandboxes without direct network",
+        })
+        .option('bwrap', {
+          type: 'string',
+          describe:
+            'Linux: the bubblewrap to run (default: BOXWRIGHT_BWRAP, else `bwrap` in the PATH directories outside your home); recorded in the launch, never looked up at run time',
+        }),
     run: async (args) => (await import('./compile.js')).compileCommand(args),
   },
   explain: {
     usage: 'explain <config>',
     describe: 'what each platform gives each principal, grant by grant, and why it differs',
     options: (y) =>
-      fsOptions(y)
-        .positional('config', configPositional)
-        .option('format', formatOption('explain'))
-        .option('platform', platformOption),
+      fsOptions(y).positional('config', configPositional).option('format', formatOption('explain')).option('platform', platformOption),
     run: async (args) => (await import('./explain.js')).explainCommand(args),
   },
   run: {
     usage: 'run <config> -- <cmd> [args..]',
-    describe: 'run a command inside the sandbox a config compiles to on this machine: boxwright run CONFIG [--principal P] [-- CMD [ARGS..]]',
+    describe:
+      'run a command inside the sandbox a config compiles to on this machine: boxwright run CONFIG [--principal P] [-- CMD [ARGS..]]',
     options: (y) =>
       fsOptions(y)
         .positional('config', { type: 'string', describe: 'the config file' })
-        .positional('cmd', { type: 'string', describe: 'after --: the command to run in the sandbox, with its arguments (passed verbatim)' })
-        .option('principal', { alias: 'p', type: 'string', default: 'agent', describe: 'whose sandbox: agent, tool.NAME or mcp.NAME (tool:NAME, mcp:NAME too); a tool or server with no command after -- runs its configured command and args' })
-        .option('pass-env', { type: 'string', array: true, nargs: 1, describe: 'let this environment variable into the sandbox (repeatable; only a short allowlist passes by default)' })
-        .option('pass-fd', { type: 'number', array: true, nargs: 1, describe: 'let this open descriptor (above 2) through to the command (repeatable; every other inherited one is closed)' })
-        .option('gateway-socket', { type: 'string', describe: "Linux: the host product's gateway socket to bind into sandboxes without direct network" })
-        .option('bwrap', { type: 'string', describe: 'Linux: the bubblewrap to run (default: BOXWRIGHT_BWRAP, else `bwrap` in the PATH directories outside your home); recorded in the launch, never looked up at run time' })
-        .option('verbose', { alias: 'v', type: 'boolean', default: false, describe: 'print the bubblewrap command, the withheld variables and the closed descriptors' }),
+        .positional('cmd', {
+          type: 'string',
+          describe: 'after --: the command to run in the sandbox, with its arguments (passed verbatim)',
+        })
+        .option('principal', {
+          alias: 'p',
+          type: 'string',
+          default: 'agent',
+          describe:
+            'whose sandbox: agent, tool.NAME or mcp.NAME (tool:NAME, mcp:NAME too); a tool or server with no command after -- runs its configured command and args',
+        })
+        .option('pass-env', {
+          type: 'string',
+          array: true,
+          nargs: 1,
+          describe: 'let this environment variable into the sandbox (repeatable; only a short allowlist passes by default)',
+        })
+        .option('pass-fd', {
+          type: 'number',
+          array: true,
+          nargs: 1,
+          describe: 'let this open descriptor (above 2) through to the command (repeatable; every other inherited one is closed)',
+        })
+        .option('gateway-socket', {
+          type: 'string',
+          describe: "Linux: the host product's gateway socket to bind into sandboxes without direct network",
+        })
+        .option('bwrap', {
+          type: 'string',
+          describe:
+            'Linux: the bubblewrap to run (default: BOXWRIGHT_BWRAP, else `bwrap` in the PATH directories outside your home); recorded in the launch, never looked up at run time',
+        })
+        .option('verbose', {
+          alias: 'v',
+          type: 'boolean',
+          default: false,
+          describe: 'print the bubblewrap command, the withheld variables and the closed descriptors',
+        }),
     run: async (args) => (await import('./run.js')).runCommand(args),
   },
   learn: {
     usage: 'learn -- <cmd> [args..]',
-    describe: 'run a command once in a throw-away copy of this machine, traced, and write the least-privilege config it needed: boxwright learn [--out FILE] -- CMD [ARGS..]',
+    describe:
+      'run a command once in a throw-away copy of this machine, traced, and write the least-privilege config it needed: boxwright learn [--out FILE] -- CMD [ARGS..]',
     options: (y) =>
       fsOptions(y)
         .positional('cmd', { type: 'string', describe: 'after --: the command to learn from, with its arguments (passed verbatim)' })
-        .option('out', { alias: 'o', type: 'string', describe: 'write the config here (learning into an existing config adds only what it lacks); without it, to standard output' })
-        .option('principal', { alias: 'p', type: 'string', default: 'agent', describe: 'whose grants: agent, tool.NAME or mcp.NAME (tool:NAME, mcp:NAME too)' })
-        .option('network', { type: 'boolean', default: false, describe: 'let the command reach the network while learning (the destinations are reported, never granted)' })
-        .option('timeout', { type: 'string', describe: 'end the command after this many seconds (what it learned is written, marked incomplete; exit 124)' })
-        .option('check', { type: 'boolean', default: false, describe: 'then run the command again under the learned config, through boxwright run, and report what still fails' })
-        .option('pass-env', { type: 'string', array: true, nargs: 1, describe: 'let this environment variable through to the command (repeatable; as boxwright run)' }),
+        .option('out', {
+          alias: 'o',
+          type: 'string',
+          describe: 'write the config here (learning into an existing config adds only what it lacks); without it, to standard output',
+        })
+        .option('principal', {
+          alias: 'p',
+          type: 'string',
+          default: 'agent',
+          describe: 'whose grants: agent, tool.NAME or mcp.NAME (tool:NAME, mcp:NAME too)',
+        })
+        .option('network', {
+          type: 'boolean',
+          default: false,
+          describe: 'let the command reach the network while learning (the destinations are reported, never granted)',
+        })
+        .option('timeout', {
+          type: 'string',
+          describe: 'end the command after this many seconds (what it learned is written, marked incomplete; exit 124)',
+        })
+        .option('check', {
+          type: 'boolean',
+          default: false,
+          describe: 'then run the command again under the learned config, through boxwright run, and report what still fails',
+        })
+        .option('pass-env', {
+          type: 'string',
+          array: true,
+          nargs: 1,
+          describe: 'let this environment variable through to the command (repeatable; as boxwright run)',
+        }),
     run: async (args) => (await import('./learn.js')).learnCommand(args),
   },
   doctor: {
     usage: 'doctor',
     describe: 'qualify this machine for `boxwright run`: bubblewrap, user namespaces, seccomp, architecture, kernel (real trials)',
-    options: (y) => y.option('format', formatOption('doctor')).option('bwrap', { type: 'string', describe: 'Linux: the bubblewrap to check (default: BOXWRIGHT_BWRAP, else `bwrap` in the PATH directories outside your home); recorded in the launch, never looked up at run time' }),
+    options: (y) =>
+      y.option('format', formatOption('doctor')).option('bwrap', {
+        type: 'string',
+        describe:
+          'Linux: the bubblewrap to check (default: BOXWRIGHT_BWRAP, else `bwrap` in the PATH directories outside your home); recorded in the launch, never looked up at run time',
+      }),
     run: async (args) => (await import('./doctor.js')).doctorCommand(args),
   },
   diff: {
@@ -120,36 +225,69 @@ const commands: Record<string, Command> = {
       fsOptions(y)
         .positional('base', { type: 'string', describe: 'the config before (with --git: the file to compare, optional)' })
         .positional('head', { type: 'string', describe: 'the config after' })
-        .option('git', { type: 'string', describe: 'compare the file at this git revision with the working tree; without a file, every sandbox config that changed (other TOML is passed over)' })
+        .option('git', {
+          type: 'string',
+          describe:
+            'compare the file at this git revision with the working tree; without a file, every sandbox config that changed (other TOML is passed over)',
+        })
         .option('format', formatOption('diff'))
         .option('platform', platformOption)
-        .option('fail-on', { choices: ['widen'], describe: 'exit 1 when the change widens what a principal requests or what this machine grants it, or changes a request this machine cannot judge' })
-        .option('artifacts', { type: 'boolean', default: true, describe: 'include the unified diffs of the emitted artifacts (--no-artifacts skips them)' }),
+        .option('fail-on', {
+          choices: ['widen'],
+          describe:
+            'exit 1 when the change widens what a principal requests or what this machine grants it, or changes a request this machine cannot judge',
+        })
+        .option('artifacts', {
+          type: 'boolean',
+          default: true,
+          describe: 'include the unified diffs of the emitted artifacts (--no-artifacts skips them)',
+        }),
     run: async (args) => (await import('./diff.js')).diffCommand(args),
   },
   parse: {
     usage: 'parse [file]',
     describe: 'print a TOML document as JSON (a toml-test decoder with --tagged)',
-    options: (y) => y.positional('file', { type: 'string', describe: 'TOML file (standard input when none)' }).option('tagged', { type: 'boolean', default: false, describe: "toml-test's tagged JSON" }),
+    options: (y) =>
+      y
+        .positional('file', { type: 'string', describe: 'TOML file (standard input when none)' })
+        .option('tagged', { type: 'boolean', default: false, describe: "toml-test's tagged JSON" }),
     run: async (args) => (await import('./parse.js')).parseCommand(args),
   },
   schema: {
     usage: 'schema',
     describe: 'print the JSON Schema of the configs (for editors: Even Better TOML / taplo)',
-    options: (y) => y.option('dialect', { choices: ['editor', 'box', 'tyba', 'manifest'], default: 'editor', describe: 'which schema: editor (both dialects), box, tyba, or the --fs manifest' }),
+    options: (y) =>
+      y.option('dialect', {
+        choices: ['editor', 'box', 'tyba', 'manifest'],
+        default: 'editor',
+        describe: 'which schema: editor (both dialects), box, tyba, or the --fs manifest',
+      }),
     run: async (args) => (await import('./schema.js')).schemaCommand(args),
   },
   rules: {
     usage: 'rules [id]',
     describe: "list the rules, or print one rule's documentation",
-    options: (y) => y.positional('id', { type: 'string', describe: 'a rule id (`boxwright rules` lists them)' }).option('format', formatOption('rules')),
+    options: (y) =>
+      y.positional('id', { type: 'string', describe: 'a rule id (`boxwright rules` lists them)' }).option('format', formatOption('rules')),
     run: async (args) => (await import('./rules.js')).rulesCommand(args),
   },
 };
 
 function overview(argv: string[]): Argv {
-  let y = yargs(argv).scriptName('boxwright').usage('$0 <command> [options]\n\nA policy compiler and linter for AI-agent sandbox configurations.\n`boxwright <command> --help` describes a command.');
-  for (const [name, c] of Object.entries(commands)) y = y.command(c.usage, c.describe, (sub) => sub, () => undefined).alias(name, name);
+  let y = yargs(argv)
+    .scriptName('boxwright')
+    .usage(
+      '$0 <command> [options]\n\nA policy compiler and linter for AI-agent sandbox configurations.\n`boxwright <command> --help` describes a command.',
+    );
+  for (const [name, c] of Object.entries(commands))
+    y = y
+      .command(
+        c.usage,
+        c.describe,
+        (sub) => sub,
+        () => undefined,
+      )
+      .alias(name, name);
   return y
     .option('version', { alias: 'V', type: 'boolean', describe: 'print the version' })
     .demandCommand(1, `name a command: ${Object.keys(commands).join(', ')}`)
@@ -176,7 +314,9 @@ function optionTokens(options: readonly string[]): string[] {
  */
 function unknownOption(parser: Argv, options: readonly string[]): string | undefined {
   // yargs' types leave out getOptions(), which it documents for this.
-  const known = (parser as unknown as { getOptions(): { key: Record<string, unknown>; alias: Record<string, string[]>; boolean: string[] } }).getOptions();
+  const known = (
+    parser as unknown as { getOptions(): { key: Record<string, unknown>; alias: Record<string, string[]>; boolean: string[] } }
+  ).getOptions();
   const names = new Set<string>(Object.keys(known.key));
   for (const [k, aliases] of Object.entries(known.alias)) for (const a of [k, ...aliases]) names.add(a);
   const booleans = new Set<string>(known.boolean);
@@ -282,10 +422,15 @@ export async function parseCommandLine(argv: readonly string[]): Promise<Command
     }
     if (name !== undefined && !name.startsWith('-')) {
       const guess = didYouMean(name, Object.keys(commands));
-      return { kind: 'usage', message: `boxwright: unknown command \`${name}\`${guess ? `; did you mean \`${guess}\`?` : ''}\nThe commands: ${Object.keys(commands).join(', ')}. Run \`boxwright --help\` for usage.` };
+      return {
+        kind: 'usage',
+        message: `boxwright: unknown command \`${name}\`${guess ? `; did you mean \`${guess}\`?` : ''}\nThe commands: ${Object.keys(commands).join(', ')}. Run \`boxwright --help\` for usage.`,
+      };
     }
     // No command: yargs explains (and prints --help).
-    await overview([...argv]).fail(fail).parseAsync();
+    await overview([...argv])
+      .fail(fail)
+      .parseAsync();
     if (failure) return { kind: 'usage', message: `boxwright: ${failure}\nRun \`boxwright --help\` for usage.` };
     return { kind: 'done', status: argv.includes('--help') || argv.includes('-h') ? 0 : 2 };
   }
@@ -300,7 +445,12 @@ export async function parseCommandLine(argv: readonly string[]): Promise<Command
     // would swallow every following word. A positional stays as typed: a
     // config named `007` is not the number 7.
     const parser = command
-      .options(yargs(options).parserConfiguration({ 'parse-positional-numbers': false }).scriptName(`boxwright ${name}`).usage(`boxwright ${command.usage}\n\n${command.describe}`))
+      .options(
+        yargs(options)
+          .parserConfiguration({ 'parse-positional-numbers': false })
+          .scriptName(`boxwright ${name}`)
+          .usage(`boxwright ${command.usage}\n\n${command.describe}`),
+      )
       .strictOptions()
       .help()
       .alias('help', 'h')
@@ -308,11 +458,17 @@ export async function parseCommandLine(argv: readonly string[]): Promise<Command
       .fail(fail);
     if (name === 'run' && dashes < 0) {
       const cmd = commandWithoutDashes(parser, options);
-      if (cmd) throw new UsageError(`unexpected argument${cmd.command.length > 1 ? 's' : ''} ${cmd.command.join(' ')}: put the command to run after --: boxwright run ${cmd.config} -- ${cmd.command.join(' ')}`);
+      if (cmd)
+        throw new UsageError(
+          `unexpected argument${cmd.command.length > 1 ? 's' : ''} ${cmd.command.join(' ')}: put the command to run after --: boxwright run ${cmd.config} -- ${cmd.command.join(' ')}`,
+        );
     }
     if (name === 'learn' && dashes < 0) {
       const word = firstWord(parser, options);
-      if (word !== undefined) throw new UsageError(`put the command to learn from after --: boxwright learn ${options.slice(0, word).join(' ')}${word ? ' ' : ''}-- ${options.slice(word).join(' ')}`);
+      if (word !== undefined)
+        throw new UsageError(
+          `put the command to learn from after --: boxwright learn ${options.slice(0, word).join(' ')}${word ? ' ' : ''}-- ${options.slice(word).join(' ')}`,
+        );
     }
     const unknown = options.includes('--help') || options.includes('-h') ? undefined : unknownOption(parser, options);
     if (unknown) return { kind: 'usage', message: `boxwright ${name}: ${unknown}\nRun \`boxwright ${name} --help\` for usage.` };
@@ -323,7 +479,17 @@ export async function parseCommandLine(argv: readonly string[]): Promise<Command
     if (twice) return { kind: 'usage', message: `boxwright ${name}: ${twice}\nRun \`boxwright ${name} --help\` for usage.` };
     const positional = (args['_'] as unknown[]).map(String);
     // `run` keeps its command line as typed: a remedy it prints (the JIT's) is that line, changed.
-    return { kind: 'command', name: name!, command, args: { ...args, ...positionals(name!, command.usage, positional), ...(verbatim ? { '--': verbatim } : {}), ...(name === 'run' ? { commandLine: [...argv] } : {}) } };
+    return {
+      kind: 'command',
+      name: name!,
+      command,
+      args: {
+        ...args,
+        ...positionals(name!, command.usage, positional),
+        ...(verbatim ? { '--': verbatim } : {}),
+        ...(name === 'run' ? { commandLine: [...argv] } : {}),
+      },
+    };
   } catch (e) {
     if (e instanceof UsageError) return { kind: 'usage', message: `boxwright ${name}: ${e.message}` };
     throw e;
@@ -363,8 +529,14 @@ function positionals(command: string, usage: string, values: string[]): Record<s
   }
   if (i < values.length) {
     const extra = values.slice(i).join(' ');
-    if (command === 'run') throw new UsageError(`unexpected argument${values.length - i > 1 ? 's' : ''} ${extra}: put the command to run after --: boxwright run ${values[0] ?? 'CONFIG'} -- ${extra}`);
-    if (command === 'learn') throw new UsageError(`unexpected argument${values.length - i > 1 ? 's' : ''} ${extra}: put the command to learn from after --: boxwright learn -- ${extra}`);
+    if (command === 'run')
+      throw new UsageError(
+        `unexpected argument${values.length - i > 1 ? 's' : ''} ${extra}: put the command to run after --: boxwright run ${values[0] ?? 'CONFIG'} -- ${extra}`,
+      );
+    if (command === 'learn')
+      throw new UsageError(
+        `unexpected argument${values.length - i > 1 ? 's' : ''} ${extra}: put the command to learn from after --: boxwright learn -- ${extra}`,
+      );
     throw new UsageError(`unexpected argument${values.length - i > 1 ? 's' : ''}: ${extra}`);
   }
   return out;

@@ -16,7 +16,8 @@ export class UsageError extends Error {}
 /** `--home DIR`: what `~` means, so an absolute path (a relative one would mean a different home in every directory). */
 export function homeFrom(home: string | undefined): string | undefined {
   if (home === undefined) return undefined;
-  if (home === '' || !isAbsolute(home)) throw new UsageError(`--home must be an absolute directory (what \`~\` expands to), not ${JSON.stringify(home)}`);
+  if (home === '' || !isAbsolute(home))
+    throw new UsageError(`--home must be an absolute directory (what \`~\` expands to), not ${JSON.stringify(home)}`);
   return home;
 }
 
@@ -56,9 +57,16 @@ export function fsViewFrom(fs: string | undefined, homeOption: string | undefine
 
 export function platformsFrom(spec: string | readonly string[] | undefined): Platform[] {
   if (spec === undefined) return [...PLATFORMS];
-  const names = (Array.isArray(spec) ? spec : [spec]).flatMap((s: string) => String(s).split(',')).map((s) => s.trim()).filter(Boolean);
-  if (!names.length) throw new UsageError(`--platform names no platform: choose from ${PLATFORMS.join(', ')} (comma-separated), or leave it out to check all three`);
-  for (const n of names) if (!PLATFORMS.includes(n as Platform)) throw new UsageError(`unknown platform \`${n}\`: choose from ${PLATFORMS.join(', ')}`);
+  const names = (Array.isArray(spec) ? spec : [spec])
+    .flatMap((s: string) => String(s).split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (!names.length)
+    throw new UsageError(
+      `--platform names no platform: choose from ${PLATFORMS.join(', ')} (comma-separated), or leave it out to check all three`,
+    );
+  for (const n of names)
+    if (!PLATFORMS.includes(n as Platform)) throw new UsageError(`unknown platform \`${n}\`: choose from ${PLATFORMS.join(', ')}`);
   return PLATFORMS.filter((p) => names.includes(p));
 }
 
@@ -140,27 +148,51 @@ function fileInput(path: string | undefined, input: HostTrustedInput['input']): 
  * to write at all (the --out directory, bubblewrap, boxwright itself:
  * trusted-file-writable, asked by checkRead).
  */
-export function configReader(args: ConfigArgs, wrap: (view: FsView) => FsView = (v) => v, inputs: readonly HostTrustedInput[] = [], trusted: readonly TrustedFile[] = []): ConfigReader {
+export function configReader(
+  args: ConfigArgs,
+  wrap: (view: FsView) => FsView = (v) => v,
+  inputs: readonly HostTrustedInput[] = [],
+  trusted: readonly TrustedFile[] = [],
+): ConfigReader {
   const view = wrap(fsViewFrom(args.fs, args.home));
   const session = sessionFrom(args);
   const landlock = landlockOption(args.landlock);
   const manifest = args.fs !== undefined && args.fs !== 'host' && args.fs !== 'none' ? fileInput(args.fs, 'manifest') : [];
-  const check = (bytes: Uint8Array, file: string, platforms: readonly Platform[] | undefined, dialect: Dialect | undefined, configPath: string, trustedFiles: readonly TrustedFile[]): CheckResult => {
+  const check = (
+    bytes: Uint8Array,
+    file: string,
+    platforms: readonly Platform[] | undefined,
+    dialect: Dialect | undefined,
+    configPath: string,
+    trustedFiles: readonly TrustedFile[],
+  ): CheckResult => {
     const chosen = dialect ?? args.dialect;
     const hostTrusted = [...fileInput(configPath, 'config'), ...manifest, ...inputs];
-    const result = checkConfig(bytes, { file, view, ...session, landlock, hostTrusted, ...(platforms ? { platforms } : {}), ...(chosen ? { dialect: chosen } : {}), ...(trustedFiles.length ? { trustedFiles } : {}) });
+    const result = checkConfig(bytes, {
+      file,
+      view,
+      ...session,
+      landlock,
+      hostTrusted,
+      ...(platforms ? { platforms } : {}),
+      ...(chosen ? { dialect: chosen } : {}),
+      ...(trustedFiles.length ? { trustedFiles } : {}),
+    });
     // TYBA's platform document gives its Linux sandbox as bubblewrap +
     // seccomp: Landlock is a Box lowering (compiler/ir/build.ts), and a
     // TYBA config's read trees stay executable. Asked for by name, it is
     // refused, not ignored.
     if (args.landlock === 'on' && result.dialect === 'tyba') {
-      throw new UsageError(`--landlock on: ${file} is a TYBA config, and TYBA's platform document gives its Linux sandbox as bubblewrap + seccomp, without Landlock (its read trees stay executable); Landlock confines Box configs`);
+      throw new UsageError(
+        `--landlock on: ${file} is a TYBA config, and TYBA's platform document gives its Linux sandbox as bubblewrap + seccomp, without Landlock (its read trees stay executable); Landlock confines Box configs`,
+      );
     }
     return result;
   };
   return {
     view,
     check: (bytes, file, platforms, dialect, configPath = file) => check(bytes, file, platforms, dialect, configPath, []),
-    checkRead: (bytes, path, platforms) => check(bytes, path === '-' ? '<stdin>' : path, platforms, undefined, path, checkTrusted(path, args.fs, trusted)),
+    checkRead: (bytes, path, platforms) =>
+      check(bytes, path === '-' ? '<stdin>' : path, platforms, undefined, path, checkTrusted(path, args.fs, trusted)),
   };
 }

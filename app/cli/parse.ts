@@ -13,10 +13,14 @@ export async function parseCommand(args: { file?: string; tagged?: boolean }): P
   const result = parseToml(input.bytes);
   if (!result.document) {
     for (const e of result.errors) {
-      process.stderr.write(`${name}:${e.span.start.line}:${e.span.start.column}  error  toml-syntax  ${e.message}\n${codeFrame(result.text, e.span)}\n`);
+      process.stderr.write(
+        `${name}:${e.span.start.line}:${e.span.start.column}  error  toml-syntax  ${e.message}\n${codeFrame(result.text, e.span)}\n`,
+      );
     }
     return 1;
   }
-  process.stdout.write(args.tagged ? JSON.stringify(toTaggedJson(result.document), null, 2) + '\n' : toPlainJsonText(result.document, 2) + '\n');
+  process.stdout.write(
+    args.tagged ? JSON.stringify(toTaggedJson(result.document), null, 2) + '\n' : toPlainJsonText(result.document, 2) + '\n',
+  );
   return 0;
 }

@@ -1,6 +1,14 @@
 import type { Platform } from '../../compiler/diagnostic.js';
 import { formatText } from '../format/text.js';
-import { landlockFrom, passEnvList, passFdList, principalId, PRINCIPAL_SPELLING, RunUsageError, type RunRequest } from '../sandbox/run-request.js';
+import {
+  landlockFrom,
+  passEnvList,
+  passFdList,
+  principalId,
+  PRINCIPAL_SPELLING,
+  RunUsageError,
+  type RunRequest,
+} from '../sandbox/run-request.js';
 import type { CompileArgs, CompileOutcome } from './compile.js';
 import { homeFrom, UsageError } from './options.js';
 
@@ -41,9 +49,12 @@ export function runRequest(args: RunArgs): RunRequest {
   if (!args.config) throw new UsageError('name the config: boxwright run CONFIG -- CMD [ARGS...]');
   // A tool or server has a command of its own in the config (`command`, `args`): run takes it when none follows `--`.
   if (command.length === 0 && (args.principal === undefined || args.principal === 'agent'))
-    throw new UsageError('name the command after --: boxwright run CONFIG -- CMD [ARGS...] (a tool or MCP server runs its configured `command` and `args` with --principal tool.NAME|mcp.NAME and no --)');
+    throw new UsageError(
+      'name the command after --: boxwright run CONFIG -- CMD [ARGS...] (a tool or MCP server runs its configured `command` and `args` with --principal tool.NAME|mcp.NAME and no --)',
+    );
   const socket = args['gateway-socket'];
-  if (socket !== undefined && !socket.startsWith('/')) throw new UsageError(`--gateway-socket must be an absolute path, not ${JSON.stringify(socket)}`);
+  if (socket !== undefined && !socket.startsWith('/'))
+    throw new UsageError(`--gateway-socket must be an absolute path, not ${JSON.stringify(socket)}`);
   try {
     return {
       config: args.config,
@@ -71,8 +82,20 @@ export function runRequest(args: RunArgs): RunRequest {
 /** A refused or invalid config: its errors for this platform, and that nothing ran. */
 export function refused(outcome: Extract<CompileOutcome, { ok: false }>, platform: Platform, config: string): number {
   const shown = outcome.check.diagnostics.filter((d) => d.severity === 'error' && d.platforms.includes(platform));
-  process.stderr.write(formatText([{ path: config, text: outcome.check.text, ...(outcome.check.dialect ? { dialect: outcome.check.dialect } : {}), verdicts: outcome.check.verdicts, diagnostics: shown }]));
-  say(`${outcome.check.ir ? `${platform} refuses ${config}` : `${config} has errors`}; the command did not run. Fix the errors above (\`boxwright lint ${config}\` explains them).`);
+  process.stderr.write(
+    formatText([
+      {
+        path: config,
+        text: outcome.check.text,
+        ...(outcome.check.dialect ? { dialect: outcome.check.dialect } : {}),
+        verdicts: outcome.check.verdicts,
+        diagnostics: shown,
+      },
+    ]),
+  );
+  say(
+    `${outcome.check.ir ? `${platform} refuses ${config}` : `${config} has errors`}; the command did not run. Fix the errors above (\`boxwright lint ${config}\` explains them).`,
+  );
   return NOT_RUN;
 }
 
@@ -80,7 +103,9 @@ export function refused(outcome: Extract<CompileOutcome, { ok: false }>, platfor
 export function hasPrincipal(outcome: Extract<CompileOutcome, { ok: true }>, id: string, config: string): boolean {
   const principals = outcome.check.ir.principals.map((p) => p.id);
   if (principals.includes(id)) return true;
-  say(`${config} has no principal ${id}${principals.length ? ` (it has: ${principals.join(', ')}; choose one with --principal ${PRINCIPAL_SPELLING})` : ''}; the command did not run`);
+  say(
+    `${config} has no principal ${id}${principals.length ? ` (it has: ${principals.join(', ')}; choose one with --principal ${PRINCIPAL_SPELLING})` : ''}; the command did not run`,
+  );
   return false;
 }
 
@@ -95,11 +120,15 @@ export function withCommand(outcome: Extract<CompileOutcome, { ok: true }>, req:
   const launch = p?.launch;
   const where = `${req.config}:${launch?.span.start.line ?? p?.span.start.line ?? 1}`;
   if (!launch) {
-    say(`${req.principal} has no configured \`command\` in ${req.config} (its table at line ${p?.span.start.line ?? 1}): name the command after --: boxwright run ${req.config} --principal ${req.principal} -- CMD [ARGS...]; the command did not run`);
+    say(
+      `${req.principal} has no configured \`command\` in ${req.config} (its table at line ${p?.span.start.line ?? 1}): name the command after --: boxwright run ${req.config} --principal ${req.principal} -- CMD [ARGS...]; the command did not run`,
+    );
     return undefined;
   }
   if ('problem' in launch) {
-    say(`${req.principal}'s configured command cannot be run: ${launch.problem} (${where}); name the command after --, or write \`command = "PROGRAM"\` and \`args = ["ARG", …]\`; the command did not run`);
+    say(
+      `${req.principal}'s configured command cannot be run: ${launch.problem} (${where}); name the command after --, or write \`command = "PROGRAM"\` and \`args = ["ARG", …]\`; the command did not run`,
+    );
     return undefined;
   }
   if (req.verbose) say(`running ${req.principal}'s configured command (${where}): ${launch.argv.map((a) => JSON.stringify(a)).join(' ')}`);

@@ -34,7 +34,21 @@ import { readInput } from '../input/read-input.js';
 import { runLauncher } from '../sandbox/spawn.js';
 
 /** Options the fast path reads, each taking a value; any other option is the full CLI's. */
-const VALUED = new Set(['principal', 'p', 'pass-env', 'pass-fd', 'gateway-socket', 'landlock', 'fs', 'home', 'dialect', 'worktree', 'tyba-data-dir', 'agent-dir', 'bwrap']);
+const VALUED = new Set([
+  'principal',
+  'p',
+  'pass-env',
+  'pass-fd',
+  'gateway-socket',
+  'landlock',
+  'fs',
+  'home',
+  'dialect',
+  'worktree',
+  'tyba-data-dir',
+  'agent-dir',
+  'bwrap',
+]);
 
 /** `run [OPTIONS] CONFIG -- CMD ARGS…` in its plainest spellings, or undefined. */
 export function parseFast(argv: readonly string[]): RunRequest | undefined {
@@ -77,7 +91,12 @@ export function parseFast(argv: readonly string[]): RunRequest | undefined {
   const home = one('home');
   const dialect = one('dialect');
   const socket = one('gateway-socket');
-  if ((fs !== undefined && fs !== 'host') || (home !== undefined && !home.startsWith('/')) || (socket !== undefined && !socket.startsWith('/'))) return undefined;
+  if (
+    (fs !== undefined && fs !== 'host') ||
+    (home !== undefined && !home.startsWith('/')) ||
+    (socket !== undefined && !socket.startsWith('/'))
+  )
+    return undefined;
   if (dialect !== undefined && dialect !== 'box' && dialect !== 'tyba') return undefined;
   try {
     return {
@@ -143,7 +162,8 @@ export async function runFast(argv: readonly string[]): Promise<number | undefin
   try {
     stem = artifactStem(req.principal);
     // What the launcher reads must be among the stamped files (a run from a directory that lacks one would refuse, not re-check).
-    for (const f of [`${stem}.bwrap.args`, `${stem}.launch`, `${stem}.run`, runViewName(stem)]) if (!entry.files[f]) return why(`the entry has no ${f}`);
+    for (const f of [`${stem}.bwrap.args`, `${stem}.launch`, `${stem}.run`, runViewName(stem)])
+      if (!entry.files[f]) return why(`the entry has no ${f}`);
     // The plan's view, kept by the run that wrote the entry: the one the launcher's argv spells.
     view = parseRunView(readFileSync(join(dir, runViewName(stem)), 'utf8'));
     rules = entry.files[`${stem}.landlock`] ? readFileSync(join(dir, `${stem}.landlock`)) : undefined;
@@ -155,5 +175,14 @@ export async function runFast(argv: readonly string[]): Promise<number | undefin
   if (!command.found || (rules && !executableUnder(rules, command.sandboxPath))) return undefined;
   if (req.verbose) process.stderr.write(`boxwright run: the sandbox cached in ${dir}\n`);
   // Moved aside by a run that rewrote the entry meanwhile: the full path runs it instead.
-  return runLauncher({ launcher: join(dir, `${stem}.run`), expect: entry.files[`${stem}.run`], command: req.command, passEnv: req.passEnv, passFds: req.passFds, verbose: req.verbose, fallback: true, argv });
+  return runLauncher({
+    launcher: join(dir, `${stem}.run`),
+    expect: entry.files[`${stem}.run`],
+    command: req.command,
+    passEnv: req.passEnv,
+    passFds: req.passFds,
+    verbose: req.verbose,
+    fallback: true,
+    argv,
+  });
 }

@@ -47,12 +47,24 @@ function onHost(disk: FsView, command: string, env: Record<string, string>, cwd:
  * machine, every link on the way, and the grants that bring the name and
  * the file in; or that it is not on this machine either.
  */
-export function notFoundHint(outcome: Compiled, id: string, command: string, env: Record<string, string>, disk: FsView, cwd: string): string {
+export function notFoundHint(
+  outcome: Compiled,
+  id: string,
+  command: string,
+  env: Record<string, string>,
+  disk: FsView,
+  cwd: string,
+): string {
   const pa = outcome.check.model.principals.find((p) => p.principal.id === id)!;
   const candidates = onHost(disk, command, env, cwd);
   const first = candidates[0];
   if (!first) return `It is not on this machine either${command.includes('/') ? '' : ' (not on PATH)'}: name a program that exists.`;
-  const need: ExecNeeds = { program: first.walk.target, needs: [{ kind: 'runs', by: 'the command', name: command, right: 'exec', candidates: [first] }], problems: [], unknown: [] };
+  const need: ExecNeeds = {
+    program: first.walk.target,
+    needs: [{ kind: 'runs', by: 'the command', name: command, right: 'exec', candidates: [first] }],
+    problems: [],
+    unknown: [],
+  };
   // The name and the file, and what the file needs to start once it is there: one round of grants, not one per refusal.
   const missing = [...pa.linuxMissing(need), ...pa.linuxMissing(execNeeds(disk, first.walk.target)).filter(startsWith)];
   const where = `It is at ${first.walk.spelled} on this machine${first.walk.links.length ? `, which resolves to ${first.walk.target} through the link${first.walk.links.length === 1 ? '' : 's'} ${first.walk.links.join(', ')}` : ''}`;

@@ -56,7 +56,12 @@ export function linuxReader(args: RunArgs, req: RunRequest): LinuxReader {
   let recorder: Recorder | undefined;
   const bwrap = locateBwrap({ option: req.bwrap, homes: lookupHomes(req.home) });
   // The run cache is host-trusted: whoever writes it decides what the next run executes.
-  const reader = configReader(args, (v) => (onHost ? (recorder = recordingView(v)).view : v), [{ path: cacheRoot(), input: 'run-cache' }], runTrusted(bwrap));
+  const reader = configReader(
+    args,
+    (v) => (onHost ? (recorder = recordingView(v)).view : v),
+    [{ path: cacheRoot(), input: 'run-cache' }],
+    runTrusted(bwrap),
+  );
   return recorder ? { reader, recorder, bwrap } : { reader, bwrap };
 }
 
@@ -70,7 +75,13 @@ export interface LaunchOptions {
   readonly cache?: boolean;
 }
 
-export async function runLinux(args: RunArgs, asked: RunRequest, { reader, recorder, bwrap }: LinuxReader, bytes: Uint8Array, options: LaunchOptions = {}): Promise<number> {
+export async function runLinux(
+  args: RunArgs,
+  asked: RunRequest,
+  { reader, recorder, bwrap }: LinuxReader,
+  bytes: Uint8Array,
+  options: LaunchOptions = {},
+): Promise<number> {
   const onHost = recorder !== undefined;
   const view: FsView = reader.view;
   let outcome: CompileOutcome;
@@ -92,7 +103,9 @@ export async function runLinux(args: RunArgs, asked: RunRequest, { reader, recor
     return NOT_RUN;
   }
   if (!bwrap.found) {
-    say(`no bubblewrap to run the sandbox with (${bwrapOrigin(bwrap)}): ${bwrap.why}; the command did not run. Install it (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) or name it with --bwrap PATH; \`boxwright doctor\` checks the machine`);
+    say(
+      `no bubblewrap to run the sandbox with (${bwrapOrigin(bwrap)}): ${bwrap.why}; the command did not run. Install it (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) or name it with --bwrap PATH; \`boxwright doctor\` checks the machine`,
+    );
     return NOT_RUN;
   }
   const linux = outcome.check.ir.linux;
@@ -130,15 +143,34 @@ export async function runLinux(args: RunArgs, asked: RunRequest, { reader, recor
   const stems = outcome.check.ir.principals.map((p) => artifactStem(p.id));
   const stem = artifactStem(req.principal);
   const run = (dir: string, launcher: ReturnType<typeof stampOf>, fallback: boolean): Promise<number | undefined> => {
-    const launch: LauncherRun = { launcher: join(dir, `${stem}.run`), expect: typeof launcher === 'string' ? undefined : launcher, command: req.command, passEnv: req.passEnv, passFds: req.passFds, verbose: req.verbose, argv: args.commandLine ?? [], ...(fallback ? { fallback: true as const } : {}) };
+    const launch: LauncherRun = {
+      launcher: join(dir, `${stem}.run`),
+      expect: typeof launcher === 'string' ? undefined : launcher,
+      command: req.command,
+      passEnv: req.passEnv,
+      passFds: req.passFds,
+      verbose: req.verbose,
+      argv: args.commandLine ?? [],
+      ...(fallback ? { fallback: true as const } : {}),
+    };
     return options.launch ? options.launch(launch) : runLauncher(launch);
   };
   const cacheable =
-    options.cache === false ? 'learn --check changes nothing of the host' : facts && req.config !== '-' ? await cacheRefusal(outcome, req.gatewaySocket) : 'the config is not read from the real disk (--fs) or from a file';
+    options.cache === false
+      ? 'learn --check changes nothing of the host'
+      : facts && req.config !== '-'
+        ? await cacheRefusal(outcome, req.gatewaySocket)
+        : 'the config is not read from the real disk (--fs) or from a file';
   if (cacheable === undefined && facts) {
     const files = [...entryFiles(outcome, req, bytes, bwrap, req.config), ...(await viewFiles(outcome, req.gatewaySocket))];
     const inputs = cacheInputs(req, createHash('sha256').update(bytes).digest('hex'), bwrap.path);
-    const written = writeEntry(cacheRoot(), inputs, { worktree: outcome.check.ir.tyba?.worktree ?? null, principals: outcome.check.ir.principals.map((p) => p.id), facts }, files, (dir) => copyLaunchers(dir, stems, true).map((p) => p.slice(dir.length + 1)));
+    const written = writeEntry(
+      cacheRoot(),
+      inputs,
+      { worktree: outcome.check.ir.tyba?.worktree ?? null, principals: outcome.check.ir.principals.map((p) => p.id), facts },
+      files,
+      (dir) => copyLaunchers(dir, stems, true).map((p) => p.slice(dir.length + 1)),
+    );
     if ('dir' in written) {
       // undefined: moved aside by another run's rewrite before it started; then from a private directory.
       try {
@@ -172,7 +204,8 @@ export async function runLinux(args: RunArgs, asked: RunRequest, { reader, recor
 
 /** What a run reads: each principal's argv and Landlock rules, the seccomp programs, the launch files (for the config at `configFile`). */
 function entryFiles(outcome: Compiled, req: RunRequest, bytes: Uint8Array, bwrap: BwrapFound, configFile: string): EntryFile[] {
-  const wanted = (a: Artifact): boolean => a.name.endsWith('.bwrap.args') || a.name.endsWith('.landlock') || SECCOMP_ARCHES.some((arch) => a.name === bpfName(arch));
+  const wanted = (a: Artifact): boolean =>
+    a.name.endsWith('.bwrap.args') || a.name.endsWith('.landlock') || SECCOMP_ARCHES.some((arch) => a.name === bpfName(arch));
   const artifacts = outcome.artifacts.filter(wanted).map((a) => ({ name: a.name, content: a.content }));
   const options = compileOptionArgs({ ...req, landlock: req.landlock ? undefined : 'off' });
   return [...artifacts, ...launchFiles(outcome.check.ir, outcome.artifacts, configFile, bytes, options, bwrap)];
@@ -182,7 +215,11 @@ function entryFiles(outcome: Compiled, req: RunRequest, bytes: Uint8Array, bwrap
 async function viewFiles(outcome: Compiled, gatewaySocket: string | undefined): Promise<EntryFile[]> {
   const { runView, runViewFile, runViewName } = await import('../../targets/linux/view.js');
   const out: EntryFile[] = [];
-  for (const pa of outcome.check.model.principals) out.push({ name: runViewName(artifactStem(pa.principal.id)), content: runViewFile(runView(await planOf(outcome, pa.principal.id, gatewaySocket))) });
+  for (const pa of outcome.check.model.principals)
+    out.push({
+      name: runViewName(artifactStem(pa.principal.id)),
+      content: runViewFile(runView(await planOf(outcome, pa.principal.id, gatewaySocket))),
+    });
   return out;
 }
 
@@ -199,7 +236,12 @@ function grantedPaths(outcome: Compiled): string[] {
  */
 export function runVet(outcome: Compiled, bwrap?: BwrapFound): VetFinding[] {
   const trusted = outcome.check.ir.trustedFiles;
-  const views = outcome.artifacts.filter((a) => a.name.endsWith('.bwrap.args')).map((a) => ({ principal: a.name.slice(0, -'.bwrap.args'.length), args: typeof a.content === 'string' ? Buffer.from(a.content) : a.content }));
+  const views = outcome.artifacts
+    .filter((a) => a.name.endsWith('.bwrap.args'))
+    .map((a) => ({
+      principal: a.name.slice(0, -'.bwrap.args'.length),
+      args: typeof a.content === 'string' ? Buffer.from(a.content) : a.content,
+    }));
   return vet({
     views,
     // A fallback directory is a new entry of its parent: reached when the parent's entries can be changed.
@@ -235,14 +277,17 @@ function fallbackParent(findings: readonly VetFinding[]): { readonly dir: string
     if (!why) return { dir: candidate };
     reasons.push(why);
   }
-  return { why: `no private directory for the sandbox that no principal could write (${reasons.join('; ')}). Make ${cacheRoot()} yours and private (chmod 700), or set XDG_CACHE_HOME to a directory only you can write` };
+  return {
+    why: `no private directory for the sandbox that no principal could write (${reasons.join('; ')}). Make ${cacheRoot()} yours and private (chmod 700), or set XDG_CACHE_HOME to a directory only you can write`,
+  };
 }
 
 /** Why the run may not start, from the findings (the run cache's own, and where a run without an entry may live, are cacheRefusal's and fallbackParent's). */
 function vetRefusal(findings: readonly VetFinding[], outcome: Compiled, bwrap: BwrapFound): string | undefined {
   const places = [cacheRoot(), ...fallbackCandidates()];
   for (const f of findings) {
-    if (f.kind === 'untrusted') return `bubblewrap ${f.path} (${bwrapOrigin(bwrap)}) is not root's alone: ${f.reason}. Every run executes it outside any sandbox: install bubblewrap where only root writes (your distribution's package), or name one with --bwrap PATH`;
+    if (f.kind === 'untrusted')
+      return `bubblewrap ${f.path} (${bwrapOrigin(bwrap)}) is not root's alone: ${f.reason}. Every run executes it outside any sandbox: install bubblewrap where only root writes (your distribution's package), or name one with --bwrap PATH`;
     if (places.includes(f.path)) continue;
     const role = outcome.check.ir.trustedFiles.find((t) => t.path === f.path)?.role;
     return `${f.principal}'s compiled mounts make ${f.dest} writable, which holds ${role ? roleWords[role] : ''} ${f.path}: a run could change what the next one trusts (the model says otherwise: a bug to report)`;
@@ -297,7 +342,12 @@ export function writableNear(root: string, stem: string, mounts: readonly ViewMo
  * say. A command that is there and executable runs; what it lacks to start
  * (its loader, its libraries) is said if it then fails so.
  */
-async function commandMissing(outcome: Compiled, req: RunRequest, env: Record<string, string>, disk: FsView): Promise<number | { cannotStart?: string }> {
+async function commandMissing(
+  outcome: Compiled,
+  req: RunRequest,
+  env: Record<string, string>,
+  disk: FsView,
+): Promise<number | { cannotStart?: string }> {
   const { findCommand, runView } = await import('../../targets/linux/view.js');
   const view = runView(await planOf(outcome, req.principal, req.gatewaySocket));
   const command = req.command[0]!;
@@ -318,7 +368,11 @@ async function commandMissing(outcome: Compiled, req: RunRequest, env: Record<st
   }
   // The shell's convention: 126 found but not executable (a plain file, a directory), 127 not found.
   const notExecutable = /is not an executable file$|is a directory$|: not executable(;|$)/.test(found.reason);
-  const hint = !notExecutable ? notFoundHint(outcome, req.principal, command, env, disk, cwd) : /is a directory$/.test(found.reason) ? 'Name a program, not a directory.' : 'It exists inside the view but cannot be executed: make it executable (chmod +x) or run it through its interpreter (-- sh FILE).';
+  const hint = !notExecutable
+    ? notFoundHint(outcome, req.principal, command, env, disk, cwd)
+    : /is a directory$/.test(found.reason)
+      ? 'Name a program, not a directory.'
+      : 'It exists inside the view but cannot be executed: make it executable (chmod +x) or run it through its interpreter (-- sh FILE).';
   say(`${found.reason}. ${hint} It did not run.`);
   return notExecutable ? NOT_EXECUTABLE : NOT_FOUND;
 }

@@ -50,7 +50,10 @@ export async function runCommand(args: RunArgs): Promise<number> {
   const req = withCmd;
   const { sandboxEnv } = await import('../../targets/runner/env.js');
   const env = sandboxEnv(process.env, req.passEnv);
-  if (req.verbose && env.withheld.length) say(`withholding ${env.withheld.length} environment variable${env.withheld.length > 1 ? 's' : ''}: ${env.withheld.join(', ')} (--pass-env NAME lets one through)`);
+  if (req.verbose && env.withheld.length)
+    say(
+      `withholding ${env.withheld.length} environment variable${env.withheld.length > 1 ? 's' : ''}: ${env.withheld.join(', ')} (--pass-env NAME lets one through)`,
+    );
   return runners[platform]!.run(outcome, req.principal, [...req.command], env.env);
 }
 
@@ -75,7 +78,12 @@ const runners: Readonly<Record<Platform, Runner | undefined>> = {
   windows: { system: 'win32', run: (outcome) => printWindowsPlan(outcome) },
 };
 
-async function runMacos(outcome: Extract<CompileOutcome, { ok: true }>, id: string, command: string[], env: Record<string, string>): Promise<number> {
+async function runMacos(
+  outcome: Extract<CompileOutcome, { ok: true }>,
+  id: string,
+  command: string[],
+  env: Record<string, string>,
+): Promise<number> {
   const profile = outcome.artifacts.find((a) => a.name === `${id}.sb`);
   if (!profile) {
     say(`the macos target wrote no ${id}.sb; the command did not run`);

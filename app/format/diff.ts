@@ -77,7 +77,8 @@ export function diffMarkdown(diffs: readonly ConfigDiff[]): string {
       out.push('No change in effective access, verdicts, diagnostics or artifacts.', '');
       continue;
     }
-    if (delta.verdicts.length) out.push('**Verdicts**', '', ...delta.verdicts.map((v) => `- ${v.platform}: ${v.before} → **${v.after}**`), '');
+    if (delta.verdicts.length)
+      out.push('**Verdicts**', '', ...delta.verdicts.map((v) => `- ${v.platform}: ${v.before} → **${v.after}**`), '');
     if (delta.requested.length) {
       out.push('**Requested** (the same on every machine)', '');
       for (const c of delta.requested) out.push(`- ${c.widens ? '🔓' : '🔒'} ${c.sentence} (\`${c.before}\` → \`${c.after}\`)`);
@@ -85,21 +86,45 @@ export function diffMarkdown(diffs: readonly ConfigDiff[]): string {
     }
     if (delta.changes.length) {
       out.push('**Effective access**', '');
-      for (const c of groupChanges(delta.changes)) out.push(`- ${c.widens ? '🔓' : '🔒'} ${c.platforms.join(', ')}: ${c.what} (\`${c.before}\` → \`${c.after}\`)`);
+      for (const c of groupChanges(delta.changes))
+        out.push(`- ${c.widens ? '🔓' : '🔒'} ${c.platforms.join(', ')}: ${c.what} (\`${c.before}\` → \`${c.after}\`)`);
       out.push('');
     }
-    if (delta.unsettled.length) out.push('**Not settled by this machine**', '', ...delta.unsettled.map((u) => `- ⚠️ ${u.sentence}`), '', unsettledAdvice(delta), '');
+    if (delta.unsettled.length)
+      out.push('**Not settled by this machine**', '', ...delta.unsettled.map((u) => `- ⚠️ ${u.sentence}`), '', unsettledAdvice(delta), '');
     if (delta.diagnosticsAdded.length || delta.diagnosticsRemoved.length) {
-      out.push('**Diagnostics**', '', ...delta.diagnosticsAdded.map((x) => `- new: ${diagLine(x)}`), ...delta.diagnosticsRemoved.map((x) => `- gone: ${diagLine(x)}`), '');
+      out.push(
+        '**Diagnostics**',
+        '',
+        ...delta.diagnosticsAdded.map((x) => `- new: ${diagLine(x)}`),
+        ...delta.diagnosticsRemoved.map((x) => `- gone: ${diagLine(x)}`),
+        '',
+      );
     }
     if (delta.stillTrue.length) out.push('**Still true**', '', ...delta.stillTrue.map((s) => `- ${s.sentence}`), '');
-    for (const a of d.artifacts) out.push(`<details><summary>${a.platform}: <code>${a.name}</code></summary>`, '', '```diff', a.patch.trimEnd(), '```', '', '</details>', '');
+    for (const a of d.artifacts)
+      out.push(
+        `<details><summary>${a.platform}: <code>${a.name}</code></summary>`,
+        '',
+        '```diff',
+        a.patch.trimEnd(),
+        '```',
+        '',
+        '</details>',
+        '',
+      );
   }
   return out.join('\n');
 }
 
 export function diffJson(diffs: readonly ConfigDiff[]): string {
-  const slim = (x: Diagnostic) => ({ ruleId: x.ruleId, severity: x.severity, platforms: x.platforms, message: x.message, line: x.span.start.line });
+  const slim = (x: Diagnostic) => ({
+    ruleId: x.ruleId,
+    severity: x.severity,
+    platforms: x.platforms,
+    message: x.message,
+    line: x.span.start.line,
+  });
   return (
     JSON.stringify(
       {

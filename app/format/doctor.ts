@@ -25,7 +25,12 @@ export function doctorText(r: DoctorReport): string {
     out += `${mark[f.status]} ${f.title.padEnd(width)}  ${f.detail}\n`;
     if (f.fix) out += `  ${' '.repeat(width)}  fix: ${f.fix}\n`;
   }
-  return out + (r.ok ? '\nthis machine can run `boxwright run`\n' : '\nthis machine cannot run `boxwright run` until the findings marked ✗ are fixed\n');
+  return (
+    out +
+    (r.ok
+      ? '\nthis machine can run `boxwright run`\n'
+      : '\nthis machine cannot run `boxwright run` until the findings marked ✗ are fixed\n')
+  );
 }
 
 /** Versioned, for scripts: `{version: 1, platform, ok, findings}`. */

@@ -23,7 +23,9 @@ export function formatGithub(files: readonly LintEntry[], platforms: readonly Pl
   const checked = PLATFORMS.filter((p) => platforms.includes(p));
   for (const f of files) {
     if (isUnreadable(f)) {
-      out.push(`::error file=${escapeProperty(f.path)},title=${escapeProperty('boxwright: file not read')}::${escapeData(`cannot read ${f.path}: ${f.error}`)}`);
+      out.push(
+        `::error file=${escapeProperty(f.path)},title=${escapeProperty('boxwright: file not read')}::${escapeData(`cannot read ${f.path}: ${f.error}`)}`,
+      );
       continue;
     }
     for (const d of f.diagnostics) {
@@ -39,7 +41,9 @@ export function formatGithub(files: readonly LintEntry[], platforms: readonly Pl
     }
   }
   const t = totals(files);
-  const verdicts = files.map((f) => (isUnreadable(f) ? `${f.path}: not read (${f.error})` : `${f.path}: ${checked.map((p) => `${p} ${f.verdicts[p]}`).join(', ')}`));
+  const verdicts = files.map((f) =>
+    isUnreadable(f) ? `${f.path}: not read (${f.error})` : `${f.path}: ${checked.map((p) => `${p} ${f.verdicts[p]}`).join(', ')}`,
+  );
   const skipped = PLATFORMS.filter((p) => !platforms.includes(p));
   out.push(
     `boxwright: ${counted(t.errors, 'error')}, ${counted(t.warnings, 'warning')}, ${counted(t.infos, 'notice')} in ${counted(files.length, 'file')}${t.unreadable ? `, ${t.unreadable} not read` : ''}${skipped.length ? ` (not checked: ${skipped.join(', ')})` : ''}`,

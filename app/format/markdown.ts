@@ -16,17 +16,28 @@ export function formatMarkdown(files: readonly LintEntry[], platforms: readonly 
   const t = totals(files);
   const checked = PLATFORMS.filter((p) => platforms.includes(p));
   const skipped = PLATFORMS.filter((p) => !platforms.includes(p));
-  out.push(`${counted(t.errors, 'error')}, ${counted(t.warnings, 'warning')}, ${t.infos} info in ${counted(files.length, 'file')}${t.unreadable ? `, ${t.unreadable} not read` : ''}.${skipped.length ? ` Not checked: ${skipped.join(', ')}.` : ''}`, '');
+  out.push(
+    `${counted(t.errors, 'error')}, ${counted(t.warnings, 'warning')}, ${t.infos} info in ${counted(files.length, 'file')}${t.unreadable ? `, ${t.unreadable} not read` : ''}.${skipped.length ? ` Not checked: ${skipped.join(', ')}.` : ''}`,
+    '',
+  );
   for (const f of files) {
     out.push(`### \`${cell(f.path)}\`${isUnreadable(f) ? '' : f.dialect ? ` (${f.dialect})` : ''}`, '');
     if (isUnreadable(f)) {
       out.push(`⛔ not read: ${cell(f.error)}`, '');
       continue;
     }
-    out.push(`| ${checked.join(' | ')} |`, `|${checked.map(() => '---').join('|')}|`, `| ${checked.map((p) => verdictIcons[f.verdicts[p]]).join(' | ')} |`, '');
+    out.push(
+      `| ${checked.join(' | ')} |`,
+      `|${checked.map(() => '---').join('|')}|`,
+      `| ${checked.map((p) => verdictIcons[f.verdicts[p]]).join(' | ')} |`,
+      '',
+    );
     if (!f.diagnostics.length) continue;
     out.push('| | line | rule | platforms | message |', '|---|---|---|---|---|');
-    for (const d of f.diagnostics) out.push(`| ${icons[d.severity]} | ${d.span.start.line}:${d.span.start.column} | \`${d.ruleId}\` | ${d.platforms.join(', ')} | ${cell(d.message)} |`);
+    for (const d of f.diagnostics)
+      out.push(
+        `| ${icons[d.severity]} | ${d.span.start.line}:${d.span.start.column} | \`${d.ruleId}\` | ${d.platforms.join(', ')} | ${cell(d.message)} |`,
+      );
     const suggestions = f.diagnostics.filter((d) => d.suggestion);
     if (suggestions.length) {
       out.push('', '<details><summary>Suggestions</summary>', '');

@@ -43,7 +43,11 @@ const lint = {
     return (o) => formatJson(o.files, o.platforms);
   },
   sarif: async () => {
-    const [{ formatSarif }, { allRules }, { version }] = await Promise.all([import('./sarif.js'), import('../../rules/engine/registry.js'), import('../../compiler/version.js')]);
+    const [{ formatSarif }, { allRules }, { version }] = await Promise.all([
+      import('./sarif.js'),
+      import('../../rules/engine/registry.js'),
+      import('../../compiler/version.js'),
+    ]);
     return (o) => formatSarif(o.files, allRules, version, { cwd: o.base, root: o.root }, o.platforms);
   },
   github: async () => {

@@ -2,7 +2,8 @@ import type { DocExample, Rule } from '../../rules/engine/engine.js';
 
 /** The machine fact an example is about, said beside it. */
 const machineNote = (e: DocExample): string =>
-  (e.landlockAbi === undefined ? '' : ` (on a kernel with Landlock ABI ${e.landlockAbi})`) + (e.readFrom === undefined ? '' : ` (read from ${e.readFrom})`);
+  (e.landlockAbi === undefined ? '' : ` (on a kernel with Landlock ABI ${e.landlockAbi})`) +
+  (e.readFrom === undefined ? '' : ` (read from ${e.readFrom})`);
 
 /** `linux error, windows warning` (or `error/warning` where messages differ), from the rule's message table. */
 export function severities(rule: Rule): string {
@@ -39,7 +40,11 @@ export function ruleDoc(rule: Rule, format: 'text' | 'markdown'): string {
       '',
     ].join('\n');
   }
-  const indent = (s: string) => s.split('\n').map((l) => `    ${l}`).join('\n');
+  const indent = (s: string) =>
+    s
+      .split('\n')
+      .map((l) => `    ${l}`)
+      .join('\n');
   return [
     `${m.id}: ${m.docs.summary}`,
     '',
@@ -57,7 +62,6 @@ export function ruleDoc(rule: Rule, format: 'text' | 'markdown'): string {
     '',
   ].join('\n');
 }
-
 
 /** What `boxwright rules` renders: the catalog, or one rule of it. */
 export interface RulesOutput {

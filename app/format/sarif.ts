@@ -53,7 +53,10 @@ function region(d: Diagnostic['span']): Record<string, number> {
  * occurrence count separates identical lines.
  */
 function fingerprint(d: Diagnostic, lineText: string, seen: Map<string, number>): string {
-  const hash = createHash('sha256').update(`${d.ruleId}\0${lineText.trim()}\0${d.platforms.join(',')}\0${d.message}`).digest('hex').slice(0, 32);
+  const hash = createHash('sha256')
+    .update(`${d.ruleId}\0${lineText.trim()}\0${d.platforms.join(',')}\0${d.message}`)
+    .digest('hex')
+    .slice(0, 32);
   const n = (seen.get(hash) ?? 0) + 1;
   seen.set(hash, n);
   return `${hash}:${n}`;
@@ -66,7 +69,13 @@ function fingerprint(d: Diagnostic, lineText: string, seen: Map<string, number>)
  * are the checked platforms' (`--platform`); a file that could not be read
  * is a tool execution notification, and the run is then not successful.
  */
-export function formatSarif(files: readonly LintEntry[], rules: readonly Rule[], version: string, base: SarifBase, platforms: readonly Platform[] = PLATFORMS): string {
+export function formatSarif(
+  files: readonly LintEntry[],
+  rules: readonly Rule[],
+  version: string,
+  base: SarifBase,
+  platforms: readonly Platform[] = PLATFORMS,
+): string {
   const ruleIndex = new Map(rules.map((r, i) => [r.meta.id, i]));
   const uri = (path: string): ArtifactLocation => artifactLocation(path, base);
   const unreadable = files.filter(isUnreadable);
@@ -80,7 +89,13 @@ export function formatSarif(files: readonly LintEntry[], rules: readonly Rule[],
       message: { text: `[${d.platforms.join(', ')}] ${d.message}${d.suggestion ? `\n\nSuggestion: ${d.suggestion}` : ''}` },
       locations: [{ physicalLocation: { artifactLocation: uri(f.path), region: region(d.span) } }],
       ...(d.related?.length
-        ? { relatedLocations: d.related.map((r, i) => ({ id: i + 1, message: { text: r.message }, physicalLocation: { artifactLocation: uri(f.path), region: region(r.span) } })) }
+        ? {
+            relatedLocations: d.related.map((r, i) => ({
+              id: i + 1,
+              message: { text: r.message },
+              physicalLocation: { artifactLocation: uri(f.path), region: region(r.span) },
+            })),
+          }
         : {}),
       partialFingerprints: { primaryLocationLineHash: fingerprint(d, lines[d.span.start.line - 1] ?? '', seen) },
       properties: { platforms: d.platforms },
@@ -118,7 +133,13 @@ export function formatSarif(files: readonly LintEntry[], rules: readonly Rule[],
           {
             executionSuccessful: unreadable.length === 0,
             ...(unreadable.length
-              ? { toolExecutionNotifications: unreadable.map((f) => ({ level: 'error', message: { text: `cannot read ${f.path}: ${f.error}` }, locations: [{ physicalLocation: { artifactLocation: uri(f.path) } }] })) }
+              ? {
+                  toolExecutionNotifications: unreadable.map((f) => ({
+                    level: 'error',
+                    message: { text: `cannot read ${f.path}: ${f.error}` },
+                    locations: [{ physicalLocation: { artifactLocation: uri(f.path) } }],
+                  })),
+                }
               : {}),
           },
         ],

@@ -34,7 +34,11 @@ function machineLine(path: string, ds: readonly Diagnostic[]): string {
  * not be read is named with the reason. Colours honour NO_COLOR and
  * FORCE_COLOR (kleur).
  */
-export function formatText(files: readonly LintEntry[], platforms: readonly Platform[] = PLATFORMS, options: { readonly verbose?: boolean } = {}): string {
+export function formatText(
+  files: readonly LintEntry[],
+  platforms: readonly Platform[] = PLATFORMS,
+  options: { readonly verbose?: boolean } = {},
+): string {
   const out: string[] = [];
   for (const f of files) {
     if (isUnreadable(f)) {
@@ -46,19 +50,28 @@ export function formatText(files: readonly LintEntry[], platforms: readonly Plat
     for (const d of f.diagnostics) {
       if (collapsed.includes(d)) continue;
       const where = `${f.path}:${d.span.start.line}:${d.span.start.column}`;
-      out.push(`${kleur.bold(where)}  ${severityPaint[d.severity](d.severity)}  ${kleur.dim(d.ruleId)}  [${d.platforms.join(',')}]  ${d.message}`);
+      out.push(
+        `${kleur.bold(where)}  ${severityPaint[d.severity](d.severity)}  ${kleur.dim(d.ruleId)}  [${d.platforms.join(',')}]  ${d.message}`,
+      );
       const frame = codeFrame(f.text, d.span, severityPaint[d.severity]);
       if (frame) out.push(frame);
-      for (const r of d.related ?? []) out.push(`  ${kleur.dim('related')} ${f.path}:${r.span.start.line}:${r.span.start.column}: ${r.message}`);
+      for (const r of d.related ?? [])
+        out.push(`  ${kleur.dim('related')} ${f.path}:${r.span.start.line}:${r.span.start.column}: ${r.message}`);
       if (d.suggestion) out.push(`  ${kleur.dim('suggestion')} ${d.suggestion}`);
       out.push('');
     }
     if (collapsed.length) out.push(machineLine(f.path, collapsed), '');
-    const verdicts = PLATFORMS.filter((p) => platforms.includes(p)).map((p) => `${p} ${verdictPaint[f.verdicts[p]](f.verdicts[p])}`).join(' · ');
+    const verdicts = PLATFORMS.filter((p) => platforms.includes(p))
+      .map((p) => `${p} ${verdictPaint[f.verdicts[p]](f.verdicts[p])}`)
+      .join(' · ');
     const skipped = PLATFORMS.filter((p) => !platforms.includes(p));
-    out.push(`${kleur.bold(f.path)}${f.dialect ? ` (${f.dialect})` : ''}: ${verdicts}${skipped.length ? kleur.dim(` (not checked: ${skipped.join(', ')})`) : ''}`);
+    out.push(
+      `${kleur.bold(f.path)}${f.dialect ? ` (${f.dialect})` : ''}: ${verdicts}${skipped.length ? kleur.dim(` (not checked: ${skipped.join(', ')})`) : ''}`,
+    );
   }
   const t = totals(files);
-  out.push(`${t.errors} error${t.errors === 1 ? '' : 's'}, ${t.warnings} warning${t.warnings === 1 ? '' : 's'}, ${t.infos} info${unreadableText(t)}`);
+  out.push(
+    `${t.errors} error${t.errors === 1 ? '' : 's'}, ${t.warnings} warning${t.warnings === 1 ? '' : 's'}, ${t.infos} info${unreadableText(t)}`,
+  );
   return out.join('\n') + '\n';
 }

@@ -1,6 +1,8 @@
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 
-export type Input = { readonly path: string; readonly bytes: Uint8Array } | { readonly path: string; readonly error: string; readonly reason: string };
+export type Input =
+  | { readonly path: string; readonly bytes: Uint8Array }
+  | { readonly path: string; readonly error: string; readonly reason: string };
 
 /**
  * The largest config boxwright reads, in bytes (16 MiB: a config of a
@@ -14,7 +16,15 @@ const MiB = (n: number): string => `${n / (1024 * 1024)} MiB`;
 
 /** What a file that is not a regular file is, in words. */
 function kindOf(st: Stats): string {
-  return st.isFIFO() ? 'a FIFO' : st.isCharacterDevice() ? 'a character device' : st.isBlockDevice() ? 'a block device' : st.isSocket() ? 'a socket' : 'not a regular file';
+  return st.isFIFO()
+    ? 'a FIFO'
+    : st.isCharacterDevice()
+      ? 'a character device'
+      : st.isBlockDevice()
+        ? 'a block device'
+        : st.isSocket()
+          ? 'a socket'
+          : 'not a regular file';
 }
 
 /** Reads a descriptor to its end, or undefined past `max` bytes. */
@@ -66,7 +76,14 @@ export function readInput(path: string, max = MAX_INPUT_BYTES): Input {
     return { path, bytes };
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    const reason = err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'is a directory' : err.code === 'EACCES' ? 'permission denied' : err.message;
+    const reason =
+      err.code === 'ENOENT'
+        ? 'no such file'
+        : err.code === 'EISDIR'
+          ? 'is a directory'
+          : err.code === 'EACCES'
+            ? 'permission denied'
+            : err.message;
     return failed(path, reason);
   } finally {
     if (fd !== undefined && fd !== 0) closeSync(fd);

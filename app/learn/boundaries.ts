@@ -38,7 +38,11 @@ export interface BoundaryInputs {
 }
 
 export function learnBoundaries(inputs: BoundaryInputs): Boundary[] {
-  const out: Boundary[] = protectedPaths(inputs.home, inputs.tybaDataDir ?? '~/.tyba').map((p) => ({ path: p.path, why: p.why, reason: `${protectedReasons[p.why]}: ${p.written}` }));
+  const out: Boundary[] = protectedPaths(inputs.home, inputs.tybaDataDir ?? '~/.tyba').map((p) => ({
+    path: p.path,
+    why: p.why,
+    reason: `${protectedReasons[p.why]}: ${p.written}`,
+  }));
   for (const [path, reason] of Object.entries(policy.systemSecrets)) {
     // The superuser's home is a secret to others; to the superuser it is the home, whose secrets the list above names.
     if (isUnder(inputs.home, path)) continue;

@@ -74,7 +74,9 @@ export function grantComment(g: LearnedGrant, home: string): string {
     if (note !== LINK_NOTE) parts.push(note);
     else {
       const links = g.needs.filter((n) => n.kind === 'link').map((n) => tomlString(spelled(n.path, home)));
-      parts.push(`holds the link${links.length > 1 ? 's' : ''} ${links.slice(0, 3).join(', ')}${links.length > 3 ? ` and ${links.length - 3} more` : ''} the run went through: ${note}`);
+      parts.push(
+        `holds the link${links.length > 1 ? 's' : ''} ${links.slice(0, 3).join(', ')}${links.length > 3 ? ` and ${links.length - 3} more` : ''} the run went through: ${note}`,
+      );
     }
   }
   return parts.join('; ');
@@ -101,7 +103,8 @@ export interface LearnedText {
  * escape (a path in a comment is a TOML string anyway; this holds for any
  * other text, a program's name included).
  */
-export const comment = (text: string): string => `# ${text.replace(/[\u0000-\u0008\u000a-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`)}`;
+export const comment = (text: string): string =>
+  `# ${text.replace(/[\u0000-\u0008\u000a-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`)}`;
 
 export function commandText(command: readonly string[]): string {
   return command.map((a) => (/^[A-Za-z0-9_./:=@%+-]+$/.test(a) ? a : tomlString(a))).join(' ');
@@ -139,7 +142,8 @@ export function configText(t: LearnedText): string {
     '',
     `[${tableName(t.dialect, t.principal)}]`,
   ];
-  if (t.workspace !== undefined && t.dialect === 'box') lines.push(`workspace = ${tomlString(spelled(t.workspace, t.home))}  ${comment('where the command ran')}`);
+  if (t.workspace !== undefined && t.dialect === 'box')
+    lines.push(`workspace = ${tomlString(spelled(t.workspace, t.home))}  ${comment('where the command ran')}`);
   for (const list of LIST_ORDER) {
     const of = t.grants.filter((g) => g.list === list);
     if (!of.length) continue;

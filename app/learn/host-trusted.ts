@@ -39,7 +39,8 @@ export function hostTrustedFor(home: string, workspace: string): HostTrusted[] {
   }
   for (const e of entries) {
     if (e.where === 'home') for (const p of e.paths ?? []) out.push({ path: expandTilde(p, home), reason: e.reason });
-    if (e.where === 'project') for (const d of dirs) for (const n of e.names ?? []) out.push({ path: d === '/' ? `/${n}` : `${d}/${n}`, reason: e.reason });
+    if (e.where === 'project')
+      for (const d of dirs) for (const n of e.names ?? []) out.push({ path: d === '/' ? `/${n}` : `${d}/${n}`, reason: e.reason });
   }
   return out;
 }

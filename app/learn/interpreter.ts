@@ -24,7 +24,9 @@ function head(path: string, bytes = HEAD, offset = 0): Buffer | undefined {
   }
 }
 
-export type Interpreter = { readonly kind: 'script'; readonly path: string; readonly line: string } | { readonly kind: 'loader'; readonly path: string };
+export type Interpreter =
+  | { readonly kind: 'script'; readonly path: string; readonly line: string }
+  | { readonly kind: 'loader'; readonly path: string };
 
 /** The interpreter the kernel starts for `program` (a host path), if it names one. */
 export function interpreterOf(program: string): Interpreter | undefined {
@@ -33,7 +35,10 @@ export function interpreterOf(program: string): Interpreter | undefined {
   if (b[0] === 0x23 && b[1] === 0x21) {
     // `#!` then the interpreter's path up to white space; the kernel reads at most the first line.
     const end = b.indexOf(0x0a);
-    const line = b.subarray(2, end < 0 ? b.length : end).toString('utf8').trim();
+    const line = b
+      .subarray(2, end < 0 ? b.length : end)
+      .toString('utf8')
+      .trim();
     const path = line.split(/[ \t]/)[0] ?? '';
     return path.startsWith('/') ? { kind: 'script', path, line: `#!${line}` } : undefined;
   }

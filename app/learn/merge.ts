@@ -29,7 +29,14 @@ export interface MergeInput {
 }
 
 export type MergeOutcome =
-  | { readonly ok: true; readonly text: string; readonly added: readonly LearnedGrant[]; readonly already: number; readonly denied: readonly Unmet[]; readonly notes: readonly string[] }
+  | {
+      readonly ok: true;
+      readonly text: string;
+      readonly added: readonly LearnedGrant[];
+      readonly already: number;
+      readonly denied: readonly Unmet[];
+      readonly notes: readonly string[];
+    }
   | { readonly ok: false; readonly error: string };
 
 type Edit = Fix['edits'][number];
@@ -41,14 +48,26 @@ function given(check: CheckedPolicy, principal: string, g: LearnedGrant): 'yes' 
   const denies = pa.principal.grants.some((x) => x.access === 'deny' && x.path && isUnder(g.path, x.path));
   const cell = pa.effectiveAt(g.path, g.list === 'list' ? 'macos' : 'linux');
   if (cell.kind !== 'access') return denies ? 'denied' : 'no';
-  const ok = g.list === 'exec' ? cell.exec : g.list === 'write' || g.list === 'write_file' ? cell.write : g.list === 'list' ? cell.names : cell.read;
+  const ok =
+    g.list === 'exec' ? cell.exec : g.list === 'write' || g.list === 'write_file' ? cell.write : g.list === 'list' ? cell.names : cell.read;
   return ok ? 'yes' : denies ? 'denied' : 'no';
 }
 
 /** The last item of a list's array in a table, by where it is written. */
-function lastItem(grants: readonly Grant[], list: ListName, array: { start: { offset: number }; end: { offset: number } }): Grant | undefined {
+function lastItem(
+  grants: readonly Grant[],
+  list: ListName,
+  array: { start: { offset: number }; end: { offset: number } },
+): Grant | undefined {
   let last: Grant | undefined;
-  for (const g of grants) if (g.list === list && g.span.start.offset > array.start.offset && g.span.end.offset < array.end.offset && (!last || g.span.end.offset > last.span.end.offset)) last = g;
+  for (const g of grants)
+    if (
+      g.list === list &&
+      g.span.start.offset > array.start.offset &&
+      g.span.end.offset < array.end.offset &&
+      (!last || g.span.end.offset > last.span.end.offset)
+    )
+      last = g;
   return last;
 }
 
@@ -96,7 +115,11 @@ export function mergeLearned(m: MergeInput): MergeOutcome {
     if (state === 'yes') already++;
     else if (state === 'denied') {
       const first = g.needs[0]!;
-      denied.push({ path: g.path, what: `the config denies it: left denied (a learned \`${g.list}\` would not lift a deny)`, first: first.first });
+      denied.push({
+        path: g.path,
+        what: `the config denies it: left denied (a learned \`${g.list}\` would not lift a deny)`,
+        first: first.first,
+      });
     } else added.push(g);
   }
   const principal = check.ir.principals.find((p) => p.id === m.principal);
@@ -104,13 +127,18 @@ export function mergeLearned(m: MergeInput): MergeOutcome {
   if (added.length === 0) return { ok: true, text, added, already, denied, notes };
   const edits: Edit[] = [];
   if (table) {
-    if (table.origin !== 'header') return { ok: false, error: `its [${tableName(m.dialect, m.principal)}] is written ${table.origin === 'inline' ? 'as an inline table' : 'with dotted keys'}; learn adds entries to a [header] table only: learn into another file, or write the table as a [header]` };
+    if (table.origin !== 'header')
+      return {
+        ok: false,
+        error: `its [${tableName(m.dialect, m.principal)}] is written ${table.origin === 'inline' ? 'as an inline table' : 'with dotted keys'}; learn adds entries to a [header] table only: learn into another file, or write the table as a [header]`,
+      };
     // New keys go after the header's line, in one edit (several at one offset would come out in reverse).
     const fresh: string[] = [];
     if (m.workspace !== undefined && m.dialect === 'box') {
       const ws = principal!.workspace;
       if (!ws) fresh.push(`workspace = ${tomlString(spelled(m.workspace, m.home))}  ${comment('where the command ran')}`);
-      else if (ws.path !== m.workspace) notes.push(`the config's workspace is ${ws.written}, but this run was in ${m.workspace}: its workspace is left as it is`);
+      else if (ws.path !== m.workspace)
+        notes.push(`the config's workspace is ${ws.written}, but this run was in ${m.workspace}: its workspace is left as it is`);
     }
     for (const list of LISTS) {
       const of = added.filter((g) => g.list === list);
@@ -127,7 +155,8 @@ export function mergeLearned(m: MergeInput): MergeOutcome {
     }
   } else {
     const lines = [`[${tableName(m.dialect, m.principal)}]`];
-    if (m.workspace !== undefined && m.dialect === 'box') lines.push(`workspace = ${tomlString(spelled(m.workspace, m.home))}  ${comment('where the command ran')}`);
+    if (m.workspace !== undefined && m.dialect === 'box')
+      lines.push(`workspace = ${tomlString(spelled(m.workspace, m.home))}  ${comment('where the command ran')}`);
     for (const list of LISTS) {
       const of = added.filter((g) => g.list === list);
       if (of.length) lines.push(`${list} = [`, `  ${comment(m.header)}`, ...entryLines(of, m.home), ']');

@@ -110,7 +110,12 @@ export function deriveNeeds(inputs: NeedInputs): NeedSet {
   };
   const execNeed = (named: string, ev: Evidence, depth = 0): void => {
     const r = resolve(named, ev);
-    if (!r) return miss(named, 'executed a program the run made itself (Landlock never makes a written file executable; it is not on the host to grant)', ev);
+    if (!r)
+      return miss(
+        named,
+        'executed a program the run made itself (Landlock never makes a written file executable; it is not on the host to grant)',
+        ev,
+      );
     // The kernel executes regular files only: anything else here is a host that changed under the run.
     if (r.is !== 'file') return;
     add(r.path, 'exec', r.is, ev);
@@ -129,7 +134,8 @@ export function deriveNeeds(inputs: NeedInputs): NeedSet {
     if (a.op === 'connect') {
       const target = a.address ?? a.path;
       const key = `${target}`;
-      if (!network.has(key) || (a.ok && !network.get(key)!.ok)) network.set(key, { target, ok: a.ok, ...(a.errno ? { errno: a.errno } : {}), first: ev });
+      if (!network.has(key) || (a.ok && !network.get(key)!.ok))
+        network.set(key, { target, ok: a.ok, ...(a.errno ? { errno: a.errno } : {}), first: ev });
       continue;
     }
     if (!a.ok) continue;
@@ -174,7 +180,11 @@ export function deriveNeeds(inputs: NeedInputs): NeedSet {
         // A rename between directories: both must be in one writable mount (EXDEV across two).
         if (a.renamedWith && a.op === 'create') {
           const other = existingDir(parentOf(a.renamedWith), ev);
-          if (other && other !== dir) add(commonAncestor(dir, other), 'write-dir', 'dir', { ...ev, via: `a rename between ${other} and ${dir}, which must be in one mount` });
+          if (other && other !== dir)
+            add(commonAncestor(dir, other), 'write-dir', 'dir', {
+              ...ev,
+              via: `a rename between ${other} and ${dir}, which must be in one mount`,
+            });
         }
         break;
       }
@@ -185,8 +195,9 @@ export function deriveNeeds(inputs: NeedInputs): NeedSet {
   // (a written file itself, or an entry below a directory whose entries were made or removed).
   const writtenFiles = new Set<string>();
   const writtenDirs = new Set<string>();
-  for (const n of byKey.values()) if (n.kind === 'write-file') writtenFiles.add(n.path);
-  else if (n.kind === 'write-dir') writtenDirs.add(n.path);
+  for (const n of byKey.values())
+    if (n.kind === 'write-file') writtenFiles.add(n.path);
+    else if (n.kind === 'write-dir') writtenDirs.add(n.path);
   const explained = (p: string): boolean => {
     if (writtenFiles.has(p)) return true;
     for (let d = parentOf(p); ; d = parentOf(d)) {
@@ -215,7 +226,9 @@ export function deriveNeeds(inputs: NeedInputs): NeedSet {
   }
 
   return {
-    needs: [...byKey.values()].sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : x.kind < y.kind ? -1 : x.kind > y.kind ? 1 : 0)),
+    needs: [...byKey.values()].sort((x, y) =>
+      x.path < y.path ? -1 : x.path > y.path ? 1 : x.kind < y.kind ? -1 : x.kind > y.kind ? 1 : 0,
+    ),
     unmet: [...unmet.values()],
     network: [...network.values()],
     provided: [...provided].sort(),

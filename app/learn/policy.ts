@@ -90,7 +90,11 @@ export function collapseOf(path: string, isDir: boolean, ctx: PolicyContext): { 
   let target: { dir: string; why: string } | undefined;
   if (tree) {
     const dir = levelDir(path, tree.root, tree.depth, isDir);
-    if (dir) target = { dir, why: `collapsed into its directory ${tree.depth} level${tree.depth > 1 ? 's' : ''} below ${tree.root} (${tree.reason})` };
+    if (dir)
+      target = {
+        dir,
+        why: `collapsed into its directory ${tree.depth} level${tree.depth > 1 ? 's' : ''} below ${tree.root} (${tree.reason})`,
+      };
   } else if (collapsibleWorkspace(ctx)) {
     const dir = levelDir(path, ctx.workspace, policy.workspaceDepth, isDir);
     if (dir) target = { dir, why: 'collapsed into its subdirectory of the workspace' };
@@ -158,7 +162,12 @@ export function decide(set: NeedSet, ctx: PolicyContext): Decision {
         read(need, need.path, need.is === 'dir');
         break;
       case 'stat':
-        read(need, need.path, false, readPaths.has(need.path) ? undefined : "looked at only: on Linux a path's properties are visible only with its content");
+        read(
+          need,
+          need.path,
+          false,
+          readPaths.has(need.path) ? undefined : "looked at only: on Linux a path's properties are visible only with its content",
+        );
         break;
       case 'list': {
         const c = collapseOf(need.path, true, ctx);
@@ -171,10 +180,14 @@ export function decide(set: NeedSet, ctx: PolicyContext): Decision {
         const c = collapseOf(dir, true, ctx);
         const note = LINK_NOTE;
         if (c) give(tyba ? 'read_allow' : 'read', c.dir, need, c.why);
-        else if (!boundaryAt(dir, ctx.boundaries, false) && !boundariesInside(dir, ctx.boundaries).length && !isUnder(ctx.home, dir)) give(tyba ? 'read_allow' : 'read', dir, need, note);
+        else if (!boundaryAt(dir, ctx.boundaries, false) && !boundariesInside(dir, ctx.boundaries).length && !isUnder(ctx.home, dir))
+          give(tyba ? 'read_allow' : 'read', dir, need, note);
         else {
           const inside = boundaryAt(dir, ctx.boundaries, false) ?? boundariesInside(dir, ctx.boundaries)[0];
-          refuse(need, `went through this link, which is visible only through its directory ${dir}; that directory is not granted (${inside ? `it holds ${inside.path}: ${inside.reason}` : 'the home or above it'}), so the link is not in the view: name its target instead`);
+          refuse(
+            need,
+            `went through this link, which is visible only through its directory ${dir}; that directory is not granted (${inside ? `it holds ${inside.path}: ${inside.reason}` : 'the home or above it'}), so the link is not in the view: name its target instead`,
+          );
         }
         break;
       }
@@ -193,7 +206,10 @@ export function decide(set: NeedSet, ctx: PolicyContext): Decision {
         }
         const inside = boundariesInside(need.path, ctx.boundaries);
         if (inside.length) {
-          refuse(need, `entries made or removed in it, but a write grant of it would expose ${inside.map((x) => x.path).join(', ')} (${inside[0]!.reason}): not granted`);
+          refuse(
+            need,
+            `entries made or removed in it, but a write grant of it would expose ${inside.map((x) => x.path).join(', ')} (${inside[0]!.reason}): not granted`,
+          );
           break;
         }
         give('write', need.path, need, trusted);
@@ -208,9 +224,25 @@ export function decide(set: NeedSet, ctx: PolicyContext): Decision {
   for (const need of listLater) {
     const blocked = boundaryAt(need.path, ctx.boundaries, false) ?? boundariesInside(need.path, ctx.boundaries)[0];
     const aboveHome = isUnder(ctx.home, need.path);
-    if (!blocked && !aboveHome) give(tyba ? 'read_allow' : 'read', need.path, need, "its names were read: Linux has no names-only grant (`list` is refused there), so this read gives its contents too");
-    else if (tyba) refuse(need, `its names were read, but ${blocked ? `it holds ${blocked.path} (${blocked.reason})` : 'it is the home or above it'} and TYBA has no grant of names without contents`);
-    else give('list', need.path, need, `only its names were read, and a read of it would reach ${blocked ? `${blocked.path} (${blocked.reason})` : 'the whole home'}: \`list\` gives names only on macOS; Linux refuses it (list-without-content)`);
+    if (!blocked && !aboveHome)
+      give(
+        tyba ? 'read_allow' : 'read',
+        need.path,
+        need,
+        'its names were read: Linux has no names-only grant (`list` is refused there), so this read gives its contents too',
+      );
+    else if (tyba)
+      refuse(
+        need,
+        `its names were read, but ${blocked ? `it holds ${blocked.path} (${blocked.reason})` : 'it is the home or above it'} and TYBA has no grant of names without contents`,
+      );
+    else
+      give(
+        'list',
+        need.path,
+        need,
+        `only its names were read, and a read of it would reach ${blocked ? `${blocked.path} (${blocked.reason})` : 'the whole home'}: \`list\` gives names only on macOS; Linux refuses it (list-without-content)`,
+      );
   }
   return { grants: withoutCovered([...grants.values()], ctx.home), unmet };
 }

@@ -26,10 +26,42 @@ export const KEEP_INSIDE = '/.boxwright/learn';
  * descriptor, or reaches a socket. Nothing else is stopped for
  * (--seccomp-bpf), so the run is not much slower than untraced.
  */
-const TRACED = ['%file', '%process', 'getdents64', 'getdents', 'fchdir', 'fchmod', 'fchown', 'ftruncate', 'fallocate', 'fsetxattr', 'fremovexattr', 'connect', 'bind', 'sendto'];
+const TRACED = [
+  '%file',
+  '%process',
+  'getdents64',
+  'getdents',
+  'fchdir',
+  'fchmod',
+  'fchown',
+  'ftruncate',
+  'fallocate',
+  'fsetxattr',
+  'fremovexattr',
+  'connect',
+  'bind',
+  'sendto',
+];
 
 export function straceArgv(strace: string, prefix: string): string[] {
-  return [strace, '-ff', '-o', prefix, '-qq', '-xx', '-y', '--decode-pids=pidns', '-s', '4096', '--seccomp-bpf', '-e', 'signal=none', '-e', `trace=${TRACED.join(',')}`, '--'];
+  return [
+    strace,
+    '-ff',
+    '-o',
+    prefix,
+    '-qq',
+    '-xx',
+    '-y',
+    '--decode-pids=pidns',
+    '-s',
+    '4096',
+    '--seccomp-bpf',
+    '-e',
+    'signal=none',
+    '-e',
+    `trace=${TRACED.join(',')}`,
+    '--',
+  ];
 }
 
 export interface TracedRun {
@@ -108,7 +140,14 @@ export function runTraced(run: TracedRun): Promise<TracedOutcome> {
   const base = mkdtempSync(join(tmpdir(), 'boxwright-learn-'));
   mkdirSync(join(base, 'scratch'), { mode: 0o700 });
   mkdirSync(join(base, 'keep'), { mode: 0o700 });
-  const argv = ['--throwaway-root', base, ...run.writable.flatMap((d) => ['--writable', d]), '--', ...straceArgv(run.strace, `${KEEP_INSIDE}/trace`), ...run.program];
+  const argv = [
+    '--throwaway-root',
+    base,
+    ...run.writable.flatMap((d) => ['--writable', d]),
+    '--',
+    ...straceArgv(run.strace, `${KEEP_INSIDE}/trace`),
+    ...run.program,
+  ];
   const fds = run.fds ?? [];
   const stdio: ('inherit' | 'pipe')[] = ['inherit', 'inherit', 'inherit', ...fds.map(() => 'pipe' as const)];
   return new Promise((resolve) => {

@@ -62,17 +62,61 @@ interface PathAt {
 const at = (path: number, dirfd: number | null = null): PathAt => ({ path, dirfd });
 
 const STAT: Record<string, PathAt> = {
-  stat: at(0), lstat: at(0), stat64: at(0), lstat64: at(0), access: at(0), readlink: at(0), statfs: at(0), statfs64: at(0), getxattr: at(0), lgetxattr: at(0), listxattr: at(0), llistxattr: at(0),
-  faccessat: at(1, 0), faccessat2: at(1, 0), newfstatat: at(1, 0), fstatat64: at(1, 0), statx: at(1, 0), readlinkat: at(1, 0), inotify_add_watch: at(1),
+  stat: at(0),
+  lstat: at(0),
+  stat64: at(0),
+  lstat64: at(0),
+  access: at(0),
+  readlink: at(0),
+  statfs: at(0),
+  statfs64: at(0),
+  getxattr: at(0),
+  lgetxattr: at(0),
+  listxattr: at(0),
+  llistxattr: at(0),
+  faccessat: at(1, 0),
+  faccessat2: at(1, 0),
+  newfstatat: at(1, 0),
+  fstatat64: at(1, 0),
+  statx: at(1, 0),
+  readlinkat: at(1, 0),
+  inotify_add_watch: at(1),
 };
-const CREATE: Record<string, PathAt> = { mkdir: at(0), mknod: at(0), mkdirat: at(1, 0), mknodat: at(1, 0), symlink: at(1), symlinkat: at(2, 1), link: at(1), linkat: at(3, 2) };
+const CREATE: Record<string, PathAt> = {
+  mkdir: at(0),
+  mknod: at(0),
+  mkdirat: at(1, 0),
+  mknodat: at(1, 0),
+  symlink: at(1),
+  symlinkat: at(2, 1),
+  link: at(1),
+  linkat: at(3, 2),
+};
 const REMOVE: Record<string, PathAt> = { unlink: at(0), rmdir: at(0), unlinkat: at(1, 0) };
 const MODIFY: Record<string, PathAt> = {
-  chmod: at(0), chown: at(0), lchown: at(0), truncate: at(0), truncate64: at(0), utime: at(0), utimes: at(0), setxattr: at(0), lsetxattr: at(0), removexattr: at(0), lremovexattr: at(0),
-  fchmodat: at(1, 0), fchmodat2: at(1, 0), fchownat: at(1, 0), futimesat: at(1, 0), utimensat: at(1, 0),
+  chmod: at(0),
+  chown: at(0),
+  lchown: at(0),
+  truncate: at(0),
+  truncate64: at(0),
+  utime: at(0),
+  utimes: at(0),
+  setxattr: at(0),
+  lsetxattr: at(0),
+  removexattr: at(0),
+  lremovexattr: at(0),
+  fchmodat: at(1, 0),
+  fchmodat2: at(1, 0),
+  fchownat: at(1, 0),
+  futimesat: at(1, 0),
+  utimensat: at(1, 0),
 };
 const MODIFY_FD = new Set(['fchmod', 'fchown', 'ftruncate', 'ftruncate64', 'fallocate', 'fsetxattr', 'fremovexattr']);
-const RENAME: Record<string, readonly [PathAt, PathAt]> = { rename: [at(0), at(1)], renameat: [at(1, 0), at(3, 2)], renameat2: [at(1, 0), at(3, 2)] };
+const RENAME: Record<string, readonly [PathAt, PathAt]> = {
+  rename: [at(0), at(1)],
+  renameat: [at(1, 0), at(3, 2)],
+  renameat2: [at(1, 0), at(3, 2)],
+};
 
 const str = (a: Arg | undefined): string | undefined => (a?.kind === 'string' && !a.truncated ? a.value : undefined);
 const fdPath = (a: Arg | undefined): string | undefined => (a?.kind === 'fd' ? a.path : undefined);
@@ -142,7 +186,10 @@ interface Process {
  * The workload's accesses. `files` maps each traced pid to its calls;
  * `cwd` is the directory the command started in.
  */
-export function workloadAccesses(files: ReadonlyMap<number, { readonly calls: readonly Call[]; readonly unread: number }>, cwd: string): WorkloadTrace {
+export function workloadAccesses(
+  files: ReadonlyMap<number, { readonly calls: readonly Call[]; readonly unread: number }>,
+  cwd: string,
+): WorkloadTrace {
   // The workload's first process: the one in which the in-sandbox step, once
   // executed, executed the command: the step itself, or (under Landlock, with
   // the exec watch) the child it forked, while the step stays behind as the
@@ -170,7 +217,8 @@ export function workloadAccesses(files: ReadonlyMap<number, { readonly calls: re
       const call = calls[i]!;
       if (CLONES.has(call.name)) {
         // The child's pid as strace's files name it (its own namespace's, not the sandbox's).
-        if (call.result.kind === 'ok' && call.result.value > 0) queue.push({ pid: call.result.hostPid ?? call.result.value, from: 0, program: proc.program, cwd: proc.cwd });
+        if (call.result.kind === 'ok' && call.result.value > 0)
+          queue.push({ pid: call.result.hostPid ?? call.result.value, from: 0, program: proc.program, cwd: proc.cwd });
         continue;
       }
       for (const a of call.args) if (a.kind === 'fd' && a.text === 'AT_FDCWD' && a.path) proc.cwd = a.path;
@@ -190,10 +238,17 @@ function executes(c: Call): boolean {
 }
 
 /** Where the command was executed: in `pid` from call `from` on, or else in the first of its children that executed a program. */
-function commandProcess(files: ReadonlyMap<number, { readonly calls: readonly Call[] }>, pid: number, from: number, cwd: string): Process | undefined {
+function commandProcess(
+  files: ReadonlyMap<number, { readonly calls: readonly Call[] }>,
+  pid: number,
+  from: number,
+  cwd: string,
+): Process | undefined {
   const calls = files.get(pid)?.calls ?? [];
   const own = calls.findIndex((c, i) => i >= from && executes(c));
-  const children = calls.slice(from, own < 0 ? calls.length : own).filter((c) => CLONES.has(c.name) && c.result.kind === 'ok' && c.result.value > 0);
+  const children = calls
+    .slice(from, own < 0 ? calls.length : own)
+    .filter((c) => CLONES.has(c.name) && c.result.kind === 'ok' && c.result.value > 0);
   if (own >= 0) return { pid, from: own, program: str(calls[own]!.args[0]) ?? '?', cwd };
   for (const c of children) {
     const child = c.result.kind === 'ok' ? (c.result.hostPid ?? c.result.value) : -1;
@@ -215,7 +270,16 @@ function accessesOf(call: Call, proc: Process): Access[] {
     if (name === undefined) return undefined;
     const dirArg = p.dirfd === null ? undefined : call.args[p.dirfd];
     // A directory descriptor strace could not name (no `<path>`) leaves a relative name unknown, never guessed.
-    const dir = p.dirfd === null ? proc.cwd : dirArg?.kind === 'fd' ? (dirArg.text === 'AT_FDCWD' ? (dirArg.path ?? proc.cwd) : dirArg.path) : dirArg?.kind === 'other' && dirArg.text === 'AT_FDCWD' ? proc.cwd : undefined;
+    const dir =
+      p.dirfd === null
+        ? proc.cwd
+        : dirArg?.kind === 'fd'
+          ? dirArg.text === 'AT_FDCWD'
+            ? (dirArg.path ?? proc.cwd)
+            : dirArg.path
+          : dirArg?.kind === 'other' && dirArg.text === 'AT_FDCWD'
+            ? proc.cwd
+            : undefined;
     return absolute(name, name === '' && p.dirfd !== null ? fdPath(call.args[p.dirfd]) : dir);
   };
   const one = (op: Op, p: PathAt, extra: Partial<Access> = {}): Access[] => {
@@ -226,7 +290,10 @@ function accessesOf(call: Call, proc: Process): Access[] {
   if (name === 'open' || name === 'openat' || name === 'openat2' || name === 'creat') {
     const { op, mayExist } = openOp(openFlags(call));
     const resolved = call.result.kind === 'ok' ? call.result.path : undefined;
-    return one(op, name === 'open' || name === 'creat' ? at(0) : at(1, 0), { ...(resolved ? { resolved } : {}), ...(mayExist ? { mayExist } : {}) });
+    return one(op, name === 'open' || name === 'creat' ? at(0) : at(1, 0), {
+      ...(resolved ? { resolved } : {}),
+      ...(mayExist ? { mayExist } : {}),
+    });
   }
   if (name === 'execve') return one('exec', at(0));
   if (name === 'execveat') return one('exec', at(1, 0));

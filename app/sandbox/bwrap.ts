@@ -36,7 +36,15 @@ export interface BwrapFound {
   readonly skipped: readonly string[];
 }
 
-export type BwrapLookup = BwrapFound | { readonly found: false; readonly why: string; readonly source: BwrapSource; readonly asked: string; readonly skipped: readonly string[] };
+export type BwrapLookup =
+  | BwrapFound
+  | {
+      readonly found: false;
+      readonly why: string;
+      readonly source: BwrapSource;
+      readonly asked: string;
+      readonly skipped: readonly string[];
+    };
 
 export interface BwrapRequest {
   /** `--bwrap PATH`. */
@@ -59,7 +67,14 @@ export function locateBwrap(req: BwrapRequest): BwrapLookup {
     const hit = lookOnPath(asked, env, req.homes);
     skipped = hit.skipped;
     candidate = hit.path;
-    if (!candidate) return { found: false, why: `no ${asked} in the PATH directories outside your home (${env['PATH'] ?? 'PATH unset'})`, source, asked, skipped };
+    if (!candidate)
+      return {
+        found: false,
+        why: `no ${asked} in the PATH directories outside your home (${env['PATH'] ?? 'PATH unset'})`,
+        source,
+        asked,
+        skipped,
+      };
   }
   let path: string;
   try {
@@ -69,12 +84,25 @@ export function locateBwrap(req: BwrapRequest): BwrapLookup {
     if (!executable(path)) return { found: false, why: `${candidate} is not executable`, source, asked, skipped };
     return { found: true, path, uid: st.uid, mode: st.mode & 0o7777, source, asked, skipped };
   } catch (e) {
-    return { found: false, why: `${candidate}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, source, asked, skipped };
+    return {
+      found: false,
+      why: `${candidate}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+      source,
+      asked,
+      skipped,
+    };
   }
 }
 
 /** How the lookup came to its answer, in words (doctor, messages). */
 export function bwrapOrigin(b: BwrapLookup): string {
-  const how = b.source === 'option' ? `--bwrap ${b.asked}` : b.source === 'env' ? `BOXWRIGHT_BWRAP=${b.asked}` : 'the first `bwrap` in the PATH directories outside your home';
-  return b.skipped.length ? `${how}; passed over: ${b.skipped.join(', ')} (on PATH, but relative or under a home, where a principal may write)` : how;
+  const how =
+    b.source === 'option'
+      ? `--bwrap ${b.asked}`
+      : b.source === 'env'
+        ? `BOXWRIGHT_BWRAP=${b.asked}`
+        : 'the first `bwrap` in the PATH directories outside your home';
+  return b.skipped.length
+    ? `${how}; passed over: ${b.skipped.join(', ')} (on PATH, but relative or under a home, where a principal may write)`
+    : how;
 }

@@ -49,7 +49,8 @@ export function privateDir(root: string, dir: string): string | undefined {
     try {
       mkdirSync(d, { mode: 0o700 });
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return `cannot make ${d}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`;
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST')
+        return `cannot make ${d}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`;
     }
     const why = untrusted(d);
     if (why) return why;

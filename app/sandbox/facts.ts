@@ -122,7 +122,15 @@ const isString = (v: unknown): v is string => typeof v === 'string';
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
 const LOOKUP_KINDS = new Set(['file', 'dir', 'other', 'absent', 'unknown']);
 const isChildren = (v: unknown): v is Child[] =>
-  Array.isArray(v) && v.every((c) => typeof c === 'object' && c !== null && isString((c as Child).name) && typeof (c as Child).dir === 'boolean' && Object.keys(c).length === 2);
+  Array.isArray(v) &&
+  v.every(
+    (c) =>
+      typeof c === 'object' &&
+      c !== null &&
+      isString((c as Child).name) &&
+      typeof (c as Child).dir === 'boolean' &&
+      Object.keys(c).length === 2,
+  );
 
 function lookupProblem(v: unknown): string | undefined {
   if (typeof v !== 'object' || v === null) return 'not an object';
@@ -142,23 +150,31 @@ export function factsProblem(v: unknown): string | undefined {
     if (why) return `facts.lookups: ${JSON.stringify(l[0])} is ${why}`;
   }
   if (!Array.isArray(f['executable'])) return 'facts.executable is not a list';
-  for (const e of f['executable']) if (!Array.isArray(e) || e.length !== 2 || !isString(e[0]) || !['yes', 'no', 'unknown'].includes(e[1] as string)) return 'facts.executable holds an entry that is not [path, yes|no|unknown]';
+  for (const e of f['executable'])
+    if (!Array.isArray(e) || e.length !== 2 || !isString(e[0]) || !['yes', 'no', 'unknown'].includes(e[1] as string))
+      return 'facts.executable holds an entry that is not [path, yes|no|unknown]';
   const sockets = f['sockets'];
   if (sockets !== undefined) {
     const s = sockets as { scopes?: unknown; found?: unknown } | null;
-    if (typeof s !== 'object' || s === null || !isStrings(s.scopes) || !(s.found === 'unknown' || isStrings(s.found))) return 'facts.sockets is not { scopes, found }';
+    if (typeof s !== 'object' || s === null || !isStrings(s.scopes) || !(s.found === 'unknown' || isStrings(s.found)))
+      return 'facts.sockets is not { scopes, found }';
   }
   const abi = f['landlockAbi'];
-  if (abi !== undefined && abi !== 'unknown' && !(typeof abi === 'number' && Number.isInteger(abi) && abi >= 0)) return 'facts.landlockAbi is not an ABI';
+  if (abi !== undefined && abi !== 'unknown' && !(typeof abi === 'number' && Number.isInteger(abi) && abi >= 0))
+    return 'facts.landlockAbi is not an ABI';
   const listed = f['children'];
   if (listed !== undefined) {
     if (!Array.isArray(listed)) return 'facts.children is not a list';
-    for (const c of listed) if (!Array.isArray(c) || c.length !== 2 || !isString(c[0]) || !(c[1] === 'unknown' || isChildren(c[1]))) return 'facts.children holds an entry that is not [path, entries]';
+    for (const c of listed)
+      if (!Array.isArray(c) || c.length !== 2 || !isString(c[0]) || !(c[1] === 'unknown' || isChildren(c[1])))
+        return 'facts.children holds an entry that is not [path, entries]';
   }
   const texts = f['texts'];
   if (texts !== undefined) {
     if (!Array.isArray(texts)) return 'facts.texts is not a list';
-    for (const t of texts) if (!Array.isArray(t) || t.length !== 2 || !isString(t[0]) || !(t[1] === null || isString(t[1]))) return 'facts.texts holds an entry that is not [path, text or null]';
+    for (const t of texts)
+      if (!Array.isArray(t) || t.length !== 2 || !isString(t[0]) || !(t[1] === null || isString(t[1])))
+        return 'facts.texts holds an entry that is not [path, text or null]';
   }
   const programs = f['programs'];
   if (programs !== undefined) {
@@ -170,10 +186,16 @@ export function factsProblem(v: unknown): string | undefined {
     }
   }
   const libraries = f['libraries'];
-  if (libraries !== undefined && !(Array.isArray(libraries) && libraries.every((e) => Array.isArray(e) && e.length === 2 && isString(e[0]) && isString(e[1])))) return 'facts.libraries is not a list of [soname, answer]';
+  if (
+    libraries !== undefined &&
+    !(Array.isArray(libraries) && libraries.every((e) => Array.isArray(e) && e.length === 2 && isString(e[0]) && isString(e[1])))
+  )
+    return 'facts.libraries is not a list of [soname, answer]';
   const path = f['commandPath'];
   if (path !== undefined && path !== 'unknown' && !isStrings(path)) return 'facts.commandPath is not a list of directories';
-  for (const k of Object.keys(f)) if (!['lookups', 'executable', 'sockets', 'landlockAbi', 'children', 'texts', 'programs', 'libraries', 'commandPath'].includes(k)) return `facts has an unknown key ${JSON.stringify(k)}`;
+  for (const k of Object.keys(f))
+    if (!['lookups', 'executable', 'sockets', 'landlockAbi', 'children', 'texts', 'programs', 'libraries', 'commandPath'].includes(k))
+      return `facts has an unknown key ${JSON.stringify(k)}`;
   return undefined;
 }
 
@@ -188,7 +210,9 @@ function programProblem(v: unknown): string | undefined {
     case 'malformed':
       return isString(p['problem']) ? undefined : 'is malformed without a problem';
     case 'script':
-      return isString(p['interpreter']) && (p['argument'] === undefined || isString(p['argument'])) ? undefined : 'is a script without an interpreter';
+      return isString(p['interpreter']) && (p['argument'] === undefined || isString(p['argument']))
+        ? undefined
+        : 'is a script without an interpreter';
     case 'elf':
       return (p['elfClass'] === 32 || p['elfClass'] === 64) &&
         typeof p['machine'] === 'number' &&
@@ -199,13 +223,14 @@ function programProblem(v: unknown): string | undefined {
         isStrings(p['rpath']) &&
         typeof p['noDefaultLib'] === 'boolean'
         ? undefined
-        : 'is not an ELF program\'s facts';
+        : "is not an ELF program's facts";
     default:
       return `has an unknown kind ${JSON.stringify(p['kind'])}`;
   }
 }
 
-const sameLookup = (a: Lookup, b: Lookup): boolean => a.kind === b.kind && (a.kind !== 'symlink' || (b.kind === 'symlink' && a.target === b.target));
+const sameLookup = (a: Lookup, b: Lookup): boolean =>
+  a.kind === b.kind && (a.kind !== 'symlink' || (b.kind === 'symlink' && a.target === b.target));
 
 /** The first recorded fact `view` now answers differently, in words; undefined when all still hold. */
 export function changedFact(facts: RecordedFacts, view: FsView): string | undefined {
@@ -221,15 +246,18 @@ export function changedFact(facts: RecordedFacts, view: FsView): string | undefi
     const now = socketsUnder(view.sockets(), facts.sockets.scopes);
     if (JSON.stringify(now) !== JSON.stringify(facts.sockets.found)) return 'the unix sockets bound under the granted paths changed';
   }
-  if (facts.landlockAbi !== undefined && view.landlockAbi() !== facts.landlockAbi) return `the kernel's Landlock ABI was ${facts.landlockAbi}, is ${view.landlockAbi()}`;
+  if (facts.landlockAbi !== undefined && view.landlockAbi() !== facts.landlockAbi)
+    return `the kernel's Landlock ABI was ${facts.landlockAbi}, is ${view.landlockAbi()}`;
   for (const [path, was] of facts.children ?? []) {
     const now = view.children(path);
-    if (JSON.stringify(now === 'unknown' ? now : searchedPart(now)) !== JSON.stringify(was)) return `the directories or host-trusted names in ${path} changed`;
+    if (JSON.stringify(now === 'unknown' ? now : searchedPart(now)) !== JSON.stringify(was))
+      return `the directories or host-trusted names in ${path} changed`;
   }
   for (const [path, was] of facts.texts ?? []) {
     if (view.text(path) !== was) return `${path} changed`;
   }
-  for (const [path, was] of facts.programs ?? []) if (JSON.stringify(view.program(path)) !== JSON.stringify(was)) return `${path} changed: what it needs to start is not what it was`;
+  for (const [path, was] of facts.programs ?? [])
+    if (JSON.stringify(view.program(path)) !== JSON.stringify(was)) return `${path} changed: what it needs to start is not what it was`;
   for (const [soname, was] of facts.libraries ?? []) {
     const now = view.cachedLibrary(soname);
     if (now !== was) return `the loader's cache gave ${was} for ${soname}, now ${now}`;
@@ -239,5 +267,11 @@ export function changedFact(facts: RecordedFacts, view: FsView): string | undefi
 }
 
 function describe(l: Lookup): string {
-  return l.kind === 'symlink' ? `a link to ${l.target}` : l.kind === 'absent' ? 'absent' : l.kind === 'unknown' ? 'unreadable' : `a ${l.kind === 'dir' ? 'directory' : l.kind}`;
+  return l.kind === 'symlink'
+    ? `a link to ${l.target}`
+    : l.kind === 'absent'
+      ? 'absent'
+      : l.kind === 'unknown'
+        ? 'unreadable'
+        : `a ${l.kind === 'dir' ? 'directory' : l.kind}`;
 }

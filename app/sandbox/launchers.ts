@@ -13,7 +13,15 @@ import { copyFileSync, chmodSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { PolicyIR } from '../../compiler/ir/types.js';
-import { encodeLaunchFile, launcherName, launcherPath, launchFileName, LAUNCH_ARCHES, type LaunchBwrap, type LaunchedFile } from '../../targets/linux/launcher/index.js';
+import {
+  encodeLaunchFile,
+  launcherName,
+  launcherPath,
+  launchFileName,
+  LAUNCH_ARCHES,
+  type LaunchBwrap,
+  type LaunchedFile,
+} from '../../targets/linux/launcher/index.js';
 import { bpfName, hostArch } from '../../targets/linux/arch.js';
 import { envAllowlist } from '../../targets/runner/env.js';
 import { artifactStem, type Artifact } from '../../targets/target.js';
@@ -27,7 +35,8 @@ export interface LauncherFile {
 export function launcherUnavailable(): string | undefined {
   const arch = hostArch();
   if (!arch) return `boxwright-sandbox is built for x86_64 and aarch64, not ${process.arch}`;
-  if (!launcherPath(arch)) return `boxwright-sandbox.${arch} is not built (a C compiler at install time builds it: npm ci, or npm run build)`;
+  if (!launcherPath(arch))
+    return `boxwright-sandbox.${arch} is not built (a C compiler at install time builds it: npm ci, or npm run build)`;
   return undefined;
 }
 
@@ -69,7 +78,14 @@ const sha256 = (bytes: Uint8Array | string): string => createHash('sha256').upda
  * with the SHA-256 of the artifact's bytes: the launcher reads none that
  * differs.
  */
-export function launchFiles(ir: PolicyIR, artifacts: readonly Artifact[], configPath: string, configBytes: Uint8Array, compileOptions: readonly string[], bwrap: LaunchBwrap): LauncherFile[] {
+export function launchFiles(
+  ir: PolicyIR,
+  artifacts: readonly Artifact[],
+  configPath: string,
+  configBytes: Uint8Array,
+  compileOptions: readonly string[],
+  bwrap: LaunchBwrap,
+): LauncherFile[] {
   const byName = new Map(artifacts.map((a) => [a.name, a.content]));
   const file = (name: string): LaunchedFile => {
     const content = byName.get(name);

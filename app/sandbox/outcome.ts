@@ -14,7 +14,8 @@ import runtimes from '../../rules/runtimes.json' with { type: 'json' };
 
 const jit: Readonly<Record<string, string>> = runtimes.jitRuntimes;
 
-const runtimeOf = (name: string): string | undefined => Object.keys(jit).find((k) => name === k || new RegExp(`^${k.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')}[0-9.]*$`).test(name));
+const runtimeOf = (name: string): string | undefined =>
+  Object.keys(jit).find((k) => name === k || new RegExp(`^${k.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')}[0-9.]*$`).test(name));
 
 /** A word as a POSIX shell reads it back: as is when it is plain, else single-quoted. */
 export function shellWord(w: string): string {
@@ -31,12 +32,18 @@ export function jitlessCommand(argv: readonly string[]): string | undefined {
   const before = argv.slice(0, dashes);
   const command = argv.slice(dashes + 1);
   const name = command[0]!.slice(command[0]!.lastIndexOf('/') + 1);
-  const line = (env: string, opts: readonly string[], cmd: readonly string[]): string => `${env}boxwright ${[...opts, '--', ...cmd].map(shellWord).join(' ')}`;
+  const line = (env: string, opts: readonly string[], cmd: readonly string[]): string =>
+    `${env}boxwright ${[...opts, '--', ...cmd].map(shellWord).join(' ')}`;
   const node = runtimeOf(name);
   if (node === 'node' || node === 'nodejs') return line('', before, [command[0]!, '--jitless', ...command.slice(1)]);
   // A program that starts node itself: the flag through NODE_OPTIONS, set for the command alone
   // (--pass-env NAME=VALUE): exported, it would reach boxwright's own Node too, which reads it at start-up.
-  const kept = before.filter((a, i) => !(a === '--pass-env' && /^NODE_OPTIONS(=|$)/.test(before[i + 1] ?? '')) && !(i > 0 && before[i - 1] === '--pass-env' && /^NODE_OPTIONS(=|$)/.test(a)) && !/^--pass-env=NODE_OPTIONS(=|$)/.test(a));
+  const kept = before.filter(
+    (a, i) =>
+      !(a === '--pass-env' && /^NODE_OPTIONS(=|$)/.test(before[i + 1] ?? '')) &&
+      !(i > 0 && before[i - 1] === '--pass-env' && /^NODE_OPTIONS(=|$)/.test(a)) &&
+      !/^--pass-env=NODE_OPTIONS(=|$)/.test(a),
+  );
   return line('', [...kept, '--pass-env', 'NODE_OPTIONS=--jitless'], command);
 }
 

@@ -14,6 +14,11 @@ import { trustedFile } from '../trusted-files.js';
  */
 export function boxwrightFiles(platform: Platform): TrustedFile[] {
   const root = packageRoot();
-  return root ? [trustedFile(join(root, 'bin'), 'boxwright', [platform]), trustedFile(join(root, 'dist'), 'boxwright', [platform]), { ...trustedFile(join(root, 'package.json'), 'boxwright', [platform]), tree: false }] : [];
+  return root
+    ? [
+        trustedFile(join(root, 'bin'), 'boxwright', [platform]),
+        trustedFile(join(root, 'dist'), 'boxwright', [platform]),
+        { ...trustedFile(join(root, 'package.json'), 'boxwright', [platform]), tree: false },
+      ]
+    : [];
 }
-

@@ -76,7 +76,20 @@ export interface Entry {
 
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const INPUT_KEYS = ['version', 'config', 'configSha256', 'home', 'dialect', 'gatewaySocket', 'landlock', 'tybaDataDir', 'agentDirs', 'worktreeOption', 'bwrap', 'boxwright'] as const;
+const INPUT_KEYS = [
+  'version',
+  'config',
+  'configSha256',
+  'home',
+  'dialect',
+  'gatewaySocket',
+  'landlock',
+  'tybaDataDir',
+  'agentDirs',
+  'worktreeOption',
+  'bwrap',
+  'boxwright',
+] as const;
 
 /**
  * Why parsed JSON is not an Entry, or undefined: a structural check of
@@ -88,7 +101,8 @@ export function entryProblem(v: unknown): string | undefined {
   if (!isObject(v)) return 'not an object';
   if (v['format'] !== ENTRY_FORMAT) return `format ${JSON.stringify(v['format'])}, not ${ENTRY_FORMAT}`;
   const inputs = v['inputs'];
-  if (!isObject(inputs) || Object.keys(inputs).length !== INPUT_KEYS.length || !INPUT_KEYS.every((k) => k in inputs)) return 'inputs is not the key';
+  if (!isObject(inputs) || Object.keys(inputs).length !== INPUT_KEYS.length || !INPUT_KEYS.every((k) => k in inputs))
+    return 'inputs is not the key';
   if (v['worktree'] !== null && !isString(v['worktree'])) return 'worktree is neither a path nor null';
   const principals = v['principals'];
   if (!Array.isArray(principals) || !principals.every(isString)) return 'principals is not a list of ids';
@@ -97,8 +111,10 @@ export function entryProblem(v: unknown): string | undefined {
   const files = v['files'];
   if (!isObject(files)) return 'files is not an object';
   for (const [name, st] of Object.entries(files)) {
-    if (name === '' || name.includes('/') || name === '.' || name === '..' || name === 'entry.json') return `files names ${JSON.stringify(name)}, not a file of the entry`;
-    if (!isObject(st) || !['ino', 'size', 'mtimeMs', 'ctimeMs'].every((k) => typeof st[k] === 'number' && Number.isFinite(st[k]))) return `files.${name} is not a stamp`;
+    if (name === '' || name.includes('/') || name === '.' || name === '..' || name === 'entry.json')
+      return `files names ${JSON.stringify(name)}, not a file of the entry`;
+    if (!isObject(st) || !['ino', 'size', 'mtimeMs', 'ctimeMs'].every((k) => typeof st[k] === 'number' && Number.isFinite(st[k])))
+      return `files.${name} is not a stamp`;
   }
   return undefined;
 }
@@ -150,15 +166,20 @@ export function findEntry(root: string, inputs: CacheInputs): Lookup {
   }
   const entryStamp = stampOf(join(dir, 'entry.json'));
   if (typeof entryStamp === 'string') return { hit: false, why: entryStamp };
-  if (entry.format !== ENTRY_FORMAT || JSON.stringify(entry.inputs) !== JSON.stringify(inputs)) return { hit: false, why: 'the entry was made for other inputs' };
+  if (entry.format !== ENTRY_FORMAT || JSON.stringify(entry.inputs) !== JSON.stringify(inputs))
+    return { hit: false, why: 'the entry was made for other inputs' };
   // Every file in the directory is one the entry stamped: none added beside them, none it names left out.
   const names = Object.keys(entry.files).sort();
-  const present = readdirSync(dir).filter((n) => n !== 'entry.json').sort();
-  if (JSON.stringify(names) !== JSON.stringify(present)) return { hit: false, why: `the files in ${dir} are not the ones its entry.json names` };
+  const present = readdirSync(dir)
+    .filter((n) => n !== 'entry.json')
+    .sort();
+  if (JSON.stringify(names) !== JSON.stringify(present))
+    return { hit: false, why: `the files in ${dir} are not the ones its entry.json names` };
   for (const [name, was] of Object.entries(entry.files)) {
     const now = stampOf(join(dir, name));
     if (typeof now === 'string') return { hit: false, why: now };
-    if (now.ino !== was.ino || now.size !== was.size || now.mtimeMs !== was.mtimeMs || now.ctimeMs !== was.ctimeMs) return { hit: false, why: `${name} changed since it was written` };
+    if (now.ino !== was.ino || now.size !== was.size || now.mtimeMs !== was.mtimeMs || now.ctimeMs !== was.ctimeMs)
+      return { hit: false, why: `${name} changed since it was written` };
   }
   return { hit: true, dir, entry };
 }

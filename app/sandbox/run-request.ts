@@ -52,7 +52,9 @@ export function principalId(spec: string | undefined): string {
 /** `--pass-fd N` (repeatable): descriptors above stderr that the command may inherit. */
 export function passFdList(v: number | readonly number[] | undefined): number[] {
   const fds = v === undefined ? [] : ([] as number[]).concat(v);
-  for (const fd of fds) if (!Number.isInteger(fd) || fd < 3 || fd > 1_000_000) throw new RunUsageError(`--pass-fd takes a descriptor number above 2 (stdin, stdout and stderr always pass): got ${String(fd)}`);
+  for (const fd of fds)
+    if (!Number.isInteger(fd) || fd < 3 || fd > 1_000_000)
+      throw new RunUsageError(`--pass-fd takes a descriptor number above 2 (stdin, stdout and stderr always pass): got ${String(fd)}`);
   return [...new Set(fds)].sort((a, b) => a - b);
 }
 
@@ -63,7 +65,13 @@ export function passFdList(v: number | readonly number[] | undefined): number[] 
  * reaches boxwright's own process.
  */
 export function passEnvList(v: string | readonly string[] | undefined): string[] {
-  const out = v === undefined ? [] : ([] as string[]).concat(v).flatMap((s) => (s.includes('=') ? [s] : s.split(','))).filter(Boolean);
+  const out =
+    v === undefined
+      ? []
+      : ([] as string[])
+          .concat(v)
+          .flatMap((s) => (s.includes('=') ? [s] : s.split(',')))
+          .filter(Boolean);
   for (const p of out) if (p.startsWith('=')) throw new RunUsageError(`--pass-env takes NAME or NAME=VALUE, not ${JSON.stringify(p)}`);
   return out;
 }

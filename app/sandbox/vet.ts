@@ -37,7 +37,11 @@ export class VetError extends Error {}
 export function vetProgram(): string | { readonly why: string } {
   const arch = process.platform === 'linux' ? hostArch() : undefined;
   const program = arch ? launcherPath(arch) : undefined;
-  return program ?? { why: process.platform !== 'linux' ? 'boxwright-sandbox runs on Linux only' : `boxwright-sandbox is not built for ${process.arch}` };
+  return (
+    program ?? {
+      why: process.platform !== 'linux' ? 'boxwright-sandbox runs on Linux only' : `boxwright-sandbox is not built for ${process.arch}`,
+    }
+  );
 }
 
 export function vet(q: VetQuery): VetFinding[] {
@@ -53,7 +57,8 @@ export function vet(q: VetQuery): VetFinding[] {
     ...(q.private ?? []).flatMap((p) => ['--private', p]),
   ];
   const r = spawnSync(program, args, { input: Buffer.concat(frames), timeout: 30_000, maxBuffer: 64 << 20 });
-  if (r.error || r.status !== 0) throw new VetError(`${program} --vet failed: ${r.error?.message ?? (r.stderr.toString().trim() || `exit ${r.status}`)}`);
+  if (r.error || r.status !== 0)
+    throw new VetError(`${program} --vet failed: ${r.error?.message ?? (r.stderr.toString().trim() || `exit ${r.status}`)}`);
   const fields = r.stdout.toString('utf8').split('\0');
   fields.pop();
   const out: VetFinding[] = [];

@@ -86,14 +86,19 @@ function cellAt(pa: PrincipalAccess | undefined, path: string, platform: Platfor
 
 /** Reading content implies seeing names and properties: say only the strongest. */
 function implied(keys: (keyof Flags)[]): (keyof Flags)[] {
-  return keys.includes('read') ? keys.filter((k) => k !== 'names' && k !== 'meta') : keys.includes('names') ? keys.filter((k) => k !== 'meta') : keys;
+  return keys.includes('read')
+    ? keys.filter((k) => k !== 'names' && k !== 'meta')
+    : keys.includes('names')
+      ? keys.filter((k) => k !== 'meta')
+      : keys;
 }
 
 function verb(k: keyof Flags): string {
   return verbs.find(([key]) => key === k)![1];
 }
 
-const shownCell = (c: Cell): string => (c.kind === 'empty' ? 'an empty placeholder' : c.kind === 'absent' ? 'absent' : c.kind === 'denied' ? 'denied' : legend(c));
+const shownCell = (c: Cell): string =>
+  c.kind === 'empty' ? 'an empty placeholder' : c.kind === 'absent' ? 'absent' : c.kind === 'denied' ? 'denied' : legend(c);
 
 /** One sentence a reviewer can act on: "linux: tool `fetcher` can now write ~/project". */
 function sentence(platform: Platform, subject: string, path: string, before: Flags, after: Flags): string {
@@ -127,7 +132,16 @@ export function accessDelta(
   const changes: AccessChange[] = [];
   for (const platform of platforms) {
     if (after.verdicts[platform] === 'refused' && before.verdicts[platform] !== 'refused') {
-      changes.push({ platform, principal: '*', path: '*', before: before.verdicts[platform], after: 'refused', widens: false, narrows: true, sentence: `${platform}: the config is now refused: no principal starts` });
+      changes.push({
+        platform,
+        principal: '*',
+        path: '*',
+        before: before.verdicts[platform],
+        after: 'refused',
+        widens: false,
+        narrows: true,
+        sentence: `${platform}: the config is now refused: no principal starts`,
+      });
       continue;
     }
     if (after.verdicts[platform] === 'refused') continue;
@@ -147,28 +161,51 @@ export function accessDelta(
         const widens = verbs.some(([k]) => fa[k] && !fb[k]);
         const narrows = verbs.some(([k]) => fb[k] && !fa[k]);
         const shown = display(path, home);
-        const text = widens || narrows ? sentence(platform, subject, shown, fb, fa) : `${platform}: ${subject}: ${shown} is now ${shownCell(ca)} (was ${shownCell(cb)})`;
+        const text =
+          widens || narrows
+            ? sentence(platform, subject, shown, fb, fa)
+            : `${platform}: ${subject}: ${shown} is now ${shownCell(ca)} (was ${shownCell(cb)})`;
         changes.push({ platform, principal: id, path: shown, before: legend(cb), after: legend(ca), widens, narrows, sentence: text });
       }
       const netBefore = !!pb?.principal.directNetwork;
       const netAfter = !!pa?.principal.directNetwork;
       if (netBefore !== netAfter)
-        changes.push({ platform, ...networkChange(id, netAfter, `${platform}: ${subject} ${netAfter ? 'now has a direct network exception: it bypasses the gateway' : 'no longer bypasses the gateway'}`) });
+        changes.push({
+          platform,
+          ...networkChange(
+            id,
+            netAfter,
+            `${platform}: ${subject} ${netAfter ? 'now has a direct network exception: it bypasses the gateway' : 'no longer bypasses the gateway'}`,
+          ),
+        });
     }
   }
   const requested = requestDelta(before.model, after.model, ids, home);
-  const requestsDiffer = requested.length > 0 || before.model.ir.dialect !== after.model.ir.dialect || before.model.ir.features.nativeFilesystemPolicy?.value !== after.model.ir.features.nativeFilesystemPolicy?.value;
+  const requestsDiffer =
+    requested.length > 0 ||
+    before.model.ir.dialect !== after.model.ir.dialect ||
+    before.model.ir.features.nativeFilesystemPolicy?.value !== after.model.ir.features.nativeFilesystemPolicy?.value;
   const unsettled: Unsettled[] = [];
   if (!before.model.ir.fs.knowsFacts || !after.model.ir.fs.knowsFacts)
-    unsettled.push({ platforms, why: 'facts-unknown', sentence: `--fs ${before.model.ir.fs.knowsFacts ? after.model.ir.fs.description : before.model.ir.fs.description} knows no machine's facts: what a machine grants was compared as if every path named exists, and a machine that lacks one refuses the revision naming it` });
-  const refusedBy = (diagnostics: readonly Diagnostic[], platform: Platform) => [...new Set(diagnostics.filter((d) => d.severity === 'error' && d.platforms.includes(platform)).map((d) => d.ruleId))];
+    unsettled.push({
+      platforms,
+      why: 'facts-unknown',
+      sentence: `--fs ${before.model.ir.fs.knowsFacts ? after.model.ir.fs.description : before.model.ir.fs.description} knows no machine's facts: what a machine grants was compared as if every path named exists, and a machine that lacks one refuses the revision naming it`,
+    });
+  const refusedBy = (diagnostics: readonly Diagnostic[], platform: Platform) => [
+    ...new Set(diagnostics.filter((d) => d.severity === 'error' && d.platforms.includes(platform)).map((d) => d.ruleId)),
+  ];
   const byWhy = new Map<string, { platforms: Platform[]; why: Unsettled['why']; rules: string }>();
   for (const platform of platforms) {
     const b = before.verdicts[platform] === 'refused';
     const a = after.verdicts[platform] === 'refused';
     if (!b && !a) continue;
     const why = b && a ? 'both-refused' : b ? 'base-refused' : 'head-refused';
-    const rules = [...new Set([...(b ? refusedBy(before.diagnostics, platform) : []), ...(a ? refusedBy(after.diagnostics, platform) : [])])].sort().join(', ');
+    const rules = [
+      ...new Set([...(b ? refusedBy(before.diagnostics, platform) : []), ...(a ? refusedBy(after.diagnostics, platform) : [])]),
+    ]
+      .sort()
+      .join(', ');
     const key = `${why}\0${rules}`;
     const g = byWhy.get(key);
     if (g) g.platforms.push(platform);
@@ -176,9 +213,15 @@ export function accessDelta(
   }
   for (const { platforms: on, why, rules } of byWhy.values()) {
     const which = why === 'both-refused' ? 'both revisions are' : why === 'base-refused' ? 'the base revision is' : 'the head revision is';
-    unsettled.push({ platforms: on, why, sentence: `${on.join(', ')}: ${which} refused with these facts (${rules}): a refused revision grants nothing here, and what it would grant on a machine that accepts it is not known here` });
+    unsettled.push({
+      platforms: on,
+      why,
+      sentence: `${on.join(', ')}: ${which} refused with these facts (${rules}): a refused revision grants nothing here, and what it would grant on a machine that accepts it is not known here`,
+    });
   }
-  const verdicts = platforms.filter((p) => before.verdicts[p] !== after.verdicts[p]).map((p) => ({ platform: p, before: before.verdicts[p], after: after.verdicts[p] }));
+  const verdicts = platforms
+    .filter((p) => before.verdicts[p] !== after.verdicts[p])
+    .map((p) => ({ platform: p, before: before.verdicts[p], after: after.verdicts[p] }));
   const keysBefore = new Set(before.diagnostics.map(diagnosticKey));
   const keysAfter = new Set(after.diagnostics.map(diagnosticKey));
   const inPlatforms = (d: Diagnostic) => d.platforms.some((p) => platforms.includes(p));
@@ -216,7 +259,9 @@ function requestChange(id: string, subject: string, path: string, cb: Cell, ca: 
   const widens = verbs.some(([k]) => fa[k] && !fb[k]) || (cb.kind === 'denied' && ca.kind !== 'denied');
   const narrows = verbs.some(([k]) => fb[k] && !fa[k]) || (ca.kind === 'denied' && cb.kind !== 'denied');
   const rights = verbs.some(([k]) => fa[k] !== fb[k]);
-  const sentence = rights ? requestSentence(subject, path, fb, fa) : `${subject} ${ca.kind === 'denied' ? 'now denies' : 'no longer denies'} ${path}`;
+  const sentence = rights
+    ? requestSentence(subject, path, fb, fa)
+    : `${subject} ${ca.kind === 'denied' ? 'now denies' : 'no longer denies'} ${path}`;
   return { principal: id, path, before: requestedLegend(cb), after: requestedLegend(ca), widens, narrows, sentence };
 }
 
@@ -229,7 +274,9 @@ function requestDelta(before: AccessModel, after: AccessModel, ids: readonly str
   const find = (m: AccessModel, id: string) => m.principals.find((p) => p.principal.id === id)?.principal;
   const out: RequestChange[] = [];
   // boxwright's own inputs of the command (the config, a manifest): host-trusted in either revision.
-  const inputs = [...new Set([before, after].flatMap((m) => m.ir.hostTrusted.paths.filter((t) => t.entry.where === 'input').map((t) => t.path)))];
+  const inputs = [
+    ...new Set([before, after].flatMap((m) => m.ir.hostTrusted.paths.filter((t) => t.entry.where === 'input').map((t) => t.path))),
+  ];
   const nothing: RequestedAccess = { at: () => absent, below: () => absent, paths: [] };
   for (const id of ids) {
     const pb = find(before, id);
@@ -250,7 +297,14 @@ function requestDelta(before: AccessModel, after: AccessModel, ids: readonly str
     }
     const netBefore = !!pb?.directNetwork;
     const netAfter = !!pa?.directNetwork;
-    if (netBefore !== netAfter) out.push(networkChange(id, netAfter, `${subject} ${netAfter ? 'now asks for a direct network exception: it bypasses the gateway' : 'no longer asks for a direct network exception'}`));
+    if (netBefore !== netAfter)
+      out.push(
+        networkChange(
+          id,
+          netAfter,
+          `${subject} ${netAfter ? 'now asks for a direct network exception: it bypasses the gateway' : 'no longer asks for a direct network exception'}`,
+        ),
+      );
   }
   return out;
 }
@@ -267,22 +321,38 @@ export function gateFailures(d: AccessDelta): string[] {
   if (d.requested.some((c) => c.widens)) out.push('what is asked for widens (on every machine)');
   const widened = [...new Set(d.changes.filter((c) => c.widens).map((c) => c.platform))];
   if (widened.length) out.push(`what this machine grants widens on ${widened.join(', ')}`);
-  const why: Record<Unsettled['why'], string> = { 'facts-unknown': 'no machine facts', 'both-refused': 'both revisions refused', 'base-refused': 'the base refused', 'head-refused': 'the head refused' };
+  const why: Record<Unsettled['why'], string> = {
+    'facts-unknown': 'no machine facts',
+    'both-refused': 'both revisions refused',
+    'base-refused': 'the base refused',
+    'head-refused': 'the head refused',
+  };
   const on = new Map<string, Platform[]>();
   for (const u of d.unsettled) on.set(why[u.why], [...(on.get(why[u.why]) ?? []), ...u.platforms]);
-  if (d.requestsDiffer && d.unsettled.length) out.push(`this machine cannot judge the change (${[...on].map(([w, ps]) => `${w} on ${ps.join(', ')}`).join('; ')})`);
+  if (d.requestsDiffer && d.unsettled.length)
+    out.push(`this machine cannot judge the change (${[...on].map(([w, ps]) => `${w} on ${ps.join(', ')}`).join('; ')})`);
   return out;
 }
 
 /** The known credential files that exist and that a principal reads on Windows: the model's facts (sandbox-runtime's account reads none of them), in windows-open-reads' words. */
 function readableCredentials(model: AccessModel): { platform: Platform; sentence: string }[] {
-  return model.windowsReadable.filter((r) => r.credential.existence === 'exists').map((r) => ({ platform: 'windows' as const, sentence: `windows: ${explanation(r.fact).text}` }));
+  return model.windowsReadable
+    .filter((r) => r.credential.existence === 'exists')
+    .map((r) => ({ platform: 'windows' as const, sentence: `windows: ${explanation(r.fact).text}` }));
 }
 
 /** Changes the same but for the platform, in one line: "macos, linux: the agent can now write ~/project". */
 /** A principal's direct network exception that came (a widening) or went: one row, in effective access and in the request alike. */
 function networkChange(principal: string, direct: boolean, sentence: string) {
-  return { principal, path: '(network)', before: direct ? 'gateway' : 'direct', after: direct ? 'direct' : 'gateway', widens: direct, narrows: !direct, sentence };
+  return {
+    principal,
+    path: '(network)',
+    before: direct ? 'gateway' : 'direct',
+    after: direct ? 'direct' : 'gateway',
+    widens: direct,
+    narrows: !direct,
+    sentence,
+  };
 }
 
 export interface GroupedChange {
@@ -304,9 +374,23 @@ export function groupChanges(changes: readonly AccessChange[]): GroupedChange[] 
     if (g) g.platforms.push(c.platform);
     else groups.set(key, { platforms: [c.platform], what, c });
   }
-  return [...groups.values()].map(({ platforms, what, c }) => ({ platforms, what, before: c.before, after: c.after, widens: c.widens, narrows: c.narrows }));
+  return [...groups.values()].map(({ platforms, what, c }) => ({
+    platforms,
+    what,
+    before: c.before,
+    after: c.after,
+    widens: c.widens,
+    narrows: c.narrows,
+  }));
 }
 
 export function isEmptyDelta(d: AccessDelta): boolean {
-  return !d.requested.length && !d.changes.length && !d.verdicts.length && !d.diagnosticsAdded.length && !d.diagnosticsRemoved.length && !(d.requestsDiffer && d.unsettled.length);
+  return (
+    !d.requested.length &&
+    !d.changes.length &&
+    !d.verdicts.length &&
+    !d.diagnosticsAdded.length &&
+    !d.diagnosticsRemoved.length &&
+    !(d.requestsDiffer && d.unsettled.length)
+  );
 }

@@ -32,7 +32,15 @@ export function reviewable(a: Artifact): string | Uint8Array {
 /** One side's artifacts for a platform, or undefined when that side is refused there. */
 export type ArtifactSide = readonly Artifact[] | undefined;
 
-type TwoFilesPatch = (oldName: string, newName: string, oldText: string, newText: string, oldHeader: string, newHeader: string, options: { context: number }) => string;
+type TwoFilesPatch = (
+  oldName: string,
+  newName: string,
+  oldText: string,
+  newText: string,
+  oldHeader: string,
+  newHeader: string,
+  options: { context: number },
+) => string;
 
 /**
  * One platform's artifacts compared file by file: a unified diff for text
@@ -40,10 +48,22 @@ type TwoFilesPatch = (oldName: string, newName: string, oldText: string, newText
  * only when artifacts are compared), a size line for binary files, one line
  * when a side is refused.
  */
-export function artifactDiffs(platform: Platform, base: { label: string; artifacts: ArtifactSide }, head: { label: string; artifacts: ArtifactSide }, createTwoFilesPatch: TwoFilesPatch): ArtifactDiff[] {
+export function artifactDiffs(
+  platform: Platform,
+  base: { label: string; artifacts: ArtifactSide },
+  head: { label: string; artifacts: ArtifactSide },
+  createTwoFilesPatch: TwoFilesPatch,
+): ArtifactDiff[] {
   const out: ArtifactDiff[] = [];
   if (!base.artifacts || !head.artifacts) {
-    if (!base.artifacts !== !head.artifacts) out.push({ platform, name: '*', patch: base.artifacts ? `${platform}: the head revision is refused: no artifacts` : `${platform}: the base revision was refused: all artifacts are new` });
+    if (!base.artifacts !== !head.artifacts)
+      out.push({
+        platform,
+        name: '*',
+        patch: base.artifacts
+          ? `${platform}: the head revision is refused: no artifacts`
+          : `${platform}: the base revision was refused: all artifacts are new`,
+      });
     if (!head.artifacts) return out;
   }
   const before = new Map((base.artifacts ?? []).map((a) => [a.name, reviewable(a)]));
@@ -62,7 +82,8 @@ export function artifactDiffs(platform: Platform, base: { label: string; artifac
     }
     // Binary: a seccomp program. One side may have none (it was refused there).
     const size = (c: string | Uint8Array | undefined): string => (c === undefined ? 'absent' : `${Buffer.byteLength(c)} bytes`);
-    if (x === undefined || y === undefined || !Buffer.from(x).equals(Buffer.from(y))) out.push({ platform, name, patch: `binary ${name}: ${size(x)} → ${size(y)}` });
+    if (x === undefined || y === undefined || !Buffer.from(x).equals(Buffer.from(y)))
+      out.push({ platform, name, patch: `binary ${name}: ${size(x)} → ${size(y)}` });
   }
   return out;
 }

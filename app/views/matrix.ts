@@ -55,7 +55,19 @@ export interface ExplainMatrix {
 function requestedLegend(g: Grant): string {
   if (g.access === 'deny-read') return 'no r';
   if (g.access === 'deny-write') return 'no w';
-  return g.access === 'deny' ? 'deny' : g.access === 'read-write' ? 'rw' : g.access === 'list' ? 'names' : g.access === 'metadata' ? 'meta' : g.access === 'exec' ? 'x' : g.access === 'read' ? 'r' : 'w';
+  return g.access === 'deny'
+    ? 'deny'
+    : g.access === 'read-write'
+      ? 'rw'
+      : g.access === 'list'
+        ? 'names'
+        : g.access === 'metadata'
+          ? 'meta'
+          : g.access === 'exec'
+            ? 'x'
+            : g.access === 'read'
+              ? 'r'
+              : 'w';
 }
 
 type Note = { readonly ruleId: string; readonly text: string };
@@ -87,7 +99,9 @@ function overlapNote(g: Grant, shown: string, requested: string, others: readonl
     )
     .map((ga) => ga.grant);
   if (!from.length) return undefined;
-  const named = from.slice(0, 3).map((o) => (o.implicit ? `\`${o.written}\` (implicit)` : `\`${o.list} ${o.written}\` (line ${o.span.start.line})`));
+  const named = from
+    .slice(0, 3)
+    .map((o) => (o.implicit ? `\`${o.written}\` (implicit)` : `\`${o.list} ${o.written}\` (line ${o.span.start.line})`));
   return { ruleId: '', text: `combined with ${named.join(', ')}: the grants on this path add up` };
 }
 
@@ -115,7 +129,13 @@ function hostTrustedRows(pa: PrincipalAccess, home: string): Map<Grant, MatrixRo
         continue;
       }
       const disclosures = (ta.disclosures[p] ?? []).map(explanation);
-      cells[p] = { legend: legend(ta.effective[p]), ...(fact ? { note: explanation(fact) } : { note: { ruleId: '', text: 'no write grant of this principal reaches it on this platform' } }), ...(disclosures.length ? { disclosures } : {}) };
+      cells[p] = {
+        legend: legend(ta.effective[p]),
+        ...(fact
+          ? { note: explanation(fact) }
+          : { note: { ruleId: '', text: 'no write grant of this principal reaches it on this platform' } }),
+        ...(disclosures.length ? { disclosures } : {}),
+      };
     }
     return cells;
   };
@@ -126,7 +146,14 @@ function hostTrustedRows(pa: PrincipalAccess, home: string): Map<Grant, MatrixRo
     const list = out.get(ta.under) ?? [];
     out.set(ta.under, list);
     if (ta.trusted.facts.existence !== 'absent') {
-      list.push({ list: 'host-trusted', written: display(ta.trusted.path, home), path: ta.trusted.path, trusted: ta.trusted.label, requested: 'r', cells });
+      list.push({
+        list: 'host-trusted',
+        written: display(ta.trusted.path, home),
+        path: ta.trusted.path,
+        trusted: ta.trusted.label,
+        requested: 'r',
+        cells,
+      });
       continue;
     }
     const key = `${ta.under.span.start.offset}\0${JSON.stringify(cells)}`;
@@ -138,8 +165,21 @@ function hostTrustedRows(pa: PrincipalAccess, home: string): Map<Grant, MatrixRo
     const paths = g.tas.map((ta) => ta.trusted.path);
     const parent = paths[0]!.slice(0, paths[0]!.lastIndexOf('/'));
     const siblings = paths.every((x) => x.slice(0, x.lastIndexOf('/')) === parent);
-    const written = paths.length === 1 ? display(paths[0]!, home) : siblings ? `${display(parent, home)}/{${paths.map((x) => x.slice(parent.length + 1)).join(',')}}` : paths.map((x) => display(x, home)).join(', ');
-    out.get(g.under)!.push({ list: 'host-trusted', written, path: paths[0]!, ...(paths.length > 1 ? { paths } : {}), trusted: paths.length > 1 ? 'absent: host-trusted names a write tree may hold' : `absent: ${g.tas[0]!.trusted.label}`, requested: 'r', cells: g.cells });
+    const written =
+      paths.length === 1
+        ? display(paths[0]!, home)
+        : siblings
+          ? `${display(parent, home)}/{${paths.map((x) => x.slice(parent.length + 1)).join(',')}}`
+          : paths.map((x) => display(x, home)).join(', ');
+    out.get(g.under)!.push({
+      list: 'host-trusted',
+      written,
+      path: paths[0]!,
+      ...(paths.length > 1 ? { paths } : {}),
+      trusted: paths.length > 1 ? 'absent: host-trusted names a write tree may hold' : `absent: ${g.tas[0]!.trusted.label}`,
+      requested: 'r',
+      cells: g.cells,
+    });
   }
   return out;
 }
@@ -150,7 +190,11 @@ function hostTrustedRows(pa: PrincipalAccess, home: string): Map<Grant, MatrixRo
  * the path rules decide (a missing path, a symlink) taken from the
  * diagnostics at the grant's value.
  */
-export function explainMatrix(model: AccessModel, diagnostics: readonly Diagnostic[], verdicts: Readonly<Record<Platform, Verdict>>): ExplainMatrix {
+export function explainMatrix(
+  model: AccessModel,
+  diagnostics: readonly Diagnostic[],
+  verdicts: Readonly<Record<Platform, Verdict>>,
+): ExplainMatrix {
   const errorsAt = new Map<number, Diagnostic[]>();
   const warningsAt = new Map<number, Diagnostic[]>();
   for (const d of diagnostics) {
@@ -158,14 +202,19 @@ export function explainMatrix(model: AccessModel, diagnostics: readonly Diagnost
     at?.set(d.span.start.offset, [...(at.get(d.span.start.offset) ?? []), d]);
   }
   const principals = model.principals.map((pa): PrincipalMatrix => {
-    const inLineOrder = [...pa.grants].sort((a, b) => (a.grant.implicit ? 0 : 1) - (b.grant.implicit ? 0 : 1) || a.grant.span.start.offset - b.grant.span.start.offset);
+    const inLineOrder = [...pa.grants].sort(
+      (a, b) => (a.grant.implicit ? 0 : 1) - (b.grant.implicit ? 0 : 1) || a.grant.span.start.offset - b.grant.span.start.offset,
+    );
     const rows: MatrixRow[] = inLineOrder.map((ga): MatrixRow => {
       const g = ga.grant;
       const requested = requestedLegend(g);
       const cells = {} as Record<Platform, MatrixCell>;
       for (const p of PLATFORMS) {
         if (!ga.applies[p] && g.implicit) {
-          cells[p] = { legend: 'n/a', note: { ruleId: '', text: 'an implicit grant of another platform (each platform has its own spelling)' } };
+          cells[p] = {
+            legend: 'n/a',
+            note: { ruleId: '', text: 'an implicit grant of another platform (each platform has its own spelling)' },
+          };
           continue;
         }
         const pathError = g.implicit ? undefined : errorsAt.get(g.span.start.offset)?.find((d) => d.platforms.includes(p));
@@ -185,7 +234,12 @@ export function explainMatrix(model: AccessModel, diagnostics: readonly Diagnost
         const mechanism = fact ? explanation(fact) : undefined;
         const overlap = overlapNote(g, shown, requested, pa.grants, p);
         // sandbox-runtime's denies take one right away (reads stay open under a write deny): they differ when the right is there.
-        const differs = requested === 'no r' ? shown !== '—' && shown !== 'meta' : requested === 'no w' ? shown.includes('w') || shown === 'scratch' : !(shown === requested || (requested === 'deny' && shown === '—'));
+        const differs =
+          requested === 'no r'
+            ? shown !== '—' && shown !== 'meta'
+            : requested === 'no w'
+              ? shown.includes('w') || shown === 'scratch'
+              : !(shown === requested || (requested === 'deny' && shown === '—'));
         const [note, ...moreNotes] = differs ? [mechanism, overlap].filter((n): n is Note => !!n) : [];
         // What the platform does beside the cell (the model's facts: pinned ancestors, a rewrite in place…).
         const disclosures = [...moreNotes, ...(ga.disclosures[p] ?? []).map(explanation)];
@@ -195,7 +249,8 @@ export function explainMatrix(model: AccessModel, diagnostics: readonly Diagnost
         // names its rule: the lint and explain say the same things.
         if (!g.implicit) {
           for (const d of warningsAt.get(g.span.start.offset) ?? []) {
-            if (d.platforms.includes(p) && note?.ruleId !== d.ruleId && !disclosures.some((x) => x.ruleId === d.ruleId)) disclosures.push({ ruleId: d.ruleId, text: d.message });
+            if (d.platforms.includes(p) && note?.ruleId !== d.ruleId && !disclosures.some((x) => x.ruleId === d.ruleId))
+              disclosures.push({ ruleId: d.ruleId, text: d.message });
           }
         }
         cells[p] = {
@@ -221,7 +276,11 @@ export function explainMatrix(model: AccessModel, diagnostics: readonly Diagnost
     const elsewhere = {} as Record<Platform, MatrixCell>;
     for (const p of PLATFORMS) {
       const e = pa.elsewhere[p];
-      elsewhere[p] = { legend: legend(e.cell), note: { ruleId: e.mechanism ? explanation(e.mechanism).ruleId : '', text: explanation(e.fact).text }, ...(e.disclosures?.length ? { disclosures: e.disclosures.map(explanation) } : {}) };
+      elsewhere[p] = {
+        legend: legend(e.cell),
+        note: { ruleId: e.mechanism ? explanation(e.mechanism).ruleId : '', text: explanation(e.fact).text },
+        ...(e.disclosures?.length ? { disclosures: e.disclosures.map(explanation) } : {}),
+      };
     }
     const dn = pa.principal.directNetwork;
     if (dn) {
@@ -230,7 +289,13 @@ export function explainMatrix(model: AccessModel, diagnostics: readonly Diagnost
         const fact = pa.network[p];
         net[p] = { legend: 'direct', ...(fact ? { disclosures: [explanation(fact)] } : {}) };
       }
-      rows.push({ list: 'network', written: dn.how === 'contain_egress' ? 'contain_egress = false' : `[tools.${pa.principal.name}.network]`, line: dn.span.start.line, requested: 'direct', cells: net });
+      rows.push({
+        list: 'network',
+        written: dn.how === 'contain_egress' ? 'contain_egress = false' : `[tools.${pa.principal.name}.network]`,
+        line: dn.span.start.line,
+        requested: 'direct',
+        cells: net,
+      });
     }
     return { id: pa.principal.id, rows, elsewhere, directNetwork: !!dn };
   });

@@ -1,10 +1,33 @@
 import { PLATFORMS, type Platform } from '../diagnostic.js';
 import { execNeeds, type ExecNeeds } from '../paths/exec-needs.js';
-import { expandHome, expandTilde, findHostTrusted, inspectPath, knownReadableLocations, linkedWorktree, type FsView, type HostTrustedInput, type PathFacts } from '../paths/index.js';
+import {
+  expandHome,
+  expandTilde,
+  findHostTrusted,
+  inspectPath,
+  knownReadableLocations,
+  linkedWorktree,
+  type FsView,
+  type HostTrustedInput,
+  type PathFacts,
+} from '../paths/index.js';
 import type { Span } from '../span.js';
 import type { Dialect } from '../schema/validate.js';
 import type { TomlTable, TomlValue } from '../toml/ast.js';
-import type { Access, CredentialFact, Grant, LinuxFacts, ListName, Location, PolicyIR, Principal, PrincipalKind, TrustedFile, TybaSession, WrittenTable } from './types.js';
+import type {
+  Access,
+  CredentialFact,
+  Grant,
+  LinuxFacts,
+  ListName,
+  Location,
+  PolicyIR,
+  Principal,
+  PrincipalKind,
+  TrustedFile,
+  TybaSession,
+  WrittenTable,
+} from './types.js';
 import loaderData from '../paths/loaders.json' with { type: 'json' };
 
 export interface BuildOptions {
@@ -23,7 +46,10 @@ export interface BuildOptions {
   readonly hostTrusted?: readonly HostTrustedInput[];
 }
 
-const listShapes: Record<Exclude<ListName, 'denyRead' | 'allowRead' | 'allowWrite' | 'denyWrite' | 'permissions.allow' | 'permissions.deny'>, { access: Access; scope: 'tree' | 'file' }> = {
+const listShapes: Record<
+  Exclude<ListName, 'denyRead' | 'allowRead' | 'allowWrite' | 'denyWrite' | 'permissions.allow' | 'permissions.deny'>,
+  { access: Access; scope: 'tree' | 'file' }
+> = {
   read: { access: 'read', scope: 'tree' },
   write: { access: 'write', scope: 'tree' },
   read_file: { access: 'read', scope: 'file' },
@@ -68,8 +94,20 @@ function grantsOf(fs: TomlTable | undefined, lists: readonly TomlList[], view: F
       }
       const facts = inspectPath(view, expanded.path);
       // An exec grant of a directory: everything in it may run (a tree); of a file, what running it needs.
-      const needs = list === 'exec' && facts.existence === 'exists' && facts.kind === 'file' && !facts.symlink ? needsOf(view, expanded.path) : undefined;
-      grants.push({ list, access, scope: list === 'exec' && facts.kind === 'dir' ? 'tree' : scope, written, path: expanded.path, facts, ...(needs ? { needs } : {}), span: item.span });
+      const needs =
+        list === 'exec' && facts.existence === 'exists' && facts.kind === 'file' && !facts.symlink
+          ? needsOf(view, expanded.path)
+          : undefined;
+      grants.push({
+        list,
+        access,
+        scope: list === 'exec' && facts.kind === 'dir' ? 'tree' : scope,
+        written,
+        path: expanded.path,
+        facts,
+        ...(needs ? { needs } : {}),
+        span: item.span,
+      });
     }
   }
   return grants;
@@ -98,7 +136,12 @@ function writtenTable(t: TomlTable, lists: readonly ListName[]): WrittenTable {
     const v = t.entries.get(list)?.value;
     if (v?.kind === 'array') arrays[list] = v.span;
   }
-  return { origin: t.origin === 'header' ? 'header' : t.origin === 'inline' ? 'inline' : 'other', span: t.span, lists: arrays, empty: t.entries.size === 0 };
+  return {
+    origin: t.origin === 'header' ? 'header' : t.origin === 'inline' ? 'inline' : 'other',
+    span: t.span,
+    lists: arrays,
+    empty: t.entries.size === 0,
+  };
 }
 
 /** A tool's or server's `command` and `args`, as written: the argv `run` gives it when no command follows `--`. */
@@ -108,7 +151,8 @@ function launchOf(body: TomlTable): Principal['launch'] {
   if (!command) return args ? { problem: '`args` but no `command`', span: args.keySpan } : undefined;
   if (command.value.kind !== 'string') return { problem: '`command` is not a string', span: command.value.span };
   if (command.value.value === '') return { problem: '`command` is empty', span: command.value.span };
-  if (args && (args.value.kind !== 'array' || args.value.items.some((i) => i.kind !== 'string'))) return { problem: '`args` is not an array of strings', span: args.value.span };
+  if (args && (args.value.kind !== 'array' || args.value.items.some((i) => i.kind !== 'string')))
+    return { problem: '`args` is not an array of strings', span: args.value.span };
   const rest = args?.value.kind === 'array' ? args.value.items.map((i) => (i.kind === 'string' ? i.value : '')) : [];
   return { argv: [command.value.value, ...rest], span: command.value.span };
 }
@@ -129,12 +173,20 @@ function principal(kind: PrincipalKind, name: string, span: Span, body: TomlTabl
     ...(workspace ? { workspace } : {}),
     ...(fs ? { written: writtenTable(fs, lists) } : {}),
     ...(kind === 'tool' && network
-      ? { directNetwork: { span: network.keySpan, how: 'network-table' as const, ...(networkTable ? { table: writtenTable(networkTable, []) } : {}) } }
+      ? {
+          directNetwork: {
+            span: network.keySpan,
+            how: 'network-table' as const,
+            ...(networkTable ? { table: writtenTable(networkTable, []) } : {}),
+          },
+        }
       : {}),
     ...(kind === 'mcp' && egress?.value.kind === 'boolean' && egress.value.value === false
       ? { directNetwork: { span: egress.value.span, how: 'contain_egress' as const } }
       : {}),
-    ...(kind === 'agent' && network ? { networkTable: network.keySpan, ...(networkTable ? { networkTableWritten: writtenTable(networkTable, []) } : {}) } : {}),
+    ...(kind === 'agent' && network
+      ? { networkTable: network.keySpan, ...(networkTable ? { networkTableWritten: writtenTable(networkTable, []) } : {}) }
+      : {}),
   };
 }
 
@@ -143,7 +195,10 @@ function boxPrincipals(doc: TomlTable, view: FsView): Principal[] {
   const agent = doc.entries.get('agent');
   const agentTable = table(agent?.value);
   if (agent && agentTable) out.push(principal('agent', 'agent', agent.keySpan, agentTable, view));
-  for (const [group, kind] of [['tools', 'tool'], ['mcp_servers', 'mcp']] as const) {
+  for (const [group, kind] of [
+    ['tools', 'tool'],
+    ['mcp_servers', 'mcp'],
+  ] as const) {
     const t = table(doc.entries.get(group)?.value);
     if (!t) continue;
     const names = [...t.entries.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
@@ -168,7 +223,16 @@ function implicit(
   parameter?: 'TMPDIR',
 ): Grant {
   const marks = temp === 'private-tmpfs' ? { privateTmpfs: true as const, temp: true as const } : temp ? { temp: true as const } : {};
-  return { list: 'implicit', access, scope: 'tree', written: path, path, facts, span, implicit: { reason, platforms, ...marks, ...(parameter ? { parameter } : {}) } };
+  return {
+    list: 'implicit',
+    access,
+    scope: 'tree',
+    written: path,
+    path,
+    facts,
+    span,
+    implicit: { reason, platforms, ...marks, ...(parameter ? { parameter } : {}) },
+  };
 }
 
 /** A session directory on the host (the worktree, an agent directory, the data directory): its facts as the view finds them. */
@@ -188,7 +252,16 @@ function tybaPrincipal(doc: TomlTable, view: FsView, session: TybaSession): Prin
     // Never the host's /tmp: its tmux, ssh-agent and X11 sockets would be a way out.
     implicit('read-write', '/tmp', "the temp directory: a private tmpfs, not the host's /tmp", ['linux'], span, 'private-tmpfs'),
     // Never the host's shared /private/tmp either: a directory of the session's own, made by `boxwright run`.
-    implicit('read-write', '$TMPDIR', "the temp directory: the session's own, which boxwright run makes for the command and removes after it (sandbox-exec -D TMPDIR=…), never the host's shared /private/tmp", ['macos'], span, 'temp', implicitFacts, 'TMPDIR'),
+    implicit(
+      'read-write',
+      '$TMPDIR',
+      "the temp directory: the session's own, which boxwright run makes for the command and removes after it (sandbox-exec -D TMPDIR=…), never the host's shared /private/tmp",
+      ['macos'],
+      span,
+      'temp',
+      implicitFacts,
+      'TMPDIR',
+    ),
     implicit('read-write', '%TEMP%', 'the temp directory', ['windows'], span, 'temp'),
     ...session.agentDirs.map((d) => sessionDir('read-write', d, "the agent's own directory (--agent-dir)", view, span)),
     ...worktreeGitGrants(session, view, span),
@@ -196,7 +269,14 @@ function tybaPrincipal(doc: TomlTable, view: FsView, session: TybaSession): Prin
     ...grantsOf(table(sandbox?.value), ['read_allow'], view),
   ];
   const sandboxTable = table(sandbox?.value);
-  return { id: 'agent', kind: 'agent', name: 'agent', span, grants, ...(sandboxTable ? { written: writtenTable(sandboxTable, ['read_allow']) } : {}) };
+  return {
+    id: 'agent',
+    kind: 'agent',
+    name: 'agent',
+    span,
+    grants,
+    ...(sandboxTable ? { written: writtenTable(sandboxTable, ['read_allow']) } : {}),
+  };
 }
 
 /**
@@ -299,7 +379,11 @@ function hostTrustedOf(principals: readonly Principal[], view: FsView, inputs: r
       if (!g.path || (g.access !== 'write' && g.access !== 'read-write') || g.implicit?.temp || !g.path.startsWith('/')) continue;
       roots.set(g.path, (roots.get(g.path) ?? false) || (g.scope === 'tree' && g.facts.kind !== 'file' && g.facts.kind !== 'other'));
     }
-  return findHostTrusted(view, [...roots].map(([path, tree]) => ({ path, tree })), inputs);
+  return findHostTrusted(
+    view,
+    [...roots].map(([path, tree]) => ({ path, tree })),
+    inputs,
+  );
 }
 
 function expandOrKeep(p: string, home: string): string {

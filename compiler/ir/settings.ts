@@ -105,14 +105,35 @@ export function buildSettingsIR(doc: JsonValue, o: SettingsBuildOptions): Policy
     return first;
   };
   const entryGrant = (list: ListName, access: Access, written: string, span: Span, r: Resolved): Grant => {
-    if (r.path === undefined) return { list, access, scope: 'tree', written, span, facts: { existence: 'unknown' }, expandProblem: r.problem ?? 'unresolvable', ...(r.pattern ? { pattern: r.pattern } : {}) };
+    if (r.path === undefined)
+      return {
+        list,
+        access,
+        scope: 'tree',
+        written,
+        span,
+        facts: { existence: 'unknown' },
+        expandProblem: r.problem ?? 'unresolvable',
+        ...(r.pattern ? { pattern: r.pattern } : {}),
+      };
     const f = facts(r.path);
     // srt mounts (and Seatbelt judges) where the path really is.
     const path = f.symlink && !f.symlink.loop ? f.symlink.resolved : r.path;
     const pf = path === r.path ? f : facts(path);
-    return { list, access, scope: 'tree', written, span, path, facts: pf, ...(pf.existence === 'absent' ? { firstAbsent: firstAbsent(path) } : {}) };
+    return {
+      list,
+      access,
+      scope: 'tree',
+      written,
+      span,
+      path,
+      facts: pf,
+      ...(pf.existence === 'absent' ? { firstAbsent: firstAbsent(path) } : {}),
+    };
   };
-  const fsTable = claude ? obj(obj(root?.members.get('sandbox')?.value)?.members.get('filesystem')?.value) : obj(root?.members.get('filesystem')?.value);
+  const fsTable = claude
+    ? obj(obj(root?.members.get('sandbox')?.value)?.members.get('filesystem')?.value)
+    : obj(root?.members.get('filesystem')?.value);
   for (const list of ['allowWrite', 'denyWrite', 'denyRead', 'allowRead'] as const) {
     const arr = fsTable?.members.get(list)?.value;
     if (arr?.kind !== 'array') continue;
@@ -122,60 +143,103 @@ export function buildSettingsIR(doc: JsonValue, o: SettingsBuildOptions): Policy
         grants.push(entryGrant(list, shapes[list], item.value, item.span, r));
       } else if (item.kind === 'object') {
         const p = item.members.get('path')?.value;
-        if (p?.kind === 'string') grants.push(entryGrant(list, shapes[list], p.value, item.span, resolveSrtEntry(p.value, true, cwd, home)));
+        if (p?.kind === 'string')
+          grants.push(entryGrant(list, shapes[list], p.value, item.span, resolveSrtEntry(p.value, true, cwd, home)));
       }
     }
   }
   if (claude) {
     // Edit(…) allow → allowWrite, Edit(…) deny → denyWrite, Read(…) deny → denyRead (the settings reference).
     const perms = obj(root?.members.get('permissions')?.value);
-    for (const [list, key] of [['permissions.allow', 'allow'], ['permissions.deny', 'deny']] as const) {
+    for (const [list, key] of [
+      ['permissions.allow', 'allow'],
+      ['permissions.deny', 'deny'],
+    ] as const) {
       const arr = perms?.members.get(key)?.value;
       if (arr?.kind !== 'array') continue;
       for (const item of arr.items) {
         if (item.kind !== 'string') continue;
         const rule = permissionRulePath(item.value);
         if (!rule) continue;
-        const access: Access | undefined = key === 'allow' ? (rule.tool === 'Edit' ? 'read-write' : undefined) : rule.tool === 'Edit' ? 'deny-write' : 'deny-read';
+        const access: Access | undefined =
+          key === 'allow' ? (rule.tool === 'Edit' ? 'read-write' : undefined) : rule.tool === 'Edit' ? 'deny-write' : 'deny-read';
         if (!access) continue;
         grants.push(entryGrant(list, access, item.value, item.span, resolveClaudeEntry(rule.path, cwd, home, settingsDir!)));
       }
     }
     const dirs = perms?.members.get('additionalDirectories')?.value;
     if (dirs?.kind === 'array')
-      for (const item of dirs.items) if (item.kind === 'string') grants.push(entryGrant('allowWrite', 'read-write', item.value, item.span, resolveClaudeEntry(item.value, cwd, home, settingsDir!)));
+      for (const item of dirs.items)
+        if (item.kind === 'string')
+          grants.push(
+            entryGrant('allowWrite', 'read-write', item.value, item.span, resolveClaudeEntry(item.value, cwd, home, settingsDir!)),
+          );
   }
   const anchor = (claude ? root?.members.get('sandbox')?.keySpan : root?.members.get('filesystem')?.keySpan) ?? doc.span;
   const implicit = (access: Access, path: string, reason: string): Grant => {
     const f = facts(path);
     // What srt adds on its own is its macOS and Linux sandboxes' (Windows' srt-win has its own profile grant and none of these).
-    const platforms: readonly Platform[] = path === '/' || (claude && access === 'read-write' && path === cwd) ? PLATFORMS : ['macos', 'linux'];
-    return { list: 'implicit', access, scope: 'tree', written: path, path, facts: f, span: anchor, implicit: { reason, platforms }, ...(f.existence === 'absent' ? { firstAbsent: firstAbsent(path) } : {}) };
+    const platforms: readonly Platform[] =
+      path === '/' || (claude && access === 'read-write' && path === cwd) ? PLATFORMS : ['macos', 'linux'];
+    return {
+      list: 'implicit',
+      access,
+      scope: 'tree',
+      written: path,
+      path,
+      facts: f,
+      span: anchor,
+      implicit: { reason, platforms },
+      ...(f.existence === 'absent' ? { firstAbsent: firstAbsent(path) } : {}),
+    };
   };
   const enabled = claude ? settings.get('sandbox.enabled')?.value === true : true;
   const disabled = settings.get(claude ? 'sandbox.filesystem.disabled' : 'filesystem.disabled')?.value === true;
-  if (!enabled) grants.unshift(implicit('read-write', '/', 'the sandbox is off: Claude Code sandboxes Bash commands only with `sandbox.enabled: true` (its default is false), so commands run with all your access'));
+  if (!enabled)
+    grants.unshift(
+      implicit(
+        'read-write',
+        '/',
+        'the sandbox is off: Claude Code sandboxes Bash commands only with `sandbox.enabled: true` (its default is false), so commands run with all your access',
+      ),
+    );
   else if (disabled) {
     // macOS and Linux get no rule at all; Windows' srt-win grants nothing (computeWindowsFsAccessSet: no grants, only credential denies).
-    const off = implicit('read-write', '/', '`filesystem.disabled`: sandbox-runtime applies no read or write rule, the whole tree is writable');
+    const off = implicit(
+      'read-write',
+      '/',
+      '`filesystem.disabled`: sandbox-runtime applies no read or write rule, the whole tree is writable',
+    );
     grants.unshift({ ...off, implicit: { ...off.implicit!, platforms: ['macos', 'linux'] } });
-  }
-  else {
+  } else {
     const implied: Grant[] = [];
-    if (claude) implied.push(implicit('read-write', cwd, "Claude Code: the working directory, writable by default"));
-    const readDenied = (p: string): boolean => grants.some((g) => g.access === 'deny-read' && g.path && (p === g.path || p.startsWith(g.path + '/'))) && !grants.some((g) => g.access === 'read' && g.path && (p === g.path || p.startsWith(g.path + '/')));
+    if (claude) implied.push(implicit('read-write', cwd, 'Claude Code: the working directory, writable by default'));
+    const readDenied = (p: string): boolean =>
+      grants.some((g) => g.access === 'deny-read' && g.path && (p === g.path || p.startsWith(g.path + '/'))) &&
+      !grants.some((g) => g.access === 'read' && g.path && (p === g.path || p.startsWith(g.path + '/')));
     for (const d of defaults.defaultWrites) {
       const path = d.home ? posix.join(home, d.path.slice(2)) : d.path;
       if (d.home && readDenied(path)) continue;
       implied.push(implicit('read-write', path, `sandbox-runtime: ${d.reason}`));
     }
     const m = defaults.mandatoryDenies;
-    for (const f of [...m.files, ...m.directories]) implied.push(implicit('deny-write', posix.join(cwd, f), 'sandbox-runtime: a mandatory deny (shell and tool start-up files, editor and agent directories stay read-only in any write grant)'));
+    for (const f of [...m.files, ...m.directories])
+      implied.push(
+        implicit(
+          'deny-write',
+          posix.join(cwd, f),
+          'sandbox-runtime: a mandatory deny (shell and tool start-up files, editor and agent directories stay read-only in any write grant)',
+        ),
+      );
     const dotGit = facts(posix.join(cwd, '.git'));
     if (dotGit.kind === 'dir') {
       implied.push(implicit('deny-write', posix.join(cwd, m.gitHooks), 'sandbox-runtime: a mandatory deny (git hooks)'));
-      if (settings.get(claude ? 'sandbox.filesystem.allowGitConfig' : 'filesystem.allowGitConfig')?.value !== true) implied.push(implicit('deny-write', posix.join(cwd, m.gitConfig), 'sandbox-runtime: a mandatory deny (git config; `allowGitConfig` lifts it)'));
-    } else if (dotGit.kind === 'file') implied.push(implicit('deny-write', posix.join(cwd, '.git'), 'sandbox-runtime: a mandatory deny (a worktree\'s .git file)'));
+      if (settings.get(claude ? 'sandbox.filesystem.allowGitConfig' : 'filesystem.allowGitConfig')?.value !== true)
+        implied.push(
+          implicit('deny-write', posix.join(cwd, m.gitConfig), 'sandbox-runtime: a mandatory deny (git config; `allowGitConfig` lifts it)'),
+        );
+    } else if (dotGit.kind === 'file')
+      implied.push(implicit('deny-write', posix.join(cwd, '.git'), "sandbox-runtime: a mandatory deny (a worktree's .git file)"));
     grants.unshift(...implied.filter((g) => g.access !== 'deny-write'));
     // A mandatory deny matters only where it meets a write root (inside one, or one inside it): the others are not shown.
     const roots = grants.filter((g) => g.access === 'read-write' && g.path).map((g) => g.path!);

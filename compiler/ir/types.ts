@@ -8,22 +8,44 @@ import type { Dialect } from '../schema/validate.js';
 
 /** The list a grant was authored in (`<list>` in the seed's messages). */
 export type ListName =
-  | 'read' | 'write' | 'read_file' | 'write_file' | 'list' | 'deny' | 'metadata' | 'exec' | 'read_allow'
+  | 'read'
+  | 'write'
+  | 'read_file'
+  | 'write_file'
+  | 'list'
+  | 'deny'
+  | 'metadata'
+  | 'exec'
+  | 'read_allow'
   // sandbox-runtime's filesystem lists (and Claude Code's `sandbox.filesystem`)
-  | 'denyRead' | 'allowRead' | 'allowWrite' | 'denyWrite'
+  | 'denyRead'
+  | 'allowRead'
+  | 'allowWrite'
+  | 'denyWrite'
   // Claude Code's permission rules the sandbox takes paths from: `Edit(…)` and `Read(…)`
-  | 'permissions.allow' | 'permissions.deny';
+  | 'permissions.allow'
+  | 'permissions.deny';
 
 /** What a grant asks for, independent of how it was spelled. */
-export type Access = 'read' | 'write' | 'read-write' | 'list' | 'deny' | 'metadata' | 'exec'
+export type Access =
+  | 'read'
+  | 'write'
+  | 'read-write'
+  | 'list'
+  | 'deny'
+  | 'metadata'
+  | 'exec'
   // sandbox-runtime: reads are open and writes closed by default, and each is denied on its own
-  | 'deny-read' | 'deny-write';
+  | 'deny-read'
+  | 'deny-write';
 
 /**
  * Where an entry points: an absolute path with `~` expanded, or why the
  * spelling could not be expanded (never both, never neither).
  */
-export type Location = { readonly path: string; readonly expandProblem?: undefined } | { readonly path?: undefined; readonly expandProblem: string };
+export type Location =
+  | { readonly path: string; readonly expandProblem?: undefined }
+  | { readonly path?: undefined; readonly expandProblem: string };
 
 export type Grant = GrantFields & Location;
 

@@ -44,7 +44,10 @@ class Parser {
     // A span over a line break (an unescaped newline in a string) ends on the next line.
     const covered = this.s.slice(start, end);
     const breaks = covered.split('\n').length - 1;
-    const to = breaks === 0 ? { offset: end, line: from.line, column: from.column + (end - start) } : { offset: end, line: from.line + breaks, column: end - (start + covered.lastIndexOf('\n') + 1) + 1 };
+    const to =
+      breaks === 0
+        ? { offset: end, line: from.line, column: from.column + (end - start) }
+        : { offset: end, line: from.line + breaks, column: end - (start + covered.lastIndexOf('\n') + 1) + 1 };
     this.errors.push({ message, span: { start: from, end: to } });
     throw new Stop();
   }
@@ -73,7 +76,10 @@ class Parser {
 
   document(): JsonValue {
     this.ws();
-    if (this.s.charCodeAt(this.i) === 0xfeff) this.fail('the file starts with a byte order mark (U+FEFF): JSON.parse refuses it, so the tools reading this file do too; save it as UTF-8 without a BOM');
+    if (this.s.charCodeAt(this.i) === 0xfeff)
+      this.fail(
+        'the file starts with a byte order mark (U+FEFF): JSON.parse refuses it, so the tools reading this file do too; save it as UTF-8 without a BOM',
+      );
     if (this.i >= this.s.length) this.fail('the file holds no JSON value (an empty settings file is refused)', this.i, 0);
     const v = this.value(0);
     this.ws();
@@ -210,7 +216,12 @@ class Parser {
         if (!/^[0-9A-Fa-f]{4}$/.test(hex)) this.fail('`\\u` is followed by four hexadecimal digits', this.i, 2 + hex.length);
         out += String.fromCharCode(parseInt(hex, 16));
         this.i += 6;
-      } else this.fail(`\`\\${Number.isNaN(e) ? '' : String.fromCharCode(e)}\` is not a JSON escape (\`\\"\`, \`\\\\\`, \`\\/\`, \`\\b\`, \`\\f\`, \`\\n\`, \`\\r\`, \`\\t\`, \`\\uXXXX\`)`, this.i, 2);
+      } else
+        this.fail(
+          `\`\\${Number.isNaN(e) ? '' : String.fromCharCode(e)}\` is not a JSON escape (\`\\"\`, \`\\\\\`, \`\\/\`, \`\\b\`, \`\\f\`, \`\\n\`, \`\\r\`, \`\\t\`, \`\\uXXXX\`)`,
+          this.i,
+          2,
+        );
       run = this.i;
     }
   }
@@ -227,7 +238,8 @@ class Parser {
     if (s.charCodeAt(this.i) === 0x2d) this.i++;
     if (s.charCodeAt(this.i) === 0x30) {
       this.i++;
-      if (s.charCodeAt(this.i) >= 0x30 && s.charCodeAt(this.i) <= 0x39) this.fail('a JSON number has no leading zero', from, this.i - from + 1);
+      if (s.charCodeAt(this.i) >= 0x30 && s.charCodeAt(this.i) <= 0x39)
+        this.fail('a JSON number has no leading zero', from, this.i - from + 1);
     } else if (digits() === 0) this.fail(`expected a digit in this number, found ${this.describe(this.i)}`);
     if (s.charCodeAt(this.i) === 0x2e) {
       this.i++;
@@ -274,7 +286,17 @@ export function parseJson(input: Uint8Array | string): JsonParseResult {
   else {
     if (input.length >= 3 && input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf) {
       const span: Span = { start: { offset: 0, line: 1, column: 1 }, end: { offset: 1, line: 1, column: 2 } };
-      return { errors: [{ message: 'the file starts with a UTF-8 byte order mark: JSON.parse refuses it, so the tools reading this file do too; save it without a BOM', span }], duplicates: [], text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(input) };
+      return {
+        errors: [
+          {
+            message:
+              'the file starts with a UTF-8 byte order mark: JSON.parse refuses it, so the tools reading this file do too; save it without a BOM',
+            span,
+          },
+        ],
+        duplicates: [],
+        text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(input),
+      };
     }
     const decoded = decodeUtf8(input, 'JSON');
     if (decoded.error) return { errors: [decoded.error], duplicates: [], text: decoded.text };
@@ -287,7 +309,13 @@ export function parseJson(input: Uint8Array | string): JsonParseResult {
   } catch (e) {
     if (!(e instanceof Stop)) {
       const start = p.pos();
-      return { errors: [{ message: `internal error in the JSON parser: ${e instanceof Error ? e.message : String(e)}`, span: { start, end: start } }], duplicates: [], text };
+      return {
+        errors: [
+          { message: `internal error in the JSON parser: ${e instanceof Error ? e.message : String(e)}`, span: { start, end: start } },
+        ],
+        duplicates: [],
+        text,
+      };
     }
     return { errors: p.errors, duplicates: p.duplicates, text };
   }

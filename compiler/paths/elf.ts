@@ -70,7 +70,17 @@ const DT_RUNPATH = 29;
 const DT_FLAGS_1 = 0x6ffffffb;
 const DF_1_NODEFLIB = 0x800;
 
-const MACHINES: Readonly<Record<number, string>> = { 3: 'i386', 40: 'arm', 62: 'x86_64', 183: 'aarch64', 243: 'riscv', 8: 'mips', 20: 'ppc', 21: 'ppc64', 22: 's390' };
+const MACHINES: Readonly<Record<number, string>> = {
+  3: 'i386',
+  40: 'arm',
+  62: 'x86_64',
+  183: 'aarch64',
+  243: 'riscv',
+  8: 'mips',
+  20: 'ppc',
+  21: 'ppc64',
+  22: 's390',
+};
 
 /** An ELF machine number in words (`x86_64`), or `machine N`. */
 export function machineName(machine: number): string {
@@ -112,7 +122,10 @@ function script(head: Uint8Array): ProgramFacts {
   const interpreter = space < 0 ? body : body.slice(0, space);
   const argument = space < 0 ? undefined : body.slice(space).replace(/^[ \t]+/, '');
   // Without a newline in the buffer, the kernel accepts the line only if the interpreter's name ends inside it.
-  if (truncated && space < 0 && head.length >= BINPRM_BUF_SIZE) return bad(`its #! line is longer than the ${BINPRM_BUF_SIZE} bytes the kernel reads, and the interpreter's name does not end inside them`);
+  if (truncated && space < 0 && head.length >= BINPRM_BUF_SIZE)
+    return bad(
+      `its #! line is longer than the ${BINPRM_BUF_SIZE} bytes the kernel reads, and the interpreter's name does not end inside them`,
+    );
   if (interpreter.includes('\u0000')) return bad('its #! interpreter holds a NUL byte');
   return argument ? { kind: 'script', interpreter, argument } : { kind: 'script', interpreter };
 }
@@ -124,7 +137,8 @@ interface Header {
 
 // Byte arithmetic rather than a DataView and a BigInt per field: a lint reads a few thousand fields in a cold process.
 const u16 = (b: Uint8Array, at: number, little: boolean): number => (little ? b[at]! | (b[at + 1]! << 8) : (b[at]! << 8) | b[at + 1]!);
-const u32 = (b: Uint8Array, at: number, little: boolean): number => (little ? (u16(b, at + 2, true) * 0x10000 + u16(b, at, true)) : (u16(b, at, false) * 0x10000 + u16(b, at + 2, false)));
+const u32 = (b: Uint8Array, at: number, little: boolean): number =>
+  little ? u16(b, at + 2, true) * 0x10000 + u16(b, at, true) : u16(b, at, false) * 0x10000 + u16(b, at + 2, false);
 
 function word(b: Uint8Array, at: number, h: Header, size: 2 | 4 | 8): number {
   if (at + size > b.length) return bad('a header is cut short');
@@ -141,7 +155,8 @@ const addr = (b: Uint8Array, at: number, h: Header): number => word(b, at, h, h.
 
 /** Exactly `length` bytes at `offset`, or malformed: the file must hold what its headers point to. */
 function exact(src: ByteSource, offset: number, length: number, what: string): Uint8Array {
-  if (offset < 0 || length < 0 || offset > src.size || length > src.size - offset) return bad(`${what} lies outside the file (offset ${offset}, ${length} bytes, the file has ${src.size})`);
+  if (offset < 0 || length < 0 || offset > src.size || length > src.size - offset)
+    return bad(`${what} lies outside the file (offset ${offset}, ${length} bytes, the file has ${src.size})`);
   const b = src.read(offset, length);
   if (b.length !== length) return bad(`${what} could not be read whole (the file is ${src.size} bytes)`);
   return b;
@@ -188,21 +203,41 @@ function elf(src: ByteSource, head: Uint8Array): ProgramFacts {
   let interpreter: string | undefined;
   if (interp) {
     // The kernel's checks: 2 to PATH_MAX bytes, NUL-terminated.
-    if (interp.filesz < 2 || interp.filesz > PATH_MAX) return bad(`its PT_INTERP is ${interp.filesz} bytes (the kernel takes 2 to ${PATH_MAX})`);
+    if (interp.filesz < 2 || interp.filesz > PATH_MAX)
+      return bad(`its PT_INTERP is ${interp.filesz} bytes (the kernel takes 2 to ${PATH_MAX})`);
     const b = exact(src, interp.offset, interp.filesz, 'PT_INTERP');
     if (b[b.length - 1] !== 0) return bad('its PT_INTERP does not end in a NUL byte');
     const nul = b.indexOf(0);
     interpreter = Buffer.from(b.subarray(0, nul)).toString('latin1');
     if (interpreter === '') return bad('its PT_INTERP is empty');
   }
-  const facts = { kind: 'elf' as const, elfClass: (h.is64 ? 64 : 32) as 32 | 64, machine, type, ...(interpreter !== undefined ? { interpreter } : {}) };
+  const facts = {
+    kind: 'elf' as const,
+    elfClass: (h.is64 ? 64 : 32) as 32 | 64,
+    machine,
+    type,
+    ...(interpreter !== undefined ? { interpreter } : {}),
+  };
   const dynamic = segments.find((s) => s.type === PT_DYNAMIC);
   // A library has no interpreter and a dynamic section; a static program neither (its needs are then none: the closure asks for the interpreter first).
   if (!dynamic) return { ...facts, needed: [], runpath: [], rpath: [], noDefaultLib: false };
-  return { ...facts, ...dynamicSection(src, h, dynamic, segments.filter((s) => s.type === PT_LOAD)) };
+  return {
+    ...facts,
+    ...dynamicSection(
+      src,
+      h,
+      dynamic,
+      segments.filter((s) => s.type === PT_LOAD),
+    ),
+  };
 }
 
-function dynamicSection(src: ByteSource, h: Header, dyn: Segment, loads: readonly Segment[]): Pick<ElfFacts, 'needed' | 'runpath' | 'rpath' | 'noDefaultLib'> {
+function dynamicSection(
+  src: ByteSource,
+  h: Header,
+  dyn: Segment,
+  loads: readonly Segment[],
+): Pick<ElfFacts, 'needed' | 'runpath' | 'rpath' | 'noDefaultLib'> {
   const ent = h.is64 ? 16 : 8;
   const count = Math.min(Math.floor(dyn.filesz / ent), MAX_DYNAMIC_ENTRIES);
   const b = exact(src, dyn.offset, count * ent, 'the dynamic section');
@@ -226,11 +261,14 @@ function dynamicSection(src: ByteSource, h: Header, dyn: Segment, loads: readonl
     else if (tag === DT_STRTAB) strtab = val;
     else if (tag === DT_STRSZ) strsz = val;
     else if (tag === DT_FLAGS_1) flags1 = val;
-    if (needed.length + runpath.length + rpath.length > MAX_STRINGS) return bad(`its dynamic section names more than ${MAX_STRINGS} libraries and paths`);
+    if (needed.length + runpath.length + rpath.length > MAX_STRINGS)
+      return bad(`its dynamic section names more than ${MAX_STRINGS} libraries and paths`);
   }
   if (!ended && count === MAX_DYNAMIC_ENTRIES) return bad(`its dynamic section has more than ${MAX_DYNAMIC_ENTRIES} entries`);
-  if (!needed.length && !runpath.length && !rpath.length) return { needed: [], runpath: [], rpath: [], noDefaultLib: (flags1 & DF_1_NODEFLIB) !== 0 };
-  if (strtab === undefined || strsz === undefined) return bad('its dynamic section names libraries but has no string table (DT_STRTAB, DT_STRSZ)');
+  if (!needed.length && !runpath.length && !rpath.length)
+    return { needed: [], runpath: [], rpath: [], noDefaultLib: (flags1 & DF_1_NODEFLIB) !== 0 };
+  if (strtab === undefined || strsz === undefined)
+    return bad('its dynamic section names libraries but has no string table (DT_STRTAB, DT_STRSZ)');
   // DT_STRTAB is an address: the loaded segment that holds it gives its place in the file.
   const seg = loads.find((s) => strtab! >= s.vaddr && strtab! - s.vaddr < s.filesz);
   if (!seg) return bad('its string table (DT_STRTAB) is in no loaded segment');
@@ -249,5 +287,8 @@ function dynamicSection(src: ByteSource, h: Header, dyn: Segment, loads: readonl
 
 /** A ByteSource over bytes in memory (tests, and a manifest never needs one). */
 export function bytesSource(bytes: Uint8Array): ByteSource {
-  return { size: bytes.length, read: (offset, length) => bytes.subarray(Math.min(offset, bytes.length), Math.min(offset + length, bytes.length)) };
+  return {
+    size: bytes.length,
+    read: (offset, length) => bytes.subarray(Math.min(offset, bytes.length), Math.min(offset + length, bytes.length)),
+  };
 }

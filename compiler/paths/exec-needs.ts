@@ -84,7 +84,12 @@ const SYSTEM_DIRS: Readonly<Record<string, readonly string[]>> = loaderData.syst
 interface ProgramEntry {
   readonly name: string;
   readonly match: string;
-  readonly runs: readonly { readonly path?: string; readonly name?: string; readonly when?: string; readonly if?: Readonly<Record<string, string>> }[];
+  readonly runs: readonly {
+    readonly path?: string;
+    readonly name?: string;
+    readonly when?: string;
+    readonly if?: Readonly<Record<string, string>>;
+  }[];
   readonly reads: readonly string[];
   /** The reads are needed to start (CPython's standard library), not only later. */
   readonly readsAtStart?: boolean;
@@ -94,9 +99,14 @@ interface ProgramEntry {
   readonly source: string;
 }
 
-const PROGRAMS: readonly (ProgramEntry & { readonly re: RegExp })[] = (programData.programs as readonly ProgramEntry[]).map((p) => ({ ...p, re: new RegExp(p.match) }));
+const PROGRAMS: readonly (ProgramEntry & { readonly re: RegExp })[] = (programData.programs as readonly ProgramEntry[]).map((p) => ({
+  ...p,
+  re: new RegExp(p.match),
+}));
 
-type Walked = { readonly ok: true; readonly walk: HostWalk; readonly kind: 'file' | 'dir' | 'other' } | { readonly ok: false; readonly why: 'absent' | 'unknown' | 'loop' };
+type Walked =
+  | { readonly ok: true; readonly walk: HostWalk; readonly kind: 'file' | 'dir' | 'other' }
+  | { readonly ok: false; readonly why: 'absent' | 'unknown' | 'loop' };
 
 /** Follows `path` through the view as the kernel would, keeping every link it passes. */
 export function walkOnHost(view: FsView, path: string): Walked {
@@ -162,7 +172,8 @@ class Closure {
   program(path: string, depth: number, later: boolean): void {
     if (this.visited.has(path)) return;
     this.visited.add(path);
-    if (depth > MAX_DEPTH) return void this.problems.push(`${path}: programs run more than ${MAX_DEPTH} deep (the kernel's limit for interpreters)`);
+    if (depth > MAX_DEPTH)
+      return void this.problems.push(`${path}: programs run more than ${MAX_DEPTH} deep (the kernel's limit for interpreters)`);
     const facts = this.view.program(path);
     switch (facts.kind) {
       case 'unknown':
@@ -189,7 +200,10 @@ class Closure {
 
   private script(path: string, facts: Extract<ProgramFacts, { kind: 'script' }>, depth: number, later: boolean): void {
     const spelled = facts.interpreter;
-    if (!spelled.startsWith('/')) return void this.problems.push(`${path} names a relative #! interpreter (${spelled}), which the kernel looks up from the current directory`);
+    if (!spelled.startsWith('/'))
+      return void this.problems.push(
+        `${path} names a relative #! interpreter (${spelled}), which the kernel looks up from the current directory`,
+      );
     const w = walkOnHost(this.view, spelled);
     if (!w.ok) return void this.missing(w.why, `${path}'s #! interpreter ${spelled}`);
     this.push({ kind: 'script-interpreter', by: path, name: spelled, right: 'exec', candidates: [{ walk: w.walk }] }, later);
@@ -209,7 +223,9 @@ class Closure {
     const loader = basename(main.interpreter);
     // Breadth first, as the loader maps them; one object per soname.
     const loaded = new Set<string>([loader]);
-    const queue: { readonly opened: string; readonly facts: ElfFacts; readonly origin: string }[] = [{ opened: path, facts: main, origin: dirname(path) }];
+    const queue: { readonly opened: string; readonly facts: ElfFacts; readonly origin: string }[] = [
+      { opened: path, facts: main, origin: dirname(path) },
+    ];
     while (queue.length) {
       const o = queue.shift()!;
       for (const soname of o.facts.needed) {
@@ -222,7 +238,9 @@ class Closure {
           continue;
         }
         if (!candidates.length) {
-          this.problems.push(`${path} cannot start on this machine either: ${soname}${o.opened === path ? '' : ` (needed by ${o.opened})`} is in none of the loader's places`);
+          this.problems.push(
+            `${path} cannot start on this machine either: ${soname}${o.opened === path ? '' : ` (needed by ${o.opened})`} is in none of the loader's places`,
+          );
           continue;
         }
         this.push({ kind: 'library', by: o.opened, name: soname, right: 'read', candidates }, later);
@@ -242,7 +260,11 @@ class Closure {
    * environment does not pass it. A file of another ELF class or machine
    * is passed over, as the loader does.
    */
-  private libraryCandidates(soname: string, o: { readonly facts: ElfFacts; readonly origin: string }, main: { readonly facts: ElfFacts; readonly origin: string }): Candidate[] | 'unknown' {
+  private libraryCandidates(
+    soname: string,
+    o: { readonly facts: ElfFacts; readonly origin: string },
+    main: { readonly facts: ElfFacts; readonly origin: string },
+  ): Candidate[] | 'unknown' {
     const out: Candidate[] = [];
     const fits = (target: string): boolean => {
       const f = this.view.program(target);
@@ -260,7 +282,8 @@ class Closure {
     const dirs = (list: readonly string[], origin: string): string[] => list.flatMap((d) => expandOrigin(d, origin));
     if (!o.facts.runpath.length) {
       for (const d of dirs(o.facts.rpath, o.origin)) tryPath(join(d, soname), 'rpath');
-      if (o.facts !== main.facts && !main.facts.runpath.length) for (const d of dirs(main.facts.rpath, main.origin)) tryPath(join(d, soname), 'rpath');
+      if (o.facts !== main.facts && !main.facts.runpath.length)
+        for (const d of dirs(main.facts.rpath, main.origin)) tryPath(join(d, soname), 'rpath');
     }
     for (const d of dirs(o.facts.runpath, o.origin)) tryPath(join(d, soname), 'runpath');
     if (!o.facts.noDefaultLib) {
@@ -290,7 +313,19 @@ class Closure {
       }
       for (const read of entry.reads) {
         const w = walkOnHost(this.view, fill(read));
-        if (w.ok) this.push({ kind: 'reads', by: path, name: fill(read), right: 'read', ...(w.kind === 'dir' ? { tree: true as const } : {}), candidates: [{ walk: w.walk }], reason: entry.reason }, later || !entry.readsAtStart);
+        if (w.ok)
+          this.push(
+            {
+              kind: 'reads',
+              by: path,
+              name: fill(read),
+              right: 'read',
+              ...(w.kind === 'dir' ? { tree: true as const } : {}),
+              candidates: [{ walk: w.walk }],
+              reason: entry.reason,
+            },
+            later || !entry.readsAtStart,
+          );
       }
       if (entry.temporaries) this.temporaries = entry.reason;
     }
@@ -318,7 +353,10 @@ class Closure {
 
   private missing(why: 'absent' | 'unknown' | 'loop', what: string): void {
     if (why === 'unknown') this.unknown.push(what);
-    else this.problems.push(`${what} ${why === 'loop' ? 'resolves through too many symbolic links' : 'is not on this machine'}: it cannot start here either`);
+    else
+      this.problems.push(
+        `${what} ${why === 'loop' ? 'resolves through too many symbolic links' : 'is not on this machine'}: it cannot start here either`,
+      );
   }
 }
 

@@ -79,19 +79,31 @@ export function linkedWorktree(view: FsView, worktree: string): LinkedWorktree |
   const found = view.lookup(dotGit);
   if (found.kind !== 'file') return found.kind === 'symlink' ? { problem: `${dotGit} is a symbolic link` } : undefined;
   const named = pointedGitdirs(view, dotGit);
-  if (named.length !== 1) return { problem: named.length ? `${dotGit} names its git directory through a symbolic link` : `${dotGit} is not a \`gitdir:\` file git follows` };
+  if (named.length !== 1)
+    return {
+      problem: named.length
+        ? `${dotGit} names its git directory through a symbolic link`
+        : `${dotGit} is not a \`gitdir:\` file git follows`,
+    };
   const gitdir = named[0]!;
   const commons = commonDirs(view, gitdir);
-  if (commons.length !== 1) return { problem: commons.length ? `${gitdir}/commondir leads through a symbolic link` : `${gitdir} has no commondir: not a linked worktree's git directory` };
+  if (commons.length !== 1)
+    return {
+      problem: commons.length
+        ? `${gitdir}/commondir leads through a symbolic link`
+        : `${gitdir} has no commondir: not a linked worktree's git directory`,
+    };
   const common = commons[0]!;
   const isDir = (p: string): boolean => view.lookup(p).kind === 'dir';
   const isFile = (p: string): boolean => view.lookup(p).kind === 'file';
   if (posix.dirname(gitdir) !== `${common}/worktrees` || !isDir(gitdir) || !isFile(`${gitdir}/HEAD`))
     return { problem: `${gitdir} is not a worktree's git directory of ${common} (<common>/worktrees/<id>, with a HEAD)` };
-  if (!isFile(`${common}/HEAD`) || !isDir(`${common}/objects`) || !isDir(`${common}/refs`)) return { problem: `${common} is not a git directory (HEAD, objects/, refs/)` };
+  if (!isFile(`${common}/HEAD`) || !isDir(`${common}/objects`) || !isDir(`${common}/refs`))
+    return { problem: `${common} is not a git directory (HEAD, objects/, refs/)` };
   const back = view.text(`${gitdir}/gitdir`);
   const backPath = back === null ? undefined : metadataPath(back);
-  if (backPath === undefined || posix.resolve(gitdir, backPath) !== dotGit) return { problem: `${gitdir}/gitdir does not name ${dotGit} back` };
+  if (backPath === undefined || posix.resolve(gitdir, backPath) !== dotGit)
+    return { problem: `${gitdir}/gitdir does not name ${dotGit} back` };
   if (isUnder(worktree, common)) return { problem: `the worktree ${worktree} lies inside its repository's git directory ${common}` };
   return { gitdir, common };
 }

@@ -73,8 +73,12 @@ const asEntry = (e: RawEntry): TrustedEntry => ({ id: e.id, where: e.where, labe
 /** Every entry of the data file, without its paths: for the rule's documentation. */
 export const trustedEntries: readonly TrustedEntry[] = entries.map(asEntry);
 
-const homeEntries = entries.filter((e) => e.where === 'home').flatMap((e) => (e.paths ?? []).map((p) => ({ written: p, entry: asEntry(e) })));
-const projectEntries = new Map(entries.filter((e) => e.where === 'project').flatMap((e) => (e.names ?? []).map((n) => [n, asEntry(e)] as const)));
+const homeEntries = entries
+  .filter((e) => e.where === 'home')
+  .flatMap((e) => (e.paths ?? []).map((p) => ({ written: p, entry: asEntry(e) })));
+const projectEntries = new Map(
+  entries.filter((e) => e.where === 'project').flatMap((e) => (e.names ?? []).map((n) => [n, asEntry(e)] as const)),
+);
 const gitdirEntry = entries.find((e) => e.where === 'gitdir')!;
 const pointerEntry = asEntry(entries.find((e) => e.where === 'pointer')!);
 const inputEntry = entries.find((e) => e.where === 'input')!;
@@ -151,7 +155,13 @@ export interface WriteRoot {
  */
 export function findHostTrusted(view: FsView, roots: readonly WriteRoot[], inputs: readonly HostTrustedInput[]): TrustedSearch {
   const found = new Map<string, HostTrustedPath>();
-  const add = (path: string, entry: TrustedEntry, why = entry.reason, label = entry.label, parentOf?: string): HostTrustedPath | undefined => {
+  const add = (
+    path: string,
+    entry: TrustedEntry,
+    why = entry.reason,
+    label = entry.label,
+    parentOf?: string,
+  ): HostTrustedPath | undefined => {
     if (!path.startsWith('/') || found.has(path)) return found.get(path);
     const t: HostTrustedPath = { path, facts: inspectPath(view, path), entry, why, label, ...(parentOf ? { parentOf } : {}) };
     found.set(path, t);
@@ -165,7 +175,8 @@ export function findHostTrusted(view: FsView, roots: readonly WriteRoot[], input
     if (near(path)) add(path, h.entry);
   }
   // An input matters where a write grant holds it (or it holds one): only those are asked about.
-  for (const i of inputs) if (near(i.path)) add(i.path, asEntry(inputEntry), inputEntry.inputs![i.input].reason, inputEntry.inputs![i.input].label);
+  for (const i of inputs)
+    if (near(i.path)) add(i.path, asEntry(inputEntry), inputEntry.inputs![i.input].reason, inputEntry.inputs![i.input].label);
 
   // Project names: a component of a root (a write grant inside `.git`), the root's own, and below it where they exist.
   const unsearched: string[] = [];

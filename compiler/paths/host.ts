@@ -1,4 +1,17 @@
-import { accessSync, closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, statSync, type Dirent } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  readSync,
+  statSync,
+  type Dirent,
+} from 'node:fs';
 import { readProgram, type ProgramFacts } from './elf.js';
 import { CACHE_FLAGS, libraryCacheLookup } from './ldcache.js';
 import { TEXT_LIMIT, type Child, type Executable, type FsView, type Lookup } from './view.js';
@@ -47,7 +60,9 @@ export function hostView(home: string, probes: HostProbes = {}): FsView {
       const hit = cache.get(path);
       if (hit) return hit;
       const slash = path.lastIndexOf('/');
-      const found = (slash > 0 || path.length > 1 ? fromListing(slash > 0 ? path.slice(0, slash) : '/', path.slice(slash + 1)) : undefined) ?? lookupHost(path);
+      const found =
+        (slash > 0 || path.length > 1 ? fromListing(slash > 0 ? path.slice(0, slash) : '/', path.slice(slash + 1)) : undefined) ??
+        lookupHost(path);
       cache.set(path, found);
       return found;
     },
@@ -82,7 +97,8 @@ function childrenOnHost(dir: string): readonly Child[] | 'unknown' {
   }
   const out = entries.map((d): Child => {
     if (d.isDirectory()) return { name: d.name, dir: true };
-    if (d.isFile() || d.isSymbolicLink() || d.isBlockDevice() || d.isCharacterDevice() || d.isFIFO() || d.isSocket()) return { name: d.name, dir: false };
+    if (d.isFile() || d.isSymbolicLink() || d.isBlockDevice() || d.isCharacterDevice() || d.isFIFO() || d.isSocket())
+      return { name: d.name, dir: false };
     const st = lstatSync(`${dir === '/' ? '' : dir}/${d.name}`, lstatOptions);
     return { name: d.name, dir: !!st?.isDirectory() };
   });
@@ -133,7 +149,11 @@ const LIBRARY_CACHE_MAX = 16 << 20;
  * FIFO put there after the lookup opens at once and is refused by its
  * type), read at positions, never more than the budget in all.
  */
-function withRegularFile<T>(path: string, use: (fd: number, size: number, budget: { left: number }) => T, notOpened?: (code: string | undefined) => void): T | undefined {
+function withRegularFile<T>(
+  path: string,
+  use: (fd: number, size: number, budget: { left: number }) => T,
+  notOpened?: (code: string | undefined) => void,
+): T | undefined {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
@@ -168,7 +188,11 @@ function readAt(fd: number, size: number, budget: { left: number }, offset: numb
 const unknownProgram: ProgramFacts = Object.freeze({ kind: 'unknown' });
 
 function programOnHost(path: string): ProgramFacts {
-  return withRegularFile(path, (fd, size, budget) => readProgram({ size, read: (offset, length) => readAt(fd, size, budget, offset, length) })) ?? unknownProgram;
+  return (
+    withRegularFile(path, (fd, size, budget) =>
+      readProgram({ size, read: (offset, length) => readAt(fd, size, budget, offset, length) }),
+    ) ?? unknownProgram
+  );
 }
 
 type LibraryLookup = (soname: string) => string | undefined;
@@ -211,7 +235,10 @@ export interface HostProbes {
 function landlockOnHost(probe: HostProbes['landlockAbi']): number | 'unknown' {
   let active: boolean;
   try {
-    active = readFileSync('/sys/kernel/security/lsm', 'utf8').split(',').map((s) => s.trim()).includes('landlock');
+    active = readFileSync('/sys/kernel/security/lsm', 'utf8')
+      .split(',')
+      .map((s) => s.trim())
+      .includes('landlock');
   } catch {
     return probe ? probe() : 'unknown';
   }

@@ -3,8 +3,39 @@ export { noneView } from './view.js';
 export { hostView, type HostProbes } from './host.js';
 export { manifestView, ManifestError } from './manifest.js';
 export { inspectPath, resolvePath, type PathFacts, type Resolution } from './inspect.js';
-export { expandHome, expandTilde, spellingProblems, normalise, macosCanonical, isUnder, isStrictlyUnder, controlCharacter } from './spelling.js';
-export { protectedPaths, protectedHit, secretLocations, knownReadableLocations, windowsSecretSpellings, type ProtectedPath, type WindowsSecretSpelling } from './protected.js';
+export {
+  expandHome,
+  expandTilde,
+  spellingProblems,
+  normalise,
+  macosCanonical,
+  isUnder,
+  isStrictlyUnder,
+  controlCharacter,
+} from './spelling.js';
+export {
+  protectedPaths,
+  protectedHit,
+  secretLocations,
+  knownReadableLocations,
+  windowsSecretSpellings,
+  type ProtectedPath,
+  type WindowsSecretSpelling,
+} from './protected.js';
 export { toWindows, windowsNameProblem, windowsUnmapped, type WindowsMapping, type WindowsPath, type WindowsUnmapped } from './windows.js';
-export { findHostTrusted, trustedByName, homePaths, projectNames, trustedEntries, SEARCH_BUDGET, SEARCH_DEPTH, type BoxwrightInput, type HostTrustedInput, type HostTrustedPath, type TrustedEntry, type TrustedSearch, type WriteRoot } from './host-trusted.js';
+export {
+  findHostTrusted,
+  trustedByName,
+  homePaths,
+  projectNames,
+  trustedEntries,
+  SEARCH_BUDGET,
+  SEARCH_DEPTH,
+  type BoxwrightInput,
+  type HostTrustedInput,
+  type HostTrustedPath,
+  type TrustedEntry,
+  type TrustedSearch,
+  type WriteRoot,
+} from './host-trusted.js';
 export { linkedWorktree, type LinkedWorktree } from './git.js';

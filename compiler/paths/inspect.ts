@@ -100,9 +100,16 @@ export function resolvePath(view: FsView, path: string): Resolution {
     const next = `${current}/${part}`;
     const found = view.lookup(next);
     if (found.kind === 'unknown') return { facts: withLink(unknownFacts, firstLink, path), at: next, stop: 'unknown', links };
-    if (found.kind === 'absent') return { facts: withLink(absentFacts, firstLink, resolvedSoFar(next, pending)), at: next, stop: 'absent', links };
+    if (found.kind === 'absent')
+      return { facts: withLink(absentFacts, firstLink, resolvedSoFar(next, pending)), at: next, stop: 'absent', links };
     if (found.kind === 'symlink') {
-      if (++hops > maxHops) return { facts: { existence: 'absent', symlink: { link: firstLink ?? next, resolved: next, loop: true } }, at: next, stop: 'too-many-links', links };
+      if (++hops > maxHops)
+        return {
+          facts: { existence: 'absent', symlink: { link: firstLink ?? next, resolved: next, loop: true } },
+          at: next,
+          stop: 'too-many-links',
+          links,
+        };
       firstLink ??= next;
       links.push(next);
       const target = found.target;
@@ -110,7 +117,8 @@ export function resolvePath(view: FsView, path: string): Resolution {
       if (target.startsWith('/')) current = '';
       continue;
     }
-    if (pending.length && found.kind !== 'dir') return { facts: withLink(absentFacts, firstLink, resolvedSoFar(next, pending)), at: next, stop: 'not-a-directory', links };
+    if (pending.length && found.kind !== 'dir')
+      return { facts: withLink(absentFacts, firstLink, resolvedSoFar(next, pending)), at: next, stop: 'not-a-directory', links };
     current = next;
     last = found.kind;
   }

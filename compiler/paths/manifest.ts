@@ -4,12 +4,21 @@ import { validateManifest } from '../schema/validators.js';
 
 /** A program file as a manifest records it: its ELF loader and libraries, or its `#!` line. */
 export type ManifestProgram =
-  | { readonly elf: { readonly interpreter?: string; readonly needed?: readonly string[]; readonly runpath?: readonly string[]; readonly rpath?: readonly string[] } }
+  | {
+      readonly elf: {
+        readonly interpreter?: string;
+        readonly needed?: readonly string[];
+        readonly runpath?: readonly string[];
+        readonly rpath?: readonly string[];
+      };
+    }
   | { readonly script: string };
 
 export interface Manifest {
   readonly home: string;
-  readonly entries: Readonly<Record<string, 'file' | 'dir' | 'socket' | { readonly symlink: string } | { readonly text: string } | ManifestProgram>>;
+  readonly entries: Readonly<
+    Record<string, 'file' | 'dir' | 'socket' | { readonly symlink: string } | { readonly text: string } | ManifestProgram>
+  >;
   /** The kernel's Landlock ABI (0: none); absent: unknown. */
   readonly landlockAbi?: number;
   /** The machine's architecture, for its programs (default x86_64). */
@@ -43,21 +52,32 @@ interface ManifestProblem {
   readonly params: Record<string, unknown>;
 }
 
-const kinds = '"file", "dir", "socket", { "symlink": "TARGET" }, { "text": "CONTENT" }, { "elf": { … } } or { "script": "INTERPRETER [ARG]" }';
+const kinds =
+  '"file", "dir", "socket", { "symlink": "TARGET" }, { "text": "CONTENT" }, { "elf": { … } } or { "script": "INTERPRETER [ARG]" }';
 
 /** The first schema error in words that name the key or entry, not ajv's JSON pointers. */
 function schemaProblem(errors: readonly ManifestProblem[], data: unknown): string {
   const first = errors[0];
   if (!first) return 'not a filesystem manifest';
-  const segments = first.instancePath === '' ? [] : first.instancePath.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments =
+    first.instancePath === ''
+      ? []
+      : first.instancePath
+          .slice(1)
+          .split('/')
+          .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   const [top, entry, inner] = segments;
   const known = 'known keys: "home", "entries", "landlockAbi", "arch", "ldCache", "path", "description", "$schema"';
   if (top === undefined) {
     if (first.keyword === 'type') return 'a manifest is a JSON object: { "home": "/home/you", "entries": { … } }';
     if (first.keyword === 'required') return `the key "${String(first.params['missingProperty'])}" is missing`;
-    if (first.keyword === 'additionalProperties') return `unknown key "${String(first.params['additionalProperty'])}" at the top level (${known})`;
+    if (first.keyword === 'additionalProperties')
+      return `unknown key "${String(first.params['additionalProperty'])}" at the top level (${known})`;
   }
-  if (top === 'home') return first.keyword === 'type' ? '"home" must be a string: the absolute directory ~ expands to' : `"home" must be an absolute path, not ${JSON.stringify((data as { home?: unknown }).home)}`;
+  if (top === 'home')
+    return first.keyword === 'type'
+      ? '"home" must be a string: the absolute directory ~ expands to'
+      : `"home" must be an absolute path, not ${JSON.stringify((data as { home?: unknown }).home)}`;
   if (top === 'entries' && entry === undefined) {
     if (first.keyword === 'type') return '"entries" must be an object: { "/absolute/path": "file" | "dir" | … }';
     const bad = errors.find((e) => e.keyword === 'propertyNames')?.params['propertyName'];
@@ -65,10 +85,14 @@ function schemaProblem(errors: readonly ManifestProblem[], data: unknown): strin
   }
   if (top === 'entries' && entry !== undefined) {
     const value = (data as { entries: Record<string, unknown> }).entries[entry];
-    if (inner === 'symlink' || (value !== null && typeof value === 'object' && 'symlink' in value)) return `the entry "${entry}": a symlink's target must be a string, as readlink(2) returns it`;
-    if (inner === 'text' || (value !== null && typeof value === 'object' && 'text' in value)) return `the entry "${entry}": a file's text must be a string of at most ${TEXT_LIMIT} bytes`;
-    if (inner === 'elf' || (value !== null && typeof value === 'object' && 'elf' in value)) return `the entry "${entry}": an ELF program is { "elf": { "interpreter": "/lib64/ld-linux-x86-64.so.2", "needed": ["libc.so.6"], "runpath": [], "rpath": [] } } (every key optional)`;
-    if (inner === 'script' || (value !== null && typeof value === 'object' && 'script' in value)) return `the entry "${entry}": a script is { "script": "INTERPRETER [ARGUMENT]" }, its #! line without the #!`;
+    if (inner === 'symlink' || (value !== null && typeof value === 'object' && 'symlink' in value))
+      return `the entry "${entry}": a symlink's target must be a string, as readlink(2) returns it`;
+    if (inner === 'text' || (value !== null && typeof value === 'object' && 'text' in value))
+      return `the entry "${entry}": a file's text must be a string of at most ${TEXT_LIMIT} bytes`;
+    if (inner === 'elf' || (value !== null && typeof value === 'object' && 'elf' in value))
+      return `the entry "${entry}": an ELF program is { "elf": { "interpreter": "/lib64/ld-linux-x86-64.so.2", "needed": ["libc.so.6"], "runpath": [], "rpath": [] } } (every key optional)`;
+    if (inner === 'script' || (value !== null && typeof value === 'object' && 'script' in value))
+      return `the entry "${entry}": a script is { "script": "INTERPRETER [ARGUMENT]" }, its #! line without the #!`;
     return `the entry "${entry}" is ${JSON.stringify(value)}: an entry's kind is ${kinds}`;
   }
   return `not a filesystem manifest at ${first.instancePath || 'the top level'}`;
@@ -87,7 +111,9 @@ export function manifestView(text: string, source: string): FsView {
     throw new ManifestError(`${source}:${syntaxProblem(e as Error, text)}`);
   }
   if (!validateManifest(data)) {
-    throw new ManifestError(`${source}: not a filesystem manifest: ${schemaProblem(validateManifest.errors ?? [], data)} (\`boxwright schema --dialect manifest\` prints its schema)`);
+    throw new ManifestError(
+      `${source}: not a filesystem manifest: ${schemaProblem(validateManifest.errors ?? [], data)} (\`boxwright schema --dialect manifest\` prints its schema)`,
+    );
   }
   const manifest = data as Manifest;
   const kinds = new Map<string, Lookup>([['/', { kind: 'dir' }]]);
@@ -99,10 +125,22 @@ export function manifestView(text: string, source: string): FsView {
     const clean = path.length > 1 ? path.replace(/\/+$/, '') : path;
     if (kind === 'socket') sockets.push(clean);
     if (typeof kind === 'object' && 'text' in kind) {
-      if (Buffer.byteLength(kind.text, 'utf8') > TEXT_LIMIT) throw new ManifestError(`${source}: not a filesystem manifest: the entry "${path}": a file's text must be a string of at most ${TEXT_LIMIT} bytes`);
+      if (Buffer.byteLength(kind.text, 'utf8') > TEXT_LIMIT)
+        throw new ManifestError(
+          `${source}: not a filesystem manifest: the entry "${path}": a file's text must be a string of at most ${TEXT_LIMIT} bytes`,
+        );
       texts.set(clean, kind.text);
     } else if (typeof kind === 'object' && !('symlink' in kind)) programs.set(clean, programOf(kind, machine));
-    kinds.set(clean, kind === 'socket' ? { kind: 'other' } : typeof kind === 'string' ? { kind } : 'symlink' in kind ? { kind: 'symlink', target: kind.symlink } : { kind: 'file' });
+    kinds.set(
+      clean,
+      kind === 'socket'
+        ? { kind: 'other' }
+        : typeof kind === 'string'
+          ? { kind }
+          : 'symlink' in kind
+            ? { kind: 'symlink', target: kind.symlink }
+            : { kind: 'file' },
+    );
     for (let p = parentOf(clean); p !== '/' && !kinds.has(p); p = parentOf(p)) kinds.set(p, { kind: 'dir' });
   }
   // Each directory's entries, from the paths (a parent of a listed path is a directory).
@@ -133,7 +171,8 @@ export function manifestView(text: string, source: string): FsView {
     children,
     text: (path) => texts.get(path) ?? null,
     program: (path) => programs.get(path) ?? unknownProgram,
-    cachedLibrary: (soname) => (manifest.ldCache === undefined ? 'unknown' : Object.hasOwn(manifest.ldCache, soname) ? manifest.ldCache[soname]! : 'none'),
+    cachedLibrary: (soname) =>
+      manifest.ldCache === undefined ? 'unknown' : Object.hasOwn(manifest.ldCache, soname) ? manifest.ldCache[soname]! : 'none',
     commandPath: () => manifest.path ?? 'unknown',
   };
 }
@@ -146,7 +185,9 @@ function programOf(p: ManifestProgram, machine: number): ProgramFacts {
     const line = p.script.replace(/^[ \t]+/, '').replace(/[ \t]+$/, '');
     const space = line.search(/[ \t]/);
     if (line === '') return { kind: 'malformed', problem: 'its #! line names no interpreter (execve fails with ENOEXEC)' };
-    return space < 0 ? { kind: 'script', interpreter: line } : { kind: 'script', interpreter: line.slice(0, space), argument: line.slice(space).replace(/^[ \t]+/, '') };
+    return space < 0
+      ? { kind: 'script', interpreter: line }
+      : { kind: 'script', interpreter: line.slice(0, space), argument: line.slice(space).replace(/^[ \t]+/, '') };
   }
   const e = p.elf;
   return {

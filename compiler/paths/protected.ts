@@ -25,9 +25,9 @@ export interface WindowsSecretSpelling {
   readonly source: string;
 }
 
-export const windowsSecretSpellings: readonly WindowsSecretSpelling[] = Object.entries(secrets.windows as Record<string, { also?: Omit<WindowsSecretSpelling, 'of'>[] }>).flatMap(([of, w]) =>
-  (w.also ?? []).map((a) => ({ of, ...a })),
-);
+export const windowsSecretSpellings: readonly WindowsSecretSpelling[] = Object.entries(
+  secrets.windows as Record<string, { also?: Omit<WindowsSecretSpelling, 'of'>[] }>,
+).flatMap(([of, w]) => (w.also ?? []).map((a) => ({ of, ...a })));
 
 /** Every protected path for this home, most specific reasons first. */
 export function protectedPaths(home: string, tybaDataDir: string): ProtectedPath[] {
@@ -64,4 +64,3 @@ export function protectedHit(path: string, list: readonly ProtectedPath[]): Prot
 }
 
 const noHit: ProtectedHit = Object.freeze({ inside: Object.freeze([]), exposes: Object.freeze([]) });
-

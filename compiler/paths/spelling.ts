@@ -20,7 +20,9 @@ export function expandHome(written: string, home: string): Expanded {
   if (written.startsWith('~')) return { problem: `\`${written}\` names another user's home; only \`~\` and \`~/\` are expanded` };
   if (written === '') return { problem: 'an empty path' };
   if (/^[A-Za-z]:([\\/]|$)|^\\\\/.test(written))
-    return { problem: `\`${written}\` is a Windows path: grants are POSIX paths, absolute or under \`~/\` (which the Windows plan maps to %USERPROFILE%)` };
+    return {
+      problem: `\`${written}\` is a Windows path: grants are POSIX paths, absolute or under \`~/\` (which the Windows plan maps to %USERPROFILE%)`,
+    };
   if (!written.startsWith('/')) return { problem: `\`${written}\` is a relative path; write it absolute or starting with \`~/\`` };
   return { path: written };
 }

@@ -22,7 +22,6 @@ export function windowsNameProblem(component: string): string | undefined {
   return undefined;
 }
 
-
 /**
  * A path as the Windows plan spells it: an environment-variable root that
  * apply.ps1 expands at run time (`%USERPROFILE%`, `%TEMP%`) and the rest,
@@ -39,7 +38,9 @@ export interface WindowsPath {
 }
 
 /** Why a path has no Windows spelling: outside the home, or a component Windows cannot name. */
-export type WindowsUnmapped = { readonly kind: 'outside-home'; readonly home: string } | { readonly kind: 'name'; readonly problem: string };
+export type WindowsUnmapped =
+  | { readonly kind: 'outside-home'; readonly home: string }
+  | { readonly kind: 'name'; readonly problem: string };
 
 export type WindowsMapping = { readonly ok: true; readonly path: WindowsPath } | { readonly ok: false; readonly why: WindowsUnmapped };
 
@@ -56,13 +57,23 @@ const windowsRoots = ['%TEMP%', '%USERPROFILE%'];
  */
 export function toWindows(path: string, home: string, implicit = false): WindowsMapping {
   for (const root of implicit ? windowsRoots : []) {
-    if (path === root || path.startsWith(root + '\\')) return components(root, path.slice(root.length).split('\\').filter((c) => c !== ''));
+    if (path === root || path.startsWith(root + '\\'))
+      return components(
+        root,
+        path
+          .slice(root.length)
+          .split('\\')
+          .filter((c) => c !== ''),
+      );
   }
   const why = windowsUnmapped(path, home);
   if (why) return { ok: false, why };
   const h = homeOf(home);
   const rest = h === '/' ? path : path.slice(h.length);
-  return components('%USERPROFILE%', rest.split('/').filter((c) => c !== ''));
+  return components(
+    '%USERPROFILE%',
+    rest.split('/').filter((c) => c !== ''),
+  );
 }
 
 /**
@@ -102,7 +113,19 @@ function plainName(s: string, start: number, end: number): boolean {
   let stem = end - start;
   for (let i = start; i < end; i++) {
     const c = s.charCodeAt(i);
-    if (c < 0x20 || c >= 0x7f || c === 0x3c || c === 0x3e || c === 0x3a || c === 0x22 || c === 0x7c || c === 0x3f || c === 0x2a || c === 0x5c) return false;
+    if (
+      c < 0x20 ||
+      c >= 0x7f ||
+      c === 0x3c ||
+      c === 0x3e ||
+      c === 0x3a ||
+      c === 0x22 ||
+      c === 0x7c ||
+      c === 0x3f ||
+      c === 0x2a ||
+      c === 0x5c
+    )
+      return false;
     if (c === 0x2e && stem === end - start) stem = i - start;
   }
   const last = s.charCodeAt(end - 1);

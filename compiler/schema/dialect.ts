@@ -20,7 +20,9 @@ const claudeKeys = ['sandbox', 'permissions'];
 export const jsonDialectKeys: readonly string[] = [...srtKeys, ...claudeKeys];
 
 /** A parsed config in either syntax. */
-export type ConfigDocument = { readonly syntax: 'toml'; readonly table: TomlTable } | { readonly syntax: 'json'; readonly value: JsonValue };
+export type ConfigDocument =
+  | { readonly syntax: 'toml'; readonly table: TomlTable }
+  | { readonly syntax: 'json'; readonly value: JsonValue };
 
 export type DialectResult = { readonly dialect: Dialect } | { readonly diagnostic: Diagnostic };
 
@@ -90,14 +92,22 @@ export function detectDialect(doc: ConfigDocument | TomlTable, file: string, ove
   return {
     diagnostic: {
       ...base,
-      message: 'not a sandbox configuration: a Box config has `agent`, `tools`, `mcp_servers` or `experimental-features`, a TYBA user config has `[sandbox]`; pass --dialect box|tyba to check it anyway',
+      message:
+        'not a sandbox configuration: a Box config has `agent`, `tools`, `mcp_servers` or `experimental-features`, a TYBA user config has `[sandbox]`; pass --dialect box|tyba to check it anyway',
       span: nowhere,
     },
   };
 }
 
 function detectJson(value: JsonValue, file: string, base: Pick<Diagnostic, 'ruleId' | 'severity' | 'platforms' | 'file'>): DialectResult {
-  if (value.kind !== 'object') return { diagnostic: { ...base, message: `a settings file holds a JSON object, not ${value.kind === 'array' ? 'an array' : `a ${value.kind}`}`, span: value.span } };
+  if (value.kind !== 'object')
+    return {
+      diagnostic: {
+        ...base,
+        message: `a settings file holds a JSON object, not ${value.kind === 'array' ? 'an array' : `a ${value.kind}`}`,
+        span: value.span,
+      },
+    };
   if (isClaudeSettingsPath(file)) return { dialect: 'claude' };
   const members = [...value.members.values()];
   const srt = members.filter((m) => srtKeys.includes(m.key));
@@ -117,7 +127,8 @@ function detectJson(value: JsonValue, file: string, base: Pick<Diagnostic, 'rule
   return {
     diagnostic: {
       ...base,
-      message: 'not a sandbox configuration: sandbox-runtime settings have `filesystem` and `network`, Claude Code settings have `sandbox` or `permissions` (or live at .claude/settings.json); pass --dialect srt|claude to check it anyway',
+      message:
+        'not a sandbox configuration: sandbox-runtime settings have `filesystem` and `network`, Claude Code settings have `sandbox` or `permissions` (or live at .claude/settings.json); pass --dialect srt|claude to check it anyway',
       span: nowhere,
     },
   };
@@ -147,7 +158,10 @@ export function isSandboxConfigFile(bytes: Uint8Array, file = ''): boolean {
     const parsed = parseJson(bytes);
     if (!parsed.document) return jsonConfigLine.test(parsed.text);
     // An object under the key: a browser extension's `"permissions": [...]` is no Claude Code setting.
-    return parsed.document.kind === 'object' && [...parsed.document.members.values()].some((m) => jsonDialectKeys.includes(m.key) && m.value.kind === 'object');
+    return (
+      parsed.document.kind === 'object' &&
+      [...parsed.document.members.values()].some((m) => jsonDialectKeys.includes(m.key) && m.value.kind === 'object')
+    );
   }
   const parsed = parseToml(bytes);
   if (!parsed.document) return tomlConfigLine.test(parsed.text);

@@ -15,7 +15,12 @@
  */
 
 export type Spec =
-  | { readonly type: 'object'; readonly keys: Readonly<Record<string, Field>>; readonly required?: readonly string[]; readonly unknown: 'ignored' | 'refused' }
+  | {
+      readonly type: 'object';
+      readonly keys: Readonly<Record<string, Field>>;
+      readonly required?: readonly string[];
+      readonly unknown: 'ignored' | 'refused';
+    }
   /** An object whose keys are the user's (a map). */
   | { readonly type: 'record'; readonly values: Spec }
   | { readonly type: 'array'; readonly items: Spec }
@@ -39,25 +44,45 @@ const srtNetwork: Field = {
   type: 'object',
   unknown: 'ignored',
   required: ['allowedDomains', 'deniedDomains'],
-  doc: 'Network restrictions: every connection goes through srt\'s proxies, which allow only `allowedDomains`.',
+  doc: "Network restrictions: every connection goes through srt's proxies, which allow only `allowedDomains`.",
   keys: {
     allowedDomains: strings('Domains the proxies allow (`*.example.com`, an optional `:port`); empty: no network.'),
     deniedDomains: strings('Domains denied before `allowedDomains` is consulted; a bare `*` denies all.'),
-    deniedDomainReasons: { type: 'record', values: { type: 'string', nonEmpty: true }, doc: 'A reason per `deniedDomains` entry, shown in violations.' },
+    deniedDomainReasons: {
+      type: 'record',
+      values: { type: 'string', nonEmpty: true },
+      doc: 'A reason per `deniedDomains` entry, shown in violations.',
+    },
     strictAllowlist: flag('Deny hosts not in `allowedDomains` without asking.'),
     deniedResolvedAddresses: strings('Addresses an allowed hostname must not resolve to.'),
     allowUnixSockets: strings('macOS only: unix socket paths the profile allows. Ignored on Linux (seccomp cannot filter by path).'),
     allowAllUnixSockets: flag('Allow every unix socket: on Linux the seccomp filter that blocks socket(AF_UNIX) is not applied.'),
     allowLocalBinding: flag('macOS: bind and connect to local ports directly. Linux: ignored (its own network namespace).'),
     allowMachLookup: strings('macOS only: extra Mach/XPC services.'),
-    httpProxyPort: { type: 'number', integer: true, min: 1, max: 65535, doc: 'An external HTTP proxy instead of srt\'s: it must do the filtering.' },
-    socksProxyPort: { type: 'number', integer: true, min: 1, max: 65535, doc: 'An external SOCKS proxy instead of srt\'s: it must do the filtering.' },
+    httpProxyPort: {
+      type: 'number',
+      integer: true,
+      min: 1,
+      max: 65535,
+      doc: "An external HTTP proxy instead of srt's: it must do the filtering.",
+    },
+    socksProxyPort: {
+      type: 'number',
+      integer: true,
+      min: 1,
+      max: 65535,
+      doc: "An external SOCKS proxy instead of srt's: it must do the filtering.",
+    },
     mitmProxy: opaque('Route matching domains through an upstream MITM proxy.'),
     allowPlaintextHeaderSet: flag('Let a filterRequest allow set headers on plain HTTP.'),
     stripResponseHeaders: strings('Response headers never passed back.'),
     refuseOpaqueTunnels: flag('Refuse tunnels filterRequest cannot see into.'),
     requireHostMatch: flag('Answer 421 when Host, SNI and target disagree.'),
-    ambiguousRequestTarget: { type: 'string', oneOf: ['refuse', 'asSpelled', 'normalize'], doc: 'What becomes of an ambiguous request target.' },
+    ambiguousRequestTarget: {
+      type: 'string',
+      oneOf: ['refuse', 'asSpelled', 'normalize'],
+      doc: 'What becomes of an ambiguous request target.',
+    },
     tlsTerminate: opaque('Experimental in-process TLS termination.'),
     parentProxy: opaque('An upstream HTTP proxy for outbound connections.'),
   },
@@ -88,13 +113,25 @@ export const srtSpec: Spec = {
     network: srtNetwork,
     filesystem: srtFilesystem,
     credentials: opaque('Environment variables and files whose real values the command must not read.'),
-    ignoreViolations: { type: 'record', values: { type: 'array', items: { type: 'string' } }, doc: 'Violations not reported, per command pattern (nothing is allowed by it).' },
+    ignoreViolations: {
+      type: 'record',
+      values: { type: 'array', items: { type: 'string' } },
+      doc: 'Violations not reported, per command pattern (nothing is allowed by it).',
+    },
     enableWeakerNestedSandbox: flag('Linux: a weaker sandbox for Docker without privileged namespaces ("considerably weakens security").'),
-    allowNestedUserNamespaces: flag('Linux: let the command create user namespaces, in which `denyWrite` and the mandatory denies do not hold.'),
+    allowNestedUserNamespaces: flag(
+      'Linux: let the command create user namespaces, in which `denyWrite` and the mandatory denies do not hold.',
+    ),
     enableWeakerNetworkIsolation: flag('macOS: allow com.apple.trustd.agent (an exfiltration channel).'),
     allowAppleEvents: flag('macOS: allow Apple Events and Launch Services: launched applications run outside the sandbox.'),
     ripgrep: opaque('How ripgrep is run for the mandatory-deny scan (Linux).'),
-    mandatoryDenySearchDepth: { type: 'number', integer: true, min: 1, max: 10, doc: 'Linux: how deep below the working directory the mandatory-deny scan looks (default 3).' },
+    mandatoryDenySearchDepth: {
+      type: 'number',
+      integer: true,
+      min: 1,
+      max: 10,
+      doc: 'Linux: how deep below the working directory the mandatory-deny scan looks (default 3).',
+    },
     allowPty: flag('macOS: allow pseudo-terminals.'),
     seccomp: opaque('Linux: the apply-seccomp helper to use.'),
     bwrapPath: { type: 'string', nonEmpty: true, absolute: true, doc: 'Linux: the bubblewrap binary.' },
@@ -109,7 +146,7 @@ export const srtSpec: Spec = {
 const claudeFilesystem: Field = {
   type: 'object',
   unknown: 'ignored',
-  doc: 'Paths for sandboxed commands, merged with the paths of Read and Edit permission rules. Prefixes: `//` absolute, `~/` home, `/` relative to the settings file\'s directory, `./` or none relative to the working directory.',
+  doc: "Paths for sandboxed commands, merged with the paths of Read and Edit permission rules. Prefixes: `//` absolute, `~/` home, `/` relative to the settings file's directory, `./` or none relative to the working directory.",
   keys: {
     allowWrite: strings('More paths sandboxed commands can write, beyond the working directory (merged with `Edit(...)` allow rules).'),
     denyWrite: strings('Paths sandboxed commands cannot write (merged with `Edit(...)` deny rules).'),
@@ -142,9 +179,13 @@ const claudeSandbox: Field = {
   doc: 'The Bash sandbox (sandbox-runtime): off unless `enabled`.',
   keys: {
     enabled: flag('Sandbox Bash commands (default false).'),
-    failIfUnavailable: flag('Refuse to run commands when the sandbox cannot start (default false: a warning, then commands run unsandboxed).'),
+    failIfUnavailable: flag(
+      'Refuse to run commands when the sandbox cannot start (default false: a warning, then commands run unsandboxed).',
+    ),
     autoAllowBashIfSandboxed: flag('Run sandboxed commands without asking (default true).'),
-    allowUnsandboxedCommands: flag('Let a command that fails in the sandbox be retried outside it (`dangerouslyDisableSandbox`; default true).'),
+    allowUnsandboxedCommands: flag(
+      'Let a command that fails in the sandbox be retried outside it (`dangerouslyDisableSandbox`; default true).',
+    ),
     excludedCommands: strings('Commands that run outside the sandbox.'),
     ignoreViolations: { type: 'record', values: { type: 'array', items: { type: 'string' } }, doc: 'Violations not reported.' },
     network: claudeNetwork,
@@ -192,7 +233,27 @@ export const claudeSpec: Spec = {
 
 /** Top-level keys of Claude Code settings boxwright does not read but knows (no did-you-mean for them). */
 export const claudeOtherKeys: readonly string[] = [
-  '$schema', 'apiKeyHelper', 'awsAuthRefresh', 'awsCredentialExport', 'cleanupPeriodDays', 'env', 'includeCoAuthoredBy', 'model', 'hooks',
-  'disableAllHooks', 'statusLine', 'outputStyle', 'forceLoginMethod', 'forceLoginOrgUUID', 'enableAllProjectMcpServers', 'enabledMcpjsonServers',
-  'disabledMcpjsonServers', 'enabledPlugins', 'theme', 'verbose', 'alwaysThinkingEnabled', 'spinnerTipsEnabled', 'companyAnnouncements',
+  '$schema',
+  'apiKeyHelper',
+  'awsAuthRefresh',
+  'awsCredentialExport',
+  'cleanupPeriodDays',
+  'env',
+  'includeCoAuthoredBy',
+  'model',
+  'hooks',
+  'disableAllHooks',
+  'statusLine',
+  'outputStyle',
+  'forceLoginMethod',
+  'forceLoginOrgUUID',
+  'enableAllProjectMcpServers',
+  'enabledMcpjsonServers',
+  'disabledMcpjsonServers',
+  'enabledPlugins',
+  'theme',
+  'verbose',
+  'alwaysThinkingEnabled',
+  'spinnerTipsEnabled',
+  'companyAnnouncements',
 ];

@@ -28,7 +28,8 @@ const kindNames: Record<JsonValue['kind'], string> = {
 /** `filesystem.denyRead[0]`, for people. */
 export function jsonPath(path: readonly (string | number)[]): string {
   let out = '';
-  for (const seg of path) out += typeof seg === 'number' ? `[${seg}]` : (out ? '.' : '') + (/^[A-Za-z0-9_$-]+$/.test(seg) ? seg : JSON.stringify(seg));
+  for (const seg of path)
+    out += typeof seg === 'number' ? `[${seg}]` : (out ? '.' : '') + (/^[A-Za-z0-9_$-]+$/.test(seg) ? seg : JSON.stringify(seg));
   return out;
 }
 
@@ -43,15 +44,24 @@ export function specAt(dialect: JsonDialect, path: readonly string[]): Spec | un
   return s;
 }
 
-export function validateJsonDocument(doc: JsonValue, dialect: JsonDialect, file: string, duplicates: readonly JsonDuplicate[]): Diagnostic[] {
+export function validateJsonDocument(
+  doc: JsonValue,
+  dialect: JsonDialect,
+  file: string,
+  duplicates: readonly JsonDuplicate[],
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   const tool = toolName[dialect];
   const error = (message: string, span: Span, extra: Partial<Diagnostic> = {}): void => {
     out.push({ ruleId: 'schema', severity: 'error', platforms: PLATFORMS, file, message, span, ...extra });
   };
-  const refusal = dialect === 'srt' ? 'sandbox-runtime refuses the whole file (loadConfig: "does not hold a valid config") and runs nothing' : 'Claude Code reports the settings file as invalid and does not apply what it says (a bad value drops its rules: anthropics/claude-code#92365)';
+  const refusal =
+    dialect === 'srt'
+      ? 'sandbox-runtime refuses the whole file (loadConfig: "does not hold a valid config") and runs nothing'
+      : 'Claude Code reports the settings file as invalid and does not apply what it says (a bad value drops its rules: anthropics/claude-code#92365)';
   const walk = (v: JsonValue, spec: Spec, path: (string | number)[], keySpan?: Span): void => {
-    const mismatch = (expected: string): void => error(`${where(path)} must be ${expected}, found ${kindNames[v.kind]}: ${refusal}`, v.span);
+    const mismatch = (expected: string): void =>
+      error(`${where(path)} must be ${expected}, found ${kindNames[v.kind]}: ${refusal}`, v.span);
     switch (spec.type) {
       case 'any':
         return;
@@ -62,12 +72,14 @@ export function validateJsonDocument(doc: JsonValue, dialect: JsonDialect, file:
         if (v.kind !== 'string') return mismatch('a string');
         if (spec.nonEmpty && v.value === '') error(`${where(path)} cannot be empty: ${refusal}`, v.span);
         else if (spec.absolute && !v.value.startsWith('/')) error(`${where(path)} must be an absolute path: ${refusal}`, v.span);
-        else if (spec.oneOf && !spec.oneOf.includes(v.value)) error(`${where(path)} must be one of ${spec.oneOf.map((x) => JSON.stringify(x)).join(', ')}: ${refusal}`, v.span);
+        else if (spec.oneOf && !spec.oneOf.includes(v.value))
+          error(`${where(path)} must be one of ${spec.oneOf.map((x) => JSON.stringify(x)).join(', ')}: ${refusal}`, v.span);
         return;
       case 'number':
         if (v.kind !== 'number') return mismatch(spec.integer ? 'an integer' : 'a number');
         if (spec.integer && !Number.isInteger(v.value)) error(`${where(path)} must be an integer: ${refusal}`, v.span);
-        else if ((spec.min !== undefined && v.value < spec.min) || (spec.max !== undefined && v.value > spec.max)) error(`${where(path)} must be between ${spec.min} and ${spec.max}: ${refusal}`, v.span);
+        else if ((spec.min !== undefined && v.value < spec.min) || (spec.max !== undefined && v.value > spec.max))
+          error(`${where(path)} must be between ${spec.min} and ${spec.max}: ${refusal}`, v.span);
         return;
       case 'path-entry':
         if (v.kind === 'string') {
@@ -92,7 +104,8 @@ export function validateJsonDocument(doc: JsonValue, dialect: JsonDialect, file:
         return;
       case 'object': {
         if (v.kind !== 'object') return mismatch('an object');
-        for (const req of spec.required ?? []) if (!v.members.has(req)) error(`${where(path)} needs the key \`${req}\`: ${refusal}`, keySpan ?? v.span);
+        for (const req of spec.required ?? [])
+          if (!v.members.has(req)) error(`${where(path)} needs the key \`${req}\`: ${refusal}`, keySpan ?? v.span);
         objectKeys(v, spec, path);
         return;
       }
@@ -116,7 +129,12 @@ export function validateJsonDocument(doc: JsonValue, dialect: JsonDialect, file:
         continue;
       }
       const asWritten = m.keySpan.end.offset - m.keySpan.start.offset === k.length + 2;
-      const fix = guess ? { ...(asWritten ? { fix: { edits: [{ start: m.keySpan.start.offset + 1, end: m.keySpan.end.offset - 1, text: guess }] } } : {}), suggestion: `rename \`${k}\` to \`${guess}\`` } : { suggestion: `the keys ${tool} reads here: ${known.map((x) => `\`${x}\``).join(', ')}` };
+      const fix = guess
+        ? {
+            ...(asWritten ? { fix: { edits: [{ start: m.keySpan.start.offset + 1, end: m.keySpan.end.offset - 1, text: guess }] } } : {}),
+            suggestion: `rename \`${k}\` to \`${guess}\``,
+          }
+        : { suggestion: `the keys ${tool} reads here: ${known.map((x) => `\`${x}\``).join(', ')}` };
       out.push({
         ruleId: 'unknown-setting',
         severity: 'warning',

@@ -51,7 +51,10 @@ interface Located {
 
 function decodePointer(pointer: string): string[] {
   if (pointer === '') return [];
-  return pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 function locate(root: TomlTable, pointer: string): Located {
@@ -86,7 +89,6 @@ export function describePath(path: readonly (string | number)[]): string {
 function tableName(path: readonly (string | number)[]): string {
   return path.length === 0 ? 'the top level' : `[${describePath(path)}]`;
 }
-
 
 const typeNames: Record<string, string> = {
   string: 'a string',
@@ -129,19 +131,30 @@ function toDiagnostic(error: AjvError, root: TomlTable, schema: JsonSchema, file
       message: `unknown key \`${key}\` in ${tableName(here.path)}` + (guess ? `; did you mean \`${guess}\`?` : knownText),
       span,
       // The rename as an edit of the key as written (the known keys are bare keys).
-      ...(guess ? { suggestion: `rename \`${key}\` to \`${guess}\``, ...(entry ? { fix: { edits: [{ start: entry.keySpan.start.offset, end: entry.keySpan.end.offset, text: guess }] } } : {}) } : {}),
+      ...(guess
+        ? {
+            suggestion: `rename \`${key}\` to \`${guess}\``,
+            ...(entry ? { fix: { edits: [{ start: entry.keySpan.start.offset, end: entry.keySpan.end.offset, text: guess }] } } : {}),
+          }
+        : {}),
     };
   }
   if (error.keyword === 'not' && /\/additionalProperties\/not$/.test(error.schemaPath)) {
     // A table under a principal that boxwright does not know (hostKeys in schemas.ts).
     const key = String(here.path[here.path.length - 1]);
     const parent = schemaAt(schema, error.schemaPath.replace(/\/additionalProperties\/not$/, ''));
-    const known = knownKeys(schema, error.schemaPath).filter((k) => (parent?.['properties'] as Record<string, JsonSchema> | undefined)?.[k]?.['type'] === 'object');
+    const known = knownKeys(schema, error.schemaPath).filter(
+      (k) => (parent?.['properties'] as Record<string, JsonSchema> | undefined)?.[k]?.['type'] === 'object',
+    );
     const guess = didYouMean(key, known);
     const owner = tableName(here.path.slice(0, -1));
     return {
       ...base,
-      message: `unknown table \`${key}\` in ${owner}` + (guess ? `; did you mean \`${guess}\`?` : `; the tables boxwright reads here: ${known.map((k) => `\`${k}\``).join(', ')} (the host product's own keys are passed over, but not a table)`),
+      message:
+        `unknown table \`${key}\` in ${owner}` +
+        (guess
+          ? `; did you mean \`${guess}\`?`
+          : `; the tables boxwright reads here: ${known.map((k) => `\`${k}\``).join(', ')} (the host product's own keys are passed over, but not a table)`),
       span: here.keySpan ?? here.value.span,
       ...(guess ? { suggestion: `rename \`${key}\` to \`${guess}\`` } : {}),
     };
@@ -192,7 +205,12 @@ function nearMisses(doc: TomlTable, dialect: TomlDialect, file: string, schema: 
       const guess = didYouMean(key, known);
       if (!guess) continue;
       const what = entry.value.kind === 'table' ? 'table' : 'key';
-      out.push({ ...base, message: `unknown ${what} \`${key}\` ${path.length ? `in ${tableName(path)}` : 'at the top level'}; did you mean \`${guess}\`?`, span: entry.keySpan, suggestion: `rename \`${key}\` to \`${guess}\`` });
+      out.push({
+        ...base,
+        message: `unknown ${what} \`${key}\` ${path.length ? `in ${tableName(path)}` : 'at the top level'}; did you mean \`${guess}\`?`,
+        span: entry.keySpan,
+        suggestion: `rename \`${key}\` to \`${guess}\``,
+      });
     }
   };
   check(doc, [], dialectTables);

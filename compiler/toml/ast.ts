@@ -6,14 +6,7 @@ import type { Span } from '../span.js';
  * offending token. The tree is plain immutable data.
  */
 
-export type TomlValue =
-  | TomlString
-  | TomlInteger
-  | TomlFloat
-  | TomlBoolean
-  | TomlDateTime
-  | TomlArray
-  | TomlTable;
+export type TomlValue = TomlString | TomlInteger | TomlFloat | TomlBoolean | TomlDateTime | TomlArray | TomlTable;
 
 export interface TomlString {
   readonly kind: 'string';

@@ -48,7 +48,6 @@ function isArrayOfTables(v: TomlValue): boolean {
   return first.kind === 'table' && first.origin === 'array-element';
 }
 
-
 function describeValue(v: TomlValue): string {
   if (v.kind === 'table') return v.origin === 'inline' ? 'an inline table' : 'a table';
   if (isArrayOfTables(v)) return 'an array of tables';
@@ -68,7 +67,10 @@ export class Builder {
   /** The full key of each table a header made current, so that messages name `[x.y]`, not `[y]`. */
   private readonly paths = new WeakMap<MutTable, readonly string[]>();
 
-  constructor(private readonly errors: TomlError[], rootSpan: Span) {
+  constructor(
+    private readonly errors: TomlError[],
+    rootSpan: Span,
+  ) {
     this.root = newTable('root', rootSpan);
     this.current = this.root;
     this.paths.set(this.root, []);
@@ -135,13 +137,28 @@ export class Builder {
           continue;
         }
         if (v.origin === 'inline') {
-          this.error(`cannot add to inline table ${JSON.stringify(this.fullKey(table, segs, i))} after it is defined`, seg.span, 'the inline table is defined here', v.span);
+          this.error(
+            `cannot add to inline table ${JSON.stringify(this.fullKey(table, segs, i))} after it is defined`,
+            seg.span,
+            'the inline table is defined here',
+            v.span,
+          );
           return;
         }
-        this.error(`cannot add to table [${this.fullKey(table, segs, i)}] with dotted keys: it is already defined by a table header`, seg.span, 'the table is defined here', v.span);
+        this.error(
+          `cannot add to table [${this.fullKey(table, segs, i)}] with dotted keys: it is already defined by a table header`,
+          seg.span,
+          'the table is defined here',
+          v.span,
+        );
         return;
       }
-      this.error(`cannot use ${JSON.stringify(seg.name)} as a table: it is already defined as ${describeValue(v)}`, seg.span, 'first defined here', e.keySpan);
+      this.error(
+        `cannot use ${JSON.stringify(seg.name)} as a table: it is already defined as ${describeValue(v)}`,
+        seg.span,
+        'first defined here',
+        e.keySpan,
+      );
       return;
     }
     this.set(t, segs[last]!.name, segs[last]!.span, value);
@@ -163,7 +180,12 @@ export class Builder {
       const v = e.value;
       if (v.kind === 'table') {
         if (v.origin === 'inline') {
-          this.error(`cannot add to inline table ${JSON.stringify(formatKey(names(segs, i)))} after it is defined`, seg.span, 'the inline table is defined here', v.span);
+          this.error(
+            `cannot add to inline table ${JSON.stringify(formatKey(names(segs, i)))} after it is defined`,
+            seg.span,
+            'the inline table is defined here',
+            v.span,
+          );
           return undefined;
         }
         t = v as MutTable;
@@ -174,7 +196,12 @@ export class Builder {
         t = items[items.length - 1] as MutTable;
         continue;
       }
-      this.error(`cannot define ${headerText(segs, isArray)}: ${JSON.stringify(formatKey(names(segs, i)))} is already defined as ${describeValue(v)}`, seg.span, 'first defined here', e.keySpan);
+      this.error(
+        `cannot define ${headerText(segs, isArray)}: ${JSON.stringify(formatKey(names(segs, i)))} is already defined as ${describeValue(v)}`,
+        seg.span,
+        'first defined here',
+        e.keySpan,
+      );
       return undefined;
     }
     return t;
@@ -210,7 +237,12 @@ export class Builder {
           this.error(`table ${headerText(segs, false)} is already defined by dotted keys`, span, 'defined here', e.keySpan);
           return;
         case 'inline':
-          this.error(`cannot add to inline table ${JSON.stringify(formatKey(keyNames))} after it is defined`, span, 'the inline table is defined here', t.span);
+          this.error(
+            `cannot add to inline table ${JSON.stringify(formatKey(keyNames))} after it is defined`,
+            span,
+            'the inline table is defined here',
+            t.span,
+          );
           return;
         default:
           this.error(`table ${headerText(segs, false)} is already defined`, span, 'first defined here', t.span);
@@ -218,10 +250,20 @@ export class Builder {
       }
     }
     if (isArrayOfTables(v)) {
-      this.error(`table ${headerText(segs, false)} is already defined as an array of tables`, span, 'first defined here', (v as TomlArray).span);
+      this.error(
+        `table ${headerText(segs, false)} is already defined as an array of tables`,
+        span,
+        'first defined here',
+        (v as TomlArray).span,
+      );
       return;
     }
-    this.error(`cannot define table ${headerText(segs, false)}: key ${JSON.stringify(seg.name)} is already defined as ${describeValue(v)}`, span, 'first defined here', e.keySpan);
+    this.error(
+      `cannot define table ${headerText(segs, false)}: key ${JSON.stringify(seg.name)} is already defined as ${describeValue(v)}`,
+      span,
+      'first defined here',
+      e.keySpan,
+    );
   }
 
   /** `[[a.b]]` */
@@ -244,15 +286,30 @@ export class Builder {
       return;
     }
     if (v.kind === 'array') {
-      this.error(`cannot append to ${JSON.stringify(pathText(segs))} with ${headerText(segs, true)}: it is a static array defined with "="`, span, 'defined here', e.keySpan);
+      this.error(
+        `cannot append to ${JSON.stringify(pathText(segs))} with ${headerText(segs, true)}: it is a static array defined with "="`,
+        span,
+        'defined here',
+        e.keySpan,
+      );
       return;
     }
     if (v.kind === 'table') {
       const what = v.origin === 'inline' ? 'an inline table' : 'a table';
-      this.error(`cannot define array of tables ${headerText(segs, true)}: ${JSON.stringify(pathText(segs))} is already defined as ${what}`, span, 'first defined here', v.origin === 'dotted' ? e.keySpan : v.span);
+      this.error(
+        `cannot define array of tables ${headerText(segs, true)}: ${JSON.stringify(pathText(segs))} is already defined as ${what}`,
+        span,
+        'first defined here',
+        v.origin === 'dotted' ? e.keySpan : v.span,
+      );
       return;
     }
-    this.error(`cannot define array of tables ${headerText(segs, true)}: key ${JSON.stringify(seg.name)} is already defined as ${describeValue(v)}`, span, 'first defined here', e.keySpan);
+    this.error(
+      `cannot define array of tables ${headerText(segs, true)}: key ${JSON.stringify(seg.name)} is already defined as ${describeValue(v)}`,
+      span,
+      'first defined here',
+      e.keySpan,
+    );
   }
 
   document(): TomlTable {

@@ -129,7 +129,13 @@ export function parseText(text: string, errors: TomlError[], comments: TomlComme
 }
 
 function parseWindows(
-  text: string, T: TomlTokens, parser: TomlParser, lines: LineTable, errors: TomlError[], comments: TomlComment[], window: number,
+  text: string,
+  T: TomlTokens,
+  parser: TomlParser,
+  lines: LineTable,
+  errors: TomlError[],
+  comments: TomlComment[],
+  window: number,
 ): TomlTable | undefined {
   const EOF = chevrotain().EOF;
   const newlineIdx = memberIndices(T.Newline);
@@ -174,7 +180,8 @@ function parseWindows(
     const failure = runParser(parser, EOF);
 
     if (failure === undefined) {
-      if (cut === end && end < n && lexed.depth !== 0) throw new Error(`a window ended in a lexer mode other than the default at offset ${end}`);
+      if (cut === end && end < n && lexed.depth !== 0)
+        throw new Error(`a window ended in a lexer mode other than the default at offset ${end}`);
       keepComments(lexed, cut);
       pos = cut;
       size = cut < end ? size * 2 : window;
@@ -227,8 +234,17 @@ function startsLine(text: string, prev: IToken | undefined, t: IToken, isNewline
  * the offset to resume at, or -1 to stop.
  */
 function reportFailure(
-  text: string, T: TomlTokens, parser: TomlParser, builder: Builder, lines: LineTable, errors: TomlError[], scanner: CloseScanner,
-  tokens: readonly IToken[], failure: Failure, found: IToken | undefined, isNewline: (t: IToken | undefined) => boolean,
+  text: string,
+  T: TomlTokens,
+  parser: TomlParser,
+  builder: Builder,
+  lines: LineTable,
+  errors: TomlError[],
+  scanner: CloseScanner,
+  tokens: readonly IToken[],
+  failure: Failure,
+  found: IToken | undefined,
+  isNewline: (t: IToken | undefined) => boolean,
 ): number {
   // where, and what
   const foundIdx = found === undefined ? tokens.length : tokenIndexAt(tokens, found.startOffset);
@@ -240,8 +256,12 @@ function reportFailure(
   const prevEnd = prev !== undefined && !isNewline(prev) ? visibleEnd(prev) : -1;
   if (found === undefined || foundNl) {
     span = pointSpan(lines.pos(prevEnd >= 0 ? prevEnd : found !== undefined ? found.startOffset : text.length));
-  } else if (prevEnd >= 0 && failure.expect !== Expect.LineStart && lines.line(found.startOffset) > lines.line(prevEnd) &&
-    (failure.expect !== Expect.ArrayClose || looksLikeLineStart(text, found.startOffset))) {
+  } else if (
+    prevEnd >= 0 &&
+    failure.expect !== Expect.LineStart &&
+    lines.line(found.startOffset) > lines.line(prevEnd) &&
+    (failure.expect !== Expect.ArrayClose || looksLikeLineStart(text, found.startOffset))
+  ) {
     // the construct was left open: report it where it should have ended
     span = pointSpan(lines.pos(prevEnd));
     missingClose = true;
@@ -250,7 +270,11 @@ function reportFailure(
     span = lines.span(from, from + shownImage(T, found).length);
     showFound = true;
   }
-  const foundView = { image: found === undefined ? undefined : shownImage(T, found), invalid: found?.tokenType === T.Invalid, isNewline: foundNl };
+  const foundView = {
+    image: found === undefined ? undefined : shownImage(T, found),
+    invalid: found?.tokenType === T.Invalid,
+    isNewline: foundNl,
+  };
   const prevImage = prev === undefined ? undefined : shownImage(T, prev);
   const message = failure.message !== '' ? failure.message : syntaxMessage(failure.expect, prevImage, foundView, showFound);
   errors.push({ message, span });

@@ -8,7 +8,11 @@ import type { IToken } from 'chevrotain';
 
 /** A syntax error raised by our own checks (not by chevrotain). */
 export class TomlSyntaxError extends Error {
-  constructor(message: string, readonly token: IToken, readonly expect?: Expect) {
+  constructor(
+    message: string,
+    readonly token: IToken,
+    readonly expect?: Expect,
+  ) {
     super(message);
   }
 }
@@ -102,7 +106,8 @@ export function syntaxMessage(expect: Expect, prevImage: string | undefined, fou
       return `expected the end of the line after the table header${foundText}`;
     case Expect.ArrayClose:
       if (prevImage === ',' || prevImage === '[') return `expected a value or "]" after "${prevImage}"${foundText}`;
-      if (!showFound && img !== undefined && !found.isNewline) return 'expected "," or "]" after the array element (is the closing "]" missing?)';
+      if (!showFound && img !== undefined && !found.isNewline)
+        return 'expected "," or "]" after the array element (is the closing "]" missing?)';
       return `expected "," or "]" after the array element${foundText}`;
     case Expect.InlineKey:
       if (img === '}' && prevImage === ',') return 'a trailing comma is not allowed in an inline table (TOML 1.0)';
@@ -116,7 +121,6 @@ export function syntaxMessage(expect: Expect, prevImage: string | undefined, fou
   }
   return 'syntax error';
 }
-
 
 export const MAX_DEPTH = 1000;
 export const DEPTH_MESSAGE = `arrays and inline tables nested deeper than ${MAX_DEPTH} levels`;

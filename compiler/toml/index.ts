@@ -47,9 +47,10 @@ export function parseToml(input: Uint8Array | string): TomlParseResult {
     return { document, errors, comments, text };
   } catch (e) {
     // last resort: never throw out of the parser
-    const message = e instanceof RangeError
-      ? 'the document is nested too deeply to parse'
-      : `internal error in the TOML parser: ${e instanceof Error ? e.message : String(e)}`;
+    const message =
+      e instanceof RangeError
+        ? 'the document is nested too deeply to parse'
+        : `internal error in the TOML parser: ${e instanceof Error ? e.message : String(e)}`;
     errors.push({ message, span: pointSpan({ offset: 0, line: 1, column: 1 }) });
     return { errors: finishErrors(errors), comments, text };
   }

@@ -233,8 +233,13 @@ function literalEnd(text: string, i: number, end: number): number {
 /** An atom from its first character: `[0-9A-Za-z_+.:-]+(?: [0-9][0-9]:[0-9A-Za-z_+.:-]*)?` */
 function atomEnd(text: string, i: number, end: number): number {
   i = run(text, i + 1, end, ATOM);
-  if (i + 3 < end && text.charCodeAt(i) === SPACE && is(DIGIT, text.charCodeAt(i + 1)) && is(DIGIT, text.charCodeAt(i + 2)) &&
-    text.charCodeAt(i + 3) === COLON) {
+  if (
+    i + 3 < end &&
+    text.charCodeAt(i) === SPACE &&
+    is(DIGIT, text.charCodeAt(i + 1)) &&
+    is(DIGIT, text.charCodeAt(i + 2)) &&
+    text.charCodeAt(i + 3) === COLON
+  ) {
     i = run(text, i + 4, end, ATOM);
   }
   return i;
@@ -270,11 +275,19 @@ export function lexToml(T: TomlTokens, text: string, from: number, to: number): 
   /** The modes to return to. */
   const stack: number[] = [];
   let mode = MODE_KEY;
-  const make = (type: TokenType, start: number, stop: number): IToken =>
-    ({ image: text.substring(start, stop), startOffset: start, tokenTypeIdx: type.tokenTypeIdx!, tokenType: type });
+  const make = (type: TokenType, start: number, stop: number): IToken => ({
+    image: text.substring(start, stop),
+    startOffset: start,
+    tokenTypeIdx: type.tokenTypeIdx!,
+    tokenType: type,
+  });
   // single characters: the image is a constant
-  const make1 = (type: TokenType, image: string, start: number): IToken =>
-    ({ image, startOffset: start, tokenTypeIdx: type.tokenTypeIdx!, tokenType: type });
+  const make1 = (type: TokenType, image: string, start: number): IToken => ({
+    image,
+    startOffset: start,
+    tokenTypeIdx: type.tokenTypeIdx!,
+    tokenType: type,
+  });
   const end = to;
   let i = from;
   while (i < end) {

@@ -48,14 +48,26 @@ export class PrecomputedLookahead implements ILookaheadStrategy {
   }
 
   buildLookaheadForAlternation(options: {
-    prodOccurrence: number; rule: Rule; maxLookahead: number; hasPredicates: boolean; dynamicTokensEnabled: boolean;
+    prodOccurrence: number;
+    rule: Rule;
+    maxLookahead: number;
+    hasPredicates: boolean;
+    dynamicTokensEnabled: boolean;
   }): (orAlts?: IOrAlt<unknown>[]) => number | undefined {
-    const alts = this.paths(options.rule, productionKey('Alternation', options.prodOccurrence), options.maxLookahead, options.dynamicTokensEnabled);
+    const alts = this.paths(
+      options.rule,
+      productionKey('Alternation', options.prodOccurrence),
+      options.maxLookahead,
+      options.dynamicTokensEnabled,
+    );
     if (!options.hasPredicates && alts.every((paths) => paths.every((p) => p.length === 1))) {
       // LL(1): a table from the next token's type to the first alternative that starts with it
       const choice: number[] = [];
       alts.forEach((paths, alt) => {
-        for (const p of paths) p[0]!.forEach((on, idx) => { if (on && choice[idx] === undefined) choice[idx] = alt; });
+        for (const p of paths)
+          p[0]!.forEach((on, idx) => {
+            if (on && choice[idx] === undefined) choice[idx] = alt;
+          });
       });
       return function (this: Lookahead): number | undefined {
         return choice[this.LA(1).tokenTypeIdx];
@@ -73,13 +85,28 @@ export class PrecomputedLookahead implements ILookaheadStrategy {
   }
 
   buildLookaheadForOptional(options: {
-    prodOccurrence: number; prodType: OptionalProductionType; rule: Rule; maxLookahead: number; dynamicTokensEnabled: boolean;
+    prodOccurrence: number;
+    prodType: OptionalProductionType;
+    rule: Rule;
+    maxLookahead: number;
+    dynamicTokensEnabled: boolean;
   }): () => boolean {
-    const [paths] = this.paths(options.rule, productionKey(options.prodType, options.prodOccurrence), options.maxLookahead, options.dynamicTokensEnabled);
-    if (paths === undefined) throw new Error(`the lookahead table has no alternative for ${options.prodType} ${options.prodOccurrence} in rule ${options.rule.name}`);
+    const [paths] = this.paths(
+      options.rule,
+      productionKey(options.prodType, options.prodOccurrence),
+      options.maxLookahead,
+      options.dynamicTokensEnabled,
+    );
+    if (paths === undefined)
+      throw new Error(
+        `the lookahead table has no alternative for ${options.prodType} ${options.prodOccurrence} in rule ${options.rule.name}`,
+      );
     if (paths.every((p) => p.length === 1)) {
       const enter: boolean[] = [];
-      for (const p of paths) p[0]!.forEach((on, idx) => { if (on) enter[idx] = true; });
+      for (const p of paths)
+        p[0]!.forEach((on, idx) => {
+          if (on) enter[idx] = true;
+        });
       return function (this: Lookahead): boolean {
         return enter[this.LA(1).tokenTypeIdx] === true;
       };
@@ -92,10 +119,15 @@ export class PrecomputedLookahead implements ILookaheadStrategy {
   /** The table's paths of a production, as matchers. */
   private paths(rule: Rule, key: string, maxLookahead: number, dynamicTokens: boolean): Matcher[][][] {
     if (maxLookahead !== MAX_LOOKAHEAD || dynamicTokens) {
-      throw new Error(`the lookahead table is computed for maxLookahead ${MAX_LOOKAHEAD} and no dynamic tokens (scripts/gen-lookahead.mjs)`);
+      throw new Error(
+        `the lookahead table is computed for maxLookahead ${MAX_LOOKAHEAD} and no dynamic tokens (scripts/gen-lookahead.mjs)`,
+      );
     }
     const alts = LOOKAHEAD_PATHS[rule.name]?.[key];
-    if (alts === undefined) throw new Error(`the lookahead table has no ${key} in rule ${rule.name}: build again (scripts/gen-lookahead.mjs computes it from the grammar)`);
+    if (alts === undefined)
+      throw new Error(
+        `the lookahead table has no ${key} in rule ${rule.name}: build again (scripts/gen-lookahead.mjs computes it from the grammar)`,
+      );
     return alts.map((paths) => paths.map((path) => path.map((name) => this.matcher(name))));
   }
 
@@ -103,7 +135,10 @@ export class PrecomputedLookahead implements ILookaheadStrategy {
     let m = this.matchers.get(name);
     if (m === undefined) {
       const type = this.tokensByName.get(name);
-      if (type === undefined) throw new Error(`the lookahead table names an unknown token type ${name}: build again (scripts/gen-lookahead.mjs computes it from the grammar)`);
+      if (type === undefined)
+        throw new Error(
+          `the lookahead table names an unknown token type ${name}: build again (scripts/gen-lookahead.mjs computes it from the grammar)`,
+        );
       m = memberIndices(type);
       this.matchers.set(name, m);
     }

@@ -174,10 +174,22 @@ export function createTomlParser(T: TomlTokens, options: ParserOptions = {}): To
     // ------------------------------------------------------------ rules
 
     private readonly lineAlts = [
-      { ALT: () => { this.SUBRULE(this.header); } },
-      { ALT: () => { this.SUBRULE(this.arrayHeader); } },
+      {
+        ALT: () => {
+          this.SUBRULE(this.header);
+        },
+      },
+      {
+        ALT: () => {
+          this.SUBRULE(this.arrayHeader);
+        },
+      },
       // top-level key/values are parsed in place (a SUBRULE per line costs)
-      { ALT: () => { this.keyvalBody(); } },
+      {
+        ALT: () => {
+          this.keyvalBody();
+        },
+      },
     ];
 
     private readonly lineBody = (): void => {
@@ -322,9 +334,21 @@ export function createTomlParser(T: TomlTokens, options: ParserOptions = {}): To
     /** The recorded alternatives of `value` at call site `i` (distinct occurrence indices). */
     private recordedValueAlts(i: number) {
       return [
-        { ALT: () => { this.consume(i, T.Scalar); } },
-        { ALT: () => { this.subrule(i, this.array); } },
-        { ALT: () => { this.subrule(i, this.inlineTable); } },
+        {
+          ALT: () => {
+            this.consume(i, T.Scalar);
+          },
+        },
+        {
+          ALT: () => {
+            this.subrule(i, this.array);
+          },
+        },
+        {
+          ALT: () => {
+            this.subrule(i, this.inlineTable);
+          },
+        },
       ];
     }
 

@@ -88,7 +88,12 @@ function createTomlTokens(): TomlTokens {
   const Invalid = tok('Invalid');
   const Comma = tok('Comma');
   return {
-    KeyPart, Scalar, OpenArray, OpenInline, Newline, Invalid,
+    KeyPart,
+    Scalar,
+    OpenArray,
+    OpenInline,
+    Newline,
+    Invalid,
     Dot: tok('Dot'),
     Equals: tok('Equals'),
     KeyEquals: tok('KeyEquals', KeyPart),

@@ -44,7 +44,9 @@ export function decodeUtf8(bytes: Uint8Array, format: 'TOML' | 'JSON' = 'TOML'):
     const column = strict.decode(body.subarray(lineStart, bad)).length + 1;
     const offset = before.length + column - 1;
     const span = { start: { offset, line, column }, end: { offset: offset + 1, line, column: column + 1 } };
-    const shown = Array.from(body.subarray(bad, Math.min(bad + 4, body.length)), (b) => b.toString(16).toUpperCase().padStart(2, '0')).join(' ');
+    const shown = Array.from(body.subarray(bad, Math.min(bad + 4, body.length)), (b) => b.toString(16).toUpperCase().padStart(2, '0')).join(
+      ' ',
+    );
     return {
       text: lenient.decode(body),
       error: { message: `invalid UTF-8 byte sequence (bytes ${shown}): ${format} files must be encoded in UTF-8`, span },

@@ -55,7 +55,11 @@ function leadingNewline(img: string, at: number): number {
 export function decodeBasicString(img: string, multiline: boolean, report: Report): string {
   const q = multiline ? 3 : 1;
   if (!basicClosed(img, q)) {
-    report(0, img.length, multiline ? 'unterminated multi-line string: expected """' : 'unterminated string: expected " before the end of the line');
+    report(
+      0,
+      img.length,
+      multiline ? 'unterminated multi-line string: expected """' : 'unterminated string: expected " before the end of the line',
+    );
     return '';
   }
   const start = multiline ? leadingNewline(img, 3) : 1;
@@ -120,21 +124,41 @@ function unescapeString(img: string, start: number, end: number, multiline: bool
     const e = img.charCodeAt(i + 1);
     let len = 2;
     switch (e) {
-      case 0x62: out += '\b'; break; // b
-      case 0x74: out += '\t'; break; // t
-      case 0x6e: out += '\n'; break; // n
-      case 0x66: out += '\f'; break; // f
-      case 0x72: out += '\r'; break; // r
-      case 0x22: out += '"'; break;
-      case 0x5c: out += '\\'; break;
+      case 0x62:
+        out += '\b';
+        break; // b
+      case 0x74:
+        out += '\t';
+        break; // t
+      case 0x6e:
+        out += '\n';
+        break; // n
+      case 0x66:
+        out += '\f';
+        break; // f
+      case 0x72:
+        out += '\r';
+        break; // r
+      case 0x22:
+        out += '"';
+        break;
+      case 0x5c:
+        out += '\\';
+        break;
       case 0x75: // u
-      case 0x55: { // U
+      case 0x55: {
+        // U
         const n = e === 0x75 ? 4 : 8;
         const hex = img.slice(i + 2, Math.min(i + 2 + n, end));
         const cp = hex.length === n ? hexValue(hex) : -1;
         len = 2 + hex.length;
         if (cp < 0) {
-          if (!bad) report(i, len, `invalid escape sequence "${img.slice(i, i + len)}": expected ${n} hexadecimal digits after "\\${String.fromCharCode(e)}"`);
+          if (!bad)
+            report(
+              i,
+              len,
+              `invalid escape sequence "${img.slice(i, i + len)}": expected ${n} hexadecimal digits after "\\${String.fromCharCode(e)}"`,
+            );
           bad = true;
         } else if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
           if (!bad) report(i, len, `escape sequence "${img.slice(i, i + len)}" is not a Unicode scalar value`);
@@ -164,9 +188,13 @@ function unescapeString(img: string, start: number, end: number, multiline: bool
         }
         if (!bad) {
           const shown = i + 1 < end ? img.slice(i, i + 1 + (img.codePointAt(i + 1)! > 0xffff ? 2 : 1)) : '\\';
-          report(i, Math.max(1, shown.length), i + 1 < end && !isControl(e, false, 0)
-            ? `invalid escape sequence "${shown}"`
-            : 'invalid escape sequence: "\\" must be followed by an escape character');
+          report(
+            i,
+            Math.max(1, shown.length),
+            i + 1 < end && !isControl(e, false, 0)
+              ? `invalid escape sequence "${shown}"`
+              : 'invalid escape sequence: "\\" must be followed by an escape character',
+          );
         }
         bad = true;
       }
@@ -183,7 +211,13 @@ export function decodeLiteralString(img: string, multiline: boolean, report: Rep
   const q = multiline ? 3 : 1;
   const closed = img.length >= 2 * q && img.charCodeAt(img.length - 1) === 0x27 && (!multiline || img.endsWith("'''"));
   if (!closed) {
-    report(0, img.length, multiline ? "unterminated multi-line literal string: expected '''" : "unterminated literal string: expected ' before the end of the line");
+    report(
+      0,
+      img.length,
+      multiline
+        ? "unterminated multi-line literal string: expected '''"
+        : "unterminated literal string: expected ' before the end of the line",
+    );
     return '';
   }
   const start = multiline ? leadingNewline(img, 3) : 1;
@@ -201,7 +235,8 @@ const HEX_INT = /^0x[0-9A-Fa-f](?:_?[0-9A-Fa-f])*$/;
 const OCT_INT = /^0o[0-7](?:_?[0-7])*$/;
 const BIN_INT = /^0b[01](?:_?[01])*$/;
 const FLOAT = /^[+-]?(?:0|[1-9](?:_?[0-9])*)(?:\.[0-9](?:_?[0-9])*)?(?:[eE][+-]?[0-9](?:_?[0-9])*)?$/;
-const DATE_TIME = /^([0-9]{4})-([0-9]{2})-([0-9]{2})(?:[Tt ]([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]+)?(?:[Zz]|[+-]([0-9]{2}):([0-9]{2}))?)?$/;
+const DATE_TIME =
+  /^([0-9]{4})-([0-9]{2})-([0-9]{2})(?:[Tt ]([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]+)?(?:[Zz]|[+-]([0-9]{2}):([0-9]{2}))?)?$/;
 const TIME = /^([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]+)?$/;
 
 /** Decodes a bare value (number, boolean, date-time, inf, nan). */
@@ -216,10 +251,14 @@ export function decodeAtom(img: string, span: Span, report: Report): TomlValue {
   }
   if (c === 0x2b || c === 0x2d) return decodeNumber(img, span, report);
   switch (img) {
-    case 'true': return { kind: 'boolean', value: true, span };
-    case 'false': return { kind: 'boolean', value: false, span };
-    case 'inf': return { kind: 'float', value: Infinity, span };
-    case 'nan': return { kind: 'float', value: NaN, span };
+    case 'true':
+      return { kind: 'boolean', value: true, span };
+    case 'false':
+      return { kind: 'boolean', value: false, span };
+    case 'inf':
+      return { kind: 'float', value: Infinity, span };
+    case 'nan':
+      return { kind: 'float', value: NaN, span };
   }
   report(0, img.length, invalidValueMessage(img));
   return { kind: 'boolean', value: false, span };
@@ -338,7 +377,8 @@ function decodeDateTime(img: string, span: Span, report: Report): TomlValue {
     report(0, img.length, dateTimeMessage(img));
     return { kind: 'date-local', text: img, span };
   }
-  const problem = checkDate(+m[1]!, +m[2]!, +m[3]!) ??
+  const problem =
+    checkDate(+m[1]!, +m[2]!, +m[3]!) ??
     (m[4] !== undefined ? checkTime(+m[4], +m[5]!, +m[6]!) : undefined) ??
     (m[7] !== undefined ? checkOffset(+m[7], +m[8]!) : undefined);
   if (problem !== undefined) report(0, img.length, problem);
@@ -369,12 +409,10 @@ function decodeTime(img: string, span: Span, report: Report): TomlValue {
 }
 
 function dateTimeMessage(img: string): string {
-  if (/^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}(?:[Zz]|[+-][0-9]{2}:[0-9]{2})?$/.test(img) ||
-    /^[0-9]{2}:[0-9]{2}$/.test(img)) {
+  if (/^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}(?:[Zz]|[+-][0-9]{2}:[0-9]{2})?$/.test(img) || /^[0-9]{2}:[0-9]{2}$/.test(img)) {
     return `invalid time in "${img}": seconds are required in TOML 1.0`;
   }
   if (/\.(?![0-9])/.test(img)) return `invalid date-time "${img}": fractional seconds need digits after "."`;
   if (/^[0-9]{5,}-/.test(img)) return `invalid date "${img}": years have exactly 4 digits (0000-9999)`;
   return `invalid date-time "${img}" (expected e.g. 1979-05-27, 07:32:00, 1979-05-27T07:32:00 or 1979-05-27T07:32:00Z)`;
 }
-

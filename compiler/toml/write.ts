@@ -9,5 +9,8 @@
  * JSON leaves raw, read better escaped. DEL is escaped as TOML requires.
  */
 export function tomlString(s: string): string {
-  return JSON.stringify(s).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029').replace(/\u007f/g, '\\u007F');
+  return JSON.stringify(s)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')
+    .replace(/\u007f/g, '\\u007F');
 }

@@ -38,7 +38,10 @@ export function applySuppressions(
     if (!m) continue;
     const rest = m[1]!;
     const colon = rest.indexOf(':');
-    const ids = (colon >= 0 ? rest.slice(0, colon) : rest).split(',').map((s) => s.trim()).filter(Boolean);
+    const ids = (colon >= 0 ? rest.slice(0, colon) : rest)
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const reason = colon >= 0 ? rest.slice(colon + 1).trim() : '';
     if (!ids.length) {
       report(comment, 'boxwright-ignore names no rule: write `# boxwright-ignore RULE: reason`');
@@ -46,11 +49,17 @@ export function applySuppressions(
     }
     const unknown = ids.filter((id) => !known.has(id));
     if (unknown.length) {
-      report(comment, `boxwright-ignore names an unknown rule: ${unknown.map((u) => `\`${u}\``).join(', ')} (\`boxwright rules\` lists them)`);
+      report(
+        comment,
+        `boxwright-ignore names an unknown rule: ${unknown.map((u) => `\`${u}\``).join(', ')} (\`boxwright rules\` lists them)`,
+      );
       continue;
     }
     if (!reason) {
-      report(comment, `boxwright-ignore ${ids.join(', ')} has no reason: write \`# boxwright-ignore ${ids.join(', ')}: why this is acceptable\``);
+      report(
+        comment,
+        `boxwright-ignore ${ids.join(', ')} has no reason: write \`# boxwright-ignore ${ids.join(', ')}: why this is acceptable\``,
+      );
       continue;
     }
     byLine.set(comment.span.start.line + 1, { comment, ruleIds: ids, reason, used: false });
@@ -63,12 +72,16 @@ export function applySuppressions(
         continue;
       }
       s.used = true;
-      report(s.comment, `boxwright-ignore cannot silence the error \`${d.ruleId}\`: the platform refuses this configuration whatever the comment says`);
+      report(
+        s.comment,
+        `boxwright-ignore cannot silence the error \`${d.ruleId}\`: the platform refuses this configuration whatever the comment says`,
+      );
     }
     out.push(d);
   }
   for (const s of byLine.values()) {
-    if (!s.used) report(s.comment, `boxwright-ignore ${s.ruleIds.join(', ')} silences nothing: no such diagnostic on the next line; remove it`);
+    if (!s.used)
+      report(s.comment, `boxwright-ignore ${s.ruleIds.join(', ')} silences nothing: no such diagnostic on the next line; remove it`);
   }
   return out;
 }

@@ -176,7 +176,10 @@ export class UndeclaredReportError extends Error {
  * none, so they stay exact.
  */
 export function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => escapes.get(c) ?? `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+  return text.replace(
+    /[\u0000-\u001f\u007f]/g,
+    (c) => escapes.get(c) ?? `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`,
+  );
 }
 const escapes = new Map([
   ['\n', '\\n'],
@@ -204,7 +207,17 @@ export function runRules(ir: PolicyIR, model: AccessModel, input: EngineInput, r
   const entry: [EntryVisitor, RuleContext][] = [];
   const principalExit: [PrincipalVisitor, RuleContext][] = [];
   for (const rule of rules) {
-    if (!rule.check && !rule.principal && !rule.grant && !rule.authoredGrant && !rule.implicitGrant && !rule.anyGrant && !rule.entry && !rule.principalExit) continue;
+    if (
+      !rule.check &&
+      !rule.principal &&
+      !rule.grant &&
+      !rule.authoredGrant &&
+      !rule.implicitGrant &&
+      !rule.anyGrant &&
+      !rule.entry &&
+      !rule.principalExit
+    )
+      continue;
     if (!(rule.meta.dialects ?? tomlDialects).includes(ir.dialect)) continue;
     const out: Diagnostic[] = [];
     reported.push(out);
@@ -253,7 +266,11 @@ function contextOf(rule: Rule, ir: PolicyIR, model: AccessModel, input: EngineIn
       if (!def) throw new UndeclaredReportError(rule.meta.id, `reports message ${JSON.stringify(id)}, which its table does not declare`);
       const platforms = at.platforms ?? def.platforms;
       const extra = platforms.filter((p) => !def.platforms.includes(p));
-      if (extra.length || platforms.length === 0) throw new UndeclaredReportError(rule.meta.id, `message ${id} is declared for ${def.platforms.join(', ')}, not for ${platforms.join(', ') || 'no platform'}`);
+      if (extra.length || platforms.length === 0)
+        throw new UndeclaredReportError(
+          rule.meta.id,
+          `message ${id} is declared for ${def.platforms.join(', ')}, not for ${platforms.join(', ') || 'no platform'}`,
+        );
       const suggestion = typeof def.suggestion === 'function' ? def.suggestion(data[0]) : def.suggestion;
       out.push({
         ruleId: rule.meta.id,

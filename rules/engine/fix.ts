@@ -25,7 +25,12 @@ export function replaceText(span: Span, text: string): Fix {
 }
 
 /** Edits that add `values` to `list` of a table: into its array, or as a new key of the table. */
-export function addToList(table: WrittenTable | undefined, grants: readonly Grant[], list: ListName, values: readonly string[]): Edit[] | undefined {
+export function addToList(
+  table: WrittenTable | undefined,
+  grants: readonly Grant[],
+  list: ListName,
+  values: readonly string[],
+): Edit[] | undefined {
   if (!table || values.length === 0) return undefined;
   const literal = values.map(tomlString).join(', ');
   const array = table.lists[list];
@@ -35,7 +40,8 @@ export function addToList(table: WrittenTable | undefined, grants: readonly Gran
     return last ? [{ ...at(last.span.end.offset), text: `, ${literal}` }] : [{ ...at(array.start.offset + 1), text: literal }];
   }
   if (table.origin === 'header') return [{ ...at(table.span.end.offset), text: `\n${list} = [${literal}]` }];
-  if (table.origin === 'inline') return [{ ...at(table.span.end.offset - 1), text: `${isEmptyInline(table) ? ' ' : ', '}${list} = [${literal}] ` }];
+  if (table.origin === 'inline')
+    return [{ ...at(table.span.end.offset - 1), text: `${isEmptyInline(table) ? ' ' : ', '}${list} = [${literal}] ` }];
   return undefined;
 }
 
@@ -55,7 +61,13 @@ function lastItem(grants: readonly Grant[], list: ListName, array: Span): Grant 
     last = null;
     for (const g of grants) {
       // The greatest end offset; of equal ones, the later grant (what a stable sort's last gives).
-      if (g.list === list && g.span.start.offset > array.start.offset && g.span.end.offset < array.end.offset && (last === null || g.span.end.offset >= last.span.end.offset)) last = g;
+      if (
+        g.list === list &&
+        g.span.start.offset > array.start.offset &&
+        g.span.end.offset < array.end.offset &&
+        (last === null || g.span.end.offset >= last.span.end.offset)
+      )
+        last = g;
     }
     memo.set(key, last);
   }

@@ -14,7 +14,16 @@
  */
 import type { PolicyIR } from '../../compiler/ir/types.js';
 import type { LinuxPlanOptions, PrincipalAccess } from '../../model/index.js';
-import { artifactHeaderFields, artifactStem, headerLines, jsonLines, sha256Hex, type Artifact, type CompileInput, type Target } from '../target.js';
+import {
+  artifactHeaderFields,
+  artifactStem,
+  headerLines,
+  jsonLines,
+  sha256Hex,
+  type Artifact,
+  type CompileInput,
+  type Target,
+} from '../target.js';
 import { boxwrightPolicy, compileSeccomp, seccompProgram, type Arch, type SeccompArtifacts } from './seccomp/index.js';
 import { bpfName, SECCOMP_ARCHES } from './arch.js';
 import { ARGS_FD, argsFile, EXEC_FD, FIRST_EMPTY_FD, lowerPrincipal, SANDBOX_EXEC_PATH, SECCOMP_FD, type LinuxView } from './lower.js';
@@ -22,10 +31,23 @@ import { landlockJson } from './landlock/artifact.js';
 import { lowerLandlock } from './landlock/lower.js';
 import { encodeLandlockRules } from './landlock/rules.js';
 
-export { lowerPrincipal, argsFile, parseArgsFile, ARGS_FD, SECCOMP_FD, EXEC_FD, FIRST_EMPTY_FD, SANDBOX_EXEC_PATH, PROC_READONLY, type LinuxView, type Arg, type Origin, type MountOp } from './lower.js';
+export {
+  lowerPrincipal,
+  argsFile,
+  parseArgsFile,
+  ARGS_FD,
+  SECCOMP_FD,
+  EXEC_FD,
+  FIRST_EMPTY_FD,
+  SANDBOX_EXEC_PATH,
+  PROC_READONLY,
+  type LinuxView,
+  type Arg,
+  type Origin,
+  type MountOp,
+} from './lower.js';
 
 export { SECCOMP_ARCHES, bpfName, hostArch } from './arch.js';
-
 
 /** The plan's options for a compile (or the run that compiled it): the gateway socket, TYBA's worktree. */
 export function linuxPlanOptions(ir: PolicyIR, gatewaySocket: string | undefined): LinuxPlanOptions {
@@ -92,7 +114,13 @@ export const linuxTarget: Target = {
  * argv reads, the argv with one origin per argument, and the grants that
  * became no mount. One argument (or note) per line, for review and diffs.
  */
-function bwrapJson(input: CompileInput, header: readonly string[], pa: PrincipalAccess, view: LinuxView, sha: (arch: Arch) => string): string {
+function bwrapJson(
+  input: CompileInput,
+  header: readonly string[],
+  pa: PrincipalAccess,
+  view: LinuxView,
+  sha: (arch: Arch) => string,
+): string {
   const p = pa.principal;
   const stem = artifactStem(p.id);
   const landlock = input.ir.linux.exec === 'landlock';
@@ -101,19 +129,56 @@ function bwrapJson(input: CompileInput, header: readonly string[], pa: Principal
   const fds = [
     { fd: ARGS_FD, option: '--args', content: `${stem}.bwrap.args (given on the command line: bwrap --args ${ARGS_FD})` },
     { fd: SECCOMP_FD, option: '--seccomp', content: `seccomp.<arch>.bpf for the host architecture (${SECCOMP_ARCHES.join(' or ')})` },
-    { fd: EXEC_FD, option: '--ro-bind-data', content: `boxwright-sandbox.<arch> (dist/sandbox in the package): the in-sandbox step at ${SANDBOX_EXEC_PATH}` },
-    ...view.emptyFds.map((e) => ({ fd: e.fd, option: '--ro-bind-data', content: `empty (e.g. /dev/null): the file that covers ${e.path}` })),
-    ...(landlock ? [{ fd: rulesFd, option: `${SANDBOX_EXEC_PATH} --rules-fd`, content: `${stem}.landlock: the Landlock rules the in-sandbox step applies` }] : []),
+    {
+      fd: EXEC_FD,
+      option: '--ro-bind-data',
+      content: `boxwright-sandbox.<arch> (dist/sandbox in the package): the in-sandbox step at ${SANDBOX_EXEC_PATH}`,
+    },
+    ...view.emptyFds.map((e) => ({
+      fd: e.fd,
+      option: '--ro-bind-data',
+      content: `empty (e.g. /dev/null): the file that covers ${e.path}`,
+    })),
+    ...(landlock
+      ? [
+          {
+            fd: rulesFd,
+            option: `${SANDBOX_EXEC_PATH} --rules-fd`,
+            content: `${stem}.landlock: the Landlock rules the in-sandbox step applies`,
+          },
+        ]
+      : []),
   ];
-  const redirections = [`${ARGS_FD}<${stem}.bwrap.args`, `${SECCOMP_FD}<seccomp.x86_64.bpf`, `${EXEC_FD}<boxwright-sandbox.x86_64`, ...view.emptyFds.map((e) => `${e.fd}</dev/null`), ...(landlock ? [`${rulesFd}<${stem}.landlock`] : [])];
+  const redirections = [
+    `${ARGS_FD}<${stem}.bwrap.args`,
+    `${SECCOMP_FD}<seccomp.x86_64.bpf`,
+    `${EXEC_FD}<boxwright-sandbox.x86_64`,
+    ...view.emptyFds.map((e) => `${e.fd}</dev/null`),
+    ...(landlock ? [`${rulesFd}<${stem}.landlock`] : []),
+  ];
   const step = landlock ? `--rules-fd ${rulesFd}` : '--no-landlock';
-  const network = p.directNetwork ? 'direct: the host network namespace (--share-net); the seccomp filter still allows only AF_UNIX and AF_INET sockets' : view.gatewaySocket ? `an empty network namespace; the gateway socket ${view.gatewaySocket} is bound in` : 'an empty network namespace (no gateway socket given)';
+  const network = p.directNetwork
+    ? 'direct: the host network namespace (--share-net); the seccomp filter still allows only AF_UNIX and AF_INET sockets'
+    : view.gatewaySocket
+      ? `an empty network namespace; the gateway socket ${view.gatewaySocket} is bound in`
+      : 'an empty network namespace (no gateway socket given)';
   const fields: [string, string][] = [
     ...artifactHeaderFields(input, header, p.id),
     ['network', JSON.stringify(network)],
-    ['usage', JSON.stringify(`${stem}.run CMD [ARGS...] (written by compile --out beside this file), or by hand: bwrap --args ${ARGS_FD} -- ${SANDBOX_EXEC_PATH} ${step} -- CMD [ARGS...] ${redirections.join(' ')}   (on aarch64: the aarch64 files)`)],
+    [
+      'usage',
+      JSON.stringify(
+        `${stem}.run CMD [ARGS...] (written by compile --out beside this file), or by hand: bwrap --args ${ARGS_FD} -- ${SANDBOX_EXEC_PATH} ${step} -- CMD [ARGS...] ${redirections.join(' ')}   (on aarch64: the aarch64 files)`,
+      ),
+    ],
     ['fds', jsonLines(fds, 2)],
-    ['seccomp', jsonLines(SECCOMP_ARCHES.map((arch) => ({ arch, file: bpfName(arch), sha256: sha(arch) })), 2)],
+    [
+      'seccomp',
+      jsonLines(
+        SECCOMP_ARCHES.map((arch) => ({ arch, file: bpfName(arch), sha256: sha(arch) })),
+        2,
+      ),
+    ],
     ['argv', jsonLines(view.argv, 2)],
     ['notes', jsonLines(view.notes, 2)],
   ];

@@ -13,7 +13,15 @@
 import type { Grant, Principal } from '../../compiler/ir/types.js';
 import type { Span } from '../../compiler/span.js';
 import { tomlString } from '../../compiler/toml/write.js';
-import { linuxPlan, type LinuxPlan, type LinuxPlanOptions, type PlanMount, type PlanNote, type PlanSource, type PrincipalAccess } from '../../model/index.js';
+import {
+  linuxPlan,
+  type LinuxPlan,
+  type LinuxPlanOptions,
+  type PlanMount,
+  type PlanNote,
+  type PlanSource,
+  type PrincipalAccess,
+} from '../../model/index.js';
 import { explanation } from '../../rules/index.js';
 import { SANDBOX_EXEC_PATH } from './launcher/index.js';
 
@@ -145,7 +153,9 @@ export function spellPlan(plan: LinuxPlan): LinuxView {
   const notes: Note[] = plan.notes.map((n) => ({ origin: originOf(n.source), path: n.path, text: noteText(n) }));
   const chdir = plan.chdir ? { path: plan.chdir.path, origin: originOf(plan.chdir.source) } : undefined;
   const net = plan.shareNet;
-  const shareNet: Origin | undefined = net ? { line: net.span.start.line, entry: net.how === 'contain_egress' ? 'contain_egress = false' : `[tools.${p.name}.network]` } : undefined;
+  const shareNet: Origin | undefined = net
+    ? { line: net.span.start.line, entry: net.how === 'contain_egress' ? 'contain_egress = false' : `[tools.${p.name}.network]` }
+    : undefined;
 
   const argv: Arg[] = [];
   const push = (origin: Origin, ...args: string[]): void => {
@@ -194,7 +204,14 @@ export function spellPlan(plan: LinuxPlan): LinuxView {
   // bubblewrap runs it, it applies the Landlock rules (or none) and closes
   // what it was not told to keep, then execs the command. It runs before
   // Landlock, so no rule needs to name it, and the command cannot exec it.
-  push('implicit: the in-sandbox step (boxwright-sandbox: Landlock, descriptors closed, then the command)', '--perms', '0555', '--ro-bind-data', String(EXEC_FD), SANDBOX_EXEC_PATH);
+  push(
+    'implicit: the in-sandbox step (boxwright-sandbox: Landlock, descriptors closed, then the command)',
+    '--perms',
+    '0555',
+    '--ro-bind-data',
+    String(EXEC_FD),
+    SANDBOX_EXEC_PATH,
+  );
   // The sandbox's own root (a tmpfs holding the mount points) becomes
   // read-only last: a write outside the write grants fails instead of
   // landing in a scratch file system that vanishes with the sandbox.
@@ -202,7 +219,17 @@ export function spellPlan(plan: LinuxPlan): LinuxView {
   if (chdir) push(chdir.origin, '--chdir', chdir.path);
   push('seccomp', '--seccomp', String(SECCOMP_FD));
 
-  return { principal: p, plan, ops, ...(chdir ? { chdir } : {}), ...(shareNet ? { shareNet } : {}), ...(plan.gatewaySocket ? { gatewaySocket: plan.gatewaySocket } : {}), emptyFds, notes, argv };
+  return {
+    principal: p,
+    plan,
+    ops,
+    ...(chdir ? { chdir } : {}),
+    ...(shareNet ? { shareNet } : {}),
+    ...(plan.gatewaySocket ? { gatewaySocket: plan.gatewaySocket } : {}),
+    emptyFds,
+    notes,
+    argv,
+  };
 }
 
 /** A note in the words of the rule that explains its fact; a refusal names that rule (its diagnostic is the refusal). */
@@ -227,7 +254,9 @@ function trustedOrigin(under: Grant | undefined, path: string): Origin {
 
 /** The `.bwrap.args` bytes: each argument followed by a NUL, what `bwrap --args FD` reads. */
 export function argsFile(argv: readonly Arg[]): Uint8Array {
-  for (const a of argv) if (a.arg.includes('\u0000')) throw new Error(`an argument holds a NUL character and cannot be passed to bubblewrap: ${JSON.stringify(a.arg)}`);
+  for (const a of argv)
+    if (a.arg.includes('\u0000'))
+      throw new Error(`an argument holds a NUL character and cannot be passed to bubblewrap: ${JSON.stringify(a.arg)}`);
   return Buffer.from(argv.map((a) => a.arg + '\u0000').join(''), 'utf8');
 }
 

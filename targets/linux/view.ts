@@ -33,11 +33,28 @@ export interface RunView {
 
 /** A plan's run view. */
 export function runView(plan: LinuxPlan): RunView {
-  const mounts = plan.mounts.map((m): ViewMount => (m.kind === 'bind' ? { kind: m.kind, path: m.path, write: m.write } : m.kind === 'symlink' ? { kind: m.kind, path: m.path, target: m.target } : { kind: m.kind, path: m.path }));
+  const mounts = plan.mounts.map(
+    (m): ViewMount =>
+      m.kind === 'bind'
+        ? { kind: m.kind, path: m.path, write: m.write }
+        : m.kind === 'symlink'
+          ? { kind: m.kind, path: m.path, target: m.target }
+          : { kind: m.kind, path: m.path },
+  );
   return { mounts, ...(plan.chdir ? { chdir: plan.chdir.path } : {}) };
 }
 
-const VIEW_KINDS: ReadonlySet<string> = new Set<PlanMount['kind']>(['proc', 'dev', 'proc-readonly', 'bind', 'tmpfs', 'empty-file', 'empty-dir', 'symlink', 'dir']);
+const VIEW_KINDS: ReadonlySet<string> = new Set<PlanMount['kind']>([
+  'proc',
+  'dev',
+  'proc-readonly',
+  'bind',
+  'tmpfs',
+  'empty-file',
+  'empty-dir',
+  'symlink',
+  'dir',
+]);
 
 /** The run cache's file of a principal's run view. */
 export const runViewName = (stem: string): string => `${stem}.view.json`;
@@ -67,7 +84,6 @@ export type Lookup =
   | { readonly found: true; readonly hostPath: string; readonly sandboxPath: string }
   | { readonly found: false; readonly reason: string };
 
-
 type Node =
   | { readonly kind: 'dir' }
   | { readonly kind: 'file' }
@@ -91,9 +107,13 @@ function nodeAt(ops: readonly ViewMount[], host: FsView, path: string): Node {
     case 'empty-dir':
       return exact ? { kind: 'dir' } : { kind: 'blocked', why: `${governing.path} is denied: an empty directory covers it` };
     case 'dir':
-      return exact || ops.some((o) => isStrictlyUnder(o.path, path)) ? { kind: 'dir' } : { kind: 'absent', why: `${governing.path} is an empty directory in the view` };
+      return exact || ops.some((o) => isStrictlyUnder(o.path, path))
+        ? { kind: 'dir' }
+        : { kind: 'absent', why: `${governing.path} is an empty directory in the view` };
     case 'tmpfs':
-      return exact || ops.some((o) => isStrictlyUnder(o.path, path)) ? { kind: 'dir' } : { kind: 'absent', why: `${governing.path} is a private tmpfs, empty when the command starts` };
+      return exact || ops.some((o) => isStrictlyUnder(o.path, path))
+        ? { kind: 'dir' }
+        : { kind: 'absent', why: `${governing.path} is a private tmpfs, empty when the command starts` };
     case 'proc-readonly':
     case 'proc':
     case 'dev':
@@ -114,7 +134,9 @@ function hostNode(ops: readonly ViewMount[], host: FsView, path: string): Node {
       return { kind: 'file' };
     case 'absent':
     case 'unknown':
-      return ops.some((o) => isStrictlyUnder(o.path, path)) ? { kind: 'dir' } : { kind: 'absent', why: `${path} does not exist on this machine` };
+      return ops.some((o) => isStrictlyUnder(o.path, path))
+        ? { kind: 'dir' }
+        : { kind: 'absent', why: `${path} does not exist on this machine` };
   }
 }
 
@@ -127,7 +149,13 @@ function sandboxView(ops: readonly ViewMount[], host: FsView): FsView & { node(p
     return n;
   };
   const asLookup = (n: Node): ViewLookup =>
-    n.kind === 'link' ? { kind: 'symlink', target: n.target } : n.kind === 'absent' ? { kind: 'absent' } : n.kind === 'blocked' ? { kind: 'other' } : { kind: n.kind };
+    n.kind === 'link'
+      ? { kind: 'symlink', target: n.target }
+      : n.kind === 'absent'
+        ? { kind: 'absent' }
+        : n.kind === 'blocked'
+          ? { kind: 'other' }
+          : { kind: n.kind };
   return {
     description: `a sandbox over ${host.description}`,
     knowsFacts: true,
@@ -180,7 +208,13 @@ function lookupIn(sandbox: ReturnType<typeof sandboxView>, path: string): Lookup
  * path (relative to `cwd`), any other name is looked up along PATH; what it
  * finds must be executable, as `host` says.
  */
-export function findCommand(ops: readonly ViewMount[], command: string, env: { PATH?: string | undefined }, cwd: string, host: FsView): Lookup {
+export function findCommand(
+  ops: readonly ViewMount[],
+  command: string,
+  env: { PATH?: string | undefined },
+  cwd: string,
+  host: FsView,
+): Lookup {
   if (command === '') return { found: false, reason: 'the command name is empty' };
   const sandbox = sandboxView(ops, host);
   const executable = (r: Lookup): boolean => r.found && sandbox.executable(r.hostPath) === 'yes';
@@ -198,5 +232,8 @@ export function findCommand(ops: readonly ViewMount[], command: string, env: { P
     if (executable(r)) return r;
     if (r.found) reasons.push(`${abs}: not executable`);
   }
-  return { found: false, reason: `${command} is not on PATH inside the sandbox (${dirs.filter(Boolean).join(':')})${reasons.length ? `; ${reasons.join('; ')}` : ''}` };
+  return {
+    found: false,
+    reason: `${command} is not on PATH inside the sandbox (${dirs.filter(Boolean).join(':')})${reasons.length ? `; ${reasons.join('; ')}` : ''}`,
+  };
 }

@@ -34,7 +34,16 @@ export interface NotTaken {
 }
 
 /** Filters whose value is a string literal; `target` and `vnode-type` take a symbol, `regex` a regex literal, `require-all` filters. */
-const stringFilters = ['literal', 'subpath', 'sysctl-name', 'sysctl-name-prefix', 'global-name', 'iokit-registry-entry-class', 'ipc-posix-name', 'extension'] as const;
+const stringFilters = [
+  'literal',
+  'subpath',
+  'sysctl-name',
+  'sysctl-name-prefix',
+  'global-name',
+  'iokit-registry-entry-class',
+  'ipc-posix-name',
+  'extension',
+] as const;
 
 function renderFilter(f: BaselineFilter): string {
   const keys = Object.keys(f);
@@ -56,7 +65,8 @@ function checked(rules: readonly BaselineRule[], where: string): readonly Baseli
     if (!r.reason || /[\n\r]/.test(r.reason)) throw new Error(`every ${where} rule needs a one-line reason`);
     if (r.operations.length === 0) throw new Error(`${where} rule "${r.reason}" names no operation`);
     if (!r.sources?.length) throw new Error(`${where} rule "${r.reason}" names no source`);
-    for (const s of r.sources) if (!(s in baselineSources)) throw new Error(`${where} rule "${r.reason}": unknown source ${JSON.stringify(s)}`);
+    for (const s of r.sources)
+      if (!(s in baselineSources)) throw new Error(`${where} rule "${r.reason}": unknown source ${JSON.stringify(s)}`);
   }
   return rules;
 }
@@ -78,9 +88,20 @@ export function renderRule(r: BaselineRule): string {
 }
 
 /** The rendered baseline: for each rule, its reason and its SBPL text. */
-export const renderedBaseline: readonly { readonly reason: string; readonly sbpl: string }[] = baselineRules.map((r) => ({ reason: r.reason, sbpl: renderRule(r) }));
+export const renderedBaseline: readonly { readonly reason: string; readonly sbpl: string }[] = baselineRules.map((r) => ({
+  reason: r.reason,
+  sbpl: renderRule(r),
+}));
 
 /** The paths the baseline names (literal and subpath filters, regex prefixes), for path resolution. */
 const pathsOf = (f: BaselineFilter): string[] =>
-  'literal' in f ? [f.literal] : 'subpath' in f ? [f.subpath] : 'regex' in f ? [f.regex.prefix] : 'require-all' in f ? f['require-all'].flatMap(pathsOf) : [];
+  'literal' in f
+    ? [f.literal]
+    : 'subpath' in f
+      ? [f.subpath]
+      : 'regex' in f
+        ? [f.regex.prefix]
+        : 'require-all' in f
+          ? f['require-all'].flatMap(pathsOf)
+          : [];
 export const baselinePaths: readonly string[] = baselineRules.flatMap((r) => (r.filters ?? []).flatMap(pathsOf));

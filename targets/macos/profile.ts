@@ -95,7 +95,8 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
   const p = pa.principal;
   const dialect = input.ir.dialect;
   // sandbox-runtime's and Claude Code's settings are enforced by sandbox-runtime, not compiled (app/cli/compile.ts refuses them).
-  if (dialect !== 'box' && dialect !== 'tyba') throw new TargetError(`a ${dialect} settings file is enforced by sandbox-runtime itself: boxwright compiles Box and TYBA configs`);
+  if (dialect !== 'box' && dialect !== 'tyba')
+    throw new TargetError(`a ${dialect} settings file is enforced by sandbox-runtime itself: boxwright compiles Box and TYBA configs`);
   const tyba = dialect === 'tyba';
   const out: string[] = [];
   const emit = (e: Entry): void => {
@@ -105,7 +106,9 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
   // ---- header
   for (const line of headerLines(input)) out.push(`;; ${commentText(line)}`);
   const declared = p.kind === 'agent' ? 'the agent' : p.kind === 'tool' ? 'a tool' : 'a local MCP server';
-  out.push(`;; principal: ${commentText(p.id)} (${declared}${tyba ? ', TYBA session' : `, config line ${p.span.start.line}`}); each principal runs in its own sandbox`);
+  out.push(
+    `;; principal: ${commentText(p.id)} (${declared}${tyba ? ', TYBA session' : `, config line ${p.span.start.line}`}); each principal runs in its own sandbox`,
+  );
   out.push(`;; dialect: ${input.ir.dialect}`);
   out.push('(version 1)', '(deny default)', '');
 
@@ -142,36 +145,52 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
    * grant means what the model says whatever the order.
    */
   function lowerHostTrusted(): void {
-    const lifts = pa.grants.filter((ga) => ga.applies.macos && ga.grant.path && (ga.grant.access === 'write' || ga.grant.access === 'read-write')).map((ga) => ga.grant);
+    const lifts = pa.grants
+      .filter((ga) => ga.applies.macos && ga.grant.path && (ga.grant.access === 'write' || ga.grant.access === 'read-write'))
+      .map((ga) => ga.grant);
     // One rule per write tree for the paths no write grant lies inside, each filter with what it is; one each for the others.
     const plain = new Map<string, { comment: string; filters: string[] }>();
     // In the config's order of the write trees, then by the path inside each: an order no spelling of the paths changes.
     const offset = (g: Grant | undefined): number => (g ? g.span.start.offset : -1);
-    const inside = (ta: (typeof pa.hostTrusted)[number]): string => (ta.under ? ta.trusted.path.slice(ta.under.path!.length) : ta.trusted.path);
-    const ordered = [...pa.hostTrusted].sort((a, b) => offset(a.under) - offset(b.under) || (inside(a) < inside(b) ? -1 : inside(a) > inside(b) ? 1 : 0));
+    const inside = (ta: (typeof pa.hostTrusted)[number]): string =>
+      ta.under ? ta.trusted.path.slice(ta.under.path!.length) : ta.trusted.path;
+    const ordered = [...pa.hostTrusted].sort(
+      (a, b) => offset(a.under) - offset(b.under) || (inside(a) < inside(b) ? -1 : inside(a) > inside(b) ? 1 : 0),
+    );
     for (const ta of ordered) {
       if (ta.state.macos !== 'read-only') continue;
       const path = ta.trusted.path;
       const at = ta.under ? origin(ta.under) : 'implicit';
       for (const dir of [path, ...(ta.missingParents ?? [])]) {
-        const what = dir === path ? ta.trusted.entry.id : `a missing parent of ${commentText(path)}, or it could be made elsewhere and renamed into place`;
+        const what =
+          dir === path
+            ? ta.trusted.entry.id
+            : `a missing parent of ${commentText(path)}, or it could be made elsewhere and renamed into place`;
         const within = lifts.filter((g) => g.path !== dir && isUnder(g.path!, dir));
         if (!within.length) {
-          const group = plain.get(at) ?? { comment: `${at}: the host-trusted paths inside it, neither written nor created (host-trusted-path)`, filters: [] };
+          const group = plain.get(at) ?? {
+            comment: `${at}: the host-trusted paths inside it, neither written nor created (host-trusted-path)`,
+            filters: [],
+          };
           group.filters.push(`  ${filterFor(dir, 'tree')} ;; ${what}`);
           plain.set(at, group);
           continue;
         }
         const sbpl = `(deny file-write* (require-all ${filterFor(dir, 'tree')}${within.map((g) => ` (require-not ${filterFor(g.path!, g.scope)})`).join('')}))`;
-        add('6) denies', { comment: `${at}: the host-trusted ${sbplString(dir)} (${what}), neither written nor created, but for the write grants inside it, which name it (host-trusted-path)`, sbpl });
+        add('6) denies', {
+          comment: `${at}: the host-trusted ${sbplString(dir)} (${what}), neither written nor created, but for the write grants inside it, which name it (host-trusted-path)`,
+          sbpl,
+        });
       }
       for (const a of ta.pinnedAncestors?.macos ?? [])
-        add('6) denies', { comment: `${at}: an ancestor of the host-trusted ${sbplString(path)}: not renamed or removed (host-trusted-path)`, sbpl: `(deny file-write-unlink ${filterFor(a, 'file')})` });
+        add('6) denies', {
+          comment: `${at}: an ancestor of the host-trusted ${sbplString(path)}: not renamed or removed (host-trusted-path)`,
+          sbpl: `(deny file-write-unlink ${filterFor(a, 'file')})`,
+        });
     }
     // The closing parenthesis has a line of its own: a trailing comment runs to the end of its line.
     for (const g of plain.values()) add('6) denies', { comment: g.comment, sbpl: `(deny file-write*\n${g.filters.join('\n')}\n)` });
   }
-
 
   function lowerGrant(ga: GrantAccess): void {
     const g = ga.grant;
@@ -199,7 +218,10 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
       // (file-write-unlink of the old name) would carry the denied path out
       // from under this rule. As sandbox-runtime does.
       for (const a of ga.pinnedAncestors?.macos ?? [])
-        add('6) denies', { comment: `${origin(g)}; an ancestor of the denied path: not renamed or removed (deny-ancestors-pinned)`, sbpl: `(deny file-write-unlink ${filterFor(a, 'file')})` });
+        add('6) denies', {
+          comment: `${origin(g)}; an ancestor of the denied path: not renamed or removed (deny-ancestors-pinned)`,
+          sbpl: `(deny file-write-unlink ${filterFor(a, 'file')})`,
+        });
       return; // a deny needs no path resolution
     }
     if (asks.kind !== 'access') throw new TargetError(`${origin(g)}: no Seatbelt rule gives ${asks.kind}`);
@@ -215,13 +237,17 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
     if (asks.meta && !asks.names) add('4) metadata', { comment, sbpl: `(allow ${META_OPS} ${filter})` });
     // An exec grant of a directory grants its tree (the IR makes it a tree grant), as the model says; a tool
     // runs helpers and loads built code from its content grants where the model's note says so.
-    if (asks.exec || ga.notes.macos?.kind === 'tool-helper-exec') add('5) exec', { comment, sbpl: `(allow process-exec file-map-executable ${filter})` });
+    if (asks.exec || ga.notes.macos?.kind === 'tool-helper-exec')
+      add('5) exec', { comment, sbpl: `(allow process-exec file-map-executable ${filter})` });
     if (!g.implicit?.parameter) resolves(componentsLeadingTo(g.path), g.implicit ? 'implicit grants' : g.span.start.line);
   }
 
   // TYBA's platforms page: its Seatbelt denies the listed secrets whatever read_allow says (denials beat permissions).
   if (tyba) {
-    add('4) metadata', { comment: "implicit: tyba dialect: content, not metadata (TYBA's platforms page): existence, size and dates of every path are visible", sbpl: `(allow ${META_OPS})` });
+    add('4) metadata', {
+      comment: "implicit: tyba dialect: content, not metadata (TYBA's platforms page): existence, size and dates of every path are visible",
+      sbpl: `(allow ${META_OPS})`,
+    });
     // The model's list of the secrets macOS closes (AccessModel.secrets), which its cells deny.
     for (const s of input.access.secrets.macos)
       add('6) denies', {
@@ -230,15 +256,23 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
       });
   }
   // The workspace grants no content, but the program starts there: its own properties, and the way to it.
-  if (p.workspace?.path) resolves([...componentsLeadingTo(p.workspace.path), p.workspace.path], `workspace (config line ${p.workspace.span.start.line})`);
+  if (p.workspace?.path)
+    resolves([...componentsLeadingTo(p.workspace.path), p.workspace.path], `workspace (config line ${p.workspace.span.start.line})`);
 
   // ---- path resolution
   out.push(BANNER.resolution);
   if (tyba) out.push(';; (none needed: tyba allows file-read-metadata everywhere, section 4)');
   else {
     const fixed = new Set(baselinePaths.flatMap(componentsLeadingTo));
-    out.push(';; path resolution: programs stat each directory of a path they resolve (realpath, getcwd); metadata only, no listing, no content');
-    out.push(`(allow ${META_OPS}\n${[...fixed].sort(byCodeUnits).map((d) => `  (literal ${sbplString(d)})`).join('\n')})`);
+    out.push(
+      ';; path resolution: programs stat each directory of a path they resolve (realpath, getcwd); metadata only, no listing, no content',
+    );
+    out.push(
+      `(allow ${META_OPS}\n${[...fixed]
+        .sort(byCodeUnits)
+        .map((d) => `  (literal ${sbplString(d)})`)
+        .join('\n')})`,
+    );
     const granted = [...leadsTo.keys()].filter((d) => !fixed.has(d)).sort(byCodeUnits);
     if (granted.length) {
       const toward = (d: string): string => {
@@ -262,12 +296,18 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
     const line = `config line ${p.directNetwork.span.start.line}: direct network exception`;
     // IP peers only: unfiltered, network-outbound would also connect to every unix socket on the machine
     // (ssh-agent, docker.sock), which no file rule guards; a unix socket stays closed, as without the exception.
-    emit({ comment: `${line} (${how}): the gateway policy is bypassed (Box's platform table, direct-network); IP peers only, no unix socket`, sbpl: '(allow network-outbound (remote ip "*:*"))' });
+    emit({
+      comment: `${line} (${how}): the gateway policy is bypassed (Box's platform table, direct-network); IP peers only, no unix socket`,
+      sbpl: '(allow network-outbound (remote ip "*:*"))',
+    });
     emit({ comment: `${line}: its IP sockets`, sbpl: '(allow system-socket (socket-domain AF_INET) (socket-domain AF_INET6))' });
     for (const r of directNetworkRules) emit({ comment: `${line}: ${r.reason}`, sbpl: renderRule(r) });
   } else {
     const port = gatewayPort(input);
-    emit({ comment: `gateway: the host product's gateway on loopback, port ${port} (--gateway-port, default ${DEFAULT_GATEWAY_PORT}); its policy decides each request`, sbpl: `(allow network-outbound (remote ip ${sbplString(`localhost:${port}`)}))` });
+    emit({
+      comment: `gateway: the host product's gateway on loopback, port ${port} (--gateway-port, default ${DEFAULT_GATEWAY_PORT}); its policy decides each request`,
+      sbpl: `(allow network-outbound (remote ip ${sbplString(`localhost:${port}`)}))`,
+    });
   }
   out.push('');
 

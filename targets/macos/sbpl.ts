@@ -22,8 +22,12 @@ const loneSurrogate = /[\uD800-\uDFFF]/u;
  */
 export function sbplString(value: string): string {
   const control = controlCharacter(value);
-  if (control) throw new UnrepresentableError(`refusing to write ${JSON.stringify(value)} into a Seatbelt profile: it holds the control character ${control}`);
-  if (loneSurrogate.test(value)) throw new UnrepresentableError(`refusing to write ${JSON.stringify(value)} into a Seatbelt profile: it holds a lone UTF-16 surrogate`);
+  if (control)
+    throw new UnrepresentableError(
+      `refusing to write ${JSON.stringify(value)} into a Seatbelt profile: it holds the control character ${control}`,
+    );
+  if (loneSurrogate.test(value))
+    throw new UnrepresentableError(`refusing to write ${JSON.stringify(value)} into a Seatbelt profile: it holds a lone UTF-16 surrogate`);
   return `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 }
 
@@ -38,8 +42,10 @@ const regexMeta = /[\\^$.|?*+()[\]{}]/g;
  * double quote at all, so neither part may.
  */
 export function sbplRegex(prefix: string, rest: string): string {
-  if (controlCharacter(prefix) || prefix.includes('"')) throw new Error(`baseline regex prefix ${JSON.stringify(prefix)} cannot be written as an SBPL regex literal`);
-  if (!/^[-[\]0-9a-zA-Z+*?$]*$/.test(rest)) throw new Error(`baseline regex tail ${JSON.stringify(rest)} uses characters outside [-[]0-9a-zA-Z+*?$]`);
+  if (controlCharacter(prefix) || prefix.includes('"'))
+    throw new Error(`baseline regex prefix ${JSON.stringify(prefix)} cannot be written as an SBPL regex literal`);
+  if (!/^[-[\]0-9a-zA-Z+*?$]*$/.test(rest))
+    throw new Error(`baseline regex tail ${JSON.stringify(rest)} uses characters outside [-[]0-9a-zA-Z+*?$]`);
   return `#"^${prefix.replace(regexMeta, (c) => `\\${c}`)}${rest}"`;
 }
 
@@ -49,7 +55,10 @@ export function sbplRegex(prefix: string, rest: string): string {
  * early and the rest of the text cannot become SBPL.
  */
 export function commentText(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]/g, (c) => `\\u{${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}}`);
+  return text.replace(
+    /[\u0000-\u001f\u007f\u0085\u2028\u2029]/g,
+    (c) => `\\u{${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}}`,
+  );
 }
 
 /** An SBPL operation or symbol name from boxwright's own data (`file-read*`, `same-sandbox`, `CHARACTER-DEVICE`, `AF_INET`): checked, never user text. */

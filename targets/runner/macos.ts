@@ -42,7 +42,11 @@ const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
  * which the user's other programs share. The command gets it as TMPDIR;
  * sandbox-exec is given its canonical spelling (/private/var/…).
  */
-export function sessionSetup(dialect: Dialect, dir: string, env: Readonly<Record<string, string>>): { params: Record<string, string>; env: Record<string, string> } {
+export function sessionSetup(
+  dialect: Dialect,
+  dir: string,
+  env: Readonly<Record<string, string>>,
+): { params: Record<string, string>; env: Record<string, string> } {
   if (dialect !== 'tyba') return { params: {}, env: { ...env } };
   const temp = join(dir, 'tmp');
   mkdirSync(temp, { mode: 0o700 });

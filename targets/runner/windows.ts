@@ -29,10 +29,13 @@ export function windowsRunMessage(plan: AclPlan): string {
   const out: string[] = [];
   const config = plan.header.config;
   out.push(`boxwright run: Windows ACL plan for ${config} (sha256 ${plan.header.configSha256})`);
-  if (plan.header.forced) out.push('WARNING: compiled with --force although Windows REFUSES this config; the plan does not enforce what it asks.');
+  if (plan.header.forced)
+    out.push('WARNING: compiled with --force although Windows REFUSES this config; the plan does not enforce what it asks.');
   out.push('');
   const t = plan.token;
-  out.push(`token: ${t.type}, Integrity Level ${t.integrityLevel} (${t.integrityLevelSid}), ${t.flags.join(', ')}; one synthetic session SID per principal:`);
+  out.push(
+    `token: ${t.type}, Integrity Level ${t.integrityLevel} (${t.integrityLevelSid}), ${t.flags.join(', ')}; one synthetic session SID per principal:`,
+  );
   if (!plan.principals.length) out.push('  (no principal: nothing would run)');
   plan.principals.forEach((p, i) => out.push(`  ${i + 1}. ${p.id}  ${p.sessionSid}`));
   out.push('');
@@ -40,15 +43,19 @@ export function windowsRunMessage(plan: AclPlan): string {
   for (const s of plan.steps) {
     const where = s.configLine === null ? 'implicit' : `line ${s.configLine}`;
     const who = s.principal === '*' ? 'every principal' : s.principal;
-    out.push(`  ${s.id}  ${s.action.padEnd(11)}  ${s.path}  ${s.sddl}${s.fileSddl ? ` (files: ${s.fileSddl})` : ''}${s.recursive ? ', recursively, file by file' : ''}  [${who}, ${where}]`);
+    out.push(
+      `  ${s.id}  ${s.action.padEnd(11)}  ${s.path}  ${s.sddl}${s.fileSddl ? ` (files: ${s.fileSddl})` : ''}${s.recursive ? ', recursively, file by file' : ''}  [${who}, ${where}]`,
+    );
   }
   if (plan.leftOut.length) {
     out.push('', `left out of the plan (${plan.leftOut.length}):`);
-    for (const l of plan.leftOut) out.push(`  ${l.configLine === null ? 'implicit' : `line ${l.configLine}`}  ${l.source} ${l.posixPath ?? l.written}: ${l.reason}`);
+    for (const l of plan.leftOut)
+      out.push(`  ${l.configLine === null ? 'implicit' : `line ${l.configLine}`}  ${l.source} ${l.posixPath ?? l.written}: ${l.reason}`);
   }
   if (plan.noEffect.length) {
     out.push('', `no effect on Windows (${plan.noEffect.length}):`);
-    for (const n of plan.noEffect) out.push(`  ${n.configLine === null ? 'implicit' : `line ${n.configLine}`}  ${n.source} ${n.written}: ${n.reason}`);
+    for (const n of plan.noEffect)
+      out.push(`  ${n.configLine === null ? 'implicit' : `line ${n.configLine}`}  ${n.source} ${n.written}: ${n.reason}`);
   }
   out.push('', 'reads stay open: everything not labelled deny-read is readable by the sandbox.');
   if (plan.readable.length) {

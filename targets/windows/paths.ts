@@ -8,7 +8,9 @@ import { toWindows as mapToWindows, type WindowsPath, type WindowsUnmapped } fro
 export { windowsNameProblem } from '../../compiler/paths/index.js';
 export type { WindowsPath };
 
-export type Mapping = { readonly ok: true; readonly path: WindowsPath } | { readonly ok: false; readonly reason: string; readonly why: WindowsUnmapped };
+export type Mapping =
+  | { readonly ok: true; readonly path: WindowsPath }
+  | { readonly ok: false; readonly reason: string; readonly why: WindowsUnmapped };
 
 /** The plan's words for a path left out. */
 export function unmappedReason(why: WindowsUnmapped): string {

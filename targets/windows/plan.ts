@@ -181,7 +181,9 @@ function lowerPrincipal(
         });
         continue;
       }
-      denies.push(denyStep(o, posixPath, mapped.path, g.implicit ? `${g.implicit.reason}: labelled deny-read` : `the config denies it to ${who(p)}`));
+      denies.push(
+        denyStep(o, posixPath, mapped.path, g.implicit ? `${g.implicit.reason}: labelled deny-read` : `the config denies it to ${who(p)}`),
+      );
       continue;
     }
     if (cell.kind !== 'access' || !cell.write) {
@@ -231,7 +233,8 @@ function lowerPrincipal(
       source: 'workspace',
       written: w.written,
       path: mapped?.ok ? mapped.path.spelled : null,
-      reason: 'the initial directory: grants no content; on Windows it is readable like everything else and writable only where a write grant covers it',
+      reason:
+        'the initial directory: grants no content; on Windows it is readable like everything else and writable only where a write grant covers it',
       ruleId: WORKSPACE_NO_CONTENT,
     });
   }
@@ -257,7 +260,6 @@ function noEffectReason(ga: GrantAccess): string {
         : 'reads are open on Windows: everything it grants is already readable, nothing to grant';
   }
 }
-
 
 const depthOf = (p: string | null): number => (p === null ? 0 : p.split('/').length);
 
@@ -297,12 +299,21 @@ function hostTrustedSteps(input: CompileInput, writes: readonly Draft[], leftOut
     if (!inside(w.posixPath)) continue;
     drafts.push(
       w.action === 'label-low' && w.sddl === lowLabelTree
-        ? { ...w, fileSddl: lowLabelFile, recursive: true, perFile: true, why: `${w.why}; inside a host-trusted path, set file by file over its read-only labels (the grant names it: host-trusted-path)` }
+        ? {
+            ...w,
+            fileSddl: lowLabelFile,
+            recursive: true,
+            perFile: true,
+            why: `${w.why}; inside a host-trusted path, set file by file over its read-only labels (the grant names it: host-trusted-path)`,
+          }
         : w,
     );
   }
   // Shallowest first; at one depth the label before the writes (a stable sort keeps that order).
-  const trusted = drafts.map((d, i) => ({ d, i })).sort((a, b) => depthOf(a.d.posixPath) - depthOf(b.d.posixPath) || a.i - b.i).map((x) => x.d);
+  const trusted = drafts
+    .map((d, i) => ({ d, i }))
+    .sort((a, b) => depthOf(a.d.posixPath) - depthOf(b.d.posixPath) || a.i - b.i)
+    .map((x) => x.d);
   return { before: writes.filter((w) => !inside(w.posixPath)), trusted };
 }
 
@@ -324,14 +335,19 @@ function denyStep(o: Origin, posixPath: string | null, path: WindowsPath, what: 
 export function buildPlan(input: CompileInput): AclPlan {
   const dialect = input.access.ir.dialect;
   // sandbox-runtime's and Claude Code's settings are enforced by sandbox-runtime, not compiled (app/cli/compile.ts refuses them).
-  if (dialect !== 'box' && dialect !== 'tyba') throw new TargetError(`a ${dialect} settings file is enforced by sandbox-runtime itself: boxwright compiles Box and TYBA configs`);
+  if (dialect !== 'box' && dialect !== 'tyba')
+    throw new TargetError(`a ${dialect} settings file is enforced by sandbox-runtime itself: boxwright compiles Box and TYBA configs`);
   const { ir } = input;
   const home = ir.home;
   const writes: Draft[] = [];
   const denies: Draft[] = [];
   const leftOut: LeftOut[] = [];
   const noEffect: NoEffect[] = [];
-  const principals: PlanPrincipal[] = input.access.principals.map((pa, i) => ({ id: pa.principal.id, kind: pa.principal.kind, sessionSid: sessionSidPlaceholder(i + 1) }));
+  const principals: PlanPrincipal[] = input.access.principals.map((pa, i) => ({
+    id: pa.principal.id,
+    kind: pa.principal.kind,
+    sessionSid: sessionSidPlaceholder(i + 1),
+  }));
   // The secrets are labelled for every principal: a label is a property of
   // the file, and the mechanism closes them whatever the config says. With no
   // principal nothing runs, and nothing is labelled.
@@ -341,9 +357,17 @@ export function buildPlan(input: CompileInput): AclPlan {
     for (const c of input.access.secrets.windows) {
       const w = c.spelling;
       if (w) {
-        const o: Origin = { principal: '*', configLine: null, implicit: `where ${w.tool} keeps ${w.of} on Windows (${w.source})`, source: 'secret', written: w.windows };
+        const o: Origin = {
+          principal: '*',
+          configLine: null,
+          implicit: `where ${w.tool} keeps ${w.of} on Windows (${w.source})`,
+          source: 'secret',
+          written: w.windows,
+        };
         const root = /^%[A-Z]+%/.exec(w.windows)![0];
-        denies.push(denyStep(o, c.path, { root, rest: w.windows.slice(root.length), spelled: w.windows }, `where ${w.tool} keeps ${w.of} on Windows`));
+        denies.push(
+          denyStep(o, c.path, { root, rest: w.windows.slice(root.length), spelled: w.windows }, `where ${w.tool} keeps ${w.of} on Windows`),
+        );
         continue;
       }
       const mapped = toWindows(c.path, home);
@@ -382,7 +406,13 @@ export function buildPlan(input: CompileInput): AclPlan {
   // The model's known credential files that principals read on Windows (AccessModel.windowsReadable).
   const readable: Readable[] = input.access.windowsReadable.map(({ credential: c, readableBy }) => {
     const mapped = toWindows(c.path, home);
-    return { location: c.written, posixPath: c.path, path: mapped.ok ? mapped.path.spelled : null, existence: c.existence as Readable['existence'], readableBy };
+    return {
+      location: c.written,
+      posixPath: c.path,
+      path: mapped.ok ? mapped.path.spelled : null,
+      existence: c.existence as Readable['existence'],
+      readableBy,
+    };
   });
   return {
     header: {
@@ -401,7 +431,8 @@ export function buildPlan(input: CompileInput): AclPlan {
     token: {
       ...tokenTemplate,
       sessionSid: sessionSidPattern,
-      restrictingSids: 'the principal\'s own session SID (principals[].sessionSid): a write-restricted token writes only where an ACE allows that SID',
+      restrictingSids:
+        "the principal's own session SID (principals[].sessionSid): a write-restricted token writes only where an ACE allows that SID",
     },
     principals,
     readModel: 'open',
@@ -409,7 +440,10 @@ export function buildPlan(input: CompileInput): AclPlan {
     leftOut,
     noEffect,
     readable,
-    notes: [...notes(ir.fs.knowsFacts, readable.length, input.access.secrets.windows), ...(steps.some((st) => st.action === 'label-read-only') ? [HOST_TRUSTED_NOTE] : [])],
+    notes: [
+      ...notes(ir.fs.knowsFacts, readable.length, input.access.secrets.windows),
+      ...(steps.some((st) => st.action === 'label-read-only') ? [HOST_TRUSTED_NOTE] : []),
+    ],
   };
 }
 
@@ -422,7 +456,11 @@ function notes(knowsFacts: boolean, readable: number, secrets: readonly ClosedSe
   const spellings = secrets.flatMap((c) => (c.spelling ? [c.spelling.windows] : []));
   return [
     `Reads are open on Windows: the restricted token at Integrity Level Low confines writes, not reads. Only the ${listed} secret locations TYBA's platforms page lists (and the ${spellings.length} other places Windows tools keep them: ${spellings.join(', ')}), TYBA's data directory and the config's existing deny entries are labelled deny-read; every other file the user can read, the sandbox reads too: ${
-      readable ? 'the credential files under `readable`, ' : knowsFacts ? '' : 'credential files wherever they exist (the filesystem view knows no paths), '
+      readable
+        ? 'the credential files under `readable`, '
+        : knowsFacts
+          ? ''
+          : 'credential files wherever they exist (the filesystem view knows no paths), '
     }the .env of any other project, any other repository, Documents, Desktop. If the agent must see nothing beyond the project, use macOS or Linux.`,
     'Labels are properties of files, not of a principal: a deny-read label shuts the path to every principal (and every other Low-integrity process), not only to the one whose entry asked for it; a Low label on a write tree lets any low-integrity process write there where the DACL allows it.',
     'Deny-read labels are applied file by file to what exists when apply.ps1 runs. Files created later inside a labelled directory are covered only through inheritance (OICI); a file moved in from elsewhere on the same volume keeps its own descriptor and is not covered. Links and junctions inside a labelled tree are skipped, not followed: their targets are not labelled.',

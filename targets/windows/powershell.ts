@@ -18,7 +18,8 @@ const singleQuotes = /['\u2018\u2019\u201a\u201b]/g;
 
 /** A PowerShell single-quoted literal holding exactly `value`. */
 export function psQuote(value: string): string {
-  if (/[\u0000-\u001f\u007f]/.test(value)) throw new Error(`a PowerShell literal cannot hold a control character: ${JSON.stringify(value)}`);
+  if (/[\u0000-\u001f\u007f]/.test(value))
+    throw new Error(`a PowerShell literal cannot hold a control character: ${JSON.stringify(value)}`);
   return `'${value.replace(singleQuotes, '$&$&')}'`;
 }
 
@@ -51,7 +52,10 @@ function pathExpression(path: string): string {
 }
 
 function stepTitle(s: PlanStep): string {
-  const where = s.configLine === null ? `implicit: ${s.source === 'secret' ? "TYBA's secret list (its platforms page)" : (s.implicit ?? s.source)}` : `config line ${s.configLine} (\`${s.source}\`)`;
+  const where =
+    s.configLine === null
+      ? `implicit: ${s.source === 'secret' ? "TYBA's secret list (its platforms page)" : (s.implicit ?? s.source)}`
+      : `config line ${s.configLine} (\`${s.source}\`)`;
   const who = s.principal === '*' ? 'every principal' : s.principal;
   return `${s.id} · ${s.action} · ${who} · ${where}`;
 }
@@ -221,7 +225,7 @@ export function renderApply(plan: AclPlan): string {
   const n = plan.principals.length;
   const out: string[] = [
     ...header(plan, [
-      'apply.ps1 applies the Windows ACL plan of this config (acl-plan.json beside it). It changes security descriptors only and launches nothing: the host product then starts each principal under a restricted token (Integrity Level Low; DISABLE_MAX_PRIVILEGE, LUA_TOKEN, WRITE_RESTRICTED) whose restricting SID is that principal\'s session SID.',
+      "apply.ps1 applies the Windows ACL plan of this config (acl-plan.json beside it). It changes security descriptors only and launches nothing: the host product then starts each principal under a restricted token (Integrity Level Low; DISABLE_MAX_PRIVILEGE, LUA_TOKEN, WRITE_RESTRICTED) whose restricting SID is that principal's session SID.",
       '',
       n
         ? `-SessionSid: one synthetic SID (S-1-5-21-…) per principal, each its own, in this order (a comma-separated list also works from powershell -File):`
@@ -229,7 +233,9 @@ export function renderApply(plan: AclPlan): string {
     ]),
     ...principalTable(plan),
     '#',
-    ...comment('Before each change the previous descriptor (DACL or label) of every object it touches is saved under -BackupDir; undo.ps1 restores them. -WhatIf shows each change without making it. apply.ps1 refuses to run over backups that undo.ps1 has not restored.'),
+    ...comment(
+      'Before each change the previous descriptor (DACL or label) of every object it touches is saved under -BackupDir; undo.ps1 restores them. -WhatIf shows each change without making it. apply.ps1 refuses to run over backups that undo.ps1 has not restored.',
+    ),
     '#',
     ...plan.notes.flatMap((note, i) => [...(i ? ['#'] : []), ...comment(note)]),
     '#',
@@ -245,14 +251,14 @@ export function renderApply(plan: AclPlan): string {
     '# ---- session SIDs ---------------------------------------------------------',
     `$principals = @(${plan.principals.map((p) => psQuote(p.id)).join(', ')})`,
     "$sids = @($SessionSid | ForEach-Object { $_ -split ',' } | ForEach-Object { $_.Trim() } | Where-Object { $_ })",
-    "if ($sids.Count -ne $principals.Count) { throw \"-SessionSid needs $($principals.Count) SID(s), one per principal in this order: $($principals -join ', ')\" }",
-    "foreach ($sid in $sids) { if ($sid -notmatch '^S-1-[0-9]+(-[0-9]+)+$') { throw \"not a SID: $sid\" } }",
+    'if ($sids.Count -ne $principals.Count) { throw "-SessionSid needs $($principals.Count) SID(s), one per principal in this order: $($principals -join \', \')" }',
+    'foreach ($sid in $sids) { if ($sid -notmatch \'^S-1-[0-9]+(-[0-9]+)+$\') { throw "not a SID: $sid" } }',
     "if (@($sids | Sort-Object -Unique).Count -ne $sids.Count) { throw 'each principal needs its own session SID' }",
     '',
     '# ---- backups --------------------------------------------------------------',
     'if (-not $WhatIfPreference) {',
-    "  if (Test-Path -LiteralPath $BackupDir) {",
-    "    if (@(Get-ChildItem -LiteralPath $BackupDir -Filter '*.clixml').Count -gt 0) { throw \"$BackupDir holds backups of an earlier apply: run undo.ps1 first\" }",
+    '  if (Test-Path -LiteralPath $BackupDir) {',
+    '    if (@(Get-ChildItem -LiteralPath $BackupDir -Filter \'*.clixml\').Count -gt 0) { throw "$BackupDir holds backups of an earlier apply: run undo.ps1 first" }',
     '  } else { [System.IO.Directory]::CreateDirectory($BackupDir) | Out-Null }',
     '}',
     '',
@@ -296,7 +302,12 @@ export function renderUndo(plan: AclPlan): string {
     `# ---- steps, last first (${plan.steps.length}) ${'-'.repeat(Math.max(0, 50 - String(plan.steps.length).length))}`,
   ];
   for (const s of [...plan.steps].reverse()) {
-    out.push('', ...comment(`undo ${stepTitle(s)}: restore the saved ${s.undo.section === 'dacl' ? 'DACL' : 'mandatory label'}${s.perFile ? ' of each object' : ''}`));
+    out.push(
+      '',
+      ...comment(
+        `undo ${stepTitle(s)}: restore the saved ${s.undo.section === 'dacl' ? 'DACL' : 'mandatory label'}${s.perFile ? ' of each object' : ''}`,
+      ),
+    );
     out.push(`$path = ${pathExpression(s.path)}`);
     out.push(`Restore-BwStep -Id ${psQuote(s.id)} -Section ${psQuote(s.undo.section)} -Path $path`);
   }

@@ -68,10 +68,20 @@ describe("the CLI's bundles", () => {
     const inputs = (name: string): string[] => Object.keys(meta[name]!.inputs);
     const lint = inputs('lint.cjs');
     for (const c of LIGHT_COMMANDS) assert.ok(lint.includes(`dist/app/cli/${c}.js`), `lint.cjs holds the ${c} command`);
-    for (const c of ['compile', 'explain', 'run', 'doctor', 'diff']) assert.ok(!lint.includes(`dist/app/cli/${c}.js`), `lint.cjs has no ${c} command`);
+    for (const c of ['compile', 'explain', 'run', 'doctor', 'diff'])
+      assert.ok(!lint.includes(`dist/app/cli/${c}.js`), `lint.cjs has no ${c} command`);
     // What a lint needs of them: the host's Landlock ABI (landlock-unavailable), probed through the launcher's helper program.
-    const probe = ['dist/app/sandbox/landlock-abi.js', 'dist/app/sandbox/cache-dir.js', 'dist/targets/linux/launcher/index.js', 'dist/targets/linux/launcher/launch-file.js', 'dist/targets/linux/arch.js'];
-    assert.deepEqual(lint.filter((f) => /^dist\/(targets|app\/sandbox)\//.test(f) && !probe.includes(f)), []);
+    const probe = [
+      'dist/app/sandbox/landlock-abi.js',
+      'dist/app/sandbox/cache-dir.js',
+      'dist/targets/linux/launcher/index.js',
+      'dist/targets/linux/launcher/launch-file.js',
+      'dist/targets/linux/arch.js',
+    ];
+    assert.deepEqual(
+      lint.filter((f) => /^dist\/(targets|app\/sandbox)\//.test(f) && !probe.includes(f)),
+      [],
+    );
     // The full bundle does hold them: the test would see a broken plugin that drops everything.
     assert.ok(inputs('boxwright.cjs').some((f) => f.startsWith('dist/targets/linux/')));
     assert.ok(inputs('boxwright.cjs').includes('dist/app/cli/compile.js'));
@@ -85,7 +95,11 @@ describe("the CLI's bundles", () => {
     assert.deepEqual(JSON.parse(`[${listed[1]!.replaceAll("'", '"')}]`), LIGHT_COMMANDS);
     // The wrong bundle for a command: exit 2 and one line that says so, never a stack trace.
     const lintBundle = join(repoRoot, 'dist', 'cli', 'lint.cjs');
-    const r = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(lintBundle)}).run(['compile', 'x.toml', '--target', 'linux', '--out', 'o'])`], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      ['-e', `require(${JSON.stringify(lintBundle)}).run(['compile', 'x.toml', '--target', 'linux', '--out', 'o'])`],
+      { encoding: 'utf8' },
+    );
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, /^boxwright: internal error: the command module compile is not in dist\/cli\/lint\.cjs/);
   });
@@ -97,12 +111,22 @@ describe('esbuild plugins of the CLI bundle', () => {
 
   const bundle = async (name: string, plugins: unknown[]): Promise<(s: string) => number> => {
     const outfile = join(dir, `${name}.mjs`);
-    await esbuild.build({ entryPoints: [stringWidthEntry], bundle: true, format: 'esm', platform: 'node', outfile, plugins, logLevel: 'silent' });
+    await esbuild.build({
+      entryPoints: [stringWidthEntry],
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      outfile,
+      plugins,
+      logLevel: 'silent',
+    });
     return ((await import(pathToFileURL(outfile).href)) as { default: (s: string) => number }).default;
   };
 
   it("lazy-segmenter: string-width's widths are the library's, and no v-flag literal is left to validate at load", async () => {
-    const { lazySegmenter } = (await import(pathToFileURL(join(repoRoot, 'scripts', 'esbuild-plugins.mjs')).href)) as { lazySegmenter: unknown };
+    const { lazySegmenter } = (await import(pathToFileURL(join(repoRoot, 'scripts', 'esbuild-plugins.mjs')).href)) as {
+      lazySegmenter: unknown;
+    };
     const original = await bundle('original', []);
     const lazy = await bundle('lazy', [lazySegmenter]);
     for (const s of SAMPLES) assert.equal(lazy(s), original(s), `width of ${JSON.stringify(s)}`);

@@ -27,11 +27,17 @@ export async function load(url: string, context: unknown, nextLoad: NextLoad): P
   const entry = Object.entries(COUNTED).find(([file]) => url.endsWith(`/dist/${file}`));
   if (!entry || result.source == null) return result;
   const raw = result.source;
-  let source = typeof raw === 'string' ? raw : Buffer.from(raw instanceof ArrayBuffer ? new Uint8Array(raw) : new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength)).toString('utf8');
+  let source =
+    typeof raw === 'string'
+      ? raw
+      : Buffer.from(raw instanceof ArrayBuffer ? new Uint8Array(raw) : new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength)).toString(
+          'utf8',
+        );
   for (const name of entry[1]) {
     const declaration = `export function ${name}(`;
     // Fails loudly rather than count nothing when a function moves or is renamed.
-    if (!source.includes(declaration)) throw new Error(`count-hooks: ${url} no longer declares \`${declaration}…\`: update COUNTED in test/cli/count-hooks.ts`);
+    if (!source.includes(declaration))
+      throw new Error(`count-hooks: ${url} no longer declares \`${declaration}…\`: update COUNTED in test/cli/count-hooks.ts`);
     source =
       source.replace(declaration, `function ${name}$uncounted(`) +
       `\nexport function ${name}(...args) { globalThis.__boxwrightCount?.(${JSON.stringify(name)}); return ${name}$uncounted(...args); }\n`;

@@ -20,11 +20,18 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', GIT_CONFIG_NOSYSTEM: '1', HOME: scratch };
 
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'user.email=ci@boxwright.test', '-c', 'user.name=ci', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8', env });
+  return execFileSync('git', ['-c', 'user.email=ci@boxwright.test', '-c', 'user.name=ci', '-c', 'init.defaultBranch=main', ...args], {
+    cwd,
+    encoding: 'utf8',
+    env,
+  });
 }
 
 function boxwright(cwd: string, args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = finished(spawnSync(process.execPath, [bin, ...args], { cwd, env, encoding: 'utf8', timeout: WAIT_LIMIT_MS }), `boxwright ${args.join(' ')}`);
+  const r = finished(
+    spawnSync(process.execPath, [bin, ...args], { cwd, env, encoding: 'utf8', timeout: WAIT_LIMIT_MS }),
+    `boxwright ${args.join(' ')}`,
+  );
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -68,7 +75,10 @@ describe('diff --git REV on a pull request', () => {
     ]);
     assert.doesNotMatch(r.stdout, /pyproject|agent-settings|has errors|cannot read|cannot show/);
     // A new file is a diff from nothing; a deleted one, a diff to nothing.
-    assert.match(r.stdout, /base:sandbox\/new\.toml \(absent\) → sandbox\/new\.toml\nverdicts\n {2}linux: accepted → refused\nrequested \(the same on every machine\)\n {2}\+ {2}the agent now asks to write ~\/project \(— → w\)\n.*\neffective access\n {2}\+ {2}macos: the agent can now write ~\/project/);
+    assert.match(
+      r.stdout,
+      /base:sandbox\/new\.toml \(absent\) → sandbox\/new\.toml\nverdicts\n {2}linux: accepted → refused\nrequested \(the same on every machine\)\n {2}\+ {2}the agent now asks to write ~\/project \(— → w\)\n.*\neffective access\n {2}\+ {2}macos: the agent can now write ~\/project/,
+    );
     assert.match(r.stdout, /macos, linux: the agent can no longer read ~\/project \(r → —\)/);
   });
 
@@ -87,14 +97,25 @@ describe('diff --git REV on a pull request', () => {
     const deleted = boxwright(repo, ['diff', '--fs', machine, '--git', 'base', 'sandbox/old.toml', '--no-artifacts']);
     assert.equal(deleted.status, 0, deleted.stdout + deleted.stderr);
     assert.match(deleted.stdout, /^base:sandbox\/old\.toml → sandbox\/old\.toml \(deleted\)$/m);
-    assert.equal(boxwright(repo, ['diff', '--fs', machine, '--git', 'base', '--fail-on', 'widen', 'sandbox/new.toml']).status, 1, 'a new config widens access');
+    assert.equal(
+      boxwright(repo, ['diff', '--fs', machine, '--git', 'base', '--fail-on', 'widen', 'sandbox/new.toml']).status,
+      1,
+      'a new config widens access',
+    );
   });
 
   it('a named file that is no config: an error whose suggestion runs', () => {
     const r = boxwright(repo, ['diff', '--fs', machine, '--git', 'base', 'pyproject.toml']);
     assert.equal(r.status, 1);
-    assert.match(r.stdout, /base:pyproject\.toml is not a sandbox config \(no Box, TYBA, sandbox-runtime or Claude Code keys at the top level: `git show base:pyproject\.toml \| boxwright lint -` says so\); nothing to compare/);
-    const suggested = spawnSync('sh', ['-c', `git show base:pyproject.toml | ${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} lint --fs none -`], { cwd: repo, env, encoding: 'utf8' });
+    assert.match(
+      r.stdout,
+      /base:pyproject\.toml is not a sandbox config \(no Box, TYBA, sandbox-runtime or Claude Code keys at the top level: `git show base:pyproject\.toml \| boxwright lint -` says so\); nothing to compare/,
+    );
+    const suggested = spawnSync(
+      'sh',
+      ['-c', `git show base:pyproject.toml | ${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} lint --fs none -`],
+      { cwd: repo, env, encoding: 'utf8' },
+    );
     assert.equal(suggested.status, 1);
     assert.match(suggested.stdout, /<stdin>:1:1 {2}error {2}schema .*not a sandbox configuration/);
   });
@@ -102,7 +123,10 @@ describe('diff --git REV on a pull request', () => {
   it('a bad revision, or no repository: a usage error, said once, exit 2', () => {
     const bad = boxwright(repo, ['diff', '--git', 'no-such-branch']);
     assert.equal(bad.status, 2);
-    assert.equal(bad.stderr, 'boxwright diff: `no-such-branch` is not a revision of this repository (a branch, a tag or a commit: `git log` lists them)\n');
+    assert.equal(
+      bad.stderr,
+      'boxwright diff: `no-such-branch` is not a revision of this repository (a branch, a tag or a commit: `git log` lists them)\n',
+    );
     const option = boxwright(repo, ['diff', '--git=--output=x']);
     assert.equal(option.status, 2);
     assert.match(option.stderr, /is not a revision/);
@@ -110,7 +134,10 @@ describe('diff --git REV on a pull request', () => {
     mkdirSync(outside, { recursive: true });
     const none = boxwright(outside, ['diff', '--git', 'HEAD']);
     assert.equal(none.status, 2);
-    assert.match(none.stderr, /^boxwright diff: `diff --git` compares with a revision of the git repository the current directory is in, and .* is not inside one\n$/);
+    assert.match(
+      none.stderr,
+      /^boxwright diff: `diff --git` compares with a revision of the git repository the current directory is in, and .* is not inside one\n$/,
+    );
     assert.doesNotMatch(bad.stderr + none.stderr, /internal error|fatal:|Command failed/);
   });
 
@@ -140,15 +167,30 @@ describe('diff of two files: principals added and removed, argument lists', () =
   it('a principal added or removed: no crash, and its bubblewrap arguments as lines', () => {
     const base = cfg('one.toml', '[agent.filesystem]\nread = ["~/project"]\n');
     const head = cfg('two.toml', '[agent.filesystem]\nread = ["~/project"]\n\n[tools.formatter.filesystem]\nread = ["~/project/src"]\n');
-    for (const [b, h, sign] of [[base, head, '+'], [head, base, '-']] as const) {
+    for (const [b, h, sign] of [
+      [base, head, '+'],
+      [head, base, '-'],
+    ] as const) {
       const r = boxwright(repoRoot, ['diff', '--fs', machine, b, h]);
       assert.equal(r.status, 0, r.stdout + r.stderr);
       assert.doesNotMatch(r.stdout + r.stderr, /internal error|binary tool\.formatter\.bwrap\.args/);
-      assert.match(r.stdout, new RegExp(`\\nlinux tool\\.formatter\\.bwrap\\.args\\n[^]*?\\n\\${sign}--ro-bind\\n\\${sign}/home/dev/project/src\\n`), r.stdout);
+      assert.match(
+        r.stdout,
+        new RegExp(`\\nlinux tool\\.formatter\\.bwrap\\.args\\n[^]*?\\n\\${sign}--ro-bind\\n\\${sign}/home/dev/project/src\\n`),
+        r.stdout,
+      );
     }
   });
   it('a changed argument list is a diff of arguments, not "binary … bytes"', () => {
-    const r = boxwright(repoRoot, ['diff', '--fs', machine, '--platform', 'linux', 'examples/read-write-overlap.toml', 'examples/coding-agent.toml']);
+    const r = boxwright(repoRoot, [
+      'diff',
+      '--fs',
+      machine,
+      '--platform',
+      'linux',
+      'examples/read-write-overlap.toml',
+      'examples/coding-agent.toml',
+    ]);
     assert.equal(r.status, 0, r.stderr);
     assert.doesNotMatch(r.stdout, /binary agent\.bwrap\.args/);
     assert.match(r.stdout, /\nlinux agent\.bwrap\.args\n[^]*\n\+--ro-bind\n\+\/usr\/bin\/git\n\+\/usr\/bin\/git\n/);
@@ -156,7 +198,16 @@ describe('diff of two files: principals added and removed, argument lists', () =
   });
   it('under --platform linux, diagnostics name only linux', () => {
     const head = cfg('missing.toml', '[agent.filesystem]\nread = ["~/project", "~/no-such-dir"]\n');
-    const r = boxwright(repoRoot, ['diff', '--fs', machine, '--platform', 'linux', '--no-artifacts', 'examples/read-only-content.toml', head]);
+    const r = boxwright(repoRoot, [
+      'diff',
+      '--fs',
+      machine,
+      '--platform',
+      'linux',
+      '--no-artifacts',
+      'examples/read-only-content.toml',
+      head,
+    ]);
     assert.match(r.stdout, /\+ error missing-path \[linux\] line 2/);
     assert.doesNotMatch(r.stdout, /\[macos|windows\]|macos,|,windows/);
   });

@@ -36,17 +36,35 @@ describe('format registry', () => {
       // yargs may wrap the option's line: read it as one.
       const m = /-f, --format\s+output format\s+\[choices: ([^\]]+)\]\s+\[default: "([^"]+)"\]/.exec(help.stdout.replace(/\s+/g, ' '));
       assert.ok(m, `${command} --help lists no --format choices:\n${help.stdout}`);
-      assert.deepEqual([...m[1]!.matchAll(/"([^"]+)"/g)].map((x) => x[1]), formatNames(command), m[0]);
+      assert.deepEqual(
+        [...m[1]!.matchAll(/"([^"]+)"/g)].map((x) => x[1]),
+        formatNames(command),
+        m[0],
+      );
       assert.equal(m[2], formatNames(command)[0]);
     }
   });
 
   it('every entry loads a renderer that renders a real result', async () => {
-    const lint = { files: [check('coding-agent.toml'), check('write-only.toml')].map((r) => ({ path: r.file, text: r.text, verdicts: r.verdicts, diagnostics: r.diagnostics })), platforms: PLATFORMS, base: repoRoot, root: repoRoot };
+    const lint = {
+      files: [check('coding-agent.toml'), check('write-only.toml')].map((r) => ({
+        path: r.file,
+        text: r.text,
+        verdicts: r.verdicts,
+        diagnostics: r.diagnostics,
+      })),
+      platforms: PLATFORMS,
+      base: repoRoot,
+      root: repoRoot,
+    };
     const { matrix } = explainCheck(check('coding-agent.toml'));
     assert.ok(matrix);
     const diff = [await diffChecks(check('read-write-overlap.toml'), check('write-only.toml'), PLATFORMS, { artifacts: false })];
-    const doctor = { platform: process.platform, ok: true, findings: [{ id: 'kernel', status: 'ok' as const, title: 'kernel', detail: 'Linux' }] };
+    const doctor = {
+      platform: process.platform,
+      ok: true,
+      findings: [{ id: 'kernel', status: 'ok' as const, title: 'kernel', detail: 'Linux' }],
+    };
     const rendered: Record<string, string> = {};
     for (const name of formatNames('lint')) rendered[`lint ${name}`] = (await renderer(formats.lint, name))(lint);
     for (const name of formatNames('explain')) rendered[`explain ${name}`] = (await renderer(formats.explain, name))(matrix);
@@ -56,17 +74,25 @@ describe('format registry', () => {
     for (const [what, text] of Object.entries(rendered)) assert.ok(text.length > 20, `${what} rendered ${JSON.stringify(text)}`);
     // Each is its own format, not the default under another name.
     for (const command of ['lint', 'explain', 'diff', 'doctor', 'rules']) {
-      const outputs = Object.entries(rendered).filter(([k]) => k.startsWith(`${command} `)).map(([, v]) => v);
+      const outputs = Object.entries(rendered)
+        .filter(([k]) => k.startsWith(`${command} `))
+        .map(([, v]) => v);
       assert.equal(new Set(outputs).size, outputs.length, `${command}: two formats render the same text`);
     }
-    for (const json of ['lint json', 'lint sarif', 'explain json', 'diff json', 'doctor json']) assert.doesNotThrow(() => JSON.parse(rendered[json]!), json);
+    for (const json of ['lint json', 'lint sarif', 'explain json', 'diff json', 'doctor json'])
+      assert.doesNotThrow(() => JSON.parse(rendered[json]!), json);
   });
 
   it("a name that is not the command's gives its default (the option refuses it on the command line)", async () => {
     const { matrix } = explainCheck(check('coding-agent.toml'));
     assert.ok(matrix);
     assert.equal((await renderer(formats.explain, 'sarif'))(matrix), (await renderer(formats.explain, 'text'))(matrix));
-    const lint = { files: [check('coding-agent.toml')].map((r) => ({ path: r.file, text: r.text, verdicts: r.verdicts, diagnostics: r.diagnostics })), platforms: PLATFORMS, base: repoRoot, root: repoRoot };
+    const lint = {
+      files: [check('coding-agent.toml')].map((r) => ({ path: r.file, text: r.text, verdicts: r.verdicts, diagnostics: r.diagnostics })),
+      platforms: PLATFORMS,
+      base: repoRoot,
+      root: repoRoot,
+    };
     assert.equal((await renderer(formats.lint, undefined))(lint), (await renderer(formats.lint, 'text'))(lint));
     assert.equal((await renderer(formats.lint, 'toString'))(lint), (await renderer(formats.lint, 'text'))(lint));
   });

@@ -42,7 +42,24 @@ describe('boxwright lint', () => {
     const cfg = file('typo.toml', '[agent.filesystem]\nread = ["~/project"]\nwirte = ["~/project/output"]\n');
     const r = boxwright(['lint', '--fs', 'examples/machine.json', '--format', 'json', cfg]);
     assert.equal(r.status, 1);
-    const json = JSON.parse(r.stdout) as { version: number; files: { path: string; dialect: string; verdicts: Record<string, string>; diagnostics: { ruleId: string; severity: string; platforms: string[]; message: string; file: string; range: { start: { line: number; column: number }; end: { line: number; column: number } }; related: unknown[]; suggestion?: string }[] }[] };
+    const json = JSON.parse(r.stdout) as {
+      version: number;
+      files: {
+        path: string;
+        dialect: string;
+        verdicts: Record<string, string>;
+        diagnostics: {
+          ruleId: string;
+          severity: string;
+          platforms: string[];
+          message: string;
+          file: string;
+          range: { start: { line: number; column: number }; end: { line: number; column: number } };
+          related: unknown[];
+          suggestion?: string;
+        }[];
+      }[];
+    };
     assert.equal(json.version, 2);
     const f = json.files[0]!;
     assert.equal(f.dialect, 'box');
@@ -59,7 +76,9 @@ describe('boxwright lint', () => {
   it('a value of the wrong type is an error at the value', () => {
     const cfg = file('type.toml', '[agent.filesystem]\nread = "~/project"\n');
     const r = boxwright(['lint', '--format', 'json', '--fs', 'none', cfg]);
-    const d = (JSON.parse(r.stdout) as { files: { diagnostics: { message: string; range: { start: { line: number; column: number } } }[] }[] }).files[0]!.diagnostics[0]!;
+    const d = (
+      JSON.parse(r.stdout) as { files: { diagnostics: { message: string; range: { start: { line: number; column: number } } }[] }[] }
+    ).files[0]!.diagnostics[0]!;
     assert.equal(d.message, '`agent.filesystem.read` must be an array, found a string');
     assert.deepEqual(d.range.start, { line: 2, column: 8 });
   });
@@ -137,37 +156,56 @@ describe('principal names name artifact files', () => {
   it('a tool or server name that could escape --out is a schema error at the key', () => {
     const cfg = file('names.toml', '[tools."x/../../y".filesystem]\nread = ["~/a"]\n\n[mcp_servers.".."]\n');
     const r = boxwright(['lint', '--fs', 'none', '--format', 'json', cfg]);
-    const ds = (JSON.parse(r.stdout) as { files: { diagnostics: { ruleId: string; message: string; range: { start: { line: number; column: number } } }[] }[] }).files[0]!.diagnostics;
-    assert.deepEqual(ds.map((d) => [d.ruleId, d.range.start.line, d.range.start.column]), [['schema', 1, 8], ['schema', 4, 14]]);
+    const ds = (
+      JSON.parse(r.stdout) as {
+        files: { diagnostics: { ruleId: string; message: string; range: { start: { line: number; column: number } } }[] }[];
+      }
+    ).files[0]!.diagnostics;
+    assert.deepEqual(
+      ds.map((d) => [d.ruleId, d.range.start.line, d.range.start.column]),
+      [
+        ['schema', 1, 8],
+        ['schema', 4, 14],
+      ],
+    );
     assert.match(ds[0]!.message, /"x\/\.\.\/\.\.\/y" cannot name a principal in \[tools\]/);
   });
 });
 
 describe('issue 22: a quieter, kinder lint', () => {
-  const six = '[agent.filesystem]\nread = ["~/ncproj"]\nwrite = ["~/ncproj/output", "~/other"]\ndeny = ["~/ncproj/.env"]\nexec = ["/usr/bin/git"]\n';
+  const six =
+    '[agent.filesystem]\nread = ["~/ncproj"]\nwrite = ["~/ncproj/output", "~/other"]\ndeny = ["~/ncproj/.env"]\nexec = ["/usr/bin/git"]\n';
   it('--fs none: the "depends on the machine" infos are one line per file; -v lists them; JSON keeps every one', () => {
     const cfg = file('six.toml', six);
     const r = boxwright(['lint', '--fs', 'none', '--home', '/home/dev', cfg]);
     assert.equal(r.status, 1, 'the error is still an error');
     const findings = r.stdout.split('\n').filter((l) => l.startsWith(cfg));
-    assert.deepEqual(findings.map((l) => l.slice(cfg.length).split('  ').slice(0, 3).join('  ')), [
-      ':2:9  info  exec-not-confined',
-      ':3:10  info  low-label-exposure',
-      ':3:29  error  write-only',
-      ':3:29  warning  write-only',
-      '  info  10 findings depend on the machine, which the view does not know (windows-open-reads, missing-path ×4, socket-in-read-grant, host-trusted-path ×2, deny-absent-path, exec-dependencies; lines 1, 2, 3, 4, 5): -v lists them, --fs host or --fs FILE.json decides them',
-      ' (box): macos accepted · linux refused · windows accepted-with-warnings',
-    ]);
+    assert.deepEqual(
+      findings.map((l) => l.slice(cfg.length).split('  ').slice(0, 3).join('  ')),
+      [
+        ':2:9  info  exec-not-confined',
+        ':3:10  info  low-label-exposure',
+        ':3:29  error  write-only',
+        ':3:29  warning  write-only',
+        '  info  10 findings depend on the machine, which the view does not know (windows-open-reads, missing-path ×4, socket-in-read-grant, host-trusted-path ×2, deny-absent-path, exec-dependencies; lines 1, 2, 3, 4, 5): -v lists them, --fs host or --fs FILE.json decides them',
+        ' (box): macos accepted · linux refused · windows accepted-with-warnings',
+      ],
+    );
     assert.match(r.stdout, /\n1 error, 1 warning, 12 info\n$/);
     const verbose = boxwright(['lint', '--fs', 'none', '--home', '/home/dev', '-v', cfg]);
     assert.equal(verbose.stdout.split('\n').filter((l) => l.startsWith(cfg) && l.includes('depends on the machine')).length, 10);
-    const json = JSON.parse(boxwright(['lint', '--fs', 'none', '--home', '/home/dev', '--format', 'json', cfg]).stdout) as { files: { diagnostics: { message: string }[] }[] };
+    const json = JSON.parse(boxwright(['lint', '--fs', 'none', '--home', '/home/dev', '--format', 'json', cfg]).stdout) as {
+      files: { diagnostics: { message: string }[] }[];
+    };
     assert.equal(json.files[0]!.diagnostics.filter((d) => d.message.startsWith('depends on the machine')).length, 10);
   });
   it('--quiet reports errors only; verdicts, the exit status and --max-warnings still count the rest', () => {
     const cfg = file('quiet.toml', '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env"]\n');
     const q = boxwright(['lint', '--fs', 'examples/machine.json', '-q', cfg]);
-    assert.equal(q.stdout, `${cfg} (box): macos accepted · linux accepted-with-warnings · windows accepted-with-warnings\n0 errors, 0 warnings, 0 info\n`);
+    assert.equal(
+      q.stdout,
+      `${cfg} (box): macos accepted · linux accepted-with-warnings · windows accepted-with-warnings\n0 errors, 0 warnings, 0 info\n`,
+    );
     assert.equal(q.status, 0);
     const gate = boxwright(['lint', '--fs', 'examples/machine.json', '--quiet', '--max-warnings', '0', cfg]);
     assert.equal(gate.status, 1);
@@ -177,13 +215,19 @@ describe('issue 22: a quieter, kinder lint', () => {
     assert.ok(ds.length > 0 && ds.every((d) => d.severity === 'error'));
   });
   it('"1 warning exceeds", not "1 warnings exceed"', () => {
-    const cfg = file('one-warning.toml', '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/.terraformrc", "~/.m2/settings.xml", "~/.kaggle", "~/.databrickscfg"]\n[tools.fetch.network]\n');
+    const cfg = file(
+      'one-warning.toml',
+      '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/.terraformrc", "~/.m2/settings.xml", "~/.kaggle", "~/.databrickscfg"]\n[tools.fetch.network]\n',
+    );
     const r = boxwright(['lint', '--fs', 'examples/machine.json', '--platform', 'macos', '--max-warnings', '0', cfg]);
     assert.equal(r.stderr, 'boxwright: 1 warning exceeds --max-warnings 0\n');
     assert.match(r.stdout, /\n0 errors, 1 warning, /);
   });
   it('windows-open-reads: once per config, and a config that denies the credential files that exist passes --max-warnings 0', () => {
-    const cfg = file('denies.toml', '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/.terraformrc", "~/.m2/settings.xml", "~/.kaggle", "~/.databrickscfg"]\n\n[mcp_servers.search.filesystem]\nread = ["~/index"]\n');
+    const cfg = file(
+      'denies.toml',
+      '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/.terraformrc", "~/.m2/settings.xml", "~/.kaggle", "~/.databrickscfg"]\n\n[mcp_servers.search.filesystem]\nread = ["~/index"]\n',
+    );
     const r = boxwright(['lint', '--fs', 'examples/machine.json', '--max-warnings', '0', cfg]);
     assert.equal(r.status, 0, r.stdout);
     assert.doesNotMatch(r.stdout, /windows-open-reads/);
@@ -204,16 +248,34 @@ describe('issue 22: a quieter, kinder lint', () => {
     writeFileSync(join(dir, 'node_modules', 'd.toml'), '[agent]\n');
     t.after(() => rmSync(dir, { recursive: true, force: true }));
     const verdictLines = (out: string) => out.split('\n').filter((l) => l.includes(' (box): '));
-    const inDir = spawnSync(process.execPath, [bin, 'lint', '--fs', 'examples/machine.json', '--platform', 'linux', '.'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const inDir = spawnSync(process.execPath, [bin, 'lint', '--fs', 'examples/machine.json', '--platform', 'linux', '.'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     // Run from `dir`, the manifest path is relative to the repository: give it absolutely.
-    const run = (...a: string[]) => spawnSync(process.execPath, [bin, 'lint', '--fs', join(repoRoot, 'examples/machine.json'), '--platform', 'linux', ...a], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const run = (...a: string[]) =>
+      spawnSync(process.execPath, [bin, 'lint', '--fs', join(repoRoot, 'examples/machine.json'), '--platform', 'linux', ...a], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1' },
+      });
     assert.equal(inDir.status, 2, 'the relative manifest is not found from there: a usage error');
     const all = run('.');
-    assert.deepEqual(verdictLines(all.stdout), ['sandbox/a.toml (box): linux accepted (not checked: macos, windows)', 'sandbox/deep/b.toml (box): linux refused (not checked: macos, windows)']);
+    assert.deepEqual(verdictLines(all.stdout), [
+      'sandbox/a.toml (box): linux accepted (not checked: macos, windows)',
+      'sandbox/deep/b.toml (box): linux refused (not checked: macos, windows)',
+    ]);
     assert.equal(all.status, 1);
-    assert.deepEqual(verdictLines(run('sandbox/').stdout), ['sandbox/a.toml (box): linux accepted (not checked: macos, windows)', 'sandbox/deep/b.toml (box): linux refused (not checked: macos, windows)']);
+    assert.deepEqual(verdictLines(run('sandbox/').stdout), [
+      'sandbox/a.toml (box): linux accepted (not checked: macos, windows)',
+      'sandbox/deep/b.toml (box): linux refused (not checked: macos, windows)',
+    ]);
     assert.deepEqual(verdictLines(run('sandbox/*.toml').stdout), ['sandbox/a.toml (box): linux accepted (not checked: macos, windows)']);
-    assert.deepEqual(verdictLines(run('./sandbox/**/*.toml').stdout), ['sandbox/a.toml (box): linux accepted (not checked: macos, windows)', 'sandbox/deep/b.toml (box): linux refused (not checked: macos, windows)']);
+    assert.deepEqual(verdictLines(run('./sandbox/**/*.toml').stdout), [
+      'sandbox/a.toml (box): linux accepted (not checked: macos, windows)',
+      'sandbox/deep/b.toml (box): linux refused (not checked: macos, windows)',
+    ]);
     const none = run('nothing/*.toml');
     assert.equal(none.status, 2);
     assert.equal(none.stderr, 'boxwright: cannot read nothing/*.toml: matches no file\n');
@@ -234,13 +296,29 @@ describe('issue 22: a quieter, kinder lint', () => {
       [[big], `boxwright: cannot read ${big}: is larger than 16 MiB (17825792 bytes), the most boxwright reads\n`],
     ];
     for (const [a, stderr] of cases) {
-      const r = finished(spawnSync(process.execPath, [bin, 'lint', '--fs', 'none', ...a], { encoding: 'utf8', timeout: WAIT_LIMIT_MS, env: { ...process.env, NO_COLOR: '1' } }), `boxwright lint ${a.join(' ')} (refused, or a hang)`);
+      const r = finished(
+        spawnSync(process.execPath, [bin, 'lint', '--fs', 'none', ...a], {
+          encoding: 'utf8',
+          timeout: WAIT_LIMIT_MS,
+          env: { ...process.env, NO_COLOR: '1' },
+        }),
+        `boxwright lint ${a.join(' ')} (refused, or a hang)`,
+      );
       assert.equal(r.error, undefined, `${a.join(' ')}: ${String(r.error)}`);
       assert.deepEqual([r.status, r.stderr], [2, stderr]);
     }
-    const zero = finished(spawnSync('bash', ['-c', `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} lint --fs none - < /dev/zero`], { encoding: 'utf8', timeout: WAIT_LIMIT_MS }), 'boxwright lint - < /dev/zero (refused past 16 MiB, or a hang)');
+    const zero = finished(
+      spawnSync('bash', ['-c', `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} lint --fs none - < /dev/zero`], {
+        encoding: 'utf8',
+        timeout: WAIT_LIMIT_MS,
+      }),
+      'boxwright lint - < /dev/zero (refused past 16 MiB, or a hang)',
+    );
     assert.deepEqual([zero.status, zero.stderr], [2, 'boxwright: cannot read <stdin>: runs on past 16 MiB, the most boxwright reads\n']);
-    const explain = finished(spawnSync(process.execPath, [bin, 'explain', '--fs', 'none', fifo], { encoding: 'utf8', timeout: WAIT_LIMIT_MS }), 'boxwright explain FIFO (refused, or a hang)');
+    const explain = finished(
+      spawnSync(process.execPath, [bin, 'explain', '--fs', 'none', fifo], { encoding: 'utf8', timeout: WAIT_LIMIT_MS }),
+      'boxwright explain FIFO (refused, or a hang)',
+    );
     assert.equal(explain.status, 2, explain.stderr);
     assert.match(explain.stderr, /is a FIFO, not a regular file/);
   });

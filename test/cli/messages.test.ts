@@ -18,7 +18,10 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '' };
 
 function boxwright(args: readonly string[], cwd = repoRoot): { status: number | null; stdout: string; stderr: string } {
-  const r = finished(spawnSync(process.execPath, [bin, ...args], { cwd, env, encoding: 'utf8', timeout: WAIT_LIMIT_MS }), `boxwright ${args.join(' ')}`);
+  const r = finished(
+    spawnSync(process.execPath, [bin, ...args], { cwd, env, encoding: 'utf8', timeout: WAIT_LIMIT_MS }),
+    `boxwright ${args.join(' ')}`,
+  );
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -34,14 +37,21 @@ interface JsonDiagnostic {
   range: { start: { line: number; column: number } };
   suggestion?: string;
 }
-const diagnostics = (args: readonly string[]): JsonDiagnostic[] => (JSON.parse(boxwright(['lint', '--format', 'json', ...args]).stdout) as { files: { diagnostics: JsonDiagnostic[] }[] }).files[0]!.diagnostics;
+const diagnostics = (args: readonly string[]): JsonDiagnostic[] =>
+  (JSON.parse(boxwright(['lint', '--format', 'json', ...args]).stdout) as { files: { diagnostics: JsonDiagnostic[] }[] }).files[0]!
+    .diagnostics;
 
 describe('item 5: a misspelt table is an error at the key, with a did-you-mean', () => {
   it('[agent.filesytem], [agent.netwrok], contain_egres, [experimental-feature]', () => {
-    const cfg = file('typos.toml', '[agent.filesytem]\nread = ["~/project"]\n\n[agent.netwrok]\n\n[mcp_servers.search]\ncontain_egres = false\n\n[experimental-feature]\nnative-filesystem-policy = true\n');
+    const cfg = file(
+      'typos.toml',
+      '[agent.filesytem]\nread = ["~/project"]\n\n[agent.netwrok]\n\n[mcp_servers.search]\ncontain_egres = false\n\n[experimental-feature]\nnative-filesystem-policy = true\n',
+    );
     const r = boxwright(['lint', '--fs', 'none', cfg]);
     assert.equal(r.status, 1, r.stdout);
-    const schema = diagnostics(['--fs', 'none', cfg]).filter((d) => d.ruleId === 'schema').map((d) => `${d.range.start.line}:${d.range.start.column} ${d.message}`);
+    const schema = diagnostics(['--fs', 'none', cfg])
+      .filter((d) => d.ruleId === 'schema')
+      .map((d) => `${d.range.start.line}:${d.range.start.column} ${d.message}`);
     assert.deepEqual(schema, [
       '1:8 unknown table `filesytem` in [agent]; did you mean `filesystem`?',
       '4:8 unknown table `netwrok` in [agent]; did you mean `network`?',
@@ -49,15 +59,26 @@ describe('item 5: a misspelt table is an error at the key, with a did-you-mean',
       '9:2 unknown table `experimental-feature` at the top level; did you mean `experimental-features`?',
     ]);
   });
-  it('an unknown table under a tool or a server is an error; the host product\'s own keys are passed over', () => {
-    const cfg = file('tables.toml', '[tools.fmt]\ncommand = "black"\nargs = ["-q"]\n\n[tools.fmt.filesytem]\nread = ["~/project"]\n\n[mcp_servers.search.fs]\nread = ["~/index"]\n');
-    const schema = diagnostics(['--fs', 'none', cfg]).filter((d) => d.ruleId === 'schema').map((d) => `${d.range.start.line}:${d.range.start.column} ${d.message}`);
+  it("an unknown table under a tool or a server is an error; the host product's own keys are passed over", () => {
+    const cfg = file(
+      'tables.toml',
+      '[tools.fmt]\ncommand = "black"\nargs = ["-q"]\n\n[tools.fmt.filesytem]\nread = ["~/project"]\n\n[mcp_servers.search.fs]\nread = ["~/index"]\n',
+    );
+    const schema = diagnostics(['--fs', 'none', cfg])
+      .filter((d) => d.ruleId === 'schema')
+      .map((d) => `${d.range.start.line}:${d.range.start.column} ${d.message}`);
     assert.deepEqual(schema, [
       '5:12 unknown table `filesytem` in [tools.fmt]; did you mean `filesystem`?',
       "8:21 unknown table `fs` in [mcp_servers.search]; the tables boxwright reads here: `filesystem` (the host product's own keys are passed over, but not a table)",
     ]);
-    const fine = file('host-keys.toml', '[tools.fmt]\ncommand = "black"\nargs = ["-q"]\n[tools.fmt.filesystem]\nread = ["~/project"]\n[other-product]\nsetting = 1\n');
-    assert.deepEqual(diagnostics(['--fs', 'none', fine]).filter((d) => d.ruleId === 'schema'), []);
+    const fine = file(
+      'host-keys.toml',
+      '[tools.fmt]\ncommand = "black"\nargs = ["-q"]\n[tools.fmt.filesystem]\nread = ["~/project"]\n[other-product]\nsetting = 1\n',
+    );
+    assert.deepEqual(
+      diagnostics(['--fs', 'none', fine]).filter((d) => d.ruleId === 'schema'),
+      [],
+    );
   });
 });
 
@@ -69,13 +90,18 @@ describe('item 11: manifest errors say where and what, in words', () => {
     assert.doesNotMatch(err, /position/);
   });
   it('schema errors name the entry and the key, not JSON pointers', () => {
-    assert.match(lintWith('{"home": "/home/dev", "entries": {"/home/dev/project": "folder"}}'), /the entry "\/home\/dev\/project" is "folder": an entry's kind is "file", "dir", "socket", \{ "symlink": "TARGET" \}, \{ "text": "CONTENT" \}, \{ "elf": \{ … \} \} or \{ "script": "INTERPRETER \[ARG\]" \}/);
+    assert.match(
+      lintWith('{"home": "/home/dev", "entries": {"/home/dev/project": "folder"}}'),
+      /the entry "\/home\/dev\/project" is "folder": an entry's kind is "file", "dir", "socket", \{ "symlink": "TARGET" \}, \{ "text": "CONTENT" \}, \{ "elf": \{ … \} \} or \{ "script": "INTERPRETER \[ARG\]" \}/,
+    );
     assert.match(lintWith('{"home": "/home/dev", "entries": {}, "extra": 1}'), /unknown key "extra" at the top level/);
     assert.match(lintWith('{"entries": {}}'), /the key "home" is missing/);
     assert.match(lintWith('{"home": "home/dev", "entries": {}}'), /"home" must be an absolute path/);
     assert.match(lintWith('{"home": "/h", "entries": {"rel/x": "file"}}'), /the entry "rel\/x" is not an absolute path/);
     assert.match(lintWith('{"home": "/h", "entries": {"/x": {"symlink": 3}}}'), /the entry "\/x": a symlink's target must be a string/);
-    const all = ['{"home": "/home/dev", "entries": {"/home/dev/project": "folder"}}', '{"home": "/home/dev", "entries": {}, "extra": 1}'].map(lintWith).join('');
+    const all = ['{"home": "/home/dev", "entries": {"/home/dev/project": "folder"}}', '{"home": "/home/dev", "entries": {}, "extra": 1}']
+      .map(lintWith)
+      .join('');
     assert.doesNotMatch(all, /~1|must NOT have|allowed values|instancePath/);
   });
 });
@@ -100,19 +126,32 @@ describe('item 13: messages and frames', () => {
   });
   it('C:\\Users\\x is called a Windows path, not a relative one', () => {
     const cfg = file('windows.toml', '[agent.filesystem]\nread = ["C:\\\\Users\\\\x", "D:/data"]\n');
-    const messages = diagnostics(['--fs', 'none', cfg]).filter((d) => d.ruleId === 'noncanonical-path').map((d) => d.message);
+    const messages = diagnostics(['--fs', 'none', cfg])
+      .filter((d) => d.ruleId === 'noncanonical-path')
+      .map((d) => d.message);
     assert.deepEqual(messages, [
       '`C:\\Users\\x` is a Windows path: grants are POSIX paths, absolute or under `~/` (which the Windows plan maps to %USERPROFILE%)',
       '`D:/data` is a Windows path: grants are POSIX paths, absolute or under `~/` (which the Windows plan maps to %USERPROFILE%)',
     ]);
-    assert.deepEqual(diagnostics(['--fs', 'none', file('relative.toml', '[agent.filesystem]\nread = ["project"]\n')]).filter((d) => d.ruleId === 'noncanonical-path').map((d) => d.message), ['`project` is a relative path; write it absolute or starting with `~/`']);
+    assert.deepEqual(
+      diagnostics(['--fs', 'none', file('relative.toml', '[agent.filesystem]\nread = ["project"]\n')])
+        .filter((d) => d.ruleId === 'noncanonical-path')
+        .map((d) => d.message),
+      ['`project` is a relative path; write it absolute or starting with `~/`'],
+    );
   });
   it('a symbolic-link loop in a manifest says it is a loop, not "name the resolved target" as the same path', () => {
-    const manifest = file('loop.json', JSON.stringify({ home: '/home/dev', entries: { '/home/dev/a': { symlink: 'b' }, '/home/dev/b': { symlink: 'a' } } }));
+    const manifest = file(
+      'loop.json',
+      JSON.stringify({ home: '/home/dev', entries: { '/home/dev/a': { symlink: 'b' }, '/home/dev/b': { symlink: 'a' } } }),
+    );
     const cfg = file('loop.toml', '[agent.filesystem]\nread = ["~/a"]\n');
     const d = diagnostics(['--fs', manifest, cfg]).find((x) => x.ruleId === 'symlink-entry');
     assert.ok(d);
-    assert.equal(d.message, '`~/a` goes through the symbolic link /home/dev/a, and following the links never ends (a loop): it names no file');
+    assert.equal(
+      d.message,
+      '`~/a` goes through the symbolic link /home/dev/a, and following the links never ends (a loop): it names no file',
+    );
     assert.doesNotMatch(d.suggestion ?? '', /resolved target/);
   });
 });
@@ -128,7 +167,10 @@ describe('item 14: run, when the command cannot run', () => {
     const cfg = file('run-126.toml', `[agent.filesystem]\nread = ["/usr", "${dir}"]\n`);
     const r = run(cfg, script);
     assert.equal(r.status, 126, r.stderr);
-    assert.match(r.stderr, /is not an executable file\. It exists inside the view but cannot be executed: make it executable \(chmod \+x\)/);
+    assert.match(
+      r.stderr,
+      /is not an executable file\. It exists inside the view but cannot be executed: make it executable \(chmod \+x\)/,
+    );
     assert.doesNotMatch(r.stderr, /read = \["\/usr"\]/);
     assert.equal(run(cfg, dir).status, 126, 'a directory');
   });
@@ -139,11 +181,23 @@ describe('item 14: run, when the command cannot run', () => {
     assert.doesNotMatch(r.stderr, /read = \["\/usr"\]/);
     assert.match(r.stderr, /It is not on this machine either/);
   });
-  it('the hint names the grant in the config\'s dialect: read and exec in Box, read_allow in TYBA, with what the program needs to start', () => {
+  it("the hint names the grant in the config's dialect: read and exec in Box, read_allow in TYBA, with what the program needs to start", () => {
     const box = run(file('run-box.toml', `[agent.filesystem]\nread = ["${dir}"]\n`), 'ls');
     assert.equal(box.status, 127, box.stderr);
     assert.match(box.stderr, /It is at \/usr\/bin\/ls on this machine\. Add to \[agent\.filesystem\]: .*exec = \[[^\]]*"\/usr\/bin\/ls"/);
-    const tool = boxwright(['run', '--fs', 'host', '--principal', 'tool:fmt', file('run-tool.toml', `[agent.filesystem]\nread = ["/usr"]\n[tools.fmt.filesystem]\nread = ["${dir}"]\n`), '--', 'ls'], scratch);
+    const tool = boxwright(
+      [
+        'run',
+        '--fs',
+        'host',
+        '--principal',
+        'tool:fmt',
+        file('run-tool.toml', `[agent.filesystem]\nread = ["/usr"]\n[tools.fmt.filesystem]\nread = ["${dir}"]\n`),
+        '--',
+        'ls',
+      ],
+      scratch,
+    );
     // A tool runs what its content grants hold: a read of the file is enough.
     assert.match(tool.stderr, /Add to \[tools\.fmt\.filesystem\]: .*read_file = \["\/usr\/bin\/ls"\]/);
     // The session's worktree (the current directory) elsewhere than the config: a config the session could write is refused (trusted-file-writable).

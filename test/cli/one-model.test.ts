@@ -40,11 +40,12 @@ if (process.env[CHILD]) {
   const { main } = (await import('../../app/cli/main.js')) as { main: (argv: string[]) => Promise<number> };
   const write = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
   let err = '';
-  const swallow = (append?: (s: string) => void) => ((chunk: string | Uint8Array, ...rest: unknown[]): boolean => {
-    append?.(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString());
-    (rest.find((r) => typeof r === 'function') as (() => void) | undefined)?.();
-    return true;
-  }) as typeof process.stdout.write;
+  const swallow = (append?: (s: string) => void) =>
+    ((chunk: string | Uint8Array, ...rest: unknown[]): boolean => {
+      append?.(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString());
+      (rest.find((r) => typeof r === 'function') as (() => void) | undefined)?.();
+      return true;
+    }) as typeof process.stdout.write;
   const results: Counted[] = [];
   for (const argv of JSON.parse(process.env[CHILD]) as string[][]) {
     counts.clear();
@@ -60,59 +61,67 @@ if (process.env[CHILD]) {
 }
 
 // In the child no test is declared (node:test would print its report on the child's stdout).
-if (!process.env[CHILD]) describe('one model per command: the front end and the model once per config, one filesystem view per command', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'boxwright-one-model-'));
-  after(() => rmSync(dir, { recursive: true, force: true }));
-  const machine = join(repoRoot, 'examples/machine.json');
-  const ex = (name: string): string => join(repoRoot, 'examples', name);
-  const onMachine = ['--fs', machine, '--worktree', '/home/dev/project'];
-  const runConfig = join(dir, 'run.toml');
-  writeFileSync(runConfig, '[agent.filesystem]\nread = ["/usr"]\nexec = ["/usr/bin/true"]\n');
+if (!process.env[CHILD])
+  describe('one model per command: the front end and the model once per config, one filesystem view per command', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'boxwright-one-model-'));
+    after(() => rmSync(dir, { recursive: true, force: true }));
+    const machine = join(repoRoot, 'examples/machine.json');
+    const ex = (name: string): string => join(repoRoot, 'examples', name);
+    const onMachine = ['--fs', machine, '--worktree', '/home/dev/project'];
+    const runConfig = join(dir, 'run.toml');
+    writeFileSync(runConfig, '[agent.filesystem]\nread = ["/usr"]\nexec = ["/usr/bin/true"]\n');
 
-  const cases: Record<string, string[]> = {
-    'lint, two files': ['lint', ...onMachine, ex('coding-agent.toml'), ex('write-only.toml')],
-    explain: ['explain', ...onMachine, ex('coding-agent.toml')],
-    compile: ['compile', ...onMachine, ex('coding-agent.toml'), '--target', 'linux', '--out', join(dir, 'out')],
-    'diff, two files, artifacts of all three platforms': ['diff', ...onMachine, ex('read-write-overlap.toml'), ex('write-only.toml')],
-    'lint --fs host': ['lint', '--fs', 'host', '--home', dir, ex('coding-agent.toml'), ex('read-only-content.toml')],
-    // Linux: up to the spawn of a bubblewrap that is not there (exit 125), the command looked up in the view on the way.
-    ...(process.platform === 'linux' ? { 'run --fs host (the command lookup shares the view)': ['run', '--fs', 'host', '--home', dir, runConfig, '--', 'true'] } : {}),
-  };
-  const once = (configs: number, view: string): Record<string, number> => ({ buildIR: configs, effectiveAccess: configs, parseToml: configs, [view]: 1 });
-  const expected: Record<string, { status: number; counts: Record<string, number> }> = {
-    'lint, two files': { status: 1, counts: once(2, 'manifestView') },
-    explain: { status: 0, counts: once(1, 'manifestView') },
-    compile: { status: 0, counts: once(1, 'manifestView') },
-    'diff, two files, artifacts of all three platforms': { status: 0, counts: once(2, 'manifestView') },
-    'lint --fs host': { status: 1, counts: once(2, 'hostView') },
-    'run --fs host (the command lookup shares the view)': { status: 125, counts: once(1, 'hostView') },
-  };
+    const cases: Record<string, string[]> = {
+      'lint, two files': ['lint', ...onMachine, ex('coding-agent.toml'), ex('write-only.toml')],
+      explain: ['explain', ...onMachine, ex('coding-agent.toml')],
+      compile: ['compile', ...onMachine, ex('coding-agent.toml'), '--target', 'linux', '--out', join(dir, 'out')],
+      'diff, two files, artifacts of all three platforms': ['diff', ...onMachine, ex('read-write-overlap.toml'), ex('write-only.toml')],
+      'lint --fs host': ['lint', '--fs', 'host', '--home', dir, ex('coding-agent.toml'), ex('read-only-content.toml')],
+      // Linux: up to the spawn of a bubblewrap that is not there (exit 125), the command looked up in the view on the way.
+      ...(process.platform === 'linux'
+        ? { 'run --fs host (the command lookup shares the view)': ['run', '--fs', 'host', '--home', dir, runConfig, '--', 'true'] }
+        : {}),
+    };
+    const once = (configs: number, view: string): Record<string, number> => ({
+      buildIR: configs,
+      effectiveAccess: configs,
+      parseToml: configs,
+      [view]: 1,
+    });
+    const expected: Record<string, { status: number; counts: Record<string, number> }> = {
+      'lint, two files': { status: 1, counts: once(2, 'manifestView') },
+      explain: { status: 0, counts: once(1, 'manifestView') },
+      compile: { status: 0, counts: once(1, 'manifestView') },
+      'diff, two files, artifacts of all three platforms': { status: 0, counts: once(2, 'manifestView') },
+      'lint --fs host': { status: 1, counts: once(2, 'hostView') },
+      'run --fs host (the command lookup shares the view)': { status: 125, counts: once(1, 'hostView') },
+    };
 
-  let child: SpawnSyncReturns<string>;
-  let results: Counted[] = [];
-  before(() => {
-    child = finished(
-      spawnSync(process.execPath, [fileURLToPath(import.meta.url)], {
-        cwd: repoRoot,
-        encoding: 'utf8',
-        env: { ...process.env, [CHILD]: JSON.stringify(Object.values(cases)), BOXWRIGHT_BWRAP: join(dir, 'no', 'bwrap'), NO_COLOR: '1' },
-        timeout: WAIT_LIMIT_MS,
-      }),
-      'the counting child running every command line',
-    );
-    if (child.status === 0) results = JSON.parse(child.stdout) as Counted[];
-  });
+    let child: SpawnSyncReturns<string>;
+    let results: Counted[] = [];
+    before(() => {
+      child = finished(
+        spawnSync(process.execPath, [fileURLToPath(import.meta.url)], {
+          cwd: repoRoot,
+          encoding: 'utf8',
+          env: { ...process.env, [CHILD]: JSON.stringify(Object.values(cases)), BOXWRIGHT_BWRAP: join(dir, 'no', 'bwrap'), NO_COLOR: '1' },
+          timeout: WAIT_LIMIT_MS,
+        }),
+        'the counting child running every command line',
+      );
+      if (child.status === 0) results = JSON.parse(child.stdout) as Counted[];
+    });
 
-  it('the counting child ran every command line', () => {
-    assert.equal(child.status, 0, `${child.stderr}\n${child.stdout}`);
-    assert.equal(results.length, Object.keys(cases).length);
-  });
-  Object.keys(cases).forEach((name, i) => {
-    it(name, () => {
-      const r = results[i];
-      assert.ok(r, 'no result from the child');
-      assert.equal(r.status, expected[name]!.status, r.stderr);
-      assert.deepEqual(r.counts, expected[name]!.counts, `${r.argv.join(' ')}\n${r.stderr}`);
+    it('the counting child ran every command line', () => {
+      assert.equal(child.status, 0, `${child.stderr}\n${child.stdout}`);
+      assert.equal(results.length, Object.keys(cases).length);
+    });
+    Object.keys(cases).forEach((name, i) => {
+      it(name, () => {
+        const r = results[i];
+        assert.ok(r, 'no result from the child');
+        assert.equal(r.status, expected[name]!.status, r.stderr);
+        assert.deepEqual(r.counts, expected[name]!.counts, `${r.argv.join(' ')}\n${r.stderr}`);
+      });
     });
   });
-});

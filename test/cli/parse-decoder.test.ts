@@ -48,12 +48,14 @@ if (!isMainThread && (workerData as WorkerInput | undefined)?.role === 'parse-de
   const { main } = (await import(input.main)) as { main: (argv: string[]) => Promise<number> };
   let out = '';
   let err = '';
-  const capture = (append: (s: string) => void) => (chunk: string | Uint8Array, ...rest: unknown[]): boolean => {
-    append(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString());
-    const done = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
-    done?.();
-    return true;
-  };
+  const capture =
+    (append: (s: string) => void) =>
+    (chunk: string | Uint8Array, ...rest: unknown[]): boolean => {
+      append(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString());
+      const done = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
+      done?.();
+      return true;
+    };
   process.stdout.write = capture((s) => (out += s)) as typeof process.stdout.write;
   process.stderr.write = capture((s) => (err += s)) as typeof process.stderr.write;
   const results: Decoded[] = [];
@@ -84,13 +86,17 @@ if (!isMainThread && (workerData as WorkerInput | undefined)?.role === 'parse-de
       let results: Decoded[] | undefined;
       worker.on('message', (m: Decoded[]) => (results = m));
       worker.on('error', reject);
-      worker.on('exit', (code) => (results !== undefined ? resolve(results) : reject(new Error(`the decoder worker exited with ${code} and no results`))));
+      worker.on('exit', (code) =>
+        results !== undefined ? resolve(results) : reject(new Error(`the decoder worker exited with ${code} and no results`)),
+      );
     });
 
   /** The real command: one process, the bytes on standard input. */
   const decodeProcess = (bytes: Buffer): Promise<Decoded> =>
     new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [join(repoRoot, 'bin', 'boxwright.cjs'), 'parse', '--tagged'], { stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [join(repoRoot, 'bin', 'boxwright.cjs'), 'parse', '--tagged'], {
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       child.stdout.on('data', (b: Buffer) => out.push(b));
@@ -101,11 +107,17 @@ if (!isMainThread && (workerData as WorkerInput | undefined)?.role === 'parse-de
     });
 
   describe('boxwright parse --tagged: toml-test 1.0.0', { skip, timeout: 300_000 }, () => {
-    const files = skip !== undefined ? [] : readFileSync(list!, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l.endsWith('.toml'));
+    const files =
+      skip !== undefined
+        ? []
+        : readFileSync(list!, 'utf8')
+            .split('\n')
+            .map((l) => l.trim())
+            .filter((l) => l.endsWith('.toml'));
     let decoded: Promise<Decoded[]> | undefined;
     const all = (): Promise<Decoded[]> => (decoded ??= decodeInProcess(files.map((f) => join(suite!, f))));
 
-    it('210/210 valid cases give the expected tagged JSON, 499/499 invalid cases exit non-zero (every case through the CLI\'s main)', async () => {
+    it("210/210 valid cases give the expected tagged JSON, 499/499 invalid cases exit non-zero (every case through the CLI's main)", async () => {
       const results = await all();
       assert.equal(results.length, files.length);
       const failures: string[] = [];
@@ -121,7 +133,8 @@ if (!isMainThread && (workerData as WorkerInput | undefined)?.role === 'parse-de
           valid++;
         } else {
           if (r.status === 0) return void failures.push(`${f}: accepted, but it is invalid`);
-          if (!/:\d+:\d+ +error +toml-syntax/.test(r.stderr)) return void failures.push(`${f}: no positioned error on stderr: ${r.stderr.slice(0, 200)}`);
+          if (!/:\d+:\d+ +error +toml-syntax/.test(r.stderr))
+            return void failures.push(`${f}: no positioned error on stderr: ${r.stderr.slice(0, 200)}`);
           if (/\n\s+at .*:\d+:\d+\)?\n/.test(r.stderr)) return void failures.push(`${f}: a stack trace on stderr`);
           invalid++;
         }

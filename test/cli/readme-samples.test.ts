@@ -13,14 +13,21 @@ import { describe, it } from 'node:test';
 import { repoRoot } from '../helpers.js';
 
 const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
-const samples = [...readme.matchAll(/^```\n(\$ boxwright [^\n]*)\n([\s\S]*?)^```$/gm)].map((m) => ({ command: m[1]!.slice(2), expected: m[2]!.split('\n').slice(0, -1) }));
+const samples = [...readme.matchAll(/^```\n(\$ boxwright [^\n]*)\n([\s\S]*?)^```$/gm)].map((m) => ({
+  command: m[1]!.slice(2),
+  expected: m[2]!.split('\n').slice(0, -1),
+}));
 
 describe('README samples', () => {
   it('there are samples to check', () => assert.ok(samples.length >= 2, String(samples.length)));
   for (const { command, expected } of samples) {
     it(command, () => {
       const args = command.split(' ').slice(1);
-      const r = spawnSync(process.execPath, [join(repoRoot, 'bin', 'boxwright.cjs'), ...args], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '' } });
+      const r = spawnSync(process.execPath, [join(repoRoot, 'bin', 'boxwright.cjs'), ...args], {
+        cwd: repoRoot,
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '' },
+      });
       const actual = r.stdout.split('\n');
       let at = 0;
       let skipping = false;
@@ -33,7 +40,10 @@ describe('README samples', () => {
         if (skipping) {
           while (at < actual.length && !matches(actual[at]!)) at++;
         }
-        assert.ok(at < actual.length && matches(actual[at]!), `README line not in the output (in order): ${JSON.stringify(line)}\n--- output ---\n${r.stdout}`);
+        assert.ok(
+          at < actual.length && matches(actual[at]!),
+          `README line not in the output (in order): ${JSON.stringify(line)}\n--- output ---\n${r.stdout}`,
+        );
         at++;
         skipping = false;
       }

@@ -182,10 +182,14 @@ describe("run's fast path reads its command line exactly as the full CLI does", 
     );
     let taken = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(word, { maxLength: 8 }), fc.array(fc.constantFrom('true', '-v', '--', '007', '--pass-env'), { minLength: 0, maxLength: 3 }), async (options, command) => {
-        const { fast } = await agree(['run', ...options, '--', ...command]);
-        if (fast) taken++;
-      }),
+      fc.asyncProperty(
+        fc.array(word, { maxLength: 8 }),
+        fc.array(fc.constantFrom('true', '-v', '--', '007', '--pass-env'), { minLength: 0, maxLength: 3 }),
+        async (options, command) => {
+          const { fast } = await agree(['run', ...options, '--', ...command]);
+          if (fast) taken++;
+        },
+      ),
       { numRuns: 400, seed: 15 },
     );
     assert.ok(taken > 20, `the generated lines reach the fast path (${taken} did)`);

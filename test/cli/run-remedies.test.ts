@@ -13,12 +13,24 @@ import { sandboxEnv } from '../../targets/runner/env.js';
 describe('the JIT remedy: the command line, changed', () => {
   it('node itself: --jitless after it', () => {
     assert.equal(jitlessCommand(['run', 'c.toml', '--', 'node', '-e', '1']), 'boxwright run c.toml -- node --jitless -e 1');
-    assert.equal(jitlessCommand(['run', 'c.toml', '--', '/usr/bin/node20', 'a b.js']), "boxwright run c.toml -- /usr/bin/node20 --jitless 'a b.js'");
+    assert.equal(
+      jitlessCommand(['run', 'c.toml', '--', '/usr/bin/node20', 'a b.js']),
+      "boxwright run c.toml -- /usr/bin/node20 --jitless 'a b.js'",
+    );
   });
   it('a program that starts node: NODE_OPTIONS set for the command alone, once', () => {
-    assert.equal(jitlessCommand(['run', 'c.toml', '--', 'node_modules/.bin/tsc', '-p', '.']), 'boxwright run c.toml --pass-env NODE_OPTIONS=--jitless -- node_modules/.bin/tsc -p .');
-    assert.equal(jitlessCommand(['run', '--pass-env', 'NODE_OPTIONS', 'c.toml', '-v', '--', 'npm', 'test']), 'boxwright run c.toml -v --pass-env NODE_OPTIONS=--jitless -- npm test');
-    assert.equal(jitlessCommand(['run', '--pass-env=NODE_OPTIONS=--max-old-space-size=99', 'c.toml', '--', 'npm']), 'boxwright run c.toml --pass-env NODE_OPTIONS=--jitless -- npm');
+    assert.equal(
+      jitlessCommand(['run', 'c.toml', '--', 'node_modules/.bin/tsc', '-p', '.']),
+      'boxwright run c.toml --pass-env NODE_OPTIONS=--jitless -- node_modules/.bin/tsc -p .',
+    );
+    assert.equal(
+      jitlessCommand(['run', '--pass-env', 'NODE_OPTIONS', 'c.toml', '-v', '--', 'npm', 'test']),
+      'boxwright run c.toml -v --pass-env NODE_OPTIONS=--jitless -- npm test',
+    );
+    assert.equal(
+      jitlessCommand(['run', '--pass-env=NODE_OPTIONS=--max-old-space-size=99', 'c.toml', '--', 'npm']),
+      'boxwright run c.toml --pass-env NODE_OPTIONS=--jitless -- npm',
+    );
     assert.equal(jitlessCommand(['lint', 'c.toml']), undefined);
   });
   it('the words survive a shell', () => {
@@ -28,7 +40,10 @@ describe('the JIT remedy: the command line, changed', () => {
     }
   });
   it('the message after exit 133 carries it; another runtime keeps its own remedy', () => {
-    assert.match(afterStatus(133, ['node_modules/.bin/tsc'], ['run', 'c.toml', '--', 'node_modules/.bin/tsc'])!, /: boxwright run c\.toml --pass-env NODE_OPTIONS=--jitless -- node_modules\/\.bin\/tsc$/);
+    assert.match(
+      afterStatus(133, ['node_modules/.bin/tsc'], ['run', 'c.toml', '--', 'node_modules/.bin/tsc'])!,
+      /: boxwright run c\.toml --pass-env NODE_OPTIONS=--jitless -- node_modules\/\.bin\/tsc$/,
+    );
     assert.match(afterStatus(133, ['java', '-jar', 'x.jar'], ['run', 'c.toml', '--', 'java', '-jar', 'x.jar'])!, /-Xint/);
     assert.equal(afterStatus(1, ['node'], ['run', 'c.toml', '--', 'node']), undefined);
   });
@@ -39,7 +54,7 @@ describe('--pass-env NAME=VALUE', () => {
     assert.deepEqual(passEnvList(['A,B', 'NODE_OPTIONS=--a,--b']), ['A', 'B', 'NODE_OPTIONS=--a,--b']);
     assert.throws(() => passEnvList(['=x']), RunUsageError);
   });
-  it('sets the variable for the command over the caller\'s, and lets no other through', () => {
+  it("sets the variable for the command over the caller's, and lets no other through", () => {
     const { env, withheld } = sandboxEnv({ PATH: '/bin', NODE_OPTIONS: '--inspect', SECRET: 's' }, ['NODE_OPTIONS=--jitless']);
     assert.deepEqual(env, { PATH: '/bin', NODE_OPTIONS: '--jitless' });
     assert.deepEqual(withheld, ['SECRET']);

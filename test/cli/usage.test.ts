@@ -24,14 +24,20 @@ interface Run {
 }
 
 function boxwright(args: readonly string[], input = ''): Run {
-  const r = finished(spawnSync(process.execPath, [bin, ...args], { cwd: repoRoot, input, env, encoding: 'utf8', timeout: WAIT_LIMIT_MS }), `boxwright ${args.join(' ')}`);
+  const r = finished(
+    spawnSync(process.execPath, [bin, ...args], { cwd: repoRoot, input, env, encoding: 'utf8', timeout: WAIT_LIMIT_MS }),
+    `boxwright ${args.join(' ')}`,
+  );
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** The command with a terminal for standard input (util-linux `script` makes the pseudo-terminal). */
 function onTerminal(args: readonly string[]): Run {
   const line = [process.execPath, bin, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const r = finished(spawnSync('script', ['-qec', line, '/dev/null'], { cwd: repoRoot, env, encoding: 'utf8', timeout: WAIT_LIMIT_MS }), `boxwright ${args.join(' ')} on a terminal`);
+  const r = finished(
+    spawnSync('script', ['-qec', line, '/dev/null'], { cwd: repoRoot, env, encoding: 'utf8', timeout: WAIT_LIMIT_MS }),
+    `boxwright ${args.join(' ')} on a terminal`,
+  );
   assert.ok(!r.error, `script: ${r.error?.message}`);
   return { status: r.status, stdout: r.stdout.replace(/\r\n/g, '\n'), stderr: r.stderr };
 }
@@ -63,9 +69,21 @@ describe('item 9: help texts and what a mistyped command line gets', () => {
       const help = boxwright([command, '--help']).stdout.replace(/\s+/g, ' ');
       assert.match(help, /-f, --format output format \[choices:/, `${command} --help:\n${help}`);
     }
-    for (const [command, positional] of [['compile', 'config'], ['explain', 'config'], ['run', 'config'], ['diff', 'base'], ['diff', 'head'], ['rules', 'id'], ['lint', 'files']] as const) {
+    for (const [command, positional] of [
+      ['compile', 'config'],
+      ['explain', 'config'],
+      ['run', 'config'],
+      ['diff', 'base'],
+      ['diff', 'head'],
+      ['rules', 'id'],
+      ['lint', 'files'],
+    ] as const) {
       const help = boxwright([command, '--help']).stdout;
-      assert.match(help, new RegExp(`Positionals:[\\s\\S]*\\n {2}${positional} +\\S`), `${command} --help describes ${positional}:\n${help}`);
+      assert.match(
+        help,
+        new RegExp(`Positionals:[\\s\\S]*\\n {2}${positional} +\\S`),
+        `${command} --help describes ${positional}:\n${help}`,
+      );
     }
     assert.equal(boxwright(['rules', '-f', 'markdown', 'write-only']).stdout.split('\n')[0], '## `write-only`');
   });
@@ -96,7 +114,11 @@ describe('item 9: help texts and what a mistyped command line gets', () => {
     assert.doesNotMatch(flag.stderr, /bogusFlag/);
     const near = boxwright(['lint', '--max-warning', '0', 'examples/coding-agent.toml']);
     assert.match(near.stderr, /unknown option --max-warning; did you mean --max-warnings\?/);
-    assert.equal(boxwright(['diff', '--no-artifacts', ...manifest, 'examples/coding-agent.toml', 'examples/coding-agent.toml']).status, 0, 'a --no- boolean is known');
+    assert.equal(
+      boxwright(['diff', '--no-artifacts', ...manifest, 'examples/coding-agent.toml', 'examples/coding-agent.toml']).status,
+      0,
+      'a --no- boolean is known',
+    );
   });
   it('run CONFIG CMD without -- says where the command goes', () => {
     const r = boxwright(['run', 'examples/coding-agent.toml', 'ls', '-l']);
@@ -119,10 +141,14 @@ describe('item 10: option values are checked', () => {
     for (const command of [['lint'], ['explain'], ['compile', '--target', 'linux', '--out', join(scratch, 'tyba-out')]]) {
       const r = boxwright([...command, ...manifest, '--landlock', 'on', tyba]);
       assert.equal(r.status, 2, `${command[0]}: ${r.stdout}${r.stderr}`);
-      assert.match(r.stderr, /--landlock on: examples\/tyba-user-config\.toml is a TYBA config, and TYBA's platform document gives its Linux sandbox as bubblewrap \+ seccomp, without Landlock/);
+      assert.match(
+        r.stderr,
+        /--landlock on: examples\/tyba-user-config\.toml is a TYBA config, and TYBA's platform document gives its Linux sandbox as bubblewrap \+ seccomp, without Landlock/,
+      );
       assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
     }
-    for (const extra of [['--landlock', 'off'], []]) assert.notEqual(boxwright(['lint', ...manifest, ...extra, tyba]).status, 2, extra.join(' '));
+    for (const extra of [['--landlock', 'off'], []])
+      assert.notEqual(boxwright(['lint', ...manifest, ...extra, tyba]).status, 2, extra.join(' '));
     assert.notEqual(boxwright(['lint', ...manifest, '--landlock', 'on', 'examples/coding-agent.toml']).status, 2, 'a Box config takes it');
   });
   it('--home must be an absolute directory', () => {
@@ -152,7 +178,11 @@ describe('item 4: --platform never prints a verdict for a platform it did not ch
     assert.equal(text.status, 1);
     assert.match(text.stdout, /: linux refused \(not checked: macos, windows\)\n/);
     assert.doesNotMatch(text.stdout, /macos (accepted|refused)|windows (accepted|refused)/);
-    const json = JSON.parse(boxwright(['lint', ...manifest, '--platform', 'linux', '--format', 'json', cfg]).stdout) as { version: number; platforms: string[]; files: { verdicts: Record<string, string> }[] };
+    const json = JSON.parse(boxwright(['lint', ...manifest, '--platform', 'linux', '--format', 'json', cfg]).stdout) as {
+      version: number;
+      platforms: string[];
+      files: { verdicts: Record<string, string> }[];
+    };
     assert.equal(json.version, 2);
     assert.deepEqual(json.platforms, ['linux']);
     assert.deepEqual(json.files[0]!.verdicts, { linux: 'refused' });
@@ -162,7 +192,9 @@ describe('item 4: --platform never prints a verdict for a platform it did not ch
     const md = boxwright(['lint', ...manifest, '--platform', 'linux', '--format', 'markdown', cfg]).stdout;
     assert.match(md, /\| linux \|\n\|---\|\n\| ⛔ refused \|/);
     assert.doesNotMatch(md, /\| macos/);
-    const sarif = JSON.parse(boxwright(['lint', ...manifest, '--platform', 'linux', '--format', 'sarif', cfg]).stdout) as { runs: { properties: { platforms: string[] }; results: { properties: { platforms: string[] } }[] }[] };
+    const sarif = JSON.parse(boxwright(['lint', ...manifest, '--platform', 'linux', '--format', 'sarif', cfg]).stdout) as {
+      runs: { properties: { platforms: string[] }; results: { properties: { platforms: string[] } }[] }[];
+    };
     assert.deepEqual(sarif.runs[0]!.properties.platforms, ['linux']);
     for (const r of sarif.runs[0]!.results) assert.deepEqual(r.properties.platforms, ['linux']);
   });
@@ -177,7 +209,15 @@ describe('item 4: --platform never prints a verdict for a platform it did not ch
     const explain = boxwright(['explain', ...manifest, '--platform', 'linux', 'examples/coding-agent.toml']).stdout;
     assert.match(explain, /verdicts: Linux accepted \(warnings\)\n/);
     assert.doesNotMatch(explain, /macOS|Windows/);
-    const diff = boxwright(['diff', ...manifest, '--platform', 'linux', '--no-artifacts', 'examples/read-write-overlap.toml', 'examples/write-only.toml']).stdout;
+    const diff = boxwright([
+      'diff',
+      ...manifest,
+      '--platform',
+      'linux',
+      '--no-artifacts',
+      'examples/read-write-overlap.toml',
+      'examples/write-only.toml',
+    ]).stdout;
     assert.match(diff, /\[linux\]/);
     assert.doesNotMatch(diff, /macos|windows/);
   });
@@ -188,7 +228,10 @@ describe('item 12: a missing file or a directory is reported in the output', () 
     const empty = mkdtempSync(join(scratch, 'empty-'));
     const r = boxwright(['lint', ...manifest, 'no-such.toml', empty, 'examples/coding-agent.toml']);
     assert.equal(r.status, 2);
-    assert.ok(r.stdout.startsWith(`no-such.toml: not read: no such file\n${empty}: not read: is a directory that holds no .toml or .json file\n`), r.stdout);
+    assert.ok(
+      r.stdout.startsWith(`no-such.toml: not read: no such file\n${empty}: not read: is a directory that holds no .toml or .json file\n`),
+      r.stdout,
+    );
     assert.match(r.stdout, /examples\/coding-agent\.toml \(box\): macos accepted/);
     assert.match(r.stdout, /, 2 files not read\n$/);
   });
@@ -200,20 +243,37 @@ describe('item 12: a missing file or a directory is reported in the output', () 
     assert.equal(json.files[1]!.path, 'examples/coding-agent.toml');
   });
   it('sarif, github and markdown name it too', () => {
-    const sarif = JSON.parse(boxwright(['lint', ...manifest, '--format', 'sarif', 'no-such.toml']).stdout) as { runs: { invocations: { executionSuccessful: boolean; toolExecutionNotifications: { message: { text: string } }[] }[] }[] };
+    const sarif = JSON.parse(boxwright(['lint', ...manifest, '--format', 'sarif', 'no-such.toml']).stdout) as {
+      runs: { invocations: { executionSuccessful: boolean; toolExecutionNotifications: { message: { text: string } }[] }[] }[];
+    };
     assert.equal(sarif.runs[0]!.invocations[0]!.executionSuccessful, false);
     assert.match(sarif.runs[0]!.invocations[0]!.toolExecutionNotifications[0]!.message.text, /cannot read no-such\.toml: no such file/);
-    assert.match(boxwright(['lint', ...manifest, '--format', 'github', 'no-such.toml']).stdout, /^::error file=no-such\.toml,title=boxwright%3A file not read::cannot read no-such\.toml: no such file\n/);
-    assert.match(boxwright(['lint', ...manifest, '--format', 'markdown', 'no-such.toml']).stdout, /### `no-such\.toml`\n\n⛔ not read: no such file/);
+    assert.match(
+      boxwright(['lint', ...manifest, '--format', 'github', 'no-such.toml']).stdout,
+      /^::error file=no-such\.toml,title=boxwright%3A file not read::cannot read no-such\.toml: no such file\n/,
+    );
+    assert.match(
+      boxwright(['lint', ...manifest, '--format', 'markdown', 'no-such.toml']).stdout,
+      /### `no-such\.toml`\n\n⛔ not read: no such file/,
+    );
   });
 });
 
 describe('item 6: a closed pipe ends the command quietly', () => {
   it('lint --format sarif … | head -c 1: no EPIPE trace, the lint exit status', () => {
-    const examples = ['examples/coding-agent.toml', 'examples/write-only.toml', 'examples/direct-network.toml', 'examples/protected-path.toml', 'examples/tyba-user-config.toml'];
+    const examples = [
+      'examples/coding-agent.toml',
+      'examples/write-only.toml',
+      'examples/direct-network.toml',
+      'examples/protected-path.toml',
+      'examples/tyba-user-config.toml',
+    ];
     // More than a pipe's buffer, so that the write meets the closed pipe.
     const script = `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} lint --fs examples/machine.json --format sarif ${examples.join(' ')} | head -c 1 >/dev/null; echo "status=\${PIPESTATUS[0]}" >&2`;
-    const r = finished(spawnSync('bash', ['-c', script], { cwd: repoRoot, env, encoding: 'utf8', timeout: WAIT_LIMIT_MS }), 'lint --format sarif | head -c 1');
+    const r = finished(
+      spawnSync('bash', ['-c', script], { cwd: repoRoot, env, encoding: 'utf8', timeout: WAIT_LIMIT_MS }),
+      'lint --format sarif | head -c 1',
+    );
     assert.doesNotMatch(r.stderr, /EPIPE|Unhandled|internal error|at /);
     assert.match(r.stderr, /^status=1\n$/, 'write-only.toml is refused: exit 1, as without the pipe');
   });
@@ -234,12 +294,18 @@ describe('item 7: compile --out that cannot be written', () => {
   it('an unwritable place: the path and the reason, exit 2', () => {
     const r = compile('/sys/boxwright-out');
     assert.equal(r.status, 2);
-    assert.match(r.stderr, /^boxwright compile: cannot make --out \/sys\/boxwright-out: \/sys\/boxwright-out: (operation not permitted|permission denied|read-only file system)\n$/);
+    assert.match(
+      r.stderr,
+      /^boxwright compile: cannot make --out \/sys\/boxwright-out: \/sys\/boxwright-out: (operation not permitted|permission denied|read-only file system)\n$/,
+    );
   });
   it('under /proc: a message at once, never a hang', () => {
     const r = compile('/proc/self/boxwright-out');
     assert.notEqual(r.status, null, 'it ended within the timeout');
     assert.equal(r.status, 2);
-    assert.match(r.stderr, /^boxwright compile: cannot make --out \/proc\/self\/boxwright-out: \/proc\/self\/boxwright-out: no such file or directory\n$/);
+    assert.match(
+      r.stderr,
+      /^boxwright compile: cannot make --out \/proc\/self\/boxwright-out: \/proc\/self\/boxwright-out: no such file or directory\n$/,
+    );
   });
 });

@@ -33,7 +33,8 @@ function diff(cwd: string, ...a: string[]) {
 }
 
 const base = '[agent.filesystem]\nread = ["~/project"]\nexec = ["/usr/bin/git"]\n';
-const widened = '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project"]\nexec = ["/usr/bin/git"]\n\n[tools.fetch.network]\n\n[mcp_servers.web]\ncontain_egress = false\n';
+const widened =
+  '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project"]\nexec = ["/usr/bin/git"]\n\n[tools.fetch.network]\n\n[mcp_servers.web]\ncontain_egress = false\n';
 
 describe('diff --fail-on widen: the issue 22 reproduction', () => {
   it('--git HEAD with --fs host on a machine without ~/project: the widening is reported and fails the gate', (t) => {
@@ -74,7 +75,10 @@ describe('diff --fail-on widen: the issue 22 reproduction', () => {
     assert.equal(known.status, 1);
     assert.match(known.stdout, /^ {2}\+ {2}linux: the agent can now write ~\/project \(r → rw\)$/m);
     assert.doesNotMatch(known.stdout, /not settled/);
-    assert.equal(known.stderr, 'boxwright diff: --fail-on widen fails: sandbox.toml: what is asked for widens (on every machine); sandbox.toml: what this machine grants widens on linux\n');
+    assert.equal(
+      known.stderr,
+      'boxwright diff: --fail-on widen fails: sandbox.toml: what is asked for widens (on every machine); sandbox.toml: what this machine grants widens on linux\n',
+    );
   });
 });
 
@@ -89,7 +93,10 @@ describe('diff --fail-on widen: refused revisions on either side', () => {
     assert.equal(r.status, 1, r.stdout);
     assert.match(r.stdout, /^ {2}\+ {2}the agent now asks to write ~\/results \(— → w\)$/m);
     assert.match(r.stdout, /^ {2}linux: the head revision is refused with these facts \(write-only\)/m);
-    assert.equal(r.stderr, 'boxwright diff: --fail-on widen fails: b.toml: what is asked for widens (on every machine); b.toml: this machine cannot judge the change (the head refused on linux)\n');
+    assert.equal(
+      r.stderr,
+      'boxwright diff: --fail-on widen fails: b.toml: what is asked for widens (on every machine); b.toml: this machine cannot judge the change (the head refused on linux)\n',
+    );
   });
   it('a refused base: the head is compared with nothing here, and the gate fails even when the request narrows', (t) => {
     const dir = scratch(t);
@@ -110,7 +117,10 @@ describe('diff --fail-on widen: refused revisions on either side', () => {
     const narrowed = diff(dir, '--home', home, '--fail-on', 'widen', '--no-artifacts', 'a.toml', 'b.toml');
     assert.equal(narrowed.status, 1, narrowed.stdout);
     assert.match(narrowed.stdout, /^ {3}- the agent no longer asks to read ~\/docs \(r → —\)$/m);
-    assert.equal(narrowed.stderr, 'boxwright diff: --fail-on widen fails: b.toml: this machine cannot judge the change (both revisions refused on macos, linux, windows)\n');
+    assert.equal(
+      narrowed.stderr,
+      'boxwright diff: --fail-on widen fails: b.toml: this machine cannot judge the change (both revisions refused on macos, linux, windows)\n',
+    );
     const same = diff(dir, '--home', home, '--fail-on', 'widen', '--no-artifacts', 'b.toml', 'c.toml');
     assert.equal(same.status, 0, same.stdout + same.stderr);
     assert.equal(same.stdout, 'b.toml → c.toml\nno change in effective access, verdicts, diagnostics or artifacts\n\n');
@@ -123,21 +133,35 @@ describe('diff --fail-on widen: refused revisions on either side', () => {
     const r = diff(dir, '--fs', 'none', '--fail-on', 'widen', '--no-artifacts', 'a.toml', 'b.toml');
     assert.equal(r.status, 1);
     assert.match(r.stdout, /^ {2}--fs none knows no machine's facts: what a machine grants was compared as if every path named exists/m);
-    assert.equal(r.stderr, 'boxwright diff: --fail-on widen fails: b.toml: this machine cannot judge the change (no machine facts on macos, linux, windows)\n');
+    assert.equal(
+      r.stderr,
+      'boxwright diff: --fail-on widen fails: b.toml: this machine cannot judge the change (no machine facts on macos, linux, windows)\n',
+    );
     assert.equal(diff(dir, '--fs', 'none', '--fail-on', 'widen', '--no-artifacts', 'b.toml', 'c.toml').status, 0);
     // With facts that accept both, the narrowing passes.
-    assert.equal(diff(dir, '--fs', manifest, '--fail-on', 'widen', '--no-artifacts', 'a.toml', 'b.toml').status, 1, 'examples/machine.json has no ~/docs: the base is refused there');
+    assert.equal(
+      diff(dir, '--fs', manifest, '--fail-on', 'widen', '--no-artifacts', 'a.toml', 'b.toml').status,
+      1,
+      'examples/machine.json has no ~/docs: the base is refused there',
+    );
     writeFileSync(join(dir, 'd.toml'), '[agent.filesystem]\nread = ["~/project", "~/project/src"]\n');
     assert.equal(diff(dir, '--fs', manifest, '--fail-on', 'widen', '--no-artifacts', 'd.toml', 'b.toml').status, 0);
   });
   it('a read_file become a read widens below the path; a deny removed widens at it', (t) => {
     const dir = scratch(t);
-    writeFileSync(join(dir, 'a.toml'), '[agent.filesystem]\nread = ["~/project"]\nread_file = ["~/project/src"]\ndeny = ["~/project/.env"]\n');
+    writeFileSync(
+      join(dir, 'a.toml'),
+      '[agent.filesystem]\nread = ["~/project"]\nread_file = ["~/project/src"]\ndeny = ["~/project/.env"]\n',
+    );
     writeFileSync(join(dir, 'b.toml'), '[agent.filesystem]\nread = ["~/project", "~/project/src"]\n');
     const r = diff(dir, '--fs', 'none', '--no-artifacts', 'a.toml', 'b.toml');
     assert.match(r.stdout, /^ {2}\+ {2}the agent now asks to read ~\/project\/\.env \(deny → r\)$/m);
     assert.doesNotMatch(r.stdout, /asks to read ~\/project\/src /);
-    assert.doesNotMatch(r.stdout, /^ {2}\+ {2}the agent now asks to read below ~\/project\/src/m, 'the read tree above already asked for it');
+    assert.doesNotMatch(
+      r.stdout,
+      /^ {2}\+ {2}the agent now asks to read below ~\/project\/src/m,
+      'the read tree above already asked for it',
+    );
   });
 });
 
@@ -173,7 +197,11 @@ describe('the request comparison bounds what a machine grants', () => {
           if (b.verdicts[platform] === 'refused' || a.verdicts[platform] === 'refused') continue;
           bounded++;
           const grown = d.changes.filter((c) => c.platform === platform && c.widens);
-          assert.deepEqual(grown.map((c) => c.sentence), [], `${b.file} → ${a.file}`);
+          assert.deepEqual(
+            grown.map((c) => c.sentence),
+            [],
+            `${b.file} → ${a.file}`,
+          );
         }
         if (b === a) assert.deepEqual(gateFailures(d), [], b.file);
       }
@@ -197,13 +225,21 @@ describe('the GitHub Actions example gates as it says', () => {
     git('add', '-A');
     git('commit', '-qm', 'base');
     git('update-ref', 'refs/remotes/origin/main', 'HEAD');
-    const gate = () => spawnSync('bash', ['-c', command.replace(/^boxwright /, `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} `)], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const gate = () =>
+      spawnSync('bash', ['-c', command.replace(/^boxwright /, `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} `)], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1' },
+      });
     writeFileSync(join(dir, 'sandbox', 'agent.toml'), '# reviewed\n' + base);
     assert.equal(gate().status, 0, 'a comment asks for the same');
     writeFileSync(join(dir, 'sandbox', 'agent.toml'), widened);
     const r = gate();
     assert.equal(r.status, 1);
-    assert.match(r.stderr, /^boxwright diff: --fail-on widen fails: sandbox\/agent\.toml: what is asked for widens \(on every machine\); sandbox\/agent\.toml: what this machine grants widens on macos, linux, windows\n$/);
+    assert.match(
+      r.stderr,
+      /^boxwright diff: --fail-on widen fails: sandbox\/agent\.toml: what is asked for widens \(on every machine\); sandbox\/agent\.toml: what this machine grants widens on macos, linux, windows\n$/,
+    );
   });
 });
 
@@ -229,7 +265,10 @@ describe('diff --fail-on widen: lifting a host-trusted carve-out widens', () => 
     assert.equal(refused.status, 1, refused.stdout + refused.stderr);
     assert.match(refused.stdout, line);
     assert.doesNotMatch(refused.stdout, /ask for the same/);
-    assert.equal(refused.stderr, 'boxwright diff: --fail-on widen fails: b.toml: what is asked for widens (on every machine); b.toml: this machine cannot judge the change (both revisions refused on macos, linux, windows)\n');
+    assert.equal(
+      refused.stderr,
+      'boxwright diff: --fail-on widen fails: b.toml: what is asked for widens (on every machine); b.toml: this machine cannot judge the change (both revisions refused on macos, linux, windows)\n',
+    );
     const none = diff(dir, '--fs', 'none', '--fail-on', 'widen', '--no-artifacts', 'a.toml', 'b.toml');
     assert.equal(none.status, 1);
     assert.match(none.stdout, line);
@@ -238,7 +277,10 @@ describe('diff --fail-on widen: lifting a host-trusted carve-out widens', () => 
     assert.equal(known.status, 1);
     assert.match(known.stdout, line);
     assert.match(known.stdout, /^ {2}\+ {2}macos, linux: the agent can now write ~\/project\/\.git \(r → rw\)$/m);
-    assert.equal(known.stderr, 'boxwright diff: --fail-on widen fails: b.toml: what is asked for widens (on every machine); b.toml: what this machine grants widens on macos, linux, windows\n');
+    assert.equal(
+      known.stderr,
+      'boxwright diff: --fail-on widen fails: b.toml: what is asked for widens (on every machine); b.toml: what this machine grants widens on macos, linux, windows\n',
+    );
     // The lift given up is a narrowing, which facts that accept both revisions settle: the gate passes.
     const back = diff(dir, '--fs', manifest, '--fail-on', 'widen', '--no-artifacts', 'b.toml', 'a.toml');
     assert.equal(back.status, 0, back.stdout + back.stderr);
@@ -247,11 +289,31 @@ describe('diff --fail-on widen: lifting a host-trusted carve-out widens', () => 
   it('what lifts one: a write_file of a home start-up file, a hook inside a lifted .git, a tree inside .git; a read of one asks for the same', (t) => {
     const dir = scratch(t);
     const cases: [string, string, RegExp][] = [
-      ['read = ["~"]\nwrite = ["~"]\n', 'read = ["~"]\nwrite = ["~"]\nwrite_file = ["~/.bashrc"]\n', /^ {2}\+ {2}the agent now asks to write ~\/\.bashrc \(r → rw\)$/m],
-      ['read = ["~"]\nwrite = ["~"]\n', 'read = ["~"]\nwrite = ["~", "~/.local/bin"]\n', /^ {2}\+ {2}the agent now asks to write ~\/\.local\/bin \(r → rw\)$/m],
-      ['read = ["~/project"]\nwrite = ["~/project/.git"]\n', 'read = ["~/project"]\nwrite = ["~/project/.git", "~/project/.git/hooks"]\n', /^ {2}\+ {2}the agent now asks to write ~\/project\/\.git\/hooks \(r → rw\)$/m],
-      ['read = ["~/project"]\nwrite = ["~/project"]\n', 'read = ["~/project"]\nwrite = ["~/project", "~/project/.git/objects"]\n', /^ {2}\+ {2}the agent now asks to write ~\/project\/\.git\/objects \(r → rw\)$/m],
-      ['read = ["~/project"]\nwrite = ["~/project"]\n', 'read = ["~/project"]\nwrite = ["~/project"]\nwrite_file = ["~/project/.vscode/tasks.json"]\n', /^ {2}\+ {2}the agent now asks to write ~\/project\/\.vscode\/tasks\.json \(r → rw\)$/m],
+      [
+        'read = ["~"]\nwrite = ["~"]\n',
+        'read = ["~"]\nwrite = ["~"]\nwrite_file = ["~/.bashrc"]\n',
+        /^ {2}\+ {2}the agent now asks to write ~\/\.bashrc \(r → rw\)$/m,
+      ],
+      [
+        'read = ["~"]\nwrite = ["~"]\n',
+        'read = ["~"]\nwrite = ["~", "~/.local/bin"]\n',
+        /^ {2}\+ {2}the agent now asks to write ~\/\.local\/bin \(r → rw\)$/m,
+      ],
+      [
+        'read = ["~/project"]\nwrite = ["~/project/.git"]\n',
+        'read = ["~/project"]\nwrite = ["~/project/.git", "~/project/.git/hooks"]\n',
+        /^ {2}\+ {2}the agent now asks to write ~\/project\/\.git\/hooks \(r → rw\)$/m,
+      ],
+      [
+        'read = ["~/project"]\nwrite = ["~/project"]\n',
+        'read = ["~/project"]\nwrite = ["~/project", "~/project/.git/objects"]\n',
+        /^ {2}\+ {2}the agent now asks to write ~\/project\/\.git\/objects \(r → rw\)$/m,
+      ],
+      [
+        'read = ["~/project"]\nwrite = ["~/project"]\n',
+        'read = ["~/project"]\nwrite = ["~/project"]\nwrite_file = ["~/project/.vscode/tasks.json"]\n',
+        /^ {2}\+ {2}the agent now asks to write ~\/project\/\.vscode\/tasks\.json \(r → rw\)$/m,
+      ],
     ];
     for (const [before, after, line] of cases) {
       writeFileSync(join(dir, 'a.toml'), `[agent.filesystem]\n${before}`);
@@ -308,7 +370,9 @@ describe('diff --fail-on widen: lifting a host-trusted carve-out widens', () => 
       'read = ["~"]\nwrite = ["~"]\n',
       'read = ["~"]\nwrite = ["~", "~/.local/bin"]\nwrite_file = ["~/.bashrc"]\n',
     ];
-    const checked = bodies.map((b, i) => reader.check(new TextEncoder().encode(`[agent.filesystem]\n${b}`), `c${i}.toml`)).filter((c): c is CheckedPolicy => !!c.ir);
+    const checked = bodies
+      .map((b, i) => reader.check(new TextEncoder().encode(`[agent.filesystem]\n${b}`), `c${i}.toml`))
+      .filter((c): c is CheckedPolicy => !!c.ir);
     assert.equal(checked.length, bodies.length);
     let bounded = 0;
     let lifts = 0;
@@ -322,7 +386,11 @@ describe('diff --fail-on widen: lifting a host-trusted carve-out widens', () => 
         for (const platform of PLATFORMS) {
           if (b.verdicts[platform] === 'refused' || a.verdicts[platform] === 'refused') continue;
           bounded++;
-          assert.deepEqual(d.changes.filter((c) => c.platform === platform && c.widens).map((c) => c.sentence), [], `${b.file} → ${a.file}`);
+          assert.deepEqual(
+            d.changes.filter((c) => c.platform === platform && c.widens).map((c) => c.sentence),
+            [],
+            `${b.file} → ${a.file}`,
+          );
         }
       }
     assert.ok(bounded > 50 && lifts > 20, `${bounded} compared, ${lifts} widened requests`);

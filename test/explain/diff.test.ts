@@ -28,21 +28,33 @@ const diffConfigs = async (base: { label: string; bytes: Uint8Array }, head: { l
 describe('diff: effective-access changes in words', () => {
   it('a widened write and a new network exception, per platform and principal', async () => {
     const d = await diffConfigs(
-      text('base.toml', '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/output"]\n\n[tools.fetcher.filesystem]\nread = ["~/index"]\n'),
-      text('head.toml', '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project"]\n\n[tools.fetcher.filesystem]\nread = ["~/index"]\n[tools.fetcher.network]\n'),
+      text(
+        'base.toml',
+        '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/output"]\n\n[tools.fetcher.filesystem]\nread = ["~/index"]\n',
+      ),
+      text(
+        'head.toml',
+        '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project"]\n\n[tools.fetcher.filesystem]\nread = ["~/index"]\n[tools.fetcher.network]\n',
+      ),
       { ...args, artifacts: false },
     );
     const sentences = d.delta.changes.map((c) => c.sentence);
     assert.ok(sentences.includes('linux: the agent can now write ~/project'), sentences.join('\n'));
     assert.ok(sentences.includes('windows: tool `fetcher` now has a direct network exception: it bypasses the gateway'));
     assert.ok(d.delta.changes.every((c) => c.widens));
-    assert.deepEqual(d.delta.verdicts.map((v) => `${v.platform}:${v.before}->${v.after}`), ['macos:accepted->accepted-with-warnings', 'linux:accepted->accepted-with-warnings']);
+    assert.deepEqual(
+      d.delta.verdicts.map((v) => `${v.platform}:${v.before}->${v.after}`),
+      ['macos:accepted->accepted-with-warnings', 'linux:accepted->accepted-with-warnings'],
+    );
     assert.ok(d.delta.diagnosticsAdded.some((x) => x.ruleId === 'direct-network'));
     assert.ok(d.delta.stillTrue.some((s) => s.sentence === 'windows: `~/.kaggle` is still readable'));
   });
   it('narrowing is reported and does not count as widening', async () => {
     const d = await diffConfigs(side('read-write-overlap.toml'), side('read-only-content.toml'), { ...args, artifacts: false });
-    assert.ok(d.delta.changes.some((c) => c.sentence === 'linux: the agent can no longer read, write ~/project/output'), d.delta.changes.map((c) => c.sentence).join('\n'));
+    assert.ok(
+      d.delta.changes.some((c) => c.sentence === 'linux: the agent can no longer read, write ~/project/output'),
+      d.delta.changes.map((c) => c.sentence).join('\n'),
+    );
     assert.ok(d.delta.changes.some((c) => c.sentence === 'linux: the agent: ~/project/.env is now absent (was an empty placeholder)'));
     assert.ok(!d.delta.changes.some((c) => c.widens && c.platform === 'linux' && c.path === '~/project/output'));
   });
@@ -77,13 +89,17 @@ describe('diff: effective-access changes in words', () => {
       programs.map((a) => `binary ${a.name}: absent → ${Buffer.byteLength(a.content)} bytes`).sort(),
     );
     const back = await diffConfigs(side('coding-agent.toml'), side('write-only.toml'), { ...args, platform: 'linux' });
-    assert.deepEqual(back.artifacts.map((a) => a.patch), ['linux: the head revision is refused: no artifacts']);
+    assert.deepEqual(
+      back.artifacts.map((a) => a.patch),
+      ['linux: the head revision is refused: no artifacts'],
+    );
   });
 });
 
 describe('diff: the CLI', () => {
   const bin = join(repoRoot, 'bin', 'boxwright.cjs');
-  const run = (cwd: string, ...a: string[]) => spawnSync(process.execPath, [bin, 'diff', ...a], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const run = (cwd: string, ...a: string[]) =>
+    spawnSync(process.execPath, [bin, 'diff', ...a], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
   it('--fail-on widen exits 1 when access widens, 0 when it narrows', (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'boxwright-diff-'));
     t.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -103,7 +119,17 @@ describe('diff: the CLI', () => {
     git('add', 'sandbox.toml');
     git('commit', '-qm', 'base');
     writeFileSync(join(dir, 'sandbox.toml'), '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/output"]\n');
-    const r = run(dir, '--fs', join(repoRoot, 'examples/machine.json'), '--git', 'HEAD', 'sandbox.toml', '--fail-on', 'widen', '--no-artifacts');
+    const r = run(
+      dir,
+      '--fs',
+      join(repoRoot, 'examples/machine.json'),
+      '--git',
+      'HEAD',
+      'sandbox.toml',
+      '--fail-on',
+      'widen',
+      '--no-artifacts',
+    );
     assert.equal(r.status, 1, r.stderr);
     assert.match(r.stdout, /HEAD:sandbox\.toml → sandbox\.toml/);
     assert.match(r.stdout, /linux: the agent can now write ~\/project\/output/);

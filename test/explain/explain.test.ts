@@ -55,22 +55,36 @@ describe('explain cites only the rules lint reports', () => {
   });
   it('coding-agent: the exec outside the home keeps its words without the rule', () => {
     const git = matrixOf('coding-agent.toml')!.principals[0]!.rows.find((r) => r.written === '/usr/bin/git')!;
-    assert.deepEqual(git.cells.windows.note, { ruleId: '', text: '/usr/bin/git has no Windows meaning (only paths under ~ map to %USERPROFILE%): the Windows plan leaves this entry out' });
+    assert.deepEqual(git.cells.windows.note, {
+      ruleId: '',
+      text: '/usr/bin/git has no Windows meaning (only paths under ~ map to %USERPROFILE%): the Windows plan leaves this entry out',
+    });
   });
 });
 
 describe('explain marks a deny other principals are not bound by', () => {
   it("the agent's deny of ~/project/.env and a server reading ~/project: the deny's macOS and Linux cells say so, Windows' does not", () => {
-    const text = '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env"]\n\n[mcp_servers.files.filesystem]\nread = ["~/project"]\n';
+    const text =
+      '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env"]\n\n[mcp_servers.files.filesystem]\nread = ["~/project"]\n';
     const m = explainCheck(reader.check(Buffer.from(text), 'c.toml')).matrix!;
     const deny = m.principals[0]!.rows.find((r) => r.list === 'deny')!;
-    const mark = { ruleId: 'deny-open-to-others', text: 'other principals are not bound by this deny: MCP server `files` can read it (its `read` of ~/project, line 6)' };
+    const mark = {
+      ruleId: 'deny-open-to-others',
+      text: 'other principals are not bound by this deny: MCP server `files` can read it (its `read` of ~/project, line 6)',
+    };
     assert.deepEqual(deny.cells.macos.disclosures, [mark]);
-    assert.ok(deny.cells.linux.disclosures?.some((d) => d.ruleId === mark.ruleId && d.text === mark.text), JSON.stringify(deny.cells.linux));
+    assert.ok(
+      deny.cells.linux.disclosures?.some((d) => d.ruleId === mark.ruleId && d.text === mark.text),
+      JSON.stringify(deny.cells.linux),
+    );
     assert.ok(!deny.cells.windows.disclosures?.some((d) => d.ruleId === mark.ruleId));
-    const denied = '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env"]\n\n[mcp_servers.files.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env"]\n';
+    const denied =
+      '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env"]\n\n[mcp_servers.files.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env"]\n';
     const both = explainCheck(reader.check(Buffer.from(denied), 'd.toml')).matrix!;
-    assert.ok(!both.principals[0]!.rows.find((r) => r.list === 'deny')!.cells.linux.disclosures?.some((d) => d.ruleId === mark.ruleId), 'denied in both tables: no mark');
+    assert.ok(
+      !both.principals[0]!.rows.find((r) => r.list === 'deny')!.cells.linux.disclosures?.some((d) => d.ruleId === mark.ruleId),
+      'denied in both tables: no mark',
+    );
   });
 });
 
@@ -97,7 +111,7 @@ describe('explain: the matrix', () => {
     assert.equal(tyba.macos.legend, 'meta');
   });
 
-  it("everything else on Windows says what a Low token still reaches beyond files: the registry, named pipes, the desktop and clipboard", () => {
+  it('everything else on Windows says what a Low token still reaches beyond files: the registry, named pipes, the desktop and clipboard', () => {
     for (const name of ['read-only-content.toml', 'tyba-user-config.toml']) {
       const beyond = matrixOf(name)!.principals[0]!.elsewhere.windows.disclosures ?? [];
       assert.equal(beyond.length, 1, name);
@@ -130,15 +144,24 @@ describe('explain: the matrix', () => {
   it('a write_file grant says, on each platform, that a save through a temporary file and a rename fails', () => {
     const row = matrixOf('read-write-file.toml')!.principals[0]!.rows.find((r) => r.list === 'write_file')!;
     for (const p of PLATFORMS) {
-      assert.ok(row.cells[p].disclosures?.some((d) => /temporary file and a rename/.test(d.text)), `${p}: ${JSON.stringify(row.cells[p])}`);
+      assert.ok(
+        row.cells[p].disclosures?.some((d) => /temporary file and a rename/.test(d.text)),
+        `${p}: ${JSON.stringify(row.cells[p])}`,
+      );
     }
     assert.match(row.cells.windows.disclosures!.map((d) => d.text).join(' '), /without DELETE \(0x12019f\)/);
     const read = matrixOf('read-write-file.toml')!.principals[0]!.rows.find((r) => r.list === 'read_file')!;
     assert.ok(!read.cells.linux.disclosures?.some((d) => /temporary file/.test(d.text)), 'not on the read_file row');
     // Under a write tree the file is the tree's: it can be renamed, and no such note is given.
-    const inTree = explainCheck(reader.check(Buffer.from('[agent.filesystem]\nread = ["~/results"]\nwrite = ["~/results"]\nwrite_file = ["~/results/output.txt"]\n'), 'in-tree.toml')).matrix!;
+    const inTree = explainCheck(
+      reader.check(
+        Buffer.from('[agent.filesystem]\nread = ["~/results"]\nwrite = ["~/results"]\nwrite_file = ["~/results/output.txt"]\n'),
+        'in-tree.toml',
+      ),
+    ).matrix!;
     const wf = inTree.principals[0]!.rows.find((r) => r.list === 'write_file')!;
-    for (const p of PLATFORMS) assert.ok(!wf.cells[p].disclosures?.some((d) => /temporary file/.test(d.text)), `${p}: ${JSON.stringify(wf.cells[p])}`);
+    for (const p of PLATFORMS)
+      assert.ok(!wf.cells[p].disclosures?.some((d) => /temporary file/.test(d.text)), `${p}: ${JSON.stringify(wf.cells[p])}`);
   });
   it('a config with errors has no matrix, and says why', () => {
     const r = explainCheck(reader.check(Buffer.from('[agent.filesystem\n'), 'bad.toml'));
@@ -176,7 +199,10 @@ describe('explain: every cell that differs from the request says why (issue 14 i
       assert.equal(r.cells.windows.note?.ruleId, 'no-windows-path');
     }
     const check = reader.check(readFileSync(join(repoRoot, 'examples/windows-path.toml')), 'examples/windows-path.toml');
-    assert.deepEqual(check.diagnostics.filter((d) => d.ruleId === 'low-label-exposure'), []);
+    assert.deepEqual(
+      check.diagnostics.filter((d) => d.ruleId === 'low-label-exposure'),
+      [],
+    );
     assert.ok(check.diagnostics.some((d) => d.ruleId === 'no-windows-path'));
   });
 });

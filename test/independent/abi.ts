@@ -54,7 +54,10 @@ export function libseccompSyscalls(names: Readonly<Record<Arch, readonly string[
 } {
   const got = askLibseccomp({ X86_64: names.x86_64, AARCH64: names.aarch64 });
   const numbers = (arch: Arch) => new Map(Object.entries(got.numbers[LIBSECCOMP_ARCH[arch]] ?? {}));
-  return { numbers: { x86_64: numbers('x86_64'), aarch64: numbers('aarch64') }, auditArch: { x86_64: got.audit.X86_64!, aarch64: got.audit.AARCH64! } };
+  return {
+    numbers: { x86_64: numbers('x86_64'), aarch64: numbers('aarch64') },
+    auditArch: { x86_64: got.audit.X86_64!, aarch64: got.audit.AARCH64! },
+  };
 }
 
 const hostArch: Arch | undefined = process.arch === 'x64' ? 'x86_64' : process.arch === 'arm64' ? 'aarch64' : undefined;
@@ -74,7 +77,20 @@ export function compilerFor(arch: Arch): string | undefined {
  * the rest (PROT_SEM is only in <linux/mman.h>; AUDIT_ARCH_*, SECCOMP_RET_*,
  * __X32_SYSCALL_BIT).
  */
-const HEADERS = ['errno.h', 'sched.h', 'sys/socket.h', 'sys/mman.h', 'linux/mman.h', 'sys/shm.h', 'sys/personality.h', 'sys/stat.h', 'sys/ioctl.h', 'linux/audit.h', 'linux/seccomp.h', 'asm/unistd.h'];
+const HEADERS = [
+  'errno.h',
+  'sched.h',
+  'sys/socket.h',
+  'sys/mman.h',
+  'linux/mman.h',
+  'sys/shm.h',
+  'sys/personality.h',
+  'sys/stat.h',
+  'sys/ioctl.h',
+  'linux/audit.h',
+  'linux/seccomp.h',
+  'asm/unistd.h',
+];
 
 export interface HeaderConstants {
   readonly values: ReadonlyMap<string, number>;
@@ -99,7 +115,11 @@ export function headerConstants(cc: string, names: readonly string[]): HeaderCon
       '  0 };',
       '',
     ].join('\n');
-    return spawnSync(cc, ['-S', '-O0', '-o', '-', '-x', 'c', '-'], { input: source, encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } });
+    return spawnSync(cc, ['-S', '-O0', '-o', '-', '-x', 'c', '-'], {
+      input: source,
+      encoding: 'utf8',
+      env: { ...process.env, LC_ALL: 'C' },
+    });
   };
   let r = compile(names);
   const undeclared = [...new Set([...r.stderr.matchAll(/error: '(\w+)' undeclared/g)].map((m) => m[1]!))].sort();

@@ -52,7 +52,9 @@ describe('independent: the embedded C# through mono-mcs', () => {
         join(dir, 'probe.cs'),
         'public static class Probe { public static void Main() { foreach (string s in new string[] { "", "S:", "S:(ML;OICI;NW;;;LW)", "S:AI(ML;;NRNW;;;ME)" }) System.Console.WriteLine("[" + Boxwright.Descriptor.LabelAces(s) + "]"); } }',
       );
-      const p = spawnSync('mcs', [`-r:${join(dir, 'Boxwright.dll')}`, `-out:${join(dir, 'probe.exe')}`, join(dir, 'probe.cs')], { encoding: 'utf8' });
+      const p = spawnSync('mcs', [`-r:${join(dir, 'Boxwright.dll')}`, `-out:${join(dir, 'probe.exe')}`, join(dir, 'probe.cs')], {
+        encoding: 'utf8',
+      });
       assert.equal(p.status, 0, p.stderr + p.stdout);
       const run = spawnSync('mono', [join(dir, 'probe.exe')], { encoding: 'utf8', env: { ...process.env, MONO_PATH: dir } });
       assert.equal(run.status, 0, run.stderr);
@@ -66,7 +68,10 @@ describe('independent: the embedded C# through mono-mcs', () => {
     const skip = requireOrSkip(mcs, 'mono-mcs');
     if (skip) return t.skip(skip);
     const source = embeddedCSharp((await scripts()).apply);
-    const broken = source.replace('uint rc = SetNamedSecurityInfoW(path, SE_FILE_OBJECT, info,', 'int rc = SetNamedSecurityInfoW(path, SE_FILE_OBJECT, info,');
+    const broken = source.replace(
+      'uint rc = SetNamedSecurityInfoW(path, SE_FILE_OBJECT, info,',
+      'int rc = SetNamedSecurityInfoW(path, SE_FILE_OBJECT, info,',
+    );
     assert.notEqual(broken, source);
     const dir = mkdtempSync(join(tmpdir(), 'bw-mcs-'));
     try {

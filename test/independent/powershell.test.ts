@@ -39,7 +39,10 @@ export async function syntaxErrors(script: string): Promise<string[]> {
   assert.ok(tree, 'tree-sitter returned no tree');
   const out: string[] = [];
   const walk = (n: Node): void => {
-    if (n.isError || n.isMissing) out.push(`${n.startPosition.row + 1}:${n.startPosition.column + 1} ${n.isMissing ? 'missing' : 'error'} ${JSON.stringify(n.text.slice(0, 80))}`);
+    if (n.isError || n.isMissing)
+      out.push(
+        `${n.startPosition.row + 1}:${n.startPosition.column + 1} ${n.isMissing ? 'missing' : 'error'} ${JSON.stringify(n.text.slice(0, 80))}`,
+      );
     for (const c of n.children) if (c) walk(c);
   };
   walk(tree.rootNode);
@@ -76,10 +79,16 @@ describe('independent: PowerShell scripts through tree-sitter-powershell', () =>
     const skip = requireOrSkip(available, 'tree-sitter-powershell and web-tree-sitter (npm ci)');
     if (skip) return t.skip(skip);
     assert.ok((await syntaxErrors(runtimeGolden.replace("'@\n}", "'@\n"))).length > 0, 'an unclosed brace');
-    assert.ok((await syntaxErrors(runtimeGolden.replace('($queue.Dequeue()).FullName', '$queue.Dequeue().FullName'))).length > 0, "the grammar's known gap");
+    assert.ok(
+      (await syntaxErrors(runtimeGolden.replace('($queue.Dequeue()).FullName', '$queue.Dequeue().FullName'))).length > 0,
+      "the grammar's known gap",
+    );
     const { artifacts } = (await compileExample('coding-agent.toml', 'windows')) as { artifacts: { name: string; content: string }[] };
     const apply = withoutRuntime(artifacts.find((a) => a.name === 'apply.ps1')!.content, 'apply', 'coding-agent.toml');
     assert.ok((await syntaxErrors(apply.replace('try {', 'try {{'))).length > 0, 'an unclosed brace around the steps');
-    assert.ok((await syntaxErrors("Invoke-BwStep -Id 'step-001' -Path $path -Sddl 'S:(ML;;NW;;;LW)\n")).length > 0, 'an unterminated string');
+    assert.ok(
+      (await syntaxErrors("Invoke-BwStep -Id 'step-001' -Path $path -Sddl 'S:(ML;;NW;;;LW)\n")).length > 0,
+      'an unterminated string',
+    );
   });
 });

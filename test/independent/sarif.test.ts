@@ -38,10 +38,27 @@ function multitool(dir: string, logs: Record<string, unknown>): Record<string, F
     return input;
   });
   const output = join(dir, 'validation.sarif');
-  const r = spawnSync(sarifMultitool, ['validate', ...inputs, '--json-schema', finalSchemaPath, '--output', output, '--log', 'ForceOverwrite'], { encoding: 'utf8' });
+  const r = spawnSync(
+    sarifMultitool,
+    ['validate', ...inputs, '--json-schema', finalSchemaPath, '--output', output, '--log', 'ForceOverwrite'],
+    { encoding: 'utf8' },
+  );
   assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
-  const v = JSON.parse(readFileSync(output, 'utf8')) as { runs: { invocations?: { executionSuccessful: boolean }[]; results?: { level?: string; ruleId: string; message: { text?: string; arguments?: string[] }; locations?: { physicalLocation?: { artifactLocation?: { uri?: string } } }[] }[] }[] };
-  assert.ok(v.runs[0]!.invocations?.every((i) => i.executionSuccessful), 'the multitool ran to the end');
+  const v = JSON.parse(readFileSync(output, 'utf8')) as {
+    runs: {
+      invocations?: { executionSuccessful: boolean }[];
+      results?: {
+        level?: string;
+        ruleId: string;
+        message: { text?: string; arguments?: string[] };
+        locations?: { physicalLocation?: { artifactLocation?: { uri?: string } } }[];
+      }[];
+    }[];
+  };
+  assert.ok(
+    v.runs[0]!.invocations?.every((i) => i.executionSuccessful),
+    'the multitool ran to the end',
+  );
   const found: Record<string, Finding[]> = Object.fromEntries(Object.keys(logs).map((name) => [name, []]));
   for (const x of v.runs[0]!.results ?? []) {
     const uri = x.locations?.[0]?.physicalLocation?.artifactLocation?.uri;
@@ -54,19 +71,42 @@ function multitool(dir: string, logs: Record<string, unknown>): Record<string, F
 
 /** The SARIF log of `boxwright lint` over every example, as a user's CI would produce it. */
 function lintSarif(): Record<string, unknown> {
-  const r = spawnSync(process.execPath, [join(repoRoot, 'bin', 'boxwright.cjs'), 'lint', '--fs', 'examples/machine.json', '--format', 'sarif', ...exampleNames.map((n) => `examples/${n}`)], {
-    cwd: repoRoot,
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(repoRoot, 'bin', 'boxwright.cjs'),
+      'lint',
+      '--fs',
+      'examples/machine.json',
+      '--format',
+      'sarif',
+      ...exampleNames.map((n) => `examples/${n}`),
+    ],
+    {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
   assert.equal(r.status, 1, r.stderr); // some examples are refused on purpose
   return JSON.parse(r.stdout) as Record<string, unknown>;
 }
 
 const Ajv2020 = Ajv2020Module.default;
 
-type Log = { version?: string; runs: { tool: { driver: { rules: { id: string; name?: string }[] } }; results: { locations: { physicalLocation: { region: { startLine: number } } }[] }[] }[] };
-type SubLog = { runs: { originalUriBaseIds: Record<string, { uri: string }>; results: { locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId?: string } } }[] }[] }[] };
+type Log = {
+  version?: string;
+  runs: {
+    tool: { driver: { rules: { id: string; name?: string }[] } };
+    results: { locations: { physicalLocation: { region: { startLine: number } } }[] }[];
+  }[];
+};
+type SubLog = {
+  runs: {
+    originalUriBaseIds: Record<string, { uri: string }>;
+    results: { locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId?: string } } }[] }[];
+  }[];
+};
 
 describe('independent: SARIF through the SARIF multitool and the final 2.1.0 schema', () => {
   let dir = '';
@@ -84,7 +124,20 @@ describe('independent: SARIF through the SARIF multitool and the final 2.1.0 sch
     spawnSync('git', ['init', '-q', repo]);
     writeFileSync(join(repo, 'configs', 'team a', 'my config #1.toml'), '[agent.filesystem]\nlist = ["~/inbox"]\n');
     writeFileSync(join(repo, 'configs', '100%.toml'), '[agent.filesystem]\nwrite = ["~/project"]\n');
-    subRun = spawnSync(process.execPath, [join(repoRoot, 'bin', 'boxwright.cjs'), 'lint', '--fs', join(repoRoot, 'examples', 'machine.json'), '--format', 'sarif', 'team a/my config #1.toml', '100%.toml'], { cwd: join(repo, 'configs'), encoding: 'utf8' });
+    subRun = spawnSync(
+      process.execPath,
+      [
+        join(repoRoot, 'bin', 'boxwright.cjs'),
+        'lint',
+        '--fs',
+        join(repoRoot, 'examples', 'machine.json'),
+        '--format',
+        'sarif',
+        'team a/my config #1.toml',
+        '100%.toml',
+      ],
+      { cwd: join(repo, 'configs'), encoding: 'utf8' },
+    );
     if (!available) return;
     // Broken logs: each must be reported (the check can fail).
     const noVersion = structuredClone(log) as Log;
@@ -109,9 +162,11 @@ describe('independent: SARIF through the SARIF multitool and the final 2.1.0 sch
   });
 
   it('ajv accepts it against the final 2.1.0 schema', (t) => {
-    const skip = requireOrSkip(existsSync(finalSchemaPath), "the SARIF 2.1.0 schema of @microsoft/sarif-multitool-linux (npm ci)");
+    const skip = requireOrSkip(existsSync(finalSchemaPath), 'the SARIF 2.1.0 schema of @microsoft/sarif-multitool-linux (npm ci)');
     if (skip) return t.skip(skip);
-    const validate = new Ajv2020({ strict: false, allErrors: true, validateFormats: false }).compile(JSON.parse(readFileSync(finalSchemaPath, 'utf8')) as object);
+    const validate = new Ajv2020({ strict: false, allErrors: true, validateFormats: false }).compile(
+      JSON.parse(readFileSync(finalSchemaPath, 'utf8')) as object,
+    );
     assert.ok(validate(log), JSON.stringify(validate.errors?.slice(0, 5), null, 2));
     const fatal = structuredClone(log) as { runs: { results: { level: string }[] }[] };
     fatal.runs[0]!.results[0]!.level = 'fatal';
@@ -128,21 +183,44 @@ describe('independent: SARIF through the SARIF multitool and the final 2.1.0 sch
     // GitHub code scanning: a relative URI with uriBaseId %SRCROOT%, whose base is the repository root, given as an absolute file URI ending in '/'.
     assert.deepEqual(run.originalUriBaseIds, { '%SRCROOT%': { uri: `${pathToFileURL(repo).href}/` } });
     const uris = [...new Set(run.results.map((x) => JSON.stringify(x.locations[0]!.physicalLocation.artifactLocation)))].sort();
-    assert.deepEqual(uris, [JSON.stringify({ uri: 'configs/100%25.toml', uriBaseId: '%SRCROOT%' }), JSON.stringify({ uri: 'configs/team%20a/my%20config%20%231.toml', uriBaseId: '%SRCROOT%' })]);
-    for (const u of run.results.map((x) => x.locations[0]!.physicalLocation.artifactLocation.uri)) assert.equal(new URL(u, run.originalUriBaseIds['%SRCROOT%']!.uri).protocol, 'file:');
-    assert.equal(decodeURIComponent(new URL('configs/team%20a/my%20config%20%231.toml', run.originalUriBaseIds['%SRCROOT%']!.uri).pathname), join(repo, 'configs', 'team a', 'my config #1.toml'));
+    assert.deepEqual(uris, [
+      JSON.stringify({ uri: 'configs/100%25.toml', uriBaseId: '%SRCROOT%' }),
+      JSON.stringify({ uri: 'configs/team%20a/my%20config%20%231.toml', uriBaseId: '%SRCROOT%' }),
+    ]);
+    for (const u of run.results.map((x) => x.locations[0]!.physicalLocation.artifactLocation.uri))
+      assert.equal(new URL(u, run.originalUriBaseIds['%SRCROOT%']!.uri).protocol, 'file:');
+    assert.equal(
+      decodeURIComponent(new URL('configs/team%20a/my%20config%20%231.toml', run.originalUriBaseIds['%SRCROOT%']!.uri).pathname),
+      join(repo, 'configs', 'team a', 'my config #1.toml'),
+    );
     assert.deepEqual(found['subdirectory'], []);
     // The examples linted from examples/: the same URIs as from the root.
-    const fromExamples = spawnSync(process.execPath, [join(repoRoot, 'bin', 'boxwright.cjs'), 'lint', '--fs', 'machine.json', '--format', 'sarif', 'coding-agent.toml'], { cwd: join(repoRoot, 'examples'), encoding: 'utf8' });
+    const fromExamples = spawnSync(
+      process.execPath,
+      [join(repoRoot, 'bin', 'boxwright.cjs'), 'lint', '--fs', 'machine.json', '--format', 'sarif', 'coding-agent.toml'],
+      { cwd: join(repoRoot, 'examples'), encoding: 'utf8' },
+    );
     const ex = JSON.parse(fromExamples.stdout) as SubLog;
-    assert.deepEqual([...new Set(ex.runs[0]!.results.map((x) => x.locations[0]!.physicalLocation.artifactLocation.uri))], ['examples/coding-agent.toml']);
+    assert.deepEqual(
+      [...new Set(ex.runs[0]!.results.map((x) => x.locations[0]!.physicalLocation.artifactLocation.uri))],
+      ['examples/coding-agent.toml'],
+    );
   });
 
   it('broken logs are reported (the check can fail)', (t) => {
     const skip = requireOrSkip(available, '@microsoft/sarif-multitool (npm ci, Linux package)');
     if (skip) return t.skip(skip);
-    assert.ok(found['noVersion']!.some((f) => f.level === 'error' && f.ruleId === 'JSON1002'), 'missing version');
-    assert.ok(found['line0']!.some((f) => f.level === 'error' && f.ruleId === 'JSON1008'), 'startLine 0');
-    assert.ok(found['sameName']!.some((f) => f.ruleId === 'SARIF1001'), "a rule's name equal to its id");
+    assert.ok(
+      found['noVersion']!.some((f) => f.level === 'error' && f.ruleId === 'JSON1002'),
+      'missing version',
+    );
+    assert.ok(
+      found['line0']!.some((f) => f.level === 'error' && f.ruleId === 'JSON1008'),
+      'startLine 0',
+    );
+    assert.ok(
+      found['sameName']!.some((f) => f.ruleId === 'SARIF1001'),
+      "a rule's name equal to its id",
+    );
   });
 });

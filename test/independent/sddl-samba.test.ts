@@ -78,7 +78,8 @@ function disagreements(s: SambaAce, ours: Ace): string[] {
 }
 
 /** A real-looking SID per principal, in place of the plan's placeholders. */
-const withSids = (sddl: string): string => sddl.replace(/\*SESSION_SID_([0-9]+)\*/g, (_, n: string) => `S-1-5-21-1000-2000-3000-${1000 + Number(n)}`);
+const withSids = (sddl: string): string =>
+  sddl.replace(/\*SESSION_SID_([0-9]+)\*/g, (_, n: string) => `S-1-5-21-1000-2000-3000-${1000 + Number(n)}`);
 
 async function plans(): Promise<{ name: string; plan: AclPlan }[]> {
   const out: { name: string; plan: AclPlan }[] = [];
@@ -107,7 +108,12 @@ describe('independent: SDDL allow ACEs through Samba (python3-samba)', () => {
     const skip = requireOrSkip(samba, 'python3-samba');
     if (skip) return t.skip(skip);
     const good = '(A;OICI;0x1301bf;;;S-1-5-21-1000-2000-3000-1001)';
-    const broken = ['(A;OICI;0x1301bf;;;S-1-5-21-x)', '(A;OIXX;0x1301bf;;;S-1-5-21-1-2-3-4)', '(A;OICI;0x1301bf;;S-1-5-21-1-2-3-4)', '(A;OICI;0x1301bf;;;*SESSION_SID_1*)'];
+    const broken = [
+      '(A;OICI;0x1301bf;;;S-1-5-21-x)',
+      '(A;OIXX;0x1301bf;;;S-1-5-21-1-2-3-4)',
+      '(A;OICI;0x1301bf;;S-1-5-21-1-2-3-4)',
+      '(A;OICI;0x1301bf;;;*SESSION_SID_1*)',
+    ];
     const read = readWithSamba([good, ...broken]);
     assert.deepEqual(disagreements(read[0]!, parseAce(good)), []);
     for (const r of read.slice(1)) assert.equal(r.ok, false, `Samba accepted ${r.sddl}`);
@@ -151,7 +157,8 @@ describe('independent: mandatory labels against the documented encoding', () => 
           assert.deepEqual({ policy: main.policy, level: main.level }, { policy: 0x1, level: 'S-1-16-4096' }, `${name} ${s.id}`);
           assert.equal(main.flags, tree ? 0x3 : 0, `${name} ${s.id}: OICI for a tree, none for a file`);
           // Inside a host-trusted path, set file by file over its read-only labels.
-          if (s.fileSddl) assert.deepEqual(labelFields(s.fileSddl), { flags: 0, policy: 0x1, level: 'S-1-16-4096' }, `${name} ${s.id} (files)`);
+          if (s.fileSddl)
+            assert.deepEqual(labelFields(s.fileSddl), { flags: 0, policy: 0x1, level: 'S-1-16-4096' }, `${name} ${s.id} (files)`);
         } else if (s.action === 'label-read-only') {
           readOnly++;
           assert.deepEqual(main, { flags: 0x3, policy: 0x1, level: 'S-1-16-8192' }, `${name} ${s.id}: no-write-up at Medium, reads open`);

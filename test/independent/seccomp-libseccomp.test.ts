@@ -18,7 +18,8 @@ function resolve(request: Partial<Record<(typeof ARCHES)[Arch], readonly string[
   return { ...r.numbers, audit: r.audit };
 }
 
-const table = (arch: Arch): Record<string, number> => JSON.parse(readFileSync(join(repoRoot, 'targets', 'linux', 'seccomp', `syscalls.${arch}.json`), 'utf8')) as Record<string, number>;
+const table = (arch: Arch): Record<string, number> =>
+  JSON.parse(readFileSync(join(repoRoot, 'targets', 'linux', 'seccomp', `syscalls.${arch}.json`), 'utf8')) as Record<string, number>;
 
 /**
  * Syscalls newer than Debian 12's libseccomp (2.5.4) that the tables carry
@@ -30,12 +31,14 @@ const NEWER_THAN_LIBSECCOMP = 451;
 /** Names whose number differs from libseccomp's, or that libseccomp does not know (older than it). */
 function mismatches(ours: Record<string, number>, theirs: Record<string, number | null>): string[] {
   return Object.entries(ours).flatMap(([name, n]) =>
-    theirs[name] === n || (theirs[name] === null && n >= NEWER_THAN_LIBSECCOMP) ? [] : [`${name}: ours ${n}, libseccomp ${theirs[name] ?? 'unknown'}`],
+    theirs[name] === n || (theirs[name] === null && n >= NEWER_THAN_LIBSECCOMP)
+      ? []
+      : [`${name}: ours ${n}, libseccomp ${theirs[name] ?? 'unknown'}`],
   );
 }
 
 describe('independent: syscall numbers against libseccomp (python3-seccomp)', () => {
-  it('every syscall of both tables has libseccomp\'s number', (t) => {
+  it("every syscall of both tables has libseccomp's number", (t) => {
     const skip = requireOrSkip(libseccomp, 'python3-seccomp (Debian: apt-get install python3-seccomp)');
     if (skip) return t.skip(skip);
     const tables = { x86_64: table('x86_64'), aarch64: table('aarch64') };
@@ -46,10 +49,12 @@ describe('independent: syscall numbers against libseccomp (python3-seccomp)', ()
     }
   });
 
-  it('the audit architecture constants are libseccomp\'s', (t) => {
+  it("the audit architecture constants are libseccomp's", (t) => {
     const skip = requireOrSkip(libseccomp, 'python3-seccomp');
     if (skip) return t.skip(skip);
-    const constants = JSON.parse(readFileSync(join(repoRoot, 'targets', 'linux', 'seccomp', 'constants.json'), 'utf8')) as { families: { AUDIT_ARCH: { values: Record<string, number> } } };
+    const constants = JSON.parse(readFileSync(join(repoRoot, 'targets', 'linux', 'seccomp', 'constants.json'), 'utf8')) as {
+      families: { AUDIT_ARCH: { values: Record<string, number> } };
+    };
     const audit = resolve({}).audit!;
     const ours = constants.families.AUDIT_ARCH.values;
     assert.deepEqual(
@@ -64,6 +69,10 @@ describe('independent: syscall numbers against libseccomp (python3-seccomp)', ()
     // openat is 257 on x86_64 (56 is aarch64's); an unknown name is a mismatch below the newer range, and a known one always.
     const wrong = { openat: 56, read: 0, bogus_call: 99, close: 460 };
     const got = resolve({ X86_64: Object.keys(wrong) });
-    assert.deepEqual(mismatches(wrong, got.X86_64!), ['openat: ours 56, libseccomp 257', 'bogus_call: ours 99, libseccomp unknown', 'close: ours 460, libseccomp 3']);
+    assert.deepEqual(mismatches(wrong, got.X86_64!), [
+      'openat: ours 56, libseccomp 257',
+      'bogus_call: ours 99, libseccomp unknown',
+      'close: ours 460, libseccomp 3',
+    ]);
   });
 });

@@ -41,7 +41,8 @@ async function taplo(config: string, files: readonly string[]): Promise<{ ok: bo
 }
 
 /** The files taplo's output names invalid against their schema. */
-const invalidFiles = (output: string): Set<string> => new Set([...output.matchAll(/invalid file error=schema validation failed path="([^"]+)"/g)].map((m) => m[1]!));
+const invalidFiles = (output: string): Set<string> =>
+  new Set([...output.matchAll(/invalid file error=schema validation failed path="([^"]+)"/g)].map((m) => m[1]!));
 
 /** Wrong configs: each breaks a table boxwright owns. */
 const WRONG: Record<string, string> = {
@@ -98,7 +99,10 @@ describe('independent: the JSON Schema through taplo', () => {
     if (!available) return;
     for (const name of exampleNames) {
       const o = await compileExample(name, 'linux');
-      assert.ok(!o.check.diagnostics.some((d) => d.ruleId === 'schema' || d.ruleId === 'toml-syntax'), `${name}: boxwright's own schema check fails it`);
+      assert.ok(
+        !o.check.diagnostics.some((d) => d.ruleId === 'schema' || d.ruleId === 'toml-syntax'),
+        `${name}: boxwright's own schema check fails it`,
+      );
       byDialect[o.check.ir!.dialect]!.push(name);
     }
     mkdirSync(doc('editor', 'wrong'));
@@ -110,35 +114,47 @@ describe('independent: the JSON Schema through taplo', () => {
       for (const name of examples) cpSync(join(repoRoot, 'examples', name), doc(dialect, 'examples', name));
       return [...examples.map((name) => doc(dialect, 'examples', name)), doc(dialect, 'control.toml')];
     });
-    files.push(...Object.keys(WRONG).map((n) => doc('editor', 'wrong', `${n}.toml`)), ...Object.keys(ONE_DIALECT).map((n) => doc('editor', 'one-dialect', `${n}.toml`)));
-    const rules = ['editor', 'box', 'tyba'].map((dialect) => `[[rule]]\ninclude = [${JSON.stringify(`${join(dir, dialect)}/**/*.toml`)}]\n[rule.schema]\npath = ${JSON.stringify(pathToFileURL(schema(dialect)).href)}\n`);
+    files.push(
+      ...Object.keys(WRONG).map((n) => doc('editor', 'wrong', `${n}.toml`)),
+      ...Object.keys(ONE_DIALECT).map((n) => doc('editor', 'one-dialect', `${n}.toml`)),
+    );
+    const rules = ['editor', 'box', 'tyba'].map(
+      (dialect) =>
+        `[[rule]]\ninclude = [${JSON.stringify(`${join(dir, dialect)}/**/*.toml`)}]\n[rule.schema]\npath = ${JSON.stringify(pathToFileURL(schema(dialect)).href)}\n`,
+    );
     writeFileSync(join(dir, 'taplo.toml'), rules.join('\n'));
     const r = await taplo(join(dir, 'taplo.toml'), files);
     checked = { ...r, invalid: invalidFiles(r.output) };
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('each folder\'s rule applies its schema: the control file of each is refused', (t) => {
+  it("each folder's rule applies its schema: the control file of each is refused", (t) => {
     const skip = requireOrSkip(available, '@taplo/cli (npm ci)');
     if (skip) return t.skip(skip);
     assert.equal(checked!.ok, false, checked!.output);
-    for (const dialect of ['editor', 'box', 'tyba']) assert.ok(checked!.invalid.has(doc(dialect, 'control.toml')), `taplo accepts ${dialect}'s control:\n${checked!.output}`);
+    for (const dialect of ['editor', 'box', 'tyba'])
+      assert.ok(checked!.invalid.has(doc(dialect, 'control.toml')), `taplo accepts ${dialect}'s control:\n${checked!.output}`);
   });
 
-  it('every example passes the editor schema and its own dialect\'s', (t) => {
+  it("every example passes the editor schema and its own dialect's", (t) => {
     const skip = requireOrSkip(available, '@taplo/cli (npm ci)');
     if (skip) return t.skip(skip);
-    const refused = ['editor', 'box', 'tyba'].flatMap((dialect) => (dialect === 'editor' ? exampleNames : byDialect[dialect]!).map((n) => doc(dialect, 'examples', n))).filter((f) => checked!.invalid.has(f) || checked!.output.includes(`${f}:`));
+    const refused = ['editor', 'box', 'tyba']
+      .flatMap((dialect) => (dialect === 'editor' ? exampleNames : byDialect[dialect]!).map((n) => doc(dialect, 'examples', n)))
+      .filter((f) => checked!.invalid.has(f) || checked!.output.includes(`${f}:`));
     assert.deepEqual(refused, [], checked!.output);
     assert.ok(byDialect.box!.length > 20 && byDialect.tyba!.length >= 2);
   });
 
-  it('every wrong config fails taplo, where boxwright\'s schema check fails it too (the check can fail)', async (t) => {
+  it("every wrong config fails taplo, where boxwright's schema check fails it too (the check can fail)", async (t) => {
     const skip = requireOrSkip(available, '@taplo/cli (npm ci)');
     if (skip) return t.skip(skip);
     for (const [name, text] of Object.entries(WRONG)) {
       const o = await compileText(text, 'linux', { fs: 'none', home: '/home/dev' });
-      assert.ok(o.check.diagnostics.some((d) => d.ruleId === 'schema'), `${name}: boxwright's schema check accepts it`);
+      assert.ok(
+        o.check.diagnostics.some((d) => d.ruleId === 'schema'),
+        `${name}: boxwright's schema check accepts it`,
+      );
       // taplo names each file it finds invalid.
       assert.ok(checked!.invalid.has(doc('editor', 'wrong', `${name}.toml`)), `taplo accepts ${name}:\n${checked!.output}`);
     }
@@ -153,17 +169,26 @@ describe('independent: the JSON Schema through taplo', () => {
     for (const [name, text] of [...both, ...Object.entries(ONE_DIALECT)]) {
       const parsed = parseToml(text);
       assert.ok(parsed.document, name);
-      assert.equal(validate(JSON.parse(toPlainJsonText(parsed.document))), !name.startsWith('both'), `ajv on ${name}: ${JSON.stringify(validate.errors)}`);
+      assert.equal(
+        validate(JSON.parse(toPlainJsonText(parsed.document))),
+        !name.startsWith('both'),
+        `ajv on ${name}: ${JSON.stringify(validate.errors)}`,
+      );
     }
     // taplo refuses each of the both-dialect files in the test above (they are in WRONG); here it admits each dialect alone.
-    const refused = Object.keys(ONE_DIALECT).map((n) => doc('editor', 'one-dialect', `${n}.toml`)).filter((f) => checked!.invalid.has(f) || checked!.output.includes(`${f}:`));
+    const refused = Object.keys(ONE_DIALECT)
+      .map((n) => doc('editor', 'one-dialect', `${n}.toml`))
+      .filter((f) => checked!.invalid.has(f) || checked!.output.includes(`${f}:`));
     assert.deepEqual(refused, [], checked!.output);
   });
 
   it('taplo refuses exactly the wrong configs and the controls, nothing else', (t) => {
     const skip = requireOrSkip(available, '@taplo/cli (npm ci)');
     if (skip) return t.skip(skip);
-    const expected = [...Object.keys(WRONG).map((n) => doc('editor', 'wrong', `${n}.toml`)), ...['editor', 'box', 'tyba'].map((d) => doc(d, 'control.toml'))].sort();
+    const expected = [
+      ...Object.keys(WRONG).map((n) => doc('editor', 'wrong', `${n}.toml`)),
+      ...['editor', 'box', 'tyba'].map((d) => doc(d, 'control.toml')),
+    ].sort();
     assert.deepEqual([...checked!.invalid].sort(), expected, checked!.output);
   });
 });

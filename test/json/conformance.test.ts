@@ -106,7 +106,8 @@ describe('JSONTestSuite', () => {
 /** A random JSON value's text, with random whitespace (CRLF included). */
 function generate(r: ReturnType<typeof rand>, depth: number): string {
   const ws = (): string => r.pick(['', '', ' ', '\n', '\r\n', '\t', '  \n  ']);
-  const str = (): string => JSON.stringify(r.pick(['', 'a', 'allowWrite', 'é', '日本', '😀', 'a"b', 'x\\y', '\u0001', '\u2028', '__proto__']));
+  const str = (): string =>
+    JSON.stringify(r.pick(['', 'a', 'allowWrite', 'é', '日本', '😀', 'a"b', 'x\\y', '\u0001', '\u2028', '__proto__']));
   const k = depth > 3 ? r.int(4) : r.int(7);
   switch (k) {
     case 0:

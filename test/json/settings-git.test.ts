@@ -17,8 +17,14 @@ const machine = join(repoRoot, 'examples', 'machine.json');
 const scratch = mkdtempSync(join(tmpdir(), 'boxwright-settings-git-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', GIT_CONFIG_NOSYSTEM: '1', HOME: scratch };
-const git = (cwd: string, ...args: string[]): string => execFileSync('git', ['-c', 'user.email=ci@boxwright.test', '-c', 'user.name=ci', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8', env });
-const boxwright = (cwd: string, args: readonly string[]) => spawnSync(process.execPath, [bin, ...args], { cwd, env, encoding: 'utf8', timeout: 60_000 });
+const git = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', ['-c', 'user.email=ci@boxwright.test', '-c', 'user.name=ci', '-c', 'init.defaultBranch=main', ...args], {
+    cwd,
+    encoding: 'utf8',
+    env,
+  });
+const boxwright = (cwd: string, args: readonly string[]) =>
+  spawnSync(process.execPath, [bin, ...args], { cwd, env, encoding: 'utf8', timeout: 60_000 });
 
 describe('diff --git with sandbox-runtime and Claude Code settings', () => {
   const repo = join(scratch, 'repo');

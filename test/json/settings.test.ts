@@ -40,9 +40,16 @@ const examples = {
 const check = (file: string, shownAs = file) => checkConfig(readFileSync(join(repoRoot, file)), { file: shownAs, view: machine, worktree });
 /** The Claude Code examples as they sit in their project (/home/dev/project of the machine): what a one-slash path is relative to. */
 const inProject = (file: string): string => file.replace(/^examples\/settings\/project\//, '');
-const entry = (r: ReturnType<typeof check>) => ({ path: r.file, text: r.text, ...(r.dialect ? { dialect: r.dialect } : {}), verdicts: r.verdicts, diagnostics: r.diagnostics });
+const entry = (r: ReturnType<typeof check>) => ({
+  path: r.file,
+  text: r.text,
+  ...(r.dialect ? { dialect: r.dialect } : {}),
+  verdicts: r.verdicts,
+  diagnostics: r.diagnostics,
+});
 const bin = join(repoRoot, 'bin', 'boxwright.cjs');
-const cli = (args: string[], cwd = repoRoot) => spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+const cli = (args: string[], cwd = repoRoot) =>
+  spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
 
 describe('detection', () => {
   const json = (text: string, file = 'x.json') => detectDialect({ syntax: 'json', value: parseJson(text).document! }, file);
@@ -50,7 +57,10 @@ describe('detection', () => {
     assert.deepEqual(json('{"filesystem": {}}'), { dialect: 'srt' });
     assert.deepEqual(json('{"sandbox": {}}'), { dialect: 'claude' });
     assert.deepEqual(json('{"model": "opus"}', 'repo/.claude/settings.local.json'), { dialect: 'claude' });
-    assert.match((json('{"network": {}, "sandbox": {}}') as { diagnostic: { message: string } }).diagnostic.message, /both dialects in one file/);
+    assert.match(
+      (json('{"network": {}, "sandbox": {}}') as { diagnostic: { message: string } }).diagnostic.message,
+      /both dialects in one file/,
+    );
     assert.match((json('{"name": "x"}') as { diagnostic: { message: string } }).diagnostic.message, /not a sandbox configuration/);
   });
   it('--only-configs passes over other JSON (package.json, tsconfig.json, a browser extension manifest)', () => {
@@ -63,7 +73,12 @@ describe('detection', () => {
     assert.equal(is('[agent.filesystem]\nread = ["~/project"]\n', 'box.toml'), true);
   });
   it('a dialect of the other syntax is a positioned error, not a crash', () => {
-    const toml = checkConfig(Buffer.from('[agent.filesystem]\nread = ["~/project"]\n'), { file: 'c.toml', view: machine, worktree, dialect: 'srt' });
+    const toml = checkConfig(Buffer.from('[agent.filesystem]\nread = ["~/project"]\n'), {
+      file: 'c.toml',
+      view: machine,
+      worktree,
+      dialect: 'srt',
+    });
     assert.equal(toml.diagnostics[0]?.ruleId, 'json-syntax');
     const json = checkConfig(Buffer.from('{"sandbox": {}}'), { file: 'c.json', view: machine, worktree, dialect: 'box' });
     assert.match(json.diagnostics[0]!.message, /reads TOML, and this file is JSON/);
@@ -84,7 +99,9 @@ describe('lint: goldens in every format, exact spans', () => {
     const d = r.diagnostics.find((x) => x.ruleId === 'unknown-setting')!;
     assert.deepEqual([d.span.start.line, d.span.start.column, d.span.end.column], [7, 5, 16]);
     assert.equal(r.text.slice(d.fix!.edits[0]!.start, d.fix!.edits[0]!.end), 'denyWirte');
-    const sarif = JSON.parse(formatSarif([entry(r)], allRules as readonly Rule[], '0', { root: repoRoot, cwd: repoRoot })) as { runs: { results: { ruleId: string; locations: { physicalLocation: { region: { startLine: number; startColumn: number } } }[] }[] }[] };
+    const sarif = JSON.parse(formatSarif([entry(r)], allRules as readonly Rule[], '0', { root: repoRoot, cwd: repoRoot })) as {
+      runs: { results: { ruleId: string; locations: { physicalLocation: { region: { startLine: number; startColumn: number } } }[] }[] }[];
+    };
     const res = sarif.runs[0]!.results.find((x) => x.ruleId === 'unknown-setting')!;
     assert.deepEqual(res.locations[0]!.physicalLocation.region, { startLine: 7, startColumn: 5, endLine: 7, endColumn: 16 });
   });
@@ -96,7 +113,10 @@ describe('explain', () => {
       const { matrix } = explainCheck(check(file, inProject(file)));
       assert.ok(matrix);
       const rows = matrix.principals[0]!.rows;
-      assert.ok(rows.some((r) => r.implicit && r.path === '/home/dev/project/.bashrc' && r.cells.linux.legend !== 'rwx'), 'the .bashrc mandatory deny is shown');
+      assert.ok(
+        rows.some((r) => r.implicit && r.path === '/home/dev/project/.bashrc' && r.cells.linux.legend !== 'rwx'),
+        'the .bashrc mandatory deny is shown',
+      );
       matchSnapshot(`settings/${name}.explain.txt`, explainText(matrix));
       matchSnapshot(`settings/${name}.explain.md`, explainMarkdown(matrix));
       matchSnapshot(`settings/${name}.explain.json`, explainJson(matrix));

@@ -14,13 +14,32 @@ import { manifestView } from '../../compiler/paths/index.js';
 import { parseToml, toPlainJsonText } from '../../compiler/toml/index.js';
 
 const HOME = '/home/dev';
-const hostile = ['/home/dev/p/quote"d', '/home/dev/p/new\nline = "x"', '/home/dev/p/hash # not a comment', '/home/dev/p/]bracket,', '/home/dev/p/ünï码🙂', '/home/dev/p/back\\slash', "/home/dev/p/it's"];
+const hostile = [
+  '/home/dev/p/quote"d',
+  '/home/dev/p/new\nline = "x"',
+  '/home/dev/p/hash # not a comment',
+  '/home/dev/p/]bracket,',
+  '/home/dev/p/ünï码🙂',
+  '/home/dev/p/back\\slash',
+  "/home/dev/p/it's",
+];
 const entries: Record<string, 'file' | 'dir'> = { '/home/dev/p/plain.txt': 'file', '/usr/bin/git': 'file', '/home/dev/p/out': 'dir' };
 for (const h of hostile) entries[h] = 'file';
 const view = manifestView(JSON.stringify({ home: HOME, entries }), 'm.json');
 
-const need = (path: string, kind: Need['kind'] = 'read'): Need => ({ path, kind, is: 'file', count: 1, first: { syscall: 'openat', program: '/usr/bin/x"y\nz', named: path } });
-const grant = (list: ListName, path: string, kind?: Need['kind']): LearnedGrant => ({ list, path, needs: [need(path, kind)], notes: [`because of ${path}`] });
+const need = (path: string, kind: Need['kind'] = 'read'): Need => ({
+  path,
+  kind,
+  is: 'file',
+  count: 1,
+  first: { syscall: 'openat', program: '/usr/bin/x"y\nz', named: path },
+});
+const grant = (list: ListName, path: string, kind?: Need['kind']): LearnedGrant => ({
+  list,
+  path,
+  needs: [need(path, kind)],
+  notes: [`because of ${path}`],
+});
 
 function check(text: string): CheckedPolicy {
   const c = checkConfig(Buffer.from(text, 'utf8'), { file: 'learned.toml', view, worktree: '/home/dev/p' });
@@ -32,7 +51,10 @@ function check(text: string): CheckedPolicy {
   return c;
 }
 const paths = (c: CheckedPolicy, list: ListName, principal = 'agent'): string[] =>
-  c.ir.principals.find((p) => p.id === principal)!.grants.filter((g) => g.list === list).map((g) => g.path!);
+  c.ir.principals
+    .find((p) => p.id === principal)!
+    .grants.filter((g) => g.list === list)
+    .map((g) => g.path!);
 
 describe('the learned config as text', () => {
   it('keeps every path as data, in values and in comments', () => {
@@ -60,7 +82,17 @@ describe('the learned config as text', () => {
 
   it('names a tool with a dot in its name as one key', () => {
     assert.equal(tableName('box', 'tool.fmt.v2'), 'tools."fmt.v2".filesystem');
-    const text = configText({ dialect: 'box', principal: 'tool.fmt.v2', home: HOME, command: ['x'], ending: '', incomplete: [], grants: [grant('read_file', '/home/dev/p/plain.txt')], unmet: [], network: [] });
+    const text = configText({
+      dialect: 'box',
+      principal: 'tool.fmt.v2',
+      home: HOME,
+      command: ['x'],
+      ending: '',
+      incomplete: [],
+      grants: [grant('read_file', '/home/dev/p/plain.txt')],
+      unmet: [],
+      network: [],
+    });
     assert.deepEqual(paths(check(text), 'read_file', 'tool.fmt.v2'), ['/home/dev/p/plain.txt']);
   });
 });
@@ -68,21 +100,47 @@ describe('the learned config as text', () => {
 describe('learning into a config that exists', () => {
   const shapes: Record<string, string> = {
     'a one-line array': '[agent.filesystem]\nread_file = ["~/p/plain.txt"]  # mine\n',
-    'a trailing comma and comments': '# my config\n[agent.filesystem]\nread_file = [\n  "~/p/plain.txt",  # mine\n  # a note\n]\nexec = ["/usr/bin/git"]\n',
+    'a trailing comma and comments':
+      '# my config\n[agent.filesystem]\nread_file = [\n  "~/p/plain.txt",  # mine\n  # a note\n]\nexec = ["/usr/bin/git"]\n',
     'no comma after the last item, then a comment': '[agent.filesystem]\nread_file = [\n  "~/p/plain.txt"  # mine\n]\n',
     'no such list yet': '[agent.filesystem]\nexec = ["/usr/bin/git"]\n',
     'no table yet': '# only a tool\n[tools.fmt.filesystem]\nread_file = ["~/p/plain.txt"]',
   };
   for (const [name, before] of Object.entries(shapes)) {
     it(`adds only what the config lacks, keeps what is written, and adds nothing the second time: ${name}`, () => {
-      const learned = [grant('read_file', '/home/dev/p/plain.txt'), grant('read_file', hostile[1]!), grant('exec', '/usr/bin/git', 'exec'), grant('write', '/home/dev/p/out', 'write-dir'), grant('read', '/home/dev/p/out')];
-      const first = mergeLearned({ check: check(before), dialect: 'box', principal: 'agent', home: HOME, workspace: '/home/dev/p', grants: learned, header: 'learned from: "x"' });
+      const learned = [
+        grant('read_file', '/home/dev/p/plain.txt'),
+        grant('read_file', hostile[1]!),
+        grant('exec', '/usr/bin/git', 'exec'),
+        grant('write', '/home/dev/p/out', 'write-dir'),
+        grant('read', '/home/dev/p/out'),
+      ];
+      const first = mergeLearned({
+        check: check(before),
+        dialect: 'box',
+        principal: 'agent',
+        home: HOME,
+        workspace: '/home/dev/p',
+        grants: learned,
+        header: 'learned from: "x"',
+      });
       assert.ok(first.ok, !first.ok ? first.error : '');
       const after = check(first.text);
-      for (const l of ['read_file', 'exec', 'write', 'read'] as const) for (const g of learned.filter((x) => x.list === l)) assert.ok(paths(after, l).includes(g.path), `${l} ${g.path} in:\n${first.text}`);
-      for (const line of before.split('\n').filter((l) => l.includes('#'))) assert.ok(first.text.includes(line.trim().replace(/^.*#/, '#')), `the comment of "${line}" is kept`);
+      for (const l of ['read_file', 'exec', 'write', 'read'] as const)
+        for (const g of learned.filter((x) => x.list === l))
+          assert.ok(paths(after, l).includes(g.path), `${l} ${g.path} in:\n${first.text}`);
+      for (const line of before.split('\n').filter((l) => l.includes('#')))
+        assert.ok(first.text.includes(line.trim().replace(/^.*#/, '#')), `the comment of "${line}" is kept`);
       assert.equal(paths(after, 'read_file').filter((p) => p === '/home/dev/p/plain.txt').length, 1, 'no entry twice');
-      const again = mergeLearned({ check: after, dialect: 'box', principal: 'agent', home: HOME, workspace: '/home/dev/p', grants: learned, header: 'again' });
+      const again = mergeLearned({
+        check: after,
+        dialect: 'box',
+        principal: 'agent',
+        home: HOME,
+        workspace: '/home/dev/p',
+        grants: learned,
+        header: 'again',
+      });
       assert.ok(again.ok);
       assert.equal(again.added.length, 0);
       assert.equal(again.text, first.text);
@@ -91,14 +149,28 @@ describe('learning into a config that exists', () => {
 
   it('leaves a deny of the config in place and says so', () => {
     const before = '[agent.filesystem]\nread = ["~/p"]\ndeny = ["~/p/plain.txt"]\n';
-    const m = mergeLearned({ check: check(before), dialect: 'box', principal: 'agent', home: HOME, grants: [grant('read_file', '/home/dev/p/plain.txt')], header: 'h' });
+    const m = mergeLearned({
+      check: check(before),
+      dialect: 'box',
+      principal: 'agent',
+      home: HOME,
+      grants: [grant('read_file', '/home/dev/p/plain.txt')],
+      header: 'h',
+    });
     assert.ok(m.ok);
     assert.equal(m.added.length, 0);
     assert.match(m.denied[0]!.what, /the config denies it/);
   });
 
   it('refuses a table written inline rather than guess an edit', () => {
-    const m = mergeLearned({ check: check('agent = { filesystem = { read = ["~/p"] } }\n'), dialect: 'box', principal: 'agent', home: HOME, grants: [grant('exec', '/usr/bin/git', 'exec')], header: 'h' });
+    const m = mergeLearned({
+      check: check('agent = { filesystem = { read = ["~/p"] } }\n'),
+      dialect: 'box',
+      principal: 'agent',
+      home: HOME,
+      grants: [grant('exec', '/usr/bin/git', 'exec')],
+      header: 'h',
+    });
     assert.equal(m.ok, false);
   });
 });

@@ -107,7 +107,11 @@ describe('boxwright learn under bubblewrap', { skip: skipLearn, concurrency: 4 }
   });
 
   it('a signal to learn reaches the command, as in run: 128+N, and the config is written', async () => {
-    const child = spawn(process.execPath, [bin, 'learn', '--out', config('signalled'), '--', '/bin/sh', '-c', 'cat a.txt; echo started; exec sleep 60'], { cwd: work, env: { ...process.env, HOME: home, XDG_CACHE_HOME: testCache, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [bin, 'learn', '--out', config('signalled'), '--', '/bin/sh', '-c', 'cat a.txt; echo started; exec sleep 60'],
+      { cwd: work, env: { ...process.env, HOME: home, XDG_CACHE_HOME: testCache, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     await new Promise<void>((resolve) => child.stdout.on('data', (d: Buffer) => d.toString().includes('started') && resolve()));
@@ -145,9 +149,14 @@ describe('boxwright learn under bubblewrap', { skip: skipLearn, concurrency: 4 }
     // directory under the cache root (never the shared temp: issue 21, attack 6), removed after the run. (The
     // other tests of this suite run beside this one, and their runs of other configs keep entries.)
     const runDir = join(testCache, 'boxwright', 'run');
-    const compiledFrom = (n: string): string => (JSON.parse(readFileSync(join(runDir, n, 'entry.json'), 'utf8')) as { inputs: { config: string } }).inputs.config;
+    const compiledFrom = (n: string): string =>
+      (JSON.parse(readFileSync(join(runDir, n, 'entry.json'), 'utf8')) as { inputs: { config: string } }).inputs.config;
     const entries = existsSync(runDir) ? readdirSync(runDir).filter((n) => existsSync(join(runDir, n, 'entry.json'))) : [];
-    assert.deepEqual(entries.map(compiledFrom).filter((c) => c === config('check')), [], 'no cache entry: --check changes nothing of the host');
+    assert.deepEqual(
+      entries.map(compiledFrom).filter((c) => c === config('check')),
+      [],
+      'no cache entry: --check changes nothing of the host',
+    );
   });
 
   it('TYBA: the worktree is implicit, reads outside it become read_allow, and run accepts it', async () => {
@@ -156,7 +165,10 @@ describe('boxwright learn under bubblewrap', { skip: skipLearn, concurrency: 4 }
     const text = readFileSync(config('tyba'), 'utf8');
     assert.match(text, /^\[sandbox\]\nread_allow = \[/m);
     assert.ok(!/^ {2}".*a\.txt",/m.test(text), `the worktree is the session's own:\n${text}`);
-    const run = await boxwright(['run', '--dialect', 'tyba', config('tyba'), '--', '/bin/cat', 'a.txt', join(repoRoot, 'package.json')], { cwd: work, env: { HOME: home } });
+    const run = await boxwright(['run', '--dialect', 'tyba', config('tyba'), '--', '/bin/cat', 'a.txt', join(repoRoot, 'package.json')], {
+      cwd: work,
+      env: { HOME: home },
+    });
     assert.equal(run.status, 0, `${run.stderr}\n${text}`);
   });
 
@@ -172,7 +184,10 @@ describe('boxwright learn under bubblewrap', { skip: skipLearn, concurrency: 4 }
     assert.equal(r.status, 0, r.stderr);
     const text = readFileSync(config('tool'), 'utf8');
     assert.match(text, /^\[tools\.fmt\.filesystem\]$/m);
-    const run = await boxwright(['run', '--principal', 'tool:fmt', config('tool'), '--', '/bin/cat', 'a.txt'], { cwd: work, env: { HOME: home } });
+    const run = await boxwright(['run', '--principal', 'tool:fmt', config('tool'), '--', '/bin/cat', 'a.txt'], {
+      cwd: work,
+      env: { HOME: home },
+    });
     assert.equal(run.status, 0, `${run.stderr}\n${text}`);
     assert.equal(run.stdout, 'a.txt\n');
   });

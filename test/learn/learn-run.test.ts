@@ -15,7 +15,11 @@ import { boxwright, onPath, type Outcome } from '../linux/support.js';
 import { assertLearned, changes, checkLearnedText, skipLearn, snapshot, writtenBy } from './support.js';
 
 const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : undefined;
-const skip = skipLearn ?? requireOrSkip(!!onPath('git'), 'git') ?? requireOrSkip(!!onPath('make') && !!onPath('cc'), 'make and a C compiler') ?? requireOrSkip(!!python, "Debian's /usr/bin/python3");
+const skip =
+  skipLearn ??
+  requireOrSkip(!!onPath('git'), 'git') ??
+  requireOrSkip(!!onPath('make') && !!onPath('cc'), 'make and a C compiler') ??
+  requireOrSkip(!!python, "Debian's /usr/bin/python3");
 
 let lab = '';
 /** Each program's own home (lab/NAME), so that the tests can run side by side and each see only its own tree change. */
@@ -38,7 +42,11 @@ const cli = (args: readonly string[], cwd: string, home: string): Promise<Outcom
  * then runs it for real under the config and checks the config against
  * what that run wrote. Returns the real run's outcome.
  */
-async function learnThenRun(home: string, workspace: string, cmd: readonly string[]): Promise<{ learned: Outcome; run: Outcome; text: string }> {
+async function learnThenRun(
+  home: string,
+  workspace: string,
+  cmd: readonly string[],
+): Promise<{ learned: Outcome; run: Outcome; text: string }> {
   const config = join(lab, 'configs', `${home.slice(lab.length + 1)}.toml`);
   const hostBefore = snapshot(home);
   const learned = await cli(['learn', '--out', config, '--', ...cmd], workspace, home);
@@ -78,7 +86,11 @@ describe('boxwright learn on real programs', { skip, concurrency: 4 }, () => {
     assert.notEqual(git(home, repo, 'rev-parse', 'HEAD'), head, 'the real run committed');
     assert.match(text, /^exec = \[\n {2}"\/usr\/bin\/git",/m);
     assert.ok(!text.includes('.ssh"'), 'nothing of ~/.ssh');
-    assert.match(text, /^write = \[\n(?: {2}.*\n)*? {2}"~\/repo\/\.git[^"]*",\s+#.*host-trusted \(version-control metadata/m, "the commit's writes of .git, flagged as host-trusted");
+    assert.match(
+      text,
+      /^write = \[\n(?: {2}.*\n)*? {2}"~\/repo\/\.git[^"]*",\s+#.*host-trusted \(version-control metadata/m,
+      "the commit's writes of .git, flagged as host-trusted",
+    );
   });
 
   it('node running a script that reads its project and writes out/', async () => {
@@ -109,7 +121,10 @@ describe('boxwright learn on real programs', { skip, concurrency: 4 }, () => {
     writeFileSync(join(proj, 'pkg', '__init__.py'), '');
     writeFileSync(join(proj, 'pkg', 'util.py'), 'def total(d):\n    return sum(d["v"])\n');
     writeFileSync(join(proj, 'data.json'), '{"v": [4, 5]}');
-    writeFileSync(join(proj, 'main.py'), 'import json, os, re, pathlib, hashlib, collections, datetime\nfrom pkg import util\nprint(util.total(json.loads(pathlib.Path("data.json").read_text())), hashlib.sha256(b"x").hexdigest()[:6])\n');
+    writeFileSync(
+      join(proj, 'main.py'),
+      'import json, os, re, pathlib, hashlib, collections, datetime\nfrom pkg import util\nprint(util.total(json.loads(pathlib.Path("data.json").read_text())), hashlib.sha256(b"x").hexdigest()[:6])\n',
+    );
     const { run, text } = await learnThenRun(home, proj, [python!, 'main.py']);
     assert.equal(run.stdout, '9 2d7116\n');
     assert.ok(existsSync(join(proj, 'pkg', '__pycache__')), 'the real run wrote its bytecode');

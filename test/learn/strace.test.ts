@@ -21,10 +21,19 @@ describe('strace lines', () => {
     }
   });
 
-  it('reads errors, truncated strings, structures, comments and the pid in strace\'s namespace', () => {
-    assert.deepEqual(parseLine(`newfstatat(AT_FDCWD${xfd('/w')}, ${x('/nope')}, 0x7ffd, 0) = -1 ENOENT (No such file or directory)`)?.result, { kind: 'error', errno: 'ENOENT' });
-    assert.deepEqual(parseLine(`execve(${x('/usr/bin/a')}..., [${x('a')}], 0x7ffe /* 39 vars */) = 0`)?.args[0], { kind: 'string', value: '/usr/bin/a', truncated: true });
-    const clone = parseLine('clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f) = 3 /* 7367 in strace\'s PID NS */');
+  it("reads errors, truncated strings, structures, comments and the pid in strace's namespace", () => {
+    assert.deepEqual(
+      parseLine(`newfstatat(AT_FDCWD${xfd('/w')}, ${x('/nope')}, 0x7ffd, 0) = -1 ENOENT (No such file or directory)`)?.result,
+      { kind: 'error', errno: 'ENOENT' },
+    );
+    assert.deepEqual(parseLine(`execve(${x('/usr/bin/a')}..., [${x('a')}], 0x7ffe /* 39 vars */) = 0`)?.args[0], {
+      kind: 'string',
+      value: '/usr/bin/a',
+      truncated: true,
+    });
+    const clone = parseLine(
+      "clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f) = 3 /* 7367 in strace's PID NS */",
+    );
     assert.deepEqual(clone?.result, { kind: 'ok', value: 3, hostPid: 7367 });
     const stat = parseLine(`newfstatat(3${xfd('/d')}, "", {st_mode=S_IFREG|0644, st_size=37263, ...}, AT_EMPTY_PATH) = 0`);
     assert.equal(stat?.args.length, 4);
@@ -34,7 +43,9 @@ describe('strace lines', () => {
 
   it('refuses a path that is not UTF-8 (no TOML string could name it) and counts the line unread', () => {
     assert.equal(decodeEscaped('\\xff\\xfe'), undefined);
-    const { calls, unread } = parseTrace(`openat(AT_FDCWD${xfd('/w')}, "\\x2f\\xff", O_RDONLY) = 3\nopenat(AT_FDCWD${xfd('/w')}, ${x('/ok')}, O_RDONLY) = 4${xfd('/ok')}\n`);
+    const { calls, unread } = parseTrace(
+      `openat(AT_FDCWD${xfd('/w')}, "\\x2f\\xff", O_RDONLY) = 3\nopenat(AT_FDCWD${xfd('/w')}, ${x('/ok')}, O_RDONLY) = 4${xfd('/ok')}\n`,
+    );
     assert.equal(calls.length, 1);
     assert.equal(unread, 1);
   });
@@ -47,7 +58,11 @@ describe('the workload in a trace', () => {
   it("starts at the command the in-sandbox step executes, follows its children by strace's pids, and resolves relative names", () => {
     const trace = workloadAccesses(
       files({
-        10: [`execve(${x('/usr/bin/bwrap')}, [${x('bwrap')}], 0x1 /* 2 vars */) = 0`, `openat(AT_FDCWD${xfd('/')}, ${x('/etc/bwrap-only')}, O_RDONLY) = 3${xfd('/etc/bwrap-only')}`, 'clone(child_stack=NULL, flags=SIGCHLD) = 11'],
+        10: [
+          `execve(${x('/usr/bin/bwrap')}, [${x('bwrap')}], 0x1 /* 2 vars */) = 0`,
+          `openat(AT_FDCWD${xfd('/')}, ${x('/etc/bwrap-only')}, O_RDONLY) = 3${xfd('/etc/bwrap-only')}`,
+          'clone(child_stack=NULL, flags=SIGCHLD) = 11',
+        ],
         11: [
           `execve(${x('/.boxwright/exec')}, [${x('/.boxwright/exec')}], 0x1 /* 2 vars */) = 0`,
           `openat(AT_FDCWD${xfd('/w')}, ${x('/step-only')}, O_RDONLY) = 3${xfd('/step-only')}`,
@@ -57,9 +72,12 @@ describe('the workload in a trace', () => {
           `chdir(${x('/w/in')}) = 0`,
           `unlink(${x('gone')}) = 0`,
           `renameat2(AT_FDCWD${xfd('/w/in')}, ${x('a')}, 4${xfd('/w/other')}, ${x('b')}, 0) = 0`,
-          'clone3({flags=CLONE_VM|CLONE_VFORK, exit_signal=SIGCHLD}, 88) = 2 /* 12 in strace\'s PID NS */',
+          "clone3({flags=CLONE_VM|CLONE_VFORK, exit_signal=SIGCHLD}, 88) = 2 /* 12 in strace's PID NS */",
         ],
-        12: [`getdents64(3${xfd('/w/in')}, 0x55 /* 2 entries */, 32768) = 48`, `connect(3<socket:[1]>, {sa_family=AF_INET, sin_port=htons(443), sin_addr=inet_addr(${x('1.2.3.4')})}, 16) = -1 ENETUNREACH (Network is unreachable)`],
+        12: [
+          `getdents64(3${xfd('/w/in')}, 0x55 /* 2 entries */, 32768) = 48`,
+          `connect(3<socket:[1]>, {sa_family=AF_INET, sin_port=htons(443), sin_addr=inet_addr(${x('1.2.3.4')})}, 16) = -1 ENETUNREACH (Network is unreachable)`,
+        ],
       }),
       '/w',
     );
@@ -77,17 +95,31 @@ describe('the workload in a trace', () => {
       'connect 1.2.3.4:443 ENETUNREACH',
     ]);
     assert.equal(trace.accesses.find((a) => a.path === '/w/in/w.txt')?.mayExist, true);
-    assert.equal(trace.accesses.find((a) => a.op === 'list')?.program, '/usr/bin/tool', 'the child runs its parent\'s program');
+    assert.equal(trace.accesses.find((a) => a.op === 'list')?.program, '/usr/bin/tool', "the child runs its parent's program");
   });
 
   it('holds no workload when the in-sandbox step never executed the command', () => {
-    const trace = workloadAccesses(files({ 10: [`execve(${x('/.boxwright/exec')}, [], 0x1) = 0`, `execve(${x('/nope')}, [], 0x1) = -1 ENOENT (No such file or directory)`] }), '/');
+    const trace = workloadAccesses(
+      files({
+        10: [`execve(${x('/.boxwright/exec')}, [], 0x1) = 0`, `execve(${x('/nope')}, [], 0x1) = -1 ENOENT (No such file or directory)`],
+      }),
+      '/',
+    );
     assert.equal(trace.started, false);
     assert.deepEqual(trace.accesses, []);
   });
 
   it('gives no path for a relative name under a descriptor strace could not name', () => {
-    const trace = workloadAccesses(files({ 1: [`execve(${x('/.boxwright/exec')}, [], 0x1) = 0`, `execve(${x('/t')}, [], 0x1) = 0`, `openat(3<pipe:[9]>, ${x('rel')}, O_RDONLY) = 4`] }), '/w');
+    const trace = workloadAccesses(
+      files({
+        1: [
+          `execve(${x('/.boxwright/exec')}, [], 0x1) = 0`,
+          `execve(${x('/t')}, [], 0x1) = 0`,
+          `openat(3<pipe:[9]>, ${x('rel')}, O_RDONLY) = 4`,
+        ],
+      }),
+      '/w',
+    );
     assert.deepEqual(
       trace.accesses.map((a) => a.path),
       ['/t'],

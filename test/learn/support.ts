@@ -12,7 +12,8 @@ import policy from '../../app/learn/policy.json' with { type: 'json' };
 import { requireOrSkip } from '../helpers.js';
 import { bwrapAvailable, onPath } from '../linux/support.js';
 
-export const skipLearn = requireOrSkip(bwrapAvailable, 'bubblewrap') ?? requireOrSkip(!!onPath('strace'), 'strace (apt-get install strace)');
+export const skipLearn =
+  requireOrSkip(bwrapAvailable, 'bubblewrap') ?? requireOrSkip(!!onPath('strace'), 'strace (apt-get install strace)');
 
 /** A path's kind and content, as far as a change shows: type, mode, size, content hash, link target, inode. */
 export type Snapshot = Map<string, string>;
@@ -53,7 +54,8 @@ export function writtenBy(before: Snapshot, after: Snapshot): Set<string> {
     const was = before.get(p);
     const is = after.get(p);
     const parent = p.slice(0, p.lastIndexOf('/')) || '/';
-    if (was === undefined || is === undefined || ino(was) !== ino(is)) out.add(parent); // an entry made, removed or replaced
+    if (was === undefined || is === undefined || ino(was) !== ino(is))
+      out.add(parent); // an entry made, removed or replaced
     else if (!isDir(is)) out.add(p); // a file written in place (a directory's own changes come through its entries)
   }
   return out;
@@ -78,12 +80,26 @@ export function checkLearnedText(file: string, text: string, home: string, works
  *   level, the workspace or one of its subdirectories, or a directory that
  *   is no ancestor of the workspace or the home and holds no boundary.
  */
-export function assertLearned(c: CheckedPolicy, o: { home: string; workspace: string; written: ReadonlySet<string>; text: string }): string[] {
+export function assertLearned(
+  c: CheckedPolicy,
+  o: { home: string; workspace: string; written: ReadonlySet<string>; text: string },
+): string[] {
   const problems: string[] = [];
   const trusted = hostTrustedFor(o.home, o.workspace).map((t) => t.path);
   const commentOf = entryComments(o.text, o.home);
-  if (c.verdicts.linux === 'refused') problems.push(`Linux refuses it: ${c.diagnostics.filter((d) => d.severity === 'error' && d.platforms.includes('linux')).map((d) => d.message).join('; ')}`);
-  const boundaries = [...protectedPaths(o.home, '~/.tyba').filter((p) => p.why !== 'root').map((p) => p.path), ...Object.keys(policy.systemSecrets).filter((s) => !isUnder(o.home, s))];
+  if (c.verdicts.linux === 'refused')
+    problems.push(
+      `Linux refuses it: ${c.diagnostics
+        .filter((d) => d.severity === 'error' && d.platforms.includes('linux'))
+        .map((d) => d.message)
+        .join('; ')}`,
+    );
+  const boundaries = [
+    ...protectedPaths(o.home, '~/.tyba')
+      .filter((p) => p.why !== 'root')
+      .map((p) => p.path),
+    ...Object.keys(policy.systemSecrets).filter((s) => !isUnder(o.home, s)),
+  ];
   for (const p of c.ir.principals) {
     for (const g of p.grants) {
       if (!g.path || g.list === 'implicit') continue;
@@ -92,10 +108,18 @@ export function assertLearned(c: CheckedPolicy, o: { home: string; workspace: st
         if (isUnder(g.path, b)) problems.push(`${g.list} ${g.path} is inside ${b}`);
         if (g.list !== 'list' && isStrictlyUnder(b, g.path)) problems.push(`${g.list} ${g.path} holds ${b}`);
       }
-      if ((g.list === 'write' || g.list === 'write_file') && trusted.some((t) => isUnder(g.path!, t)) && !/host-trusted/.test(commentOf.get(`${g.list}\0${g.path}`) ?? '')) problems.push(`${g.list} ${g.path} is host-trusted and its comment does not say so`);
-      if ((g.list === 'write' || g.list === 'write_file') && !o.written.has(g.path)) problems.push(`${g.list} ${g.path}: the run wrote nothing there (it wrote ${[...o.written].join(', ')})`);
+      if (
+        (g.list === 'write' || g.list === 'write_file') &&
+        trusted.some((t) => isUnder(g.path!, t)) &&
+        !/host-trusted/.test(commentOf.get(`${g.list}\0${g.path}`) ?? '')
+      )
+        problems.push(`${g.list} ${g.path} is host-trusted and its comment does not say so`);
+      if ((g.list === 'write' || g.list === 'write_file') && !o.written.has(g.path))
+        problems.push(`${g.list} ${g.path}: the run wrote nothing there (it wrote ${[...o.written].join(', ')})`);
       if (g.list === 'read') {
-        const level = Object.entries(policy.systemTrees).some(([root, t]) => isUnder(g.path!, root) && g.path!.split('/').length - root.split('/').length <= t.depth);
+        const level = Object.entries(policy.systemTrees).some(
+          ([root, t]) => isUnder(g.path!, root) && g.path!.split('/').length - root.split('/').length <= t.depth,
+        );
         const ws = g.path === o.workspace || (isStrictlyUnder(g.path, o.workspace) && !g.path.slice(o.workspace.length + 1).includes('/'));
         const elsewhere = !isUnder(o.workspace, g.path) && !isUnder(o.home, g.path) && !boundaries.some((b) => isUnder(b, g.path!));
         if (!level && !ws && !elsewhere) problems.push(`read ${g.path} is above what the collapse policy allows`);

@@ -4,7 +4,18 @@
 // written. Needs bwrap (CI fails without it; elsewhere these skip loudly).
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  closeSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -22,8 +33,12 @@ const grantList = (xs: readonly string[]): string => xs.map((x) => JSON.stringif
 
 let home = '';
 let config = '';
-const run = (cmd: readonly string[], extra: readonly string[] = [], env: Record<string, string | undefined> = {}, cfg = config): Promise<Outcome> =>
-  boxwright(['run', cfg, '--home', home, '--fs', 'host', ...extra, '--', ...cmd], { env });
+const run = (
+  cmd: readonly string[],
+  extra: readonly string[] = [],
+  env: Record<string, string | undefined> = {},
+  cfg = config,
+): Promise<Outcome> => boxwright(['run', cfg, '--home', home, '--fs', 'host', ...extra, '--', ...cmd], { env });
 
 describe('boxwright run under real bubblewrap', { skip, concurrency: 4 }, () => {
   before(() => {
@@ -59,7 +74,11 @@ read = [${grantList(usrGrants)}]
   });
 
   it('writing outside the write grant fails: a read-only grant, and the sandbox root', async () => {
-    const r = await run(['sh', '-c', 'echo changed > README.md; echo "readme=$?"; touch /new-file; echo "root=$?"; mkdir /tmp 2>/dev/null; echo "tmp=$?"']);
+    const r = await run([
+      'sh',
+      '-c',
+      'echo changed > README.md; echo "readme=$?"; touch /new-file; echo "root=$?"; mkdir /tmp 2>/dev/null; echo "tmp=$?"',
+    ]);
     assert.match(r.stdout, /readme=[1-9]/);
     assert.match(r.stdout, /root=[1-9]/);
     assert.match(r.stdout, /tmp=[1-9]/);
@@ -67,7 +86,11 @@ read = [${grantList(usrGrants)}]
   });
 
   it('a denied file reads empty and cannot be written; a denied directory is empty and read-only', async () => {
-    const r = await run(['sh', '-c', 'printf "[%s]" "$(cat .env)"; echo "read=$?"; echo leak > .env; echo "write=$?"; ls -A secrets | wc -l; cat secrets/key; echo "key=$?"; touch secrets/new; echo "new=$?"']);
+    const r = await run([
+      'sh',
+      '-c',
+      'printf "[%s]" "$(cat .env)"; echo "read=$?"; echo leak > .env; echo "write=$?"; ls -A secrets | wc -l; cat secrets/key; echo "key=$?"; touch secrets/new; echo "new=$?"',
+    ]);
     assert.match(r.stdout, /^\[\]read=0\n/);
     assert.match(r.stdout, /write=[1-9]/);
     assert.match(r.stdout, /\n0\n/);
@@ -78,14 +101,22 @@ read = [${grantList(usrGrants)}]
   });
 
   it('a workspace no grant holds: an empty directory, created and entered', async () => {
-    const cfg = writeConfig(home, 'workspace.toml', `[agent.filesystem]\nworkspace = "~/elsewhere"\nread = [${grantList(usrGrants)}]\nexec = [${grantList(usrGrants)}]\n`);
+    const cfg = writeConfig(
+      home,
+      'workspace.toml',
+      `[agent.filesystem]\nworkspace = "~/elsewhere"\nread = [${grantList(usrGrants)}]\nexec = [${grantList(usrGrants)}]\n`,
+    );
     const r = await run(['sh', '-c', 'pwd; ls -A | wc -l'], [], {}, cfg);
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout, `${join(home, 'elsewhere')}\n0\n`);
   });
 
   it('ungranted paths do not exist', async () => {
-    const r = await run(['sh', '-c', `for p in ${join(home, 'elsewhere')} ${join(home, 'agent.toml')} /etc /root /var /home; do test -e "$p" && echo "EXISTS $p"; done; echo done`]);
+    const r = await run([
+      'sh',
+      '-c',
+      `for p in ${join(home, 'elsewhere')} ${join(home, 'agent.toml')} /etc /root /var /home; do test -e "$p" && echo "EXISTS $p"; done; echo done`,
+    ]);
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout, 'done\n');
   });
@@ -106,7 +137,10 @@ read = [${grantList(usrGrants)}]
     assert.equal(jit.status, 133, 'node with its JIT must fail: V8 aborts (SIGTRAP)');
     // After the command's own output, run says what the abort means and the remedy (issue 11).
     // The remedy is the command line itself, with --jitless: copied, it runs.
-    assert.match(jit.stderr, /boxwright run: \S*node died of SIGTRAP \(exit 133\): .*executable-memory filter.*: boxwright run .* -- \S*node --jitless -e 1\n/);
+    assert.match(
+      jit.stderr,
+      /boxwright run: \S*node died of SIGTRAP \(exit 133\): .*executable-memory filter.*: boxwright run .* -- \S*node --jitless -e 1\n/,
+    );
     const jitless = await run([process.execPath, '--jitless', '-e', 'console.log("jitless " + (1 + 1))']);
     assert.equal(jitless.status, 0, jitless.stderr);
     assert.equal(jitless.stdout, 'jitless 2\n');
@@ -123,9 +157,15 @@ read = [${grantList(usrGrants)}]
     assert.equal((await run(['sh', '-c', 'kill -TERM $$'])).status, 143);
   });
 
-  it('remounting a read-only bind writable from inside fails, and the host file is unchanged', { skip: requireOrSkip(!!onPath('mount'), 'mount (util-linux)') }, async () => {
+  it('remounting a read-only bind writable from inside fails, and the host file is unchanged', {
+    skip: requireOrSkip(!!onPath('mount'), 'mount (util-linux)'),
+  }, async () => {
     const target = join(home, 'project');
-    const r = await run(['sh', '-c', `mount -o remount,rw,bind ${target} ${target}; echo "mount=$?"; mount -o remount,rw ${target}; echo "mount2=$?"; echo pwned > ${target}/README.md; echo "write=$?"`]);
+    const r = await run([
+      'sh',
+      '-c',
+      `mount -o remount,rw,bind ${target} ${target}; echo "mount=$?"; mount -o remount,rw ${target}; echo "mount2=$?"; echo pwned > ${target}/README.md; echo "write=$?"`,
+    ]);
     // 32: mount(8)'s "mount failure" (EPERM: no capabilities, and the filter refuses mount(2)); 127 would mean no mount in the view.
     assert.match(r.stdout, /mount=32\n/);
     assert.match(r.stdout, /mount2=32\n/);
@@ -133,14 +173,47 @@ read = [${grantList(usrGrants)}]
     assert.equal(readFileSync(join(target, 'README.md'), 'utf8'), 'hello from the project\n');
   });
 
-  it('control: as root, bare bwrap without --cap-drop ALL and the filter lets the same remount through', { skip: requireOrSkip(process.getuid?.() === 0, 'root (uid 0): bare bwrap lets the remount through only with its capabilities') }, () => {
+  it('control: as root, bare bwrap without --cap-drop ALL and the filter lets the same remount through', {
+    skip: requireOrSkip(process.getuid?.() === 0, 'root (uid 0): bare bwrap lets the remount through only with its capabilities'),
+  }, () => {
     const dir = join(home, 'control');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'f'), 'original\n');
-    const view = ['--unshare-all', '--ro-bind', '/usr', '/usr', '--symlink', 'usr/bin', '/bin', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64', '--proc', '/proc', '--dev', '/dev', '--ro-bind', dir, dir];
-    const r = finished(spawnSync('bwrap', [...view, '--', 'sh', '-c', `mount -o remount,rw,bind ${dir} ${dir} && echo changed > ${dir}/f`], { encoding: 'utf8', timeout: WAIT_LIMIT_MS }), 'bare bubblewrap remounting a bind');
+    const view = [
+      '--unshare-all',
+      '--ro-bind',
+      '/usr',
+      '/usr',
+      '--symlink',
+      'usr/bin',
+      '/bin',
+      '--symlink',
+      'usr/lib',
+      '/lib',
+      '--symlink',
+      'usr/lib64',
+      '/lib64',
+      '--proc',
+      '/proc',
+      '--dev',
+      '/dev',
+      '--ro-bind',
+      dir,
+      dir,
+    ];
+    const r = finished(
+      spawnSync('bwrap', [...view, '--', 'sh', '-c', `mount -o remount,rw,bind ${dir} ${dir} && echo changed > ${dir}/f`], {
+        encoding: 'utf8',
+        timeout: WAIT_LIMIT_MS,
+      }),
+      'bare bubblewrap remounting a bind',
+    );
     assert.equal(r.status, 0, r.stderr);
-    assert.equal(readFileSync(join(dir, 'f'), 'utf8'), 'changed\n', 'without the protections the host file changes: the test above is meaningful');
+    assert.equal(
+      readFileSync(join(dir, 'f'), 'utf8'),
+      'changed\n',
+      'without the protections the host file changes: the test above is meaningful',
+    );
   });
 
   it('no capabilities inside, even when boxwright runs as root', async () => {
@@ -151,7 +224,11 @@ read = [${grantList(usrGrants)}]
 
   it('credential variables stay out unless --pass-env lets one in', async () => {
     const env = { AWS_SECRET_ACCESS_KEY: 'aws', GITHUB_TOKEN: 'gh', MY_SERVICE_PASSWORD: 'pw', SSH_AUTH_SOCK: '/tmp/agent', TZ: 'UTC' };
-    const show = ['sh', '-c', 'for v in AWS_SECRET_ACCESS_KEY GITHUB_TOKEN MY_SERVICE_PASSWORD SSH_AUTH_SOCK TZ; do eval "echo $v=\\${$v-unset}"; done'];
+    const show = [
+      'sh',
+      '-c',
+      'for v in AWS_SECRET_ACCESS_KEY GITHUB_TOKEN MY_SERVICE_PASSWORD SSH_AUTH_SOCK TZ; do eval "echo $v=\\${$v-unset}"; done',
+    ];
     const r = await run(show, [], env);
     assert.equal(r.stdout, 'AWS_SECRET_ACCESS_KEY=unset\nGITHUB_TOKEN=unset\nMY_SERVICE_PASSWORD=unset\nSSH_AUTH_SOCK=unset\nTZ=UTC\n');
     const p = await run(show, ['--pass-env', 'GITHUB_TOKEN'], env);
@@ -186,22 +263,43 @@ read = [${grantList(usrGrants)}]
   });
 
   it('SIGTERM to boxwright reaches the command, and its exit status comes back', async () => {
-    const child = spawn(process.execPath, [bin, 'run', config, '--home', home, '--', 'sh', '-c', 'trap "exit 42" TERM; echo ready; while :; do sleep 0.02; done'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [bin, 'run', config, '--home', home, '--', 'sh', '-c', 'trap "exit 42" TERM; echo ready; while :; do sleep 0.02; done'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     const ended = new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
-    await within(new Promise<void>((resolve) => child.stdout!.once('data', () => resolve())), WAIT_LIMIT_MS, 'the sandboxed command to say it is ready', () => child.kill('SIGKILL'));
+    await within(
+      new Promise<void>((resolve) => child.stdout!.once('data', () => resolve())),
+      WAIT_LIMIT_MS,
+      'the sandboxed command to say it is ready',
+      () => child.kill('SIGKILL'),
+    );
     child.kill('SIGTERM');
     assert.equal(await within(ended, WAIT_LIMIT_MS, 'boxwright to end after SIGTERM'), 42);
   });
 
   it('SIGKILL to boxwright (which then forwards nothing) ends the sandbox too: the command does not run on unsupervised', async () => {
     const token = `boxwright-e2e-sigkill-${process.pid}`;
-    const child = spawn(process.execPath, [bin, 'run', config, '--home', home, '--', 'sh', '-c', 'echo ready; while :; do sleep 0.02; done', token], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(
+      process.execPath,
+      [bin, 'run', config, '--home', home, '--', 'sh', '-c', 'echo ready; while :; do sleep 0.02; done', token],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_, signal) => resolve(signal)));
-    await within(new Promise<void>((resolve) => child.stdout!.once('data', () => resolve())), WAIT_LIMIT_MS, 'the sandboxed command to say it is ready', () => child.kill('SIGKILL'));
+    await within(
+      new Promise<void>((resolve) => child.stdout!.once('data', () => resolve())),
+      WAIT_LIMIT_MS,
+      'the sandboxed command to say it is ready',
+      () => child.kill('SIGKILL'),
+    );
     assert.ok(processesWith(token).length >= 3, 'the launcher, bubblewrap and the command run');
     child.kill('SIGKILL');
     assert.equal(await within(exited, WAIT_LIMIT_MS, 'boxwright to die of SIGKILL'), 'SIGKILL');
-    await until(() => processesWith(token).length === 0, `the sandbox (${token}) to end with boxwright; still running: ${processesWith(token).join(', ')}`);
+    await until(
+      () => processesWith(token).length === 0,
+      `the sandbox (${token}) to end with boxwright; still running: ${processesWith(token).join(', ')}`,
+    );
   });
 
   // Wherever in the run a SIGTERM lands — before boxwright listens for it,
@@ -212,7 +310,7 @@ read = [${grantList(usrGrants)}]
   // anything). Each moment is an event seen in /proc (the run's processes
   // by name), not a delay, so load changes only how far a phase has got
   // when the signal lands, never whether the checks hold.
-  it('a SIGTERM at any moment of the run: no process stays behind, and the status is the command\'s exactly when it handled the signal', async () => {
+  it("a SIGTERM at any moment of the run: no process stays behind, and the status is the command's exactly when it handled the signal", async () => {
     const comms = (token: string): string[] =>
       processesWith(token).map((pid) => {
         try {
@@ -228,15 +326,21 @@ read = [${grantList(usrGrants)}]
         const caught = join(home, 'project', 'output', `caught-${i}`);
         const set = join(home, 'project', 'output', `set-${i}`);
         const script = `trap 'echo > output/caught-${i}; exit 42' TERM; echo > output/set-${i}; while :; do sleep 0.02; done`;
-        const child = spawn(process.execPath, [bin, 'run', config, '--home', home, '--', 'sh', '-c', script, token], { stdio: ['ignore', 'ignore', 'pipe'] });
+        const child = spawn(process.execPath, [bin, 'run', config, '--home', home, '--', 'sh', '-c', script, token], {
+          stdio: ['ignore', 'ignore', 'pipe'],
+        });
         let stderr = '';
         child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
         let closed = false;
-        const ended = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (c, s) => resolve([c, s]))).finally(() => (closed = true));
+        const ended = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+          child.on('close', (c, s) => resolve([c, s])),
+        ).finally(() => (closed = true));
         if (moment === 'handler set') await until(() => existsSync(set) || closed, 'the command to set its SIGTERM handler');
         else if (moment !== 'at once') await until(() => comms(token).includes(moment) || closed, `the run's ${moment} process`);
         child.kill('SIGTERM');
-        const [code, signal] = await within(ended, WAIT_LIMIT_MS, `boxwright to end after a SIGTERM (${moment})`, () => child.kill('SIGKILL'));
+        const [code, signal] = await within(ended, WAIT_LIMIT_MS, `boxwright to end after a SIGTERM (${moment})`, () =>
+          child.kill('SIGKILL'),
+        );
         await until(() => processesWith(token).length === 0, `the run's processes (${token}) to end after a SIGTERM (${moment})`);
         const handled = existsSync(caught);
         const what = `SIGTERM (${moment}): exit ${code} signal ${signal}, handler ${handled ? 'ran' : 'did not run'}\n${stderr}`;
@@ -266,7 +370,11 @@ read = [${grantList(usrGrants)}]
     mkdirSync(deep, { recursive: true });
     const files = Array.from({ length: 80 }, (_, i) => join(deep, `file-${String(i).padStart(3, '0')}.txt`));
     files.forEach((f, i) => writeFileSync(f, `content ${i}\n`));
-    const cfg = writeConfig(home, 'big.toml', `[agent.filesystem]\nread = [${grantList(usrGrants)}]\nexec = [${grantList(usrGrants)}]\nread_file = [${grantList(files)}]\n`);
+    const cfg = writeConfig(
+      home,
+      'big.toml',
+      `[agent.filesystem]\nread = [${grantList(usrGrants)}]\nexec = [${grantList(usrGrants)}]\nread_file = [${grantList(files)}]\n`,
+    );
     const r = await run(['sh', '-c', `cat "$0"; cat "$1"`, files[0]!, files[79]!], [], {}, cfg);
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout, 'content 0\ncontent 79\n');
@@ -285,13 +393,28 @@ read = [${grantList(usrGrants)}]
       const c = await boxwright(['compile', config, '--home', home, '--fs', 'host', '--target', 'linux', '--out', out]);
       assert.equal(c.status, 0, c.stderr);
       const arch = process.arch === 'arm64' ? 'aarch64' : 'x86_64';
-      const perl = 'printf "%d %d|", syscall(41, 10, 1, 0), $!+0; $!=0; printf "%d %d|", syscall(41, 0x10000000a, 1, 0), $!+0; open(my $f, "<", ".env"); print <$f> // "", "|"; open(my $s, "<", "/proc/self/status"); /^Seccomp:\\s+(\\d)/ && print "seccomp $1\\n" while <$s>;';
+      const perl =
+        'printf "%d %d|", syscall(41, 10, 1, 0), $!+0; $!=0; printf "%d %d|", syscall(41, 0x10000000a, 1, 0), $!+0; open(my $f, "<", ".env"); print <$f> // "", "|"; open(my $s, "<", "/proc/self/status"); /^Seccomp:\\s+(\\d)/ && print "seccomp $1\\n" while <$s>;';
       // fd 3 the argv, 4 the seccomp program, 5 the in-sandbox step, 6 and 7 the denied files, 8 the Landlock rules (agent.bwrap.json's `usage`).
       const step = join(repoRoot, 'dist', 'sandbox', `boxwright-sandbox.${arch}`);
-      const fds = [openSync(join(out, 'agent.bwrap.args'), 'r'), openSync(join(out, `seccomp.${arch}.bpf`), 'r'), openSync(step, 'r'), openSync('/dev/null', 'r'), openSync('/dev/null', 'r'), openSync(join(out, 'agent.landlock'), 'r')];
+      const fds = [
+        openSync(join(out, 'agent.bwrap.args'), 'r'),
+        openSync(join(out, `seccomp.${arch}.bpf`), 'r'),
+        openSync(step, 'r'),
+        openSync('/dev/null', 'r'),
+        openSync('/dev/null', 'r'),
+        openSync(join(out, 'agent.landlock'), 'r'),
+      ];
       let direct;
       try {
-        direct = finished(spawnSync('bwrap', ['--args', '3', '--', '/.boxwright/exec', '--rules-fd', '8', '--', 'perl', '-e', perl], { stdio: ['ignore', 'pipe', 'pipe', ...fds], encoding: 'utf8', timeout: WAIT_LIMIT_MS }), 'bwrap with the compiled artifacts');
+        direct = finished(
+          spawnSync('bwrap', ['--args', '3', '--', '/.boxwright/exec', '--rules-fd', '8', '--', 'perl', '-e', perl], {
+            stdio: ['ignore', 'pipe', 'pipe', ...fds],
+            encoding: 'utf8',
+            timeout: WAIT_LIMIT_MS,
+          }),
+          'bwrap with the compiled artifacts',
+        );
       } finally {
         fds.forEach((fd) => closeSync(fd));
       }
@@ -316,7 +439,11 @@ describe('boxwright run is fail-closed: the command never runs', { skip, concurr
   let goodCfg = '';
   before(() => {
     scratch = makeHome();
-    goodCfg = writeConfig(scratch, 'good.toml', `[agent.filesystem]\nread = ["~/project", "/usr"]\nexec = ["/usr"]\nwrite = ["~/project/output"]\n`);
+    goodCfg = writeConfig(
+      scratch,
+      'good.toml',
+      `[agent.filesystem]\nread = ["~/project", "/usr"]\nexec = ["/usr"]\nwrite = ["~/project/output"]\n`,
+    );
   });
   after(() => rmSync(scratch, { recursive: true, force: true }));
   const good = (): string => goodCfg;
@@ -349,15 +476,27 @@ describe('boxwright run is fail-closed: the command never runs', { skip, concurr
   });
 
   it('a missing bwrap: BOXWRIGHT_BWRAP or --bwrap pointing nowhere, or a PATH without bwrap', async () => {
-    await expectNotRun([good(), '--home', scratch], /no bubblewrap to run the sandbox with \(BOXWRIGHT_BWRAP=.*no\/bwrap\): .*no\/bwrap: no such file; the command did not run\. Install it/, { BOXWRIGHT_BWRAP: join(scratch, 'no', 'bwrap') });
-    await expectNotRun([good(), '--home', scratch, '--bwrap', join(scratch, 'no', 'bwrap')], /no bubblewrap to run the sandbox with \(--bwrap .*no\/bwrap\)/);
-    await expectNotRun([good(), '--home', scratch], /no bwrap in the PATH directories outside your home/, { PATH: join(scratch, 'empty-path') });
+    await expectNotRun(
+      [good(), '--home', scratch],
+      /no bubblewrap to run the sandbox with \(BOXWRIGHT_BWRAP=.*no\/bwrap\): .*no\/bwrap: no such file; the command did not run\. Install it/,
+      { BOXWRIGHT_BWRAP: join(scratch, 'no', 'bwrap') },
+    );
+    await expectNotRun(
+      [good(), '--home', scratch, '--bwrap', join(scratch, 'no', 'bwrap')],
+      /no bubblewrap to run the sandbox with \(--bwrap .*no\/bwrap\)/,
+    );
+    await expectNotRun([good(), '--home', scratch], /no bwrap in the PATH directories outside your home/, {
+      PATH: join(scratch, 'empty-path'),
+    });
   });
 
   it('an unusable bwrap: one that fails, and one that exits 0 without running anything', async () => {
     const dir = join(scratch, 'fakes');
     mkdirSync(dir, { recursive: true });
-    for (const [name, body] of [['failing', 'echo "bwrap: No permissions to create new namespace" >&2; exit 1'], ['silent', 'exit 0']] as const) {
+    for (const [name, body] of [
+      ['failing', 'echo "bwrap: No permissions to create new namespace" >&2; exit 1'],
+      ['silent', 'exit 0'],
+    ] as const) {
       const fake = join(dir, name);
       writeFileSync(fake, `#!/bin/sh\n${body}\n`);
       chmodSync(fake, 0o755);
@@ -369,9 +508,16 @@ describe('boxwright run is fail-closed: the command never runs', { skip, concurr
     const manifest = join(scratch, 'machine.json');
     const entries = { [join(scratch, 'project', 'output')]: 'dir', [join(scratch, 'project', 'vanished')]: 'dir', '/usr': 'dir' };
     writeFileSync(manifest, JSON.stringify({ home: scratch, entries }));
-    const cfg = writeConfig(scratch, 'vanished.toml', '[agent.filesystem]\nread = ["~/project/vanished", "~/project/output", "/usr"]\nexec = ["/usr"]\nwrite = ["~/project/output"]\n');
+    const cfg = writeConfig(
+      scratch,
+      'vanished.toml',
+      '[agent.filesystem]\nread = ["~/project/vanished", "~/project/output", "/usr"]\nexec = ["/usr"]\nwrite = ["~/project/output"]\n',
+    );
     // The runner opens every bind source before bubblewrap starts: the missing one stops it there.
-    await expectNotRun([cfg, '--fs', manifest], /project\/vanished changed after it was checked \(cannot open it: No such file or directory\)/);
+    await expectNotRun(
+      [cfg, '--fs', manifest],
+      /project\/vanished changed after it was checked \(cannot open it: No such file or directory\)/,
+    );
   });
 
   it('usage: no command after --', async () => {

@@ -33,15 +33,20 @@ function filterOf(arch: Arch): ReturnType<typeof decode> {
 
 describe("the exec watch's filter", () => {
   for (const arch of [native, foreign]) {
-    const skip = requireOrSkip(existsSync(program(arch)) && (arch === native || !!qemu), arch === native ? `boxwright-sandbox.${arch}` : `qemu-user and boxwright-sandbox.${arch}`);
+    const skip = requireOrSkip(
+      existsSync(program(arch)) && (arch === native || !!qemu),
+      arch === native ? `boxwright-sandbox.${arch}` : `qemu-user and boxwright-sandbox.${arch}`,
+    );
     it(`${arch}: execve and execveat notify; every other call, another ABI and (x86_64) x32 are allowed, nothing killed`, { skip }, () => {
       const f = filterOf(arch);
       verify(f);
       const info = archInfo(arch);
-      const at = (nr: number, auditArch = info.auditArch, high = 0n): number => runFilter(f, { nr, arch: auditArch, args: [high, high, high, high, high, high] }).ret;
+      const at = (nr: number, auditArch = info.auditArch, high = 0n): number =>
+        runFilter(f, { nr, arch: auditArch, args: [high, high, high, high, high, high] }).ret;
       assert.equal(at(syscallNumber(arch, 'execve')!), SECCOMP_RET_USER_NOTIF);
       assert.equal(at(syscallNumber(arch, 'execveat')!), SECCOMP_RET_USER_NOTIF);
-      for (const other of ['read', 'openat', 'clone', 'exit_group', 'ptrace']) assert.equal(at(syscallNumber(arch, other)!), SECCOMP_RET_ALLOW, other);
+      for (const other of ['read', 'openat', 'clone', 'exit_group', 'ptrace'])
+        assert.equal(at(syscallNumber(arch, other)!), SECCOMP_RET_ALLOW, other);
       // The other architecture's execve number on this one's arch value means nothing: allowed (the main filter answers it).
       assert.equal(at(syscallNumber(arch, 'execve')!, archInfo(arch === 'x86_64' ? 'aarch64' : 'x86_64').auditArch), SECCOMP_RET_ALLOW);
       if (info.x32Bit !== undefined) assert.equal(at(info.x32Bit | syscallNumber(arch, 'execve')!), SECCOMP_RET_ALLOW);
@@ -108,10 +113,14 @@ describe('the exec watch under boxwright run: refused programs named, never let 
   after(() => rmSync(home, { recursive: true, force: true }));
   const config = (name: string, extraExec: readonly string[] = []): string => {
     const p = join(home, name);
-    writeFileSync(p, `[agent.filesystem]\nread = ["${home}/bin", "${home}/out"]\nwrite = ["${home}/out"]\nexec = [${[parent, killer, ...extraExec].map((x) => JSON.stringify(x)).join(', ')}]\n`);
+    writeFileSync(
+      p,
+      `[agent.filesystem]\nread = ["${home}/bin", "${home}/out"]\nwrite = ["${home}/out"]\nexec = [${[parent, killer, ...extraExec].map((x) => JSON.stringify(x)).join(', ')}]\n`,
+    );
     return p;
   };
-  const run = (cfg: string, cmd: readonly string[], extra: readonly string[] = []): ReturnType<typeof boxwright> => boxwright(['run', cfg, '--home', home, '--fs', 'host', ...extra, '--', ...cmd]);
+  const run = (cfg: string, cmd: readonly string[], extra: readonly string[] = []): ReturnType<typeof boxwright> =>
+    boxwright(['run', cfg, '--home', home, '--fs', 'host', ...extra, '--', ...cmd]);
 
   it('a program the command runs and Landlock refuses: named on the failure, with its exec grant; it did not run', async () => {
     const mark = join(home, 'out', 'ran-1');
@@ -119,7 +128,12 @@ describe('the exec watch under boxwright run: refused programs named, never let 
     assert.equal(r.status, 113, r.stderr); // 100 + EACCES
     assert.equal(r.stdout, 'child=113\n');
     assert.ok(!existsSync(mark), 'the refused program ran');
-    assert.match(r.stderr, new RegExp(`boxwright run: Landlock refused to execute "${victim}", which the command ran: exec = \\["${victim}"\\] in \\[agent\\.filesystem\\] of ${join(home, 'a.toml')} allows it`));
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `boxwright run: Landlock refused to execute "${victim}", which the command ran: exec = \\["${victim}"\\] in \\[agent\\.filesystem\\] of ${join(home, 'a.toml')} allows it`,
+      ),
+    );
   });
 
   it('control: with the exec grant it runs, and nothing is reported', async () => {
@@ -149,7 +163,10 @@ describe('the exec watch under boxwright run: refused programs named, never let 
     const r = await run(config('d.toml'), [parent, copy, join(home, 'out', 'ran-4')]);
     assert.equal(r.status, 113, r.stderr);
     assert.ok(!existsSync(join(home, 'out', 'ran-4')));
-    assert.match(r.stderr, new RegExp(`it is in a write grant, .*: exec = \\["${join(home, 'out')}"\\] in \\[agent\\.filesystem\\].*write-exec-overlap`));
+    assert.match(
+      r.stderr,
+      new RegExp(`it is in a write grant, .*: exec = \\["${join(home, 'out')}"\\] in \\[agent\\.filesystem\\].*write-exec-overlap`),
+    );
   });
 
   it('the workload kills the watcher: its sandbox ends; the refused program never runs', async () => {
@@ -167,16 +184,25 @@ describe('the exec watch under boxwright run: refused programs named, never let 
   });
 });
 
-describe('the in-sandbox step without its watch (--no-watch): the same refusal, nothing written down', { skip: skip ?? requireOrSkip(helper !== undefined, 'boxwright-sandbox') }, () => {
+describe('the in-sandbox step without its watch (--no-watch): the same refusal, nothing written down', {
+  skip: skip ?? requireOrSkip(helper !== undefined, 'boxwright-sandbox'),
+}, () => {
   const dir = skip ? '' : scratch();
   after(() => dir && rmSync(dir, { recursive: true, force: true }));
   it('with the watch, a `watch refused` line on the ready fd; with --no-watch, none; the exec refused (EACCES) either way', async () => {
     writeFileSync(join(dir, 'p.c'), PARENT_C);
     execFileSync('gcc', ['-static', '-O2', '-o', join(dir, 'parent'), join(dir, 'p.c')]);
     // Execute only the parent; /usr readable (so /usr/bin/true is there and refused), /proc readable (the watcher reads the path there).
-    const rules = ruleset([[['execute', 'read_file'], join(dir, 'parent')], [['read_file', 'read_dir'], '/usr'], [['read_file', 'read_dir'], '/proc'], [['read_file', 'read_dir', 'write_file'], dir]]);
+    const rules = ruleset([
+      [['execute', 'read_file'], join(dir, 'parent')],
+      [['read_file', 'read_dir'], '/usr'],
+      [['read_file', 'read_dir'], '/proc'],
+      [['read_file', 'read_dir', 'write_file'], dir],
+    ]);
     for (const watch of [true, false]) {
-      const r = await sandboxed(dir, rules, [join(dir, 'parent'), '/usr/bin/true'], { helperArgs: ['--rules-fd', '3', '--ready-fd', '4', ...(watch ? [] : ['--no-watch'])] });
+      const r = await sandboxed(dir, rules, [join(dir, 'parent'), '/usr/bin/true'], {
+        helperArgs: ['--rules-fd', '3', '--ready-fd', '4', ...(watch ? [] : ['--no-watch'])],
+      });
       assert.equal(r.stdout, 'child=113\n', r.stderr);
       if (watch) assert.match(r.ready, /^watch refused "\/usr\/bin\/true"/m);
       else assert.doesNotMatch(r.ready, /watch/);

@@ -148,8 +148,20 @@ interface Probe {
 }
 
 function parseProbe(out: string): Probe {
-  const kv = Object.fromEntries(out.trim().split(/\s+/).map((x) => x.split('=') as [string, string]));
-  return { exists: kv['exists'] === '1', dir: kv['dir'] === '1', read: Number(kv['read'] ?? -1), write: kv['write'] === '1', exec: kv['exec'] === '1', probed: kv['probed'] === '1' };
+  const kv = Object.fromEntries(
+    out
+      .trim()
+      .split(/\s+/)
+      .map((x) => x.split('=') as [string, string]),
+  );
+  return {
+    exists: kv['exists'] === '1',
+    dir: kv['dir'] === '1',
+    read: Number(kv['read'] ?? -1),
+    write: kv['write'] === '1',
+    exec: kv['exec'] === '1',
+    probed: kv['probed'] === '1',
+  };
 }
 
 /** What a Linux legend promises a probe sees. */
@@ -186,7 +198,10 @@ after(() => rmSync(root, { recursive: true, force: true }));
 
 /** examples/machine.json made real: its home under a temporary directory. */
 function materialize(probe: string): string {
-  const manifest = JSON.parse(readFileSync(join(repoRoot, 'examples/machine.json'), 'utf8')) as { home: string; entries: Record<string, 'file' | 'dir' | { symlink: string }> };
+  const manifest = JSON.parse(readFileSync(join(repoRoot, 'examples/machine.json'), 'utf8')) as {
+    home: string;
+    entries: Record<string, 'file' | 'dir' | { symlink: string }>;
+  };
   const home = join(root, 'home', 'dev');
   mkdirSync(home, { recursive: true });
   for (const [path, kind] of Object.entries(manifest.entries)) {
@@ -252,11 +267,17 @@ describe('explain never lies: the Linux column, probed under real bubblewrap', {
         writeFileSync(join(dir, 'bpf'), bpf);
         // The principal's Landlock rules, as the in-sandbox step applies them, and execute on the probe itself (a file no cell names).
         const rules = outcome.artifacts.find((a) => a.name === `${pm.id}.landlock`)?.content;
-        if (rules !== undefined) writeFileSync(join(dir, 'rules'), Buffer.concat([Buffer.from(rules), Buffer.from('fs\0execute,read_file\0/.boxwright-probe\0')]));
+        if (rules !== undefined)
+          writeFileSync(join(dir, 'rules'), Buffer.concat([Buffer.from(rules), Buffer.from('fs\0execute,read_file\0/.boxwright-probe\0')]));
         /** The probe with ARGS inside this principal's sandbox, through the in-sandbox step, as any command runs. */
         const inSandbox = (probeArgs: readonly string[]): ReturnType<typeof spawnSync> & { stdout: string; stderr: string } => {
           // 3 the argv, 4 the seccomp program, 5 the in-sandbox step, the denied files, then the Landlock rules.
-          const fds = [openSync(join(dir, 'args'), 'r'), openSync(join(dir, 'bpf'), 'r'), openSync(step, 'r'), ...view.dataFds.map(() => openSync('/dev/null', 'r'))];
+          const fds = [
+            openSync(join(dir, 'args'), 'r'),
+            openSync(join(dir, 'bpf'), 'r'),
+            openSync(step, 'r'),
+            ...view.dataFds.map(() => openSync('/dev/null', 'r')),
+          ];
           const rulesFd = 3 + fds.length;
           if (rules !== undefined) fds.push(openSync(join(dir, 'rules'), 'r'));
           try {
@@ -264,11 +285,27 @@ describe('explain never lies: the Linux column, probed under real bubblewrap', {
             // remounts its root read-only, as it does for any command.
             const stepArgs = rules !== undefined ? ['--rules-fd', String(rulesFd)] : ['--no-landlock'];
             return finished(
-              spawnSync('bwrap', ['--ro-bind', probe, '/.boxwright-probe', '--args', '3', '--', '/.boxwright/exec', ...stepArgs, '--', '/.boxwright-probe', ...probeArgs], {
-                stdio: ['ignore', 'pipe', 'pipe', ...fds],
-                encoding: 'utf8',
-                timeout: WAIT_LIMIT_MS,
-              }),
+              spawnSync(
+                'bwrap',
+                [
+                  '--ro-bind',
+                  probe,
+                  '/.boxwright-probe',
+                  '--args',
+                  '3',
+                  '--',
+                  '/.boxwright/exec',
+                  ...stepArgs,
+                  '--',
+                  '/.boxwright-probe',
+                  ...probeArgs,
+                ],
+                {
+                  stdio: ['ignore', 'pipe', 'pipe', ...fds],
+                  encoding: 'utf8',
+                  timeout: WAIT_LIMIT_MS,
+                },
+              ),
               'the probe under bubblewrap',
             );
           } finally {
@@ -283,7 +320,10 @@ describe('explain never lies: the Linux column, probed under real bubblewrap', {
             for (const path of row.paths ?? [row.path]) {
               const made = inSandbox(['--create', path]);
               const created = /^created=1/m.test(made.stdout);
-              if (made.status !== 0 || created !== legend.includes('w')) failures.push(`${name} ${pm.id} host-trusted ${path}: explain says ${legend}, but [${made.stdout.trim()}${made.stderr.trim()}]`);
+              if (made.status !== 0 || created !== legend.includes('w'))
+                failures.push(
+                  `${name} ${pm.id} host-trusted ${path}: explain says ${legend}, but [${made.stdout.trim()}${made.stderr.trim()}]`,
+                );
               createTried++;
             }
             continue;
@@ -297,23 +337,41 @@ describe('explain never lies: the Linux column, probed under real bubblewrap', {
           if (probed.probed) execTried++;
           if (row.list === 'host-trusted') trustedRows++;
           const wrong = agrees(legend, probed);
-          if (wrong) failures.push(`${name} ${pm.id} line ${row.line ?? '-'} ${row.list} ${row.written} (${row.path}): ${wrong} [${r.stdout.trim()}]`);
+          if (wrong)
+            failures.push(
+              `${name} ${pm.id} line ${row.line ?? '-'} ${row.list} ${row.written} (${row.path}): ${wrong} [${r.stdout.trim()}]`,
+            );
           checked++;
           // An exec grant of a program (an ELF file or a script on this machine): explain says when it
           // cannot start (exec-dependencies: its loader, its libraries, its #! interpreter not in the view);
           // the program, run in the sandbox, starts exactly when it says nothing.
-          const grant = check.ir!.principals.find((p) => p.id === pm.id)?.grants.find((g) => g.list === 'exec' && g.path === row.path && g.scope === 'file');
+          const grant = check
+            .ir!.principals.find((p) => p.id === pm.id)
+            ?.grants.find((g) => g.list === 'exec' && g.path === row.path && g.scope === 'file');
           const kind = grant?.needs ? host.program(grant.path!).kind : undefined;
-          if (legend.includes('x') && grant?.needs && (kind === 'elf' || kind === 'script') && !grant.needs.unknown.length && !grant.needs.problems.length) {
-            const cannot = row.cells.linux.disclosures?.some((d) => d.ruleId === 'exec-dependencies' && /cannot start/.test(d.text)) ?? false;
+          if (
+            legend.includes('x') &&
+            grant?.needs &&
+            (kind === 'elf' || kind === 'script') &&
+            !grant.needs.unknown.length &&
+            !grant.needs.problems.length
+          ) {
+            const cannot =
+              row.cells.linux.disclosures?.some((d) => d.ruleId === 'exec-dependencies' && /cannot start/.test(d.text)) ?? false;
             const started = /started=1/.test(inSandbox(['--start', row.path]).stdout);
-            if (started === cannot) failures.push(`${name} ${pm.id} line ${row.line ?? '-'} exec ${row.written}: explain says it ${cannot ? 'cannot start' : 'starts'}, but run in the sandbox it ${started ? 'started' : 'did not start'}`);
+            if (started === cannot)
+              failures.push(
+                `${name} ${pm.id} line ${row.line ?? '-'} exec ${row.written}: explain says it ${cannot ? 'cannot start' : 'starts'}, but run in the sandbox it ${started ? 'started' : 'did not start'}`,
+              );
             startTried.push(`${name}:${pm.id}:${started ? 'started' : 'not'}`);
           }
           // A write_file is the file alone: explain says it cannot be renamed (a save through a rename fails): EBUSY (a mount point), or EROFS (its directory is not granted).
           if (row.list === 'write_file' && legend.includes('w') && row.cells.linux.disclosures?.some((d) => /not renamed/.test(d.text))) {
             const moved = inSandbox(['--rename', row.path]);
-            if (!/^renamed=0 errno=(16|30)$/m.test(moved.stdout)) failures.push(`${name} ${pm.id} line ${row.line ?? '-'} write_file ${row.written}: explain says it cannot be renamed, but [${moved.stdout.trim()}${moved.stderr.trim()}]`);
+            if (!/^renamed=0 errno=(16|30)$/m.test(moved.stdout))
+              failures.push(
+                `${name} ${pm.id} line ${row.line ?? '-'} write_file ${row.written}: explain says it cannot be renamed, but [${moved.stdout.trim()}${moved.stderr.trim()}]`,
+              );
             renameTried++;
           }
         }
@@ -325,8 +383,14 @@ describe('explain never lies: the Linux column, probed under real bubblewrap', {
           const r = inSandbox(['--abstract', abstractName]);
           const reached = /connect=1/.test(r.stdout);
           const says = network.abstractSockets;
-          if (r.status !== 0 || says === 'scoped-from-abi-6') failures.push(`${name} ${pm.id} network: ${r.status !== 0 ? `bwrap exited ${r.status}: ${r.stderr.trim()}` : 'the host view knows the Landlock ABI, yet the fact does not'}`);
-          else if (reached !== (says === 'reachable')) failures.push(`${name} ${pm.id} network: explain says the host's abstract sockets are ${says}, but a connect ${reached ? 'succeeded' : `failed [${r.stdout.trim()}]`}`);
+          if (r.status !== 0 || says === 'scoped-from-abi-6')
+            failures.push(
+              `${name} ${pm.id} network: ${r.status !== 0 ? `bwrap exited ${r.status}: ${r.stderr.trim()}` : 'the host view knows the Landlock ABI, yet the fact does not'}`,
+            );
+          else if (reached !== (says === 'reachable'))
+            failures.push(
+              `${name} ${pm.id} network: explain says the host's abstract sockets are ${says}, but a connect ${reached ? 'succeeded' : `failed [${r.stdout.trim()}]`}`,
+            );
           networkProbed.push(`${pm.id}:${says}`);
         }
       }
@@ -338,11 +402,21 @@ describe('explain never lies: the Linux column, probed under real bubblewrap', {
     assert.ok(networkProbed.length >= 1, 'no direct network exception was probed');
     assert.ok(renameTried >= 2, `only ${renameTried} write_file grants were probed by renaming`);
     // Host-trusted rows: an existing one probed like any cell (read-only), the absent ones by creating them.
-    assert.ok(trustedRows >= 1 && createTried >= 10, `only ${trustedRows} host-trusted rows and ${createTried} absent host-trusted paths were probed`);
+    assert.ok(
+      trustedRows >= 1 && createTried >= 10,
+      `only ${trustedRows} host-trusted rows and ${createTried} absent host-trusted paths were probed`,
+    );
     // Both answers were probed: a dynamically linked program that starts, and one that cannot.
-    assert.ok(startTried.some((x) => x.endsWith(':started')) && startTried.some((x) => x.endsWith(':not')), `programs started: ${startTried.join(' ')}`);
+    assert.ok(
+      startTried.some((x) => x.endsWith(':started')) && startTried.some((x) => x.endsWith(':not')),
+      `programs started: ${startTried.join(' ')}`,
+    );
     // Where the kernel has the scope, a principal with a direct network exception can no longer reach them.
     const abi = probeLandlockAbi();
-    if (abi !== 'unknown' && abi >= 6) assert.ok(networkProbed.every((x) => x.endsWith(':scoped')), networkProbed.join(' '));
+    if (abi !== 'unknown' && abi >= 6)
+      assert.ok(
+        networkProbed.every((x) => x.endsWith(':scoped')),
+        networkProbed.join(' '),
+      );
   });
 });

@@ -18,11 +18,14 @@ import { matchSharedSnapshot, matchSnapshot } from '../snapshot.js';
 const SHARED = 'linux/seccomp';
 
 /** The line that stands for the config's header lines in the shared seccomp.txt. */
-const HEADER_PLACEHOLDER = "# (the config's header lines: each example's <principal>.bwrap.json \"header\")";
+const HEADER_PLACEHOLDER = '# (the config\'s header lines: each example\'s <principal>.bwrap.json "header")';
 
 /** A program as a reader sees it: its disassembly. */
 function readableProgram(arch: Arch): (bytes: Buffer) => string {
-  return (bytes) => (bytes.length % 8 === 0 ? disassemble(decode(bytes), arch).join('\n') + '\n' : `${bytes.length} bytes: not whole instructions\n${bytes.toString('hex')}\n`);
+  return (bytes) =>
+    bytes.length % 8 === 0
+      ? disassemble(decode(bytes), arch).join('\n') + '\n'
+      : `${bytes.length} bytes: not whole instructions\n${bytes.toString('hex')}\n`;
 }
 
 /**
@@ -32,13 +35,20 @@ function readableProgram(arch: Arch): (bytes: Buffer) => string {
 function sharedSeccompText(text: string, header: readonly string[]): string {
   const lines = text.split('\n');
   const written = lines.slice(1, 1 + header.length);
-  assert.deepEqual(written, header.map((h) => `# ${h}`), "seccomp.txt's header lines are not the config's (bwrap.json's \"header\")");
+  assert.deepEqual(
+    written,
+    header.map((h) => `# ${h}`),
+    "seccomp.txt's header lines are not the config's (bwrap.json's \"header\")",
+  );
   return [lines[0]!, HEADER_PLACEHOLDER, ...lines.slice(1 + header.length)].join('\n');
 }
 
 describe('linux goldens: every example', () => {
   it('no example is named like the shared seccomp folder', () => {
-    assert.ok(!exampleNames.includes('seccomp.toml'), 'examples/seccomp.toml would share snapshots/linux/seccomp/ with every example\'s seccomp goldens');
+    assert.ok(
+      !exampleNames.includes('seccomp.toml'),
+      "examples/seccomp.toml would share snapshots/linux/seccomp/ with every example's seccomp goldens",
+    );
   });
 
   for (const name of exampleNames) {

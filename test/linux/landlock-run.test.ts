@@ -17,18 +17,26 @@ import { boxwright, bwrapAvailable, onPath, testCache, type Outcome } from './su
 import { finished, WAIT_LIMIT_MS } from '../waits.js';
 
 const kernelAbi = (): number => {
-  const r = spawnSync(join(repoRoot, 'dist', 'sandbox', `boxwright-sandbox.${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}`), ['--abi'], { encoding: 'utf8' });
+  const r = spawnSync(
+    join(repoRoot, 'dist', 'sandbox', `boxwright-sandbox.${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}`),
+    ['--abi'],
+    { encoding: 'utf8' },
+  );
   return r.status === 0 ? Number(r.stdout.trim()) : 0;
 };
 const abi = bwrapAvailable ? kernelAbi() : 0;
-const skip = requireOrSkip(bwrapAvailable, 'bubblewrap') ?? requireOrSkip(abi >= 1, 'a kernel with Landlock') ?? requireOrSkip(!!onPath('python3'), 'python3');
+const skip =
+  requireOrSkip(bwrapAvailable, 'bubblewrap') ??
+  requireOrSkip(abi >= 1, 'a kernel with Landlock') ??
+  requireOrSkip(!!onPath('python3'), 'python3');
 const nodeDir = dirname(realpathSync(process.execPath));
 const node = realpathSync(process.execPath);
 
 describe('Landlock under boxwright run: execute only where granted', { skip, concurrency: 4 }, () => {
   let home = '';
   let config = '';
-  const run = (cfg: string, cmd: readonly string[], extra: readonly string[] = []): Promise<Outcome> => boxwright(['run', cfg, '--home', home, '--fs', 'host', ...extra, '--', ...cmd]);
+  const run = (cfg: string, cmd: readonly string[], extra: readonly string[] = []): Promise<Outcome> =>
+    boxwright(['run', cfg, '--home', home, '--fs', 'host', ...extra, '--', ...cmd]);
   before(() => {
     home = realpathSync(mkdtempSync(join(tmpdir(), 'boxwright-ll-')));
     mkdirSync(join(home, 'p'));
@@ -45,7 +53,11 @@ describe('Landlock under boxwright run: execute only where granted', { skip, con
     const r = await run(config, ['/usr/bin/ls', join(home, 'p')]);
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout, 'mycat\nnote\n');
-    assert.match(spawnSync('readelf', ['-l', '/usr/bin/ls'], { encoding: 'utf8' }).stdout, /Requesting program interpreter/, '/usr/bin/ls is dynamically linked');
+    assert.match(
+      spawnSync('readelf', ['-l', '/usr/bin/ls'], { encoding: 'utf8' }).stdout,
+      /Requesting program interpreter/,
+      '/usr/bin/ls is dynamically linked',
+    );
   });
 
   it('the kernel refuses /usr/bin/cat and a binary copied into ~/p (EACCES); --landlock off runs both (the control)', async () => {
@@ -68,10 +80,16 @@ describe('Landlock under boxwright run: execute only where granted', { skip, con
 
   it('the dynamic loader still runs a program from a read tree: the gap explain and lint disclose', async () => {
     // The interpreter /usr/bin/ls names (PT_INTERP), on either architecture.
-    const loader = realpathSync(/Requesting program interpreter: (\S+)\]/.exec(spawnSync('readelf', ['-l', '/usr/bin/ls'], { encoding: 'utf8' }).stdout)![1]!);
+    const loader = realpathSync(
+      /Requesting program interpreter: (\S+)\]/.exec(spawnSync('readelf', ['-l', '/usr/bin/ls'], { encoding: 'utf8' }).stdout)![1]!,
+    );
     const r = await run(config, ['/usr/bin/dash', '-c', `${loader} ${home}/p/mycat ${home}/p/note`]);
     assert.equal(r.stdout, 'hello\n', r.stderr);
-    const explain = spawnSync(process.execPath, [join(repoRoot, 'bin', 'boxwright.cjs'), 'explain', config, '--home', home, '--fs', 'host', '--platform', 'linux'], { encoding: 'utf8' });
+    const explain = spawnSync(
+      process.execPath,
+      [join(repoRoot, 'bin', 'boxwright.cjs'), 'explain', config, '--home', home, '--fs', 'host', '--platform', 'linux'],
+      { encoding: 'utf8' },
+    );
     assert.match(explain.stdout, /the dynamic loader can still run a program from it/);
   });
 
@@ -79,20 +97,46 @@ describe('Landlock under boxwright run: execute only where granted', { skip, con
     const out = join(home, 'out');
     const c = await boxwright(['compile', config, '--home', home, '--fs', 'host', '--target', 'linux', '--out', out]);
     assert.equal(c.status, 0, c.stderr);
-    for (const f of ['agent.bwrap.args', 'agent.landlock', 'agent.landlock.json', 'agent.launch', 'agent.run']) assert.ok(existsSync(join(out, f)), f);
-    const ls = finished(spawnSync(join(out, 'agent.run'), ['/usr/bin/ls', join(home, 'p')], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin' }, timeout: WAIT_LIMIT_MS }), 'agent.run /usr/bin/ls');
+    for (const f of ['agent.bwrap.args', 'agent.landlock', 'agent.landlock.json', 'agent.launch', 'agent.run'])
+      assert.ok(existsSync(join(out, f)), f);
+    const ls = finished(
+      spawnSync(join(out, 'agent.run'), ['/usr/bin/ls', join(home, 'p')], {
+        encoding: 'utf8',
+        env: { PATH: '/usr/bin:/bin' },
+        timeout: WAIT_LIMIT_MS,
+      }),
+      'agent.run /usr/bin/ls',
+    );
     assert.equal(ls.status, 0, ls.stderr);
-    const cat = finished(spawnSync(join(out, 'agent.run'), ['/usr/bin/cat', join(home, 'p', 'note')], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin' }, timeout: WAIT_LIMIT_MS }), 'agent.run /usr/bin/cat');
+    const cat = finished(
+      spawnSync(join(out, 'agent.run'), ['/usr/bin/cat', join(home, 'p', 'note')], {
+        encoding: 'utf8',
+        env: { PATH: '/usr/bin:/bin' },
+        timeout: WAIT_LIMIT_MS,
+      }),
+      'agent.run /usr/bin/cat',
+    );
     assert.equal(cat.status, 126, cat.stderr);
     // The exec watch saw Landlock refuse it: the message says so, with the grant.
-    assert.match(cat.stderr, /\/usr\/bin\/cat is in agent's view, but Landlock refuses to execute it: exec = \["\/usr\/bin\/cat"\] in \[agent.filesystem\]/);
+    assert.match(
+      cat.stderr,
+      /\/usr\/bin\/cat is in agent's view, but Landlock refuses to execute it: exec = \["\/usr\/bin\/cat"\] in \[agent.filesystem\]/,
+    );
     const rules = JSON.parse(readFileSync(join(out, 'agent.landlock.json'), 'utf8')) as { fs: { path: string; rights: string[] }[] };
-    const loader = realpathSync(/Requesting program interpreter: (\S+)\]/.exec(spawnSync('readelf', ['-l', '/usr/bin/ls'], { encoding: 'utf8' }).stdout)![1]!);
-    assert.deepEqual(rules.fs.filter((r) => r.rights.includes('execute')).map((r) => r.path).sort(), ['/usr/bin/dash', '/usr/bin/ls', loader].sort());
+    const loader = realpathSync(
+      /Requesting program interpreter: (\S+)\]/.exec(spawnSync('readelf', ['-l', '/usr/bin/ls'], { encoding: 'utf8' }).stdout)![1]!,
+    );
+    assert.deepEqual(
+      rules.fs
+        .filter((r) => r.rights.includes('execute'))
+        .map((r) => r.path)
+        .sort(),
+      ['/usr/bin/dash', '/usr/bin/ls', loader].sort(),
+    );
   });
 });
 
-describe('Landlock under boxwright run: a direct network exception and the host\'s abstract sockets', { skip }, () => {
+describe("Landlock under boxwright run: a direct network exception and the host's abstract sockets", { skip }, () => {
   const name = `boxwright-ll-run-${process.pid}`;
   let home = '';
   let config = '';
@@ -116,9 +160,26 @@ describe('Landlock under boxwright run: a direct network exception and the host\
     rmSync(home, { recursive: true, force: true });
   });
   const connect = (target: string, extra: readonly string[] = []): Promise<Outcome> =>
-    boxwright(['run', config, '--home', home, '--fs', 'host', '--principal', 'tool:fetch', ...extra, '--', node, '--jitless', '-e', `const c=require('net').connect(${target});c.on('connect',()=>{console.log('connected');c.destroy()});c.on('error',(e)=>console.log(e.code))`]);
+    boxwright([
+      'run',
+      config,
+      '--home',
+      home,
+      '--fs',
+      'host',
+      '--principal',
+      'tool:fetch',
+      ...extra,
+      '--',
+      node,
+      '--jitless',
+      '-e',
+      `const c=require('net').connect(${target});c.on('connect',()=>{console.log('connected');c.destroy()});c.on('error',(e)=>console.log(e.code))`,
+    ]);
 
-  it('cannot connect to a host abstract unix socket (EPERM); with --landlock off it can (the control)', { skip: requireOrSkip(abi >= 6, 'Landlock ABI 6 (the abstract-socket scope)') }, async () => {
+  it('cannot connect to a host abstract unix socket (EPERM); with --landlock off it can (the control)', {
+    skip: requireOrSkip(abi >= 6, 'Landlock ABI 6 (the abstract-socket scope)'),
+  }, async () => {
     const target = JSON.stringify({ path: `\0${name}` });
     const scoped = await connect(target);
     assert.equal(scoped.stdout.trim(), 'EPERM', scoped.stderr);
@@ -126,7 +187,7 @@ describe('Landlock under boxwright run: a direct network exception and the host\
     assert.equal(open.stdout.trim(), 'connected', open.stderr);
   });
 
-  it('reaches the host\'s IPv4 loopback, as direct-network says', async () => {
+  it("reaches the host's IPv4 loopback, as direct-network says", async () => {
     const r = await connect(JSON.stringify({ port, host: '127.0.0.1' }));
     assert.equal(r.stdout.trim(), 'connected', r.stderr);
   });
@@ -200,7 +261,10 @@ describe('Landlock under boxwright run: fail closed', { skip }, () => {
 
 function runBin(binPath: string, args: readonly string[]): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [binPath, ...args], { env: { ...process.env, XDG_CACHE_HOME: testCache, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [binPath, ...args], {
+      env: { ...process.env, XDG_CACHE_HOME: testCache, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

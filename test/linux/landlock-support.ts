@@ -5,7 +5,14 @@ import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, realpathSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hostArch } from '../../targets/linux/index.js';
-import { encodeLandlockRules, LANDLOCK_RIGHTS, landlockHelperPath, type LandlockRight, type LandlockRuleset, type LandlockScope } from '../../targets/linux/landlock/rules.js';
+import {
+  encodeLandlockRules,
+  LANDLOCK_RIGHTS,
+  landlockHelperPath,
+  type LandlockRight,
+  type LandlockRuleset,
+  type LandlockScope,
+} from '../../targets/linux/landlock/rules.js';
 import { bwrapAvailable, onPath } from './support.js';
 import { WAIT_LIMIT_MS, within } from '../waits.js';
 
@@ -22,7 +29,11 @@ export function scratch(): string {
 }
 
 /** A ruleset from [rights, path] pairs (origins do not reach the helper). */
-export function ruleset(fs: readonly (readonly [readonly LandlockRight[], string])[], scopes: readonly LandlockScope[] = [], requireAbi = 0): LandlockRuleset {
+export function ruleset(
+  fs: readonly (readonly [readonly LandlockRight[], string])[],
+  scopes: readonly LandlockScope[] = [],
+  requireAbi = 0,
+): LandlockRuleset {
   return { requireAbi, fs: fs.map(([rights, path]) => ({ rights, path, origin: 'baseline' as const })), scopes };
 }
 
@@ -36,7 +47,10 @@ export function interpreterOf(file: string): string | undefined {
     if (b.readUInt32LE(ph) !== 3) continue;
     const off = Number(b.readBigUInt64LE(ph + 8));
     const len = Number(b.readBigUInt64LE(ph + 32));
-    return b.subarray(off, off + len).toString('latin1').replace(/\0+$/, '');
+    return b
+      .subarray(off, off + len)
+      .toString('latin1')
+      .replace(/\0+$/, '');
   }
   return undefined;
 }
@@ -75,7 +89,12 @@ let serial = 0;
  * fresh /proc and /dev; the rules from a file on fd 3, the ready fd a file
  * on fd 4 (read back after the exit).
  */
-export function sandboxed(dir: string, rules: LandlockRuleset | undefined, cmd: readonly string[], opts: SandboxOptions = {}): Promise<Sandboxed> {
+export function sandboxed(
+  dir: string,
+  rules: LandlockRuleset | undefined,
+  cmd: readonly string[],
+  opts: SandboxOptions = {},
+): Promise<Sandboxed> {
   if (!helper) throw new Error('no Landlock helper');
   const n = serial++;
   const rulesFile = join(dir, `.rules-${n}`);
@@ -90,15 +109,27 @@ export function sandboxed(dir: string, rules: LandlockRuleset | undefined, cmd: 
   const args = [
     ...(opts.isolation ?? ['--unshare-all']),
     '--die-with-parent',
-    '--ro-bind', '/usr', '/usr',
+    '--ro-bind',
+    '/usr',
+    '/usr',
     ...mergedUsrLinks(),
-    '--ro-bind', helper, '/.bl',
-    '--bind', dir, dir,
-    '--proc', '/proc',
-    '--dev', '/dev',
+    '--ro-bind',
+    helper,
+    '/.bl',
+    '--bind',
+    dir,
+    dir,
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
     ...(opts.binds ?? []),
     ...(opts.seccomp ? ['--seccomp', '5'] : []),
-    '--', '/.bl', ...(opts.helperArgs ?? ['--rules-fd', '3', '--ready-fd', '4']), '--', ...cmd,
+    '--',
+    '/.bl',
+    ...(opts.helperArgs ?? ['--rules-fd', '3', '--ready-fd', '4']),
+    '--',
+    ...cmd,
   ];
   // Node would warn about the host's extra CA file, absent from the view.
   const env = { ...process.env, NODE_EXTRA_CA_CERTS: undefined, LC_ALL: 'C' };

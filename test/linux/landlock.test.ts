@@ -13,7 +13,10 @@ import { abi, ALL_RIGHTS, arch, bwrapAvailable, helper, interpreterOf, onPath, r
 
 const skip =
   requireOrSkip(bwrapAvailable, 'bubblewrap (Debian package bubblewrap)') ??
-  requireOrSkip(helper !== undefined, `the Landlock helper dist/sandbox/boxwright-sandbox.${arch ?? '?'} (a C compiler: Debian gcc, libc6-dev)`) ??
+  requireOrSkip(
+    helper !== undefined,
+    `the Landlock helper dist/sandbox/boxwright-sandbox.${arch ?? '?'} (a C compiler: Debian gcc, libc6-dev)`,
+  ) ??
   requireOrSkip(abi >= 6, `Landlock ABI 6 or later in the kernel (the helper reports ${abi})`);
 
 const dir = skip ? '' : scratch();
@@ -26,7 +29,13 @@ const loader = skip ? '' : realpathSync(interpreterOf('/usr/bin/ls') ?? '/nonexi
 
 describe('boxwright-sandbox: execute only where granted', { skip }, () => {
   const usrRead = ['read_file', 'read_dir'] as const;
-  const lsOnly = () => ruleset([[['execute'], '/usr/bin/ls'], [['execute'], loader], [usrRead, '/usr'], [[...usrRead, 'write_file'], dir]]);
+  const lsOnly = () =>
+    ruleset([
+      [['execute'], '/usr/bin/ls'],
+      [['execute'], loader],
+      [usrRead, '/usr'],
+      [[...usrRead, 'write_file'], dir],
+    ]);
 
   it('the loader is a file under /usr, not a directory of libraries', () => {
     assert.match(loader, /^\/usr\/lib.*\/ld-linux[-a-z0-9_.]*\.so\.\d$/);
@@ -41,13 +50,28 @@ describe('boxwright-sandbox: execute only where granted', { skip }, () => {
   });
 
   it('without execute on the loader, /usr/bin/ls itself does not start (EACCES)', async () => {
-    const r = await sandboxed(dir, ruleset([[['execute'], '/usr/bin/ls'], [usrRead, '/usr']]), ['/usr/bin/ls', '/usr/bin']);
+    const r = await sandboxed(
+      dir,
+      ruleset([
+        [['execute'], '/usr/bin/ls'],
+        [usrRead, '/usr'],
+      ]),
+      ['/usr/bin/ls', '/usr/bin'],
+    );
     assert.equal(r.status, 126, r.stderr);
     assert.equal(r.ready, `applied abi=${abi} scopes=\nexec-failed ${EACCES}\n`);
   });
 
   it('without read_file on /usr, the loader cannot open the libraries: reads follow the rules', async () => {
-    const r = await sandboxed(dir, ruleset([[['execute', 'read_file'], '/usr/bin/ls'], [['execute', 'read_file'], loader], [['read_dir'], '/usr']]), ['/usr/bin/ls', '/usr/bin']);
+    const r = await sandboxed(
+      dir,
+      ruleset([
+        [['execute', 'read_file'], '/usr/bin/ls'],
+        [['execute', 'read_file'], loader],
+        [['read_dir'], '/usr'],
+      ]),
+      ['/usr/bin/ls', '/usr/bin'],
+    );
     assert.notEqual(r.status, 0);
     assert.match(r.stderr, /error while loading shared libraries/);
   });
@@ -57,7 +81,10 @@ describe('boxwright-sandbox: execute only where granted', { skip }, () => {
     assert.equal(denied.status, 126);
     assert.equal(denied.ready, `applied abi=${abi} scopes=\nexec-failed ${EACCES}\n`);
     assert.match(denied.stderr, /boxwright-sandbox: cannot execute '\/usr\/bin\/cat': Permission denied/);
-    const control = await sandboxed(dir, ruleset([...lsOnly().fs.map((f) => [f.rights, f.path] as const), [['execute'], '/usr/bin/cat']]), ['/usr/bin/cat', '/usr/lib/os-release']);
+    const control = await sandboxed(dir, ruleset([...lsOnly().fs.map((f) => [f.rights, f.path] as const), [['execute'], '/usr/bin/cat']]), [
+      '/usr/bin/cat',
+      '/usr/lib/os-release',
+    ]);
     assert.equal(control.status, 0, control.stderr);
     assert.match(control.stdout, /^ID=/m);
   });
@@ -70,7 +97,10 @@ describe('boxwright-sandbox: execute only where granted', { skip }, () => {
     const denied = await sandboxed(dir, lsOnly(), [join(tree, 'copied-ls'), '/usr']);
     assert.equal(denied.status, 126);
     assert.equal(denied.ready, `applied abi=${abi} scopes=\nexec-failed ${EACCES}\n`);
-    const control = await sandboxed(dir, ruleset([...lsOnly().fs.map((f) => [f.rights, f.path] as const), [['execute'], tree]]), [join(tree, 'copied-ls'), '/usr']);
+    const control = await sandboxed(dir, ruleset([...lsOnly().fs.map((f) => [f.rights, f.path] as const), [['execute'], tree]]), [
+      join(tree, 'copied-ls'),
+      '/usr',
+    ]);
     assert.equal(control.status, 0, control.stderr);
     assert.match(control.stdout, /^bin$/m);
   });
@@ -98,12 +128,16 @@ describe('boxwright-sandbox: execute only where granted', { skip }, () => {
     const appending = await sandboxed(dir, write, ['/usr/bin/sh', '-c', `echo more >> ${file}`]);
     assert.equal(appending.status, 0, appending.stderr);
     assert.equal(readFileSync(file, 'utf8'), 'old\nmore\n');
-    const control = await sandboxed(dir, ruleset([exec, [['read_file', 'write_file', 'truncate'], dir]]), ['/usr/bin/sh', '-c', `echo new > ${file}`]);
+    const control = await sandboxed(dir, ruleset([exec, [['read_file', 'write_file', 'truncate'], dir]]), [
+      '/usr/bin/sh',
+      '-c',
+      `echo new > ${file}`,
+    ]);
     assert.equal(control.status, 0, control.stderr);
     assert.equal(readFileSync(file, 'utf8'), 'new\n');
   });
 
-  it('runs under boxwright\'s own seccomp program (Landlock syscalls allowed; openat2 ENOSYS, so paths are walked one component at a time)', async () => {
+  it("runs under boxwright's own seccomp program (Landlock syscalls allowed; openat2 ENOSYS, so paths are walked one component at a time)", async () => {
     const bpf = compileSeccomp().programs.find((p) => p.arch === arch)!.bytes;
     const r = await sandboxed(dir, lsOnly(), ['/usr/bin/ls', '/usr/bin'], { seccomp: bpf });
     assert.equal(r.status, 0, r.stderr);
@@ -112,11 +146,21 @@ describe('boxwright-sandbox: execute only where granted', { skip }, () => {
     mkdirSync(join(dir, 'walk', 'real'), { recursive: true });
     symlinkSync(join(dir, 'walk', 'real'), join(dir, 'walk', 'link'));
     for (const p of [join(dir, 'walk', 'link'), join(dir, 'walk', 'link', 'x')]) {
-      const link = await sandboxed(dir, ruleset([...lsOnly().fs.map((f) => [f.rights, f.path] as const), [['read_file'], p]]), ['/usr/bin/ls'], { seccomp: bpf });
+      const link = await sandboxed(
+        dir,
+        ruleset([...lsOnly().fs.map((f) => [f.rights, f.path] as const), [['read_file'], p]]),
+        ['/usr/bin/ls'],
+        { seccomp: bpf },
+      );
       assert.equal(link.status, 125, `${p}: ${link.stderr}`);
       assert.match(link.stderr, /a symbolic link in the path/);
     }
-    const real = await sandboxed(dir, ruleset([...lsOnly().fs.map((f) => [f.rights, f.path] as const), [['read_file'], join(dir, 'walk', 'real')]]), ['/usr/bin/ls', dir], { seccomp: bpf });
+    const real = await sandboxed(
+      dir,
+      ruleset([...lsOnly().fs.map((f) => [f.rights, f.path] as const), [['read_file'], join(dir, 'walk', 'real')]]),
+      ['/usr/bin/ls', dir],
+      { seccomp: bpf },
+    );
     assert.equal(real.status, 0, real.stderr);
   });
 });
@@ -147,7 +191,11 @@ describe('boxwright-sandbox: scopes', { skip }, () => {
   });
 
   /** node inside the sandbox connects to `target` and prints `connected` or the error code. */
-  const connect = (target: string) => [node, '-e', `const c=require('net').connect(${target});c.on('connect',()=>{console.log('connected');c.destroy()});c.on('error',(e)=>console.log(e.code))`];
+  const connect = (target: string) => [
+    node,
+    '-e',
+    `const c=require('net').connect(${target});c.on('connect',()=>{console.log('connected');c.destroy()});c.on('error',(e)=>console.log(e.code))`,
+  ];
   const shareNet = ['--unshare-all', '--share-net'];
 
   it('with --share-net, a host abstract unix socket is reachable without the scope and EPERM with it', async () => {
@@ -160,7 +208,12 @@ describe('boxwright-sandbox: scopes', { skip }, () => {
   });
 
   it('IPv4 loopback is unchanged by the scope', async () => {
-    const r = await sandboxed(dir, ruleset([everything], ['abstract-unix-socket', 'signal']), connect(JSON.stringify({ port: tcpPort, host: '127.0.0.1' })), { isolation: shareNet });
+    const r = await sandboxed(
+      dir,
+      ruleset([everything], ['abstract-unix-socket', 'signal']),
+      connect(JSON.stringify({ port: tcpPort, host: '127.0.0.1' })),
+      { isolation: shareNet },
+    );
     assert.equal(r.stdout.trim(), 'connected', r.stderr);
     assert.equal(r.ready, `applied abi=${abi} scopes=abstract-unix-socket,signal\n`);
   });
@@ -193,7 +246,7 @@ describe('boxwright-sandbox: fail closed', { skip }, () => {
     assert.ok(r.ran);
   });
 
-  it('require-abi above the kernel\'s: exit 125, nothing run, `refused abi`', async () => {
+  it("require-abi above the kernel's: exit 125, nothing run, `refused abi`", async () => {
     const r = await touches(ruleset([everything], [], 99));
     assert.equal(r.status, 125);
     assert.ok(!r.ran);
@@ -244,7 +297,18 @@ describe('boxwright-sandbox: fail closed', { skip }, () => {
   }
 
   it('bad command lines: 125, nothing run', async () => {
-    for (const args of [[], ['--rules-fd'], ['--rules-fd', '3', '--rules-fd', '3'], ['--rules-fd', 'x'], ['--ready-fd', '4'], ['--rules-fd', '3', '--ready-fd', '3'], ['--rules-fd', '3', '--ready-fd', '9'], ['--rules-fd', ' 3'], ['--rules-fd', '+3'], ['--bogus']]) {
+    for (const args of [
+      [],
+      ['--rules-fd'],
+      ['--rules-fd', '3', '--rules-fd', '3'],
+      ['--rules-fd', 'x'],
+      ['--ready-fd', '4'],
+      ['--rules-fd', '3', '--ready-fd', '3'],
+      ['--rules-fd', '3', '--ready-fd', '9'],
+      ['--rules-fd', ' 3'],
+      ['--rules-fd', '+3'],
+      ['--bogus'],
+    ]) {
       const r = await touches(ruleset([everything]), { helperArgs: args });
       assert.equal(r.status, 125, `${args.join(' ')}: ${r.stderr}`);
       assert.ok(!r.ran, args.join(' '));
@@ -264,7 +328,11 @@ describe('boxwright-sandbox: fail closed', { skip }, () => {
  */
 function pythonAbi(): number | undefined {
   if (!onPath('python3')) return undefined;
-  const r = spawnSync('python3', ['-c', 'import ctypes; l = ctypes.CDLL(None, use_errno=True); print(max(l.syscall(444, None, 0, 1), 0))'], { encoding: 'utf8' });
+  const r = spawnSync(
+    'python3',
+    ['-c', 'import ctypes; l = ctypes.CDLL(None, use_errno=True); print(max(l.syscall(444, None, 0, 1), 0))'],
+    { encoding: 'utf8' },
+  );
   return r.status === 0 ? Number(r.stdout.trim()) : undefined;
 }
 
@@ -272,12 +340,22 @@ function pythonAbi(): number | undefined {
 function mainlineAbi(kernel: string): number {
   const [major = 0, minor = 0] = kernel.split(/[.-]/).map(Number);
   const v = major * 1000 + minor;
-  const table: [number, number][] = [[6015, 7], [6012, 6], [6010, 5], [6007, 4], [6002, 3], [5019, 2], [5013, 1]];
+  const table: [number, number][] = [
+    [6015, 7],
+    [6012, 6],
+    [6010, 5],
+    [6007, 4],
+    [6002, 3],
+    [5019, 2],
+    [5013, 1],
+  ];
   return table.find(([at]) => v >= at)?.[1] ?? 0;
 }
 
 describe('boxwright-landlock --abi', { skip }, () => {
-  it('prints the kernel\'s ABI, as Python\'s ctypes finds it, at least the mainline ABI of this release', { skip: requireOrSkip(pythonAbi() !== undefined, 'python3 (for ctypes)') }, () => {
+  it("prints the kernel's ABI, as Python's ctypes finds it, at least the mainline ABI of this release", {
+    skip: requireOrSkip(pythonAbi() !== undefined, 'python3 (for ctypes)'),
+  }, () => {
     const r = spawnSync(helper!, ['--abi'], { encoding: 'utf8' });
     assert.equal(r.status, 0);
     assert.match(r.stdout, /^\d+\n$/);

@@ -11,14 +11,24 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { BWRAP_OPERANDS } from './bwrap-options.js';
-import { decodeLaunchFile, encodeLaunchFile, LAUNCH_ARCHES, launcherPath, LaunchFileError, type LaunchFile } from '../../targets/linux/launcher/index.js';
+import {
+  decodeLaunchFile,
+  encodeLaunchFile,
+  LAUNCH_ARCHES,
+  launcherPath,
+  LaunchFileError,
+  type LaunchFile,
+} from '../../targets/linux/launcher/index.js';
 import { envAllowlist } from '../../targets/runner/env.js';
 import { repoRoot, requireOrSkip } from '../helpers.js';
 import { arch, program, sha256 } from './launcher-support.js';
 import { onPath } from './support.js';
 import { finished, WAIT_LIMIT_MS } from '../waits.js';
 
-const skipProgram = requireOrSkip(program !== undefined, `boxwright-sandbox dist/sandbox/boxwright-sandbox.${arch ?? '?'} (a C compiler: Debian gcc, libc6-dev)`);
+const skipProgram = requireOrSkip(
+  program !== undefined,
+  `boxwright-sandbox dist/sandbox/boxwright-sandbox.${arch ?? '?'} (a C compiler: Debian gcc, libc6-dev)`,
+);
 const dir = mkdtempSync(join(tmpdir(), 'boxwright-launcher-build-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const text = (b: Uint8Array): string => new TextDecoder().decode(b);
@@ -28,7 +38,10 @@ const sample: LaunchFile = {
   configSha256: 'a'.repeat(64),
   principal: 'tool.fmt',
   args: { name: 'tool.fmt.bwrap.args', sha256: 'b'.repeat(64) },
-  seccomp: { aarch64: { name: 'seccomp.aarch64.bpf', sha256: 'c'.repeat(64) }, x86_64: { name: 'seccomp.x86_64.bpf', sha256: 'd'.repeat(64) } },
+  seccomp: {
+    aarch64: { name: 'seccomp.aarch64.bpf', sha256: 'c'.repeat(64) },
+    x86_64: { name: 'seccomp.x86_64.bpf', sha256: 'd'.repeat(64) },
+  },
   landlock: { name: 'tool.fmt.landlock', sha256: 'e'.repeat(64) },
   bwrap: { path: '/usr/bin/bwrap', uid: 0, mode: 0o4755 },
   env: ['PATH', 'HOME'],
@@ -40,16 +53,26 @@ describe('encodeLaunchFile / decodeLaunchFile', () => {
   it('writes the records in their order, seccomp by architecture, each token NUL-terminated', () => {
     assert.equal(
       text(encodeLaunchFile(sample)),
-      'launch\x002\x00config\x00/home/u/project/box.toml\x00config-sha256\x00' + 'a'.repeat(64) + '\x00principal\x00tool.fmt\x00args\x00tool.fmt.bwrap.args\x00' + 'b'.repeat(64) + '\x00' +
+      'launch\x002\x00config\x00/home/u/project/box.toml\x00config-sha256\x00' +
+        'a'.repeat(64) +
+        '\x00principal\x00tool.fmt\x00args\x00tool.fmt.bwrap.args\x00' +
+        'b'.repeat(64) +
+        '\x00' +
         `seccomp\x00x86_64\x00seccomp.x86_64.bpf\x00${'d'.repeat(64)}\x00seccomp\x00aarch64\x00seccomp.aarch64.bpf\x00${'c'.repeat(64)}\x00landlock\x00tool.fmt.landlock\x00${'e'.repeat(64)}\x00` +
         'bwrap\x00/usr/bin/bwrap\x000\x004755\x00env\x00PATH\x00env\x00HOME\x00env-prefix\x00LC_\x00' +
         'compile-option\x00--home\x00compile-option\x00/home/u\x00compile-option\x00--landlock\x00compile-option\x00off\x00',
     );
-    assert.match(text(encodeLaunchFile({ ...sample, landlock: undefined, env: [], envPrefixes: [], compileOptions: [] })), /landlock\x00none\x00bwrap\x00\/usr\/bin\/bwrap\x000\x004755\x00$/);
+    assert.match(
+      text(encodeLaunchFile({ ...sample, landlock: undefined, env: [], envPrefixes: [], compileOptions: [] })),
+      /landlock\x00none\x00bwrap\x00\/usr\/bin\/bwrap\x000\x004755\x00$/,
+    );
   });
 
   it('envAllowlist() is targets/runner/env-allowlist.json', () => {
-    const json = JSON.parse(readFileSync(join(repoRoot, 'targets', 'runner', 'env-allowlist.json'), 'utf8')) as { names: object; prefixes: object };
+    const json = JSON.parse(readFileSync(join(repoRoot, 'targets', 'runner', 'env-allowlist.json'), 'utf8')) as {
+      names: object;
+      prefixes: object;
+    };
     assert.deepEqual(envAllowlist(), { env: Object.keys(json.names), envPrefixes: Object.keys(json.prefixes) });
   });
 
@@ -90,7 +113,11 @@ describe('encodeLaunchFile / decodeLaunchFile', () => {
       args: file,
       seccomp: fc.record({ x86_64: file, aarch64: file }, { requiredKeys: ['x86_64'] }),
       landlock: fc.option(file, { nil: undefined }),
-      bwrap: fc.record({ path: fc.stringMatching(/^\/[^\0]*$/), uid: fc.integer({ min: 0, max: 0xffffffff }), mode: fc.integer({ min: 0, max: 0o7777 }) }),
+      bwrap: fc.record({
+        path: fc.stringMatching(/^\/[^\0]*$/),
+        uid: fc.integer({ min: 0, max: 0xffffffff }),
+        mode: fc.integer({ min: 0, max: 0o7777 }),
+      }),
       env: fc.array(envName, { maxLength: 4 }),
       envPrefixes: fc.array(envName, { maxLength: 2 }),
       compileOptions: fc.array(fc.stringMatching(/^[^\0]*$/), { maxLength: 4 }),
@@ -116,7 +143,9 @@ function printLines(l: LaunchFile): string[] {
     `config-sha256 ${l.configSha256}`,
     `principal ${esc(l.principal)}`,
     `args ${esc(l.args.name)} ${l.args.sha256}`,
-    ...LAUNCH_ARCHES.filter((a) => l.seccomp[a] !== undefined).map((a) => `seccomp ${a} ${esc(l.seccomp[a]!.name)} ${l.seccomp[a]!.sha256}`),
+    ...LAUNCH_ARCHES.filter((a) => l.seccomp[a] !== undefined).map(
+      (a) => `seccomp ${a} ${esc(l.seccomp[a]!.name)} ${l.seccomp[a]!.sha256}`,
+    ),
     l.landlock === undefined ? 'landlock none' : `landlock ${esc(l.landlock.name)} ${l.landlock.sha256}`,
     `bwrap ${esc(l.bwrap.path)} ${l.bwrap.uid} ${l.bwrap.mode.toString(8).padStart(4, '0')}`,
     ...l.env.map((n) => `env ${esc(n)}`),
@@ -128,15 +157,67 @@ function printLines(l: LaunchFile): string[] {
 describe('the C launch-file parser against the TypeScript decoder', { skip: skipProgram }, () => {
   it('accept the same token streams and read them the same way (differential, property)', () => {
     const one = <T>(...xs: T[]) => fc.constantFrom(...xs);
-    const value = one('1', '2', '0', '00', '0755', '755', '07777', '4294967295', '4294967296', '', '/', '/abs/c.toml', 'rel.toml', '.', '..', 'a/b', 'none', 'x=y', 'tab\there', 'back\\slash', 'x86_64', 'aarch64', 'riscv64', 'a'.repeat(64), 'A'.repeat(64), 'f'.repeat(63), 'PATH', 'LC_', 'env', 'seccomp');
-    const keyword = one('launch', 'config', 'config-sha256', 'principal', 'args', 'seccomp', 'landlock', 'bwrap', 'env', 'env-prefix', 'compile-option', 'bogus', '');
-    const valid = (landlock: boolean): string[] => text(encodeLaunchFile({ ...sample, ...(landlock ? {} : { landlock: undefined }) })).slice(0, -1).split('\0');
+    const value = one(
+      '1',
+      '2',
+      '0',
+      '00',
+      '0755',
+      '755',
+      '07777',
+      '4294967295',
+      '4294967296',
+      '',
+      '/',
+      '/abs/c.toml',
+      'rel.toml',
+      '.',
+      '..',
+      'a/b',
+      'none',
+      'x=y',
+      'tab\there',
+      'back\\slash',
+      'x86_64',
+      'aarch64',
+      'riscv64',
+      'a'.repeat(64),
+      'A'.repeat(64),
+      'f'.repeat(63),
+      'PATH',
+      'LC_',
+      'env',
+      'seccomp',
+    );
+    const keyword = one(
+      'launch',
+      'config',
+      'config-sha256',
+      'principal',
+      'args',
+      'seccomp',
+      'landlock',
+      'bwrap',
+      'env',
+      'env-prefix',
+      'compile-option',
+      'bogus',
+      '',
+    );
+    const valid = (landlock: boolean): string[] =>
+      text(encodeLaunchFile({ ...sample, ...(landlock ? {} : { landlock: undefined }) }))
+        .slice(0, -1)
+        .split('\0');
     // Mostly a valid file with one or two defects: a token replaced, dropped,
     // duplicated or inserted, records swapped, the final NUL missing.
     const edit = fc.oneof(
       fc.record({ kind: fc.constant('replace' as const), at: fc.nat(40), token: fc.oneof(value, keyword) }),
       fc.record({ kind: fc.constant('drop' as const), at: fc.nat(40) }),
-      fc.record({ kind: fc.constant('insert' as const), at: fc.nat(40), tokens: fc.array(fc.oneof(value, keyword), { minLength: 1, maxLength: 3 }) }),
+      fc.record({
+        kind: fc.constant('insert' as const),
+        at: fc.nat(40),
+        tokens: fc.array(fc.oneof(value, keyword), { minLength: 1, maxLength: 3 }),
+      }),
       fc.record({ kind: fc.constant('swap' as const), at: fc.nat(40), to: fc.nat(40) }),
     );
     const stream = fc.record({ edits: fc.array(edit, { maxLength: 2 }), terminated: fc.nat(9), landlock: fc.boolean() });
@@ -154,7 +235,10 @@ describe('the C launch-file parser against the TypeScript decoder', { skip: skip
             [tokens[at % tokens.length], tokens[to]] = [tokens[to]!, tokens[at % tokens.length]!];
           }
         }
-        const raw = tokens.map((t) => `${t}\0`).join('').slice(0, terminated === 0 ? -1 : undefined);
+        const raw = tokens
+          .map((t) => `${t}\0`)
+          .join('')
+          .slice(0, terminated === 0 ? -1 : undefined);
         const bytes = new TextEncoder().encode(raw);
         let decoded: LaunchFile | undefined;
         try {
@@ -188,7 +272,7 @@ describe('the launcher as a program', { skip: skipProgram }, () => {
     }
   });
 
-  it('its table of bubblewrap options is bwrap-options.ts\'s: the same names and operand counts, in order', () => {
+  it("its table of bubblewrap options is bwrap-options.ts's: the same names and operand counts, in order", () => {
     const src = readFileSync(join(repoRoot, 'targets', 'linux', 'launcher', 'bwrap-argv.c'), 'utf8');
     const table = /bwrap_options\[\] = \{([^;]+)\};/.exec(src)![1]!;
     const entries = [...table.matchAll(/\{"(--[a-z0-9-]+)", (\d)\}/g)].map((m) => [m[1], Number(m[2])]);
@@ -208,7 +292,17 @@ describe('the launcher as a program', { skip: skipProgram }, () => {
       const bytes = randomBytes(size);
       writeFileSync(config, bytes);
       const digest = sha256(bytes);
-      const launchFile = (configSha256: string): void => writeFileSync(join(sub, 'agent.launch'), encodeLaunchFile({ ...sample, config, configSha256, landlock: undefined, bwrap: { path: '/nonexistent/bwrap', uid: 0, mode: 0o755 } }));
+      const launchFile = (configSha256: string): void =>
+        writeFileSync(
+          join(sub, 'agent.launch'),
+          encodeLaunchFile({
+            ...sample,
+            config,
+            configSha256,
+            landlock: undefined,
+            bwrap: { path: '/nonexistent/bwrap', uid: 0, mode: 0o755 },
+          }),
+        );
       launchFile(digest);
       const ok = finished(spawnSync(run, ['/usr/bin/true'], { env, encoding: 'utf8', timeout: WAIT_LIMIT_MS }), `${run} /usr/bin/true`);
       assert.equal(ok.status, 125);
@@ -216,7 +310,11 @@ describe('the launcher as a program', { skip: skipProgram }, () => {
       launchFile(digest.slice(0, -1) + (digest.endsWith('0') ? '1' : '0'));
       const off = finished(spawnSync(run, ['/usr/bin/true'], { env, encoding: 'utf8', timeout: WAIT_LIMIT_MS }), `${run} /usr/bin/true`);
       assert.equal(off.status, 125);
-      assert.match(off.stderr, new RegExp(`changed since the sandbox in .* was compiled from it \\(sha256 ${digest}, compiled from`), `${size} bytes`);
+      assert.match(
+        off.stderr,
+        new RegExp(`changed since the sandbox in .* was compiled from it \\(sha256 ${digest}, compiled from`),
+        `${size} bytes`,
+      );
     }
   });
 
@@ -235,7 +333,9 @@ describe('the launcher as a program', { skip: skipProgram }, () => {
 const other = arch === 'aarch64' ? 'x86_64' : 'aarch64';
 const qemu = [`qemu-${other}-static`, `qemu-${other}`].find((q) => onPath(q));
 const otherProgram = launcherPath(other);
-describe(`the ${other} program under qemu-user`, { skip: requireOrSkip(!!qemu && !!otherProgram && !!program, `qemu-user (Debian qemu-user-static) and both programs`) }, () => {
+describe(`the ${other} program under qemu-user`, {
+  skip: requireOrSkip(!!qemu && !!otherProgram && !!program, `qemu-user (Debian qemu-user-static) and both programs`),
+}, () => {
   it('--version, and --check-launch reading launch files exactly as the host program does', () => {
     const v = spawnSync(qemu!, [otherProgram!, '--version'], { encoding: 'utf8' });
     assert.match(v.stdout, new RegExp(`^boxwright-sandbox \\S+ \\(${other}, launch format 2\\)\\n$`));

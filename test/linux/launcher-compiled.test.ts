@@ -64,7 +64,10 @@ describe('launcher: the refusals of a DIR that compile --out wrote', { skip, con
     ] as const) {
       const r = await boxwright(['compile', config, '--target', 'linux', '--out', out, '--home', home, ...extra]);
       assert.equal(r.status, 0, r.stderr);
-      assert.ok(existsSync(join(out, 'agent.run')) && existsSync(join(out, 'agent.launch')), 'compile wrote the launcher and its launch file');
+      assert.ok(
+        existsSync(join(out, 'agent.run')) && existsSync(join(out, 'agent.launch')),
+        'compile wrote the launcher and its launch file',
+      );
     }
   });
   afterEach(() => {
@@ -90,7 +93,10 @@ describe('launcher: the refusals of a DIR that compile --out wrote', { skip, con
 
   it('the config edited after compile: 125, never ran; the hint recompiles with the options the compile used', async () => {
     appendFileSync(config, '# edited\n');
-    const e = await refused(launch(join(dir, 'agent.run'), touch()), /agent\.run: .*c\.toml changed since the sandbox in .*out was compiled from it/);
+    const e = await refused(
+      launch(join(dir, 'agent.run'), touch()),
+      /agent\.run: .*c\.toml changed since the sandbox in .*out was compiled from it/,
+    );
     assert.ok(e.includes(`Recompile: boxwright compile ${config} --target linux --out ${dir} --home ${home}`), e);
     const off = await refused(launch(join(offDir, 'agent.run'), touch()), /changed since the sandbox/);
     assert.ok(off.includes(`Recompile: boxwright compile ${config} --target linux --out ${offDir} --home ${home} --landlock off`), off);
@@ -104,25 +110,38 @@ describe('launcher: the refusals of a DIR that compile --out wrote', { skip, con
     for (const env of [{ PATH: join(home, 'no-such-dir') }, { BOXWRIGHT_BWRAP: join(home, 'no-bwrap') }]) {
       const r = await boxwright(['compile', config, '--target', 'linux', '--out', none, '--home', home], { env });
       assert.equal(r.status, 0, r.stderr);
-      assert.match(r.stderr, /no launchers \(<principal>\.run\) written: no bubblewrap: .*(no bwrap in the PATH directories outside your home|no-bwrap: no such file)/);
+      assert.match(
+        r.stderr,
+        /no launchers \(<principal>\.run\) written: no bubblewrap: .*(no bwrap in the PATH directories outside your home|no-bwrap: no such file)/,
+      );
       assert.ok(existsSync(join(none, 'agent.bwrap.args')) && !existsSync(join(none, 'agent.run')));
     }
-    const r = await launch(join(dir, 'agent.run'), touch(), { env: { PATH: join(home, 'no-such-dir'), BOXWRIGHT_BWRAP: join(home, 'no-bwrap') } });
+    const r = await launch(join(dir, 'agent.run'), touch(), {
+      env: { PATH: join(home, 'no-such-dir'), BOXWRIGHT_BWRAP: join(home, 'no-bwrap') },
+    });
     assert.equal(r.status, 0, r.stderr);
     assert.ok(existsSync(marker), 'the bubblewrap compile recorded ran');
   });
 
   describe('a kernel without Landlock (landlock_create_ruleset answered as such a kernel answers, by libseccomp)', () => {
     const skipLibseccomp = requireOrSkip(libseccomp, 'python3-seccomp (Debian: apt-get install python3-seccomp)');
-    const under = (syscall: string, errno: string, run: string): ReturnType<typeof launch> => launch(PYTHON, ['-c', UNDER_FILTER, syscall, errno, run, ...touch()]);
+    const under = (syscall: string, errno: string, run: string): ReturnType<typeof launch> =>
+      launch(PYTHON, ['-c', UNDER_FILTER, syscall, errno, run, ...touch()]);
 
-    it('ENOSYS (not built in) and EOPNOTSUPP (not in lsm=): 125, the in-sandbox step refuses, never ran', { skip: skipLibseccomp }, async () => {
+    it('ENOSYS (not built in) and EOPNOTSUPP (not in lsm=): 125, the in-sandbox step refuses, never ran', {
+      skip: skipLibseccomp,
+    }, async () => {
       for (const errno of ['ENOSYS', 'EOPNOTSUPP']) {
-        await refused(under('landlock_create_ruleset', errno, join(dir, 'agent.run')), /the kernel offers no Landlock \(ABI 0[^)]*\).*\n.*the in-sandbox step refused \(landlock/s);
+        await refused(
+          under('landlock_create_ruleset', errno, join(dir, 'agent.run')),
+          /the kernel offers no Landlock \(ABI 0[^)]*\).*\n.*the in-sandbox step refused \(landlock/s,
+        );
       }
     });
 
-    it('controls: a --landlock off compile runs under the same filter; a filter on another call leaves Landlock on', { skip: skipLibseccomp }, async () => {
+    it('controls: a --landlock off compile runs under the same filter; a filter on another call leaves Landlock on', {
+      skip: skipLibseccomp,
+    }, async () => {
       const off = await under('landlock_create_ruleset', 'ENOSYS', join(offDir, 'agent.run'));
       assert.equal(off.status, 0, off.stderr);
       assert.ok(existsSync(marker), 'the --landlock off sandbox needs no Landlock');

@@ -11,7 +11,10 @@ import { arch, bwrapAvailable, helper, sandboxed, scratch } from './landlock-sup
 
 const skip =
   requireOrSkip(bwrapAvailable, 'bubblewrap (Debian package bubblewrap)') ??
-  requireOrSkip(helper !== undefined, `boxwright-sandbox dist/sandbox/boxwright-sandbox.${arch ?? '?'} (a C compiler: Debian gcc, libc6-dev)`);
+  requireOrSkip(
+    helper !== undefined,
+    `boxwright-sandbox dist/sandbox/boxwright-sandbox.${arch ?? '?'} (a C compiler: Debian gcc, libc6-dev)`,
+  );
 
 describe('boxwright-sandbox --no-landlock: the in-sandbox step without Landlock', { skip }, () => {
   const dir = skip ? '' : scratch();
@@ -42,7 +45,9 @@ describe('boxwright-sandbox --no-landlock: the in-sandbox step without Landlock'
   });
 
   it('with rules the same closing (fd 3, the rules, read and closed; nothing else left)', async () => {
-    const r = await sandboxed(dir, undefined, ['/usr/bin/readlink', '/proc/self/fd/3'], { rawRules: new TextEncoder().encode('fs\0execute,read_file,read_dir\0/\0') });
+    const r = await sandboxed(dir, undefined, ['/usr/bin/readlink', '/proc/self/fd/3'], {
+      rawRules: new TextEncoder().encode('fs\0execute,read_file,read_dir\0/\0'),
+    });
     // On a kernel without Landlock the step refuses (125); either way fd 3 never reaches a command.
     assert.ok(r.status === 1 || r.status === 125, r.stderr);
     assert.equal(r.stdout, '');

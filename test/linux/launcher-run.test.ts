@@ -11,7 +11,17 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { bare, isRoot, makeLab, NOBODY, programWithout, results, skip as skipLab, type Lab } from './hostile/support.js';
 import { abi, interpreterOf, ruleset } from './landlock-support.js';
-import { arch, bwrapRecord, fakeBwrap, launch, makeLauncherDir, program, realBwrap, skip as skipLauncher, type LauncherDir } from './launcher-support.js';
+import {
+  arch,
+  bwrapRecord,
+  fakeBwrap,
+  launch,
+  makeLauncherDir,
+  program,
+  realBwrap,
+  skip as skipLauncher,
+  type LauncherDir,
+} from './launcher-support.js';
 import { requireOrSkip } from '../helpers.js';
 import { until, WAIT_LIMIT_MS, within } from '../waits.js';
 import { processesWith } from './support.js';
@@ -36,7 +46,10 @@ describe('launcher: the command passes through', { skip, concurrency: 2 }, () =>
     writeFileSync(join(outside, 'secret.txt'), 'host secret');
     writeFileSync(join(work, 'not-executable'), '#!/bin/sh\necho ran\n');
     chmodSync(work, 0o777);
-    config = lab.config('c.toml', `[agent.filesystem]\n${lab.base.replace('read = ["/usr"]', 'read = ["/usr", "~/work"]')}write = ["~/work"]\nworkspace = "~/work"\n`);
+    config = lab.config(
+      'c.toml',
+      `[agent.filesystem]\n${lab.base.replace('read = ["/usr"]', 'read = ["/usr", "~/work"]')}write = ["~/work"]\nworkspace = "~/work"\n`,
+    );
     if (isRoot) lab.giveToNobody();
     d = await makeLauncherDir(config, { home: lab.home });
     dirFd = openSync(outside, 'r');
@@ -46,7 +59,7 @@ describe('launcher: the command passes through', { skip, concurrency: 2 }, () =>
     lab.cleanup();
   });
 
-  it('the exit status is the command\'s', async () => {
+  it("the exit status is the command's", async () => {
     for (const code of [0, 1, 2, 42, 124, 125, 255]) {
       const r = await launch(d.run, ['/usr/bin/sh', '-c', `exit ${code}`]);
       assert.equal(r.status, code, r.stderr);
@@ -55,7 +68,11 @@ describe('launcher: the command passes through', { skip, concurrency: 2 }, () =>
   });
 
   it('a signal death is 128 + signo, as bubblewrap reports it', async () => {
-    for (const [sig, n] of [['TERM', 15], ['KILL', 9], ['SEGV', 11]] as const) {
+    for (const [sig, n] of [
+      ['TERM', 15],
+      ['KILL', 9],
+      ['SEGV', 11],
+    ] as const) {
       const r = await launch(d.run, ['/usr/bin/sh', '-c', `kill -${sig} $$`]);
       assert.equal(r.status, 128 + n, `${sig}: ${r.stderr}`);
     }
@@ -74,7 +91,11 @@ describe('launcher: the command passes through', { skip, concurrency: 2 }, () =>
       const up = join(work, `up-${sig}`);
       const got = join(work, `got-${sig}`);
       let pid = 0;
-      const running = launch(d.run, ['/usr/bin/sh', '-c', `trap 'echo caught > ${got}; exit 3' ${sig.slice(3)}; echo > ${up}; while :; do /usr/bin/sleep 0.05; done`], { started: (p) => (pid = p) });
+      const running = launch(
+        d.run,
+        ['/usr/bin/sh', '-c', `trap 'echo caught > ${got}; exit 3' ${sig.slice(3)}; echo > ${up}; while :; do /usr/bin/sleep 0.05; done`],
+        { started: (p) => (pid = p) },
+      );
       await until(() => existsSync(up), 'the sandboxed command to start (its marker file)');
       process.kill(pid, sig);
       const r = await running;
@@ -98,13 +119,29 @@ describe('launcher: the command passes through', { skip, concurrency: 2 }, () =>
     const script = `while :; do if [ -e '${go}' ]; then echo > '${alive}'; fi; /usr/bin/sleep 0.05; done`;
     // $$ is the shell's pid: the launcher's parent, which --die-with-parent names.
     // No pipes: the orphan would hold them open.
-    const shell = spawn('/usr/bin/sh', ['-c', `"$0" ${options.map((o) => (o === 'PARENT' ? '$$' : o)).join(' ')} -- /usr/bin/sh -c "echo > '${up}'; ${script}" ${token} & echo $! > '${pidFile}'; wait`, d.run], { stdio: 'ignore' });
+    const shell = spawn(
+      '/usr/bin/sh',
+      [
+        '-c',
+        `"$0" ${options.map((o) => (o === 'PARENT' ? '$$' : o)).join(' ')} -- /usr/bin/sh -c "echo > '${up}'; ${script}" ${token} & echo $! > '${pidFile}'; wait`,
+        d.run,
+      ],
+      { stdio: 'ignore' },
+    );
     let exited = false;
     const ended = new Promise((resolve) => shell.on('exit', resolve)).finally(() => (exited = true));
     await until(() => existsSync(up) || exited, 'the sandboxed command to start (its marker file)');
     assert.ok(existsSync(up), 'the launcher ended before the command started');
     const launcher = Number(readFileSync(pidFile, 'utf8'));
-    assert.equal(Number(readFileSync(`/proc/${launcher}/stat`, 'utf8').replace(/^.*\) \S+ /s, '').split(' ')[0]), shell.pid, "the shell is the launcher's parent");
+    assert.equal(
+      Number(
+        readFileSync(`/proc/${launcher}/stat`, 'utf8')
+          .replace(/^.*\) \S+ /s, '')
+          .split(' ')[0],
+      ),
+      shell.pid,
+      "the shell is the launcher's parent",
+    );
     shell.kill('SIGKILL');
     await within(ended, WAIT_LIMIT_MS, 'the killed shell to end');
     return { token, launcher };
@@ -112,7 +149,10 @@ describe('launcher: the command passes through', { skip, concurrency: 2 }, () =>
 
   it('--die-with-parent PID: a parent killed with SIGKILL takes the launcher, bubblewrap and the command with it', async () => {
     const { token } = await parentKilled('protected', ['--die-with-parent', 'PARENT']);
-    await until(() => processesWith(token).length === 0, `the sandboxed command (${token}) to end with its parent; still running: ${processesWith(token).join(', ')}`);
+    await until(
+      () => processesWith(token).length === 0,
+      `the sandboxed command (${token}) to end with its parent; still running: ${processesWith(token).join(', ')}`,
+    );
   });
 
   it('control: without --die-with-parent, the launcher outlives its killed parent, and the command runs on unsupervised', async () => {
@@ -132,7 +172,10 @@ describe('launcher: the command passes through', { skip, concurrency: 2 }, () =>
     const r = await launch(d.run, ['no-such-command'], { env: { PATH: '/usr/local/bin:/usr/bin:/bin' } });
     assert.equal(r.status, 127);
     // One program, one prefix: the in-sandbox step speaks as the launcher (it said `boxwright-sandbox:`).
-    assert.match(r.stderr, /^agent\.run: cannot execute 'no-such-command': No such file or directory\nagent\.run: no-such-command is not in agent's view: not found on the sandbox's PATH \(PATH=\/usr\/local\/bin:\/usr\/bin:\/bin\)\. Grant its directory in .*c\.toml/);
+    assert.match(
+      r.stderr,
+      /^agent\.run: cannot execute 'no-such-command': No such file or directory\nagent\.run: no-such-command is not in agent's view: not found on the sandbox's PATH \(PATH=\/usr\/local\/bin:\/usr\/bin:\/bin\)\. Grant its directory in .*c\.toml/,
+    );
   });
 
   it('a path outside the view: 127', async () => {
@@ -149,8 +192,23 @@ describe('launcher: the command passes through', { skip, concurrency: 2 }, () =>
     assert.equal(dir.status, 126);
   });
 
-  const seen = (stdout: string): string[] => stdout.split('\0').filter(Boolean).map((kv) => kv.slice(0, kv.indexOf('='))).sort();
-  const callerEnv = { PATH: '/usr/bin:/bin', HOME: '/nonexistent-home', LC_ALL: 'C', LC_TIME: 'C', TERM: 'dumb', PGPASSWORD: 'pg', GITHUB_TOKEN: 'ghp', lc_all: 'x', SSH_AUTH_SOCK: '/tmp/agent' };
+  const seen = (stdout: string): string[] =>
+    stdout
+      .split('\0')
+      .filter(Boolean)
+      .map((kv) => kv.slice(0, kv.indexOf('=')))
+      .sort();
+  const callerEnv = {
+    PATH: '/usr/bin:/bin',
+    HOME: '/nonexistent-home',
+    LC_ALL: 'C',
+    LC_TIME: 'C',
+    TERM: 'dumb',
+    PGPASSWORD: 'pg',
+    GITHUB_TOKEN: 'ghp',
+    lc_all: 'x',
+    SSH_AUTH_SOCK: '/tmp/agent',
+  };
 
   it('the environment is the allowlist: the credentials stay out', async () => {
     const r = await launch(d.run, ['/usr/bin/env', '-0'], { exactEnv: callerEnv });
@@ -160,16 +218,28 @@ describe('launcher: the command passes through', { skip, concurrency: 2 }, () =>
   });
 
   it('--pass-env NAME (repeated or comma-separated) lets exactly those through; -v names the rest', async () => {
-    const r = await launch(d.run, ['--pass-env', 'GITHUB_TOKEN', '-v', '--pass-env', 'lc_all,NOT_SET', '/usr/bin/env', '-0'], { exactEnv: callerEnv });
+    const r = await launch(d.run, ['--pass-env', 'GITHUB_TOKEN', '-v', '--pass-env', 'lc_all,NOT_SET', '/usr/bin/env', '-0'], {
+      exactEnv: callerEnv,
+    });
     assert.equal(r.status, 0, r.stderr);
     assert.deepEqual(seen(r.stdout), ['GITHUB_TOKEN', 'HOME', 'LC_ALL', 'LC_TIME', 'PATH', 'PWD', 'TERM', 'lc_all']);
-    assert.match(r.stderr, /^agent\.run: withholding 2 environment variables: PGPASSWORD, SSH_AUTH_SOCK \(--pass-env NAME lets one through\)$/m);
+    assert.match(
+      r.stderr,
+      /^agent\.run: withholding 2 environment variables: PGPASSWORD, SSH_AUTH_SOCK \(--pass-env NAME lets one through\)$/m,
+    );
   });
 
   it('--pass-env NAME=VALUE sets NAME for the command alone, over what the caller has (commas and all)', async () => {
-    const r = await launch(d.run, ['--pass-env', 'NODE_OPTIONS=--jitless,--x', '--pass-env', 'TERM=xterm', '/usr/bin/env', '-0'], { exactEnv: callerEnv });
+    const r = await launch(d.run, ['--pass-env', 'NODE_OPTIONS=--jitless,--x', '--pass-env', 'TERM=xterm', '/usr/bin/env', '-0'], {
+      exactEnv: callerEnv,
+    });
     assert.equal(r.status, 0, r.stderr);
-    const env = new Map(r.stdout.split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+    const env = new Map(
+      r.stdout
+        .split('\0')
+        .filter(Boolean)
+        .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+    );
     assert.equal(env.get('NODE_OPTIONS'), '--jitless,--x');
     assert.equal(env.get('TERM'), 'xterm');
     assert.ok(!env.has('GITHUB_TOKEN'));
@@ -177,8 +247,10 @@ describe('launcher: the command passes through', { skip, concurrency: 2 }, () =>
     assert.equal(bad.status, 2, bad.stderr);
   });
 
-  it('control: bare bubblewrap hands the caller\'s whole environment down', async () => {
-    const r = await bare({ argv: d.compiled, bpf: readFileSync(join(d.dir, `seccomp.${arch}.bpf`)) }, ['/usr/bin/env', '-0'], { env: { PGPASSWORD: 'pg' } });
+  it("control: bare bubblewrap hands the caller's whole environment down", async () => {
+    const r = await bare({ argv: d.compiled, bpf: readFileSync(join(d.dir, `seccomp.${arch}.bpf`)) }, ['/usr/bin/env', '-0'], {
+      env: { PGPASSWORD: 'pg' },
+    });
     assert.ok(seen(r.stdout).includes('PGPASSWORD'), r.stderr);
   });
 
@@ -190,14 +262,18 @@ describe('launcher: the command passes through', { skip, concurrency: 2 }, () =>
     assert.equal(results(read.stdout).openat, 'EBADF');
   });
 
-  it('bubblewrap itself inherits none of the caller\'s descriptors (the launcher closes them before it starts anything)', async () => {
+  it("bubblewrap itself inherits none of the caller's descriptors (the launcher closes them before it starts anything)", async () => {
     const own = await ownDir();
     const seenBy = join(own.dir, 'bwrap-fds');
-    own.writeLaunch({ bwrap: bwrapRecord(fakeBwrap(own.dir, 'bwrap-lists-fds', `for f in /proc/$$/fd/*; do readlink "$f"; done > '${seenBy}'\nexec '${realBwrap}' "$@"`)) });
+    own.writeLaunch({
+      bwrap: bwrapRecord(
+        fakeBwrap(own.dir, 'bwrap-lists-fds', `for f in /proc/$$/fd/*; do readlink "$f"; done > '${seenBy}'\nexec '${realBwrap}' "$@"`),
+      ),
+    });
     const r = await launch(own.run, ['/usr/bin/true'], { fds: { 9: dirFd, 100: dirFd } });
     assert.equal(r.status, 0, r.stderr);
     const targets = readFileSync(seenBy, 'utf8');
-    assert.match(targets, /memfd:boxwright-args/, 'the listing saw the launcher\'s own descriptors');
+    assert.match(targets, /memfd:boxwright-args/, "the listing saw the launcher's own descriptors");
     assert.ok(!targets.includes(outside), targets);
     const kept = await launch(own.run, ['--pass-fd', '100', '/usr/bin/true'], { fds: { 9: dirFd, 100: dirFd } });
     assert.equal(kept.status, 0, kept.stderr);
@@ -205,7 +281,7 @@ describe('launcher: the command passes through', { skip, concurrency: 2 }, () =>
     assert.equal(listed.split('\n').filter((t) => t === outside).length, 1, `only --pass-fd 100: ${listed}`);
   });
 
-  it('a caller that closed stdout: the command\'s stdout is /dev/null, not a file the launcher opened', async () => {
+  it("a caller that closed stdout: the command's stdout is /dev/null, not a file the launcher opened", async () => {
     // $(…) runs in a subshell whose stdout is the pipe; /proc/$$ is the command's own table.
     const r = await launch('/usr/bin/sh', ['-c', `exec 1>&-; exec '${d.run}' /usr/bin/sh -c 'x=$(readlink /proc/$$/fd/1); echo "$x" >&2'`]);
     assert.equal(r.status, 0, r.stderr);
@@ -216,30 +292,42 @@ describe('launcher: the command passes through', { skip, concurrency: 2 }, () =>
     const r = await launch(d.run, ['--pass-fd', '100', '-v', lab.probe, 'fds'], { fds: { 9: dirFd, 100: dirFd, 200: dirFd } });
     assert.equal(results(r.stdout).fds, '0,1,2,100', r.stderr);
     // Besides 9 and 200, whatever the test runner itself inherited and left inheritable.
-    const closed = /^agent\.run: closed inherited descriptors ([\d, ]+) \(--pass-fd N lets one through\)$/m.exec(r.stderr)?.[1]?.split(', ').map(Number);
+    const closed = /^agent\.run: closed inherited descriptors ([\d, ]+) \(--pass-fd N lets one through\)$/m
+      .exec(r.stderr)?.[1]
+      ?.split(', ')
+      .map(Number);
     assert.ok(closed?.includes(9) && closed.includes(200) && !closed.includes(100), r.stderr);
-    assert.match(r.stderr, /^agent\.run: running ".*bwrap" "--args" "\d+" "--json-status-fd" "\d+" "--" "\/\.boxwright\/exec" "--no-landlock" "--ready-fd" "\d+" "--keep-fd" "100" "--name" "agent\.run" "--" ".*probe" "fds"$/m);
+    assert.match(
+      r.stderr,
+      /^agent\.run: running ".*bwrap" "--args" "\d+" "--json-status-fd" "\d+" "--" "\/\.boxwright\/exec" "--no-landlock" "--ready-fd" "\d+" "--keep-fd" "100" "--name" "agent\.run" "--" ".*probe" "fds"$/m,
+    );
     assert.match(r.stderr, /^agent\.run: --args \d+ holds "--unshare-all" .*"--ro-bind-fd" "\d+" "\/usr" .*"--seccomp" "\d+"$/m);
     const read = await launch(d.run, ['--pass-fd', '100', lab.probe, 'fdread', '100', 'secret.txt'], { fds: { 100: dirFd } });
     assert.equal(results(read.stdout).content, 'host secret');
   });
 
   it('control: bare bubblewrap hands an inherited descriptor down', async () => {
-    const r = await bare({ argv: d.compiled, bpf: readFileSync(join(d.dir, `seccomp.${arch}.bpf`)) }, [lab.probe, 'fds'], { fds: { 100: dirFd } });
+    const r = await bare({ argv: d.compiled, bpf: readFileSync(join(d.dir, `seccomp.${arch}.bpf`)) }, [lab.probe, 'fds'], {
+      fds: { 100: dirFd },
+    });
     assert.match(results(r.stdout).fds ?? '', /\b100\b/, r.stderr);
   });
 
-  it('the in-sandbox step is the launcher\'s own file, bound read-only at /.boxwright/exec (no copy, no --perms)', async () => {
+  it("the in-sandbox step is the launcher's own file, bound read-only at /.boxwright/exec (no copy, no --perms)", async () => {
     const v = await launch(d.run, ['-v', '/usr/bin/true']);
     assert.match(v.stderr, /"--ro-bind-fd" "\d+" "\/\.boxwright\/exec" "--remount-ro" "\/"/);
     assert.doesNotMatch(v.stderr, /"--perms" "0555"|"--ro-bind-data" "\d+" "\/\.boxwright\/exec"/);
-    const r = await launch(d.run, ['/usr/bin/sh', '-c', 'grep " /.boxwright/exec " /proc/self/mountinfo; echo x >> /.boxwright/exec && echo WRITTEN']);
+    const r = await launch(d.run, [
+      '/usr/bin/sh',
+      '-c',
+      'grep " /.boxwright/exec " /proc/self/mountinfo; echo x >> /.boxwright/exec && echo WRITTEN',
+    ]);
     assert.match(r.stdout, / \/\.boxwright\/exec ro,/);
     assert.doesNotMatch(r.stdout, /WRITTEN/);
     assert.deepEqual(readFileSync(d.run), readFileSync(program!));
   });
 
-  it("the seccomp program in DIR is applied (set-id modes refused); with one lacking the rules they go through", async () => {
+  it('the seccomp program in DIR is applied (set-id modes refused); with one lacking the rules they go through', async () => {
     const out = join(work, 'setid');
     const controlOut = join(work, 'setid-control');
     mkdirSync(out);
@@ -248,7 +336,10 @@ describe('launcher: the command passes through', { skip, concurrency: 2 }, () =>
     assert.equal(r.status, 0, r.stderr);
     assert.equal(results(r.stdout).chmod, 'EPERM', r.stdout);
     const own = await ownDir();
-    own.writeNamed(`seccomp.${arch}.bpf`, programWithout(['setid-mode-fchmod', 'setid-mode-path', 'setid-mode-at', 'setid-mode-open', 'setid-mode-openat']));
+    own.writeNamed(
+      `seccomp.${arch}.bpf`,
+      programWithout(['setid-mode-fchmod', 'setid-mode-path', 'setid-mode-at', 'setid-mode-open', 'setid-mode-openat']),
+    );
     const control = await launch(own.run, [lab.probe, 'setuid', controlOut]);
     assert.equal(results(control.stdout).chmod, 'ok', control.stdout + control.stderr);
   });
@@ -260,14 +351,23 @@ describe('launcher: the command passes through', { skip, concurrency: 2 }, () =>
   });
 });
 
-describe('launcher: Landlock rules from the launch file', { skip: skip ?? requireOrSkip(abi >= 1, `Landlock in the kernel (ABI ${abi})`) }, () => {
+describe('launcher: Landlock rules from the launch file', {
+  skip: skip ?? requireOrSkip(abi >= 1, `Landlock in the kernel (ABI ${abi})`),
+}, () => {
   let lab: Lab;
   let d: LauncherDir;
   before(async () => {
     lab = makeLab('launcher-landlock');
     const config = lab.config('c.toml', `[agent.filesystem]\n${lab.base}`);
     const loader = realpathSync(interpreterOf('/usr/bin/ls') ?? '/nonexistent');
-    d = await makeLauncherDir(config, { home: lab.home, landlock: ruleset([[['execute'], '/usr/bin/ls'], [['execute'], loader], [['read_file', 'read_dir'], '/usr']]) });
+    d = await makeLauncherDir(config, {
+      home: lab.home,
+      landlock: ruleset([
+        [['execute'], '/usr/bin/ls'],
+        [['execute'], loader],
+        [['read_file', 'read_dir'], '/usr'],
+      ]),
+    });
   });
   after(() => lab.cleanup());
 

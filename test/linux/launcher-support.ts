@@ -14,7 +14,14 @@ import { compileConfig } from '../../app/cli/compile.js';
 import { configReader } from '../../app/cli/options.js';
 import { argsFile, hostArch, parseArgsFile } from '../../targets/linux/index.js';
 import { encodeLandlockRules, type LandlockRuleset } from '../../targets/linux/landlock/rules.js';
-import { encodeLaunchFile, LAUNCH_ARCHES, launcherPath, SANDBOX_EXEC_PATH, type LaunchBwrap, type LaunchFile } from '../../targets/linux/launcher/index.js';
+import {
+  encodeLaunchFile,
+  LAUNCH_ARCHES,
+  launcherPath,
+  SANDBOX_EXEC_PATH,
+  type LaunchBwrap,
+  type LaunchFile,
+} from '../../targets/linux/launcher/index.js';
 import { envAllowlist } from '../../targets/runner/env.js';
 import { requireOrSkip } from '../helpers.js';
 import { bwrapAvailable, onPath, type Outcome } from './support.js';
@@ -24,7 +31,10 @@ export const arch = hostArch();
 export const program = arch ? launcherPath(arch) : undefined;
 export const skip =
   requireOrSkip(bwrapAvailable, 'bubblewrap (Debian package bubblewrap)') ??
-  requireOrSkip(program !== undefined, `boxwright-sandbox dist/sandbox/boxwright-sandbox.${arch ?? '?'} (a C compiler: Debian gcc, libc6-dev)`);
+  requireOrSkip(
+    program !== undefined,
+    `boxwright-sandbox dist/sandbox/boxwright-sandbox.${arch ?? '?'} (a C compiler: Debian gcc, libc6-dev)`,
+  );
 export const realBwrap = onPath('bwrap') ?? 'bwrap';
 
 /** `--perms 0555 --ro-bind-data N /.boxwright/exec` before the root becomes read-only: the lowering's job soon. */
@@ -150,7 +160,11 @@ export interface LaunchOptions {
 }
 
 /** Runs `RUN ARGS…` as a process: its status, signal, stdout, stderr. */
-export function launch(run: string, args: readonly string[], o: LaunchOptions = {}): Promise<Outcome & { readonly signal: NodeJS.Signals | null }> {
+export function launch(
+  run: string,
+  args: readonly string[],
+  o: LaunchOptions = {},
+): Promise<Outcome & { readonly signal: NodeJS.Signals | null }> {
   const entries = Object.entries(o.fds ?? {}).map(([k, v]) => [Number(k), v] as const);
   const top = Math.max(2, ...entries.map(([k]) => k));
   const stdio: ('ignore' | 'pipe' | number)[] = ['ignore', 'pipe', 'pipe'];

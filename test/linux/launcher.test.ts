@@ -3,7 +3,22 @@
 // command never ran. Each refusal sits beside the control (the same DIR,
 // untouched) in which the marker does appear.
 import assert from 'node:assert/strict';
-import { appendFileSync, chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
@@ -61,7 +76,10 @@ describe('launcher: fail-closed', { skip, concurrency: 1 }, () => {
   it('the config changed since compile: 125, and the message says to recompile', async () => {
     appendFileSync(config, '# edited\n');
     try {
-      const e = await refused(touch(), /agent\.run: .*c\.toml changed since the sandbox in .* was compiled from it \(sha256 [0-9a-f]{64}, compiled from [0-9a-f]{64}\)\. Recompile: boxwright compile /);
+      const e = await refused(
+        touch(),
+        /agent\.run: .*c\.toml changed since the sandbox in .* was compiled from it \(sha256 [0-9a-f]{64}, compiled from [0-9a-f]{64}\)\. Recompile: boxwright compile /,
+      );
       assert.ok(e.includes(d.launch.configSha256));
     } finally {
       writeFileSync(config, '[agent.filesystem]\nread = ["/usr", "~/work"]\nwrite = ["~/work"]\n');
@@ -87,12 +105,36 @@ describe('launcher: fail-closed', { skip, concurrency: 1 }, () => {
     ['without its final NUL', (t) => t.slice(0, -1), /does not end with a NUL/],
     ['cut short before the landlock record', (t) => t.slice(0, t.indexOf(`landlock${NUL}`)), /ends where `landlock` was expected/],
     ['with an unknown record', (t) => `${t}sandbox${NUL}off${NUL}`, /`sandbox` is not a record this launcher knows here/],
-    ['with records out of order', (t) => t.replace(`principal${NUL}agent${NUL}`, '').replace(`landlock${NUL}`, `principal${NUL}agent${NUL}landlock${NUL}`), /`args` where `principal` was expected/],
-    ['of another format', (t) => t.replace(`launch${NUL}2${NUL}`, `launch${NUL}1${NUL}`), /launch format `1`; this launcher reads format 2/],
-    ['with an args record without its digest', (t) => t.replace(/(args\0agent\.bwrap\.args\0)[0-9a-f]{64}\0/, '$1'), /`seccomp` needs 3 operands|not 64 lowercase hex digits/],
-    ['with a bwrap record whose mode is not octal', (t) => t.replace(/(bwrap\0[^\0]+\0\d+\0)\d{4}\0/, `$1${'0x755'}${NUL}`), /mode `0x755`: not four octal digits/],
-    ['with a malformed digest', (t) => t.replace(/config-sha256\0[0-9a-f]{64}/, `config-sha256${NUL}${'A'.repeat(64)}`), /not 64 lowercase hex digits/],
-    ['naming an args file outside its directory', (t) => t.replace(`args${NUL}agent.bwrap.args`, `args${NUL}../agent.bwrap.args`), /not a file name in the launch file's directory/],
+    [
+      'with records out of order',
+      (t) => t.replace(`principal${NUL}agent${NUL}`, '').replace(`landlock${NUL}`, `principal${NUL}agent${NUL}landlock${NUL}`),
+      /`args` where `principal` was expected/,
+    ],
+    [
+      'of another format',
+      (t) => t.replace(`launch${NUL}2${NUL}`, `launch${NUL}1${NUL}`),
+      /launch format `1`; this launcher reads format 2/,
+    ],
+    [
+      'with an args record without its digest',
+      (t) => t.replace(/(args\0agent\.bwrap\.args\0)[0-9a-f]{64}\0/, '$1'),
+      /`seccomp` needs 3 operands|not 64 lowercase hex digits/,
+    ],
+    [
+      'with a bwrap record whose mode is not octal',
+      (t) => t.replace(/(bwrap\0[^\0]+\0\d+\0)\d{4}\0/, `$1${'0x755'}${NUL}`),
+      /mode `0x755`: not four octal digits/,
+    ],
+    [
+      'with a malformed digest',
+      (t) => t.replace(/config-sha256\0[0-9a-f]{64}/, `config-sha256${NUL}${'A'.repeat(64)}`),
+      /not 64 lowercase hex digits/,
+    ],
+    [
+      'naming an args file outside its directory',
+      (t) => t.replace(`args${NUL}agent.bwrap.args`, `args${NUL}../agent.bwrap.args`),
+      /not a file name in the launch file's directory/,
+    ],
     ['with an env record that is not a name', (t) => t.replace(`env${NUL}PATH${NUL}`, `env${NUL}PATH=/x${NUL}`), /not a variable name/],
   ];
   for (const [what, change, message] of corrupt) {
@@ -111,7 +153,11 @@ describe('launcher: fail-closed', { skip, concurrency: 1 }, () => {
 
   for (const [what, change, message] of [
     ['the args file', { args: { name: 'gone.bwrap.args', sha256: 'a'.repeat(64) } }, /cannot open .*\/gone\.bwrap\.args: No such file/],
-    ['the seccomp program', { seccomp: { [arch!]: { name: 'gone.bpf', sha256: 'a'.repeat(64) } } }, /cannot open .*\/gone\.bpf: No such file/],
+    [
+      'the seccomp program',
+      { seccomp: { [arch!]: { name: 'gone.bpf', sha256: 'a'.repeat(64) } } },
+      /cannot open .*\/gone\.bpf: No such file/,
+    ],
     ['the Landlock rules', { landlock: { name: 'gone.landlock', sha256: 'a'.repeat(64) } }, /cannot open .*\/gone\.landlock: No such file/],
   ] as const) {
     it(`${what} it names is missing: 125`, async () => {
@@ -121,12 +167,24 @@ describe('launcher: fail-closed', { skip, concurrency: 1 }, () => {
   }
 
   for (const [what, change, message] of [
-    ['an option bubblewrap has but a view never holds', (v: string[]) => ['--info-fd', '3', ...v], /a compiled view does not use --info-fd/],
+    [
+      'an option bubblewrap has but a view never holds',
+      (v: string[]) => ['--info-fd', '3', ...v],
+      /a compiled view does not use --info-fd/,
+    ],
     ['an option the table does not know', (v: string[]) => ['--bogus', ...v], /"--bogus" is not an option a compiled view holds/],
     ['a command after the options', (v: string[]) => [...v, '--', '/usr/bin/touch', marker], /"--" is not an option a compiled view holds/],
     ['an option without its operands', (v: string[]) => [...v, '--bind', '/usr'], /--bind needs 2 operands/],
-    ['no --seccomp', (v: string[]) => v.filter((a, i) => a !== '--seccomp' && v[i - 1] !== '--seccomp'), /applies no seccomp program \(no --seccomp\)/],
-    ['no mount of the in-sandbox step', (v: string[]) => v.map((a) => (a === '/.boxwright/exec' ? '/.boxwright/other' : a)), /does not mount the in-sandbox step at \/\.boxwright\/exec/],
+    [
+      'no --seccomp',
+      (v: string[]) => v.filter((a, i) => a !== '--seccomp' && v[i - 1] !== '--seccomp'),
+      /applies no seccomp program \(no --seccomp\)/,
+    ],
+    [
+      'no mount of the in-sandbox step',
+      (v: string[]) => v.map((a) => (a === '/.boxwright/exec' ? '/.boxwright/other' : a)),
+      /does not mount the in-sandbox step at \/\.boxwright\/exec/,
+    ],
   ] as const) {
     it(`a .bwrap.args with ${what}: 125`, async () => {
       d.writeArgs(change([...d.argv]));
@@ -148,7 +206,10 @@ describe('launcher: fail-closed', { skip, concurrency: 1 }, () => {
   it('bubblewrap whose owner or mode changed since compile: 125', async () => {
     const real = bwrapRecord();
     d.writeLaunch({ bwrap: { ...real, mode: real.mode ^ 0o1000 } });
-    await refused(touch(), /bubblewrap \(.*\) changed since compile: owner uid \d+, mode \d{4}, where compile recorded uid \d+, mode \d{4}/);
+    await refused(
+      touch(),
+      /bubblewrap \(.*\) changed since compile: owner uid \d+, mode \d{4}, where compile recorded uid \d+, mode \d{4}/,
+    );
     d.writeLaunch({ bwrap: { ...real, uid: real.uid + 1 } });
     await refused(touch(), /changed since compile/);
   });
@@ -179,7 +240,12 @@ describe('launcher: fail-closed', { skip, concurrency: 1 }, () => {
       const before = readFileSync(file);
       try {
         appendFileSync(file, name.endsWith('.args') ? `--bind${NUL}/${NUL}/${NUL}` : Buffer.alloc(8));
-        await refused(touch(), new RegExp(`${name.replace(/[.]/g, '\\.')} is not the file compile wrote \\(sha256 [0-9a-f]{64}; the launch file says [0-9a-f]{64}\\)`));
+        await refused(
+          touch(),
+          new RegExp(
+            `${name.replace(/[.]/g, '\\.')} is not the file compile wrote \\(sha256 [0-9a-f]{64}; the launch file says [0-9a-f]{64}\\)`,
+          ),
+        );
       } finally {
         writeFileSync(file, before);
       }
@@ -189,7 +255,10 @@ describe('launcher: fail-closed', { skip, concurrency: 1 }, () => {
   it('a launcher directory, or a launch file, that others can write: 125', async () => {
     chmodSync(d.dir, 0o777);
     try {
-      await refused(touch(), /is not a directory only you can write \(.* can be written by others \(mode 0777\)\): whoever writes it decides what this launcher runs/);
+      await refused(
+        touch(),
+        /is not a directory only you can write \(.* can be written by others \(mode 0777\)\): whoever writes it decides what this launcher runs/,
+      );
     } finally {
       chmodSync(d.dir, 0o755);
     }
@@ -209,14 +278,20 @@ describe('launcher: fail-closed', { skip, concurrency: 1 }, () => {
     it(`a view whose writable mount reaches ${what}: 125`, async () => {
       const path = target();
       d.writeArgs([...d.argv.slice(0, -2), '--bind', path, path, ...d.argv.slice(-2)]);
-      await refused(touch(), new RegExp(`agent's sandbox could change ${path.replace(/[.]/g, '\\.')}, .*: ${path.replace(/[.]/g, '\\.')} is mounted writable`));
+      await refused(
+        touch(),
+        new RegExp(`agent's sandbox could change ${path.replace(/[.]/g, '\\.')}, .*: ${path.replace(/[.]/g, '\\.')} is mounted writable`),
+      );
     });
   }
 
   it('a bubblewrap that fails: 125, told apart from a command that exits 1', { skip: skipFake }, async () => {
     const fake = fakeBwrap(d.dir, 'bwrap-fails', 'echo "bwrap: Creating new namespace failed: Operation not permitted" >&2; exit 1');
     d.writeLaunch({ bwrap: bwrapRecord(fake) });
-    await refused(touch(), /bwrap: Creating new namespace failed[^]*bubblewrap could not set up the sandbox \(it exited 1 before running the command/);
+    await refused(
+      touch(),
+      /bwrap: Creating new namespace failed[^]*bubblewrap could not set up the sandbox \(it exited 1 before running the command/,
+    );
     d.writeLaunch({});
     const control = await launch(d.run, ['/usr/bin/sh', '-c', 'exit 1']);
     assert.equal(control.status, 1, control.stderr);
@@ -230,12 +305,16 @@ describe('launcher: fail-closed', { skip, concurrency: 1 }, () => {
 
   it('a bubblewrap that reports an exit-code but never ran the in-sandbox step: 125', { skip: skipFake }, async () => {
     // Through /proc/self/fd: dash redirects only to descriptors 0-9, and the status descriptor may be 10 or more.
-    const fake = fakeBwrap(d.dir, 'bwrap-forges', 'while [ $# -gt 0 ]; do [ "$1" = --json-status-fd ] && fd=$2; shift; done\nprintf \'{ "child-pid": 1 }\\n{ "exit-code": 0 }\\n\' >> /proc/self/fd/$fd\nexit 0');
+    const fake = fakeBwrap(
+      d.dir,
+      'bwrap-forges',
+      'while [ $# -gt 0 ]; do [ "$1" = --json-status-fd ] && fd=$2; shift; done\nprintf \'{ "child-pid": 1 }\\n{ "exit-code": 0 }\\n\' >> /proc/self/fd/$fd\nexit 0',
+    );
     d.writeLaunch({ bwrap: bwrapRecord(fake) });
     await refused(touch(), /the in-sandbox step \(\/\.boxwright\/exec\) reported nothing/);
   });
 
-  it('a real set-up failure (a --chdir outside the view): 125, with bubblewrap\'s own message above', async () => {
+  it("a real set-up failure (a --chdir outside the view): 125, with bubblewrap's own message above", async () => {
     const v = [...d.argv];
     v.splice(v.indexOf('--seccomp'), 0, '--chdir', '/nonexistent-dir');
     d.writeArgs(v);
@@ -245,14 +324,30 @@ describe('launcher: fail-closed', { skip, concurrency: 1 }, () => {
   it('the in-sandbox step refuses (malformed Landlock rules): 125, its reason above', async () => {
     writeFileSync(join(d.dir, 'bad.landlock'), `fs${NUL}execute${NUL}relative/path${NUL}`);
     d.writeLaunch({ landlock: { name: 'bad.landlock', sha256: sha256(readFileSync(join(d.dir, 'bad.landlock'))) } });
-    await refused(touch(), /^agent\.run: not an absolute path: 'relative\/path'; nothing was run\nagent\.run: the in-sandbox step refused \(rules; its message is above\)/);
+    await refused(
+      touch(),
+      /^agent\.run: not an absolute path: 'relative\/path'; nothing was run\nagent\.run: the in-sandbox step refused \(rules; its message is above\)/,
+    );
   });
 
   it('usage: no command, an unknown option, a bad --pass-fd or --die-with-parent: exit 2, nothing run', async () => {
-    for (const args of [[], ['-v'], ['--bogus', ...touch()], ['--pass-fd', '2', ...touch()], ['--pass-fd', 'x', ...touch()], ['--pass-env'], ['--die-with-parent', '0', ...touch()], ['--die-with-parent', '-1', ...touch()], ['--die-with-parent']]) {
+    for (const args of [
+      [],
+      ['-v'],
+      ['--bogus', ...touch()],
+      ['--pass-fd', '2', ...touch()],
+      ['--pass-fd', 'x', ...touch()],
+      ['--pass-env'],
+      ['--die-with-parent', '0', ...touch()],
+      ['--die-with-parent', '-1', ...touch()],
+      ['--die-with-parent'],
+    ]) {
       const r = await launch(d.run, args);
       assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
-      assert.match(r.stderr, /^agent\.run: .*\nusage: agent\.run \[--pass-env NAME\|NAME=VALUE\]\.\.\. \[--pass-fd N\]\.\.\. \[--die-with-parent PID\] \[-v\] \[--\] CMD \[ARGS\.\.\.\]\n$/);
+      assert.match(
+        r.stderr,
+        /^agent\.run: .*\nusage: agent\.run \[--pass-env NAME\|NAME=VALUE\]\.\.\. \[--pass-fd N\]\.\.\. \[--die-with-parent PID\] \[-v\] \[--\] CMD \[ARGS\.\.\.\]\n$/,
+      );
     }
     assert.ok(!existsSync(marker));
   });
@@ -284,9 +379,16 @@ describe('launcher: a grant swapped for a link between check and mount', { skip,
     writeFileSync(join(home, 'elsewhere', 'file.txt'), 'SECRET from elsewhere');
     mkdirSync(join(home, 'work'));
     const config = join(home, 'c.toml');
-    writeFileSync(config, '[agent.filesystem]\nread = ["/usr", "~/shared/data", "~/work"]\nwrite = ["~/work"]\n\n[tools.writer.filesystem]\nread = ["~/shared"]\nwrite = ["~/shared"]\n');
+    writeFileSync(
+      config,
+      '[agent.filesystem]\nread = ["/usr", "~/shared/data", "~/work"]\nwrite = ["~/work"]\n\n[tools.writer.filesystem]\nread = ["~/shared"]\nwrite = ["~/shared"]\n',
+    );
     d = await makeLauncherDir(config, { home });
-    swapper = fakeBwrap(d.dir, 'bwrap-after-swap', `mv '${data}' '${data}.orig' && ln -s '${join(home, 'elsewhere')}' '${data}' || exit 99\nexec '${realBwrap}' "$@"`);
+    swapper = fakeBwrap(
+      d.dir,
+      'bwrap-after-swap',
+      `mv '${data}' '${data}.orig' && ln -s '${join(home, 'elsewhere')}' '${data}' || exit 99\nexec '${realBwrap}' "$@"`,
+    );
   });
   afterEach(() => {
     d.writeLaunch({});
@@ -310,7 +412,11 @@ describe('launcher: a grant swapped for a link between check and mount', { skip,
   });
 
   it('control: bubblewrap mounting by path (the artifacts by hand) follows the link', async () => {
-    const r = await bare({ argv: d.compiled, bpf: readFileSync(join(d.dir, `seccomp.${arch}.bpf`)) }, ['/usr/bin/cat', join(data, 'file.txt')], { bwrap: swapper });
+    const r = await bare(
+      { argv: d.compiled, bpf: readFileSync(join(d.dir, `seccomp.${arch}.bpf`)) },
+      ['/usr/bin/cat', join(data, 'file.txt')],
+      { bwrap: swapper },
+    );
     assert.ok(lstatSync(data).isSymbolicLink());
     assert.equal(r.stdout, 'SECRET from elsewhere', r.stderr);
   });
@@ -321,7 +427,12 @@ describe('launcher: a grant swapped for a link between check and mount', { skip,
     const marker = join(home, 'work', 'marker');
     const r = await launch(d.run, ['/usr/bin/touch', marker]);
     assert.equal(r.status, 125, r.stderr);
-    assert.match(r.stderr, new RegExp(`agent\\.run: ${data.replace(/[.]/g, '\\.')} changed after it was checked \\(it is now a symbolic link\\); nothing was mounted from it; the command did not run`));
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `agent\\.run: ${data.replace(/[.]/g, '\\.')} changed after it was checked \\(it is now a symbolic link\\); nothing was mounted from it; the command did not run`,
+      ),
+    );
     assert.ok(!existsSync(marker));
   });
 

@@ -67,9 +67,22 @@ export interface Seen {
 }
 
 export function parseSeen(line: string): Seen {
-  const kv = Object.fromEntries(line.trim().split(/\s+/).map((x) => x.split('=') as [string, string]));
+  const kv = Object.fromEntries(
+    line
+      .trim()
+      .split(/\s+/)
+      .map((x) => x.split('=') as [string, string]),
+  );
   const n = (k: string): number => Number(kv[k] ?? -1);
-  return { lexists: n('lexists') === 1, link: n('link') === 1, exists: n('exists') === 1, dir: n('dir') === 1, read: n('read'), write: n('write') === 1, exec: n('exec') };
+  return {
+    lexists: n('lexists') === 1,
+    link: n('link') === 1,
+    exists: n('exists') === 1,
+    dir: n('dir') === 1,
+    read: n('read'),
+    write: n('write') === 1,
+    exec: n('exec'),
+  };
 }
 
 /**
@@ -81,7 +94,12 @@ export function parseSeen(line: string): Seen {
  * model says it is absent: it shows nothing else); `privateTmp`, that it
  * lies inside TYBA's private tmpfs, where such a directory is writable.
  */
-export function disagreement(cell: Cell, seen: Seen, host: Node['kind'], ctx: { below: boolean; skeleton: number; privateTmp?: boolean }): string | undefined {
+export function disagreement(
+  cell: Cell,
+  seen: Seen,
+  host: Node['kind'],
+  ctx: { below: boolean; skeleton: number; privateTmp?: boolean },
+): string | undefined {
   const l = legend(cell);
   if (!seen.exists) {
     if (l === '—' || host === 'absent' || host === 'symlink') return undefined;
@@ -103,7 +121,8 @@ export function disagreement(cell: Cell, seen: Seen, host: Node['kind'], ctx: { 
       if (cell.read && seen.read < 0) return `unreadable, but the model says ${l}`;
       if (!cell.read && seen.read >= 0) return `readable, but the model says ${l}`;
       if (cell.write !== seen.write) return `${seen.write ? 'writable' : 'not writable'}, but the model says ${l}`;
-      if (!seen.dir && cell.exec !== (seen.exec === 1)) return `${seen.exec === 1 ? 'executable' : 'the kernel refuses to execute it (EACCES)'}, but the model says ${l}`;
+      if (!seen.dir && cell.exec !== (seen.exec === 1))
+        return `${seen.exec === 1 ? 'executable' : 'the kernel refuses to execute it (EACCES)'}, but the model says ${l}`;
       return undefined;
     }
     case 'refused':
@@ -132,7 +151,14 @@ export interface Artifact {
  * bwrap args, the seccomp filter, the in-sandbox step with the principal's
  * Landlock rules or `--no-landlock`): one line per path, or why it failed.
  */
-export function probeInSandbox(artifacts: readonly Artifact[], id: string, arch: string, probe: string, scratch: string, paths: readonly string[]): { lines: string[] } | { failure: string } {
+export function probeInSandbox(
+  artifacts: readonly Artifact[],
+  id: string,
+  arch: string,
+  probe: string,
+  scratch: string,
+  paths: readonly string[],
+): { lines: string[] } | { failure: string } {
   const step = join(repoRoot, 'dist', 'sandbox', `boxwright-sandbox.${arch}`);
   const bpf = artifacts.find((a) => a.name === `seccomp.${arch}.bpf`)!.content;
   const argsBytes = Buffer.from(artifacts.find((a) => a.name === `${id}.bwrap.args`)!.content);
@@ -141,8 +167,14 @@ export function probeInSandbox(artifacts: readonly Artifact[], id: string, arch:
   writeFileSync(join(dir, 'args'), argsBytes);
   writeFileSync(join(dir, 'bpf'), Buffer.from(bpf));
   const rules = artifacts.find((a) => a.name === `${id}.landlock`)?.content;
-  if (rules !== undefined) writeFileSync(join(dir, 'rules'), Buffer.concat([Buffer.from(rules), Buffer.from('fs\0execute,read_file\0/.boxwright-probe\0')]));
-  const fds = [openSync(join(dir, 'args'), 'r'), openSync(join(dir, 'bpf'), 'r'), openSync(step, 'r'), ...view.dataFds.map(() => openSync('/dev/null', 'r'))];
+  if (rules !== undefined)
+    writeFileSync(join(dir, 'rules'), Buffer.concat([Buffer.from(rules), Buffer.from('fs\0execute,read_file\0/.boxwright-probe\0')]));
+  const fds = [
+    openSync(join(dir, 'args'), 'r'),
+    openSync(join(dir, 'bpf'), 'r'),
+    openSync(step, 'r'),
+    ...view.dataFds.map(() => openSync('/dev/null', 'r')),
+  ];
   const rulesFd = 3 + fds.length;
   if (rules !== undefined) fds.push(openSync(join(dir, 'rules'), 'r'));
   let out: ReturnType<typeof spawnSync>;
@@ -150,18 +182,35 @@ export function probeInSandbox(artifacts: readonly Artifact[], id: string, arch:
     // The probe is bound before the view's own arguments; the view then remounts its root read-only, as it does for any command.
     const stepArgs = rules !== undefined ? ['--rules-fd', String(rulesFd)] : ['--no-landlock'];
     out = finished(
-      spawnSync('bwrap', ['--ro-bind', probe, '/.boxwright-probe', '--args', '3', '--', '/.boxwright/exec', ...stepArgs, '--', '/.boxwright-probe', ...paths], {
-        stdio: ['ignore', 'pipe', 'pipe', ...fds],
-        encoding: 'utf8',
-        timeout: WAIT_LIMIT_MS,
-      }),
+      spawnSync(
+        'bwrap',
+        [
+          '--ro-bind',
+          probe,
+          '/.boxwright-probe',
+          '--args',
+          '3',
+          '--',
+          '/.boxwright/exec',
+          ...stepArgs,
+          '--',
+          '/.boxwright-probe',
+          ...paths,
+        ],
+        {
+          stdio: ['ignore', 'pipe', 'pipe', ...fds],
+          encoding: 'utf8',
+          timeout: WAIT_LIMIT_MS,
+        },
+      ),
       'the probe under bubblewrap',
     );
   } finally {
     for (const fd of fds) closeSync(fd);
   }
   const lines = String(out.stdout).split('\n').filter(Boolean);
-  if (out.status !== 0 || lines.length !== paths.length) return { failure: `the probe exited ${out.status} with ${lines.length} of ${paths.length} lines: ${String(out.stderr).trim()}` };
+  if (out.status !== 0 || lines.length !== paths.length)
+    return { failure: `the probe exited ${out.status} with ${lines.length} of ${paths.length} lines: ${String(out.stderr).trim()}` };
   return { lines };
 }
 
@@ -178,10 +227,17 @@ export interface Disagreement {
  * target outside the tree. Returns the disagreements and how many paths
  * had a cell other than absent.
  */
-export function compareWithModel(pa: PrincipalAccess, nodes: readonly Node[], lines: readonly string[], external: (target: string) => Node['kind'] = () => 'absent'): { disagreements: Disagreement[]; granted: number } {
+export function compareWithModel(
+  pa: PrincipalAccess,
+  nodes: readonly Node[],
+  lines: readonly string[],
+  external: (target: string) => Node['kind'] = () => 'absent',
+): { disagreements: Disagreement[]; granted: number } {
   const disagreements: Disagreement[] = [];
   let granted = 0;
-  const denies = pa.grants.filter((ga) => ga.grant.access === 'deny' && ga.grant.path && ga.grant.facts.kind === 'dir').map((ga) => ga.grant.path!);
+  const denies = pa.grants
+    .filter((ga) => ga.grant.access === 'deny' && ga.grant.path && ga.grant.facts.kind === 'dir')
+    .map((ga) => ga.grant.path!);
   const mounts = pa.grants.filter((ga) => ga.grant.path && ga.effective.linux.kind === 'access').map((ga) => ga.grant.path!);
   const workspace = pa.principal.workspace?.path;
   const held = mounts.concat(workspace ? [workspace] : []);
@@ -194,16 +250,29 @@ export function compareWithModel(pa: PrincipalAccess, nodes: readonly Node[], li
       const cell = pa.effectiveAt(at, 'linux');
       const names = new Set(held.filter((m) => m.startsWith(at + '/')).map((m) => m.slice(at.length + 1).split('/')[0]));
       const skeleton = held.includes(at) || names.size ? names.size : -1;
-      const ctx = { below: denies.some((d) => at.startsWith(d + '/')), skeleton, privateTmp: privateTmp !== undefined && at.startsWith(privateTmp + '/') };
+      const ctx = {
+        below: denies.some((d) => at.startsWith(d + '/')),
+        skeleton,
+        privateTmp: privateTmp !== undefined && at.startsWith(privateTmp + '/'),
+      };
       const why = disagreement(cell, seen, host, ctx);
       if (why) disagreements.push({ path: node.path, why: what + why, seen: lines[k]! });
     };
     if (node.kind !== 'symlink') return check(node.path, node.kind, '');
     const shown = own.kind === 'access';
-    if (seen.lexists !== shown) disagreements.push({ path: node.path, why: `the link ${seen.lexists ? 'is' : 'is not'} in the view, but the model says ${legend(own)} at it`, seen: lines[k]! });
+    if (seen.lexists !== shown)
+      disagreements.push({
+        path: node.path,
+        why: `the link ${seen.lexists ? 'is' : 'is not'} in the view, but the model says ${legend(own)} at it`,
+        seen: lines[k]!,
+      });
     else if (shown) {
       const target = nodes.find((n) => n.path === node.target);
-      check(node.target, target && target.kind !== 'symlink' ? target.kind : target ? 'absent' : external(node.target), `followed to ${node.target}: `);
+      check(
+        node.target,
+        target && target.kind !== 'symlink' ? target.kind : target ? 'absent' : external(node.target),
+        `followed to ${node.target}: `,
+      );
     }
   });
   return { disagreements, granted };

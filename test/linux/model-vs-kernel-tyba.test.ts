@@ -36,7 +36,16 @@ import { compileConfig } from '../../app/cli/compile.js';
 import { configReader, type ConfigArgs } from '../../app/cli/options.js';
 import { hostArch } from '../../targets/linux/index.js';
 import { repoRoot } from '../helpers.js';
-import { buildProbe, compareWithModel, fuzzKnobs, probeInSandbox, skipFuzz, rand, type Node, type Rand } from './model-vs-kernel-support.js';
+import {
+  buildProbe,
+  compareWithModel,
+  fuzzKnobs,
+  probeInSandbox,
+  skipFuzz,
+  rand,
+  type Node,
+  type Rand,
+} from './model-vs-kernel-support.js';
 import secrets from '../../compiler/paths/secrets.json' with { type: 'json' };
 
 const arch = hostArch();
@@ -221,7 +230,8 @@ function makeReadAllow(r: Rand, s: Session): string[] {
     else if (x < 0.25) p = join(s.home, r.pick(['.config', '.docker', '.cargo', '.local']));
     else if (x < 0.3) p = r.chance(0.5) ? s.dataDir : join(s.dataDir, 'sessions.db');
     else if (x < 0.4) p = r.pick(dirs.filter((d) => d === s.worktree || d.startsWith(s.worktree + '/')));
-    else if (x < 0.5) p = r.pick(s.nodes).path; // a link, a missing name, anything
+    else if (x < 0.5)
+      p = r.pick(s.nodes).path; // a link, a missing name, anything
     else if (x < 0.8) p = r.pick(dirs);
     else p = r.pick(files);
     out.push(spelled(r, s, p));
@@ -250,7 +260,10 @@ interface Mismatch {
   seen: string;
 }
 
-describe('the model against the kernel for TYBA sessions: every path of a generated home, secrets included, probed under real bubblewrap', { skip, timeout: 600_000 }, () => {
+describe('the model against the kernel for TYBA sessions: every path of a generated home, secrets included, probed under real bubblewrap', {
+  skip,
+  timeout: 600_000,
+}, () => {
   it(`${runs} sessions from seed ${firstSeed}: the kernel gives each path what the model's Linux cell says, and no secret more`, async () => {
     assert.ok(!root.startsWith('/tmp/') && underTmp.startsWith('/tmp/'), `${root} outside /tmp, ${underTmp} under it`);
     const { probe, program } = buildProbe(root);
@@ -270,7 +283,13 @@ describe('the model against the kernel for TYBA sessions: every path of a genera
         const s = makeSession(r, top, program);
         const readAllow = makeReadAllow(r, s);
         const text = `[sandbox]\nread_allow = ${JSON.stringify(readAllow)}\n`;
-        const args: ConfigArgs = { fs: 'host', home: s.home, worktree: s.worktree, ...(s.agentDirs.length ? { 'agent-dir': s.agentDirs } : {}), ...(s.dataDirOption ? { 'tyba-data-dir': s.dataDirOption } : {}) };
+        const args: ConfigArgs = {
+          fs: 'host',
+          home: s.home,
+          worktree: s.worktree,
+          ...(s.agentDirs.length ? { 'agent-dir': s.agentDirs } : {}),
+          ...(s.dataDirOption ? { 'tyba-data-dir': s.dataDirOption } : {}),
+        };
         const options = `--home ${s.home} --worktree ${s.worktree}${s.agentDirs.map((a) => ` --agent-dir ${a}`).join('')}${s.dataDirOption ? ` --tyba-data-dir ${s.dataDirOption}` : ''}`;
         configs[seed] = `# ${options}\n${text}`;
         const check = configReader(args).check(Buffer.from(text), `seed-${seed}.toml`);
@@ -282,7 +301,14 @@ describe('the model against the kernel for TYBA sessions: every path of a genera
         const [pa] = check.model.principals;
         assert.ok(pa && pa.principal.id === 'agent', `seed ${seed}: a TYBA session has one principal, the agent`);
         const nodes: Node[] = [...s.nodes, { kind: 'dir', path: '/tmp' }];
-        const ran = probeInSandbox(outcome.artifacts, 'agent', arch!, probe, top, nodes.map((n) => n.path));
+        const ran = probeInSandbox(
+          outcome.artifacts,
+          'agent',
+          arch!,
+          probe,
+          top,
+          nodes.map((n) => n.path),
+        );
         if ('failure' in ran) {
           mismatches.push({ seed, path: '-', why: ran.failure, seen: '' });
           continue;
@@ -307,9 +333,15 @@ describe('the model against the kernel for TYBA sessions: every path of a genera
     const report = mismatches.map((m) => `seed ${m.seed} ${m.path}: ${m.why} [${m.seen}]`);
     const failing = [...new Set(mismatches.map((m) => m.seed))];
     for (const f of failing) report.push(`--- seed ${f} (BOXWRIGHT_FUZZ_SEED=${f} BOXWRIGHT_FUZZ_RUNS=1):\n${configs[f]}`);
-    process.stderr.write(`model-vs-kernel-tyba: ${runs} sessions, ${accepted} accepted on Linux, ${probed} paths probed (${granted} with a cell other than absent; ${secretsRead} secret files read, each where the model grants it; ${exposing} sessions warned of an exposed secret)\n`);
+    process.stderr.write(
+      `model-vs-kernel-tyba: ${runs} sessions, ${accepted} accepted on Linux, ${probed} paths probed (${granted} with a cell other than absent; ${secretsRead} secret files read, each where the model grants it; ${exposing} sessions warned of an exposed secret)\n`,
+    );
     if (report.length) process.stderr.write(report.join('\n') + '\n');
-    assert.equal(mismatches.length, 0, `${mismatches.length} mismatches in ${failing.length} sessions (seeds ${failing.join(' ')}), listed above`);
+    assert.equal(
+      mismatches.length,
+      0,
+      `${mismatches.length} mismatches in ${failing.length} sessions (seeds ${failing.join(' ')}), listed above`,
+    );
     // The generator must keep producing sessions Linux accepts, or the test checks nothing.
     assert.ok(accepted >= runs / 3, `only ${accepted} of ${runs} sessions were accepted on Linux`);
     assert.ok(granted >= accepted, `only ${granted} probed paths had any access`);

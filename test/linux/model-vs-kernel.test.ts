@@ -27,7 +27,16 @@ import { after, describe, it } from 'node:test';
 import { compileConfig } from '../../app/cli/compile.js';
 import { configReader } from '../../app/cli/options.js';
 import { hostArch } from '../../targets/linux/index.js';
-import { buildProbe, compareWithModel, fuzzKnobs, probeInSandbox, skipFuzz, rand, type Node, type Rand } from './model-vs-kernel-support.js';
+import {
+  buildProbe,
+  compareWithModel,
+  fuzzKnobs,
+  probeInSandbox,
+  skipFuzz,
+  rand,
+  type Node,
+  type Rand,
+} from './model-vs-kernel-support.js';
 
 const arch = hostArch();
 const skip = skipFuzz;
@@ -130,7 +139,16 @@ function makeFilesystem(r: Rand, nodes: readonly Node[], agent: boolean): Partia
   for (let i = 0; i < count; i++) {
     const list = r.pick<List>(['read', 'read', 'write', 'read_file', 'write_file', 'exec', 'deny', 'deny', 'list', 'metadata']);
     // The list's natural kind of path, and now and then any path (a file entry on a directory, a link, a missing one).
-    const natural = list === 'read_file' || list === 'write_file' ? files : list === 'exec' ? (r.chance(0.5) ? files : dirs) : r.chance(0.7) ? dirs : files;
+    const natural =
+      list === 'read_file' || list === 'write_file'
+        ? files
+        : list === 'exec'
+          ? r.chance(0.5)
+            ? files
+            : dirs
+          : r.chance(0.7)
+            ? dirs
+            : files;
     const path = r.chance(0.12) ? r.pick(any) : r.pick(natural.length ? natural : any);
     if (list === 'list' && !r.chance(0.25)) continue; // Linux refuses `list`: keep most configs accepted
     if (list === 'metadata' && (!agent || !r.chance(0.5))) continue; // a tool refuses `metadata`
@@ -151,8 +169,16 @@ type Filesystem = ReturnType<typeof makeFilesystem>;
 
 function toml(agent: Filesystem, tool: Filesystem | undefined, server: Filesystem | undefined): string {
   const table = (name: string, fs: Filesystem): string =>
-    `[${name}]\n` + Object.entries(fs).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join('\n') + '\n';
-  return table('agent.filesystem', agent) + (tool ? '\n' + table('tools.t.filesystem', tool) : '') + (server ? '\n[mcp_servers.m]\ncommand = "m"\n\n' + table('mcp_servers.m.filesystem', server) : '');
+    `[${name}]\n` +
+    Object.entries(fs)
+      .map(([k, v]) => `${k} = ${JSON.stringify(v)}`)
+      .join('\n') +
+    '\n';
+  return (
+    table('agent.filesystem', agent) +
+    (tool ? '\n' + table('tools.t.filesystem', tool) : '') +
+    (server ? '\n[mcp_servers.m]\ncommand = "m"\n\n' + table('mcp_servers.m.filesystem', server) : '')
+  );
 }
 
 const root = mkdtempSync(join(tmpdir(), 'boxwright-fuzz-'));
@@ -200,7 +226,14 @@ describe('the model against the kernel: every path of generated trees, probed un
         accepted++;
         for (const pa of check.model.principals) {
           const id = pa.principal.id;
-          const ran = probeInSandbox(outcome.artifacts, id, arch!, probe, top, nodes.map((n) => n.path));
+          const ran = probeInSandbox(
+            outcome.artifacts,
+            id,
+            arch!,
+            probe,
+            top,
+            nodes.map((n) => n.path),
+          );
           if ('failure' in ran) {
             mismatches.push({ seed, principal: id, path: '-', why: ran.failure, seen: '' });
             continue;
@@ -218,9 +251,15 @@ describe('the model against the kernel: every path of generated trees, probed un
     const report = mismatches.map((m) => `seed ${m.seed} ${m.principal} ${m.path}: ${m.why} [${m.seen}]`);
     const failing = [...new Set(mismatches.map((m) => m.seed))];
     for (const s of failing) report.push(`--- seed ${s} (BOXWRIGHT_FUZZ_SEED=${s} BOXWRIGHT_FUZZ_RUNS=1):\n${configs[s]}`);
-    process.stderr.write(`model-vs-kernel: ${runs} configs, ${accepted} accepted on Linux, ${probed} paths probed (${granted} with a cell other than absent)\n`);
+    process.stderr.write(
+      `model-vs-kernel: ${runs} configs, ${accepted} accepted on Linux, ${probed} paths probed (${granted} with a cell other than absent)\n`,
+    );
     if (report.length) process.stderr.write(report.join('\n') + '\n');
-    assert.equal(mismatches.length, 0, `${mismatches.length} mismatches in ${failing.length} configs (seeds ${failing.join(' ')}), listed above`);
+    assert.equal(
+      mismatches.length,
+      0,
+      `${mismatches.length} mismatches in ${failing.length} configs (seeds ${failing.join(' ')}), listed above`,
+    );
     // The generator must keep producing configs Linux accepts, or the test checks nothing.
     assert.ok(accepted >= runs / 4, `only ${accepted} of ${runs} configs were accepted on Linux`);
     assert.ok(granted >= accepted, `only ${granted} probed paths had any access`);

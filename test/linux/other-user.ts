@@ -49,7 +49,9 @@ export function assertReachable(uid: number, paths: Readonly<Record<string, stri
   for (const [what, path] of Object.entries(paths)) {
     const blocked = blockingDirectory(path, uid);
     if (blocked !== undefined)
-      throw new Error(`uid ${uid} cannot reach ${what} (${path}): it cannot enter ${blocked} (mode ${(statSync(blocked).mode & 0o777).toString(8)}); put it where other users can (TMPDIR for the tests' scratch, Node.js installed system-wide)`);
+      throw new Error(
+        `uid ${uid} cannot reach ${what} (${path}): it cannot enter ${blocked} (mode ${(statSync(blocked).mode & 0o777).toString(8)}); put it where other users can (TMPDIR for the tests' scratch, Node.js installed system-wide)`,
+      );
   }
 }
 
@@ -65,10 +67,11 @@ export function boxwrightFor(uid: number): string {
     dir = mkdtempSync(join(tmpdir(), `boxwright-install-for-${uid}-`));
     installs.set(uid, dir);
     const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { files: string[] };
-    for (const f of ['package.json', ...manifest.files]) if (existsSync(join(repoRoot, f))) cpSync(join(repoRoot, f), join(dir, f), { recursive: true });
+    for (const f of ['package.json', ...manifest.files])
+      if (existsSync(join(repoRoot, f))) cpSync(join(repoRoot, f), join(dir, f), { recursive: true });
     openToAll(dir);
   }
   const bin = join(dir, 'bin', 'boxwright.cjs');
-  assertReachable(uid, { 'the copy of boxwright': bin, 'node': process.execPath });
+  assertReachable(uid, { 'the copy of boxwright': bin, node: process.execPath });
   return bin;
 }

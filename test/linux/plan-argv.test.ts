@@ -29,9 +29,11 @@ const argvOf = (outcome: Compiled, id: string): string[] => {
   const a = outcome.artifacts.find((x) => x.name === `${id}.bwrap.args`)!.content;
   return parseArgsFile(typeof a === 'string' ? Buffer.from(a) : a);
 };
-const planOf = (outcome: Compiled, id: string) => linuxPlan(outcome.check.model.principals.find((p) => p.principal.id === id)!, linuxPlanOptions(outcome.check.ir, undefined));
+const planOf = (outcome: Compiled, id: string) =>
+  linuxPlan(outcome.check.model.principals.find((p) => p.principal.id === id)!, linuxPlanOptions(outcome.check.ir, undefined));
 /** A mount read back, as the run view holds it (no descriptor number); the in-sandbox step is the launcher's, not the view's. */
-const asView = (ops: readonly ReadMount[]): ViewMount[] => ops.filter((o) => o.path !== SANDBOX_EXEC_PATH).map((o) => (o.kind === 'empty-file' ? { kind: o.kind, path: o.path } : o));
+const asView = (ops: readonly ReadMount[]): ViewMount[] =>
+  ops.filter((o) => o.path !== SANDBOX_EXEC_PATH).map((o) => (o.kind === 'empty-file' ? { kind: o.kind, path: o.path } : o));
 const readBack = (argv: readonly string[]): RunView => {
   const v = viewFromArgv(argv);
   return { mounts: asView(v.ops), ...(v.chdir !== undefined ? { chdir: v.chdir } : {}) };
@@ -49,14 +51,20 @@ describe('linux plan: the argv of every example is its plan spelled', () => {
         assert.deepEqual(readBack(argv), runView(plan), `${id}: what bubblewrap mounts is what the plan says`);
         const read = viewFromArgv(argv);
         const covers = plan.mounts.filter((m) => m.kind === 'empty-file').map((m) => m.path);
-        assert.deepEqual(read.ops.filter((o) => o.kind === 'empty-file').map((o) => o.path), covers, `${id}: one empty-file descriptor per planned cover`);
+        assert.deepEqual(
+          read.ops.filter((o) => o.kind === 'empty-file').map((o) => o.path),
+          covers,
+          `${id}: one empty-file descriptor per planned cover`,
+        );
         assert.equal(read.dataFds.length, covers.length);
       }
     });
   }
 });
 
-describe('linux plan: the C launcher\'s argv rewrite holds to the plan', { skip: requireOrSkip(!!cc, 'a C compiler (gcc: the launcher\'s bwrap-argv.c)') }, () => {
+describe("linux plan: the C launcher's argv rewrite holds to the plan", {
+  skip: requireOrSkip(!!cc, "a C compiler (gcc: the launcher's bwrap-argv.c)"),
+}, () => {
   let home = '';
   let driver: RewriteDriver;
   let outcome: Compiled;
@@ -98,7 +106,8 @@ describe('linux plan: the C launcher\'s argv rewrite holds to the plan', { skip:
       for (const { option, operands } of split) {
         assert.ok(option !== '--bind' && option !== '--ro-bind', `${id}: ${option} ${operands[0]}: binds by path left in the run's argv`);
         if (option === '--bind-fd' || option === '--ro-bind-fd') {
-          if (operands[1] === SANDBOX_EXEC_PATH) assert.match(operands[0]!, /^fd:.*rewrite-argv$/, 'the in-sandbox step: the launcher\'s own file');
+          if (operands[1] === SANDBOX_EXEC_PATH)
+            assert.match(operands[0]!, /^fd:.*rewrite-argv$/, "the in-sandbox step: the launcher's own file");
           else assert.equal(operands[0], `fd:${operands[1]}`, `${id}: the descriptor bound at ${operands[1]} is that very path`);
         }
         if (option === '--ro-bind-data') assert.equal(operands[0], 'fd:/dev/null', `${id}: the cover of ${operands[1]} is empty`);
@@ -106,13 +115,23 @@ describe('linux plan: the C launcher\'s argv rewrite holds to the plan', { skip:
       }
       assert.equal(split.filter((s) => s.option === '--seccomp').length, 1);
       const exec = split.findIndex((s) => s.operands[1] === SANDBOX_EXEC_PATH);
-      assert.ok(exec > 0 && split[exec - 1]!.option !== '--perms', 'a bind takes no --perms: the compiled one before the in-sandbox step goes');
+      assert.ok(
+        exec > 0 && split[exec - 1]!.option !== '--perms',
+        'a bind takes no --perms: the compiled one before the in-sandbox step goes',
+      );
       assert.deepEqual(readBack(r.argv), runView(plan), `${id}: the launcher mounts what the plan says`);
       assert.ok(plan.mounts.some((m) => m.kind === 'bind' && m.write) || id !== 'agent', 'the lab has a writable bind');
     }
     const agent = planOf(outcome, 'agent');
-    for (const kind of ['bind', 'empty-file', 'empty-dir', 'symlink'] as const) assert.ok(agent.mounts.some((m) => m.kind === kind), `the lab plans a ${kind}`);
-    assert.ok(planOf(outcome, 'tool.fmt').mounts.some((m) => m.kind === 'dir'), 'the lab plans a created workspace');
+    for (const kind of ['bind', 'empty-file', 'empty-dir', 'symlink'] as const)
+      assert.ok(
+        agent.mounts.some((m) => m.kind === kind),
+        `the lab plans a ${kind}`,
+      );
+    assert.ok(
+      planOf(outcome, 'tool.fmt').mounts.some((m) => m.kind === 'dir'),
+      'the lab plans a created workspace',
+    );
   });
 
   it('its own checks refuse what no plan spells: an option that reads a descriptor, an unknown option, a truncated one', () => {

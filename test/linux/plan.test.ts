@@ -28,7 +28,7 @@ async function compile(entries: Record<string, unknown>, text: string): Promise<
 }
 const planOf = (o: Ok, pa: PrincipalAccess) => linuxPlan(pa, linuxPlanOptions(o.check.ir, undefined));
 
-describe('linux plan: one decision, the model\'s', () => {
+describe("linux plan: one decision, the model's", () => {
   it('a deny inside a deny no mount shows is absent, in the model and the plan: no cover, no directories made for one', async () => {
     // Before: the model said `empty` at ~/t/d0/d0 (the read of ~/t/d0 above it), though that read is inside the deny of ~/t and not mounted.
     const { o, agent } = await compile(
@@ -37,8 +37,14 @@ describe('linux plan: one decision, the model\'s', () => {
     );
     assert.equal(agent.effectiveAt('/home/u/t/d0/d0', 'linux').kind, 'absent');
     const plan = planOf(o, agent);
-    assert.ok(!plan.mounts.some((m) => m.path.startsWith('/home/u')), JSON.stringify(plan.mounts.filter((m) => m.path.startsWith('/home/u'))));
-    assert.deepEqual(plan.notes.filter((n) => n.path === '/home/u/t/d0/d0').map((n) => ('fact' in n ? n.fact.why.kind : 'refused')), ['not-in-view']);
+    assert.ok(
+      !plan.mounts.some((m) => m.path.startsWith('/home/u')),
+      JSON.stringify(plan.mounts.filter((m) => m.path.startsWith('/home/u'))),
+    );
+    assert.deepEqual(
+      plan.notes.filter((n) => n.path === '/home/u/t/d0/d0').map((n) => ('fact' in n ? n.fact.why.kind : 'refused')),
+      ['not-in-view'],
+    );
   });
 
   it('a deny inside a covered deny stays inside its cover: one cover, the inner deny noted', async () => {
@@ -47,17 +53,26 @@ describe('linux plan: one decision, the model\'s', () => {
       '[agent.filesystem]\nread = ["/usr", "~/p"]\ndeny = ["~/p/t", "~/p/t/d0"]\n',
     );
     const plan = planOf(o, agent);
-    assert.deepEqual(plan.mounts.filter((m) => m.kind === 'empty-dir').map((m) => m.path), ['/home/u/p/t']);
-    assert.deepEqual(plan.notes.filter((n) => n.path === '/home/u/p/t/d0').map((n) => ('fact' in n ? n.fact.why.kind : 'refused')), ['inside-denied-directory']);
+    assert.deepEqual(
+      plan.mounts.filter((m) => m.kind === 'empty-dir').map((m) => m.path),
+      ['/home/u/p/t'],
+    );
+    assert.deepEqual(
+      plan.notes.filter((n) => n.path === '/home/u/p/t/d0').map((n) => ('fact' in n ? n.fact.why.kind : 'refused')),
+      ['inside-denied-directory'],
+    );
   });
 
   it('a deny inside a read of /proc is covered where the model says empty (before: no cover, and the file was readable)', async () => {
-    const { o, agent } = await compile({ '/proc/version': 'file', '/usr/bin/sh': 'file' }, '[agent.filesystem]\nread = ["/usr", "/proc"]\ndeny = ["/proc/version"]\n');
+    const { o, agent } = await compile(
+      { '/proc/version': 'file', '/usr/bin/sh': 'file' },
+      '[agent.filesystem]\nread = ["/usr", "/proc"]\ndeny = ["/proc/version"]\n',
+    );
     assert.equal(agent.effectiveAt('/proc/version', 'linux').kind, 'empty');
     assert.ok(planOf(o, agent).mounts.some((m) => m.kind === 'empty-file' && m.path === '/proc/version'));
   });
 
-  it('every example: a cover exactly where the model\'s cell is empty, of the kind its empty-cover fact says', async () => {
+  it("every example: a cover exactly where the model's cell is empty, of the kind its empty-cover fact says", async () => {
     for (const name of exampleNames) {
       const o = await compileExample(name, 'linux');
       if (!o.ok) continue;
@@ -71,8 +86,13 @@ describe('linux plan: one decision, the model\'s', () => {
           const note = ga.notes.linux;
           if (cell.kind === 'empty' && !inside(ga.grant.path)) {
             assert.ok(note?.kind === 'empty-cover', `${name} ${pa.principal.id} ${ga.grant.path}: the model says how`);
-            assert.equal(covers.get(ga.grant.path), note.of === 'file' ? 'empty-file' : 'empty-dir', `${name} ${pa.principal.id} ${ga.grant.path}`);
-          } else assert.ok(!covers.has(ga.grant.path), `${name} ${pa.principal.id} ${ga.grant.path}: covered, but the model says ${cell.kind}`);
+            assert.equal(
+              covers.get(ga.grant.path),
+              note.of === 'file' ? 'empty-file' : 'empty-dir',
+              `${name} ${pa.principal.id} ${ga.grant.path}`,
+            );
+          } else
+            assert.ok(!covers.has(ga.grant.path), `${name} ${pa.principal.id} ${ga.grant.path}: covered, but the model says ${cell.kind}`);
         }
       }
     }

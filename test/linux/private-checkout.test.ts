@@ -31,16 +31,27 @@ describe('the tests that run as another user, from a checkout under a 0700 direc
   before(() => {
     parent = mkdtempSync(join(tmpdir(), 'boxwright-private-'));
     checkout = join(parent, 'boxwright');
-    for (const f of ['package.json', 'bin', 'dist', join('test', 'linux', 'hostile', 'probes')]) cpSync(join(repoRoot, f), join(checkout, f), { recursive: true });
+    for (const f of ['package.json', 'bin', 'dist', join('test', 'linux', 'hostile', 'probes')])
+      cpSync(join(repoRoot, f), join(checkout, f), { recursive: true });
     mkdirSync(join(checkout, 'node_modules'));
     // The packages the compiled tests import, as in the checkout (Node resolves through the links).
-    for (const e of readdirSync(join(repoRoot, 'node_modules'))) symlinkSync(join(repoRoot, 'node_modules', e), join(checkout, 'node_modules', e));
+    for (const e of readdirSync(join(repoRoot, 'node_modules')))
+      symlinkSync(join(repoRoot, 'node_modules', e), join(checkout, 'node_modules', e));
   });
   after(() => rmSync(parent, { recursive: true, force: true }));
 
-  it('control: the directory is 0700, and uid 65534 cannot run the checkout\'s own bin/boxwright.cjs', () => {
+  it("control: the directory is 0700, and uid 65534 cannot run the checkout's own bin/boxwright.cjs", () => {
     assert.equal(statSync(parent).mode & 0o777, 0o700);
-    const r = finished(spawnSync(process.execPath, [join(checkout, 'bin', 'boxwright.cjs'), '--version'], { cwd: '/', uid: NOBODY, gid: NOBODY, encoding: 'utf8', timeout: WAIT_LIMIT_MS }), 'uid 65534 running the copy\'s bin/boxwright.cjs');
+    const r = finished(
+      spawnSync(process.execPath, [join(checkout, 'bin', 'boxwright.cjs'), '--version'], {
+        cwd: '/',
+        uid: NOBODY,
+        gid: NOBODY,
+        encoding: 'utf8',
+        timeout: WAIT_LIMIT_MS,
+      }),
+      "uid 65534 running the copy's bin/boxwright.cjs",
+    );
     assert.notEqual(r.status, 0, r.stdout);
     assert.match(r.stderr, /Cannot find module|EACCES|permission denied/i);
   });
@@ -49,7 +60,11 @@ describe('the tests that run as another user, from a checkout under a 0700 direc
     assert.ok(files.length >= 6, `only ${files.length} test files run something as another user: ${files.join(', ')}`);
     // Without NODE_TEST_CONTEXT, which makes a nested `node --test` decline to run files.
     const env = { ...process.env, NODE_TEST_CONTEXT: undefined };
-    const child = spawn(process.execPath, ['--test', '--test-reporter=tap', `--test-name-pattern=${PATTERN}`, ...files], { cwd: checkout, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--test', '--test-reporter=tap', `--test-name-pattern=${PATTERN}`, ...files], {
+      cwd: checkout,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -60,7 +75,9 @@ describe('the tests that run as another user, from a checkout under a 0700 direc
       () => child.kill('SIGKILL'),
     );
     const passed = [...out.matchAll(/^\s*ok \d+ - (.*)$/gm)].map((m) => m[1]!).filter((n) => n.includes(PATTERN) && !/# SKIP/.test(n));
-    const skippedOtherwise = [...out.matchAll(/^\s*ok \d+ - .*# SKIP(.*)$/gm)].map((m) => m[1]!.trim()).filter((why) => why !== 'test name does not match pattern');
+    const skippedOtherwise = [...out.matchAll(/^\s*ok \d+ - .*# SKIP(.*)$/gm)]
+      .map((m) => m[1]!.trim())
+      .filter((why) => why !== 'test name does not match pattern');
     assert.deepEqual(skippedOtherwise, [], out);
     assert.match(out, /^# fail 0$/m, out);
     assert.equal(status, 0, out);

@@ -13,7 +13,9 @@ import { onPath } from './support.js';
 
 export const cc = onPath('gcc') ?? onPath('cc');
 
-export type Rewritten = { readonly ok: true; readonly argv: readonly string[] } | { readonly ok: false; readonly changed: boolean; readonly message: string };
+export type Rewritten =
+  | { readonly ok: true; readonly argv: readonly string[] }
+  | { readonly ok: false; readonly changed: boolean; readonly message: string };
 
 export interface RewriteDriver {
   rewrite(argv: readonly string[]): Rewritten;
@@ -25,7 +27,18 @@ export function rewriteDriver(): RewriteDriver {
   const dir = mkdtempSync(join(tmpdir(), 'boxwright-rewrite-'));
   const launcher = join(repoRoot, 'targets', 'linux', 'launcher');
   const exe = join(dir, 'rewrite-argv');
-  execFileSync(cc!, ['-O1', '-Wall', '-Wextra', '-Werror', '-I', launcher, '-o', exe, join(repoRoot, 'test', 'linux', 'rewrite-argv.c'), join(launcher, 'bwrap-argv.c')]);
+  execFileSync(cc!, [
+    '-O1',
+    '-Wall',
+    '-Wextra',
+    '-Werror',
+    '-I',
+    launcher,
+    '-o',
+    exe,
+    join(repoRoot, 'test', 'linux', 'rewrite-argv.c'),
+    join(launcher, 'bwrap-argv.c'),
+  ]);
   let n = 0;
   return {
     rewrite(argv) {

@@ -4,7 +4,19 @@
 // they were; anything else and the run checks again — and refuses what the
 // check refuses, the command never running (a marker file proves it).
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -22,7 +34,12 @@ describe('boxwright run: the cache and its fast path', { skip, concurrency: 1 },
   let config = '';
   let n = 0;
   const marker = (): string => join(home, 'p', 'out', `ran-${++n}`);
-  const run = (cfg: string, cmd: readonly string[], env: Record<string, string> = {}, options: readonly string[] = ['--home', home]): Promise<Outcome> =>
+  const run = (
+    cfg: string,
+    cmd: readonly string[],
+    env: Record<string, string> = {},
+    options: readonly string[] = ['--home', home],
+  ): Promise<Outcome> =>
     boxwright(['run', cfg, ...options, '--fs', 'host', '-v', '--', ...cmd], { env: { XDG_CACHE_HOME: cache, ...env } });
   /** The entry directory of `cfg` (the one whose entry.json names it), or undefined. */
   const entryOf = (cfg: string): string | undefined =>
@@ -121,7 +138,10 @@ describe('boxwright run: the cache and its fast path', { skip, concurrency: 1 },
     const dirs = entries().map((e) => join(cache, 'boxwright', 'run', e));
     const dir = dirs.find((d) => readFileSync(join(d, 'entry.json'), 'utf8').includes(cfg))!;
     // A writable bind of the whole home, written into the cached argv.
-    const args = readFileSync(join(dir, 'agent.bwrap.args'), 'utf8').replace(`--ro-bind\0${join(home, 'p')}\0${join(home, 'p')}\0`, `--bind\0${home}\0${home}\0`);
+    const args = readFileSync(join(dir, 'agent.bwrap.args'), 'utf8').replace(
+      `--ro-bind\0${join(home, 'p')}\0${join(home, 'p')}\0`,
+      `--bind\0${home}\0${home}\0`,
+    );
     writeFileSync(join(dir, 'agent.bwrap.args'), args);
     const r = await run(cfg, ['/usr/bin/dash', '-c', `echo pwned > ${join(home, 'p', 'note')}`]);
     assert.match(r.stderr, /the cached sandbox is not used: agent\.bwrap\.args changed since it was written/);
@@ -151,10 +171,14 @@ describe('boxwright run: the cache and its fast path', { skip, concurrency: 1 },
     // The cache itself is a host-trusted path, bound read-only inside the write tree; the writable bind above it still means no entry.
     assert.match(r.stderr, new RegExp(`"--ro-bind-fd" "\\d+" "${join(cache, 'boxwright')}"`));
     assert.match(r.stderr, new RegExp(`no cache entry: agent's mounts make ${cache} writable, which holds the cache`));
-    assert.ok(!readdirSync(join(cache, 'boxwright', 'run')).some((e) => readFileSync(join(cache, 'boxwright', 'run', e, 'entry.json'), 'utf8').includes(cfg)));
+    assert.ok(
+      !readdirSync(join(cache, 'boxwright', 'run')).some((e) =>
+        readFileSync(join(cache, 'boxwright', 'run', e, 'entry.json'), 'utf8').includes(cfg),
+      ),
+    );
   });
 
-  it("a changed kernel fact (the Landlock ABI recorded this boot) is checked again", async () => {
+  it('a changed kernel fact (the Landlock ABI recorded this boot) is checked again', async () => {
     const cfg = join(home, 'abi.toml');
     writeFileSync(cfg, text());
     assert.equal((await run(cfg, ['/usr/bin/cat', join(home, 'p', 'note')])).status, 0);
@@ -176,13 +200,37 @@ describe('boxwright run: the cache and its fast path', { skip, concurrency: 1 },
     assert.equal((await run(cfg, cat)).status, 0);
     const tampers: readonly (readonly [string, (e: Record<string, unknown>) => string, RegExp])[] = [
       ['not JSON', (e) => JSON.stringify(e).slice(0, 40), /entry\.json is not JSON/],
-      ['facts: null', (e) => JSON.stringify({ ...e, facts: null }), /entry\.json is not an entry this boxwright wrote: facts is not an object/],
-      ['facts.lookups: a string', (e) => JSON.stringify({ ...e, facts: { ...(e['facts'] as object), lookups: 'x' } }), /facts\.lookups is not a list/],
-      ['a lookup of an unknown kind', (e) => JSON.stringify({ ...e, facts: { ...(e['facts'] as object), lookups: [['/usr', { kind: 'weird' }]] } }), /an unknown kind "weird"/],
+      [
+        'facts: null',
+        (e) => JSON.stringify({ ...e, facts: null }),
+        /entry\.json is not an entry this boxwright wrote: facts is not an object/,
+      ],
+      [
+        'facts.lookups: a string',
+        (e) => JSON.stringify({ ...e, facts: { ...(e['facts'] as object), lookups: 'x' } }),
+        /facts\.lookups is not a list/,
+      ],
+      [
+        'a lookup of an unknown kind',
+        (e) => JSON.stringify({ ...e, facts: { ...(e['facts'] as object), lookups: [['/usr', { kind: 'weird' }]] } }),
+        /an unknown kind "weird"/,
+      ],
       ['files: a list', (e) => JSON.stringify({ ...e, files: [] }), /files is not an object/],
       ['principals: a string', (e) => JSON.stringify({ ...e, principals: 'agent' }), /principals is not a list of ids/],
-      ['a stamp without ctime', (e) => JSON.stringify({ ...e, files: { ...(e['files'] as object), 'agent.run': { ino: 1, size: 1, mtimeMs: 1 } } }), /files\.agent\.run is not a stamp/],
-      ['a file left out of files', (e) => JSON.stringify({ ...e, files: Object.fromEntries(Object.entries(e['files'] as object).filter(([n]) => n !== 'agent.bwrap.args')) }), /are not the ones its entry\.json names/],
+      [
+        'a stamp without ctime',
+        (e) => JSON.stringify({ ...e, files: { ...(e['files'] as object), 'agent.run': { ino: 1, size: 1, mtimeMs: 1 } } }),
+        /files\.agent\.run is not a stamp/,
+      ],
+      [
+        'a file left out of files',
+        (e) =>
+          JSON.stringify({
+            ...e,
+            files: Object.fromEntries(Object.entries(e['files'] as object).filter(([n]) => n !== 'agent.bwrap.args')),
+          }),
+        /are not the ones its entry\.json names/,
+      ],
       ['another format', (e) => JSON.stringify({ ...e, format: 1 }), new RegExp(`format 1, not ${ENTRY_FORMAT}`)],
     ];
     for (const [what, tamper, why] of tampers) {
@@ -200,7 +248,7 @@ describe('boxwright run: the cache and its fast path', { skip, concurrency: 1 },
     }
   });
 
-  it('a file added beside the entry\'s files is not a hit', async () => {
+  it("a file added beside the entry's files is not a hit", async () => {
     const cfg = join(home, 'extra.toml');
     writeFileSync(cfg, text());
     assert.equal((await run(cfg, ['/usr/bin/cat', join(home, 'p', 'note')])).status, 0);
@@ -282,7 +330,7 @@ describe('boxwright run: the cache and its fast path', { skip, concurrency: 1 },
     assert.equal(there.stdout, 'the other home\n');
     assert.doesNotMatch(there.stderr, CACHED, 'another --home is its own entry');
     const here = await run(cfg, ['/usr/bin/cat', join(other, 'p', 'note')]);
-    assert.notEqual(here.status, 0, 'the first home\'s sandbox holds no other-home/p');
+    assert.notEqual(here.status, 0, "the first home's sandbox holds no other-home/p");
     assert.match(here.stderr, CACHED);
   });
 });
@@ -308,10 +356,25 @@ describe('the cache key: every option that reaches the compile', () => {
   it('changes with each of them, and with the config, the bubblewrap resolved and the version; not with the command, -v, --pass-env or --pass-fd', () => {
     const key = (r: RunRequest, sha = 'a'.repeat(64), bwrap = '/usr/bin/bwrap'): string => cacheKey(cacheInputs(r, sha, bwrap));
     const base = key(req);
-    const others: Partial<RunRequest>[] = [{ config: '/d.toml' }, { home: '/g' }, { dialect: 'tyba' }, { worktree: '/w' }, { tybaDataDir: '/t' }, { agentDirs: ['/a'] }, { gatewaySocket: '/g.sock' }, { landlock: false }];
-    const keys = new Set([base, key(req, 'b'.repeat(64)), key(req, 'a'.repeat(64), '/opt/bwrap'), ...others.map((o) => key({ ...req, ...o }))]);
+    const others: Partial<RunRequest>[] = [
+      { config: '/d.toml' },
+      { home: '/g' },
+      { dialect: 'tyba' },
+      { worktree: '/w' },
+      { tybaDataDir: '/t' },
+      { agentDirs: ['/a'] },
+      { gatewaySocket: '/g.sock' },
+      { landlock: false },
+    ];
+    const keys = new Set([
+      base,
+      key(req, 'b'.repeat(64)),
+      key(req, 'a'.repeat(64), '/opt/bwrap'),
+      ...others.map((o) => key({ ...req, ...o })),
+    ]);
     assert.equal(keys.size, 3 + others.length, "each option, the config's digest and the bubblewrap give their own key");
-    for (const same of [{ command: ['false'] }, { verbose: true }, { passEnv: ['X'] }, { passFds: [5] }, { principal: 'tool.x' }]) assert.equal(key({ ...req, ...same }), base, JSON.stringify(same));
+    for (const same of [{ command: ['false'] }, { verbose: true }, { passEnv: ['X'] }, { passFds: [5] }, { principal: 'tool.x' }])
+      assert.equal(key({ ...req, ...same }), base, JSON.stringify(same));
     const inputs = cacheInputs(req, 'a'.repeat(64), '/usr/bin/bwrap');
     assert.notEqual(cacheKey({ ...inputs, version: `${inputs.version}-other` }), base, 'the version is part of the key');
     assert.notEqual(cacheKey({ ...inputs, boxwright: '/elsewhere' }), base, "boxwright's package directory is part of the key");
@@ -323,13 +386,25 @@ describe('the cache key: every option that reaches the compile', () => {
       inputs: cacheInputs(req, 'a'.repeat(64), '/usr/bin/bwrap'),
       worktree: null,
       principals: ['agent'],
-      facts: { lookups: [['/usr', { kind: 'dir' }], ['/l', { kind: 'symlink', target: '/x' }]], executable: [['/usr/bin/true', 'yes']], landlockAbi: 6, children: [['/p', [{ name: '.git', dir: true }]]], texts: [['/p/.git', null]] },
+      facts: {
+        lookups: [
+          ['/usr', { kind: 'dir' }],
+          ['/l', { kind: 'symlink', target: '/x' }],
+        ],
+        executable: [['/usr/bin/true', 'yes']],
+        landlockAbi: 6,
+        children: [['/p', [{ name: '.git', dir: true }]]],
+        texts: [['/p/.git', null]],
+      },
       files: { 'agent.run': { ino: 1, size: 2, mtimeMs: 3.5, ctimeMs: 4 } },
     };
     assert.equal(entryProblem(JSON.parse(JSON.stringify(good))), undefined);
     assert.match(entryProblem(null)!, /not an object/);
     assert.match(entryProblem({ ...good, facts: null })!, /facts is not an object/);
-    assert.match(entryProblem({ ...good, facts: { ...good.facts, lookups: [['/l', { kind: 'symlink' }]] } })!, /a symlink without a target/);
+    assert.match(
+      entryProblem({ ...good, facts: { ...good.facts, lookups: [['/l', { kind: 'symlink' }]] } })!,
+      /a symlink without a target/,
+    );
     assert.match(entryProblem({ ...good, facts: { ...good.facts, executable: [['/x', 'maybe']] } })!, /facts\.executable/);
     assert.match(entryProblem({ ...good, facts: { ...good.facts, landlockAbi: -1 } })!, /landlockAbi/);
     assert.match(entryProblem({ ...good, facts: { ...good.facts, sockets: { scopes: '/' } } })!, /facts\.sockets/);
@@ -345,7 +420,7 @@ describe('run cache: the artifacts are asked too, not only the model', () => {
   // What a workload could do if a plan gave more than the model's cells say:
   // a writable bind of the cache (or above or below it) in any principal's
   // plan means no entry, whatever the cells say.
-  it('a writable bind of the cache, of a directory above it or below it in a principal\'s plan: no entry; a read-only one, or none: cacheable', async () => {
+  it("a writable bind of the cache, of a directory above it or below it in a principal's plan: no entry; a read-only one, or none: cacheable", async () => {
     const home = realpathSync(mkdtempSync(join(tmpdir(), 'boxwright-cache-argv-')));
     const saved = process.env['XDG_CACHE_HOME'];
     try {
@@ -363,7 +438,11 @@ describe('run cache: the artifacts are asked too, not only the model', () => {
       // What cacheRefusal asks of each principal's plan: a writable bind at, above or below the cache.
       const bind = (path: string, write: boolean) => [{ kind: 'bind' as const, path, write }];
       for (const path of [root, join(home, 'cache'), join(root, 'run')]) {
-        assert.match(writableNear(root, 'agent', bind(path, true))!, new RegExp(`agent's mounts make ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} writable, which holds the cache`), path);
+        assert.match(
+          writableNear(root, 'agent', bind(path, true))!,
+          new RegExp(`agent's mounts make ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} writable, which holds the cache`),
+          path,
+        );
         assert.equal(writableNear(root, 'agent', bind(path, false)), undefined, `--ro-bind ${path}`);
       }
       assert.equal(writableNear(root, 'agent', bind(join(home, 'elsewhere'), true)), undefined, 'a writable bind beside the cache');

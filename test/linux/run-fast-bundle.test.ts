@@ -15,7 +15,9 @@ import { repoRoot } from '../helpers.js';
 
 interface Metafile {
   readonly inputs: Readonly<Record<string, unknown>>;
-  readonly outputs: Readonly<Record<string, { readonly bytes: number; readonly inputs: Readonly<Record<string, { readonly bytesInOutput: number }>> }>>;
+  readonly outputs: Readonly<
+    Record<string, { readonly bytes: number; readonly inputs: Readonly<Record<string, { readonly bytesInOutput: number }>> }>
+  >;
 }
 interface Bundles {
   readonly buildBundles: (root: string, outDir: string, options?: { readable?: boolean }) => Promise<Record<string, Metafile>>;
@@ -61,7 +63,14 @@ describe('dist/cli/run-fast.cjs', () => {
       );
     }
     // What it is for is there: a broken build that bundles nothing would pass the above.
-    for (const f of ['dist/app/cli/run-fast.js', 'dist/app/sandbox/run-cache.js', 'dist/app/sandbox/spawn.js', 'dist/targets/linux/view.js', 'dist/compiler/paths/host.js']) assert.ok(held.includes(f), `run-fast.cjs holds ${f}`);
+    for (const f of [
+      'dist/app/cli/run-fast.js',
+      'dist/app/sandbox/run-cache.js',
+      'dist/app/sandbox/spawn.js',
+      'dist/targets/linux/view.js',
+      'dist/compiler/paths/host.js',
+    ])
+      assert.ok(held.includes(f), `run-fast.cjs holds ${f}`);
     // And it stays small: the full CLI is ~1 MB; the fast path was 35–39 KB when this was written, 66 KB once it
     // replayed the host-trusted facts (issue 21 part A: their data file is 7 KB of it) and resolved bubblewrap as
     // the full path does (part B).

@@ -42,7 +42,8 @@ describe('run: the missing file named, and grants that work as printed', { skip,
     for (const [k, v] of Object.entries(b) as [keyof Lists, string[]][]) out[k] = [...new Set([...(out[k] ?? []), ...v])];
     return out;
   };
-  const run = (cfg: string, cmd: readonly string[], env: Record<string, string> = {}): Promise<Outcome> => boxwright(['run', cfg, '--home', home, '--fs', 'host', '--', ...cmd], { env: { BOXWRIGHT_RUN_CACHE: 'off', ...env } });
+  const run = (cfg: string, cmd: readonly string[], env: Record<string, string> = {}): Promise<Outcome> =>
+    boxwright(['run', cfg, '--home', home, '--fs', 'host', '--', ...cmd], { env: { BOXWRIGHT_RUN_CACHE: 'off', ...env } });
   before(() => {
     home = realpathSync(mkdtempSync(join(tmpdir(), 'boxwright-hints-')));
     mkdirSync(join(home, 'nc-agents', 'real'), { recursive: true });
@@ -77,7 +78,9 @@ describe('run: the missing file named, and grants that work as printed', { skip,
     assert.equal(r2.stdout, 'ran\n');
   });
 
-  it('a name on PATH that is a link to a dynamically linked program: the link, the program and what it needs to start, in one suggestion', { skip: requireOrSkip(!!onPath('git'), 'git (Debian git)') }, async () => {
+  it('a name on PATH that is a link to a dynamically linked program: the link, the program and what it needs to start, in one suggestion', {
+    skip: requireOrSkip(!!onPath('git'), 'git (Debian git)'),
+  }, async () => {
     symlinkSync(realpathSync('/usr/bin/git'), join(home, 'nc-agents', 'bin', 'g'));
     const env = { PATH: `${join(home, 'nc-agents', 'bin')}:/usr/bin:/bin` };
     const r1 = await run(config('d.toml', {}), ['g', '--version'], env);
@@ -89,7 +92,9 @@ describe('run: the missing file named, and grants that work as printed', { skip,
     assert.match(r2.stdout, /^git version /);
   });
 
-  it('a dynamically linked program without its loader and libraries: 127 naming the interpreter, then what it needs; granted, it runs', { skip: requireOrSkip(!!onPath('git'), 'git (Debian git)') }, async () => {
+  it('a dynamically linked program without its loader and libraries: 127 naming the interpreter, then what it needs; granted, it runs', {
+    skip: requireOrSkip(!!onPath('git'), 'git (Debian git)'),
+  }, async () => {
     const git = realpathSync('/usr/bin/git');
     const first = { exec: [git] };
     const r1 = await run(config('c.toml', first), [git, '--version']);

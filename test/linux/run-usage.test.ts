@@ -36,14 +36,34 @@ describe('boxwright run: usage errors and options before CONFIG', { skip, concur
   it('options before CONFIG: --pass-env NAME CONFIG and --pass-fd N CONFIG run, on the full path and the fast path alike', async () => {
     for (const cache of ['off', 'on']) {
       for (let i = 0; i < 2; i++) {
-        const r = await boxwright(['run', '--home', home, '--pass-env', 'PASSED', config, '-v', '--', '/usr/bin/env'], { env: { ...env(), BOXWRIGHT_RUN_CACHE: cache } });
+        const r = await boxwright(['run', '--home', home, '--pass-env', 'PASSED', config, '-v', '--', '/usr/bin/env'], {
+          env: { ...env(), BOXWRIGHT_RUN_CACHE: cache },
+        });
         assert.equal(r.status, 0, r.stderr);
         assert.match(r.stdout, /^PASSED=yes$/m);
         if (cache === 'on' && i === 1) assert.match(r.stderr, CACHED, 'the second run is the fast path');
         if (cache === 'off') assert.doesNotMatch(r.stderr, CACHED);
       }
       const m = marker();
-      const fd = await boxwright(['run', '--home', home, '--pass-fd', '999', '--pass-env', 'A', '--pass-env', 'B', config, '--', '/usr/bin/dash', '-c', `echo ran > ${m}`], { env: { ...env(), BOXWRIGHT_RUN_CACHE: cache } });
+      const fd = await boxwright(
+        [
+          'run',
+          '--home',
+          home,
+          '--pass-fd',
+          '999',
+          '--pass-env',
+          'A',
+          '--pass-env',
+          'B',
+          config,
+          '--',
+          '/usr/bin/dash',
+          '-c',
+          `echo ran > ${m}`,
+        ],
+        { env: { ...env(), BOXWRIGHT_RUN_CACHE: cache } },
+      );
       // fd 999 is not open: refused by name (the option reached the run), exit 125, never an internal error.
       assert.equal(fd.status, 125, fd.stderr);
       assert.match(fd.stderr, /--pass-fd 999: the descriptor is not open; the command did not run/);
@@ -57,16 +77,42 @@ describe('boxwright run: usage errors and options before CONFIG', { skip, concur
     for (const cache of ['off', 'on']) {
       for (const fd of ['3', '4', '5', '6', '7', '8']) {
         const m = marker();
-        const r = await boxwright(['run', '--home', home, '--pass-fd', fd, config, ...touch(m)], { env: { ...env(), BOXWRIGHT_RUN_CACHE: cache } });
+        const r = await boxwright(['run', '--home', home, '--pass-fd', fd, config, ...touch(m)], {
+          env: { ...env(), BOXWRIGHT_RUN_CACHE: cache },
+        });
         assert.equal(r.status, 125, `--pass-fd ${fd}: ${r.stderr}`);
-        assert.match(r.stderr, new RegExp(`--pass-fd ${fd}: the descriptor is not open in boxwright's caller \\(that number is boxwright's own\\); the command did not run`));
+        assert.match(
+          r.stderr,
+          new RegExp(
+            `--pass-fd ${fd}: the descriptor is not open in boxwright's caller \\(that number is boxwright's own\\); the command did not run`,
+          ),
+        );
         assert.ok(!existsSync(m), `--pass-fd ${fd}: the command ran`);
       }
     }
     // The control: a descriptor the caller did open at such a number passes, and is what the caller opened.
     const passed = join(home, 'out', 'passed.txt');
-    writeFileSync(passed, 'the caller\'s file\n');
-    const r = spawnSync('sh', ['-c', `exec 4<"${passed}"; exec "$0" "$@"`, process.execPath, bin, 'run', '--home', home, '--pass-fd', '4', config, '--', '/usr/bin/dash', '-c', 'read line <&4; echo "$line"'], { encoding: 'utf8', env: { ...process.env, ...env() } });
+    writeFileSync(passed, "the caller's file\n");
+    const r = spawnSync(
+      'sh',
+      [
+        '-c',
+        `exec 4<"${passed}"; exec "$0" "$@"`,
+        process.execPath,
+        bin,
+        'run',
+        '--home',
+        home,
+        '--pass-fd',
+        '4',
+        config,
+        '--',
+        '/usr/bin/dash',
+        '-c',
+        'read line <&4; echo "$line"',
+      ],
+      { encoding: 'utf8', env: { ...process.env, ...env() } },
+    );
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout, "the caller's file\n");
   });
@@ -90,13 +136,22 @@ describe('boxwright run: usage errors and options before CONFIG', { skip, concur
     it(`every usage error exits 2 before anything runs, one line, no stack trace (${cached ? 'with' : 'without'} a cached entry)`, async () => {
       if (cached) {
         assert.equal((await boxwright(['run', '--home', home, config, '--', '/usr/bin/dash', '-c', 'true'], { env: env() })).status, 0);
-        assert.match((await boxwright(['run', '--home', home, config, '-v', '--', '/usr/bin/dash', '-c', 'true'], { env: env() })).stderr, CACHED);
+        assert.match(
+          (await boxwright(['run', '--home', home, config, '-v', '--', '/usr/bin/dash', '-c', 'true'], { env: env() })).stderr,
+          CACHED,
+        );
       }
       for (const [what, options, message] of usage) {
         const m = marker();
         // The rows about --home give their own; the others run with the test's home.
         const ownHome = options.some((o) => o.startsWith('--home'));
-        const argv = ['run', ...(ownHome ? [] : ['--home', home]), ...options.map((o) => o.replace('@DIR', join(home, 'a-directory'))), config, ...touch(m)];
+        const argv = [
+          'run',
+          ...(ownHome ? [] : ['--home', home]),
+          ...options.map((o) => o.replace('@DIR', join(home, 'a-directory'))),
+          config,
+          ...touch(m),
+        ];
         const r = await boxwright(argv, { env: env() });
         assert.equal(r.status, 2, `${what}: ${r.stderr}`);
         assert.match(r.stderr, /^boxwright run: /, what);

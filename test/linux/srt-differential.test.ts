@@ -40,7 +40,20 @@ const firstSeed = Number(process.env.BOXWRIGHT_SRT_SEED ?? 1);
 
 /** The tree: directories and files below the working directory, and the names srt's mandatory denies cover there. */
 const dirs = ['a', 'a/b', 'a/b/c', 'a/d', 'e', 'e/f', 'g', '.vscode', '.git', '.git/hooks'];
-const files = ['a/x.txt', 'a/b/y.txt', 'a/b/c/z.txt', 'a/d/w.txt', 'e/v.txt', 'e/f/u.txt', 'g/t.txt', 'top.txt', '.bashrc', '.git/config', '.git/HEAD', '.vscode/settings.json'];
+const files = [
+  'a/x.txt',
+  'a/b/y.txt',
+  'a/b/c/z.txt',
+  'a/d/w.txt',
+  'e/v.txt',
+  'e/f/u.txt',
+  'g/t.txt',
+  'top.txt',
+  '.bashrc',
+  '.git/config',
+  '.git/HEAD',
+  '.vscode/settings.json',
+];
 /** Paths that do not exist: what an entry may name too. */
 const absents = ['a/gone', 'e/f/gone.txt', 'nothere', 'g/new/deeper'];
 
@@ -118,23 +131,39 @@ interface Outcome {
   readonly stderr?: string;
 }
 
-function runDriver(cwd: string, scratch: string, jobs: readonly { settings: string; probe: string; paths: readonly string[] }[]): Promise<Outcome[]> {
+function runDriver(
+  cwd: string,
+  scratch: string,
+  jobs: readonly { settings: string; probe: string; paths: readonly string[] }[],
+): Promise<Outcome[]> {
   const script = join(scratch, 'driver.mjs');
   writeFileSync(script, driver);
   const jobsFile = join(scratch, 'jobs.json');
   writeFileSync(jobsFile, JSON.stringify(jobs));
   return new Promise((resolve, reject) => {
     // The system's programs only: a PATH directory of the user's (a version manager's shims) must not stand in for bwrap, socat or bash.
-    const env = { HOME: process.env.HOME ?? '/root', PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', LANG: 'C.UTF-8' };
-    const child = spawn(process.execPath, [script, join(srtDir, 'dist', 'index.js'), join(srtDir, 'dist', 'utils', 'config-loader.js'), jobsFile], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = {
+      HOME: process.env.HOME ?? '/root',
+      PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+      LANG: 'C.UTF-8',
+    };
+    const child = spawn(
+      process.execPath,
+      [script, join(srtDir, 'dist', 'index.js'), join(srtDir, 'dist', 'utils', 'config-loader.js'), jobsFile],
+      { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('error', reject);
     child.on('close', (code) => {
-      const results = out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Outcome);
-      if (results.length !== jobs.length) reject(new Error(`the driver exited ${code} after ${results.length} of ${jobs.length} settings files: ${err.slice(-2000)}`));
+      const results = out
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Outcome);
+      if (results.length !== jobs.length)
+        reject(new Error(`the driver exited ${code} after ${results.length} of ${jobs.length} settings files: ${err.slice(-2000)}`));
       else resolve(results);
     });
   });
@@ -148,7 +177,9 @@ export function srtDisagreement(cell: Cell, seen: Seen, hostExists: boolean): st
       return seen.exists ? `exists (read=${seen.read} write=${+seen.write}), but the model says —` : undefined;
     case 'denied':
       if (!seen.exists) return hostExists ? 'absent, but the model says — (a mask that cannot be opened)' : undefined;
-      return seen.read >= 0 || seen.write ? `read=${seen.read} write=${+seen.write}, but the model says — (a mask that cannot be opened)` : undefined;
+      return seen.read >= 0 || seen.write
+        ? `read=${seen.read} write=${+seen.write}, but the model says — (a mask that cannot be opened)`
+        : undefined;
     case 'empty':
       if (!seen.exists) return 'absent, but the model says empty';
       return seen.read !== 0 || seen.write ? `read=${seen.read} write=${+seen.write}, but the model says empty` : undefined;
@@ -156,7 +187,10 @@ export function srtDisagreement(cell: Cell, seen: Seen, hostExists: boolean): st
       if (!seen.exists || !seen.dir) return `${seen.exists ? 'a file' : 'absent'}, but the model says scratch`;
       return seen.write && seen.read >= 0 ? undefined : `read=${seen.read} write=${+seen.write}, but the model says scratch`;
     case 'access':
-      if (!hostExists) return seen.exists ? `exists (made by the sandbox: read=${seen.read} write=${+seen.write}), but the host has none [model ${l}]` : undefined;
+      if (!hostExists)
+        return seen.exists
+          ? `exists (made by the sandbox: read=${seen.read} write=${+seen.write}), but the host has none [model ${l}]`
+          : undefined;
       if (!seen.exists) return `absent, but the model says ${l}`;
       if (cell.read !== seen.read >= 0) return `${seen.read >= 0 ? 'readable' : 'unreadable'}, but the model says ${l}`;
       if (cell.write !== seen.write) return `${seen.write ? 'writable' : 'not writable'}, but the model says ${l}`;
@@ -192,7 +226,11 @@ describe('sandbox-runtime 0.0.83 against the model, path by path', { skip }, () 
             return { seed, file, bytes };
           });
           const dir = mkdtempSync(join(scratch, 'driver-'));
-          const outcomes = await runDriver(root, dir, settings.map((x) => ({ settings: x.file, probe, paths })));
+          const outcomes = await runDriver(
+            root,
+            dir,
+            settings.map((x) => ({ settings: x.file, probe, paths })),
+          );
           return { root, paths, settings, outcomes };
         }),
       );
@@ -203,16 +241,26 @@ describe('sandbox-runtime 0.0.83 against the model, path by path', { skip }, () 
         outcomes.forEach((o, i) => {
           const { seed, file, bytes } = settings[i]!;
           const checked = checkConfig(bytes, { file, view, worktree: root, platforms: ['linux'] });
-          if (o.refused !== undefined) return problems.push(`seed ${seed}: sandbox-runtime refused the file (${o.refused}); boxwright's verdict: ${checked.verdicts.linux}`);
+          if (o.refused !== undefined)
+            return problems.push(
+              `seed ${seed}: sandbox-runtime refused the file (${o.refused}); boxwright's verdict: ${checked.verdicts.linux}`,
+            );
           // A sandbox that does not start: agreed when the model says Linux refuses it for that reason.
           const unmakeable = checked.diagnostics.some((d) => d.ruleId === 'mandatory-deny' && d.severity === 'error');
           if (o.status !== 0 && /Can't create file at .*Read-only file system/.test(o.stderr ?? '')) {
-            if (!unmakeable) problems.push(`seed ${seed}: sandbox-runtime did not start (${o.stderr!.trim()}), but boxwright's Linux verdict is ${checked.verdicts.linux}`);
+            if (!unmakeable)
+              problems.push(
+                `seed ${seed}: sandbox-runtime did not start (${o.stderr!.trim()}), but boxwright's Linux verdict is ${checked.verdicts.linux}`,
+              );
             notStarted++;
             return;
           }
-          if (unmakeable) return problems.push(`seed ${seed}: boxwright says sandbox-runtime cannot start, but it ran the probe (exit ${o.status})`);
-          if (o.status !== 0 || o.lines!.length !== paths.length) return problems.push(`seed ${seed}: the probe exited ${o.status} with ${o.lines!.length} of ${paths.length} lines: ${o.stderr}`);
+          if (unmakeable)
+            return problems.push(`seed ${seed}: boxwright says sandbox-runtime cannot start, but it ran the probe (exit ${o.status})`);
+          if (o.status !== 0 || o.lines!.length !== paths.length)
+            return problems.push(
+              `seed ${seed}: the probe exited ${o.status} with ${o.lines!.length} of ${paths.length} lines: ${o.stderr}`,
+            );
           assert.ok(checked.model, `seed ${seed}: boxwright checks the file (${checked.diagnostics.map((d) => d.message).join('; ')})`);
           const pa = checked.model.principals[0]!;
           rels.forEach((rel, k) => {
@@ -220,7 +268,10 @@ describe('sandbox-runtime 0.0.83 against the model, path by path', { skip }, () 
             const seen = parseSeen(o.lines![k]!);
             const cell = pa.effectiveAt(paths[k]!, 'linux');
             const why = srtDisagreement(cell, seen, !absents.includes(rel));
-            if (why) problems.push(`seed ${seed} ${relative(root, paths[k]!)}: ${why}\n    settings: ${bytes.toString().replace(/\s+/g, ' ')}\n    seen: ${o.lines![k]}`);
+            if (why)
+              problems.push(
+                `seed ${seed} ${relative(root, paths[k]!)}: ${why}\n    settings: ${bytes.toString().replace(/\s+/g, ' ')}\n    seen: ${o.lines![k]}`,
+              );
           });
         });
       }

@@ -29,7 +29,9 @@ export function onPath(cmd: string): string | undefined {
 
 /** bubblewrap is installed and can start a sandbox here (Linux only). */
 export const bwrapAvailable: boolean =
-  process.platform === 'linux' && !!onPath('bwrap') && spawnSync('bwrap', ['--unshare-all', '--ro-bind', '/', '/', '--', 'true']).status === 0;
+  process.platform === 'linux' &&
+  !!onPath('bwrap') &&
+  spawnSync('bwrap', ['--unshare-all', '--ro-bind', '/', '/', '--', 'true']).status === 0;
 
 export interface Outcome {
   readonly status: number | null;
@@ -38,7 +40,10 @@ export interface Outcome {
 }
 
 /** Runs `node bin/boxwright.cjs ARGS…` (asynchronously, so tests may run side by side). */
-export function boxwright(args: readonly string[], opts: { env?: Record<string, string | undefined>; cwd?: string; input?: string } = {}): Promise<Outcome> {
+export function boxwright(
+  args: readonly string[],
+  opts: { env?: Record<string, string | undefined>; cwd?: string; input?: string } = {},
+): Promise<Outcome> {
   let child: ChildProcess | undefined;
   const ran = new Promise<Outcome>((resolve, reject) => {
     child = spawn(process.execPath, [bin, ...args], {

@@ -37,7 +37,10 @@ export function viewFromArgv(argv: readonly string[]): ParsedView {
   let chdir: string | undefined;
   let seccompFd: number | undefined;
   let execFd: number | undefined;
-  for (const { option, operands: [a = '', b = ''] } of splitOptions(argv)) {
+  for (const {
+    option,
+    operands: [a = '', b = ''],
+  } of splitOptions(argv)) {
     switch (option) {
       case '--bind':
       case '--ro-bind':
@@ -48,7 +51,8 @@ export function viewFromArgv(argv: readonly string[]): ParsedView {
         ops.push({ kind: 'bind', path: b, write: option === '--bind' || option === '--dev-bind' || option === '--bind-fd' });
         break;
       case '--ro-bind-try':
-        if (a !== b || !isUnder(a, '/proc')) throw new Error(`${option} ${a} ${b}: boxwright's views use it only for /proc entries onto themselves`);
+        if (a !== b || !isUnder(a, '/proc'))
+          throw new Error(`${option} ${a} ${b}: boxwright's views use it only for /proc entries onto themselves`);
         ops.push({ kind: 'proc-readonly', path: b });
         break;
       case '--ro-bind-data':
@@ -93,5 +97,11 @@ export function viewFromArgv(argv: readonly string[]): ParsedView {
         break; // no part in the view
     }
   }
-  return { ops, ...(chdir !== undefined ? { chdir } : {}), dataFds, ...(seccompFd !== undefined ? { seccompFd } : {}), ...(execFd !== undefined ? { execFd } : {}) };
+  return {
+    ops,
+    ...(chdir !== undefined ? { chdir } : {}),
+    dataFds,
+    ...(seccompFd !== undefined ? { seccompFd } : {}),
+    ...(execFd !== undefined ? { execFd } : {}),
+  };
 }

@@ -55,11 +55,14 @@ describe('macOS: the ancestors of a deny inside a write tree', () => {
       const profile = parseProfile(profileText!);
       for (const a of c.pinned) {
         assert.equal(lastMatch(profile, 'file-write-unlink', a), 'deny', `${a} cannot be renamed or removed`);
-        const rule = profile.sections.get('6) denies')!.find((f) => ruleParts(f).operations.join(' ') === 'file-write-unlink' && covers(f, a));
+        const rule = profile.sections
+          .get('6) denies')!
+          .find((f) => ruleParts(f).operations.join(' ') === 'file-write-unlink' && covers(f, a));
         assert.ok(rule, `a (deny file-write-unlink (literal ${a})) in the denies section`);
       }
       assert.equal(lastMatch(profile, 'file-write-unlink', c.deny), 'deny', 'the denied path itself cannot be renamed');
-      for (const other of c.free) assert.equal(lastMatch(profile, 'file-write-unlink', other), 'allow', `${other} (no deny below it) stays renameable`);
+      for (const other of c.free)
+        assert.equal(lastMatch(profile, 'file-write-unlink', other), 'allow', `${other} (no deny below it) stays renameable`);
     });
   }
 });

@@ -18,10 +18,16 @@ import { observe, observedLegend, type ObjectKind } from './sbpl-cells.js';
 import { ProfileLoadError, SbplProfile } from './sbpl-eval.js';
 import { artifactsOf, principalsOf } from './support.js';
 
-async function compiled(toml: string, extra: Parameters<typeof compileText>[2] = {}): Promise<{ outcome: CompileOutcome; profile: (id?: string, params?: Record<string, string>) => SbplProfile }> {
+async function compiled(
+  toml: string,
+  extra: Parameters<typeof compileText>[2] = {},
+): Promise<{ outcome: CompileOutcome; profile: (id?: string, params?: Record<string, string>) => SbplProfile }> {
   const outcome = await compileText(toml, 'macos', extra);
   const artifacts = artifactsOf(outcome);
-  return { outcome, profile: (id = 'agent', params = {}) => new SbplProfile(artifacts.find((a) => a.name === profileName(id))!.content, params) };
+  return {
+    outcome,
+    profile: (id = 'agent', params = {}) => new SbplProfile(artifacts.find((a) => a.name === profileName(id))!.content, params),
+  };
 }
 
 /** The model's macOS legend and the profile's at a path, side by side. */
@@ -38,7 +44,14 @@ describe('macos profiles, evaluated: what explain says is what the profile gives
     assert.deepEqual(await both(toml, '/home/dev/results', 'dir'), { model: 'x', profile: 'x' });
     assert.deepEqual(await both(toml, '/home/dev/results/output.txt', 'file', 'agent'), { model: 'x', profile: 'x' });
     // A file below it with its own read: read and run.
-    assert.deepEqual(await both('[agent.filesystem]\nexec = ["~/results"]\nread_file = ["~/results/summary.txt"]\n', '/home/dev/results/summary.txt', 'file'), { model: 'rx', profile: 'rx' });
+    assert.deepEqual(
+      await both(
+        '[agent.filesystem]\nexec = ["~/results"]\nread_file = ["~/results/summary.txt"]\n',
+        '/home/dev/results/summary.txt',
+        'file',
+      ),
+      { model: 'rx', profile: 'rx' },
+    );
   });
 
   it("list of a regular file exposes no content: the profile gives its properties, and explain says meta, with lint's warning", async () => {
@@ -47,7 +60,10 @@ describe('macos profiles, evaluated: what explain says is what the profile gives
     assert.deepEqual(await both(toml, '/home/dev/inbox', 'dir'), { model: 'names', profile: 'names' });
     const { outcome } = await compiled(toml);
     const warning = outcome.check.diagnostics.find((d) => d.ruleId === 'list-without-content' && d.platforms.includes('macos'));
-    assert.ok(warning && warning.severity === 'warning' && warning.message.includes('no entry names'), JSON.stringify(outcome.check.diagnostics.map((d) => d.message)));
+    assert.ok(
+      warning && warning.severity === 'warning' && warning.message.includes('no entry names'),
+      JSON.stringify(outcome.check.diagnostics.map((d) => d.message)),
+    );
   });
 
   it('a read_file or write_file naming a directory gives the directory entry alone: what lies below is not read, and nothing is created in it', async () => {
@@ -55,14 +71,24 @@ describe('macos profiles, evaluated: what explain says is what the profile gives
     const toml = '[agent.filesystem]\nread_file = ["~/project/output"]\nwrite = ["~/project/output"]\n';
     assert.deepEqual(await both(toml, '/home/dev/project/output', 'dir'), { model: 'w', profile: 'w' });
     assert.deepEqual(await both(toml, '/home/dev/project/output/new.txt', 'absent'), { model: 'w', profile: 'w' });
-    assert.deepEqual(await both('[agent.filesystem]\nread_file = ["~/inbox"]\n', '/home/dev/inbox', 'dir'), { model: 'names', profile: 'names' });
-    assert.deepEqual(await both('[agent.filesystem]\nread = ["~/project"]\nwrite_file = ["~/project/output"]\n', '/home/dev/project/output', 'dir'), { model: 'r', profile: 'r' });
-    assert.deepEqual(await both('[tools.t.filesystem]\nwrite_file = ["~/inbox"]\n', '/home/dev/inbox', 'dir', 'tool.t'), { model: '—', profile: '—' });
+    assert.deepEqual(await both('[agent.filesystem]\nread_file = ["~/inbox"]\n', '/home/dev/inbox', 'dir'), {
+      model: 'names',
+      profile: 'names',
+    });
+    assert.deepEqual(
+      await both('[agent.filesystem]\nread = ["~/project"]\nwrite_file = ["~/project/output"]\n', '/home/dev/project/output', 'dir'),
+      { model: 'r', profile: 'r' },
+    );
+    assert.deepEqual(await both('[tools.t.filesystem]\nwrite_file = ["~/inbox"]\n', '/home/dev/inbox', 'dir', 'tool.t'), {
+      model: '—',
+      profile: '—',
+    });
   });
 
   it("the baseline: the user's other terminals are not readable without the pty extension (a terminal this sandbox opened has it); the terminal it was started on can be written", async () => {
     const p = (await compiled('[agent.filesystem]\nread = ["~/project"]\n')).profile();
-    const tty = (operation: string, extensions: string[] = []) => p.allows({ operation, path: '/dev/ttys004', vnode: 'CHARACTER-DEVICE', extensions });
+    const tty = (operation: string, extensions: string[] = []) =>
+      p.allows({ operation, path: '/dev/ttys004', vnode: 'CHARACTER-DEVICE', extensions });
     assert.equal(tty('file-read-data'), false, "another terminal's input");
     assert.equal(tty('file-read-data', ['com.apple.sandbox.pty']), true, 'a pty the sandbox opened');
     assert.equal(tty('file-write-data'), true, 'the inherited terminal: output');
@@ -109,7 +135,11 @@ describe('macos profiles, evaluated: what explain says is what the profile gives
       assert.deepEqual(session.env, { PATH: '/usr/bin', TMPDIR: `${temp}/` });
       const p = profile('agent', session.params);
       assert.equal(observedLegend(observe(p, temp, 'dir')), 'rw');
-      assert.equal(observedLegend(observe(p, '/private/tmp', 'dir')), 'meta', "the host's /private/tmp: its metadata (TYBA's content, not metadata), no content, no writes");
+      assert.equal(
+        observedLegend(observe(p, '/private/tmp', 'dir')),
+        'meta',
+        "the host's /private/tmp: its metadata (TYBA's content, not metadata), no content, no writes",
+      );
       assert.equal(observedLegend(observe(p, '/private/tmp/tmux-501/default', 'socket')), 'meta');
       const tmp = principalsOf(outcome)[0]!.grants.find((ga) => ga.grant.implicit?.parameter);
       assert.equal(tmp?.grant.path, '$TMPDIR');

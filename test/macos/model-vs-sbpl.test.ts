@@ -62,13 +62,22 @@ describe('the model against the Seatbelt profiles: every path of generated trees
         const text = outcome.artifacts.find((a) => a.name === profileName(id))!.content as string;
         const profile = new SbplProfile(text, params);
         // The directories path resolution gives the metadata of: those leading to a granted path or the workspace.
-        const named = pa.grants.filter((ga) => ga.applies.macos && ga.grant.access !== 'deny' && ga.effective.macos.kind !== 'refused' && ga.grant.path?.startsWith('/')).map((ga) => ga.grant.path!);
+        const named = pa.grants
+          .filter(
+            (ga) =>
+              ga.applies.macos && ga.grant.access !== 'deny' && ga.effective.macos.kind !== 'refused' && ga.grant.path?.startsWith('/'),
+          )
+          .map((ga) => ga.grant.path!);
         const workspace = pa.principal.workspace?.path;
         if (workspace) named.push(workspace);
         const resolves = (p: string): boolean => p === workspace || named.some((n) => n !== p && isUnder(n, p));
         for (const node of c.nodes) {
           paths++;
-          const why = cellDisagreement(pa.effectiveAt(node.path, 'macos'), observe(profile, node.path, node.kind), node.kind === 'dir' && resolves(node.path));
+          const why = cellDisagreement(
+            pa.effectiveAt(node.path, 'macos'),
+            observe(profile, node.path, node.kind),
+            node.kind === 'dir' && resolves(node.path),
+          );
           if (why) mismatches.push({ seed, principal: id, where: node.path, why });
         }
         for (const row of matrix.principals.find((m) => m.id === id)!.rows) {
@@ -81,16 +90,28 @@ describe('the model against the Seatbelt profiles: every path of generated trees
           const o = observe(profile, at, kind);
           const seen = observedLegend(o);
           if (seen !== shown && !(shown === '—' && seen === 'meta' && kind === 'dir' && resolves(at)))
-            mismatches.push({ seed, principal: id, where: `explain line ${row.line ?? '(implicit)'} ${row.list} ${row.written}`, why: `explain says ${shown}, the profile gives ${seen}` });
+            mismatches.push({
+              seed,
+              principal: id,
+              where: `explain line ${row.line ?? '(implicit)'} ${row.list} ${row.written}`,
+              why: `explain says ${shown}, the profile gives ${seen}`,
+            });
         }
       }
       if (mismatches.length > before) configs.set(seed, reproduction(c));
     }
     const report = mismatches.slice(0, 200).map((m) => `seed ${m.seed} ${m.principal} ${m.where}: ${m.why}`);
-    for (const [s, text] of [...configs].slice(0, 10)) report.push(`--- seed ${s} (BOXWRIGHT_FUZZ_SEED=${s} BOXWRIGHT_FUZZ_RUNS=1):\n${text}`);
-    process.stderr.write(`model-vs-sbpl: ${runs} configs (${dialects.box} Box, ${dialects.tyba} TYBA accepted on macOS), ${paths} paths and ${rows} explain rows checked\n`);
+    for (const [s, text] of [...configs].slice(0, 10))
+      report.push(`--- seed ${s} (BOXWRIGHT_FUZZ_SEED=${s} BOXWRIGHT_FUZZ_RUNS=1):\n${text}`);
+    process.stderr.write(
+      `model-vs-sbpl: ${runs} configs (${dialects.box} Box, ${dialects.tyba} TYBA accepted on macOS), ${paths} paths and ${rows} explain rows checked\n`,
+    );
     if (report.length) process.stderr.write(report.join('\n') + '\n');
-    assert.equal(mismatches.length, 0, `${mismatches.length} disagreements in ${configs.size} configs (seeds ${[...configs.keys()].join(' ')}), listed above`);
+    assert.equal(
+      mismatches.length,
+      0,
+      `${mismatches.length} disagreements in ${configs.size} configs (seeds ${[...configs.keys()].join(' ')}), listed above`,
+    );
     // The generator must keep producing configs macOS accepts, of both dialects, or the test checks little.
     assert.ok(accepted >= runs / 2, `only ${accepted} of ${runs} configs were accepted on macOS`);
     if (runs >= 20) assert.ok(dialects.box > 0 && dialects.tyba > 0, `both dialects must be checked: ${JSON.stringify(dialects)}`);

@@ -41,10 +41,18 @@ describe('macos: names against the operation and filter tables', () => {
     ];
     for (const [text, why] of bad) {
       const problems = profileNameProblems(text);
-      assert.ok(problems.some((p) => why.test(p)), `${text}: ${problems.join('; ') || 'accepted'}`);
+      assert.ok(
+        problems.some((p) => why.test(p)),
+        `${text}: ${problems.join('; ') || 'accepted'}`,
+      );
     }
     // …while what the peers should have written passes.
-    assert.deepEqual(profileNameProblems('(allow process-info-pidinfo (target same-sandbox))\n(allow process-exec (literal "/bin/sh"))\n(allow network-outbound (remote ip "localhost:8080"))'), []);
+    assert.deepEqual(
+      profileNameProblems(
+        '(allow process-info-pidinfo (target same-sandbox))\n(allow process-exec (literal "/bin/sh"))\n(allow network-outbound (remote ip "localhost:8080"))',
+      ),
+      [],
+    );
   });
 
   it('the table holds the versions of each name, newest last', () => {
@@ -68,6 +76,7 @@ describe('macos: baseline provenance', () => {
   });
 
   it('an entry no peer grants says so', () => {
-    for (const r of [...baselineRules, ...directNetworkRules]) if (r.sources.includes('boxwright')) assert.deepEqual(r.sources, ['boxwright'], r.reason);
+    for (const r of [...baselineRules, ...directNetworkRules])
+      if (r.sources.includes('boxwright')) assert.deepEqual(r.sources, ['boxwright'], r.reason);
   });
 });

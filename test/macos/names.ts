@@ -59,13 +59,21 @@ function checkFilter(node: Node, ops: readonly { name: string; op: Operation }[]
     problems.push(`${where}: ${name} is not a filter of macOS ${newest}`);
     return;
   }
-  const categories = Object.entries(filter.categories).filter(([, v]) => v.includes(newest)).map(([c]) => c);
+  const categories = Object.entries(filter.categories)
+    .filter(([, v]) => v.includes(newest))
+    .map(([c]) => c);
   for (const { name: opName, op } of ops) {
-    const accepted = Object.entries(op.filters).filter(([, v]) => v.includes(newest)).map(([c]) => c);
-    if (!categories.some((c) => accepted.includes(c))) problems.push(`${where}: ${name} is not a filter of ${opName} (it filters ${categories.join(', ')}; ${opName} takes ${accepted.join(', ')})`);
+    const accepted = Object.entries(op.filters)
+      .filter(([, v]) => v.includes(newest))
+      .map(([c]) => c);
+    if (!categories.some((c) => accepted.includes(c)))
+      problems.push(
+        `${where}: ${name} is not a filter of ${opName} (it filters ${categories.join(', ')}; ${opName} takes ${accepted.join(', ')})`,
+      );
   }
   for (const a of args) {
-    if (a.type === 'symbol' && !(filter.arguments ?? []).includes(a.value)) problems.push(`${where}: ${a.value} is not a named argument of ${name} (${(filter.arguments ?? []).join(', ') || 'none'})`);
+    if (a.type === 'symbol' && !(filter.arguments ?? []).includes(a.value))
+      problems.push(`${where}: ${a.value} is not a named argument of ${name} (${(filter.arguments ?? []).join(', ') || 'none'})`);
     if (a.type === 'list') {
       const fn = a.items[0];
       if (fn?.type !== 'symbol' || !(fn.value in nameTable.functions)) problems.push(`${where}: unknown function in ${name}'s argument`);
@@ -99,7 +107,8 @@ export function profileNameProblems(text: string): string[] {
       else problems.push(`${where}: ${n.value} is not an operation of macOS ${newest}`);
     }
     if (rest.length === 0 || rest[0]!.type !== 'symbol') problems.push(`${where}: ${head.value} names no operation`);
-    for (const n of rest) if (n.type === 'list') checkFilter(n, ops, where, problems);
+    for (const n of rest)
+      if (n.type === 'list') checkFilter(n, ops, where, problems);
       else if (n.type !== 'symbol') problems.push(`${where}: a ${n.type} where an operation or a filter belongs`);
   }
   return problems;

@@ -38,7 +38,11 @@ function profileNotes(profile: string): Note[] {
 }
 
 /** Where a profile's note is not among explain's words for the grant's macOS cell; and how many notes were checked. */
-function unexplained(check: CheckResult, artifacts: readonly { name: string; content: unknown }[], what: string): { missing: string[]; notes: number } {
+function unexplained(
+  check: CheckResult,
+  artifacts: readonly { name: string; content: unknown }[],
+  what: string,
+): { missing: string[]; notes: number } {
   const matrix = explainMatrix(check.model!, check.diagnostics, check.verdicts);
   const missing: string[] = [];
   let notes = 0;
@@ -49,7 +53,10 @@ function unexplained(check: CheckResult, artifacts: readonly { name: string; con
       const row = pm.rows.find((r) => r.line === n.line && r.list === n.list && r.written === n.written);
       const cell = row?.cells.macos;
       const said = [cell?.note, ...(cell?.disclosures ?? [])].filter((x) => !!x).map((x) => commentText(x!.text));
-      if (!said.includes(n.text)) missing.push(`${what} ${pm.id} line ${n.line} ${n.list} ${JSON.stringify(n.written)}: the profile says "${n.text}", explain ${said.length ? `says ${said.map((s) => `"${s}"`).join(', ')}` : 'says nothing'}`);
+      if (!said.includes(n.text))
+        missing.push(
+          `${what} ${pm.id} line ${n.line} ${n.list} ${JSON.stringify(n.written)}: the profile says "${n.text}", explain ${said.length ? `says ${said.map((s) => `"${s}"`).join(', ')}` : 'says nothing'}`,
+        );
     }
   }
   return { missing, notes };

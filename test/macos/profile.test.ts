@@ -7,7 +7,18 @@ import { FILE_SECTIONS } from '../../targets/macos/profile.js';
 import { compileExample, compileText, exampleNames } from '../compile-helpers.js';
 import { matchSnapshot } from '../snapshot.js';
 import { pathFilters, ruleParts, shape, stringsOf } from './sbpl-reader.js';
-import { artifactsOf, assertBaselineReadsOnlySystem, assertDeniesLast, assertNoContentRead, covers, expectedFilePaths, parseProfile, principalsOf, type Form, type Profile } from './support.js';
+import {
+  artifactsOf,
+  assertBaselineReadsOnlySystem,
+  assertDeniesLast,
+  assertNoContentRead,
+  covers,
+  expectedFilePaths,
+  parseProfile,
+  principalsOf,
+  type Form,
+  type Profile,
+} from './support.js';
 
 const compiled = new Map<string, Promise<CompileOutcome>>();
 const macos = (name: string): Promise<CompileOutcome> => {
@@ -22,7 +33,8 @@ async function profileOf(example: string, artifact = 'agent.sb'): Promise<Profil
   return parseProfile(a!.content);
 }
 
-const rulesWith = (forms: readonly Form[], action: string, op: string): Form[] => forms.filter((f) => ruleParts(f).action === action && ruleParts(f).operations.includes(op));
+const rulesWith = (forms: readonly Form[], action: string, op: string): Form[] =>
+  forms.filter((f) => ruleParts(f).action === action && ruleParts(f).operations.includes(op));
 const stem = (name: string): string => name.replace(/\.toml$/, '');
 
 describe('macos: examples', () => {
@@ -30,7 +42,11 @@ describe('macos: examples', () => {
     it(`${name}: golden profiles, or refused where the verdict is refused`, async () => {
       const outcome = await macos(name);
       if (!outcome.ok) {
-        assert.equal(outcome.check.verdicts.macos, 'refused', `${name} was not compiled although macOS does not refuse it: ${outcome.reason}`);
+        assert.equal(
+          outcome.check.verdicts.macos,
+          'refused',
+          `${name} was not compiled although macOS does not refuse it: ${outcome.reason}`,
+        );
         return;
       }
       assert.notEqual(outcome.check.verdicts.macos, 'refused');
@@ -59,10 +75,19 @@ describe('macos: examples', () => {
           `${name}/${a.name}: header forms`,
         );
         const literals = new Set(profile.fileRules.flatMap((f) => stringsOf(f)));
-        assert.deepEqual([...literals].sort(), [...expectedFilePaths(outcome, pa)].sort(), `${name}/${a.name}: file-rule literals are exactly the granted paths`);
+        assert.deepEqual(
+          [...literals].sort(),
+          [...expectedFilePaths(outcome, pa)].sort(),
+          `${name}/${a.name}: file-rule literals are exactly the granted paths`,
+        );
         // Every rule's provenance comment: the line before each file rule.
         const lines = a.content.split('\n');
-        for (const f of profile.fileRules) assert.match(lines[f.line - 2]!, /^;; (config line \d+: [a-z_]+ = ".*"|implicit: .+)/, `${name}/${a.name}: rule on line ${f.line} has no origin comment`);
+        for (const f of profile.fileRules)
+          assert.match(
+            lines[f.line - 2]!,
+            /^;; (config line \d+: [a-z_]+ = ".*"|implicit: .+)/,
+            `${name}/${a.name}: rule on line ${f.line} has no origin comment`,
+          );
       }
     }
   });
@@ -94,7 +119,10 @@ describe('macos: rule order', () => {
     const order = FILE_SECTIONS.filter((s) => p.sections.get(s)!.length > 0);
     assert.deepEqual(order, ['1) reads', '2) writes', '5) exec', '6) denies']);
     const lines = FILE_SECTIONS.flatMap((s) => p.sections.get(s)!.map((f) => f.line));
-    assert.deepEqual(lines, [...lines].sort((x, y) => x - y));
+    assert.deepEqual(
+      lines,
+      [...lines].sort((x, y) => x - y),
+    );
   });
 
   it('no read rule covers a write-only path, in every compiled example', async () => {
@@ -144,7 +172,11 @@ describe('macos: seed rows in the profiles', () => {
     assert.deepEqual(ruleParts(list[0]!).operations, ['file-read-metadata', 'file-test-existence']);
     assert.deepEqual(pathFilters(list[0]!), [{ kind: 'literal', path: '/home/dev/inbox' }]);
     assert.deepEqual(ruleParts(list[1]!).operations, ['file-read-data']);
-    assert.deepEqual(shape(ruleParts(list[1]!).filters[0]!), [{ symbol: 'require-all' }, [{ symbol: 'literal' }, { string: '/home/dev/inbox' }], [{ symbol: 'vnode-type' }, { symbol: 'DIRECTORY' }]]);
+    assert.deepEqual(shape(ruleParts(list[1]!).filters[0]!), [
+      { symbol: 'require-all' },
+      [{ symbol: 'literal' }, { string: '/home/dev/inbox' }],
+      [{ symbol: 'vnode-type' }, { symbol: 'DIRECTORY' }],
+    ]);
     assertNoContentRead(p, '/home/dev/inbox/mail.eml', 'list-without-content.toml');
   });
 
@@ -167,7 +199,13 @@ describe('macos: seed rows in the profiles', () => {
     const p = await profileOf('deny-absent-path.toml');
     const denies = p.sections.get('6) denies')!;
     assert.equal(denies.length, 1);
-    assert.deepEqual(ruleParts(denies[0]!).operations, ['file-read*', 'file-test-existence', 'file-write*', 'process-exec*', 'file-map-executable']);
+    assert.deepEqual(ruleParts(denies[0]!).operations, [
+      'file-read*',
+      'file-test-existence',
+      'file-write*',
+      'process-exec*',
+      'file-map-executable',
+    ]);
     assert.deepEqual(pathFilters(denies[0]!), [{ kind: 'subpath', path: '/home/dev/project/.env.local' }]);
     assert.equal(p.forms.at(-1), denies[0], 'the deny is the last rule of the profile');
     assert.match(p.text, /deny = "~\/project\/\.env\.local"; macOS: absent today/);
@@ -232,7 +270,12 @@ describe('macos: seed rows in the profiles', () => {
 
   it('tyba: metadata everywhere, secrets denied after read_allow, metadata of denied paths kept', async () => {
     const p = await profileOf('tyba-read-allow-secret.toml');
-    assert.ok(p.sections.get('4) metadata')!.some((f) => f.items.length === 3 && ruleParts(f).operations.join(' ') === 'file-read-metadata file-test-existence'), '(allow file-read-metadata file-test-existence)');
+    assert.ok(
+      p.sections
+        .get('4) metadata')!
+        .some((f) => f.items.length === 3 && ruleParts(f).operations.join(' ') === 'file-read-metadata file-test-existence'),
+      '(allow file-read-metadata file-test-existence)',
+    );
     const aws = '/home/dev/.aws';
     const read = rulesWith(p.fileRules, 'allow', 'file-read*').find((f) => covers(f, aws));
     const deny = p.sections.get('6) denies')!.find((f) => covers(f, aws));
@@ -244,7 +287,9 @@ describe('macos: seed rows in the profiles', () => {
     assert.equal(closes.length, 13, 'twelve secrets and the TYBA data directory');
     assert.match(p.text, /read_allow = "~\/\.aws"; macOS: (no effect|denials beat permissions)/);
     // The implicit grants in their macOS spelling: the temp directory is the session's own, a parameter; never a /tmp.
-    assert.ok(rulesWith(p.fileRules, 'allow', 'file-write*').some((f) => p.text.split('\n')[f.line - 1]!.includes('(subpath (param "TMPDIR"))')));
+    assert.ok(
+      rulesWith(p.fileRules, 'allow', 'file-write*').some((f) => p.text.split('\n')[f.line - 1]!.includes('(subpath (param "TMPDIR"))')),
+    );
     assert.ok(!p.fileRules.some((f) => covers(f, '/tmp/x') || covers(f, '/private/tmp/x')));
   });
 
@@ -272,7 +317,11 @@ describe('macos: seed rows in the profiles', () => {
     assert.deepEqual(new Set(p.fileRules.flatMap(stringsOf)), new Set([evil, evil2]));
     assert.equal(p.fileRules.length, 2);
     assert.ok(!p.forms.some((f) => ruleParts(f).operations.includes('default') && ruleParts(f).action === 'allow'), 'no (allow default)');
-    assert.ok(p.text.includes('(allow file-read* file-test-existence (subpath "/home/dev/p/x\\") (allow default) (allow file-read* (subpath \\"/Users"))'));
+    assert.ok(
+      p.text.includes(
+        '(allow file-read* file-test-existence (subpath "/home/dev/p/x\\") (allow default) (allow file-read* (subpath \\"/Users"))',
+      ),
+    );
   });
 
   it('a principal name that would leave the output directory is refused (by the schema, before any emitter)', async () => {
@@ -284,7 +333,10 @@ describe('macos: seed rows in the profiles', () => {
   it('the workspace gets its own properties and the way to it, no content', async () => {
     const p = await profileOf('workspace.toml');
     assert.equal(p.fileRules.length, 0);
-    const resolution = p.sections.get('resolution')!.flatMap(pathFilters).map((f) => f.path);
+    const resolution = p.sections
+      .get('resolution')!
+      .flatMap(pathFilters)
+      .map((f) => f.path);
     for (const d of ['/', '/home', '/home/dev', '/home/dev/work']) assert.ok(resolution.includes(d), d);
     for (const f of p.sections.get('resolution')!) assert.deepEqual(ruleParts(f).operations, ['file-read-metadata', 'file-test-existence']);
     assertNoContentRead(p, '/home/dev/work', 'workspace.toml');

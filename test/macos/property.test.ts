@@ -18,7 +18,39 @@ const LISTS = ['read', 'write', 'read_file', 'write_file', 'list', 'metadata', '
 type List = (typeof LISTS)[number];
 
 /** Characters that mean something in SBPL, Scheme, TOML or a shell, and some non-ASCII; no control characters. */
-const HOSTILE = ['"', '\\', '(', ')', ';', ' ', '#', '|', '$', '*', '[', ']', '{', '}', "'", '`', '.', '-', 'é', 'ß', '日', '本', '🙂', '\u00a0', '\u2028', '\u0085', '\u00ad', 'a', 'b', 'Z', '0'];
+const HOSTILE = [
+  '"',
+  '\\',
+  '(',
+  ')',
+  ';',
+  ' ',
+  '#',
+  '|',
+  '$',
+  '*',
+  '[',
+  ']',
+  '{',
+  '}',
+  "'",
+  '`',
+  '.',
+  '-',
+  'é',
+  'ß',
+  '日',
+  '本',
+  '🙂',
+  '\u00a0',
+  '\u2028',
+  '\u0085',
+  '\u00ad',
+  'a',
+  'b',
+  'Z',
+  '0',
+];
 const segment = fc.string({ unit: fc.constantFrom(...HOSTILE), minLength: 1, maxLength: 6 }).filter((s) => s !== '.' && s !== '..');
 const hostilePath = fc.array(segment, { minLength: 1, maxLength: 3 }).map((segs) => `/home/dev/p/${segs.join('/')}`);
 const grants = fc.array(fc.record({ list: fc.constantFrom(...LISTS), path: hostilePath }), { minLength: 1, maxLength: 7 });
@@ -39,7 +71,8 @@ function configText(gs: readonly { list: List; path: string }[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-const compileNone = (text: string, force = false): Promise<CompileOutcome> => compileText(text, 'macos', { fs: 'none', home: '/home/dev', ...(force ? { force: true } : {}) });
+const compileNone = (text: string, force = false): Promise<CompileOutcome> =>
+  compileText(text, 'macos', { fs: 'none', home: '/home/dev', ...(force ? { force: true } : {}) });
 
 const ancestors = (p: string): string[] => {
   const parts = p.split('/').filter(Boolean);
@@ -63,7 +96,15 @@ describe('macos: hostile paths (property)', () => {
 
         // Path resolution names exactly / and the directories leading to non-deny grants (and the baseline's).
         const expectedDirs = new Set([...baselinePaths, ...gs.filter((g) => g.list !== 'deny').map((g) => g.path)].flatMap(ancestors));
-        assert.deepEqual(new Set(profile.sections.get('resolution')!.flatMap(pathFilters).map((f) => f.path)), expectedDirs);
+        assert.deepEqual(
+          new Set(
+            profile.sections
+              .get('resolution')!
+              .flatMap(pathFilters)
+              .map((f) => f.path),
+          ),
+          expectedDirs,
+        );
 
         // The same shape as the profile of tame paths: a hostile path adds no form and changes no structure.
         const tame = new Map([...granted].map((p, i) => [p, `/home/dev/p/${'t'.repeat(i + 1)}`]));
@@ -77,8 +118,15 @@ describe('macos: hostile paths (property)', () => {
           return base ? tame.get(base)! + s.slice(base.length) : s;
         };
         const rename = (n: unknown): unknown =>
-          Array.isArray(n) ? n.map(rename) : typeof n === 'object' && n !== null && 'string' in n ? { string: tamed((n as { string: string }).string) } : n;
-        assert.deepEqual(profile.fileRules.map((f) => rename(shape(f))), tameProfile.fileRules.map(shape));
+          Array.isArray(n)
+            ? n.map(rename)
+            : typeof n === 'object' && n !== null && 'string' in n
+              ? { string: tamed((n as { string: string }).string) }
+              : n;
+        assert.deepEqual(
+          profile.fileRules.map((f) => rename(shape(f))),
+          tameProfile.fileRules.map(shape),
+        );
         const fileComments = (p: typeof profile): number => {
           const start = p.comments.find((c) => c.text === BANNER.files)!.line;
           return p.comments.filter((c) => c.line >= start).length;
@@ -89,7 +137,8 @@ describe('macos: hostile paths (property)', () => {
         assertDeniesLast(profile, 'agent.sb');
         for (const ga of principalsOf(outcome)[0]!.grants) {
           const cell = ga.effective.macos;
-          if (ga.grant.path && cell.kind === 'access' && cell.write && !cell.read) assertNoContentRead(profile, ga.grant.path, 'agent.sb', cell.names);
+          if (ga.grant.path && cell.kind === 'access' && cell.write && !cell.read)
+            assertNoContentRead(profile, ga.grant.path, 'agent.sb', cell.names);
         }
       }),
       { numRuns: 150 },

@@ -41,10 +41,24 @@ export function observe(profile: SbplProfile, path: string, kind: ObjectKind): O
   if (kind === 'dir') {
     const child = `${path === '/' ? '' : path}/${CHILD}`;
     const names = ask('file-read-data');
-    return { names, read: names && ask('file-read-data', child, 'REGULAR-FILE'), write: ask('file-write-create', child, 'REGULAR-FILE'), exec: ask('process-exec', child, 'REGULAR-FILE'), meta, existenceDiffers };
+    return {
+      names,
+      read: names && ask('file-read-data', child, 'REGULAR-FILE'),
+      write: ask('file-write-create', child, 'REGULAR-FILE'),
+      exec: ask('process-exec', child, 'REGULAR-FILE'),
+      meta,
+      existenceDiffers,
+    };
   }
   const read = ask('file-read-data');
-  return { read, names: read, write: ask(kind === 'absent' ? 'file-write-create' : 'file-write-data'), exec: ask('process-exec'), meta, existenceDiffers };
+  return {
+    read,
+    names: read,
+    write: ask(kind === 'absent' ? 'file-write-create' : 'file-write-data'),
+    exec: ask('process-exec'),
+    meta,
+    existenceDiffers,
+  };
 }
 
 /** The explain legend of what the evaluator saw (`rw`, `names`, `meta`, `—`…), as cell.ts spells a cell. */
@@ -64,9 +78,12 @@ export function cellDisagreement(cell: Cell, o: Observed, resolves: boolean): st
   const want = cell.kind === 'access' ? cell : { read: false, write: false, exec: false, names: false, meta: false };
   const seen = observedLegend(o);
   if (cell.kind !== 'access' && resolves && seen === 'meta') return undefined;
-  const flags: ('read' | 'write' | 'exec' | 'names' | 'meta')[] = (['read', 'write', 'exec', 'names'] as const).filter((f) => want[f] !== o[f]);
+  const flags: ('read' | 'write' | 'exec' | 'names' | 'meta')[] = (['read', 'write', 'exec', 'names'] as const).filter(
+    (f) => want[f] !== o[f],
+  );
   // Metadata is judged where the legend shows it: no content and no names either way.
-  if (!want.read && !want.write && !want.exec && !want.names && !o.read && !o.write && !o.exec && !o.names && want.meta !== o.meta) flags.push('meta');
+  if (!want.read && !want.write && !want.exec && !want.names && !o.read && !o.write && !o.exec && !o.names && want.meta !== o.meta)
+    flags.push('meta');
   if (!flags.length) return undefined;
   return `the model says ${legend(cell)}, the profile gives ${seen} (${flags.map((f) => `${f} ${o[f] ? 'allowed' : 'refused'}`).join(', ')})`;
 }

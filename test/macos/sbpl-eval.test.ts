@@ -35,7 +35,10 @@ describe('SBPL evaluator: the rules', () => {
     assert.equal(reads.allows(file('file-test-existence', '/p/a')), false, 'file-test-existence is an operation of its own');
     assert.equal(reads.allows(file('file-write-data', '/p/a')), false);
     // sbpl_v1.scm: (define process-exec process-exec*).
-    assert.equal(profile('(deny default)\n(allow process-exec (literal "/bin/sh"))').allows(file('process-exec-interpreter', '/bin/sh')), true);
+    assert.equal(
+      profile('(deny default)\n(allow process-exec (literal "/bin/sh"))').allows(file('process-exec-interpreter', '/bin/sh')),
+      true,
+    );
     assert.throws(() => profile('(allow file-raed-data)'), ProfileLoadError);
   });
 
@@ -47,7 +50,9 @@ describe('SBPL evaluator: the rules', () => {
   });
 
   it('require-all, require-any and require-not combine filters', () => {
-    const p = profile('(deny default)\n(allow file-read-data (require-all (subpath "/p") (require-not (literal "/p/s")) (require-any (vnode-type REGULAR-FILE) (vnode-type DIRECTORY))))');
+    const p = profile(
+      '(deny default)\n(allow file-read-data (require-all (subpath "/p") (require-not (literal "/p/s")) (require-any (vnode-type REGULAR-FILE) (vnode-type DIRECTORY))))',
+    );
     assert.equal(p.allows(file('file-read-data', '/p/a')), true);
     assert.equal(p.allows(file('file-read-data', '/p/d', 'DIRECTORY')), true);
     assert.equal(p.allows(file('file-read-data', '/p/s')), false);
@@ -83,14 +88,20 @@ describe('SBPL evaluator: the rules', () => {
 
   it('(param "NAME") is the -D value; a profile naming a parameter nobody passed does not load', () => {
     const text = '(deny default)\n(allow file-write* (subpath (param "TMPDIR")))';
-    assert.equal(profile(text, { TMPDIR: '/private/var/folders/x/T/s' }).allows(file('file-write-create', '/private/var/folders/x/T/s/new')), true);
+    assert.equal(
+      profile(text, { TMPDIR: '/private/var/folders/x/T/s' }).allows(file('file-write-create', '/private/var/folders/x/T/s/new')),
+      true,
+    );
     assert.equal(profile(text, { TMPDIR: '/private/var/folders/x/T/s' }).allows(file('file-write-create', '/private/tmp/new')), false);
     assert.throws(() => profile(text), ProfileLoadError);
   });
 
   it('an unfiltered rule sets the fallback; a filtered rule of the other action before it is an open question, and the evaluator says so', () => {
     const net = profile('(deny default)\n(deny network*)\n(allow network-outbound (remote ip "localhost:8080"))');
-    const ip = (host: string, port: number): Query => ({ operation: 'network-outbound', remote: { kind: 'ip', protocol: 'tcp', host, port } });
+    const ip = (host: string, port: number): Query => ({
+      operation: 'network-outbound',
+      remote: { kind: 'ip', protocol: 'tcp', host, port },
+    });
     assert.equal(net.allows(ip('localhost', 8080)), true);
     assert.equal(net.allows(ip('localhost', 22)), false);
     assert.equal(net.allows(ip('*', 443)), false);
@@ -100,12 +111,21 @@ describe('SBPL evaluator: the rules', () => {
   });
 
   it('network: (remote ip) is IP peers only; a unix socket is matched by its path', () => {
-    const p = profile('(deny default)\n(allow network-outbound (remote ip "*:*"))\n(allow network-outbound (remote unix-socket (path-literal "/run/x.sock")))');
+    const p = profile(
+      '(deny default)\n(allow network-outbound (remote ip "*:*"))\n(allow network-outbound (remote unix-socket (path-literal "/run/x.sock")))',
+    );
     assert.equal(p.allows({ operation: 'network-outbound', remote: { kind: 'ip', protocol: 'udp', host: '*', port: 53 } }), true);
     assert.equal(p.allows({ operation: 'network-outbound', path: '/run/x.sock', remote: { kind: 'unix' } }), true);
     assert.equal(p.allows({ operation: 'network-outbound', path: '/run/docker.sock', remote: { kind: 'unix' } }), false);
     // Unfiltered, network-outbound covers unix sockets too.
-    assert.equal(profile('(deny default)\n(allow network-outbound)').allows({ operation: 'network-outbound', path: '/run/docker.sock', remote: { kind: 'unix' } }), true);
+    assert.equal(
+      profile('(deny default)\n(allow network-outbound)').allows({
+        operation: 'network-outbound',
+        path: '/run/docker.sock',
+        remote: { kind: 'unix' },
+      }),
+      true,
+    );
   });
 
   it('extension: a rule that requires one matches only a process holding it', () => {

@@ -68,7 +68,9 @@ export interface Query {
   readonly path?: string;
   readonly vnode?: VnodeType;
   /** A network operation's peer. */
-  readonly remote?: { readonly kind: 'ip'; readonly protocol: 'tcp' | 'udp'; readonly host: string; readonly port: number } | { readonly kind: 'unix' };
+  readonly remote?:
+    | { readonly kind: 'ip'; readonly protocol: 'tcp' | 'udp'; readonly host: string; readonly port: number }
+    | { readonly kind: 'unix' };
   /** Sandbox extensions the process holds (`com.apple.sandbox.pty` for a pty it opened). */
   readonly extensions?: readonly string[];
   readonly sysctl?: string;
@@ -87,7 +89,11 @@ type Filter =
   | { readonly kind: 'vnode'; readonly type: string }
   | { readonly kind: 'remote'; readonly protocol: string; readonly host: string; readonly port: string }
   | { readonly kind: 'remote-unix'; readonly path: Filter }
-  | { readonly kind: 'string'; readonly field: 'extension' | 'sysctl' | 'globalName' | 'iokitClass' | 'ipcPosixName'; readonly value: string }
+  | {
+      readonly kind: 'string';
+      readonly field: 'extension' | 'sysctl' | 'globalName' | 'iokitClass' | 'ipcPosixName';
+      readonly value: string;
+    }
   | { readonly kind: 'sysctl-prefix'; readonly value: string }
   | { readonly kind: 'symbol'; readonly field: 'target' | 'socketDomain'; readonly value: string };
 
@@ -98,7 +104,15 @@ interface Rule {
   readonly line: number;
 }
 
-const PATH_FILTERS: Readonly<Record<string, 'literal' | 'subpath' | 'prefix' | 'regex'>> = { literal: 'literal', path: 'literal', subpath: 'subpath', prefix: 'prefix', 'path-prefix': 'prefix', regex: 'regex', 'path-regex': 'regex' };
+const PATH_FILTERS: Readonly<Record<string, 'literal' | 'subpath' | 'prefix' | 'regex'>> = {
+  literal: 'literal',
+  path: 'literal',
+  subpath: 'subpath',
+  prefix: 'prefix',
+  'path-prefix': 'prefix',
+  regex: 'regex',
+  'path-regex': 'regex',
+};
 const STRING_FILTERS: Readonly<Record<string, 'extension' | 'sysctl' | 'globalName' | 'iokitClass' | 'ipcPosixName'>> = {
   extension: 'extension',
   'sysctl-name': 'sysctl',
@@ -115,7 +129,10 @@ const STRING_FILTERS: Readonly<Record<string, 'extension' | 'sysctl' | 'globalNa
  * groups and `|`. Anything else is refused.
  */
 function ereToRegExp(source: string): RegExp {
-  if (/\[\[:|\\[a-zA-Z0-9]|\(\?/.test(source)) throw new ProfileLoadError(`regex ${JSON.stringify(source)} uses a construct this evaluator does not read (character classes, \\letter escapes, (?…))`);
+  if (/\[\[:|\\[a-zA-Z0-9]|\(\?/.test(source))
+    throw new ProfileLoadError(
+      `regex ${JSON.stringify(source)} uses a construct this evaluator does not read (character classes, \\letter escapes, (?…))`,
+    );
   try {
     return new RegExp(source, 'u');
   } catch (e) {
@@ -138,7 +155,8 @@ export class SbplProfile {
       if (head?.type !== 'symbol') throw new ProfileLoadError(`line ${form.line}: a form must start with a name`);
       if (head.value === 'version') {
         const n = rest[0];
-        if (version || rest.length !== 1 || n?.type !== 'symbol' || n.value !== '1') throw new ProfileLoadError(`line ${form.line}: only one (version 1)`);
+        if (version || rest.length !== 1 || n?.type !== 'symbol' || n.value !== '1')
+          throw new ProfileLoadError(`line ${form.line}: only one (version 1)`);
         version = true;
         continue;
       }
@@ -153,8 +171,14 @@ export class SbplProfile {
       }
       if (!operations.size) throw new ProfileLoadError(`line ${form.line}: a rule names no operation`);
       // `default` is every operation's last fallback: a profile states it first (as Apple's and the peers' do).
-      if (operations.has('default') && (filters.length || this.rules.length)) throw new ProfileLoadError(`line ${form.line}: default takes no filter and comes before every other rule`);
-      this.rules.push({ action: head.value, operations, filter: filters.length === 0 ? null : filters.length === 1 ? filters[0]! : { kind: 'any', of: filters }, line: form.line });
+      if (operations.has('default') && (filters.length || this.rules.length))
+        throw new ProfileLoadError(`line ${form.line}: default takes no filter and comes before every other rule`);
+      this.rules.push({
+        action: head.value,
+        operations,
+        filter: filters.length === 0 ? null : filters.length === 1 ? filters[0]! : { kind: 'any', of: filters },
+        line: form.line,
+      });
     }
     if (!version) throw new ProfileLoadError('no (version 1)');
   }
@@ -162,25 +186,34 @@ export class SbplProfile {
   /** A string argument: a literal, or `(param "NAME")`. */
   private string(node: Node | undefined, line: number): string {
     if (node?.type === 'string') return node.value;
-    if (node?.type === 'list' && node.items[0]?.type === 'symbol' && node.items[0].value === 'param' && node.items[1]?.type === 'string' && node.items.length === 2) {
+    if (
+      node?.type === 'list' &&
+      node.items[0]?.type === 'symbol' &&
+      node.items[0].value === 'param' &&
+      node.items[1]?.type === 'string' &&
+      node.items.length === 2
+    ) {
       const name = node.items[1].value;
       const value = this.params[name];
       // sbpl_prelude.scm: param is #f when undefined, and a path filter of #f is an error.
-      if (value === undefined) throw new ProfileLoadError(`line ${line}: (param ${JSON.stringify(name)}) was not passed (sandbox-exec -D ${name}=…)`);
+      if (value === undefined)
+        throw new ProfileLoadError(`line ${line}: (param ${JSON.stringify(name)}) was not passed (sandbox-exec -D ${name}=…)`);
       return value;
     }
     throw new ProfileLoadError(`line ${line}: expected a string or (param "NAME")`);
   }
 
   private filter(node: Node, line: number): Filter {
-    if (node.type !== 'list' || node.items[0]?.type !== 'symbol') throw new ProfileLoadError(`line ${line}: a filter must be a list headed by a name`);
+    if (node.type !== 'list' || node.items[0]?.type !== 'symbol')
+      throw new ProfileLoadError(`line ${line}: a filter must be a list headed by a name`);
     const [head, ...args] = node.items as [Node & { type: 'symbol' }, ...Node[]];
     const name = head.value;
     const one = (): Node => {
       if (args.length !== 1) throw new ProfileLoadError(`line ${line}: ${name} takes one argument`);
       return args[0]!;
     };
-    if (name === 'require-all' || name === 'require-any') return { kind: name === 'require-all' ? 'all' : 'any', of: args.map((a) => this.filter(a, line)) };
+    if (name === 'require-all' || name === 'require-any')
+      return { kind: name === 'require-all' ? 'all' : 'any', of: args.map((a) => this.filter(a, line)) };
     if (name === 'require-not') return { kind: 'not', of: this.filter(one(), line) };
     const pathKind = PATH_FILTERS[name];
     if (pathKind === 'regex') {
@@ -208,14 +241,19 @@ export class SbplProfile {
       if (protocol.value === 'unix-socket' || protocol.value === 'unix') {
         if (args.length !== 2 || !endpoint) throw new ProfileLoadError(`line ${line}: remote unix-socket takes a path filter`);
         // sbpl_v1.scm: path-literal is an alias of path (literal).
-        const inner = endpoint.type === 'list' && endpoint.items[0]?.type === 'symbol' && endpoint.items[0].value === 'path-literal' ? { ...endpoint, items: [{ type: 'symbol' as const, value: 'literal', line }, ...endpoint.items.slice(1)] } : endpoint;
+        const inner =
+          endpoint.type === 'list' && endpoint.items[0]?.type === 'symbol' && endpoint.items[0].value === 'path-literal'
+            ? { ...endpoint, items: [{ type: 'symbol' as const, value: 'literal', line }, ...endpoint.items.slice(1)] }
+            : endpoint;
         return { kind: 'remote-unix', path: this.filter(inner, line) };
       }
-      if (!['ip', 'ip4', 'ip6', 'tcp', 'tcp4', 'tcp6', 'udp', 'udp4', 'udp6'].includes(protocol.value)) throw new ProfileLoadError(`line ${line}: unknown remote protocol ${protocol.value}`);
+      if (!['ip', 'ip4', 'ip6', 'tcp', 'tcp4', 'tcp6', 'udp', 'udp4', 'udp6'].includes(protocol.value))
+        throw new ProfileLoadError(`line ${line}: unknown remote protocol ${protocol.value}`);
       // Without an address, any peer of that protocol.
       const address = args.length === 1 ? '*:*' : this.string(endpoint, line);
       const m = /^(\*|localhost):(\*|[0-9]+)$/.exec(address);
-      if (args.length > 2 || !m) throw new ProfileLoadError(`line ${line}: remote ${protocol.value} takes "host:port" with host * or localhost`);
+      if (args.length > 2 || !m)
+        throw new ProfileLoadError(`line ${line}: remote ${protocol.value} takes "host:port" with host * or localhost`);
       return { kind: 'remote', protocol: protocol.value, host: m[1]!, port: m[2]! };
     }
     throw new ProfileLoadError(`line ${line}: this evaluator does not know the filter ${name}`);
@@ -281,7 +319,10 @@ export class SbplProfile {
       const r = own[i]!;
       if (!r.filter || !this.matches(r.filter, q)) continue;
       const later = unfiltered.find((u) => u.line > r.line && u.action !== r.action);
-      if (later) throw new OrderDependent(`${op}: the unfiltered ${later.action} on line ${later.line} follows the matching filtered ${r.action} on line ${r.line}`);
+      if (later)
+        throw new OrderDependent(
+          `${op}: the unfiltered ${later.action} on line ${later.line} follows the matching filtered ${r.action} on line ${r.line}`,
+        );
       return { action: r.action, line: r.line };
     }
     return fallback ? { action: fallback.action, line: fallback.line } : { action: 'allow', line: 0 };

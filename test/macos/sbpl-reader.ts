@@ -152,7 +152,8 @@ export function ruleParts(form: Node & { type: 'list' }): { action: string; oper
 export function pathFilters(form: Node & { type: 'list' }): { kind: 'literal' | 'subpath'; path: string }[] {
   return ruleParts(form).filters.flatMap((f) => {
     const [k, v] = f.items;
-    if (k?.type === 'symbol' && (k.value === 'literal' || k.value === 'subpath') && v?.type === 'string') return [{ kind: k.value, path: v.value }];
+    if (k?.type === 'symbol' && (k.value === 'literal' || k.value === 'subpath') && v?.type === 'string')
+      return [{ kind: k.value, path: v.value }];
     return [];
   });
 }

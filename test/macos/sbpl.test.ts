@@ -62,10 +62,13 @@ describe('macos: baseline data', () => {
     assert.equal(parsed.comments.length, baselineRules.length);
     // Allows, and the one deny that takes back part of a wildcard (mach-host*'s port setting).
     for (const [i, f] of parsed.forms.entries()) assert.deepEqual(shape(f.items[0]!), { symbol: baselineRules[i]!.action ?? 'allow' });
-    assert.deepEqual(baselineRules.filter((r) => r.action === 'deny').map((r) => r.operations), [['mach-host-special-port-set', 'mach-host-exception-port-set']]);
+    assert.deepEqual(
+      baselineRules.filter((r) => r.action === 'deny').map((r) => r.operations),
+      [['mach-host-special-port-set', 'mach-host-exception-port-set']],
+    );
   });
 
-  it('holds what the issues list (the peers\' baselines, issue 16)', () => {
+  it("holds what the issues list (the peers' baselines, issue 16)", () => {
     const text = [...renderedBaseline.map((b) => b.sbpl), ...directNetworkRules.map(renderRule)].join('\n');
     for (const needle of [
       '(allow process-fork)',
@@ -117,7 +120,16 @@ describe('macos: baseline data', () => {
       '(global-name "com.apple.SystemConfiguration.configd")',
     ])
       assert.ok(text.includes(needle), `baseline lacks ${needle}`);
-    for (const sysctl of ['sysctl.proc_cputype', 'kern.osproductversion', 'kern.osvariant_status', 'kern.usrstack64', 'hw.activecpu', 'hw.cpufamily', 'hw.cachelinesize_compat', 'hw.logicalcpu_max'])
+    for (const sysctl of [
+      'sysctl.proc_cputype',
+      'kern.osproductversion',
+      'kern.osvariant_status',
+      'kern.usrstack64',
+      'hw.activecpu',
+      'hw.cpufamily',
+      'hw.cachelinesize_compat',
+      'hw.logicalcpu_max',
+    ])
       assert.ok(text.includes(`(sysctl-name "${sysctl}")`), sysctl);
     assert.ok(text.includes('(sysctl-name-prefix "net.routetable.")'));
     // A prefix of every pid or process group would list every process.
@@ -130,15 +142,23 @@ describe('macos: baseline data', () => {
     assert.ok(!text.includes('process-info*'), 'process-info* takes no target filter');
     assert.match(text, /\(allow process-info-pidinfo [a-z- ]+ \(target same-sandbox\)\)/);
     assert.ok(!text.includes('process-info-listpids') && !text.includes('kern.proc.all'));
-    assert.ok(notTaken.some((n) => n.what.includes('process-info-listpids')), 'the data says why not');
+    assert.ok(
+      notTaken.some((n) => n.what.includes('process-info-listpids')),
+      'the data says why not',
+    );
   });
 });
 
-describe('macos: the tests\' SBPL reader', () => {
+describe("macos: the tests' SBPL reader", () => {
   it('reads strings, regexes, symbols and comments', () => {
     const p = readSbpl(';; c1\n(allow a (literal "x\\"y\\\\z") (regex #"^a\\.b$")) ; c2\n(version 1)');
     assert.equal(p.forms.length, 2);
-    assert.deepEqual(shape(p.forms[0]!), [{ symbol: 'allow' }, { symbol: 'a' }, [{ symbol: 'literal' }, { string: 'x"y\\z' }], [{ symbol: 'regex' }, { regex: '^a\\.b$' }]]);
+    assert.deepEqual(shape(p.forms[0]!), [
+      { symbol: 'allow' },
+      { symbol: 'a' },
+      [{ symbol: 'literal' }, { string: 'x"y\\z' }],
+      [{ symbol: 'regex' }, { regex: '^a\\.b$' }],
+    ]);
     assert.deepEqual(
       p.comments.map((c) => [c.line, c.text]),
       [
@@ -173,7 +193,14 @@ describe('macos: sandboxExecArgv', () => {
 
 describe('macos: profile parameters', () => {
   it('-D NAME=VALUE come before -f, sorted; a bad name is refused', () => {
-    assert.deepEqual(sandboxExecArgv('/out/agent.sb', ['/bin/true'], { TMPDIR: '/private/var/folders/x/T' }).args, ['-D', 'TMPDIR=/private/var/folders/x/T', '-f', '/out/agent.sb', '--', '/bin/true']);
+    assert.deepEqual(sandboxExecArgv('/out/agent.sb', ['/bin/true'], { TMPDIR: '/private/var/folders/x/T' }).args, [
+      '-D',
+      'TMPDIR=/private/var/folders/x/T',
+      '-f',
+      '/out/agent.sb',
+      '--',
+      '/bin/true',
+    ]);
     assert.throws(() => sandboxExecArgv('/out/agent.sb', ['/bin/true'], { 'A=B': 'x' }), /not a profile parameter name/);
   });
 });

@@ -49,7 +49,10 @@ export function parseProfile(text: string): Profile {
 export function artifactsOf(outcome: CompileOutcome): { name: string; content: string }[] {
   assert.ok(outcome.ok, outcome.ok ? '' : outcome.reason);
   if (!outcome.ok) return [];
-  return outcome.artifacts.map((a) => ({ name: a.name, content: typeof a.content === 'string' ? a.content : Buffer.from(a.content).toString('utf8') }));
+  return outcome.artifacts.map((a) => ({
+    name: a.name,
+    content: typeof a.content === 'string' ? a.content : Buffer.from(a.content).toString('utf8'),
+  }));
 }
 
 /** The principal's access of the outcome, from the one effective-access model. */
@@ -85,7 +88,9 @@ export function expectedFilePaths(outcome: CompileOutcome, pa: PrincipalAccess):
 
 /** Does a filter set cover `path`: a literal equal to it, or a subpath at or above it? */
 export function covers(form: Form, path: string): boolean {
-  return pathFilters(form).some((f) => (f.kind === 'literal' ? f.path === path : path === f.path || path.startsWith(f.path === '/' ? '/' : `${f.path}/`)));
+  return pathFilters(form).some((f) =>
+    f.kind === 'literal' ? f.path === path : path === f.path || path.startsWith(f.path === '/' ? '/' : `${f.path}/`),
+  );
 }
 
 /** Do a filter of `deny` and a filter of `allow` meet (one path at or under the other's subpath)? */
@@ -104,7 +109,17 @@ export function operationsMeet(allowOps: readonly string[], denyOps: readonly st
       case 'file-read*':
         return ['file-read-data', 'file-read-metadata', 'file-read-xattr'];
       case 'file-write*':
-        return ['file-write-data', 'file-write-create', 'file-write-unlink', 'file-write-mode', 'file-write-owner', 'file-write-times', 'file-write-xattr', 'file-write-flags', 'file-write-setugid'];
+        return [
+          'file-write-data',
+          'file-write-create',
+          'file-write-unlink',
+          'file-write-mode',
+          'file-write-owner',
+          'file-write-times',
+          'file-write-xattr',
+          'file-write-flags',
+          'file-write-setugid',
+        ];
       case 'process-exec':
       case 'process-exec*':
         return ['process-exec', 'process-exec-interpreter'];
@@ -127,7 +142,10 @@ export function assertDeniesLast(profile: Profile, where: string): void {
     for (const later of forms.slice(i + 1)) {
       const l = ruleParts(later);
       if (l.action !== 'allow') continue;
-      assert.ok(!(operationsMeet(l.operations, d.operations) && overlaps(later, deny)), `${where}: the allow on line ${later.line} re-opens the deny on line ${deny.line}`);
+      assert.ok(
+        !(operationsMeet(l.operations, d.operations) && overlaps(later, deny)),
+        `${where}: the allow on line ${later.line} re-opens the deny on line ${deny.line}`,
+      );
     }
   });
 }
@@ -180,7 +198,23 @@ export const SYSTEM_READ_FILES = [
   '/private/var/db/xcode_select_link',
   '/private/var/select/developer_dir',
   '/Library/Preferences/com.apple.dt.Xcode.plist',
-  ...['localtime', 'passwd', 'group', 'services', 'protocols', 'hosts', 'shells', 'zshenv', 'zprofile', 'zshrc', 'zlogin', 'zlogout', 'profile', 'bashrc', 'paths'].map((f) => `/private/etc/${f}`),
+  ...[
+    'localtime',
+    'passwd',
+    'group',
+    'services',
+    'protocols',
+    'hosts',
+    'shells',
+    'zshenv',
+    'zprofile',
+    'zshrc',
+    'zlogin',
+    'zlogout',
+    'profile',
+    'bashrc',
+    'paths',
+  ].map((f) => `/private/etc/${f}`),
 ];
 
 export function assertBaselineReadsOnlySystem(profile: Profile, where: string): void {
@@ -192,15 +226,23 @@ export function assertBaselineReadsOnlySystem(profile: Profile, where: string): 
     const pathFilter = (f: Form): Form => {
       const [k, ...rest] = f.items;
       if (k?.type !== 'symbol' || k.value !== 'require-all') return f;
-      const paths = rest.filter((x): x is Form => x.type === 'list' && x.items[0]?.type === 'symbol' && ['literal', 'subpath', 'regex'].includes(x.items[0].value));
+      const paths = rest.filter(
+        (x): x is Form => x.type === 'list' && x.items[0]?.type === 'symbol' && ['literal', 'subpath', 'regex'].includes(x.items[0].value),
+      );
       assert.equal(paths.length, 1, `${where}: a require-all on line ${f.line} with one path filter`);
       return paths[0]!;
     };
     for (const filter of r.filters.map(pathFilter)) {
       const [k, v] = filter.items;
       const path = v && (v.type === 'string' || v.type === 'regex') ? v.value.replace(/^\^/, '') : '';
-      assert.ok(k?.type === 'symbol' && ['literal', 'subpath', 'regex'].includes(k.value), `${where}: baseline read filter on line ${f.line}`);
-      const ok = k.value === 'literal' ? SYSTEM_READ_FILES.includes(path) || SYSTEM_READ_ROOTS.some((root) => path === root || path.startsWith(`${root}/`)) : SYSTEM_READ_ROOTS.some((root) => path === root || path.startsWith(`${root}/`));
+      assert.ok(
+        k?.type === 'symbol' && ['literal', 'subpath', 'regex'].includes(k.value),
+        `${where}: baseline read filter on line ${f.line}`,
+      );
+      const ok =
+        k.value === 'literal'
+          ? SYSTEM_READ_FILES.includes(path) || SYSTEM_READ_ROOTS.some((root) => path === root || path.startsWith(`${root}/`))
+          : SYSTEM_READ_ROOTS.some((root) => path === root || path.startsWith(`${root}/`));
       assert.ok(ok, `${where}: the baseline reads ${path}`);
     }
   }

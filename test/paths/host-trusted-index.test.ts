@@ -9,12 +9,36 @@ import { atOrAbove, insideEach, NearPaths } from '../../compiler/paths/host-trus
 import { isStrictlyUnder, isUnder } from '../../compiler/paths/spelling.js';
 
 // Spellings isUnder compares as strings: the root, doubled and trailing slashes, relative and empty, lookalike prefixes.
-const paths = ['/', '', '//', '//x', '/a', '/a/', '/a//b', '/a/b', '/a/b/c', '/a/bc', '/a-b', '/ab', '/a/b/.git', '/a/b/.git/hooks', 'a', 'a/b', '%TEMP%', '/home/u', '/home/u/.bashrc', '/home/u/project/.git'];
+const paths = [
+  '/',
+  '',
+  '//',
+  '//x',
+  '/a',
+  '/a/',
+  '/a//b',
+  '/a/b',
+  '/a/b/c',
+  '/a/bc',
+  '/a-b',
+  '/ab',
+  '/a/b/.git',
+  '/a/b/.git/hooks',
+  'a',
+  'a/b',
+  '%TEMP%',
+  '/home/u',
+  '/home/u/.bashrc',
+  '/home/u/project/.git',
+];
 
 // The spellings above and random ones from a small alphabet, so that prefixes and lookalikes collide.
 function randomPaths(count: number, seed: number): string[] {
   let s = seed;
-  const next = (n: number): number => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0), (s >>> 16) % n);
+  const next = (n: number): number => {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    return (s >>> 16) % n;
+  };
   const out: string[] = [];
   for (let i = 0; i < count; i++) {
     let p = next(5) ? '/' : '';
@@ -40,7 +64,11 @@ describe('host-trusted index', () => {
     for (const [k, roots] of [paths, all.slice(0, 40), all.slice(40, 200), ['/'], [''], []].entries()) {
       const near = new NearPaths(roots);
       for (const p of all) {
-        assert.equal(near.near(p), roots.some((r) => isUnder(p, r) || isUnder(r, p)), `set ${k}: near ${JSON.stringify(p)}`);
+        assert.equal(
+          near.near(p),
+          roots.some((r) => isUnder(p, r) || isUnder(r, p)),
+          `set ${k}: near ${JSON.stringify(p)}`,
+        );
         const longest = roots.filter((r) => isStrictlyUnder(p, r)).sort((a, b) => b.length - a.length)[0];
         assert.equal(near.nearestStrictlyAbove(p), longest, `set ${k}: above ${JSON.stringify(p)}`);
       }

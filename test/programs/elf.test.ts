@@ -59,12 +59,17 @@ function byReadelf(paths: readonly string[]): Map<string, ReadelfFacts | undefin
     const interp = /\[Requesting program interpreter: (.*)\]/.exec(text)?.[1];
     const all = (re: RegExp): string[] => [...text.matchAll(re)].map((m) => m[1]!);
     const split = (xs: string[]): string[] => xs.flatMap((x) => x.split(':')).filter((x) => x !== '');
-    out.set(path, { ...(interp !== undefined ? { interpreter: interp } : {}), needed: all(/\(NEEDED\)\s+Shared library: \[(.*)\]/g), runpath: split(all(/\(RUNPATH\)\s+Library runpath: \[(.*)\]/g)), rpath: split(all(/\(RPATH\)\s+Library rpath: \[(.*)\]/g)) });
+    out.set(path, {
+      ...(interp !== undefined ? { interpreter: interp } : {}),
+      needed: all(/\(NEEDED\)\s+Shared library: \[(.*)\]/g),
+      runpath: split(all(/\(RUNPATH\)\s+Library runpath: \[(.*)\]/g)),
+      rpath: split(all(/\(RPATH\)\s+Library rpath: \[(.*)\]/g)),
+    });
   }
   return out;
 }
 
-describe('the ELF reader agrees with readelf on this machine\'s programs and libraries', { skip: skipReadelf }, () => {
+describe("the ELF reader agrees with readelf on this machine's programs and libraries", { skip: skipReadelf }, () => {
   const files = [
     ...sample('/usr/bin', 100),
     ...sample('/usr/lib/x86_64-linux-gnu', 60, (n) => /\.so(\.|$)/.test(n)),
@@ -94,7 +99,12 @@ describe('the ELF reader agrees with readelf on this machine\'s programs and lib
         wrong.push(`${f}: ${got.kind}${got.kind === 'malformed' ? ` (${got.problem})` : ''}, readelf reads it`);
         continue;
       }
-      const mine: ReadelfFacts = { ...(got.interpreter !== undefined ? { interpreter: got.interpreter } : {}), needed: [...got.needed], runpath: [...got.runpath], rpath: [...got.rpath] };
+      const mine: ReadelfFacts = {
+        ...(got.interpreter !== undefined ? { interpreter: got.interpreter } : {}),
+        needed: [...got.needed],
+        runpath: [...got.runpath],
+        rpath: [...got.rpath],
+      };
       // readelf lists a static program's dynamic section too; its loader reads none, and neither does the closure.
       try {
         assert.deepEqual(mine, want);
@@ -136,7 +146,10 @@ const realElf = (): Uint8Array => readFileSync(existsSync('/usr/bin/git') ? '/us
 describe('hostile files: a clear finding, never an exception, never more than the budget', () => {
   const node = realElf();
   it('truncated at every length of its first 4 KB, and at random lengths beyond', () => {
-    const lengths = [...Array.from({ length: 4096 }, (_, i) => i), ...Array.from({ length: 200 }, (_, i) => Math.floor(((i + 1) / 201) * node.length))];
+    const lengths = [
+      ...Array.from({ length: 4096 }, (_, i) => i),
+      ...Array.from({ length: 200 }, (_, i) => Math.floor(((i + 1) / 201) * node.length)),
+    ];
     for (const n of lengths) {
       const facts = readProgram(bytesSource(node.subarray(0, n)));
       assert.ok(['elf', 'malformed', 'other'].includes(facts.kind), `${n} bytes: ${facts.kind}`);
@@ -147,15 +160,19 @@ describe('hostile files: a clear finding, never an exception, never more than th
   it('any bytes over the headers: no exception, bounded reads', () => {
     const head = node.subarray(0, 64 << 10);
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.nat(8191), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 24 }), fc.nat(head.length), (edits, cut) => {
-        const b = Buffer.from(head.subarray(0, Math.max(cut, 64)));
-        for (const [at, v] of edits) if (at < b.length) b[at] = v;
-        const src = counting(b);
-        const facts = readProgram(src);
-        assert.ok(['elf', 'malformed', 'other', 'script'].includes(facts.kind));
-        // Headers, the interpreter, the dynamic section and each string (4 KB each, at most 512 of them).
-        assert.ok(src.total() <= 4096 + 4096 + 4096 * 16 + 513 * 4096, `read ${src.total()} bytes`);
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.nat(8191), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 24 }),
+        fc.nat(head.length),
+        (edits, cut) => {
+          const b = Buffer.from(head.subarray(0, Math.max(cut, 64)));
+          for (const [at, v] of edits) if (at < b.length) b[at] = v;
+          const src = counting(b);
+          const facts = readProgram(src);
+          assert.ok(['elf', 'malformed', 'other', 'script'].includes(facts.kind));
+          // Headers, the interpreter, the dynamic section and each string (4 KB each, at most 512 of them).
+          assert.ok(src.total() <= 4096 + 4096 + 4096 * 16 + 513 * 4096, `read ${src.total()} bytes`);
+        },
+      ),
       { numRuns: Number(process.env['BOXWRIGHT_FUZZ_RUNS'] ?? 300), seed: 22 },
     );
   });
@@ -195,20 +212,31 @@ describe('hostile files: a clear finding, never an exception, never more than th
     );
   });
   it('#! lines as the kernel reads them', () => {
-    const s = (text: string | Uint8Array): ProgramFacts => readProgram(bytesSource(typeof text === 'string' ? Buffer.from(text, 'latin1') : text));
+    const s = (text: string | Uint8Array): ProgramFacts =>
+      readProgram(bytesSource(typeof text === 'string' ? Buffer.from(text, 'latin1') : text));
     assert.deepEqual(s('#!/bin/sh\necho'), { kind: 'script', interpreter: '/bin/sh' });
     assert.deepEqual(s('#! \t/usr/bin/env  node  \r\n'), { kind: 'script', interpreter: '/usr/bin/env', argument: 'node' });
-    assert.deepEqual(s('#!/usr/bin/env -S node --jitless\n'), { kind: 'script', interpreter: '/usr/bin/env', argument: '-S node --jitless' });
+    assert.deepEqual(s('#!/usr/bin/env -S node --jitless\n'), {
+      kind: 'script',
+      interpreter: '/usr/bin/env',
+      argument: '-S node --jitless',
+    });
     assert.deepEqual(s('#!/bin/sh'), { kind: 'script', interpreter: '/bin/sh' });
     assert.match(s('#!\n').kind === 'malformed' ? 'ok' : 'no', /ok/);
     assert.match(s(`#!/${'x'.repeat(300)}`).kind, /malformed/);
-    assert.deepEqual(s(`#!/bin/sh ${'x'.repeat(300)}`), { kind: 'script', interpreter: '/bin/sh', argument: 'x'.repeat(256 - '#!/bin/sh '.length) });
+    assert.deepEqual(s(`#!/bin/sh ${'x'.repeat(300)}`), {
+      kind: 'script',
+      interpreter: '/bin/sh',
+      argument: 'x'.repeat(256 - '#!/bin/sh '.length),
+    });
     assert.deepEqual(s('plain text\n'), { kind: 'other' });
     assert.deepEqual(s(''), { kind: 'other' });
   });
 });
 
-describe('the host view reads a program file without blocking or following a link', { skip: requireOrSkip(process.platform === 'linux', 'Linux (mkfifo, /dev/zero)') }, () => {
+describe('the host view reads a program file without blocking or following a link', {
+  skip: requireOrSkip(process.platform === 'linux', 'Linux (mkfifo, /dev/zero)'),
+}, () => {
   const dir = mkdtempSync(join(tmpdir(), 'boxwright-elf-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
   it('a FIFO, /dev/zero and a link: unknown at once; a script and a program: read', () => {

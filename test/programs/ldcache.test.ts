@@ -32,12 +32,15 @@ describe("the loader's cache, read as ldconfig -p reads it", { skip }, () => {
     const bytes = readFileSync('/etc/ld.so.cache');
     for (let n = 0; n < Math.min(bytes.length, 2048); n += 7) readLibraryCache(bytes.subarray(0, n), CACHE_FLAGS[arch!]);
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.nat(Math.min(bytes.length, 4096) - 1), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 16 }), (edits) => {
-        const b = Buffer.from(bytes);
-        for (const [at, v] of edits) b[at] = v;
-        const r = readLibraryCache(b, CACHE_FLAGS[arch!]);
-        assert.ok(r === undefined || r instanceof Map);
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.nat(Math.min(bytes.length, 4096) - 1), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 16 }),
+        (edits) => {
+          const b = Buffer.from(bytes);
+          for (const [at, v] of edits) b[at] = v;
+          const r = readLibraryCache(b, CACHE_FLAGS[arch!]);
+          assert.ok(r === undefined || r instanceof Map);
+        },
+      ),
       { numRuns: Number(process.env['BOXWRIGHT_FUZZ_RUNS'] ?? 200), seed: 22 },
     );
     assert.equal(readLibraryCache(Buffer.from('glibc-ld.so.cache1.1'), CACHE_FLAGS[arch!]), undefined);

@@ -26,7 +26,11 @@ describe('rule docs: each example reports exactly what the rule documents (RuleT
       assert.deepEqual(reported(rule, docs.bad), [...docs.bad.expect]);
     });
     it(`${id}: passing example`, () => {
-      assert.equal(docs.good.expect.length > 0, unavoidable.has(id), `${id}: only a disclosure no config avoids may report on its passing example`);
+      assert.equal(
+        docs.good.expect.length > 0,
+        unavoidable.has(id),
+        `${id}: only a disclosure no config avoids may report on its passing example`,
+      );
       assert.deepEqual(reported(rule, docs.good), [...docs.good.expect]);
     });
   }

@@ -59,7 +59,9 @@ const expected: Record<string, { verdicts: [V, V, V]; rules: string[] }> = {
   'write-exec-overlap.toml': { verdicts: [W, W, W], rules: ['write-exec-overlap', 'exec-not-confined'] },
 };
 
-const examples = readdirSync(join(repoRoot, 'examples')).filter((f) => f.endsWith('.toml')).sort();
+const examples = readdirSync(join(repoRoot, 'examples'))
+  .filter((f) => f.endsWith('.toml'))
+  .sort();
 
 describe('examples: verdicts and rules', () => {
   it('every example has an expectation', () => {
@@ -69,7 +71,11 @@ describe('examples: verdicts and rules', () => {
     it(name, () => {
       const r = lintExample(name);
       const want = expected[name]!;
-      assert.deepEqual([r.verdicts.macos, r.verdicts.linux, r.verdicts.windows], want.verdicts, formatText([{ path: name, text: r.text, verdicts: r.verdicts, diagnostics: r.diagnostics }]));
+      assert.deepEqual(
+        [r.verdicts.macos, r.verdicts.linux, r.verdicts.windows],
+        want.verdicts,
+        formatText([{ path: name, text: r.text, verdicts: r.verdicts, diagnostics: r.diagnostics }]),
+      );
       const got = ruleIds(r);
       for (const id of want.rules) assert.ok(got.includes(id), `${name}: expected rule ${id}, got ${got.join(', ')}`);
       assert.ok(got.includes('windows-open-reads'), 'windows-open-reads fires on every config');
@@ -81,7 +87,13 @@ describe('examples: golden lint output', () => {
   for (const name of examples) {
     it(name, () => {
       const r = lintExample(name);
-      const report = { path: r.file, text: r.text, ...(r.dialect ? { dialect: r.dialect } : {}), verdicts: r.verdicts, diagnostics: r.diagnostics };
+      const report = {
+        path: r.file,
+        text: r.text,
+        ...(r.dialect ? { dialect: r.dialect } : {}),
+        verdicts: r.verdicts,
+        diagnostics: r.diagnostics,
+      };
       matchSnapshot(`lint/${name.replace(/\.toml$/, '.txt')}`, formatText([report]));
       matchSnapshot(`lint/${name.replace(/\.toml$/, '.json')}`, formatJson([report]));
     });

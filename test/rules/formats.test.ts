@@ -24,17 +24,49 @@ describe('SARIF 2.1.0', () => {
   const require = createRequire(import.meta.url);
   const schema = JSON.parse(readFileSync(require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8')) as object;
   const AjvDraft04 = (AjvDraft04Module as unknown as { default: typeof AjvDraft04Module }).default ?? AjvDraft04Module;
-  const ajv = new (AjvDraft04 as unknown as new (o: object) => { compile(s: object): { (d: unknown): boolean; errors?: unknown } })({ allErrors: true, strict: false, unicodeRegExp: false, validateFormats: false, logger: false });
+  const ajv = new (AjvDraft04 as unknown as new (o: object) => { compile(s: object): { (d: unknown): boolean; errors?: unknown } })({
+    allErrors: true,
+    strict: false,
+    unicodeRegExp: false,
+    validateFormats: false,
+    logger: false,
+  });
   const validate = ajv.compile(schema);
 
   it('the log of every example validates against the SARIF 2.1.0 JSON Schema', () => {
     const log = JSON.parse(formatSarif(all, allRules, version, { cwd: repoRoot, root: repoRoot })) as unknown;
     assert.ok(validate(log), JSON.stringify(validate.errors, null, 2));
   });
-  it("carries what GitHub code scanning requires", () => {
+  it('carries what GitHub code scanning requires', () => {
     const log = JSON.parse(formatSarif(all, allRules, version, { cwd: repoRoot, root: repoRoot })) as {
       version: string;
-      runs: { tool: { driver: { name: string; informationUri: string; rules: { id: string; shortDescription: { text: string }; fullDescription: { text: string }; help: { text: string; markdown: string }; defaultConfiguration: { level: string } }[] } }; results: { ruleId: string; level: string; message: { text: string }; locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId?: string }; region: { startLine: number; startColumn: number; endLine: number; endColumn: number } } }[]; partialFingerprints: { primaryLocationLineHash: string } }[] }[];
+      runs: {
+        tool: {
+          driver: {
+            name: string;
+            informationUri: string;
+            rules: {
+              id: string;
+              shortDescription: { text: string };
+              fullDescription: { text: string };
+              help: { text: string; markdown: string };
+              defaultConfiguration: { level: string };
+            }[];
+          };
+        };
+        results: {
+          ruleId: string;
+          level: string;
+          message: { text: string };
+          locations: {
+            physicalLocation: {
+              artifactLocation: { uri: string; uriBaseId?: string };
+              region: { startLine: number; startColumn: number; endLine: number; endColumn: number };
+            };
+          }[];
+          partialFingerprints: { primaryLocationLineHash: string };
+        }[];
+      }[];
     };
     assert.equal(log.version, '2.1.0');
     const run = log.runs[0]!;
@@ -64,11 +96,23 @@ describe('SARIF artifact URIs', () => {
   it('are relative to the source root (%SRCROOT%), whatever the current directory is, and percent-encoded', () => {
     const r = lintText('[agent.filesystem]\nread = ["~/nowhere"]\n');
     const at = (path: string, cwd: string, root = '/srv/repo'): string[] => {
-      const log = JSON.parse(formatSarif([{ path, text: r.text, verdicts: r.verdicts, diagnostics: r.diagnostics }], allRules, version, { cwd, root })) as {
-        runs: { originalUriBaseIds: Record<string, { uri: string }>; results: { locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId?: string } } }[] }[] }[];
+      const log = JSON.parse(
+        formatSarif([{ path, text: r.text, verdicts: r.verdicts, diagnostics: r.diagnostics }], allRules, version, { cwd, root }),
+      ) as {
+        runs: {
+          originalUriBaseIds: Record<string, { uri: string }>;
+          results: { locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId?: string } } }[] }[];
+        }[];
       };
       assert.deepEqual(log.runs[0]!.originalUriBaseIds, { '%SRCROOT%': { uri: `file://${root}/` } });
-      return [...new Set(log.runs[0]!.results.map((x) => `${x.locations[0]!.physicalLocation.artifactLocation.uriBaseId ?? ''}|${x.locations[0]!.physicalLocation.artifactLocation.uri}`))];
+      return [
+        ...new Set(
+          log.runs[0]!.results.map(
+            (x) =>
+              `${x.locations[0]!.physicalLocation.artifactLocation.uriBaseId ?? ''}|${x.locations[0]!.physicalLocation.artifactLocation.uri}`,
+          ),
+        ),
+      ];
     };
     assert.deepEqual(at('/srv/repo/configs/sandbox.toml', '/srv/repo'), ['%SRCROOT%|configs/sandbox.toml']);
     assert.deepEqual(at('configs/sandbox.toml', '/srv/repo'), ['%SRCROOT%|configs/sandbox.toml']);
@@ -91,7 +135,10 @@ describe('GitHub annotations', () => {
     const out = formatGithub([{ path: r.file, text: r.text, verdicts: r.verdicts, diagnostics: r.diagnostics }]);
     const lines = out.trimEnd().split('\n');
     const missing = lines.find((l) => l.includes('title=boxwright missing-path'))!;
-    assert.match(missing, /^::error file=dir%2Cwith%3Aodd%25name\.toml,line=2,endLine=2,col=9,endColumn=\d+,title=boxwright missing-path \[macos%2Clinux%2Cwindows\]::/);
+    assert.match(
+      missing,
+      /^::error file=dir%2Cwith%3Aodd%25name\.toml,line=2,endLine=2,col=9,endColumn=\d+,title=boxwright missing-path \[macos%2Clinux%2Cwindows\]::/,
+    );
     assert.ok(missing.includes('/home/dev/in,box:50%25 does not exist'), 'the message escapes % but keeps : and ,');
     assert.ok(!/[\r\n]/.test(missing));
     assert.equal(lines.at(-2)!, 'boxwright: 2 errors, 1 warning, 0 notices in 1 file', 'plurals right: "1 warning", "1 file"');

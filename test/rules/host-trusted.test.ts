@@ -32,15 +32,25 @@ const repo: Record<string, Entry> = {
   '/usr/bin/git': 'file',
 };
 
-function check(toml: string, entries: Record<string, Entry> = repo, options: { hostTrusted?: readonly HostTrustedInput[]; worktree?: string; view?: FsView } = {}): CheckResult {
-  const r = checkConfig(Buffer.from(toml), { file: 'c.toml', view: options.view ?? machine(entries), worktree: options.worktree ?? '/home/u/p', ...(options.hostTrusted ? { hostTrusted: options.hostTrusted } : {}) });
+function check(
+  toml: string,
+  entries: Record<string, Entry> = repo,
+  options: { hostTrusted?: readonly HostTrustedInput[]; worktree?: string; view?: FsView } = {},
+): CheckResult {
+  const r = checkConfig(Buffer.from(toml), {
+    file: 'c.toml',
+    view: options.view ?? machine(entries),
+    worktree: options.worktree ?? '/home/u/p',
+    ...(options.hostTrusted ? { hostTrusted: options.hostTrusted } : {}),
+  });
   assert.ok(r.model, r.diagnostics.map((d) => d.message).join('\n'));
   return r;
 }
 
 const agent = (r: CheckResult, id = 'agent'): PrincipalAccess => r.model!.principals.find((p) => p.principal.id === id)!;
 const cells = (pa: PrincipalAccess, path: string): string[] => PLATFORMS.map((p) => legend(pa.effectiveAt(path, p)));
-const ofRule = (r: CheckResult, severity?: string) => r.diagnostics.filter((d) => d.ruleId === 'host-trusted-path' && (!severity || d.severity === severity));
+const ofRule = (r: CheckResult, severity?: string) =>
+  r.diagnostics.filter((d) => d.ruleId === 'host-trusted-path' && (!severity || d.severity === severity));
 
 const boxRepo = '[agent.filesystem]\nread = ["~/p"]\nwrite = ["~/p"]\n';
 
@@ -63,7 +73,13 @@ describe('host-trusted paths: the model', () => {
     assert.deepEqual(cells(pa, '/home/u/p/.envrc'), ['r', 'rw', 'rwx']);
     const envrc = pa.hostTrusted.find((ta) => ta.trusted.path === '/home/u/p/.envrc')!;
     assert.deepEqual(envrc.state, { macos: 'read-only', linux: 'creatable', windows: 'creatable' });
-    assert.deepEqual(envrc.notes.linux, { kind: 'host-trusted', platform: 'linux', state: 'creatable', existence: 'absent', blocked: 'absent' });
+    assert.deepEqual(envrc.notes.linux, {
+      kind: 'host-trusted',
+      platform: 'linux',
+      state: 'creatable',
+      existence: 'absent',
+      blocked: 'absent',
+    });
   });
 
   it('a write grant that names it lifts it, and only its own scope: its config and hooks stay read-only', () => {
@@ -78,10 +94,21 @@ describe('host-trusted paths: the model', () => {
   });
 
   it('home paths: shell start-up files, ~/.gitconfig and PATH directories in the home, under a write grant of the home', () => {
-    const pa = agent(check('[agent.filesystem]\nread = ["~/work"]\nwrite = ["~/work"]\n', { '/home/u/work': 'dir', '/home/u/.bashrc': 'file' }));
+    const pa = agent(
+      check('[agent.filesystem]\nread = ["~/work"]\nwrite = ["~/work"]\n', { '/home/u/work': 'dir', '/home/u/.bashrc': 'file' }),
+    );
     // Not under the write tree: nothing to carve.
-    assert.deepEqual(pa.hostTrusted.map((ta) => ta.trusted.path).filter((p) => p.startsWith('/home/u/.')), []);
-    const home = agent(check('[agent.filesystem]\nread = ["~/work", "~/.local"]\nwrite = ["~/.local"]\n', { '/home/u/work': 'dir', '/home/u/.local/bin/tool': 'file', '/home/u/.local/share': 'dir' }));
+    assert.deepEqual(
+      pa.hostTrusted.map((ta) => ta.trusted.path).filter((p) => p.startsWith('/home/u/.')),
+      [],
+    );
+    const home = agent(
+      check('[agent.filesystem]\nread = ["~/work", "~/.local"]\nwrite = ["~/.local"]\n', {
+        '/home/u/work': 'dir',
+        '/home/u/.local/bin/tool': 'file',
+        '/home/u/.local/share': 'dir',
+      }),
+    );
     assert.deepEqual(cells(home, '/home/u/.local/bin/tool'), ['r', 'r', 'rx']);
     assert.deepEqual(cells(home, '/home/u/.local/share/x'), ['rw', 'rw', 'rwx']);
   });
@@ -92,7 +119,10 @@ describe('host-trusted paths: the model', () => {
     assert.deepEqual(unit.missingParents, ['/home/u/.config/systemd']);
     assert.deepEqual(cells(pa, '/home/u/.config/systemd'), ['r', 'rw', 'rwx']);
     assert.deepEqual(cells(pa, '/home/u/.config/systemd/other'), ['r', 'rw', 'rwx']);
-    assert.ok(!pa.hostTrusted.some((ta) => ta.trusted.path === '/home/u/.config/systemd'), 'a missing parent is said with the path it leads to');
+    assert.ok(
+      !pa.hostTrusted.some((ta) => ta.trusted.path === '/home/u/.config/systemd'),
+      'a missing parent is said with the path it leads to',
+    );
   });
 
   it('a symbolic link cannot be made read-only over itself: creatable everywhere, said so', () => {
@@ -107,11 +137,20 @@ describe('host-trusted paths: the model', () => {
     const pa = agent(check(boxRepo, entries, { hostTrusted: [{ path: '/home/u/p/sandbox.toml', input: 'config' }] }));
     assert.deepEqual(cells(pa, '/home/u/p/sandbox.toml'), ['r', 'r', 'rx']);
     assert.equal(pa.hostTrusted.find((ta) => ta.trusted.path === '/home/u/p/sandbox.toml')!.trusted.label, 'the config being checked');
-    assert.deepEqual(cells(agent(check(boxRepo, entries)), '/home/u/p/sandbox.toml'), ['rw', 'rw', 'rwx'], 'not an input: an ordinary file');
+    assert.deepEqual(
+      cells(agent(check(boxRepo, entries)), '/home/u/p/sandbox.toml'),
+      ['rw', 'rw', 'rwx'],
+      'not an input: an ordinary file',
+    );
   });
 
   it('nested repositories are found two levels down where they exist; deeper ones are not', () => {
-    const entries = { ...repo, '/home/u/p/a/.git/HEAD': 'file' as const, '/home/u/p/a/b/.git/HEAD': 'file' as const, '/home/u/p/a/b/c/.git/HEAD': 'file' as const };
+    const entries = {
+      ...repo,
+      '/home/u/p/a/.git/HEAD': 'file' as const,
+      '/home/u/p/a/b/.git/HEAD': 'file' as const,
+      '/home/u/p/a/b/c/.git/HEAD': 'file' as const,
+    };
     const pa = agent(check(boxRepo, entries));
     assert.deepEqual(cells(pa, '/home/u/p/a/.git'), ['r', 'r', 'rx']);
     assert.deepEqual(cells(pa, '/home/u/p/a/b/.git'), ['r', 'r', 'rx']);
@@ -129,7 +168,7 @@ describe('host-trusted paths: the model', () => {
     assert.ok(ofRule(r).some((d) => /the search for host-trusted paths stopped after/.test(d.message)));
   });
 
-  it('Windows: a label is the file\'s, so one principal\'s carve-out holds for every principal, and one\'s lift for all', () => {
+  it("Windows: a label is the file's, so one principal's carve-out holds for every principal, and one's lift for all", () => {
     const tools = `${boxRepo}[tools.t.filesystem]\nread = ["~/p"]\nwrite = ["~/p/.git"]\n`;
     const r = check(tools);
     // The tool names .git: the label is lifted on Windows for the agent too; macOS and Linux are per sandbox.
@@ -145,7 +184,10 @@ describe('host-trusted paths: what lint says', () => {
     const info = ofRule(r, 'info');
     assert.equal(info.length, 1);
     assert.deepEqual([info[0]!.span.start.line, info[0]!.span.start.column], [3, 10]);
-    assert.match(info[0]!.message, /^inside \/home\/u\/p, the host-trusted \/home\/u\/p\/\.git \(version-control metadata\) stays read-only/);
+    assert.match(
+      info[0]!.message,
+      /^inside \/home\/u\/p, the host-trusted \/home\/u\/p\/\.git \(version-control metadata\) stays read-only/,
+    );
     assert.match(info[0]!.message, /do not exist yet: macOS refuses their creation, Linux and Windows cannot/);
     assert.equal(r.verdicts.linux, 'accepted');
   });
@@ -154,7 +196,10 @@ describe('host-trusted paths: what lint says', () => {
     const r = check(boxRepo.replace('write = ["~/p"]', 'write = ["~/p/.git/hooks"]'));
     const w = ofRule(r, 'warning');
     assert.equal(w.length, 1, w.map((d) => d.message).join('\n'));
-    assert.match(w[0]!.message, /^\/home\/u\/p\/\.git\/hooks is inside the host-trusted \/home\/u\/p\/\.git \(version-control metadata\): the workload may write what the host runs or trusts after the run/);
+    assert.match(
+      w[0]!.message,
+      /^\/home\/u\/p\/\.git\/hooks is inside the host-trusted \/home\/u\/p\/\.git \(version-control metadata\): the workload may write what the host runs or trusts after the run/,
+    );
     assert.deepEqual(w[0]!.platforms, ['macos', 'linux', 'windows']);
   });
 
@@ -170,9 +215,15 @@ describe('host-trusted paths: what lint says', () => {
     const r = check(boxRepo);
     const m = explainMatrix(r.model!, r.diagnostics, r.verdicts);
     const rows = m.principals[0]!.rows.filter((row) => row.list === 'host-trusted');
-    assert.deepEqual(rows.map((row) => row.written), ['~/p/.git', '~/p/{.claude,.codex,.cursor,.envrc,.hg,.idea,.mcp.json,.svn,.vscode}']);
+    assert.deepEqual(
+      rows.map((row) => row.written),
+      ['~/p/.git', '~/p/{.claude,.codex,.cursor,.envrc,.hg,.idea,.mcp.json,.svn,.vscode}'],
+    );
     for (const row of rows) for (const p of PLATFORMS) assert.equal(row.cells[p].note?.ruleId, 'host-trusted-path', `${row.written} ${p}`);
-    assert.deepEqual(['macos', 'linux', 'windows'].map((p) => rows[0]!.cells[p as 'linux'].legend), ['r', 'r', 'rx']);
+    assert.deepEqual(
+      ['macos', 'linux', 'windows'].map((p) => rows[0]!.cells[p as 'linux'].legend),
+      ['r', 'r', 'rx'],
+    );
     // Right after the write grant it is carved out of.
     const all = m.principals[0]!.rows;
     assert.equal(all[all.indexOf(rows[0]!) - 1]!.list, 'write');
@@ -181,16 +232,25 @@ describe('host-trusted paths: what lint says', () => {
   it('diff: lifting one is a widening', () => {
     const base = check(boxRepo);
     const head = check(boxRepo.replace('write = ["~/p"]', 'write = ["~/p", "~/p/.git"]'));
-    const delta = accessDelta({ model: base.model!, verdicts: base.verdicts, diagnostics: base.diagnostics }, { model: head.model!, verdicts: head.verdicts, diagnostics: head.diagnostics });
+    const delta = accessDelta(
+      { model: base.model!, verdicts: base.verdicts, diagnostics: base.diagnostics },
+      { model: head.model!, verdicts: head.verdicts, diagnostics: head.diagnostics },
+    );
     const git = delta.changes.filter((c) => c.path === '~/p/.git');
-    assert.deepEqual(git.map((c) => [c.platform, c.before, c.after, c.widens]), [
-      ['macos', 'r', 'rw', true],
-      ['linux', 'r', 'rw', true],
-      ['windows', 'rx', 'rwx', true],
-    ]);
+    assert.deepEqual(
+      git.map((c) => [c.platform, c.before, c.after, c.widens]),
+      [
+        ['macos', 'r', 'rw', true],
+        ['linux', 'r', 'rw', true],
+        ['windows', 'rx', 'rwx', true],
+      ],
+    );
     assert.ok(delta.diagnosticsAdded.some((d) => d.ruleId === 'host-trusted-path' && d.severity === 'warning'));
     // And in what is asked for, on every machine (the gate's machine-independent half).
-    assert.deepEqual(delta.requested.map((c) => [c.path, c.before, c.after, c.widens]), [['~/p/.git', 'r', 'rw', true]]);
+    assert.deepEqual(
+      delta.requested.map((c) => [c.path, c.before, c.after, c.widens]),
+      [['~/p/.git', 'r', 'rw', true]],
+    );
   });
 
   it('trustedByName: what a path lies at or inside by its spelling alone, outermost first', () => {
@@ -199,7 +259,11 @@ describe('host-trusted paths: what lint says', () => {
     assert.deepEqual(trustedByName('/home/u/.local/bin/tool', home), ['/home/u/.local/bin']);
     assert.deepEqual(trustedByName('/home/u/p/.git/hooks/pre-commit', home), ['/home/u/p/.git', '/home/u/p/.git/hooks']);
     // At any depth, a submodule's git directory included; a project name deep in a tree too.
-    assert.deepEqual(trustedByName('/home/u/p/.git/modules/lib/config', home), ['/home/u/p/.git', '/home/u/p/.git/modules', '/home/u/p/.git/modules/lib/config']);
+    assert.deepEqual(trustedByName('/home/u/p/.git/modules/lib/config', home), [
+      '/home/u/p/.git',
+      '/home/u/p/.git/modules',
+      '/home/u/p/.git/modules/lib/config',
+    ]);
     assert.deepEqual(trustedByName('/srv/a/b/c/d/.vscode/tasks.json', home), ['/srv/a/b/c/d/.vscode']);
     // What git runs is host-trusted inside a git directory only; a .hg is one whole.
     assert.deepEqual(trustedByName('/home/u/p/hooks/config', home), []);
@@ -221,18 +285,24 @@ describe('host-trusted paths: the artifacts say what the model says', () => {
   });
 
   it('macOS: file-write* denied on each, unlink on its ancestors; a lift inside one is left out of its rule', async () => {
-    const r = check(boxRepo.replace('write = ["~/p"]', 'write = ["~/p", "~/p/.git/objects"]'), { ...repo, '/home/u/p/a/.git/HEAD': 'file' });
+    const r = check(boxRepo.replace('write = ["~/p"]', 'write = ["~/p", "~/p/.git/objects"]'), {
+      ...repo,
+      '/home/u/p/a/.git/HEAD': 'file',
+    });
     const out = await compileConfig(r, 'macos', {});
     assert.ok(out.ok);
     const sb = out.artifacts.find((a) => a.name === 'agent.sb')!.content as string;
-    assert.match(sb, /\(deny file-write\* \(require-all \(subpath "\/home\/u\/p\/\.git"\) \(require-not \(subpath "\/home\/u\/p\/\.git\/objects"\)\)\)\)/);
+    assert.match(
+      sb,
+      /\(deny file-write\* \(require-all \(subpath "\/home\/u\/p\/\.git"\) \(require-not \(subpath "\/home\/u\/p\/\.git\/objects"\)\)\)\)/,
+    );
     assert.match(sb, /\(deny file-write-unlink \(literal "\/home\/u\/p\/a"\)\)/);
     assert.match(sb, /^ {2}\(subpath "\/home\/u\/p\/\.envrc"\) ;; editor-agent-config$/m);
     // After every allow: the denies section is last.
     assert.ok(sb.indexOf('(subpath "/home/u/p/.envrc")') > sb.indexOf(';; ---- 6) denies ----'));
   });
 
-  it('Windows: a read-only label after the write tree\'s Low label, a lift inside relabelled Low after it, file by file', async () => {
+  it("Windows: a read-only label after the write tree's Low label, a lift inside relabelled Low after it, file by file", async () => {
     const r = check(boxRepo.replace('write = ["~/p"]', 'write = ["~/p", "~/p/.git/objects"]'));
     const out = await compileConfig(r, 'windows', {});
     assert.ok(out.ok);
@@ -272,9 +342,20 @@ describe('host-trusted paths: a TYBA linked worktree', () => {
     // TYBA's Linux sandbox has no Landlock: what is readable is executable.
     assert.deepEqual(cells(pa, '/home/u/wt/.git'), ['r', 'rx', 'rx']);
     assert.deepEqual(cells(pa, '/home/u/wt/README'), ['rw', 'rwx', 'rwx']);
-    for (const p of ['/home/u/repo/.git/worktrees/wt/index', '/home/u/repo/.git/objects/ab/cd', '/home/u/repo/.git/refs/heads/tyba/x', '/home/u/repo/.git/logs/refs/heads/tyba/x'])
+    for (const p of [
+      '/home/u/repo/.git/worktrees/wt/index',
+      '/home/u/repo/.git/objects/ab/cd',
+      '/home/u/repo/.git/refs/heads/tyba/x',
+      '/home/u/repo/.git/logs/refs/heads/tyba/x',
+    ])
       assert.equal(cells(pa, p)[1], 'rwx', p);
-    for (const p of ['/home/u/repo/.git/config', '/home/u/repo/.git/hooks/post-commit', '/home/u/repo/.git/refs/heads/main', '/home/u/repo/.git/worktrees/wt/commondir', '/home/u/repo/.git/worktrees/wt/gitdir'])
+    for (const p of [
+      '/home/u/repo/.git/config',
+      '/home/u/repo/.git/hooks/post-commit',
+      '/home/u/repo/.git/refs/heads/main',
+      '/home/u/repo/.git/worktrees/wt/commondir',
+      '/home/u/repo/.git/worktrees/wt/gitdir',
+    ])
       assert.deepEqual(cells(pa, p).slice(0, 2), ['r', 'rx'], p);
     // Absent, config.worktree can be created on Linux (a mount needs a target); git reads it only with
     // extensions.worktreeConfig, which the repository's config (read-only) would have to set.
@@ -285,18 +366,32 @@ describe('host-trusted paths: a TYBA linked worktree', () => {
 
   it("under the host's /tmp, TYBA's private tmpfs: no ancestor of a host-trusted path is pinned with a host bind there", () => {
     const entries: Record<string, Entry> = {};
-    for (const [p, k] of Object.entries(linked)) entries[p.replace('/home/u', '/tmp/lab/u')] = typeof k === 'object' && 'text' in k ? { text: k.text.replaceAll('/home/u', '/tmp/lab/u') } : k;
-    const r = checkConfig(Buffer.from(tyba), { file: 'c.toml', view: manifestView(JSON.stringify({ home: '/tmp/lab/u', entries }), 'm'), worktree: '/tmp/lab/u/wt' });
+    for (const [p, k] of Object.entries(linked))
+      entries[p.replace('/home/u', '/tmp/lab/u')] =
+        typeof k === 'object' && 'text' in k ? { text: k.text.replaceAll('/home/u', '/tmp/lab/u') } : k;
+    const r = checkConfig(Buffer.from(tyba), {
+      file: 'c.toml',
+      view: manifestView(JSON.stringify({ home: '/tmp/lab/u', entries }), 'm'),
+      worktree: '/tmp/lab/u/wt',
+    });
     const dotGit = agent(r).hostTrusted.find((ta) => ta.trusted.path === '/tmp/lab/u/wt/.git')!;
     assert.equal(dotGit.state.linux, 'read-only');
     assert.equal(dotGit.pinnedAncestors?.linux, undefined, 'renaming /tmp/lab moves no host path: nothing to pin');
   });
 
   it('a .git file that does not have the shape git worktree add gives it grants nothing: a warning, and it stays read-only', () => {
-    const planted = { ...linked, '/home/u/wt/.git': { text: 'gitdir: /home/u/wt/.planted\n' }, '/home/u/wt/.planted/HEAD': 'file' as const, '/home/u/wt/.planted/commondir': { text: '/home/u\n' } };
+    const planted = {
+      ...linked,
+      '/home/u/wt/.git': { text: 'gitdir: /home/u/wt/.planted\n' },
+      '/home/u/wt/.planted/HEAD': 'file' as const,
+      '/home/u/wt/.planted/commondir': { text: '/home/u\n' },
+    };
     const r = check(tyba, planted, { worktree: '/home/u/wt' });
     assert.ok(r.ir!.tyba!.git && 'problem' in r.ir!.tyba!.git);
-    assert.match(ofRule(r, 'warning')[0]!.message, /^the session worktree's \.git is not followed: \/home\/u\/wt\/\.planted is not a worktree's git directory/);
+    assert.match(
+      ofRule(r, 'warning')[0]!.message,
+      /^the session worktree's \.git is not followed: \/home\/u\/wt\/\.planted is not a worktree's git directory/,
+    );
     const pa = agent(r);
     assert.equal(cells(pa, '/home/u/repo/.git/objects/x')[1], '—', 'nothing of the repository is granted');
     assert.deepEqual(cells(pa, '/home/u/wt/.git'), ['r', 'rx', 'rx']);

@@ -75,28 +75,79 @@ function bothViews(root: string, config: string): { host: string; manifest: stri
 
 describe('--fs host and the equivalent manifest', () => {
   test('~/.docker a link to a directory holding config.json: both name ~/.docker/config.json', () => {
-    withTree([['store/docker/config.json', 'file'], ['home/.docker', { symlink: '../store/docker' }], ['home/.ssh/id_ed25519', 'file']], (root) => {
-      const { host, manifest } = bothViews(root, '[agent.filesystem]\nread = ["~"]\n');
-      assert.equal(manifest, host);
-      const d = (JSON.parse(host) as { diagnostics: { ruleId: string; message: string }[] }).diagnostics.find((x) => x.ruleId === 'protected-path');
-      assert.ok(d, host);
-      assert.match(d.message, /exposes ~\/\.ssh, ~\/\.docker\/config\.json unless denied(;|$)/);
-    });
+    withTree(
+      [
+        ['store/docker/config.json', 'file'],
+        ['home/.docker', { symlink: '../store/docker' }],
+        ['home/.ssh/id_ed25519', 'file'],
+      ],
+      (root) => {
+        const { host, manifest } = bothViews(root, '[agent.filesystem]\nread = ["~"]\n');
+        assert.equal(manifest, host);
+        const d = (JSON.parse(host) as { diagnostics: { ruleId: string; message: string }[] }).diagnostics.find(
+          (x) => x.ruleId === 'protected-path',
+        );
+        assert.ok(d, host);
+        assert.match(d.message, /exposes ~\/\.ssh, ~\/\.docker\/config\.json unless denied(;|$)/);
+      },
+    );
   });
 
   // ------------------------------------------------------------ generated trees and configs
 
   const places = [
-    'home/.ssh', 'home/.ssh/id_ed25519', 'home/.aws', 'home/.aws/credentials', 'home/.docker', 'home/.docker/config.json',
-    'home/.config', 'home/.config/gh', 'home/.config/gcloud', 'home/.config/boxwright', 'home/.kube', 'home/.gnupg',
-    'home/.cargo', 'home/.cargo/credentials', 'home/.git-credentials', 'home/.netrc', 'home/.npmrc', 'home/.pypirc',
-    'home/.tyba', 'home/.kaggle/kaggle.json', 'home/project', 'home/project/src', 'home/project/src/main.py',
-    'home/project/README.md', 'home/project/.env', 'home/data', 'home/link', 'home/loop',
-    'store', 'store/docker', 'store/docker/config.json', 'store/ssh', 'store/ssh/id_rsa', 'store/data',
+    'home/.ssh',
+    'home/.ssh/id_ed25519',
+    'home/.aws',
+    'home/.aws/credentials',
+    'home/.docker',
+    'home/.docker/config.json',
+    'home/.config',
+    'home/.config/gh',
+    'home/.config/gcloud',
+    'home/.config/boxwright',
+    'home/.kube',
+    'home/.gnupg',
+    'home/.cargo',
+    'home/.cargo/credentials',
+    'home/.git-credentials',
+    'home/.netrc',
+    'home/.npmrc',
+    'home/.pypirc',
+    'home/.tyba',
+    'home/.kaggle/kaggle.json',
+    'home/project',
+    'home/project/src',
+    'home/project/src/main.py',
+    'home/project/README.md',
+    'home/project/.env',
+    'home/data',
+    'home/link',
+    'home/loop',
+    'store',
+    'store/docker',
+    'store/docker/config.json',
+    'store/ssh',
+    'store/ssh/id_rsa',
+    'store/data',
   ];
   const targets = [
-    '$ROOT/store', '$ROOT/store/docker', '$ROOT/store/docker/config.json', '$ROOT/store/ssh', '$ROOT/home/project', '$ROOT/nowhere',
-    '$ROOT/home/loop', '../store/docker', '../../store/ssh', '../store', 'project', '../home/.docker', '.', '..', 'config.json', 'nowhere',
+    '$ROOT/store',
+    '$ROOT/store/docker',
+    '$ROOT/store/docker/config.json',
+    '$ROOT/store/ssh',
+    '$ROOT/home/project',
+    '$ROOT/nowhere',
+    '$ROOT/home/loop',
+    '../store/docker',
+    '../../store/ssh',
+    '../store',
+    'project',
+    '../home/.docker',
+    '.',
+    '..',
+    'config.json',
+    'nowhere',
   ];
   const node: fc.Arbitrary<Node> = fc.oneof(
     { weight: 3, arbitrary: fc.constant<Node>('dir') },
@@ -106,14 +157,37 @@ describe('--fs host and the equivalent manifest', () => {
   const planArb = fc.uniqueArray(fc.tuple(fc.constantFrom(...places), node), { minLength: 1, maxLength: 14, selector: ([p]) => p });
 
   const grantPaths = [
-    '~', '~/.docker', '~/.docker/config.json', '~/.ssh', '~/.aws', '~/.config', '~/.config/boxwright', '~/.tyba', '~/.kaggle',
-    '~/project', '~/project/src', '~/project/src/main.py', '~/project/.env', '~/data', '~/link', '~/link/config.json', '~/loop',
-    '~/nowhere', '$ROOT/store', '$ROOT/store/docker', '$ROOT/store/docker/config.json', '$ROOT/home', '$ROOT/home/.netrc',
+    '~',
+    '~/.docker',
+    '~/.docker/config.json',
+    '~/.ssh',
+    '~/.aws',
+    '~/.config',
+    '~/.config/boxwright',
+    '~/.tyba',
+    '~/.kaggle',
+    '~/project',
+    '~/project/src',
+    '~/project/src/main.py',
+    '~/project/.env',
+    '~/data',
+    '~/link',
+    '~/link/config.json',
+    '~/loop',
+    '~/nowhere',
+    '$ROOT/store',
+    '$ROOT/store/docker',
+    '$ROOT/store/docker/config.json',
+    '$ROOT/home',
+    '$ROOT/home/.netrc',
   ];
   const lists = ['read', 'write', 'read_file', 'write_file', 'list', 'deny', 'exec'] as const;
   const filesystemArb = fc
     .record({
-      lists: fc.uniqueArray(fc.tuple(fc.constantFrom(...lists), fc.uniqueArray(fc.constantFrom(...grantPaths), { minLength: 1, maxLength: 3 })), { minLength: 1, maxLength: 4, selector: ([l]) => l }),
+      lists: fc.uniqueArray(
+        fc.tuple(fc.constantFrom(...lists), fc.uniqueArray(fc.constantFrom(...grantPaths), { minLength: 1, maxLength: 3 })),
+        { minLength: 1, maxLength: 4, selector: ([l]) => l },
+      ),
       metadata: fc.option(fc.constantFrom(...grantPaths), { nil: undefined }),
       workspace: fc.option(fc.constantFrom('~/project', '~/link', '~/nowhere'), { nil: undefined }),
     })
@@ -125,7 +199,11 @@ describe('--fs host and the equivalent manifest', () => {
     });
   const configArb = fc
     .tuple(filesystemArb, fc.option(filesystemArb, { nil: undefined }))
-    .map(([agent, tool]) => `[agent.filesystem]\n${agent}\n` + (tool === undefined ? '' : `\n[tools.fmt]\ncommand = "fmt"\n\n[tools.fmt.filesystem]\n${tool}\n`));
+    .map(
+      ([agent, tool]) =>
+        `[agent.filesystem]\n${agent}\n` +
+        (tool === undefined ? '' : `\n[tools.fmt]\ncommand = "fmt"\n\n[tools.fmt.filesystem]\n${tool}\n`),
+    );
 
   test('generated trees with symbolic links: identical diagnostics through both views', () => {
     let protectedSeen = 0;
@@ -146,6 +224,7 @@ describe('--fs host and the equivalent manifest', () => {
     // the configs reach the rule that once differed
     assert.ok(protectedSeen > 20, `protected-path reported for only ${protectedSeen} configs`);
     // and the rules that depend on what exists and where links go
-    for (const id of ['protected-path', 'symlink-entry', 'missing-path', 'deny-absent-path']) assert.ok(rules.has(id), `${id} never reported: ${[...rules].join(', ')}`);
+    for (const id of ['protected-path', 'symlink-entry', 'missing-path', 'deny-absent-path'])
+      assert.ok(rules.has(id), `${id} never reported: ${[...rules].join(', ')}`);
   });
 });

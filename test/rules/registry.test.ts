@@ -17,7 +17,9 @@ import { exampleNames } from '../compile-helpers.js';
 
 const rules = allRules as readonly Rule[];
 const sourceFiles = (dir: string): string[] =>
-  readdirSync(join(repoRoot, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [join(dir, e.name)] : []));
+  readdirSync(join(repoRoot, dir), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [join(dir, e.name)] : [],
+  );
 
 describe('rule registry', () => {
   it('every rule module under rules/ is registered, exactly once', async () => {
@@ -60,13 +62,18 @@ describe('rule registry', () => {
 
   it('what every example and doc example reports is declared by its rule: severity and platforms', () => {
     const byId = new Map(rules.map((r) => [r.meta.id, r]));
-    const results = [...exampleNames.map(lintExample), ...rules.flatMap((r) => [lintDocExample(r.meta.docs.bad), lintDocExample(r.meta.docs.good)])];
+    const results = [
+      ...exampleNames.map(lintExample),
+      ...rules.flatMap((r) => [lintDocExample(r.meta.docs.bad), lintDocExample(r.meta.docs.good)]),
+    ];
     let checked = 0;
     for (const res of results) {
       for (const d of res.diagnostics) {
         const rule = byId.get(d.ruleId);
         assert.ok(rule, `${d.ruleId} is not registered`);
-        const fits = Object.values(rule.messages).some((m) => m.severity === d.severity && d.platforms.every((p) => m.platforms.includes(p)));
+        const fits = Object.values(rule.messages).some(
+          (m) => m.severity === d.severity && d.platforms.every((p) => m.platforms.includes(p)),
+        );
         assert.ok(fits, `${d.ruleId} reported ${d.severity} for ${d.platforms.join(',')}, which no message of its table declares`);
         checked++;
       }
@@ -82,7 +89,11 @@ describe('rule engine: a report must be declared', () => {
   const span = ir.principals[0]!.span;
   const run = (check: (report: (id: string, platforms?: readonly ('macos' | 'linux' | 'windows')[]) => void) => void): unknown => {
     const rule = defineRule({
-      meta: { id: 'test-rule', seedRow: 'test', docs: { summary: 's', details: 'd', bad: { toml: '', expect: [] }, good: { toml: '', expect: [] } } },
+      meta: {
+        id: 'test-rule',
+        seedRow: 'test',
+        docs: { summary: 's', details: 'd', bad: { toml: '', expect: [] }, good: { toml: '', expect: [] } },
+      },
       messages: { only: { severity: 'warning', platforms: ['linux'], text: () => 'declared' } },
       check(ctx) {
         check((id, platforms) => (ctx.report as (id: string, at: object) => void)(id, { span, ...(platforms ? { platforms } : {}) }));
@@ -93,7 +104,11 @@ describe('rule engine: a report must be declared', () => {
 
   it('a declared message is reported with its own severity and platforms', () => {
     assert.deepEqual(
-      (run((report) => report('only')) as { severity: string; platforms: string[]; message: string }[]).map((d) => [d.severity, d.platforms, d.message]),
+      (run((report) => report('only')) as { severity: string; platforms: string[]; message: string }[]).map((d) => [
+        d.severity,
+        d.platforms,
+        d.message,
+      ]),
       [['warning', ['linux'], 'declared']],
     );
   });
@@ -115,9 +130,15 @@ describe('rule engine: a report must be declared', () => {
 describe('rule engine: one walk, the guards applied once', () => {
   // A TYBA config: the session's implicit grants (the worktree), an authored grant whose path does not expand, and a workspace.
   const tyba = lintText('[sandbox]\nread_allow = ["~/datasets", "relative/path"]\n', 'config.toml').ir!;
-  const box = lintText('[agent.filesystem]\nworkspace = "~/project"\nread = ["~/project", "relative/path"]\ndeny = ["~/project/.env"]\n[tools.fmt.filesystem]\nread = ["~/project"]\n').ir!;
+  const box = lintText(
+    '[agent.filesystem]\nworkspace = "~/project"\nread = ["~/project", "relative/path"]\ndeny = ["~/project/.env"]\n[tools.fmt.filesystem]\nread = ["~/project"]\n',
+  ).ir!;
   const input = { view: { description: 'test' } as never, comments: [], text: '' };
-  const meta = { id: 'test-walk', seedRow: 'test', docs: { summary: 's', details: 'd', bad: { toml: '', expect: [] }, good: { toml: '', expect: [] } } };
+  const meta = {
+    id: 'test-walk',
+    seedRow: 'test',
+    docs: { summary: 's', details: 'd', bad: { toml: '', expect: [] }, good: { toml: '', expect: [] } },
+  };
   /** What each visitor of a rule was called with, in order. */
   const visits = (ir: typeof box): string[] => {
     const seen: string[] = [];
@@ -163,21 +184,35 @@ describe('rule engine: one walk, the guards applied once', () => {
     const seen = visits(ir);
     assert.equal(seen.filter((v) => v.startsWith('implicit ')).length, implicit.length);
     const authored = ir.principals.flatMap((p) => p.grants.filter((g) => !g.implicit));
-    assert.deepEqual(seen.filter((v) => v.startsWith('authored ')), authored.map((g) => `authored ${g.written}`));
-    assert.deepEqual(seen.filter((v) => v.startsWith('grant ')), authored.filter((g) => g.path).map((g) => `grant ${g.written}`));
-    assert.ok(authored.some((g) => !g.path), 'the relative path does not resolve');
+    assert.deepEqual(
+      seen.filter((v) => v.startsWith('authored ')),
+      authored.map((g) => `authored ${g.written}`),
+    );
+    assert.deepEqual(
+      seen.filter((v) => v.startsWith('grant ')),
+      authored.filter((g) => g.path).map((g) => `grant ${g.written}`),
+    );
+    assert.ok(
+      authored.some((g) => !g.path),
+      'the relative path does not resolve',
+    );
   });
 
   it('the diagnostics come out rule by rule, in the order the rules are given', () => {
     const one = (id: string) =>
-      defineRule({ meta: { ...meta, id }, messages: { m: { severity: 'info', platforms: ['linux'], text: () => id } }, grant: (g, _ga, _pa, ctx) => ctx.report('m', { span: g.span }) }) as Rule;
+      defineRule({
+        meta: { ...meta, id },
+        messages: { m: { severity: 'info', platforms: ['linux'], text: () => id } },
+        grant: (g, _ga, _pa, ctx) => ctx.report('m', { span: g.span }),
+      }) as Rule;
     const ids = runRules(box, effectiveAccess(box), input, [one('b'), one('a')]).map((d) => d.ruleId);
     assert.deepEqual(ids, [...ids.filter((i) => i === 'b'), ...ids.filter((i) => i === 'a')]);
     assert.ok(ids.includes('a') && ids.includes('b'));
   });
 
   it('no rule walks the principals itself: the engine does, once', () => {
-    const walk = /for\s*\(\s*const\s+\w+\s+of\s+ctx\.(?:access|ir)\.principals\b|ctx\.(?:access|ir)\.principals\.(?:forEach|map|flatMap|filter)\(/;
+    const walk =
+      /for\s*\(\s*const\s+\w+\s+of\s+ctx\.(?:access|ir)\.principals\b|ctx\.(?:access|ir)\.principals\.(?:forEach|map|flatMap|filter)\(/;
     for (const file of readdirSync(join(repoRoot, 'rules')).filter((f) => f.endsWith('.ts'))) {
       const text = readFileSync(join(repoRoot, 'rules', file), 'utf8');
       assert.ok(!walk.test(text), `rules/${file} walks the principals itself: declare a visitor (rules/engine/engine.ts, Visitors)`);
@@ -189,7 +224,8 @@ describe('rule engine: one walk, the guards applied once', () => {
     for (const file of readdirSync(join(repoRoot, 'rules', 'engine')).filter((f) => f.endsWith('.ts'))) {
       if (file === 'registry.ts') continue;
       const text = readFileSync(join(repoRoot, 'rules', 'engine', file), 'utf8');
-      for (const m of text.matchAll(importFrom)) assert.ok(!/^\.\.\/[^./][^/]*\.js$/.test(m[1]!), `rules/engine/${file} imports the rule ${m[1]}`);
+      for (const m of text.matchAll(importFrom))
+        assert.ok(!/^\.\.\/[^./][^/]*\.js$/.test(m[1]!), `rules/engine/${file} imports the rule ${m[1]}`);
     }
   });
 });

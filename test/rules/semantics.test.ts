@@ -22,7 +22,10 @@ describe('coverage semantics of seed 000', () => {
     // Landlock (the default) grants execute on neither; with the mounts alone both are executable.
     assert.equal(legend(agent.effectiveAt('/home/dev/project/output/x', 'linux')), 'rw');
     assert.equal(legend(agent.effectiveAt('/home/dev/project/src', 'linux')), 'r');
-    const mounts = effectiveAccess(lintText('[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/output"]\n', 'config.toml', undefined, { landlock: false }).ir!).principals[0]!;
+    const mounts = effectiveAccess(
+      lintText('[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/output"]\n', 'config.toml', undefined, { landlock: false })
+        .ir!,
+    ).principals[0]!;
     assert.equal(legend(mounts.effectiveAt('/home/dev/project/output/x', 'linux')), 'rwx');
     assert.equal(legend(mounts.effectiveAt('/home/dev/project/src', 'linux')), 'rx');
     assert.equal(legend(agent.effectiveAt('/home/dev/project/output/x', 'macos')), 'rw');
@@ -54,7 +57,10 @@ describe('coverage semantics of seed 000', () => {
   it('read_file never covers a directory named in write', () => {
     const r = lintText('[agent.filesystem]\nread_file = ["~/project/output"]\nwrite = ["~/project/output"]\n');
     assert.equal(r.verdicts.linux, 'refused');
-    assert.match(r.diagnostics.find((d) => d.ruleId === 'write-only')!.related![0]!.message, /read_file entry cannot provide read access throughout a directory/);
+    assert.match(
+      r.diagnostics.find((d) => d.ruleId === 'write-only')!.related![0]!.message,
+      /read_file entry cannot provide read access throughout a directory/,
+    );
   });
   it("an exec grant never satisfies Linux's explicit read requirement", () => {
     const r = lintText('[agent.filesystem]\nexec = ["/usr/bin/python3"]\nwrite_file = ["/usr/bin/python3"]\n');
@@ -75,7 +81,10 @@ describe('coverage semantics of seed 000', () => {
   it('a deny of an absent path: refused on Linux, a warning on Windows, fine on macOS', () => {
     const r = lintText('[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env.local"]\n');
     assert.deepEqual([r.verdicts.macos, r.verdicts.linux, r.verdicts.windows], ['accepted', 'refused', 'accepted-with-warnings']);
-    assert.equal(r.diagnostics.find((d) => d.ruleId === 'deny-absent-path' && d.severity === 'error')!.message, 'Linux cannot deny /home/dev/project/.env.local: it does not exist yet');
+    assert.equal(
+      r.diagnostics.find((d) => d.ruleId === 'deny-absent-path' && d.severity === 'error')!.message,
+      'Linux cannot deny /home/dev/project/.env.local: it does not exist yet',
+    );
   });
 });
 
@@ -89,7 +98,11 @@ describe("the seeds' quoted texts, byte for byte", () => {
   });
   it('list, with the caution on its suggestion', () => {
     const d = lintText('[agent.filesystem]\nlist = ["~/project"]\n').diagnostics.find((x) => x.ruleId === 'list-without-content')!;
-    assert.ok(d.message.endsWith('cannot be listed without its contents on Linux: the namespace backend has no lowering for `list`; grant `read` instead'));
+    assert.ok(
+      d.message.endsWith(
+        'cannot be listed without its contents on Linux: the namespace backend has no lowering for `list`; grant `read` instead',
+      ),
+    );
     assert.ok(d.suggestion!.includes('That suggested change exposes file contents. Apply it only if that read access is acceptable.'));
   });
 });
@@ -101,15 +114,31 @@ describe('--fs none: existence-dependent rules become one info each, verdicts un
     assert.equal(r.verdicts.linux, 'accepted');
     assert.equal(r.verdicts.macos, 'accepted');
     const infos = r.diagnostics.filter((d) => d.message.startsWith('depends on the machine'));
-    assert.deepEqual(infos.map((d) => [d.ruleId, d.severity]), [['windows-open-reads', 'info'], ['missing-path', 'info'], ['socket-in-read-grant', 'info'], ['deny-absent-path', 'info']]);
-    assert.ok(infos.every((d) => d.machineDependent), 'each is marked machine-dependent: the text format collapses them');
-    assert.deepEqual(r.diagnostics.filter((d) => d.machineDependent && !infos.includes(d)), []);
+    assert.deepEqual(
+      infos.map((d) => [d.ruleId, d.severity]),
+      [
+        ['windows-open-reads', 'info'],
+        ['missing-path', 'info'],
+        ['socket-in-read-grant', 'info'],
+        ['deny-absent-path', 'info'],
+      ],
+    );
+    assert.ok(
+      infos.every((d) => d.machineDependent),
+      'each is marked machine-dependent: the text format collapses them',
+    );
+    assert.deepEqual(
+      r.diagnostics.filter((d) => d.machineDependent && !infos.includes(d)),
+      [],
+    );
   });
 });
 
 describe('suppression', () => {
   it('silences a warning for the entry below, with a reason', () => {
-    const r = lintText('[agent.filesystem]\nread = ["~/project"]\n# boxwright-ignore deny-file-substitution: empty .env is fine\ndeny = ["~/project/.env"]\n');
+    const r = lintText(
+      '[agent.filesystem]\nread = ["~/project"]\n# boxwright-ignore deny-file-substitution: empty .env is fine\ndeny = ["~/project/.env"]\n',
+    );
     assert.ok(!ruleIds(r).includes('deny-file-substitution'));
     assert.ok(!ruleIds(r).includes('suppression'));
   });
@@ -139,6 +168,9 @@ describe('write naming a file', () => {
     assert.equal(r.verdicts.linux, 'accepted');
   });
   it('but not a `write` that names a directory', () => {
-    assert.equal(lintText('[agent.filesystem]\nread_file = ["~/project/output"]\nwrite = ["~/project/output"]\n').verdicts.linux, 'refused');
+    assert.equal(
+      lintText('[agent.filesystem]\nread_file = ["~/project/output"]\nwrite = ["~/project/output"]\n').verdicts.linux,
+      'refused',
+    );
   });
 });

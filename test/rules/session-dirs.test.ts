@@ -13,15 +13,29 @@ import { checkConfig } from '../../app/check.js';
 import { machine } from '../lint-helpers.js';
 
 const lint = (session: { worktree: string; agentDirs?: string[] }) =>
-  checkConfig(Buffer.from('[sandbox]\nread_allow = ["~/project"]\n'), { file: 't.toml', view: machine, ...session }).diagnostics.filter((d) => d.ruleId === 'secret-not-grantable');
+  checkConfig(Buffer.from('[sandbox]\nread_allow = ["~/project"]\n'), { file: 't.toml', view: machine, ...session }).diagnostics.filter(
+    (d) => d.ruleId === 'secret-not-grantable',
+  );
 
 describe('secret-not-grantable: the session directories', () => {
   it('--agent-dir ~/.ssh is a secret location, --worktree ~ holds them: a Linux warning each', () => {
     const ds = lint({ worktree: '/home/dev', agentDirs: ['/home/dev/.ssh'] });
-    assert.deepEqual(ds.map((d) => `${d.severity} ${d.platforms.join(',')}`), ['warning linux', 'warning linux']);
-    const [agentDir, worktree] = [ds.find((d) => d.message.startsWith("the agent's directory"))!, ds.find((d) => d.message.startsWith('the session worktree'))!];
-    assert.match(worktree.message, /^the session worktree \/home\/dev holds listed secret locations \(~\/\.ssh, .*\): on Linux the agent can read and write them; macOS and Windows keep them denied$/);
-    assert.match(agentDir.message, /^the agent's directory \/home\/dev\/\.ssh is a listed secret location: on Linux the agent can read and write it; macOS and Windows keep it denied$/);
+    assert.deepEqual(
+      ds.map((d) => `${d.severity} ${d.platforms.join(',')}`),
+      ['warning linux', 'warning linux'],
+    );
+    const [agentDir, worktree] = [
+      ds.find((d) => d.message.startsWith("the agent's directory"))!,
+      ds.find((d) => d.message.startsWith('the session worktree'))!,
+    ];
+    assert.match(
+      worktree.message,
+      /^the session worktree \/home\/dev holds listed secret locations \(~\/\.ssh, .*\): on Linux the agent can read and write them; macOS and Windows keep them denied$/,
+    );
+    assert.match(
+      agentDir.message,
+      /^the agent's directory \/home\/dev\/\.ssh is a listed secret location: on Linux the agent can read and write it; macOS and Windows keep it denied$/,
+    );
   });
   it('a worktree and an agent directory that hold no secret: nothing', () => {
     assert.deepEqual(lint({ worktree: '/home/dev/project', agentDirs: ['/home/dev/.claude'] }), []);
@@ -41,8 +55,16 @@ describe('missing-path: the session directories', () => {
     assert.equal(r.verdicts.linux, 'refused');
   });
   it('an absent data directory inside a read_allow tree: nothing to cover on Linux (the cover could not be made), no error', async () => {
-    const r = checkConfig(Buffer.from('[sandbox]\nread_allow = ["~"]\n'), { file: 't.toml', view: machine, worktree: '/home/dev/work', tybaDataDir: '/home/dev/no-tyba-data' });
-    assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error' && d.platforms.includes('linux')), []);
+    const r = checkConfig(Buffer.from('[sandbox]\nread_allow = ["~"]\n'), {
+      file: 't.toml',
+      view: machine,
+      worktree: '/home/dev/work',
+      tybaDataDir: '/home/dev/no-tyba-data',
+    });
+    assert.deepEqual(
+      r.diagnostics.filter((d) => d.severity === 'error' && d.platforms.includes('linux')),
+      [],
+    );
     assert.notEqual(r.model!.principals[0]!.effectiveAt('/home/dev/no-tyba-data', 'linux').kind, 'empty');
     const { compileConfig } = await import('../../app/cli/compile.js');
     const out = await compileConfig(r, 'linux', {});

@@ -19,41 +19,50 @@ const adviceOnly: Record<string, string> = {
   'deny-file-substitution': 'omitting the broader grant needs the narrower grants the workload needs instead: a redesign',
   'tool-exec-widening': 'the files and directories a task requires are known to its author only',
   'loader-dir-exec': 'the transitive dependencies of executables are discovered by running them',
-  'workspace-no-content': 'which content grants the workspace needs is the author\'s decision',
-  'workspace-unavailable': 'create the workspace first (outside the config), or choose another: the author\'s decision',
+  'workspace-no-content': "which content grants the workspace needs is the author's decision",
+  'workspace-unavailable': "create the workspace first (outside the config), or choose another: the author's decision",
   'missing-path': 'create the path first, or name another: outside the config',
   'protected-path': 'its refusal (a grant inside a protected location) has no safe edit; the ancestor warning carries its fix',
   'ipv6-socket': 'an IPv4 destination or the gateway route: outside the config',
   'exec-memory': 'a JIT-less runtime mode is a flag of the command, not of the config',
-  'low-label-exposure': 'the smallest write subtree is the author\'s decision',
-  'deny-label-shared': 'moving a deny to other principals, or dropping it, decides who may see the path: the author\'s decision',
+  'low-label-exposure': "the smallest write subtree is the author's decision",
+  'deny-label-shared': "moving a deny to other principals, or dropping it, decides who may see the path: the author's decision",
   'landlock-unavailable': 'a kernel with Landlock, or `--landlock off` on the command line: outside the config',
   'noncanonical-path': 'its macOS spelling is for macOS-only configs; the spelling case carries its fix',
-  'trusted-file-writable': "where the config, the manifest or the compiled directory lives, and how narrow the write grant must be, are the author's decisions (outside the config, or a redesign of its grants)",
+  'trusted-file-writable':
+    "where the config, the manifest or the compiled directory lives, and how narrow the write grant must be, are the author's decisions (outside the config, or a redesign of its grants)",
   'shared-temp-write': 'the temp directory of its own is made outside the config, and TMPDIR is set on the command line',
-  'host-trusted-path': 'whether the workload must write a host-trusted path, and which narrower path serves it, is the author\'s decision',
+  'host-trusted-path': "whether the workload must write a host-trusted path, and which narrower path serves it, is the author's decision",
   // sandbox-runtime and Claude Code settings
-  'duplicate-key': 'which of the two values was meant is the author\'s to say',
-  'sandbox-off': 'turning the sandbox on is a decision about every command the agent runs, and may be another settings layer\'s',
+  'duplicate-key': "which of the two values was meant is the author's to say",
+  'sandbox-off': "turning the sandbox on is a decision about every command the agent runs, and may be another settings layer's",
   'sandbox-bypass': 'whether the commands can run without the escape hatch (or the weaker mode) is known to their author only',
   'glob-pattern': 'the paths a pattern should name are known to its author only',
-  'absent-path': 'create the path first, or name an existing parent: outside the config, or the author\'s decision',
-  'deny-read-reopened': 'where the write root should go is the author\'s decision',
-  'mandatory-deny': 'removing the grant, or lifting .git/config with allowGitConfig, is the author\'s decision',
+  'absent-path': "create the path first, or name an existing parent: outside the config, or the author's decision",
+  'deny-read-reopened': "where the write root should go is the author's decision",
+  'mandatory-deny': "removing the grant, or lifting .git/config with allowGitConfig, is the author's decision",
   'managed-only': 'moving the key to the managed settings file is a change of another file',
-  'write-exec-overlap': 'which of the two grants goes (or where the build output runs from instead) is the author\'s decision',
+  'write-exec-overlap': "which of the two grants goes (or where the build output runs from instead) is the author's decision",
 };
 
-const errorsOf = (ds: readonly Diagnostic[]): Set<string> => new Set(ds.filter((d) => d.severity === 'error').flatMap((d) => d.platforms.map((p) => `${d.ruleId}@${p}`)));
+const errorsOf = (ds: readonly Diagnostic[]): Set<string> =>
+  new Set(ds.filter((d) => d.severity === 'error').flatMap((d) => d.platforms.map((p) => `${d.ruleId}@${p}`)));
 
 /** Applies one diagnostic's fix to `toml` and checks the outcome; returns the fixed text. */
 function applyAndCheck(toml: string, d: Diagnostic, before: readonly Diagnostic[]): string {
   const fixed = applyFix(toml, d.fix!);
   const after = lintText(fixed);
-  assert.ok(after.ir, `the fix of ${d.ruleId} leaves valid TOML that fits the schema:\n${fixed}\n${after.diagnostics.map((x) => x.message).join('\n')}`);
+  assert.ok(
+    after.ir,
+    `the fix of ${d.ruleId} leaves valid TOML that fits the schema:\n${fixed}\n${after.diagnostics.map((x) => x.message).join('\n')}`,
+  );
   const was = errorsOf(before);
-  for (const e of errorsOf(after.diagnostics)) assert.ok(was.has(e), `applying ${d.ruleId}'s fix makes a platform refuse for a new reason (${e}):\n${fixed}`);
-  assert.ok(!after.diagnostics.some((x) => x.ruleId === d.ruleId && x.message === d.message), `${d.ruleId} still reports the same after its fix:\n${fixed}`);
+  for (const e of errorsOf(after.diagnostics))
+    assert.ok(was.has(e), `applying ${d.ruleId}'s fix makes a platform refuse for a new reason (${e}):\n${fixed}`);
+  assert.ok(
+    !after.diagnostics.some((x) => x.ruleId === d.ruleId && x.message === d.message),
+    `${d.ruleId} still reports the same after its fix:\n${fixed}`,
+  );
   return fixed;
 }
 
@@ -66,30 +75,71 @@ describe('suggestions applied as written lead to no new refusal', () => {
       const mine = before.filter((d) => d.ruleId === id && d.suggestion);
       const fixes = mine.filter((d) => d.fix);
       if (!fixes.length) {
-        if (mine.length) assert.ok(adviceOnly[id], `${id} suggests "${mine[0]!.suggestion}" on its failing example but offers no fix and is not listed as advice only`);
+        if (mine.length)
+          assert.ok(
+            adviceOnly[id],
+            `${id} suggests "${mine[0]!.suggestion}" on its failing example but offers no fix and is not listed as advice only`,
+          );
         return;
       }
-      assert.ok(!adviceOnly[id] || id === 'protected-path' || id === 'noncanonical-path', `${id} offers a fix: take it off the advice-only list`);
+      assert.ok(
+        !adviceOnly[id] || id === 'protected-path' || id === 'noncanonical-path',
+        `${id} offers a fix: take it off the advice-only list`,
+      );
       for (const d of fixes) applyAndCheck(toml, d, before);
     });
   }
 
   const cases: { name: string; toml: string; rule: string }[] = [
-    { name: 'protected-path: deny only what exists (~/.ssh, ~/.gnupg exist; the rest do not)', toml: '[agent.filesystem]\nread = ["~"]\n', rule: 'protected-path' },
-    { name: 'protected-path: into an existing deny list', toml: '[agent.filesystem]\nread = ["~"]\ndeny = ["~/.aws"]\n', rule: 'protected-path' },
-    { name: 'noncanonical-path: the canonical spelling', toml: '[agent.filesystem]\nread = ["~/project/../project/"]\n', rule: 'noncanonical-path' },
+    {
+      name: 'protected-path: deny only what exists (~/.ssh, ~/.gnupg exist; the rest do not)',
+      toml: '[agent.filesystem]\nread = ["~"]\n',
+      rule: 'protected-path',
+    },
+    {
+      name: 'protected-path: into an existing deny list',
+      toml: '[agent.filesystem]\nread = ["~"]\ndeny = ["~/.aws"]\n',
+      rule: 'protected-path',
+    },
+    {
+      name: 'noncanonical-path: the canonical spelling',
+      toml: '[agent.filesystem]\nread = ["~/project/../project/"]\n',
+      rule: 'noncanonical-path',
+    },
     { name: 'socket-in-read-grant: deny the socket', toml: '[agent.filesystem]\nread = ["~/services"]\n', rule: 'socket-in-read-grant' },
-    { name: 'windows-open-reads: deny the credential files that exist', toml: '[agent.filesystem]\nread = ["~/project"]\n', rule: 'windows-open-reads' },
+    {
+      name: 'windows-open-reads: deny the credential files that exist',
+      toml: '[agent.filesystem]\nread = ["~/project"]\n',
+      rule: 'windows-open-reads',
+    },
     { name: 'write-only: read added in an inline table', toml: 'agent = { filesystem = { write = ["~/project"] } }\n', rule: 'write-only' },
-    { name: 'list-without-content: the only entry of its list', toml: '[agent.filesystem]\nlist = [\n  "~/inbox",\n]\n', rule: 'list-without-content' },
-    { name: 'direct-network: a tool network table removed', toml: '[tools.fetcher.filesystem]\nread = ["~/index"]\n[tools.fetcher.network]\n', rule: 'direct-network' },
-    { name: 'secret-not-grantable: the entry removed, one of several', toml: '[sandbox]\nread_allow = ["~/datasets", "~/.aws"]\n', rule: 'secret-not-grantable' },
+    {
+      name: 'list-without-content: the only entry of its list',
+      toml: '[agent.filesystem]\nlist = [\n  "~/inbox",\n]\n',
+      rule: 'list-without-content',
+    },
+    {
+      name: 'direct-network: a tool network table removed',
+      toml: '[tools.fetcher.filesystem]\nread = ["~/index"]\n[tools.fetcher.network]\n',
+      rule: 'direct-network',
+    },
+    {
+      name: 'secret-not-grantable: the entry removed, one of several',
+      toml: '[sandbox]\nread_allow = ["~/datasets", "~/.aws"]\n',
+      rule: 'secret-not-grantable',
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {
       const before = lintText(c.toml).diagnostics;
       const fixes = before.filter((d) => d.ruleId === c.rule && d.fix);
-      assert.ok(fixes.length, `${c.rule} offers a fix here: ${before.filter((d) => d.ruleId === c.rule).map((d) => d.message).join('; ')}`);
+      assert.ok(
+        fixes.length,
+        `${c.rule} offers a fix here: ${before
+          .filter((d) => d.ruleId === c.rule)
+          .map((d) => d.message)
+          .join('; ')}`,
+      );
       for (const d of fixes) applyAndCheck(c.toml, d, before);
     });
   }
@@ -98,8 +148,13 @@ describe('suggestions applied as written lead to no new refusal', () => {
     const d = lintText('[agent.filesystem]\nread = ["~"]\n').diagnostics.find((x) => x.ruleId === 'protected-path')!;
     assert.match(d.message, /exposes ~\/\.ssh, ~\/\.aws, ~\/\.gnupg, ~\/\.tyba, ~\/\.config\/boxwright unless denied; ~\/\.kube, /);
     assert.ok(!/"~\/\.kube"/.test(d.suggestion!), 'an absent location is not offered for a deny');
-    const bare = manifestView(JSON.stringify({ home: '/home/u', entries: { '/home/u/.config/editor/settings.json': 'file' } }), 'bare.json');
-    const none = lintText('[agent.filesystem]\nread = ["~/.config"]\n', 'c.toml', bare).diagnostics.find((x) => x.ruleId === 'protected-path')!;
+    const bare = manifestView(
+      JSON.stringify({ home: '/home/u', entries: { '/home/u/.config/editor/settings.json': 'file' } }),
+      'bare.json',
+    );
+    const none = lintText('[agent.filesystem]\nread = ["~/.config"]\n', 'c.toml', bare).diagnostics.find(
+      (x) => x.ruleId === 'protected-path',
+    )!;
     assert.match(none.message, /would expose .* if any were created: none exists on this machine yet/);
     assert.equal(none.fix, undefined);
     assert.match(none.suggestion!, /Linux refuses a deny of an absent path/);

@@ -34,7 +34,8 @@ function offending(what: string, text: string): string[] {
 }
 
 const bin = join(repoRoot, 'bin', 'boxwright.cjs');
-const cli = (...args: string[]): string => spawnSync(process.execPath, [bin, ...args], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 << 20 }).stdout;
+const cli = (...args: string[]): string =>
+  spawnSync(process.execPath, [bin, ...args], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 << 20 }).stdout;
 
 describe('user-facing words name the platform documents, not "the seeds"', () => {
   it('rule documentation, the schemas and the SARIF log', () => {
@@ -52,14 +53,20 @@ describe('user-facing words name the platform documents, not "the seeds"', () =>
     for (const name of exampleNames)
       for (const platform of PLATFORMS) {
         // A path no artifact can hold is refused by the target (unrepresentable-path.toml): no text to read.
-        const o = await compileExample(name, platform, { force: true }).catch((e: Error) => (e.name === 'TargetError' ? undefined : Promise.reject(e)));
+        const o = await compileExample(name, platform, { force: true }).catch((e: Error) =>
+          e.name === 'TargetError' ? undefined : Promise.reject(e),
+        );
         if (!o?.ok) continue;
-        for (const a of o.artifacts) if (typeof a.content === 'string') found.push(...offending(`${platform} ${name} ${a.name}`, a.content));
+        for (const a of o.artifacts)
+          if (typeof a.content === 'string') found.push(...offending(`${platform} ${name} ${a.name}`, a.content));
       }
     assert.deepEqual(found, []);
   });
   it('the examples and the README', () => {
-    const found = [...exampleNames.flatMap((n) => offending(`examples/${n}`, readFileSync(join(repoRoot, 'examples', n), 'utf8'))), ...offending('README.md', readFileSync(join(repoRoot, 'README.md'), 'utf8'))];
+    const found = [
+      ...exampleNames.flatMap((n) => offending(`examples/${n}`, readFileSync(join(repoRoot, 'examples', n), 'utf8'))),
+      ...offending('README.md', readFileSync(join(repoRoot, 'README.md'), 'utf8')),
+    ];
     assert.deepEqual(found, []);
   });
 });

@@ -31,21 +31,22 @@ const runNr = (source: readonly AsmInsn[], nr: number): number => run(assemble(s
 
 describe('assembler: labels and jumps', () => {
   it('resolves labels to relative offsets', () => {
-    const p = assemble([
-      { op: 'ld', offset: 0 },
-      { op: 'jeq', k: 7, jt: 'yes', jf: 'no' },
-      label('no'),
-      ret(1),
-      label('yes'),
-      ret(2),
-    ]);
+    const p = assemble([{ op: 'ld', offset: 0 }, { op: 'jeq', k: 7, jt: 'yes', jf: 'no' }, label('no'), ret(1), label('yes'), ret(2)]);
     assert.deepEqual(p[1], { code: 0x15, jt: 1, jf: 0, k: 7 });
     assert.equal(run(p, { nr: 7, arch: 0 }).ret, 2);
     assert.equal(run(p, { nr: 8, arch: 0 }).ret, 1);
   });
 
   it('reaches a target 300 instructions ahead through a trampoline', () => {
-    const src = [{ op: 'ld', offset: 0 } as const, { op: 'jeq', k: 1, jt: 'far', jf: 'near' } as const, label('near'), ret(1), ...filler(300), label('far'), ret(3)];
+    const src = [
+      { op: 'ld', offset: 0 } as const,
+      { op: 'jeq', k: 1, jt: 'far', jf: 'near' } as const,
+      label('near'),
+      ret(1),
+      ...filler(300),
+      label('far'),
+      ret(3),
+    ];
     const p = assemble(src);
     verify(p);
     assert.equal(p[2]!.code, OP_JA, 'a ja right after the jump');
@@ -57,7 +58,15 @@ describe('assembler: labels and jumps', () => {
   });
 
   it('gives each far branch its own trampoline, and shares one when both go to the same place', () => {
-    const both = [{ op: 'ld', offset: 0 } as const, { op: 'jgt', k: 5, jt: 'a', jf: 'b' } as const, ...filler(300), label('a'), ret(10), label('b'), ret(20)];
+    const both = [
+      { op: 'ld', offset: 0 } as const,
+      { op: 'jgt', k: 5, jt: 'a', jf: 'b' } as const,
+      ...filler(300),
+      label('a'),
+      ret(10),
+      label('b'),
+      ret(20),
+    ];
     const p = assemble(both);
     assert.equal(p[2]!.code, OP_JA);
     assert.equal(p[3]!.code, OP_JA);
@@ -80,7 +89,10 @@ describe('assembler: labels and jumps', () => {
     const p = assemble(src);
     verify(p);
     for (const insn of p) assert.ok(insn.jt <= 255 && insn.jf <= 255);
-    assert.ok(p.some((insn) => insn.code === OP_JA), 'some trampolines');
+    assert.ok(
+      p.some((insn) => insn.code === OP_JA),
+      'some trampolines',
+    );
     for (let i = 0; i < n; i++) assert.equal(runNr(src, i), 0x5555, `nr ${i}`);
     assert.equal(runNr(src, n), 0x7777);
   });
@@ -97,7 +109,12 @@ describe('assembler: labels and jumps', () => {
       ['unaligned load', [{ op: 'ld', offset: 2 }, ret(0)], /unaligned/],
       ['constant too big', [ret(2 ** 32)], /u32/],
     ];
-    for (const [what, src, msg] of bad) assert.throws(() => assemble(src), (e: unknown) => e instanceof AssemblyError && msg.test(e.message), what);
+    for (const [what, src, msg] of bad)
+      assert.throws(
+        () => assemble(src),
+        (e: unknown) => e instanceof AssemblyError && msg.test(e.message),
+        what,
+      );
   });
 });
 
@@ -113,7 +130,15 @@ describe('assembler: size limit', () => {
       defaultAction: 'allow',
       arches: ['x86_64'],
       foreignAbi: { action: { errno: 'ENOSYS' }, reason: 'test' },
-      rules: [{ id: 'huge', reason: 'test', syscalls: ['socket'], when: { arg: 0, width: 32, op: 'not-in', values: Array.from({ length: 4200 }, (_, i) => i) }, action: { errno: 'EPERM' } }],
+      rules: [
+        {
+          id: 'huge',
+          reason: 'test',
+          syscalls: ['socket'],
+          when: { arg: 0, width: 32, op: 'not-in', values: Array.from({ length: 4200 }, (_, i) => i) },
+          action: { errno: 'EPERM' },
+        },
+      ],
     };
     assert.throws(() => compilePolicy(policy, 'x86_64'), /at most 4096/);
   });
@@ -127,10 +152,16 @@ describe('assembler: a policy big enough for far jumps', () => {
     id: `r${i}`,
     reason: 'synthetic',
     syscalls: [s],
-    when: { arg: i % 6 as 0 | 1 | 2 | 3 | 4 | 5, width: 32, op: 'not-in', values: [i, i + 1000, i + 2000] },
+    when: { arg: (i % 6) as 0 | 1 | 2 | 3 | 4 | 5, width: 32, op: 'not-in', values: [i, i + 1000, i + 2000] },
     action: { errno: i % 2 ? 'EPERM' : 'EACCES' },
   }));
-  const policy: SeccompPolicy = { version: 1, defaultAction: 'allow', arches: ['x86_64'], foreignAbi: { action: { errno: 'ENOSYS' }, reason: 'test' }, rules };
+  const policy: SeccompPolicy = {
+    version: 1,
+    defaultAction: 'allow',
+    arches: ['x86_64'],
+    foreignAbi: { action: { errno: 'ENOSYS' }, reason: 'test' },
+    rules,
+  };
   const program = compilePolicy(policy, 'x86_64');
   const resolved = resolvePolicy(policy, 'x86_64');
 

@@ -55,13 +55,21 @@ interface Abi {
 const compilers = { x86_64: compilerFor('x86_64'), aarch64: compilerFor('aarch64') };
 const skip =
   requireOrSkip(hasLibseccomp, 'python3-seccomp (Debian: apt-get install python3-seccomp)') ??
-  requireOrSkip(compilers.x86_64 !== undefined && compilers.aarch64 !== undefined, 'C compilers for x86_64 and aarch64 (Debian gcc, and gcc-aarch64-linux-gnu or gcc-x86-64-linux-gnu)');
+  requireOrSkip(
+    compilers.x86_64 !== undefined && compilers.aarch64 !== undefined,
+    'C compilers for x86_64 and aarch64 (Debian gcc, and gcc-aarch64-linux-gnu or gcc-x86-64-linux-gnu)',
+  );
 
 /** The names to look up come from boxwright's tables and constants.json; their numbers do not. */
 function independentAbi(): Readonly<Record<Arch, Abi>> {
   const names = { x86_64: [...syscallTable('x86_64').byName.keys()], aarch64: [...syscallTable('aarch64').byName.keys()] };
   const lib = libseccompSyscalls(names);
-  const constantNames = [...Object.values(constantsJson.families).flatMap((f) => Object.keys(f.values)), 'SECCOMP_RET_ALLOW', 'SECCOMP_RET_ERRNO', 'SECCOMP_RET_DATA'];
+  const constantNames = [
+    ...Object.values(constantsJson.families).flatMap((f) => Object.keys(f.values)),
+    'SECCOMP_RET_ALLOW',
+    'SECCOMP_RET_ERRNO',
+    'SECCOMP_RET_DATA',
+  ];
   const abi = (arch: Arch): Abi => {
     const syscalls = new Map<string, number>();
     for (const [name, n] of lib.numbers[arch]) {
@@ -87,8 +95,12 @@ function independentlyResolved(policy: SeccompPolicy, arch: Arch): ResolvedPolic
     if (v === undefined) throw new Error(`the ${arch} headers have no ${name}`);
     return v;
   };
-  const operand = (o: Operand): number => (typeof o === 'number' ? o : o.split('|').reduce((v, part) => (v | constant(part.trim())) >>> 0, 0));
-  const ret = (a: Action): number => (a === 'allow' ? constant('SECCOMP_RET_ALLOW') : (constant('SECCOMP_RET_ERRNO') | (constant(a.errno) & constant('SECCOMP_RET_DATA'))) >>> 0);
+  const operand = (o: Operand): number =>
+    typeof o === 'number' ? o : o.split('|').reduce((v, part) => (v | constant(part.trim())) >>> 0, 0);
+  const ret = (a: Action): number =>
+    a === 'allow'
+      ? constant('SECCOMP_RET_ALLOW')
+      : (constant('SECCOMP_RET_ERRNO') | (constant(a.errno) & constant('SECCOMP_RET_DATA'))) >>> 0;
   const cond = (t: ArgTest): Cond => {
     switch (t.op) {
       case 'eq':
@@ -112,17 +124,28 @@ function independentlyResolved(policy: SeccompPolicy, arch: Arch): ResolvedPolic
       bySyscall.set(nr, [...(bySyscall.get(nr) ?? []), resolved]);
     }
   }
-  const info = { arch, auditArch: abi.auditArch, auditArchName: archInfo(arch).auditArchName, x32Bit: arch === 'x86_64' ? constant('__X32_SYSCALL_BIT') : undefined };
-  return { arch, info, defaultRet: ret(policy.defaultAction), foreignRet: ret(policy.foreignAbi.action), bySyscall: new Map([...bySyscall].sort((a, b) => a[0] - b[0])) };
+  const info = {
+    arch,
+    auditArch: abi.auditArch,
+    auditArchName: archInfo(arch).auditArchName,
+    x32Bit: arch === 'x86_64' ? constant('__X32_SYSCALL_BIT') : undefined,
+  };
+  return {
+    arch,
+    info,
+    defaultRet: ret(policy.defaultAction),
+    foreignRet: ret(policy.foreignAbi.action),
+    bySyscall: new Map([...bySyscall].sort((a, b) => a[0] - b[0])),
+  };
 }
 
 const INTERESTING_WORDS = [0, 1, 2, 4, 6, 7, 10, 16, 17, 40, 0x8000, 0x10000000, 0x7e020000, 0x400000, 0x80000000, 0xffffffff];
 
 /** A 64-bit argument: interesting low words with junk or clean high words, or anything. */
 const arg64 = fc.oneof(
-  fc.tuple(fc.constantFrom(...INTERESTING_WORDS), fc.constantFrom(0, 1, 0xffffffff), fc.nat(0xffffffff)).map(
-    ([lo, hiKind, hiRand]) => (BigInt(hiKind === 1 ? hiRand : hiKind) << 32n) | BigInt(lo),
-  ),
+  fc
+    .tuple(fc.constantFrom(...INTERESTING_WORDS), fc.constantFrom(0, 1, 0xffffffff), fc.nat(0xffffffff))
+    .map(([lo, hiKind, hiRand]) => (BigInt(hiKind === 1 ? hiRand : hiKind) << 32n) | BigInt(lo)),
   fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }),
 );
 
@@ -159,7 +182,11 @@ function checkAgainstPolicy(policy: SeccompPolicy, arch: Arch, numRuns: number):
 // ---------------------------------------------------------------------------
 // Random policies
 
-const operandArb = fc.oneof(fc.constantFrom(...INTERESTING_WORDS), fc.nat(0xffffffff), fc.constantFrom('AF_INET', 'PROT_WRITE|PROT_EXEC', 'CLONE_NEWUSER'));
+const operandArb = fc.oneof(
+  fc.constantFrom(...INTERESTING_WORDS),
+  fc.nat(0xffffffff),
+  fc.constantFrom('AF_INET', 'PROT_WRITE|PROT_EXEC', 'CLONE_NEWUSER'),
+);
 const maskArb = fc.oneof(fc.constantFrom(1, 4, 6, 0x8000, 0x7e020000, 0xffffffff), fc.integer({ min: 1, max: 0xffffffff }));
 const argIndex = fc.constantFrom(0 as const, 1 as const, 2 as const, 3 as const, 4 as const, 5 as const);
 
@@ -167,7 +194,13 @@ const testArb: fc.Arbitrary<ArgTest> = fc.oneof(
   fc.record({ arg: argIndex, width: fc.constant(32 as const), op: fc.constantFrom('eq' as const, 'ne' as const), value: operandArb }),
   fc.record({ arg: argIndex, width: fc.constant(32 as const), op: fc.constant('masked-any' as const), mask: maskArb }),
   fc
-    .record({ arg: argIndex, width: fc.constant(32 as const), op: fc.constant('masked-eq' as const), mask: maskArb, bits: fc.nat(0xffffffff) })
+    .record({
+      arg: argIndex,
+      width: fc.constant(32 as const),
+      op: fc.constant('masked-eq' as const),
+      mask: maskArb,
+      bits: fc.nat(0xffffffff),
+    })
     .map(({ bits, ...t }) => ({ ...t, value: (bits & t.mask) >>> 0 })),
   fc.record({
     arg: argIndex,
@@ -177,10 +210,15 @@ const testArb: fc.Arbitrary<ArgTest> = fc.oneof(
   }),
 );
 
-const actionArb: fc.Arbitrary<Action> = fc.oneof(fc.constant('allow' as const), fc.constantFrom('EPERM', 'ENOSYS', 'EACCES', 'EAFNOSUPPORT').map((errno) => ({ errno })));
+const actionArb: fc.Arbitrary<Action> = fc.oneof(
+  fc.constant('allow' as const),
+  fc.constantFrom('EPERM', 'ENOSYS', 'EACCES', 'EAFNOSUPPORT').map((errno) => ({ errno })),
+);
 
 /** Syscalls both arches have, minus execve (a policy may not refuse it). */
-const COMMON_SYSCALLS = [...syscallTable('x86_64').byName.keys()].filter((n) => syscallTable('aarch64').byName.has(n) && n !== 'execve').sort();
+const COMMON_SYSCALLS = [...syscallTable('x86_64').byName.keys()]
+  .filter((n) => syscallTable('aarch64').byName.has(n) && n !== 'execve')
+  .sort();
 
 const policyArb: fc.Arbitrary<SeccompPolicy> = fc
   .record({

@@ -85,7 +85,20 @@ describe('disassembler on other programs', () => {
       { code: 0x06, jt: 0, jf: 0, k: 0x80000000 }, // ret KILL_PROCESS
     ];
     const text = disassemble(p, 'x86_64').map((l) => l.replace(/\s*;.*$/, '').replace(/^\s*\d+\s+(L\d+:)?\s*/, ''));
-    assert.deepEqual(text, ['ld #7', 'st M[3]', 'ldx M[3]', 'add x', 'neg', 'rsh #2', 'tax', 'txa', 'ld #len', 'jeq x, L10, L11', 'ret a', 'ret KILL_PROCESS']);
+    assert.deepEqual(text, [
+      'ld #7',
+      'st M[3]',
+      'ldx M[3]',
+      'add x',
+      'neg',
+      'rsh #2',
+      'tax',
+      'txa',
+      'ld #len',
+      'jeq x, L10, L11',
+      'ret a',
+      'ret KILL_PROCESS',
+    ]);
   });
 
   it('marks unreachable instructions and unknown opcodes', () => {

@@ -37,7 +37,8 @@ function sources(): { path: string; text: string }[] {
       const rel = `${dir}/${name}`;
       if (name === 'node_modules') continue;
       if (statSync(posix.join(repoRoot, rel)).isDirectory()) walk(rel);
-      else if (/\.(ts|mjs)$/.test(name) && !name.endsWith('.d.ts')) out.push({ path: rel, text: readFileSync(posix.join(repoRoot, rel), 'utf8') });
+      else if (/\.(ts|mjs)$/.test(name) && !name.endsWith('.d.ts'))
+        out.push({ path: rel, text: readFileSync(posix.join(repoRoot, rel), 'utf8') });
     }
   };
   for (const top of EVERYWHERE) walk(top);
@@ -46,7 +47,16 @@ function sources(): { path: string; text: string }[] {
 
 const withoutComments = (text: string): string => text.replace(/\/\*[^]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
 const namesOf = (list: string): string[] =>
-  list.split(',').map((n) => n.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!.trim()).filter((n) => n !== '');
+  list
+    .split(',')
+    .map((n) =>
+      n
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/)[0]!
+        .trim(),
+    )
+    .filter((n) => n !== '');
 
 function importsOf(path: string, text: string): Import[] {
   const code = withoutComments(text);
@@ -59,11 +69,22 @@ function importsOf(path: string, text: string): Import[] {
   for (const m of code.matchAll(/\b(import|export)\s+(?:type\s+)?\{([^}]*)\}\s*from\s*'([^']+)'/g)) {
     out.push({ from: path, to: resolve(m[3]!), names: namesOf(m[2]!), reexport: m[1] === 'export' });
   }
-  for (const m of code.matchAll(/\bimport\s+\*\s+as\s+\w+\s+from\s*'([^']+)'/g)) out.push({ from: path, to: resolve(m[1]!), names: ['*'], reexport: false });
+  for (const m of code.matchAll(/\bimport\s+\*\s+as\s+\w+\s+from\s*'([^']+)'/g))
+    out.push({ from: path, to: resolve(m[1]!), names: ['*'], reexport: false });
   for (const m of code.matchAll(/const\s*\{([^}]*)\}\s*=\s*await\s+import\(\s*(?:'([^']+)'|join\(\s*repoRoot\s*,([^)]*)\))/g)) {
     const names = namesOf(m[1]!.replace(/:\s*\w+/g, ''));
-    const specifier = m[2] ?? m[3]!.split(',').map((p) => p.trim().replace(/^'|'$/g, '')).join('/');
-    out.push({ from: path, to: m[2] !== undefined ? resolve(specifier) : specifier.replace(/^dist\//, '').replace(/\.js$/, '.ts'), names, reexport: false });
+    const specifier =
+      m[2] ??
+      m[3]!
+        .split(',')
+        .map((p) => p.trim().replace(/^'|'$/g, ''))
+        .join('/');
+    out.push({
+      from: path,
+      to: m[2] !== undefined ? resolve(specifier) : specifier.replace(/^dist\//, '').replace(/\.js$/, '.ts'),
+      names,
+      reexport: false,
+    });
   }
   return out;
 }
@@ -72,7 +93,17 @@ function exportsOf(text: string): string[] {
   const code = withoutComments(text);
   const own = [...code.matchAll(/^export\s+(?:declare\s+)?(?:const|let|function|class|interface|type|enum)\s+(\w+)/gm)].map((m) => m[1]!);
   const listed = [...code.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}/gm)].flatMap((m) =>
-    m[1]!.split(',').map((n) => n.trim().replace(/^type\s+/, '').split(/\s+as\s+/).pop()!.trim()).filter((n) => n !== ''),
+    m[1]!
+      .split(',')
+      .map((n) =>
+        n
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)
+          .pop()!
+          .trim(),
+      )
+      .filter((n) => n !== ''),
   );
   return [...own, ...listed];
 }
@@ -85,7 +116,9 @@ const isProduct = (path: string): boolean => PRODUCT.includes(path.split('/')[0]
 describe(`${FOLDER}: what it exports is used`, () => {
   it('reads the imports it judges by (a sanity check of the reader)', () => {
     assert.ok(modules.length >= 10, String(modules.length));
-    assert.ok(imports.some((i) => i.from === 'targets/linux/index.ts' && i.to === `${FOLDER}/index.ts` && i.names.includes('compileSeccomp')));
+    assert.ok(
+      imports.some((i) => i.from === 'targets/linux/index.ts' && i.to === `${FOLDER}/index.ts` && i.names.includes('compileSeccomp')),
+    );
     assert.ok(imports.some((i) => i.from === 'bench/run-start.mjs' && i.names.includes('seccompPathLengths')));
     assert.ok(imports.some((i) => i.from === `${FOLDER}/index.ts` && i.reexport && i.names.includes('resolvePolicy')));
   });
@@ -102,7 +135,11 @@ describe(`${FOLDER}: what it exports is used`, () => {
       imports.some((i) => i.to === path && !i.reexport && (i.names.includes(name) || i.names.includes('*'))) ||
       // through a re-export (index.ts), imported from there
       imports.some((i) => i.to === path && i.reexport && i.names.includes(name) && importedFrom(i.from, name));
-    const unused = modules.flatMap((m) => exportsOf(m.text).filter((name) => !importedFrom(m.path, name)).map((name) => `${m.path}: ${name}`));
+    const unused = modules.flatMap((m) =>
+      exportsOf(m.text)
+        .filter((name) => !importedFrom(m.path, name))
+        .map((name) => `${m.path}: ${name}`),
+    );
     assert.deepEqual(unused, [], 'exported, but nothing imports them: drop the export (or the code)');
   });
 });

@@ -9,7 +9,12 @@ import { verify, VerifyError } from '../support/seccomp/verifier.js';
 const I = (code: number, k = 0, jt = 0, jf = 0): SockFilter => ({ code, jt, jf, k });
 const RET_A = I(0x16);
 const RET = (k: number): SockFilter => I(0x06, k);
-const data = { nr: 0x11223344, arch: 0xc000003e, ip: 0x0102030405060708n, args: [0xaaaaaaaa_bbbbbbbbn, 5n, 0n, 0n, 0n, 0xffffffff_fffffffen] };
+const data = {
+  nr: 0x11223344,
+  arch: 0xc000003e,
+  ip: 0x0102030405060708n,
+  args: [0xaaaaaaaa_bbbbbbbbn, 5n, 0n, 0n, 0n, 0xffffffff_fffffffen],
+};
 const A = (...p: SockFilter[]): number => run([...p, RET_A], data).ret;
 
 describe('interpreter', () => {
@@ -55,8 +60,7 @@ describe('interpreter', () => {
   });
 
   it('jumps: ja, and conditional on K and X, unsigned', () => {
-    const branch = (cond: SockFilter): number =>
-      run([I(0x00, 0x80000000), I(0x01, 5), cond, RET(1), RET(2)], data).ret;
+    const branch = (cond: SockFilter): number => run([I(0x00, 0x80000000), I(0x01, 5), cond, RET(1), RET(2)], data).ret;
     assert.equal(branch(I(0x25, 5, 1, 0)), 2, 'jgt #5: 0x80000000 > 5 unsigned');
     assert.equal(branch(I(0x35, 0x80000000, 1, 0)), 2, 'jge');
     assert.equal(branch(I(0x15, 0x80000000, 1, 0)), 2, 'jeq');
@@ -84,12 +88,18 @@ describe('interpreter', () => {
 
 describe('verifier', () => {
   const refuses = (p: SockFilter[], re: RegExp): void =>
-    assert.throws(() => verify(p), (e: unknown) => e instanceof VerifyError && re.test(e.message));
+    assert.throws(
+      () => verify(p),
+      (e: unknown) => e instanceof VerifyError && re.test(e.message),
+    );
 
   it('accepts a minimal program', () => verify([RET(0x7fff0000)]));
   it('refuses empty and oversized programs', () => {
     refuses([], /length 0/);
-    refuses(Array.from({ length: 4097 }, () => RET(0)), /length 4097/);
+    refuses(
+      Array.from({ length: 4097 }, () => RET(0)),
+      /length 4097/,
+    );
   });
   it('refuses loads outside seccomp_data or unaligned', () => {
     refuses([I(0x20, 64), RET(0)], /outside seccomp_data/);

@@ -29,7 +29,23 @@ function underBwrap(bytes: Uint8Array, argv: readonly string[]): Promise<Outcome
   return new Promise((resolve, reject) => {
     const child = spawn(
       'bwrap',
-      ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-all', '--cap-drop', 'ALL', '--die-with-parent', '--seccomp', '3', '--', ...argv],
+      [
+        '--ro-bind',
+        '/',
+        '/',
+        '--dev',
+        '/dev',
+        '--proc',
+        '/proc',
+        '--unshare-all',
+        '--cap-drop',
+        'ALL',
+        '--die-with-parent',
+        '--seccomp',
+        '3',
+        '--',
+        ...argv,
+      ],
       { stdio: ['ignore', 'pipe', 'pipe', 'pipe'] },
     );
     let stdout = '';
@@ -68,7 +84,7 @@ open(my $f, "<", "/proc/self/status") or die; while (<$f>) { print "status $1 $2
 
 describe('x86_64 program in the kernel, under bubblewrap', () => {
   const skip =
-    requireOrSkip(process.arch === 'x64', 'an x86_64 host (the syscall numbers below are x86_64\'s)') ??
+    requireOrSkip(process.arch === 'x64', "an x86_64 host (the syscall numbers below are x86_64's)") ??
     requireOrSkip(onPath('bwrap'), 'bubblewrap') ??
     requireOrSkip(onPath('perl'), 'perl');
 
@@ -111,9 +127,12 @@ describe('x86_64 program in the kernel, under bubblewrap', () => {
   });
 
   it('without the filter, the high-word socket call does create an IPv6 socket (the pitfall is real here)', { skip }, (t) => {
-    const out = spawnSync('perl', ['-e', 'my $r = syscall(41, 0x10000000a, 1, 0); print $r >= 0 ? "ok" : "err " . ($! + 0)'], { encoding: 'utf8' });
+    const out = spawnSync('perl', ['-e', 'my $r = syscall(41, 0x10000000a, 1, 0); print $r >= 0 ? "ok" : "err " . ($! + 0)'], {
+      encoding: 'utf8',
+    });
     // A kernel without IPv6 answers EAFNOSUPPORT (97) itself: then there is nothing to show here, and CI must have IPv6.
-    if (out.stdout === 'err 97') return t.skip(requireOrSkip(false, 'IPv6 in this kernel (socket(AF_INET6) fails with EAFNOSUPPORT without any filter)'));
+    if (out.stdout === 'err 97')
+      return t.skip(requireOrSkip(false, 'IPv6 in this kernel (socket(AF_INET6) fails with EAFNOSUPPORT without any filter)'));
     assert.equal(out.stdout, 'ok', out.stderr);
   });
 });

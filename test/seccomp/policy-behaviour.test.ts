@@ -3,12 +3,7 @@
 // foreign-ABI pitfalls of REFERENCE.md.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  ARCHES,
-  archInfo,
-  boxwrightPolicy,
-  type Arch,
-} from '../../targets/linux/seccomp/index.js';
+import { ARCHES, archInfo, boxwrightPolicy, type Arch } from '../../targets/linux/seccomp/index.js';
 import { run } from '../support/seccomp/interpreter.js';
 import { seccompPathLengths } from '../support/seccomp/path-lengths.js';
 import { verify } from '../support/seccomp/verifier.js';
@@ -28,7 +23,8 @@ interface Case {
   readonly only?: Arch;
 }
 
-const THREAD_FLAGS = 'CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID';
+const THREAD_FLAGS =
+  'CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID';
 const SIGCHLD = 17n;
 
 const CASES: readonly Case[] = [
@@ -41,7 +37,12 @@ const CASES: readonly Case[] = [
   { name: 'socket(AF_VSOCK)', syscall: 'socket', args: [c('AF_VSOCK'), 1n, 0n], expect: EAFNOSUPPORT },
   { name: 'socket(AF_UNSPEC)', syscall: 'socket', args: [0n, 1n, 0n], expect: EAFNOSUPPORT },
   { name: 'socket(0x1_0000_000a): junk high word, AF_INET6 low', syscall: 'socket', args: [0x1_0000_000an, 1n, 0n], expect: EAFNOSUPPORT },
-  { name: 'socket(0xffffffff_00000002): junk high word, AF_INET low', syscall: 'socket', args: [0xffffffff_00000002n, 1n, 0n], expect: ALLOW },
+  {
+    name: 'socket(0xffffffff_00000002): junk high word, AF_INET low',
+    syscall: 'socket',
+    args: [0xffffffff_00000002n, 1n, 0n],
+    expect: ALLOW,
+  },
   { name: 'socket(0x1_00000001): junk high word, AF_UNIX low', syscall: 'socket', args: [0x1_00000001n, 1n, 0n], expect: ALLOW },
   { name: 'socketpair(AF_UNIX)', syscall: 'socketpair', args: [c('AF_UNIX'), 1n, 0n, 0n], expect: ALLOW },
   { name: 'socketpair(AF_INET6)', syscall: 'socketpair', args: [c('AF_INET6'), 1n, 0n, 0n], expect: EAFNOSUPPORT },
@@ -51,7 +52,12 @@ const CASES: readonly Case[] = [
   { name: 'mmap(PROT_READ|PROT_WRITE)', syscall: 'mmap', args: [0n, 4096n, c('PROT_READ|PROT_WRITE'), 0x22n], expect: ALLOW },
   { name: 'mmap(PROT_READ|PROT_EXEC)', syscall: 'mmap', args: [0n, 4096n, c('PROT_READ|PROT_EXEC'), 0x2n], expect: ALLOW },
   { name: 'mmap(PROT_WRITE|PROT_EXEC)', syscall: 'mmap', args: [0n, 4096n, c('PROT_WRITE|PROT_EXEC'), 0x22n], expect: EPERM },
-  { name: 'mmap(PROT_READ|PROT_WRITE|PROT_EXEC)', syscall: 'mmap', args: [0n, 4096n, c('PROT_READ|PROT_WRITE|PROT_EXEC'), 0x22n], expect: EPERM },
+  {
+    name: 'mmap(PROT_READ|PROT_WRITE|PROT_EXEC)',
+    syscall: 'mmap',
+    args: [0n, 4096n, c('PROT_READ|PROT_WRITE|PROT_EXEC'), 0x22n],
+    expect: EPERM,
+  },
   { name: 'mmap(PROT_NONE)', syscall: 'mmap', args: [0n, 4096n, 0n, 0x22n], expect: ALLOW },
   { name: 'mmap(junk high, W|X low)', syscall: 'mmap', args: [0n, 4096n, 0xffffffff_00000006n, 0x22n], expect: EPERM },
   { name: 'mmap(W|X high, R|W low)', syscall: 'mmap', args: [0n, 4096n, 0x6_00000003n, 0x22n], expect: ALLOW },
@@ -82,7 +88,12 @@ const CASES: readonly Case[] = [
 
   // Namespaces and process creation.
   { name: 'clone(thread flags)', syscall: 'clone', args: [c(THREAD_FLAGS), 0x1000n], expect: ALLOW },
-  { name: 'clone(fork: SIGCHLD|CLONE_CHILD_SETTID|CLONE_CHILD_CLEARTID)', syscall: 'clone', args: [c('CLONE_CHILD_SETTID|CLONE_CHILD_CLEARTID') | SIGCHLD], expect: ALLOW },
+  {
+    name: 'clone(fork: SIGCHLD|CLONE_CHILD_SETTID|CLONE_CHILD_CLEARTID)',
+    syscall: 'clone',
+    args: [c('CLONE_CHILD_SETTID|CLONE_CHILD_CLEARTID') | SIGCHLD],
+    expect: ALLOW,
+  },
   { name: 'clone(CLONE_NEWUSER)', syscall: 'clone', args: [c('CLONE_NEWUSER') | SIGCHLD], expect: EPERM },
   { name: 'clone(junk high, SIGCHLD low)', syscall: 'clone', args: [0xffffffff_00000011n], expect: ALLOW },
   { name: 'clone(junk high, CLONE_NEWUSER low)', syscall: 'clone', args: [0x7_00000000n | c('CLONE_NEWUSER')], expect: EPERM },
@@ -103,7 +114,7 @@ const CASES: readonly Case[] = [
   { name: 'fchmod(02755)', syscall: 'fchmod', args: [3n, 0o2755n], expect: EPERM },
   { name: 'fchmod(01777): sticky is fine', syscall: 'fchmod', args: [3n, 0o1777n], expect: ALLOW },
   { name: 'fchmod(junk high, 04755 low)', syscall: 'fchmod', args: [3n, 0xffff0000_00000000n | 0o4755n], expect: EPERM },
-  { name: 'fchmod(S_ISUID high only)', syscall: 'fchmod', args: [3n, 0o4000n << 32n | 0o644n], expect: ALLOW },
+  { name: 'fchmod(S_ISUID high only)', syscall: 'fchmod', args: [3n, (0o4000n << 32n) | 0o644n], expect: ALLOW },
   { name: 'fchmodat(06755)', syscall: 'fchmodat', args: [0xffffff9cn, 0x1000n, 0o6755n], expect: EPERM },
   { name: 'fchmodat(0644)', syscall: 'fchmodat', args: [0xffffff9cn, 0x1000n, 0o644n], expect: ALLOW },
   { name: 'fchmodat2(04755)', syscall: 'fchmodat2', args: [0xffffff9cn, 0x1000n, 0o4755n, 0n], expect: EPERM },
@@ -111,7 +122,12 @@ const CASES: readonly Case[] = [
   { name: 'mknodat(S_IFIFO|0644)', syscall: 'mknodat', args: [0xffffff9cn, 0x1000n, 0o10644n, 0n], expect: ALLOW },
   { name: 'openat(O_CREAT, 0644)', syscall: 'openat', args: [0xffffff9cn, 0x1000n, 0o100n, 0o644n], expect: ALLOW },
   { name: 'openat(O_CREAT, 04755)', syscall: 'openat', args: [0xffffff9cn, 0x1000n, 0o100n, 0o4755n], expect: EPERM },
-  { name: 'openat(O_CREAT, junk high, 02755 low)', syscall: 'openat', args: [0xffffff9cn, 0x1000n, 0o100n, 0x5_00000000n | 0o2755n], expect: EPERM },
+  {
+    name: 'openat(O_CREAT, junk high, 02755 low)',
+    syscall: 'openat',
+    args: [0xffffff9cn, 0x1000n, 0o100n, 0x5_00000000n | 0o2755n],
+    expect: EPERM,
+  },
   { name: 'openat2', syscall: 'openat2', args: [0xffffff9cn, 0x1000n, 0x2000n, 24n], expect: ENOSYS },
   { name: 'chmod(04755)', syscall: 'chmod', args: [0x1000n, 0o4755n], expect: EPERM, only: 'x86_64' },
   { name: 'chmod(0755)', syscall: 'chmod', args: [0x1000n, 0o755n], expect: ALLOW, only: 'x86_64' },
@@ -151,19 +167,45 @@ for (const arch of ARCHES) {
 
     it('the named hardening syscalls are all refused', () => {
       const expect: Record<string, string> = {
-        io_uring_setup: ENOSYS, io_uring_enter: ENOSYS, io_uring_register: ENOSYS,
-        ptrace: EPERM, process_vm_readv: EPERM, process_vm_writev: EPERM,
-        keyctl: ENOSYS, add_key: ENOSYS, request_key: ENOSYS,
-        bpf: EPERM, perf_event_open: EPERM, userfaultfd: EPERM, kexec_load: EPERM, kexec_file_load: EPERM,
-        mount: EPERM, umount2: EPERM, pivot_root: EPERM, open_tree: EPERM, move_mount: EPERM, fsopen: EPERM,
-        fsconfig: EPERM, fsmount: EPERM, fspick: EPERM, mount_setattr: EPERM, open_tree_attr: EPERM, setns: EPERM, open_by_handle_at: EPERM,
+        io_uring_setup: ENOSYS,
+        io_uring_enter: ENOSYS,
+        io_uring_register: ENOSYS,
+        ptrace: EPERM,
+        process_vm_readv: EPERM,
+        process_vm_writev: EPERM,
+        keyctl: ENOSYS,
+        add_key: ENOSYS,
+        request_key: ENOSYS,
+        bpf: EPERM,
+        perf_event_open: EPERM,
+        userfaultfd: EPERM,
+        kexec_load: EPERM,
+        kexec_file_load: EPERM,
+        mount: EPERM,
+        umount2: EPERM,
+        pivot_root: EPERM,
+        open_tree: EPERM,
+        move_mount: EPERM,
+        fsopen: EPERM,
+        fsconfig: EPERM,
+        fsmount: EPERM,
+        fspick: EPERM,
+        mount_setattr: EPERM,
+        open_tree_attr: EPERM,
+        setns: EPERM,
+        open_by_handle_at: EPERM,
         clone3: ENOSYS,
       };
       for (const [s, e] of Object.entries(expect)) assert.equal(verdict(call(arch, s)), e, s);
     });
 
     it('a call from another architecture gets ENOSYS, whatever its number', () => {
-      const others = [0x40000003 /* I386 */, 0x40000028 /* ARM */, ...ARCHES.filter((a) => a !== arch).map((a) => archInfo(a).auditArch), 0];
+      const others = [
+        0x40000003 /* I386 */,
+        0x40000028 /* ARM */,
+        ...ARCHES.filter((a) => a !== arch).map((a) => archInfo(a).auditArch),
+        0,
+      ];
       for (const foreign of others) {
         for (const n of [0, nr(arch, 'read'), nr(arch, 'socket'), 359 /* i386 socket */, 11 /* i386 execve */]) {
           const r = run(program(arch), { nr: n, arch: foreign, args: [c('AF_INET6')] });

@@ -25,7 +25,11 @@ const base = (rules: Rule[], extra: Partial<SeccompPolicy> = {}): SeccompPolicy 
 });
 
 const refuses = (policy: SeccompPolicy, re: RegExp): void =>
-  assert.throws(() => checkPolicy(policy), (e: unknown) => e instanceof SeccompPolicyError && e.problems.some((p) => re.test(p)), String(re));
+  assert.throws(
+    () => checkPolicy(policy),
+    (e: unknown) => e instanceof SeccompPolicyError && e.problems.some((p) => re.test(p)),
+    String(re),
+  );
 
 describe('seccomp.json', () => {
   const json = compileSeccomp().policyJson;
@@ -43,7 +47,9 @@ describe('seccomp.json', () => {
 
   it('does not depend on the order the policy object was built in', () => {
     const p = boxwrightPolicy();
-    const shuffled = JSON.parse(JSON.stringify({ rules: p.rules, foreignAbi: p.foreignAbi, arches: p.arches, defaultAction: p.defaultAction, version: p.version })) as SeccompPolicy;
+    const shuffled = JSON.parse(
+      JSON.stringify({ rules: p.rules, foreignAbi: p.foreignAbi, arches: p.arches, defaultAction: p.defaultAction, version: p.version }),
+    ) as SeccompPolicy;
     assert.equal(policyToJson(shuffled), json);
   });
 
@@ -56,7 +62,13 @@ describe('seccomp.json', () => {
     const rule = (id: string) => parsed.rules.find((r) => r.id === id);
     assert.deepEqual(rule('socket-families')?.when, { arg: 0, width: 32, op: 'not-in', values: ['AF_UNIX', 'AF_INET'] });
     assert.deepEqual(rule('socket-families')?.action, { errno: 'EAFNOSUPPORT' });
-    assert.deepEqual(rule('mmap-write-exec')?.when, { arg: 2, width: 32, op: 'masked-eq', mask: 'PROT_WRITE|PROT_EXEC', value: 'PROT_WRITE|PROT_EXEC' });
+    assert.deepEqual(rule('mmap-write-exec')?.when, {
+      arg: 2,
+      width: 32,
+      op: 'masked-eq',
+      mask: 'PROT_WRITE|PROT_EXEC',
+      value: 'PROT_WRITE|PROT_EXEC',
+    });
     assert.deepEqual(rule('pkey-mprotect')?.syscalls, ['pkey_mprotect']);
     assert.equal(rule('pkey-mprotect')?.when, undefined);
   });
@@ -115,7 +127,10 @@ describe('policy validation', () => {
       const r = resolvePolicy(boxwrightPolicy(), arch);
       assert.ok(r.bySyscall.has(syscallNumber(arch, 'socket')!));
       const keys = [...r.bySyscall.keys()];
-      assert.deepEqual(keys, [...keys].sort((a, b) => a - b));
+      assert.deepEqual(
+        keys,
+        [...keys].sort((a, b) => a - b),
+      );
     }
     assert.equal(syscallNumber('x86_64', 'process_vm_readv'), 310);
     assert.equal(syscallNumber('aarch64', 'process_vm_writev'), 271);

@@ -136,7 +136,14 @@ export function createTomlLexer(validate: boolean): TomlLexer {
   const Dot = tok({ name: 'Dot', pattern: '.', line_breaks: false });
   const Equals = tok({ name: 'Equals', pattern: EQUALS, push_mode: MODE_VALUE, line_breaks: false, start_chars_hint: hint(' \t=') });
   const Comma = tok({ name: 'Comma', pattern: COMMA, line_breaks: false, start_chars_hint: [','] });
-  const KeyEquals = tok({ name: 'KeyEquals', pattern: KEY_EQUALS, categories: KeyPart, push_mode: MODE_VALUE, line_breaks: false, start_chars_hint: KEY_CHARS });
+  const KeyEquals = tok({
+    name: 'KeyEquals',
+    pattern: KEY_EQUALS,
+    categories: KeyPart,
+    push_mode: MODE_VALUE,
+    line_breaks: false,
+    start_chars_hint: KEY_CHARS,
+  });
   const BareKey = tok({ name: 'BareKey', pattern: BARE_KEY, categories: KeyPart, line_breaks: false, start_chars_hint: KEY_CHARS });
   const keyStr = (name: string, pattern: RegExp, start: string, lb: boolean): TokenType =>
     tok({ name, pattern, categories: KeyPart, line_breaks: lb, start_chars_hint: [start] });
@@ -151,19 +158,57 @@ export function createTomlLexer(validate: boolean): TomlLexer {
   const RBracket = tok({ name: 'RBracket', pattern: ']', line_breaks: false });
 
   // inline mode
-  const NewlineInline = tok({ name: 'NewlineInline', pattern: NL, categories: Newline, pop_mode: true, line_breaks: true, start_chars_hint: hint('\r\n') });
+  const NewlineInline = tok({
+    name: 'NewlineInline',
+    pattern: NL,
+    categories: Newline,
+    pop_mode: true,
+    line_breaks: true,
+    start_chars_hint: hint('\r\n'),
+  });
   const RBrace = tok({ name: 'RBrace', pattern: '}', pop_mode: true, line_breaks: false });
 
   // value mode: every token leaves the mode
-  const NewlineValue = tok({ name: 'NewlineValue', pattern: NL, categories: Newline, pop_mode: true, line_breaks: true, start_chars_hint: hint('\r\n') });
-  const CommentValue = tok({ name: 'CommentValue', pattern: COMMENT, group: 'comments', pop_mode: true, line_breaks: false, start_chars_hint: ['#'] });
-  const LBracketValue = tok({ name: 'LBracketValue', pattern: '[', categories: OpenArray, pop_mode: true, push_mode: MODE_ARRAY, line_breaks: false });
-  const LBraceValue = tok({ name: 'LBraceValue', pattern: LBRACE, categories: OpenInline, pop_mode: true, push_mode: MODE_INLINE, line_breaks: false, start_chars_hint: ['{'] });
+  const NewlineValue = tok({
+    name: 'NewlineValue',
+    pattern: NL,
+    categories: Newline,
+    pop_mode: true,
+    line_breaks: true,
+    start_chars_hint: hint('\r\n'),
+  });
+  const CommentValue = tok({
+    name: 'CommentValue',
+    pattern: COMMENT,
+    group: 'comments',
+    pop_mode: true,
+    line_breaks: false,
+    start_chars_hint: ['#'],
+  });
+  const LBracketValue = tok({
+    name: 'LBracketValue',
+    pattern: '[',
+    categories: OpenArray,
+    pop_mode: true,
+    push_mode: MODE_ARRAY,
+    line_breaks: false,
+  });
+  const LBraceValue = tok({
+    name: 'LBraceValue',
+    pattern: LBRACE,
+    categories: OpenInline,
+    pop_mode: true,
+    push_mode: MODE_INLINE,
+    line_breaks: false,
+    start_chars_hint: ['{'],
+  });
   const scalar = (name: string, pattern: RegExp, start: string[], lb: boolean, pop: boolean): TokenType =>
     // chevrotain pops on the mere presence of `pop_mode`, even when it is false
-    tok(pop
-      ? { name, pattern, categories: Scalar, pop_mode: true, line_breaks: lb, start_chars_hint: start }
-      : { name, pattern, categories: Scalar, line_breaks: lb, start_chars_hint: start });
+    tok(
+      pop
+        ? { name, pattern, categories: Scalar, pop_mode: true, line_breaks: lb, start_chars_hint: start }
+        : { name, pattern, categories: Scalar, line_breaks: lb, start_chars_hint: start },
+    );
   const valueScalars = (suffix: string, pop: boolean): TokenType[] => [
     scalar('Basic' + suffix, ANY_BASIC, ['"'], true, pop),
     scalar('Literal' + suffix, ANY_LITERAL, ["'"], true, pop),
@@ -174,7 +219,14 @@ export function createTomlLexer(validate: boolean): TomlLexer {
   // array mode
   const SpaceArray = tok({ name: 'SpaceArray', pattern: WS_NL, group: SKIPPED, line_breaks: true, start_chars_hint: hint(' \t\r\n') });
   const LBracketArray = tok({ name: 'LBracketArray', pattern: '[', categories: OpenArray, push_mode: MODE_ARRAY, line_breaks: false });
-  const LBraceArray = tok({ name: 'LBraceArray', pattern: LBRACE, categories: OpenInline, push_mode: MODE_INLINE, line_breaks: false, start_chars_hint: ['{'] });
+  const LBraceArray = tok({
+    name: 'LBraceArray',
+    pattern: LBRACE,
+    categories: OpenInline,
+    push_mode: MODE_INLINE,
+    line_breaks: false,
+    start_chars_hint: ['{'],
+  });
   const CommaArray = tok({ name: 'CommaArray', pattern: COMMA_ARRAY, categories: Comma, line_breaks: true, start_chars_hint: [','] });
   const RBracketArray = tok({ name: 'RBracketArray', pattern: ']', pop_mode: true, line_breaks: false });
   const scalarsArray = valueScalars('Array', false);
@@ -200,9 +252,23 @@ export function createTomlLexer(validate: boolean): TomlLexer {
     },
   );
   const tokens: OracleTokens = {
-    KeyPart, Scalar, OpenArray, OpenInline, Newline,
-    LBracket, LLBracket, RBracket, RRBracket, Dot, Equals, KeyEquals, Comma, RBrace, RBracketArray,
-    Invalid, all,
+    KeyPart,
+    Scalar,
+    OpenArray,
+    OpenInline,
+    Newline,
+    LBracket,
+    LLBracket,
+    RBracket,
+    RRBracket,
+    Dot,
+    Equals,
+    KeyEquals,
+    Comma,
+    RBrace,
+    RBracketArray,
+    Invalid,
+    all,
   };
   return { lexer, tokens };
 }
@@ -222,7 +288,11 @@ export function invalidToken(type: TokenType, text: string, offset: number, leng
  * to `to`: the slice lexed on its own, lexer errors merged in as Invalid
  * tokens, offsets moved into the whole text.
  */
-export function chevrotainLexWindow(text: string, from: number, to: number): { tokens: IToken[]; comments: IToken[]; errors: ILexingError[] } {
+export function chevrotainLexWindow(
+  text: string,
+  from: number,
+  to: number,
+): { tokens: IToken[]; comments: IToken[]; errors: ILexingError[] } {
   const { lexer, tokens: T } = chevrotainTomlLexer();
   const src = from === 0 && to === text.length ? text : text.slice(from, to);
   const r = lexer.tokenize(src);

@@ -16,9 +16,15 @@ function isTaggedScalar(v: Json): v is { type: string; value: string } {
 
 function parseFloatText(s: string): number {
   switch (s) {
-    case 'nan': case '+nan': case '-nan': return NaN;
-    case 'inf': case '+inf': return Infinity;
-    case '-inf': return -Infinity;
+    case 'nan':
+    case '+nan':
+    case '-nan':
+      return NaN;
+    case 'inf':
+    case '+inf':
+      return Infinity;
+    case '-inf':
+      return -Infinity;
   }
   return Number(s.replace(/_/g, ''));
 }

@@ -21,7 +21,10 @@ const EXPECTED_INVALID = 499;
 if (skip !== undefined) {
   test('toml-test 1.0.0 compliance', { skip }, () => {});
 } else {
-  const files = readFileSync(list!, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l.endsWith('.toml'));
+  const files = readFileSync(list!, 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.endsWith('.toml'));
   const valid = files.filter((f) => f.startsWith('valid/'));
   const invalid = files.filter((f) => f.startsWith('invalid/'));
   let validPassed = 0;
@@ -33,7 +36,10 @@ if (skip !== undefined) {
         const bytes = readFileSync(join(suite!, f));
         const expected = JSON.parse(readFileSync(join(suite!, f.replace(/\.toml$/, '.json')), 'utf8'));
         const r = parseToml(bytes);
-        assert.deepEqual(r.errors.map((e) => `${e.span.start.line}:${e.span.start.column} ${e.message}`), []);
+        assert.deepEqual(
+          r.errors.map((e) => `${e.span.start.line}:${e.span.start.column} ${e.message}`),
+          [],
+        );
         assert.ok(r.document !== undefined);
         const diff = compareTagged(toTaggedJson(r.document), expected);
         assert.equal(diff, undefined, diff);
@@ -57,8 +63,7 @@ if (skip !== undefined) {
     }
   });
 
-  test('toml-test 1.0.0: totals',
-  (t) => {
+  test('toml-test 1.0.0: totals', (t) => {
     t.diagnostic(`toml-test 1.0.0: valid ${validPassed}/${valid.length}, invalid ${invalidPassed}/${invalid.length}`);
     assert.equal(valid.length, EXPECTED_VALID, 'number of valid cases in the 1.0.0 list');
     assert.equal(invalid.length, EXPECTED_INVALID, 'number of invalid cases in the 1.0.0 list');

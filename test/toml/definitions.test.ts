@@ -50,7 +50,9 @@ describe('chevrotain definitions', () => {
   test('lexer: no definition errors or warnings with validations on, optimised modes', () => {
     const warnings: string[] = [];
     const warn = console.warn;
-    console.warn = (...a: unknown[]) => { warnings.push(a.join(' ')); };
+    console.warn = (...a: unknown[]) => {
+      warnings.push(a.join(' '));
+    };
     try {
       const { lexer } = createTomlLexer(true);
       assert.deepEqual(lexer.lexerDefinitionErrors, []);
@@ -79,7 +81,9 @@ describe('chevrotain definitions', () => {
     const warnings: string[] = [];
     const log = console.log;
     const warn = console.warn;
-    console.log = console.warn = (...a: unknown[]) => { warnings.push(a.join(' ')); };
+    console.log = console.warn = (...a: unknown[]) => {
+      warnings.push(a.join(' '));
+    };
     try {
       const parser = createTomlParser(tokens, { validate: true });
       assert.deepEqual((parser as unknown as { definitionErrors: unknown[] }).definitionErrors, []);
@@ -90,27 +94,36 @@ describe('chevrotain definitions', () => {
     assert.deepEqual(warnings, []);
   });
 
-  test('parser: recording on a layer (production) leaves the parser as recording in place (chevrotain\'s way) does', () => {
+  test("parser: recording on a layer (production) leaves the parser as recording in place (chevrotain's way) does", () => {
     const api = chevrotain();
     const tokens = tomlTokens();
     const layered = createTomlParser(tokens);
     const inPlace = createTomlParser(tokens, { recordInPlace: true });
     // the same recorded grammar, hence the same lookahead and the same parse
-    assert.equal(JSON.stringify(api.serializeGrammar(Object.values(layered.getGAstProductions()))),
-      JSON.stringify(api.serializeGrammar(Object.values(inPlace.getGAstProductions()))));
+    assert.equal(
+      JSON.stringify(api.serializeGrammar(Object.values(layered.getGAstProductions()))),
+      JSON.stringify(api.serializeGrammar(Object.values(inPlace.getGAstProductions()))),
+    );
     // the same object afterwards: its class right above it (no layer left), the same own properties (no recording method left on it)
     const classOf = (p: object): object => Object.getPrototypeOf(p) as object;
     assert.equal(classOf(classOf(layered)), api.EmbeddedActionsParser.prototype);
     assert.equal(classOf(classOf(inPlace)), api.EmbeddedActionsParser.prototype);
     // the class differs only by the two switches of recording.ts
     const switches = ['enableRecording', 'disableRecording'];
-    assert.deepEqual(Object.getOwnPropertyNames(classOf(layered)).filter((n) => !switches.includes(n)), Object.getOwnPropertyNames(classOf(inPlace)));
+    assert.deepEqual(
+      Object.getOwnPropertyNames(classOf(layered)).filter((n) => !switches.includes(n)),
+      Object.getOwnPropertyNames(classOf(inPlace)),
+    );
     for (const n of switches) assert.ok(Object.hasOwn(classOf(layered), n) && !Object.hasOwn(classOf(inPlace), n), n);
     assert.deepEqual(Object.getOwnPropertyNames(layered), Object.getOwnPropertyNames(inPlace));
     assert.equal(layered.RECORDING_PHASE, false);
     for (const name of ['CONSUME', 'CONSUME2', 'SUBRULE', 'OR', 'MANY', 'OPTION', 'consume', 'or', 'LA', 'ACTION']) {
       assert.ok(!Object.hasOwn(layered, name), name);
-      assert.equal((layered as unknown as Record<string, unknown>)[name], (api.EmbeddedActionsParser.prototype as unknown as Record<string, unknown>)[name], name);
+      assert.equal(
+        (layered as unknown as Record<string, unknown>)[name],
+        (api.EmbeddedActionsParser.prototype as unknown as Record<string, unknown>)[name],
+        name,
+      );
     }
   });
 });

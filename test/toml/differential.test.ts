@@ -35,13 +35,17 @@ const SMOL_QUOTES_AFTER_ESCAPED_NEWLINE = /\\[ \t]*\r?\n[ \t\r\n]*"{4}/;
 const RUNS = 400;
 
 describe('differential: generated TOML 1.0 documents', () => {
-  test('decode to the generator\'s intended values, and to what smol-toml decodes', () => {
+  test("decode to the generator's intended values, and to what smol-toml decodes", () => {
     let compared = 0;
     let skipped = 0;
     fc.assert(
       fc.property(documentArb, (doc) => {
         const r = parseToml(Buffer.from(doc.text, 'utf8'));
-        assert.deepEqual(r.errors.map((e) => `${e.span.start.line}:${e.span.start.column} ${e.message}`), [], doc.text);
+        assert.deepEqual(
+          r.errors.map((e) => `${e.span.start.line}:${e.span.start.column} ${e.message}`),
+          [],
+          doc.text,
+        );
         const ours = fromTree(r.document!);
         assert.equal(canonical(ours), canonical(doc.value), doc.text);
         if (SMOL_QUOTES_AFTER_ESCAPED_NEWLINE.test(doc.text)) {

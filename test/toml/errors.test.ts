@@ -32,7 +32,10 @@ function first(src: string | Uint8Array): string {
 
 function ok(src: string): TomlParseResult {
   const r = parseToml(enc(src));
-  assert.deepEqual(r.errors.map((e) => e.message), []);
+  assert.deepEqual(
+    r.errors.map((e) => e.message),
+    [],
+  );
   assert.ok(r.document !== undefined, 'no document');
   return r;
 }
@@ -84,7 +87,10 @@ describe('messages and positions', () => {
     assert.equal(e!.message, 'cannot add to table [x.y] with dotted keys: it is already defined by a table header');
     assert.deepEqual(e!.span.start, { offset: 16, line: 4, column: 1 });
     assert.deepEqual(e!.related?.[0]?.span.start, { offset: 0, line: 1, column: 1 });
-    assert.equal(first('[a."b c"]\n[[t]]\n[a]\n"b c".d.e = 1\n'), '4:1 cannot add to table [a."b c"] with dotted keys: it is already defined by a table header');
+    assert.equal(
+      first('[a."b c"]\n[[t]]\n[a]\n"b c".d.e = 1\n'),
+      '4:1 cannot add to table [a."b c"] with dotted keys: it is already defined by a table header',
+    );
     assert.equal(first('[x]\ny = {}\ny.d = 2\n'), '3:1 cannot add to inline table "x.y" after it is defined');
   });
 
@@ -148,49 +154,64 @@ describe('messages and positions', () => {
 describe('recovery', () => {
   test('several errors, at most one per line, no cascades', () => {
     const src = [
-      '[a',          // 1: unclosed header
+      '[a', // 1: unclosed header
       'x = 1',
-      'y = ',        // 3: missing value
-      'z = 2 3',     // 4: garbage after value
-      'arr = [',     // 5-8: error inside a multi-line array: one error only
+      'y = ', // 3: missing value
+      'z = 2 3', // 4: garbage after value
+      'arr = [', // 5-8: error inside a multi-line array: one error only
       '  1,',
       '  2 3,',
       ']',
       'ok = true',
       'q = "\\q" "', // 10: bad escape and more: one error for the line
       '[a]',
-      '[a]',         // 12: redefinition
+      '[a]', // 12: redefinition
       '',
     ].join('\n');
     const errs = errorsOf(src);
-    assert.deepEqual(errs.map((e) => e.span.start.line), [1, 3, 4, 7, 10, 12]);
+    assert.deepEqual(
+      errs.map((e) => e.span.start.line),
+      [1, 3, 4, 7, 10, 12],
+    );
     assert.equal(errs[0]!.message, 'expected "]" to close the table header');
     assert.equal(errs[5]!.message, 'table [a] is already defined');
   });
 
   test('an array missing its "]" is reported where it ends and the next lines still parse', () => {
     const errs = errorsOf('a = [1, 2\nb = [3\nc = 4\nc = 5\n');
-    assert.deepEqual(errs.map((e) => `${e.span.start.line}:${e.span.start.column}`), ['1:10', '2:7', '4:1']);
+    assert.deepEqual(
+      errs.map((e) => `${e.span.start.line}:${e.span.start.column}`),
+      ['1:10', '2:7', '4:1'],
+    );
     assert.match(errs[0]!.message, /closing "\]" missing/);
     assert.equal(errs[2]!.message, 'key "c" is already defined');
   });
 
   test('a multi-line inline table (TOML 1.1 style) gives one error', () => {
     const errs = errorsOf('t = {\n  a = 1,\n  b = 2,\n}\nx = 1\nx = 2\n');
-    assert.deepEqual(errs.map((e) => e.span.start.line), [1, 6]);
+    assert.deepEqual(
+      errs.map((e) => e.span.start.line),
+      [1, 6],
+    );
   });
 
   test('document is undefined whenever there are errors, comments are still collected', () => {
     const r = parseToml(enc('# hi\na = 1\na = 2 # again\n'));
     assert.equal(r.document, undefined);
     assert.equal(r.errors.length, 1);
-    assert.deepEqual(r.comments.map((c) => c.text), [' hi', ' again']);
+    assert.deepEqual(
+      r.comments.map((c) => c.text),
+      [' hi', ' again'],
+    );
   });
 });
 
 describe('robustness', () => {
   test('10,000 levels of arrays or inline tables: a positioned error, no stack overflow', () => {
-    for (const [open, close] of [['[', ']'], ['{a=', '}']] as const) {
+    for (const [open, close] of [
+      ['[', ']'],
+      ['{a=', '}'],
+    ] as const) {
       const src = 'x = ' + open.repeat(10_000) + close.repeat(10_000) + '\ny = 1\n';
       const errs = errorsOf(src);
       assert.equal(errs.length, 1);
@@ -245,7 +266,7 @@ describe('robustness', () => {
   });
 
   test('every prefix of a document (a truncated file) gives a result, never an exception', () => {
-    const src = enc('# c\n[a.b] # h\nk = "v\\u00e9" \nl = [1, {x = 2.5e3}, 1979-05-27T07:32:00Z]\n"q k".x = \'\'\'\nml\'\'\'\n[[t]]\n');
+    const src = enc("# c\n[a.b] # h\nk = \"v\\u00e9\" \nl = [1, {x = 2.5e3}, 1979-05-27T07:32:00Z]\n\"q k\".x = '''\nml'''\n[[t]]\n");
     for (let n = 0; n <= src.length; n++) {
       const r = parseToml(src.subarray(0, n));
       for (const e of r.errors) assertHuman(e);
@@ -262,11 +283,16 @@ describe('exact values', () => {
     assert.equal((get('min') as { value: bigint }).value, -9223372036854775808n);
     assert.equal((get('big') as { value: bigint }).value, 9007199254740993n);
     assert.equal((get('hex') as { value: bigint }).value, 9223372036854775807n);
-    assert.equal(toPlainJsonText(r.document!), '{"max":9223372036854775807,"min":-9223372036854775808,"big":9007199254740993,"hex":9223372036854775807}');
+    assert.equal(
+      toPlainJsonText(r.document!),
+      '{"max":9223372036854775807,"min":-9223372036854775808,"big":9007199254740993,"hex":9223372036854775807}',
+    );
   });
 
   test('date-times keep their precision and kind, normalised to T and Z', () => {
-    const r = ok('a = 1979-05-27T00:32:00.999999999-07:00\nb = 1979-05-27 07:32:00z\nc = 1979-05-27t07:32:00.5\nd = 1979-05-27\ne = 00:32:00.123456789');
+    const r = ok(
+      'a = 1979-05-27T00:32:00.999999999-07:00\nb = 1979-05-27 07:32:00z\nc = 1979-05-27t07:32:00.5\nd = 1979-05-27\ne = 00:32:00.123456789',
+    );
     assert.deepEqual(toTaggedJson(r.document!), {
       a: { type: 'datetime', value: '1979-05-27T00:32:00.999999999-07:00' },
       b: { type: 'datetime', value: '1979-05-27T07:32:00Z' },
@@ -284,6 +310,9 @@ describe('exact values', () => {
   test('floats and special values in plain JSON', () => {
     const r = ok('a = 1.0\nb = -0.0\nc = inf\nd = -inf\ne = nan\nf = 1e300\ng = 6.626e-34');
     assert.equal(toPlainJsonText(r.document!), '{"a":1.0,"b":-0.0,"c":"inf","d":"-inf","e":"nan","f":1e+300,"g":6.626e-34}');
-    assert.equal(toPlainJsonText(ok('a = [1, {b = "x"}]\nc = {}').document!, 2), '{\n  "a": [\n    1,\n    {\n      "b": "x"\n    }\n  ],\n  "c": {}\n}');
+    assert.equal(
+      toPlainJsonText(ok('a = [1, {b = "x"}]\nc = {}').document!, 2),
+      '{\n  "a": [\n    1,\n    {\n      "b": "x"\n    }\n  ],\n  "c": {}\n}',
+    );
   });
 });

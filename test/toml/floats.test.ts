@@ -23,7 +23,11 @@ import { floatLiteralArb, floatValue, type FloatLiteral } from './gen-scalars.js
 
 function decoded(src: string): TomlValue[] {
   const r = parseToml(src);
-  assert.deepEqual(r.errors.map((e) => e.message), [], src);
+  assert.deepEqual(
+    r.errors.map((e) => e.message),
+    [],
+    src,
+  );
   const a = r.document!.entries.get('a')!.value;
   const b = r.document!.entries.get('b')!.value;
   const c = r.document!.entries.get('c')!.value;
@@ -45,8 +49,16 @@ const same = (x: number, y: number): boolean => Object.is(x, y) || (Number.isNaN
 describe('floats: every exponent form', () => {
   test('the examples of the issue', () => {
     const cases: [string, number][] = [
-      ['1.0e-00001', 0.1], ['123e-45678', 0], ['1.5E-0_001', 0.15], ['9_1E-0000027', 9.1e-26],
-      ['1e-0001', 0.1], ['1234e-5678', 0], ['-1.0e-00001', -0.1], ['+12.5e+0_0_2', 1250], ['0e-00000', 0], ['-0.0E-00_0', -0],
+      ['1.0e-00001', 0.1],
+      ['123e-45678', 0],
+      ['1.5E-0_001', 0.15],
+      ['9_1E-0000027', 9.1e-26],
+      ['1e-0001', 0.1],
+      ['1234e-5678', 0],
+      ['-1.0e-00001', -0.1],
+      ['+12.5e+0_0_2', 1250],
+      ['0e-00000', 0],
+      ['-0.0E-00_0', -0],
     ];
     for (const [text, value] of cases) {
       for (const v of decoded(`a = ${text}\nb = [0, ${text}]\nc = { x = ${text} }\n`)) {

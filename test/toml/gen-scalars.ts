@@ -61,14 +61,22 @@ const nonZeroInt = (maxMore: number): fc.Arbitrary<string> =>
 const expArb = fc.record({
   e: fc.constantFrom('e', 'E'),
   sign: fc.constantFrom('', '+', '-'),
-  digits: fc.oneof(digitString(1, 6), digitString(1, 24), fc.tuple(fc.constantFrom('0', '00', '0000'), digitString(1, 3)).map(([a, b]) => a + b)),
+  digits: fc.oneof(
+    digitString(1, 6),
+    digitString(1, 24),
+    fc.tuple(fc.constantFrom('0', '00', '0000'), digitString(1, 3)).map(([a, b]) => a + b),
+  ),
   gaps: gapsArb,
 });
 
 const anyFloatParts: fc.Arbitrary<FloatParts> = fc
   .record({
     sign: fc.constantFrom('', '+', '-'),
-    int: fc.oneof({ weight: 1, arbitrary: fc.constant('0') }, { weight: 4, arbitrary: nonZeroInt(3) }, { weight: 1, arbitrary: nonZeroInt(20) }),
+    int: fc.oneof(
+      { weight: 1, arbitrary: fc.constant('0') },
+      { weight: 4, arbitrary: nonZeroInt(3) },
+      { weight: 1, arbitrary: nonZeroInt(20) },
+    ),
     intGaps: gapsArb,
     frac: fc.option(fc.record({ digits: digitString(1, 8), gaps: gapsArb }), { nil: undefined }),
     exp: fc.option(expArb, { nil: undefined }),
@@ -76,11 +84,28 @@ const anyFloatParts: fc.Arbitrary<FloatParts> = fc
   .filter((f) => f.frac !== undefined || f.exp !== undefined);
 
 /** Unsigned, three characters before a negative exponent: `123e-45678`, `1.5E-0_001`, `9_1E-0000027`. */
-const dateLikeFloatParts: fc.Arbitrary<FloatParts> = fc.oneof(
-  fc.record({ sign: fc.constant(''), int: nonZeroInt(2).filter((i) => i.length === 3), intGaps: fc.constant([]), frac: fc.constant(undefined) }),
-  fc.record({ sign: fc.constant(''), int: fc.constantFrom(...'0123456789'), intGaps: fc.constant([]), frac: fc.record({ digits: digitString(1, 1), gaps: fc.constant([]) }) }),
-  fc.record({ sign: fc.constant(''), int: nonZeroInt(1).filter((i) => i.length === 2), intGaps: fc.constant([true]), frac: fc.constant(undefined) }),
-).chain((head) => expArb.map((e) => ({ ...head, exp: { ...e, sign: '-', digits: e.digits.padStart(5, '0') } })));
+const dateLikeFloatParts: fc.Arbitrary<FloatParts> = fc
+  .oneof(
+    fc.record({
+      sign: fc.constant(''),
+      int: nonZeroInt(2).filter((i) => i.length === 3),
+      intGaps: fc.constant([]),
+      frac: fc.constant(undefined),
+    }),
+    fc.record({
+      sign: fc.constant(''),
+      int: fc.constantFrom(...'0123456789'),
+      intGaps: fc.constant([]),
+      frac: fc.record({ digits: digitString(1, 1), gaps: fc.constant([]) }),
+    }),
+    fc.record({
+      sign: fc.constant(''),
+      int: nonZeroInt(1).filter((i) => i.length === 2),
+      intGaps: fc.constant([true]),
+      frac: fc.constant(undefined),
+    }),
+  )
+  .chain((head) => expArb.map((e) => ({ ...head, exp: { ...e, sign: '-', digits: e.digits.padStart(5, '0') } })));
 
 /**
  * float = float-int-part ( exp / frac [ exp ] ); float-int-part = dec-int;
@@ -128,9 +153,8 @@ export const integerArb: fc.Arbitrary<Scalar> = fc
     gaps: gapsArb,
   })
   .map(({ v, style, plus, zeros, upper, gaps }) => {
-    const text = v < 0n || style === 0
-      ? decimalText(v, plus, gaps)
-      : radixText(v, style === 1 ? 16 : style === 2 ? 8 : 2, zeros, upper, gaps);
+    const text =
+      v < 0n || style === 0 ? decimalText(v, plus, gaps) : radixText(v, style === 1 ? 16 : style === 2 ? 8 : 2, zeros, upper, gaps);
     return { m: 'scalar', value: { t: 'integer', v }, text };
   });
 
@@ -141,9 +165,20 @@ export const floatArb: fc.Arbitrary<Scalar> = fc.oneof(
     const t = Object.is(v, -0) ? '-0.0' : String(v);
     return { m: 'scalar', value: { t: 'float', v }, text: /[.e]/.test(t) ? t : t + '.0' };
   }),
-  fc.constantFrom(
-    ['inf', Infinity], ['+inf', Infinity], ['-inf', -Infinity], ['nan', NaN], ['+nan', NaN], ['-nan', NaN], ['-0.0', -0], ['+0.0', 0], ['0e0', 0], ['-0E-0_0', -0],
-  ).map(([text, v]): Scalar => ({ m: 'scalar', value: { t: 'float', v: v as number }, text: text as string })),
+  fc
+    .constantFrom(
+      ['inf', Infinity],
+      ['+inf', Infinity],
+      ['-inf', -Infinity],
+      ['nan', NaN],
+      ['+nan', NaN],
+      ['-nan', NaN],
+      ['-0.0', -0],
+      ['+0.0', 0],
+      ['0e0', 0],
+      ['-0E-0_0', -0],
+    )
+    .map(([text, v]): Scalar => ({ m: 'scalar', value: { t: 'float', v: v as number }, text: text as string })),
 );
 
 // ---------------------------------------------------------------- dates and times
@@ -164,16 +199,25 @@ export const dateTimeArb: fc.Arbitrary<Scalar> = fc
     s: fc.integer({ min: 0, max: 59 }),
     frac: fc.option(digitString(1, 9), { nil: undefined }),
     sep: fc.constantFrom('T', 't', ' '),
-    zone: fc.oneof(fc.constantFrom('Z', 'z'), fc.tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 })).map(([sg, h, m]) => `${sg}${pad(h, 2)}:${pad(m, 2)}`)),
+    zone: fc.oneof(
+      fc.constantFrom('Z', 'z'),
+      fc
+        .tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
+        .map(([sg, h, m]) => `${sg}${pad(h, 2)}:${pad(m, 2)}`),
+    ),
   })
   .map(({ kind, y, mo, d, h, mi, s, frac, sep, zone }) => {
     const date = `${pad(y, 4)}-${pad(mo, 2)}-${pad(Math.min(d, daysIn(y, mo)), 2)}`;
     const time = `${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}${frac === undefined ? '' : '.' + frac}`;
     const canonicalZone = zone === 'z' ? 'Z' : zone;
     switch (kind) {
-      case 'date-local': return { m: 'scalar', value: { t: kind, v: date }, text: date };
-      case 'time-local': return { m: 'scalar', value: { t: kind, v: time }, text: time };
-      case 'datetime-local': return { m: 'scalar', value: { t: kind, v: `${date}T${time}` }, text: `${date}${sep}${time}` };
-      case 'datetime': return { m: 'scalar', value: { t: kind, v: `${date}T${time}${canonicalZone}` }, text: `${date}${sep}${time}${zone}` };
+      case 'date-local':
+        return { m: 'scalar', value: { t: kind, v: date }, text: date };
+      case 'time-local':
+        return { m: 'scalar', value: { t: kind, v: time }, text: time };
+      case 'datetime-local':
+        return { m: 'scalar', value: { t: kind, v: `${date}T${time}` }, text: `${date}${sep}${time}` };
+      case 'datetime':
+        return { m: 'scalar', value: { t: kind, v: `${date}T${time}${canonicalZone}` }, text: `${date}${sep}${time}${zone}` };
     }
   });

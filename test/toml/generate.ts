@@ -19,14 +19,47 @@
  */
 import fc from 'fast-check';
 import { dateTimeArb, floatArb, integerArb } from './gen-scalars.js';
-import { intended, type ArrayModel, type Intended, type Model, type Scalar, type Str, type TableModel, type TablesModel, type ValueModel } from './model.js';
+import {
+  intended,
+  type ArrayModel,
+  type Intended,
+  type Model,
+  type Scalar,
+  type Str,
+  type TableModel,
+  type TablesModel,
+  type ValueModel,
+} from './model.js';
 
 // ---------------------------------------------------------------- strings and keys
 
 /** Characters worth writing: every escape's, controls, quotes, non-ASCII and astral ones. */
 const charArb = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom(...'abcxyz09 _-.') },
-  { weight: 3, arbitrary: fc.constantFrom('"', "'", '\\', '\t', '\n', '\r\n', '\r', '\b', '\f', '\u0000', '\u001f', '\u007f', '#', '=', '[', ']', '{', '}', ',') },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      '"',
+      "'",
+      '\\',
+      '\t',
+      '\n',
+      '\r\n',
+      '\r',
+      '\b',
+      '\f',
+      '\u0000',
+      '\u001f',
+      '\u007f',
+      '#',
+      '=',
+      '[',
+      ']',
+      '{',
+      '}',
+      ',',
+    ),
+  },
   { weight: 2, arbitrary: fc.constantFrom('é', 'ß', 'ключ', '€', '\u00a0', '\u2028', '\ufeff', '😀', '𝄞', '\u{10ffff}') },
 );
 const textArb = (max: number): fc.Arbitrary<string> => fc.array(charArb, { maxLength: max }).map((cs) => cs.join(''));
@@ -35,7 +68,26 @@ const BARE = /^[A-Za-z0-9_-]+$/;
 const keyArb: fc.Arbitrary<string> = fc.oneof(
   { weight: 6, arbitrary: fc.stringMatching(/^[A-Za-z0-9_-]{1,6}$/) },
   { weight: 2, arbitrary: textArb(5) },
-  { weight: 1, arbitrary: fc.constantFrom('true', 'false', 'inf', 'nan', '1979-05-27', '1', '-', '_', '0x1', '__proto__', 'constructor', 'toString', 'a.b', 'a b', '') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'true',
+      'false',
+      'inf',
+      'nan',
+      '1979-05-27',
+      '1',
+      '-',
+      '_',
+      '0x1',
+      '__proto__',
+      'constructor',
+      'toString',
+      'a.b',
+      'a b',
+      '',
+    ),
+  },
 );
 
 /** A seeded stream of choices for the writer. */
@@ -67,14 +119,22 @@ function hex(cp: number, width: number): string {
 function basicChar(ch: string, c: Choices, multiline: boolean): string {
   const cp = ch.codePointAt(0)!;
   switch (ch) {
-    case '"': return multiline ? '"' : '\\"'; // multi-line: runs are broken up by the caller
-    case '\\': return '\\\\';
-    case '\b': return c.chance(0.5) ? '\\b' : '\\u0008';
-    case '\t': return c.pick(['\t', '\\t', '\\u0009']);
-    case '\n': return multiline && c.chance(0.7) ? '\n' : c.chance(0.5) ? '\\n' : '\\u000A';
-    case '\f': return '\\f';
-    case '\r': return '\\r';
-    case '\r\n': return multiline && c.chance(0.5) ? '\r\n' : '\\r\\n';
+    case '"':
+      return multiline ? '"' : '\\"'; // multi-line: runs are broken up by the caller
+    case '\\':
+      return '\\\\';
+    case '\b':
+      return c.chance(0.5) ? '\\b' : '\\u0008';
+    case '\t':
+      return c.pick(['\t', '\\t', '\\u0009']);
+    case '\n':
+      return multiline && c.chance(0.7) ? '\n' : c.chance(0.5) ? '\\n' : '\\u000A';
+    case '\f':
+      return '\\f';
+    case '\r':
+      return '\\r';
+    case '\r\n':
+      return multiline && c.chance(0.5) ? '\r\n' : '\\r\\n';
   }
   if (cp < 0x20 || cp === 0x7f) return c.chance(0.5) ? `\\u${hex(cp, 4)}` : `\\U${hex(cp, 8)}`;
   if (c.chance(0.15)) return cp > 0xffff || c.chance(0.5) ? `\\U${hex(cp, 8).toUpperCase()}` : `\\u${hex(cp, 4)}`;
@@ -87,7 +147,13 @@ function chars(s: string): string[] {
 }
 
 function basicString(s: string, c: Choices): string {
-  return '"' + chars(s).map((ch) => basicChar(ch, c, false)).join('') + '"';
+  return (
+    '"' +
+    chars(s)
+      .map((ch) => basicChar(ch, c, false))
+      .join('') +
+    '"'
+  );
 }
 
 function multilineBasic(s: string, c: Choices, nl: string): string {
@@ -159,7 +225,10 @@ const models = fc.letrec<{ value: ValueModel; model: Model; table: TableModel }>
   model: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     { weight: 4, arbitrary: tie('value') },
-    { weight: 1, arbitrary: fc.array(tie('table'), { minLength: 1, maxLength: 3 }).map((tables): TablesModel => ({ m: 'tables', tables })) },
+    {
+      weight: 1,
+      arbitrary: fc.array(tie('table'), { minLength: 1, maxLength: 3 }).map((tables): TablesModel => ({ m: 'tables', tables })),
+    },
   ),
   table: entriesOf(tie('model'), 4).map((entries): TableModel => ({ m: 'table', entries })),
 }));
@@ -180,14 +249,21 @@ export const documentArb: fc.Arbitrary<GeneratedDocument> = fc
 // ---------------------------------------------------------------- writing
 
 class Writer {
-  constructor(private readonly c: Choices, private readonly nl: string) {}
+  constructor(
+    private readonly c: Choices,
+    private readonly nl: string,
+  ) {}
 
   value(v: ValueModel): string {
     switch (v.m) {
-      case 'scalar': return v.value.t === 'string' ? stringText(v.value.v, this.c, this.nl) : v.text;
-      case 'string': return stringText(v.v, this.c, this.nl);
-      case 'array': return this.array(v.items.map((i) => this.value(i)));
-      case 'table': return this.inline(v);
+      case 'scalar':
+        return v.value.t === 'string' ? stringText(v.value.v, this.c, this.nl) : v.text;
+      case 'string':
+        return stringText(v.v, this.c, this.nl);
+      case 'array':
+        return this.array(v.items.map((i) => this.value(i)));
+      case 'table':
+        return this.inline(v);
     }
   }
 

@@ -31,15 +31,21 @@ interface Analysis {
   computeLookaheadPaths(): Record<string, Record<string, string[][][]>>;
 }
 const analysis = async (): Promise<Analysis> =>
-  ((await import(pathToFileURL(join(repoRoot, 'scripts', 'gen-lookahead.mjs')).href)) as { lookaheadAnalysis(): Promise<Analysis> }).lookaheadAnalysis();
+  (
+    (await import(pathToFileURL(join(repoRoot, 'scripts', 'gen-lookahead.mjs')).href)) as { lookaheadAnalysis(): Promise<Analysis> }
+  ).lookaheadAnalysis();
 
 describe('precomputed lookahead', () => {
   test('the built table is what chevrotain computes from the grammar now', async () => {
     const { computeLookaheadPaths } = await analysis();
-    assert.deepEqual(LOOKAHEAD_PATHS, computeLookaheadPaths(), 'dist/compiler/toml/lookahead-paths.js is not the grammar\'s: build again (node scripts/build.mjs)');
+    assert.deepEqual(
+      LOOKAHEAD_PATHS,
+      computeLookaheadPaths(),
+      "dist/compiler/toml/lookahead-paths.js is not the grammar's: build again (node scripts/build.mjs)",
+    );
   });
 
-  test('its lookahead functions decide like chevrotain\'s LLk ones on every two-token sequence', async () => {
+  test("its lookahead functions decide like chevrotain's LLk ones on every two-token sequence", async () => {
     const { recordedRules, productionsOf } = await analysis();
     const api = chevrotain();
     const T = tomlTokens();

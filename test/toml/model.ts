@@ -46,40 +46,58 @@ export type Model = ValueModel | TablesModel;
 
 export function intended(x: Model): Intended {
   switch (x.m) {
-    case 'scalar': return x.value;
-    case 'string': return { t: 'string', v: x.v };
-    case 'array': return { t: 'array', items: x.items.map(intended) };
-    case 'tables': return { t: 'array', items: x.tables.map(intended) };
-    case 'table': return { t: 'table', entries: x.entries.map(([k, v]) => [k, intended(v)] as const) };
+    case 'scalar':
+      return x.value;
+    case 'string':
+      return { t: 'string', v: x.v };
+    case 'array':
+      return { t: 'array', items: x.items.map(intended) };
+    case 'tables':
+      return { t: 'array', items: x.tables.map(intended) };
+    case 'table':
+      return { t: 'table', entries: x.entries.map(([k, v]) => [k, intended(v)] as const) };
   }
 }
 
 /** A canonical text of an intended value (tables by sorted key; floats by value, -0 and NaN included). */
 export function canonical(v: Intended, dates: (kind: DateKind, text: string) => string = (k, t) => `${k} ${t}`): string {
   switch (v.t) {
-    case 'string': return 's' + JSON.stringify(v.v);
-    case 'integer': return 'i' + v.v.toString();
-    case 'float': return 'f' + (Object.is(v.v, -0) ? '-0' : String(v.v));
-    case 'boolean': return 'b' + String(v.v);
-    case 'array': return '[' + v.items.map((i) => canonical(i, dates)).join(',') + ']';
+    case 'string':
+      return 's' + JSON.stringify(v.v);
+    case 'integer':
+      return 'i' + v.v.toString();
+    case 'float':
+      return 'f' + (Object.is(v.v, -0) ? '-0' : String(v.v));
+    case 'boolean':
+      return 'b' + String(v.v);
+    case 'array':
+      return '[' + v.items.map((i) => canonical(i, dates)).join(',') + ']';
     case 'table': {
       const entries = [...v.entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
       return '{' + entries.map(([k, x]) => JSON.stringify(k) + ':' + canonical(x, dates)).join(',') + '}';
     }
-    default: return 'd' + dates(v.t, v.v);
+    default:
+      return 'd' + dates(v.t, v.v);
   }
 }
 
 /** Our tree as the model's values. */
 export function fromTree(v: TomlValue): Intended {
   switch (v.kind) {
-    case 'string': return { t: 'string', v: v.value };
-    case 'integer': return { t: 'integer', v: v.value };
-    case 'float': return { t: 'float', v: v.value };
-    case 'boolean': return { t: 'boolean', v: v.value };
-    case 'array': return { t: 'array', items: v.items.map(fromTree) };
-    case 'table': return { t: 'table', entries: [...v.entries].map(([k, e]) => [k, fromTree(e.value)] as const) };
-    default: return { t: v.kind, v: v.text };
+    case 'string':
+      return { t: 'string', v: v.value };
+    case 'integer':
+      return { t: 'integer', v: v.value };
+    case 'float':
+      return { t: 'float', v: v.value };
+    case 'boolean':
+      return { t: 'boolean', v: v.value };
+    case 'array':
+      return { t: 'array', items: v.items.map(fromTree) };
+    case 'table':
+      return { t: 'table', entries: [...v.entries].map(([k, e]) => [k, fromTree(e.value)] as const) };
+    default:
+      return { t: v.kind, v: v.text };
   }
 }
 
@@ -94,7 +112,8 @@ export function fromSmol(v: unknown): Intended {
     return { t: kind, v: v.toISOString() };
   }
   if (Array.isArray(v)) return { t: 'array', items: v.map(fromSmol) };
-  if (v !== null && typeof v === 'object') return { t: 'table', entries: Object.keys(v).map((k) => [k, fromSmol((v as Record<string, unknown>)[k])] as const) };
+  if (v !== null && typeof v === 'object')
+    return { t: 'table', entries: Object.keys(v).map((k) => [k, fromSmol((v as Record<string, unknown>)[k])] as const) };
   throw new Error(`smol-toml returned ${String(v)}`);
 }
 

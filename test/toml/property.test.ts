@@ -21,8 +21,15 @@ type Scalar =
   | { t: 'bool'; v: boolean }
   | { t: 'date'; v: string };
 type Value = Scalar | { t: 'arr'; items: Value[] } | { t: 'inline'; entries: Entry[] };
-interface Entry { key: string; keyStyle: number; value: Value }
-interface Doc { root: Entry[]; sections: { name: string; entries: Entry[] }[] }
+interface Entry {
+  key: string;
+  keyStyle: number;
+  value: Value;
+}
+interface Doc {
+  root: Entry[];
+  sections: { name: string; entries: Entry[] }[];
+}
 
 const keyArb = fc.oneof(
   fc.stringMatching(/^[A-Za-z0-9_-]{1,8}$/),
@@ -38,7 +45,8 @@ const scalarArb: fc.Arbitrary<Scalar> = fc.oneof(
   fc.record({ t: fc.constant('bool' as const), v: fc.boolean() }),
   fc.record({
     t: fc.constant('date' as const),
-    v: fc.date({ min: new Date(Date.UTC(1, 0, 1)), max: new Date(Date.UTC(9999, 11, 31)), noInvalidDate: true })
+    v: fc
+      .date({ min: new Date(Date.UTC(1, 0, 1)), max: new Date(Date.UTC(9999, 11, 31)), noInvalidDate: true })
       .map((d) => d.toISOString().slice(0, 10)),
   }),
 );
@@ -73,7 +81,8 @@ function basic(s: string): string {
     else if (ch === '\n') out += '\\n';
     else if (ch === '\t') out += c % 2 ? '\\t' : '\t';
     else if (c < 0x20 || c === 0x7f) out += '\\u' + c.toString(16).padStart(4, '0');
-    else if (c >= 0xd800 && c <= 0xdfff) out += '\\uFFFD'; // lone surrogates are not Unicode
+    else if (c >= 0xd800 && c <= 0xdfff)
+      out += '\\uFFFD'; // lone surrogates are not Unicode
     else if (c > 0xffff && c % 3 === 0) out += '\\U' + c.toString(16).padStart(8, '0');
     else out += ch;
   }
@@ -152,13 +161,20 @@ function floatJson(v: number): string {
 
 function valueJson(v: Value): string {
   switch (v.t) {
-    case 'str': return JSON.stringify(wellFormed(v.v));
-    case 'int': return v.v.toString();
-    case 'float': return floatJson(v.v);
-    case 'bool': return String(v.v);
-    case 'date': return JSON.stringify(v.v);
-    case 'arr': return '[' + v.items.map(valueJson).join(',') + ']';
-    case 'inline': return entriesJson(v.entries);
+    case 'str':
+      return JSON.stringify(wellFormed(v.v));
+    case 'int':
+      return v.v.toString();
+    case 'float':
+      return floatJson(v.v);
+    case 'bool':
+      return String(v.v);
+    case 'date':
+      return JSON.stringify(v.v);
+    case 'arr':
+      return '[' + v.items.map(valueJson).join(',') + ']';
+    case 'inline':
+      return entriesJson(v.entries);
   }
 }
 
@@ -189,7 +205,9 @@ function assertConsistent(text: string, r: ReturnType<typeof parseToml>): void {
   for (const e of r.errors) {
     assert.equal(typeof e.message, 'string');
     assert.ok(e.message.length > 0);
-    assert.ok(e.span.start.offset >= 0 && e.span.start.offset <= e.span.end.offset && e.span.end.offset <= Math.max(text.length, r.text.length) + 1);
+    assert.ok(
+      e.span.start.offset >= 0 && e.span.start.offset <= e.span.end.offset && e.span.end.offset <= Math.max(text.length, r.text.length) + 1,
+    );
     assert.ok(e.span.start.line >= 1 && e.span.start.column >= 1);
   }
 }
@@ -201,7 +219,11 @@ describe('property tests', () => {
         fc.pre(distinctKeys(d));
         const src = toToml(d, crlf);
         const r = parseToml(new TextEncoder().encode(src));
-        assert.deepEqual(r.errors.map((e) => `${e.span.start.line}:${e.span.start.column} ${e.message}`), [], src);
+        assert.deepEqual(
+          r.errors.map((e) => `${e.span.start.line}:${e.span.start.column} ${e.message}`),
+          [],
+          src,
+        );
         assert.equal(toPlainJsonText(r.document!), docJson(d), src);
       }),
       { numRuns: 400 },
@@ -220,7 +242,16 @@ describe('property tests', () => {
   });
 
   test('TOML-ish noise never throws', () => {
-    const alphabet = fc.constantFrom(...'[]{}=,."\'#\n\r\t \\abtrufin0123456789-+:eExob_zZT'.split(''), '"""', "'''", '[[', ']]', '\u0000', 'é', '😀');
+    const alphabet = fc.constantFrom(
+      ...'[]{}=,."\'#\n\r\t \\abtrufin0123456789-+:eExob_zZT'.split(''),
+      '"""',
+      "'''",
+      '[[',
+      ']]',
+      '\u0000',
+      'é',
+      '😀',
+    );
     fc.assert(
       fc.property(fc.array(alphabet, { maxLength: 120 }), (chars) => {
         const src = chars.join('');

@@ -64,7 +64,9 @@ function checkAll(text: string, v: TomlValue, path: string): number {
       n += 1 + checkAll(text, e.value, `${path}.${k}`);
     }
   } else if (v.kind === 'array') {
-    v.items.forEach((item, i) => { n += checkAll(text, item, `${path}[${i}]`); });
+    v.items.forEach((item, i) => {
+      n += checkAll(text, item, `${path}[${i}]`);
+    });
   }
   return n;
 }
@@ -178,7 +180,10 @@ describe('spans', () => {
     const src = '# top\r\na = 1 # trailing é\r\nb = [ # in array\n  1,\n]\n';
     const r = parseToml(new TextEncoder().encode(src));
     assert.deepEqual(r.errors, []);
-    assert.deepEqual(r.comments.map((c) => c.text), [' top', ' trailing é', ' in array']);
+    assert.deepEqual(
+      r.comments.map((c) => c.text),
+      [' top', ' trailing é', ' in array'],
+    );
     for (const c of r.comments) {
       checkSpan(r.text, c.span, 'comment');
       assert.equal(slice(r.text, c.span), '#' + c.text);
@@ -199,24 +204,25 @@ describe('spans', () => {
 describe('large documents (parsed in windows)', () => {
   // constructs that a window boundary could cut: multi-line strings and arrays whose
   // lines start with "[", comments, CRLF, a header right after a multi-line value
-  const block = (i: number): string => [
-    `[[item]]`,
-    `id = ${i}`,
-    `text = """`,
-    `[not.a.header]`,
-    `[[nor.this]]`,
-    `"""`,
-    `lit = '''`,
-    `[x]'''`,
-    `nested = [`,
-    `  [1, 2],`,
-    `[3, 4], # comment [with] brackets`,
-    `  { a = "}" },`,
-    `]`,
-    `[item.sub]`,
-    `k = "v${i}" # é`,
-    '',
-  ].join(i % 2 ? '\r\n' : '\n');
+  const block = (i: number): string =>
+    [
+      `[[item]]`,
+      `id = ${i}`,
+      `text = """`,
+      `[not.a.header]`,
+      `[[nor.this]]`,
+      `"""`,
+      `lit = '''`,
+      `[x]'''`,
+      `nested = [`,
+      `  [1, 2],`,
+      `[3, 4], # comment [with] brackets`,
+      `  { a = "}" },`,
+      `]`,
+      `[item.sub]`,
+      `k = "v${i}" # é`,
+      '',
+    ].join(i % 2 ? '\r\n' : '\n');
 
   test('the result equals the sum of its parts', () => {
     const n = 3000;
@@ -233,7 +239,12 @@ describe('large documents (parsed in windows)', () => {
     assert.equal(one.kind, 'array');
     const seven = items.items[7]!;
     if (one.kind === 'array') {
-      const strip = (v: unknown): unknown => JSON.parse(JSON.stringify(v, (k, x) => (k === 'span' || k === 'keySpan' ? undefined : typeof x === 'bigint' ? String(x) : x instanceof Map ? [...x] : x)));
+      const strip = (v: unknown): unknown =>
+        JSON.parse(
+          JSON.stringify(v, (k, x) =>
+            k === 'span' || k === 'keySpan' ? undefined : typeof x === 'bigint' ? String(x) : x instanceof Map ? [...x] : x,
+          ),
+        );
       assert.deepEqual(strip(seven), strip(one.items[0]));
     }
     assert.equal(r.comments.length, n * 2);
@@ -246,9 +257,9 @@ describe('large documents (parsed in windows)', () => {
     const lines = src.split('\n').length;
     src += 'bad = [1 2]\n[item.sub]\n';
     const r = parseToml(src);
-    assert.deepEqual(r.errors.map((e) => `${e.span.start.line}:${e.span.start.column} ${e.message}`), [
-      `${lines}:10 expected "," or "]" after the array element, found "2"`,
-      `${lines + 1}:1 table [item.sub] is already defined`,
-    ]);
+    assert.deepEqual(
+      r.errors.map((e) => `${e.span.start.line}:${e.span.start.column} ${e.message}`),
+      [`${lines}:10 expected "," or "]" after the array element, found "2"`, `${lines + 1}:1 table [item.sub] is already defined`],
+    );
   });
 });

@@ -28,7 +28,8 @@ export function tomlTestDir(): string | undefined {
   const named = process.env[TOML_TEST_ENV];
   if (named) {
     const dir = isAbsolute(named) ? named : resolve(named);
-    if (!existsSync(join(dir, 'files-toml-1.0.0'))) throw new Error(`${TOML_TEST_ENV}=${named} holds no files-toml-1.0.0: it names the toml-test suite's tests/ directory`);
+    if (!existsSync(join(dir, 'files-toml-1.0.0')))
+      throw new Error(`${TOML_TEST_ENV}=${named} holds no files-toml-1.0.0: it names the toml-test suite's tests/ directory`);
     return dir;
   }
   const shared = sharedDir();

@@ -27,7 +27,11 @@ const KB = 1024;
 /** Each shape at about `bytes` bytes, and whether it is valid. */
 const shapes: { name: string; valid: boolean; make: (bytes: number) => string }[] = [
   { name: 'one multi-line array', valid: true, make: (b) => 'a = [\n' + '  "item-0000",\n'.repeat(Math.ceil(b / 15)) + ']\n' },
-  { name: 'one multi-line string', valid: true, make: (b) => 's = """\n' + '[not.a.header] "q" \\t x\n'.repeat(Math.ceil(b / 24)) + '"""\n' },
+  {
+    name: 'one multi-line string',
+    valid: true,
+    make: (b) => 's = """\n' + '[not.a.header] "q" \\t x\n'.repeat(Math.ceil(b / 24)) + '"""\n',
+  },
   { name: 'blank lines and no header', valid: true, make: (b) => 'a = 1\n' + '\n'.repeat(b) + 'b = 2\n' },
   { name: '`a = [` lines: an error on every line', valid: false, make: (b) => 'a = [\n'.repeat(Math.ceil(b / 6)) },
 ];
@@ -47,7 +51,10 @@ describe('the parse loop is linear in the document', () => {
       const large = workPerChar(shape.make(1024 * KB), shape.valid);
       // a few passes over the text, and no more per character at four times the size
       assert.ok(small <= 5 && large <= 5, `work per character: ${small.toFixed(2)} at 256 KiB, ${large.toFixed(2)} at 1 MiB`);
-      assert.ok(large <= small * 1.2 + 0.3, `work per character grows with the size: ${small.toFixed(2)} at 256 KiB, ${large.toFixed(2)} at 1 MiB`);
+      assert.ok(
+        large <= small * 1.2 + 0.3,
+        `work per character grows with the size: ${small.toFixed(2)} at 256 KiB, ${large.toFixed(2)} at 1 MiB`,
+      );
     });
   }
 });
@@ -68,7 +75,9 @@ function parseIn(text: string, window: number): Parsed {
 }
 
 const json = (p: Parsed): string =>
-  JSON.stringify(p, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v instanceof Map ? [...v] : typeof v === 'number' && !Number.isFinite(v) ? String(v) : v));
+  JSON.stringify(p, (_, v: unknown) =>
+    typeof v === 'bigint' ? `${v}n` : v instanceof Map ? [...v] : typeof v === 'number' && !Number.isFinite(v) ? String(v) : v,
+  );
 
 function assertWindowsChangeNothing(text: string): void {
   const whole = json(parseIn(text, Infinity));
@@ -76,22 +85,48 @@ function assertWindowsChangeNothing(text: string): void {
 }
 
 const noise = fc
-  .array(fc.constantFrom(...'[]{}=,."\'#\n\r\t \\ab1e-:'.split(''), '"""', "'''", '[[', ']]', '\na = [\n', '\n[t]\n', '\nk = """\n', "\nk = '''\n", '\n"""', '\nx = {', ' = ', '\u0000'), { maxLength: 200 })
+  .array(
+    fc.constantFrom(
+      ...'[]{}=,."\'#\n\r\t \\ab1e-:'.split(''),
+      '"""',
+      "'''",
+      '[[',
+      ']]',
+      '\na = [\n',
+      '\n[t]\n',
+      '\nk = """\n',
+      "\nk = '''\n",
+      '\n"""',
+      '\nx = {',
+      ' = ',
+      '\u0000',
+    ),
+    { maxLength: 200 },
+  )
   .map((cs) => cs.join(''));
 
 describe('the window size changes nothing', () => {
   test('generated documents, as written and mutated', () => {
     fc.assert(
-      fc.property(documentArb, fc.nat(), fc.nat(4), fc.constantFrom('', '[', ']', '"""', "'''", '\n', '{', '}', ',', '#', '=', 'x'), (doc, at, del, ins) => {
-        assertWindowsChangeNothing(doc.text);
-        const i = at % (doc.text.length + 1);
-        assertWindowsChangeNothing(doc.text.slice(0, i) + ins + doc.text.slice(i + del));
-      }),
+      fc.property(
+        documentArb,
+        fc.nat(),
+        fc.nat(4),
+        fc.constantFrom('', '[', ']', '"""', "'''", '\n', '{', '}', ',', '#', '=', 'x'),
+        (doc, at, del, ins) => {
+          assertWindowsChangeNothing(doc.text);
+          const i = at % (doc.text.length + 1);
+          assertWindowsChangeNothing(doc.text.slice(0, i) + ins + doc.text.slice(i + del));
+        },
+      ),
       { numRuns: 150, seed: 1303 },
     );
   });
 
   test('TOML-ish noise', () => {
-    fc.assert(fc.property(noise, (text) => assertWindowsChangeNothing(text)), { numRuns: 1500, seed: 1304 });
+    fc.assert(
+      fc.property(noise, (text) => assertWindowsChangeNothing(text)),
+      { numRuns: 1500, seed: 1304 },
+    );
   });
 });

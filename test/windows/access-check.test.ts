@@ -5,7 +5,16 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { requireOrSkip } from '../helpers.js';
-import { accessCheck, FILE_EXECUTE, FILE_READ_DATA, FILE_WRITE_DATA, ProfileTree, sambaAvailable, sessionSid, type Step } from './access-check.js';
+import {
+  accessCheck,
+  FILE_EXECUTE,
+  FILE_READ_DATA,
+  FILE_WRITE_DATA,
+  ProfileTree,
+  sambaAvailable,
+  sessionSid,
+  type Step,
+} from './access-check.js';
 
 const skip = requireOrSkip(sambaAvailable(), 'python3-samba (Debian: apt-get install python3-samba)');
 
@@ -18,8 +27,18 @@ const objects = [
   { rel: 'q\\h', dir: false },
 ];
 let n = 0;
-const step = (action: Step['action'], path: string, sddl: string, extra: Partial<Step> = {}): Step => ({ id: `step-${++n}`, action, path, sddl, perFile: false, ...extra });
-const writeTree = (path: string, sid = '*SESSION_SID_1*'): Step[] => [step('grant-write', path, `(A;OICI;0x1301bf;;;${sid})`), step('label-low', path, 'S:(ML;OICI;NW;;;LW)')];
+const step = (action: Step['action'], path: string, sddl: string, extra: Partial<Step> = {}): Step => ({
+  id: `step-${++n}`,
+  action,
+  path,
+  sddl,
+  perFile: false,
+  ...extra,
+});
+const writeTree = (path: string, sid = '*SESSION_SID_1*'): Step[] => [
+  step('grant-write', path, `(A;OICI;0x1301bf;;;${sid})`),
+  step('label-low', path, 'S:(ML;OICI;NW;;;LW)'),
+];
 
 type Rights = Record<string, string>;
 interface Scenario {
@@ -48,7 +67,8 @@ function answerAll(): void {
   });
   const ok = accessCheck(queries);
   let k = 0;
-  for (const s of scenarios) s.result = Object.fromEntries(s.rels.map((rel) => [rel, ['r', 'w', 'x'].map((l) => (ok[k++] ? l : '-')).join('')]));
+  for (const s of scenarios)
+    s.result = Object.fromEntries(s.rels.map((rel) => [rel, ['r', 'w', 'x'].map((l) => (ok[k++] ? l : '-')).join('')]));
 }
 
 const unlabelled = rights([], ['p', 'p\\f']);
@@ -61,11 +81,18 @@ const oi = rights([step('grant-write', '%USERPROFILE%\\p', '(A;OI;0x1301bf;;;*SE
 const ci = rights([step('grant-write', '%USERPROFILE%\\p', '(A;CI;0x1301bf;;;*SESSION_SID_1*)'), low], ['p\\f', 'p\\d', 'p\\d\\g']);
 const np = rights([step('grant-write', '%USERPROFILE%\\p', '(A;OICINP;0x1301bf;;;*SESSION_SID_1*)'), low], ['p\\d', 'p\\d\\g']);
 const io = rights([step('grant-write', '%USERPROFILE%\\p', '(A;OICIIO;0x1301bf;;;*SESSION_SID_1*)'), low], ['p', 'p\\f']);
-const denyAce = rights([step('grant-write', '%USERPROFILE%\\p', '(D;OICI;0x2;;;*SESSION_SID_1*)'), ...writeTree('%USERPROFILE%\\p')], ['p\\f']);
-const denyLabel = (policy: string): Step => step('deny-read', '%USERPROFILE%\\p', `S:(ML;OICI;${policy};;;ME)`, { fileSddl: `S:(ML;;${policy};;;ME)`, perFile: true });
+const denyAce = rights(
+  [step('grant-write', '%USERPROFILE%\\p', '(D;OICI;0x2;;;*SESSION_SID_1*)'), ...writeTree('%USERPROFILE%\\p')],
+  ['p\\f'],
+);
+const denyLabel = (policy: string): Step =>
+  step('deny-read', '%USERPROFILE%\\p', `S:(ML;OICI;${policy};;;ME)`, { fileSddl: `S:(ML;;${policy};;;ME)`, perFile: true });
 const nrnw = rights([...writeTree('%USERPROFILE%\\p'), denyLabel('NRNW')], ['p', 'p\\f', 'p\\d\\g', 'q']);
 const nrnwnx = rights([denyLabel('NRNWNX')], ['p\\f', 'p\\d']);
-const inheritedLabel = rights([...writeTree('%USERPROFILE%\\p'), step('deny-read', '%USERPROFILE%\\p\\d', 'S:(ML;OICI;NRNW;;;ME)')], ['p\\d\\g', 'p\\f']);
+const inheritedLabel = rights(
+  [...writeTree('%USERPROFILE%\\p'), step('deny-read', '%USERPROFILE%\\p\\d', 'S:(ML;OICI;NRNW;;;ME)')],
+  ['p\\d\\g', 'p\\f'],
+);
 
 describe('Windows access check: the plan applied to a modelled profile', { skip }, () => {
   before(answerAll);

@@ -242,7 +242,11 @@ export function accessCheck(queries: readonly AccessQuery[]): boolean[] {
     const restricted = writes ? samba.push([d, restricting(q.restrictingSid), writes]) - 1 : -1;
     return { normal, restricted };
   });
-  const r = spawnSync(debianPython, ['-c', SAMBA_CHECK], { input: JSON.stringify({ domain: DOMAIN, descriptors, tokens, queries: samba }), encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync(debianPython, ['-c', SAMBA_CHECK], {
+    input: JSON.stringify({ domain: DOMAIN, descriptors, tokens, queries: samba }),
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   if (r.status !== 0) throw new Error(`Samba's access check failed: ${r.stderr}`);
   const granted = JSON.parse(r.stdout) as boolean[];
   return queries.map((q, i) => {

@@ -12,7 +12,16 @@ import { compileText } from '../compile-helpers.js';
 import { requireOrSkip } from '../helpers.js';
 import { legend } from '../../model/cell.js';
 import type { AclPlan } from '../../targets/windows/index.js';
-import { accessCheck, FILE_EXECUTE, FILE_READ_DATA, FILE_WRITE_DATA, ProfileTree, sambaAvailable, sessionSid, type AccessQuery } from './access-check.js';
+import {
+  accessCheck,
+  FILE_EXECUTE,
+  FILE_READ_DATA,
+  FILE_WRITE_DATA,
+  ProfileTree,
+  sambaAvailable,
+  sessionSid,
+  type AccessQuery,
+} from './access-check.js';
 
 const skip = requireOrSkip(sambaAvailable(), 'python3-samba (Debian: apt-get install python3-samba)');
 
@@ -63,10 +72,14 @@ async function answerAll(): Promise<void> {
         const node = tree.find(path.startsWith('%') ? path : `%USERPROFILE%\\${path.slice('/home/dev/'.length).replace(/\//g, '\\')}`);
         assert.ok(node, `the modelled profile has no ${path}`);
         const first = queries.length;
-        for (const mask of [FILE_READ_DATA, FILE_WRITE_DATA, FILE_EXECUTE]) queries.push({ tree, node, mask, restrictingSid: sessionSid(i + 1) });
+        for (const mask of [FILE_READ_DATA, FILE_WRITE_DATA, FILE_EXECUTE])
+          queries.push({ tree, node, mask, restrictingSid: sessionSid(i + 1) });
         pending.push(() => {
           const [r, w, x] = answers.slice(first, first + 3);
-          (result[pa.principal.id] ??= {})[path] = { model: legend(pa.effectiveAt(path, 'windows')), token: (r ? 'r' : '') + (w ? 'w' : '') + (x ? 'x' : '') || '—' };
+          (result[pa.principal.id] ??= {})[path] = {
+            model: legend(pa.effectiveAt(path, 'windows')),
+            token: (r ? 'r' : '') + (w ? 'w' : '') + (x ? 'x' : '') || '—',
+          };
         });
       }
     });
@@ -76,10 +89,25 @@ async function answerAll(): Promise<void> {
   for (const p of pending) p();
 }
 
-const ownDeny = windowsCase('[agent.filesystem]\nwrite = ["~/project"]\nread = ["~/project"]\ndeny = ["~/project/.env"]\n', ['/home/dev/project/.env', '/home/dev/project/README.md']);
-const othersDeny = windowsCase('[agent.filesystem]\ndeny = ["~/project"]\n\n[tools.t1.filesystem]\nwrite = ["~/project"]\nread = ["~/project"]\n', ['/home/dev/project', '/home/dev/project/README.md', '/home/dev/results/output.txt']);
-const tempUnderDataDir = windowsCase('[sandbox]\nread_allow = []\n', ['%TEMP%', '/home/dev/project/README.md'], { 'tyba-data-dir': '/home/dev' });
-const spellings = windowsCase('[agent.filesystem]\nread = ["~"]\n', ['/home/dev/AppData/Roaming/gnupg/pubring.kbx', '/home/dev/AppData/Roaming/gcloud/credentials.db', '/home/dev/AppData/Roaming/GitHub CLI/hosts.yml', '/home/dev/.cargo/credentials.toml', '/home/dev/_netrc', '/home/dev/results/output.txt']);
+const ownDeny = windowsCase('[agent.filesystem]\nwrite = ["~/project"]\nread = ["~/project"]\ndeny = ["~/project/.env"]\n', [
+  '/home/dev/project/.env',
+  '/home/dev/project/README.md',
+]);
+const othersDeny = windowsCase(
+  '[agent.filesystem]\ndeny = ["~/project"]\n\n[tools.t1.filesystem]\nwrite = ["~/project"]\nread = ["~/project"]\n',
+  ['/home/dev/project', '/home/dev/project/README.md', '/home/dev/results/output.txt'],
+);
+const tempUnderDataDir = windowsCase('[sandbox]\nread_allow = []\n', ['%TEMP%', '/home/dev/project/README.md'], {
+  'tyba-data-dir': '/home/dev',
+});
+const spellings = windowsCase('[agent.filesystem]\nread = ["~"]\n', [
+  '/home/dev/AppData/Roaming/gnupg/pubring.kbx',
+  '/home/dev/AppData/Roaming/gcloud/credentials.db',
+  '/home/dev/AppData/Roaming/GitHub CLI/hosts.yml',
+  '/home/dev/.cargo/credentials.toml',
+  '/home/dev/_netrc',
+  '/home/dev/results/output.txt',
+]);
 
 describe('windows plans, evaluated: what explain says is what the token gets', { skip }, () => {
   before(answerAll);
@@ -103,7 +131,13 @@ describe('windows plans, evaluated: what explain says is what the token gets', {
 
   it('the listed secrets where Windows tools keep them (Gpg4win, gcloud, gh, curl, cargo) are labelled and denied, as explain says', () => {
     const r = spellings().agent!;
-    for (const p of ['/home/dev/AppData/Roaming/gnupg/pubring.kbx', '/home/dev/AppData/Roaming/gcloud/credentials.db', '/home/dev/AppData/Roaming/GitHub CLI/hosts.yml', '/home/dev/.cargo/credentials.toml', '/home/dev/_netrc'])
+    for (const p of [
+      '/home/dev/AppData/Roaming/gnupg/pubring.kbx',
+      '/home/dev/AppData/Roaming/gcloud/credentials.db',
+      '/home/dev/AppData/Roaming/GitHub CLI/hosts.yml',
+      '/home/dev/.cargo/credentials.toml',
+      '/home/dev/_netrc',
+    ])
       assert.deepEqual(r[p], { model: '—', token: '—' }, p);
     assert.deepEqual(r['/home/dev/results/output.txt'], { model: 'rx', token: 'rx' });
   });

@@ -23,7 +23,16 @@ import type { AclPlan } from '../../targets/windows/index.js';
 import { generateConfig, HOME, reproduction, type GeneratedConfig } from '../generated-configs.js';
 import { requireOrSkip } from '../helpers.js';
 import { fuzzKnobs } from '../linux/model-vs-kernel-support.js';
-import { accessCheck, FILE_EXECUTE, FILE_READ_DATA, FILE_WRITE_DATA, ProfileTree, sambaAvailable, sessionSid, type AccessQuery } from './access-check.js';
+import {
+  accessCheck,
+  FILE_EXECUTE,
+  FILE_READ_DATA,
+  FILE_WRITE_DATA,
+  ProfileTree,
+  sambaAvailable,
+  sessionSid,
+  type AccessQuery,
+} from './access-check.js';
 
 const skip = requireOrSkip(sambaAvailable(), 'python3-samba (Debian: apt-get install python3-samba)');
 const { runs, firstSeed, entries } = fuzzKnobs({ runs: 150, entries: 6 });
@@ -31,7 +40,12 @@ const { runs, firstSeed, entries } = fuzzKnobs({ runs: 150, entries: 6 });
 const BATCH = 250;
 
 /** The Windows spelling of a tree path: `%USERPROFILE%\…`, or the plan's own root (`%TEMP%`). */
-const planPath = (posix: string): string => (posix === HOME ? '%USERPROFILE%' : posix.startsWith(`${HOME}/`) ? `%USERPROFILE%\\${posix.slice(HOME.length + 1).replace(/\//g, '\\')}` : posix);
+const planPath = (posix: string): string =>
+  posix === HOME
+    ? '%USERPROFILE%'
+    : posix.startsWith(`${HOME}/`)
+      ? `%USERPROFILE%\\${posix.slice(HOME.length + 1).replace(/\//g, '\\')}`
+      : posix;
 
 interface Check {
   readonly seed: number;
@@ -78,7 +92,14 @@ async function checksOf(c: GeneratedConfig): Promise<Check[] | undefined> {
       const shown = row.cells.windows.legend;
       if (!row.path || shown === 'refused' || shown === 'n/a' || shown === 'direct') continue;
       const queries = ask(planPath(row.path));
-      if (queries) out.push({ seed: c.seed, principal: id, where: `explain line ${row.line ?? '(implicit)'} ${row.list} ${row.written}`, said: shown, queries });
+      if (queries)
+        out.push({
+          seed: c.seed,
+          principal: id,
+          where: `explain line ${row.line ?? '(implicit)'} ${row.list} ${row.written}`,
+          said: shown,
+          queries,
+        });
     }
   });
   return out;
@@ -87,7 +108,10 @@ async function checksOf(c: GeneratedConfig): Promise<Check[] | undefined> {
 /** What the token got, as a legend (`rwx`, `rx`, `—`). */
 const seenLegend = (r: boolean, w: boolean, x: boolean): string => (r ? 'r' : '') + (w ? 'w' : '') + (x ? 'x' : '') || '—';
 
-describe('the model against the Windows ACL plan: every path of generated trees, through an access check', { skip, timeout: 600_000 }, () => {
+describe('the model against the Windows ACL plan: every path of generated trees, through an access check', {
+  skip,
+  timeout: 600_000,
+}, () => {
   it(`${runs} configs from seed ${firstSeed}: each principal's token gets at each path what the model's Windows cell says, and each explain row says what it gets`, async () => {
     const mismatches: Mismatch[] = [];
     const failing = new Map<number, string>();
@@ -130,10 +154,17 @@ describe('the model against the Windows ACL plan: every path of generated trees,
       }
     }
     const report = mismatches.slice(0, 200).map((m) => `seed ${m.seed} ${m.principal} ${m.where}: ${m.why}`);
-    for (const [s, text] of [...failing].slice(0, 10)) report.push(`--- seed ${s} (BOXWRIGHT_FUZZ_SEED=${s} BOXWRIGHT_FUZZ_RUNS=1):\n${text}`);
-    process.stderr.write(`model-vs-access-check: ${runs} configs (${dialects.box} Box, ${dialects.tyba} TYBA accepted on Windows), ${checked} paths and explain rows checked\n`);
+    for (const [s, text] of [...failing].slice(0, 10))
+      report.push(`--- seed ${s} (BOXWRIGHT_FUZZ_SEED=${s} BOXWRIGHT_FUZZ_RUNS=1):\n${text}`);
+    process.stderr.write(
+      `model-vs-access-check: ${runs} configs (${dialects.box} Box, ${dialects.tyba} TYBA accepted on Windows), ${checked} paths and explain rows checked\n`,
+    );
     if (report.length) process.stderr.write(report.join('\n') + '\n');
-    assert.equal(mismatches.length, 0, `${mismatches.length} disagreements in ${failing.size} configs (seeds ${[...failing.keys()].join(' ')}), listed above`);
+    assert.equal(
+      mismatches.length,
+      0,
+      `${mismatches.length} disagreements in ${failing.size} configs (seeds ${[...failing.keys()].join(' ')}), listed above`,
+    );
     assert.ok(accepted >= runs / 2, `only ${accepted} of ${runs} configs were accepted on Windows`);
     if (runs >= 20) assert.ok(dialects.box > 0 && dialects.tyba > 0, `both dialects must be checked: ${JSON.stringify(dialects)}`);
   });

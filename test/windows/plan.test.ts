@@ -168,7 +168,10 @@ describe('windows plan: lowering', () => {
 
   it('a write shut by a secret label is not a step: it has no effect', async () => {
     const { plan } = await windowsText('[agent.filesystem]\nwrite = ["~/.aws"]\n', { force: true });
-    assert.deepEqual(stepsAt(plan, '%USERPROFILE%\\.aws').map((s) => s.action), ['deny-read']);
+    assert.deepEqual(
+      stepsAt(plan, '%USERPROFILE%\\.aws').map((s) => s.action),
+      ['deny-read'],
+    );
     const n = plan.noEffect.find((x) => x.source === 'write')!;
     assert.match(n.reason, /deny-read label covers/);
   });
@@ -178,7 +181,10 @@ describe('windows plan: lowering', () => {
       '[agent.filesystem]\nread = ["~/project"]\nread_file = ["~/results/summary.txt"]\nlist = ["~/inbox"]\nmetadata = ["~/archive"]\nexec = ["/usr/bin/git"]\n',
       { force: true },
     );
-    assert.deepEqual(plan.steps.filter((s) => s.principal !== '*'), []);
+    assert.deepEqual(
+      plan.steps.filter((s) => s.principal !== '*'),
+      [],
+    );
     assert.deepEqual(
       plan.noEffect.map((n) => [n.source, n.configLine, n.ruleId]),
       [
@@ -209,7 +215,10 @@ describe('windows plan: lowering', () => {
       [['write', '/srv/out', 5, 'no-windows-path']],
     );
     assert.ok(!apply.includes('srv'));
-    assert.deepEqual(plan.steps.filter((s) => s.principal !== '*'), []);
+    assert.deepEqual(
+      plan.steps.filter((s) => s.principal !== '*'),
+      [],
+    );
   });
 
   it('a name Windows cannot hold is left out', async () => {
@@ -222,7 +231,13 @@ describe('windows plan: lowering', () => {
   });
 
   it('covers every grant of every principal exactly once', async () => {
-    for (const name of ['coding-agent.toml', 'helper-execution.toml', 'read-write-overlap.toml', 'windows-path.toml', 'tyba-user-config.toml']) {
+    for (const name of [
+      'coding-agent.toml',
+      'helper-execution.toml',
+      'read-write-overlap.toml',
+      'windows-path.toml',
+      'tyba-user-config.toml',
+    ]) {
       const { plan } = await windowsExample(name);
       const seen = new Map<string, number>();
       const count = (e: { principal: string; source: string; written: string; configLine: number | null }): void => {
@@ -323,7 +338,11 @@ describe('windows plan: TYBA end to end', () => {
   });
 
   it('a worktree outside the home is left out; --tyba-data-dir and --agent-dir map like any path', async () => {
-    const { plan } = await windowsExample('tyba-user-config.toml', { worktree: '/srv/work', 'tyba-data-dir': '~/archive', 'agent-dir': '~/.agent' });
+    const { plan } = await windowsExample('tyba-user-config.toml', {
+      worktree: '/srv/work',
+      'tyba-data-dir': '~/archive',
+      'agent-dir': '~/.agent',
+    });
     assert.deepEqual(
       plan.leftOut.map((l) => [l.source, l.posixPath, l.ruleId, l.implicit]),
       [['implicit', '/srv/work', null, 'the session worktree (--worktree)']],
@@ -331,9 +350,15 @@ describe('windows plan: TYBA end to end', () => {
     assert.ok(denied(plan).includes('%USERPROFILE%\\archive'));
     // A data directory that does not exist has nothing to label: left out, as an absent deny is.
     const absent = (await windowsExample('tyba-user-config.toml', { worktree: '/srv/work', 'tyba-data-dir': '~/tyba-data' })).plan;
-    assert.deepEqual(absent.leftOut.map((l) => [l.posixPath, l.ruleId]).find(([p]) => p === '/home/dev/tyba-data'), ['/home/dev/tyba-data', 'deny-absent-path']);
+    assert.deepEqual(
+      absent.leftOut.map((l) => [l.posixPath, l.ruleId]).find(([p]) => p === '/home/dev/tyba-data'),
+      ['/home/dev/tyba-data', 'deny-absent-path'],
+    );
     assert.ok(!denied(plan).includes('%USERPROFILE%\\.tyba'));
-    assert.deepEqual(stepsAt(plan, '%USERPROFILE%\\.agent').map((s) => s.action), ['grant-write', 'label-low']);
+    assert.deepEqual(
+      stepsAt(plan, '%USERPROFILE%\\.agent').map((s) => s.action),
+      ['grant-write', 'label-low'],
+    );
   });
 });
 

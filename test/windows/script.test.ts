@@ -23,7 +23,7 @@ describe('windows scripts: quoting', () => {
   it('doubles every PowerShell single-quote character and nothing else', () => {
     assert.equal(psQuote("a'b"), "'a''b'");
     assert.equal(psQuote('‘x’‚y‛'), "'‘‘x’’‚‚y‛‛'");
-    assert.equal(psQuote('$env:X `n %TEMP% "q"'), "'$env:X `n %TEMP% \"q\"'");
+    assert.equal(psQuote('$env:X `n %TEMP% "q"'), '\'$env:X `n %TEMP% "q"\'');
     assert.throws(() => psQuote('a\nb'), /control character/);
   });
 
@@ -53,7 +53,10 @@ describe('windows scripts: structure', () => {
   it('undo.ps1 restores every step, last first', async () => {
     const { plan, undo } = await windowsExample('tyba-user-config.toml');
     const order = [...undo.matchAll(/Restore-BwStep -Id '(step-\d+)' -Section '(dacl|label)'/g)].map((m) => [m[1], m[2]]);
-    assert.deepEqual(order, [...plan.steps].reverse().map((s) => [s.id, s.undo.section]));
+    assert.deepEqual(
+      order,
+      [...plan.steps].reverse().map((s) => [s.id, s.undo.section]),
+    );
     assert.match(undo, /\[CmdletBinding\(SupportsShouldProcess\)\]/);
   });
 
@@ -71,7 +74,27 @@ describe('windows scripts: structure', () => {
 // kinds (and PowerShell's typographic ones), backticks, `$`, `%`, parens,
 // semicolons, `#`, unicode; now and then a character Windows names cannot
 // hold (those paths must be left out of the plan, and out of the scripts).
-const legal = [...'abcXYZ019 -_.,;#()[]{}@&=+!~$%`\'', 'é', 'ü', '日', '本', '😀', '‘', '’', '‚', '‛', '“', '”', '„', '$HOME', '%TEMP%', '%USERPROFILE%', "'; rm -r ~; '", '$(whoami)', '${x}'];
+const legal = [
+  ..."abcXYZ019 -_.,;#()[]{}@&=+!~$%`'",
+  'é',
+  'ü',
+  '日',
+  '本',
+  '😀',
+  '‘',
+  '’',
+  '‚',
+  '‛',
+  '“',
+  '”',
+  '„',
+  '$HOME',
+  '%TEMP%',
+  '%USERPROFILE%',
+  "'; rm -r ~; '",
+  '$(whoami)',
+  '${x}',
+];
 const illegal = ['"', '\\', ':', '*', '?', '<', '>', '|', '$env:X'];
 const component = fc.oneof(
   { arbitrary: fc.string({ unit: fc.constantFrom(...legal), minLength: 1, maxLength: 6 }), weight: 5 },
@@ -98,8 +121,15 @@ describe('windows scripts: user paths are data (property)', () => {
           const scan = scanPowerShell(script);
           assert.ok(!scan.outside.includes('bw-fuzz'), 'a user path leaked outside a literal');
           // A path, or a host-trusted name the model finds inside the write tree (`\.git`), whole.
-          const trusted = new Set(plan.steps.filter((st) => st.source === 'host-trusted').map((st) => st.path.slice('%USERPROFILE%'.length)));
-          for (const l of scan.literals) if (l.value.includes('bw-fuzz')) assert.ok(cases.some((c) => c.rest === l.value) || (trusted.has(l.value) && l.value.startsWith(writeRest + '\\')), `a split path literal: ${l.raw}`);
+          const trusted = new Set(
+            plan.steps.filter((st) => st.source === 'host-trusted').map((st) => st.path.slice('%USERPROFILE%'.length)),
+          );
+          for (const l of scan.literals)
+            if (l.value.includes('bw-fuzz'))
+              assert.ok(
+                cases.some((c) => c.rest === l.value) || (trusted.has(l.value) && l.value.startsWith(writeRest + '\\')),
+                `a split path literal: ${l.raw}`,
+              );
           for (const c of cases) {
             const mappable = c.parts.every((p) => windowsNameProblem(p) === undefined && !/[/]/.test(p));
             const step = plan.steps.find((s) => s.written === c.tilde);
@@ -111,7 +141,10 @@ describe('windows scripts: user paths are data (property)', () => {
             }
             assert.ok(step, `a step for ${c.tilde}`);
             assert.equal(step.path, '%USERPROFILE%' + c.rest);
-            assert.ok(scan.literals.some((l) => l.value === c.rest && l.raw === expectedLiteral(c.rest)), `the literal of ${c.rest}`);
+            assert.ok(
+              scan.literals.some((l) => l.value === c.rest && l.raw === expectedLiteral(c.rest)),
+              `the literal of ${c.rest}`,
+            );
             // The only literal that goes through environment expansion is the root.
             assert.ok(script.includes(`(Expand-BwRoot '%USERPROFILE%') + ${expectedLiteral(c.rest)}`));
           }
@@ -122,8 +155,10 @@ describe('windows scripts: user paths are data (property)', () => {
   });
 
   it('the names Windows cannot hold are what the property expects', () => {
-    for (const ok of ['a b', "it's", '$x', '%TEMP%', '`', '日本', '‘q’', 'a.b', '.env']) assert.equal(windowsNameProblem(ok), undefined, ok);
-    for (const bad of ['a:b', 'a"b', 'a\\b', 'a*', 'a?', '<', '>', '|', 'x.', 'x ', 'CON', 'nul.txt', 'COM1', '..']) assert.ok(windowsNameProblem(bad), bad);
+    for (const ok of ['a b', "it's", '$x', '%TEMP%', '`', '日本', '‘q’', 'a.b', '.env'])
+      assert.equal(windowsNameProblem(ok), undefined, ok);
+    for (const bad of ['a:b', 'a"b', 'a\\b', 'a*', 'a?', '<', '>', '|', 'x.', 'x ', 'CON', 'nul.txt', 'COM1', '..'])
+      assert.ok(windowsNameProblem(bad), bad);
   });
 });
 
@@ -132,12 +167,22 @@ describe('windows scripts: each step writes only the part of the descriptor it c
     for (const name of ['coding-agent.toml', 'read-write-file.toml', 'tyba-user-config.toml']) {
       const { apply, undo } = await windowsExample(name);
       for (const script of [apply, undo]) {
-        const code = script.split('\n').filter((l) => !/^\s*(#|\/\/)/.test(l)).join('\n');
+        const code = script
+          .split('\n')
+          .filter((l) => !/^\s*(#|\/\/)/.test(l))
+          .join('\n');
         assert.ok(!/\b(Get|Set)-Acl\b/.test(code), `${name}: Get-Acl/Set-Acl in code`);
-        assert.match(script, /uint info = DACL_SECURITY_INFORMATION \| \(\(control & SE_DACL_PROTECTED\) != 0 \? PROTECTED_DACL_SECURITY_INFORMATION : UNPROTECTED_DACL_SECURITY_INFORMATION\);\n\s+uint rc = SetNamedSecurityInfoW\(path, SE_FILE_OBJECT, info, IntPtr\.Zero, IntPtr\.Zero, dacl, IntPtr\.Zero\);/);
-        assert.match(script, /SetNamedSecurityInfoW\(path, SE_FILE_OBJECT, LABEL_SECURITY_INFORMATION, IntPtr\.Zero, IntPtr\.Zero, IntPtr\.Zero, sacl\)/);
+        assert.match(
+          script,
+          /uint info = DACL_SECURITY_INFORMATION \| \(\(control & SE_DACL_PROTECTED\) != 0 \? PROTECTED_DACL_SECURITY_INFORMATION : UNPROTECTED_DACL_SECURITY_INFORMATION\);\n\s+uint rc = SetNamedSecurityInfoW\(path, SE_FILE_OBJECT, info, IntPtr\.Zero, IntPtr\.Zero, dacl, IntPtr\.Zero\);/,
+        );
+        assert.match(
+          script,
+          /SetNamedSecurityInfoW\(path, SE_FILE_OBJECT, LABEL_SECURITY_INFORMATION, IntPtr\.Zero, IntPtr\.Zero, IntPtr\.Zero, sacl\)/,
+        );
         // Every SetNamedSecurityInfoW call passes no owner and no group.
-        for (const m of code.matchAll(/SetNamedSecurityInfoW\(path, SE_FILE_OBJECT, (\w+), ([^,]+), ([^,]+),/g)) assert.deepEqual([m[2], m[3]], ['IntPtr.Zero', 'IntPtr.Zero'], m[0]);
+        for (const m of code.matchAll(/SetNamedSecurityInfoW\(path, SE_FILE_OBJECT, (\w+), ([^,]+), ([^,]+),/g))
+          assert.deepEqual([m[2], m[3]], ['IntPtr.Zero', 'IntPtr.Zero'], m[0]);
       }
     }
   });

@@ -29,9 +29,57 @@ export interface Sddl {
 
 const aceFlags = new Set(['OI', 'CI', 'NP', 'IO', 'ID']);
 const labelPolicies = new Set(['NR', 'NW', 'NX']);
-const rightCodes = new Set(['GA', 'GR', 'GW', 'GX', 'RC', 'SD', 'WD', 'WO', 'FA', 'FR', 'FW', 'FX', 'KA', 'KR', 'KW', 'KX', 'CC', 'DC', 'LC', 'SW', 'RP', 'WP', 'DT', 'LO', 'CR']);
+const rightCodes = new Set([
+  'GA',
+  'GR',
+  'GW',
+  'GX',
+  'RC',
+  'SD',
+  'WD',
+  'WO',
+  'FA',
+  'FR',
+  'FW',
+  'FX',
+  'KA',
+  'KR',
+  'KW',
+  'KX',
+  'CC',
+  'DC',
+  'LC',
+  'SW',
+  'RP',
+  'WP',
+  'DT',
+  'LO',
+  'CR',
+]);
 const integrityAliases = new Set(['LW', 'ME', 'MP', 'HI', 'SI']);
-const sidAliases = new Set(['WD', 'SY', 'BA', 'BU', 'AU', 'CO', 'OW', 'AC', 'IU', 'NU', 'SU', 'LS', 'NS', 'RC', 'WR', 'PS', 'AN', 'CA', 'DA', 'DU', 'ED']);
+const sidAliases = new Set([
+  'WD',
+  'SY',
+  'BA',
+  'BU',
+  'AU',
+  'CO',
+  'OW',
+  'AC',
+  'IU',
+  'NU',
+  'SU',
+  'LS',
+  'NS',
+  'RC',
+  'WR',
+  'PS',
+  'AN',
+  'CA',
+  'DA',
+  'DU',
+  'ED',
+]);
 const guid = /^$|^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 export const sessionPlaceholder = /^\*SESSION_SID_[1-9][0-9]*\*$/;
 

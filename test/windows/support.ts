@@ -18,7 +18,8 @@ const validate = ajv.compile(schema);
 
 /** Throws with ajv's errors when the plan does not match acl-plan.schema.json. */
 export function assertValidPlan(plan: unknown, what: string): void {
-  if (!validate(plan)) throw new Error(`${what}: acl-plan.json does not match its schema:\n${ajv.errorsText(validate.errors, { separator: '\n' })}`);
+  if (!validate(plan))
+    throw new Error(`${what}: acl-plan.json does not match its schema:\n${ajv.errorsText(validate.errors, { separator: '\n' })}`);
 }
 
 /** Every SDDL string a plan holds parses with the tests' own parser. */

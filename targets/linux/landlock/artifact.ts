@@ -9,7 +9,13 @@ import { artifactHeaderFields, artifactStem, jsonLines, type CompileInput } from
 import type { LandlockPlan } from './lower.js';
 import { LANDLOCK_SCOPES } from './rules.js';
 
-export function landlockJson(input: CompileInput, header: readonly string[], pa: PrincipalAccess, plan: LandlockPlan, rulesSha256: string): string {
+export function landlockJson(
+  input: CompileInput,
+  header: readonly string[],
+  pa: PrincipalAccess,
+  plan: LandlockPlan,
+  rulesSha256: string,
+): string {
   const stem = artifactStem(pa.principal.id);
   const { ruleset } = plan;
   const scopes = ruleset.scopes.map((name) => {
@@ -26,7 +32,13 @@ export function landlockJson(input: CompileInput, header: readonly string[], pa:
     ],
     ['requireAbi', JSON.stringify(ruleset.requireAbi)],
     ['rules', JSON.stringify({ file: `${stem}.landlock`, sha256: rulesSha256 })],
-    ['fs', jsonLines(ruleset.fs.map((r) => ({ path: r.path, rights: r.rights, origin: r.origin })), 2)],
+    [
+      'fs',
+      jsonLines(
+        ruleset.fs.map((r) => ({ path: r.path, rights: r.rights, origin: r.origin })),
+        2,
+      ),
+    ],
     ['scopes', jsonLines(scopes, 2)],
     ['notes', jsonLines(plan.notes, 2)],
   ];

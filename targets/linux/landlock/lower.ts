@@ -33,7 +33,18 @@ const READ_FILE: readonly LandlockRight[] = ['read_file'];
  * directories. Not make_char or make_block: the sandbox has no capability
  * to make a device, and a rule does not grant what the kernel would refuse.
  */
-const WRITE_TREE: readonly LandlockRight[] = ['write_file', 'truncate', 'remove_dir', 'remove_file', 'make_dir', 'make_reg', 'make_sock', 'make_fifo', 'make_sym', 'refer'];
+const WRITE_TREE: readonly LandlockRight[] = [
+  'write_file',
+  'truncate',
+  'remove_dir',
+  'remove_file',
+  'make_dir',
+  'make_reg',
+  'make_sock',
+  'make_fifo',
+  'make_sym',
+  'refer',
+];
 /** A writable file: write and truncate it (`>` opens with O_TRUNC). */
 const WRITE_FILE: readonly LandlockRight[] = ['write_file', 'truncate'];
 
@@ -76,7 +87,9 @@ export function lowerLandlock(pa: PrincipalAccess, view: LinuxView, loaders: rea
   const grantAt = new Map<string, Grant>();
   for (const ga of pa.grants) if (ga.grant.path && ga.applies.linux && !grantAt.has(ga.grant.path)) grantAt.set(ga.grant.path, ga.grant);
   // A host-trusted file bound read-only over itself (a .git file, .bashrc) takes a file's rights.
-  const trustedFiles = new Set(pa.hostTrusted.filter((t) => t.state.linux === 'read-only' && t.trusted.facts.kind !== 'dir').map((t) => t.trusted.path));
+  const trustedFiles = new Set(
+    pa.hostTrusted.filter((t) => t.state.linux === 'read-only' && t.trusted.facts.kind !== 'dir').map((t) => t.trusted.path),
+  );
 
   // Where a path is, inside the sandbox, without a symbolic link on the way
   // (the helper refuses one): a mount point bwrap made is itself; a path
@@ -97,7 +110,10 @@ export function lowerLandlock(pa: PrincipalAccess, view: LinuxView, loaders: rea
     // A socket (the gateway's) needs no right to be connected to; a bound file is read as a file.
     if (op.source.kind === 'gateway') continue;
     const origin = originOf(op.source);
-    const file = op.kind === 'bind' && ((g !== undefined && (g.scope === 'file' || g.facts.kind === 'file' || g.facts.kind === 'other')) || (g === undefined && trustedFiles.has(op.path)));
+    const file =
+      op.kind === 'bind' &&
+      ((g !== undefined && (g.scope === 'file' || g.facts.kind === 'file' || g.facts.kind === 'other')) ||
+        (g === undefined && trustedFiles.has(op.path)));
     const path = inSandbox(op.path, g);
     if (path === undefined) {
       notes.push({ origin, path: op.path, text: `a link to ${g!.facts.symlink!.resolved}, which no mount shows: no rule` });
@@ -114,7 +130,11 @@ export function lowerLandlock(pa: PrincipalAccess, view: LinuxView, loaders: rea
     if (!g.path || !ga.applies.linux || cell.kind !== 'access' || !cell.exec || g.access === 'deny') continue;
     const path = inSandbox(g.path, g);
     if (path === undefined) {
-      notes.push({ origin: grantOrigin(g), path: g.path, text: `a link to ${g.facts.symlink!.resolved}, which no mount shows: not executable` });
+      notes.push({
+        origin: grantOrigin(g),
+        path: g.path,
+        text: `a link to ${g.facts.symlink!.resolved}, which no mount shows: not executable`,
+      });
       continue;
     }
     const file = g.scope === 'file' || g.facts.kind === 'file';
@@ -126,7 +146,12 @@ export function lowerLandlock(pa: PrincipalAccess, view: LinuxView, loaders: rea
   }
 
   const fs: LandlockFsRule[] = [...rules.values()]
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || originRank(a.origin) - originRank(b.origin) || cmp(JSON.stringify(a.origin), JSON.stringify(b.origin)))
+    .sort(
+      (a, b) =>
+        (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) ||
+        originRank(a.origin) - originRank(b.origin) ||
+        cmp(JSON.stringify(a.origin), JSON.stringify(b.origin)),
+    )
     .map((r) => ({ path: r.path, origin: r.origin, rights: LANDLOCK_RIGHTS.filter((x) => r.rights.has(x.name)).map((x) => x.name) }));
   return { ruleset: { requireAbi: REQUIRED_ABI, fs, scopes: SCOPES }, notes };
 }

@@ -11,7 +11,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Arch } from '../seccomp/tables.js';
 
-export { decodeLaunchFile, encodeLaunchFile, LAUNCH_ARCHES, LAUNCH_FORMAT, LaunchFileError, type LaunchBwrap, type LaunchedFile, type LaunchFile } from './launch-file.js';
+export {
+  decodeLaunchFile,
+  encodeLaunchFile,
+  LAUNCH_ARCHES,
+  LAUNCH_FORMAT,
+  LaunchFileError,
+  type LaunchBwrap,
+  type LaunchedFile,
+  type LaunchFile,
+} from './launch-file.js';
 
 /**
  * Where the compiled view mounts the program inside the sandbox, and what

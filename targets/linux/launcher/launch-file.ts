@@ -75,7 +75,16 @@ function check(l: LaunchFile): void {
     throw new LaunchFileError(why);
   };
   const files = [l.args, ...Object.values(l.seccomp), ...(l.landlock ? [l.landlock] : [])];
-  const tokens = [l.config, l.configSha256, l.principal, ...files.flatMap((f) => [f.name, f.sha256]), l.bwrap.path, ...l.env, ...l.envPrefixes, ...l.compileOptions];
+  const tokens = [
+    l.config,
+    l.configSha256,
+    l.principal,
+    ...files.flatMap((f) => [f.name, f.sha256]),
+    l.bwrap.path,
+    ...l.env,
+    ...l.envPrefixes,
+    ...l.compileOptions,
+  ];
   if (tokens.some((t) => t?.includes('\0'))) fail('a value holds a NUL');
   if (!l.config.startsWith('/')) fail(`config ${JSON.stringify(l.config)}: not an absolute path`);
   if (!isHex(l.configSha256)) fail(`config-sha256 ${JSON.stringify(l.configSha256)}: not 64 lowercase hex digits`);
@@ -86,7 +95,8 @@ function check(l: LaunchFile): void {
   };
   named('args', l.args);
   const arches = Object.keys(l.seccomp);
-  for (const a of arches) if (!(LAUNCH_ARCHES as readonly string[]).includes(a)) fail(`seccomp ${JSON.stringify(a)}: not an architecture (x86_64, aarch64)`);
+  for (const a of arches)
+    if (!(LAUNCH_ARCHES as readonly string[]).includes(a)) fail(`seccomp ${JSON.stringify(a)}: not an architecture (x86_64, aarch64)`);
   const programs = LAUNCH_ARCHES.filter((a) => l.seccomp[a] !== undefined);
   if (programs.length === 0) fail('no seccomp program');
   for (const a of programs) named(`seccomp ${a}`, l.seccomp[a]!);
@@ -104,7 +114,19 @@ function check(l: LaunchFile): void {
 /** The launch file's bytes. Deterministic: seccomp programs in LAUNCH_ARCHES order, env names as given. */
 export function encodeLaunchFile(l: LaunchFile): Uint8Array {
   check(l);
-  const tokens = ['launch', String(LAUNCH_FORMAT), 'config', l.config, 'config-sha256', l.configSha256, 'principal', l.principal, 'args', l.args.name, l.args.sha256];
+  const tokens = [
+    'launch',
+    String(LAUNCH_FORMAT),
+    'config',
+    l.config,
+    'config-sha256',
+    l.configSha256,
+    'principal',
+    l.principal,
+    'args',
+    l.args.name,
+    l.args.sha256,
+  ];
   for (const a of LAUNCH_ARCHES) if (l.seccomp[a] !== undefined) tokens.push('seccomp', a, l.seccomp[a]!.name, l.seccomp[a]!.sha256);
   if (l.landlock) tokens.push('landlock', l.landlock.name, l.landlock.sha256);
   else tokens.push('landlock', 'none');
@@ -136,7 +158,8 @@ export function decodeLaunchFile(bytes: Uint8Array): LaunchFile {
     return ops;
   };
   const [format] = take('launch', 1);
-  if (format !== String(LAUNCH_FORMAT)) throw new LaunchFileError(`launch format \`${format}\`; this launcher reads format ${LAUNCH_FORMAT}`);
+  if (format !== String(LAUNCH_FORMAT))
+    throw new LaunchFileError(`launch format \`${format}\`; this launcher reads format ${LAUNCH_FORMAT}`);
   const [config] = take('config', 1) as [string];
   const [configSha256] = take('config-sha256', 1) as [string];
   const [principal] = take('principal', 1) as [string];
@@ -144,7 +167,8 @@ export function decodeLaunchFile(bytes: Uint8Array): LaunchFile {
   const seccomp: Partial<Record<Arch, LaunchedFile>> = {};
   do {
     const [arch, name, sha256] = take('seccomp', 3) as [string, string, string];
-    if (!(LAUNCH_ARCHES as readonly string[]).includes(arch)) throw new LaunchFileError(`seccomp \`${arch}\`: not an architecture (x86_64, aarch64)`);
+    if (!(LAUNCH_ARCHES as readonly string[]).includes(arch))
+      throw new LaunchFileError(`seccomp \`${arch}\`: not an architecture (x86_64, aarch64)`);
     if (seccomp[arch as Arch] !== undefined) throw new LaunchFileError(`seccomp ${arch}: repeated`);
     seccomp[arch as Arch] = { name, sha256 };
   } while (tok[at] === 'seccomp');
@@ -156,7 +180,8 @@ export function decodeLaunchFile(bytes: Uint8Array): LaunchFile {
     landlock = { name: landlockName, sha256: tok[at++]! };
   }
   const [bwrapPath, uid, mode] = take('bwrap', 3) as [string, string, string];
-  if (!/^(0|[1-9][0-9]{0,9})$/.test(uid) || Number(uid) > 0xffffffff) throw new LaunchFileError(`bwrap ${bwrapPath} uid \`${uid}\`: not a decimal number`);
+  if (!/^(0|[1-9][0-9]{0,9})$/.test(uid) || Number(uid) > 0xffffffff)
+    throw new LaunchFileError(`bwrap ${bwrapPath} uid \`${uid}\`: not a decimal number`);
   if (!/^[0-7]{4}$/.test(mode)) throw new LaunchFileError(`bwrap ${bwrapPath} mode \`${mode}\`: not four octal digits`);
   const env: string[] = [];
   const envPrefixes: string[] = [];

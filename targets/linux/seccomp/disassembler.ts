@@ -64,7 +64,17 @@ interface State {
 }
 
 const ALU_NAMES: Readonly<Record<number, string>> = {
-  0x00: 'add', 0x10: 'sub', 0x20: 'mul', 0x30: 'div', 0x40: 'or', 0x50: 'and', 0x60: 'lsh', 0x70: 'rsh', 0x80: 'neg', 0x90: 'mod', 0xa0: 'xor',
+  0x00: 'add',
+  0x10: 'sub',
+  0x20: 'mul',
+  0x30: 'div',
+  0x40: 'or',
+  0x50: 'and',
+  0x60: 'lsh',
+  0x70: 'rsh',
+  0x80: 'neg',
+  0x90: 'mod',
+  0xa0: 'xor',
 };
 const JMP_NAMES: Readonly<Record<number, string>> = { [BPF_JEQ]: 'jeq', [BPF_JGT]: 'jgt', [BPF_JGE]: 'jge', [BPF_JSET]: 'jset' };
 
@@ -169,7 +179,8 @@ function flow(program: readonly SockFilter[]): (State | undefined)[] {
     }
     let a = s.a;
     if (cls === BPF_LD) a = bpfMode(code) === BPF_ABS && bpfSize(code) === BPF_W ? { word: k, mask: undefined } : undefined;
-    else if (cls === BPF_ALU) a = bpfOp(code) === BPF_AND && bpfSrc(code) !== BPF_X && a && a.mask === undefined ? { word: a.word, mask: k } : undefined;
+    else if (cls === BPF_ALU)
+      a = bpfOp(code) === BPF_AND && bpfSrc(code) !== BPF_X && a && a.mask === undefined ? { word: a.word, mask: k } : undefined;
     else if (cls === BPF_MISC && bpfMiscOp(code) !== BPF_TAX) a = undefined;
     for (const t of successors(insn, pc)) merge(t, { a, nr: s.nr });
   });
@@ -248,7 +259,8 @@ function explain(insn: SockFilter, s: State, arch: Arch): string {
   if (a === undefined || bpfSrc(code) === BPF_X) return '';
   const fam = familyHere(s, arch, a.word);
   const subject = a.mask === undefined ? wordName(a.word) : `(${wordName(a.word)} & ${valueName(a.word, a.mask, fam, arch)})`;
-  if (cls === BPF_ALU && bpfOp(code) === BPF_AND && a.mask === undefined) return `A = ${wordName(a.word)} & ${valueName(a.word, k, fam, arch)}`;
+  if (cls === BPF_ALU && bpfOp(code) === BPF_AND && a.mask === undefined)
+    return `A = ${wordName(a.word)} & ${valueName(a.word, k, fam, arch)}`;
   if (cls !== BPF_JMP || bpfOp(code) === BPF_JA) return '';
   const v = valueName(a.word, k, fam, arch);
   switch (bpfOp(code)) {

@@ -109,7 +109,8 @@ export function boxwrightPolicy(): SeccompPolicy {
       },
       {
         id: 'pkey-mprotect',
-        reason: 'refused outright, as Box\'s platform table asks: little needs it, and protection keys let userspace flip access rights (WRPKRU) with no syscall the filter sees',
+        reason:
+          "refused outright, as Box's platform table asks: little needs it, and protection keys let userspace flip access rights (WRPKRU) with no syscall the filter sees",
         syscalls: ['pkey_mprotect'],
         action: EPERM,
       },
@@ -129,7 +130,8 @@ export function boxwrightPolicy(): SeccompPolicy {
       },
       {
         id: 'personality-exec',
-        reason: 'READ_IMPLIES_EXEC makes readable mappings executable and MMAP_PAGE_ZERO maps an executable page 0: both bypass the memory rules',
+        reason:
+          'READ_IMPLIES_EXEC makes readable mappings executable and MMAP_PAGE_ZERO maps an executable page 0: both bypass the memory rules',
         syscalls: ['personality'],
         when: { arg: 0, width: 32, op: 'masked-any', mask: 'READ_IMPLIES_EXEC|MMAP_PAGE_ZERO' },
         action: EPERM,
@@ -143,13 +145,13 @@ export function boxwrightPolicy(): SeccompPolicy {
       { id: 'ptrace', reason: 'tracing another process would escape its filter and read its memory', syscalls: ['ptrace'], action: EPERM },
       {
         id: 'process-vm',
-        reason: 'reading or writing another process\'s memory',
+        reason: "reading or writing another process's memory",
         syscalls: ['process_vm_readv', 'process_vm_writev'],
         action: EPERM,
       },
       {
         id: 'keyring',
-        reason: 'kernel keyrings are not namespaced and may hold the host user\'s secrets; ENOSYS as on a kernel without keys',
+        reason: "kernel keyrings are not namespaced and may hold the host user's secrets; ENOSYS as on a kernel without keys",
         syscalls: ['keyctl', 'add_key', 'request_key'],
         action: ENOSYS,
       },
@@ -170,10 +172,22 @@ export function boxwrightPolicy(): SeccompPolicy {
       {
         id: 'mount',
         reason: 'the mount view is fixed by bwrap before the filter is installed; no remounting, old or new mount API',
-        syscalls: ['mount', 'umount2', 'pivot_root', 'open_tree', 'move_mount', 'fsopen', 'fsconfig', 'fsmount', 'fspick', 'mount_setattr', 'open_tree_attr'],
+        syscalls: [
+          'mount',
+          'umount2',
+          'pivot_root',
+          'open_tree',
+          'move_mount',
+          'fsopen',
+          'fsconfig',
+          'fsmount',
+          'fspick',
+          'mount_setattr',
+          'open_tree_attr',
+        ],
         action: EPERM,
       },
-      { id: 'setns', reason: 'joining another namespace would leave the sandbox\'s', syscalls: ['setns'], action: EPERM },
+      { id: 'setns', reason: "joining another namespace would leave the sandbox's", syscalls: ['setns'], action: EPERM },
       {
         id: 'unshare-namespaces',
         reason: 'bwrap made the namespaces already; new ones (a user namespace above all) only add kernel attack surface',
@@ -183,7 +197,7 @@ export function boxwrightPolicy(): SeccompPolicy {
       },
       {
         id: 'clone-namespaces',
-        reason: 'as for unshare; CLONE_NEWTIME is left out because clone\'s low byte is the exit signal',
+        reason: "as for unshare; CLONE_NEWTIME is left out because clone's low byte is the exit signal",
         syscalls: ['clone'],
         when: { arg: 0, width: 32, op: 'masked-any', mask: NAMESPACE_FLAGS },
         action: EPERM,
@@ -233,13 +247,15 @@ export function boxwrightPolicy(): SeccompPolicy {
       },
       {
         id: 'openat2',
-        reason: 'openat2 passes its creation mode behind a pointer the filter cannot read; ENOSYS makes libc and runtimes fall back to openat',
+        reason:
+          'openat2 passes its creation mode behind a pointer the filter cannot read; ENOSYS makes libc and runtimes fall back to openat',
         syscalls: ['openat2'],
         action: ENOSYS,
       },
       {
         id: 'tty-inject',
-        reason: 'TIOCSTI pushes input into a terminal: a workload that makes a free terminal its own can type into the host shell reading it',
+        reason:
+          'TIOCSTI pushes input into a terminal: a workload that makes a free terminal its own can type into the host shell reading it',
         syscalls: ['ioctl'],
         when: { arg: 1, width: 32, op: 'eq', value: 'TIOCSTI' },
         action: EPERM,

@@ -22,7 +22,8 @@ describe('hostile workload: the compiled directory inside a write tree (issue 21
   let config = '';
   let secret = '';
   let project = '';
-  const compile = (out: string, extra: readonly string[] = []) => boxwright(['compile', config, '--home', lab.home, '--fs', 'host', '--target', 'linux', '--out', out, ...extra]);
+  const compile = (out: string, extra: readonly string[] = []) =>
+    boxwright(['compile', config, '--home', lab.home, '--fs', 'host', '--target', 'linux', '--out', out, ...extra]);
   const nul = (argv: readonly string[]): string => argv.map((a) => `${a}\0`).join('');
   before(() => {
     lab = makeLab('compile-out');
@@ -30,7 +31,10 @@ describe('hostile workload: the compiled directory inside a write tree (issue 21
     mkdirSync(project);
     secret = join(lab.home, 'secret.txt');
     writeFileSync(secret, 'TOP SECRET\n');
-    config = lab.config('c.toml', `[agent.filesystem]\n${lab.base.replace('read = ["/usr"]', 'read = ["/usr", "~/project"]')}write = ["~/project"]\n`);
+    config = lab.config(
+      'c.toml',
+      `[agent.filesystem]\n${lab.base.replace('read = ["/usr"]', 'read = ["/usr", "~/project"]')}write = ["~/project"]\n`,
+    );
   });
   after(() => lab.cleanup());
 
@@ -38,7 +42,10 @@ describe('hostile workload: the compiled directory inside a write tree (issue 21
     const out = join(project, '.sandbox');
     const r = await compile(out);
     assert.equal(r.status, 1, r.stdout + r.stderr);
-    assert.match(r.stderr, /trusted-file-writable .*the agent can write .*\/project\/\.sandbox, the directory `compile --out` writes the sandbox into/);
+    assert.match(
+      r.stderr,
+      /trusted-file-writable .*the agent can write .*\/project\/\.sandbox, the directory `compile --out` writes the sandbox into/,
+    );
     assert.ok(!existsSync(out), 'nothing was made');
   });
 
@@ -48,7 +55,10 @@ describe('hostile workload: the compiled directory inside a write tree (issue 21
       chmodSync(out, 0o777);
       const r = await compile(out);
       assert.equal(r.status, 1, r.stdout + r.stderr);
-      assert.match(r.stderr, /--out .*: .* can be written by others \(mode 0777\): whoever can write it decides what the launchers there run/);
+      assert.match(
+        r.stderr,
+        /--out .*: .* can be written by others \(mode 0777\): whoever can write it decides what the launchers there run/,
+      );
       assert.ok(!existsSync(join(out, 'agent.launch')));
     } finally {
       rmSync(out, { recursive: true, force: true });
@@ -76,7 +86,10 @@ describe('hostile workload: the compiled directory inside a write tree (issue 21
         writeFileSync(file, nul(['--bind', lab.home, lab.home, ...parseArgsFile(before)]));
         const r = await launch(join(out, 'agent.run'), ['cat', secret]);
         assert.equal(r.status, 125, r.stdout + r.stderr);
-        assert.match(r.stderr, /agent\.bwrap\.args is not the file compile wrote \(sha256 [0-9a-f]{64}; the launch file says [0-9a-f]{64}\); the command did not run/);
+        assert.match(
+          r.stderr,
+          /agent\.bwrap\.args is not the file compile wrote \(sha256 [0-9a-f]{64}; the launch file says [0-9a-f]{64}\); the command did not run/,
+        );
         assert.equal(r.stdout, '');
       } finally {
         writeFileSync(file, before);
@@ -104,7 +117,10 @@ describe('hostile workload: the compiled directory inside a write tree (issue 21
       try {
         const r = await launch(join(moved, 'agent.run'), ['true']);
         assert.equal(r.status, 125, r.stdout + r.stderr);
-        assert.match(r.stderr, /agent's sandbox could change .*\/project\/moved, this launcher's directory \(what the next run reads\): .*\/project is mounted writable/);
+        assert.match(
+          r.stderr,
+          /agent's sandbox could change .*\/project\/moved, this launcher's directory \(what the next run reads\): .*\/project is mounted writable/,
+        );
       } finally {
         renameSync(moved, out);
       }

@@ -22,7 +22,10 @@ describe('hostile workload: a deny inside an exec directory tree', { skip, concu
     writeFileSync(join(tools, 'secret'), 'TOP SECRET\n');
     writeFileSync(join(tools, 'sub', 'key'), 'DEEP SECRET\n');
     writeFileSync(join(tools, 'run.sh'), '#!/bin/sh\necho tool\n', { mode: 0o755 });
-    config = lab.config('c.toml', `[agent.filesystem]\nread = ["/usr"]\nexec = [${JSON.stringify(lab.probe)}, "/usr", "~/tools"]\ndeny = ["~/tools/secret", "~/tools/sub"]\n`);
+    config = lab.config(
+      'c.toml',
+      `[agent.filesystem]\nread = ["/usr"]\nexec = [${JSON.stringify(lab.probe)}, "/usr", "~/tools"]\ndeny = ["~/tools/secret", "~/tools/sub"]\n`,
+    );
   });
   after(() => lab.cleanup());
 

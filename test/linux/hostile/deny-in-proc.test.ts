@@ -16,14 +16,21 @@ describe('hostile workload: a deny inside a read of /proc', { skip, concurrency:
   const read = ['/usr/bin/cat', '/proc/version'];
   before(() => {
     lab = makeLab('deny-proc');
-    config = lab.config('c.toml', `[agent.filesystem]\n${lab.base.replace('read = ["/usr"]', 'read = ["/usr", "/proc"]')}deny = ["/proc/version"]\n`);
+    config = lab.config(
+      'c.toml',
+      `[agent.filesystem]\n${lab.base.replace('read = ["/usr"]', 'read = ["/usr", "/proc"]')}deny = ["/proc/version"]\n`,
+    );
   });
   after(() => lab.cleanup());
 
-  it('the denied /proc file reads empty and cannot be written; the rest of /proc is the sandbox\'s own', async () => {
+  it("the denied /proc file reads empty and cannot be written; the rest of /proc is the sandbox's own", async () => {
     const c = await compiled(lab, config);
     const at = c.argv.indexOf('/proc/version');
-    assert.deepEqual(c.argv.slice(at - 4, at + 1), ['--perms', '0444', '--ro-bind-data', c.argv[at - 1]!, '/proc/version'], 'an empty read-only file covers it');
+    assert.deepEqual(
+      c.argv.slice(at - 4, at + 1),
+      ['--perms', '0444', '--ro-bind-data', c.argv[at - 1]!, '/proc/version'],
+      'an empty read-only file covers it',
+    );
     const r = await sandboxed(lab, config, read);
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout, '', 'the cover is empty');

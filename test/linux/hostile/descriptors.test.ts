@@ -64,9 +64,13 @@ describe('hostile workload: inherited descriptors', { skip, concurrency: 3 }, ()
     const r = await sandboxed(lab, config, [lab.probe, 'fds'], ['--pass-fd', '100'], { fds: { 9: dirFd, 100: dirFd, 200: dirFd } });
     assert.equal(results(r.stdout).fds, '0,1,2,100', r.stderr);
     // A passed directory is a way out of the view: Landlock (the default) still confines what is opened through it.
-    const read = await sandboxed(lab, config, [lab.probe, 'fdread', '100', 'secret.txt'], ['--pass-fd', '100', '--landlock', 'off'], { fds: { 100: dirFd } });
+    const read = await sandboxed(lab, config, [lab.probe, 'fdread', '100', 'secret.txt'], ['--pass-fd', '100', '--landlock', 'off'], {
+      fds: { 100: dirFd },
+    });
     assert.equal(results(read.stdout).content, 'host secret');
-    const confined = await sandboxed(lab, config, [lab.probe, 'fdread', '100', 'secret.txt'], ['--pass-fd', '100'], { fds: { 100: dirFd } });
+    const confined = await sandboxed(lab, config, [lab.probe, 'fdread', '100', 'secret.txt'], ['--pass-fd', '100'], {
+      fds: { 100: dirFd },
+    });
     assert.equal(results(confined.stdout).openat, 'EACCES', confined.stdout);
   });
 

@@ -21,7 +21,15 @@ const LEAKS: Record<string, string> = {
   SLACK_WEBHOOK_URL: 'https://hooks.slack.example/T/B/x',
   VAULT_TOKEN: 'hvs.secret',
 };
-const KEPT: Record<string, string> = { PATH: '/usr/bin:/bin', HOME: '/nonexistent-home', LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', TZ: 'UTC', TERM: 'xterm-256color', NO_COLOR: '1' };
+const KEPT: Record<string, string> = {
+  PATH: '/usr/bin:/bin',
+  HOME: '/nonexistent-home',
+  LANG: 'C.UTF-8',
+  LC_ALL: 'C.UTF-8',
+  TZ: 'UTC',
+  TERM: 'xterm-256color',
+  NO_COLOR: '1',
+};
 
 describe('hostile workload: the environment', { skip, concurrency: 3 }, () => {
   let lab: Lab;
@@ -33,7 +41,12 @@ describe('hostile workload: the environment', { skip, concurrency: 3 }, () => {
     return r;
   };
   const seen = (stdout: string): Map<string, string> =>
-    new Map(stdout.split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+    new Map(
+      stdout
+        .split('\0')
+        .filter(Boolean)
+        .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+    );
   before(() => {
     lab = makeLab('env');
     mkdirSync(join(lab.home, 'work'));
@@ -51,7 +64,9 @@ describe('hostile workload: the environment', { skip, concurrency: 3 }, () => {
   });
 
   it('--pass-env NAME lets exactly that one through; -v names what was withheld', async () => {
-    const r = await sandboxed(lab, config, ['/usr/bin/env', '-0'], ['--pass-env', 'PGPASSWORD', '-v'], { env: { ...env(), ...LEAKS, ...KEPT } });
+    const r = await sandboxed(lab, config, ['/usr/bin/env', '-0'], ['--pass-env', 'PGPASSWORD', '-v'], {
+      env: { ...env(), ...LEAKS, ...KEPT },
+    });
     const vars = seen(r.stdout);
     assert.equal(vars.get('PGPASSWORD'), 'pg-secret');
     assert.ok(!vars.has('MYSQL_PWD'));

@@ -10,7 +10,21 @@
 // controls: a launcher executed by path after a swap is the swapped one.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, watch, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  watch,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -47,7 +61,10 @@ describe('hostile workload: the run files of a run without a cache entry (issue 
     const seen: string[] = [];
     const watcher = watch(shared, (_event, name) => void (name && seen.push(name)));
     try {
-      const r = await boxwright(['run', '-', '--home', lab.home, '--', 'sh', '-c', 'echo "in the sandbox: $(ls /root 2>&1 | head -c 40)"'], { env: env(), input: readFileSync(config, 'utf8') });
+      const r = await boxwright(
+        ['run', '-', '--home', lab.home, '--', 'sh', '-c', 'echo "in the sandbox: $(ls /root 2>&1 | head -c 40)"'],
+        { env: env(), input: readFileSync(config, 'utf8') },
+      );
       assert.equal(r.status, 0, r.stderr);
       assert.match(r.stdout, /^in the sandbox: ls: cannot access '\/root': No such file/);
     } finally {
@@ -56,17 +73,26 @@ describe('hostile workload: the run files of a run without a cache entry (issue 
     assert.deepEqual(seen, [], 'no file of the run was made in TMPDIR');
     assert.deepEqual(readdirSync(shared), []);
     // The private directory it ran from is gone, and the cache root is private.
-    assert.deepEqual(readdirSync(join(cache, 'boxwright', 'run')).filter((n) => n.startsWith('.run-')), []);
+    assert.deepEqual(
+      readdirSync(join(cache, 'boxwright', 'run')).filter((n) => n.startsWith('.run-')),
+      [],
+    );
     assert.equal(statSync(join(cache, 'boxwright')).mode & 0o777, 0o700);
   });
 
-  it('the launcher is executed from a descriptor, in a private directory under the cache root', { skip: requireOrSkip(!!strace, 'strace (Debian package strace)') }, () => {
+  it('the launcher is executed from a descriptor, in a private directory under the cache root', {
+    skip: requireOrSkip(!!strace, 'strace (Debian package strace)'),
+  }, () => {
     const log = join(lab.home, 'strace.log');
-    const r = spawnSync(strace!, ['-f', '-qq', '-s', '4096', '-e', 'trace=execve', '-o', log, process.execPath, bin, 'run', '-', '--home', lab.home, '--', 'true'], {
-      input: readFileSync(config),
-      env: { ...process.env, ...env(), NO_COLOR: '1' },
-      encoding: 'utf8',
-    });
+    const r = spawnSync(
+      strace!,
+      ['-f', '-qq', '-s', '4096', '-e', 'trace=execve', '-o', log, process.execPath, bin, 'run', '-', '--home', lab.home, '--', 'true'],
+      {
+        input: readFileSync(config),
+        env: { ...process.env, ...env(), NO_COLOR: '1' },
+        encoding: 'utf8',
+      },
+    );
     assert.equal(r.status, 0, r.stderr);
     const execs = readFileSync(log, 'utf8');
     rmSync(log);
@@ -103,7 +129,7 @@ describe('hostile workload: the run files of a run without a cache entry (issue 
       assert.ok(!existsSync(marker), 'the swapped program ran');
     });
 
-    it('swapped after it is opened: what runs is the descriptor\'s file, which refuses (its own file was replaced), never the swap (control: by path the swap runs)', async () => {
+    it("swapped after it is opened: what runs is the descriptor's file, which refuses (its own file was replaced), never the swap (control: by path the swap runs)", async () => {
       const c = await boxwright(['compile', config, '--home', lab.home, '--fs', 'host', '--target', 'linux', '--out', dir]);
       assert.equal(c.status, 0, c.stderr);
       rmSync(marker, { force: true });
@@ -117,7 +143,10 @@ describe('hostile workload: the run files of a run without a cache entry (issue 
       });
       closeSync(fd);
       assert.equal(viaFd.status, 125, viaFd.stderr);
-      assert.match(viaFd.stderr, /its own file \(.*agent\.run \(deleted\)\) was replaced or removed as it started; the command did not run/);
+      assert.match(
+        viaFd.stderr,
+        /its own file \(.*agent\.run \(deleted\)\) was replaced or removed as it started; the command did not run/,
+      );
       assert.ok(!existsSync(marker), 'the swapped program ran');
       // The control: by path, as the fallback used to run it, the swapped program runs.
       const byPath = spawnSync(join(dir, 'agent.run'), ['true']);
@@ -129,7 +158,10 @@ describe('hostile workload: the run files of a run without a cache entry (issue 
   it('lint warns of a Box write grant of /tmp or /var/tmp on Linux (shared-temp-write), with the remedy', async () => {
     const c = lab.config('tmp.toml', '[agent.filesystem]\nread = ["/tmp", "/var"]\nwrite = ["/tmp", "/var"]\n');
     const r = await boxwright(['lint', c, '--home', lab.home, '--fs', 'host', '--platform', 'linux']);
-    assert.match(r.stdout, /warning {2}shared-temp-write {2}\[linux\] {2}\/tmp is the host's shared temp directory on Linux, writable here: .*tmux/);
+    assert.match(
+      r.stdout,
+      /warning {2}shared-temp-write {2}\[linux\] {2}\/tmp is the host's shared temp directory on Linux, writable here: .*tmux/,
+    );
     assert.match(r.stdout, /\/var holds \/var\/tmp, which is the host's shared temp directory on Linux/);
     assert.match(r.stdout, /a temp directory of its own instead/);
   });

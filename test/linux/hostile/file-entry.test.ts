@@ -22,7 +22,10 @@ describe('hostile workload: a one-file entry that names a directory', { skip, co
     mkdirSync(join(lab.home, 'd'));
     mkdirSync(join(lab.home, 's'));
     writeFileSync(join(lab.home, 's', 'secret'), 'TOP SECRET\n');
-    writeConfig = lab.config('w.toml', `[agent.filesystem]\n${lab.base.replace('read = ["/usr"]', 'read = ["/usr", "~/d"]')}write_file = ["~/d"]\n`);
+    writeConfig = lab.config(
+      'w.toml',
+      `[agent.filesystem]\n${lab.base.replace('read = ["/usr"]', 'read = ["/usr", "~/d"]')}write_file = ["~/d"]\n`,
+    );
     readConfig = lab.config('r.toml', `[agent.filesystem]\n${lab.base}read_file = ["~/s"]\n`);
   });
   after(() => lab.cleanup());

@@ -60,7 +60,10 @@ describe('hostile workload: git metadata in a Box write tree (issue 21, attack 1
       assert.equal(hostGit(dir, ['commit', '-qm', 'first']).status, 0);
     }
     mark = join(lab.home, 'PWNED');
-    config = lab.config('c.toml', `[agent.filesystem]\n${lab.base.replace('read = ["/usr"]', 'read = ["/usr", "~/proj"]')}write = ["~/proj"]\nworkspace = "~/proj"\n`);
+    config = lab.config(
+      'c.toml',
+      `[agent.filesystem]\n${lab.base.replace('read = ["/usr"]', 'read = ["/usr", "~/proj"]')}write = ["~/proj"]\nworkspace = "~/proj"\n`,
+    );
   });
   after(() => lab?.cleanup());
 
@@ -97,10 +100,14 @@ describe('hostile workload: git metadata in a Box write tree (issue 21, attack 1
     });
   }
 
-  it('control: without the read-only binds the planted fsmonitor and hook run at the host\'s next git status and commit', async () => {
+  it("control: without the read-only binds the planted fsmonitor and hook run at the host's next git status and commit", async () => {
     const c = await compiled(lab, config);
     const argv = withoutTrusted(c.argv, [join(proj, '.git'), join(proj, 'sub', '.git')]);
-    const r = await bare({ ...c, argv }, ['sh', '-c', `cd ${proj} && ${attack().replace('mv .git .git-away; echo "mv=$?"; mv sub sub-away; echo "mvsub=$?"', '')}`]);
+    const r = await bare({ ...c, argv }, [
+      'sh',
+      '-c',
+      `cd ${proj} && ${attack().replace('mv .git .git-away; echo "mv=$?"; mv sub sub-away; echo "mvsub=$?"', '')}`,
+    ]);
     assert.match(r.stdout, /config=0\nhook=0\nconfig=0\nhook=0/, r.stdout + r.stderr);
     hostRuns(false);
     assert.ok(existsSync(`${mark}-fsmonitor`), 'the host ran the planted fsmonitor');
@@ -156,7 +163,8 @@ describe('hostile workload: a TYBA linked worktree (issue 21, attack 2)', { skip
     const r = await sandboxed(lab, config, ['sh', '-c', script], tyba());
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /commit=0/, r.stdout + r.stderr);
-    for (const k of ['config', 'hook', 'main', 'commondir', 'outside', 'rewrite', 'rm', 'mv']) assert.doesNotMatch(r.stdout, new RegExp(`${k}=0`), `${k}: ${r.stdout}${r.stderr}`);
+    for (const k of ['config', 'hook', 'main', 'commondir', 'outside', 'rewrite', 'rm', 'mv'])
+      assert.doesNotMatch(r.stdout, new RegExp(`${k}=0`), `${k}: ${r.stdout}${r.stderr}`);
     // The host: the agent's commit is on tyba/session, main did not move, and git in the worktree runs nothing planted.
     assert.equal(hostGit(repo, ['log', '-1', '--format=%s', 'tyba/session']).out.trim(), 'agent commit');
     assert.equal(hostGit(repo, ['log', '-1', '--format=%s', 'main']).out.trim(), 'first');
@@ -180,7 +188,8 @@ describe('hostile workload: a config in its own write tree (issue 21, attack 3)'
   let proj = '';
   let config = '';
   let secret = '';
-  const grants = (write: string): string => `[agent.filesystem]\nread = ["/usr", "~/proj"]\nexec = ["/usr"]\nwrite = [${write}]\nworkspace = "~/proj"\n`;
+  const grants = (write: string): string =>
+    `[agent.filesystem]\nread = ["/usr", "~/proj"]\nexec = ["/usr"]\nwrite = [${write}]\nworkspace = "~/proj"\n`;
   beforeEach(() => {
     lab?.cleanup();
     lab = makeLab('own-config');
@@ -195,7 +204,8 @@ describe('hostile workload: a config in its own write tree (issue 21, attack 3)'
   });
   after(() => lab?.cleanup());
 
-  const rewrite = (): string => `printf '%s' '${grants('"~/proj", "~/notes"').replace('read = ["/usr", "~/proj"]', 'read = ["/usr", "~/proj", "~/notes"]')}' > sandbox.toml; echo "rewrite=$?"`;
+  const rewrite = (): string =>
+    `printf '%s' '${grants('"~/proj", "~/notes"').replace('read = ["/usr", "~/proj"]', 'read = ["/usr", "~/proj", "~/notes"]')}' > sandbox.toml; echo "rewrite=$?"`;
   const readSecret = `cat ${join('..', 'notes', 'secret.txt')} 2>&1; echo "[end]"`;
 
   it('run 1 cannot rewrite the config it runs under, so run 2 of the same command line grants no more', async () => {

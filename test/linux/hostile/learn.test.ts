@@ -8,7 +8,19 @@
 // Without root the throw-away root is made in a user namespace (its own
 // code path): the attack runs there too, as uid 65534.
 import assert from 'node:assert/strict';
-import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,7 +57,8 @@ function plant(lab: string): void {
   const t = join(lab, 'tree');
   mkdirSync(join(t, 'dir'), { recursive: true });
   mkdirSync(join(t, 'sub', 'deeper'), { recursive: true });
-  for (const f of ['existing.txt', 'doomed.txt', 'mode.txt', 'times.txt', 'sub/deeper/x', 'dir/inside']) writeFileSync(join(t, f), `${f}\n`);
+  for (const f of ['existing.txt', 'doomed.txt', 'mode.txt', 'times.txt', 'sub/deeper/x', 'dir/inside'])
+    writeFileSync(join(t, f), `${f}\n`);
   writeFileSync(join(t, 'big.txt'), 'x'.repeat(4096));
 }
 
@@ -70,7 +83,11 @@ describe('learn keeps a hostile command off the host', { skip }, () => {
     const { server, got } = await listen(join(lab, 'host.sock'));
     try {
       const before = snapshot(join(lab, 'tree'));
-      const r = await spawnOutcome('bwrap', ['--unshare-all', '--bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--', '/bin/sh', '-c', attack(lab)], { cwd: lab });
+      const r = await spawnOutcome(
+        'bwrap',
+        ['--unshare-all', '--bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--', '/bin/sh', '-c', attack(lab)],
+        { cwd: lab },
+      );
       assert.equal(r.status, 0, r.stderr);
       assert.match(r.stdout, /^connected$/m);
       assert.ok(changes(before, snapshot(join(lab, 'tree'))).length >= 10, r.stdout);
@@ -87,10 +104,27 @@ describe('learn keeps a hostile command off the host', { skip }, () => {
     const { server, got } = await listen(join(lab, 'host.sock'));
     try {
       const before = snapshot(join(lab, 'tree'));
-      const r = await boxwright(['learn', '--', '/bin/sh', '-c', `${attack(lab)}\necho root > ${sentinel}; echo "system $?"`], { cwd: lab });
+      const r = await boxwright(['learn', '--', '/bin/sh', '-c', `${attack(lab)}\necho root > ${sentinel}; echo "system $?"`], {
+        cwd: lab,
+      });
       assert.equal(r.status, 0, r.stderr);
       // The attack ran: each step succeeded inside, against the throw-away layers.
-      for (const step of ['write', 'rm', 'create', 'mkdir', 'rename', 'chmod', 'truncate', 'link', 'symlink', 'utime', 'mkfifo', 'proc-root', 'rmtree']) assert.match(r.stderr + r.stdout, new RegExp(`^${step} 0$`, 'm'), step);
+      for (const step of [
+        'write',
+        'rm',
+        'create',
+        'mkdir',
+        'rename',
+        'chmod',
+        'truncate',
+        'link',
+        'symlink',
+        'utime',
+        'mkfifo',
+        'proc-root',
+        'rmtree',
+      ])
+        assert.match(r.stderr + r.stdout, new RegExp(`^${step} 0$`, 'm'), step);
       assert.match(r.stdout, /^connect refused$/m);
       assert.deepEqual(changes(before, snapshot(join(lab, 'tree'))), []);
       assert.equal(existsSync(sentinel), false, 'a system directory stayed as it was');
@@ -127,18 +161,22 @@ describe('learn keeps a hostile command off the host', { skip }, () => {
       give(join(lab, 'tree'));
       chmodSync(join(lab, 'host.sock'), 0o777);
       const before = snapshot(join(lab, 'tree'));
-      const r = await spawnOutcome(prog, ['--throwaway-root', base, '--writable', join(lab, 'tree'), '--', '/bin/sh', '-c', attack(lab)], { cwd: join(lab, 'tree'), nobody: isRoot });
+      const r = await spawnOutcome(prog, ['--throwaway-root', base, '--writable', join(lab, 'tree'), '--', '/bin/sh', '-c', attack(lab)], {
+        cwd: join(lab, 'tree'),
+        nobody: isRoot,
+      });
       assert.equal(r.status, 0, r.stderr);
-      for (const step of ['write', 'rm', 'create', 'mkdir', 'rename', 'chmod', 'truncate', 'link', 'symlink', 'utime', 'mkfifo', 'rmtree']) assert.match(r.stdout, new RegExp(`^${step} 0$`, "m"), `${step}: ${r.stderr}`);
+      for (const step of ['write', 'rm', 'create', 'mkdir', 'rename', 'chmod', 'truncate', 'link', 'symlink', 'utime', 'mkfifo', 'rmtree'])
+        assert.match(r.stdout, new RegExp(`^${step} 0$`, 'm'), `${step}: ${r.stderr}`);
       assert.match(r.stdout, /^connect refused$/m);
       assert.deepEqual(changes(before, snapshot(join(lab, 'tree'))), []);
       assert.deepEqual(got, []);
       // And what it wrote is in the changes it reports.
       const reported = readFileSync(join(base, 'keep', 'changes'), 'utf8').split('\0');
-      for (const p of ['made.txt', 'newdir', 'existing.txt', 'doomed.txt']) assert.ok(reported.includes(join(lab, 'tree', p)), `${p} in ${reported.join(' ')}`);
+      for (const p of ['made.txt', 'newdir', 'existing.txt', 'doomed.txt'])
+        assert.ok(reported.includes(join(lab, 'tree', p)), `${p} in ${reported.join(' ')}`);
     } finally {
       server.close();
     }
   });
 });
-

@@ -27,12 +27,17 @@ describe('hostile workload: the config in its own write tree (issue 21, attack 3
   let inside = '';
   let outside = '';
   let secret = '';
-  const text = (): string => `[agent.filesystem]\n${lab.base.replace('read = ["/usr"]', 'read = ["/usr", "~/project"]')}write = ["~/project"]\n`;
+  const text = (): string =>
+    `[agent.filesystem]\n${lab.base.replace('read = ["/usr"]', 'read = ["/usr", "~/project"]')}write = ["~/project"]\n`;
   // The same config with a grant that names the config itself: the host-trusted carve-out lifted.
   const lifted = (): string => `${text()}write_file = ["~/project/sandbox.toml"]\n`;
   // The workload of run 1: give the next run the secret.
   // Written in place (the file itself: a grant that names the file binds it, and a rename over a mount point fails).
-  const rewrite = (config: string): string[] => ['sh', '-c', `c=$(sed 's|read = \\["/usr", "~/project"\\]|read = ["/usr", "~/project", "~/secret.txt"]|' ${config}) && printf '%s\\n' "$c" > ${config}; echo "rc=$?"`];
+  const rewrite = (config: string): string[] => [
+    'sh',
+    '-c',
+    `c=$(sed 's|read = \\["/usr", "~/project"\\]|read = ["/usr", "~/project", "~/secret.txt"]|' ${config}) && printf '%s\\n' "$c" > ${config}; echo "rc=$?"`,
+  ];
   before(() => {
     lab = makeLab('own-config');
     project = join(lab.home, 'project');
@@ -56,7 +61,10 @@ describe('hostile workload: the config in its own write tree (issue 21, attack 3
     writeFileSync(inside, lifted());
     const r = await sandboxed(lab, inside, rewrite(inside));
     assert.equal(r.status, 125, r.stdout + r.stderr);
-    assert.match(r.stderr, /error {2}trusted-file-writable {2}\[macos,linux,windows\] {2}the agent can write .*\/project\/sandbox\.toml, the config this sandbox is compiled from/);
+    assert.match(
+      r.stderr,
+      /error {2}trusted-file-writable {2}\[macos,linux,windows\] {2}the agent can write .*\/project\/sandbox\.toml, the config this sandbox is compiled from/,
+    );
     assert.match(r.stderr, /the command did not run/);
     assert.equal(r.stdout, '');
     assert.equal(readFileSync(inside, 'utf8'), lifted(), 'run 1 wrote nothing');
@@ -100,7 +108,10 @@ describe('hostile workload: the config in its own write tree (issue 21, attack 3
       writeFileSync(launchFile, encodeLaunchFile({ ...decodeLaunchFile(readFileSync(launchFile)), config: inside }));
       const r = await launch(join(dir, 'agent.run'), rewrite(inside));
       assert.equal(r.status, 125, r.stdout + r.stderr);
-      assert.match(r.stderr, /agent's sandbox could change .*\/project\/sandbox\.toml, the config it was compiled from \(what the next compile reads\): .*\/project is mounted writable/);
+      assert.match(
+        r.stderr,
+        /agent's sandbox could change .*\/project\/sandbox\.toml, the config it was compiled from \(what the next compile reads\): .*\/project is mounted writable/,
+      );
       assert.equal(readFileSync(inside, 'utf8'), readFileSync(outside, 'utf8'));
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -36,7 +36,10 @@ describe('hostile workload: a bubblewrap planted on PATH (issue 21, attack 5)', 
     planted = join(bin, 'bwrap');
     marker = join(lab.home, 'pwned');
     // A config that may write ~/.local/bin (where `pip install --user` puts scripts), and any other config.
-    pip = lab.config('pip.toml', `[agent.filesystem]\n${lab.base.replace('read = ["/usr"]', 'read = ["/usr", "~/.local/bin"]')}write = ["~/.local/bin"]\n`);
+    pip = lab.config(
+      'pip.toml',
+      `[agent.filesystem]\n${lab.base.replace('read = ["/usr"]', 'read = ["/usr", "~/.local/bin"]')}write = ["~/.local/bin"]\n`,
+    );
     other = lab.config('other.toml', `[agent.filesystem]\n${lab.base}`);
     path = `${bin}:${process.env.PATH}`;
     // Run 1: the workload of the pip config plants bwrap, which would run whatever it likes on the host, then the real one.
@@ -60,7 +63,9 @@ describe('hostile workload: a bubblewrap planted on PATH (issue 21, attack 5)', 
     clean();
     const out = mkdtempSync(join(tmpdir(), 'boxwright-planted-out-'));
     try {
-      const c = await boxwright(['compile', other, '--home', lab.home, '--fs', 'host', '--target', 'linux', '--out', out], { env: { PATH: path } });
+      const c = await boxwright(['compile', other, '--home', lab.home, '--fs', 'host', '--target', 'linux', '--out', out], {
+        env: { PATH: path },
+      });
       assert.equal(c.status, 0, c.stderr);
       const r = await launch(join(out, 'agent.run'), ['sh', '-c', 'echo ran'], { env: { PATH: path, BOXWRIGHT_BWRAP: planted } });
       assert.equal(r.status, 0, r.stderr);
@@ -75,11 +80,16 @@ describe('hostile workload: a bubblewrap planted on PATH (issue 21, attack 5)', 
     clean();
     const r = await sandboxed(lab, pip, ['true'], [], { env: { BOXWRIGHT_BWRAP: planted } });
     assert.equal(r.status, 125, r.stdout + r.stderr);
-    assert.match(r.stderr, /trusted-file-writable .*the agent can write .*\/\.local\/bin\/bwrap, the bubblewrap boxwright executes, outside any sandbox, for every run/);
+    assert.match(
+      r.stderr,
+      /trusted-file-writable .*the agent can write .*\/\.local\/bin\/bwrap, the bubblewrap boxwright executes, outside any sandbox, for every run/,
+    );
     assert.ok(!existsSync(marker));
   });
 
-  it("a plant that is not root's, named explicitly (--bwrap): refused (125) by run and by compile", { skip: requireOrSkip(isRoot, 'root (the plant is made as uid 65534)') }, async () => {
+  it("a plant that is not root's, named explicitly (--bwrap): refused (125) by run and by compile", {
+    skip: requireOrSkip(isRoot, 'root (the plant is made as uid 65534)'),
+  }, async () => {
     clean();
     const theirs = mkdtempSync(join(tmpdir(), 'boxwright-planted-theirs-'));
     try {
@@ -101,7 +111,9 @@ describe('hostile workload: a bubblewrap planted on PATH (issue 21, attack 5)', 
     }
   });
 
-  it('boxwright learn with ~/.local/bin first on PATH (a bwrap and a strace planted there): neither plant runs, the system ones do', { skip: requireOrSkip(!!onPath('strace'), 'strace (Debian package strace)') }, async () => {
+  it('boxwright learn with ~/.local/bin first on PATH (a bwrap and a strace planted there): neither plant runs, the system ones do', {
+    skip: requireOrSkip(!!onPath('strace'), 'strace (Debian package strace)'),
+  }, async () => {
     // learn runs bubblewrap and strace inside its throw-away root, where a file a plant writes vanishes; but a plant
     // runs there with the user's rights and the host's network (it replaced what would have sandboxed it): each one
     // reports over a TCP connection to this listener. The workload could plant strace as it planted bwrap.
@@ -124,13 +136,18 @@ describe('hostile workload: a bubblewrap planted on PATH (issue 21, attack 5)', 
     chmodSync(fakeBwrap, 0o755);
     const work = mkdtempSync(join(tmpdir(), 'boxwright-planted-learn-'));
     try {
-      const r = await boxwright(['learn', '--out', join(work, 'learned.toml'), '--', 'true'], { cwd: work, env: { PATH: path, HOME: lab.home } });
+      const r = await boxwright(['learn', '--out', join(work, 'learned.toml'), '--', 'true'], {
+        cwd: work,
+        env: { PATH: path, HOME: lab.home },
+      });
       assert.equal(r.status, 0, r.stdout + r.stderr);
       assert.ok(existsSync(join(work, 'learned.toml')), 'learn wrote its config');
       // The control: the lookup learn used to make (the first strace on PATH) is the plant, and it runs. Its report
       // comes after any a plant made during learn (one listener, connections accepted in order).
       // Spawned, not spawnSync: the listener in this process must answer while it runs.
-      const control = await new Promise<number | null>((resolve) => spawn('strace', ['-o', '/dev/null', 'true'], { env: { ...process.env, PATH: path }, stdio: 'ignore' }).on('close', resolve));
+      const control = await new Promise<number | null>((resolve) =>
+        spawn('strace', ['-o', '/dev/null', 'true'], { env: { ...process.env, PATH: path }, stdio: 'ignore' }).on('close', resolve),
+      );
       assert.equal(control, 0);
       for (let waited = 0; !said.length; waited++) {
         if (waited === 300) assert.fail("waited 30 s for the planted strace's report (the control)");
@@ -148,7 +165,10 @@ describe('hostile workload: a bubblewrap planted on PATH (issue 21, attack 5)', 
     const r = await boxwright(['doctor', '--format', 'json'], { env: { PATH: path, HOME: lab.home } });
     const findings = (JSON.parse(r.stdout) as { findings: { id: string; status: string; detail: string }[] }).findings;
     const by = new Map(findings.map((f) => [f.id, f]));
-    assert.match(by.get('bwrap')!.detail, /at \/usr\/bin\/bwrap \(the first `bwrap` in the PATH directories outside your home; passed over: .*\/\.local\/bin\/bwrap/);
+    assert.match(
+      by.get('bwrap')!.detail,
+      /at \/usr\/bin\/bwrap \(the first `bwrap` in the PATH directories outside your home; passed over: .*\/\.local\/bin\/bwrap/,
+    );
     assert.equal(by.get('bwrap-passed-over')?.status, 'warn');
     assert.ok(!existsSync(marker));
   });

@@ -12,7 +12,13 @@ import { requireOrSkip } from '../../helpers.js';
 import { bare, compiled, isRoot, makeLab, results, sandboxed, skip, withoutOptions, type Lab } from './support.js';
 
 /** Writable as root on this kernel without the covers (an exhaustive scan found /proc/sys and /proc/pressure). */
-const TARGETS = ['/proc/sys/kernel/core_pattern', '/proc/sys/kernel/core_uses_pid', '/proc/sys/vm/drop_caches', '/proc/sys/fs/file-max', '/proc/pressure/cpu'];
+const TARGETS = [
+  '/proc/sys/kernel/core_pattern',
+  '/proc/sys/kernel/core_uses_pid',
+  '/proc/sys/vm/drop_caches',
+  '/proc/sys/fs/file-max',
+  '/proc/pressure/cpu',
+];
 
 describe('hostile workload: host-global /proc files', { skip, concurrency: 3 }, () => {
   let lab: Lab;
@@ -42,7 +48,9 @@ describe('hostile workload: host-global /proc files', { skip, concurrency: 3 }, 
     assert.equal(r.stdout, 'Linux\nadj-ok\n', r.stderr);
   });
 
-  it('control (as root): the same artifacts without the read-only /proc entries let every one be opened for writing', { skip: requireOrSkip(isRoot, 'root (uid 0): the attack on /proc/sys needs it') }, async () => {
+  it('control (as root): the same artifacts without the read-only /proc entries let every one be opened for writing', {
+    skip: requireOrSkip(isRoot, 'root (uid 0): the attack on /proc/sys needs it'),
+  }, async () => {
     const c = await compiled(lab, config);
     const open = withoutOptions(c.argv, (o, ops) => o === '--ro-bind-try' && ops[0]!.startsWith('/proc/'));
     assert.notDeepEqual(open, c.argv, 'the artifact holds the covers');

@@ -34,7 +34,10 @@ describe('hostile workload: a grant swapped for a link between check and mount',
       `[agent.filesystem]\n${lab.base.replace('read = ["/usr"]', 'read = ["/usr", "~/shared/data"]')}\n[tools.writer.filesystem]\nread = ["~/shared"]\nwrite = ["~/shared"]\n`,
     );
     swapper = join(lab.home, 'bin', 'bwrap-after-swap');
-    writeFileSync(swapper, `#!/bin/sh\n# The writer principal's move, at the instant between boxwright's checks and the mounts.\nmv '${data}' '${data}.orig' && ln -s '${join(lab.home, 'elsewhere')}' '${data}' || exit 99\nexec '${onPath('bwrap')}' "$@"\n`);
+    writeFileSync(
+      swapper,
+      `#!/bin/sh\n# The writer principal's move, at the instant between boxwright's checks and the mounts.\nmv '${data}' '${data}.orig' && ln -s '${join(lab.home, 'elsewhere')}' '${data}' || exit 99\nexec '${onPath('bwrap')}' "$@"\n`,
+    );
     chmodSync(swapper, 0o755);
   });
   afterEach(() => {
@@ -46,7 +49,9 @@ describe('hostile workload: a grant swapped for a link between check and mount',
   after(() => lab.cleanup());
 
   // boxwright runs only a bubblewrap that is root's alone: the stand-in is made as root.
-  it('the sandbox mounts the directory that was checked, not the link swapped in after the check', { skip: requireOrSkip(isRoot, "root (a stand-in bubblewrap must be root's for boxwright to run it)") }, async () => {
+  it('the sandbox mounts the directory that was checked, not the link swapped in after the check', {
+    skip: requireOrSkip(isRoot, "root (a stand-in bubblewrap must be root's for boxwright to run it)"),
+  }, async () => {
     const r = await sandboxed(lab, config, ['cat', join(data, 'file.txt')], [], { env: { BOXWRIGHT_BWRAP: swapper } });
     assert.ok(lstatSync(data).isSymbolicLink(), 'the swap happened before the mounts');
     assert.equal(r.stdout, 'public', r.stderr);
@@ -60,7 +65,9 @@ describe('hostile workload: a grant swapped for a link between check and mount',
   });
 
   // The launcher's own check (bwrap-argv.c, the code on the run path), on a compiled argv.
-  it('a source that changed before the launcher opened it is refused: nothing is mounted, nothing runs', { skip: requireOrSkip(!!cc, "a C compiler (the launcher's bwrap-argv.c)") }, async () => {
+  it('a source that changed before the launcher opened it is refused: nothing is mounted, nothing runs', {
+    skip: requireOrSkip(!!cc, "a C compiler (the launcher's bwrap-argv.c)"),
+  }, async () => {
     const c = await compiled(lab, config);
     const driver = rewriteDriver();
     try {
@@ -74,7 +81,10 @@ describe('hostile workload: a grant swapped for a link between check and mount',
         assert.match(r.message, /nothing was mounted from it$/);
       };
       const swapped = driver.rewrite(c.argv);
-      assert.ok(!swapped.ok && swapped.changed && /changed after it was checked \(it is now a symbolic link\)/.test(swapped.message), 'the compiled argv, its grant swapped: refused');
+      assert.ok(
+        !swapped.ok && swapped.changed && /changed after it was checked \(it is now a symbolic link\)/.test(swapped.message),
+        'the compiled argv, its grant swapped: refused',
+      );
       refused(data, /changed after it was checked \(it is now a symbolic link\)/);
       refused(join(data, 'file.txt'), /changed after it was checked \(it is now ".*elsewhere\/file.txt"\)/);
       refused(join(lab.home, 'shared', 'gone'), /changed after it was checked \(cannot open it: No such file or directory\)/);

@@ -21,14 +21,18 @@ describe('hostile workload: renaming the ancestors of a deny', { skip, concurren
     mkdirSync(join(proj, 'a', 'b'), { recursive: true });
     writeFileSync(join(proj, 'sub', 'secret.txt'), 'TOP SECRET');
     writeFileSync(join(proj, 'a', 'b', 'key'), 'DEEP SECRET');
-    config = lab.config('c.toml', `[agent.filesystem]\n${lab.base.replace('read = ["/usr"]', 'read = ["/usr", "~/proj"]')}write = ["~/proj"]\ndeny = ["~/proj/sub/secret.txt", "~/proj/a/b/key"]\nworkspace = "~/proj"\n`);
+    config = lab.config(
+      'c.toml',
+      `[agent.filesystem]\n${lab.base.replace('read = ["/usr"]', 'read = ["/usr", "~/proj"]')}write = ["~/proj"]\ndeny = ["~/proj/sub/secret.txt", "~/proj/a/b/key"]\nworkspace = "~/proj"\n`,
+    );
     if (isRoot) lab.giveToNobody();
     // Writable for root without capabilities and for nobody alike.
     for (const d of ['', 'sub', 'a', 'a/b']) chmodSync(join(proj, d), 0o777);
   });
   after(() => lab.cleanup());
 
-  const MOVE = 'mv sub sub2; echo "mv=$?"; mkdir -p sub && touch sub/secret.txt; mv a z; echo "mva=$?"; mv a/b a/c; echo "mvb=$?"; rm -rf sub; echo "rm=$?"';
+  const MOVE =
+    'mv sub sub2; echo "mv=$?"; mkdir -p sub && touch sub/secret.txt; mv a z; echo "mva=$?"; mv a/b a/c; echo "mvb=$?"; rm -rf sub; echo "rm=$?"';
   const READ = 'cat sub2/secret.txt z/b/key a/c/key sub/secret.txt 2>/dev/null; echo "[end]"';
 
   for (const nobody of isRoot ? [false, true] : [false]) {
@@ -52,7 +56,8 @@ describe('hostile workload: renaming the ancestors of a deny', { skip, concurren
 
   it('control: without the pinned ancestors the rename works, and the next run reads the secrets', async () => {
     const c = await compiled(lab, config);
-    const pinned = (o: string, ops: readonly string[]): boolean => o === '--bind' && (ops[0] === join(proj, 'sub') || ops[0] === join(proj, 'a') || ops[0] === join(proj, 'a', 'b'));
+    const pinned = (o: string, ops: readonly string[]): boolean =>
+      o === '--bind' && (ops[0] === join(proj, 'sub') || ops[0] === join(proj, 'a') || ops[0] === join(proj, 'a', 'b'));
     const argv = withoutOptions(c.argv, pinned);
     assert.equal(c.argv.length - argv.length, 9, 'the artifact pins sub, a and a/b');
     const first = await bare({ ...c, argv }, ['sh', '-c', MOVE]);

@@ -24,7 +24,10 @@ describe('hostile workload: set-id bits on the host', { skip, concurrency: 3 }, 
   before(() => {
     lab = makeLab('setid');
     for (const d of ['root', 'nobody', 'control', 'shell']) mkdirSync(out(d), { recursive: true });
-    config = lab.config('c.toml', `[agent.filesystem]\n${lab.base.replace('read = ["/usr"]', 'read = ["/usr", "~/out"]')}write = ["~/out"]\n`);
+    config = lab.config(
+      'c.toml',
+      `[agent.filesystem]\n${lab.base.replace('read = ["/usr"]', 'read = ["/usr", "~/out"]')}write = ["~/out"]\n`,
+    );
     if (isRoot) lab.giveToNobody();
     for (const d of ['out', 'out/root', 'out/control', 'out/shell']) chmodSync(join(lab.home, d), 0o777);
   });
@@ -38,19 +41,28 @@ describe('hostile workload: set-id bits on the host', { skip, concurrency: 3 }, 
       assert.equal(r.status, 0, r.stderr);
       const got = results(r.stdout);
       for (const call of CALLS) assert.equal(got[call], 'EPERM', `${call}: ${r.stdout}`);
-      for (const [f, bits] of Object.entries(hostModes(nobody || !isRoot ? 'nobody' : 'root'))) assert.equal(bits, 0, `${f} carries set-id bits on the host`);
+      for (const [f, bits] of Object.entries(hostModes(nobody || !isRoot ? 'nobody' : 'root')))
+        assert.equal(bits, 0, `${f} carries set-id bits on the host`);
     });
   }
 
   it('the shell attack: cp /usr/bin/id out/x && chmod 4755 out/x leaves no setuid program', async () => {
-    const r = await sandboxed(lab, config, ['sh', '-c', `cp /usr/bin/id ${out('shell')}/x && chmod 4755 ${out('shell')}/x; echo "chmod=$?"; chmod u+x,g+s ${out('shell')}/x; echo "gplus=$?"`]);
+    const r = await sandboxed(lab, config, [
+      'sh',
+      '-c',
+      `cp /usr/bin/id ${out('shell')}/x && chmod 4755 ${out('shell')}/x; echo "chmod=$?"; chmod u+x,g+s ${out('shell')}/x; echo "gplus=$?"`,
+    ]);
     assert.match(r.stdout, /chmod=[1-9]/);
     assert.match(r.stdout, /gplus=[1-9]/);
     assert.equal(statSync(join(out('shell'), 'x')).mode & 0o6000, 0);
   });
 
   it('ordinary modes still work: chmod 755, 644, the sticky bit', async () => {
-    const r = await sandboxed(lab, config, ['sh', '-c', `f=${out('shell')}/plain; : > $f && chmod 755 $f && chmod 644 $f && mkdir -p ${out('shell')}/d && chmod 1777 ${out('shell')}/d && echo fine`]);
+    const r = await sandboxed(lab, config, [
+      'sh',
+      '-c',
+      `f=${out('shell')}/plain; : > $f && chmod 755 $f && chmod 644 $f && mkdir -p ${out('shell')}/d && chmod 1777 ${out('shell')}/d && echo fine`,
+    ]);
     assert.equal(r.stdout, 'fine\n', r.stderr);
     assert.equal(statSync(join(out('shell'), 'd')).mode & 0o7777, 0o1777);
   });
@@ -61,7 +73,10 @@ describe('hostile workload: set-id bits on the host', { skip, concurrency: 3 }, 
     const got = results(r.stdout);
     for (const call of CALLS) assert.equal(got[call], 'ok', `${call} must succeed without the rules: ${r.stdout}${r.stderr}`);
     const modes = hostModes('control');
-    assert.ok(Object.values(modes).every((bits) => bits !== 0), `every probe file carries a set-id bit on the host: ${JSON.stringify(modes)}`);
+    assert.ok(
+      Object.values(modes).every((bits) => bits !== 0),
+      `every probe file carries a set-id bit on the host: ${JSON.stringify(modes)}`,
+    );
     rmSync(out('control'), { recursive: true, force: true });
   });
 });

@@ -31,10 +31,11 @@ describe('unix sockets under a read grant', { skip, concurrency: 2 }, () => {
     lab.cleanup();
   });
 
-  it('lint warns, from the kernel\'s table of bound sockets (--fs host)', async () => {
+  it("lint warns, from the kernel's table of bound sockets (--fs host)", async () => {
     const config = lab.config('ro.toml', `[agent.filesystem]\n${lab.base}read = ["/usr", "~/services"]\n`.replace('read = ["/usr"]\n', ''));
     const r = await boxwright(['lint', config, '--home', lab.home, '--fs', 'host', '--format', 'json']);
-    const ds = (JSON.parse(r.stdout) as { files: { diagnostics: { ruleId: string; platforms: string[]; message: string }[] }[] }).files[0]!.diagnostics;
+    const ds = (JSON.parse(r.stdout) as { files: { diagnostics: { ruleId: string; platforms: string[]; message: string }[] }[] }).files[0]!
+      .diagnostics;
     const d = ds.find((x) => x.ruleId === 'socket-in-read-grant');
     assert.ok(d, r.stdout);
     assert.deepEqual(d.platforms, ['linux']);
@@ -50,7 +51,10 @@ describe('unix sockets under a read grant', { skip, concurrency: 2 }, () => {
   });
 
   it('the suggestion works: a deny of the socket covers it, and connecting fails', async () => {
-    const config = lab.config('denied.toml', `[agent.filesystem]\nread = ["/usr", "~/services"]\ndeny = [${JSON.stringify(socket)}]\nexec = [${JSON.stringify(lab.probe)}]\n`);
+    const config = lab.config(
+      'denied.toml',
+      `[agent.filesystem]\nread = ["/usr", "~/services"]\ndeny = [${JSON.stringify(socket)}]\nexec = [${JSON.stringify(lab.probe)}]\n`,
+    );
     const r = await sandboxed(lab, config, [lab.probe, 'connect', socket]);
     assert.equal(r.status, 0, r.stderr);
     // The cover is an empty read-only file: no socket there (EACCES: connect needs write permission; ECONNREFUSED on a writable one).

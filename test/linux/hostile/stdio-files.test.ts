@@ -35,7 +35,10 @@ describe("hostile workload: the caller's stdio files (issue 21, attack 7)", { sk
   after(() => lab.cleanup());
 
   /** Runs the probe's stdio attack with stdin the prompt (read-only) and stdout the log (append); its report comes on stderr. */
-  async function attack(runner: (o: RunOptions) => Promise<{ status: number | null; stderr: string }>, cmd: 'stdio' | 'copy' = 'stdio'): Promise<Record<string, string>> {
+  async function attack(
+    runner: (o: RunOptions) => Promise<{ status: number | null; stderr: string }>,
+    cmd: 'stdio' | 'copy' = 'stdio',
+  ): Promise<Record<string, string>> {
     writeFileSync(prompt, PROMPT);
     writeFileSync(log, HOST_LOG);
     const stdin = openSync(prompt, 'r');
@@ -71,7 +74,9 @@ describe("hostile workload: the caller's stdio files (issue 21, attack 7)", { sk
     writeFileSync(log, '');
     const out = openSync(log, 'a');
     try {
-      const r = await sandboxed(lab, tyba, ['sh', '-c', 'echo one; echo two >&2; echo three; echo four >&2'], ['--worktree', worktree], { stdio: ['ignore', out, out] });
+      const r = await sandboxed(lab, tyba, ['sh', '-c', 'echo one; echo two >&2; echo three; echo four >&2'], ['--worktree', worktree], {
+        stdio: ['ignore', out, out],
+      });
       assert.equal(r.status, 0);
     } finally {
       closeSync(out);

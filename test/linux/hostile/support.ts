@@ -4,7 +4,19 @@
 // artifacts minus exactly one protection, which must let the attack
 // through. A protection whose control does not fail proves nothing.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { requireOrSkip, repoRoot } from '../../helpers.js';
@@ -42,7 +54,11 @@ export function makeLab(prefix: string): Lab {
   mkdirSync(binDir);
   const build = (name: string, extra: string[] = []): string => {
     const out = join(binDir, name);
-    const r = spawnSync(cc!, ['-O1', '-Wall', '-Wextra', '-Werror', ...extra, '-o', out, join(repoRoot, 'test', 'linux', 'hostile', 'probes', `${name}.c`)], { encoding: 'utf8' });
+    const r = spawnSync(
+      cc!,
+      ['-O1', '-Wall', '-Wextra', '-Werror', ...extra, '-o', out, join(repoRoot, 'test', 'linux', 'hostile', 'probes', `${name}.c`)],
+      { encoding: 'utf8' },
+    );
     if (r.status !== 0) throw new Error(`cannot compile ${name}.c: ${r.stderr}`);
     return out;
   };
@@ -136,10 +152,20 @@ export function spawnOutcome(file: string, args: readonly string[], o: RunOption
  * `boxwright run CONFIG --home HOME --fs host [extra] -- CMD…`; as nobody,
  * an install that user can reach (../other-user.ts), from the lab's home.
  */
-export function sandboxed(lab: Lab, config: string, cmd: readonly string[], extra: readonly string[] = [], o: RunOptions = {}): Promise<Outcome> {
-  if (o.nobody) assertReachable(NOBODY, { 'the lab': lab.home, 'the config': config, ...(o.wrap?.[0] ? { 'the wrapper': o.wrap[0] } : {}) });
+export function sandboxed(
+  lab: Lab,
+  config: string,
+  cmd: readonly string[],
+  extra: readonly string[] = [],
+  o: RunOptions = {},
+): Promise<Outcome> {
+  if (o.nobody)
+    assertReachable(NOBODY, { 'the lab': lab.home, 'the config': config, ...(o.wrap?.[0] ? { 'the wrapper': o.wrap[0] } : {}) });
   const boxwright = o.nobody ? boxwrightFor(NOBODY) : bin;
-  return spawnOutcome(process.execPath, [boxwright, 'run', config, '--home', lab.home, '--fs', 'host', ...extra, '--', ...cmd], { ...(o.nobody ? { cwd: lab.home } : {}), ...o });
+  return spawnOutcome(process.execPath, [boxwright, 'run', config, '--home', lab.home, '--fs', 'host', ...extra, '--', ...cmd], {
+    ...(o.nobody ? { cwd: lab.home } : {}),
+    ...o,
+  });
 }
 
 export interface Compiled {
@@ -152,7 +178,11 @@ export interface Compiled {
 export async function compiled(lab: Lab, config: string, id = 'agent', extra: readonly string[] = []): Promise<Compiled> {
   const out = mkdtempSync(join(tmpdir(), 'boxwright-control-'));
   try {
-    const r = await spawnOutcome(process.execPath, [bin, 'compile', config, '--home', lab.home, '--fs', 'host', '--target', 'linux', '--out', out, ...extra], {});
+    const r = await spawnOutcome(
+      process.execPath,
+      [bin, 'compile', config, '--home', lab.home, '--fs', 'host', '--target', 'linux', '--out', out, ...extra],
+      {},
+    );
     if (r.status !== 0) throw new Error(`compile failed: ${r.stderr}`);
     return { argv: parseArgsFile(readFileSync(join(out, `${id}.bwrap.args`))), bpf: readFileSync(join(out, `seccomp.${hostArch()}.bpf`)) };
   } finally {

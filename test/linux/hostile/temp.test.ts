@@ -76,7 +76,10 @@ describe("hostile workload: TYBA's temp directory", { skip, concurrency: 1 }, ()
 
   it('a read_allow of a host path under /tmp is mounted read-only: readable, never written', async () => {
     const { shared } = secretHome();
-    const ro = lab.config('ro.toml', `[sandbox]\nread_allow = ["/usr", ${JSON.stringify(lab.probe)}, ${JSON.stringify(join(lab.home, 'shared'))}]\n`);
+    const ro = lab.config(
+      'ro.toml',
+      `[sandbox]\nread_allow = ["/usr", ${JSON.stringify(lab.probe)}, ${JSON.stringify(join(lab.home, 'shared'))}]\n`,
+    );
     const r = await sandboxed(lab, ro, ['sh', '-c', `cat ${shared}; echo pwned >> ${shared}; echo "rc=$?"`], tyba());
     assert.match(r.stdout, /^shared\nrc=[12]\n$/, r.stdout + r.stderr);
     assert.equal(readFileSync(shared, 'utf8'), 'shared\n', 'the host file is unchanged');

@@ -11,7 +11,8 @@ import { after, before, describe, it } from 'node:test';
 import { bare, compiled, isRoot, makeLab, programWithout, results, sandboxed, skip, type Lab } from './support.js';
 
 /** Whether this kernel still honours TIOCSTI at all (dev.tty.legacy_tiocsti, 6.2+); the control needs it. */
-const legacyTiocsti = !existsSync('/proc/sys/dev/tty/legacy_tiocsti') || readFileSync('/proc/sys/dev/tty/legacy_tiocsti', 'utf8').trim() === '1';
+const legacyTiocsti =
+  !existsSync('/proc/sys/dev/tty/legacy_tiocsti') || readFileSync('/proc/sys/dev/tty/legacy_tiocsti', 'utf8').trim() === '1';
 
 describe('hostile workload: terminal injection', { skip, concurrency: 2 }, () => {
   let lab: Lab;
@@ -42,7 +43,11 @@ describe('hostile workload: terminal injection', { skip, concurrency: 2 }, () =>
     const r = await bare({ ...c, bpf: programWithout(['tty-inject', 'tty-linux']) }, [lab.probe, 'tiocsti'], { wrap: [lab.ptyrun] });
     const got = results(r.stdout);
     assert.equal(got.tiocsctty, 'ok', r.stdout + r.stderr);
-    assert.notEqual(got.tioclinux, 'EPERM', 'off a virtual console TIOCLINUX fails otherwise (ENOTTY/EINVAL): the EPERM above is the filter');
+    assert.notEqual(
+      got.tioclinux,
+      'EPERM',
+      'off a virtual console TIOCLINUX fails otherwise (ENOTTY/EINVAL): the EPERM above is the filter',
+    );
     if (!legacyTiocsti) return assert.equal(got.tiocsti, 'EIO', 'dev.tty.legacy_tiocsti=0: this kernel refuses TIOCSTI itself');
     assert.equal(got.tiocsti, 'ok');
     assert.equal(got.injected, 'Z', 'the keystroke reached the terminal input queue');

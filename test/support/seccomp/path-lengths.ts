@@ -47,4 +47,3 @@ export function seccompPathLengths(policy: SeccompPolicy = boxwrightPolicy()): P
   }
   return out;
 }
-
