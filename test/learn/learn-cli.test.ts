@@ -13,7 +13,6 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { bin, boxwright, testCache, type Outcome } from '../linux/support.js';
 import { main } from '../../app/cli/main.js';
-import { repoRoot } from '../helpers.js';
 import { skipLearn } from './support.js';
 
 let lab = '';
@@ -160,12 +159,17 @@ describe('boxwright learn under bubblewrap', { skip: skipLearn, concurrency: 4 }
   });
 
   it('TYBA: the worktree is implicit, reads outside it become read_allow, and run accepts it', async () => {
-    const r = await learn(['--dialect', 'tyba', '--out', config('tyba'), '--', '/bin/cat', 'a.txt', join(repoRoot, 'package.json')]);
+    // The read outside the worktree is a system file, not this checkout's package.json: a clone under
+    // /root (root's home, which learn never grants) or under /tmp (TYBA's private temporary directory)
+    // would make that read ungrantable, and the test would depend on where it was cloned.
+    const outside = '/usr/bin/env';
+    const r = await learn(['--dialect', 'tyba', '--out', config('tyba'), '--', '/bin/cat', 'a.txt', outside]);
     assert.equal(r.status, 0, r.stderr);
     const text = readFileSync(config('tyba'), 'utf8');
     assert.match(text, /^\[sandbox\]\nread_allow = \[/m);
     assert.ok(!/^ {2}".*a\.txt",/m.test(text), `the worktree is the session's own:\n${text}`);
-    const run = await boxwright(['run', '--dialect', 'tyba', config('tyba'), '--', '/bin/cat', 'a.txt', join(repoRoot, 'package.json')], {
+    assert.match(text, /^ {2}"\/usr\/bin\/env",/m, `the read outside the worktree is granted (read_allow):\n${text}`);
+    const run = await boxwright(['run', '--dialect', 'tyba', config('tyba'), '--', '/bin/cat', 'a.txt', outside], {
       cwd: work,
       env: { HOME: home },
     });
