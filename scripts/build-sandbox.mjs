@@ -38,7 +38,7 @@ const elfMachine = { x86_64: 62, aarch64: 183 };
 const hostArch = process.arch === 'x64' ? 'x86_64' : process.arch === 'arm64' ? 'aarch64' : undefined;
 
 /** The first compiler that targets `arch` (by its -dumpmachine), or undefined. */
-function compilerFor(arch) {
+export function compilerFor(arch) {
   const candidates = [...(arch === hostArch ? [process.env.CC, 'cc', 'gcc', 'clang'] : []), `${arch}-linux-gnu-gcc`];
   for (const cc of candidates) {
     if (!cc) continue;

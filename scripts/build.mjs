@@ -14,6 +14,11 @@
 //    static, for each architecture with a C compiler here
 //    (scripts/build-sandbox.mjs); the compiles start first and run while
 //    tsc does.
+//
+// With --if-changed (prepare and npm test), nothing is built when dist/ is
+// already the build of these sources (scripts/build-stamp.mjs): npm builds a
+// checkout twice in a row (install, then pack), and CI's npm test came
+// right after npm ci's build.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,10 +27,16 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+const { arches, buildSandboxPrograms, compilerFor } = await import('./build-sandbox.mjs');
+const { fingerprint, upToDate, writeStamp } = await import('./build-stamp.mjs');
+const inputs = fingerprint(root, Object.fromEntries(arches.map((arch) => [arch, compilerFor(arch)])));
+if (process.argv.includes('--if-changed') && upToDate(root, inputs)) {
+  process.stderr.write('build: dist/ is already the build of these sources (dist/.build-stamp.json); nothing to do\n');
+  process.exit(0);
+}
 // Start clean: a moved or deleted source must not leave a stale .js behind
 // (node --test would still run an old test file).
 rmSync(join(root, 'dist'), { recursive: true, force: true });
-const { buildSandboxPrograms } = await import('./build-sandbox.mjs');
 const sandboxPrograms = buildSandboxPrograms();
 execFileSync(process.execPath, [tsc, '-p', root], { stdio: 'inherit', cwd: root });
 execFileSync(process.execPath, [join(root, 'scripts', 'gen-validators.mjs')], { stdio: 'inherit', cwd: root });
@@ -63,3 +74,5 @@ for (const name of ['lint.cjs', 'boxwright.cjs']) {
   if (!existsSync(join(cliDir, `${name}.cache`)))
     throw new Error(`the warm-up runs wrote no code cache for dist/cli/${name}: the CLI did not start`);
 }
+// Last, once everything above succeeded: the next --if-changed build of the same inputs has nothing to do.
+writeStamp(root, inputs);

@@ -70,4 +70,8 @@ if (!existsSync(join(root, 'node_modules', 'typescript', 'package.json'))) {
     process.exit(1);
   }
 }
-if (!firstStepOfGitDependency) await import('./build.mjs');
+// A build of these very sources already in dist/ (npm install, then npm pack) is not made again.
+if (!firstStepOfGitDependency) {
+  process.argv.push('--if-changed');
+  await import('./build.mjs');
+}

@@ -144,6 +144,7 @@ describe('a global install, as a new user makes it', { timeout: 600_000 }, () =>
   type Npm = { status: number | null; stdout: string; stderr: string };
   let fromGit: Promise<Npm> | undefined;
   let fromPath: Promise<Npm> | undefined;
+  let builtByPack = 0;
   before(async () => {
     source = sourceRepository();
     // npm clones the repository's commit: what the pack writes into the checkout (node_modules, dist) is not in it.
@@ -153,6 +154,7 @@ describe('a global install, as a new user makes it', { timeout: 600_000 }, () =>
     assert.equal(packed.status, 0, packed.stderr);
     assert.match(packed.stdout, /^boxwright-[\d.]+\.tgz\n$/, `npm pack printed more than the name:\n${packed.stdout}`);
     tarball = join(root, packed.stdout.trim());
+    builtByPack = statSync(join(source, 'dist', 'cli', 'boxwright.cjs')).mtimeMs;
     // After the pack: this install builds the same checkout again (npm prepares a linked directory).
     fromPath = npmAsync(root, 'install', '-g', '--prefix', join(root, 'prefix-path'), source);
   });
@@ -263,6 +265,11 @@ describe('a global install, as a new user makes it', { timeout: 600_000 }, () =>
     const r = await fromPath!;
     assert.equal(r.status, 0, r.stdout + r.stderr);
     assertInstalled(prefix, true);
+    assert.equal(
+      statSync(join(source, 'dist', 'cli', 'boxwright.cjs')).mtimeMs,
+      builtByPack,
+      "npm's prepare of the packed checkout did not build it again (scripts/build-stamp.mjs)",
+    );
   });
 });
 
