@@ -16,6 +16,12 @@
 // deleted or changed in size. The V8 code caches (*.cache) are left out of
 // the list: runs write them, and they are not the build's.
 //
+// Trusting the stamp trusts no more than the build already did: whatever
+// can write dist/ (a workload with the checkout writable) can write
+// node_modules/ beside it, whose tsc, esbuild and ajv every build runs, and
+// neither is in git for a reviewer to see. `npm publish` builds from scratch
+// all the same (scripts/prepare.mjs).
+//
 //   node scripts/build.mjs --if-changed   what prepare and npm test run
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';

@@ -70,8 +70,9 @@ if (!existsSync(join(root, 'node_modules', 'typescript', 'package.json'))) {
     process.exit(1);
   }
 }
-// A build of these very sources already in dist/ (npm install, then npm pack) is not made again.
+// A build of these very sources already in dist/ (npm install, then npm pack) is not made again;
+// a publish always builds from scratch: what goes to the registry is built from the sources there and then.
 if (!firstStepOfGitDependency) {
-  process.argv.push('--if-changed');
+  if (process.env.npm_command !== 'publish') process.argv.push('--if-changed');
   await import('./build.mjs');
 }
