@@ -171,6 +171,21 @@ export type Mechanism =
    * workload can run what it wrote there.
    */
   | { readonly kind: 'exec-writable' }
+  /**
+   * A host-trusted path near a write grant of the principal that no write
+   * grant of it reaches on this platform (TrustedAccess.notes): there is
+   * nothing to carve out there.
+   */
+  | { readonly kind: 'host-trusted-unreached' }
+  /**
+   * Other grants of the principal on the path (the same path, or a tree
+   * above it) give the cell rights this grant does not ask for: each
+   * platform's cell is the union of the grants (GrantAccess.combined). The
+   * contributing grants, in the config's order.
+   */
+  | { readonly kind: 'combined'; readonly grants: readonly Grant[] }
+  /** An implicit grant spelled for other platforms (a TYBA temp directory: /tmp, $TMPDIR, %TEMP%): it is no grant here. */
+  | { readonly kind: 'implicit-other-platform' }
   /** Linux: an entry the mount plan (model/linux-plan.ts) gives no mount of its own, or covers with a caveat: `why`. */
   | { readonly kind: 'linux-no-mount'; readonly why: LinuxNoMount };
 
@@ -287,6 +302,9 @@ const EVERY_FACT_KIND = {
   'rewrite-in-place': true,
   'credential-readable': true,
   'linux-no-mount': true,
+  'host-trusted-unreached': true,
+  combined: true,
+  'implicit-other-platform': true,
   ungranted: true,
   'srt-ungranted': true,
 } as const satisfies Record<FactKind, true>;

@@ -20,6 +20,7 @@ import { missingNeeds, startsWith, type LinuxSandbox, type MissingNeed } from '.
 import { appliesOn, PathIndex } from './path-index.js';
 import type { AbstractSockets, DenyOpenTo, Mechanism, OtherLabel, Ungranted } from './facts.js';
 import { runtimePrincipalAccess } from './srt.js';
+import { withCombined } from './combined.js';
 
 export interface GrantAccess {
   readonly grant: Grant;
@@ -31,6 +32,12 @@ export interface GrantAccess {
   readonly notes: Readonly<Partial<Record<Platform, Mechanism>>>;
   /** What a platform does beside the cell, to be said whether or not the cell differs from the request. */
   readonly disclosures: Readonly<Partial<Record<Platform, readonly Mechanism[]>>>;
+  /**
+   * Per platform, where the cell holds content rights this grant does not
+   * ask for: the other grants of the principal on its path that give them
+   * (a `combined` fact, model/combined.ts). Absent where there are none.
+   */
+  readonly combined?: Readonly<Partial<Record<Platform, Mechanism>>>;
   /** Whether the grant applies on each platform (implicit grants have their own spelling per platform). */
   readonly applies: Readonly<Record<Platform, boolean>>;
   /** For a write grant: the read grant that covers its whole scope (Linux's requirement). */
@@ -73,7 +80,11 @@ export interface TrustedAccess {
    * inside it names it: writable, as that grant asks).
    */
   readonly state: Readonly<Partial<Record<Platform, 'read-only' | 'creatable' | 'lifted'>>>;
-  /** The `host-trusted` fact of each platform with a read-only or creatable state. */
+  /**
+   * The `host-trusted` fact of each platform with a read-only or creatable
+   * state; `host-trusted-unreached` where no write grant of the principal
+   * reaches the path (nothing to carve out); none where it is lifted.
+   */
   readonly notes: Readonly<Partial<Record<Platform, Mechanism>>>;
   /** Its pinned ancestors, per platform (`ancestors-pinned`). */
   readonly disclosures: Readonly<Partial<Record<Platform, readonly Mechanism[]>>>;
@@ -348,6 +359,8 @@ function grantAccess(
   let readCover: Grant | undefined;
   let pinnedAncestors: Partial<Record<Platform, readonly string[]>> | undefined;
   for (const platform of PLATFORMS) {
+    // Another platform's spelling of an implicit grant (/tmp, $TMPDIR, %TEMP%): no grant here, and the model says so.
+    if (g.implicit && !applies[platform]) (notes ??= {})[platform] = implicitOtherPlatform;
     if (!g.path || !applies[platform]) continue;
     let cell: Cell;
     if (g.access === 'metadata' && p.kind !== 'agent') cell = metadataInTool;
@@ -559,6 +572,9 @@ const ipPeersOnly = fixed('ip-peers-only');
 const contentNotMetadata = fixed('content-not-metadata');
 const denyCoversGrant = fixed('deny-covers-grant');
 const futurePathRefused = fixed('future-path-refused');
+/** An implicit grant spelled for other platforms (GrantAccess.notes where it does not apply; srt.ts says it of its own). */
+const implicitOtherPlatform = fixed('implicit-other-platform');
+const hostTrustedUnreached = fixed('host-trusted-unreached');
 const rewritesInPlace = Object.fromEntries(
   PLATFORMS.map((platform) => [platform, Object.freeze({ kind: 'rewrite-in-place', platform })]),
 ) as Readonly<Record<Platform, Mechanism>>;
@@ -813,7 +829,10 @@ function principalAccess(
   closed: AccessModel['secrets'],
 ): PrincipalAccess {
   // sandbox-runtime and Claude Code settings: what sandbox-runtime does (model/srt.ts).
-  if (ir.runtime) return runtimePrincipalAccess(ir, p);
+  if (ir.runtime) {
+    const pa = runtimePrincipalAccess(ir, p);
+    return { ...pa, grants: withCombined(pa.grants) };
+  }
   const tyba = ir.dialect === 'tyba';
   // An entry the Windows plan leaves out grants, and denies, nothing there.
   const unspelled = new Map<Grant, Mechanism>();
@@ -856,8 +875,11 @@ function principalAccess(
     at: (path) => at(path, 'linux'),
     executableOnceRead: (path) => !linuxExec.confined || linuxExec.loaders.has(path),
   };
-  const grants = withPlatformDisclosures(
-    p.grants.map((g) => grantAccess(p, g, ix, at, tyba, sockets, linuxExec.confined, unspelled.get(g), sandbox, shutBy)),
+  // Each cell is the union of the grants that reach its path: which of them add up to it.
+  const grants = withCombined(
+    withPlatformDisclosures(
+      p.grants.map((g) => grantAccess(p, g, ix, at, tyba, sockets, linuxExec.confined, unspelled.get(g), sandbox, shutBy)),
+    ),
   );
   return {
     principal: p,
@@ -960,7 +982,11 @@ function trustedAccess(
     let under: Grant | undefined;
     let parents: string[] | undefined;
     for (const platform of PLATFORMS) {
-      if (!writable(plainAt(t.path, platform))) continue;
+      // No write grant of the principal reaches it here: nothing to carve out, and the model says so.
+      if (!writable(plainAt(t.path, platform))) {
+        notes[platform] = hostTrustedUnreached;
+        continue;
+      }
       const s = ix.summary(t.path, platform);
       if (s.writeTree && isStrictlyUnder(t.path, s.writeTree.path!) && !under) under = s.writeTree;
       if (writable(at(t.path, platform))) {

@@ -228,6 +228,7 @@ const placeholderMechanism = fixed('srt-deny-placeholder');
 const unavailableMechanism = fixed('srt-sandbox-unavailable');
 const offMechanism = fixed('srt-sandbox-off');
 const patternMechanism = fixed('srt-pattern');
+const implicitOtherPlatform = fixed('implicit-other-platform');
 /** What sandbox-runtime gives where no grant names the path, one fact per regime. */
 const srtUngranted = <R extends Extract<Ungranted, { kind: 'srt-ungranted' }>['regime']>(regime: R): Ungranted =>
   Object.freeze({ kind: 'srt-ungranted', regime });
@@ -318,6 +319,8 @@ export function runtimePrincipalAccess(ir: PolicyIR, p: Principal): PrincipalAcc
     const on = (platform: Platform): boolean =>
       !g.implicit || g.implicit.platforms.includes(platform) || (platform === 'windows' && unsandboxedWindows);
     const applies = windowsWhy && !unsandboxedWindows ? { ...everywhere, windows: false } : g.implicit ? byPlatform(on) : everywhere;
+    // srt's own additions on the platforms whose sandbox does not make them: no grant there (whatever else holds there).
+    if (g.implicit) for (const platform of PLATFORMS) if (!applies[platform]) notes[platform] = implicitOtherPlatform;
     if (windowsWhy && !unsandboxedWindows)
       notes.windows = {
         kind: 'no-windows-spelling',

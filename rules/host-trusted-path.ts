@@ -100,6 +100,7 @@ export const hostTrustedPath = defineRule({
   },
   explains: {
     'host-trusted': (f) => (f.state === 'read-only' ? readOnlyText(f) : creatableText(f)),
+    'host-trusted-unreached': () => 'no write grant of this principal reaches it on this platform',
   },
   check(ctx) {
     const { ir } = ctx;

@@ -24,6 +24,8 @@ export const privateTemp = defineRule({
   explains: {
     'private-tmpfs': () =>
       "a private tmpfs for this sandbox, empty at start and discarded at exit: never the host's /tmp, whose tmux, ssh-agent and X11 sockets would be reachable",
+    // The temp directory's other spellings ($TMPDIR on macOS, %TEMP% on Windows), and sandbox-runtime's own additions off its platforms.
+    'implicit-other-platform': () => 'an implicit grant of another platform (each platform has its own spelling)',
   },
   anyGrant(g, ga, _pa, ctx) {
     if (ga.notes.linux?.kind === 'private-tmpfs') ctx.report('private', { span: g.span }, { path: g.path! });

@@ -4,6 +4,9 @@ import { isUnder } from '../compiler/paths/index.js';
 import { defineRule } from './engine/engine.js';
 import { authored, relatedGrants, shown, who } from './util.js';
 
+/** A grant as a footnote names it: its list and value, and its line (an implicit one, its path). */
+const named = (g: Grant): string => (g.implicit ? `\`${g.written}\` (implicit)` : `\`${g.list} ${g.written}\` (line ${g.span.start.line})`);
+
 const writes = (g: Grant): boolean => g.access === 'write' || g.access === 'read-write';
 /** Whether grant `a`'s scope and `b`'s meet at `a`'s path: `a` is on or under `b`. */
 const within = (a: Grant, b: Grant): boolean =>
@@ -38,6 +41,8 @@ export const writeExecOverlap = defineRule({
   },
   explains: {
     'exec-writable': () => 'writable and executable: the workload can run what it writes here, or replace the program it runs',
+    // The rights of grants over one path add up (an exec grant's and a write grant's among them): which grants, at the cell.
+    combined: (f) => `combined with ${f.grants.slice(0, 3).map(named).join(', ')}: the grants on this path add up`,
   },
   grant(g, ga, pa, ctx) {
     const p = pa.principal;

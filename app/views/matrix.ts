@@ -1,9 +1,8 @@
 import type { Diagnostic, Platform, Verdict } from '../../compiler/diagnostic.js';
 import { PLATFORMS } from '../../compiler/diagnostic.js';
 import type { Grant, PolicyIR } from '../../compiler/ir/types.js';
-import { isUnder } from '../../compiler/paths/index.js';
 import { legend, type Cell } from '../../model/cell.js';
-import type { AccessModel, GrantAccess, PrincipalAccess, TrustedAccess } from '../../model/model.js';
+import type { AccessModel, PrincipalAccess, TrustedAccess } from '../../model/model.js';
 import { explanation } from '../../rules/index.js';
 
 /** One cell of the explain matrix: the legend, and why it differs from the request. */
@@ -11,11 +10,9 @@ export interface MatrixCell {
   /** `rw`, `r`, `rx`, `rwx`, `w`, `names`, `meta`, `x`, `empty`, `—`, `refused`, `n/a`. */
   readonly legend: string;
   /**
-   * The platform's facts are the model's, worded by the rule that explains
-   * each (`ruleId` empty where lint does not report that rule here:
-   * citingEmitted). The view's own words, also without a rule, say only how
-   * the config's grants meet (`combined with …`), that a grant is another
-   * platform's spelling, or that no write grant reaches a host-trusted path.
+   * The model's facts, worded by the rule that explains each (`ruleId`
+   * empty where lint does not report that rule here: citingEmitted), or a
+   * diagnostic lint reports at the grant. The view has no words of its own.
    */
   readonly note?: { readonly ruleId: string; readonly text: string };
   /** What the platform does beside the cell, whether or not it differs from the request (a deny's pinned ancestors). */
@@ -72,39 +69,6 @@ function requestedLegend(g: Grant): string {
 
 type Note = { readonly ruleId: string; readonly text: string };
 
-/** The content letters of a legend (`rwx`, `rw`, `x`…), none for `names`, `meta`, `—`. */
-function letters(legend: string): string[] {
-  return /^[rwx]+$/.test(legend) ? [...legend] : [];
-}
-
-/**
- * Why a cell holds more than its grant asked for when no platform
- * mechanism says so: another grant of the same principal covers the path
- * (`read ~/project` under `write ~/project`, a `read_file` and a
- * `write_file` of one file) and the platform gives the path both.
- */
-function overlapNote(g: Grant, shown: string, requested: string, others: readonly GrantAccess[], platform: Platform): Note | undefined {
-  const extra = letters(shown).filter((l) => !letters(requested).includes(l));
-  if (!extra.length || !g.path) return undefined;
-  const from = others
-    .filter(
-      (ga) =>
-        // Only grants the platform has: the model says which (the Windows plan leaves out what has no Windows spelling).
-        ga.applies[platform] &&
-        ga.grant !== g &&
-        !!ga.grant.path &&
-        ga.grant.access !== 'deny' &&
-        (ga.grant.path === g.path || (ga.grant.scope === 'tree' && isUnder(g.path!, ga.grant.path))) &&
-        letters(requestedLegend(ga.grant)).some((l) => extra.includes(l)),
-    )
-    .map((ga) => ga.grant);
-  if (!from.length) return undefined;
-  const named = from
-    .slice(0, 3)
-    .map((o) => (o.implicit ? `\`${o.written}\` (implicit)` : `\`${o.list} ${o.written}\` (line ${o.span.start.line})`));
-  return { ruleId: '', text: `combined with ${named.join(', ')}: the grants on this path add up` };
-}
-
 /** The path as a reviewer reads it: `~/…` under the home. */
 function display(path: string, home: string): string {
   return path === home ? '~' : path.startsWith(home + '/') ? '~' + path.slice(home.length) : path;
@@ -131,9 +95,7 @@ function hostTrustedRows(pa: PrincipalAccess, home: string): Map<Grant, MatrixRo
       const disclosures = (ta.disclosures[p] ?? []).map(explanation);
       cells[p] = {
         legend: legend(ta.effective[p]),
-        ...(fact
-          ? { note: explanation(fact) }
-          : { note: { ruleId: '', text: 'no write grant of this principal reaches it on this platform' } }),
+        ...(fact ? { note: explanation(fact) } : {}),
         ...(disclosures.length ? { disclosures } : {}),
       };
     }
@@ -210,11 +172,10 @@ export function explainMatrix(
       const requested = requestedLegend(g);
       const cells = {} as Record<Platform, MatrixCell>;
       for (const p of PLATFORMS) {
+        // Another platform's spelling of an implicit grant (the model's `implicit-other-platform`).
         if (!ga.applies[p] && g.implicit) {
-          cells[p] = {
-            legend: 'n/a',
-            note: { ruleId: '', text: 'an implicit grant of another platform (each platform has its own spelling)' },
-          };
+          const why = ga.notes[p];
+          cells[p] = { legend: 'n/a', ...(why ? { note: explanation(why) } : {}) };
           continue;
         }
         const pathError = g.implicit ? undefined : errorsAt.get(g.span.start.offset)?.find((d) => d.platforms.includes(p));
@@ -231,8 +192,10 @@ export function explainMatrix(
         }
         const shown = legend(cell);
         const fact = cell.kind === 'refused' ? cell.because : ga.notes[p];
-        const mechanism = fact ? explanation(fact) : undefined;
-        const overlap = overlapNote(g, shown, requested, pa.grants, p);
+        const mechanism: Note | undefined = fact ? explanation(fact) : undefined;
+        // The other grants that add up to the cell (the model's `combined`).
+        const combined = ga.combined?.[p];
+        const overlap: Note | undefined = combined ? explanation(combined) : undefined;
         // sandbox-runtime's denies take one right away (reads stay open under a write deny): they differ when the right is there.
         const differs =
           requested === 'no r'
