@@ -1,11 +1,22 @@
 import type { Verdict } from '../../compiler/diagnostic.js';
 import type { Grant, ListName, PrincipalKind } from '../../compiler/ir/types.js';
-import { who } from '../../compiler/ir/names.js';
 import { isStrictlyUnder, type HostTrustedPath } from '../../compiler/paths/index.js';
 import { version } from '../../compiler/version.js';
-import type { ClosedSecret, GrantAccess, PrincipalAccess } from '../../model/index.js';
+import type { GrantAccess, PrincipalAccess } from '../../model/index.js';
 import { explanation, type RuleId } from '../../rules/index.js';
 import { headerLines, sha256Hex, TargetError, type CompileInput } from '../target.js';
+import {
+  HOST_TRUSTED_NOTE,
+  implicitTexts,
+  planNotes,
+  RESTRICTING_SIDS_TEXT,
+  reasonText,
+  stepText,
+  type DenyOf,
+  type Grantor,
+  type PlanReason,
+  type StepReason,
+} from './messages.js';
 import { toWindows, type WindowsPath } from './paths.js';
 
 /** The rules the plan points reviewers to where no model fact does: a path with no Windows spelling, the workspace. */
@@ -115,9 +126,11 @@ export interface AclPlan {
   readonly notes: readonly string[];
 }
 
-type Draft = Omit<PlanStep, 'id' | 'undo'>;
-
-const secretReason = "TYBA's secret list (its platforms page): labelled deny-read on Windows whatever the config says";
+/** A step before its id, with why it exists as a typed reason (worded by messages.ts when the plan is assembled). */
+type Draft = Omit<PlanStep, 'id' | 'undo' | 'why'> & { readonly because: StepReason };
+/** A left-out or no-effect entry, with its typed reason. */
+type LeftOutDraft = Omit<LeftOut, 'reason'> & { readonly because: PlanReason };
+type NoEffectDraft = Omit<NoEffect, 'reason'> & { readonly because: PlanReason };
 
 function origin(principal: string, g: Grant): Origin {
   return {
@@ -136,8 +149,8 @@ function lowerPrincipal(
   home: string,
   writes: Draft[],
   denies: Draft[],
-  leftOut: LeftOut[],
-  noEffect: NoEffect[],
+  leftOut: LeftOutDraft[],
+  noEffect: NoEffectDraft[],
 ): void {
   const p = pa.principal;
   for (const ga of pa.grants) {
@@ -153,21 +166,25 @@ function lowerPrincipal(
     if (g.access !== 'write' && g.access !== 'read-write' && g.access !== 'deny') {
       // A read-like entry has no effect beyond the open reads, spelled on Windows or not.
       const why = note && note.kind !== 'no-windows-spelling' ? note : { kind: 'reads-open' as const };
-      noEffect.push({ ...o, path: winPath, reason: noEffectReason(ga), ruleId: explanation(why).ruleId });
+      noEffect.push({ ...o, path: winPath, because: noEffectReason(ga), ruleId: explanation(why).ruleId });
       continue;
     }
     if (!g.path || !mapped) {
-      leftOut.push({ ...o, posixPath: null, reason: `cannot be read as a path: ${g.expandProblem ?? 'no path'}`, ruleId: null });
+      leftOut.push({ ...o, posixPath: null, because: { kind: 'not-a-path', problem: g.expandProblem }, ruleId: null });
       continue;
     }
     if (!mapped.ok) {
       // no-windows-path judges authored entries only: nothing reports an implicit one.
-      leftOut.push({ ...o, posixPath, reason: mapped.reason, ruleId: g.implicit ? null : NO_WINDOWS_PATH });
+      leftOut.push({
+        ...o,
+        posixPath,
+        because: { kind: 'no-windows-path', unmapped: mapped.why },
+        ruleId: g.implicit ? null : NO_WINDOWS_PATH,
+      });
       continue;
     }
     if (cell.kind === 'refused') {
-      const refusal = explanation(cell.because);
-      noEffect.push({ ...o, path: winPath, reason: `refused on Windows (${refusal.text})`, ruleId: refusal.ruleId });
+      noEffect.push({ ...o, path: winPath, because: { kind: 'refused', because: cell.because }, ruleId: explanation(cell.because).ruleId });
       continue;
     }
     if (g.access === 'deny') {
@@ -176,13 +193,18 @@ function lowerPrincipal(
         leftOut.push({
           ...o,
           posixPath,
-          reason: 'does not exist: nothing to label, and a file created there later is readable',
+          because: { kind: 'nothing-to-label' },
           ruleId: explanation(note).ruleId,
         });
         continue;
       }
       denies.push(
-        denyStep(o, posixPath, mapped.path, g.implicit ? `${g.implicit.reason}: labelled deny-read` : `the config denies it to ${who(p)}`),
+        denyStep(
+          o,
+          posixPath,
+          mapped.path,
+          g.implicit ? { kind: 'implicit', implicit: g.implicit.reason } : { kind: 'config', principal: p },
+        ),
       );
       continue;
     }
@@ -190,16 +212,16 @@ function lowerPrincipal(
       noEffect.push({
         ...o,
         path: winPath,
-        reason:
+        because:
           note?.kind === 'label-of-another-principal'
-            ? `${explanation(note).text}: the label also keeps ${who(p)}'s Low token from writing it`
-            : 'a deny-read label covers this path (a deny entry or a listed secret): the label also keeps the Low token from writing it',
+            ? { kind: 'label-of-another-principal', note, principal: p }
+            : { kind: 'under-deny-label' },
         ruleId: note ? explanation(note).ruleId : null,
       });
       continue;
     }
     const scope = g.scope;
-    const what = g.implicit ? g.implicit.reason : `\`${g.list}\` grant of ${who(p)}`;
+    const by: Grantor = g.implicit ? { kind: 'implicit', implicit: g.implicit.reason } : { kind: 'config', list: g.list, principal: p };
     writes.push({
       ...o,
       posixPath,
@@ -208,10 +230,7 @@ function lowerPrincipal(
       sddl: allowAce(sid, scope),
       recursive: false,
       perFile: false,
-      why:
-        scope === 'tree'
-          ? `${what}: an inheritable allow ACE for ${who(p)}'s session SID, so that its write-restricted token may create, change and delete files in this tree`
-          : `${what}: an allow ACE (no inheritance, no DELETE) for ${who(p)}'s session SID, so that its write-restricted token may rewrite this one file in place; a save through a temporary file and a rename fails, as on macOS and Linux`,
+      because: { kind: scope === 'tree' ? 'grant-write-tree' : 'grant-write-file', by, principal: p },
     });
     writes.push({
       ...o,
@@ -221,7 +240,7 @@ function lowerPrincipal(
       sddl: scope === 'tree' ? lowLabelTree : lowLabelFile,
       recursive: false,
       perFile: false,
-      why: `${what}: a Low mandatory label, since a Low token may not write above its own level (no-write-up); any other low-integrity process can then write here too where the DACL lets it (low-label-exposure)`,
+      because: { kind: 'label-low', by },
     });
   }
   if (p.workspace) {
@@ -233,31 +252,27 @@ function lowerPrincipal(
       source: 'workspace',
       written: w.written,
       path: mapped?.ok ? mapped.path.spelled : null,
-      reason:
-        'the initial directory: grants no content; on Windows it is readable like everything else and writable only where a write grant covers it',
+      because: { kind: 'workspace' },
       ruleId: WORKSPACE_NO_CONTENT,
     });
   }
 }
 
-function noEffectReason(ga: GrantAccess): string {
+/** Why a read-like grant has no effect on Windows. */
+function noEffectReason(ga: GrantAccess): PlanReason {
   const g = ga.grant;
-  if (g.list === 'read_allow')
-    return ga.effective.windows.kind === 'denied'
-      ? 'read_allow is inert on Windows: accepted and discarded; this path stays labelled deny-read (a listed secret or a deny), as on macOS where denials beat permissions'
-      : 'read_allow is inert on Windows: accepted and discarded, since reads are already open';
-  if (ga.effective.windows.kind === 'refused') return `refused on Windows (${explanation(ga.effective.windows.because).text})`;
+  const cell = ga.effective.windows;
+  if (g.list === 'read_allow') return { kind: 'read-allow-inert', stillDenied: cell.kind === 'denied' };
+  if (cell.kind === 'refused') return { kind: 'refused', because: cell.because };
   switch (g.access) {
     case 'exec':
-      return 'execution is not restricted by the restricted token: nothing to grant';
+      return { kind: 'exec-unrestricted' };
     case 'list':
-      return 'reads are open on Windows: names (and contents) are already visible, nothing to grant';
+      return { kind: 'list-open' };
     case 'metadata':
-      return 'reads are open on Windows: properties (and contents) are already visible, nothing to grant';
+      return { kind: 'metadata-open' };
     default:
-      return ga.effective.windows.kind === 'denied'
-        ? 'a deny-read label covers this path: the read is not granted, and reads elsewhere are already open'
-        : 'reads are open on Windows: everything it grants is already readable, nothing to grant';
+      return { kind: cell.kind === 'denied' ? 'read-under-deny-label' : 'reads-open' };
   }
 }
 
@@ -271,16 +286,22 @@ const depthOf = (p: string | null): number => (p === null ? 0 : p.split('/').len
  * read-only ones. Returns the writes outside every labelled path, and the
  * labels with the writes inside them, shallowest first.
  */
-function hostTrustedSteps(input: CompileInput, writes: readonly Draft[], leftOut: LeftOut[]): { before: Draft[]; trusted: Draft[] } {
+function hostTrustedSteps(input: CompileInput, writes: readonly Draft[], leftOut: LeftOutDraft[]): { before: Draft[]; trusted: Draft[] } {
   const { carved, lifted } = input.access.windowsLabels;
   const labelled: HostTrustedPath[] = carved.filter((t) => !lifted.includes(t.path));
   const inside = (p: string | null): boolean => p !== null && labelled.some((t) => isStrictlyUnder(p, t.path));
   const drafts: Draft[] = [];
   for (const t of labelled) {
     const mapped = toWindows(t.path, input.ir.home);
-    const o: Origin = { principal: '*', configLine: null, implicit: `host-trusted: ${t.label}`, source: 'host-trusted', written: t.path };
+    const o: Origin = {
+      principal: '*',
+      configLine: null,
+      implicit: implicitTexts.hostTrusted(t.label),
+      source: 'host-trusted',
+      written: t.path,
+    };
     if (!mapped.ok) {
-      leftOut.push({ ...o, posixPath: t.path, reason: mapped.reason, ruleId: NO_WINDOWS_PATH });
+      leftOut.push({ ...o, posixPath: t.path, because: { kind: 'no-windows-path', unmapped: mapped.why }, ruleId: NO_WINDOWS_PATH });
       continue;
     }
     drafts.push({
@@ -292,7 +313,7 @@ function hostTrustedSteps(input: CompileInput, writes: readonly Draft[], leftOut
       fileSddl: readOnlyFile,
       recursive: true,
       perFile: true,
-      why: `a host-trusted path inside a write tree (${t.label}; host-trusted-path): a Medium no-write-up label on the object and, file by file, on everything below it, so that a Low token may read it but neither write, rename nor remove it; the label is the file's, so it holds for every principal`,
+      because: { kind: 'host-trusted-read-only', label: t.label },
     });
   }
   for (const w of writes) {
@@ -304,7 +325,7 @@ function hostTrustedSteps(input: CompileInput, writes: readonly Draft[], leftOut
             fileSddl: lowLabelFile,
             recursive: true,
             perFile: true,
-            why: `${w.why}; inside a host-trusted path, set file by file over its read-only labels (the grant names it: host-trusted-path)`,
+            because: { kind: 'inside-host-trusted', step: w.because },
           }
         : w,
     );
@@ -317,7 +338,7 @@ function hostTrustedSteps(input: CompileInput, writes: readonly Draft[], leftOut
   return { before: writes.filter((w) => !inside(w.posixPath)), trusted };
 }
 
-function denyStep(o: Origin, posixPath: string | null, path: WindowsPath, what: string): Draft {
+function denyStep(o: Origin, posixPath: string | null, path: WindowsPath, of: DenyOf): Draft {
   return {
     ...o,
     posixPath,
@@ -327,7 +348,7 @@ function denyStep(o: Origin, posixPath: string | null, path: WindowsPath, what: 
     fileSddl: denyReadFile,
     recursive: true,
     perFile: true,
-    why: `${what}: a Medium no-read-up label on the object and, file by file, on everything below it, so that a Low token can neither read, write nor run it; files created later are covered only through inheritance (OICI)`,
+    because: { kind: 'deny-read', of },
   };
 }
 
@@ -341,8 +362,8 @@ export function buildPlan(input: CompileInput): AclPlan {
   const home = ir.home;
   const writes: Draft[] = [];
   const denies: Draft[] = [];
-  const leftOut: LeftOut[] = [];
-  const noEffect: NoEffect[] = [];
+  const leftOut: LeftOutDraft[] = [];
+  const noEffect: NoEffectDraft[] = [];
   const principals: PlanPrincipal[] = input.access.principals.map((pa, i) => ({
     id: pa.principal.id,
     kind: pa.principal.kind,
@@ -360,20 +381,26 @@ export function buildPlan(input: CompileInput): AclPlan {
         const o: Origin = {
           principal: '*',
           configLine: null,
-          implicit: `where ${w.tool} keeps ${w.of} on Windows (${w.source})`,
+          implicit: implicitTexts.secretSpelling(w),
           source: 'secret',
           written: w.windows,
         };
         const root = /^%[A-Z]+%/.exec(w.windows)![0];
         denies.push(
-          denyStep(o, c.path, { root, rest: w.windows.slice(root.length), spelled: w.windows }, `where ${w.tool} keeps ${w.of} on Windows`),
+          denyStep(o, c.path, { root, rest: w.windows.slice(root.length), spelled: w.windows }, { kind: 'secret-spelling', spelling: w }),
         );
         continue;
       }
       const mapped = toWindows(c.path, home);
-      const o: Origin = { principal: '*', configLine: null, implicit: secretReason, source: 'secret', written: c.listed ?? c.path };
-      if (mapped.ok) denies.push(denyStep(o, c.path, mapped.path, "a secret location on TYBA's list (its platforms page)"));
-      else leftOut.push({ ...o, posixPath: c.path, reason: mapped.reason, ruleId: NO_WINDOWS_PATH });
+      const o: Origin = {
+        principal: '*',
+        configLine: null,
+        implicit: implicitTexts.listedSecret,
+        source: 'secret',
+        written: c.listed ?? c.path,
+      };
+      if (mapped.ok) denies.push(denyStep(o, c.path, mapped.path, { kind: 'listed-secret' }));
+      else leftOut.push({ ...o, posixPath: c.path, because: { kind: 'no-windows-path', unmapped: mapped.why }, ruleId: NO_WINDOWS_PATH });
     }
   }
   input.access.principals.forEach((pa, i) => lowerPrincipal(pa, principals[i]!.sessionSid, home, writes, denies, leftOut, noEffect));
@@ -399,7 +426,7 @@ export function buildPlan(input: CompileInput): AclPlan {
       ...(d.fileSddl !== undefined ? { fileSddl: d.fileSddl } : {}),
       recursive: d.recursive,
       perFile: d.perFile,
-      why: d.why,
+      why: stepText(d.because),
       undo: { action: 'restore-sddl', section: d.action === 'grant-write' ? 'dacl' : 'label', backup: `${id}.clixml` },
     };
   });
@@ -431,43 +458,33 @@ export function buildPlan(input: CompileInput): AclPlan {
     token: {
       ...tokenTemplate,
       sessionSid: sessionSidPattern,
-      restrictingSids:
-        "the principal's own session SID (principals[].sessionSid): a write-restricted token writes only where an ACE allows that SID",
+      restrictingSids: RESTRICTING_SIDS_TEXT,
     },
     principals,
     readModel: 'open',
     steps,
-    leftOut,
-    noEffect,
+    leftOut: leftOut.map((l) => ({
+      ...originOf(l),
+      posixPath: l.posixPath,
+      reason: reasonText(l.because),
+      ruleId: l.ruleId,
+    })),
+    noEffect: noEffect.map((n) => ({ ...originOf(n), path: n.path, reason: reasonText(n.because), ruleId: n.ruleId })),
     readable,
     notes: [
-      ...notes(ir.fs.knowsFacts, readable.length, input.access.secrets.windows),
+      ...planNotes(ir.fs.knowsFacts, readable.length, input.access.secrets.windows),
       ...(steps.some((st) => st.action === 'label-read-only') ? [HOST_TRUSTED_NOTE] : []),
     ],
   };
 }
 
-/** Said where the plan labels a host-trusted path: what the labels hold, and where Windows cannot. */
-const HOST_TRUSTED_NOTE =
-  'Host-trusted paths inside a write tree (.git, shell start-up files, PATH directories in the home, editor and agent task configs, the config itself: host-trusted-path) get a Medium no-write-up label, file by file, so that a Low token reads them but cannot write, rename or remove them. One that does not exist when apply.ps1 runs has nothing to label and can be created; a rename of a directory above one carries it along, labelled, and a new one can then be created under the old name: Windows has no way to pin the directories above it.';
-
-function notes(knowsFacts: boolean, readable: number, secrets: readonly ClosedSecret[]): string[] {
-  const listed = secrets.filter((c) => !c.spelling).length;
-  const spellings = secrets.flatMap((c) => (c.spelling ? [c.spelling.windows] : []));
-  return [
-    `Reads are open on Windows: the restricted token at Integrity Level Low confines writes, not reads. Only the ${listed} secret locations TYBA's platforms page lists (and the ${spellings.length} other places Windows tools keep them: ${spellings.join(', ')}), TYBA's data directory and the config's existing deny entries are labelled deny-read; every other file the user can read, the sandbox reads too: ${
-      readable
-        ? 'the credential files under `readable`, '
-        : knowsFacts
-          ? ''
-          : 'credential files wherever they exist (the filesystem view knows no paths), '
-    }the .env of any other project, any other repository, Documents, Desktop. If the agent must see nothing beyond the project, use macOS or Linux.`,
-    'Labels are properties of files, not of a principal: a deny-read label shuts the path to every principal (and every other Low-integrity process), not only to the one whose entry asked for it; a Low label on a write tree lets any low-integrity process write there where the DACL allows it.',
-    'Deny-read labels are applied file by file to what exists when apply.ps1 runs. Files created later inside a labelled directory are covered only through inheritance (OICI); a file moved in from elsewhere on the same volume keeps its own descriptor and is not covered. Links and junctions inside a labelled tree are skipped, not followed: their targets are not labelled.',
-    'Paths already writable by Everyone stay writable: the plan adds allow ACEs and labels, never deny ACEs.',
-    "Beyond files the plan has no step: a Low token still reads most of the user's registry (HKCU; it writes only HKCU\\Software\\AppDataLow), opens for reading the named pipes and other objects whose DACL admits the user (no-write-up stops writes only), and shares the user's desktop and clipboard (UIPI stops window messages to higher-integrity windows, not clipboard reads). Keep credentials out of the registry and the clipboard, or run the agent in its own Windows session.",
-    'A write_file grant is a rewrite in place (0x12019f: read and write, no DELETE): the file can be truncated, rewritten and appended, not deleted or renamed. Editors and tools that save through a temporary file and a rename (safe save, sed -i) fail on it, as they do on macOS and Linux, because the temporary file goes into the parent directory; grant `write` on the directory for them.',
-    "Known weaknesses reported by peers: case variants (`.GiT`, `.SSH`) and alternate data streams (`file:stream`) slip past name-based rules. This plan labels objects, not names: a file's alternate data streams share its descriptor, and deny labels are applied after every write step, so a write grant spelt in another case cannot reopen a labelled secret. But NTFS names are case-insensitive while boxwright compares paths as written, so explain and diff may show two spellings of one directory as different paths.",
-    'apply.ps1 saves the previous descriptor (DACL or label) of every object a step changes before changing it; undo.ps1 restores them in reverse step order, so overlapping steps unwind correctly. Changes made to those descriptors between apply and undo are overwritten. Recursive work over a huge tree (a large %TEMP%) is slow.',
-  ];
+/** An entry's origin fields alone, in the plan's key order. */
+function originOf(o: Origin): Origin {
+  return {
+    principal: o.principal,
+    configLine: o.configLine,
+    ...(o.implicit !== undefined ? { implicit: o.implicit } : {}),
+    source: o.source,
+    written: o.written,
+  };
 }
