@@ -69,7 +69,7 @@ describe('encodeLaunchFile / decodeLaunchFile', () => {
   });
 
   it('envAllowlist() is app/platforms/env-allowlist.json', () => {
-    const json = JSON.parse(readFileSync(join(repoRoot, 'targets', 'runner', 'env-allowlist.json'), 'utf8')) as {
+    const json = JSON.parse(readFileSync(join(repoRoot, 'app', 'platforms', 'env-allowlist.json'), 'utf8')) as {
       names: object;
       prefixes: object;
     };
