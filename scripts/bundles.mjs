@@ -10,7 +10,7 @@
 //                           hook's — neither reads nor deserialises the
 //                           three targets, the launcher and the runner
 //                           (~30% of the full bundle's bytes; bench/README.md)
-//   dist/cli/run-fast.cjs   `boxwright run` from the cache (app/cli/run-fast.ts)
+//   dist/cli/run-fast.cjs   `boxwright run` from the cache (app/platforms/linux/run-fast.ts)
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundledChevrotain, lazyAssert, lazyChildProcess, lazySegmenter, noGuessVersion } from './esbuild-plugins.mjs';
@@ -44,7 +44,7 @@ export async function buildBundles(root, outDir, { readable = false } = {}) {
   const esbuild = await import('esbuild');
   const bundle = (entry, out, extra) =>
     esbuild.build({
-      entryPoints: [join(root, 'dist', 'app', 'cli', entry)],
+      entryPoints: [join(root, 'dist', 'app', ...entry.split('/'))],
       outfile: join(outDir, out),
       bundle: true,
       format: 'cjs',
@@ -62,10 +62,10 @@ export async function buildBundles(root, outDir, { readable = false } = {}) {
     });
   const plugins = [bundledChevrotain, lazyAssert, lazySegmenter, noGuessVersion];
   const metafiles = {
-    'boxwright.cjs': (await bundle('entry.js', 'boxwright.cjs', { plugins })).metafile,
-    'lint.cjs': (await bundle('entry.js', 'lint.cjs', { plugins: [onlyLightCommands, lazyChildProcess, ...plugins] })).metafile,
+    'boxwright.cjs': (await bundle('cli/entry.js', 'boxwright.cjs', { plugins })).metafile,
+    'lint.cjs': (await bundle('cli/entry.js', 'lint.cjs', { plugins: [onlyLightCommands, lazyChildProcess, ...plugins] })).metafile,
     // Small enough that a run from the cache pays for no front end.
-    'run-fast.cjs': (await bundle('run-fast.js', 'run-fast.cjs', { legalComments: 'none' })).metafile,
+    'run-fast.cjs': (await bundle('platforms/linux/run-fast.js', 'run-fast.cjs', { legalComments: 'none' })).metafile,
   };
   for (const name of Object.keys(metafiles)) assertAscii(join(outDir, name));
   return metafiles;

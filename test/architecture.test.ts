@@ -7,9 +7,11 @@
  * A file may import its own folder and any folder before it, never one
  * after it. Inside targets/: a platform folder (targets/linux, macos,
  * windows) imports the targets/ root files and itself, never another
- * platform; targets/runner (the run-time side of every platform) may import
- * the platform folders; the root files import a platform only through its
- * entry, `targets/<os>/index.ts` (the registry's loaders). And no two files
+ * platform; the root files import a platform only through its
+ * entry, `targets/<os>/index.ts` (the registry's loaders). Inside
+ * app/platforms/ (each platform's run-time side) the same: a platform folder
+ * imports the app/platforms root files and itself, never another platform;
+ * nothing before app/ imports it (the stages). And no two files
  * of app/ import each other, directly or round a longer cycle.
  *
  * Every relative import counts: static, `import type` (a type cycle is a
@@ -234,10 +236,21 @@ function directionProblem(from: string, to: string): string | undefined {
       return /^targets\/[^/]+\/index\.ts$/.test(to)
         ? undefined
         : `targets/ root files reach a platform only through its index.ts (the registry), not ${to}`;
-    if (pa === 'runner' && PLATFORM_FOLDERS.has(pb)) return undefined;
     return `targets/${pa} must not import targets/${pb}${PLATFORM_FOLDERS.has(pa) && PLATFORM_FOLDERS.has(pb) ? ': no platform imports another' : ''}`;
   }
+  if (from.startsWith('app/platforms/') && to.startsWith('app/platforms/')) {
+    const pa = platformsPart(from);
+    const pb = platformsPart(to);
+    if (pa !== pb && pa !== 'root' && pb !== 'root')
+      return `app/platforms/${pa} must not import app/platforms/${pb}: no platform imports another`;
+  }
   return undefined;
+}
+
+/** `root`, or the first folder under app/platforms/. */
+function platformsPart(path: string): string {
+  const parts = path.split('/');
+  return parts.length > 3 ? parts[2]! : 'root';
 }
 
 export function directionViolations(sources: readonly Source[]): string[] {
@@ -335,6 +348,8 @@ describe('architecture: the folders are the pipeline, in import order (issue 12)
       { path: 'rules/x.ts', text: "export { y } from '../targets/target.js';\n" },
       { path: 'targets/macos/profile.ts', text: "const lower = await import('../linux/lower.js');\n" },
       { path: 'targets/registry.ts', text: "import { lowerView } from './linux/lower.js';\n" },
+      { path: 'app/platforms/macos/runner.ts', text: "import { vet } from '../linux/sandbox/vet.js';\n" },
+      { path: 'targets/linux/index.ts', text: "import type { Runner } from '../../app/platforms/index.js';\n" },
       {
         path: 'compiler/paths/host.ts',
         text: "// import { buildIR } from '../ir/build.js';\nconst s = \"import x from '../ir/build.js'\";\n",
@@ -348,6 +363,8 @@ describe('architecture: the folders are the pipeline, in import order (issue 12)
       'rules/x.ts:1 imports ../targets/target.js: rules comes before targets in the pipeline: it must not import it',
       'targets/macos/profile.ts:1 imports ../linux/lower.js: targets/macos must not import targets/linux: no platform imports another',
       'targets/registry.ts:1 imports ./linux/lower.js: targets/ root files reach a platform only through its index.ts (the registry), not targets/linux/lower.ts',
+      'app/platforms/macos/runner.ts:1 imports ../linux/sandbox/vet.js: app/platforms/macos must not import app/platforms/linux: no platform imports another',
+      'targets/linux/index.ts:1 imports ../../app/platforms/index.js: targets comes before app in the pipeline: it must not import it',
     ]);
     assert.deepEqual(appCycles(fixture), [['app/cli/diff.ts', 'app/format/diff.ts']]);
   });

@@ -71,9 +71,9 @@ const REGISTRY_LINES: readonly Line[] = [
     line: "  stub: async () => (await import('./stub/index.js')).stubTarget,",
   },
   {
-    file: 'app/cli/run.ts',
-    why: 'its runner (undefined: boxwright runs no command there)',
-    after: 'const runners: Readonly<Record<Platform, Runner | undefined>> = {',
+    file: 'app/platforms/index.ts',
+    why: 'its runner and doctor checks (undefined: boxwright runs no command there)',
+    after: 'export const platformRuntimes: Readonly<Record<Platform, PlatformRuntime | undefined>> = {',
     line: '  stub: undefined,',
   },
   {

@@ -9,7 +9,7 @@ import type { CheckedPolicy, CheckResult } from '../check.js';
 import { configReader, UsageError, type ConfigArgs } from './options.js';
 import { readInput } from '../input/read-input.js';
 import type { TrustedFile } from '../../compiler/ir/types.js';
-import { bwrapOrigin, locateBwrap, lookupHomes, type BwrapFound, type BwrapLookup } from '../sandbox/bwrap.js';
+import { bwrapOrigin, locateBwrap, lookupHomes, type BwrapFound, type BwrapLookup } from '../platforms/linux/sandbox/bwrap.js';
 import { canonical, roleWords, trustedFile } from '../trusted-files.js';
 
 export interface CompileArgs extends ConfigArgs {
@@ -152,7 +152,7 @@ async function writeLaunchers(
   if (config === '-') return note('the config came from standard input, and a launcher re-reads its config to refuse one that changed');
   if (outcome.check.verdicts.linux === 'refused')
     return note('linux refuses the config (--force writes the artifacts for review, never a way to run them)');
-  const { compileOptionArgs, copyLaunchers, launchFiles, launcherUnavailable } = await import('../sandbox/launchers.js');
+  const { compileOptionArgs, copyLaunchers, launchFiles, launcherUnavailable } = await import('../platforms/linux/sandbox/launchers.js');
   const why = launcherUnavailable();
   if (why) return note(why);
   if (!bwrap) return note('bubblewrap is resolved on the Linux machine that runs the sandbox: compile there');
@@ -206,7 +206,7 @@ async function launchRefusal(
   trusted: readonly TrustedFile[],
   bwrap: BwrapFound | undefined,
 ): Promise<string | undefined> {
-  const { vet, vetProgram } = await import('../sandbox/vet.js');
+  const { vet, vetProgram } = await import('../platforms/linux/sandbox/vet.js');
   if (typeof vetProgram() !== 'string') return undefined;
   const views = outcome.artifacts
     .filter((a) => a.name.endsWith('.bwrap.args'))

@@ -20,7 +20,7 @@ import { hostView } from '../../compiler/paths/index.js';
 import type { Dialect } from '../../compiler/schema/validate.js';
 import { hostArch, seccompProgram } from '../../targets/linux/index.js';
 import { launcherPath } from '../../targets/linux/launcher/index.js';
-import { sandboxEnv } from '../../targets/runner/env.js';
+import { sandboxEnv } from '../platforms/env.js';
 import type { CheckedPolicy, CheckResult } from '../check.js';
 import { formats, renderer } from '../format/registry.js';
 import { formatText } from '../format/text.js';
@@ -34,14 +34,14 @@ import { decide, type LearnDialect } from '../learn/policy.js';
 import { learnArgv, READY_FD, STATUS_FD } from '../learn/sandbox.js';
 import { runTraced, type TracedOutcome } from '../learn/session.js';
 import { workloadAccesses, type Access, type WorkloadTrace } from '../learn/trace.js';
-import { afterStatus } from '../sandbox/outcome.js';
-import { principalId, RunUsageError, passEnvList } from '../sandbox/run-request.js';
+import { afterStatus } from '../platforms/linux/sandbox/outcome.js';
+import { principalId, RunUsageError, passEnvList } from '../platforms/linux/sandbox/run-request.js';
 import { explainCheck } from './explain.js';
 import { configReader, homeFrom, UsageError, type ConfigArgs } from './options.js';
 import { readInput } from '../input/read-input.js';
 import { lookOnPath } from '../host-programs.js';
-import { bwrapOrigin, locateBwrap, lookupHomes } from '../sandbox/bwrap.js';
-import { vet, VetError, type VetFinding } from '../sandbox/vet.js';
+import { bwrapOrigin, locateBwrap, lookupHomes } from '../platforms/linux/sandbox/bwrap.js';
+import { vet, VetError, type VetFinding } from '../platforms/linux/sandbox/vet.js';
 
 export interface LearnArgs extends ConfigArgs {
   principal?: string;
@@ -371,7 +371,7 @@ async function checkRun(
   learned: WorkloadTrace,
   timeout: number | undefined,
 ): Promise<number> {
-  const { linuxReader, runLinux } = await import('./run-linux.js');
+  const { linuxReader, runLinux } = await import('../platforms/linux/runner.js');
   const { runRequest } = await import('./run-common.js');
   const runArgs = { ...args, config: out, fs: 'host', home, force: false, '--': command, 'pass-env': passEnv };
   delete (runArgs as { out?: string }).out;

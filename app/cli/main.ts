@@ -399,7 +399,7 @@ function firstWord(parser: Argv, options: readonly string[]): number | undefined
  * The command line read as the command will get it, or what to do instead:
  * a usage error's message (exit 2), or done (help or the version printed).
  * Exported so that a test can hold `boxwright run`'s fast path
- * (run-fast.ts `parseFast`) to exactly what this parse gives.
+ * (app/platforms/linux/run-fast.ts `parseFast`) to exactly what this parse gives.
  */
 export type CommandLine =
   | { readonly kind: 'command'; readonly name: string; readonly command: Command; readonly args: Record<string, unknown> }

@@ -8,7 +8,7 @@ import type { Dialect } from '../../compiler/schema/validate.js';
 import type { TrustedFile } from '../../compiler/ir/types.js';
 import { checkConfig, type CheckResult } from '../check.js';
 import { checkTrusted } from '../trusted-files.js';
-import { probeLandlockAbi } from '../sandbox/landlock-abi.js';
+import { probeLandlockAbi } from '../platforms/linux/sandbox/landlock-abi.js';
 
 /** A usage problem: exit 2 with the message, never a stack trace. */
 export class UsageError extends Error {}

@@ -8,14 +8,15 @@ import {
   PRINCIPAL_SPELLING,
   RunUsageError,
   type RunRequest,
-} from '../sandbox/run-request.js';
-import type { CompileArgs, CompileOutcome } from './compile.js';
-import { homeFrom, UsageError } from './options.js';
+} from '../platforms/linux/sandbox/run-request.js';
+import { compileConfig, type CompileArgs, type CompileOutcome } from './compile.js';
+import { homeFrom, UsageError, type ConfigReader } from './options.js';
 
 /**
- * What both of `boxwright run`'s platform paths share: its arguments, its
- * exit statuses and messages (run.ts runs macOS and Windows, run-linux.ts
- * Linux).
+ * What every platform's runner shares (app/platforms/<os>/runner.ts): the
+ * arguments of `boxwright run`, its exit statuses and messages, and the
+ * path from the config's bytes to a compiled sandbox (runCompiled; Linux
+ * takes its own, which records the check's facts for its cache).
  */
 export interface RunArgs extends CompileArgs {
   config?: string;
@@ -43,7 +44,7 @@ export const say = (msg: string): void => {
   process.stderr.write(`boxwright run: ${msg}\n`);
 };
 
-/** The run request of the full command line (yargs' arguments); the fast path builds the same shape (run-fast.ts). */
+/** The run request of the full command line (yargs' arguments); the fast path builds the same shape (app/platforms/linux/run-fast.ts). */
 export function runRequest(args: RunArgs): RunRequest {
   const command = (args['--'] ?? []).map(String);
   if (!args.config) throw new UsageError('name the config: boxwright run CONFIG -- CMD [ARGS...]');
@@ -133,4 +134,48 @@ export function withCommand(outcome: Extract<CompileOutcome, { ok: true }>, req:
   }
   if (req.verbose) say(`running ${req.principal}'s configured command (${where}): ${launch.argv.map((a) => JSON.stringify(a)).join(' ')}`);
   return { ...req, command: launch.argv };
+}
+
+/** The principal's compiled sandbox, its command and its environment, as a runner starts them. */
+export type RunCompiled = (
+  outcome: Extract<CompileOutcome, { ok: true }>,
+  id: string,
+  command: string[],
+  env: Record<string, string>,
+) => Promise<number>;
+
+/**
+ * A run on a platform without a cache (macOS, Windows): check and compile
+ * the config for `platform`, find the principal and its command, filter the
+ * environment, and hand them to the platform's `run`. Fail-closed: each
+ * refusal says why and returns NOT_RUN.
+ */
+export async function runCompiled(
+  args: RunArgs,
+  asked: RunRequest,
+  reader: ConfigReader,
+  bytes: Uint8Array,
+  platform: Platform,
+  run: RunCompiled,
+): Promise<number> {
+  const compileArgs: CompileArgs = { ...args, force: false };
+  let outcome: CompileOutcome;
+  try {
+    outcome = await compileConfig(reader.checkRead(bytes, asked.config), platform, compileArgs);
+  } catch (e) {
+    if (!(e instanceof UsageError) && !(e instanceof Error && e.name === 'TargetError')) throw e;
+    say(`${(e as Error).message}; the command did not run`);
+    return NOT_RUN;
+  }
+  if (!outcome.ok) return refused(outcome, platform, asked.config);
+  if (!hasPrincipal(outcome, asked.principal, asked.config)) return NOT_RUN;
+  const req = withCommand(outcome, asked);
+  if (!req) return NOT_RUN;
+  const { sandboxEnv } = await import('../platforms/env.js');
+  const env = sandboxEnv(process.env, req.passEnv);
+  if (req.verbose && env.withheld.length)
+    say(
+      `withholding ${env.withheld.length} environment variable${env.withheld.length > 1 ? 's' : ''}: ${env.withheld.join(', ')} (--pass-env NAME lets one through)`,
+    );
+  return run(outcome, req.principal, [...req.command], env.env);
 }

@@ -16,4 +16,3 @@ export const macosTarget: Target = {
 
 export { sbplString, UnrepresentableError } from './sbpl.js';
 export { DEFAULT_GATEWAY_PORT, FILE_SECTIONS, BANNER } from './profile.js';
-export { sandboxExecArgv } from './runner.js';

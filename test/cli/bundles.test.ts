@@ -72,14 +72,14 @@ describe("the CLI's bundles", () => {
       assert.ok(!lint.includes(`dist/app/cli/${c}.js`), `lint.cjs has no ${c} command`);
     // What a lint needs of them: the host's Landlock ABI (landlock-unavailable), probed through the launcher's helper program.
     const probe = [
-      'dist/app/sandbox/landlock-abi.js',
-      'dist/app/sandbox/cache-dir.js',
+      'dist/app/platforms/linux/sandbox/landlock-abi.js',
+      'dist/app/platforms/linux/sandbox/cache-dir.js',
       'dist/targets/linux/launcher/index.js',
       'dist/targets/linux/launcher/launch-file.js',
       'dist/targets/linux/arch.js',
     ];
     assert.deepEqual(
-      lint.filter((f) => /^dist\/(targets|app\/sandbox)\//.test(f) && !probe.includes(f)),
+      lint.filter((f) => /^dist\/(targets|app\/platforms)\//.test(f) && !probe.includes(f)),
       [],
     );
     // The full bundle does hold them: the test would see a broken plugin that drops everything.

@@ -1,6 +1,6 @@
 /**
  * `boxwright run` reads its command line twice over: the fast path
- * (app/cli/run-fast.ts `parseFast`, no yargs) and the full CLI (yargs with
+ * (app/platforms/linux/run-fast.ts `parseFast`, no yargs) and the full CLI (yargs with
  * run's option definitions in app/cli/main.ts, then `runRequest` of
  * app/cli/run-common.ts). The fast path may decline any spelling (the full
  * CLI then runs), but a request it does read must be exactly the one the
@@ -19,8 +19,8 @@ import fc from 'fast-check';
 import { parseCommandLine } from '../../app/cli/main.js';
 import { UsageError } from '../../app/cli/options.js';
 import { runRequest, type RunArgs } from '../../app/cli/run-common.js';
-import { parseFast } from '../../app/cli/run-fast.js';
-import type { RunRequest } from '../../app/sandbox/run-request.js';
+import { parseFast } from '../../app/platforms/linux/run-fast.js';
+import type { RunRequest } from '../../app/platforms/linux/sandbox/run-request.js';
 
 /** What the full CLI makes of `argv`: the request runCommand gets, or `usage: …` / `done`. */
 async function fullParse(argv: readonly string[]): Promise<RunRequest | string> {

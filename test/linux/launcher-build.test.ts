@@ -19,7 +19,7 @@ import {
   LaunchFileError,
   type LaunchFile,
 } from '../../targets/linux/launcher/index.js';
-import { envAllowlist } from '../../targets/runner/env.js';
+import { envAllowlist } from '../../app/platforms/env.js';
 import { repoRoot, requireOrSkip } from '../helpers.js';
 import { arch, program, sha256 } from './launcher-support.js';
 import { onPath } from './support.js';
@@ -68,8 +68,8 @@ describe('encodeLaunchFile / decodeLaunchFile', () => {
     );
   });
 
-  it('envAllowlist() is targets/runner/env-allowlist.json', () => {
-    const json = JSON.parse(readFileSync(join(repoRoot, 'targets', 'runner', 'env-allowlist.json'), 'utf8')) as {
+  it('envAllowlist() is app/platforms/env-allowlist.json', () => {
+    const json = JSON.parse(readFileSync(join(repoRoot, 'app', 'platforms', 'env-allowlist.json'), 'utf8')) as {
       names: object;
       prefixes: object;
     };

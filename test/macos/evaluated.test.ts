@@ -9,7 +9,7 @@ import { mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { sessionSetup } from '../../targets/runner/macos.js';
+import { sessionSetup } from '../../app/platforms/macos/sandbox-exec.js';
 import type { CompileOutcome } from '../../app/cli/compile.js';
 import { legend } from '../../model/cell.js';
 import { profileName } from '../../targets/macos/profile.js';

@@ -1,7 +1,7 @@
 /**
  * SHA-256 (FIPS 180-4) of a byte string, as lowercase hex.
  *
- * Why not node:crypto: `boxwright run`'s fast path (app/cli/run-fast.ts)
+ * Why not node:crypto: `boxwright run`'s fast path (app/platforms/linux/run-fast.ts)
  * hashes the config to find its cache entry, and loading node:crypto pulls
  * in ~20 internal modules (ciphers, keys, X.509…): ~2.5 ms of a run that
  * costs ~35 ms in all (bench/run-start.mjs). A config is a few hundred

@@ -16,9 +16,9 @@
  */
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { executable, lookOnPath } from '../host-programs.js';
+import { executable, lookOnPath } from '../../../host-programs.js';
 
-export { lookupHomes } from '../host-programs.js';
+export { lookupHomes } from '../../../host-programs.js';
 
 export type BwrapSource = 'option' | 'env' | 'path';
 

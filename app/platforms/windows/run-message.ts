@@ -1,5 +1,5 @@
-import type { AclPlan } from '../windows/plan.js';
-import { validateAclPlan } from '../windows/plan-validator.js';
+import type { AclPlan } from '../../../targets/windows/plan.js';
+import { validateAclPlan } from '../../../targets/windows/plan-validator.js';
 
 /** An acl-plan.json read back, checked against its schema: a plan that does not fit is an error, never half-printed. */
 export function parseAclPlan(text: string): AclPlan {

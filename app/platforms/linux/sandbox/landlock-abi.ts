@@ -9,8 +9,8 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launcherPath } from '../../targets/linux/launcher/index.js';
-import { hostArch } from '../../targets/linux/arch.js';
+import { launcherPath } from '../../../../targets/linux/launcher/index.js';
+import { hostArch } from '../../../../targets/linux/arch.js';
 import { cacheRoot, privateDir } from './cache-dir.js';
 
 export function probeLandlockAbi(): number | 'unknown' {

@@ -14,8 +14,8 @@
  *   component, the sticky bit of a shared directory)?
  */
 import { spawnSync } from 'node:child_process';
-import { hostArch } from '../../targets/linux/arch.js';
-import { launcherPath } from '../../targets/linux/launcher/index.js';
+import { hostArch } from '../../../../targets/linux/arch.js';
+import { launcherPath } from '../../../../targets/linux/launcher/index.js';
 
 export interface VetQuery {
   /** Each principal's `.bwrap.args`, as compiled. */

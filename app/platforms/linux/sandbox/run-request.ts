@@ -1,13 +1,13 @@
 /**
  * What `boxwright run` was asked, in one shape for both of its paths: the
- * full command line (yargs, app/cli/run.ts) and the fast path that starts
- * without it (app/cli/run-fast.ts). The cache key is computed here, once,
+ * full command line (yargs, app/cli/run-common.ts) and the fast path that starts
+ * without it (app/platforms/linux/run-fast.ts). The cache key is computed here, once,
  * from that shape: the two paths cannot disagree on what an entry is for.
  */
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { version } from '../../compiler/version.js';
-import { packageRoot } from '../../targets/linux/launcher/index.js';
+import { version } from '../../../../compiler/version.js';
+import { packageRoot } from '../../../../targets/linux/launcher/index.js';
 import type { CacheInputs } from './run-cache.js';
 
 export interface RunRequest {

@@ -12,7 +12,7 @@
 import { copyFileSync, chmodSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
-import type { PolicyIR } from '../../compiler/ir/types.js';
+import type { PolicyIR } from '../../../../compiler/ir/types.js';
 import {
   encodeLaunchFile,
   launcherName,
@@ -21,10 +21,10 @@ import {
   LAUNCH_ARCHES,
   type LaunchBwrap,
   type LaunchedFile,
-} from '../../targets/linux/launcher/index.js';
-import { bpfName, hostArch } from '../../targets/linux/arch.js';
-import { envAllowlist } from '../../targets/runner/env.js';
-import { artifactStem, type Artifact } from '../../targets/target.js';
+} from '../../../../targets/linux/launcher/index.js';
+import { bpfName, hostArch } from '../../../../targets/linux/arch.js';
+import { envAllowlist } from '../../env.js';
+import { artifactStem, type Artifact } from '../../../../targets/target.js';
 
 export interface LauncherFile {
   readonly name: string;

@@ -1,8 +1,8 @@
 /**
  * Runs one command under a compiled Seatbelt profile (the Linux run path
- * is app/sandbox/ and the bwrap launcher): the profile is written to a private temporary
+ * is app/platforms/linux/ and the bwrap launcher): the profile is written to a private temporary
  * directory and run with `/usr/bin/sandbox-exec -f PROFILE -- CMD…`
- * (targets/macos/runner.ts builds that argv), signals forwarded, the
+ * (sandbox-exec-argv.ts builds that argv), signals forwarded, the
  * directory removed when the command ends.
  *
  * Not exercised in this project's CI, which runs on Linux.
@@ -11,8 +11,8 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Dialect } from '../../compiler/schema/validate.js';
-import { sandboxExecArgv } from '../macos/runner.js';
+import type { Dialect } from '../../../compiler/schema/validate.js';
+import { sandboxExecArgv } from './sandbox-exec-argv.js';
 
 export interface MacosRun {
   /** The principal's compiled profile (`<principal>.sb`). */

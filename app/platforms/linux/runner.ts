@@ -9,26 +9,27 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import type { TrustedFile } from '../../compiler/ir/types.js';
-import { hostView, isUnder, type FsView } from '../../compiler/paths/index.js';
-import { bpfName, SECCOMP_ARCHES } from '../../targets/linux/arch.js';
-import { artifactStem, type Artifact } from '../../targets/target.js';
-import { linuxPlan, type LinuxPlan } from '../../model/index.js';
-import type { ViewMount } from '../../targets/linux/view.js';
-import { bwrapOrigin, locateBwrap, lookupHomes, type BwrapFound, type BwrapLookup } from '../sandbox/bwrap.js';
-import { cacheRoot, privateDir } from '../sandbox/cache-dir.js';
-import { recordingView, type Recorder } from '../sandbox/facts.js';
-import { compileOptionArgs, copyLaunchers, launcherUnavailable, launchFiles } from '../sandbox/launchers.js';
-import { stampOf, writeEntry, type EntryFile } from '../sandbox/run-cache.js';
-import { cacheInputs, type RunRequest } from '../sandbox/run-request.js';
-import { runLauncher, type LauncherRun } from '../sandbox/spawn.js';
-import { boxwrightFiles } from '../sandbox/own-package.js';
-import { roleWords, trustedFile } from '../trusted-files.js';
-import { vet, VetError, type VetFinding } from '../sandbox/vet.js';
-import { compileConfig, type CompileOutcome } from './compile.js';
-import { configReader, UsageError, type ConfigReader } from './options.js';
-import { hasPrincipal, NOT_EXECUTABLE, NOT_FOUND, NOT_RUN, refused, say, withCommand, type RunArgs } from './run-common.js';
+import type { TrustedFile } from '../../../compiler/ir/types.js';
+import { hostView, isUnder, type FsView } from '../../../compiler/paths/index.js';
+import { bpfName, SECCOMP_ARCHES } from '../../../targets/linux/arch.js';
+import { artifactStem, type Artifact } from '../../../targets/target.js';
+import { linuxPlan, type LinuxPlan } from '../../../model/index.js';
+import type { ViewMount } from '../../../targets/linux/view.js';
+import { bwrapOrigin, locateBwrap, lookupHomes, type BwrapFound, type BwrapLookup } from './sandbox/bwrap.js';
+import { cacheRoot, privateDir } from './sandbox/cache-dir.js';
+import { recordingView, type Recorder } from './sandbox/facts.js';
+import { compileOptionArgs, copyLaunchers, launcherUnavailable, launchFiles } from './sandbox/launchers.js';
+import { stampOf, writeEntry, type EntryFile } from './sandbox/run-cache.js';
+import { cacheInputs, type RunRequest } from './sandbox/run-request.js';
+import { runLauncher, type LauncherRun } from './sandbox/spawn.js';
+import { boxwrightFiles } from '../../own-package.js';
+import { roleWords, trustedFile } from '../../trusted-files.js';
+import { vet, VetError, type VetFinding } from './sandbox/vet.js';
+import { compileConfig, type CompileOutcome } from '../../cli/compile.js';
+import { configReader, UsageError, type ConfigReader } from '../../cli/options.js';
+import { hasPrincipal, NOT_EXECUTABLE, NOT_FOUND, NOT_RUN, refused, say, withCommand, type RunArgs } from '../../cli/run-common.js';
 import { cannotStart, notFoundHint } from './run-hints.js';
+import type { Runner } from '../runtime.js';
 
 type Compiled = Extract<CompileOutcome, { ok: true }>;
 
@@ -65,9 +66,17 @@ export function linuxReader(args: RunArgs, req: RunRequest): LinuxReader {
   return recorder ? { reader, recorder, bwrap } : { reader, bwrap };
 }
 
+/** Linux's runner (app/platforms/index.ts): the reader before the config is read, then the whole run, its cache included. */
+export const linuxRunner: Runner = {
+  prepare(args, asked) {
+    const reader = linuxReader(args, asked);
+    return (bytes) => runLinux(args, asked, reader, bytes);
+  },
+};
+
 /**
  * How a run starts its launcher: by default as `boxwright run` does
- * (app/sandbox/spawn.ts); `learn --check` starts it inside its throw-away
+ * (sandbox/spawn.ts); `learn --check` starts it inside its throw-away
  * root, traced, with no cache entry (nothing of the host may change).
  */
 export interface LaunchOptions {
@@ -130,7 +139,7 @@ export async function runLinux(
   }
   const facts = recorder?.facts(grantedPaths(outcome));
 
-  const { sandboxEnv } = await import('../../targets/runner/env.js');
+  const { sandboxEnv } = await import('../env.js');
   const env = sandboxEnv(process.env, req.passEnv);
   const checked = await commandMissing(outcome, req, env.env, onHost ? view : hostView(homedir()));
   if (typeof checked === 'number') return checked;
@@ -213,7 +222,7 @@ function entryFiles(outcome: Compiled, req: RunRequest, bytes: Uint8Array, bwrap
 
 /** Each principal's run view (`<stem>.view.json`), from its plan: what the fast path looks the command up in. */
 async function viewFiles(outcome: Compiled, gatewaySocket: string | undefined): Promise<EntryFile[]> {
-  const { runView, runViewFile, runViewName } = await import('../../targets/linux/view.js');
+  const { runView, runViewFile, runViewName } = await import('../../../targets/linux/view.js');
   const out: EntryFile[] = [];
   for (const pa of outcome.check.model.principals)
     out.push({
@@ -297,7 +306,7 @@ function vetRefusal(findings: readonly VetFinding[], outcome: Compiled, bwrap: B
 
 /** A principal's Linux plan: the very one its compiled argv spells (the model keeps one per principal and options). */
 async function planOf(outcome: Compiled, principal: string, gatewaySocket: string | undefined): Promise<LinuxPlan> {
-  const { linuxPlanOptions } = await import('../../targets/linux/index.js');
+  const { linuxPlanOptions } = await import('../../../targets/linux/index.js');
   const pa = outcome.check.model.principals.find((p) => p.principal.id === principal);
   if (!pa) throw new Error(`the model has no principal ${principal}`);
   return linuxPlan(pa, linuxPlanOptions(outcome.check.ir, gatewaySocket));
@@ -348,7 +357,7 @@ async function commandMissing(
   env: Record<string, string>,
   disk: FsView,
 ): Promise<number | { cannotStart?: string }> {
-  const { findCommand, runView } = await import('../../targets/linux/view.js');
+  const { findCommand, runView } = await import('../../../targets/linux/view.js');
   const view = runView(await planOf(outcome, req.principal, req.gatewaySocket));
   const command = req.command[0]!;
   const cwd = view.chdir ?? process.cwd();

@@ -10,7 +10,7 @@
  * it otherwise, and exported it would reach boxwright's own Node, which
  * reads it at start-up: Node has no way to ignore it).
  */
-import runtimes from '../../rules/runtimes.json' with { type: 'json' };
+import runtimes from '../../../../rules/runtimes.json' with { type: 'json' };
 
 const jit: Readonly<Record<string, string>> = runtimes.jitRuntimes;
 

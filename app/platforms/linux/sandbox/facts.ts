@@ -10,11 +10,11 @@
  * every socket any program binds): what the model reads of them is only
  * those under a granted path, so that is what is recorded and compared.
  */
-import type { ProgramFacts } from '../../compiler/paths/elf.js';
-import type { Child, Executable, FsView, Lookup } from '../../compiler/paths/view.js';
+import type { ProgramFacts } from '../../../../compiler/paths/elf.js';
+import type { Child, Executable, FsView, Lookup } from '../../../../compiler/paths/view.js';
 // The modules, not the index (which loads the schema's validators): facts are read on run's fast path.
-import { searchedPart } from '../../compiler/paths/host-trusted.js';
-import { isUnder } from '../../compiler/paths/spelling.js';
+import { searchedPart } from '../../../../compiler/paths/host-trusted.js';
+import { isUnder } from '../../../../compiler/paths/spelling.js';
 
 export interface RecordedFacts {
   /** Every lookup, in the order first asked: [path, answer]. */

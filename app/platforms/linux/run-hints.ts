@@ -10,12 +10,12 @@
  * back to the same refusal.
  */
 import { posix } from 'node:path';
-import { execNeeds, walkOnHost, type Candidate, type ExecNeeds } from '../../compiler/paths/exec-needs.js';
-import type { FsView } from '../../compiler/paths/index.js';
-import { grantsFor, startsWith, type GrantsToAdd, type MissingNeed } from '../../model/exec-start.js';
-import type { PrincipalAccess } from '../../model/index.js';
-import { grantsInWords, missingInWords, tableName } from '../../rules/exec-dependencies.js';
-import type { CompileOutcome } from './compile.js';
+import { execNeeds, walkOnHost, type Candidate, type ExecNeeds } from '../../../compiler/paths/exec-needs.js';
+import type { FsView } from '../../../compiler/paths/index.js';
+import { grantsFor, startsWith, type GrantsToAdd, type MissingNeed } from '../../../model/exec-start.js';
+import type { PrincipalAccess } from '../../../model/index.js';
+import { grantsInWords, missingInWords, tableName } from '../../../rules/exec-dependencies.js';
+import type { CompileOutcome } from '../../cli/compile.js';
 
 type Compiled = Extract<CompileOutcome, { ok: true }>;
 

@@ -16,22 +16,22 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 // compiler/paths' modules, not its index: the index re-exports the manifest
 // reader, which loads the schema's validators (test/linux/run-fast-bundle.test.ts).
-import { hostView } from '../../compiler/paths/host.js';
-import { isUnder } from '../../compiler/paths/spelling.js';
-import type { FsView } from '../../compiler/paths/view.js';
-import { findCommand, parseRunView, runViewName, type RunView } from '../../targets/linux/view.js';
-import { decodeLandlockRules } from '../../targets/linux/landlock/rules.js';
-import { sandboxEnv } from '../../targets/runner/env.js';
-import { artifactStem } from '../../targets/target.js';
-import { locateBwrap, lookupHomes } from '../sandbox/bwrap.js';
-import { cacheRoot } from '../sandbox/cache-dir.js';
-import { changedFact } from '../sandbox/facts.js';
-import { probeLandlockAbi } from '../sandbox/landlock-abi.js';
-import { findEntry } from '../sandbox/run-cache.js';
-import { cacheInputs, landlockFrom, passEnvList, passFdList, principalId, type RunRequest } from '../sandbox/run-request.js';
-import { sha256Hex } from '../sandbox/sha256.js';
-import { readInput } from '../input/read-input.js';
-import { runLauncher } from '../sandbox/spawn.js';
+import { hostView } from '../../../compiler/paths/host.js';
+import { isUnder } from '../../../compiler/paths/spelling.js';
+import type { FsView } from '../../../compiler/paths/view.js';
+import { findCommand, parseRunView, runViewName, type RunView } from '../../../targets/linux/view.js';
+import { decodeLandlockRules } from '../../../targets/linux/landlock/rules.js';
+import { sandboxEnv } from '../env.js';
+import { artifactStem } from '../../../targets/target.js';
+import { locateBwrap, lookupHomes } from './sandbox/bwrap.js';
+import { cacheRoot } from './sandbox/cache-dir.js';
+import { changedFact } from './sandbox/facts.js';
+import { probeLandlockAbi } from './sandbox/landlock-abi.js';
+import { findEntry } from './sandbox/run-cache.js';
+import { cacheInputs, landlockFrom, passEnvList, passFdList, principalId, type RunRequest } from './sandbox/run-request.js';
+import { sha256Hex } from './sandbox/sha256.js';
+import { readInput } from '../../input/read-input.js';
+import { runLauncher } from './sandbox/spawn.js';
 
 /** Options the fast path reads, each taking a value; any other option is the full CLI's. */
 const VALUED = new Set([

@@ -1,9 +1,9 @@
 /** boxwright's own package, as the files a run trusts (trusted-files.ts): not in the lint bundle, which needs none of the targets. */
 import { join } from 'node:path';
-import type { Platform } from '../../compiler/diagnostic.js';
-import type { TrustedFile } from '../../compiler/ir/types.js';
-import { packageRoot } from '../../targets/linux/launcher/index.js';
-import { trustedFile } from '../trusted-files.js';
+import type { Platform } from '../compiler/diagnostic.js';
+import type { TrustedFile } from '../compiler/ir/types.js';
+import { packageRoot } from '../targets/linux/launcher/index.js';
+import { trustedFile } from './trusted-files.js';
 
 /**
  * boxwright itself, as a run trusts it: what the next command executes
