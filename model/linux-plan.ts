@@ -39,7 +39,7 @@ export type PlanMount =
   | { readonly kind: 'proc' | 'dev'; readonly path: string; readonly source: PlanSource }
   /** A host-global /proc entry made read-only (linux-proc-readonly.json), where the kernel has it. */
   | { readonly kind: 'proc-readonly'; readonly path: string; readonly source: PlanSource }
-  | { readonly kind: 'bind'; readonly path: string; readonly write: boolean; readonly source: PlanSource }
+  | { readonly kind: 'bind'; readonly path: string; readonly write: boolean; readonly shape: PlanShape; readonly source: PlanSource }
   /** A private, writable tmpfs: TYBA's temp directory on Linux, never the host's /tmp. */
   | { readonly kind: 'tmpfs'; readonly path: string; readonly source: PlanSource }
   /** A denied file (or socket): an empty read-only file (the model's `empty-cover` of `file`). */
@@ -48,6 +48,23 @@ export type PlanMount =
   | { readonly kind: 'empty-dir'; readonly path: string; readonly source: PlanSource }
   | { readonly kind: 'symlink'; readonly path: string; readonly target: string; readonly source: PlanSource }
   | { readonly kind: 'dir'; readonly path: string; readonly source: PlanSource };
+
+/**
+ * What a path of the plan holds: a file (or a socket, a device: anything but
+ * a directory) or a directory tree. Decided here, once, for the binds and the
+ * executables: Landlock gives a file a file's rights and a tree a tree's, and
+ * the kernel refuses a directory's rights on anything else
+ * (landlock_add_rule(2): EINVAL), so a wrong shape is a sandbox that does not
+ * start.
+ */
+export type PlanShape = 'file' | 'tree';
+
+/** Where the model's Linux cell says x (Landlock's execute rules), with what the path holds. */
+export interface PlanExec {
+  readonly path: string;
+  readonly shape: PlanShape;
+  readonly source: Extract<PlanSource, { kind: 'grant' }>;
+}
 
 /** A grant that became no mount (or a cover said with a caveat), and the fact that says why: the platform's refusal, or the plan's own. */
 export type PlanNote =
@@ -65,6 +82,8 @@ export interface LinuxPlan {
   readonly shareNet?: NonNullable<Principal['directNetwork']>;
   /** The gateway socket bound in, for a principal without direct network. */
   readonly gatewaySocket?: string;
+  /** Where the model's Linux cell says x, in the order of the grants. */
+  readonly exec: readonly PlanExec[];
   readonly notes: readonly PlanNote[];
 }
 
@@ -110,6 +129,11 @@ function hasAncestorIn(set: { has(p: string): boolean }, path: string): boolean 
   return false;
 }
 
+/** A grant's shape: a file when it is written as one (`read_file`, `write_file`) or the host holds anything but a directory there. */
+export function grantShape(g: Grant): PlanShape {
+  return g.scope === 'file' || g.facts.kind === 'file' || g.facts.kind === 'other' ? 'file' : 'tree';
+}
+
 const noMount = (why: LinuxNoMount): Extract<Mechanism, { kind: 'linux-no-mount' }> => ({ kind: 'linux-no-mount', why });
 
 /** Each principal's plans, by options: the compile and the run that follows it read one plan, not two equal ones. */
@@ -128,7 +152,8 @@ export function linuxPlan(pa: PrincipalAccess, options: LinuxPlanOptions = {}): 
 function makePlan(pa: PrincipalAccess, options: LinuxPlanOptions): LinuxPlan {
   const p = pa.principal;
   const notes: PlanNote[] = [];
-  const binds = new Map<string, { write: boolean; source: PlanSource }>();
+  const binds = new Map<string, { write: boolean; shape: PlanShape; source: PlanSource }>();
+  const exec: PlanExec[] = [];
   const tmpfs = new Map<string, PlanSource>();
   const denies: GrantAccess[] = [];
   const note = (source: PlanSource, path: string, why: LinuxNoMount): void => void notes.push({ source, path, fact: noMount(why) });
@@ -137,7 +162,8 @@ function makePlan(pa: PrincipalAccess, options: LinuxPlanOptions): LinuxPlan {
     const g = ga.grant;
     if (!g.path || !ga.applies.linux) continue;
     const cell = ga.effective.linux;
-    const source: PlanSource = { kind: 'grant', grant: g };
+    const source = { kind: 'grant', grant: g } as const;
+    if (g.access !== 'deny' && cell.kind === 'access' && cell.exec) exec.push({ path: g.path, shape: grantShape(g), source });
     if (g.access === 'deny') {
       // Covered exactly where the model's cell is empty: a mount above shows it (linuxAt).
       if (cell.kind === 'empty') denies.push(ga);
@@ -173,11 +199,11 @@ function makePlan(pa: PrincipalAccess, options: LinuxPlanOptions): LinuxPlan {
     }
     // One mount per path; a writable mount wins, with the grant that makes it writable as its source.
     const prev = binds.get(g.path);
-    if (!prev || (cell.write && !prev.write)) binds.set(g.path, { write: cell.write, source });
+    if (!prev || (cell.write && !prev.write)) binds.set(g.path, { write: cell.write, shape: grantShape(g), source });
   }
 
   const gateway = options.gatewaySocket && !p.directNetwork ? options.gatewaySocket : undefined;
-  if (gateway && !binds.has(gateway)) binds.set(gateway, { write: false, source: { kind: 'gateway' } });
+  if (gateway && !binds.has(gateway)) binds.set(gateway, { write: false, shape: 'file', source: { kind: 'gateway' } });
 
   // A host-trusted path inside a write tree (an existing .git, .bashrc,
   // ~/.local/bin) is bound read-only over itself: not written, and, a mount
@@ -189,9 +215,9 @@ function makePlan(pa: PrincipalAccess, options: LinuxPlanOptions): LinuxPlan {
     if (ta.state.linux !== 'read-only') continue;
     const path = ta.trusted.path;
     const source = { kind: 'host-trusted', path, ...(ta.under ? { under: ta.under } : {}) } as const;
-    if (!binds.has(path)) binds.set(path, { write: false, source });
+    if (!binds.has(path)) binds.set(path, { write: false, shape: ta.trusted.facts.kind === 'dir' ? 'tree' : 'file', source });
     for (const a of ta.pinnedAncestors?.linux ?? [])
-      if (!binds.has(a) && !tmpfs.has(a)) binds.set(a, { write: true, source: { kind: 'pin', of: source, path } });
+      if (!binds.has(a) && !tmpfs.has(a)) binds.set(a, { write: true, shape: 'tree', source: { kind: 'pin', of: source, path } });
   }
 
   // The ancestors of each covered deny inside a write tree become mount
@@ -201,7 +227,7 @@ function makePlan(pa: PrincipalAccess, options: LinuxPlanOptions): LinuxPlan {
   for (const ga of denies) {
     const of = { kind: 'grant', grant: ga.grant } as const;
     for (const a of ga.pinnedAncestors?.linux ?? [])
-      if (!binds.has(a) && !tmpfs.has(a)) binds.set(a, { write: true, source: { kind: 'pin', of, path: ga.grant.path! } });
+      if (!binds.has(a) && !tmpfs.has(a)) binds.set(a, { write: true, shape: 'tree', source: { kind: 'pin', of, path: ga.grant.path! } });
   }
 
   const baseline: PlanSource = { kind: 'baseline' };
@@ -210,7 +236,7 @@ function makePlan(pa: PrincipalAccess, options: LinuxPlanOptions): LinuxPlan {
     ...PROC_READONLY.map((path): PlanMount => ({ kind: 'proc-readonly', path, source: baseline })),
     { kind: 'dev', path: '/dev', source: baseline },
   ];
-  for (const [path, b] of binds) mounts.push({ kind: 'bind', path, write: b.write, source: b.source });
+  for (const [path, b] of binds) mounts.push({ kind: 'bind', path, write: b.write, shape: b.shape, source: b.source });
   for (const [path, source] of tmpfs) mounts.push({ kind: 'tmpfs', path, source });
 
   // Denied paths: covered where the model says (their cell is empty), with
@@ -269,6 +295,7 @@ function makePlan(pa: PrincipalAccess, options: LinuxPlanOptions): LinuxPlan {
     ...(chdir ? { chdir } : {}),
     ...(p.directNetwork ? { shareNet: p.directNetwork } : {}),
     ...(gateway ? { gatewaySocket: gateway } : {}),
+    exec,
     notes,
   };
 }

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { CompileOutcome } from '../../app/cli/compile.js';
 import { linuxPlan, type PrincipalAccess } from '../../model/index.js';
-import { linuxPlanOptions } from '../../targets/linux/index.js';
+import { linuxPlanOptions, lowerPrincipal } from '../../targets/linux/index.js';
+import { lowerLandlock } from '../../targets/linux/landlock/lower.js';
 import { compileBytes, compileExample, exampleNames } from '../compile-helpers.js';
 
 type Ok = Extract<CompileOutcome, { ok: true }>;
@@ -70,6 +71,28 @@ describe("linux plan: one decision, the model's", () => {
     );
     assert.equal(agent.effectiveAt('/proc/version', 'linux').kind, 'empty');
     assert.ok(planOf(o, agent).mounts.some((m) => m.kind === 'empty-file' && m.path === '/proc/version'));
+  });
+
+  it("what a path holds, a file or a tree, is the plan's: one answer for its bind and its execute rule (before: a tool's read of a socket was a file to the bind and a tree to the exec rule)", async () => {
+    // A tool's content grants are executable. The old exec rule gave the socket read_dir in
+    // <id>.landlock.json, which the helper never applies (landlock.c keeps a file's rights on a
+    // non-directory: the kernel refuses more, EINVAL): the artifact said more than the sandbox did.
+    const { o } = await compile(
+      { '/home/u/run/s': 'socket', '/home/u/bin/tool': 'file', '/home/u/lib': 'dir', '/usr/bin/sh': 'file', '/usr/bin/black': 'file' },
+      '[agent.filesystem]\nread = ["/usr"]\n[tools.fmt]\ncommand = "black ."\n[tools.fmt.filesystem]\nread = ["/usr", "~/run/s", "~/bin/tool", "~/lib"]\n',
+    );
+    const tool = o.check.model.principals.find((p) => p.principal.id === 'tool.fmt')!;
+    const plan = planOf(o, tool);
+    const shapes = (rows: readonly { path: string; shape: string }[]) =>
+      Object.fromEntries(rows.filter((r) => r.path.startsWith('/home/u')).map((r) => [r.path, r.shape]));
+    const want = { '/home/u/run/s': 'file', '/home/u/bin/tool': 'file', '/home/u/lib': 'tree' };
+    assert.deepEqual(shapes(plan.exec), want);
+    assert.deepEqual(shapes(plan.mounts.flatMap((m) => (m.kind === 'bind' ? [m] : []))), want);
+    const { ruleset } = lowerLandlock(tool, lowerPrincipal(tool, linuxPlanOptions(o.check.ir, undefined)), o.check.ir.linux.loaders);
+    const rights = (path: string) => [...new Set(ruleset.fs.filter((r) => r.path === path).flatMap((r) => r.rights))].sort();
+    assert.deepEqual(rights('/home/u/run/s'), ['execute', 'read_file']);
+    assert.deepEqual(rights('/home/u/bin/tool'), ['execute', 'read_file']);
+    assert.deepEqual(rights('/home/u/lib'), ['execute', 'read_dir', 'read_file']);
   });
 
   it("every example: a cover exactly where the model's cell is empty, of the kind its empty-cover fact says", async () => {

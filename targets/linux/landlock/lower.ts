@@ -4,12 +4,13 @@
  * plan they became (model/linux-plan.ts, spelled by ../lower.ts). Nothing here decides access anew:
  *
  * - every mount gets the rights the mount already gives (read; read and
- *   write for a writable one): Landlock mirrors the view, so a way around
- *   a mount (a bind that went wrong, a kernel bug) still meets a rule;
- * - `execute` goes exactly where the model's Linux cell says `x`: the
- *   agent's exec grants, a tool's content grants, granted loader
- *   directories, and the dynamic loaders (the kernel checks execute on a
- *   program's interpreter too);
+ *   write for a writable one), a file's or a tree's as the plan's shape
+ *   says: Landlock mirrors the view, so a way around a mount (a bind that
+ *   went wrong, a kernel bug) still meets a rule;
+ * - `execute` goes exactly where the plan's exec entries are (the model's
+ *   Linux cell says `x`: the agent's exec grants, a tool's content grants,
+ *   granted loader directories), and to the dynamic loaders (the kernel
+ *   checks execute on a program's interpreter too);
  * - the sandbox's own /proc and /dev get what programs need of them;
  * - the scopes (abstract unix sockets, signals) for every principal,
  *   applied where the kernel has them (ABI 6+).
@@ -86,10 +87,6 @@ export function lowerLandlock(pa: PrincipalAccess, view: LinuxView, loaders: rea
   const binds = view.plan.mounts.filter((o) => o.kind === 'bind').map((o) => normalise(o.path));
   const grantAt = new Map<string, Grant>();
   for (const ga of pa.grants) if (ga.grant.path && ga.applies.linux && !grantAt.has(ga.grant.path)) grantAt.set(ga.grant.path, ga.grant);
-  // A host-trusted file bound read-only over itself (a .git file, .bashrc) takes a file's rights.
-  const trustedFiles = new Set(
-    pa.hostTrusted.filter((t) => t.state.linux === 'read-only' && t.trusted.facts.kind !== 'dir').map((t) => t.trusted.path),
-  );
 
   // Where a path is, inside the sandbox, without a symbolic link on the way
   // (the helper refuses one): a mount point bwrap made is itself; a path
@@ -110,10 +107,8 @@ export function lowerLandlock(pa: PrincipalAccess, view: LinuxView, loaders: rea
     // A socket (the gateway's) needs no right to be connected to; a bound file is read as a file.
     if (op.source.kind === 'gateway') continue;
     const origin = originOf(op.source);
-    const file =
-      op.kind === 'bind' &&
-      ((g !== undefined && (g.scope === 'file' || g.facts.kind === 'file' || g.facts.kind === 'other')) ||
-        (g === undefined && trustedFiles.has(op.path)));
+    // The plan decides what the path holds (model/linux-plan.ts PlanShape); a tmpfs is a tree.
+    const file = op.kind === 'bind' && op.shape === 'file';
     const path = inSandbox(op.path, g);
     if (path === undefined) {
       notes.push({ origin, path: op.path, text: `a link to ${g!.facts.symlink!.resolved}, which no mount shows: no rule` });
@@ -123,22 +118,19 @@ export function lowerLandlock(pa: PrincipalAccess, view: LinuxView, loaders: rea
     add(path, origin, [...(file ? READ_FILE : READ_TREE), ...(write ? (file ? WRITE_FILE : WRITE_TREE) : [])]);
   }
 
-  // Execute where the model's Linux cell says x, and nowhere else.
-  for (const ga of pa.grants) {
-    const g = ga.grant;
-    const cell = ga.effective.linux;
-    if (!g.path || !ga.applies.linux || cell.kind !== 'access' || !cell.exec || g.access === 'deny') continue;
-    const path = inSandbox(g.path, g);
+  // Execute where the model's Linux cell says x, and nowhere else: the plan's exec entries.
+  for (const e of view.plan.exec) {
+    const g = e.source.grant;
+    const path = inSandbox(e.path, g);
     if (path === undefined) {
       notes.push({
         origin: grantOrigin(g),
-        path: g.path,
+        path: e.path,
         text: `a link to ${g.facts.symlink!.resolved}, which no mount shows: not executable`,
       });
       continue;
     }
-    const file = g.scope === 'file' || g.facts.kind === 'file';
-    add(path, grantOrigin(g), ['execute', ...(file ? READ_FILE : READ_TREE)]);
+    add(path, grantOrigin(g), ['execute', ...(e.shape === 'file' ? READ_FILE : READ_TREE)]);
   }
   for (const loader of loaders) {
     const cell = pa.effectiveAt(loader, 'linux');
