@@ -14,11 +14,14 @@
  *
  * The installs run side by side, each into its own prefix: the one from git
  * (npm clones the repository, installs its devDependencies and builds it)
- * starts with the pack, the one from the path as soon as the pack has built
- * it, and each test waits for its own. Two builds from scratch, not four:
- * the pack is a publisher's, in a checkout with its devDependencies (this
- * one's, linked), and the path install finds the pack's build up to date
- * (scripts/build-stamp.mjs) instead of making it again.
+ * starts with the pack, the one from the path as soon as the pack is made,
+ * and each test waits for its own. One build from scratch, the git
+ * install's (pre-commit's hook install, test/precommit.test.ts, makes the
+ * other): the pack is a publisher's, in a copy of this checkout as it is
+ * (every file, its build, its devDependencies linked), so its prepack finds
+ * the build up to date (scripts/build-stamp.mjs) and packs the build these
+ * tests ran against, code caches beside it; the path install of that copy
+ * finds it up to date too.
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -69,20 +72,38 @@ function npmAsync(cwd: string, ...args: string[]): Promise<{ status: number | nu
   return within(ran, 300_000, `npm ${args.join(' ')}`, () => child.kill('SIGKILL'));
 }
 
-/** A repository of this checkout's files as a user clones it: no node_modules, no dist. */
-function sourceRepository(): string {
-  const path = join(root, 'boxwright-src');
+/** Copies this checkout's files (those git lists, tracked or not ignored) that `keep` keeps into `path`. */
+function copyCheckout(path: string, keep: (file: string) => boolean): void {
   const files = git(repoRoot, 'ls-files', '-co', '--exclude-standard')
     .split('\n')
-    .filter((f) => f && !/^(snapshots|test|bench)\//.test(f));
+    .filter((f) => f && keep(f));
   for (const f of files) {
     if (!existsSync(join(repoRoot, f))) continue; // deleted in the working tree, still tracked
     mkdirSync(dirname(join(path, f)), { recursive: true });
     cpSync(join(repoRoot, f), join(path, f));
   }
+}
+
+/** A repository of this checkout's files as a user clones it: no node_modules, no dist. */
+function sourceRepository(): string {
+  const path = join(root, 'boxwright-src');
+  copyCheckout(path, (f) => !/^(snapshots|test|bench)\//.test(f));
   git(path, 'init', '-q');
   git(path, 'add', '-A');
   git(path, 'commit', '-qm', 'source');
+  return path;
+}
+
+/**
+ * A publisher's checkout after `npm ci`: every file of this one, its build
+ * (dist/, with the stamp and the code caches the build's runs wrote) and its
+ * devDependencies, linked.
+ */
+function builtCheckout(): string {
+  const path = join(root, 'boxwright-built');
+  copyCheckout(path, () => true);
+  cpSync(join(repoRoot, 'dist'), join(path, 'dist'), { recursive: true, preserveTimestamps: true });
+  symlinkSync(join(repoRoot, 'node_modules'), join(path, 'node_modules'));
   return path;
 }
 
@@ -141,6 +162,7 @@ describe("npm ci: every dependency's install script decided", () => {
 
 describe('a global install, as a new user makes it', { timeout: 600_000 }, () => {
   let source = '';
+  let built = '';
   let tarball = '';
   type Npm = { status: number | null; stdout: string; stderr: string };
   let fromGit: Promise<Npm> | undefined;
@@ -150,17 +172,16 @@ describe('a global install, as a new user makes it', { timeout: 600_000 }, () =>
     source = sourceRepository();
     // npm clones the repository's commit: what the pack writes into the checkout (node_modules, dist) is not in it.
     fromGit = npmAsync(root, 'install', '-g', '--prefix', join(root, 'prefix-git'), `git+file://${source}`);
-    // The pack is a publisher's, after their npm ci: this checkout's devDependencies, linked in after the
-    // commit (the clone above has none; its prepare installs them, and the same code would here).
-    symlinkSync(join(repoRoot, 'node_modules'), join(source, 'node_modules'));
+    // The pack is a publisher's, in their built checkout.
+    built = builtCheckout();
+    builtByPack = statSync(join(built, 'dist', 'cli', 'boxwright.cjs')).mtimeMs;
     // pre-commit reads `npm pack`'s stdout as the tarball's name: it must be that alone.
-    const packed = await npmAsync(source, 'pack', '--pack-destination', root);
+    const packed = await npmAsync(built, 'pack', '--pack-destination', root);
     assert.equal(packed.status, 0, packed.stderr);
     assert.match(packed.stdout, /^boxwright-[\d.]+\.tgz\n$/, `npm pack printed more than the name:\n${packed.stdout}`);
     tarball = join(root, packed.stdout.trim());
-    builtByPack = statSync(join(source, 'dist', 'cli', 'boxwright.cjs')).mtimeMs;
-    // After the pack: this install builds the same checkout again (npm prepares a linked directory).
-    fromPath = npmAsync(root, 'install', '-g', '--prefix', join(root, 'prefix-path'), source);
+    // After the pack: npm prepares a linked directory, which would build the checkout again.
+    fromPath = npmAsync(root, 'install', '-g', '--prefix', join(root, 'prefix-path'), built);
   });
   // Whatever a failed test left running ends before the directory goes.
   after(async () => {
@@ -174,15 +195,24 @@ describe('a global install, as a new user makes it', { timeout: 600_000 }, () =>
       .map((f) => f.replace(/^package\//, ''));
     for (const f of ['bin/boxwright.cjs', 'dist/cli/boxwright.cjs', 'LICENSE', 'README.md', 'CHANGELOG.md', 'examples/machine.json'])
       assert.ok(listed.includes(f), `the tarball lacks ${f}`);
+    assert.ok(
+      existsSync(join(built, 'dist', 'cli', 'lint.cjs.cache')),
+      'the packed checkout holds code caches: the tarball must leave them out',
+    );
     assert.deepEqual(
       listed.filter((f) => /\.cache(\.json)?$|^scripts\/|^test\/|node_modules|unpacked/.test(f)),
       [],
       'no build-machine code cache, build script or test',
     );
     assert.equal(
-      readFileSync(join(source, 'package.json'), 'utf8'),
+      readFileSync(join(built, 'package.json'), 'utf8'),
       readFileSync(join(repoRoot, 'package.json'), 'utf8'),
       'the manifest is put back after the pack',
+    );
+    assert.equal(
+      statSync(join(built, 'dist', 'cli', 'boxwright.cjs')).mtimeMs,
+      builtByPack,
+      "the pack's prepare found the checkout's build up to date (scripts/build-stamp.mjs; build this checkout first, as npm test does)",
     );
     const manifest = JSON.parse(execFileSync('tar', ['xzOf', tarball, 'package/package.json'], { encoding: 'utf8' })) as {
       scripts?: Record<string, string>;
@@ -270,9 +300,9 @@ describe('a global install, as a new user makes it', { timeout: 600_000 }, () =>
     assert.equal(r.status, 0, r.stdout + r.stderr);
     assertInstalled(prefix, true);
     assert.equal(
-      statSync(join(source, 'dist', 'cli', 'boxwright.cjs')).mtimeMs,
+      statSync(join(built, 'dist', 'cli', 'boxwright.cjs')).mtimeMs,
       builtByPack,
-      "npm's prepare of the packed checkout did not build it again (scripts/build-stamp.mjs)",
+      "npm's prepare of the built checkout did not build it again (scripts/build-stamp.mjs)",
     );
   });
 });
