@@ -52,10 +52,10 @@ export type PlanMount =
 /**
  * What a path of the plan holds: a file (or a socket, a device: anything but
  * a directory) or a directory tree. Decided here, once, for the binds and the
- * executables: Landlock gives a file a file's rights and a tree a tree's, and
- * the kernel refuses a directory's rights on anything else
- * (landlock_add_rule(2): EINVAL), so a wrong shape is a sandbox that does not
- * start.
+ * executables: Landlock gives a file a file's rights and a tree a tree's. The
+ * kernel refuses a directory's rights on anything else (landlock_add_rule(2):
+ * EINVAL) and the helper keeps a file's rights there, so a wrong shape is a
+ * .landlock.json that says more than the sandbox does.
  */
 export type PlanShape = 'file' | 'tree';
 
