@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -33,4 +33,19 @@ export function requireOrSkip(cond: boolean, what: string, how?: string): string
   const msg = `SKIPPED: ${what} is missing on this machine (CI would fail here)`;
   process.stderr.write(`\n*** ${msg} ***\n${how ? `*** ${how} ***\n` : ''}\n`);
   return msg;
+}
+
+/**
+ * Copies this checkout's build (dist/) to `to`, as it is. Other test files'
+ * CLIs run from it meanwhile, and a first run of a command writes its V8
+ * code cache aside (`<bundle>.cache.<pid>.tmp`, bin/boxwright.cjs) and
+ * renames it: such a file is left out, for it can vanish between the
+ * directory's listing and its copy (ENOENT, seen with both cores busy).
+ */
+export function copyBuild(to: string): void {
+  cpSync(join(repoRoot, 'dist'), to, {
+    recursive: true,
+    preserveTimestamps: true,
+    filter: (src) => !/\.cache(\.json)?\.\d+\.tmp$/.test(src),
+  });
 }

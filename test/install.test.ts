@@ -30,7 +30,7 @@ import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rm
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { repoRoot } from './helpers.js';
+import { copyBuild, repoRoot } from './helpers.js';
 import { finished, within } from './waits.js';
 
 const root = mkdtempSync(join(tmpdir(), 'boxwright-install-'));
@@ -102,7 +102,7 @@ function sourceRepository(): string {
 function builtCheckout(): string {
   const path = join(root, 'boxwright-built');
   copyCheckout(path, () => true);
-  cpSync(join(repoRoot, 'dist'), join(path, 'dist'), { recursive: true, preserveTimestamps: true });
+  copyBuild(join(path, 'dist'));
   symlinkSync(join(repoRoot, 'node_modules'), join(path, 'node_modules'));
   return path;
 }

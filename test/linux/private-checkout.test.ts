@@ -11,7 +11,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, stat
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { repoRoot, requireOrSkip } from '../helpers.js';
+import { copyBuild, repoRoot, requireOrSkip } from '../helpers.js';
 import { finished, WAIT_LIMIT_MS, within } from '../waits.js';
 import { isRoot, NOBODY, skip as skipLab } from './hostile/support.js';
 
@@ -31,8 +31,9 @@ describe('the tests that run as another user, from a checkout under a 0700 direc
   before(() => {
     parent = mkdtempSync(join(tmpdir(), 'boxwright-private-'));
     checkout = join(parent, 'boxwright');
-    for (const f of ['package.json', 'bin', 'dist', join('test', 'linux', 'hostile', 'probes')])
+    for (const f of ['package.json', 'bin', join('test', 'linux', 'hostile', 'probes')])
       cpSync(join(repoRoot, f), join(checkout, f), { recursive: true });
+    copyBuild(join(checkout, 'dist'));
     mkdirSync(join(checkout, 'node_modules'));
     // The packages the compiled tests import, as in the checkout (Node resolves through the links).
     for (const e of readdirSync(join(repoRoot, 'node_modules')))
