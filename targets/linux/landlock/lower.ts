@@ -85,8 +85,6 @@ export function lowerLandlock(pa: PrincipalAccess, view: LinuxView, loaders: rea
   for (const b of baseline.rules) add(b.path, 'baseline', b.rights as LandlockRight[]);
 
   const binds = view.plan.mounts.filter((o) => o.kind === 'bind').map((o) => normalise(o.path));
-  const grantAt = new Map<string, Grant>();
-  for (const ga of pa.grants) if (ga.grant.path && ga.applies.linux && !grantAt.has(ga.grant.path)) grantAt.set(ga.grant.path, ga.grant);
 
   // Where a path is, inside the sandbox, without a symbolic link on the way
   // (the helper refuses one): a mount point bwrap made is itself; a path
@@ -103,7 +101,8 @@ export function lowerLandlock(pa: PrincipalAccess, view: LinuxView, loaders: rea
 
   for (const op of view.plan.mounts) {
     if (op.kind !== 'bind' && op.kind !== 'tmpfs') continue;
-    const g = grantAt.get(op.path);
+    // The grant the plan made this mount for: its path facts say whether a link is on the way.
+    const g = op.source.kind === 'grant' ? op.source.grant : undefined;
     // A socket (the gateway's) needs no right to be connected to; a bound file is read as a file.
     if (op.source.kind === 'gateway') continue;
     const origin = originOf(op.source);
