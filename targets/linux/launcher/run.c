@@ -84,42 +84,6 @@ static pid_t command_pid(int status_fd) {
   return pid > 0 ? (pid_t)pid : -1;
 }
 
-/* The stdin pipe's feeder: what was read from the launcher's stdin and not yet written. */
-struct feeder {
-  char buf[65536];
-  size_t have, off;
-};
-
-/* Feeds the stdin pipe as far as it takes now; closes it at the end of the file, or when the command closed its end. */
-static void feed(struct stdio_plan *p, struct feeder *f) {
-  for (;;) {
-    if (f->off == f->have) {
-      ssize_t r = read(0, f->buf, sizeof f->buf);
-      if (r < 0 && errno == EINTR) continue;
-      if (r <= 0) break;
-      f->have = (size_t)r, f->off = 0;
-    }
-    ssize_t w = write(p->feed, f->buf + f->off, f->have - f->off);
-    if (w < 0 && errno == EINTR) continue;
-    if (w < 0 && errno == EAGAIN) return;
-    if (w < 0) break; /* EPIPE: the command no longer reads */
-    f->off += (size_t)w;
-  }
-  close(p->feed);
-  p->feed = -1;
-}
-
-/* Copies what the command wrote into the launcher's stdout or stderr; closes the pipe at its end. */
-static void drain(struct stdio_plan *p, int i) {
-  char buf[65536];
-  ssize_t r;
-  while ((r = read(p->drain[i], buf, sizeof buf)) < 0 && errno == EINTR) {
-  }
-  if (r > 0 && write_all(1 + i, buf, (size_t)r) == 0) return;
-  close(p->drain[i]);
-  p->drain[i] = -1;
-}
-
 struct run_result run_bwrap(const char *bwrap, char *const argv[], char *const envp[], int status_fd, struct stdio_plan *plan) {
   struct run_result res = {0};
   sigset_t waited, none, all;
@@ -161,7 +125,7 @@ struct run_result run_bwrap(const char *bwrap, char *const argv[], char *const e
     return res;
   }
 
-  struct feeder feeder = {.have = 0, .off = 0};
+  struct stdio_feeder feeder = {.have = 0, .off = 0};
   int wstatus = 0, exited = 0;
   while (!exited || plan->drain[0] >= 0 || plan->drain[1] >= 0) {
     struct pollfd fds[4];
@@ -197,10 +161,10 @@ struct run_result run_bwrap(const char *bwrap, char *const argv[], char *const e
           if (w == pid && (WIFEXITED(wstatus) || WIFSIGNALED(wstatus))) exited = 1;
         }
       } else if (fds[k].fd == plan->feed) {
-        feed(plan, &feeder);
+        stdio_feed(plan, &feeder);
       } else {
         for (int i = 0; i < 2; i++)
-          if (fds[k].fd == plan->drain[i]) drain(plan, i);
+          if (fds[k].fd == plan->drain[i]) stdio_drain(plan, i);
       }
     }
   }

@@ -20,10 +20,20 @@ struct stdio_plan {
   int drain[2]; /* the read ends of stdout's and stderr's pipes, drained into the launcher's 1 and 2; -1: none */
 };
 
+/* The stdin pipe's feeder: what was read from this process's stdin and not yet written. */
+struct stdio_feeder {
+  char buf[65536];
+  size_t have, off;
+};
+
 /* The plan for this launch (`unmediated`: no Landlock in the sandbox); -v notes under `verbose_as`. 0, or -1 with errno. */
 int stdio_plan(struct stdio_plan *p, int unmediated, const char *verbose_as);
 /* After the spawn: the launcher closes its copies of bwrap's ends (the pipes end when the sandbox's do). */
 void stdio_spawned(struct stdio_plan *p);
+/* Feeds the stdin pipe as far as it takes now (it is non-blocking); closes it at the end of stdin, or when the command closed its end. */
+void stdio_feed(struct stdio_plan *p, struct stdio_feeder *f);
+/* Copies what came on stdout's (i 0) or stderr's (i 1) pipe into this process's 1 or 2; closes the pipe at its end. */
+void stdio_drain(struct stdio_plan *p, int i);
 
 /* Spawns bwrap (a path) in its own process group, forwards SIGINT/SIGTERM/SIGHUP, feeds and drains the plan's pipes, waits. */
 struct run_result run_bwrap(const char *bwrap, char *const argv[], char *const envp[], int status_fd, struct stdio_plan *plan);

@@ -72,3 +72,31 @@ void stdio_spawned(struct stdio_plan *p) {
   }
   p->child[0] = p->child[1] = p->child[2] = -1;
 }
+
+void stdio_feed(struct stdio_plan *p, struct stdio_feeder *f) {
+  for (;;) {
+    if (f->off == f->have) {
+      ssize_t r = read(0, f->buf, sizeof f->buf);
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) break;
+      f->have = (size_t)r, f->off = 0;
+    }
+    ssize_t w = write(p->feed, f->buf + f->off, f->have - f->off);
+    if (w < 0 && errno == EINTR) continue;
+    if (w < 0 && errno == EAGAIN) return;
+    if (w < 0) break; /* EPIPE: the command no longer reads */
+    f->off += (size_t)w;
+  }
+  close(p->feed);
+  p->feed = -1;
+}
+
+void stdio_drain(struct stdio_plan *p, int i) {
+  char buf[65536];
+  ssize_t r;
+  while ((r = read(p->drain[i], buf, sizeof buf)) < 0 && errno == EINTR) {
+  }
+  if (r > 0 && write_all(1 + i, buf, (size_t)r) == 0) return;
+  close(p->drain[i]);
+  p->drain[i] = -1;
+}

@@ -2,7 +2,8 @@
  * The throw-away root of `boxwright learn`: the host, every write of which
  * lands in a scratch layer that vanishes with the run.
  *
- *   boxwright-sandbox --throwaway-root BASE [--writable DIR]... -- PROG [ARGS...]
+ *   boxwright-sandbox --throwaway-root BASE [--writable DIR]... [--trace-size BYTES]
+ *                     [--writes-size BYTES] -- PROG [ARGS...]
  *
  * BASE is a directory of the caller's own (mode 0700) holding an empty
  * `scratch/` and a `keep/`. In a mount namespace of its own (and a user
@@ -17,19 +18,26 @@
  * reaching the host through one). A file system overlayfs cannot stack on
  * is an empty directory in the run. /proc, /dev and
  * /sys are the host's, bound (bubblewrap mounts its own /proc and /dev over
- * them). BASE itself is hidden under an empty tmpfs; BASE/keep, the only
- * host directory that stays writable, is at /.boxwright/learn. Then the new
+ * them). BASE itself is hidden under an empty tmpfs. /.boxwright/learn,
+ * where strace writes its files, is a tmpfs of its own: no host directory
+ * stays writable in the run. The scratch tmpfs holds at most --writes-size
+ * bytes (default WRITES_SIZE), the trace tmpfs --trace-size (TRACE_SIZE):
+ * the kernel refuses a write past either (ENOSPC), and the wait
+ * (throwaway-wait.c) stops the run when one is full. Then the new
  * tree becomes the root (pivot_root), the old one is detached, and PROG
  * runs in the caller's directory. Nothing PROG or its children write can
  * reach the host: writes go to the upper layers, which live on the scratch
  * tmpfs of a namespace no other process shares.
  *
  * When PROG ends, the upper layers are what the run changed. They are
- * walked and written to /.boxwright/learn/changes (BASE/keep/changes on the
- * host), one record per entry: a kind letter and the host path, each ended
- * by a NUL (`f` file, `d` directory, `l` symbolic link, `o` another kind,
- * `w` a whiteout: the path was removed, `x` a directory that replaced the
- * host's: opaque). The exit status is PROG's, 128+N for a signal N.
+ * walked and written to BASE/keep/changes (through a descriptor of BASE/keep
+ * opened before the namespace), one record per entry: a kind letter and the
+ * host path, each ended by a NUL (`f` file, `d` directory, `l` symbolic
+ * link, `o` another kind, `w` a whiteout: the path was removed, `x` a
+ * directory that replaced the host's: opaque). strace's files (`trace.PID`,
+ * regular files only) are copied from the trace tmpfs to BASE/keep, and
+ * BASE/keep/bound says `trace` or `writes` when the run was stopped at that
+ * bound. The exit status is PROG's, 128+N for a signal N.
  *
  * A set-up that fails is a message and exit 125: PROG never runs.
  */
@@ -53,10 +61,14 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 #include "sandbox.h"
+#include "throwaway.h"
 
 #define KEEP_INSIDE "/.boxwright/learn"
 #define MAX_MOUNTS 4096
 #define MAX_LAYERS 4096
+/* The defaults of learn's --max-trace and --max-writes (app/learn/bounds.ts). */
+#define TRACE_SIZE (256ULL << 20)
+#define WRITES_SIZE (1ULL << 30)
 
 static void __attribute__((noreturn)) PRINTF(1, 2) refuse(const char *fmt, ...) {
   va_list ap;
@@ -290,10 +302,18 @@ static void walk(FILE *out, int dirfd, const char *host) {
   closedir(d);
 }
 
-static void report_changes(int layers_fd) {
-  FILE *out = fopen(KEEP_INSIDE "/changes", "we");
+/* A new file in the host's BASE/keep, never one already there, never through a link. */
+static int keep_file(int keep_fd, const char *name) {
+  int fd = openat(keep_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) fprintf(stderr, "boxwright-sandbox --throwaway-root: cannot write BASE/keep/%s: %s\n", name, strerror(errno));
+  return fd;
+}
+
+static void report_changes(int layers_fd, int keep_fd) {
+  int fd = keep_file(keep_fd, "changes");
+  FILE *out = fd < 0 ? NULL : fdopen(fd, "w");
   if (!out) {
-    fprintf(stderr, "boxwright-sandbox --throwaway-root: cannot write %s/changes: %s\n", KEEP_INSIDE, strerror(errno));
+    if (fd >= 0) close(fd);
     return;
   }
   for (size_t i = 0; i < nlayers; i++) {
@@ -302,7 +322,47 @@ static void report_changes(int layers_fd) {
     int fd = openat(layers_fd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd >= 0) walk(out, fd, layers[i]);
   }
-  if (fclose(out) != 0) fprintf(stderr, "boxwright-sandbox --throwaway-root: cannot write %s/changes: %s\n", KEEP_INSIDE, strerror(errno));
+  if (fclose(out) != 0) fprintf(stderr, "boxwright-sandbox --throwaway-root: cannot write BASE/keep/changes: %s\n", strerror(errno));
+}
+
+/* strace's files, from the trace tmpfs to the host's BASE/keep: regular files named trace.PID, nothing else. */
+static void copy_traces(int trace_fd, int keep_fd) {
+  int dfd = openat(trace_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR *d = dfd < 0 ? NULL : fdopendir(dfd);
+  if (!d) {
+    fprintf(stderr, "boxwright-sandbox --throwaway-root: cannot list the trace: %s\n", strerror(errno));
+    return;
+  }
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (strncmp(e->d_name, "trace.", 6) != 0 || e->d_name[6] == '\0' || strspn(e->d_name + 6, "0123456789") != strlen(e->d_name + 6)) continue;
+    int in = openat(dfd, e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (in < 0 || fstat(in, &st) < 0 || !S_ISREG(st.st_mode)) {
+      if (in >= 0) close(in);
+      continue;
+    }
+    int out = keep_file(keep_fd, e->d_name);
+    char buf[65536];
+    ssize_t r;
+    while (out >= 0 && (r = read(in, buf, sizeof buf)) > 0)
+      if (write_all(out, buf, (size_t)r) < 0) {
+        fprintf(stderr, "boxwright-sandbox --throwaway-root: cannot write BASE/keep/%s: %s\n", e->d_name, strerror(errno));
+        break;
+      }
+    close(in);
+    if (out >= 0) close(out);
+  }
+  closedir(d);
+}
+
+/* A size in bytes: decimal, at least 1 MiB (the wait calls a tmpfs full 256 KiB before its end). */
+static unsigned long long size_arg(const char *flag, const char *s) {
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (s[0] < '0' || s[0] > '9' || *end || errno || v < (1ULL << 20)) refuse("%s takes a number of bytes of at least 1 MiB, not %s", flag, s);
+  return v;
 }
 
 static void check_private_dir(const char *path) {
@@ -313,7 +373,7 @@ static void check_private_dir(const char *path) {
 }
 
 int throwaway_main(int argc, char **argv) {
-  const char *usage = "usage: boxwright-sandbox --throwaway-root BASE [--writable DIR]... -- PROG [ARGS...]";
+  const char *usage = "usage: boxwright-sandbox --throwaway-root BASE [--writable DIR]... [--trace-size BYTES] [--writes-size BYTES] -- PROG [ARGS...]";
   if (argc < 5 || strcmp(argv[1], "--throwaway-root") != 0) refuse("%s", usage);
   /* Nothing here outlives the caller: PROG in turn dies with this program (below). */
   prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -321,9 +381,13 @@ int throwaway_main(int argc, char **argv) {
   int i = 3;
   const char *writable[64];
   size_t nwritable = 0;
-  for (; i + 1 < argc && strcmp(argv[i], "--writable") == 0; i += 2) {
-    if (nwritable == COUNT(writable)) refuse("more than %zu --writable directories", COUNT(writable));
-    writable[nwritable++] = argv[i + 1];
+  unsigned long long trace_size = TRACE_SIZE, writes_size = WRITES_SIZE;
+  for (; i + 1 < argc && strcmp(argv[i], "--") != 0; i += 2) {
+    if (strcmp(argv[i], "--trace-size") == 0) trace_size = size_arg(argv[i], argv[i + 1]);
+    else if (strcmp(argv[i], "--writes-size") == 0) writes_size = size_arg(argv[i], argv[i + 1]);
+    else if (strcmp(argv[i], "--writable") != 0) refuse("%s", usage);
+    else if (nwritable == COUNT(writable)) refuse("more than %zu --writable directories", COUNT(writable));
+    else writable[nwritable++] = argv[i + 1];
   }
   if (i + 1 >= argc || strcmp(argv[i], "--") != 0) refuse("%s", usage);
   char **prog = argv + i + 1;
@@ -332,6 +396,9 @@ int throwaway_main(int argc, char **argv) {
   check_private_dir(base);
   check_private_dir(scratch);
   check_private_dir(keep);
+  /* The host's BASE/keep, held open: after the pivot it is reached through this descriptor only. */
+  int keep_fd = open(keep, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (keep_fd < 0) refuse("cannot open %s: %s", keep, strerror(errno));
   char cwd[PATH_MAX];
   if (!getcwd(cwd, sizeof cwd)) refuse("cannot read the current directory: %s", strerror(errno));
 
@@ -357,7 +424,11 @@ int throwaway_main(int argc, char **argv) {
   }
   /* Nothing mounted from here on propagates to the host. */
   if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) refuse("cannot make the mounts private: %s", strerror(errno));
-  if (mount("tmpfs", scratch, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0700") < 0) refuse("cannot mount a tmpfs on %s: %s", scratch, strerror(errno));
+  char opts[64];
+  snprintf(opts, sizeof opts, "mode=0700,size=%llu", writes_size);
+  if (mount("tmpfs", scratch, "tmpfs", MS_NOSUID | MS_NODEV, opts) < 0) refuse("cannot mount a tmpfs on %s: %s", scratch, strerror(errno));
+  int scratch_fd = open(scratch, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (scratch_fd < 0) refuse("cannot open %s: %s", scratch, strerror(errno));
   char *root = join(scratch, "root"), *layer_dir = join(scratch, "layers");
   make_dir(root, 0755);
   make_dir(layer_dir, 0700);
@@ -376,7 +447,10 @@ int throwaway_main(int argc, char **argv) {
   int efd = open(exec_at, O_CREAT | O_WRONLY | O_CLOEXEC, 0555);
   if (efd < 0) refuse("cannot make %s: %s", exec_at, strerror(errno));
   close(efd);
-  if (mount(keep, keep_at, NULL, MS_BIND, NULL) < 0) refuse("cannot bind %s: %s", keep, strerror(errno));
+  snprintf(opts, sizeof opts, "mode=0700,size=%llu", trace_size);
+  if (mount("tmpfs", keep_at, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, opts) < 0) refuse("cannot mount the trace tmpfs: %s", strerror(errno));
+  int trace_fd = open(keep_at, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (trace_fd < 0) refuse("cannot open the trace tmpfs: %s", strerror(errno));
   /* BASE, where the host sees the scratch and keep directories, hidden in the new tree. */
   char *base_at = join(root, base + 1);
   if (mount("tmpfs", base_at, "tmpfs", MS_NOSUID | MS_NODEV | MS_RDONLY, "mode=0700") < 0) refuse("cannot hide %s: %s", base, strerror(errno));
@@ -389,25 +463,13 @@ int throwaway_main(int argc, char **argv) {
   if (umount2(".", MNT_DETACH) < 0) refuse("cannot detach the old root: %s", strerror(errno));
   if (chdir("/") < 0 || chdir(cwd) < 0) refuse("cannot enter %s in the new root: %s", cwd, strerror(errno));
 
-  sigset_t waited, none;
-  sigemptyset(&waited);
-  sigaddset(&waited, SIGCHLD);
-  sigemptyset(&none);
-  sigprocmask(SIG_BLOCK, &waited, NULL);
-  signal(SIGCHLD, SIG_DFL);
-  pid_t pid = fork();
-  if (pid < 0) refuse("cannot fork: %s", strerror(errno));
-  if (pid == 0) {
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    /* PROG does not outlive this program, which holds the layers. */
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    execv(prog[0], prog);
-    fprintf(stderr, "boxwright-sandbox --throwaway-root: cannot execute %s: %s\n", prog[0], strerror(errno));
-    _exit(EXIT_REFUSED);
+  const char *bound = NULL;
+  int status = throwaway_wait(prog, trace_fd, scratch_fd, &bound);
+  report_changes(layers_fd, keep_fd);
+  copy_traces(trace_fd, keep_fd);
+  if (bound) {
+    int fd = keep_file(keep_fd, "bound");
+    if (fd >= 0) write_all(fd, bound, strlen(bound)), close(fd);
   }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  report_changes(layers_fd);
-  return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+  return status;
 }
