@@ -1,19 +1,22 @@
 /**
  * `boxwright learn [--dialect box|tyba] [--principal P] [--out FILE]
- * [--network] [--timeout S] [--check] -- CMD ARGS…`: runs CMD once in a
+ * [--network] [--timeout S] [--max-trace SIZE] [--max-events N]
+ * [--max-writes SIZE] [--check] -- CMD ARGS…`: runs CMD once in a
  * throw-away copy of the host (app/learn/session.ts), traced from outside
  * with strace, and writes the least-privilege config of what it needed
  * (app/learn: needs.ts, policy.ts, config-text.ts; merge.ts when FILE
  * exists), then lints and explains it with the pipeline every other
  * command uses, so that the user reviews it before trusting it. `--check`
  * runs CMD again through `boxwright run`'s own path, under the learned
- * config (in the throw-away root too), and says what still fails.
+ * config (in the throw-away root too), and says what still fails
+ * (learn-check.ts). FILE is read and written never through a link
+ * (app/learn/out-file.ts); the run is bounded (app/learn/bounds.ts).
  *
  * The exit status is the command's (128+N for a signal), as in `run`; 124
  * when --timeout ended it; 125 when learn could not run it at all; 2 usage.
  * With --check it is the checked run's.
  */
-import { existsSync, realpathSync, writeFileSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { hostView } from '../../compiler/paths/index.js';
@@ -33,12 +36,15 @@ import { deriveNeeds, type NeedSet, type Unmet } from '../learn/needs.js';
 import { decide, type LearnDialect } from '../learn/policy.js';
 import { learnArgv, READY_FD, STATUS_FD } from '../learn/sandbox.js';
 import { runTraced, type TracedOutcome } from '../learn/session.js';
-import { workloadAccesses, type Access, type WorkloadTrace } from '../learn/trace.js';
+import { workloadAccesses, type WorkloadTrace } from '../learn/trace.js';
+import { BOUND_FLAG, boundText, DEFAULT_BOUNDS, parseSize, type LearnBounds } from '../learn/bounds.js';
+import { readOut, writeOut } from '../learn/out-file.js';
+import { checkRun } from './learn-check.js';
+import { NOT_RUN, say, TIMED_OUT, writableDirs } from './learn-common.js';
 import { afterStatus } from '../platforms/linux/sandbox/outcome.js';
 import { principalId, RunUsageError, passEnvList } from '../platforms/linux/sandbox/run-request.js';
 import { explainCheck } from './explain.js';
 import { configReader, homeFrom, UsageError, type ConfigArgs } from './options.js';
-import { readInput } from '../input/read-input.js';
 import { lookOnPath } from '../host-programs.js';
 import { bwrapOrigin, locateBwrap, lookupHomes } from '../platforms/linux/sandbox/bwrap.js';
 import { vet, VetError, type VetFinding } from '../platforms/linux/sandbox/vet.js';
@@ -50,13 +56,31 @@ export interface LearnArgs extends ConfigArgs {
   check?: boolean;
   timeout?: string;
   'pass-env'?: string | string[];
+  'max-trace'?: string;
+  'max-events'?: string;
+  'max-writes'?: string;
   '--'?: unknown[];
 }
 
-const NOT_RUN = 125;
-const TIMED_OUT = 124;
-
-const say = (msg: string): void => void process.stderr.write(`boxwright learn: ${msg}\n`);
+/** --max-trace, --max-events, --max-writes: each a usage error (2) when it is not a bound learn can keep. */
+function boundsFrom(args: LearnArgs): LearnBounds {
+  const size = (flag: 'max-trace' | 'max-writes', dflt: number): number => {
+    const v = args[flag];
+    if (v === undefined) return dflt;
+    const bytes = parseSize(String(v));
+    if (bytes === undefined)
+      throw new UsageError(`--${flag} takes a size of at least 1M (bytes, or with K, M or G), not ${JSON.stringify(v)}`);
+    return bytes;
+  };
+  const events = args['max-events'];
+  if (events !== undefined && (!/^\d{1,12}$/.test(String(events)) || Number(events) < 1))
+    throw new UsageError(`--max-events takes a whole number above 0, not ${JSON.stringify(events)}`);
+  return {
+    traceBytes: size('max-trace', DEFAULT_BOUNDS.traceBytes),
+    events: events === undefined ? DEFAULT_BOUNDS.events : Number(events),
+    writeBytes: size('max-writes', DEFAULT_BOUNDS.writeBytes),
+  };
+}
 
 function timeoutFrom(v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
@@ -65,7 +89,7 @@ function timeoutFrom(v: string | undefined): number | undefined {
   return Number(v);
 }
 
-interface Tools {
+export interface Tools {
   readonly helper: string;
   readonly bwrap: string;
   readonly strace: string;
@@ -111,7 +135,12 @@ interface Learned {
 }
 
 /** The exit status of the traced command, and what the run's end says about what it learned. */
-function ending(outcome: TracedOutcome, trace: WorkloadTrace, timeout: number | undefined): Omit<Learned, 'trace' | 'outcome'> {
+function ending(
+  outcome: TracedOutcome,
+  trace: WorkloadTrace,
+  timeout: number | undefined,
+  bounds: LearnBounds,
+): Omit<Learned, 'trace' | 'outcome'> {
   const status = outcome.read.get(STATUS_FD) ?? '';
   const code = /"exit-code"\s*:\s*(\d+)/.exec(status)?.[1];
   const ready = outcome.read.get(READY_FD) ?? '';
@@ -122,6 +151,10 @@ function ending(outcome: TracedOutcome, trace: WorkloadTrace, timeout: number | 
     exit = TIMED_OUT;
     text = `The run was ended after ${timeout} s (--timeout).`;
     incomplete.push(`ended by --timeout after ${timeout} s`);
+  } else if (outcome.bound === 'trace' || outcome.bound === 'writes') {
+    exit = code !== undefined ? Number(code) : NOT_RUN;
+    text = `The run was stopped: ${boundText(outcome.bound, bounds)}.`;
+    incomplete.push(`stopped at ${BOUND_FLAG[outcome.bound]}`);
   } else if (code !== undefined) {
     exit = Number(code);
     text =
@@ -139,16 +172,12 @@ function ending(outcome: TracedOutcome, trace: WorkloadTrace, timeout: number | 
   const failed = /^exec-failed (\d+)/m.exec(ready);
   if (failed) incomplete.push('the command could not be executed');
   else if (!trace.started && code !== undefined) incomplete.push('the trace holds no run of the command');
+  if (outcome.bound === 'events') incomplete.push(`the trace was read up to ${BOUND_FLAG.events} (${bounds.events} calls)`);
   if (trace.unread)
     incomplete.push(
       `${trace.unread} traced call${trace.unread > 1 ? 's' : ''} could not be read (a path that is not UTF-8, which no TOML string can name)`,
     );
   return { status: exit, incomplete, ending: text };
-}
-
-/** Where strace and the throw-away root may write without root: the directories a command usually writes. */
-function writableDirs(cwd: string, home: string): string[] {
-  return [...new Set([cwd, home, process.env['TMPDIR'] ?? '/tmp', '/tmp', '/var/tmp'].filter((d) => d.startsWith('/')))];
 }
 
 export async function learnCommand(args: LearnArgs): Promise<number> {
@@ -165,6 +194,7 @@ export async function learnCommand(args: LearnArgs): Promise<number> {
     throw e;
   }
   const timeout = timeoutFrom(args.timeout);
+  const bounds = boundsFrom(args);
   const home = homeFrom(args.home) ?? homedir();
   const out = args.out !== undefined ? resolve(args.out) : undefined;
   if (args.check && !out) throw new UsageError('--check runs the command under the learned config: name the file with --out');
@@ -173,10 +203,10 @@ export async function learnCommand(args: LearnArgs): Promise<number> {
   // Learning into an existing config: it must be one, without errors, of the dialect asked.
   let existing: CheckedPolicy | undefined;
   let dialect: LearnDialect = (args.dialect as Dialect | undefined) === 'tyba' ? 'tyba' : 'box';
-  const present = out && existsSync(out) ? readInput(out) : undefined;
-  if (present && 'error' in present) throw new UsageError(`cannot learn into ${out}: ${present.reason}`);
+  const present = out ? readOut(out) : undefined;
+  if (present?.kind === 'refused') throw new UsageError(`cannot learn into ${out}: ${present.why}; nothing was run`);
   // An empty file is a config yet to be written (made by `touch`, or by a shell's redirection).
-  if (out && present && 'bytes' in present && Buffer.from(present.bytes).toString('utf8').trim() !== '') {
+  if (out && present?.kind === 'file' && Buffer.from(present.bytes).toString('utf8').trim() !== '') {
     const input = present;
     const check = reader.check(input.bytes, out);
     if (!check.ir || check.diagnostics.some((d) => d.ruleId === 'toml-syntax' || d.ruleId === 'schema')) {
@@ -233,9 +263,16 @@ export async function learnCommand(args: LearnArgs): Promise<number> {
     fds: [{ write: seccompProgram(arch) }, { read: true }, { read: true }],
     ...(timeout !== undefined ? { timeoutSeconds: timeout, startedOn: READY_FD } : {}),
     forwardTo: 'command',
+    bounds,
   });
+  for (const n of outcome.notes) say(n);
+  if (outcome.refused) {
+    say(`${outcome.refused}; the command did not run`);
+    return NOT_RUN;
+  }
   const trace = workloadAccesses(outcome.processes, cwd);
-  const end = ending(outcome, trace, timeout);
+  const end = ending(outcome, trace, timeout, bounds);
+  if (outcome.bound) say(boundText(outcome.bound, bounds));
   if (end.status === NOT_RUN && !trace.started) {
     say('the command did not run: the throw-away root or the sandbox could not be made (the messages above say why); nothing was written');
     return NOT_RUN;
@@ -300,8 +337,10 @@ export async function learnCommand(args: LearnArgs): Promise<number> {
     });
     summary = `${decision.grants.length} grant${decision.grants.length === 1 ? '' : 's'} learned${out ? `, written to ${out}` : ''}`;
   }
-  if (out) writeFileSync(out, text);
-  else process.stdout.write(text);
+  if (out) {
+    const failed = writeOut(out, text, present?.kind === 'file' ? present.mode : undefined);
+    if (failed) throw new UsageError(`cannot learn into ${out}: ${failed}`);
+  } else process.stdout.write(text);
 
   // The review: lint's verdicts and explain's matrix of what was written, from one check.
   const review = out ? process.stdout : process.stderr;
@@ -312,7 +351,7 @@ export async function learnCommand(args: LearnArgs): Promise<number> {
   review.write(await reviewText(written));
 
   if (!args.check || !out) return end.status;
-  return checkRun(out, args, command, passEnv, found, cwd, home, trace, timeout);
+  return checkRun({ out, args, command, passEnv, found, cwd, home, learned: trace, timeout, bounds });
 }
 
 function networkLines(needs: NeedSet, principal: string, network: boolean, home: string): string[] {
@@ -353,78 +392,4 @@ async function reviewText(check: CheckResult): Promise<string> {
   if (!matrix) return `${lint}${errors}`;
   const render = await renderer(formats.explain, 'text');
   return `${lint}\n${render(matrix)}`;
-}
-
-/**
- * `--check`: the command again, through `boxwright run`'s own path (check,
- * compile, launcher) under the learned config, inside the throw-away root
- * and traced: what failed there that succeeded while learning still fails.
- */
-async function checkRun(
-  out: string,
-  args: LearnArgs,
-  command: string[],
-  passEnv: string[],
-  found: Tools,
-  cwd: string,
-  home: string,
-  learned: WorkloadTrace,
-  timeout: number | undefined,
-): Promise<number> {
-  const { linuxReader, runLinux } = await import('../platforms/linux/runner.js');
-  const { runRequest } = await import('./run-common.js');
-  const runArgs = { ...args, config: out, fs: 'host', home, force: false, '--': command, 'pass-env': passEnv };
-  delete (runArgs as { out?: string }).out;
-  const req = runRequest(runArgs);
-  const input = readInput(out);
-  if ('error' in input) {
-    say(`${input.error}; --check did not run`);
-    return NOT_RUN;
-  }
-  let traced: TracedOutcome | undefined;
-  const status = await runLinux(runArgs, req, linuxReader(runArgs, req), input.bytes, {
-    cache: false,
-    launch: async (run) => {
-      traced = await runTraced({
-        helper: found.helper,
-        strace: found.strace,
-        program: [run.launcher, ...run.passEnv.flatMap((n) => ['--pass-env', n]), '--', ...run.command],
-        cwd,
-        env: Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined)),
-        writable: writableDirs(cwd, home),
-        ...(timeout !== undefined ? { timeoutSeconds: timeout } : {}),
-        forwardTo: 'program',
-      });
-      return traced.status;
-    },
-  });
-  const failures = traced ? stillFailing(learned, workloadAccesses(traced.processes, cwd)) : [];
-  if (traced?.timedOut) {
-    process.stdout.write(`\n--check: the command ran under ${out} through boxwright run and was ended by --timeout after ${timeout} s.\n`);
-    return TIMED_OUT;
-  }
-  process.stdout.write(`\n--check: the command ran under ${out} through boxwright run and exited with status ${status}.\n`);
-  if (failures.length) {
-    process.stdout.write(`What succeeded while learning and fails under the learned config:\n`);
-    for (const f of failures.slice(0, 40))
-      process.stdout.write(
-        `  ${f.op} ${spelled(f.path, home)}: ${f.errno} (${evidenceText({ syscall: f.syscall, program: f.program, named: f.path })})\n`,
-      );
-    if (failures.length > 40) process.stdout.write(`  … and ${failures.length - 40} more\n`);
-  } else if (traced) process.stdout.write('Nothing that succeeded while learning failed.\n');
-  return status;
-}
-
-/** The check run's failed accesses that succeeded, the same way at the same path, in the learning run. */
-function stillFailing(learned: WorkloadTrace, checked: WorkloadTrace): Access[] {
-  const ok = new Set(learned.accesses.filter((a) => a.ok).map((a) => `${a.op}\0${a.path}`));
-  const seen = new Set<string>();
-  const out: Access[] = [];
-  for (const a of checked.accesses) {
-    const key = `${a.op}\0${a.path}`;
-    if (a.ok || !ok.has(key) || seen.has(key) || a.op === 'connect') continue;
-    seen.add(key);
-    out.push(a);
-  }
-  return out;
 }

@@ -194,6 +194,18 @@ const commands: Record<string, Command> = {
           type: 'string',
           describe: 'end the command after this many seconds (what it learned is written, marked incomplete; exit 124)',
         })
+        .option('max-trace', {
+          type: 'string',
+          describe: 'stop the command when its trace reaches this size (K, M, G; default 256M; what it learned is marked incomplete)',
+        })
+        .option('max-events', {
+          type: 'string',
+          describe: 'read at most this many traced calls back (default 2000000; more marks what it learned incomplete)',
+        })
+        .option('max-writes', {
+          type: 'string',
+          describe: 'stop the command when it has written this much into the throw-away root (K, M, G; default 1G)',
+        })
         .option('check', {
           type: 'boolean',
           default: false,

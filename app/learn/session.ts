@@ -9,13 +9,23 @@
  * host: the upper layers vanish with the namespace. What comes back is the
  * strace file of every process, what the upper layers held (the changes),
  * and how the run ended.
+ *
+ * The working directory is private (workdir.ts), and of what the helper
+ * left there learn reads only the files it names (trace.PID, changes,
+ * bound), each opened without following a link and without blocking on a
+ * FIFO, and only when it is a regular file; the traces are read a chunk at
+ * a time, up to --max-events calls (bounds.ts). The command's standard
+ * streams are the helper's to hand over (pipes for regular files and
+ * directories, as `run` does it: targets/linux/launcher/stdio.c).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { constants, tmpdir } from 'node:os';
+import { closeSync, constants as fsc, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { constants } from 'node:os';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
+import type { Bound, LearnBounds } from './bounds.js';
 import { parseTrace, type Call } from './strace.js';
+import { learnWorkDir, removeWorkDir } from './workdir.js';
 
 /** Where the throw-away root shows the run's own directory (BASE/keep): strace writes its files there. */
 export const KEEP_INSIDE = '/.boxwright/learn';
@@ -81,6 +91,7 @@ export interface TracedRun {
   readonly startedOn?: number;
   /** Who a forwarded SIGINT, SIGTERM or SIGHUP goes to: the command (from bubblewrap's status) or the traced program itself. */
   readonly forwardTo: 'command' | 'program';
+  readonly bounds: LearnBounds;
 }
 
 export interface TracedOutcome {
@@ -93,6 +104,12 @@ export interface TracedOutcome {
   readonly changes: readonly { readonly kind: string; readonly path: string }[];
   /** What was read back from each `{ read: true }` descriptor, by number. */
   readonly read: ReadonlyMap<number, string>;
+  /** The bound that ended the run (the helper's `trace` or `writes`), or ended the reading of the trace (`events`). */
+  readonly bound?: Bound;
+  /** Why nothing ran (no private working directory): learn refuses, 125. */
+  readonly refused?: string;
+  /** What learn could not use or remove of its working files: each a line to say. */
+  readonly notes: readonly string[];
 }
 
 const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -136,14 +153,111 @@ function commandPid(status: string): number | undefined {
   }
 }
 
+/**
+ * A file the helper left in the working directory, opened by descriptor:
+ * never through a link, never blocking on a FIFO, a regular file only.
+ * The descriptor, or undefined (absent); anything else is a note.
+ */
+function openLeft(path: string, notes: string[]): number | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, fsc.O_RDONLY | fsc.O_NOFOLLOW | fsc.O_NONBLOCK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') notes.push(`${path} was not read: ${code === 'ELOOP' ? 'a symbolic link' : (code ?? (e as Error).message)}`);
+    return undefined;
+  }
+  if (fstatSync(fd).isFile()) return fd;
+  closeSync(fd);
+  notes.push(`${path} was not read: it is not a regular file`);
+  return undefined;
+}
+
+const CHUNK = 1 << 20;
+
+/**
+ * One trace file, a chunk of whole lines at a time (each process's file
+ * holds its calls one a line: strace -ff never splits one), at most
+ * `budget` calls; `over` when there were more.
+ */
+function readTrace(fd: number, budget: number): { calls: Call[]; unread: number; over: boolean } {
+  const calls: Call[] = [];
+  let unread = 0;
+  let rest = Buffer.alloc(0);
+  const buf = Buffer.alloc(CHUNK);
+  for (;;) {
+    const n = readSync(fd, buf, 0, CHUNK, null);
+    const data = n > 0 ? Buffer.concat([rest, buf.subarray(0, n)]) : rest;
+    const end = n > 0 ? data.lastIndexOf(0x0a) + 1 : data.length;
+    const parsed = parseTrace(data.subarray(0, end).toString('utf8'));
+    rest = Buffer.from(data.subarray(end));
+    unread += parsed.unread;
+    for (const c of parsed.calls) {
+      if (calls.length === budget) return { calls, unread, over: true };
+      calls.push(c);
+    }
+    if (n <= 0) return { calls, unread, over: false };
+  }
+}
+
+/** Every process's calls from the working directory's trace files, in pid order, at most `events` in all. */
+function readTraces(keep: string, events: number, notes: string[]) {
+  const processes = new Map<number, { calls: Call[]; unread: number }>();
+  const pids = readdirSync(keep)
+    .map((name) => /^trace\.(\d+)$/.exec(name)?.[1])
+    .filter((p): p is string => p !== undefined)
+    .map(Number)
+    .sort((a, b) => a - b);
+  let left = events;
+  for (const pid of pids) {
+    const fd = openLeft(join(keep, `trace.${pid}`), notes);
+    if (fd === undefined) continue;
+    try {
+      const t = readTrace(fd, left);
+      processes.set(pid, { calls: t.calls, unread: t.unread });
+      left -= t.calls.length;
+      if (t.over) return { processes, over: true };
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return { processes, over: false };
+}
+
+/** A small file the helper left (changes, bound), whole; empty when absent or refused. */
+function readLeft(path: string, notes: string[]): Buffer {
+  const fd = openLeft(path, notes);
+  if (fd === undefined) return Buffer.alloc(0);
+  try {
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export function runTraced(run: TracedRun): Promise<TracedOutcome> {
-  const base = mkdtempSync(join(tmpdir(), 'boxwright-learn-'));
+  const work = learnWorkDir();
+  if ('why' in work)
+    return Promise.resolve({
+      status: 125,
+      timedOut: false,
+      processes: new Map(),
+      changes: [],
+      read: new Map(),
+      refused: work.why,
+      notes: [],
+    });
+  const base = work.dir;
   mkdirSync(join(base, 'scratch'), { mode: 0o700 });
   mkdirSync(join(base, 'keep'), { mode: 0o700 });
   const argv = [
     '--throwaway-root',
     base,
     ...run.writable.flatMap((d) => ['--writable', d]),
+    '--trace-size',
+    String(run.bounds.traceBytes),
+    '--writes-size',
+    String(run.bounds.writeBytes),
     '--',
     ...straceArgv(run.strace, `${KEEP_INSIDE}/trace`),
     ...run.program,
@@ -204,21 +318,23 @@ export function runTraced(run: TracedRun): Promise<TracedOutcome> {
     const finish = (status: number): void => {
       if (timer) clearTimeout(timer);
       for (const s of FORWARDED) process.removeListener(s, forward);
-      const processes = new Map<number, { calls: Call[]; unread: number }>();
+      const notes: string[] = [];
+      let processes = new Map<number, { calls: Call[]; unread: number }>();
       let changes: { kind: string; path: string }[] = [];
+      let bound: Bound | undefined;
       try {
         const keep = join(base, 'keep');
-        for (const name of readdirSync(keep)) {
-          const m = /^trace\.(\d+)$/.exec(name);
-          if (m) processes.set(Number(m[1]), parseTrace(readFileSync(join(keep, name), 'utf8')));
-        }
-        changes = parseChanges(readFileSync(join(keep, 'changes')));
-      } catch {
-        // no changes file: the root was never made, or the helper was killed
-      } finally {
-        rmSync(base, { recursive: true, force: true });
+        const traces = readTraces(keep, run.bounds.events, notes);
+        processes = traces.processes;
+        changes = parseChanges(readLeft(join(keep, 'changes'), notes));
+        const hit = readLeft(join(keep, 'bound'), notes).toString('utf8');
+        bound = hit === 'trace' || hit === 'writes' ? hit : traces.over ? 'events' : undefined;
+      } catch (e) {
+        notes.push(`the trace could not be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
       }
-      resolve({ status, timedOut, processes, changes, read });
+      const leftover = removeWorkDir(base);
+      if (leftover) notes.push(`could not remove ${leftover}: remove it yourself`);
+      resolve({ status, timedOut, processes, changes, read, notes, ...(bound ? { bound } : {}) });
     };
     child.on('error', () => finish(125));
     child.on('close', (code, signal) => finish(code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0)));
