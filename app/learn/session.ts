@@ -201,7 +201,7 @@ function readTrace(fd: number, budget: number): { calls: Call[]; unread: number;
 }
 
 /** Every process's calls from the working directory's trace files, in pid order, at most `events` in all. */
-function readTraces(keep: string, events: number, notes: string[]) {
+export function readTraces(keep: string, events: number, notes: string[]) {
   const processes = new Map<number, { calls: Call[]; unread: number }>();
   const pids = readdirSync(keep)
     .map((name) => /^trace\.(\d+)$/.exec(name)?.[1])
