@@ -9,8 +9,7 @@ import { evidenceText, spelled } from '../learn/config-text.js';
 import { readOut } from '../learn/out-file.js';
 import { runTraced, type TracedOutcome } from '../learn/session.js';
 import { workloadAccesses, type Access, type WorkloadTrace } from '../learn/trace.js';
-import type { LearnArgs, Tools } from './learn.js';
-import { NOT_RUN, say, TIMED_OUT, writableDirs } from './learn-common.js';
+import { NOT_RUN, say, TIMED_OUT, writableDirs, type LearnArgs, type Tools } from './learn-common.js';
 
 export interface CheckRun {
   readonly out: string;

@@ -1,4 +1,24 @@
-/** What learn.ts and learn-check.ts share: the statuses, the voice, where the run may write. */
+/** What learn.ts and learn-check.ts share: the arguments, the tools, the statuses, the voice, where the run may write. */
+import type { ConfigArgs } from './options.js';
+
+export interface LearnArgs extends ConfigArgs {
+  principal?: string;
+  out?: string;
+  network?: boolean;
+  check?: boolean;
+  timeout?: string;
+  'pass-env'?: string | string[];
+  'max-trace'?: string;
+  'max-events'?: string;
+  'max-writes'?: string;
+  '--'?: unknown[];
+}
+
+export interface Tools {
+  readonly helper: string;
+  readonly bwrap: string;
+  readonly strace: string;
+}
 
 /** learn could not run the command at all. */
 export const NOT_RUN = 125;

@@ -40,27 +40,15 @@ import { workloadAccesses, type WorkloadTrace } from '../learn/trace.js';
 import { BOUND_FLAG, boundText, DEFAULT_BOUNDS, parseSize, type LearnBounds } from '../learn/bounds.js';
 import { readOut, writeOut } from '../learn/out-file.js';
 import { checkRun } from './learn-check.js';
-import { NOT_RUN, say, TIMED_OUT, writableDirs } from './learn-common.js';
+import { NOT_RUN, say, TIMED_OUT, writableDirs, type LearnArgs, type Tools } from './learn-common.js';
+
 import { afterStatus } from '../platforms/linux/sandbox/outcome.js';
 import { principalId, RunUsageError, passEnvList } from '../platforms/linux/sandbox/run-request.js';
 import { explainCheck } from './explain.js';
-import { configReader, homeFrom, UsageError, type ConfigArgs } from './options.js';
+import { configReader, homeFrom, UsageError } from './options.js';
 import { lookOnPath } from '../host-programs.js';
 import { bwrapOrigin, locateBwrap, lookupHomes } from '../platforms/linux/sandbox/bwrap.js';
 import { vet, VetError, type VetFinding } from '../platforms/linux/sandbox/vet.js';
-
-export interface LearnArgs extends ConfigArgs {
-  principal?: string;
-  out?: string;
-  network?: boolean;
-  check?: boolean;
-  timeout?: string;
-  'pass-env'?: string | string[];
-  'max-trace'?: string;
-  'max-events'?: string;
-  'max-writes'?: string;
-  '--'?: unknown[];
-}
 
 /** --max-trace, --max-events, --max-writes: each a usage error (2) when it is not a bound learn can keep. */
 function boundsFrom(args: LearnArgs): LearnBounds {
@@ -87,12 +75,6 @@ function timeoutFrom(v: string | undefined): number | undefined {
   if (!/^\d+(\.\d+)?$/.test(String(v)) || Number(v) <= 0)
     throw new UsageError(`--timeout takes a number of seconds above 0, not ${JSON.stringify(v)}`);
   return Number(v);
-}
-
-export interface Tools {
-  readonly helper: string;
-  readonly bwrap: string;
-  readonly strace: string;
 }
 
 /**
