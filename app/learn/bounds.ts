@@ -1,5 +1,6 @@
 /**
- * learn's bounds: how much strace may write (--max-trace), how many traced
+ * learn's bounds: how much strace may write, with the list of what the run
+ * changed (--max-trace), how many traced
  * calls learn reads back (--max-events), and how much the command may write
  * into the throw-away root (--max-writes). The byte bounds are tmpfs size=
  * options the throw-away helper mounts with (targets/linux/launcher/
@@ -13,7 +14,7 @@ export interface LearnBounds {
   readonly traceBytes: number;
   /** Traced calls learn reads back, over every process. */
   readonly events: number;
-  /** Bytes the run may write into the throw-away root (the scratch tmpfs's size=). */
+  /** Bytes the run may write into the throw-away root (the scratch tmpfs's size=; its nr_inodes: one per KiB). */
   readonly writeBytes: number;
 }
 
@@ -52,10 +53,10 @@ export function sizeText(bytes: number): string {
 export function boundText(bound: Bound, bounds: LearnBounds): string {
   switch (bound) {
     case 'trace':
-      return `the trace reached ${sizeText(bounds.traceBytes)} (--max-trace); learn stopped the command. Raise it with --max-trace SIZE`;
+      return `the trace reached ${sizeText(bounds.traceBytes)} (--max-trace: strace's output and the list of what the run changed); learn stopped the command. Raise it with --max-trace SIZE`;
     case 'events':
       return `the trace holds more than ${bounds.events} calls (--max-events); learn read no further. Raise it with --max-events N`;
     case 'writes':
-      return `the command wrote ${sizeText(bounds.writeBytes)} into the throw-away root (--max-writes); learn stopped it. Raise it with --max-writes SIZE`;
+      return `the command's writes into the throw-away root reached ${sizeText(bounds.writeBytes)} (--max-writes: that many bytes, or a file per KiB of it); learn stopped it. Raise it with --max-writes SIZE`;
   }
 }

@@ -61,8 +61,10 @@ export function learnArgv(s: LearnSandbox): string[] {
     ...(s.privateTmp
       ? ['--tmpfs', '/tmp', '--setenv', 'TMPDIR', '/tmp', ...s.keep.filter((d) => d.startsWith('/tmp/')).flatMap((d) => ['--bind', d, d])]
       : []),
-    // The run's own directory (strace's files) is not the workload's to read or write.
+    // The run's own directory (strace's files) is not the workload's to read or write, nor a tmpfs for it to fill.
     '--tmpfs',
+    KEEP_INSIDE,
+    '--remount-ro',
     KEEP_INSIDE,
     '--ro-bind',
     s.step,

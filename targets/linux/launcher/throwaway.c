@@ -30,12 +30,13 @@
  * tmpfs of a namespace no other process shares.
  *
  * When PROG ends, the upper layers are what the run changed. They are
- * walked and written to BASE/keep/changes (through a descriptor of BASE/keep
- * opened before the namespace), one record per entry: a kind letter and the
+ * walked and written to `changes` on the trace tmpfs (its bound holds them
+ * too), one record per entry: a kind letter and the
  * host path, each ended by a NUL (`f` file, `d` directory, `l` symbolic
  * link, `o` another kind, `w` a whiteout: the path was removed, `x` a
- * directory that replaced the host's: opaque). strace's files (`trace.PID`,
- * regular files only) are copied from the trace tmpfs to BASE/keep, and
+ * directory that replaced the host's: opaque). That file and strace's
+ * (`trace.PID`), regular files only, are copied from the trace tmpfs to
+ * BASE/keep through a descriptor of it opened before the namespace, and
  * BASE/keep/bound says `trace` or `writes` when the run was stopped at that
  * bound. The exit status is PROG's, 128+N for a signal N.
  *
@@ -309,12 +310,18 @@ static int keep_file(int keep_fd, const char *name) {
   return fd;
 }
 
-static void report_changes(int layers_fd, int keep_fd) {
-  int fd = keep_file(keep_fd, "changes");
+/*
+ * The changes, written to the trace tmpfs (the trace's bound holds them
+ * too: a run that made millions of entries with long names cannot fill the
+ * host's disk with their list). 0, or -1 when the list was cut short there.
+ */
+static int report_changes(int layers_fd, int trace_fd) {
+  int fd = openat(trace_fd, "changes", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   FILE *out = fd < 0 ? NULL : fdopen(fd, "w");
   if (!out) {
+    fprintf(stderr, "boxwright-sandbox --throwaway-root: cannot write the changes: %s\n", strerror(errno));
     if (fd >= 0) close(fd);
-    return;
+    return -1;
   }
   for (size_t i = 0; i < nlayers; i++) {
     char rel[32];
@@ -322,11 +329,13 @@ static void report_changes(int layers_fd, int keep_fd) {
     int fd = openat(layers_fd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd >= 0) walk(out, fd, layers[i]);
   }
-  if (fclose(out) != 0) fprintf(stderr, "boxwright-sandbox --throwaway-root: cannot write BASE/keep/changes: %s\n", strerror(errno));
+  int failed = ferror(out);
+  if (fclose(out) != 0 || failed) return -1;
+  return 0;
 }
 
-/* strace's files, from the trace tmpfs to the host's BASE/keep: regular files named trace.PID, nothing else. */
-static void copy_traces(int trace_fd, int keep_fd) {
+/* strace's files and the changes, from the trace tmpfs to the host's BASE/keep: regular files named trace.PID or changes, nothing else. */
+static void copy_kept(int trace_fd, int keep_fd) {
   int dfd = openat(trace_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   DIR *d = dfd < 0 ? NULL : fdopendir(dfd);
   if (!d) {
@@ -335,7 +344,8 @@ static void copy_traces(int trace_fd, int keep_fd) {
   }
   struct dirent *e;
   while ((e = readdir(d))) {
-    if (strncmp(e->d_name, "trace.", 6) != 0 || e->d_name[6] == '\0' || strspn(e->d_name + 6, "0123456789") != strlen(e->d_name + 6)) continue;
+    int trace = strncmp(e->d_name, "trace.", 6) == 0 && e->d_name[6] != '\0' && strspn(e->d_name + 6, "0123456789") == strlen(e->d_name + 6);
+    if (!trace && strcmp(e->d_name, "changes") != 0) continue;
     int in = openat(dfd, e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     struct stat st;
     if (in < 0 || fstat(in, &st) < 0 || !S_ISREG(st.st_mode)) {
@@ -424,8 +434,13 @@ int throwaway_main(int argc, char **argv) {
   }
   /* Nothing mounted from here on propagates to the host. */
   if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) refuse("cannot make the mounts private: %s", strerror(errno));
-  char opts[64];
-  snprintf(opts, sizeof opts, "mode=0700,size=%llu", writes_size);
+  char opts[96];
+  /*
+   * One inode per KiB of the bound (empty files take inodes and kernel
+   * memory, which size= does not count), besides the three directories of
+   * each layer.
+   */
+  snprintf(opts, sizeof opts, "mode=0700,size=%llu,nr_inodes=%llu", writes_size, (writes_size >> 10) + 3 * MAX_LAYERS);
   if (mount("tmpfs", scratch, "tmpfs", MS_NOSUID | MS_NODEV, opts) < 0) refuse("cannot mount a tmpfs on %s: %s", scratch, strerror(errno));
   int scratch_fd = open(scratch, O_PATH | O_DIRECTORY | O_CLOEXEC);
   if (scratch_fd < 0) refuse("cannot open %s: %s", scratch, strerror(errno));
@@ -465,8 +480,8 @@ int throwaway_main(int argc, char **argv) {
 
   const char *bound = NULL;
   int status = throwaway_wait(prog, trace_fd, scratch_fd, &bound);
-  report_changes(layers_fd, keep_fd);
-  copy_traces(trace_fd, keep_fd);
+  if (report_changes(layers_fd, trace_fd) < 0 && !bound) bound = "trace";
+  copy_kept(trace_fd, keep_fd);
   if (bound) {
     int fd = keep_file(keep_fd, "bound");
     if (fd >= 0) write_all(fd, bound, strlen(bound)), close(fd);

@@ -83,7 +83,7 @@ describe('learn is bounded, and no process outlives it (issue 34, attacks 4 and 
     const r = await learnWatched(['--max-trace', '4M', '--timeout', '60', '--', '/bin/sh', '-c', STAT_LOOP]);
     assert.notEqual(r.status, 124, 'stopped by the bound, not by --timeout');
     assert.ok(Date.now() - started < 50_000);
-    assert.match(r.stderr, /the trace reached 4M \(--max-trace\); learn stopped the command\. Raise it with --max-trace SIZE/);
+    assert.match(r.stderr, /the trace reached 4M \(--max-trace: .*\); learn stopped the command\. Raise it with --max-trace SIZE/);
     assert.match(r.stdout, /INCOMPLETE: stopped at --max-trace/);
     assert.ok(r.most <= 4 * MiB + 64 * 1024, `${r.most} bytes on the host`);
     assert.deepEqual(readdirSync(join(cache, 'boxwright', 'learn')), []);
@@ -103,7 +103,7 @@ describe('learn is bounded, and no process outlives it (issue 34, attacks 4 and 
     assert.doesNotMatch(r.stderr, /^64\+0 records out$/m);
     assert.match(
       r.stderr,
-      /the command wrote 16M into the throw-away root \(--max-writes\); learn stopped it\. Raise it with --max-writes SIZE/,
+      /the command's writes into the throw-away root reached 16M \(--max-writes: .*\); learn stopped it\. Raise it with --max-writes SIZE/,
     );
     assert.match(r.stdout, /INCOMPLETE: stopped at --max-writes/);
     assert.equal(existsSync(join(lab, 'big')), false);
