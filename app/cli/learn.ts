@@ -134,7 +134,8 @@ function ending(
     text = `The run was ended after ${timeout} s (--timeout).`;
     incomplete.push(`ended by --timeout after ${timeout} s`);
   } else if (outcome.bound === 'trace' || outcome.bound === 'writes') {
-    exit = code !== undefined ? Number(code) : NOT_RUN;
+    // Ended by learn at a limit, as by --timeout, whatever the command made of its ENOSPC meanwhile.
+    exit = TIMED_OUT;
     text = `The run was stopped: ${boundText(outcome.bound, bounds)}.`;
     incomplete.push(`stopped at ${BOUND_FLAG[outcome.bound]}`);
   } else if (code !== undefined) {

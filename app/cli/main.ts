@@ -196,7 +196,8 @@ const commands: Record<string, Command> = {
         })
         .option('max-trace', {
           type: 'string',
-          describe: 'stop the command when its trace reaches this size (K, M, G; default 256M; what it learned is marked incomplete)',
+          describe:
+            'stop the command when its trace reaches this size (K, M, G; default 256M; what it learned is written, marked incomplete; exit 124)',
         })
         .option('max-events', {
           type: 'string',
@@ -204,7 +205,7 @@ const commands: Record<string, Command> = {
         })
         .option('max-writes', {
           type: 'string',
-          describe: 'stop the command when it has written this much into the throw-away root (K, M, G; default 1G)',
+          describe: 'stop the command when it has written this much into the throw-away root (K, M, G; default 1G; as --max-trace)',
         })
         .option('check', {
           type: 'boolean',

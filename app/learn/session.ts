@@ -187,8 +187,10 @@ function readTrace(fd: number, budget: number): { calls: Call[]; unread: number;
   const buf = Buffer.alloc(CHUNK);
   for (;;) {
     const n = readSync(fd, buf, 0, CHUNK, null);
-    const data = n > 0 ? Buffer.concat([rest, buf.subarray(0, n)]) : rest;
-    const end = n > 0 ? data.lastIndexOf(0x0a) + 1 : data.length;
+    if (n <= 0) return { calls, unread, over: false };
+    // Whole lines only: strace ends every line, so an unended one at the end was cut short (the trace bound: ENOSPC), not a call to read.
+    const data = Buffer.concat([rest, buf.subarray(0, n)]);
+    const end = data.lastIndexOf(0x0a) + 1;
     const parsed = parseTrace(data.subarray(0, end).toString('utf8'));
     rest = Buffer.from(data.subarray(end));
     unread += parsed.unread;
@@ -196,7 +198,6 @@ function readTrace(fd: number, budget: number): { calls: Call[]; unread: number;
       if (calls.length === budget) return { calls, unread, over: true };
       calls.push(c);
     }
-    if (n <= 0) return { calls, unread, over: false };
   }
 }
 
