@@ -13,7 +13,8 @@
  * (app/learn/out-file.ts); the run is bounded (app/learn/bounds.ts).
  *
  * The exit status is the command's (128+N for a signal), as in `run`; 124
- * when --timeout ended it; 125 when learn could not run it at all; 2 usage.
+ * when --timeout or a bound ended it; 125 when learn could not run it at
+ * all; 2 usage.
  * With --check it is the checked run's.
  */
 import { realpathSync } from 'node:fs';
@@ -41,7 +42,6 @@ import { BOUND_FLAG, boundText, DEFAULT_BOUNDS, parseSize, type LearnBounds } fr
 import { readOut, writeOut } from '../learn/out-file.js';
 import { checkRun } from './learn-check.js';
 import { NOT_RUN, say, TIMED_OUT, writableDirs, type LearnArgs, type Tools } from './learn-common.js';
-
 import { afterStatus } from '../platforms/linux/sandbox/outcome.js';
 import { principalId, RunUsageError, passEnvList } from '../platforms/linux/sandbox/run-request.js';
 import { explainCheck } from './explain.js';
