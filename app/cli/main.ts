@@ -201,7 +201,7 @@ const commands: Record<string, Command> = {
         })
         .option('max-events', {
           type: 'string',
-          describe: 'read at most this many traced calls back (default 2000000; more marks what it learned incomplete)',
+          describe: 'read at most this many traced calls back (default 500000; more marks what it learned incomplete)',
         })
         .option('max-writes', {
           type: 'string',

@@ -23,7 +23,7 @@ export type Bound = 'trace' | 'events' | 'writes';
 
 const MiB = 1024 * 1024;
 
-export const DEFAULT_BOUNDS: LearnBounds = { traceBytes: 256 * MiB, events: 2_000_000, writeBytes: 1024 * MiB };
+export const DEFAULT_BOUNDS: LearnBounds = { traceBytes: 256 * MiB, events: 500_000, writeBytes: 1024 * MiB };
 
 /** The flag of each bound, for the messages. */
 export const BOUND_FLAG: Readonly<Record<Bound, string>> = { trace: '--max-trace', events: '--max-events', writes: '--max-writes' };
