@@ -12,6 +12,9 @@
 import { PROC_READONLY, SANDBOX_EXEC_PATH } from '../../targets/linux/index.js';
 import { KEEP_INSIDE } from './session.js';
 
+/** The throw-away root's directory for /dev/shm, on its scratch tmpfs (throwaway.c). */
+const SHM_INSIDE = '/.boxwright/shm';
+
 export const SECCOMP_FD = 3;
 export const STATUS_FD = 4;
 export const READY_FD = 5;
@@ -54,6 +57,12 @@ export function learnArgv(s: LearnSandbox): string[] {
     ...PROC_READONLY.flatMap((p) => ['--ro-bind-try', p, p]),
     '--dev',
     '/dev',
+    // bubblewrap's /dev is a tmpfs without size=: read-only, and its shm a directory of the throw-away root's bounded scratch tmpfs (throwaway.c).
+    '--remount-ro',
+    '/dev',
+    '--bind',
+    SHM_INSIDE,
+    '/dev/shm',
     '--ro-bind',
     '/sys',
     '/sys',

@@ -459,6 +459,16 @@ int throwaway_main(int argc, char **argv) {
   char *own = join(root, ".boxwright"), *keep_at = join(root, KEEP_INSIDE + 1), *exec_at = join(own, "exec");
   make_dir(own, 0755);
   make_dir(keep_at, 0700);
+  /*
+   * /.boxwright/shm: a directory of the scratch tmpfs, for learn's sandbox
+   * to bind at /dev/shm (bubblewrap's /dev is a tmpfs without size=, made
+   * read-only there): what the command writes in shared memory counts
+   * toward --writes-size with everything else it writes.
+   */
+  char *shm = join(scratch, "shm"), *shm_at = join(own, "shm");
+  make_dir(shm, 01777);
+  make_dir(shm_at, 0755);
+  if (mount(shm, shm_at, NULL, MS_BIND, NULL) < 0) refuse("cannot bind %s: %s", shm, strerror(errno));
   int efd = open(exec_at, O_CREAT | O_WRONLY | O_CLOEXEC, 0555);
   if (efd < 0) refuse("cannot make %s: %s", exec_at, strerror(errno));
   close(efd);

@@ -5,7 +5,9 @@
 // size=). The trace now goes to a tmpfs of --max-trace bytes and the
 // overlay's scratch tmpfs holds --max-writes: the kernel refuses a byte
 // past either, learn stops the command and says which bound and how to
-// raise it, and what it learned is marked INCOMPLETE. The controls run the
+// raise it, and what it learned is marked INCOMPLETE (bubblewrap's /dev,
+// a tmpfs without size=, is read-only, and /dev/shm is a directory of the
+// bounded scratch tmpfs). The controls run the
 // same workloads with the bound raised: they write past it. A daemonizing
 // workload (setsid, double fork) is gone when learn returns; its control,
 // under bubblewrap without a PID namespace, outlives its sandbox.
@@ -109,6 +111,22 @@ describe('learn is bounded, and no process outlives it (issue 34, attacks 4 and 
     );
     assert.match(r.stdout, /INCOMPLETE: stopped at --max-writes/);
     assert.equal(existsSync(join(lab, 'big')), false);
+  });
+
+  const SHM = 'dd if=/dev/zero of=/dev/big bs=1M count=64; dd if=/dev/zero of=/dev/shm/big bs=1M count=64';
+
+  it("control: bubblewrap's /dev (a tmpfs without size=) takes a 64M write, in /dev and in /dev/shm", async () => {
+    const r = await spawnOutcome('bwrap', ['--unshare-all', '--bind', '/', '/', '--dev', '/dev', '--', '/bin/sh', '-c', SHM], { cwd: lab });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stderr.match(/^64\+0 records out$/gm)?.length, 2, r.stderr);
+  });
+
+  it('--max-writes 16M: /dev is read-only and /dev/shm is inside the bound', async () => {
+    const r = await learnWatched(['--max-writes', '16M', '--', '/bin/sh', '-c', SHM]);
+    assert.equal(r.status, 124, r.stderr);
+    assert.match(r.stderr, /dd: failed to open '\/dev\/big': Read-only file system/);
+    assert.doesNotMatch(r.stderr, /^64\+0 records out$/m);
+    assert.match(r.stderr, /reached 16M \(--max-writes/);
   });
 
   it('--max-events: learn reads no further than the bound, and says so', async () => {
