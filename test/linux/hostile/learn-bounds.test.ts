@@ -13,13 +13,29 @@
 // under bubblewrap without a PID namespace, outlives its sandbox.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { skipLearn } from '../../learn/support.js';
 import { bin, processesWith } from '../support.js';
-import { spawnOutcome } from './support.js';
+import { hostArch } from '../../../targets/linux/index.js';
+import { launcherPath } from '../../../targets/linux/launcher/index.js';
+import { isRoot, NOBODY, spawnOutcome } from './support.js';
 
 const MiB = 1024 * 1024;
 /** A 4,000-byte path, stat()ed by the shell's own test builtin in a loop: strace writes a long line per call and no fork slows it. */
@@ -127,6 +143,44 @@ describe('learn is bounded, and no process outlives it (issue 34, attacks 4 and 
     assert.match(r.stderr, /dd: failed to open '\/dev\/big': Read-only file system/);
     assert.doesNotMatch(r.stderr, /^64\+0 records out$/m);
     assert.match(r.stderr, /reached 16M \(--max-writes/);
+  });
+
+  it('without root (a user namespace; from root, as uid 65534): the helper holds --writes-size, and stdin reaches the command through a pipe', async () => {
+    const helper = launcherPath(hostArch()!);
+    assert.ok(helper, 'boxwright-sandbox is built');
+    const base = join(lab, 'nobody-base');
+    mkdirSync(join(base, 'scratch'), { recursive: true, mode: 0o700 });
+    mkdirSync(join(base, 'keep'), { mode: 0o700 });
+    chmodSync(base, 0o700);
+    const work = join(lab, 'nobody-work');
+    mkdirSync(work, { mode: 0o755 });
+    const task = join(work, 'task.txt');
+    writeFileSync(task, 'the task\n');
+    const prog = join(lab, 'boxwright-sandbox');
+    copyFileSync(helper, prog);
+    chmodSync(prog, 0o755);
+    if (isRoot) for (const p of [base, join(base, 'scratch'), join(base, 'keep'), work, task]) chownSync(p, NOBODY, NOBODY);
+    const fd = openSync(task, 'r');
+    try {
+      const script = `echo injected >> /proc/self/fd/0; echo "append $?"; ${DD}`;
+      const r = await spawnOutcome(
+        prog,
+        ['--throwaway-root', base, '--writable', work, '--writes-size', String(16 * MiB), '--', '/bin/sh', '-c', script],
+        {
+          cwd: work,
+          nobody: isRoot,
+          stdio: [fd, 'pipe', 'pipe'],
+        },
+      );
+      // Killed at the bound (137), or ended by the shell on dd's ENOSPC first (1): the bound is recorded either way.
+      assert.ok(r.status === 137 || r.status === 1, `${r.status}: ${r.stderr}`);
+      assert.equal(readFileSync(join(base, 'keep', 'bound'), 'utf8'), 'writes');
+      assert.doesNotMatch(r.stderr, /^64\+0 records out$/m);
+      assert.equal(readFileSync(task, 'utf8'), 'the task\n');
+      assert.equal(existsSync(join(work, 'big')), false);
+    } finally {
+      closeSync(fd);
+    }
   });
 
   it('--max-events: learn reads no further than the bound, and says so', async () => {
