@@ -221,7 +221,8 @@ export function workloadAccesses(
           queue.push({ pid: call.result.hostPid ?? call.result.value, from: 0, program: proc.program, cwd: proc.cwd });
         continue;
       }
-      for (const a of call.args) if (a.kind === 'fd' && a.text === 'AT_FDCWD' && a.path) proc.cwd = a.path;
+      // The working directory as the kernel names it; one removed while the process was in it names nothing any more.
+      for (const a of call.args) if (a.kind === 'fd' && a.text === 'AT_FDCWD' && (a.path || a.deleted)) proc.cwd = a.path;
       const made = accessesOf(call, proc);
       accesses.push(...made);
       if ((call.name === 'execve' || call.name === 'execveat') && call.result.kind === 'ok' && made[0]) proc.program = made[0].path;
@@ -275,7 +276,9 @@ function accessesOf(call: Call, proc: Process): Access[] {
         ? proc.cwd
         : dirArg?.kind === 'fd'
           ? dirArg.text === 'AT_FDCWD'
-            ? (dirArg.path ?? proc.cwd)
+            ? dirArg.deleted
+              ? undefined
+              : (dirArg.path ?? proc.cwd)
             : dirArg.path
           : dirArg?.kind === 'other' && dirArg.text === 'AT_FDCWD'
             ? proc.cwd
@@ -300,6 +303,7 @@ function accessesOf(call: Call, proc: Process): Access[] {
   if (name === 'chdir' || name === 'fchdir') {
     const path = name === 'chdir' ? pathAt(at(0)) : fdPath(call.args[0]);
     if (ok && path) proc.cwd = path;
+    else if (ok && name === 'fchdir') proc.cwd = undefined; // into a directory strace could not name (removed): relative names are unknown
     return path ? [{ ...base, op: 'stat', path }] : [];
   }
   if (name === 'getdents64' || name === 'getdents') {
