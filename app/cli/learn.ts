@@ -263,6 +263,7 @@ export async function learnCommand(args: LearnArgs): Promise<number> {
     home,
     workspace: cwd,
     boundaries,
+    view,
     ...(dialect === 'tyba' ? { implicit: [worktree, '/tmp', ...agentDirs] } : {}),
   });
   const network = networkLines(needs, principal, !!args.network, home);
