@@ -118,10 +118,12 @@ export function deriveNeeds(inputs: NeedInputs): NeedSet {
    * `p` is in a directory the run made there and kept (`keptDirs`, from the throw-away layer), that new
    * directory: a grant of it is a grant of what the run made, where one of its parent would be all its siblings.
    */
-  const changedDir = (p: string, ev: Evidence): { dir: string; created?: true } | undefined => {
-    const e = existingBelow(parentOf(p), ev);
+  const changedDir = (p: string, ev: Evidence, unnamed?: true): { dir: string; created?: true } | undefined => {
+    // O_TMPFILE names the directory the file is made in; every other call names the entry.
+    const inDir = unnamed ? p : parentOf(p);
+    const e = existingBelow(inDir, ev);
     if (!e) return undefined;
-    const first = `${e.below}/${p.slice(parentOf(p).length + 1)}`.split('/').filter(Boolean)[0];
+    const first = `${e.below}/${unnamed ? '' : p.slice(inDir.length + 1)}`.split('/').filter(Boolean)[0];
     const top = first && first !== '..' && first !== '.' ? (e.dir === '/' ? `/${first}` : `${e.dir}/${first}`) : undefined;
     return top && keptDirs.has(top) ? { dir: top, created: true } : { dir: e.dir };
   };
@@ -202,7 +204,7 @@ export function deriveNeeds(inputs: NeedInputs): NeedSet {
             break;
           }
         }
-        const changed = changedDir(a.path, ev);
+        const changed = changedDir(a.path, ev, a.unnamed);
         if (changed === undefined) break;
         add(changed.dir, 'write-dir', 'dir', ev, changed.created);
         // A rename between directories: both must be in one writable mount (EXDEV across two).

@@ -213,7 +213,7 @@ export function decide(set: NeedSet, ctx: PolicyContext): Decision {
    */
   const carveOut = (need: Need, dir: string, why: string): Exposed | undefined => {
     const exposed = exposure.of(dir, { hostTrusted: false });
-    if (!exposed || exposed.kind !== 'project-secret' || tyba) return exposed;
+    if (exposed?.kind !== 'project-secret' || tyba) return exposed;
     const secrets = exposure.unreadSecretsIn(dir);
     if (secrets === 'unsearched') return exposed;
     for (const s of secrets)

@@ -34,6 +34,8 @@ export interface Access {
   readonly resolved?: string;
   /** For `create` with O_CREAT: the call may have opened an existing file rather than made one. */
   readonly mayExist?: true;
+  /** For `create` with O_TMPFILE: the path is the directory the unnamed file was made in, not the file's name. */
+  readonly unnamed?: true;
   /** A rename's other end (`remove` at the source, `create` at the destination): both directories must be in one mount. */
   readonly renamedWith?: string;
   /** `connect` to a network address (`1.2.3.4:443`, `[::1]:53`) or an abstract unix socket (`@name`): no path. */
@@ -140,8 +142,8 @@ function openFlags(call: Call): readonly string[] {
 }
 
 /** What an open did: read, write, make a name, or only look (O_PATH, a directory opened to walk). */
-function openOp(flags: readonly string[]): { op: Op; mayExist?: true } {
-  if (flags.includes('O_TMPFILE')) return { op: 'create' };
+function openOp(flags: readonly string[]): { op: Op; mayExist?: true; unnamed?: true } {
+  if (flags.includes('O_TMPFILE')) return { op: 'create', unnamed: true };
   if (flags.includes('O_PATH')) return { op: 'stat' };
   const writes = flags.includes('O_WRONLY') || flags.includes('O_RDWR') || flags.includes('O_TRUNC');
   if (flags.includes('O_CREAT')) return { op: 'create', mayExist: true };
@@ -291,11 +293,12 @@ function accessesOf(call: Call, proc: Process): Access[] {
   };
   const name = call.name;
   if (name === 'open' || name === 'openat' || name === 'openat2' || name === 'creat') {
-    const { op, mayExist } = openOp(openFlags(call));
+    const { op, mayExist, unnamed } = openOp(openFlags(call));
     const resolved = call.result.kind === 'ok' ? call.result.path : undefined;
     return one(op, name === 'open' || name === 'creat' ? at(0) : at(1, 0), {
       ...(resolved ? { resolved } : {}),
       ...(mayExist ? { mayExist } : {}),
+      ...(unnamed ? { unnamed } : {}),
     });
   }
   if (name === 'execve') return one('exec', at(0));

@@ -279,6 +279,11 @@ describe('least privilege by construction (issue 34)', () => {
     );
   });
 
+  it("an unnamed file (O_TMPFILE) is made in the directory the call names, not in that directory's parent", () => {
+    const d = learn([access('create', `${W}/out`, { unnamed: true })]);
+    assert.deepEqual(granted(d), [`read ${W}/out`, `write ${W}/out`]);
+  });
+
   it('a package tree gets the package, not every package beside it', () => {
     const d = learn([
       access('read', '/usr/lib/node_modules/npm/lib/cli.js'),

@@ -172,6 +172,17 @@ describe('the workload in a trace', () => {
       'connect 1.2.3.4:443 ENETUNREACH',
     ]);
     assert.equal(trace.accesses.find((a) => a.path === '/w/in/w.txt')?.mayExist, true);
+    const tmp = workloadAccesses(
+      files({
+        1: [
+          `execve(${x('/.boxwright/exec')}, [], 0x1) = 0`,
+          `execve(${x('/t')}, [], 0x1) = 0`,
+          `openat(AT_FDCWD${xfd('/w')}, ${x('/w/out')}, O_RDWR|O_EXCL|O_TMPFILE, 0600) = 3${xfd('/w/out/#12')}(deleted)`,
+        ],
+      }),
+      '/w',
+    ).accesses.at(-1);
+    assert.deepEqual([tmp?.op, tmp?.path, tmp?.unnamed], ['create', '/w/out', true], 'O_TMPFILE names the directory the file is made in');
     assert.equal(trace.accesses.find((a) => a.op === 'list')?.program, '/usr/bin/tool', "the child runs its parent's program");
   });
 
