@@ -29,11 +29,12 @@ import { hostTrustedFor } from '../learn/host-trusted.js';
 import { commandText, configText, evidenceText, spelled } from '../learn/config-text.js';
 import { interpreterOf } from '../learn/interpreter.js';
 import { mergeLearned } from '../learn/merge.js';
-import { deriveNeeds, type NeedSet, type Unmet } from '../learn/needs.js';
+import { deriveNeeds, type Need, type NeedSet, type Unmet } from '../learn/needs.js';
 import { decide, type LearnDialect } from '../learn/policy.js';
 import { learnArgv, READY_FD, STATUS_FD } from '../learn/sandbox.js';
 import { runTraced, type TracedOutcome } from '../learn/session.js';
-import { workloadAccesses, type Access, type WorkloadTrace } from '../learn/trace.js';
+import { reviewDiagnostics, stillFailing, type Reviewed } from '../learn/review.js';
+import { workloadAccesses, type WorkloadTrace } from '../learn/trace.js';
 import { afterStatus } from '../platforms/linux/sandbox/outcome.js';
 import { principalId, RunUsageError, passEnvList } from '../platforms/linux/sandbox/run-request.js';
 import { explainCheck } from './explain.js';
@@ -310,10 +311,12 @@ export async function learnCommand(args: LearnArgs): Promise<number> {
   review.write(`${summary}${end.incomplete.length ? ` (INCOMPLETE: ${end.incomplete.join('; ')})` : ''}.\n`);
   for (const u of unmet) review.write(`not granted: ${spelled(u.path, home)}: ${u.what} (${evidenceText(u.first)})\n`);
   for (const n of network) review.write(`network: ${n}\n`);
-  review.write(await reviewText(written));
+  const reviewed = written.ir ? reviewDiagnostics(written, principal, needs.needs) : undefined;
+  for (const b of reviewed?.beyondRun ?? []) review.write(`beyond this run: ${b}\n`);
+  review.write(await reviewText(written, reviewed));
 
   if (!args.check || !out) return end.status;
-  return checkRun(out, args, command, passEnv, found, cwd, home, trace, timeout);
+  return checkRun(out, args, command, passEnv, found, cwd, home, trace, needs.needs, timeout);
 }
 
 function networkLines(needs: NeedSet, principal: string, network: boolean, home: string): string[] {
@@ -340,17 +343,17 @@ function networkLines(needs: NeedSet, principal: string, network: boolean, home:
   return lines;
 }
 
-async function reviewText(check: CheckResult): Promise<string> {
+async function reviewText(check: CheckResult, reviewed: Reviewed | undefined): Promise<string> {
   const lint = formatText([
     {
       path: check.file,
       text: check.text,
       ...(check.dialect ? { dialect: check.dialect } : {}),
-      verdicts: check.verdicts,
-      diagnostics: check.diagnostics,
+      verdicts: reviewed?.verdicts ?? check.verdicts,
+      diagnostics: reviewed?.diagnostics ?? check.diagnostics,
     },
   ]);
-  const { matrix, errors } = explainCheck(check);
+  const { matrix, errors } = explainCheck(reviewed?.check ?? check);
   if (!matrix) return `${lint}${errors}`;
   const render = await renderer(formats.explain, 'text');
   return `${lint}\n${render(matrix)}`;
@@ -370,6 +373,7 @@ async function checkRun(
   cwd: string,
   home: string,
   learned: WorkloadTrace,
+  needs: readonly Need[],
   timeout: number | undefined,
 ): Promise<number> {
   const { linuxReader, runLinux } = await import('../platforms/linux/runner.js');
@@ -399,7 +403,7 @@ async function checkRun(
       return traced.status;
     },
   });
-  const failures = traced ? stillFailing(learned, workloadAccesses(traced.processes, cwd)) : [];
+  const failures = traced ? stillFailing(learned, workloadAccesses(traced.processes, cwd), needs) : [];
   if (traced?.timedOut) {
     process.stdout.write(`\n--check: the command ran under ${out} through boxwright run and was ended by --timeout after ${timeout} s.\n`);
     return TIMED_OUT;
@@ -414,18 +418,4 @@ async function checkRun(
     if (failures.length > 40) process.stdout.write(`  … and ${failures.length - 40} more\n`);
   } else if (traced) process.stdout.write('Nothing that succeeded while learning failed.\n');
   return status;
-}
-
-/** The check run's failed accesses that succeeded, the same way at the same path, in the learning run. */
-function stillFailing(learned: WorkloadTrace, checked: WorkloadTrace): Access[] {
-  const ok = new Set(learned.accesses.filter((a) => a.ok).map((a) => `${a.op}\0${a.path}`));
-  const seen = new Set<string>();
-  const out: Access[] = [];
-  for (const a of checked.accesses) {
-    const key = `${a.op}\0${a.path}`;
-    if (a.ok || !ok.has(key) || seen.has(key) || a.op === 'connect') continue;
-    seen.add(key);
-    out.push(a);
-  }
-  return out;
 }
