@@ -9,10 +9,15 @@
  *    grant is refused there), a directory whose entries were made or removed
  *    `write` with its `read`, a program or interpreter `exec`.
  * 2. Reads collapse into a directory only below a collapse level: in a
- *    system tree (policy.json: `/usr/lib/python3.11`), and in the workspace's
+ *    package tree, the package (`/usr/lib/node_modules/npm`); in a system
+ *    tree (policy.json: `/usr/lib/python3.11`), and in the workspace's
  *    subdirectories (`src/`). A collapse never names a directory that is,
- *    is inside or holds a boundary (boundaries.ts), and never climbs above
- *    its level. Writes and execs never collapse.
+ *    is inside or holds a boundary (boundaries.ts), nor one that holds a
+ *    project secret or host-trusted path the run did not read
+ *    (exposure.ts): it narrows around them, else stays exact; a tree the
+ *    run needed whole (listed, a link's, written) denies such secrets.
+ *    Writes and execs never collapse; a directory the run made and kept
+ *    is written by its own name, not its parent's.
  * 3. A symbolic link the run went through is visible only through its
  *    directory: the directory is granted `read` when no boundary is in it.
  * 4. Names of a directory: in a collapsible place its collapse; elsewhere
@@ -338,7 +343,8 @@ export function decide(set: NeedSet, ctx: PolicyContext): Decision {
 
 /** The note of a write grant of a directory the run made (needs.ts: `created`). */
 export const CREATED_NOTE =
-  'the run made this directory, and a grant names it, not its parent: Linux binds only a path that exists (bubblewrap --bind, Landlock opens it), so create it (mkdir -p) before running under this config';
+  'the run made this directory, and a grant names it, not its parent: Linux binds only a path that exists ' +
+  '(bubblewrap --bind, Landlock opens it), so create it (mkdir -p) before running under this config';
 
 /** Whether `outer` gives what `inner` asks, for the lists learn writes. */
 function coversIn(outer: LearnedGrant, inner: LearnedGrant, home: string): boolean {

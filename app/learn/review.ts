@@ -68,7 +68,8 @@ export function reviewDiagnostics(check: CheckedPolicy, principal: string, needs
     if (later.some((m) => reachedByRun(m, needs, ungiven))) continue;
     dropped.add(spanKey(ga.grant.span.start));
     beyondRun.push(
-      `${fact.program} may also need ${missingInWords(later)} (what boxwright knows it can run or read); this run needed no more of them than the config gives: learn again into this file (it merges) from a run that does`,
+      `${fact.program} may also need ${missingInWords(later)} (what boxwright knows it can run or read); ` +
+        'this run needed no more of them than the config gives: learn again into this file (it merges) from a run that does',
     );
   }
   if (!dropped.size) return { check, diagnostics: check.diagnostics, verdicts: check.verdicts, beyondRun };
