@@ -25,9 +25,9 @@ import type { Need } from './needs.js';
 import policy from './policy.json' with { type: 'json' };
 
 /** The entries one search looks through before it counts its directory as unsearchable. */
-export const SEARCH_LIMIT = 20_000;
+export const SEARCH_LIMIT = 200_000;
 /** The entries all the searches of one decision look through at most (each directory is searched once). */
-const TOTAL_LIMIT = 200_000;
+const TOTAL_LIMIT = 1_000_000;
 
 export interface Exposed {
   readonly path: string;
