@@ -30,7 +30,7 @@ import { commandText, configText, evidenceText, spelled } from '../learn/config-
 import { interpreterOf } from '../learn/interpreter.js';
 import { mergeLearned } from '../learn/merge.js';
 import { deriveNeeds, type Need, type NeedSet, type Unmet } from '../learn/needs.js';
-import { decide, type LearnDialect } from '../learn/policy.js';
+import { checkWaitsFor, decide, madeDirectories, type LearnDialect } from '../learn/policy.js';
 import { learnArgv, READY_FD, STATUS_FD } from '../learn/sandbox.js';
 import { runTraced, type TracedOutcome } from '../learn/session.js';
 import { reviewDiagnostics, stillFailing, type Reviewed } from '../learn/review.js';
@@ -316,6 +316,11 @@ export async function learnCommand(args: LearnArgs): Promise<number> {
   review.write(await reviewText(written, reviewed));
 
   if (!args.check || !out) return end.status;
+  const made = madeDirectories(decision.grants);
+  if (made.length) {
+    say(`--check did not run: ${checkWaitsFor(made, home)}`);
+    return NOT_RUN;
+  }
   return checkRun(out, args, command, passEnv, found, cwd, home, trace, needs.needs, timeout);
 }
 

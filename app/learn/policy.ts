@@ -346,6 +346,17 @@ export const CREATED_NOTE =
   'the run made this directory, and a grant names it, not its parent: Linux binds only a path that exists ' +
   '(bubblewrap --bind, Landlock opens it), so create it (mkdir -p) before running under this config';
 
+/** The directories the run made that the grants name (CREATED_NOTE): each must exist before a run under the config. */
+export function madeDirectories(grants: readonly LearnedGrant[]): string[] {
+  return grants.filter((g) => g.list === 'write' && g.notes.includes(CREATED_NOTE)).map((g) => g.path);
+}
+
+/** Why `--check` cannot run the config yet: it would be refused (missing-path) as `run` refuses it, which learn says first. */
+export function checkWaitsFor(made: readonly string[], home: string): string {
+  const shown = made.map((p) => JSON.stringify(isUnder(p, home) ? `~${p.slice(home.length)}` : p));
+  return `the config names ${made.length === 1 ? 'a directory' : `${made.length} directories`} the run made (${shown.join(', ')}), which Linux binds only once ${made.length === 1 ? 'it exists' : 'they exist'}, and learn does not change the host: make ${made.length === 1 ? 'it' : 'them'} (mkdir -p), then run the command under the config with boxwright run`;
+}
+
 /** Whether `outer` gives what `inner` asks, for the lists learn writes. */
 function coversIn(outer: LearnedGrant, inner: LearnedGrant, home: string): boolean {
   if (outer === inner || !isUnder(inner.path, outer.path)) return false;

@@ -201,6 +201,26 @@ describe('learned configs are least privilege by construction (issue 34)', { ski
     assert.ok(can(checked, join(proj, 'data', 'more', 'c.json'), 'linux', 'read'), 'what it read is readable');
   });
 
+  it('--check says first that the directories the run made must exist, instead of a refusal from run', async () => {
+    const { home, proj } = makeHome(lab, {
+      name: 'made',
+      files: { 'mk.py': 'import os\nos.makedirs("cache/v", exist_ok=True)\n' },
+      cmd: [],
+    });
+    const config = join(lab, 'configs', 'made.toml');
+    const o = await boxwright(['learn', '--out', config, '--check', '--', python!, 'mk.py'], {
+      cwd: proj,
+      env: { HOME: home, TMPDIR: undefined },
+    });
+    assert.equal(o.status, 125, o.stderr);
+    assert.match(
+      o.stderr,
+      /--check did not run: the config names a directory the run made \("~\/proj\/cache"\), which Linux binds only once it exists/,
+    );
+    assert.deepEqual(directoriesToCreate(readFileSync(config, 'utf8')), [join(proj, 'cache')]);
+    assert.ok(!existsSync(join(proj, 'cache')), 'the host is unchanged');
+  });
+
   it('npm test of a small package (node under the executable-memory filter: NODE_OPTIONS=--jitless)', async () => {
     const files = {
       '.env': 'NPM_TOKEN=never-read\n',
