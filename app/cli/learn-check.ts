@@ -8,7 +8,9 @@ import { boundText } from '../learn/bounds.js';
 import { evidenceText, spelled } from '../learn/config-text.js';
 import { readOut } from '../learn/out-file.js';
 import { runTraced, type TracedOutcome } from '../learn/session.js';
-import { workloadAccesses, type Access, type WorkloadTrace } from '../learn/trace.js';
+import type { Need } from '../learn/needs.js';
+import { stillFailing } from '../learn/review.js';
+import { workloadAccesses, type WorkloadTrace } from '../learn/trace.js';
 import { NOT_RUN, say, TIMED_OUT, writableDirs, type LearnArgs, type Tools } from './learn-common.js';
 
 export interface CheckRun {
@@ -21,6 +23,8 @@ export interface CheckRun {
   readonly home: string;
   /** The learning run's trace: what succeeded there. */
   readonly learned: WorkloadTrace;
+  /** What the learning run needed (review.ts's stillFailing compares on them). */
+  readonly needs: readonly Need[];
   readonly timeout: number | undefined;
   readonly bounds: LearnBounds;
 }
@@ -31,7 +35,7 @@ export interface CheckRun {
  * and traced: what failed there that succeeded while learning still fails.
  */
 export async function checkRun(c: CheckRun): Promise<number> {
-  const { out, args, command, passEnv, found, cwd, home, learned, timeout, bounds } = c;
+  const { out, args, command, passEnv, found, cwd, home, learned, needs, timeout, bounds } = c;
   const { linuxReader, runLinux } = await import('../platforms/linux/runner.js');
   const { runRequest } = await import('./run-common.js');
   const runArgs = { ...args, config: out, fs: 'host', home, force: false, '--': command, 'pass-env': passEnv };
@@ -63,7 +67,7 @@ export async function checkRun(c: CheckRun): Promise<number> {
       return traced.status;
     },
   });
-  const failures = traced ? stillFailing(learned, workloadAccesses(traced.processes, cwd)) : [];
+  const failures = traced ? stillFailing(learned, workloadAccesses(traced.processes, cwd), needs) : [];
   if (traced?.timedOut) {
     process.stdout.write(`\n--check: the command ran under ${out} through boxwright run and was ended by --timeout after ${timeout} s.\n`);
     return TIMED_OUT;
@@ -78,18 +82,4 @@ export async function checkRun(c: CheckRun): Promise<number> {
     if (failures.length > 40) process.stdout.write(`  … and ${failures.length - 40} more\n`);
   } else if (traced) process.stdout.write('Nothing that succeeded while learning failed.\n');
   return status;
-}
-
-/** The check run's failed accesses that succeeded, the same way at the same path, in the learning run. */
-function stillFailing(learned: WorkloadTrace, checked: WorkloadTrace): Access[] {
-  const ok = new Set(learned.accesses.filter((a) => a.ok).map((a) => `${a.op}\0${a.path}`));
-  const seen = new Set<string>();
-  const out: Access[] = [];
-  for (const a of checked.accesses) {
-    const key = `${a.op}\0${a.path}`;
-    if (a.ok || !ok.has(key) || seen.has(key) || a.op === 'connect') continue;
-    seen.add(key);
-    out.push(a);
-  }
-  return out;
 }

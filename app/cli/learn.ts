@@ -33,13 +33,14 @@ import { hostTrustedFor } from '../learn/host-trusted.js';
 import { commandText, configText, evidenceText, spelled } from '../learn/config-text.js';
 import { interpreterOf } from '../learn/interpreter.js';
 import { mergeLearned } from '../learn/merge.js';
-import { deriveNeeds, type NeedSet, type Unmet } from '../learn/needs.js';
-import { decide, type LearnDialect } from '../learn/policy.js';
+import { deriveNeeds, type Need, type NeedSet, type Unmet } from '../learn/needs.js';
+import { checkWaitsFor, decide, madeDirectories, type LearnDialect } from '../learn/policy.js';
 import { learnArgv, READY_FD, STATUS_FD } from '../learn/sandbox.js';
 import { runTraced, type TracedOutcome } from '../learn/session.js';
 import { workloadAccesses, type WorkloadTrace } from '../learn/trace.js';
 import { BOUND_FLAG, boundText, DEFAULT_BOUNDS, parseSize, type LearnBounds } from '../learn/bounds.js';
 import { readOut, writeOut } from '../learn/out-file.js';
+import { reviewDiagnostics, type Reviewed } from '../learn/review.js';
 import { checkRun } from './learn-check.js';
 import { NOT_RUN, say, TIMED_OUT, writableDirs, type LearnArgs, type Tools } from './learn-common.js';
 import { afterStatus } from '../platforms/linux/sandbox/outcome.js';
@@ -283,6 +284,7 @@ export async function learnCommand(args: LearnArgs): Promise<number> {
     home,
     workspace: cwd,
     boundaries,
+    view,
     ...(dialect === 'tyba' ? { implicit: [worktree, '/tmp', ...agentDirs] } : {}),
   });
   const network = networkLines(needs, principal, !!args.network, home);
@@ -331,10 +333,17 @@ export async function learnCommand(args: LearnArgs): Promise<number> {
   review.write(`${summary}${end.incomplete.length ? ` (INCOMPLETE: ${end.incomplete.join('; ')})` : ''}.\n`);
   for (const u of unmet) review.write(`not granted: ${spelled(u.path, home)}: ${u.what} (${evidenceText(u.first)})\n`);
   for (const n of network) review.write(`network: ${n}\n`);
-  review.write(await reviewText(written));
+  const reviewed = written.ir ? reviewDiagnostics(written, principal, needs.needs) : undefined;
+  for (const b of reviewed?.beyondRun ?? []) review.write(`beyond this run: ${b}\n`);
+  review.write(await reviewText(written, reviewed));
 
   if (!args.check || !out) return end.status;
-  return checkRun({ out, args, command, passEnv, found, cwd, home, learned: trace, timeout, bounds });
+  const made = madeDirectories(decision.grants);
+  if (made.length) {
+    say(`--check did not run: ${checkWaitsFor(made, home)}`);
+    return NOT_RUN;
+  }
+  return checkRun({ out, args, command, passEnv, found, cwd, home, learned: trace, needs: needs.needs, timeout, bounds });
 }
 
 function networkLines(needs: NeedSet, principal: string, network: boolean, home: string): string[] {
@@ -361,17 +370,17 @@ function networkLines(needs: NeedSet, principal: string, network: boolean, home:
   return lines;
 }
 
-async function reviewText(check: CheckResult): Promise<string> {
+async function reviewText(check: CheckResult, reviewed: Reviewed | undefined): Promise<string> {
   const lint = formatText([
     {
       path: check.file,
       text: check.text,
       ...(check.dialect ? { dialect: check.dialect } : {}),
-      verdicts: check.verdicts,
-      diagnostics: check.diagnostics,
+      verdicts: reviewed?.verdicts ?? check.verdicts,
+      diagnostics: reviewed?.diagnostics ?? check.diagnostics,
     },
   ]);
-  const { matrix, errors } = explainCheck(check);
+  const { matrix, errors } = explainCheck(reviewed?.check ?? check);
   if (!matrix) return `${lint}${errors}`;
   const render = await renderer(formats.explain, 'text');
   return `${lint}\n${render(matrix)}`;

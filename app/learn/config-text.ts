@@ -10,7 +10,7 @@ import type { ListName } from '../../compiler/ir/types.js';
 import { isUnder } from '../../compiler/paths/index.js';
 import { tomlString } from '../../compiler/toml/write.js';
 import type { Evidence, Need, Unmet } from './needs.js';
-import { LINK_NOTE, type LearnDialect, type LearnedGrant } from './policy.js';
+import { LINK_NOTE, madeDirectories, type LearnDialect, type LearnedGrant } from './policy.js';
 
 /** How a path is spelled in the config: `~/…` below the home, else as it is. */
 export function spelled(path: string, home: string): string {
@@ -129,7 +129,7 @@ export function entryLines(grants: readonly LearnedGrant[], home: string): strin
   return grants.map((g) => `  ${tomlString(spelled(g.path, home))},  ${comment(grantComment(g, home))}`);
 }
 
-const LIST_ORDER: readonly ListName[] = ['read', 'read_file', 'write', 'write_file', 'list', 'exec', 'read_allow'];
+const LIST_ORDER: readonly ListName[] = ['read', 'read_file', 'write', 'write_file', 'list', 'exec', 'read_allow', 'deny'];
 
 /** A whole new config. */
 export function configText(t: LearnedText): string {
@@ -149,6 +149,15 @@ export function configText(t: LearnedText): string {
     if (!of.length) continue;
     lines.push(`${list} = [`, ...entryLines(of, t.home), ']');
   }
+  // A directory the run made is granted by its own name (policy.ts: CREATED_NOTE), which Linux can bind only once it exists.
+  const made = madeDirectories(t.grants);
+  if (made.length)
+    lines.push(
+      '',
+      comment('Before running under this config, create the directories the run made (mkdir -p each), which the grants above'),
+      comment('name rather than the directories they were made in: Linux binds only a path that exists.'),
+      ...made.map((p) => comment(`  ${tomlString(p)}`)),
+    );
   lines.push(...trailerLines(t));
   return `${lines.join('\n')}\n`;
 }

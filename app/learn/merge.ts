@@ -9,7 +9,7 @@
 import type { Fix } from '../../compiler/diagnostic.js';
 import type { Grant, ListName } from '../../compiler/ir/types.js';
 import type { Span } from '../../compiler/span.js';
-import { isUnder } from '../../compiler/paths/index.js';
+import { isStrictlyUnder, isUnder } from '../../compiler/paths/index.js';
 import { tomlString } from '../../compiler/toml/write.js';
 import { applyFix } from '../../rules/engine/fix.js';
 import type { CheckedPolicy } from '../check.js';
@@ -101,7 +101,7 @@ function addLines(text: string, grants: readonly Grant[], list: ListName, array:
   return edits;
 }
 
-const LISTS: readonly ListName[] = ['read', 'read_file', 'write', 'write_file', 'list', 'exec', 'read_allow'];
+const LISTS: readonly ListName[] = ['read', 'read_file', 'write', 'write_file', 'list', 'exec', 'read_allow', 'deny'];
 
 export function mergeLearned(m: MergeInput): MergeOutcome {
   const { check } = m;
@@ -111,6 +111,8 @@ export function mergeLearned(m: MergeInput): MergeOutcome {
   const notes: string[] = [];
   let already = 0;
   for (const g of m.grants) {
+    // A deny keeps a project secret out of a tree learned with it: added with that tree, never to narrow what the config gave already.
+    if (g.list === 'deny') continue;
     const state = given(check, m.principal, g);
     if (state === 'yes') already++;
     else if (state === 'denied') {
@@ -122,6 +124,13 @@ export function mergeLearned(m: MergeInput): MergeOutcome {
       });
     } else added.push(g);
   }
+  for (const d of m.grants)
+    if (
+      d.list === 'deny' &&
+      added.some((g) => g.list !== 'deny' && isStrictlyUnder(d.path, g.path)) &&
+      given(check, m.principal, d) !== 'denied'
+    )
+      added.push(d);
   const principal = check.ir.principals.find((p) => p.id === m.principal);
   const table = principal?.written;
   if (added.length === 0) return { ok: true, text, added, already, denied, notes };

@@ -39,6 +39,11 @@ export interface Need {
   readonly is: 'file' | 'dir' | 'other';
   readonly first: Evidence;
   count: number;
+  /**
+   * `write-dir` of a directory the run made, which was there when it ended: absent on the host. Its grant names
+   * it rather than the directory it was made in (whose other entries the run did not touch).
+   */
+  readonly created?: true;
 }
 
 /** Something the run did that no grant can give, said in the report. */
@@ -78,11 +83,11 @@ export function deriveNeeds(inputs: NeedInputs): NeedSet {
   const network = new Map<string, NeedSet['network'][number]>();
   const provided = new Set<string>();
 
-  const add = (path: string, kind: NeedKind, is: Need['is'], first: Evidence): void => {
+  const add = (path: string, kind: NeedKind, is: Need['is'], first: Evidence, created?: true): void => {
     const key = `${kind}\0${path}`;
     const had = byKey.get(key);
     if (had) had.count++;
-    else byKey.set(key, { path, kind, is, first, count: 1 });
+    else byKey.set(key, { path, kind, is, first, count: 1, ...(created ? { created } : {}) });
   };
   const miss = (path: string, what: string, first: Evidence): void => {
     if (!unmet.has(`${what}\0${path}`)) unmet.set(`${what}\0${path}`, { path, what, first });
@@ -100,13 +105,27 @@ export function deriveNeeds(inputs: NeedInputs): NeedSet {
     return { path: r.at, is: r.facts.kind ?? 'other' };
   };
   /** The nearest directory at or above `p` that exists on the host (what a run's new entries are made in). */
-  const existingDir = (p: string, ev: Evidence): string | undefined => {
+  const existingBelow = (p: string, ev: Evidence): { dir: string; below: string } | undefined => {
     for (let d = p; ; d = parentOf(d)) {
       const r = resolve(d, ev);
-      if (r?.is === 'dir') return r.path;
+      if (r?.is === 'dir') return { dir: r.path, below: p.slice(d.length) };
       if (r) return undefined; // a file where a directory was made: the host changed under the run
       if (d === '/') return undefined;
     }
+  };
+  /**
+   * The directory whose entries an entry made or removed at `p` changes: the nearest one on the host, or, when
+   * `p` is in a directory the run made there and kept (`keptDirs`, from the throw-away layer), that new
+   * directory: a grant of it is a grant of what the run made, where one of its parent would be all its siblings.
+   */
+  const changedDir = (p: string, ev: Evidence, unnamed?: true): { dir: string; created?: true } | undefined => {
+    // O_TMPFILE names the directory the file is made in; every other call names the entry.
+    const inDir = unnamed ? p : parentOf(p);
+    const e = existingBelow(inDir, ev);
+    if (!e) return undefined;
+    const first = `${e.below}/${unnamed ? '' : p.slice(inDir.length + 1)}`.split('/').filter(Boolean)[0];
+    const top = first && first !== '..' && first !== '.' ? (e.dir === '/' ? `/${first}` : `${e.dir}/${first}`) : undefined;
+    return top && keptDirs.has(top) ? { dir: top, created: true } : { dir: e.dir };
   };
   const execNeed = (named: string, ev: Evidence, depth = 0): void => {
     const r = resolve(named, ev);
@@ -128,6 +147,17 @@ export function deriveNeeds(inputs: NeedInputs): NeedSet {
     const l = resolve(interp.path, iev);
     if (l) add(l.path, 'read', l.is, iev);
   };
+
+  // The directories the run made and kept: in the throw-away layer, and not on the host.
+  const keptDirs = new Set(
+    inputs.changes
+      .filter((c) => c.kind === 'd' && !sandboxOwn(c.path))
+      .filter((c) => {
+        const r = resolvePath(view, c.path);
+        return r.stop === 'absent';
+      })
+      .map((c) => c.path),
+  );
 
   for (const a of inputs.accesses) {
     const ev: Evidence = { syscall: a.syscall, program: a.program, named: a.path };
@@ -174,17 +204,22 @@ export function deriveNeeds(inputs: NeedInputs): NeedSet {
             break;
           }
         }
-        const dir = existingDir(parentOf(a.path), ev);
-        if (dir === undefined) break;
-        add(dir, 'write-dir', 'dir', ev);
+        const changed = changedDir(a.path, ev, a.unnamed);
+        if (changed === undefined) break;
+        add(changed.dir, 'write-dir', 'dir', ev, changed.created);
         // A rename between directories: both must be in one writable mount (EXDEV across two).
         if (a.renamedWith && a.op === 'create') {
-          const other = existingDir(parentOf(a.renamedWith), ev);
-          if (other && other !== dir)
-            add(commonAncestor(dir, other), 'write-dir', 'dir', {
-              ...ev,
-              via: `a rename between ${other} and ${dir}, which must be in one mount`,
-            });
+          const other = changedDir(a.renamedWith, ev);
+          if (other && other.dir !== changed.dir) {
+            const common = commonAncestor(changed.dir, other.dir);
+            add(
+              common,
+              'write-dir',
+              'dir',
+              { ...ev, via: `a rename between ${other.dir} and ${changed.dir}, which must be in one mount` },
+              common === changed.dir ? changed.created : undefined,
+            );
+          }
         }
         break;
       }
@@ -199,7 +234,7 @@ export function deriveNeeds(inputs: NeedInputs): NeedSet {
     if (n.kind === 'write-file') writtenFiles.add(n.path);
     else if (n.kind === 'write-dir') writtenDirs.add(n.path);
   const explained = (p: string): boolean => {
-    if (writtenFiles.has(p)) return true;
+    if (writtenFiles.has(p) || writtenDirs.has(p)) return true;
     for (let d = parentOf(p); ; d = parentOf(d)) {
       if (writtenDirs.has(d)) return true;
       if (d === '/') return false;
@@ -217,10 +252,10 @@ export function deriveNeeds(inputs: NeedInputs): NeedSet {
       add(onHost.at, 'write-file', onHost.facts.kind ?? 'other', ev);
       writtenFiles.add(onHost.at);
     } else {
-      const dir = existingDir(parentOf(c.path), ev);
-      if (dir) {
-        add(dir, 'write-dir', 'dir', ev);
-        writtenDirs.add(dir);
+      const changed = changedDir(c.path, ev);
+      if (changed) {
+        add(changed.dir, 'write-dir', 'dir', ev, changed.created);
+        writtenDirs.add(changed.dir);
       }
     }
   }

@@ -9,10 +9,15 @@
  *    grant is refused there), a directory whose entries were made or removed
  *    `write` with its `read`, a program or interpreter `exec`.
  * 2. Reads collapse into a directory only below a collapse level: in a
- *    system tree (policy.json: `/usr/lib/python3.11`), and in the workspace's
+ *    package tree, the package (`/usr/lib/node_modules/npm`); in a system
+ *    tree (policy.json: `/usr/lib/python3.11`), and in the workspace's
  *    subdirectories (`src/`). A collapse never names a directory that is,
- *    is inside or holds a boundary (boundaries.ts), and never climbs above
- *    its level. Writes and execs never collapse.
+ *    is inside or holds a boundary (boundaries.ts), nor one that holds a
+ *    project secret or host-trusted path the run did not read
+ *    (exposure.ts): it narrows around them, else stays exact; a tree the
+ *    run needed whole (listed, a link's, written) denies such secrets.
+ *    Writes and execs never collapse; a directory the run made and kept
+ *    is written by its own name, not its parent's.
  * 3. A symbolic link the run went through is visible only through its
  *    directory: the directory is granted `read` when no boundary is in it.
  * 4. Names of a directory: in a collapsible place its collapse; elsewhere
@@ -25,8 +30,9 @@
  *    host-trust rules warn at it); the sandbox's own /proc and /dev never.
  */
 import type { ListName } from '../../compiler/ir/types.js';
-import { isStrictlyUnder, isUnder, trustedByName } from '../../compiler/paths/index.js';
+import { isStrictlyUnder, isUnder, trustedByName, type FsView } from '../../compiler/paths/index.js';
 import { boundariesInside, boundaryAt, type Boundary } from './boundaries.js';
+import { Exposure, secretName, type Exposed } from './exposure.js';
 import type { Need, NeedSet, Unmet } from './needs.js';
 import policy from './policy.json' with { type: 'json' };
 
@@ -38,6 +44,8 @@ export interface PolicyContext {
   /** The directory the command ran in. */
   readonly workspace: string;
   readonly boundaries: readonly Boundary[];
+  /** The filesystem the run ran on (the host): searched for project secrets in what a read tree would grant (exposure.ts). */
+  readonly view: FsView;
   /** TYBA's implicit grants: the worktree, the private temp directory, the agent's directories (read-write). */
   readonly implicit?: readonly string[];
 }
@@ -66,6 +74,25 @@ const SYSTEM_TREES: readonly SystemTree[] = Object.entries(policy.systemTrees)
   .map(([root, t]) => ({ root, depth: t.depth, reason: t.reason }))
   .sort((a, b) => b.root.length - a.root.length);
 
+/** Package directories inside the system trees (policy.json `packageTrees`): a `*` matches one component's characters. */
+const PACKAGE_TREES = Object.entries(policy.packageTrees).map(([root, t]) => ({
+  parts: root
+    .split('/')
+    .slice(1)
+    .map((c) => new RegExp(`^${c.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`)),
+  depth: t.depth,
+  reason: t.reason,
+}));
+
+/** The package tree a path is at or below: its root as this path spells it. */
+function packageTreeOf(path: string): { root: string; depth: number; reason: string } | undefined {
+  const parts = path.split('/').slice(1);
+  for (const t of PACKAGE_TREES)
+    if (parts.length >= t.parts.length && t.parts.every((re, i) => re.test(parts[i]!)))
+      return { root: `/${parts.slice(0, t.parts.length).join('/')}`, depth: t.depth, reason: t.reason };
+  return undefined;
+}
+
 /** The ancestor `depth` levels below `root` that holds `path`, or `path` itself when it is a directory at that level. */
 function levelDir(path: string, root: string, depth: number, isDir: boolean): string | undefined {
   if (!isStrictlyUnder(path, root)) return undefined;
@@ -84,26 +111,63 @@ function collapsibleWorkspace(ctx: PolicyContext): boolean {
   return w !== '/' && !isUnder(ctx.home, w) && !systemTreeOf(w) && !boundaryAt(w, ctx.boundaries, false);
 }
 
-/** Where a read of `path` collapses to, and why; undefined: it stays exact. */
-export function collapseOf(path: string, isDir: boolean, ctx: PolicyContext): { dir: string; why: string } | undefined {
+/** The level a read of `path` would collapse into, before anything in it is looked at. */
+function levelOf(path: string, isDir: boolean, ctx: PolicyContext): { dir: string; why: string } | undefined {
+  const pkg = packageTreeOf(path);
+  if (pkg) {
+    // A scoped npm package (`@scope/name`) is one level deeper.
+    const scoped = path.slice(pkg.root.length + 1).startsWith('@') ? 1 : 0;
+    const dir = levelDir(path, pkg.root, pkg.depth + scoped, isDir);
+    return dir ? { dir, why: `collapsed into its package (${pkg.reason}), not the whole ${pkg.root}` } : undefined;
+  }
   const tree = systemTreeOf(path);
-  let target: { dir: string; why: string } | undefined;
   if (tree) {
     const dir = levelDir(path, tree.root, tree.depth, isDir);
-    if (dir)
-      target = {
-        dir,
-        why: `collapsed into its directory ${tree.depth} level${tree.depth > 1 ? 's' : ''} below ${tree.root} (${tree.reason})`,
-      };
-  } else if (collapsibleWorkspace(ctx)) {
-    const dir = levelDir(path, ctx.workspace, policy.workspaceDepth, isDir);
-    if (dir) target = { dir, why: 'collapsed into its subdirectory of the workspace' };
+    return dir
+      ? { dir, why: `collapsed into its directory ${tree.depth} level${tree.depth > 1 ? 's' : ''} below ${tree.root} (${tree.reason})` }
+      : undefined;
   }
-  if (!target) return undefined;
-  // Never a directory at or inside a boundary, nor one that holds one.
-  if (boundaryAt(target.dir, ctx.boundaries, false) || boundariesInside(target.dir, ctx.boundaries).length) return undefined;
-  return target;
+  if (!collapsibleWorkspace(ctx)) return undefined;
+  const dir = levelDir(path, ctx.workspace, policy.workspaceDepth, isDir);
+  return dir ? { dir, why: 'collapsed into its subdirectory of the workspace' } : undefined;
 }
+
+/**
+ * Where a read of `path` collapses to, and why; undefined: it stays exact.
+ * A collapse never names a directory that is, is inside or holds a
+ * boundary, nor one that holds a project secret or a host-trusted path the
+ * run did not read (exposure.ts): it goes around them, into the shallowest
+ * directory between its level and the path that holds none.
+ */
+export function collapseOf(path: string, isDir: boolean, ctx: PolicyContext, exposure: Exposure): { dir: string; why: string } | undefined {
+  const level = levelOf(path, isDir, ctx);
+  if (!level) return undefined;
+  // The directories from the level down to the path's own (a file's directory, or the directory itself).
+  const deepest = isDir ? path : path.slice(0, path.lastIndexOf('/'));
+  const steps = [level.dir];
+  for (const part of deepest
+    .slice(level.dir.length + 1)
+    .split('/')
+    .filter(Boolean))
+    steps.push(`${steps.at(-1)}/${part}`);
+  let first: Exposed | undefined;
+  for (const dir of steps) {
+    // Inside a boundary: nothing below is granted either (decide refuses the need itself).
+    if (boundaryAt(dir, ctx.boundaries, false)) return undefined;
+    const exposed = exposure.of(dir, { hostTrusted: true });
+    if (!exposed)
+      return dir === level.dir
+        ? level
+        : {
+            dir,
+            why: `${level.why}, narrowed to this directory: ${level.dir} holds ${spell(first!.path)} (${first!.reason}), which the run did not read`,
+          };
+    first ??= exposed;
+  }
+  return undefined;
+}
+
+const spell = (p: string): string => JSON.stringify(p);
 
 /** The note of a directory granted for the links in it (config-text.ts names the links). */
 export const LINK_NOTE = 'a link is visible only through its directory';
@@ -127,6 +191,10 @@ export function decide(set: NeedSet, ctx: PolicyContext): Decision {
   const listLater: Need[] = [];
   const tyba = ctx.dialect === 'tyba';
   const readPaths = new Set(set.needs.filter((n) => n.kind === 'read').map((n) => n.path));
+  // Project secrets are searched for where users and projects keep files: the home and the workspace (the system's own are
+  // policy.json's systemSecrets, by path; a system tree holds packages' public files, /etc/ssl/certs public *.pem certificates).
+  const searched = (d: string): boolean => (isUnder(d, ctx.home) || isUnder(d, ctx.workspace)) && !systemTreeOf(d);
+  const exposure = new Exposure({ view: ctx.view, boundaries: ctx.boundaries, needs: set.needs, unsearched: (d) => !searched(d) });
 
   const give = (list: ListName, path: string, need: Need, note?: string): void => {
     const key = `${list}\0${path}`;
@@ -137,9 +205,30 @@ export function decide(set: NeedSet, ctx: PolicyContext): Decision {
   };
   const refuse = (need: Need, what: string): void => void unmet.push({ path: need.path, what, first: need.first });
   const read = (need: Need, path: string, isDir: boolean, note?: string): void => {
-    const c = collapseOf(path, isDir, ctx);
+    const c = collapseOf(path, isDir, ctx, exposure);
     if (c) return give(tyba ? 'read_allow' : 'read', c.dir, need, c.why);
-    give(tyba ? 'read_allow' : isDir ? 'read' : 'read_file', path, need, note);
+    const secret = isDir ? undefined : secretName(path.slice(path.lastIndexOf('/') + 1));
+    const flag = secret && need.kind === 'read' ? `a project secret (${secret}): granted because the run read it; review it` : undefined;
+    give(tyba ? 'read_allow' : isDir ? 'read' : 'read_file', path, need, note ?? flag);
+  };
+  /**
+   * A directory the run needed whole (listed, a link's, written) whose tree holds project secrets it did not read:
+   * a Box config keeps each out with a `deny` (Linux binds an empty file over it); nothing else in it is denied.
+   * Undefined: it may be granted; else why not (a boundary in it, a search that did not finish, TYBA, which has no deny).
+   */
+  const carveOut = (need: Need, dir: string, why: string): Exposed | undefined => {
+    const exposed = exposure.of(dir, { hostTrusted: false });
+    if (exposed?.kind !== 'project-secret' || tyba) return exposed;
+    const secrets = exposure.unreadSecretsIn(dir);
+    if (secrets === 'unsearched') return exposed;
+    for (const s of secrets)
+      give(
+        'deny',
+        s.path,
+        need,
+        `a project secret (${s.reason}) in ${spell(dir)}, which ${why}; the run did not read it: denied, so that the grant of its directory does not give it`,
+      );
+    return undefined;
   };
 
   for (const need of set.needs) {
@@ -170,25 +259,25 @@ export function decide(set: NeedSet, ctx: PolicyContext): Decision {
         );
         break;
       case 'list': {
-        const c = collapseOf(need.path, true, ctx);
+        const c = collapseOf(need.path, true, ctx, exposure);
         if (c) give(tyba ? 'read_allow' : 'read', c.dir, need, c.why);
         else listLater.push(need);
         break;
       }
       case 'link': {
         const dir = need.path.slice(0, Math.max(need.path.lastIndexOf('/'), 1));
-        const c = collapseOf(dir, true, ctx);
-        const note = LINK_NOTE;
-        if (c) give(tyba ? 'read_allow' : 'read', c.dir, need, c.why);
-        else if (!boundaryAt(dir, ctx.boundaries, false) && !boundariesInside(dir, ctx.boundaries).length && !isUnder(ctx.home, dir))
-          give(tyba ? 'read_allow' : 'read', dir, need, note);
-        else {
-          const inside = boundaryAt(dir, ctx.boundaries, false) ?? boundariesInside(dir, ctx.boundaries)[0];
+        const c = collapseOf(dir, true, ctx, exposure);
+        if (c) {
+          give(tyba ? 'read_allow' : 'read', c.dir, need, c.why);
+          break;
+        }
+        const blocked = isUnder(ctx.home, dir) ? undefined : carveOut(need, dir, 'holds a link the run went through');
+        if (!blocked && !isUnder(ctx.home, dir)) give(tyba ? 'read_allow' : 'read', dir, need, LINK_NOTE);
+        else
           refuse(
             need,
-            `went through this link, which is visible only through its directory ${dir}; that directory is not granted (${inside ? `it holds ${inside.path}: ${inside.reason}` : 'the home or above it'}), so the link is not in the view: name its target instead`,
+            `went through this link, which is visible only through its directory ${dir}; that directory is not granted (${blocked ? `it holds ${blocked.path}: ${blocked.reason}` : 'the home or above it'}), so the link is not in the view: name its target instead`,
           );
-        }
         break;
       }
       case 'write-file':
@@ -205,14 +294,19 @@ export function decide(set: NeedSet, ctx: PolicyContext): Decision {
           break;
         }
         const inside = boundariesInside(need.path, ctx.boundaries);
-        if (inside.length) {
+        const blocked = inside.length
+          ? { path: inside.map((x) => x.path).join(', '), reason: inside[0]!.reason }
+          : need.created
+            ? undefined
+            : carveOut(need, need.path, 'the run made or removed entries in');
+        if (blocked) {
           refuse(
             need,
-            `entries made or removed in it, but a write grant of it would expose ${inside.map((x) => x.path).join(', ')} (${inside[0]!.reason}): not granted`,
+            `entries made or removed in it, but a write grant of it would expose ${blocked.path} (${blocked.reason}): not granted`,
           );
           break;
         }
-        give('write', need.path, need, trusted);
+        give('write', need.path, need, need.created ? CREATED_NOTE : trusted);
         give('read', need.path, need, 'Linux refuses a write grant without a read of the same scope (write-only)');
         break;
       }
@@ -222,8 +316,8 @@ export function decide(set: NeedSet, ctx: PolicyContext): Decision {
   // Names: Linux has no grant of names without contents (`list` is refused there) and Landlock lets no
   // directory outside a read tree be listed, so a directory the policy may grant is granted `read`.
   for (const need of listLater) {
-    const blocked = boundaryAt(need.path, ctx.boundaries, false) ?? boundariesInside(need.path, ctx.boundaries)[0];
     const aboveHome = isUnder(ctx.home, need.path);
+    const blocked = aboveHome ? undefined : carveOut(need, need.path, 'the run listed');
     if (!blocked && !aboveHome)
       give(
         tyba ? 'read_allow' : 'read',
@@ -245,6 +339,22 @@ export function decide(set: NeedSet, ctx: PolicyContext): Decision {
       );
   }
   return { grants: withoutCovered([...grants.values()], ctx.home), unmet };
+}
+
+/** The note of a write grant of a directory the run made (needs.ts: `created`). */
+export const CREATED_NOTE =
+  'the run made this directory, and a grant names it, not its parent: Linux binds only a path that exists ' +
+  '(bubblewrap --bind, Landlock opens it), so create it (mkdir -p) before running under this config';
+
+/** The directories the run made that the grants name (CREATED_NOTE): each must exist before a run under the config. */
+export function madeDirectories(grants: readonly LearnedGrant[]): string[] {
+  return grants.filter((g) => g.list === 'write' && g.notes.includes(CREATED_NOTE)).map((g) => g.path);
+}
+
+/** Why `--check` cannot run the config yet: it would be refused (missing-path) as `run` refuses it, which learn says first. */
+export function checkWaitsFor(made: readonly string[], home: string): string {
+  const shown = made.map((p) => JSON.stringify(isUnder(p, home) ? `~${p.slice(home.length)}` : p));
+  return `the config names ${made.length === 1 ? 'a directory' : `${made.length} directories`} the run made (${shown.join(', ')}), which Linux binds only once ${made.length === 1 ? 'it exists' : 'they exist'}, and learn does not change the host: make ${made.length === 1 ? 'it' : 'them'} (mkdir -p), then run the command under the config with boxwright run`;
 }
 
 /** Whether `outer` gives what `inner` asks, for the lists learn writes. */
@@ -271,6 +381,6 @@ function withoutCovered(all: LearnedGrant[], home: string): LearnedGrant[] {
     const cover = kept.find((k) => covers(k, g))!;
     for (const n of g.needs) if (!cover.needs.includes(n)) cover.needs.push(n);
   }
-  const order: ListName[] = ['read', 'read_file', 'write', 'write_file', 'list', 'exec', 'read_allow'];
+  const order: ListName[] = ['read', 'read_file', 'write', 'write_file', 'list', 'exec', 'read_allow', 'deny'];
   return kept.sort((a, b) => order.indexOf(a.list) - order.indexOf(b.list) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

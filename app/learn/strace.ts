@@ -12,8 +12,11 @@
 export type Arg =
   /** A string argument: its bytes decoded (UTF-8), and whether strace cut it short (`"…"...`). */
   | { readonly kind: 'string'; readonly value: string; readonly truncated: boolean }
-  /** A descriptor (or AT_FDCWD) with the path `-y` printed for it (absent when it has none: pipe, socket). */
-  | { readonly kind: 'fd'; readonly text: string; readonly path?: string }
+  /**
+   * A descriptor (or AT_FDCWD) with the path `-y` printed for it (absent when it has none: pipe, socket; or when
+   * its file was unlinked while open, `deleted`: the path then names no longer this file, or another one).
+   */
+  | { readonly kind: 'fd'; readonly text: string; readonly path?: string; readonly deleted?: true }
   /** An array (`[…]`): execve's argv. */
   | { readonly kind: 'array'; readonly items: readonly Arg[] }
   /** Anything else (flags, numbers, structures) as printed. */
@@ -28,6 +31,8 @@ export interface Call {
         readonly kind: 'ok';
         readonly value: number;
         readonly path?: string;
+        /** The returned descriptor's file was unlinked (O_TMPFILE): `path` is absent. */
+        readonly deleted?: true;
         /** A pid the call returned, in strace's pid namespace (`--decode-pids=pidns`: `= 2 /* 7359 in strace's PID NS *\/`). */
         readonly hostPid?: number;
       }
@@ -98,15 +103,21 @@ function readString(r: Line): Arg | undefined {
   return value === undefined ? undefined : { kind: 'string', value, truncated };
 }
 
-/** `<…>` after a descriptor: the path, decoded, when it is one (`/…`); other decorations (pipe:[…]) give none. */
-function readDecoration(r: Line): string | undefined | null {
+/**
+ * `<…>` after a descriptor: the path, decoded, when it is one (`/…`); other decorations (pipe:[…]) give none.
+ * strace 6 prints the kernel's ` (deleted)` mark of a file unlinked while open outside the brackets, as
+ * `<PATH>(deleted)`; with -xx every byte inside them is an escape (a name ending in " (deleted)" is
+ * `\x20\x28…\x29`), so the mark after `>` is strace's own and never part of a path.
+ */
+function readDecoration(r: Line): { path?: string; deleted?: true } | null {
   if (!r.eat('<')) return null;
   const end = r.s.indexOf('>', r.i);
-  if (end < 0) return undefined;
+  if (end < 0) return {};
   const text = r.s.slice(r.i, end);
   r.i = end + 1;
+  if (r.eat('(deleted)')) return { deleted: true };
   const decoded = decodeEscaped(text);
-  return decoded?.startsWith('/') ? decoded : undefined;
+  return decoded?.startsWith('/') ? { path: decoded } : {};
 }
 
 /** Raw text up to the next `,` or closing bracket at this depth (structures and comments skipped whole). */
@@ -156,8 +167,8 @@ function readArg(r: Line): Arg | undefined {
   const m = /^(AT_FDCWD|-?\d+)</.exec(r.s.slice(r.i, r.i + 24));
   if (m) {
     r.i += m[1]!.length;
-    const path = readDecoration(r);
-    return path ? { kind: 'fd', text: m[1]!, path } : { kind: 'fd', text: m[1]! };
+    const d = readDecoration(r);
+    return { kind: 'fd', text: m[1]!, ...(d?.path ? { path: d.path } : {}), ...(d?.deleted ? { deleted: true as const } : {}) };
   }
   const text = readOther(r);
   return { kind: 'other', text };
@@ -194,10 +205,20 @@ export function parseLine(line: string): Call | undefined {
   const num = /^(-?\d+|0x[0-9a-f]+)/.exec(rest);
   if (!num) return { name: m[1]!, args, result: { kind: 'unknown' } };
   r.i += num[1]!.length;
-  const path = readDecoration(r);
+  const d = readDecoration(r);
   const value = Number(num[1]);
   const pid = /^ \/\* (\d+) in strace's PID NS \*\//.exec(r.s.slice(r.i));
-  return { name: m[1]!, args, result: { kind: 'ok', value, ...(path ? { path } : {}), ...(pid ? { hostPid: Number(pid[1]) } : {}) } };
+  return {
+    name: m[1]!,
+    args,
+    result: {
+      kind: 'ok',
+      value,
+      ...(d?.path ? { path: d.path } : {}),
+      ...(d?.deleted ? { deleted: true as const } : {}),
+      ...(pid ? { hostPid: Number(pid[1]) } : {}),
+    },
+  };
 }
 
 /** Every finished call of one process's strace file, in order, and how many call lines could not be read. */

@@ -34,6 +34,8 @@ export interface Access {
   readonly resolved?: string;
   /** For `create` with O_CREAT: the call may have opened an existing file rather than made one. */
   readonly mayExist?: true;
+  /** For `create` with O_TMPFILE: the path is the directory the unnamed file was made in, not the file's name. */
+  readonly unnamed?: true;
   /** A rename's other end (`remove` at the source, `create` at the destination): both directories must be in one mount. */
   readonly renamedWith?: string;
   /** `connect` to a network address (`1.2.3.4:443`, `[::1]:53`) or an abstract unix socket (`@name`): no path. */
@@ -140,8 +142,8 @@ function openFlags(call: Call): readonly string[] {
 }
 
 /** What an open did: read, write, make a name, or only look (O_PATH, a directory opened to walk). */
-function openOp(flags: readonly string[]): { op: Op; mayExist?: true } {
-  if (flags.includes('O_TMPFILE')) return { op: 'create' };
+function openOp(flags: readonly string[]): { op: Op; mayExist?: true; unnamed?: true } {
+  if (flags.includes('O_TMPFILE')) return { op: 'create', unnamed: true };
   if (flags.includes('O_PATH')) return { op: 'stat' };
   const writes = flags.includes('O_WRONLY') || flags.includes('O_RDWR') || flags.includes('O_TRUNC');
   if (flags.includes('O_CREAT')) return { op: 'create', mayExist: true };
@@ -221,7 +223,8 @@ export function workloadAccesses(
           queue.push({ pid: call.result.hostPid ?? call.result.value, from: 0, program: proc.program, cwd: proc.cwd });
         continue;
       }
-      for (const a of call.args) if (a.kind === 'fd' && a.text === 'AT_FDCWD' && a.path) proc.cwd = a.path;
+      // The working directory as the kernel names it; one removed while the process was in it names nothing any more.
+      for (const a of call.args) if (a.kind === 'fd' && a.text === 'AT_FDCWD' && (a.path || a.deleted)) proc.cwd = a.path;
       const made = accessesOf(call, proc);
       accesses.push(...made);
       if ((call.name === 'execve' || call.name === 'execveat') && call.result.kind === 'ok' && made[0]) proc.program = made[0].path;
@@ -275,7 +278,9 @@ function accessesOf(call: Call, proc: Process): Access[] {
         ? proc.cwd
         : dirArg?.kind === 'fd'
           ? dirArg.text === 'AT_FDCWD'
-            ? (dirArg.path ?? proc.cwd)
+            ? dirArg.deleted
+              ? undefined
+              : (dirArg.path ?? proc.cwd)
             : dirArg.path
           : dirArg?.kind === 'other' && dirArg.text === 'AT_FDCWD'
             ? proc.cwd
@@ -288,11 +293,12 @@ function accessesOf(call: Call, proc: Process): Access[] {
   };
   const name = call.name;
   if (name === 'open' || name === 'openat' || name === 'openat2' || name === 'creat') {
-    const { op, mayExist } = openOp(openFlags(call));
+    const { op, mayExist, unnamed } = openOp(openFlags(call));
     const resolved = call.result.kind === 'ok' ? call.result.path : undefined;
     return one(op, name === 'open' || name === 'creat' ? at(0) : at(1, 0), {
       ...(resolved ? { resolved } : {}),
       ...(mayExist ? { mayExist } : {}),
+      ...(unnamed ? { unnamed } : {}),
     });
   }
   if (name === 'execve') return one('exec', at(0));
@@ -300,6 +306,7 @@ function accessesOf(call: Call, proc: Process): Access[] {
   if (name === 'chdir' || name === 'fchdir') {
     const path = name === 'chdir' ? pathAt(at(0)) : fdPath(call.args[0]);
     if (ok && path) proc.cwd = path;
+    else if (ok && name === 'fchdir') proc.cwd = undefined; // into a directory strace could not name (removed): relative names are unknown
     return path ? [{ ...base, op: 'stat', path }] : [];
   }
   if (name === 'getdents64' || name === 'getdents') {

@@ -162,6 +162,30 @@ describe('learning into a config that exists', () => {
     assert.match(m.denied[0]!.what, /the config denies it/);
   });
 
+  it("adds a learned deny with the tree it keeps a secret out of, never to narrow the config's own grant", () => {
+    const learned = [grant('read', '/home/dev/p', 'list'), grant('deny', '/home/dev/p/plain.txt', 'list')];
+    const added = mergeLearned({
+      check: check('[agent.filesystem]\nexec = ["/usr/bin/git"]\n'),
+      dialect: 'box',
+      principal: 'agent',
+      home: HOME,
+      grants: learned,
+      header: 'h',
+    });
+    assert.ok(added.ok);
+    assert.deepEqual(paths(check(added.text), 'deny'), ['/home/dev/p/plain.txt']);
+    const kept = mergeLearned({
+      check: check('[agent.filesystem]\nread = ["~/p"]\n'),
+      dialect: 'box',
+      principal: 'agent',
+      home: HOME,
+      grants: learned,
+      header: 'h',
+    });
+    assert.ok(kept.ok);
+    assert.equal(kept.added.length, 0, 'the config already reads ~/p: the learned deny would take what it gives away');
+  });
+
   it('refuses a table written inline rather than guess an edit', () => {
     const m = mergeLearned({
       check: check('agent = { filesystem = { read = ["~/p"] } }\n'),

@@ -6,13 +6,13 @@
 // run wrote. Needs bubblewrap and strace (CI fails without them).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { requireOrSkip } from '../helpers.js';
 import { boxwright, onPath, type Outcome } from '../linux/support.js';
-import { assertLearned, changes, checkLearnedText, skipLearn, snapshot, writtenBy } from './support.js';
+import { assertLearned, changes, checkLearnedText, directoriesToCreate, skipLearn, snapshot, writtenBy } from './support.js';
 
 const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : undefined;
 const skip =
@@ -53,6 +53,8 @@ async function learnThenRun(
   assert.equal(learned.status, 0, `learn ${cmd.join(' ')}:\n${learned.stderr}\n${learned.stdout}`);
   assert.deepEqual(changes(hostBefore, snapshot(home)), [], 'learn changed the host');
   const text = readFileSync(config, 'utf8');
+  // What learn asks the user to do before the run: make the directories the run made (the grants name them, not their parents).
+  for (const dir of directoriesToCreate(text)) mkdirSync(dir, { recursive: true });
   const runBefore = snapshot(home);
   const run = await cli(['run', config, '--', ...cmd], workspace, home);
   assert.equal(run.status, 0, `run under the learned config:\n${run.stderr}\n--- the config:\n${text}`);
@@ -127,7 +129,12 @@ describe('boxwright learn on real programs', { skip, concurrency: 4 }, () => {
     );
     const { run, text } = await learnThenRun(home, proj, [python!, 'main.py']);
     assert.equal(run.stdout, '9 2d7116\n');
-    assert.ok(existsSync(join(proj, 'pkg', '__pycache__')), 'the real run wrote its bytecode');
+    assert.ok(
+      readdirSync(join(proj, 'pkg', '__pycache__')).some((f) => f.startsWith('util.cpython-')),
+      'the real run wrote its bytecode in the directory made before it',
+    );
+    assert.match(text, /^write = \[\n {2}"~\/py\/pkg\/__pycache__",/m, 'write on the bytecode directory the run made, not on pkg/');
+    assert.ok(!/"~\/py\/pkg",/.test(text), 'nothing of pkg/ itself');
     assert.match(text, /"\/usr\/lib\/python3\.\d+",/, 'the standard library, collapsed into its package directory');
   });
 

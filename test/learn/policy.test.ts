@@ -7,87 +7,13 @@ import fc from 'fast-check';
 import { checkConfig } from '../../app/check.js';
 import { learnBoundaries, type Boundary } from '../../app/learn/boundaries.js';
 import { configText } from '../../app/learn/config-text.js';
-import type { Interpreter } from '../../app/learn/interpreter.js';
 import { hostTrustedFor } from '../../app/learn/host-trusted.js';
 import { deriveNeeds } from '../../app/learn/needs.js';
-import { decide, type Decision, type LearnDialect } from '../../app/learn/policy.js';
-import type { Access, Op } from '../../app/learn/trace.js';
-import { isUnder, manifestView } from '../../compiler/paths/index.js';
+import { decide } from '../../app/learn/policy.js';
+import type { Op } from '../../app/learn/trace.js';
+import { isUnder } from '../../compiler/paths/index.js';
 import policy from '../../app/learn/policy.json' with { type: 'json' };
-
-const HOME = '/home/dev';
-const W = '/home/dev/proj';
-const machine = {
-  home: HOME,
-  entries: {
-    '/home/dev/.ssh/id_ed25519': 'file',
-    '/home/dev/.gitconfig': 'file',
-    '/home/dev/notes.txt': 'file',
-    '/home/dev/proj/package.json': 'file',
-    '/home/dev/proj/.env': 'file',
-    '/home/dev/proj/src/main.js': 'file',
-    '/home/dev/proj/src/lib/util.js': 'file',
-    '/home/dev/proj/.git/HEAD': 'file',
-    '/home/dev/proj/.git/config': 'file',
-    '/home/dev/proj/.git/objects/ab/cdef': 'file',
-    '/home/dev/proj/out': 'dir',
-    '/home/dev/proj/link': { symlink: 'src/main.js' },
-    '/usr/bin/git': 'file',
-    '/usr/bin/dash': 'file',
-    '/usr/bin/sh': { symlink: 'dash' },
-    '/usr/bin/cc': { symlink: '/etc/alternatives/cc' },
-    '/usr/bin/gcc-12': 'file',
-    '/etc/alternatives/cc': { symlink: '/usr/bin/gcc-12' },
-    '/usr/lib/x86_64-linux-gnu/libc.so.6': 'file',
-    '/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2': 'file',
-    '/usr/lib64/ld-linux-x86-64.so.2': { symlink: '../lib/x86_64-linux-gnu/ld-linux-x86-64.so.2' },
-    '/lib64': { symlink: 'usr/lib64' },
-    '/usr/lib/python3.11/json/__init__.py': 'file',
-    '/usr/lib/python3.11/os.py': 'file',
-    '/usr/share/zoneinfo/Etc/UTC': 'file',
-    '/usr/include/stdio.h': 'file',
-    '/etc/localtime': { symlink: '/usr/share/zoneinfo/Etc/UTC' },
-    '/etc/shadow': 'file',
-    '/etc/passwd': 'file',
-    '/etc/ssl/private/key.pem': 'file',
-    '/etc/ssl/certs/ca.pem': 'file',
-    '/opt/tool/share/data.txt': 'file',
-    '/tmp/scratch': 'dir',
-    '/proc/self/status': 'file',
-  },
-} as const;
-const view = manifestView(JSON.stringify(machine), 'machine.json');
-const loaders: Record<string, Interpreter> = {
-  '/usr/bin/git': { kind: 'loader', path: '/lib64/ld-linux-x86-64.so.2' },
-  '/usr/bin/dash': { kind: 'loader', path: '/lib64/ld-linux-x86-64.so.2' },
-  '/home/dev/proj/src/main.js': { kind: 'script', path: '/usr/bin/sh', line: '#!/usr/bin/sh' },
-};
-
-const access = (op: Op, path: string, extra: Partial<Access> = {}): Access => ({
-  pid: 1,
-  program: '/usr/bin/git',
-  syscall: op === 'list' ? 'getdents64' : 'openat',
-  op,
-  path,
-  ok: true,
-  ...extra,
-});
-
-function learn(
-  accesses: readonly Access[],
-  o: { dialect?: LearnDialect; hostTrusted?: { path: string; reason: string }[]; changes?: { kind: string; path: string }[] } = {},
-): Decision {
-  const set = deriveNeeds({ accesses, changes: o.changes ?? [], view, interpreterOf: (p) => loaders[p] });
-  const boundaries = learnBoundaries({ home: HOME, ...(o.hostTrusted ? { hostTrusted: o.hostTrusted } : {}) });
-  return decide(set, {
-    dialect: o.dialect ?? 'box',
-    home: HOME,
-    workspace: W,
-    boundaries,
-    ...(o.dialect === 'tyba' ? { implicit: [W, '/tmp'] } : {}),
-  });
-}
-const granted = (d: Decision): string[] => d.grants.map((g) => `${g.list} ${g.path}`);
+import { access, granted, HOME, learn, loaders, machine, view, W } from './policy-fixture.js';
 
 describe('the collapse policy', () => {
   it('collapses system-tree reads per package directory, keeps files at that level and /etc exact', () => {
@@ -278,7 +204,7 @@ describe('the collapse policy on generated runs', () => {
     fc.assert(
       fc.property(fc.array(anAccess, { maxLength: 25 }), (accesses) => {
         const set = deriveNeeds({ accesses, changes: [], view, interpreterOf: (p) => loaders[p] });
-        const d = decide(set, { dialect: 'box', home: HOME, workspace: W, boundaries });
+        const d = decide(set, { dialect: 'box', home: HOME, workspace: W, boundaries, view });
         for (const g of d.grants) {
           // No grant at or inside a secret-like boundary; none but `list` holding one.
           for (const b of boundaries.filter(secretLike)) {
@@ -298,10 +224,14 @@ describe('the collapse policy on generated runs', () => {
             );
           // Trees: a system-tree package level, a workspace subdirectory, or a directory the run needed itself.
           if (g.list === 'read') {
+            // At a system tree's level, or below it (a package of a package tree, a collapse narrowed around a secret).
             const level = Object.entries(policy.systemTrees).some(
-              ([root, t]) => isUnder(g.path, root) && g.path.split('/').length - root.split('/').length <= t.depth,
+              ([root, t]) =>
+                isUnder(g.path, root) &&
+                g.path.split('/').length - root.split('/').length >= t.depth &&
+                set.needs.some((n) => isUnder(n.path, g.path)),
             );
-            const sub = g.path.startsWith(`${W}/`) && !g.path.slice(W.length + 1).includes('/');
+            const sub = g.path.startsWith(`${W}/`) && set.needs.some((n) => isUnder(n.path, g.path));
             const own = set.needs.some(
               (n) => (n.path === g.path && n.is === 'dir') || (n.kind === 'link' && n.path.slice(0, n.path.lastIndexOf('/')) === g.path),
             );

@@ -2,9 +2,16 @@
 // whatever bytes they hold, the workload starts at the in-sandbox step's
 // exec, children are followed by the pids strace's files are named by.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { straceArgv } from '../../app/learn/session.js';
 import { decodeEscaped, parseLine, parseTrace, type Call } from '../../app/learn/strace.js';
 import { workloadAccesses } from '../../app/learn/trace.js';
+import { requireOrSkip } from '../helpers.js';
+import { onPath } from '../linux/support.js';
 
 /** A string as `strace -xx` prints it: every byte `\xHH`. */
 const x = (s: string): string => `"${[...Buffer.from(s, 'utf8')].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join('')}"`;
@@ -48,6 +55,76 @@ describe('strace lines', () => {
     );
     assert.equal(calls.length, 1);
     assert.equal(unread, 1);
+  });
+});
+
+describe("strace's (deleted) mark", () => {
+  it('reads `<PATH>(deleted)` as a descriptor whose file was unlinked: no path, not an unread line', () => {
+    const { calls, unread } = parseTrace(
+      [
+        `fchmod(3${xfd('/w/gone.txt')}(deleted), 0600) = 0`,
+        `newfstatat(3${xfd('/w/gone.txt')}(deleted), "", {st_mode=S_IFREG|0600, st_size=0, ...}, AT_EMPTY_PATH) = 0`,
+        `openat(AT_FDCWD${xfd('/w')}, ${x('/w')}, O_RDWR|O_EXCL|O_TMPFILE, 0600) = 4${xfd('/w/#1234')}(deleted)`,
+        `openat(AT_FDCWD${xfd('/w')}, ${x('a (deleted)')}, O_RDONLY) = 5${xfd('/w/a (deleted)')}`,
+      ].join('\n'),
+    );
+    assert.equal(unread, 0);
+    assert.deepEqual(calls[0]!.args[0], { kind: 'fd', text: '3', deleted: true });
+    assert.equal(calls[1]!.args.length, 4);
+    assert.deepEqual(calls[2]!.result, { kind: 'ok', value: 4, deleted: true });
+    // A name that itself ends in " (deleted)" is escaped inside the brackets: a path like any other.
+    assert.deepEqual(calls[3]!.result, { kind: 'ok', value: 5, path: '/w/a (deleted)' });
+  });
+
+  it('leaves a relative name under a removed working directory unknown, never the old path', () => {
+    const trace = workloadAccesses(
+      new Map([
+        [
+          1,
+          parseTrace(
+            [
+              `execve(${x('/.boxwright/exec')}, [], 0x1) = 0`,
+              `execve(${x('/t')}, [], 0x1) = 0`,
+              `openat(AT_FDCWD${xfd('/w/sub')}(deleted), ${x('rel')}, O_RDONLY) = -1 ENOENT (No such file or directory)`,
+              `mkdir(${x('again')}, 0777) = -1 ENOENT (No such file or directory)`,
+            ].join('\n'),
+          ),
+        ],
+      ]),
+      '/w/sub',
+    );
+    assert.deepEqual(
+      trace.accesses.map((a) => a.path),
+      ['/t'],
+    );
+  });
+
+  const skip = requireOrSkip(!!onPath('strace'), 'strace (apt-get install strace)') ?? requireOrSkip(!!onPath('python3'), 'python3');
+  it("parses real strace output of descriptors unlinked while open, with learn's own strace flags", { skip }, () => {
+    const dir = mkdtempSync(join(tmpdir(), 'strace-deleted-'));
+    try {
+      const script = [
+        'import os, tempfile',
+        `os.chdir(${JSON.stringify(dir)})`,
+        'f = open("gone.txt", "w"); os.unlink("gone.txt"); os.fchmod(f.fileno(), 0o600); os.fstat(f.fileno()); f.close()',
+        'with tempfile.TemporaryFile(dir=".") as t: t.write(b"x"); os.fchmod(t.fileno(), 0o600)',
+        'open("a (deleted)", "w").close(); open("a (deleted)").read()',
+      ].join('\n');
+      const argv = straceArgv(onPath('strace')!, join(dir, 'trace'));
+      const r = spawnSync(argv[0]!, [...argv.slice(1), onPath('python3')!, '-c', script], { encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+      const files = readdirSync(dir).filter((f) => f.startsWith('trace.'));
+      const text = files.map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
+      assert.match(text, />\(deleted\)/, 'strace marked a descriptor (deleted)');
+      const { calls, unread } = parseTrace(text);
+      assert.equal(unread, 0, 'every call line is read');
+      const fchmods = calls.filter((c) => c.name === 'fchmod');
+      assert.ok(fchmods.length >= 2 && fchmods.every((c) => c.args[0]?.kind === 'fd' && c.args[0].deleted && !c.args[0].path));
+      const literal = calls.find((c) => c.name === 'openat' && c.result.kind === 'ok' && c.result.path?.endsWith('/a (deleted)'));
+      assert.ok(literal, 'a file named "a (deleted)" is a path like any other');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -95,6 +172,17 @@ describe('the workload in a trace', () => {
       'connect 1.2.3.4:443 ENETUNREACH',
     ]);
     assert.equal(trace.accesses.find((a) => a.path === '/w/in/w.txt')?.mayExist, true);
+    const tmp = workloadAccesses(
+      files({
+        1: [
+          `execve(${x('/.boxwright/exec')}, [], 0x1) = 0`,
+          `execve(${x('/t')}, [], 0x1) = 0`,
+          `openat(AT_FDCWD${xfd('/w')}, ${x('/w/out')}, O_RDWR|O_EXCL|O_TMPFILE, 0600) = 3${xfd('/w/out/#12')}(deleted)`,
+        ],
+      }),
+      '/w',
+    ).accesses.at(-1);
+    assert.deepEqual([tmp?.op, tmp?.path, tmp?.unnamed], ['create', '/w/out', true], 'O_TMPFILE names the directory the file is made in');
     assert.equal(trace.accesses.find((a) => a.op === 'list')?.program, '/usr/bin/tool', "the child runs its parent's program");
   });
 

@@ -143,3 +143,19 @@ function entryComments(text: string, home: string): Map<string, string> {
   }
   return out;
 }
+
+/**
+ * The directories learn asks to be made before a run under the config (the run made them; the grants name them,
+ * not their parents, and Linux binds only what exists): its closing comment's list, each a TOML string.
+ */
+export function directoriesToCreate(text: string): string[] {
+  const at = text.indexOf('# Before running under this config, create the directories the run made');
+  if (at < 0) return [];
+  const out: string[] = [];
+  for (const line of text.slice(at).split('\n').slice(2)) {
+    const m = /^# {3}("(?:[^"\\]|\\.)*")$/.exec(line);
+    if (!m) break;
+    out.push(JSON.parse(m[1]!) as string);
+  }
+  return out;
+}
