@@ -409,6 +409,9 @@ function grantAccess(
   // A write tree too: a program written there starts the same way.
   const loads = confined && (reads(g) || writes(g)) && g.scope === 'tree' && linux.kind === 'access' && linux.read && !linux.exec;
   if (loads && disclosures) (disclosures.linux ??= []).push(loaderMaps);
+  // A temp directory of the run's own (TYBA's on macOS, a Box `private_tmp` on both): said beside its cell.
+  const runTemp = g.implicit?.parameter ? 'macos' : g.implicit?.privateTmp && applies.windows ? 'windows' : undefined;
+  if (runTemp) ((disclosures ??= loads ? { linux: [loaderMaps] } : {})[runTemp] ??= []).push(runTempDir[runTemp]);
   const out: Mutable<GrantAccess> = {
     grant: g,
     requested: requestedCell(g),
@@ -552,6 +555,10 @@ const parentOf = (p: string): string => {
 /** The mechanisms that carry no data, one object each: most grants have one. */
 const fixed = <K extends Mechanism['kind']>(kind: K): Mechanism => Object.freeze({ kind }) as Mechanism;
 const privateTmpfs = fixed('private-tmpfs');
+const runTempDir = {
+  macos: Object.freeze({ kind: 'run-temp-dir', platform: 'macos' }),
+  windows: Object.freeze({ kind: 'run-temp-dir', platform: 'windows' }),
+} as const satisfies Record<'macos' | 'windows', Mechanism>;
 const ownProc = fixed('own-proc');
 const noMetadataTree = fixed('no-metadata-tree');
 const emptyCoverFile: Mechanism = Object.freeze({ kind: 'empty-cover', of: 'file' });

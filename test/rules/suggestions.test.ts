@@ -31,7 +31,6 @@ const adviceOnly: Record<string, string> = {
   'noncanonical-path': 'its macOS spelling is for macOS-only configs; the spelling case carries its fix',
   'trusted-file-writable':
     "where the config, the manifest or the compiled directory lives, and how narrow the write grant must be, are the author's decisions (outside the config, or a redesign of its grants)",
-  'shared-temp-write': 'the temp directory of its own is made outside the config, and TMPDIR is set on the command line',
   'host-trusted-path': "whether the workload must write a host-trusted path, and which narrower path serves it, is the author's decision",
   // sandbox-runtime and Claude Code settings
   'duplicate-key': "which of the two values was meant is the author's to say",
@@ -124,6 +123,16 @@ describe('suggestions applied as written lead to no new refusal', () => {
       rule: 'direct-network',
     },
     {
+      name: 'shared-temp-write: private_tmp replaces a write of /tmp in an inline table',
+      toml: 'agent = { filesystem = { read = ["~/project", "/tmp"], write = ["/tmp"] } }\n',
+      rule: 'shared-temp-write',
+    },
+    {
+      name: 'shared-temp-write: private_tmp already set, the write of /tmp removed',
+      toml: '[agent.filesystem]\nwrite = ["~/project/output", "/tmp"]\nread = ["~/project"]\nprivate_tmp = true\n',
+      rule: 'shared-temp-write',
+    },
+    {
       name: 'secret-not-grantable: the entry removed, one of several',
       toml: '[sandbox]\nread_allow = ["~/datasets", "~/.aws"]\n',
       rule: 'secret-not-grantable',
@@ -143,6 +152,18 @@ describe('suggestions applied as written lead to no new refusal', () => {
       for (const d of fixes) applyAndCheck(c.toml, d, before);
     });
   }
+
+  it('shared-temp-write: a write of /tmp is replaced by private_tmp = true, /var/tmp only advised', () => {
+    const toml = '[agent.filesystem]\nread = ["/tmp", "~/project"]\nwrite = ["/tmp"]\n';
+    const d = lintText(toml).diagnostics.find((x) => x.ruleId === 'shared-temp-write')!;
+    assert.equal(applyFix(toml, d.fix!), '[agent.filesystem]\nprivate_tmp = true\nread = ["~/project"]\nwrite = []\n');
+    assert.match(d.suggestion!, /^Set private_tmp = true in this principal's filesystem table/);
+    const varTmp = lintText('[agent.filesystem]\nread = ["/var"]\nwrite = ["/var"]\n').diagnostics.find(
+      (x) => x.ruleId === 'shared-temp-write',
+    )!;
+    assert.equal(varTmp.fix, undefined);
+    assert.match(varTmp.suggestion!, /private_tmp = true/);
+  });
 
   it('protected-path never suggests denying what does not exist', () => {
     const d = lintText('[agent.filesystem]\nread = ["~"]\n').diagnostics.find((x) => x.ruleId === 'protected-path')!;
