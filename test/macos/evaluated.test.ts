@@ -166,6 +166,22 @@ describe('macos profiles, evaluated: what explain says is what the profile gives
     }
   });
 
+  it('private_tmp under a deny of the cache root: the profile closes the run directory, and explain says — as the model does', async () => {
+    const { outcome, profile } = await compiled('[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/.cache"]\nprivate_tmp = true\n');
+    const temp = '/home/dev/.cache/boxwright/macos-runs/run-1/tmp';
+    const p = profile('agent', { TMPDIR: temp });
+    assert.equal(observedLegend(observe(p, `${temp}/f`, 'file')), '—');
+    const tmp = principalsOf(outcome)[0]!.grants.find((ga) => ga.grant.implicit?.parameter)!;
+    assert.equal(legend(tmp.effective.macos), '—');
+    // TYBA's data directory at the home: its deny covers the cache root too.
+    const tyba = await compiled('[sandbox]\nread_allow = []\n', { 'tyba-data-dir': '/home/dev' });
+    const tybaTmp = principalsOf(tyba.outcome)[0]!.grants.find((ga) => ga.grant.implicit?.parameter)!;
+    assert.equal(observedLegend(observe(tyba.profile('agent', { TMPDIR: temp }), `${temp}/f`, 'file')), legend(tybaTmp.effective.macos));
+    // Control: without the deny the same directory is the run's, read-write.
+    const open = await compiled('[agent.filesystem]\nread = ["~/project"]\nprivate_tmp = true\n');
+    assert.equal(observedLegend(observe(open.profile('agent', { TMPDIR: temp }), `${temp}/f`, 'file')), 'rw');
+  });
+
   it("a Box principal's private_tmp on macOS: the run's own directory (a parameter), writable; the host's /private/tmp stays denied", async () => {
     const toml = '[agent.filesystem]\nread = ["~/project"]\nprivate_tmp = true\n\n[tools.fmt.filesystem]\nread = ["~/project"]\n';
     const { outcome, profile } = await compiled(toml);
