@@ -165,6 +165,36 @@ describe('suggestions applied as written lead to no new refusal', () => {
     assert.match(varTmp.suggestion!, /private_tmp = true/);
   });
 
+  it('exec-dependencies: a program that writes temporary files and a principal that cannot write /tmp: the fix is private_tmp = true', () => {
+    const gcc = '/usr/bin/x86_64-linux-gnu-gcc-12';
+    const elf = { elf: { interpreter: '/lib64/ld-linux-x86-64.so.2', needed: ['libc.so.6'] } };
+    const view = manifestView(
+      JSON.stringify({
+        home: '/home/u',
+        path: ['/usr/bin'],
+        entries: {
+          '/home/u/project': 'dir',
+          '/lib64': { symlink: 'usr/lib64' },
+          '/usr/lib64/ld-linux-x86-64.so.2': { elf: {} },
+          '/usr/lib/x86_64-linux-gnu/libc.so.6': { elf: {} },
+          [gcc]: elf,
+        },
+      }),
+      'gcc.json',
+    );
+    const toml = `[agent.filesystem]\nread = ["~/project", "/usr"]\nexec = ["${gcc}"]\n`;
+    const d = lintText(toml, 'c.toml', view).diagnostics.find(
+      (x) => x.ruleId === 'exec-dependencies' && /temporary files/.test(x.message),
+    )!;
+    assert.ok(d, 'gcc writes temporary files (programs.json), and /tmp is not writable');
+    assert.match(d.suggestion!, /private_tmp = true/);
+    const fixed = applyFix(toml, d.fix!);
+    assert.equal(fixed, `[agent.filesystem]\nprivate_tmp = true\nread = ["~/project", "/usr"]\nexec = ["${gcc}"]\n`);
+    const after = lintText(fixed, 'c.toml', view).diagnostics;
+    assert.ok(!after.some((x) => x.ruleId === 'exec-dependencies' && /temporary files/.test(x.message)), 'the private /tmp is writable');
+    assert.ok(!after.some((x) => x.severity === 'error'), after.map((x) => x.message).join('\n'));
+  });
+
   it('protected-path never suggests denying what does not exist', () => {
     const d = lintText('[agent.filesystem]\nread = ["~"]\n').diagnostics.find((x) => x.ruleId === 'protected-path')!;
     assert.match(d.message, /exposes ~\/\.ssh, ~\/\.aws, ~\/\.gnupg, ~\/\.tyba, ~\/\.config\/boxwright unless denied; ~\/\.kube, /);
