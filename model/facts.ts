@@ -48,8 +48,14 @@ export type Mechanism =
   | { readonly kind: 'mounts-executable' }
   /** Linux: a tool's content mounts are executable (its helpers run). */
   | { readonly kind: 'tool-mounts-executable' }
-  /** Linux: TYBA's temp directory is a private tmpfs. */
+  /** Linux: TYBA's temp directory (and a Box principal's `private_tmp`) is a private tmpfs. */
   | { readonly kind: 'private-tmpfs' }
+  /**
+   * macOS and Windows: the temp directory is one of the run's own, made
+   * empty for it and removed after it (macOS: by `boxwright run`, a profile
+   * parameter; Windows: by apply.ps1 and undo.ps1), never the shared one.
+   */
+  | { readonly kind: 'run-temp-dir'; readonly platform: 'macos' | 'windows' }
   /**
    * macOS: a `read_file` or `write_file` names a directory: the profile's
    * literal gives the directory entry alone (for a read, its names and
@@ -266,6 +272,7 @@ const EVERY_FACT_KIND = {
   'mounts-executable': true,
   'tool-mounts-executable': true,
   'private-tmpfs': true,
+  'run-temp-dir': true,
   'tool-helper-exec': true,
   'names-of-a-file': true,
   'directory-entry-only': true,

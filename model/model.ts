@@ -409,6 +409,9 @@ function grantAccess(
   // A write tree too: a program written there starts the same way.
   const loads = confined && (reads(g) || writes(g)) && g.scope === 'tree' && linux.kind === 'access' && linux.read && !linux.exec;
   if (loads && disclosures) (disclosures.linux ??= []).push(loaderMaps);
+  // A temp directory of the run's own (TYBA's on macOS, a Box `private_tmp` on both): said beside its cell.
+  const runTemp = g.implicit?.parameter ? 'macos' : g.implicit?.privateTmp && applies.windows ? 'windows' : undefined;
+  if (runTemp) ((disclosures ??= loads ? { linux: [loaderMaps] } : {})[runTemp] ??= []).push(runTempDir[runTemp]);
   const out: Mutable<GrantAccess> = {
     grant: g,
     requested: requestedCell(g),
@@ -552,6 +555,10 @@ const parentOf = (p: string): string => {
 /** The mechanisms that carry no data, one object each: most grants have one. */
 const fixed = <K extends Mechanism['kind']>(kind: K): Mechanism => Object.freeze({ kind }) as Mechanism;
 const privateTmpfs = fixed('private-tmpfs');
+const runTempDir = {
+  macos: Object.freeze({ kind: 'run-temp-dir', platform: 'macos' }),
+  windows: Object.freeze({ kind: 'run-temp-dir', platform: 'windows' }),
+} as const satisfies Record<'macos' | 'windows', Mechanism>;
 const ownProc = fixed('own-proc');
 const noMetadataTree = fixed('no-metadata-tree');
 const emptyCoverFile: Mechanism = Object.freeze({ kind: 'empty-cover', of: 'file' });
@@ -850,7 +857,15 @@ function principalAccess(
   // %TEMP% is a name the plan expands at run time; at its default place under the
   // home (Windows sets TEMP to %USERPROFILE%\AppData\Local\Temp), a label above it covers it.
   const defaultTemp = `${ir.home === '/' ? '' : ir.home}/AppData/Local/Temp`;
-  if (secrets.concat(labels.map((l) => l.grant.path!)).some((d) => isUnder(defaultTemp, d))) ix.denyByMechanism('%TEMP%', 'windows');
+  // So does it a private temp directory apply.ps1 makes in it (private_tmp) before the steps label what holds it.
+  if (secrets.concat(labels.map((l) => l.grant.path!)).some((d) => isUnder(defaultTemp, d)))
+    for (const t of ['%TEMP%', ...p.grants.filter((g) => g.path?.startsWith('%TEMP%\\')).map((g) => g.path!)])
+      ix.denyByMechanism(t, 'windows');
+  // macOS: the run's own temp directory ($TMPDIR, a profile parameter) is made under the cache root
+  // (app/platforms/macos/sandbox-exec.ts: ~/.cache/boxwright/macos-runs by default); a deny above it closes it too.
+  const macosRuns = `${ir.home === '/' ? '' : ir.home}/.cache/boxwright/macos-runs`;
+  if (p.grants.some((g) => g.implicit?.parameter) && p.grants.some((g) => isDeny(g) && !!g.path && isUnder(macosRuns, g.path)))
+    ix.denyByMechanism('$TMPDIR', 'macos');
   const shutBy = othersLabels(others, ix, secrets);
   // Host-trusted paths near this principal's write grants, made read-only
   // where the platform can; on Windows the labels every principal's carve-outs

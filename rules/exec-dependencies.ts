@@ -1,7 +1,7 @@
 import type { Principal } from '../compiler/ir/types.js';
 import { grantsFor, startsWith, type GrantsToAdd, type MissingNeed } from '../model/exec-start.js';
 import { defineRule } from './engine/engine.js';
-import { addToList, fixOf } from './engine/fix.js';
+import { addKey, addToList, fixOf } from './engine/fix.js';
 import { authored, listPaths, shown, who } from './util.js';
 
 /** The missing needs in words: what the program lacks, by kind, each named once. */
@@ -96,6 +96,8 @@ export const execDependencies = defineRule({
       platforms: ['linux'],
       text: (d: { program: string; who: string }) =>
         `${d.program} writes temporary files in $TMPDIR (/tmp without it), and ${d.who} cannot write /tmp on Linux: it fails unless TMPDIR names a directory under one of its write grants (boxwright run passes TMPDIR through)`,
+      suggestion:
+        "Set private_tmp = true in this principal's filesystem table: a temp directory of its own (Linux a private tmpfs at /tmp, TMPDIR=/tmp).",
     },
     unknown: {
       severity: 'info',
@@ -151,7 +153,12 @@ export const execDependencies = defineRule({
     }
     if (needs.temporaries) {
       const tmp = pa.effectiveAt('/tmp', 'linux');
-      if (!(tmp.kind === 'access' && tmp.write)) ctx.report('temporaries', { span: g.span }, { program: shown(g), who: who(p) });
+      if (!(tmp.kind === 'access' && tmp.write))
+        ctx.report(
+          'temporaries',
+          { span: g.span, fix: fixOf(addKey(p.written, 'private_tmp', 'true')) },
+          { program: shown(g), who: who(p) },
+        );
     }
   },
 });

@@ -187,6 +187,8 @@ export function generateConfig(seed: number, entries = 6): GeneratedConfig {
       put(path, 'file');
     }
   }
+  // Now and then the agent's private temp directory (private_tmp), drawn last for the same reason.
+  if (!tyba && r.chance(0.3)) text = text.replace('[agent.filesystem]\n', '[agent.filesystem]\nprivate_tmp = true\n');
   const manifest = manifestOf(nodes);
   const reader = configReader({ fs: 'none', ...options, landlock: tyba ? 'off' : 'on' }, () => manifestView(manifest, `seed-${seed}.json`));
   const check = reader.check(Buffer.from(text), `seed-${seed}.toml`);

@@ -20,7 +20,7 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { hostView } from '../../compiler/paths/index.js';
+import { hostView, isUnder } from '../../compiler/paths/index.js';
 import type { Dialect } from '../../compiler/schema/validate.js';
 import { hostArch, seccompProgram } from '../../targets/linux/index.js';
 import { launcherPath } from '../../targets/linux/launcher/index.js';
@@ -228,6 +228,8 @@ export async function learnCommand(args: LearnArgs): Promise<number> {
   const env = sandboxEnv(process.env, passEnv).env;
   const arch = hostArch()!;
   const uid = process.getuid!();
+  // What stays in view under the private /tmp when it lies there: TYBA's session directories; for Box also the home.
+  const kept = [worktree, ...(dialect === 'box' ? [home] : []), ...agentDirs];
   const outcome = await runTraced({
     helper: found.helper,
     strace: found.strace,
@@ -237,8 +239,9 @@ export async function learnCommand(args: LearnArgs): Promise<number> {
       cwd,
       command,
       network: !!args.network,
-      privateTmp: dialect === 'tyba',
-      keep: [worktree, ...agentDirs],
+      // Both dialects: TYBA's session has its private /tmp, and a learned Box config gets private_tmp = true, never the host's /tmp.
+      privateTmp: true,
+      keep: kept,
       ...(uid !== 0 ? { ids: { uid, gid: process.getgid!() } } : {}),
     }),
     cwd,
@@ -271,7 +274,8 @@ export async function learnCommand(args: LearnArgs): Promise<number> {
   if (after) say(after);
 
   const view = hostView(home);
-  const needs = deriveNeeds({ accesses: trace.accesses, changes: outcome.changes, view, interpreterOf });
+  const traced = deriveNeeds({ accesses: trace.accesses, changes: outcome.changes, view, interpreterOf });
+  const { needs, usedTmp } = dialect === 'box' ? inPrivateTmp(traced, kept) : { needs: traced, usedTmp: false };
   const tybaDataDir = args['tyba-data-dir'];
   const boundaries = learnBoundaries({
     home,
@@ -299,6 +303,7 @@ export async function learnCommand(args: LearnArgs): Promise<number> {
       principal,
       home,
       workspace: cwd,
+      privateTmp: usedTmp,
       grants: decision.grants,
       header: `learned from: ${commandText(command)}${end.incomplete.length ? ` (INCOMPLETE: ${end.incomplete.join('; ')})` : ''}`,
     });
@@ -315,7 +320,7 @@ export async function learnCommand(args: LearnArgs): Promise<number> {
       command,
       ending: end.ending,
       incomplete: end.incomplete,
-      ...(dialect === 'box' ? { workspace: cwd } : {}),
+      ...(dialect === 'box' ? { workspace: cwd, privateTmp: usedTmp } : {}),
       grants: decision.grants,
       unmet: decision.unmet,
       network,
@@ -344,6 +349,22 @@ export async function learnCommand(args: LearnArgs): Promise<number> {
     return NOT_RUN;
   }
   return checkRun({ out, args, command, passEnv, found, cwd, home, learned: trace, needs: needs.needs, timeout, bounds });
+}
+
+/**
+ * A Box command ran with a private tmpfs at /tmp (the directories it was
+ * given stay in view): what it did below /tmp, outside them, was in its own
+ * /tmp, which `private_tmp = true` gives it again; no grant of the host's.
+ */
+function inPrivateTmp(set: NeedSet, kept: readonly string[]): { needs: NeedSet; usedTmp: boolean } {
+  const own = (path: string): boolean => isUnder(path, '/tmp') && !kept.some((d) => isUnder(path, d));
+  const needs = set.needs.filter((n) => !own(n.path));
+  if (needs.length === set.needs.length) return { needs: set, usedTmp: false };
+  // Looking at /tmp itself and the directories leading to a kept one is the way there, not a use of the temp directory; writing there is.
+  const way = (n: NeedSet['needs'][number]): boolean =>
+    kept.some((d) => isUnder(d, n.path)) && n.kind !== 'write-dir' && n.kind !== 'write-file';
+  const usedTmp = set.needs.some((n) => own(n.path) && !way(n));
+  return { needs: { ...set, needs, unmet: set.unmet.filter((u) => !own(u.path)) }, usedTmp };
 }
 
 function networkLines(needs: NeedSet, principal: string, network: boolean, home: string): string[] {

@@ -92,6 +92,8 @@ export interface LearnedText {
   readonly ending: string;
   readonly incomplete: readonly string[];
   readonly workspace?: string;
+  /** Box: the run used its private /tmp: `private_tmp = true`, never a grant of the host's /tmp. */
+  readonly privateTmp?: boolean;
   readonly grants: readonly LearnedGrant[];
   readonly unmet: readonly Unmet[];
   readonly network: readonly string[];
@@ -105,6 +107,9 @@ export interface LearnedText {
  */
 export const comment = (text: string): string =>
   `# ${text.replace(/[\u0000-\u0008\u000a-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`)}`;
+
+/** The line a Box config gets when the run used /tmp: a temp directory of its own, not the host's. */
+export const PRIVATE_TMP_LINE = `private_tmp = true  ${comment("the run used /tmp: a temp directory of its own, never the host's shared /tmp")}`;
 
 export function commandText(command: readonly string[]): string {
   return command.map((a) => (/^[A-Za-z0-9_./:=@%+-]+$/.test(a) ? a : tomlString(a))).join(' ');
@@ -144,6 +149,7 @@ export function configText(t: LearnedText): string {
   ];
   if (t.workspace !== undefined && t.dialect === 'box')
     lines.push(`workspace = ${tomlString(spelled(t.workspace, t.home))}  ${comment('where the command ran')}`);
+  if (t.privateTmp && t.dialect === 'box') lines.push(PRIVATE_TMP_LINE);
   for (const list of LIST_ORDER) {
     const of = t.grants.filter((g) => g.list === list);
     if (!of.length) continue;

@@ -13,7 +13,7 @@ import { isStrictlyUnder, isUnder } from '../../compiler/paths/index.js';
 import { tomlString } from '../../compiler/toml/write.js';
 import { applyFix } from '../../rules/engine/fix.js';
 import type { CheckedPolicy } from '../check.js';
-import { comment, entryLines, spelled, tableName } from './config-text.js';
+import { comment, entryLines, PRIVATE_TMP_LINE, spelled, tableName } from './config-text.js';
 import type { Unmet } from './needs.js';
 import type { LearnDialect, LearnedGrant } from './policy.js';
 
@@ -23,6 +23,8 @@ export interface MergeInput {
   readonly principal: string;
   readonly home: string;
   readonly workspace?: string;
+  /** Box: the run used its private /tmp: `private_tmp = true` added where the principal lacks it. */
+  readonly privateTmp?: boolean;
   readonly grants: readonly LearnedGrant[];
   /** Comment lines put above the first new entry of each list (which run added it). */
   readonly header: string;
@@ -133,7 +135,8 @@ export function mergeLearned(m: MergeInput): MergeOutcome {
       added.push(d);
   const principal = check.ir.principals.find((p) => p.id === m.principal);
   const table = principal?.written;
-  if (added.length === 0) return { ok: true, text, added, already, denied, notes };
+  const addTmp = !!m.privateTmp && m.dialect === 'box' && !principal?.privateTmp;
+  if (added.length === 0 && !addTmp) return { ok: true, text, added, already, denied, notes };
   const edits: Edit[] = [];
   if (table) {
     if (table.origin !== 'header')
@@ -149,6 +152,7 @@ export function mergeLearned(m: MergeInput): MergeOutcome {
       else if (ws.path !== m.workspace)
         notes.push(`the config's workspace is ${ws.written}, but this run was in ${m.workspace}: its workspace is left as it is`);
     }
+    if (addTmp) fresh.push(PRIVATE_TMP_LINE);
     for (const list of LISTS) {
       const of = added.filter((g) => g.list === list);
       if (!of.length) continue;
@@ -166,6 +170,7 @@ export function mergeLearned(m: MergeInput): MergeOutcome {
     const lines = [`[${tableName(m.dialect, m.principal)}]`];
     if (m.workspace !== undefined && m.dialect === 'box')
       lines.push(`workspace = ${tomlString(spelled(m.workspace, m.home))}  ${comment('where the command ran')}`);
+    if (addTmp) lines.push(PRIVATE_TMP_LINE);
     for (const list of LISTS) {
       const of = added.filter((g) => g.list === list);
       if (of.length) lines.push(`${list} = [`, `  ${comment(m.header)}`, ...entryLines(of, m.home), ']');

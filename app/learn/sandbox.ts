@@ -27,9 +27,13 @@ export interface LearnSandbox {
   readonly command: readonly string[];
   /** `--network`: share the host's network namespace (what the command reaches is recorded, never granted). */
   readonly network: boolean;
-  /** TYBA: the session's temp directory is a private tmpfs at /tmp, as its Linux lowering makes it. */
+  /**
+   * A private tmpfs at /tmp (TMPDIR=/tmp), as the Linux lowering makes TYBA's
+   * temp directory and a Box principal's `private_tmp = true`: what the
+   * command writes there is learned as that, never as a grant of the host's /tmp.
+   */
   readonly privateTmp: boolean;
-  /** TYBA: the session's directories (worktree, agent directories), writable in the throw-away root. */
+  /** The directories that stay in view when they lie under /tmp (the worktree, the agent's; a Box run's home), writable in the throw-away root. */
   readonly keep: readonly string[];
   /**
    * Without root the throw-away root's namespace maps the caller to uid 0
@@ -66,7 +70,7 @@ export function learnArgv(s: LearnSandbox): string[] {
     '--ro-bind',
     '/sys',
     '/sys',
-    // TYBA's own directories (the worktree, the agent's) stay in view when they are below the private /tmp.
+    // The kept directories (the worktree, the agent's, a Box run's home) stay in view when they are below the private /tmp.
     ...(s.privateTmp
       ? ['--tmpfs', '/tmp', '--setenv', 'TMPDIR', '/tmp', ...s.keep.filter((d) => d.startsWith('/tmp/')).flatMap((d) => ['--bind', d, d])]
       : []),

@@ -6,13 +6,13 @@
  * named like trace files there (grants injected into the learned config),
  * a FIFO (learn hangs), or keep writing into it (the clean-up fails). It is
  * a directory of this user's alone, as `boxwright run`'s private
- * directories are (../platforms/linux/sandbox/cache-dir.ts, privateDir):
+ * directories are (../platforms/cache-dir.ts, privateDir):
  * below the cache root, else below $XDG_RUNTIME_DIR; each directory of the
  * chain owned by this user and written by no one else.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { cacheRoot, privateDir } from '../platforms/linux/sandbox/cache-dir.js';
+import { cacheRoot, privateDir } from '../platforms/cache-dir.js';
 
 /** The private directory for one learn run's working files, or why there is none (learn then refuses: 125). */
 export function learnWorkDir(env: NodeJS.ProcessEnv = process.env): { readonly dir: string } | { readonly why: string } {

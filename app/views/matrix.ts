@@ -203,7 +203,9 @@ export function explainMatrix(
             : requested === 'no w'
               ? shown.includes('w') || shown === 'scratch'
               : !(shown === requested || (requested === 'deny' && shown === '—'));
-        const [note, ...moreNotes] = differs ? [mechanism, overlap].filter((n): n is Note => !!n) : [];
+        // A private tmpfs is said even where the cell is what was asked: that /tmp is the sandbox's own is the point.
+        const said = differs || ga.notes[p]?.kind === 'private-tmpfs';
+        const [note, ...moreNotes] = said ? [mechanism, overlap].filter((n): n is Note => !!n) : [];
         // What the platform does beside the cell (the model's facts: pinned ancestors, a rewrite in place…).
         const disclosures = [...moreNotes, ...(ga.disclosures[p] ?? []).map(explanation)];
         // A warning the check made at this grant's value for this platform
@@ -226,7 +228,10 @@ export function explainMatrix(
         list: g.list,
         written: g.written,
         ...(g.path ? { path: g.path } : {}),
-        ...(g.implicit ? { implicit: g.implicit.reason } : { line: g.span.start.line }),
+        // A Box principal's private temp is implicit, but written: its line is the private_tmp key's.
+        ...(g.implicit
+          ? { implicit: g.implicit.reason, ...(g.implicit.privateTmp ? { line: g.span.start.line } : {}) }
+          : { line: g.span.start.line }),
         requested,
         cells,
       };

@@ -1,4 +1,4 @@
-import { PLATFORMS, type Platform } from '../diagnostic.js';
+import { PLATFORMS } from '../diagnostic.js';
 import { execNeeds, type ExecNeeds } from '../paths/exec-needs.js';
 import {
   expandHome,
@@ -29,6 +29,7 @@ import type {
   WrittenTable,
 } from './types.js';
 import loaderData from '../paths/loaders.json' with { type: 'json' };
+import { implicit, privateTempGrants } from './implicit.js';
 
 export interface BuildOptions {
   readonly file: string;
@@ -161,7 +162,11 @@ function principal(kind: PrincipalKind, name: string, span: Span, body: TomlTabl
   const fsEntry = body.entries.get('filesystem');
   const fs = table(fsEntry?.value);
   const lists = kind === 'agent' ? boxLists : boxLists;
-  const base = { id: kind === 'agent' ? 'agent' : `${kind}.${name}`, kind, name, span, grants: grantsOf(fs, lists, view) };
+  const id = kind === 'agent' ? 'agent' : `${kind}.${name}`;
+  // Only `true` asks for it: a missing key, `false` or a wrong type (the schema reports it) keeps the host's /tmp absent on Linux.
+  const privateTmp = fs?.entries.get('private_tmp');
+  const own = privateTmp?.value.kind === 'boolean' && privateTmp.value.value ? privateTempGrants(id, privateTmp.keySpan) : [];
+  const base = { id, kind, name, span, grants: [...grantsOf(fs, lists, view), ...own] };
   const workspace = workspaceOf(fs, view);
   const network = body.entries.get('network');
   const networkTable = table(network?.value);
@@ -170,6 +175,7 @@ function principal(kind: PrincipalKind, name: string, span: Span, body: TomlTabl
   return {
     ...base,
     ...(launch ? { launch } : {}),
+    ...(own.length && privateTmp ? { privateTmp: { span: privateTmp.keySpan } } : {}),
     ...(workspace ? { workspace } : {}),
     ...(fs ? { written: writtenTable(fs, lists) } : {}),
     ...(kind === 'tool' && network
@@ -210,31 +216,6 @@ function boxPrincipals(doc: TomlTable, view: FsView): Principal[] {
   return out;
 }
 
-const implicitFacts: PathFacts = { existence: 'exists', kind: 'dir' };
-
-function implicit(
-  access: Access,
-  path: string,
-  reason: string,
-  platforms: readonly Platform[],
-  span: Span,
-  temp?: 'private-tmpfs' | 'temp',
-  facts: PathFacts = implicitFacts,
-  parameter?: 'TMPDIR',
-): Grant {
-  const marks = temp === 'private-tmpfs' ? { privateTmpfs: true as const, temp: true as const } : temp ? { temp: true as const } : {};
-  return {
-    list: 'implicit',
-    access,
-    scope: 'tree',
-    written: path,
-    path,
-    facts,
-    span,
-    implicit: { reason, platforms, ...marks, ...(parameter ? { parameter } : {}) },
-  };
-}
-
 /** A session directory on the host (the worktree, an agent directory, the data directory): its facts as the view finds them. */
 function sessionDir(access: Access, path: string, reason: string, view: FsView, span: Span): Grant {
   return implicit(access, path, reason, PLATFORMS, span, undefined, inspectPath(view, path));
@@ -259,7 +240,7 @@ function tybaPrincipal(doc: TomlTable, view: FsView, session: TybaSession): Prin
       ['macos'],
       span,
       'temp',
-      implicitFacts,
+      undefined,
       'TMPDIR',
     ),
     implicit('read-write', '%TEMP%', 'the temp directory', ['windows'], span, 'temp'),

@@ -92,6 +92,8 @@ export interface GrantFields {
      * its spelling, `$TMPDIR`.
      */
     readonly parameter?: 'TMPDIR';
+    /** A Box principal's `private_tmp = true` made it (TYBA's are the session's). */
+    readonly privateTmp?: true;
   };
 }
 
@@ -106,6 +108,8 @@ export interface Principal {
   readonly span: Span;
   readonly grants: readonly Grant[];
   readonly workspace?: Entry;
+  /** A Box principal's `private_tmp = true` (its key): the temp directory of its own, as implicit grants (`implicit.privateTmp`). */
+  readonly privateTmp?: { readonly span: Span };
   /** Where its filesystem table and each list's array are written: what a fix edits. */
   readonly written?: WrittenTable;
   /** A direct network exception (tool network table, MCP `contain_egress = false`). */

@@ -43,6 +43,12 @@ const filesystemTable = (who: string): JsonSchema => ({
     ),
     exec: pathList("Executables the agent may run (an execution grant; it does not satisfy Linux's read requirement).", [['/usr/bin/git']]),
     workspace: { type: 'string', description: 'The initial working directory. It grants no content by itself.', examples: ['~/work'] },
+    private_tmp: {
+      type: 'boolean',
+      description:
+        "A temp directory of the sandbox's own, never the host's shared one: Linux a private tmpfs at /tmp (TMPDIR=/tmp), macOS a directory `boxwright run` makes for the run (TMPDIR, a Seatbelt write grant), Windows a Low directory apply.ps1 makes for the run (TMP, TEMP). Empty at start, discarded at the end. Default `false`: an ungranted /tmp stays absent on Linux.",
+      examples: [true],
+    },
   },
 });
 

@@ -47,6 +47,15 @@ export function addToList(
 
 const isEmptyInline = (t: WrittenTable): boolean => t.empty;
 
+/** Edits that add `key = value` (a bare TOML key, a value as TOML text) to a table as written: a `[header]` or `{ inline }` one. */
+export function addKey(table: WrittenTable | undefined, key: string, value: string): Edit[] | undefined {
+  if (!table) return undefined;
+  if (table.origin === 'header') return [{ ...at(table.span.end.offset), text: `\n${key} = ${value}` }];
+  if (table.origin === 'inline')
+    return [{ ...at(table.span.end.offset - 1), text: `${isEmptyInline(table) ? ' ' : ', '}${key} = ${value} ` }];
+  return undefined;
+}
+
 /**
  * The grant written last in a list's array, once per principal's grants
  * and array: rules ask it for each of their reports, which may be one per

@@ -99,6 +99,13 @@ export interface PlanPrincipal {
   readonly id: string;
   readonly kind: PrincipalKind;
   readonly sessionSid: string;
+  /**
+   * A Box principal's `private_tmp = true`: a directory of its own that
+   * apply.ps1 makes empty before the steps (refusing one already there) and
+   * undo.ps1 removes after them; the host product starts the principal with
+   * TMP and TEMP naming it. The steps grant and label it like any write.
+   */
+  readonly privateTemp?: { readonly path: string; readonly env: { readonly TMP: string; readonly TEMP: string } };
 }
 
 export interface AclPlan {
@@ -364,11 +371,15 @@ export function buildPlan(input: CompileInput): AclPlan {
   const denies: Draft[] = [];
   const leftOut: LeftOutDraft[] = [];
   const noEffect: NoEffectDraft[] = [];
-  const principals: PlanPrincipal[] = input.access.principals.map((pa, i) => ({
-    id: pa.principal.id,
-    kind: pa.principal.kind,
-    sessionSid: sessionSidPlaceholder(i + 1),
-  }));
+  const principals: PlanPrincipal[] = input.access.principals.map((pa, i) => {
+    const temp = pa.grants.find((ga) => ga.grant.implicit?.privateTmp && ga.applies.windows)?.grant.path;
+    return {
+      id: pa.principal.id,
+      kind: pa.principal.kind,
+      sessionSid: sessionSidPlaceholder(i + 1),
+      ...(temp ? { privateTemp: { path: temp, env: { TMP: temp, TEMP: temp } } } : {}),
+    };
+  });
   // The secrets are labelled for every principal: a label is a property of
   // the file, and the mechanism closes them whatever the config says. With no
   // principal nothing runs, and nothing is labelled.

@@ -262,6 +262,7 @@ export function renderApply(plan: AclPlan): string {
     '  } else { [System.IO.Directory]::CreateDirectory($BackupDir) | Out-Null }',
     '}',
     '',
+    ...privateTempsMade(plan),
     `# ---- steps (${plan.steps.length}) ${'-'.repeat(Math.max(0, 62 - String(plan.steps.length).length))}`,
     'try {',
   ];
@@ -282,6 +283,54 @@ export function renderApply(plan: AclPlan): string {
     "Write-Verbose 'apply.ps1: done'",
   );
   return out.join('\n') + '\n';
+}
+
+const withTemp = (plan: AclPlan): { id: string; path: string }[] =>
+  plan.principals.flatMap((p) => (p.privateTemp ? [{ id: p.id, path: p.privateTemp.path }] : []));
+
+/**
+ * apply.ps1, before the steps: each private temp directory made empty. One
+ * already there is refused, never reused: an earlier apply's that undo.ps1
+ * has not removed, or someone else's, whose files the principal would
+ * then share.
+ */
+function privateTempsMade(plan: AclPlan): string[] {
+  const temps = withTemp(plan);
+  if (!temps.length) return [];
+  const out = ['# ---- private temp directories (private_tmp = true) -----------------------'];
+  for (const t of temps) {
+    out.push(
+      ...comment(
+        `${t.id}: a temp directory of its own, empty; start ${t.id} with TMP and TEMP set to it (acl-plan.json, principals[].privateTemp)`,
+      ),
+    );
+    out.push(`$path = ${pathExpression(t.path)}`);
+    out.push(
+      'if (Test-Path -LiteralPath $path) { throw "$path already exists: an earlier apply that undo.ps1 has not undone, or not boxwright\'s; refusing to share it" }',
+      "if ($PSCmdlet.ShouldProcess($path, 'make the private temp directory')) { New-Item -ItemType Directory -Path $path | Out-Null }",
+    );
+  }
+  return [...out, ''];
+}
+
+/**
+ * undo.ps1, after the steps: each private temp directory removed, with what
+ * the run left in it. Through .NET's Directory.Delete, which removes a link
+ * or junction the workload made there without entering it (Remove-Item
+ * -Recurse in Windows PowerShell 5.1 follows junctions into their targets).
+ */
+function privateTempsRemoved(plan: AclPlan): string[] {
+  const temps = withTemp(plan);
+  if (!temps.length) return [];
+  const out = ['', '# ---- private temp directories (private_tmp = true) -----------------------'];
+  for (const t of temps) {
+    out.push(...comment(`${t.id}: its temp directory and what the run left there`));
+    out.push(`$path = ${pathExpression(t.path)}`);
+    out.push(
+      "if ((Test-Path -LiteralPath $path) -and $PSCmdlet.ShouldProcess($path, 'remove the private temp directory')) { [System.IO.Directory]::Delete($path, $true) }",
+    );
+  }
+  return out;
 }
 
 /** undo.ps1: the steps backwards, each putting back what apply.ps1 saved. */
@@ -312,6 +361,7 @@ export function renderUndo(plan: AclPlan): string {
     out.push(`Restore-BwStep -Id ${psQuote(s.id)} -Section ${psQuote(s.undo.section)} -Path $path`);
   }
   if (!plan.steps.length) out.push('', '# No step: nothing to restore.');
+  out.push(...privateTempsRemoved(plan));
   out.push('', "Write-Verbose 'undo.ps1: done'");
   return out.join('\n') + '\n';
 }

@@ -73,7 +73,7 @@ describe("the CLI's bundles", () => {
     // What a lint needs of them: the host's Landlock ABI (landlock-unavailable), probed through the launcher's helper program.
     const probe = [
       'dist/app/platforms/linux/sandbox/landlock-abi.js',
-      'dist/app/platforms/linux/sandbox/cache-dir.js',
+      'dist/app/platforms/cache-dir.js',
       'dist/targets/linux/launcher/index.js',
       'dist/targets/linux/launcher/launch-file.js',
       'dist/targets/linux/arch.js',

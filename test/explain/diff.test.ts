@@ -58,6 +58,34 @@ describe('diff: effective-access changes in words', () => {
     assert.ok(d.delta.changes.some((c) => c.sentence === 'linux: the agent: ~/project/.env is now absent (was an empty placeholder)'));
     assert.ok(!d.delta.changes.some((c) => c.widens && c.platform === 'linux' && c.path === '~/project/output'));
   });
+  it('private_tmp on: a fresh directory of its own is added access (a widening); from write = ["/tmp"], the host\'s /tmp is no longer shared', async () => {
+    const off = '[agent.filesystem]\nread = ["~/project"]\n';
+    const on = `${off}private_tmp = true\n`;
+    const d = await diffConfigs(text('off.toml', off), text('on.toml', on), { ...args, artifacts: false });
+    const sentences = d.delta.changes.map((c) => c.sentence);
+    for (const s of [
+      'linux: the agent can now read, write /tmp',
+      'macos: the agent can now read, write $TMPDIR',
+      'windows: the agent can now write %TEMP%\\boxwright-tmp-agent',
+    ])
+      assert.ok(sentences.includes(s), sentences.join('\n'));
+    assert.ok(
+      d.delta.changes.every((c) => c.widens),
+      'write on a new directory is more access, though no one else sees it',
+    );
+    const back = await diffConfigs(text('on.toml', on), text('off.toml', off), { ...args, artifacts: false });
+    assert.ok(back.delta.changes.length > 0 && back.delta.changes.every((c) => !c.widens));
+    // The shared /tmp replaced by the private one (shared-temp-write's fix): the host's /tmp is gone on Linux.
+    const shared = await diffConfigs(
+      text('shared.toml', '[agent.filesystem]\nread = ["~/project", "/tmp"]\nwrite = ["/tmp"]\n'),
+      text('on.toml', on),
+      { ...args, artifacts: false },
+    );
+    assert.ok(
+      shared.delta.diagnosticsRemoved.some((x) => x.ruleId === 'shared-temp-write'),
+      'the warning of the shared temp directory is gone',
+    );
+  });
   it('identical configs: nothing to report', async () => {
     const d = await diffConfigs(side('coding-agent.toml'), side('coding-agent.toml'), args);
     assert.equal(d.delta.changes.length, 0);

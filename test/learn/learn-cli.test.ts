@@ -136,6 +136,24 @@ describe('boxwright learn under bubblewrap', { skip: skipLearn, concurrency: 4 }
     assert.equal(readFileSync(file, 'utf8'), second);
   });
 
+  it('learning into a config a run that wrote /tmp adds private_tmp = true once, and no grant of /tmp; run then does the same', async () => {
+    const file = config('merged-tmp');
+    assert.equal((await learn(['--out', file, '--', '/bin/cat', 'a.txt'])).status, 0);
+    assert.doesNotMatch(readFileSync(file, 'utf8'), /private_tmp/, 'a run that did not use /tmp gets no temp directory');
+    const withTmp = ['/bin/sh', '-c', 't=$(mktemp) && echo kept > "$t" && cat "$t" a.txt && rm "$t"'];
+    const r = await learn(['--out', file, '--', ...withTmp]);
+    assert.equal(r.status, 0, r.stderr);
+    const merged = readFileSync(file, 'utf8');
+    assert.equal(merged.match(/^private_tmp = true {2}#/gm)?.length, 1, merged);
+    assert.ok(!/"\/tmp[/"]/.test(merged), `no grant of the host's /tmp:\n${merged}`);
+    const again = await learn(['--out', file, '--', ...withTmp]);
+    assert.equal(again.status, 0, again.stderr);
+    assert.equal(readFileSync(file, 'utf8'), merged, 'a third run adds nothing');
+    const run = await boxwright(['run', file, '--', ...withTmp], { cwd: work, env: { HOME: home } });
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout, 'kept\na.txt\n');
+  });
+
   it('--check runs the command under the learned config through boxwright run and says what still fails', async () => {
     const before = readFileSync(join(home, '.netrc'), 'utf8');
     const r = await learn(['--out', config('check'), '--check', '--', '/bin/cat', join(home, '.netrc'), 'a.txt']);

@@ -138,6 +138,22 @@ describe('boxwright learn on real programs', { skip, concurrency: 4 }, () => {
     assert.match(text, /"\/usr\/lib\/python3\.\d+",/, 'the standard library, collapsed into its package directory');
   });
 
+  it("Python's tempfile: the learned config has private_tmp = true and no grant of the host's /tmp, and the run does the same job", async () => {
+    const home = homeOf('tempfile');
+    const proj = join(home, 'tf');
+    mkdirSync(proj);
+    const script =
+      'import tempfile, os\nwith tempfile.NamedTemporaryFile("w", delete=False) as f:\n    f.write("42")\nprint(open(f.name).read(), os.path.dirname(f.name))\nos.unlink(f.name)';
+    const hostTmp = new Set(readdirSync('/tmp'));
+    const { learned, run, text } = await learnThenRun(home, proj, [python!, '-c', script]);
+    assert.equal(run.stdout, '42 /tmp\n', 'tempfile made its file in /tmp (TMPDIR=/tmp), the private one');
+    assert.match(text, /^private_tmp = true {2}#/m);
+    assert.ok(!/"\/tmp[/"]/.test(text) && !/"\/var\/tmp/.test(text), `no grant of a host temp directory:\n${text}`);
+    assert.ok(!/shared-temp-write/.test(learned.stdout), "learn's own lint has nothing to say of /tmp");
+    const leftover = readdirSync('/tmp').filter((n) => !hostTmp.has(n) && /^tmp/.test(n));
+    assert.deepEqual(leftover, [], "neither run left a tempfile file in the host's /tmp");
+  });
+
   it('make with gcc', async () => {
     const home = homeOf('make');
     const proj = join(home, 'c');

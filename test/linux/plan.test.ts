@@ -12,7 +12,7 @@ import type { CompileOutcome } from '../../app/cli/compile.js';
 import { linuxPlan, type PrincipalAccess } from '../../model/index.js';
 import { linuxPlanOptions, lowerPrincipal } from '../../targets/linux/index.js';
 import { lowerLandlock } from '../../targets/linux/landlock/lower.js';
-import { compileBytes, compileExample, exampleNames } from '../compile-helpers.js';
+import { compileBytes, compileExample, compileText, exampleNames } from '../compile-helpers.js';
 
 type Ok = Extract<CompileOutcome, { ok: true }>;
 const scratch: string[] = [];
@@ -93,6 +93,38 @@ describe("linux plan: one decision, the model's", () => {
     assert.deepEqual(rights('/home/u/run/s'), ['execute', 'read_file']);
     assert.deepEqual(rights('/home/u/bin/tool'), ['execute', 'read_file']);
     assert.deepEqual(rights('/home/u/lib'), ['execute', 'read_dir', 'read_file']);
+  });
+
+  it("private_tmp: the model gives the principal /tmp of its own and none of the host's files there, the plan a tmpfs and TMPDIR; others nothing", async () => {
+    const { o, agent } = await compile(
+      { '/home/u/p': 'dir', '/tmp/shared/f': 'file', '/tmp/other-run': 'file', '/usr/bin/sh': 'file' },
+      '[agent.filesystem]\nread = ["/usr", "~/p", "/tmp/shared"]\nprivate_tmp = true\n\n[tools.t.filesystem]\nread = ["/usr"]\n',
+    );
+    const legendAt = (pa: PrincipalAccess, path: string): string => {
+      const c = pa.effectiveAt(path, 'linux');
+      return c.kind === 'access' ? `${c.read ? 'r' : ''}${c.write ? 'w' : ''}` : c.kind;
+    };
+    assert.equal(legendAt(agent, '/tmp'), 'rw');
+    // The cells are the host's paths: another run's file in the host's /tmp is not there (what the run makes is its tmpfs's).
+    assert.equal(legendAt(agent, '/tmp/other-run'), 'absent', "the host's file in /tmp is not in the view");
+    assert.equal(legendAt(agent, '/tmp/shared/f'), 'r', 'a grant below /tmp: the host directory bound inside the tmpfs, read-only');
+    const tool = o.check.model.principals.find((p) => p.principal.id === 'tool.t')!;
+    assert.equal(legendAt(tool, '/tmp'), 'absent', 'the default: Linux omits ungranted paths');
+    const plan = planOf(o, agent);
+    assert.deepEqual(
+      plan.mounts.filter((m) => m.path === '/tmp' || m.path.startsWith('/tmp/')).map((m) => `${m.kind} ${m.path}`),
+      ['tmpfs /tmp', 'bind /tmp/shared'],
+    );
+    assert.equal(plan.tmpdir?.path, '/tmp');
+    const argv = lowerPrincipal(agent, linuxPlanOptions(o.check.ir, undefined)).argv.map((a) => a.arg);
+    assert.ok(argv.join(' ').includes('--setenv TMPDIR /tmp') && argv.join(' ').includes('--tmpfs /tmp'));
+    assert.ok(!planOf(o, tool).mounts.some((m) => m.path === '/tmp'));
+    // A grant of /tmp itself beside it: refused on Linux, pointed at the key.
+    const both = await compileText('[agent.filesystem]\nread = ["/usr", "/tmp"]\nprivate_tmp = true\n', 'linux');
+    assert.equal(both.check.verdicts.linux, 'refused');
+    const d = both.check.diagnostics.find((x) => x.ruleId === 'private-temp' && x.severity === 'error')!;
+    assert.equal(d.span.start.line, 2);
+    assert.equal(d.related?.[0]?.span.start.line, 3);
   });
 
   it("every example: a cover exactly where the model's cell is empty, of the kind its empty-cover fact says", async () => {

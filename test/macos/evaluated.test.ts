@@ -5,11 +5,11 @@
 // (model-vs-sbpl.test.ts) finds such classes on generated configs; these
 // pin each one down.
 import assert from 'node:assert/strict';
-import { mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { sessionSetup } from '../../app/platforms/macos/sandbox-exec.js';
+import { runsRoot, sessionSetup } from '../../app/platforms/macos/sandbox-exec.js';
 import type { CompileOutcome } from '../../app/cli/compile.js';
 import { legend } from '../../model/cell.js';
 import { profileName } from '../../targets/macos/profile.js';
@@ -128,7 +128,7 @@ describe('macos profiles, evaluated: what explain says is what the profile gives
     assert.throws(() => profile('agent'), ProfileLoadError, 'without -D TMPDIR the profile does not load: fail closed');
     const dir = mkdtempSync(join(tmpdir(), 'boxwright-session-'));
     try {
-      const session = sessionSetup('tyba', dir, { PATH: '/usr/bin' });
+      const session = sessionSetup(true, dir, { PATH: '/usr/bin' });
       const temp = session.params.TMPDIR!;
       assert.equal(temp, realpathSync(join(dir, 'tmp')));
       assert.equal(statSync(temp).mode & 0o777, 0o700);
@@ -147,6 +147,71 @@ describe('macos profiles, evaluated: what explain says is what the profile gives
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    assert.deepEqual(sessionSetup('box', '/nonexistent', { A: 'b' }), { params: {}, env: { A: 'b' } });
+    assert.deepEqual(sessionSetup(false, '/nonexistent', { A: 'b' }), { params: {}, env: { A: 'b' } });
+  });
+
+  it("the runner's directories (the profile, the run's temp directory) live under the user's cache root, private, never a shared temp directory", () => {
+    const cache = mkdtempSync(join(tmpdir(), 'boxwright-cache-'));
+    try {
+      const where = runsRoot({ XDG_CACHE_HOME: cache });
+      assert.ok('root' in where, JSON.stringify(where));
+      assert.equal(where.root, join(cache, 'boxwright', 'macos-runs'));
+      for (const d of [join(cache, 'boxwright'), where.root]) assert.equal(statSync(d).mode & 0o777, 0o700, d);
+      // Control: a cache root others may write is refused, and nothing is made below it.
+      chmodSync(join(cache, 'boxwright'), 0o777);
+      const refused = runsRoot({ XDG_CACHE_HOME: cache });
+      assert.ok('problem' in refused && /can be written by others/.test(refused.problem), JSON.stringify(refused));
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
+  });
+
+  it('private_tmp under a deny of the cache root: the profile closes the run directory, and explain says — as the model does', async () => {
+    const { outcome, profile } = await compiled('[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/.cache"]\nprivate_tmp = true\n');
+    const temp = '/home/dev/.cache/boxwright/macos-runs/run-1/tmp';
+    const p = profile('agent', { TMPDIR: temp });
+    assert.equal(observedLegend(observe(p, `${temp}/f`, 'file')), '—');
+    const tmp = principalsOf(outcome)[0]!.grants.find((ga) => ga.grant.implicit?.parameter)!;
+    assert.equal(legend(tmp.effective.macos), '—');
+    // TYBA's data directory at the home: its deny covers the cache root too.
+    const tyba = await compiled('[sandbox]\nread_allow = []\n', { 'tyba-data-dir': '/home/dev' });
+    const tybaTmp = principalsOf(tyba.outcome)[0]!.grants.find((ga) => ga.grant.implicit?.parameter)!;
+    assert.equal(observedLegend(observe(tyba.profile('agent', { TMPDIR: temp }), `${temp}/f`, 'file')), legend(tybaTmp.effective.macos));
+    // Control: without the deny the same directory is the run's, read-write.
+    const open = await compiled('[agent.filesystem]\nread = ["~/project"]\nprivate_tmp = true\n');
+    assert.equal(observedLegend(observe(open.profile('agent', { TMPDIR: temp }), `${temp}/f`, 'file')), 'rw');
+  });
+
+  it("a Box principal's private_tmp on macOS: the run's own directory (a parameter), writable; the host's /private/tmp stays denied", async () => {
+    const toml = '[agent.filesystem]\nread = ["~/project"]\nprivate_tmp = true\n\n[tools.fmt.filesystem]\nread = ["~/project"]\n';
+    const { outcome, profile } = await compiled(toml);
+    assert.throws(() => profile('agent'), ProfileLoadError, 'without -D TMPDIR the profile does not load: fail closed');
+    const dir = mkdtempSync(join(tmpdir(), 'boxwright-session-'));
+    try {
+      const session = sessionSetup(true, dir, { PATH: '/usr/bin' });
+      const temp = session.params.TMPDIR!;
+      assert.equal(statSync(temp).mode & 0o777, 0o700);
+      assert.equal(session.env.TMPDIR, `${temp}/`);
+      const p = profile('agent', session.params);
+      assert.equal(observedLegend(observe(p, temp, 'dir')), 'rw');
+      assert.equal(observedLegend(observe(p, `${temp}/a/b.txt`, 'file')), 'rw');
+      for (const host of ['/private/tmp', '/private/tmp/tmux-501/default', '/private/var/folders/xy/T/other-run'])
+        assert.equal(observedLegend(observe(p, host, host.endsWith('default') ? 'socket' : 'dir')), '—', host);
+      const pa = principalsOf(outcome).find((x) => x.principal.id === 'agent')!;
+      const tmp = pa.grants.find((ga) => ga.grant.implicit?.parameter);
+      assert.equal(tmp?.grant.path, '$TMPDIR');
+      assert.equal(legend(tmp!.effective.macos), 'rw');
+      assert.deepEqual(tmp!.disclosures.macos, [{ kind: 'run-temp-dir', platform: 'macos' }]);
+      // The tool keeps the default: no parameter, so its profile loads without one and grants no temp directory.
+      const tool = profile('tool.fmt');
+      assert.equal(observedLegend(observe(tool, temp, 'dir')), '—');
+      assert.ok(
+        !principalsOf(outcome)
+          .find((x) => x.principal.id === 'tool.fmt')!
+          .grants.some((ga) => ga.grant.implicit),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -81,8 +81,8 @@ export function expectedFilePaths(outcome: CompileOutcome, pa: PrincipalAccess):
   }
   const ir = outcome.check.ir!;
   if (ir.dialect === 'tyba') for (const s of secretLocations) out.add(expandTilde(s, ir.home));
-  // TYBA's $TMPDIR grant names a profile parameter: (subpath (param "TMPDIR")).
-  if (ir.dialect === 'tyba') out.add('TMPDIR');
+  // TYBA's $TMPDIR grant (and a Box principal's private_tmp) names a profile parameter: (subpath (param "TMPDIR")).
+  for (const ga of pa.grants) if (ga.applies.macos && ga.grant.implicit?.parameter) out.add(ga.grant.implicit.parameter);
   return out;
 }
 

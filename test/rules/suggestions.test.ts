@@ -31,7 +31,6 @@ const adviceOnly: Record<string, string> = {
   'noncanonical-path': 'its macOS spelling is for macOS-only configs; the spelling case carries its fix',
   'trusted-file-writable':
     "where the config, the manifest or the compiled directory lives, and how narrow the write grant must be, are the author's decisions (outside the config, or a redesign of its grants)",
-  'shared-temp-write': 'the temp directory of its own is made outside the config, and TMPDIR is set on the command line',
   'host-trusted-path': "whether the workload must write a host-trusted path, and which narrower path serves it, is the author's decision",
   // sandbox-runtime and Claude Code settings
   'duplicate-key': "which of the two values was meant is the author's to say",
@@ -124,6 +123,16 @@ describe('suggestions applied as written lead to no new refusal', () => {
       rule: 'direct-network',
     },
     {
+      name: 'shared-temp-write: private_tmp replaces a write of /tmp in an inline table',
+      toml: 'agent = { filesystem = { read = ["~/project", "/tmp"], write = ["/tmp"] } }\n',
+      rule: 'shared-temp-write',
+    },
+    {
+      name: 'shared-temp-write: private_tmp already set, the write of /tmp removed',
+      toml: '[agent.filesystem]\nwrite = ["~/project/output", "/tmp"]\nread = ["~/project"]\nprivate_tmp = true\n',
+      rule: 'shared-temp-write',
+    },
+    {
       name: 'secret-not-grantable: the entry removed, one of several',
       toml: '[sandbox]\nread_allow = ["~/datasets", "~/.aws"]\n',
       rule: 'secret-not-grantable',
@@ -143,6 +152,48 @@ describe('suggestions applied as written lead to no new refusal', () => {
       for (const d of fixes) applyAndCheck(c.toml, d, before);
     });
   }
+
+  it('shared-temp-write: a write of /tmp is replaced by private_tmp = true, /var/tmp only advised', () => {
+    const toml = '[agent.filesystem]\nread = ["/tmp", "~/project"]\nwrite = ["/tmp"]\n';
+    const d = lintText(toml).diagnostics.find((x) => x.ruleId === 'shared-temp-write')!;
+    assert.equal(applyFix(toml, d.fix!), '[agent.filesystem]\nprivate_tmp = true\nread = ["~/project"]\nwrite = []\n');
+    assert.match(d.suggestion!, /^Set private_tmp = true in this principal's filesystem table/);
+    const varTmp = lintText('[agent.filesystem]\nread = ["/var"]\nwrite = ["/var"]\n').diagnostics.find(
+      (x) => x.ruleId === 'shared-temp-write',
+    )!;
+    assert.equal(varTmp.fix, undefined);
+    assert.match(varTmp.suggestion!, /private_tmp = true/);
+  });
+
+  it('exec-dependencies: a program that writes temporary files and a principal that cannot write /tmp: the fix is private_tmp = true', () => {
+    const gcc = '/usr/bin/x86_64-linux-gnu-gcc-12';
+    const elf = { elf: { interpreter: '/lib64/ld-linux-x86-64.so.2', needed: ['libc.so.6'] } };
+    const view = manifestView(
+      JSON.stringify({
+        home: '/home/u',
+        path: ['/usr/bin'],
+        entries: {
+          '/home/u/project': 'dir',
+          '/lib64': { symlink: 'usr/lib64' },
+          '/usr/lib64/ld-linux-x86-64.so.2': { elf: {} },
+          '/usr/lib/x86_64-linux-gnu/libc.so.6': { elf: {} },
+          [gcc]: elf,
+        },
+      }),
+      'gcc.json',
+    );
+    const toml = `[agent.filesystem]\nread = ["~/project", "/usr"]\nexec = ["${gcc}"]\n`;
+    const d = lintText(toml, 'c.toml', view).diagnostics.find(
+      (x) => x.ruleId === 'exec-dependencies' && /temporary files/.test(x.message),
+    )!;
+    assert.ok(d, 'gcc writes temporary files (programs.json), and /tmp is not writable');
+    assert.match(d.suggestion!, /private_tmp = true/);
+    const fixed = applyFix(toml, d.fix!);
+    assert.equal(fixed, `[agent.filesystem]\nprivate_tmp = true\nread = ["~/project", "/usr"]\nexec = ["${gcc}"]\n`);
+    const after = lintText(fixed, 'c.toml', view).diagnostics;
+    assert.ok(!after.some((x) => x.ruleId === 'exec-dependencies' && /temporary files/.test(x.message)), 'the private /tmp is writable');
+    assert.ok(!after.some((x) => x.severity === 'error'), after.map((x) => x.message).join('\n'));
+  });
 
   it('protected-path never suggests denying what does not exist', () => {
     const d = lintText('[agent.filesystem]\nread = ["~"]\n').diagnostics.find((x) => x.ruleId === 'protected-path')!;

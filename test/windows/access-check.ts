@@ -29,7 +29,7 @@
 import { spawnSync } from 'node:child_process';
 import { debianPython, hasPythonModule } from '../independent/tools.js';
 import { parseAce, parseSddl, type Ace } from './sddl.js';
-import type { PlanStep } from '../../targets/windows/plan.js';
+import type { PlanPrincipal, PlanStep } from '../../targets/windows/plan.js';
 
 /** What of a step the evaluator reads. */
 export type Step = Pick<PlanStep, 'id' | 'action' | 'path' | 'sddl' | 'perFile'> & { readonly fileSddl?: string | undefined };
@@ -78,6 +78,13 @@ interface Node extends TreeObject {
 /** Where the plan's roots are in the modelled profile. */
 const ROOTS: Readonly<Record<string, string>> = { '%USERPROFILE%': '', '%APPDATA%': 'AppData\\Roaming', '%TEMP%': 'AppData\\Local\\Temp' };
 
+/** A plan path's place in the modelled profile. */
+function relOf(planPath: string): string {
+  const m = /^(%[A-Z_]+%)(.*)$/.exec(planPath);
+  if (!m || !(m[1]! in ROOTS)) throw new Error(`not a plan path: ${planPath}`);
+  return [ROOTS[m[1]!], m[2]!.replace(/^\\/, '')].filter(Boolean).join('\\');
+}
+
 export class ProfileTree {
   private readonly nodes = new Map<string, Node>();
   readonly root: Node;
@@ -103,14 +110,24 @@ export class ProfileTree {
 
   /** The object a plan path names (`%USERPROFILE%\a\b`), or undefined when the tree has none there. */
   find(planPath: string): Node | undefined {
-    const m = /^(%[A-Z_]+%)(.*)$/.exec(planPath);
-    if (!m || !(m[1]! in ROOTS)) throw new Error(`not a plan path: ${planPath}`);
-    const rel = [ROOTS[m[1]!], m[2]!.replace(/^\\/, '')].filter(Boolean).join('\\');
-    return this.nodes.get(rel.toLowerCase());
+    return this.nodes.get(relOf(planPath).toLowerCase());
   }
 
-  /** Applies the plan's steps in order, as apply.ps1 does. */
-  apply(plan: { readonly steps: readonly Step[] }): void {
+  /** A new directory at a plan path, as New-Item makes it: no ACE or label of its own, what it inherits from its parent. */
+  private make(planPath: string): void {
+    this.add(relOf(planPath), true);
+  }
+
+  /**
+   * Applies the plan as apply.ps1 does: each principal's private temp
+   * directory made first (refused where one is there), then the steps in order.
+   */
+  apply(plan: { readonly steps: readonly Step[]; readonly principals?: readonly Pick<PlanPrincipal, 'privateTemp'>[] }): void {
+    for (const p of plan.principals ?? []) {
+      if (!p.privateTemp) continue;
+      if (this.find(p.privateTemp.path)) throw new Error(`apply.ps1 refuses: ${p.privateTemp.path} already exists`);
+      this.make(p.privateTemp.path);
+    }
     const fill = (sddl: string): string => sddl.replace(/\*SESSION_SID_([0-9]+)\*/g, (_, n: string) => sessionSid(Number(n)));
     for (const step of plan.steps) {
       const node = this.find(step.path);

@@ -100,6 +100,10 @@ const othersDeny = windowsCase(
 const tempUnderDataDir = windowsCase('[sandbox]\nread_allow = []\n', ['%TEMP%', '/home/dev/project/README.md'], {
   'tyba-data-dir': '/home/dev',
 });
+const privateTemp = windowsCase(
+  '[agent.filesystem]\nread = ["~/project"]\nprivate_tmp = true\n\n[tools.fmt.filesystem]\nread = ["~/project"]\nprivate_tmp = true\n\n[tools.lint.filesystem]\nread = ["~/project"]\n',
+  ['%TEMP%\\boxwright-tmp-agent', '%TEMP%\\boxwright-tmp-tool.fmt', '%TEMP%', '/home/dev/project/README.md'],
+);
 const spellings = windowsCase('[agent.filesystem]\nread = ["~"]\n', [
   '/home/dev/AppData/Roaming/gnupg/pubring.kbx',
   '/home/dev/AppData/Roaming/gcloud/credentials.db',
@@ -123,6 +127,28 @@ describe('windows plans, evaluated: what explain says is what the token gets', {
     assert.deepEqual(r['tool.t1']!['/home/dev/project'], { model: '—', token: '—' });
     assert.deepEqual(r['tool.t1']!['/home/dev/results/output.txt'], { model: 'rx', token: 'rx' });
     assert.deepEqual(r.agent!['/home/dev/project/README.md'], { model: '—', token: '—' });
+  });
+
+  it("private_tmp: each principal writes its own directory that apply.ps1 made, no other's, and not the user's shared %TEMP%", () => {
+    const r = privateTemp();
+    assert.deepEqual(r.agent!['%TEMP%\\boxwright-tmp-agent'], { model: 'rwx', token: 'rwx' });
+    assert.deepEqual(r.agent!['%TEMP%\\boxwright-tmp-tool.fmt'], { model: 'rx', token: 'rx' });
+    assert.deepEqual(r['tool.fmt']!['%TEMP%\\boxwright-tmp-tool.fmt'], { model: 'rwx', token: 'rwx' });
+    // The control: a principal without private_tmp writes neither directory; nobody writes the user's %TEMP%.
+    assert.deepEqual(r['tool.lint']!['%TEMP%\\boxwright-tmp-agent'], { model: 'rx', token: 'rx' });
+    for (const id of ['agent', 'tool.fmt', 'tool.lint']) assert.deepEqual(r[id]!['%TEMP%'], { model: 'rx', token: 'rx' }, id);
+  });
+
+  it("private_tmp: apply.ps1 refuses a directory already there (an earlier apply, or not boxwright's), and the plan says TMP and TEMP", async () => {
+    const outcome = await compileText('[agent.filesystem]\nread = ["~/project"]\nprivate_tmp = true\n', 'windows');
+    assert.ok(outcome.ok);
+    const plan = JSON.parse(outcome.artifacts.find((a) => a.name === 'acl-plan.json')!.content as string) as AclPlan;
+    const temp = '%TEMP%\\boxwright-tmp-agent';
+    assert.deepEqual(plan.principals[0]!.privateTemp, { path: temp, env: { TMP: temp, TEMP: temp } });
+    assert.throws(
+      () => new ProfileTree([...OBJECTS, { rel: 'AppData\\Local\\Temp\\boxwright-tmp-agent', dir: true }]).apply(plan),
+      /already exists/,
+    );
   });
 
   it('%TEMP% at its default place under the home: a label above it (a TYBA data directory of ~) covers it, and explain says so', () => {

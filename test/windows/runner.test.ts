@@ -26,6 +26,19 @@ describe('windows runner message', () => {
     assert.match(text, /no effect on Windows \(1\):/);
   });
 
+  it("private_tmp: the principal's own temp directory, which apply.ps1 makes, with TMP and TEMP; the plan with it validates", async () => {
+    const { plan } = await windowsExample('private-temp.toml');
+    const text = windowsRunMessage(plan);
+    assert.match(
+      text,
+      /1\. agent {2}\*SESSION_SID_1\* {2}\(private_tmp: apply\.ps1 makes %TEMP%\\boxwright-tmp-agent; start it with TMP and TEMP set to it\)/,
+    );
+    assert.match(text, /2\. tool\.formatter {2}\*SESSION_SID_2\*\n/, 'the tool keeps the default: no temp directory');
+    assert.deepEqual(parseAclPlan(JSON.stringify(plan)), plan);
+    const wrong = { ...plan, principals: [{ ...plan.principals[0], privateTemp: { path: 'C:\\tmp', env: { TMP: 'x', TEMP: 'x' } } }] };
+    assert.throws(() => parseAclPlan(JSON.stringify(wrong)), /not an ACL plan: \/principals\/0\/privateTemp/);
+  });
+
   it('a forced plan says so', async () => {
     const { plan } = await windowsExample('metadata-tool.toml', { force: true });
     assert.match(windowsRunMessage(plan), /WARNING: compiled with --force/);

@@ -24,7 +24,7 @@ import { decodeLandlockRules } from '../../../targets/linux/landlock/rules.js';
 import { sandboxEnv } from '../env.js';
 import { artifactStem } from '../../../targets/target.js';
 import { locateBwrap, lookupHomes } from './sandbox/bwrap.js';
-import { cacheRoot } from './sandbox/cache-dir.js';
+import { cacheRoot } from '../cache-dir.js';
 import { changedFact } from './sandbox/facts.js';
 import { probeLandlockAbi } from './sandbox/landlock-abi.js';
 import { findEntry } from './sandbox/run-cache.js';

@@ -16,7 +16,7 @@ import { artifactStem, type Artifact } from '../../../targets/target.js';
 import { linuxPlan, type LinuxPlan } from '../../../model/index.js';
 import type { ViewMount } from '../../../targets/linux/view.js';
 import { bwrapOrigin, locateBwrap, lookupHomes, type BwrapFound, type BwrapLookup } from './sandbox/bwrap.js';
-import { cacheRoot, privateDir } from './sandbox/cache-dir.js';
+import { cacheRoot, privateDir } from '../cache-dir.js';
 import { recordingView, type Recorder } from './sandbox/facts.js';
 import { compileOptionArgs, copyLaunchers, launcherUnavailable, launchFiles } from './sandbox/launchers.js';
 import { stampOf, writeEntry, type EntryFile } from './sandbox/run-cache.js';

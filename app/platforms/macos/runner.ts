@@ -18,8 +18,15 @@ const runMacos: RunCompiled = async (outcome, id, command, env) => {
     return NOT_RUN;
   }
   const { runUnderSandboxExec } = await import('./sandbox-exec.js');
-  const result = await runUnderSandboxExec({ profile: profile.content, name: `${id}.sb`, dialect: outcome.check.ir.dialect, command, env });
+  // Its temp directory is one the run makes: the profile names it as a parameter (TYBA's session, a Box `private_tmp = true`).
+  const principal = outcome.check.ir.principals.find((p) => p.id === id);
+  const privateTemp = !!principal?.grants.some((g) => g.implicit?.parameter === 'TMPDIR');
+  const result = await runUnderSandboxExec({ profile: profile.content, name: `${id}.sb`, privateTemp, command, env });
   if (result.kind === 'exited') return result.status;
+  if (result.kind === 'no-private-dir') {
+    say(`no private directory for the run: ${result.message}. The command did not run.`);
+    return NOT_RUN;
+  }
   say(`cannot start ${result.file}: ${result.message}. The command did not run.`);
   return NOT_RUN;
 };

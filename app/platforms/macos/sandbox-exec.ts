@@ -1,7 +1,8 @@
 /**
  * Runs one command under a compiled Seatbelt profile (the Linux run path
- * is app/platforms/linux/ and the bwrap launcher): the profile is written to a private temporary
- * directory and run with `/usr/bin/sandbox-exec -f PROFILE -- CMD…`
+ * is app/platforms/linux/ and the bwrap launcher): the profile is written to a private
+ * directory of the run's own under the user's cache root (0700, never a
+ * shared temp directory, which another run's workload may write) and run with `/usr/bin/sandbox-exec -f PROFILE -- CMD…`
  * (sandbox-exec-argv.ts builds that argv), signals forwarded, the
  * directory removed when the command ends.
  *
@@ -9,9 +10,9 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { constants, tmpdir } from 'node:os';
+import { constants } from 'node:os';
 import { join } from 'node:path';
-import type { Dialect } from '../../../compiler/schema/validate.js';
+import { cacheRoot, privateDir } from '../cache-dir.js';
 import { sandboxExecArgv } from './sandbox-exec-argv.js';
 
 export interface MacosRun {
@@ -19,8 +20,8 @@ export interface MacosRun {
   readonly profile: string | Uint8Array;
   /** The profile's file name in the temporary directory. */
   readonly name: string;
-  /** TYBA profiles take $TMPDIR as a parameter. */
-  readonly dialect: Dialect;
+  /** The profile takes $TMPDIR as a parameter (`(param "TMPDIR")`): TYBA's session, a Box principal's `private_tmp = true`. */
+  readonly privateTemp: boolean;
   readonly command: readonly string[];
   readonly env: Readonly<Record<string, string>>;
 }
@@ -29,39 +30,51 @@ export type MacosRunOutcome =
   /** The command ran; its exit status (a signal death as 128 + signo). */
   | { readonly kind: 'exited'; readonly status: number }
   /** sandbox-exec could not be started: the command did not run. */
-  | { readonly kind: 'no-sandbox-exec'; readonly file: string; readonly message: string };
+  | { readonly kind: 'no-sandbox-exec'; readonly file: string; readonly message: string }
+  /** No private directory for the run (the cache root is another user's, or others may write it): the command did not run. */
+  | { readonly kind: 'no-private-dir'; readonly message: string };
 
 const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /**
  * What a session needs beside its profile, made in the run's own private
- * directory `dir`: a TYBA profile grants its temp directory as
- * `(param "TMPDIR")`, and that is a directory of this session's own,
+ * directory `dir`: a profile that grants its temp directory as
+ * `(param "TMPDIR")` (TYBA's, a Box principal's `private_tmp = true`) gets a directory of this run's own,
  * `dir/tmp` (0700, empty at start, removed with `dir` when the command
  * ends), never the host's shared /private/tmp nor the user's $TMPDIR,
  * which the user's other programs share. The command gets it as TMPDIR;
  * sandbox-exec is given its canonical spelling (/private/var/…).
  */
 export function sessionSetup(
-  dialect: Dialect,
+  privateTemp: boolean,
   dir: string,
   env: Readonly<Record<string, string>>,
 ): { params: Record<string, string>; env: Record<string, string> } {
-  if (dialect !== 'tyba') return { params: {}, env: { ...env } };
+  if (!privateTemp) return { params: {}, env: { ...env } };
   const temp = join(dir, 'tmp');
   mkdirSync(temp, { mode: 0o700 });
   const canonical = realpathSync(temp);
   return { params: { TMPDIR: canonical }, env: { ...env, TMPDIR: `${canonical}/` } };
 }
 
-export function runUnderSandboxExec(run: MacosRun): Promise<MacosRunOutcome> {
-  const dir = mkdtempSync(join(tmpdir(), 'boxwright-run-'));
+/** Where runs make their directories: under the user's cache root, each directory on the way private (cache-dir.ts). */
+export function runsRoot(env: NodeJS.ProcessEnv = process.env): { root: string } | { problem: string } {
+  const root = cacheRoot(env);
+  const runs = join(root, 'macos-runs');
+  const problem = privateDir(root, runs);
+  return problem ? { problem } : { root: runs };
+}
+
+export async function runUnderSandboxExec(run: MacosRun): Promise<MacosRunOutcome> {
+  const where = runsRoot();
+  if ('problem' in where) return { kind: 'no-private-dir', message: where.problem };
+  const dir = mkdtempSync(join(where.root, 'run-'));
   const file = join(dir, run.name);
   writeFileSync(file, run.profile);
   let argv: ReturnType<typeof sandboxExecArgv>;
   let env: Record<string, string>;
   try {
-    const session = sessionSetup(run.dialect, dir, run.env);
+    const session = sessionSetup(run.privateTemp, dir, run.env);
     env = session.env;
     argv = sandboxExecArgv(file, run.command, session.params);
   } catch (e) {
@@ -69,7 +82,7 @@ export function runUnderSandboxExec(run: MacosRun): Promise<MacosRunOutcome> {
     throw e;
   }
   const { file: exe, args } = argv;
-  return new Promise((resolve) => {
+  return new Promise<MacosRunOutcome>((resolve) => {
     const child = spawn(exe, args, { stdio: 'inherit', env });
     const forward = (s: NodeJS.Signals): void => void child.kill(s);
     for (const s of FORWARDED) process.on(s, forward);

@@ -37,7 +37,11 @@ export function windowsRunMessage(plan: AclPlan): string {
     `token: ${t.type}, Integrity Level ${t.integrityLevel} (${t.integrityLevelSid}), ${t.flags.join(', ')}; one synthetic session SID per principal:`,
   );
   if (!plan.principals.length) out.push('  (no principal: nothing would run)');
-  plan.principals.forEach((p, i) => out.push(`  ${i + 1}. ${p.id}  ${p.sessionSid}`));
+  plan.principals.forEach((p, i) =>
+    out.push(
+      `  ${i + 1}. ${p.id}  ${p.sessionSid}${p.privateTemp ? `  (private_tmp: apply.ps1 makes ${p.privateTemp.path}; start it with TMP and TEMP set to it)` : ''}`,
+    ),
+  );
   out.push('');
   out.push(`steps (${plan.steps.length}), in order:`);
   for (const s of plan.steps) {

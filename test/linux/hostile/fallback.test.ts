@@ -163,6 +163,7 @@ describe('hostile workload: the run files of a run without a cache entry (issue 
       /warning {2}shared-temp-write {2}\[linux\] {2}\/tmp is the host's shared temp directory on Linux, writable here: .*tmux/,
     );
     assert.match(r.stdout, /\/var holds \/var\/tmp, which is the host's shared temp directory on Linux/);
-    assert.match(r.stdout, /a temp directory of its own instead/);
+    assert.match(r.stdout, /Set private_tmp = true in this principal's filesystem table instead: a temp directory of its own/);
+    assert.match(r.stdout, /Grant the workload only what it needs below \/var, and set private_tmp = true/);
   });
 });

@@ -11,7 +11,7 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launcherPath } from '../../../../targets/linux/launcher/index.js';
 import { hostArch } from '../../../../targets/linux/arch.js';
-import { cacheRoot, privateDir } from './cache-dir.js';
+import { cacheRoot, privateDir } from '../../cache-dir.js';
 
 export function probeLandlockAbi(): number | 'unknown' {
   let boot: string | undefined;

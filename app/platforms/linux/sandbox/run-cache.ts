@@ -22,7 +22,7 @@
  */
 import { lstatSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { privateDir, untrusted } from './cache-dir.js';
+import { privateDir, untrusted } from '../../cache-dir.js';
 import { factsProblem, type RecordedFacts } from './facts.js';
 import { sha256Hex } from './sha256.js';
 
