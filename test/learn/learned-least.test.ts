@@ -120,9 +120,7 @@ async function learnCase(c: Case): Promise<Learned> {
   const runAfter = snapshot(home);
   assert.equal(run.stdout, direct.stdout, 'the same output as the program run directly');
   assert.deepEqual(filesChanged(runBefore, runAfter, home), directFiles, 'the same files as the program run directly');
-  const problems = assertLearned(checked, { home, workspace: proj, written: writtenBy(runBefore, runAfter), text })
-    // MERGE(private-temp): drop this filter once private_tmp lands (learn then grants no /tmp, which this snapshot of the home cannot see written)
-    .filter((p) => !p.startsWith('write /tmp: '));
+  const problems = assertLearned(checked, { home, workspace: proj, written: writtenBy(runBefore, runAfter), text });
   assert.deepEqual(problems, [], `the config learned from ${c.cmd.join(' ')}:\n${text}`);
   return { home, proj, text, review, checked, run, direct };
 }
@@ -140,9 +138,8 @@ function assertLeast(l: Learned, cacheDirs: readonly string[]): void {
     for (const platform of ['linux', 'macos'] as const)
       assert.ok(!can(checked, s, platform, 'read'), `${s} is readable on ${platform}:\n${text}`);
   const temps = ['/tmp', '/var/tmp', '/dev/shm'];
-  // MERGE(private-temp): enable once private_tmp lands
-  // for (const t of temps) assert.ok(!can(checked, `${t}/boxwright-probe`, 'linux', 'write'), `a host temp directory, ${t}, is writable:\n${text}`);
-  void temps;
+  for (const t of temps)
+    assert.ok(!can(checked, `${t}/boxwright-probe`, 'linux', 'write'), `a host temp directory, ${t}, is writable:\n${text}`);
   for (const dir of cacheDirs) {
     assert.ok(can(checked, `${dir}/x`, 'linux', 'write'), `the cache directory ${dir} is writable`);
     assert.ok(
