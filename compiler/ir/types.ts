@@ -1,6 +1,6 @@
 import type { Platform } from '../diagnostic.js';
 import type { LinkedWorktree } from '../paths/git.js';
-import type { HostTrustedPath } from '../paths/host-trusted.js';
+import type { HostTrustedPath, TrustedSearch } from '../paths/host-trusted.js';
 import type { ExecNeeds } from '../paths/exec-needs.js';
 import type { PathFacts } from '../paths/inspect.js';
 import type { Span } from '../span.js';
@@ -214,7 +214,7 @@ export interface PolicyIR {
    * (compiler/paths/host-trusted.ts), with their facts, and the directories
    * the search did not list (its budget ran out).
    */
-  readonly hostTrusted: { readonly paths: readonly HostTrustedPath[]; readonly unsearched: readonly string[] };
+  readonly hostTrusted: TrustedSearch;
   readonly linux: LinuxFacts;
   /** boxwright's own files this command trusts after a run (none for a config read from standard input and no other). */
   readonly trustedFiles: readonly TrustedFile[];
