@@ -21,7 +21,10 @@ try {
   writeFileSync(config, `[agent.filesystem]\nread = [${JSON.stringify(tree)}]\nwrite = [${JSON.stringify(tree)}]\n`);
   const small = join(root, 'small.toml');
   mkdirSync(join(root, 'small'));
-  writeFileSync(small, `[agent.filesystem]\nread = [${JSON.stringify(join(root, 'small'))}]\nwrite = [${JSON.stringify(join(root, 'small'))}]\n`);
+  writeFileSync(
+    small,
+    `[agent.filesystem]\nread = [${JSON.stringify(join(root, 'small'))}]\nwrite = [${JSON.stringify(join(root, 'small'))}]\n`,
+  );
   const bin = 'bin/boxwright.cjs';
   const lintArgs = (file) => [bin, 'lint', '--fs', 'host', '--home', root, '--format', 'json', file];
   const check = spawnSync(process.execPath, lintArgs(config), { cwd: repoRoot, encoding: 'utf8' });

@@ -1,5 +1,5 @@
 import { PLATFORMS, type Platform } from '../compiler/diagnostic.js';
-import type { Grant, PolicyIR } from '../compiler/ir/types.js';
+import type { Grant } from '../compiler/ir/types.js';
 import { SEARCH_LIMIT, type UnsearchedTree } from '../compiler/paths/index.js';
 import type { Cell, PrincipalAccess, TrustedAccess } from '../model/index.js';
 import type { Fact } from '../model/facts.js';

@@ -1,6 +1,6 @@
 import type { Platform } from '../diagnostic.js';
 import type { LinkedWorktree } from '../paths/git.js';
-import type { HostTrustedPath, TrustedSearch } from '../paths/host-trusted.js';
+import type { TrustedSearch } from '../paths/host-trusted.js';
 import type { ExecNeeds } from '../paths/exec-needs.js';
 import type { PathFacts } from '../paths/inspect.js';
 import type { Span } from '../span.js';

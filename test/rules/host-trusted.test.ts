@@ -165,7 +165,13 @@ describe('host-trusted paths: the model', () => {
     for (let i = 0; i < 30; i++) entries[`/home/u/p/d${String(i).padStart(2, '0')}/x`] = 'dir';
     const listed: string[] = [];
     const view = machine(entries);
-    const counting: FsView = { ...view, children: (d) => (listed.push(d), view.children(d)) };
+    const counting: FsView = {
+      ...view,
+      children: (d) => {
+        listed.push(d);
+        return view.children(d);
+      },
+    };
     const roots = [
       { path: '/home/u/p', tree: true },
       { path: '/home/u/p/q', tree: true },
