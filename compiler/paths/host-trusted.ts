@@ -11,12 +11,13 @@
 import { posix } from 'node:path';
 import data from './host-trusted.json' with { type: 'json' };
 import { commonDirs, pointedGitdirs } from './git.js';
-import { atOrAbove, NearPaths } from './host-trusted-index.js';
+import { gitConfigTargets } from './git-config.js';
+import { atOrAbove, NearPaths, pushAt } from './host-trusted-index.js';
 import { inspectPath, type PathFacts } from './inspect.js';
 import { expandTilde, isStrictlyUnder, isUnder } from './spelling.js';
 import type { Child, FsView } from './view.js';
 
-export type TrustedWhere = 'home' | 'project' | 'gitdir' | 'pointer' | 'input';
+export type TrustedWhere = 'home' | 'project' | 'gitdir' | 'pointer' | 'gitconfig' | 'link' | 'input';
 
 /** One line of reasoning of the data file. */
 export interface TrustedEntry {
@@ -82,6 +83,8 @@ const projectEntries = new Map(
 const gitdirEntry = entries.find((e) => e.where === 'gitdir')!;
 const pointerEntry = asEntry(entries.find((e) => e.where === 'pointer')!);
 const inputEntry = entries.find((e) => e.where === 'input')!;
+const gitConfigEntry = asEntry(entries.find((e) => e.where === 'gitconfig')!);
+const linkEntry = asEntry(entries.find((e) => e.where === 'link')!);
 const gitdirNames: ReadonlySet<string> = new Set(gitdirEntry.names ?? []);
 
 /** The names looked for in every directory of a write tree (`.git`, `.vscode`, …). */
@@ -220,23 +223,39 @@ export function findHostTrusted(
   }
   const unsearched = walkTrees(view, outermost(walked), limit, (path, entry) => add(path, entry));
 
-  // Inside each git directory found (a `.git` directory, the one a `.git` file names, and its common directory).
-  const gitdirs = new Set<string>();
+  // Inside each git directory found (a `.git` directory, the one a `.git` file names, and its common directory), with the work trees it serves.
+  const gitdirs = new Map<string, string[]>();
+  const serves = (gitdir: string, worktree: string): void => pushAt(gitdirs, gitdir, worktree);
   for (const t of [...found.values()]) {
     if (posix.basename(t.path) !== '.git' || t.facts.existence !== 'exists' || t.facts.symlink) continue;
-    if (t.facts.kind === 'dir') gitdirs.add(t.path);
+    const worktree = posix.dirname(t.path);
+    if (t.facts.kind === 'dir') serves(t.path, worktree);
     else if (t.facts.kind === 'file') {
       for (const g of pointedGitdirs(view, t.path)) {
         add(g, pointerEntry, `${pointerEntry.reason} (${t.path} names it)`);
-        gitdirs.add(g);
+        serves(g, worktree);
         for (const c of commonDirs(view, g)) {
           add(c, pointerEntry, `${pointerEntry.reason} (${g}/commondir names it)`);
-          gitdirs.add(c);
+          serves(c, worktree);
         }
       }
     }
   }
-  for (const g of gitdirs) for (const name of gitdirEntry.names ?? []) add(`${g}/${name}`, asEntry(gitdirEntry));
+  for (const g of gitdirs.keys()) for (const name of gitdirEntry.names ?? []) add(`${g}/${name}`, asEntry(gitdirEntry));
+
+  // What git's configs make it run or read elsewhere (core.hooksPath, include and includeIf targets), where a write grant reaches it.
+  if (view.knowsFacts)
+    for (const t of gitConfigTargets(view, gitdirs)) if (near(t.path)) add(t.path, gitConfigEntry, `${gitConfigEntry.reason} (${t.why})`);
+
+  // A host-trusted path that is a link: the host reads its target through it, so the target is host-trusted where a write grant reaches it.
+  if (view.knowsFacts) {
+    const links = [...found.values(), ...homeEntries.map((h) => ({ path: expandTilde(h.written, view.home), entry: h.entry }))];
+    for (const l of links) {
+      const facts = inspectPath(view, l.path).symlink;
+      if (!facts || facts.loop || !facts.resolved.startsWith('/') || !near(facts.resolved)) continue;
+      add(facts.resolved, linkEntry, `${linkEntry.reason} (${l.path} leads there; ${l.entry.label})`);
+    }
+  }
 
   // The missing ancestors of a missing path, up to the write root that holds it.
   for (const t of [...found.values()]) {

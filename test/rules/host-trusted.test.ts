@@ -236,7 +236,12 @@ describe('host-trusted paths: what lint says', () => {
     const rows = m.principals[0]!.rows.filter((row) => row.list === 'host-trusted');
     assert.deepEqual(
       rows.map((row) => row.written),
-      ['~/p/.git', '~/p/{.claude,.codex,.cursor,.envrc,.hg,.idea,.mcp.json,.svn,.vscode}'],
+      [
+        '~/p/.git',
+        '~/p/{.agents,.aider.conf.yml,.claude,.codex,.continue,.cursor,.devcontainer,.devcontainer.json,.envrc,.gemini,.hg,.husky,.idea,.kiro,' +
+          '.lefthook-local.yml,.lefthook.yml,.mcp.json,.mise.local.toml,.mise.toml,.opencode,.pre-commit-config.yaml,.roo,.svn,.vscode,.windsurf,' +
+          '.zed,lefthook-local.yml,lefthook.yml,mise.local.toml,mise.toml,opencode.json}',
+      ],
     );
     for (const row of rows) for (const p of PLATFORMS) assert.equal(row.cells[p].note?.ruleId, 'host-trusted-path', `${row.written} ${p}`);
     assert.deepEqual(
