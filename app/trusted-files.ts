@@ -39,6 +39,7 @@ export function checkTrusted(configPath: string | undefined, fs: string | undefi
 /** What each role is, for the messages that say a compiled mount reaches it. */
 export const roleWords: Readonly<Record<TrustedFile['role'] | 'cache', string>> = {
   config: 'the config',
+  'other-config': 'another sandbox config of the repository',
   manifest: 'the --fs manifest',
   out: 'the --out directory',
   bwrap: 'bubblewrap',

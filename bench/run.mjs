@@ -17,6 +17,7 @@ const benches = [
   'toml-parse.mjs',
   'toml-shapes.mjs',
   'lint-scale.mjs',
+  'trust-walk.mjs',
   'run-start.mjs',
 ];
 const machine = (when) => ({

@@ -1,7 +1,6 @@
 import { PLATFORMS, type Platform } from '../compiler/diagnostic.js';
-import type { Grant, PolicyIR } from '../compiler/ir/types.js';
-import { SEARCH_BUDGET, SEARCH_DEPTH } from '../compiler/paths/index.js';
-import { insideEach } from '../compiler/paths/host-trusted-index.js';
+import type { Grant } from '../compiler/ir/types.js';
+import { SEARCH_LIMIT, type UnsearchedTree } from '../compiler/paths/index.js';
 import type { Cell, PrincipalAccess, TrustedAccess } from '../model/index.js';
 import type { Fact } from '../model/facts.js';
 import { defineRule } from './engine/engine.js';
@@ -53,7 +52,7 @@ export const hostTrustedPath = defineRule({
         "A write grant holds paths the host executes or trusts after the run (.git, shell start-up files, PATH directories in the home, editor and agent task configs, autostart, boxwright's own files): they stay read-only unless a grant names them.",
       details:
         "A workload that may write what the host runs later gets out around the sandbox: `git config core.fsmonitor …` or a `.git/hooks/pre-commit` written inside `write = [\"~/project\"]` runs at the user's next `git status`; a `~/.bashrc` line at the next terminal; a `bwrap` in `~/.local/bin` at the next `boxwright run`. So every host-trusted path (compiler/paths/host-trusted.json, each entry with its reason and source: version-control metadata `.git`, `.hg`, `.svn` and what git runs from a git directory, a `.git` file and the git directories it names; shell start-up files; `~/.gitconfig` and `~/.config/git`; PATH directories in the home; `.vscode`, `.idea`, `.envrc`, `.claude`, `.codex`, `.cursor`, `.mcp.json`; autostart; `~/.config/boxwright`, the run cache, and the config, manifest and output directory of the command itself) inside a write grant is read-only by default: on Linux it is bound read-only over itself (a mount point: it cannot be renamed or removed, and its ancestors are pinned like a deny's), on macOS the profile denies `file-write*` on it and `file-write-unlink` on its ancestors, on Windows it keeps a Medium no-write-up label, so the Low token cannot write it. One that does not exist yet cannot be created on macOS (a path rule needs no file); Linux cannot refuse it (a mount needs an existing target, and Landlock only allows), nor can Windows (nothing to label). Home paths and the names at a write tree's root are looked for whether or not they exist; below the root, names are found where they exist, " +
-        `${SEARCH_DEPTH} directory levels down (at most ${SEARCH_BUDGET} directories per config: the info says where the search stopped). This info names them at the grant; \`explain\` shows each in every column. To let the workload write one, name it (or a path inside it) in a write grant: that lifts it for that grant's scope, visibly in review, with a warning, and \`diff --fail-on widen\` reports it as a widening, in what is asked for (on every machine, since a write tree asks for its host-trusted paths read-only) and in what a machine with the path grants. For a TYBA session, the worktree's \`.git\` file stays read-only, and of the git directories it names the session grants what the agent's commits need (README, "TYBA worktrees").`,
+        `at every depth: every directory of every write tree is listed once (nested trees once). A search that cannot finish (more than ${SEARCH_LIMIT.toLocaleString('en-US')} directories for one config, or a directory it cannot list, as a workload makes one with \`chmod 000\` to hide a \`.git\` in it) is an error, so \`compile\` and \`run\` refuse rather than protect less. This info names them at the grant; \`explain\` shows each in every column. To let the workload write one, name it (or a path inside it) in a write grant: that lifts it for that grant's scope, visibly in review, with a warning, and \`diff --fail-on widen\` reports it as a widening, in what is asked for (on every machine, since a write tree asks for its host-trusted paths read-only) and in what a machine with the path grants. For a TYBA session, the worktree's \`.git\` file stays read-only, and of the git directories it names the session grants what the agent's commits need (README, "TYBA worktrees").`,
       bad: {
         toml: '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/.git"]  # its config and hooks stay read-only',
         expect: ['3:10 warning macos,linux,windows', '3:10 info macos,linux,windows'],
@@ -84,11 +83,14 @@ export const hostTrustedPath = defineRule({
         'Grant a path outside it if the workload does not need to write there; if it does, review what the host runs from it after every run.',
     },
     unsearched: {
-      severity: 'info',
+      severity: 'error',
       platforms: PLATFORMS,
-      text: (d: { tree: string; dirs: readonly string[] }) =>
-        `inside ${d.tree}, the search for host-trusted paths stopped after ${SEARCH_BUDGET} directories: ${listPaths(d.dirs, 3)} ${d.dirs.length === 1 ? 'was' : 'were'} not listed, and a .git or other host-trusted name in ${d.dirs.length === 1 ? 'it' : 'them'} stays writable`,
-      suggestion: 'Grant a narrower write tree.',
+      text: (d: { tree: string; search: UnsearchedTree }) =>
+        d.search.why === 'limit'
+          ? `the search for host-trusted paths inside ${d.tree} did not finish: it lists at most ${SEARCH_LIMIT.toLocaleString('en-US')} directories for a config, and ${d.search.count.toLocaleString('en-US')} were left unlisted (${listPaths(d.search.dirs, 3)}${d.search.count > d.search.dirs.length ? ', …' : ''}); a .git or other host-trusted name there would stay writable, so the config is refused`
+          : `the search for host-trusted paths inside ${d.tree} could not list ${d.search.count === 1 ? 'a directory' : `${d.search.count} directories`} (${listPaths(d.search.dirs, 3)}${d.search.count > d.search.dirs.length ? ', …' : ''}); a .git or other host-trusted name there would stay writable, so the config is refused`,
+      suggestion:
+        'Grant a narrower write tree (the directories the workload writes), or make the tree listable by you: a workload can make a directory unreadable to hide a .git in it.',
     },
     worktreeGit: {
       severity: 'warning',
@@ -145,11 +147,11 @@ export const hostTrustedPath = defineRule({
           { path: shown(g), trusted: named(ta), inside: g.path !== ta.trusted.path, why: ta.trusted.why },
         );
     }
-    // Where the search stopped: at the write trees that hold what it did not list.
+    // Where the search did not finish: once, at the write tree it walked (nested trees are walked with it).
     if (!g.path || g.scope !== 'tree' || (g.access !== 'write' && g.access !== 'read-write')) return;
-    const dirs = unsearchedInside(ctx.ir.hostTrusted).get(g.path) ?? [];
+    const search = ctx.ir.hostTrusted.unsearched.find((u) => u.tree === g.path);
     const platforms = PLATFORMS.filter((p) => ga.applies[p]);
-    if (dirs.length && platforms.length) ctx.report('unsearched', { span: g.span, platforms }, { tree: shown(g), dirs });
+    if (search && platforms.length) ctx.report('unsearched', { span: g.span, platforms }, { tree: shown(g), search });
   },
 });
 
@@ -163,11 +165,3 @@ function liftedBy(pa: PrincipalAccess): ReadonlyMap<Grant, TrustedAccess> {
   return lifted;
 }
 const liftedOf = new WeakMap<PrincipalAccess, Map<Grant, TrustedAccess>>();
-
-/** The directories the search did not list, by each path they are at or inside; once a config (each tree asking all of them is quadratic). */
-function unsearchedInside(search: PolicyIR['hostTrusted']): ReadonlyMap<string, readonly string[]> {
-  let inside = unsearchedOf.get(search);
-  if (!inside) unsearchedOf.set(search, (inside = insideEach(search.unsearched)));
-  return inside;
-}
-const unsearchedOf = new WeakMap<PolicyIR['hostTrusted'], ReadonlyMap<string, readonly string[]>>();

@@ -11,6 +11,8 @@ import { readInput } from '../input/read-input.js';
 import type { TrustedFile } from '../../compiler/ir/types.js';
 import { bwrapOrigin, locateBwrap, lookupHomes, type BwrapFound, type BwrapLookup } from '../platforms/linux/sandbox/bwrap.js';
 import { canonical, roleWords, trustedFile } from '../trusted-files.js';
+import { otherConfigsWriting } from './repo-configs.js';
+import type { LintEntry } from '../format/report.js';
 
 export interface CompileArgs extends ConfigArgs {
   config?: string;
@@ -231,6 +233,11 @@ async function launchRefusal(
   return `--out ${out}: ${first.reason}: whoever can write it decides what the launchers there run. Compile into a directory only you can write`;
 }
 
+/** A check as lint's text format prints it. */
+function entryOf(c: CheckResult): LintEntry {
+  return { path: c.file, text: c.text, ...(c.dialect ? { dialect: c.dialect } : {}), verdicts: c.verdicts, diagnostics: c.diagnostics };
+}
+
 /** `boxwright compile CONFIG --target T --out DIR`: exit 0 written, 1 refused or invalid, 2 usage or an output that cannot be written. */
 export async function compileCommand(args: CompileArgs): Promise<number> {
   const platform = platformOf(args.target);
@@ -275,6 +282,23 @@ export async function compileCommand(args: CompileArgs): Promise<number> {
   // through artifactStem; checked once more where the files are written.
   for (const a of outcome.artifacts) artifactStem(a.name);
   makeOutDir(args.out);
+  // Another config of the repository whose workload could write DIR decides what DIR's launchers run next (issue 35, attack 6).
+  if (args.config !== '-') {
+    // Their host-trust searches are not walked: the carve-outs they find only narrow what a principal writes, so without them the answer is an upper bound.
+    const unwalked = reader.others((v) => ({ ...v, children: () => [] }));
+    const others = otherConfigsWriting(args.config, unwalked, [trustedFile(args.out, 'out', [platform])], [platform]);
+    if ('error' in others) {
+      process.stderr.write(`boxwright compile: cannot read every sandbox config of the repository: ${others.error}; nothing written\n`);
+      return 1;
+    }
+    if (others.writers.length) {
+      process.stderr.write(formatText(others.writers.map(entryOf), [platform]));
+      process.stderr.write(
+        `boxwright compile: --out ${args.out}: another sandbox config of ${others.root} may write it (above), and its workload could replace what the next run there executes; compile into a directory no config of the repository may write. Nothing written\n`,
+      );
+      return 1;
+    }
+  }
   // Launchers make DIR something a later run executes: only then does who could write it matter.
   if (platform === 'linux' && args.config !== '-' && outcome.check.verdicts.linux !== 'refused') {
     const why = await launchRefusal(outcome, args.out, outcome.check.ir.trustedFiles, bwrap?.found ? bwrap : undefined);

@@ -7,6 +7,7 @@ import { configReader, countFrom, platformsFrom, UsageError, type ConfigArgs } f
 import { lintInputs } from './lint-inputs.js';
 import { readInput } from '../input/read-input.js';
 import { isSandboxConfig } from './select.js';
+import { canonical, trustedFile } from '../trusted-files.js';
 
 export interface LintArgs extends ConfigArgs {
   files?: string[];
@@ -38,29 +39,44 @@ export async function lintCommand(args: LintArgs): Promise<number> {
   const platforms = platformsFrom(args.platform);
   if (!args.files?.length && process.stdin.isTTY)
     throw new UsageError('name the config files to lint, or - to read one from standard input');
-  const reports: LintEntry[] = [];
+  // In the order given: an unreadable input where it was named, each config where it was found.
+  const entries: (LintEntry | { readonly config: number })[] = [];
+  const configs: { readonly path: string; readonly bytes: Uint8Array }[] = [];
   for (const named of lintInputs(args.files?.length ? args.files : ['-'])) {
     if ('error' in named) {
-      reports.push({ path: named.path, error: named.error });
+      entries.push({ path: named.path, error: named.error });
       continue;
     }
     const { path } = named;
     const input = readInput(path);
     if ('error' in input) {
-      reports.push({ path: path === '-' ? '<stdin>' : path, error: input.reason });
+      entries.push({ path: path === '-' ? '<stdin>' : path, error: input.reason });
       continue;
     }
     // pre-commit's hook passes every staged .toml and .json, and a directory or a glob finds them all: those that are no sandbox config are passed over.
     if ((args['only-configs'] || named.found) && !isSandboxConfig(input.bytes, path)) continue;
-    const result = reader.checkRead(input.bytes, path, platforms);
-    reports.push({
+    entries.push({ config: configs.length });
+    configs.push({ path, bytes: input.bytes });
+  }
+  // Several configs of one repository: each is judged for who of its principals could write another (issue 35, attack 6).
+  const files = configs.filter((c) => c.path !== '-').map((c) => trustedFile(c.path, 'other-config'));
+  const checked = configs.map(({ path, bytes }): LintEntry => {
+    const self = path === '-' ? undefined : canonical(path);
+    const result = reader.checkRead(
+      bytes,
+      path,
+      platforms,
+      files.filter((f) => f.path !== self),
+    );
+    return {
       path: result.file,
       text: result.text,
       ...(result.dialect ? { dialect: result.dialect } : {}),
       verdicts: result.verdicts,
       diagnostics: result.diagnostics,
-    });
-  }
+    };
+  });
+  const reports = entries.map((e) => ('config' in e ? checked[e.config]! : e));
   const render = await renderer(formats.lint, args.format);
   const cwd = process.cwd();
   // --quiet shows errors only (ESLint's): the verdicts, the exit status and --max-warnings still count everything.

@@ -127,7 +127,19 @@ export interface ConfigReader {
    * explain, compile, run): the check also judges who could write that file
    * and the command's other own files (`trusted-file-writable`).
    */
-  checkRead(bytes: Uint8Array, path: string, platforms?: readonly Platform[]): CheckResult;
+  checkRead(bytes: Uint8Array, path: string, platforms?: readonly Platform[], others?: readonly TrustedFile[]): CheckResult;
+  /**
+   * Another sandbox config of the repository (issue 35, attack 6), judged
+   * only for who of its principals could write `trusted`, this command's
+   * own files (`trusted-file-writable`): its own file is not one of them.
+   */
+  checkOther(bytes: Uint8Array, path: string, trusted: readonly TrustedFile[], platforms?: readonly Platform[]): CheckResult;
+  /**
+   * A reader for the other configs of the repository: the same view,
+   * changed by `wrap` (one filesystem view per command), without this
+   * command's own files as inputs (they are this config's, not theirs).
+   */
+  others(wrap: (view: FsView) => FsView): ConfigReader;
 }
 
 /** A path of the command line, absolute, where it names an existing regular file: the config a check reads, the manifest. */
@@ -154,7 +166,10 @@ export function configReader(
   inputs: readonly HostTrustedInput[] = [],
   trusted: readonly TrustedFile[] = [],
 ): ConfigReader {
-  const view = wrap(fsViewFrom(args.fs, args.home));
+  return readerOf(args, wrap(fsViewFrom(args.fs, args.home)), inputs, trusted);
+}
+
+function readerOf(args: ConfigArgs, view: FsView, inputs: readonly HostTrustedInput[], trusted: readonly TrustedFile[]): ConfigReader {
   const session = sessionFrom(args);
   const landlock = landlockOption(args.landlock);
   const manifest = args.fs !== undefined && args.fs !== 'host' && args.fs !== 'none' ? fileInput(args.fs, 'manifest') : [];
@@ -192,7 +207,9 @@ export function configReader(
   return {
     view,
     check: (bytes, file, platforms, dialect, configPath = file) => check(bytes, file, platforms, dialect, configPath, []),
-    checkRead: (bytes, path, platforms) =>
-      check(bytes, path === '-' ? '<stdin>' : path, platforms, undefined, path, checkTrusted(path, args.fs, trusted)),
+    checkRead: (bytes, path, platforms, others = []) =>
+      check(bytes, path === '-' ? '<stdin>' : path, platforms, undefined, path, [...checkTrusted(path, args.fs, trusted), ...others]),
+    checkOther: (bytes, path, only, platforms) => check(bytes, path, platforms, undefined, path, only),
+    others: (wrap) => readerOf(args, wrap(view), [], []),
   };
 }

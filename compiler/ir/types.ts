@@ -1,6 +1,6 @@
 import type { Platform } from '../diagnostic.js';
 import type { LinkedWorktree } from '../paths/git.js';
-import type { HostTrustedPath } from '../paths/host-trusted.js';
+import type { TrustedSearch } from '../paths/host-trusted.js';
 import type { ExecNeeds } from '../paths/exec-needs.js';
 import type { PathFacts } from '../paths/inspect.js';
 import type { Span } from '../span.js';
@@ -167,7 +167,7 @@ export interface CredentialFact {
 export interface TrustedFile {
   /** Absolute and canonical (links resolved as far as the path exists). */
   readonly path: string;
-  readonly role: 'config' | 'manifest' | 'out' | 'bwrap' | 'boxwright';
+  readonly role: 'config' | 'other-config' | 'manifest' | 'out' | 'bwrap' | 'boxwright';
   /** A directory whose contents are trusted (`out`, `boxwright`): a write grant anywhere below it counts too. */
   readonly tree: boolean;
   /** The platforms on which the host trusts it. */
@@ -218,7 +218,7 @@ export interface PolicyIR {
    * (compiler/paths/host-trusted.ts), with their facts, and the directories
    * the search did not list (its budget ran out).
    */
-  readonly hostTrusted: { readonly paths: readonly HostTrustedPath[]; readonly unsearched: readonly string[] };
+  readonly hostTrusted: TrustedSearch;
   readonly linux: LinuxFacts;
   /** boxwright's own files this command trusts after a run (none for a config read from standard input and no other). */
   readonly trustedFiles: readonly TrustedFile[];

@@ -11,12 +11,13 @@
 import { posix } from 'node:path';
 import data from './host-trusted.json' with { type: 'json' };
 import { commonDirs, pointedGitdirs } from './git.js';
-import { NearPaths } from './host-trusted-index.js';
+import { gitConfigTargets } from './git-config.js';
+import { atOrAbove, NearPaths, pushAt } from './host-trusted-index.js';
 import { inspectPath, type PathFacts } from './inspect.js';
 import { expandTilde, isStrictlyUnder, isUnder } from './spelling.js';
 import type { Child, FsView } from './view.js';
 
-export type TrustedWhere = 'home' | 'project' | 'gitdir' | 'pointer' | 'input';
+export type TrustedWhere = 'home' | 'project' | 'gitdir' | 'pointer' | 'gitconfig' | 'link' | 'input';
 
 /** One line of reasoning of the data file. */
 export interface TrustedEntry {
@@ -82,6 +83,8 @@ const projectEntries = new Map(
 const gitdirEntry = entries.find((e) => e.where === 'gitdir')!;
 const pointerEntry = asEntry(entries.find((e) => e.where === 'pointer')!);
 const inputEntry = entries.find((e) => e.where === 'input')!;
+const gitConfigEntry = asEntry(entries.find((e) => e.where === 'gitconfig')!);
+const linkEntry = asEntry(entries.find((e) => e.where === 'link')!);
 const gitdirNames: ReadonlySet<string> = new Set(gitdirEntry.names ?? []);
 
 /** The names looked for in every directory of a write tree (`.git`, `.vscode`, …). */
@@ -93,9 +96,9 @@ export const homePaths: readonly string[] = homeEntries.map((h) => h.written);
  * The host-trusted paths a path lies at or inside by its spelling alone, on
  * no machine in particular, outermost first: a home path (`~/.bashrc`,
  * `~/.local/bin`), a component with a project name (`.git`, `.vscode`, at
- * any depth: a machine's search stops two levels down, a request does
- * not), and below a `.git` component, one with a name of what git runs from
- * a git directory (`config`, `hooks`, …, at any depth: a submodule's or a
+ * any depth, as a machine's search finds them), and below a `.git`
+ * component, one with a name of what git runs from a git directory
+ * (`config`, `hooks`, …, at any depth: a submodule's or a
  * linked worktree's git directory inside it has its own). What a `.git`
  * file names is a fact of a machine, and boxwright's inputs are a
  * command's: neither is known here. `diff` compares requests with these
@@ -128,17 +131,37 @@ export function searchedPart(children: readonly Child[]): Child[] {
   return children.filter((c) => c.dir || projectEntries.has(c.name));
 }
 
-/** How deep below a write tree's root the search lists directories (the root is depth 0). */
-export const SEARCH_DEPTH = 2;
-/** At most this many directories are listed for one config: the search says where it stopped. */
-export const SEARCH_BUDGET = 2000;
+/**
+ * At most this many directories are listed for one config. The search has
+ * no depth and no budget a workload can spend quietly: a search that cannot
+ * list every directory of every write tree is incomplete, and an incomplete
+ * search is an error (`host-trusted-path`), so `compile` and `run` refuse
+ * rather than protect less. A workload that makes this many directories in
+ * a write tree makes the next run refuse, never run with its `.git` writable.
+ */
+export const SEARCH_LIMIT = 1_000_000;
 
 export interface TrustedSearch {
   /** Sorted by path. */
   readonly paths: readonly HostTrustedPath[];
-  /** Directories the search did not list because the budget ran out (their host-trusted names are not known). */
-  readonly unsearched: readonly string[];
+  /**
+   * The write trees whose search did not finish (the limit was reached, or a
+   * directory could not be listed), each with the first directories left
+   * unlisted: their host-trusted names are not known. Empty when the search
+   * covered every directory.
+   */
+  readonly unsearched: readonly UnsearchedTree[];
 }
+
+export interface UnsearchedTree {
+  readonly tree: string;
+  readonly why: 'limit' | 'unreadable';
+  /** The first directories not listed (at most UNSEARCHED_SHOWN), and how many there were in all. */
+  readonly dirs: readonly string[];
+  readonly count: number;
+}
+
+const UNSEARCHED_SHOWN = 5;
 
 /** A write grant's path, and whether it names a directory (a tree whose root holds project names). */
 export interface WriteRoot {
@@ -153,7 +176,12 @@ export interface WriteRoot {
  * names are candidates whether or not they exist (a platform may refuse
  * their creation); deeper project names only where they exist.
  */
-export function findHostTrusted(view: FsView, roots: readonly WriteRoot[], inputs: readonly HostTrustedInput[]): TrustedSearch {
+export function findHostTrusted(
+  view: FsView,
+  roots: readonly WriteRoot[],
+  inputs: readonly HostTrustedInput[],
+  limit = SEARCH_LIMIT,
+): TrustedSearch {
   const found = new Map<string, HostTrustedPath>();
   const add = (
     path: string,
@@ -179,8 +207,7 @@ export function findHostTrusted(view: FsView, roots: readonly WriteRoot[], input
     if (near(i.path)) add(i.path, asEntry(inputEntry), inputEntry.inputs![i.input].reason, inputEntry.inputs![i.input].label);
 
   // Project names: a component of a root (a write grant inside `.git`), the root's own, and below it where they exist.
-  const unsearched: string[] = [];
-  let budget = SEARCH_BUDGET;
+  const walked: string[] = [];
   for (const root of roots) {
     const parts = root.path.split('/');
     let inside = false;
@@ -192,43 +219,43 @@ export function findHostTrusted(view: FsView, roots: readonly WriteRoot[], input
     // A tree inside a host-trusted directory (a lifted `.git/objects`) is not a project: no names of its own.
     if (!root.tree || inside) continue;
     for (const [name, entry] of projectEntries) add(`${root.path === '/' ? '' : root.path}/${name}`, entry);
-    const queue: { dir: string; depth: number }[] = [{ dir: root.path, depth: 0 }];
-    while (queue.length) {
-      const { dir, depth } = queue.shift()!;
-      if (budget <= 0) {
-        unsearched.push(dir);
-        continue;
-      }
-      budget--;
-      const listed = view.children(dir);
-      if (listed === 'unknown') continue;
-      for (const c of listed) {
-        const entry = projectEntries.get(c.name);
-        const path = `${dir === '/' ? '' : dir}/${c.name}`;
-        if (entry) add(path, entry);
-        // Not into a host-trusted directory (it is one whole), nor past the depth.
-        else if (c.dir && depth < SEARCH_DEPTH) queue.push({ dir: path, depth: depth + 1 });
-      }
-    }
+    walked.push(root.path);
   }
+  const unsearched = walkTrees(view, outermost(walked), limit, (path, entry) => add(path, entry));
 
-  // Inside each git directory found (a `.git` directory, the one a `.git` file names, and its common directory).
-  const gitdirs = new Set<string>();
+  // Inside each git directory found (a `.git` directory, the one a `.git` file names, and its common directory), with the work trees it serves.
+  const gitdirs = new Map<string, string[]>();
+  const serves = (gitdir: string, worktree: string): void => pushAt(gitdirs, gitdir, worktree);
   for (const t of [...found.values()]) {
     if (posix.basename(t.path) !== '.git' || t.facts.existence !== 'exists' || t.facts.symlink) continue;
-    if (t.facts.kind === 'dir') gitdirs.add(t.path);
+    const worktree = posix.dirname(t.path);
+    if (t.facts.kind === 'dir') serves(t.path, worktree);
     else if (t.facts.kind === 'file') {
       for (const g of pointedGitdirs(view, t.path)) {
         add(g, pointerEntry, `${pointerEntry.reason} (${t.path} names it)`);
-        gitdirs.add(g);
+        serves(g, worktree);
         for (const c of commonDirs(view, g)) {
           add(c, pointerEntry, `${pointerEntry.reason} (${g}/commondir names it)`);
-          gitdirs.add(c);
+          serves(c, worktree);
         }
       }
     }
   }
-  for (const g of gitdirs) for (const name of gitdirEntry.names ?? []) add(`${g}/${name}`, asEntry(gitdirEntry));
+  for (const g of gitdirs.keys()) for (const name of gitdirEntry.names ?? []) add(`${g}/${name}`, asEntry(gitdirEntry));
+
+  // What git's configs make it run or read elsewhere (core.hooksPath, include and includeIf targets), where a write grant reaches it.
+  if (view.knowsFacts)
+    for (const t of gitConfigTargets(view, gitdirs)) if (near(t.path)) add(t.path, gitConfigEntry, `${gitConfigEntry.reason} (${t.why})`);
+
+  // A host-trusted path that is a link: the host reads its target through it, so the target is host-trusted where a write grant reaches it.
+  if (view.knowsFacts) {
+    const links = [...found.values(), ...homeEntries.map((h) => ({ path: expandTilde(h.written, view.home), entry: h.entry }))];
+    for (const l of links) {
+      const facts = inspectPath(view, l.path).symlink;
+      if (!facts || facts.loop || !facts.resolved.startsWith('/') || !near(facts.resolved)) continue;
+      add(facts.resolved, linkEntry, `${linkEntry.reason} (${l.path} leads there; ${l.entry.label})`);
+    }
+  }
 
   // The missing ancestors of a missing path, up to the write root that holds it.
   for (const t of [...found.values()]) {
@@ -242,4 +269,54 @@ export function findHostTrusted(view: FsView, roots: readonly WriteRoot[], input
   }
   const paths = [...found.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { paths, unsearched };
+}
+
+/** The trees that are inside no other of them (sorted, each once): walking those lists every directory of all. */
+function outermost(trees: readonly string[]): string[] {
+  const all = new Set(trees);
+  // A tree is walked with the one it lies inside (by spelling, as isUnder compares): ancestors by prefix, linear in the trees.
+  return [...all].filter((t) => !atOrAbove(t).some((a) => a !== t && all.has(a))).sort();
+}
+
+/**
+ * Every directory of each tree, at every depth, listed once (breadth
+ * first, so what a limit leaves unlisted is the deepest), reporting each
+ * entry with a project name; not into one (a host-trusted directory is one
+ * whole), nor through a link (a listing says what an entry is without
+ * following it). Returns the trees it could not finish.
+ */
+function walkTrees(
+  view: FsView,
+  trees: readonly string[],
+  limit: number,
+  found: (path: string, entry: TrustedEntry) => void,
+): UnsearchedTree[] {
+  const out: UnsearchedTree[] = [];
+  let listed = 0;
+  for (const tree of trees) {
+    const queue: string[] = [tree];
+    const unreadable: string[] = [];
+    let next = 0;
+    for (; next < queue.length && listed < limit; next++) {
+      const dir = queue[next]!;
+      listed++;
+      const children = view.children(dir);
+      if (children === 'unknown') {
+        // A view that knows no listings (--fs none, a manifest without the tree) is not a search that stopped.
+        if (view.description === 'host') unreadable.push(dir);
+        continue;
+      }
+      for (const c of children) {
+        const entry = projectEntries.get(c.name);
+        const path = `${dir === '/' ? '' : dir}/${c.name}`;
+        if (entry) found(path, entry);
+        else if (c.dir) queue.push(path);
+      }
+    }
+    const left = queue.length - next;
+    if (left > 0) out.push({ tree, why: 'limit', dirs: queue.slice(next, next + UNSEARCHED_SHOWN), count: left });
+    else if (unreadable.length)
+      out.push({ tree, why: 'unreadable', dirs: unreadable.slice(0, UNSEARCHED_SHOWN), count: unreadable.length });
+  }
+  return out;
 }

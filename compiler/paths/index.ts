@@ -29,13 +29,13 @@ export {
   homePaths,
   projectNames,
   trustedEntries,
-  SEARCH_BUDGET,
-  SEARCH_DEPTH,
+  SEARCH_LIMIT,
   type BoxwrightInput,
   type HostTrustedInput,
   type HostTrustedPath,
   type TrustedEntry,
   type TrustedSearch,
+  type UnsearchedTree,
   type WriteRoot,
 } from './host-trusted.js';
 export { linkedWorktree, type LinkedWorktree } from './git.js';

@@ -14,7 +14,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { register } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,11 +70,29 @@ if (!process.env[CHILD])
     const onMachine = ['--fs', machine, '--worktree', '/home/dev/project'];
     const runConfig = join(dir, 'run.toml');
     writeFileSync(runConfig, '[agent.filesystem]\nread = ["/usr"]\nexec = ["/usr/bin/true"]\n');
+    // compile asks every other sandbox config of the config's repository (issue 35, attack 6): alone in its directory, it has none.
+    const alone = join(dir, 'alone');
+    mkdirSync(alone);
+    copyFileSync(ex('coding-agent.toml'), join(alone, 'coding-agent.toml'));
+    // Beside one other: that one is read for its dialect (by content, as the pre-commit mode finds configs), then checked.
+    const repo = join(dir, 'repo');
+    mkdirSync(join(repo, '.git'), { recursive: true });
+    copyFileSync(ex('coding-agent.toml'), join(repo, 'coding-agent.toml'));
+    copyFileSync(ex('write-only.toml'), join(repo, 'write-only.toml'));
 
     const cases: Record<string, string[]> = {
       'lint, two files': ['lint', ...onMachine, ex('coding-agent.toml'), ex('write-only.toml')],
       explain: ['explain', ...onMachine, ex('coding-agent.toml')],
-      compile: ['compile', ...onMachine, ex('coding-agent.toml'), '--target', 'linux', '--out', join(dir, 'out')],
+      compile: ['compile', ...onMachine, join(alone, 'coding-agent.toml'), '--target', 'linux', '--out', join(dir, 'out')],
+      'compile, beside another config of its repository': [
+        'compile',
+        ...onMachine,
+        join(repo, 'coding-agent.toml'),
+        '--target',
+        'linux',
+        '--out',
+        join(dir, 'out2'),
+      ],
       'diff, two files, artifacts of all three platforms': ['diff', ...onMachine, ex('read-write-overlap.toml'), ex('write-only.toml')],
       'lint --fs host': ['lint', '--fs', 'host', '--home', dir, ex('coding-agent.toml'), ex('read-only-content.toml')],
       // Linux: up to the spawn of a bubblewrap that is not there (exit 125), the command looked up in the view on the way.
@@ -92,6 +110,7 @@ if (!process.env[CHILD])
       'lint, two files': { status: 1, counts: once(2, 'manifestView') },
       explain: { status: 0, counts: once(1, 'manifestView') },
       compile: { status: 0, counts: once(1, 'manifestView') },
+      'compile, beside another config of its repository': { status: 0, counts: { ...once(2, 'manifestView'), parseToml: 3 } },
       'diff, two files, artifacts of all three platforms': { status: 0, counts: once(2, 'manifestView') },
       'lint --fs host': { status: 1, counts: once(2, 'hostView') },
       'run --fs host (the command lookup shares the view)': { status: 125, counts: once(1, 'hostView') },

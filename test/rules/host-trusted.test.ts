@@ -10,7 +10,7 @@ import { checkConfig, type CheckResult } from '../../app/check.js';
 import { compileConfig } from '../../app/cli/compile.js';
 import { accessDelta } from '../../app/views/delta.js';
 import { explainMatrix } from '../../app/views/matrix.js';
-import { manifestView, noneView, SEARCH_BUDGET, trustedByName, type FsView, type HostTrustedInput } from '../../compiler/paths/index.js';
+import { manifestView, noneView, findHostTrusted, trustedByName, type FsView, type HostTrustedInput } from '../../compiler/paths/index.js';
 import { PLATFORMS } from '../../compiler/diagnostic.js';
 import { legend, type PrincipalAccess } from '../../model/index.js';
 import { parseArgsFile } from '../../targets/linux/index.js';
@@ -144,28 +144,47 @@ describe('host-trusted paths: the model', () => {
     );
   });
 
-  it('nested repositories are found two levels down where they exist; deeper ones are not', () => {
+  it('nested repositories are found at every depth where they exist', () => {
     const entries = {
       ...repo,
       '/home/u/p/a/.git/HEAD': 'file' as const,
       '/home/u/p/a/b/.git/HEAD': 'file' as const,
       '/home/u/p/a/b/c/.git/HEAD': 'file' as const,
+      '/home/u/p/x/y/z/w/v/.git/HEAD': 'file' as const,
     };
     const pa = agent(check(boxRepo, entries));
-    assert.deepEqual(cells(pa, '/home/u/p/a/.git'), ['r', 'r', 'rx']);
-    assert.deepEqual(cells(pa, '/home/u/p/a/b/.git'), ['r', 'r', 'rx']);
-    assert.deepEqual(cells(pa, '/home/u/p/a/b/c/.git'), ['rw', 'rw', 'rwx'], `the search stops at depth 2`);
+    for (const p of ['/home/u/p/a/.git', '/home/u/p/a/b/.git', '/home/u/p/a/b/c/.git', '/home/u/p/x/y/z/w/v/.git'])
+      assert.deepEqual(cells(pa, p), ['r', 'r', 'rx'], p);
     // The nested ones' ancestors are pinned (Linux, macOS): a rename would carry them away.
     const deep = pa.hostTrusted.find((ta) => ta.trusted.path === '/home/u/p/a/b/.git')!;
     assert.deepEqual(deep.pinnedAncestors?.linux, ['/home/u/p/a', '/home/u/p/a/b']);
   });
 
-  it('the search stops after its budget, and says where', () => {
-    const entries: Record<string, Entry> = { '/home/u/p/x': 'dir' };
-    for (let i = 0; i < SEARCH_BUDGET + 5; i++) entries[`/home/u/p/d${String(i).padStart(5, '0')}/x`] = 'dir';
-    const r = check(boxRepo, entries);
-    assert.ok(r.ir!.hostTrusted.unsearched.length > 0);
-    assert.ok(ofRule(r).some((d) => /the search for host-trusted paths stopped after/.test(d.message)));
+  it('the search lists each directory once, nested trees with the outermost, and says where it did not finish', () => {
+    const entries: Record<string, Entry> = { '/home/u/p/x': 'dir', '/home/u/p/q/r/.git/HEAD': 'file' };
+    for (let i = 0; i < 30; i++) entries[`/home/u/p/d${String(i).padStart(2, '0')}/x`] = 'dir';
+    const listed: string[] = [];
+    const view = machine(entries);
+    const counting: FsView = {
+      ...view,
+      children: (d) => {
+        listed.push(d);
+        return view.children(d);
+      },
+    };
+    const roots = [
+      { path: '/home/u/p', tree: true },
+      { path: '/home/u/p/q', tree: true },
+    ];
+    const all = findHostTrusted(counting, roots, []);
+    assert.deepEqual(all.unsearched, []);
+    assert.equal(new Set(listed).size, listed.length, 'no directory listed twice');
+    assert.ok(all.paths.some((t) => t.path === '/home/u/p/q/r/.git'));
+    const limited = findHostTrusted(view, roots, [], 10);
+    assert.deepEqual(
+      limited.unsearched.map((u) => [u.tree, u.why, u.count > 0]),
+      [['/home/u/p', 'limit', true]],
+    );
   });
 
   it("Windows: a label is the file's, so one principal's carve-out holds for every principal, and one's lift for all", () => {
@@ -217,7 +236,12 @@ describe('host-trusted paths: what lint says', () => {
     const rows = m.principals[0]!.rows.filter((row) => row.list === 'host-trusted');
     assert.deepEqual(
       rows.map((row) => row.written),
-      ['~/p/.git', '~/p/{.claude,.codex,.cursor,.envrc,.hg,.idea,.mcp.json,.svn,.vscode}'],
+      [
+        '~/p/.git',
+        '~/p/{.agents,.aider.conf.yml,.claude,.codex,.continue,.cursor,.devcontainer,.devcontainer.json,.envrc,.gemini,.hg,.husky,.idea,.kiro,' +
+          '.lefthook-local.yml,.lefthook.yml,.mcp.json,.mise.local.toml,.mise.toml,.opencode,.pre-commit-config.yaml,.roo,.svn,.vscode,.windsurf,' +
+          '.zed,lefthook-local.yml,lefthook.yml,mise.local.toml,mise.toml,opencode.json}',
+      ],
     );
     for (const row of rows) for (const p of PLATFORMS) assert.equal(row.cells[p].note?.ruleId, 'host-trusted-path', `${row.written} ${p}`);
     assert.deepEqual(
