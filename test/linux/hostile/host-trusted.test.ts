@@ -14,7 +14,6 @@
 // themselves (their ancestors pinned); each control runs the same attack
 // under the compiled artifacts minus exactly those binds, and must get out.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, beforeEach, describe, it } from 'node:test';

@@ -17,7 +17,6 @@
 // attack under the compiled artifacts minus the `.git` bind the old search
 // did not make, and must get out.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, beforeEach, describe, it } from 'node:test';
