@@ -20,6 +20,10 @@ const runMacos: RunCompiled = async (outcome, id, command, env) => {
   const { runUnderSandboxExec } = await import('./sandbox-exec.js');
   const result = await runUnderSandboxExec({ profile: profile.content, name: `${id}.sb`, dialect: outcome.check.ir.dialect, command, env });
   if (result.kind === 'exited') return result.status;
+  if (result.kind === 'no-private-dir') {
+    say(`${result.message}; the command did not run`);
+    return NOT_RUN;
+  }
   say(`cannot start ${result.file}: ${result.message}. The command did not run.`);
   return NOT_RUN;
 };

@@ -1,17 +1,21 @@
 /**
  * Runs one command under a compiled Seatbelt profile (the Linux run path
- * is app/platforms/linux/ and the bwrap launcher): the profile is written to a private temporary
- * directory and run with `/usr/bin/sandbox-exec -f PROFILE -- CMD…`
+ * is app/platforms/linux/ and the bwrap launcher): the profile is written to
+ * a private directory of this run's own (app/platforms/run-dir.ts: under the
+ * protected cache root or the user's runtime directory, never $TMPDIR,
+ * where another session's workload could replace the profile before
+ * sandbox-exec reads it) and run with `/usr/bin/sandbox-exec -f PROFILE -- CMD…`
  * (sandbox-exec-argv.ts builds that argv), signals forwarded, the
  * directory removed when the command ends.
  *
  * Not exercised in this project's CI, which runs on Linux.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { constants, tmpdir } from 'node:os';
+import { mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { constants } from 'node:os';
 import { join } from 'node:path';
 import type { Dialect } from '../../../compiler/schema/validate.js';
+import { makeRunDir, runDirParent } from '../run-dir.js';
 import { sandboxExecArgv } from './sandbox-exec-argv.js';
 
 export interface MacosRun {
@@ -29,7 +33,9 @@ export type MacosRunOutcome =
   /** The command ran; its exit status (a signal death as 128 + signo). */
   | { readonly kind: 'exited'; readonly status: number }
   /** sandbox-exec could not be started: the command did not run. */
-  | { readonly kind: 'no-sandbox-exec'; readonly file: string; readonly message: string };
+  | { readonly kind: 'no-sandbox-exec'; readonly file: string; readonly message: string }
+  /** No private place for the profile (run-dir.ts says why, with the remedy): the command did not run. */
+  | { readonly kind: 'no-private-dir'; readonly message: string };
 
 const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
@@ -55,7 +61,9 @@ export function sessionSetup(
 }
 
 export function runUnderSandboxExec(run: MacosRun): Promise<MacosRunOutcome> {
-  const dir = mkdtempSync(join(tmpdir(), 'boxwright-run-'));
+  const place = runDirParent();
+  if ('why' in place) return Promise.resolve({ kind: 'no-private-dir', message: place.why });
+  const dir = makeRunDir(place.dir);
   const file = join(dir, run.name);
   writeFileSync(file, run.profile);
   let argv: ReturnType<typeof sandboxExecArgv>;
