@@ -764,15 +764,36 @@ function trustedLabels(ir: PolicyIR): WindowsLabels {
       if (carvable(t, 'windows', ir.home) && trees.some((r) => isStrictlyUnder(t.path, r))) carved.set(t.path, t);
   }
   const lifted = new Set<string>();
-  for (const p of ir.principals)
-    for (const g of p.grants) if (onWindows(g) && [...carved.keys()].some((c) => isUnder(g.path!, c))) lifted.add(g.path!);
+  for (const p of ir.principals) for (const g of p.grants) if (onWindows(g) && atOrUnderOneOf(g.path!, carved)) lifted.add(g.path!);
   // Inside another labelled path, with no write grant between that relabels it Low, a label changes nothing (`.git/hooks` in `.git`).
-  const needed = [...carved.values()].filter(
-    (t) => ![...carved.keys()].some((c) => isStrictlyUnder(t.path, c) && ![...lifted].some((l) => isUnder(l, c) && isUnder(t.path, l))),
-  );
+  // Walked up from each path (a set lookup per ancestor), not every pair against every lifted path: a config of
+  // many nested write grants has thousands of each, and the pairs cost minutes.
+  const needed = [...carved.values()].filter((t) => {
+    let liftedBetween = lifted.has(t.path);
+    for (let a = t.path; a !== '/'; ) {
+      const slash = a.lastIndexOf('/');
+      if (slash < 0) return true;
+      a = slash === 0 ? '/' : a.slice(0, slash);
+      if (lifted.has(a)) liftedBetween = true;
+      if (carved.has(a) && !liftedBetween) return false;
+    }
+    return true;
+  });
   const byPath = (a: HostTrustedPath, b: HostTrustedPath): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
   return { carved: needed.sort(byPath), lifted: [...lifted].sort() };
 }
+/** `path` is one of `paths` or below one (isUnder's spelling), found by walking up from it: a set lookup per ancestor. */
+function atOrUnderOneOf(path: string, paths: ReadonlyMap<string, unknown>): boolean {
+  if (paths.has(path)) return true;
+  for (let a = path; a !== '/'; ) {
+    const slash = a.lastIndexOf('/');
+    if (slash < 0) return false;
+    a = slash === 0 ? '/' : a.slice(0, slash);
+    if (paths.has(a)) return true;
+  }
+  return false;
+}
+
 /**
  * The denies the Windows plan labels (existing paths with a Windows
  * spelling), of every principal: a label is a property of the files, so
