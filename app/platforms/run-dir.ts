@@ -16,7 +16,7 @@
  * `XDG_CACHE_HOME=/tmp` or `XDG_RUNTIME_DIR=/tmp`) is refused like one
  * that is not private.
  */
-import { lstatSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { isUnder } from '../../compiler/paths/index.js';
@@ -47,11 +47,10 @@ export function runDirParent(
       reasons.push(reach);
       continue;
     }
-    const top = isUnder(candidate, root) ? root : dirname(candidate);
-    // The runtime directory itself must already be the user's alone (the
-    // XDG spec's 0700); the cache root's parent only no shared directory.
-    const why = top === root ? sharedParent(root) : untrusted(top);
-    const made = why ?? privateDir(top === root ? root : candidate, candidate);
+    // The runtime directory itself must already be the user's alone (the XDG
+    // spec's 0700); the cache root's parent no shared directory (privateDir).
+    const inCache = isUnder(candidate, root);
+    const made = (inCache ? undefined : untrusted(dirname(candidate))) ?? privateDir(inCache ? root : candidate, candidate);
     if (!made) return { dir: candidate };
     reasons.push(made);
   }
@@ -61,20 +60,6 @@ export function runDirParent(
   return {
     why: `no private directory for this run's sandbox (${reasons.join('; ')}); it is never made in a shared temp directory, where another run's workload could replace the launcher. Make ${root} yours and private (chmod 700), set XDG_CACHE_HOME to a directory only you can write, or set XDG_RUNTIME_DIR to your runtime directory (/run/user/${process.getuid?.() ?? 'UID'})`,
   };
-}
-
-/** Why `dir`'s parent is a shared directory (writable by others, or sticky: /tmp, /var/tmp), or undefined. */
-export function sharedParent(dir: string): string | undefined {
-  const parent = dirname(dir);
-  let st;
-  try {
-    st = lstatSync(parent);
-  } catch {
-    return undefined; // made 0700 by privateDir
-  }
-  if ((st.mode & 0o1000) !== 0 || (st.mode & 0o002) !== 0)
-    return `${dir} is in ${parent}, a directory others may write (mode ${(st.mode & 0o7777).toString(8)})`;
-  return undefined;
 }
 
 /** A fresh directory for one run (0700, mkdtemp), in a place runDirParent chose. */

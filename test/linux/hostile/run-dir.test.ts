@@ -160,6 +160,19 @@ describe('hostile workload: a run directory in the shared temp, replaced by anot
     assert.ok(!existsSync(join(shared, 'boxwright', 'run')));
   });
 
+  it('XDG_CACHE_HOME the shared temp, a config file: no cache entry is written or read there; the run uses XDG_RUNTIME_DIR', async () => {
+    const r = await boxwright(['run', victim, '--home', lab.home, '-v', '--', 'sh', '-c', 'echo victim ran'], {
+      env: { TMPDIR: shared, XDG_CACHE_HOME: shared, XDG_RUNTIME_DIR: runtime },
+    });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, 'victim ran\n');
+    assert.match(r.stderr, new RegExp(`no cache entry: ${shared}/boxwright is in ${shared}, a directory others may write`));
+    assert.ok(!existsSync(join(shared, 'boxwright', 'run')), 'no entry in the shared temp');
+    assert.deepEqual(readdirSync(join(runtime, 'boxwright')), []);
+    assert.equal(replaced(), '');
+    assert.ok(!existsSync(marker));
+  });
+
   it("control: a run directory where the old code put it (the shared temp) has its launcher replaced, and the attacker's program runs on the host", async () => {
     const dir = mkdtempSync(join(shared, `.run-${process.pid}-`));
     const c = await boxwright(['compile', victim, '--home', lab.home, '--fs', 'host', '--target', 'linux', '--out', dir]);
