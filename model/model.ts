@@ -255,6 +255,43 @@ export interface LinuxExec {
   readonly privateTmp?: Grant;
 }
 
+/**
+ * What a denied path (a deny's own path) is in the view: covered where a
+ * tree above it is mounted, absent otherwise. Inside another deny nothing
+ * of that deny's tree is mounted, so this one is what that one is (inside
+ * its cover, or absent with it), never covered on its own by a tree the
+ * outer deny keeps out of the view: walked out deny by deny in a loop, each
+ * answer kept (a config of thousands of nested denies asked each chain
+ * again, one frame and one summary per deny).
+ */
+function deniedAt(ix: PathIndex, denied: string, x: LinuxExec, hostTree: (t: Grant | undefined, at: string) => Grant | undefined): Cell {
+  let byExec = deniedMemo.get(ix);
+  if (!byExec) deniedMemo.set(ix, (byExec = new WeakMap()));
+  let memo = byExec.get(x);
+  if (!memo) byExec.set(x, (memo = new Map()));
+  const chain: string[] = [];
+  let out: Cell | undefined;
+  for (let d = denied; out === undefined; ) {
+    const hit = memo.get(d);
+    if (hit) {
+      out = hit;
+      break;
+    }
+    chain.push(d);
+    if (d === '/') {
+      out = absent;
+      break;
+    }
+    const parent = dirname(d);
+    const above = ix.summary(parent, 'linux');
+    if (above.existingDeny) d = above.existingDeny.path!;
+    else out = hostTree(above.readTree, parent) || hostTree(above.writeTree, parent) || above.execTree ? empty : absent;
+  }
+  for (const d of chain) memo.set(d, out);
+  return out;
+}
+const deniedMemo = new WeakMap<PathIndex, WeakMap<LinuxExec, Map<string, Cell>>>();
+
 function linuxAt(ix: PathIndex, path: string, x: LinuxExec, plain = false): Cell {
   const summary = ix.summary(path, 'linux');
   // The trees that show the host here: the private tmpfs only at its own root.
@@ -269,12 +306,7 @@ function linuxAt(ix: PathIndex, path: string, x: LinuxExec, plain = false): Cell
   if (s.existingDeny) {
     const denied = s.existingDeny.path!;
     if (path !== denied || denied === '/') return absent;
-    const parent = dirname(denied);
-    const above = ix.summary(parent, 'linux');
-    // Inside another deny: nothing of that deny's tree is mounted, so this one is what that one is (inside its
-    // cover, or absent with it), never covered on its own by a tree the outer deny keeps out of the view.
-    if (above.existingDeny) return linuxAt(ix, above.existingDeny.path!, x, plain);
-    return hostTree(above.readTree, parent) || hostTree(above.writeTree, parent) || above.execTree ? empty : absent;
+    return deniedAt(ix, denied, x, hostTree);
   }
   const execGrant = s.execFile ?? s.execTree;
   const read = !!(s.readTree ?? s.readFile ?? execGrant);
