@@ -14,6 +14,7 @@ import { parseToml } from '../compiler/toml/index.js';
 import { effectiveAccess, type AccessModel } from '../model/index.js';
 import { checkRules } from '../rules/index.js';
 import { jsonSyntax } from '../rules/json-syntax.js';
+import { pathsTooLong } from '../rules/unrepresentable-path.js';
 import { tomlSyntax } from '../rules/toml-syntax.js';
 
 export interface CheckOptions {
@@ -130,6 +131,9 @@ export function checkConfig(bytes: Uint8Array, options: CheckOptions): CheckResu
     ...(options.trustedFiles ? { trustedFiles: options.trustedFiles } : {}),
     ...(options.hostTrusted ? { hostTrusted: options.hostTrusted } : {}),
   });
+  // A path no platform takes stops here: the model would ask about each of its ancestors.
+  const tooLong = pathsTooLong(ir);
+  if (tooLong.length) return finish(tooLong, dialect);
   const model = effectiveAccess(ir);
   return finish(checkRules(ir, model, { view: options.view, comments: parsed.comments, text: parsed.text }), dialect, { ir, model });
 }
@@ -212,6 +216,8 @@ function checkSettings(bytes: Uint8Array, options: CheckOptions): CheckResult {
     linux: linuxFacts(options.view, dialect, false),
     ...(options.trustedFiles ? { trustedFiles: options.trustedFiles } : {}),
   });
+  const tooLong = pathsTooLong(ir);
+  if (tooLong.length) return finish([...schemaDiagnostics, ...tooLong], dialect);
   const model = effectiveAccess(ir);
   return finish([...schemaDiagnostics, ...checkRules(ir, model, { view: options.view, comments: [], text: parsed.text })], dialect, {
     ir,

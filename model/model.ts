@@ -255,6 +255,43 @@ export interface LinuxExec {
   readonly privateTmp?: Grant;
 }
 
+/**
+ * What a denied path (a deny's own path) is in the view: covered where a
+ * tree above it is mounted, absent otherwise. Inside another deny nothing
+ * of that deny's tree is mounted, so this one is what that one is (inside
+ * its cover, or absent with it), never covered on its own by a tree the
+ * outer deny keeps out of the view: walked out deny by deny in a loop, each
+ * answer kept (a config of thousands of nested denies asked each chain
+ * again, one frame and one summary per deny).
+ */
+function deniedAt(ix: PathIndex, denied: string, x: LinuxExec, hostTree: (t: Grant | undefined, at: string) => Grant | undefined): Cell {
+  let byExec = deniedMemo.get(ix);
+  if (!byExec) deniedMemo.set(ix, (byExec = new WeakMap()));
+  let memo = byExec.get(x);
+  if (!memo) byExec.set(x, (memo = new Map()));
+  const chain: string[] = [];
+  let out: Cell | undefined;
+  for (let d = denied; out === undefined; ) {
+    const hit = memo.get(d);
+    if (hit) {
+      out = hit;
+      break;
+    }
+    chain.push(d);
+    if (d === '/') {
+      out = absent;
+      break;
+    }
+    const parent = dirname(d);
+    const above = ix.summary(parent, 'linux');
+    if (above.existingDeny) d = above.existingDeny.path!;
+    else out = hostTree(above.readTree, parent) || hostTree(above.writeTree, parent) || above.execTree ? empty : absent;
+  }
+  for (const d of chain) memo.set(d, out);
+  return out;
+}
+const deniedMemo = new WeakMap<PathIndex, WeakMap<LinuxExec, Map<string, Cell>>>();
+
 function linuxAt(ix: PathIndex, path: string, x: LinuxExec, plain = false): Cell {
   const summary = ix.summary(path, 'linux');
   // The trees that show the host here: the private tmpfs only at its own root.
@@ -269,12 +306,7 @@ function linuxAt(ix: PathIndex, path: string, x: LinuxExec, plain = false): Cell
   if (s.existingDeny) {
     const denied = s.existingDeny.path!;
     if (path !== denied || denied === '/') return absent;
-    const parent = dirname(denied);
-    const above = ix.summary(parent, 'linux');
-    // Inside another deny: nothing of that deny's tree is mounted, so this one is what that one is (inside its
-    // cover, or absent with it), never covered on its own by a tree the outer deny keeps out of the view.
-    if (above.existingDeny) return linuxAt(ix, above.existingDeny.path!, x, plain);
-    return hostTree(above.readTree, parent) || hostTree(above.writeTree, parent) || above.execTree ? empty : absent;
+    return deniedAt(ix, denied, x, hostTree);
   }
   const execGrant = s.execFile ?? s.execTree;
   const read = !!(s.readTree ?? s.readFile ?? execGrant);
@@ -771,15 +803,36 @@ function trustedLabels(ir: PolicyIR): WindowsLabels {
       if (carvable(t, 'windows', ir.home) && trees.some((r) => isStrictlyUnder(t.path, r))) carved.set(t.path, t);
   }
   const lifted = new Set<string>();
-  for (const p of ir.principals)
-    for (const g of p.grants) if (onWindows(g) && [...carved.keys()].some((c) => isUnder(g.path!, c))) lifted.add(g.path!);
+  for (const p of ir.principals) for (const g of p.grants) if (onWindows(g) && atOrUnderOneOf(g.path!, carved)) lifted.add(g.path!);
   // Inside another labelled path, with no write grant between that relabels it Low, a label changes nothing (`.git/hooks` in `.git`).
-  const needed = [...carved.values()].filter(
-    (t) => ![...carved.keys()].some((c) => isStrictlyUnder(t.path, c) && ![...lifted].some((l) => isUnder(l, c) && isUnder(t.path, l))),
-  );
+  // Walked up from each path (a set lookup per ancestor), not every pair against every lifted path: a config of
+  // many nested write grants has thousands of each, and the pairs cost minutes.
+  const needed = [...carved.values()].filter((t) => {
+    let liftedBetween = lifted.has(t.path);
+    for (let a = t.path; a !== '/'; ) {
+      const slash = a.lastIndexOf('/');
+      if (slash < 0) return true;
+      a = slash === 0 ? '/' : a.slice(0, slash);
+      if (lifted.has(a)) liftedBetween = true;
+      if (carved.has(a) && !liftedBetween) return false;
+    }
+    return true;
+  });
   const byPath = (a: HostTrustedPath, b: HostTrustedPath): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
   return { carved: needed.sort(byPath), lifted: [...lifted].sort() };
 }
+/** `path` is one of `paths` or below one (isUnder's spelling), found by walking up from it: a set lookup per ancestor. */
+function atOrUnderOneOf(path: string, paths: ReadonlyMap<string, unknown>): boolean {
+  if (paths.has(path)) return true;
+  for (let a = path; a !== '/'; ) {
+    const slash = a.lastIndexOf('/');
+    if (slash < 0) return false;
+    a = slash === 0 ? '/' : a.slice(0, slash);
+    if (paths.has(a)) return true;
+  }
+  return false;
+}
+
 /**
  * The denies the Windows plan labels (existing paths with a Windows
  * spelling), of every principal: a label is a property of the files, so

@@ -237,11 +237,17 @@ export class PathIndex {
   private stateAt(node: PathNode, p: Slot): PathSummary {
     const hit = node.memo[p];
     if (hit) return hit;
-    const up = this.above(node);
-    const above = up ? this.stateAt(up, p) : none;
-    const state = this.sameAsOther(node, up, p, above, 0) ?? inherit(above, node, p, this);
-    node.memo[p] = state;
-    return state;
+    // The nodes above without a state yet, nearest first, then each state from
+    // the top down: a loop, not a frame per nested grant.
+    const chain: PathNode[] = [];
+    for (let n: PathNode | null = node; n && !n.memo[p]; n = this.above(n)) chain.push(n);
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const at = chain[i]!;
+      const up = this.above(at);
+      const above = up ? up.memo[p]! : none;
+      at.memo[p] = this.sameAsOther(at, up, p, above, 0) ?? inherit(above, at, p, this);
+    }
+    return node.memo[p]!;
   }
 
   /**

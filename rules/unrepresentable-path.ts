@@ -1,6 +1,7 @@
-import { controlCharacter } from '../compiler/paths/index.js';
+import { controlCharacter, longestPath } from '../compiler/paths/index.js';
 import { defineRule } from './engine/engine.js';
-import { PLATFORMS } from '../compiler/diagnostic.js';
+import { PLATFORMS, type Diagnostic } from '../compiler/diagnostic.js';
+import type { PolicyIR } from '../compiler/ir/types.js';
 
 /** sandbox-exec rejects string literals longer than about 1 KB. */
 const seatbeltMaxBytes = 1024;
@@ -14,7 +15,7 @@ export const unrepresentablePath = defineRule({
     docs: {
       summary: "A path cannot be written into a platform's artifact.",
       details:
-        'A control character (U+0000–U+001F, U+007F) in a path is refused for macOS (it would end an SBPL string or line) and Windows (file names cannot hold it); U+0000 is refused everywhere. A path longer than Seatbelt accepts (about 1 KB) is refused for macOS, and one longer than PATH_MAX for Linux. Such a path is never emitted.',
+        'A control character (U+0000–U+001F, U+007F) in a path is refused for macOS (it would end an SBPL string or line) and Windows (file names cannot hold it); U+0000 is refused everywhere. A path longer than Seatbelt accepts (about 1 KB) is refused for macOS, and one longer than PATH_MAX for Linux; one longer than any platform takes (32,767 characters, the limit of Windows extended-length paths) is refused for all three before the access model is built. Such a path is never emitted.',
       bad: { toml: '[agent.filesystem]\nread = ["~/project\\nx"]', expect: ['2:9 error macos,windows'] },
       good: { toml: '[agent.filesystem]\nread = ["~/project"]', expect: [] },
     },
@@ -37,6 +38,12 @@ export const unrepresentablePath = defineRule({
       platforms: ['linux'],
       text: (d: { bytes: number }) => `path is ${d.bytes} bytes long: Linux paths are at most ${linuxMaxBytes} bytes (PATH_MAX)`,
     },
+    anyLength: {
+      severity: 'error',
+      platforms: PLATFORMS,
+      text: (d: { length: number }) =>
+        `path is ${d.length} characters long: no platform takes a path longer than ${longestPath} (Windows; Linux ${linuxMaxBytes} bytes, Seatbelt about ${seatbeltMaxBytes})`,
+    },
   },
   entry(e, _pa, ctx) {
     const path = e.path ?? e.written;
@@ -49,3 +56,28 @@ export const unrepresentablePath = defineRule({
     if (bytes > linuxMaxBytes) ctx.report('linuxLength', { span: e.span }, { bytes });
   },
 });
+
+/**
+ * The paths longer than any platform takes, found before the model is
+ * built (app/check.ts stops there): the model asks about every ancestor of
+ * a path, so a path of 60,000 components cost minutes; one this rule
+ * refuses anyway is not worth them.
+ */
+export function pathsTooLong(ir: PolicyIR): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const message = unrepresentablePath.messages.anyLength;
+  for (const p of ir.principals)
+    for (const e of [...p.grants, ...(p.workspace ? [p.workspace] : [])]) {
+      const length = Math.max(e.written.length, e.path?.length ?? 0);
+      if (length > longestPath)
+        out.push({
+          ruleId: unrepresentablePath.meta.id,
+          severity: message.severity,
+          platforms: message.platforms,
+          message: message.text({ length }),
+          file: ir.file,
+          span: e.span,
+        });
+    }
+  return out;
+}

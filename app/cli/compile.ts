@@ -208,7 +208,7 @@ async function launchRefusal(
   trusted: readonly TrustedFile[],
   bwrap: BwrapFound | undefined,
 ): Promise<string | undefined> {
-  const { vet, vetProgram } = await import('../platforms/linux/sandbox/vet.js');
+  const { vet, vetProgram, VetError } = await import('../platforms/linux/sandbox/vet.js');
   if (typeof vetProgram() !== 'string') return undefined;
   const views = outcome.artifacts
     .filter((a) => a.name.endsWith('.bwrap.args'))
@@ -216,13 +216,21 @@ async function launchRefusal(
       principal: a.name.slice(0, -'.bwrap.args'.length),
       args: typeof a.content === 'string' ? Buffer.from(a.content) : a.content,
     }));
-  const findings = vet({
-    views,
-    files: trusted.filter((f) => !f.tree).map((f) => f.path),
-    trees: trusted.filter((f) => f.tree).map((f) => f.path),
-    private: [canonical(out)],
-    ...(bwrap ? { rootOwned: [bwrap.path] } : {}),
-  });
+  let findings;
+  try {
+    findings = vet({
+      views,
+      files: trusted.filter((f) => !f.tree).map((f) => f.path),
+      trees: trusted.filter((f) => f.tree).map((f) => f.path),
+      private: [canonical(out)],
+      ...(bwrap ? { rootOwned: [bwrap.path] } : {}),
+    });
+  } catch (e) {
+    // Fail closed, and say so: without the answers no launcher is written.
+    if (e instanceof VetError)
+      throw new UsageError(`cannot check who could change what the launchers trust: ${e.message}; nothing written`);
+    throw e;
+  }
   const first = findings[0];
   if (!first) return undefined;
   const role = trusted.find((f) => f.path === first.path)?.role;

@@ -3,7 +3,8 @@
  * `~/.cache/boxwright`. It holds the sandboxes `boxwright run` compiled
  * (run/) and per-boot machine facts. Private to the user: made 0700, and
  * refused when another user owns it or can write it (as ssh refuses a
- * key file others can read), since whoever writes it decides what the
+ * key file others can read) or when it lies in a shared directory such as
+ * /tmp, since whoever writes it decides what the
  * next `run` executes. A protected path (compiler/paths/protected.ts):
  * no grant may name it, and a grant of an ancestor warns.
  */
@@ -38,6 +39,8 @@ export function untrusted(dir: string): string | undefined {
  * undefined.
  */
 export function privateDir(root: string, dir: string): string | undefined {
+  const shared = sharedParent(root);
+  if (shared) return shared;
   const below = relative(root, dir);
   const chain = [root, ...(below === '' ? [] : below.split(sep).map((_, i, parts) => join(root, ...parts.slice(0, i + 1))))];
   try {
@@ -55,5 +58,25 @@ export function privateDir(root: string, dir: string): string | undefined {
     const why = untrusted(d);
     if (why) return why;
   }
+  return undefined;
+}
+
+/**
+ * Why `dir`'s parent is a shared directory (writable by others, or sticky:
+ * /tmp, /var/tmp), or undefined. A private directory there is not private
+ * for long: a workload of another run that may write the shared directory
+ * runs as this user, so it can rename the directory away and put its own
+ * in its place (an `XDG_CACHE_HOME=/tmp` or `XDG_RUNTIME_DIR=/tmp`; issue 34).
+ */
+export function sharedParent(dir: string): string | undefined {
+  const parent = dirname(dir);
+  let st;
+  try {
+    st = lstatSync(parent);
+  } catch {
+    return undefined; // made 0700 by privateDir
+  }
+  if ((st.mode & 0o1000) !== 0 || (st.mode & 0o002) !== 0)
+    return `${dir} is in ${parent}, a directory others may write (mode ${(st.mode & 0o7777).toString(8)})`;
   return undefined;
 }

@@ -2,7 +2,7 @@ export type { Child, Executable, FsView, Lookup } from './view.js';
 export { noneView } from './view.js';
 export { hostView, type HostProbes } from './host.js';
 export { manifestView, ManifestError } from './manifest.js';
-export { inspectPath, resolvePath, type PathFacts, type Resolution } from './inspect.js';
+export { inspectPath, longestPath, resolvePath, type PathFacts, type Resolution } from './inspect.js';
 export {
   expandHome,
   expandTilde,

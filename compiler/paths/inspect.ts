@@ -19,34 +19,56 @@ const maxHops = 40;
  * any component of it is a symbolic link (grants must name the target).
  */
 export function inspectPath(view: FsView, path: string): PathFacts {
+  // Longer than any platform takes (the config is refused for it before the
+  // model, rules/unrepresentable-path.ts): not worth a walk of its ancestors.
+  if (path.length > longestPath) return unknownFacts;
   let memo = memos.get(view);
   if (!memo) memos.set(view, (memo = new Map()));
   const hit = memo.get(path);
   if (hit) return hit;
-  const facts = inspectUncached(view, path, memo);
-  memo.set(path, facts);
-  return facts;
+  // The ancestors not inspected yet, nearest first, then inspected from the
+  // top down so that each finds its parent's facts in the memo: a loop, not
+  // the recursion that a path of 60,000 components exhausted the stack with.
+  // Every ancestor of a clean path is clean: the check is made once.
+  const chain = [path];
+  if (isClean(path) && memo.size < maxMemo) for (let p = parentOf(path); p !== undefined && !memo.has(p); p = parentOf(p)) chain.push(p);
+  for (let i = chain.length - 1; i >= 0; i--)
+    memo.set(chain[i]!, inspectUncached(view, chain[i]!, memo, i < chain.length - 1 || isClean(chain[i]!)));
+  return memo.get(path)!;
 }
+
+/** The longest path any platform takes: Windows' extended-length paths, in UTF-16 code units (Linux takes 4,095 bytes, Seatbelt about 1 KB). */
+export const longestPath = 32_767;
 
 /** Per view: facts of paths already inspected, so siblings share their parent's walk. */
 const memos = new WeakMap<FsView, Map<string, PathFacts>>();
+const maxMemo = 1_000_000;
 
-function inspectUncached(view: FsView, path: string, memo: Map<string, PathFacts>): PathFacts {
+/** A clean absolute path (no `//`, `.` or `..`; not `/`): its parent's facts decide its own in one lookup. */
+function isClean(path: string): boolean {
+  const slash = path.lastIndexOf('/');
+  return slash > 0 && slash < path.length - 1 && !path.includes('//') && !hasDotComponent(path);
+}
+
+/** The parent of a clean path, or undefined at the top (`/a`). */
+function parentOf(path: string): string | undefined {
+  const slash = path.lastIndexOf('/');
+  return slash > 0 ? path.slice(0, slash) : undefined;
+}
+
+function inspectUncached(view: FsView, path: string, memo: Map<string, PathFacts>, clean: boolean): PathFacts {
   // A clean absolute path whose parent is a known, link-free directory needs
   // one lookup, not a walk: a config with thousands of grants in the same
   // directories costs one lookup per grant.
-  const slash = path.lastIndexOf('/');
-  if (slash > 0 && slash < path.length - 1 && !path.includes('//') && !hasDotComponent(path)) {
-    const parent = path.slice(0, slash);
-    const pf = memo.get(parent) ?? (memo.size < 1_000_000 ? inspectPath(view, parent) : undefined);
-    if (pf && !pf.symlink && pf.existence === 'exists' && pf.kind === 'dir') {
-      const found = view.lookup(path);
-      if (found.kind === 'absent') return absentFacts;
-      if (found.kind === 'unknown') return unknownFacts;
-      if (found.kind !== 'symlink') return existing[found.kind];
-    }
-    if (pf && !pf.symlink && pf.existence === 'absent') return absentFacts;
+  const parent = clean ? parentOf(path) : undefined;
+  const pf = parent === undefined ? undefined : memo.get(parent);
+  if (pf && !pf.symlink && pf.existence === 'exists' && pf.kind === 'dir') {
+    const found = view.lookup(path);
+    if (found.kind === 'absent') return absentFacts;
+    if (found.kind === 'unknown') return unknownFacts;
+    if (found.kind !== 'symlink') return existing[found.kind];
   }
+  if (pf && !pf.symlink && pf.existence === 'absent') return absentFacts;
   return resolvePath(view, path).facts;
 }
 
@@ -84,14 +106,18 @@ export interface Resolution {
  * (targets/linux/view.ts), through a view of the sandbox's mounts.
  */
 export function resolvePath(view: FsView, path: string): Resolution {
-  const pending = path.split('/').filter((p) => p !== '');
+  // The components still to walk, last first: pop and push are O(1), where shift and unshift moved the whole array each step.
+  const pending = path
+    .split('/')
+    .filter((p) => p !== '')
+    .reverse();
   let current = '';
   let firstLink: string | undefined;
   const links: string[] = [];
   let hops = 0;
   let last: 'file' | 'dir' | 'other' = 'dir';
   while (pending.length) {
-    const part = pending.shift()!;
+    const part = pending.pop()!;
     if (part === '.') continue;
     if (part === '..') {
       current = current.slice(0, current.lastIndexOf('/'));
@@ -113,7 +139,7 @@ export function resolvePath(view: FsView, path: string): Resolution {
       firstLink ??= next;
       links.push(next);
       const target = found.target;
-      pending.unshift(...target.split('/').filter((p) => p !== ''));
+      for (const p of target.split('/').reverse()) if (p !== '') pending.push(p);
       if (target.startsWith('/')) current = '';
       continue;
     }
@@ -135,8 +161,9 @@ function hasDotComponent(path: string): boolean {
   return false;
 }
 
+/** `at` and the components still pending (`rest` is last first). */
 function resolvedSoFar(at: string, rest: string[]): string {
-  return [at, ...rest].join('/');
+  return [at, ...rest.slice().reverse()].join('/');
 }
 
 function withLink(facts: PathFacts, link: string | undefined, resolved: string): PathFacts {

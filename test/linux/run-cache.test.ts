@@ -37,7 +37,7 @@ describe('boxwright run: the cache and its fast path', { skip, concurrency: 1 },
   const run = (
     cfg: string,
     cmd: readonly string[],
-    env: Record<string, string> = {},
+    env: Record<string, string | undefined> = {},
     options: readonly string[] = ['--home', home],
   ): Promise<Outcome> =>
     boxwright(['run', cfg, ...options, '--fs', 'host', '-v', '--', ...cmd], { env: { XDG_CACHE_HOME: cache, ...env } });
@@ -150,17 +150,23 @@ describe('boxwright run: the cache and its fast path', { skip, concurrency: 1 },
     assert.match((await run(cfg, ['/usr/bin/cat', join(home, 'p', 'note')])).stderr, CACHED, 'the entry was rewritten');
   });
 
-  it('a cache directory others can write is not trusted: no fast path, no entry, the command runs from a private directory', async () => {
+  it('a cache directory others can write is not trusted: no fast path, no entry; the command runs from a private directory under XDG_RUNTIME_DIR, or not at all', async () => {
     const shared = join(home, 'shared-cache');
     mkdirSync(join(shared, 'boxwright'), { recursive: true });
     chmodSync(join(shared, 'boxwright'), 0o777);
+    const runtime = mkdtempSync(join(home, 'runtime-'));
     for (let i = 0; i < 2; i++) {
-      const r = await run(config, ['/usr/bin/cat', join(home, 'p', 'note')], { XDG_CACHE_HOME: shared });
+      const r = await run(config, ['/usr/bin/cat', join(home, 'p', 'note')], { XDG_CACHE_HOME: shared, XDG_RUNTIME_DIR: runtime });
       assert.equal(r.status, 0, r.stderr);
       assert.doesNotMatch(r.stderr, CACHED);
       assert.match(r.stderr, /no cache entry: .*can be written by others/);
     }
     assert.ok(!existsSync(join(shared, 'boxwright', 'run')));
+    assert.deepEqual(readdirSync(join(runtime, 'boxwright')), []);
+    // Without a runtime directory there is no private place: never the temp directory (issue 34, attack 5).
+    const r = await run(config, ['/usr/bin/cat', join(home, 'p', 'note')], { XDG_CACHE_HOME: shared, XDG_RUNTIME_DIR: undefined });
+    assert.equal(r.status, 125, r.stderr);
+    assert.match(r.stderr, /no private directory for this run's sandbox .*; the command did not run/);
   });
 
   it('a principal with a write grant above the cache gets no entry: the command runs from a private directory', async () => {

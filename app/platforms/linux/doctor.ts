@@ -7,7 +7,18 @@
  * AppArmor) are read only to explain a failure.
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { arch as osArch, release, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launcherPath } from '../../../targets/linux/launcher/index.js';
@@ -225,14 +236,21 @@ export function linuxFindings(lookup: BwrapLookup, seccompProgram: (arch: 'x86_6
   });
   if (!nsOk || !cpu) return findings;
 
+  // doctor's own scratch directory may be the shared temp (it must work where
+  // the run cache is not usable yet: that is what it diagnoses), since
+  // nothing in it is executed and nothing in it is read back by path: the
+  // seccomp program is handed to bwrap by the descriptor it was written
+  // through (pwrite leaves the offset at 0), and the trial's binds are opened
+  // without following links. A workload that writes /tmp can at most spoil
+  // doctor's own trial, never run anything on the host (issue 34, attack 5).
   const dir = mkdtempSync(join(tmpdir(), 'boxwright-doctor-'));
   try {
     // The seccomp program compiled by boxwright, installed by bwrap, seen from inside.
-    const programPath = join(dir, `seccomp.${cpu}.bpf`);
-    writeFileSync(programPath, seccompProgram(cpu));
-    const fd = openSync(programPath, 'r');
+    const program = seccompProgram(cpu);
+    const fd = openSync(join(dir, `seccomp.${cpu}.bpf`), 'wx+', 0o600);
     let sc;
     try {
+      writeSync(fd, program, 0, program.length, 0);
       sc = spawnSync(bwrap, [...base, '--seccomp', '3', '--', catPath, '/proc/self/status'], {
         encoding: 'utf8',
         timeout: 10_000,

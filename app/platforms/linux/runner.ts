@@ -2,13 +2,13 @@
  * `boxwright run` on Linux, the full path: check and compile the config
  * (recording every machine fact the check asks), write the sandbox as a
  * runnable directory — into the cache, for the next run's fast path
- * (run-fast.ts), or a private temporary one — and run the command through
+ * (run-fast.ts), or a private one for this run alone (run-dir.ts) — and run the command through
  * its launcher, which applies it fail-closed (targets/linux/launcher).
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import type { TrustedFile } from '../../../compiler/ir/types.js';
 import { hostView, isUnder, type FsView } from '../../../compiler/paths/index.js';
 import { bpfName, SECCOMP_ARCHES } from '../../../targets/linux/arch.js';
@@ -16,7 +16,7 @@ import { artifactStem, type Artifact } from '../../../targets/target.js';
 import { linuxPlan, type LinuxPlan } from '../../../model/index.js';
 import type { ViewMount } from '../../../targets/linux/view.js';
 import { bwrapOrigin, locateBwrap, lookupHomes, type BwrapFound, type BwrapLookup } from './sandbox/bwrap.js';
-import { cacheRoot, privateDir } from '../cache-dir.js';
+import { cacheRoot } from '../cache-dir.js';
 import { recordingView, type Recorder } from './sandbox/facts.js';
 import { compileOptionArgs, copyLaunchers, launcherUnavailable, launchFiles } from './sandbox/launchers.js';
 import { stampOf, writeEntry, type EntryFile } from './sandbox/run-cache.js';
@@ -29,6 +29,7 @@ import { compileConfig, type CompileOutcome } from '../../cli/compile.js';
 import { configReader, UsageError, type ConfigReader } from '../../cli/options.js';
 import { hasPrincipal, NOT_EXECUTABLE, NOT_FOUND, NOT_RUN, refused, say, withCommand, type RunArgs } from '../../cli/run-common.js';
 import { cannotStart, notFoundHint } from './run-hints.js';
+import { makeRunDir, runDirCandidates, runDirParent } from '../run-dir.js';
 import type { Runner } from '../runtime.js';
 
 type Compiled = Extract<CompileOutcome, { ok: true }>;
@@ -190,15 +191,18 @@ export async function runLinux(
       }
     } else if (req.verbose) say(`no cache entry: ${written.why}`);
   } else if (req.verbose) say(`no cache entry: ${cacheable}`);
-  // A private directory for this run alone (never the host's shared temp while
-  // another place will do: a workload there could watch for it and swap what
-  // the launcher reads), removed after the run.
-  const place = fallbackParent(findings);
+  // A private directory for this run alone, removed after the run: never the
+  // host's shared temp, where another run's workload watched for it and
+  // swapped the launcher (run-dir.ts).
+  const place = runDirParent((candidate) => {
+    const reach = findings.find((f) => f.kind === 'reach' && f.path === candidate);
+    return reach?.kind === 'reach' ? `${reach.principal}'s mounts make ${reach.dest} writable, which holds ${candidate}` : undefined;
+  });
   if ('why' in place) {
     say(`${place.why}; the command did not run`);
     return NOT_RUN;
   }
-  const dir = mkdtempSync(join(place.dir, `.run-${process.pid}-`));
+  const dir = makeRunDir(place.dir);
   try {
     // A config from standard input is kept beside the launch: the launcher holds it to the bytes compiled.
     const configFile = req.config === '-' ? join(dir, 'config.toml') : req.config;
@@ -253,47 +257,16 @@ export function runVet(outcome: Compiled, bwrap?: BwrapFound): VetFinding[] {
     }));
   return vet({
     views,
-    // A fallback directory is a new entry of its parent: reached when the parent's entries can be changed.
-    files: [...trusted.filter((f) => !f.tree).map((f) => f.path), ...fallbackCandidates()],
+    // A run's own directory is a new entry of its parent: reached when the parent's entries can be changed.
+    files: [...trusted.filter((f) => !f.tree).map((f) => f.path), ...runDirCandidates()],
     trees: [...trusted.filter((f) => f.tree).map((f) => f.path), cacheRoot()],
     ...(bwrap ? { rootOwned: [bwrap.path] } : {}),
   });
 }
 
-/**
- * Where a run without a cache entry may keep its files: under the cache
- * root (private to the user, a path no grant may name), else in the
- * user's runtime directory (/run/user/UID, the same), else the temp
- * directory — the first that no principal's mounts reach (the launcher
- * refuses a directory its mounts reach), in a fresh 0700 directory.
- */
-function fallbackCandidates(): string[] {
-  const runtime = process.env['XDG_RUNTIME_DIR'];
-  return [join(cacheRoot(), 'run'), ...(runtime && isAbsolute(runtime) ? [join(runtime, 'boxwright')] : []), tmpdir()];
-}
-
-function fallbackParent(findings: readonly VetFinding[]): { readonly dir: string } | { readonly why: string } {
-  const reasons: string[] = [];
-  const root = cacheRoot();
-  for (const candidate of fallbackCandidates()) {
-    const reach = findings.find((f) => f.kind === 'reach' && f.path === candidate);
-    if (reach && reach.kind === 'reach') {
-      reasons.push(`${reach.principal}'s mounts make ${reach.dest} writable, which holds ${candidate}`);
-      continue;
-    }
-    if (candidate === tmpdir()) return { dir: candidate };
-    const why = privateDir(isUnder(candidate, root) ? root : candidate, candidate);
-    if (!why) return { dir: candidate };
-    reasons.push(why);
-  }
-  return {
-    why: `no private directory for the sandbox that no principal could write (${reasons.join('; ')}). Make ${cacheRoot()} yours and private (chmod 700), or set XDG_CACHE_HOME to a directory only you can write`,
-  };
-}
-
-/** Why the run may not start, from the findings (the run cache's own, and where a run without an entry may live, are cacheRefusal's and fallbackParent's). */
+/** Why the run may not start, from the findings (the run cache's own, and where a run without an entry may live, are cacheRefusal's and runDirParent's). */
 function vetRefusal(findings: readonly VetFinding[], outcome: Compiled, bwrap: BwrapFound): string | undefined {
-  const places = [cacheRoot(), ...fallbackCandidates()];
+  const places = [cacheRoot(), ...runDirCandidates()];
   for (const f of findings) {
     if (f.kind === 'untrusted')
       return `bubblewrap ${f.path} (${bwrapOrigin(bwrap)}) is not root's alone: ${f.reason}. Every run executes it outside any sandbox: install bubblewrap where only root writes (your distribution's package), or name one with --bwrap PATH`;

@@ -10,6 +10,7 @@
  * --vet answers vet.c's questions for the TypeScript side.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <limits.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -29,7 +30,8 @@ static int check_launch(void) {
   char *buf = read_all(0, MAX_LAUNCH_BYTES, &len);
   struct launch l;
   char err[512];
-  if (!buf) snprintf(err, sizeof err, "cannot read stdin");
+  if (!buf && errno == EFBIG) snprintf(err, sizeof err, "the launch file on stdin exceeds %d bytes", MAX_LAUNCH_BYTES);
+  else if (!buf) snprintf(err, sizeof err, "cannot read stdin: %s", strerror(errno));
   if (!buf || launch_parse(buf, len, &l, err, sizeof err) < 0) {
     fprintf(stderr, "boxwright-sandbox: %s\n", err);
     return EXIT_REFUSED;

@@ -30,6 +30,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,19 +208,40 @@ const struct mount_op *mounts_reach(const struct mounts *m, const char *path, in
  * Exit 0 (findings or none); 2 on a bad command line; 125 when an argv
  * cannot be read.
  */
+/* The views' bytes on stdin at most: far above any real config's (5,000 principals' argv are a few MiB); a runaway writer is refused. */
+#define MAX_VIEWS_BYTES (256 << 20)
+
+struct view {
+  const char *name;
+  struct mounts m;
+};
+
+/* One more view in *views (grown as needed: a config has as many principals as it names); NULL when out of memory. */
+static struct view *next_view(struct view **views, size_t *n, size_t *cap) {
+  if (*n == *cap) {
+    size_t grown = *cap ? *cap * 2 : 16;
+    struct view *v = grown > SIZE_MAX / sizeof *v ? NULL : realloc(*views, grown * sizeof *v);
+    if (!v) return NULL;
+    *views = v;
+    *cap = grown;
+  }
+  return &(*views)[*n];
+}
+
 int vet_main(int argc, char **argv) {
-  struct {
-    const char *name;
-    struct mounts m;
-  } views[256];
-  size_t nviews = 0;
+  struct view *views = NULL;
+  size_t nviews = 0, cap = 0;
   int status = 0;
   char err[512], why[PATH_MAX + 256];
   for (int i = 2; i < argc; i++) {
     const char *opt = argv[i];
     if (strcmp(opt, "--views-on-stdin") == 0) {
       size_t len, at = 0;
-      char *in = read_all(0, 256 << 20, &len);
+      char *in = read_all(0, MAX_VIEWS_BYTES, &len);
+      if (!in && errno == EFBIG) {
+        fprintf(stderr, "boxwright-sandbox --vet: the views on stdin exceed %d MiB\n", MAX_VIEWS_BYTES >> 20);
+        return EXIT_REFUSED;
+      }
       if (!in) {
         fprintf(stderr, "boxwright-sandbox --vet: cannot read the views on stdin: %s\n", strerror(errno));
         return EXIT_REFUSED;
@@ -231,23 +253,35 @@ int vet_main(int argc, char **argv) {
         at += strlen(size) + 1;
         char *end;
         unsigned long n = strtoul(size, &end, 10);
-        if (at > len || !*size || *end || n > len - at || nviews >= COUNT(views) || view_mounts(in + at, n, &views[nviews].m, err, sizeof err) < 0) {
-          fprintf(stderr, "boxwright-sandbox --vet: the views on stdin: %s\n", at > len || !*size || *end || n > len - at ? "not NAME, LENGTH, BYTES" : nviews >= COUNT(views) ? "too many" : err);
+        if (at > len || !*size || *end || size[0] == '-' || n > len - at) {
+          fprintf(stderr, "boxwright-sandbox --vet: the views on stdin: view %zu: not NAME, LENGTH, BYTES\n", nviews + 1);
           return EXIT_REFUSED;
         }
-        views[nviews++].name = name;
+        struct view *v = next_view(&views, &nviews, &cap);
+        if (!v) {
+          fprintf(stderr, "boxwright-sandbox --vet: the views on stdin: view %zu: out of memory\n", nviews + 1);
+          return EXIT_REFUSED;
+        }
+        if (view_mounts(in + at, n, &v->m, err, sizeof err) < 0) {
+          fprintf(stderr, "boxwright-sandbox --vet: the views on stdin: view %zu (%s): %s\n", nviews + 1, name, err);
+          return EXIT_REFUSED;
+        }
+        v->name = name;
+        nviews++;
         at += n;
       }
-    } else if (strcmp(opt, "--args") == 0 && i + 2 < argc && nviews < COUNT(views)) {
-      int fd = open(argv[i + 2], O_RDONLY | O_CLOEXEC);
+    } else if (strcmp(opt, "--args") == 0 && i + 2 < argc) {
+      struct view *v = next_view(&views, &nviews, &cap);
+      int fd = v ? open(argv[i + 2], O_RDONLY | O_CLOEXEC) : -1;
       size_t len;
-      char *buf = fd < 0 ? NULL : read_all(fd, 256 << 20, &len);
-      if (!buf || view_mounts(buf, len, &views[nviews].m, err, sizeof err) < 0) {
-        fprintf(stderr, "boxwright-sandbox --vet: %s: %s\n", argv[i + 2], buf ? err : strerror(errno));
+      char *buf = fd < 0 ? NULL : read_all(fd, MAX_VIEWS_BYTES, &len);
+      if (!buf || view_mounts(buf, len, &v->m, err, sizeof err) < 0) {
+        fprintf(stderr, "boxwright-sandbox --vet: %s: %s\n", argv[i + 2], buf ? err : !v ? "out of memory" : strerror(errno));
         return EXIT_REFUSED;
       }
       if (fd >= 0) close(fd);
-      views[nviews++].name = argv[i + 1];
+      v->name = argv[i + 1];
+      nviews++;
       i += 2;
     } else if ((strcmp(opt, "--file") == 0 || strcmp(opt, "--tree") == 0) && i + 1 < argc) {
       const char *path = argv[++i];

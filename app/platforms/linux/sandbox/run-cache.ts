@@ -22,7 +22,7 @@
  */
 import { lstatSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { privateDir, untrusted } from '../../cache-dir.js';
+import { privateDir, sharedParent, untrusted } from '../../cache-dir.js';
 import { factsProblem, type RecordedFacts } from './facts.js';
 import { sha256Hex } from './sha256.js';
 
@@ -161,7 +161,7 @@ export function findEntry(root: string, inputs: CacheInputs): Lookup {
   if (malformed) return { hit: false, why: `${join(dir, 'entry.json')} is not an entry this boxwright wrote: ${malformed}` };
   const entry = parsed as Entry; // checked: entryProblem
   for (const d of [root, runDir(root), dir]) {
-    const why = untrusted(d);
+    const why = (d === root ? sharedParent(root) : undefined) ?? untrusted(d);
     if (why) return { hit: false, why };
   }
   const entryStamp = stampOf(join(dir, 'entry.json'));
