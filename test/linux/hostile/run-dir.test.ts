@@ -17,7 +17,19 @@
 // attacker's program runs on the host.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, watch, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  watch,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -175,7 +187,23 @@ describe('hostile workload: a run directory in the shared temp, replaced by anot
 
   it("control: a run directory where the old code put it (the shared temp) has its launcher replaced, and the attacker's program runs on the host", async () => {
     const dir = mkdtempSync(join(shared, `.run-${process.pid}-`));
-    const c = await boxwright(['compile', victim, '--home', lab.home, '--fs', 'host', '--target', 'linux', '--out', dir]);
+    // The victim's config alone in its directory: run compiled it in process, without compile's look at the
+    // other configs beside it (issue 35, attack 6), which would refuse this directory because of other.toml.
+    const alone = join(lab.home, 'alone');
+    mkdirSync(alone);
+    copyFileSync(victim, join(alone, 'victim.toml'));
+    const c = await boxwright([
+      'compile',
+      join(alone, 'victim.toml'),
+      '--home',
+      lab.home,
+      '--fs',
+      'host',
+      '--target',
+      'linux',
+      '--out',
+      dir,
+    ]);
     assert.equal(c.status, 0, c.stderr);
     const fake = readFileSync(join(shared, 'fake.run'));
     await until(
