@@ -29,6 +29,15 @@ struct launch {
   size_t nprefix;
   const char **compile_option; /* the compile's options after CONFIG, for the "Recompile:" hint */
   size_t ncompile_option;
+  /* The host-trusted names checked before and after the run (trust-walk.c). */
+  const char **walk;         /* the write trees, absolute */
+  size_t nwalk;
+  const char **trusted_name; /* the project names: file names */
+  size_t nname;
+  const char **keep;         /* what the walk neither enters nor judges, absolute */
+  size_t nkeep;
+  const char **absent;       /* host-trusted paths absent at compile that no walk covers, absolute */
+  size_t nabsent;
 };
 
 /* Parses buf[0..len) (buf[len] is NUL) in place; 0, or -1 with the reason in err. */

@@ -1,0 +1,358 @@
+/*
+ * Host-trusted names that do not exist yet (README.md, "Names that do not
+ * exist yet"). Linux cannot refuse their creation: a read-only mount needs
+ * an existing target, and Landlock only allows. So the launcher lists every
+ * write tree of the launch file (`walk`) at every depth before and after
+ * the run, looking for the project names (`trusted-name`: .git, .envrc,
+ * .pre-commit-config.yaml, …), and looks at each host-trusted path that was
+ * absent at compile (`absent`: ~/.bashrc under write = ["~"]):
+ *
+ *   before  one that exists and the launch file does not know of (`keep`)
+ *           is refused: the sandbox was compiled without it, so the
+ *           command could write it (a `git init` after `compile --out`);
+ *   after   one the command created is moved aside in its own directory,
+ *           NAME.boxwright-quarantine-HEX (renameat2 RENAME_NOREPLACE,
+ *           relative to the directory's descriptor), and said.
+ *
+ * Never through a link: every directory is opened O_NOFOLLOW from its
+ * parent's descriptor, and a name is renamed, never what it points to.
+ * Not into a found name, a `keep` path (bound read-only, lifted by the
+ * config, or a mount the sandbox cannot write) or another tree (walked on
+ * its own). Bounded: TRUST_MAX_DIRS directories in all, TRUST_MAX_DEPTH
+ * levels, one open directory per level.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "sandbox.h"
+#include "trust-walk.h"
+
+#define QUARANTINE ".boxwright-quarantine-"
+
+/* Where the look at an absent path stopped. */
+enum { STOP_MISSING, STOP_LINK, STOP_OTHER, STOP_UNREADABLE, STOP_EXISTS };
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+static int listed(const char **v, size_t n, const char *s) { return n && bsearch(&s, v, n, sizeof *v, cmp_str) != NULL; }
+
+static const char **sorted_copy(const char **v, size_t n) {
+  const char **c = calloc(n + 1, sizeof *c);
+  if (!c) return NULL;
+  if (n) memcpy(c, v, n * sizeof *v);
+  qsort(c, n, sizeof *c, cmp_str);
+  return c;
+}
+
+/* A path being built: a tree's, then a name at each level below it. */
+struct path {
+  char *s;
+  size_t len, cap;
+};
+
+static int path_reserve(struct path *p, size_t need) {
+  if (need > p->cap) {
+    char *s = realloc(p->s, need * 2);
+    if (!s) return -1;
+    p->s = s, p->cap = need * 2;
+  }
+  return 0;
+}
+
+/* The path cut back to its first len bytes, then `/name`; -1 out of memory. */
+static int path_at(struct path *p, size_t len, const char *name) {
+  size_t need = len + strlen(name) + 2;
+  if (path_reserve(p, need) < 0) return -1;
+  p->len = len;
+  if (!(len == 1 && p->s[0] == '/')) p->s[p->len++] = '/';
+  strcpy(p->s + p->len, name);
+  p->len += strlen(name);
+  return 0;
+}
+
+struct walk {
+  const struct trust_state *s;
+  int after; /* 0 before the run: what exists is counted; 1 after: it is moved aside */
+  const char *me;
+  size_t dirs;
+  int lines;        /* after: the lines written */
+  char *first;      /* before: the first unknown name, and how many */
+  size_t unknown;
+  char *unlisted;   /* the first directory that could not be listed, why (0: too deep), and how many */
+  int unlisted_errno;
+  size_t nunlisted;
+  char *limit;      /* where TRUST_MAX_DIRS stopped the walk */
+  dev_t *moved_dev; /* what was moved aside: skipped when its new name comes up again in the same listing */
+  ino_t *moved_ino;
+  size_t nmoved;
+};
+
+static void unlisted(struct walk *w, const char *path, int err) {
+  if (!w->nunlisted++) w->unlisted = strdup(path), w->unlisted_errno = err;
+}
+
+static int moved_here(const struct walk *w, int dir, const char *name) {
+  struct stat st;
+  if (!strstr(name, QUARANTINE) || fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0) return 0;
+  for (size_t i = 0; i < w->nmoved; i++)
+    if (w->moved_dev[i] == st.st_dev && w->moved_ino[i] == st.st_ino) return 1;
+  return 0;
+}
+
+static const char *kind_of(mode_t m) {
+  return S_ISDIR(m) ? "a directory" : S_ISLNK(m) ? "a symbolic link" : S_ISREG(m) ? "a file" : "a special file";
+}
+
+/* Moves `name` (in dir, `path` in all) aside, never following it, and says so. */
+static void quarantine(struct walk *w, int dir, const char *name, const char *path) {
+  struct stat st;
+  if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+    if (errno == ENOENT) return;
+    fprintf(stderr, "%s: the command left %s, a host-trusted name (the host runs or trusts it after the run), which cannot be examined (%s): look at it before the host runs anything there\n",
+            w->me, path, strerror(errno));
+    w->lines++;
+    return;
+  }
+  char aside[256];
+  int err = 0;
+  for (int tries = 0; tries < 8; tries++) {
+    uint64_t r;
+    if (getrandom(&r, sizeof r, 0) != (ssize_t)sizeof r) {
+      err = errno;
+      break;
+    }
+    snprintf(aside, sizeof aside, "%.200s" QUARANTINE "%016llx", name, (unsigned long long)r);
+    if (renameat2(dir, name, dir, aside, RENAME_NOREPLACE) == 0) {
+      dev_t *d = realloc(w->moved_dev, (w->nmoved + 1) * sizeof *d);
+      ino_t *i = d ? realloc(w->moved_ino, (w->nmoved + 1) * sizeof *i) : NULL;
+      if (d) w->moved_dev = d;
+      if (i) w->moved_ino = i, w->moved_dev[w->nmoved] = st.st_dev, w->moved_ino[w->nmoved++] = st.st_ino;
+      size_t cut = strlen(path) - strlen(name);
+      fprintf(stderr, "%s: the command created %s (%s), a host-trusted name: the host runs or trusts what it holds after the run, with your rights. Moved aside to %.*s%s\n",
+              w->me, path, kind_of(st.st_mode), (int)cut, path, aside);
+      w->lines++;
+      return;
+    }
+    err = errno;
+    if (err != EEXIST) break;
+  }
+  fprintf(stderr, "%s: the command created %s (%s), a host-trusted name (the host runs or trusts it after the run), and it could not be moved aside: %s. Remove it before the host runs anything there\n",
+          w->me, path, kind_of(st.st_mode), strerror(err));
+  w->lines++;
+}
+
+static void found(struct walk *w, int dir, const char *name, const char *path) {
+  if (w->after) quarantine(w, dir, name, path);
+  else if (!w->unknown++) w->first = strdup(path);
+}
+
+/* Lists one tree at every depth (depth first, one open directory per level); -1 when TRUST_MAX_DIRS stopped it. */
+static int walk_tree(struct walk *w, const char *root, struct path *p) {
+  const struct trust_state *s = w->s;
+  int fd = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno != ENOENT) unlisted(w, root, errno);
+    return 0;
+  }
+  DIR *top = fdopendir(fd);
+  struct frame {
+    DIR *d;
+    size_t len;
+  } *stack = calloc(TRUST_MAX_DEPTH + 1, sizeof *stack);
+  size_t rootlen = strlen(root);
+  if (!top || !stack || path_reserve(p, rootlen + 1) < 0) {
+    if (top) closedir(top);
+    else close(fd);
+    free(stack);
+    unlisted(w, root, ENOMEM);
+    return 0;
+  }
+  memcpy(p->s, root, rootlen + 1);
+  stack[0] = (struct frame){top, rootlen};
+  size_t depth = 1;
+  int stopped = 0;
+  w->dirs++;
+  while (depth) {
+    struct frame *f = &stack[depth - 1];
+    errno = 0;
+    struct dirent *e = readdir(f->d);
+    if (!e) {
+      if (errno) {
+        p->s[f->len] = '\0';
+        unlisted(w, p->s, errno);
+      }
+      closedir(f->d);
+      depth--;
+      continue;
+    }
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+    if (path_at(p, f->len, e->d_name) < 0) {
+      unlisted(w, root, ENOMEM);
+      break;
+    }
+    int dir = dirfd(f->d);
+    if (listed(s->names, s->nnames, e->d_name)) {
+      if (!listed(s->keep, s->nkeep, p->s)) found(w, dir, e->d_name, p->s);
+      continue;
+    }
+    int isdir = e->d_type == DT_DIR;
+    struct stat st;
+    if (e->d_type == DT_UNKNOWN) isdir = fstatat(dir, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
+    if (!isdir || listed(s->keep, s->nkeep, p->s) || listed(s->walk, s->nwalk, p->s)) continue;
+    if (w->after && moved_here(w, dir, e->d_name)) continue;
+    if (depth > TRUST_MAX_DEPTH) {
+      unlisted(w, p->s, 0);
+      continue;
+    }
+    if (w->dirs >= TRUST_MAX_DIRS) {
+      w->limit = strdup(p->s);
+      stopped = 1;
+      break;
+    }
+    int c = openat(dir, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (c < 0) {
+      /* Gone, or not a directory (any more): nothing below it. */
+      if (errno != ENOENT && errno != ENOTDIR && errno != ELOOP) unlisted(w, p->s, errno);
+      continue;
+    }
+    DIR *d = fdopendir(c);
+    if (!d) {
+      unlisted(w, p->s, errno);
+      close(c);
+      continue;
+    }
+    w->dirs++;
+    stack[depth++] = (struct frame){d, p->len};
+  }
+  while (depth) closedir(stack[--depth].d);
+  free(stack);
+  return stopped ? -1 : 0;
+}
+
+static void walk_all(struct walk *w) {
+  struct path p = {0};
+  for (size_t t = 0; t < w->s->nwalk; t++)
+    if (walk_tree(w, w->s->walk[t], &p) < 0) break;
+  free(p.s);
+}
+
+/*
+ * Follows `path` from / one component at a time, never through a link.
+ * Returns where it stopped (the component's index) with *kind; for
+ * STOP_EXISTS and STOP_LINK, *dir is the directory holding that component
+ * (else -1) and *name it (in *copy, which the caller frees).
+ */
+static int look(const char *path, int *kind, int *dir, char **name, char **copy) {
+  *dir = -1, *name = NULL, *copy = strdup(path);
+  int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (!*copy || fd < 0) {
+    if (fd >= 0) close(fd);
+    *kind = STOP_UNREADABLE;
+    return 0;
+  }
+  int i = 0;
+  for (char *c = *copy + 1, *next; *c; c = next, i++) {
+    next = strchr(c, '/');
+    int last = !next || !next[1];
+    if (next) *next++ = '\0';
+    else next = c + strlen(c);
+    struct stat st;
+    if (fstatat(fd, c, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+      *kind = errno == ENOENT ? STOP_MISSING : errno == ENOTDIR ? STOP_OTHER : STOP_UNREADABLE;
+      break;
+    }
+    if (last || S_ISLNK(st.st_mode)) {
+      *kind = last ? STOP_EXISTS : STOP_LINK, *dir = fd, *name = c;
+      return i;
+    }
+    int sub = S_ISDIR(st.st_mode) ? openat(fd, c, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+    if (sub < 0) {
+      *kind = S_ISDIR(st.st_mode) ? STOP_UNREADABLE : STOP_OTHER;
+      break;
+    }
+    close(fd);
+    fd = sub;
+  }
+  close(fd);
+  return i;
+}
+
+/* The first n components of path: "/a/b/c", 2 -> "/a/b". */
+static char *prefix(const char *path, int n) {
+  const char *e = path;
+  for (int i = 0; i <= n && e; i++) e = strchr(e + 1, '/');
+  return e ? strndup(path, (size_t)(e - path)) : strdup(path);
+}
+
+int trust_before(const struct launch *l, struct trust_state *s, char *why, size_t n) {
+  memset(s, 0, sizeof *s);
+  s->walk = sorted_copy(l->walk, l->nwalk), s->nwalk = l->nwalk;
+  s->names = sorted_copy(l->trusted_name, l->nname), s->nnames = l->nname;
+  s->keep = sorted_copy(l->keep, l->nkeep), s->nkeep = l->nkeep;
+  s->absent = l->absent, s->nabsent = l->nabsent;
+  s->absent_at = calloc(l->nabsent + 1, sizeof *s->absent_at);
+  s->absent_kind = calloc(l->nabsent + 1, sizeof *s->absent_kind);
+  if (!s->walk || !s->names || !s->keep || !s->absent_at || !s->absent_kind) return snprintf(why, n, "out of memory"), -1;
+  for (size_t i = 0; i < s->nabsent; i++) {
+    int dir;
+    char *name, *copy;
+    s->absent_at[i] = look(s->absent[i], &s->absent_kind[i], &dir, &name, &copy);
+    if (dir >= 0) close(dir);
+    free(copy);
+    if (s->absent_kind[i] == STOP_EXISTS)
+      return snprintf(why, n, "%s exists, a host-trusted path that did not when this sandbox was compiled: the command could write it", s->absent[i]), -1;
+  }
+  struct walk w = {.s = s};
+  walk_all(&w);
+  if (w.limit)
+    return snprintf(why, n, "the write trees hold more than %d directories (listing stopped at %s): what the command creates in them could not be checked after the run. Name a narrower write tree",
+                    TRUST_MAX_DIRS, w.limit), -1;
+  if (w.unknown)
+    return snprintf(why, n, "%s exists, a host-trusted name (the host runs or trusts it after the run) that this sandbox was compiled without%s: the command could write it",
+                    w.first ? w.first : "?", w.unknown > 1 ? " (and others)" : ""), -1;
+  if (w.nunlisted)
+    return snprintf(why, n, "cannot list %s (%s)%s, in a write tree: a host-trusted name the command made there could not be checked after the run",
+                    w.unlisted ? w.unlisted : "?", !w.unlisted_errno ? "deeper than the check goes" : strerror(w.unlisted_errno),
+                    w.nunlisted > 1 ? " and other directories" : ""), -1;
+  return 0;
+}
+
+int trust_after(const struct trust_state *s, const char *me) {
+  struct walk w = {.s = s, .after = 1, .me = me};
+  for (size_t i = 0; i < s->nabsent; i++) {
+    int kind, dir;
+    char *name, *copy;
+    int at = look(s->absent[i], &kind, &dir, &name, &copy);
+    if (kind == STOP_EXISTS) quarantine(&w, dir, name, s->absent[i]);
+    else if (kind == STOP_LINK && !(s->absent_kind[i] == STOP_LINK && s->absent_at[i] == at)) {
+      /* A link the command made on the way to a host-trusted path: the host would read the path through it. */
+      char *link = prefix(s->absent[i], at);
+      if (link) quarantine(&w, dir, name, link);
+      free(link);
+    }
+    if (dir >= 0) close(dir);
+    free(copy);
+  }
+  walk_all(&w);
+  if (w.limit) {
+    fprintf(stderr, "%s: the write trees hold more than %d directories after the run (listing stopped at %s): a host-trusted name the command created beyond it was not looked for. Look before the host runs anything there\n",
+            me, TRUST_MAX_DIRS, w.limit);
+    w.lines++;
+  }
+  if (w.nunlisted) {
+    fprintf(stderr, "%s: after the run, %s could not be listed (%s)%s: a host-trusted name the command created there was not looked for. Look before the host runs anything there\n", me,
+            w.unlisted ? w.unlisted : "a directory", !w.unlisted_errno ? "deeper than the check goes" : strerror(w.unlisted_errno),
+            w.nunlisted > 1 ? ", nor other directories" : "");
+    w.lines++;
+  }
+  free(w.moved_dev), free(w.moved_ino), free(w.first), free(w.unlisted), free(w.limit);
+  return w.lines;
+}
