@@ -55,7 +55,7 @@ describe('encodeLaunchFile / decodeLaunchFile', () => {
   it('writes the records in their order, seccomp by architecture, each token NUL-terminated', () => {
     assert.equal(
       text(encodeLaunchFile(sample)),
-      'launch\x002\x00config\x00/home/u/project/box.toml\x00config-sha256\x00' +
+      'launch\x003\x00config\x00/home/u/project/box.toml\x00config-sha256\x00' +
         'a'.repeat(64) +
         '\x00principal\x00tool.fmt\x00args\x00tool.fmt.bwrap.args\x00' +
         'b'.repeat(64) +
@@ -364,7 +364,7 @@ describe(`the ${other} program under qemu-user`, {
 }, () => {
   it('--version, and --check-launch reading launch files exactly as the host program does', () => {
     const v = spawnSync(qemu!, [otherProgram!, '--version'], { encoding: 'utf8' });
-    assert.match(v.stdout, new RegExp(`^boxwright-sandbox \\S+ \\(${other}, launch format 2\\)\\n$`));
+    assert.match(v.stdout, new RegExp(`^boxwright-sandbox \\S+ \\(${other}, launch format 3\\)\\n$`));
     const good = encodeLaunchFile(sample);
     for (const bytes of [good, good.subarray(0, good.length - 1), new TextEncoder().encode('launch\x003\x00')]) {
       const a = spawnSync(qemu!, [otherProgram!, '--check-launch'], { input: bytes, encoding: 'utf8' });

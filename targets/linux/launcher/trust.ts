@@ -30,7 +30,12 @@ const parent = (path: string): string => path.slice(0, Math.max(1, path.lastInde
 export function launchTrust(pa: PrincipalAccess, plan: LinuxPlan): LaunchTrust {
   const walk = sorted(
     plan.mounts.flatMap((m) =>
-      m.kind === 'bind' && m.write && m.shape === 'tree' && m.source.kind === 'grant' && !m.source.grant.implicit?.temp && !inProjectName(m.path)
+      m.kind === 'bind' &&
+      m.write &&
+      m.shape === 'tree' &&
+      m.source.kind === 'grant' &&
+      !m.source.grant.implicit?.temp &&
+      !inProjectName(m.path)
         ? [m.path]
         : [],
     ),
@@ -51,13 +56,7 @@ export function launchTrust(pa: PrincipalAccess, plan: LinuxPlan): LaunchTrust {
   }
   // What the sandbox cannot write inside a tree: the host's content there is no workload's doing.
   for (const m of plan.mounts)
-    if (
-      (m.kind === 'bind' && !m.write) ||
-      m.kind === 'empty-dir' ||
-      m.kind === 'empty-file' ||
-      m.kind === 'tmpfs' ||
-      m.kind === 'symlink'
-    )
+    if ((m.kind === 'bind' && !m.write) || m.kind === 'empty-dir' || m.kind === 'empty-file' || m.kind === 'tmpfs' || m.kind === 'symlink')
       keep.push(m.path);
   return { walk, names: sorted(names), keep: sorted(keep.filter(insideTree)), absent: sorted(absent) };
 }
