@@ -7,9 +7,11 @@
  * .pre-commit-config.yaml, …), and looks at each host-trusted path that was
  * absent at compile (`absent`: ~/.bashrc under write = ["~"]):
  *
- *   before  one that exists and the launch file does not know of (`keep`)
- *           is refused: the sandbox was compiled without it, so the
- *           command could write it (a `git init` after `compile --out`);
+ *   before  a name in a tree that exists and the launch file does not
+ *           know of (`keep`) is refused: the sandbox was compiled without
+ *           it, so the command could write it (a `git init` after
+ *           `compile --out`); which absent paths exist is recorded (the
+ *           run cache boxwright makes after the compile is one);
  *   after   one the command created is moved aside in its own directory,
  *           NAME.boxwright-quarantine-HEX (renameat2 RENAME_NOREPLACE,
  *           relative to the directory's descriptor), and said.
@@ -307,8 +309,6 @@ int trust_before(const struct launch *l, struct trust_state *s, char *why, size_
     s->absent_at[i] = look(s->absent[i], &s->absent_kind[i], &dir, &name, &copy);
     if (dir >= 0) close(dir);
     free(copy);
-    if (s->absent_kind[i] == STOP_EXISTS)
-      return snprintf(why, n, "%s exists, a host-trusted path that did not when this sandbox was compiled: the command could write it", s->absent[i]), -1;
   }
   struct walk w = {.s = s};
   walk_all(&w);
@@ -331,6 +331,8 @@ int trust_after(const struct trust_state *s, const char *me) {
     int kind, dir;
     char *name, *copy;
     int at = look(s->absent[i], &kind, &dir, &name, &copy);
+    /* There before the run (boxwright's own run cache, made after the compile): not the command's doing. */
+    if (s->absent_kind[i] == STOP_EXISTS) kind = STOP_MISSING;
     if (kind == STOP_EXISTS) quarantine(&w, dir, name, s->absent[i]);
     else if (kind == STOP_LINK && !(s->absent_kind[i] == STOP_LINK && s->absent_at[i] == at)) {
       /* A link the command made on the way to a host-trusted path: the host would read the path through it. */
