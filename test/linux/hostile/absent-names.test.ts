@@ -14,22 +14,23 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, beforeEach, describe, it } from 'node:test';
+import { QUARANTINED } from '../../../app/cli/run-common.js';
 import { requireOrSkip } from '../../helpers.js';
 import { launch } from '../launcher-support.js';
 import { boxwright, onPath } from '../support.js';
-import { bare, compiled, makeLab, sandboxed, skip as skipLab, type Lab } from './support.js';
+import { bare, compiled, isRoot, makeLab, NOBODY, sandboxed, skip as skipLab, type Lab } from './support.js';
 
 const git = onPath('git');
 const bash = onPath('bash');
 const skip = skipLab ?? requireOrSkip(!!git, 'git') ?? requireOrSkip(!!bash, 'bash');
-const QUARANTINED = 123;
 
 /** The host's git, as the user runs it: no global or system config, so only the repository's own counts. */
-function hostGit(cwd: string, args: readonly string[]): { status: number | null; out: string } {
+function hostGit(cwd: string, args: readonly string[], nobody = false): { status: number | null; out: string } {
   const r = spawnSync(git!, ['-c', 'user.name=host', '-c', 'user.email=host@example.invalid', ...args], {
     cwd,
     encoding: 'utf8',
     env: { PATH: process.env.PATH, HOME: cwd, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+    ...(nobody ? { uid: NOBODY, gid: NOBODY } : {}),
   });
   return { status: r.status, out: `${r.stdout}${r.stderr}` };
 }
@@ -66,30 +67,37 @@ describe('hostile workload: host-trusted names that do not exist yet (issue 35, 
       `mkdir -p ${deep} && git -C ${deep} init -q && git -C ${deep} config core.fsmonitor "touch ${mark}-deep"; echo "deep=$?"`,
       `echo changed > ${proj}/README; echo "tree=$?"`,
     ].join('\n');
-  const hostStatus = (): void => {
-    for (const dir of [proj, deep]) if (existsSync(dir)) hostGit(dir, ['status']);
+  const hostStatus = (nobody = false): void => {
+    for (const dir of [proj, deep]) if (existsSync(dir)) hostGit(dir, ['status'], nobody);
   };
 
-  it("the command creates .git at the root and two levels down: both moved aside, exit 123, the host's git status runs nothing", async () => {
-    const r = await sandboxed(lab, config, ['sh', '-c', attack()]);
-    assert.equal(r.status, QUARANTINED, r.stdout + r.stderr);
-    assert.match(r.stdout, /root=0\ndeep=0\ntree=0/, 'the workload made both repositories: the sandbox let it');
-    for (const dir of [proj, deep]) {
-      assert.ok(!existsSync(join(dir, '.git')), `${dir}/.git is gone`);
-      const aside = quarantined(dir, '.git');
-      assert.equal(aside.length, 1, `${dir}: ${readdirSync(dir).join(' ')}`);
+  for (const nobody of isRoot ? [false, true] : [false]) {
+    const who = nobody ? 'as an unprivileged user' : isRoot ? 'as root' : 'as this user';
+    it(`${who}: the command creates .git at the root and two levels down: both moved aside, exit 123, the host's git status runs nothing`, async () => {
+      if (nobody) lab.giveToNobody();
+      const r = await sandboxed(lab, config, ['sh', '-c', attack()], [], { nobody });
+      assert.equal(r.status, QUARANTINED, r.stdout + r.stderr);
+      assert.match(r.stdout, /root=0\ndeep=0\ntree=0/, 'the workload made both repositories: the sandbox let it');
+      for (const dir of [proj, deep]) {
+        assert.ok(!existsSync(join(dir, '.git')), `${dir}/.git is gone`);
+        const aside = quarantined(dir, '.git');
+        assert.equal(aside.length, 1, `${dir}: ${readdirSync(dir).join(' ')}`);
+        assert.match(
+          r.stderr,
+          new RegExp(`created ${join(dir, '.git')} \\(a directory\\), a host-trusted name.*Moved aside to ${join(dir, aside[0]!)}`),
+        );
+        // Moved with its content: the user can look at what the command made.
+        assert.match(readFileSync(join(dir, aside[0]!, 'config'), 'utf8'), /fsmonitor/);
+      }
       assert.match(
         r.stderr,
-        new RegExp(`created ${join(dir, '.git')} \\(a directory\\), a host-trusted name.*Moved aside to ${join(dir, aside[0]!)}`),
+        /the command ran \(its status 0\) and created what the host runs or trusts after the run: said above; exit 123/,
       );
-      // Moved with its content: the user can look at what the command made.
-      assert.match(readFileSync(join(dir, aside[0]!, 'config'), 'utf8'), /fsmonitor/);
-    }
-    assert.match(r.stderr, /the command ran \(its status 0\) and created what the host runs or trusts after the run: said above; exit 123/);
-    hostStatus();
-    assert.ok(!existsSync(`${mark}-root`) && !existsSync(`${mark}-deep`), 'no planted fsmonitor ran on the host');
-    assert.equal(readFileSync(join(proj, 'README'), 'utf8'), 'changed\n', 'the rest of the write tree is the command’s to write');
-  });
+      hostStatus(nobody);
+      assert.ok(!existsSync(`${mark}-root`) && !existsSync(`${mark}-deep`), 'no planted fsmonitor ran on the host');
+      assert.equal(readFileSync(join(proj, 'README'), 'utf8'), 'changed\n', 'the rest of the write tree is the command’s to write');
+    });
+  }
 
   it("control: the same attack under the compiled artifacts and bare bubblewrap leaves both .git in place, and the host's git status runs them", async () => {
     const c = await compiled(lab, config);
