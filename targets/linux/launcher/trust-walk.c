@@ -31,13 +31,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "sandbox.h"
 #include "trust-walk.h"
-
-#define QUARANTINE ".boxwright-quarantine-"
 
 /* Where the look at an absent path stopped. */
 enum { STOP_MISSING, STOP_LINK, STOP_OTHER, STOP_UNREADABLE, STOP_EXISTS };
@@ -92,9 +89,7 @@ struct walk {
   int unlisted_errno;
   size_t nunlisted;
   char *limit;      /* where TRUST_MAX_DIRS stopped the walk */
-  dev_t *moved_dev; /* what was moved aside: skipped when its new name comes up again in the same listing */
-  ino_t *moved_ino;
-  size_t nmoved;
+  struct moved moved; /* what was moved aside: skipped when its new name comes up again in a listing */
 };
 
 static void unlisted(struct walk *w, const char *path, int err) {
@@ -104,55 +99,13 @@ static void unlisted(struct walk *w, const char *path, int err) {
 static int moved_here(const struct walk *w, int dir, const char *name) {
   struct stat st;
   if (!strstr(name, QUARANTINE) || fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0) return 0;
-  for (size_t i = 0; i < w->nmoved; i++)
-    if (w->moved_dev[i] == st.st_dev && w->moved_ino[i] == st.st_ino) return 1;
+  for (size_t i = 0; i < w->moved.n; i++)
+    if (w->moved.dev[i] == st.st_dev && w->moved.ino[i] == st.st_ino) return 1;
   return 0;
 }
 
-static const char *kind_of(mode_t m) {
-  return S_ISDIR(m) ? "a directory" : S_ISLNK(m) ? "a symbolic link" : S_ISREG(m) ? "a file" : "a special file";
-}
-
-/* Moves `name` (in dir, `path` in all) aside, never following it, and says so. */
-static void quarantine(struct walk *w, int dir, const char *name, const char *path) {
-  struct stat st;
-  if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-    if (errno == ENOENT) return;
-    fprintf(stderr, "%s: the command left %s, a host-trusted name (the host runs or trusts it after the run), which cannot be examined (%s): look at it before the host runs anything there\n",
-            w->me, path, strerror(errno));
-    w->lines++;
-    return;
-  }
-  char aside[256];
-  int err = 0;
-  for (int tries = 0; tries < 8; tries++) {
-    uint64_t r;
-    if (getrandom(&r, sizeof r, 0) != (ssize_t)sizeof r) {
-      err = errno;
-      break;
-    }
-    snprintf(aside, sizeof aside, "%.200s" QUARANTINE "%016llx", name, (unsigned long long)r);
-    if (renameat2(dir, name, dir, aside, RENAME_NOREPLACE) == 0) {
-      dev_t *d = realloc(w->moved_dev, (w->nmoved + 1) * sizeof *d);
-      ino_t *i = d ? realloc(w->moved_ino, (w->nmoved + 1) * sizeof *i) : NULL;
-      if (d) w->moved_dev = d;
-      if (i) w->moved_ino = i, w->moved_dev[w->nmoved] = st.st_dev, w->moved_ino[w->nmoved++] = st.st_ino;
-      size_t cut = strlen(path) - strlen(name);
-      fprintf(stderr, "%s: the command created %s (%s), a host-trusted name: the host runs or trusts what it holds after the run, with your rights. Moved aside to %.*s%s\n",
-              w->me, path, kind_of(st.st_mode), (int)cut, path, aside);
-      w->lines++;
-      return;
-    }
-    err = errno;
-    if (err != EEXIST) break;
-  }
-  fprintf(stderr, "%s: the command created %s (%s), a host-trusted name (the host runs or trusts it after the run), and it could not be moved aside: %s. Remove it before the host runs anything there\n",
-          w->me, path, kind_of(st.st_mode), strerror(err));
-  w->lines++;
-}
-
 static void found(struct walk *w, int dir, const char *name, const char *path) {
-  if (w->after) quarantine(w, dir, name, path);
+  if (w->after) w->lines += quarantine(dir, name, path, w->me, &w->moved);
   else if (!w->unknown++) w->first = strdup(path);
 }
 
@@ -168,6 +121,7 @@ static int walk_tree(struct walk *w, const char *root, struct path *p) {
   struct frame {
     DIR *d;
     size_t len;
+    int restore; /* the mode to put back (own_rights), or -1 */
   } *stack = calloc(TRUST_MAX_DEPTH + 1, sizeof *stack);
   size_t rootlen = strlen(root);
   if (!top || !stack || path_reserve(p, rootlen + 1) < 0) {
@@ -178,7 +132,7 @@ static int walk_tree(struct walk *w, const char *root, struct path *p) {
     return 0;
   }
   memcpy(p->s, root, rootlen + 1);
-  stack[0] = (struct frame){top, rootlen};
+  stack[0] = (struct frame){top, rootlen, -1};
   size_t depth = 1;
   int stopped = 0;
   w->dirs++;
@@ -191,6 +145,7 @@ static int walk_tree(struct walk *w, const char *root, struct path *p) {
         p->s[f->len] = '\0';
         unlisted(w, p->s, errno);
       }
+      if (f->restore >= 0) fchmod(dirfd(f->d), (mode_t)f->restore);
       closedir(f->d);
       depth--;
       continue;
@@ -219,7 +174,17 @@ static int walk_tree(struct walk *w, const char *root, struct path *p) {
       stopped = 1;
       break;
     }
-    int c = openat(dir, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int c = openat(dir, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), restore = -1;
+    if (c < 0 && errno == EACCES && w->after) {
+      /* A directory the command made unreadable: opened without reading it, given back u+rwx, read, its mode put back after. */
+      int pfd = openat(dir, e->d_name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (pfd >= 0 && (restore = own_rights(pfd)) >= 0) {
+        c = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (c < 0) chmod_fd(pfd, (mode_t)restore), restore = -1;
+      }
+      if (pfd >= 0) close(pfd);
+      if (c < 0) errno = EACCES;
+    }
     if (c < 0) {
       /* Gone, or not a directory (any more): nothing below it. */
       if (errno != ENOENT && errno != ENOTDIR && errno != ELOOP) unlisted(w, p->s, errno);
@@ -228,13 +193,18 @@ static int walk_tree(struct walk *w, const char *root, struct path *p) {
     DIR *d = fdopendir(c);
     if (!d) {
       unlisted(w, p->s, errno);
+      if (restore >= 0) fchmod(c, (mode_t)restore);
       close(c);
       continue;
     }
     w->dirs++;
-    stack[depth++] = (struct frame){d, p->len};
+    stack[depth++] = (struct frame){d, p->len, restore};
   }
-  while (depth) closedir(stack[--depth].d);
+  while (depth) {
+    struct frame *f = &stack[--depth];
+    if (f->restore >= 0) fchmod(dirfd(f->d), (mode_t)f->restore);
+    closedir(f->d);
+  }
   free(stack);
   return stopped ? -1 : 0;
 }
@@ -253,7 +223,7 @@ static void walk_all(struct walk *w) {
  * (else -1) and *name it (in *copy, which the caller frees).
  */
 static int look(const char *path, int *kind, int *dir, char **name, char **copy) {
-  *dir = -1, *name = NULL, *copy = strdup(path);
+  *dir = -1, *name = NULL, *copy = strdup(path), *kind = STOP_MISSING;
   int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
   if (!*copy || fd < 0) {
     if (fd >= 0) close(fd);
@@ -333,17 +303,22 @@ int trust_after(const struct trust_state *s, const char *me) {
     int at = look(s->absent[i], &kind, &dir, &name, &copy);
     /* There before the run (boxwright's own run cache, made after the compile): not the command's doing. */
     if (s->absent_kind[i] == STOP_EXISTS) kind = STOP_MISSING;
-    if (kind == STOP_EXISTS) quarantine(&w, dir, name, s->absent[i]);
+    if (kind == STOP_EXISTS) w.lines += quarantine(dir, name, s->absent[i], me, &w.moved);
     else if (kind == STOP_LINK && !(s->absent_kind[i] == STOP_LINK && s->absent_at[i] == at)) {
       /* A link the command made on the way to a host-trusted path: the host would read the path through it. */
       char *link = prefix(s->absent[i], at);
-      if (link) quarantine(&w, dir, name, link);
+      if (link) w.lines += quarantine(dir, name, link, me, &w.moved);
       free(link);
     }
     if (dir >= 0) close(dir);
     free(copy);
   }
-  walk_all(&w);
+  /* Renaming during a listing may show an entry twice or move another; a pass that moved something is followed by another. */
+  for (int pass = 0; pass < 4; pass++) {
+    size_t moved = w.moved.n;
+    walk_all(&w);
+    if (w.limit || w.moved.n == moved) break;
+  }
   if (w.limit) {
     fprintf(stderr, "%s: the write trees hold more than %d directories after the run (listing stopped at %s): a host-trusted name the command created beyond it was not looked for. Look before the host runs anything there\n",
             me, TRUST_MAX_DIRS, w.limit);
@@ -355,6 +330,6 @@ int trust_after(const struct trust_state *s, const char *me) {
             w.nunlisted > 1 ? ", nor other directories" : "");
     w.lines++;
   }
-  free(w.moved_dev), free(w.moved_ino), free(w.first), free(w.unlisted), free(w.limit);
+  free(w.moved.dev), free(w.moved.ino), free(w.first), free(w.unlisted), free(w.limit);
   return w.lines;
 }

@@ -3,6 +3,7 @@
 #define BOXWRIGHT_TRUST_WALK_H
 
 #include <stddef.h>
+#include <sys/types.h>
 #include "launch-file.h"
 
 /* At most this many directories listed in one check of all the trees, and this deep: beyond, the check does not finish. */
@@ -35,5 +36,19 @@ int trust_before(const struct launch *l, struct trust_state *s, char *why, size_
  * trees hold nothing new.
  */
 int trust_after(const struct trust_state *s, const char *me);
+
+/* trust-quarantine.c: what was moved aside (by device and inode), and the moving. */
+#define QUARANTINE ".boxwright-quarantine-"
+struct moved {
+  dev_t *dev;
+  ino_t *ino;
+  size_t n;
+};
+/* Moves `name` (in dir; `path` in all) aside and says so on stderr (`me: ` first); the lines written (0: it is gone). */
+int quarantine(int dir, const char *name, const char *path, const char *me, struct moved *m);
+/* fchmod, or through /proc for an O_PATH descriptor. */
+int chmod_fd(int fd, mode_t mode);
+/* Gives this user u+rwx on its own directory fd (one the command took them from); the previous mode, or -1. */
+int own_rights(int fd);
 
 #endif

@@ -10,7 +10,19 @@
 // artifacts under bare bubblewrap, without the launcher, and gets out.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, beforeEach, describe, it } from 'node:test';
@@ -108,6 +120,33 @@ describe('hostile workload: host-trusted names that do not exist yet (issue 35, 
     hostStatus();
     assert.ok(existsSync(`${mark}-root`), 'the host ran the fsmonitor at the root');
     assert.ok(existsSync(`${mark}-deep`), 'the host ran the fsmonitor two levels down');
+  });
+
+  it('as an unprivileged user, the command hides what it made: .git in a directory it made unreadable (000), another in one it made unwritable (555): both moved aside, the modes put back', async () => {
+    // Root reads and renames whatever the modes say: the evasion needs an unprivileged user (uid 65534 when root runs the tests).
+    const nobody = isRoot;
+    if (nobody) lab.giveToNobody();
+    const hidden = join(proj, 'hidden');
+    const fixed = join(proj, 'fixed');
+    const cmd = [
+      `for d in ${hidden} ${fixed}; do mkdir -p $d && git -C $d init -q && git -C $d config core.fsmonitor "touch ${mark}-$(basename $d)"; echo "made=$?"; done`,
+      `chmod 000 ${hidden}; chmod 555 ${fixed}; echo "hid=$?"`,
+    ].join('\n');
+    const r = await sandboxed(lab, config, ['sh', '-c', cmd], [], { nobody });
+    assert.equal(r.status, QUARANTINED, r.stdout + r.stderr);
+    assert.match(r.stdout, /made=0\nmade=0\nhid=0/);
+    assert.doesNotMatch(r.stderr, /could not be listed|could not be moved aside/);
+    for (const [dir, mode] of [
+      [hidden, 0o000],
+      [fixed, 0o555],
+    ] as const) {
+      assert.equal(statSync(dir).mode & 0o7777, mode, `${dir}: its mode put back`);
+      assert.ok(!existsSync(join(dir, '.git')), `${dir}/.git is gone`);
+      assert.equal(quarantined(dir, '.git').length, 1, readdirSync(dir).join(' '));
+      chmodSync(dir, 0o755);
+      hostGit(dir, ['status'], nobody);
+    }
+    assert.ok(!existsSync(`${mark}-hidden`) && !existsSync(`${mark}-fixed`), 'no planted fsmonitor ran on the host');
   });
 
   it('a name the config lifts (write = ["~/proj", "~/proj/.vscode"]) is the command’s: neither refused before nor moved after', async () => {
