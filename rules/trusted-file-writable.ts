@@ -73,7 +73,7 @@ export const trustedFileWritable = defineRule({
             : d.role === 'boxwright'
               ? 'Narrow the write grant, or run a boxwright installed outside every write grant.'
               : d.role === 'other-config'
-                ? 'Narrow the write grant (or `deny` that config inside it), or keep the repository\'s sandbox configs outside every write grant of each other.'
+                ? "Narrow the write grant (or `deny` that config inside it), or keep the repository's sandbox configs outside every write grant of each other."
                 : `Narrow the write grant (or \`deny\` the ${d.role} inside it), or keep the ${d.role} outside every write grant.`,
     },
   },

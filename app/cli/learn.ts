@@ -33,7 +33,7 @@ import { hostTrustedFor } from '../learn/host-trusted.js';
 import { commandText, configText, evidenceText, spelled } from '../learn/config-text.js';
 import { interpreterOf } from '../learn/interpreter.js';
 import { mergeLearned } from '../learn/merge.js';
-import { deriveNeeds, type Need, type NeedSet, type Unmet } from '../learn/needs.js';
+import { deriveNeeds, type NeedSet, type Unmet } from '../learn/needs.js';
 import { checkWaitsFor, decide, madeDirectories, type LearnDialect } from '../learn/policy.js';
 import { learnArgv, READY_FD, STATUS_FD } from '../learn/sandbox.js';
 import { runTraced, type TracedOutcome } from '../learn/session.js';

@@ -277,6 +277,38 @@ describe('host-trusted paths: what lint says', () => {
     );
   });
 
+  it("diff: lifting one of the classes (a file in the XDG configuration home, a repository's hook config) is a warning and a widening", () => {
+    const home = '[agent.filesystem]\nread = ["~"]\nwrite = ["~"]\n';
+    const entries: Record<string, Entry> = {
+      ...repo,
+      '/home/u/.config/tmux/tmux.conf': 'file',
+      '/home/u/p/.pre-commit-config.yaml': 'file',
+    };
+    const base = check(home, entries);
+    for (const [path, lift] of [
+      ['~/.config/tmux/tmux.conf', '~/.config/tmux'],
+      ['~/p/.pre-commit-config.yaml', '~/p/.pre-commit-config.yaml'],
+    ] as const) {
+      const head = check(home.replace('write = ["~"]', `write = ["~", "${lift}"]`), entries);
+      const delta = accessDelta(
+        { model: base.model!, verdicts: base.verdicts, diagnostics: base.diagnostics },
+        { model: head.model!, verdicts: head.verdicts, diagnostics: head.diagnostics },
+      );
+      assert.ok(
+        delta.changes.some((c) => c.path.startsWith(lift) && c.platform === 'linux' && c.widens),
+        `${lift}: ${JSON.stringify(delta.changes.map((c) => [c.path, c.platform, c.widens]))}`,
+      );
+      assert.ok(
+        delta.requested.some((c) => c.widens),
+        `${lift}: asked for more`,
+      );
+      assert.ok(
+        delta.diagnosticsAdded.some((d) => d.ruleId === 'host-trusted-path' && d.severity === 'warning'),
+        `${lift}: lifting ${path} is a warning`,
+      );
+    }
+  });
+
   it('trustedByName: what a path lies at or inside by its spelling alone, outermost first', () => {
     const home = '/home/u';
     assert.deepEqual(trustedByName('/home/u/.bashrc', home), ['/home/u/.bashrc']);

@@ -14,27 +14,15 @@
 // themselves (their ancestors pinned); each control runs the same attack
 // under the compiled artifacts minus exactly those binds, and must get out.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, beforeEach, describe, it } from 'node:test';
 import { requireOrSkip } from '../../helpers.js';
 import { onPath } from '../support.js';
-import { bare, compiled, isRoot, makeLab, NOBODY, sandboxed, skip as skipLab, withoutOptions, type Lab } from './support.js';
+import { bare, compiled, hostGit, isRoot, makeLab, sandboxed, skip as skipLab, withoutOptions, type Lab } from './support.js';
 
 const git = onPath('git');
 const skip = skipLab ?? requireOrSkip(!!git, 'git');
-
-/** The host's git, as the user (or nobody) runs it: no global or system config, so only the repository's own counts. */
-function hostGit(cwd: string, args: readonly string[], nobody = false): { status: number | null; out: string } {
-  const r = spawnSync(git!, ['-c', 'user.name=host', '-c', 'user.email=host@example.invalid', ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: cwd, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
-    ...(nobody ? { uid: NOBODY, gid: NOBODY } : {}),
-  });
-  return { status: r.status, out: `${r.stdout}${r.stderr}` };
-}
 
 /** The argv without the read-only binds of these host-trusted paths: the control. */
 function withoutTrusted(argv: readonly string[], paths: readonly string[]): string[] {

@@ -243,3 +243,14 @@ export function results(stdout: string): Record<string, string> {
   }
   return out;
 }
+
+/** The host's git, as the user (or nobody) runs it: no global or system config, so only the repository's own counts. */
+export function hostGit(cwd: string, args: readonly string[], nobody = false): { status: number | null; out: string } {
+  const r = spawnSync(onPath('git') ?? 'git', ['-c', 'user.name=host', '-c', 'user.email=host@example.invalid', ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, HOME: cwd, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+    ...(nobody ? { uid: NOBODY, gid: NOBODY } : {}),
+  });
+  return { status: r.status, out: `${r.stdout}${r.stderr}` };
+}

@@ -17,27 +17,15 @@
 // attack under the compiled artifacts minus the `.git` bind the old search
 // did not make, and must get out.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, beforeEach, describe, it } from 'node:test';
 import { requireOrSkip } from '../../helpers.js';
 import { onPath } from '../support.js';
-import { bare, compiled, isRoot, makeLab, NOBODY, sandboxed, skip as skipLab, withoutOptions, type Lab } from './support.js';
+import { bare, compiled, hostGit, isRoot, makeLab, sandboxed, skip as skipLab, withoutOptions, type Lab } from './support.js';
 
 const git = onPath('git');
 const skip = skipLab ?? requireOrSkip(!!git, 'git');
-
-/** The host's git, as the user (or nobody) runs it: only the repository's own config counts. */
-function hostGit(cwd: string, args: readonly string[], nobody = false): { status: number | null; out: string } {
-  const r = spawnSync(git!, ['-c', 'user.name=host', '-c', 'user.email=host@example.invalid', ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: cwd, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
-    ...(nobody ? { uid: NOBODY, gid: NOBODY } : {}),
-  });
-  return { status: r.status, out: `${r.stdout}${r.stderr}` };
-}
 
 function makeRepo(dir: string): void {
   mkdirSync(dir, { recursive: true });
@@ -147,10 +135,9 @@ describe('hostile workload: a repository at any depth of a write tree (issue 35,
 });
 
 // Root lists every directory whatever its mode: only an unprivileged workload can hide one from the search.
-describe('hostile workload: a directory the search cannot list (issue 35, attack 1)', {
-  skip: skip ?? (isRoot ? false : 'needs root to run as uid 65534'),
-  concurrency: 1,
-}, () => {
+// As root, the lab is uid 65534's; any other user is unprivileged already.
+const nobody = isRoot;
+describe('hostile workload: a directory the search cannot list (issue 35, attack 1)', { skip, concurrency: 1 }, () => {
   let lab: Lab;
   let work = '';
   let config = '';
@@ -165,16 +152,16 @@ describe('hostile workload: a directory the search cannot list (issue 35, attack
       'c.toml',
       `[agent.filesystem]\n${lab.base.replace('read = ["/usr"]', 'read = ["/usr", "~/work"]')}write = ["~/work"]\n`,
     );
-    lab.giveToNobody();
+    if (nobody) lab.giveToNobody();
   });
   after(() => lab?.cleanup());
 
   it('run 1 makes the directory unreadable; run 2 is refused (125), never run with the repository writable', async () => {
-    const r1 = await sandboxed(lab, config, ['sh', '-c', `chmod 000 ${work}/hide; echo "hid=$?"`], [], { nobody: true });
+    const r1 = await sandboxed(lab, config, ['sh', '-c', `chmod 000 ${work}/hide; echo "hid=$?"`], [], { nobody });
     assert.equal(r1.status, 0, r1.stderr);
     assert.match(r1.stdout, /hid=0/);
     const r2 = await sandboxed(lab, config, ['sh', '-c', `chmod 755 ${work}/hide; ${plant(join(work, 'hide', 'repo'), mark)}`], [], {
-      nobody: true,
+      nobody,
     });
     assert.equal(r2.status, 125, r2.stdout + r2.stderr);
     assert.match(r2.stderr, /could not list a directory \(.*hide\)/);
@@ -187,11 +174,11 @@ describe('hostile workload: a directory the search cannot list (issue 35, attack
       { ...c, argv: withoutBind(c.argv, join(work, 'hide', 'repo', '.git')) },
       ['sh', '-c', plant(join(work, 'hide', 'repo'), mark)],
       {
-        nobody: true,
+        nobody,
       },
     );
     assert.match(r.stdout, /config=0/, r.stdout + r.stderr);
-    hostGit(join(work, 'hide', 'repo'), ['status'], true);
+    hostGit(join(work, 'hide', 'repo'), ['status'], nobody);
     assert.ok(existsSync(mark), 'the host ran the planted fsmonitor');
   });
 });
