@@ -207,7 +207,10 @@ describe('host-trusted paths: what lint says', () => {
       info[0]!.message,
       /^inside \/home\/u\/p, the host-trusted \/home\/u\/p\/\.git \(version-control metadata\) stays read-only/,
     );
-    assert.match(info[0]!.message, /do not exist yet: macOS refuses their creation, Linux moves aside what the command creates, Windows cannot/);
+    assert.match(
+      info[0]!.message,
+      /do not exist yet: macOS refuses their creation, Linux moves aside what the command creates, Windows cannot/,
+    );
     assert.equal(r.verdicts.linux, 'accepted');
   });
 

@@ -30,22 +30,11 @@ import { QUARANTINED } from '../../../app/cli/run-common.js';
 import { requireOrSkip } from '../../helpers.js';
 import { launch } from '../launcher-support.js';
 import { boxwright, onPath } from '../support.js';
-import { bare, compiled, isRoot, makeLab, NOBODY, sandboxed, skip as skipLab, type Lab } from './support.js';
+import { bare, compiled, hostGit, isRoot, makeLab, sandboxed, skip as skipLab, type Lab } from './support.js';
 
 const git = onPath('git');
 const bash = onPath('bash');
 const skip = skipLab ?? requireOrSkip(!!git, 'git') ?? requireOrSkip(!!bash, 'bash');
-
-/** The host's git, as the user runs it: no global or system config, so only the repository's own counts. */
-function hostGit(cwd: string, args: readonly string[], nobody = false): { status: number | null; out: string } {
-  const r = spawnSync(git!, ['-c', 'user.name=host', '-c', 'user.email=host@example.invalid', ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: cwd, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
-    ...(nobody ? { uid: NOBODY, gid: NOBODY } : {}),
-  });
-  return { status: r.status, out: `${r.stdout}${r.stderr}` };
-}
 
 /** What was moved aside in dir: `NAME.boxwright-quarantine-HEX` entries. */
 const quarantined = (dir: string, name: string): string[] =>
