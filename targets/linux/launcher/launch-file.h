@@ -5,7 +5,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define MAX_LAUNCH_BYTES (1 << 20)
+/* The trust records list every write tree and the host-trusted paths in them: a config of 20,000 write grants holds more than 1 MiB. */
+#define MAX_LAUNCH_BYTES (64 << 20)
 
 /* The architectures a launch file may name a seccomp program for, in this order. */
 extern const char *const launch_arches[2];
