@@ -577,6 +577,6 @@ int launcher_main(int argc, char **argv, const char *exe) {
   int moved = trust_after(&trust, me);
   int status = outcome(&r, l.bwrap, ready_fd, &l, &rw, envp, o.command, o.verbose);
   if (!moved) return status;
-  say("the command ran (its status %d) and created what the host runs or trusts after the run: said above; exit %d", status, EXIT_QUARANTINED);
+  say("the command ran (its status %d), and left in its write trees what the host runs or trusts after the run (said above): exit %d", status, EXIT_QUARANTINED);
   return EXIT_QUARANTINED;
 }

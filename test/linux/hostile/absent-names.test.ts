@@ -92,7 +92,7 @@ describe('hostile workload: host-trusted names that do not exist yet (issue 35, 
       }
       assert.match(
         r.stderr,
-        /the command ran \(its status 0\) and created what the host runs or trusts after the run: said above; exit 123/,
+        /the command ran \(its status 0\), and left in its write trees what the host runs or trusts after the run \(said above\): exit 123/,
       );
       hostStatus(nobody);
       assert.ok(!existsSync(`${mark}-root`) && !existsSync(`${mark}-deep`), 'no planted fsmonitor ran on the host');
