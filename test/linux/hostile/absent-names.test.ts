@@ -2,8 +2,8 @@
 // an existing target, so Linux cannot make a `.git` that is not there
 // read-only: the workload ran `git init` and `git config core.fsmonitor`
 // in a write tree without one (or a directory below it), or wrote
-// `~/.bashrc` under `write = ["~"]`, and the host's next `git status` or
-// shell ran it. The launcher now lists each write tree after the run and
+// `~/.bashrc` under `write = ["~"]`, or `~/.config/git/config` under
+// `write = ["~/.config"]`, and the host's next `git status` or shell ran it. The launcher now lists each write tree after the run and
 // moves aside a host-trusted name the command made (exit 123); before the
 // run, one the compile did not know of (a `git init` after `compile --out`)
 // is refused (exit 125). Each control runs the same attack on the compiled
@@ -252,5 +252,54 @@ describe('hostile workload: ~/.bashrc that does not exist, under write = ["~"] (
     assert.match(r.stdout, /rc=0/, r.stdout + r.stderr);
     hostShell();
     assert.ok(existsSync(mark), 'the host shell sourced the planted ~/.bashrc');
+  });
+});
+
+describe('hostile workload: ~/.config/git/config that does not exist, under write = ["~/.config"] (issue 35, item 5)', {
+  skip,
+  concurrency: 1,
+}, () => {
+  let lab: Lab;
+  let config = '';
+  let mark = '';
+  let repo = '';
+  beforeEach(() => {
+    lab?.cleanup();
+    lab = makeLab('absent-xdg');
+    mkdirSync(join(lab.home, '.config'));
+    repo = join(lab.home, 'repo');
+    mkdirSync(repo);
+    assert.equal(hostGit(repo, ['init', '-q']).status, 0);
+    mark = join(lab.home, 'PWNED-xdg');
+    config = lab.config(
+      'c.toml',
+      `[agent.filesystem]\n${lab.base.replace('read = ["/usr"]', 'read = ["/usr", "~/.config"]')}write = ["~/.config"]\n`,
+    );
+  });
+  after(() => lab?.cleanup());
+
+  const gitConfig = (): string => join(lab.home, '.config', 'git', 'config');
+  const attack = (): string =>
+    `mkdir -p ${join(lab.home, '.config', 'git')} && printf '[core]\\n\\tfsmonitor = touch ${mark}\\n' > ${gitConfig()}; echo "made=$?"`;
+  /** git status in any repository of the host, reading the user's XDG git config as git does. */
+  const hostStatus = (): void =>
+    void spawnSync(git!, ['status'], { cwd: repo, env: { PATH: process.env.PATH, HOME: lab.home, GIT_CONFIG_NOSYSTEM: '1' } });
+
+  it("the command creates ~/.config/git/config: ~/.config/git moved aside, exit 123, the host's git status in any repository runs nothing", async () => {
+    const r = await sandboxed(lab, config, ['sh', '-c', attack()]);
+    assert.equal(r.status, QUARANTINED, r.stdout + r.stderr);
+    assert.match(r.stdout, /made=0/);
+    assert.ok(!existsSync(gitConfig()));
+    assert.equal(quarantined(join(lab.home, '.config'), 'git').length, 1);
+    hostStatus();
+    assert.ok(!existsSync(mark), "the host's git ran nothing planted");
+  });
+
+  it("control: under bare bubblewrap ~/.config/git/config stays, and the host's git status runs its fsmonitor", async () => {
+    const c = await compiled(lab, config);
+    const r = await bare(c, ['sh', '-c', attack()]);
+    assert.match(r.stdout, /made=0/, r.stdout + r.stderr);
+    hostStatus();
+    assert.ok(existsSync(mark), "the host's git ran the planted fsmonitor");
   });
 });
