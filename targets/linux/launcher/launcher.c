@@ -570,7 +570,8 @@ int launcher_main(int argc, char **argv, const char *exe) {
    * aside, exit 123).
    */
   struct trust_state trust;
-  if (trust_before(&l, &trust, err, sizeof err) < 0) refuse(hint, "%s", err);
+  char *why_not;
+  if (trust_before(&l, &trust, &why_not) < 0) refuse(hint, "%s", why_not);
   struct stdio_plan plan;
   if (stdio_plan(&plan, !l.landlock, o.verbose ? me : NULL) < 0) refuse(NULL, "cannot make the pipes for the command's standard streams: %s", strerror(errno));
   struct run_result r = run_bwrap(l.bwrap, cmd.v, envp, status_fd, &plan);

@@ -26,6 +26,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -264,7 +265,16 @@ static char *prefix(const char *path, int n) {
   return e ? strndup(path, (size_t)(e - path)) : strdup(path);
 }
 
-int trust_before(const struct launch *l, struct trust_state *s, char *why, size_t n) {
+/* A reason, allocated (a path in it can be longer than any fixed buffer); -1. */
+static int PRINTF(2, 3) message(char **why, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  if (vasprintf(why, fmt, ap) < 0) *why = (char *)"out of memory";
+  va_end(ap);
+  return -1;
+}
+
+int trust_before(const struct launch *l, struct trust_state *s, char **why) {
   memset(s, 0, sizeof *s);
   s->walk = sorted_copy(l->walk, l->nwalk), s->nwalk = l->nwalk;
   s->names = sorted_copy(l->trusted_name, l->nname), s->nnames = l->nname;
@@ -272,7 +282,7 @@ int trust_before(const struct launch *l, struct trust_state *s, char *why, size_
   s->absent = l->absent, s->nabsent = l->nabsent;
   s->absent_at = calloc(l->nabsent + 1, sizeof *s->absent_at);
   s->absent_kind = calloc(l->nabsent + 1, sizeof *s->absent_kind);
-  if (!s->walk || !s->names || !s->keep || !s->absent_at || !s->absent_kind) return snprintf(why, n, "out of memory"), -1;
+  if (!s->walk || !s->names || !s->keep || !s->absent_at || !s->absent_kind) return *why = (char *)"out of memory", -1;
   for (size_t i = 0; i < s->nabsent; i++) {
     int dir;
     char *name, *copy;
@@ -283,15 +293,15 @@ int trust_before(const struct launch *l, struct trust_state *s, char *why, size_
   struct walk w = {.s = s};
   walk_all(&w);
   if (w.limit)
-    return snprintf(why, n, "the write trees hold more than %d directories (listing stopped at %s): what the command creates in them could not be checked after the run. Name a narrower write tree",
-                    TRUST_MAX_DIRS, w.limit), -1;
+    return message(why, "the write trees hold more than %d directories (listing stopped at %s): what the command creates in them could not be checked after the run. Name a narrower write tree",
+                    TRUST_MAX_DIRS, w.limit);
   if (w.unknown)
-    return snprintf(why, n, "%s exists, a host-trusted name (the host runs or trusts it after the run) that this sandbox was compiled without%s: the command could write it",
-                    w.first ? w.first : "?", w.unknown > 1 ? " (and others)" : ""), -1;
+    return message(why, "%s exists, a host-trusted name (the host runs or trusts it after the run) that this sandbox was compiled without%s: the command could write it",
+                    w.first ? w.first : "?", w.unknown > 1 ? " (and others)" : "");
   if (w.nunlisted)
-    return snprintf(why, n, "cannot list %s (%s)%s, in a write tree: a host-trusted name the command made there could not be checked after the run",
+    return message(why, "cannot list %s (%s)%s, in a write tree: a host-trusted name the command made there could not be checked after the run",
                     w.unlisted ? w.unlisted : "?", !w.unlisted_errno ? "deeper than the check goes" : strerror(w.unlisted_errno),
-                    w.nunlisted > 1 ? " and other directories" : ""), -1;
+                    w.nunlisted > 1 ? " and other directories" : "");
   return 0;
 }
 

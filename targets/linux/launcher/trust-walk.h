@@ -21,12 +21,12 @@ struct trust_state {
 
 /*
  * Before the run: each absent path looked at (what exists already is not
- * the command's doing after it), each tree listed. 0, or -1 with
- * why[0..n) saying what exists in a tree that the launch file does not
- * know of (a stale compile: the command could write it), or why the trees
- * could not be listed; the command must not run.
+ * the command's doing after it), each tree listed. 0, or -1 with *why
+ * saying what exists in a tree that the launch file does not know of (a
+ * stale compile: the command could write it), or why the trees could not
+ * be listed; the command must not run.
  */
-int trust_before(const struct launch *l, struct trust_state *s, char *why, size_t n);
+int trust_before(const struct launch *l, struct trust_state *s, char **why);
 
 /*
  * After the run: each host-trusted name the command created, moved aside

@@ -138,6 +138,20 @@ describe('hostile workload: host-trusted names that do not exist yet (issue 35, 
     assert.ok(!existsSync(`${mark}-hidden`) && !existsSync(`${mark}-fixed`), 'no planted fsmonitor ran on the host');
   });
 
+  it('a .git deeper than the check lists (600 levels): never passed in silence: said, exit 123; the next launch refuses until it is gone', async () => {
+    const chain = join(proj, ...Array.from({ length: 600 }, () => 'd'));
+    const r = await sandboxed(lab, config, ['sh', '-c', `mkdir -p ${chain} && git -C ${chain} init -q; echo "deep=$?"`]);
+    assert.equal(r.status, QUARANTINED, r.stdout + r.stderr);
+    assert.match(r.stdout, /deep=0/);
+    assert.match(
+      r.stderr,
+      /after the run, \S+\/d could not be listed \(deeper than the check goes\): a host-trusted name the command created there was not looked for/,
+    );
+    const next = await sandboxed(lab, config, ['true']);
+    assert.equal(next.status, 125, next.stdout + next.stderr);
+    assert.match(next.stderr, /cannot list \S+ \(deeper than the check goes\), in a write tree/);
+  });
+
   it('a name the config lifts (write = ["~/proj", "~/proj/.vscode"]) is the command’s: neither refused before nor moved after', async () => {
     // A grant names an existing path: the host's editor folder, which the config gives the command to write.
     mkdirSync(join(proj, '.vscode'));
