@@ -172,7 +172,7 @@ async function writeLaunchers(
     gatewaySocket: args['gateway-socket'],
     bwrap: args.bwrap,
   });
-  const files = launchFiles(outcome.check.ir, outcome.artifacts, config, outcome.check.bytes, options, bwrap);
+  const files = launchFiles(outcome.check.model, outcome.artifacts, config, outcome.check.bytes, options, bwrap, args['gateway-socket']);
   for (const f of files) {
     const path = join(out, f.name);
     try {

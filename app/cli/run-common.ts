@@ -34,8 +34,11 @@ export interface RunArgs extends CompileArgs {
  * env's convention): 125 boxwright could not run the command in a sandbox
  * (refused or invalid config, no usable bubblewrap, failed set-up) — it did
  * not run; 126 the command is not executable in the sandbox; 127 it is not in
- * the sandbox's view; 2 usage.
+ * the sandbox's view; 123 (Linux) it ran and created a host-trusted name,
+ * which the launcher moved aside (targets/linux/launcher/trust-walk.c); 2
+ * usage.
  */
+export const QUARANTINED = 123;
 export const NOT_RUN = 125;
 export const NOT_EXECUTABLE = 126;
 export const NOT_FOUND = 127;

@@ -40,7 +40,7 @@ describe('boxwright doctor', {
     );
     assert.equal(py.status, 0, py.stderr);
     assert.match(byId.get('landlock')!.detail, py.stdout.trim() === '0' ? /no Landlock \(ABI 0/ : new RegExp(`^ABI ${py.stdout.trim()}:`));
-    assert.match(byId.get('launcher')!.detail, /^boxwright-sandbox \S+ \((x86_64|aarch64), launch format 2\)/);
+    assert.match(byId.get('launcher')!.detail, /^boxwright-sandbox \S+ \((x86_64|aarch64), launch format 3\)/);
     assert.match(byId.get('bwrap')!.detail, /^bubblewrap \d+\.\d+/);
     assert.equal(byId.get('namespaces')!.status, 'ok');
     assert.match(byId.get('seccomp')!.detail, /Seccomp: 2/);

@@ -17,6 +17,7 @@ import {
   LAUNCH_ARCHES,
   launcherPath,
   LaunchFileError,
+  NO_TRUST_CHECK,
   type LaunchFile,
 } from '../../targets/linux/launcher/index.js';
 import { envAllowlist } from '../../app/platforms/env.js';
@@ -47,23 +48,26 @@ const sample: LaunchFile = {
   env: ['PATH', 'HOME'],
   envPrefixes: ['LC_'],
   compileOptions: ['--home', '/home/u', '--landlock', 'off'],
+  trust: { walk: ['/home/u/project'], names: ['.envrc', '.git'], keep: ['/home/u/project/.git'], absent: ['/home/u/.bashrc'] },
 };
 
 describe('encodeLaunchFile / decodeLaunchFile', () => {
   it('writes the records in their order, seccomp by architecture, each token NUL-terminated', () => {
     assert.equal(
       text(encodeLaunchFile(sample)),
-      'launch\x002\x00config\x00/home/u/project/box.toml\x00config-sha256\x00' +
+      'launch\x003\x00config\x00/home/u/project/box.toml\x00config-sha256\x00' +
         'a'.repeat(64) +
         '\x00principal\x00tool.fmt\x00args\x00tool.fmt.bwrap.args\x00' +
         'b'.repeat(64) +
         '\x00' +
         `seccomp\x00x86_64\x00seccomp.x86_64.bpf\x00${'d'.repeat(64)}\x00seccomp\x00aarch64\x00seccomp.aarch64.bpf\x00${'c'.repeat(64)}\x00landlock\x00tool.fmt.landlock\x00${'e'.repeat(64)}\x00` +
         'bwrap\x00/usr/bin/bwrap\x000\x004755\x00env\x00PATH\x00env\x00HOME\x00env-prefix\x00LC_\x00' +
-        'compile-option\x00--home\x00compile-option\x00/home/u\x00compile-option\x00--landlock\x00compile-option\x00off\x00',
+        'compile-option\x00--home\x00compile-option\x00/home/u\x00compile-option\x00--landlock\x00compile-option\x00off\x00' +
+        'walk\x00/home/u/project\x00trusted-name\x00.envrc\x00trusted-name\x00.git\x00keep\x00/home/u/project/.git\x00' +
+        'absent\x00/home/u/.bashrc\x00',
     );
     assert.match(
-      text(encodeLaunchFile({ ...sample, landlock: undefined, env: [], envPrefixes: [], compileOptions: [] })),
+      text(encodeLaunchFile({ ...sample, landlock: undefined, env: [], envPrefixes: [], compileOptions: [], trust: NO_TRUST_CHECK })),
       /landlock\x00none\x00bwrap\x00\/usr\/bin\/bwrap\x000\x004755\x00$/,
     );
   });
@@ -97,6 +101,11 @@ describe('encodeLaunchFile / decodeLaunchFile', () => {
       ['empty env', { env: [''] }],
       ['empty prefix', { envPrefixes: [''] }],
       ['NUL', { principal: 'a\0b' }],
+      ['relative walk', { trust: { ...sample.trust, walk: ['project'] } }],
+      ['relative keep', { trust: { ...sample.trust, keep: ['.git'] } }],
+      ['relative absent', { trust: { ...sample.trust, absent: ['~/.bashrc'] } }],
+      ['trusted-name with /', { trust: { ...sample.trust, names: ['a/.git'] } }],
+      ['trusted-name ..', { trust: { ...sample.trust, names: ['..'] } }],
     ];
     for (const [what, change] of bad) assert.throws(() => encodeLaunchFile({ ...sample, ...change }), LaunchFileError, what);
   });
@@ -121,6 +130,12 @@ describe('encodeLaunchFile / decodeLaunchFile', () => {
       env: fc.array(envName, { maxLength: 4 }),
       envPrefixes: fc.array(envName, { maxLength: 2 }),
       compileOptions: fc.array(fc.stringMatching(/^[^\0]*$/), { maxLength: 4 }),
+      trust: fc.record({
+        walk: fc.array(fc.stringMatching(/^\/[^\0]*$/), { maxLength: 3 }),
+        names: fc.array(name, { maxLength: 3 }),
+        keep: fc.array(fc.stringMatching(/^\/[^\0]*$/), { maxLength: 3 }),
+        absent: fc.array(fc.stringMatching(/^\/[^\0]*$/), { maxLength: 3 }),
+      }),
     });
     // fast-check's records have no prototype; the decoder's are plain objects.
     const plain = (l: LaunchFile): LaunchFile => ({
@@ -129,6 +144,7 @@ describe('encodeLaunchFile / decodeLaunchFile', () => {
       seccomp: Object.fromEntries(Object.entries(l.seccomp).map(([a, f]) => [a, { ...f }])),
       landlock: l.landlock && { ...l.landlock },
       bwrap: { ...l.bwrap },
+      trust: { ...l.trust },
     });
     fc.assert(fc.property(launch, (l) => assert.deepEqual(decodeLaunchFile(encodeLaunchFile(l)), plain(l))));
   });
@@ -138,7 +154,7 @@ describe('encodeLaunchFile / decodeLaunchFile', () => {
 function printLines(l: LaunchFile): string[] {
   const esc = (s: string): string => s.replace(/[\0-\x1f\\]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
   return [
-    'launch 2',
+    'launch 3',
     `config ${esc(l.config)}`,
     `config-sha256 ${l.configSha256}`,
     `principal ${esc(l.principal)}`,
@@ -151,6 +167,10 @@ function printLines(l: LaunchFile): string[] {
     ...l.env.map((n) => `env ${esc(n)}`),
     ...l.envPrefixes.map((p) => `env-prefix ${esc(p)}`),
     ...l.compileOptions.map((o) => `compile-option ${esc(o)}`),
+    ...l.trust.walk.map((p) => `walk ${esc(p)}`),
+    ...l.trust.names.map((n) => `trusted-name ${esc(n)}`),
+    ...l.trust.keep.map((p) => `keep ${esc(p)}`),
+    ...l.trust.absent.map((p) => `absent ${esc(p)}`),
   ];
 }
 
@@ -188,6 +208,8 @@ describe('the C launch-file parser against the TypeScript decoder', { skip: skip
       'LC_',
       'env',
       'seccomp',
+      '.git',
+      '/home/u/.bashrc',
     );
     const keyword = one(
       'launch',
@@ -201,6 +223,10 @@ describe('the C launch-file parser against the TypeScript decoder', { skip: skip
       'env',
       'env-prefix',
       'compile-option',
+      'walk',
+      'trusted-name',
+      'keep',
+      'absent',
       'bogus',
       '',
     );
@@ -268,7 +294,7 @@ describe('the launcher as a program', { skip: skipProgram }, () => {
     for (const file of [program!, run]) {
       const r = spawnSync(file, ['--version'], { encoding: 'utf8' });
       assert.equal(r.status, 0, r.stderr);
-      assert.equal(r.stdout, `boxwright-sandbox ${version} (${arch}, launch format 2)\n`);
+      assert.equal(r.stdout, `boxwright-sandbox ${version} (${arch}, launch format 3)\n`);
     }
   });
 
@@ -338,7 +364,7 @@ describe(`the ${other} program under qemu-user`, {
 }, () => {
   it('--version, and --check-launch reading launch files exactly as the host program does', () => {
     const v = spawnSync(qemu!, [otherProgram!, '--version'], { encoding: 'utf8' });
-    assert.match(v.stdout, new RegExp(`^boxwright-sandbox \\S+ \\(${other}, launch format 2\\)\\n$`));
+    assert.match(v.stdout, new RegExp(`^boxwright-sandbox \\S+ \\(${other}, launch format 3\\)\\n$`));
     const good = encodeLaunchFile(sample);
     for (const bytes of [good, good.subarray(0, good.length - 1), new TextEncoder().encode('launch\x003\x00')]) {
       const a = spawnSync(qemu!, [otherProgram!, '--check-launch'], { input: bytes, encoding: 'utf8' });

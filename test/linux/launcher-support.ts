@@ -16,6 +16,7 @@ import { argsFile, hostArch, parseArgsFile } from '../../targets/linux/index.js'
 import { encodeLandlockRules, type LandlockRuleset } from '../../targets/linux/landlock/rules.js';
 import {
   encodeLaunchFile,
+  NO_TRUST_CHECK,
   LAUNCH_ARCHES,
   launcherPath,
   SANDBOX_EXEC_PATH,
@@ -112,6 +113,7 @@ export async function makeLauncherDir(config: string, o: DirOptions): Promise<La
     bwrap: bwrapRecord(),
     ...envAllowlist(),
     compileOptions: ['--home', o.home],
+    trust: NO_TRUST_CHECK,
   };
   let changes: Partial<LaunchFile> = {};
   const writeLaunch = (change: Partial<LaunchFile> | Uint8Array): void => {

@@ -112,8 +112,8 @@ describe('launcher: fail-closed', { skip, concurrency: 1 }, () => {
     ],
     [
       'of another format',
-      (t) => t.replace(`launch${NUL}2${NUL}`, `launch${NUL}1${NUL}`),
-      /launch format `1`; this launcher reads format 2/,
+      (t) => t.replace(`launch${NUL}3${NUL}`, `launch${NUL}1${NUL}`),
+      /launch format `1`; this launcher reads format 3/,
     ],
     [
       'with an args record without its digest',

@@ -221,7 +221,7 @@ function entryFiles(outcome: Compiled, req: RunRequest, bytes: Uint8Array, bwrap
     a.name.endsWith('.bwrap.args') || a.name.endsWith('.landlock') || SECCOMP_ARCHES.some((arch) => a.name === bpfName(arch));
   const artifacts = outcome.artifacts.filter(wanted).map((a) => ({ name: a.name, content: a.content }));
   const options = compileOptionArgs({ ...req, landlock: req.landlock ? undefined : 'off' });
-  return [...artifacts, ...launchFiles(outcome.check.ir, outcome.artifacts, configFile, bytes, options, bwrap)];
+  return [...artifacts, ...launchFiles(outcome.check.model, outcome.artifacts, configFile, bytes, options, bwrap, req.gatewaySocket)];
 }
 
 /** Each principal's run view (`<stem>.view.json`), from its plan: what the fast path looks the command up in. */

@@ -17,6 +17,8 @@ export {
   LAUNCH_ARCHES,
   LAUNCH_FORMAT,
   LaunchFileError,
+  NO_TRUST_CHECK,
+  type LaunchTrust,
   type LaunchBwrap,
   type LaunchedFile,
   type LaunchFile,

@@ -2,7 +2,7 @@
  * The launch file: NUL-terminated tokens, records in a fixed order (each
  * token a keyword or an operand; the input ends with a NUL):
  *
- *   launch 2                  the format's version
+ *   launch 3                  the format's version
  *   config ABS_PATH           the config it was compiled from
  *   config-sha256 HEX         its SHA-256 then (64 lowercase hex digits, as every HEX)
  *   principal ID              for messages
@@ -13,6 +13,10 @@
  *   env NAME                  zero or more: the environment allowlist
  *   env-prefix PREFIX         zero or more
  *   compile-option ARG        zero or more: the compile's options, for the hint to recompile
+ *   walk ABS_PATH             zero or more: the write trees checked before and after the run
+ *   trusted-name NAME         zero or more: the host-trusted names looked for in them (a file name)
+ *   keep ABS_PATH             zero or more: what those checks neither enter nor judge
+ *   absent ABS_PATH           zero or more: host-trusted paths absent at compile that no walk covers
  *
  * FILE is a name in the launch file's own directory (no '/', not '.' or
  * '..'); NAME and PREFIX are non-empty without '='. Anything else — an
@@ -92,7 +96,11 @@ int launch_parse(char *buf, size_t len, struct launch *l, char *err, size_t errs
   l->env = calloc(c.n, sizeof *l->env);
   l->env_prefix = calloc(c.n, sizeof *l->env_prefix);
   l->compile_option = calloc(c.n, sizeof *l->compile_option);
-  if (!c.tok || !l->env || !l->env_prefix || !l->compile_option) return fail(&c, "out of memory");
+  l->walk = calloc(c.n, sizeof *l->walk);
+  l->trusted_name = calloc(c.n, sizeof *l->trusted_name);
+  l->keep = calloc(c.n, sizeof *l->keep);
+  l->absent = calloc(c.n, sizeof *l->absent);
+  if (!c.tok || !l->env || !l->env_prefix || !l->compile_option || !l->walk || !l->trusted_name || !l->keep || !l->absent) return fail(&c, "out of memory");
   for (size_t i = 0, t = 0; i < len; i += strlen(buf + i) + 1) c.tok[t++] = buf + i;
 
   char **op;
@@ -152,6 +160,19 @@ int launch_parse(char *buf, size_t len, struct launch *l, char *err, size_t errs
     if (!(op = take(&c, "compile-option", 1))) return -1;
     l->compile_option[l->ncompile_option++] = op[0];
   }
+  struct {
+    const char *kw;
+    const char **out;
+    size_t *n;
+    int name; /* a file name, else an absolute path */
+  } lists[] = {{"walk", l->walk, &l->nwalk, 0}, {"trusted-name", l->trusted_name, &l->nname, 1}, {"keep", l->keep, &l->nkeep, 0}, {"absent", l->absent, &l->nabsent, 0}};
+  for (size_t k = 0; k < COUNT(lists); k++)
+    while (at(&c, lists[k].kw)) {
+      if (!(op = take(&c, lists[k].kw, 1))) return -1;
+      if (lists[k].name ? !is_file_name(op[0]) : op[0][0] != '/')
+        return fail(&c, "%s `%s`: not %s", lists[k].kw, op[0], lists[k].name ? "a file name" : "an absolute path");
+      lists[k].out[(*lists[k].n)++] = op[0];
+    }
   if (c.at < c.n) return fail(&c, "record %zu: `%s` is not a record this launcher knows here", c.at + 1, c.tok[c.at]);
   free(c.tok);
   return 0;
@@ -191,4 +212,8 @@ void launch_print(const struct launch *l, FILE *f) {
   for (size_t i = 0; i < l->nenv; i++) line(f, "env", l->env[i], NULL);
   for (size_t i = 0; i < l->nprefix; i++) line(f, "env-prefix", l->env_prefix[i], NULL);
   for (size_t i = 0; i < l->ncompile_option; i++) line(f, "compile-option", l->compile_option[i], NULL);
+  for (size_t i = 0; i < l->nwalk; i++) line(f, "walk", l->walk[i], NULL);
+  for (size_t i = 0; i < l->nname; i++) line(f, "trusted-name", l->trusted_name[i], NULL);
+  for (size_t i = 0; i < l->nkeep; i++) line(f, "keep", l->keep[i], NULL);
+  for (size_t i = 0; i < l->nabsent; i++) line(f, "absent", l->absent[i], NULL);
 }

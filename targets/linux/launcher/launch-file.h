@@ -5,7 +5,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define MAX_LAUNCH_BYTES (1 << 20)
+/* The trust records list every write tree and the host-trusted paths in them: a config of 20,000 write grants holds more than 1 MiB. */
+#define MAX_LAUNCH_BYTES (64 << 20)
 
 /* The architectures a launch file may name a seccomp program for, in this order. */
 extern const char *const launch_arches[2];
@@ -29,6 +30,15 @@ struct launch {
   size_t nprefix;
   const char **compile_option; /* the compile's options after CONFIG, for the "Recompile:" hint */
   size_t ncompile_option;
+  /* The host-trusted names checked before and after the run (trust-walk.c). */
+  const char **walk;         /* the write trees, absolute */
+  size_t nwalk;
+  const char **trusted_name; /* the project names: file names */
+  size_t nname;
+  const char **keep;         /* what the walk neither enters nor judges, absolute */
+  size_t nkeep;
+  const char **absent;       /* host-trusted paths absent at compile that no walk covers, absolute */
+  size_t nabsent;
 };
 
 /* Parses buf[0..len) (buf[len] is NUL) in place; 0, or -1 with the reason in err. */

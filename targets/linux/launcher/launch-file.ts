@@ -3,11 +3,13 @@
  * NUL-terminated tokens, records in this order (launch-file.c parses it,
  * exactly as strictly as decodeLaunchFile):
  *
- *   launch 2 · config ABS_PATH · config-sha256 HEX · principal ID ·
+ *   launch 3 · config ABS_PATH · config-sha256 HEX · principal ID ·
  *   args FILE HEX · seccomp ARCH FILE HEX (one or more, each arch once) ·
  *   landlock FILE HEX | landlock none · bwrap ABS_PATH UID MODE ·
  *   env NAME (zero or more) · env-prefix PREFIX (zero or more) ·
- *   compile-option ARG (zero or more)
+ *   compile-option ARG (zero or more) · walk ABS_PATH (zero or more) ·
+ *   trusted-name NAME (zero or more) · keep ABS_PATH (zero or more) ·
+ *   absent ABS_PATH (zero or more)
  *
  * FILE names a file in the launch file's own directory (no `/`, not `.` or
  * `..`) and HEX is its SHA-256 (the config's, for config-sha256), 64
@@ -15,11 +17,14 @@
  * bubblewrap's owner (decimal), MODE its permission bits (four octal
  * digits). NAME and PREFIX are non-empty without `=`; ARG is any token (the
  * compile's options after CONFIG, for the launcher's "Recompile:" hint).
+ * The last four are the host-trusted names the launcher checks before and
+ * after a run (LaunchTrust, trust-walk.c): a trusted-name NAME is a file
+ * name (no `/`, not `.` or `..`), the others absolute paths.
  * Anything else is malformed: the launcher refuses it, the encoder throws.
  */
 import type { Arch } from '../seccomp/tables.js';
 
-export const LAUNCH_FORMAT = 2;
+export const LAUNCH_FORMAT = 3;
 
 /** The architectures a launch file may name a seccomp program for, in the order they are written. */
 export const LAUNCH_ARCHES: readonly Arch[] = ['x86_64', 'aarch64'];
@@ -36,6 +41,25 @@ export interface LaunchBwrap {
   readonly uid: number;
   readonly mode: number;
 }
+
+/**
+ * What the launcher checks in the principal's write trees before and after
+ * a run (trust-walk.c; targets/linux/launcher/README.md): a host-trusted
+ * name that does not exist cannot be refused by a mount, so one the
+ * workload creates is found after the run and moved aside.
+ */
+export interface LaunchTrust {
+  /** The write trees to list at every depth (writable binds of the plan that are trees), sorted. */
+  readonly walk: readonly string[];
+  /** The project names looked for in every directory (`.git`, `.envrc`, …), sorted. */
+  readonly names: readonly string[];
+  /** Paths the walk neither enters nor judges: host-trusted paths bound read-only or lifted, what the sandbox cannot write. Sorted. */
+  readonly keep: readonly string[];
+  /** Host-trusted paths absent at compile time that no walk covers (`~/.bashrc` under `write = ["~"]`), sorted. */
+  readonly absent: readonly string[];
+}
+
+export const NO_TRUST_CHECK: LaunchTrust = { walk: [], names: [], keep: [], absent: [] };
 
 export interface LaunchFile {
   /** The config the sandbox was compiled from: absolute. The launcher refuses when its bytes changed. */
@@ -58,6 +82,8 @@ export interface LaunchFile {
   readonly envPrefixes: readonly string[];
   /** The options the compile used besides CONFIG, --target and --out (`--home /h`, `--landlock off`): named in the launcher's "Recompile:" hint. */
   readonly compileOptions: readonly string[];
+  /** The host-trusted names checked before and after the run. */
+  readonly trust: LaunchTrust;
 }
 
 /** A launch file the launcher would refuse: a bug in whatever wrote it, or a damaged file. */
@@ -84,6 +110,10 @@ function check(l: LaunchFile): void {
     ...l.env,
     ...l.envPrefixes,
     ...l.compileOptions,
+    ...l.trust.walk,
+    ...l.trust.names,
+    ...l.trust.keep,
+    ...l.trust.absent,
   ];
   if (tokens.some((t) => t?.includes('\0'))) fail('a value holds a NUL');
   if (!l.config.startsWith('/')) fail(`config ${JSON.stringify(l.config)}: not an absolute path`);
@@ -109,6 +139,13 @@ function check(l: LaunchFile): void {
   if (!Number.isInteger(l.bwrap.mode) || l.bwrap.mode < 0 || l.bwrap.mode > 0o7777) fail(`bwrap mode ${l.bwrap.mode}: not permission bits`);
   for (const n of l.env) if (!isEnvName(n)) fail(`env ${JSON.stringify(n)}: not a variable name`);
   for (const p of l.envPrefixes) if (!isEnvName(p)) fail(`env-prefix ${JSON.stringify(p)}: not a variable name prefix`);
+  for (const [kw, paths] of [
+    ['walk', l.trust.walk],
+    ['keep', l.trust.keep],
+    ['absent', l.trust.absent],
+  ] as const)
+    for (const p of paths) if (!p.startsWith('/')) fail(`${kw} ${JSON.stringify(p)}: not an absolute path`);
+  for (const n of l.trust.names) if (!isFileName(n)) fail(`trusted-name ${JSON.stringify(n)}: not a file name`);
 }
 
 /** The launch file's bytes. Deterministic: seccomp programs in LAUNCH_ARCHES order, env names as given. */
@@ -134,6 +171,10 @@ export function encodeLaunchFile(l: LaunchFile): Uint8Array {
   for (const n of l.env) tokens.push('env', n);
   for (const p of l.envPrefixes) tokens.push('env-prefix', p);
   for (const o of l.compileOptions) tokens.push('compile-option', o);
+  for (const p of l.trust.walk) tokens.push('walk', p);
+  for (const n of l.trust.names) tokens.push('trusted-name', n);
+  for (const p of l.trust.keep) tokens.push('keep', p);
+  for (const p of l.trust.absent) tokens.push('absent', p);
   return new TextEncoder().encode(tokens.map((t) => `${t}\0`).join(''));
 }
 
@@ -189,6 +230,12 @@ export function decodeLaunchFile(bytes: Uint8Array): LaunchFile {
   while (tok[at] === 'env-prefix') envPrefixes.push(take('env-prefix', 1)[0]!);
   const compileOptions: string[] = [];
   while (tok[at] === 'compile-option') compileOptions.push(take('compile-option', 1)[0]!);
+  const many = (kw: string): string[] => {
+    const out: string[] = [];
+    while (tok[at] === kw) out.push(take(kw, 1)[0]!);
+    return out;
+  };
+  const trust: LaunchTrust = { walk: many('walk'), names: many('trusted-name'), keep: many('keep'), absent: many('absent') };
   if (at < tok.length) throw new LaunchFileError(`record ${at + 1}: \`${tok[at]}\` is not a record this launcher knows here`);
   const l: LaunchFile = {
     config,
@@ -201,6 +248,7 @@ export function decodeLaunchFile(bytes: Uint8Array): LaunchFile {
     env,
     envPrefixes,
     compileOptions,
+    trust,
   };
   check(l);
   return l;

@@ -16,7 +16,8 @@
  *
  * Exit: the command's status (a signal death 128 + signo, as bubblewrap
  * reports it); 125 it did not run (refused); 126 it is in the view but not
- * executable; 127 it is not in the view; 2 usage. See README.md.
+ * executable; 127 it is not in the view; 123 it ran and created a
+ * host-trusted name, moved aside (trust-walk.c); 2 usage. See README.md.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -34,6 +35,7 @@
 #include "report.h"
 #include "run.h"
 #include "sandbox.h"
+#include "trust-walk.h"
 #include "vet.h"
 
 extern char **environ;
@@ -561,8 +563,21 @@ int launcher_main(int argc, char **argv, const char *exe) {
    * through pipes (stdio.c). Under Landlock the reopen is checked against
    * the rules, so they pass as they are.
    */
+  /*
+   * A host-trusted name that does not exist cannot be made read-only by a
+   * mount: the write trees are listed now (one the compile did not know of
+   * is refused) and again after the run (one the command made is moved
+   * aside, exit 123).
+   */
+  struct trust_state trust;
+  char *why_not;
+  if (trust_before(&l, &trust, &why_not) < 0) refuse(hint, "%s", why_not);
   struct stdio_plan plan;
   if (stdio_plan(&plan, !l.landlock, o.verbose ? me : NULL) < 0) refuse(NULL, "cannot make the pipes for the command's standard streams: %s", strerror(errno));
   struct run_result r = run_bwrap(l.bwrap, cmd.v, envp, status_fd, &plan);
-  return outcome(&r, l.bwrap, ready_fd, &l, &rw, envp, o.command, o.verbose);
+  int moved = trust_after(&trust, me);
+  int status = outcome(&r, l.bwrap, ready_fd, &l, &rw, envp, o.command, o.verbose);
+  if (!moved) return status;
+  say("the command ran (its status %d), and left in its write trees what the host runs or trusts after the run (said above): exit %d", status, EXIT_QUARANTINED);
+  return EXIT_QUARANTINED;
 }

@@ -35,6 +35,8 @@
 
 /* Exit statuses besides the command's own (docker's and env's convention). */
 #define EXIT_USAGE 2
+/* The command ran, and created what the host runs (a host-trusted name): moved aside (trust-walk.c). */
+#define EXIT_QUARANTINED 123
 #define EXIT_REFUSED 125
 #define EXIT_NOT_EXECUTABLE 126
 #define EXIT_NOT_FOUND 127
@@ -42,7 +44,7 @@
 /* Where the compiled view mounts this program (--perms 0555 --ro-bind-data FD PATH). */
 #define SANDBOX_EXEC_PATH "/.boxwright/exec"
 /* The version of the .launch format this program reads (launch-file.c). */
-#define LAUNCH_FORMAT "2"
+#define LAUNCH_FORMAT "3"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 #define PRINTF(f, a) __attribute__((format(printf, f, a)))

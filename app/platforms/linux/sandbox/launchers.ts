@@ -12,7 +12,8 @@
 import { copyFileSync, chmodSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
-import type { PolicyIR } from '../../../../compiler/ir/types.js';
+import type { AccessModel } from '../../../../model/model.js';
+import { linuxPlan } from '../../../../model/linux-plan.js';
 import {
   encodeLaunchFile,
   launcherName,
@@ -22,6 +23,8 @@ import {
   type LaunchBwrap,
   type LaunchedFile,
 } from '../../../../targets/linux/launcher/index.js';
+import { launchTrust } from '../../../../targets/linux/launcher/trust.js';
+import { linuxPlanOptions } from '../../../../targets/linux/index.js';
 import { bpfName, hostArch } from '../../../../targets/linux/arch.js';
 import { envAllowlist } from '../../env.js';
 import { artifactStem, type Artifact } from '../../../../targets/target.js';
@@ -76,16 +79,21 @@ const sha256 = (bytes: Uint8Array | string): string => createHash('sha256').upda
  * (absolute) with these bytes, compiled with `compileOptions`
  * (compileOptionArgs), run with `bwrap`. Each file it names is recorded
  * with the SHA-256 of the artifact's bytes: the launcher reads none that
- * differs.
+ * differs. The host-trusted names the launcher checks before and after a
+ * run come from the same model and plan as the argv (`gatewaySocket` as
+ * the compile was given it).
  */
 export function launchFiles(
-  ir: PolicyIR,
+  model: AccessModel,
   artifacts: readonly Artifact[],
   configPath: string,
   configBytes: Uint8Array,
   compileOptions: readonly string[],
   bwrap: LaunchBwrap,
+  gatewaySocket?: string,
 ): LauncherFile[] {
+  const ir = model.ir;
+  const planOptions = linuxPlanOptions(ir, gatewaySocket);
   const byName = new Map(artifacts.map((a) => [a.name, a.content]));
   const file = (name: string): LaunchedFile => {
     const content = byName.get(name);
@@ -97,6 +105,8 @@ export function launchFiles(
   return ir.principals.map((p) => {
     const stem = artifactStem(p.id);
     const landlock = `${stem}.landlock`;
+    const pa = model.principals.find((x) => x.principal.id === p.id);
+    if (!pa) throw new Error(`the model has no principal ${p.id}`);
     const content = encodeLaunchFile({
       config: resolve(configPath),
       configSha256: sha,
@@ -108,6 +118,7 @@ export function launchFiles(
       env,
       envPrefixes,
       compileOptions,
+      trust: launchTrust(pa, linuxPlan(pa, planOptions)),
     });
     return { name: launchFileName(stem), content };
   });
