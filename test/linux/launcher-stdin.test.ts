@@ -137,10 +137,11 @@ describe("boxwright-sandbox's input protocols, fuzzed: an answer for every input
     assertAnswered(vet, '--vet, 256 MiB + 1');
     assert.equal(vet.status, 125);
     assert.match(vet.stderr, /the views on stdin exceed 256 MiB/);
-    const launch = ask(['--check-launch'], past(1));
-    assertAnswered(launch, '--check-launch, 1 MiB + 1');
+    // 64 MiB since the launch file lists the write trees' host-trusted names and paths (format 3).
+    const launch = ask(['--check-launch'], past(64));
+    assertAnswered(launch, '--check-launch, 64 MiB + 1');
     assert.equal(launch.status, 125);
-    assert.match(launch.stderr, /the launch file on stdin exceeds 1048576 bytes/);
+    assert.match(launch.stderr, /the launch file on stdin exceeds 67108864 bytes/);
     const rules = ask(['--rules-fd', '0', '--check'], past(16));
     assertAnswered(rules, '--rules-fd, 16 MiB + 1');
     assert.match(rules.stderr, /the rules exceed 16777216 bytes/);
