@@ -23,10 +23,17 @@ import type { Span } from '../span.js';
 import { claudeSettingsScope } from '../schema/dialect.js';
 import type { JsonDialect } from '../schema/validate.js';
 import type { Access, Grant, LinuxFacts, ListName, PolicyIR, RuntimeSettings, TrustedFile, WrittenSetting } from './types.js';
+import { settingsReach } from './reach.js';
 import defaults from './runtime-defaults.json' with { type: 'json' };
 
 export interface SettingsBuildOptions {
   readonly file: string;
+  /**
+   * Where the file is in the project, when its label is not that
+   * (`diff --git`'s `HEAD:.claude/settings.json`): what Claude Code's
+   * `/path` entries resolve against and its scope are read from it.
+   */
+  readonly location?: string;
   readonly dialect: JsonDialect;
   readonly view: FsView;
   /** The working directory of the sandboxed command (`--worktree`). */
@@ -96,7 +103,8 @@ export function buildSettingsIR(doc: JsonValue, o: SettingsBuildOptions): Policy
   const settings = new Map<string, WrittenSetting>();
   if (root) flatten(root, '', settings);
   const claude = o.dialect === 'claude';
-  const settingsDir = claude ? posix.resolve(cwd, dirname(o.file === '<stdin>' ? '.claude/settings.json' : o.file)) : undefined;
+  const location = o.location ?? o.file;
+  const settingsDir = claude ? posix.resolve(cwd, dirname(location === '<stdin>' ? '.claude/settings.json' : location)) : undefined;
   const grants: Grant[] = [];
   const facts = (path: string): PathFacts => inspectPath(view, path);
   const firstAbsent = (path: string): string => {
@@ -246,7 +254,12 @@ export function buildSettingsIR(doc: JsonValue, o: SettingsBuildOptions): Policy
     const meets = (p: string): boolean => roots.some((r) => p === r || p.startsWith(r === '/' ? '/' : r + '/') || r.startsWith(p + '/'));
     grants.push(...implied.filter((g) => g.access === 'deny-write' && meets(g.path!)));
   }
-  const runtime: RuntimeSettings = { cwd, settings, ...(settingsDir ? { settingsDir, scope: claudeSettingsScope(o.file) } : {}) };
+  const runtime: RuntimeSettings = {
+    cwd,
+    settings,
+    reach: settingsReach(doc, claude),
+    ...(settingsDir ? { settingsDir, scope: claudeSettingsScope(location) } : {}),
+  };
   return {
     dialect: o.dialect,
     file: o.file,
