@@ -3,33 +3,21 @@ import { PLATFORMS } from '../../compiler/diagnostic.js';
 import { absent, legend, type Cell } from '../../model/cell.js';
 import type { AccessModel, PrincipalAccess } from '../../model/model.js';
 import { explanation } from '../../rules/index.js';
-import { display, flags, implied, networkChange, principalIn, verb, verbs, type Flags } from './delta-words.js';
+import {
+  display,
+  flags,
+  implied,
+  networkChange,
+  principalIn,
+  verb,
+  verbs,
+  type AccessChange,
+  type Flags,
+  type RequestChange,
+} from './delta-words.js';
 import { requestDelta } from './request-delta.js';
 
-export interface AccessChange {
-  readonly platform: Platform;
-  readonly principal: string;
-  /** The path as a reviewer reads it (`~/…` under the home). */
-  readonly path: string;
-  readonly before: string;
-  readonly after: string;
-  /** widen: a right appears; narrow: a right goes; both can hold at once (`r` → `w`). */
-  readonly widens: boolean;
-  readonly narrows: boolean;
-  readonly sentence: string;
-}
-
-/**
- * A change in what a principal asks for, on no machine in particular: a
- * widening here is one on every machine. Its `path` may be `below ~/x`
- * (what a path under it that no grant names gets) or `(network)`.
- */
-export type RequestChange = Omit<AccessChange, 'platform'> & {
-  /** The settings key whose reach changed (settings-delta.ts), when it is a setting's reach and not a path's. */
-  readonly setting?: string;
-  /** A setting boxwright does not model changed (settings-delta.ts): counted as a widening, and said so. */
-  readonly cannotJudge?: true;
-};
+export type { AccessChange, RequestChange } from './delta-words.js';
 
 /**
  * Why this machine's comparison of one platform settles nothing: a side is

@@ -8,9 +8,8 @@
 import { absent, legend, type Cell } from '../../model/cell.js';
 import type { AccessModel } from '../../model/model.js';
 import { requestedAccess, type RequestedAccess } from '../../model/requested.js';
-import { display, flags, implied, networkChange, principalIn, verb, verbs, type Flags } from './delta-words.js';
+import { display, flags, implied, networkChange, principalIn, verb, verbs, type Flags, type RequestChange } from './delta-words.js';
 import { settingsDelta } from './settings-delta.js';
-import type { RequestChange } from './delta.js';
 
 const requestedLegend = (c: Cell): string => (c.kind === 'denied' ? 'deny' : legend(c));
 

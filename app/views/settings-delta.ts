@@ -52,7 +52,7 @@ function reads(i: ReachItem): string {
   }
 }
 
-const identity = (i: ReachItem): string => `${i.cls}\0${i.key}\0${i.value}\0${i.effect}`;
+const identity = (i: ReachItem): string => `${i.cls}\0${i.key}\0${i.value}\0${i.effect}\0${i.qualifier ?? ''}`;
 
 /** Whether an allowedDomains entry admits every host (and port) another admits (matchesDomainPatternWithPort). */
 export function domainCovers(wide: string, narrow: string): boolean {
@@ -118,7 +118,7 @@ function itemChanges(b: SettingsReach, a: SettingsReach): SettingChange[] {
         sentence:
           i.value === 'true' || i.value === 'false'
             ? `${classNames[i.cls]}: \`${i.key}\` is ${added ? 'now' : 'no longer'} ${i.value}${i.byDefault ? ' (its default)' : ''}`
-            : `${classNames[i.cls]}: \`${i.key}\` ${added ? 'now' : 'no longer'} ${reads(i)}`,
+            : `${classNames[i.cls]}: \`${i.key}\` ${added ? 'now' : 'no longer'} ${reads(i)}${i.qualifier ? ` (${i.qualifier})` : ''}`,
       });
     }
   }

@@ -36,6 +36,8 @@ export interface ReachItem {
   readonly span: Span;
   /** Whether the file says it, or the tool's default does (a switch that is on unless turned off). */
   readonly byDefault?: true;
+  /** What narrows when it acts (a hook's matcher): part of what it is. */
+  readonly qualifier?: string;
 }
 
 export interface SettingsReach {
@@ -188,7 +190,9 @@ export function settingsReach(doc: JsonValue, claude: boolean): SettingsReach {
     value('permission', 'permissions.disableBypassPermissionsMode', 'restricts');
     flag('permission', 'permissions.allowManagedPermissionRulesOnly', 'restricts');
     for (const k of helpers) value('unsandboxed', k);
-    value('unsandboxed', 'statusLine');
+    value('unsandboxed', 'statusLine.command');
+    mark('statusLine.type');
+    mark('statusLine.padding');
     hookItems(root, items);
     mark('hooks');
     flag('unsandboxed', 'disableAllHooks', 'restricts');
@@ -225,8 +229,15 @@ function hookItems(root: JsonObject | undefined, items: ReachItem[]): void {
         const hook = toPlain(h) as { command?: unknown } | null;
         const command = hook && typeof hook === 'object' && typeof hook.command === 'string' ? hook.command : canonicalJson(hook);
         const matcher =
-          plain && typeof plain === 'object' && typeof plain.matcher === 'string' && plain.matcher ? ` (${plain.matcher})` : '';
-        items.push({ cls: 'unsandboxed', key: `hooks.${event}${matcher}`, value: command, effect: 'grants', span: h.span });
+          plain && typeof plain === 'object' && typeof plain.matcher === 'string' && plain.matcher ? plain.matcher : undefined;
+        items.push({
+          cls: 'unsandboxed',
+          key: `hooks.${event}`,
+          value: command,
+          effect: 'grants',
+          span: h.span,
+          ...(matcher ? { qualifier: `matching ${matcher}` } : {}),
+        });
       }
     }
   }

@@ -161,32 +161,33 @@ const cases: readonly Case[] = [
     line: "the sandbox's strength: `allowNestedUserNamespaces` is now true",
     gate: 'the settings widen: `allowNestedUserNamespaces`',
   },
-  // srt: programs run on the host
+  // srt: programs run on the host (outside the project and every write grant: a change of the program is a widening
+  // whoever can write it; lint's error for one in the project is settings-reach-lint.test.ts's)
   {
     name: 'srt: bwrapPath',
     dialect: 'srt',
     change: (j) => {
-      j.bwrapPath = '/home/dev/project/tools/bwrap';
+      j.bwrapPath = '/opt/sandbox/bin/bwrap';
     },
-    line: 'programs run on the host: `bwrapPath` now runs `/home/dev/project/tools/bwrap` on the host',
+    line: 'programs run on the host: `bwrapPath` now runs `/opt/sandbox/bin/bwrap` on the host',
     gate: 'the settings widen: `bwrapPath`',
   },
   {
     name: 'srt: ripgrep.command',
     dialect: 'srt',
     change: (j) => {
-      j.ripgrep = { command: './node_modules/.bin/rg' };
+      j.ripgrep = { command: '/opt/ripgrep/rg' };
     },
-    line: 'programs run on the host: `ripgrep.command` now runs `./node_modules/.bin/rg` on the host',
+    line: 'programs run on the host: `ripgrep.command` now runs `/opt/ripgrep/rg` on the host',
     gate: 'the settings widen: `ripgrep.command`',
   },
   {
     name: 'srt: seccomp.applyPath',
     dialect: 'srt',
     change: (j) => {
-      j.seccomp = { applyPath: '/home/dev/project/apply-seccomp' };
+      j.seccomp = { applyPath: '/opt/sandbox/bin/apply-seccomp' };
     },
-    line: 'programs run on the host: `seccomp.applyPath` now runs `/home/dev/project/apply-seccomp` on the host',
+    line: 'programs run on the host: `seccomp.applyPath` now runs `/opt/sandbox/bin/apply-seccomp` on the host',
     gate: 'the settings widen: `seccomp.applyPath`',
   },
   // srt: not modelled
@@ -292,18 +293,18 @@ const cases: readonly Case[] = [
     name: 'claude: bwrapPath',
     dialect: 'claude',
     change: (j) => {
-      sb(j).bwrapPath = '/home/dev/project/bwrap';
+      sb(j).bwrapPath = '/opt/bwrap/bwrap';
     },
-    line: 'programs run on the host: `sandbox.bwrapPath` now runs `/home/dev/project/bwrap` on the host',
+    line: 'programs run on the host: `sandbox.bwrapPath` now runs `/opt/bwrap/bwrap` on the host',
     gate: 'the settings widen: `sandbox.bwrapPath`',
   },
   {
     name: 'claude: ripgrep.command',
     dialect: 'claude',
     change: (j) => {
-      sb(j).ripgrep = { command: '/home/dev/project/rg' };
+      sb(j).ripgrep = { command: '/opt/rg/rg' };
     },
-    line: 'programs run on the host: `sandbox.ripgrep.command` now runs `/home/dev/project/rg` on the host',
+    line: 'programs run on the host: `sandbox.ripgrep.command` now runs `/opt/rg/rg` on the host',
     gate: 'the settings widen: `sandbox.ripgrep.command`',
   },
   {
