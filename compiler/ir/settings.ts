@@ -15,7 +15,7 @@
  * settings file's directory, `./x` or `x` relative to the working directory.
  */
 import { dirname, posix } from 'node:path';
-import { inspectPath, type FsView, type PathFacts } from '../paths/index.js';
+import { findHostTrusted, inspectPath, type FsView, type PathFacts } from '../paths/index.js';
 import type { JsonObject, JsonValue } from '../json/ast.js';
 import { toPlain } from '../json/parser.js';
 import { PLATFORMS, type Platform } from '../diagnostic.js';
@@ -94,6 +94,15 @@ const shapes: Record<'denyRead' | 'allowRead' | 'allowWrite' | 'denyWrite', Acce
   allowWrite: 'read-write',
   denyWrite: 'deny-write',
 };
+
+/** The authored write grants' paths, each a tree unless it names a file (what findHostTrusted searches). */
+function writeRoots(grants: readonly Grant[]): { path: string; tree: boolean }[] {
+  const roots = new Map<string, boolean>();
+  for (const g of grants)
+    if (!g.implicit && g.path?.startsWith('/') && g.access === 'read-write')
+      roots.set(g.path, (roots.get(g.path) ?? false) || (g.facts.kind !== 'file' && g.facts.kind !== 'other'));
+  return [...roots].map(([path, tree]) => ({ path, tree }));
+}
 
 export function buildSettingsIR(doc: JsonValue, o: SettingsBuildOptions): PolicyIR {
   const { view } = o;
@@ -266,10 +275,11 @@ export function buildSettingsIR(doc: JsonValue, o: SettingsBuildOptions): Policy
     home,
     fs: { description: view.description, knowsFacts: view.knowsFacts },
     principals: [{ id: 'agent', kind: 'agent', name: 'agent', span: root?.span ?? doc.span, grants }],
-    // boxwright's host-trusted carve-outs are what its own compiled sandboxes
-    // do; sandbox-runtime enforces these files itself, with its mandatory
-    // denies above (the `mandatory-deny` rule shows them).
-    hostTrusted: { paths: [], unsearched: [] },
+    // The host-trusted paths at, inside or around the authored write roots, found as for a Box config
+    // (compiler/paths/host-trusted.ts): sandbox-runtime carves none of them out (only its mandatory
+    // denies, grants above), so the model leaves them as writable as the cells say, and
+    // `host-trusted-path` names those the command may write. srt's own default writes are its business.
+    hostTrusted: findHostTrusted(view, writeRoots(grants), []),
     features: {},
     runtime,
     knownCredentials: o.knownCredentials,

@@ -110,3 +110,56 @@ describe('host-command: what Claude Code runs as you, outside the sandbox', () =
     );
   });
 });
+
+describe('host-trusted-path in the JSON dialects: what the host runs or trusts after the run, writable', () => {
+  const why =
+    "coding agents' own settings in the home: their hooks, MCP servers, helper commands and permission lists run or decide outside any sandbox the next time the agent starts";
+  it('~/.claude and ~/.claude.json granted (sandbox-runtime), ~/.asdf and inside ~/.rvm (Claude Code): warnings where writable', () => {
+    const ours = (l: string) => l.includes('host-trusted-path');
+    const all = (text: string, file: string) =>
+      checkConfig(Buffer.from(text), { file, view: machine, worktree: '/home/dev/project' })
+        .diagnostics.filter((d) => ours(d.ruleId))
+        .map((d) => `${d.span.start.line}:${d.span.start.column} ${d.severity} [${d.platforms.join(',')}] ${d.message}`);
+    assert.deepEqual(
+      all(srt('').replace('"allowWrite": [".", "~/work"]', '"allowWrite": ["~/.claude", "~/.claude.json"]'), 'srt-settings.json'),
+      [
+        `3:49 warning [macos] /home/dev/.claude is the host-trusted ~/.claude (an agent's own settings): the workload may write what the host runs or trusts after the run (${why})`,
+        `3:62 warning [macos] /home/dev/.claude.json is the host-trusted ~/.claude.json (an agent's own settings): the workload may write what the host runs or trusts after the run (${why})`,
+      ],
+    );
+    const claude =
+      '{\n  "sandbox": {"enabled": true, "failIfUnavailable": true, "allowUnsandboxedCommands": false,\n    "filesystem": {"allowWrite": ["~/.asdf", "~/.rvm/bin"]}}\n}\n';
+    assert.deepEqual(
+      all(claude, '.claude/settings.json').map((l) => l.replace(/ \(language environments and version managers: .*\)$/, ' (…)')),
+      [
+        '3:35 warning [macos] /home/dev/.asdf is the host-trusted ~/.asdf (a language environment or version manager): the workload may write what the host runs or trusts after the run (…)',
+        '3:46 warning [macos] /home/dev/.rvm/bin is inside the host-trusted ~/.rvm (a language environment or version manager): the workload may write what the host runs or trusts after the run (…)',
+      ],
+    );
+  });
+  it("inside a project write root, the project's existing .git is named once at the grant", () => {
+    assert.deepEqual(
+      lint(srt(''), 'srt-settings.json').length,
+      0,
+      'the three rules of this file say nothing of a plain project write root',
+    );
+    const r = checkConfig(Buffer.from(srt('')), { file: 'srt-settings.json', view: machine, worktree: '/home/dev/project' });
+    assert.deepEqual(
+      r.diagnostics.filter((d) => d.ruleId === 'host-trusted-path').map((d) => `${d.span.start.line}:${d.span.start.column} ${d.message}`),
+      [
+        '3:49 inside /home/dev/project, the host-trusted ~/project/.git (version-control metadata) is writable in the sandbox: sandbox-runtime keeps only its mandatory denies read-only, so the command may write what the host runs or trusts after the run',
+      ],
+    );
+  });
+  it("control: srt's own default writes (~/.claude/debug) are not reported", () => {
+    const r = checkConfig(Buffer.from(srt('').replace('"allowWrite": [".", "~/work"]', '"allowWrite": []')), {
+      file: 'srt-settings.json',
+      view: machine,
+      worktree: '/home/dev/project',
+    });
+    assert.deepEqual(
+      r.diagnostics.filter((d) => d.ruleId === 'host-trusted-path'),
+      [],
+    );
+  });
+});
