@@ -166,6 +166,8 @@ export function settingsReach(doc: JsonValue, claude: boolean): SettingsReach {
     'ripgrep.argv0',
     'seccomp.applyPath',
     'seccomp.argv0',
+    // srt-win, spawned by the library on Windows (its own schema warns it may sit in a write grant).
+    'windows.srtWin.path',
   ])
     value('host-program', sb + k);
   if (claude) {

@@ -170,6 +170,15 @@ export const cases: readonly Case[] = [
     line: 'programs run on the host: `seccomp.applyPath` now runs `/opt/sandbox/bin/apply-seccomp` on the host',
     gate: 'the settings widen: `seccomp.applyPath`',
   },
+  {
+    name: 'srt: windows.srtWin.path',
+    dialect: 'srt',
+    change: (j) => {
+      j.windows = { srtWin: { path: 'C:\\project\\srt-win.exe' } };
+    },
+    line: 'programs run on the host: `windows.srtWin.path` now runs `C:\\project\\srt-win.exe` on the host',
+    gate: 'the settings widen: `windows.srtWin.path`',
+  },
   // srt: not modelled
   {
     name: 'srt: a setting boxwright does not model',
