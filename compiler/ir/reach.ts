@@ -207,7 +207,10 @@ export function settingsReach(doc: JsonValue, claude: boolean): SettingsReach {
   return { items, allowedDomains: { key: `${sb}network.allowedDomains`, entries }, unmodelled };
 }
 
-/** Claude Code's hooks: `{ "Event": [{ "matcher": …, "hooks": [{ "type": "command", "command": … }] }] }`, one item per hook, named with its event and matcher. */
+/**
+ * Claude Code's hooks, `{ "Event": [{ "matcher": …, "hooks": [{ "type": "command", "command": … }] }] }`:
+ * one item per hook, named with its event, qualified by its matcher.
+ */
 function hookItems(root: JsonObject | undefined, items: ReachItem[]): void {
   const hooks = at(root, 'hooks');
   if (hooks?.value.kind !== 'object') {
