@@ -146,9 +146,12 @@ export const sandboxBypass = defineRule({
         ctx.report('windowsUnsandboxed', { span: at });
       } else ctx.report('windowsRefused', { span: at });
     }
+    // The switches as the settings' reach holds them (the facts diff compares): an item while on, at its key.
+    const prefix = ir.dialect === 'claude' ? 'sandbox.' : '';
+    const reach = ir.runtime?.reach.items ?? [];
     for (const s of switches) {
-      const w = setting(ir, s.key);
-      if (w?.value === true) ctx.report('weakened', { span: w.keySpan, platforms: s.platforms }, { key: s.key, what: s.what });
+      const on = reach.find((i) => i.key === prefix + s.key && i.value === 'true' && !i.byDefault);
+      if (on) ctx.report('weakened', { span: on.span, platforms: s.platforms }, { key: s.key, what: s.what });
     }
     for (const key of ['network.httpProxyPort', 'network.socksProxyPort']) {
       const w = setting(ir, key);
@@ -158,8 +161,7 @@ export const sandboxBypass = defineRule({
       const c = ctx.access.principals[0]?.effectiveAt(path, 'linux');
       return c?.kind === 'access' && c.write;
     };
-    const prefix = ir.dialect === 'claude' ? 'sandbox.' : '';
-    for (const item of ir.runtime?.reach.items ?? []) {
+    for (const item of reach) {
       const what = item.cls === 'host-program' && item.key.startsWith(prefix) ? hostPrograms[item.key.slice(prefix.length)] : undefined;
       // A bare name is looked up on PATH, as the host's shell would: only a path names a file the project may hold.
       if (!what || !item.value.includes('/')) continue;

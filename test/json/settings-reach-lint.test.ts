@@ -52,6 +52,11 @@ describe('sandbox-bypass: programs sandbox-runtime runs, from the project or a w
       ],
     );
   });
+  it('the weaker modes, read off the same reach as the gate: on is a warning at its key, off says nothing', () => {
+    assert.deepEqual(lint(srt(',\n  "enableWeakerNestedSandbox": true,\n  "allowAppleEvents": false'), 'srt-settings.json'), [
+      '4:3 warning sandbox-bypass [linux] `enableWeakerNestedSandbox` is on: a weaker Linux sandbox for Docker without privileged namespaces ("considerably weakens security")',
+    ]);
+  });
   it('control: system programs, and a bare name looked up on PATH, are not reported', () => {
     assert.deepEqual(
       lint(
