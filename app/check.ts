@@ -19,6 +19,8 @@ import { tomlSyntax } from '../rules/toml-syntax.js';
 
 export interface CheckOptions {
   readonly file: string;
+  /** Where the file is in the project when `file` is only its label (`HEAD:.claude/settings.json`): settings paths resolve from here. */
+  readonly location?: string;
   readonly view: FsView;
   readonly dialect?: Dialect;
   readonly worktree: string;
@@ -209,6 +211,7 @@ function checkSettings(bytes: Uint8Array, options: CheckOptions): CheckResult {
   if (schemaDiagnostics.some((d) => d.severity === 'error')) return finish(schemaDiagnostics, dialect);
   const ir = buildSettingsIR(parsed.document, {
     file,
+    ...(options.location ? { location: options.location } : {}),
     dialect,
     view: options.view,
     worktree: options.worktree,

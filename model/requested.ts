@@ -38,6 +38,12 @@ export interface RequestContext {
   readonly asked?: readonly string[];
   /** boxwright's own inputs and outputs of the command (the config, a manifest): host-trusted, not by their spelling. */
   readonly inputs?: readonly string[];
+  /**
+   * Whether a write tree asks for the host-trusted paths its spelling names
+   * read-only (default true): boxwright's own lowerings carve them out;
+   * sandbox-runtime does not (its mandatory denies are grants of the IR).
+   */
+  readonly carvesHostTrusted?: boolean;
 }
 
 function cellOf(s: PathSummary, here: boolean): Cell {
@@ -65,7 +71,7 @@ export function requestedAccess(p: Principal, context: RequestContext): Requeste
   const asked = new Set([...grants.map((g) => g.path), ...(context.asked ?? [])]);
   const carved = new Set<string>();
   for (const path of asked) {
-    for (const t of trustedByName(path, context.home)) carved.add(t);
+    if (context.carvesHostTrusted !== false) for (const t of trustedByName(path, context.home)) carved.add(t);
     for (const i of context.inputs ?? []) if (isUnder(path, i)) carved.add(i);
   }
   for (const t of carved) ix.carveOut(t, 'linux');

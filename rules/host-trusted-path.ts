@@ -5,6 +5,8 @@ import type { Cell, PrincipalAccess, TrustedAccess } from '../model/index.js';
 import type { Fact } from '../model/facts.js';
 import { defineRule } from './engine/engine.js';
 import { listPaths, shown } from './util.js';
+import { tool } from './runtime-util.js';
+import type { HostTrustedPath } from '../compiler/paths/index.js';
 
 type HostTrustedFact = Extract<Fact, { kind: 'host-trusted' }>;
 
@@ -46,6 +48,7 @@ function creatableText(f: HostTrustedFact): string {
 export const hostTrustedPath = defineRule({
   meta: {
     id: 'host-trusted-path',
+    dialects: ['box', 'tyba', 'srt', 'claude'],
     seedRow: 'Our lowerings: what the host executes or trusts after a run (issue 21): read-only inside write grants on every platform',
     docs: {
       summary:
@@ -92,6 +95,13 @@ export const hostTrustedPath = defineRule({
       suggestion:
         'Grant a narrower write tree (the directories the workload writes), or make the tree listable by you: a workload can make a directory unreadable to hide a .git in it.',
     },
+    writableInside: {
+      severity: 'warning',
+      platforms: ['macos', 'linux'],
+      text: (d: { tree: string; paths: readonly string[]; tool: string }) =>
+        `inside ${d.tree}, the host-trusted ${listPaths(d.paths, 4)} ${d.paths.length === 1 ? 'is' : 'are'} writable in the sandbox: ${d.tool} keeps only its mandatory denies read-only, so the command may write what the host runs or trusts after the run`,
+      suggestion: 'Grant the directories the command writes, not a tree that holds these; or deny writing them (denyWrite).',
+    },
     worktreeGit: {
       severity: 'warning',
       platforms: PLATFORMS,
@@ -112,6 +122,7 @@ export const hostTrustedPath = defineRule({
     }
   },
   principal(pa, ctx) {
+    if (ctx.ir.runtime) return runtimeWritable(pa, ctx);
     // At each write tree: what it holds, by the platforms where it matters.
     const byTree = new Map<Grant, TrustedAccess[]>();
     for (const ta of pa.hostTrusted) {
@@ -154,6 +165,53 @@ export const hostTrustedPath = defineRule({
     if (search && platforms.length) ctx.report('unsearched', { span: g.span, platforms }, { tree: shown(g), search });
   },
 });
+
+const atHome = (path: string, home: string): string =>
+  path === home ? '~' : path.startsWith(home + '/') ? `~${path.slice(home.length)}` : path;
+
+/**
+ * sandbox-runtime and Claude Code settings: the host-trusted paths the
+ * command may write (the model's cells: srt keeps only its mandatory denies
+ * read-only), said at the authored write grant that reaches them: one that
+ * names one (or a path inside it) is `lifted`, as in a Box config; the
+ * others are listed once per grant.
+ */
+function runtimeWritable(pa: PrincipalAccess, ctx: Parameters<NonNullable<typeof hostTrustedPath.principal>>[1]): void {
+  const grants = pa.grants.map((ga) => ga.grant).filter((g) => !g.implicit && g.path && g.access === 'read-write');
+  const inside = new Map<Grant, HostTrustedPath[]>();
+  const platformsOf = new Map<Grant, Set<Platform>>();
+  for (const t of ctx.ir.hostTrusted.paths) {
+    if (t.parentOf) continue;
+    // A grant at or inside it names it (what it makes writable is the grant's path); else the deepest grant above it holds it.
+    const naming = grants.find((g) => g.path === t.path || g.path!.startsWith(t.path + '/'));
+    const platforms = (['macos', 'linux'] as const).filter((p) => writes(pa.effectiveAt(naming?.path ?? t.path, p)));
+    if (!platforms.length) continue;
+    if (naming) {
+      ctx.report(
+        'lifted',
+        { span: naming.span, platforms },
+        { path: shown(naming), trusted: `${atHome(t.path, ctx.ir.home)} (${t.label})`, inside: naming.path !== t.path, why: t.why },
+      );
+      continue;
+    }
+    // Held in a tree: said where it exists (a name a tree's root may hold, not there yet, would be said at every tree).
+    if (t.facts.existence !== 'exists') continue;
+    const holder = grants
+      .filter((g) => t.path.startsWith(g.path === '/' ? '/' : g.path + '/'))
+      .sort((a, b) => b.path!.length - a.path!.length)[0];
+    if (!holder) continue;
+    inside.set(holder, [...(inside.get(holder) ?? []), t]);
+    const set = platformsOf.get(holder) ?? new Set<Platform>();
+    for (const p of platforms) set.add(p);
+    platformsOf.set(holder, set);
+  }
+  for (const [g, ts] of inside)
+    ctx.report(
+      'writableInside',
+      { span: g.span, platforms: [...platformsOf.get(g)!].sort() },
+      { tree: shown(g), paths: ts.map((t) => `${atHome(t.path, ctx.ir.home)} (${t.label})`), tool: tool(ctx.ir) },
+    );
+}
 
 /** The authored grants of a principal that name a host-trusted path or one inside it, each with the outermost it names; once a principal. */
 function liftedBy(pa: PrincipalAccess): ReadonlyMap<Grant, TrustedAccess> {

@@ -85,6 +85,8 @@ interface Side {
   readonly bytes?: Uint8Array;
   /** How to lint this side by hand, when `boxwright lint LABEL` would not. */
   readonly hint?: string;
+  /** Where the file is in the project, when the label is not a path (a revision's `REV:path`): both sides resolve their paths there. */
+  readonly location?: string;
 }
 
 function load(path: string): Side {
@@ -113,8 +115,9 @@ function gitPair(root: string, rev: string, commit: string, inRepo: string, show
       label: before ? `${rev}:${inRepo}` : `${rev}:${inRepo} (absent)`,
       ...(before ? { bytes: before } : {}),
       hint: `git show ${rev}:${inRepo} | boxwright lint -`,
+      location: shown,
     },
-    { label: after ? shown : `${shown} (deleted)`, path: join(root, inRepo), ...(after ? { bytes: after } : {}) },
+    { label: after ? shown : `${shown} (deleted)`, path: join(root, inRepo), location: shown, ...(after ? { bytes: after } : {}) },
   ];
 }
 
@@ -165,12 +168,13 @@ export async function diffCommand(args: DiffArgs): Promise<number> {
   for (const [b, h] of pairs) {
     // Both revisions hold the head's file as the config being checked, so that it is no change between them.
     const config = h.path;
-    const present = b.bytes ? reader.check(b.bytes, b.label, platforms, undefined, config) : undefined;
-    const after = h.bytes ? reader.check(h.bytes, h.label, platforms, undefined, config) : undefined;
+    const present = b.bytes ? reader.check(b.bytes, b.label, platforms, undefined, config, b.location) : undefined;
+    const after = h.bytes ? reader.check(h.bytes, h.label, platforms, undefined, config, h.location) : undefined;
     const dialect = (present ?? after)?.dialect;
-    const nothing = (label: string): CheckResult => reader.check(new Uint8Array(), label, platforms, dialect ?? 'box', config);
+    const nothing = (side: Side): CheckResult =>
+      reader.check(new Uint8Array(), side.label, platforms, dialect ?? 'box', config, side.location);
     diffs.push(
-      await diffChecks(present ?? nothing(b.label), after ?? nothing(h.label), platforms, args, {
+      await diffChecks(present ?? nothing(b), after ?? nothing(h), platforms, args, {
         ...(b.hint ? { base: b.hint } : {}),
         ...(h.hint ? { head: h.hint } : {}),
       }),

@@ -120,7 +120,15 @@ export interface ConfigReader {
    * config file the check treats as host-trusted (default `file`, where it
    * names a regular file; `diff` gives both revisions its head's).
    */
-  check(bytes: Uint8Array, file: string, platforms?: readonly Platform[], dialect?: Dialect, configPath?: string): CheckResult;
+  /** `location`: where the file is in the project when `file` is only a label (a git revision's). */
+  check(
+    bytes: Uint8Array,
+    file: string,
+    platforms?: readonly Platform[],
+    dialect?: Dialect,
+    configPath?: string,
+    location?: string,
+  ): CheckResult;
   /**
    * A config read from the file the user named (`-`: standard input, shown
    * as `<stdin>`) by a command that writes or runs what it compiles (lint,
@@ -180,11 +188,13 @@ function readerOf(args: ConfigArgs, view: FsView, inputs: readonly HostTrustedIn
     dialect: Dialect | undefined,
     configPath: string,
     trustedFiles: readonly TrustedFile[],
+    location?: string,
   ): CheckResult => {
     const chosen = dialect ?? args.dialect;
     const hostTrusted = [...fileInput(configPath, 'config'), ...manifest, ...inputs];
     const result = checkConfig(bytes, {
       file,
+      ...(location ? { location } : {}),
       view,
       ...session,
       landlock,
@@ -206,7 +216,8 @@ function readerOf(args: ConfigArgs, view: FsView, inputs: readonly HostTrustedIn
   };
   return {
     view,
-    check: (bytes, file, platforms, dialect, configPath = file) => check(bytes, file, platforms, dialect, configPath, []),
+    check: (bytes, file, platforms, dialect, configPath = file, location) =>
+      check(bytes, file, platforms, dialect, configPath, [], location),
     checkRead: (bytes, path, platforms, others = []) =>
       check(bytes, path === '-' ? '<stdin>' : path, platforms, undefined, path, [...checkTrusted(path, args.fs, trusted), ...others]),
     checkOther: (bytes, path, only, platforms) => check(bytes, path, platforms, undefined, path, only),

@@ -1,31 +1,23 @@
 import type { Diagnostic, Platform, Verdict } from '../../compiler/diagnostic.js';
 import { PLATFORMS } from '../../compiler/diagnostic.js';
-import type { Principal } from '../../compiler/ir/types.js';
-import { who } from '../../compiler/ir/names.js';
 import { absent, legend, type Cell } from '../../model/cell.js';
 import type { AccessModel, PrincipalAccess } from '../../model/model.js';
-import { requestedAccess, type RequestedAccess } from '../../model/requested.js';
 import { explanation } from '../../rules/index.js';
+import {
+  display,
+  flags,
+  implied,
+  networkChange,
+  principalIn,
+  verb,
+  verbs,
+  type AccessChange,
+  type Flags,
+  type RequestChange,
+} from './delta-words.js';
+import { requestDelta } from './request-delta.js';
 
-export interface AccessChange {
-  readonly platform: Platform;
-  readonly principal: string;
-  /** The path as a reviewer reads it (`~/…` under the home). */
-  readonly path: string;
-  readonly before: string;
-  readonly after: string;
-  /** widen: a right appears; narrow: a right goes; both can hold at once (`r` → `w`). */
-  readonly widens: boolean;
-  readonly narrows: boolean;
-  readonly sentence: string;
-}
-
-/**
- * A change in what a principal asks for, on no machine in particular: a
- * widening here is one on every machine. Its `path` may be `below ~/x`
- * (what a path under it that no grant names gets) or `(network)`.
- */
-export type RequestChange = Omit<AccessChange, 'platform'>;
+export type { AccessChange, RequestChange } from './delta-words.js';
 
 /**
  * Why this machine's comparison of one platform settles nothing: a side is
@@ -55,26 +47,6 @@ export interface AccessDelta {
   readonly stillTrue: readonly { readonly platform: Platform; readonly sentence: string }[];
 }
 
-type Flags = { read: boolean; write: boolean; exec: boolean; names: boolean; meta: boolean };
-const none: Flags = { read: false, write: false, exec: false, names: false, meta: false };
-function flags(c: Cell): Flags {
-  return c.kind === 'access' ? c : c.kind === 'empty' ? none : none;
-}
-const verbs: [keyof Flags, string][] = [
-  ['read', 'read'],
-  ['write', 'write'],
-  ['exec', 'execute'],
-  ['names', 'list'],
-  ['meta', 'see the metadata of'],
-];
-
-/** The principal in a sentence, or its id when only the other revision has it. */
-const principalIn = (p: Principal | undefined, id: string): string => (p ? who(p) : id);
-
-function display(path: string, home: string): string {
-  return path === home ? '~' : path.startsWith(home + '/') ? '~' + path.slice(home.length) : path;
-}
-
 function pathsOf(pa: PrincipalAccess | undefined, platform: Platform): string[] {
   if (!pa) return [];
   return pa.grants.filter((ga) => ga.applies[platform] && ga.grant.path).map((ga) => ga.grant.path!);
@@ -82,19 +54,6 @@ function pathsOf(pa: PrincipalAccess | undefined, platform: Platform): string[] 
 
 function cellAt(pa: PrincipalAccess | undefined, path: string, platform: Platform): Cell {
   return pa ? pa.effectiveAt(path, platform) : absent;
-}
-
-/** Reading content implies seeing names and properties: say only the strongest. */
-function implied(keys: (keyof Flags)[]): (keyof Flags)[] {
-  return keys.includes('read')
-    ? keys.filter((k) => k !== 'names' && k !== 'meta')
-    : keys.includes('names')
-      ? keys.filter((k) => k !== 'meta')
-      : keys;
-}
-
-function verb(k: keyof Flags): string {
-  return verbs.find(([key]) => key === k)![1];
 }
 
 const shownCell = (c: Cell): string =>
@@ -238,77 +197,6 @@ export function accessDelta(
   };
 }
 
-const requestedLegend = (c: Cell): string => (c.kind === 'denied' ? 'deny' : legend(c));
-
-/** "the agent now asks to write ~/project; no longer asks to read below ~/x" */
-function requestSentence(subject: string, path: string, before: Flags, after: Flags): string {
-  const gained = implied(verbs.filter(([k]) => after[k] && !before[k]).map(([k]) => k)).map(verb);
-  const lost = implied(verbs.filter(([k]) => before[k] && !after[k]).map(([k]) => k)).map(verb);
-  const parts: string[] = [];
-  if (gained.length) parts.push(`now asks to ${gained.join(', ')} ${path}`);
-  if (lost.length) parts.push(`no longer asks to ${lost.join(', ')} ${path}`);
-  return `${subject} ${parts.join('; ')}`;
-}
-
-function requestChange(id: string, subject: string, path: string, cb: Cell, ca: Cell): RequestChange | undefined {
-  if (requestedLegend(cb) === requestedLegend(ca)) return undefined;
-  const fb = flags(cb);
-  const fa = flags(ca);
-  // A deny given up widens wherever a platform gives more than the request
-  // (Windows: reads are open), and one added narrows.
-  const widens = verbs.some(([k]) => fa[k] && !fb[k]) || (cb.kind === 'denied' && ca.kind !== 'denied');
-  const narrows = verbs.some(([k]) => fb[k] && !fa[k]) || (ca.kind === 'denied' && cb.kind !== 'denied');
-  const rights = verbs.some(([k]) => fa[k] !== fb[k]);
-  const sentence = rights
-    ? requestSentence(subject, path, fb, fa)
-    : `${subject} ${ca.kind === 'denied' ? 'now denies' : 'no longer denies'} ${path}`;
-  return { principal: id, path, before: requestedLegend(cb), after: requestedLegend(ca), widens, narrows, sentence };
-}
-
-/**
- * What the revisions ask for, compared at every path either names and just
- * below it (a `read_file` become a `read` widens below the path only), and
- * each principal's direct network exception.
- */
-function requestDelta(before: AccessModel, after: AccessModel, ids: readonly string[], home: string): RequestChange[] {
-  const find = (m: AccessModel, id: string) => m.principals.find((p) => p.principal.id === id)?.principal;
-  const out: RequestChange[] = [];
-  // boxwright's own inputs of the command (the config, a manifest): host-trusted in either revision.
-  const inputs = [
-    ...new Set([before, after].flatMap((m) => m.ir.hostTrusted.paths.filter((t) => t.entry.where === 'input').map((t) => t.path))),
-  ];
-  const nothing: RequestedAccess = { at: () => absent, below: () => absent, paths: [] };
-  for (const id of ids) {
-    const pb = find(before, id);
-    const pa = find(after, id);
-    const subject = principalIn(pa ?? pb, id);
-    // Both revisions are asked at every path either names, with the same host-trusted inputs.
-    const asked = [...new Set([...(pb?.grants ?? []), ...(pa?.grants ?? [])].flatMap((g) => (g.path ? [g.path] : [])))];
-    const context = { home, asked, inputs };
-    const rb = pb ? requestedAccess(pb, context) : nothing;
-    const ra = pa ? requestedAccess(pa, context) : nothing;
-    for (const path of [...new Set([...rb.paths, ...ra.paths])].sort()) {
-      const shown = display(path, home);
-      const here = requestChange(id, subject, shown, rb.at(path), ra.at(path));
-      const under = requestChange(id, subject, `below ${shown}`, rb.below(path), ra.below(path));
-      // A tree asked for or given up: one sentence for the path and what is below it.
-      if (here && under && here.before === under.before && here.after === under.after) out.push(here);
-      else out.push(...(here ? [here] : []), ...(under ? [under] : []));
-    }
-    const netBefore = !!pb?.directNetwork;
-    const netAfter = !!pa?.directNetwork;
-    if (netBefore !== netAfter)
-      out.push(
-        networkChange(
-          id,
-          netAfter,
-          `${subject} ${netAfter ? 'now asks for a direct network exception: it bypasses the gateway' : 'no longer asks for a direct network exception'}`,
-        ),
-      );
-  }
-  return out;
-}
-
 /**
  * Whether `--fail-on widen` fails: a widened request (a widening on every
  * machine), a widening of what this machine grants, or a change the
@@ -318,7 +206,11 @@ function requestDelta(before: AccessModel, after: AccessModel, ids: readonly str
  */
 export function gateFailures(d: AccessDelta): string[] {
   const out: string[] = [];
-  if (d.requested.some((c) => c.widens)) out.push('what is asked for widens (on every machine)');
+  if (d.requested.some((c) => c.widens && !c.setting)) out.push('what is asked for widens (on every machine)');
+  const settings = [...new Set(d.requested.filter((c) => c.widens && !c.cannotJudge && c.setting).map((c) => c.setting!))];
+  if (settings.length) out.push(`the settings widen: ${settings.map((k) => `\`${k}\``).join(', ')}`);
+  const unjudged = [...new Set(d.requested.filter((c) => c.cannotJudge).map((c) => c.setting ?? c.path))];
+  for (const key of unjudged) out.push(key === '(dialect)' ? 'cannot judge: the dialect changed' : `cannot judge: \`${key}\` changed`);
   const widened = [...new Set(d.changes.filter((c) => c.widens).map((c) => c.platform))];
   if (widened.length) out.push(`what this machine grants widens on ${widened.join(', ')}`);
   const why: Record<Unsettled['why'], string> = {
@@ -339,20 +231,6 @@ function readableCredentials(model: AccessModel): { platform: Platform; sentence
   return model.windowsReadable
     .filter((r) => r.credential.existence === 'exists')
     .map((r) => ({ platform: 'windows' as const, sentence: `windows: ${explanation(r.fact).text}` }));
-}
-
-/** Changes the same but for the platform, in one line: "macos, linux: the agent can now write ~/project". */
-/** A principal's direct network exception that came (a widening) or went: one row, in effective access and in the request alike. */
-function networkChange(principal: string, direct: boolean, sentence: string) {
-  return {
-    principal,
-    path: '(network)',
-    before: direct ? 'gateway' : 'direct',
-    after: direct ? 'direct' : 'gateway',
-    widens: direct,
-    narrows: !direct,
-    sentence,
-  };
 }
 
 export interface GroupedChange {

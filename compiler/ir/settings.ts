@@ -15,7 +15,7 @@
  * settings file's directory, `./x` or `x` relative to the working directory.
  */
 import { dirname, posix } from 'node:path';
-import { inspectPath, type FsView, type PathFacts } from '../paths/index.js';
+import { findHostTrusted, inspectPath, type FsView, type PathFacts } from '../paths/index.js';
 import type { JsonObject, JsonValue } from '../json/ast.js';
 import { toPlain } from '../json/parser.js';
 import { PLATFORMS, type Platform } from '../diagnostic.js';
@@ -23,10 +23,17 @@ import type { Span } from '../span.js';
 import { claudeSettingsScope } from '../schema/dialect.js';
 import type { JsonDialect } from '../schema/validate.js';
 import type { Access, Grant, LinuxFacts, ListName, PolicyIR, RuntimeSettings, TrustedFile, WrittenSetting } from './types.js';
+import { settingsReach } from './reach.js';
 import defaults from './runtime-defaults.json' with { type: 'json' };
 
 export interface SettingsBuildOptions {
   readonly file: string;
+  /**
+   * Where the file is in the project, when its label is not that
+   * (`diff --git`'s `HEAD:.claude/settings.json`): what Claude Code's
+   * `/path` entries resolve against and its scope are read from it.
+   */
+  readonly location?: string;
   readonly dialect: JsonDialect;
   readonly view: FsView;
   /** The working directory of the sandboxed command (`--worktree`). */
@@ -88,6 +95,15 @@ const shapes: Record<'denyRead' | 'allowRead' | 'allowWrite' | 'denyWrite', Acce
   denyWrite: 'deny-write',
 };
 
+/** The authored write grants' paths, each a tree unless it names a file (what findHostTrusted searches). */
+function writeRoots(grants: readonly Grant[]): { path: string; tree: boolean }[] {
+  const roots = new Map<string, boolean>();
+  for (const g of grants)
+    if (!g.implicit && g.path?.startsWith('/') && g.access === 'read-write')
+      roots.set(g.path, (roots.get(g.path) ?? false) || (g.facts.kind !== 'file' && g.facts.kind !== 'other'));
+  return [...roots].map(([path, tree]) => ({ path, tree }));
+}
+
 export function buildSettingsIR(doc: JsonValue, o: SettingsBuildOptions): PolicyIR {
   const { view } = o;
   const home = view.home;
@@ -96,7 +112,8 @@ export function buildSettingsIR(doc: JsonValue, o: SettingsBuildOptions): Policy
   const settings = new Map<string, WrittenSetting>();
   if (root) flatten(root, '', settings);
   const claude = o.dialect === 'claude';
-  const settingsDir = claude ? posix.resolve(cwd, dirname(o.file === '<stdin>' ? '.claude/settings.json' : o.file)) : undefined;
+  const location = o.location ?? o.file;
+  const settingsDir = claude ? posix.resolve(cwd, dirname(location === '<stdin>' ? '.claude/settings.json' : location)) : undefined;
   const grants: Grant[] = [];
   const facts = (path: string): PathFacts => inspectPath(view, path);
   const firstAbsent = (path: string): string => {
@@ -246,17 +263,23 @@ export function buildSettingsIR(doc: JsonValue, o: SettingsBuildOptions): Policy
     const meets = (p: string): boolean => roots.some((r) => p === r || p.startsWith(r === '/' ? '/' : r + '/') || r.startsWith(p + '/'));
     grants.push(...implied.filter((g) => g.access === 'deny-write' && meets(g.path!)));
   }
-  const runtime: RuntimeSettings = { cwd, settings, ...(settingsDir ? { settingsDir, scope: claudeSettingsScope(o.file) } : {}) };
+  const runtime: RuntimeSettings = {
+    cwd,
+    settings,
+    reach: settingsReach(doc, claude),
+    ...(settingsDir ? { settingsDir, scope: claudeSettingsScope(location) } : {}),
+  };
   return {
     dialect: o.dialect,
     file: o.file,
     home,
     fs: { description: view.description, knowsFacts: view.knowsFacts },
     principals: [{ id: 'agent', kind: 'agent', name: 'agent', span: root?.span ?? doc.span, grants }],
-    // boxwright's host-trusted carve-outs are what its own compiled sandboxes
-    // do; sandbox-runtime enforces these files itself, with its mandatory
-    // denies above (the `mandatory-deny` rule shows them).
-    hostTrusted: { paths: [], unsearched: [] },
+    // The host-trusted paths at, inside or around the authored write roots, found as for a Box config
+    // (compiler/paths/host-trusted.ts): sandbox-runtime carves none of them out (only its mandatory
+    // denies, grants above), so the model leaves them as writable as the cells say, and
+    // `host-trusted-path` names those the command may write. srt's own default writes are its business.
+    hostTrusted: findHostTrusted(view, writeRoots(grants), []),
     features: {},
     runtime,
     knownCredentials: o.knownCredentials,

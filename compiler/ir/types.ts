@@ -1,3 +1,4 @@
+import type { SettingsReach } from './reach.js';
 import type { Platform } from '../diagnostic.js';
 import type { LinkedWorktree } from '../paths/git.js';
 import type { TrustedSearch } from '../paths/host-trusted.js';
@@ -193,6 +194,8 @@ export interface RuntimeSettings {
   readonly scope?: 'managed' | 'project' | 'local' | 'user-or-other';
   /** Every scalar and array setting by its dotted path (`filesystem.disabled`, `sandbox.enabled`). */
   readonly settings: ReadonlyMap<string, WrittenSetting>;
+  /** What the settings reach beyond the filesystem lists (network, strength, commands outside the sandbox, host programs, permissions), and what boxwright does not model. */
+  readonly reach: SettingsReach;
 }
 
 export interface PolicyIR {

@@ -48,6 +48,8 @@ import { denyReadReopened } from '../deny-read-reopened.js';
 import { mandatoryDeny } from '../mandatory-deny.js';
 import { sandboxOff } from '../sandbox-off.js';
 import { sandboxBypass } from '../sandbox-bypass.js';
+import { socketEscape } from '../socket-escape.js';
+import { hostCommand } from '../host-command.js';
 import { platformIgnored } from '../platform-ignored.js';
 import { managedOnlySetting } from '../managed-only.js';
 import { toolExecWidening } from '../tool-exec-widening.js';
@@ -109,6 +111,8 @@ export const allRules = [
   duplicateKey,
   sandboxOff,
   sandboxBypass,
+  socketEscape,
+  hostCommand,
   globPattern,
   absentPath,
   readDenyScratch,

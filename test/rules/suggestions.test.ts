@@ -41,6 +41,8 @@ const adviceOnly: Record<string, string> = {
   'deny-read-reopened': "where the write root should go is the author's decision",
   'mandatory-deny': "removing the grant, or lifting .git/config with allowGitConfig, is the author's decision",
   'managed-only': 'moving the key to the managed settings file is a change of another file',
+  'socket-escape': 'whether the command must drive the service behind the socket is known to its author only',
+  'host-command': 'whether the hook or helper is needed, and what it may run, is a review of code outside the config',
   'write-exec-overlap': "which of the two grants goes (or where the build output runs from instead) is the author's decision",
 };
 
