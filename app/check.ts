@@ -7,6 +7,7 @@ import type { PolicyIR, TrustedFile } from '../compiler/ir/types.js';
 import type { HostTrustedInput } from '../compiler/paths/host-trusted.js';
 import type { FsView } from '../compiler/paths/view.js';
 import { detectDialect, isJsonText } from '../compiler/schema/dialect.js';
+import { peerFile } from '../compiler/schema/peers.js';
 import { validateJsonDocument } from '../compiler/schema/validate-json.js';
 import { isJsonDialect, validateDocument, type Dialect, type JsonDialect } from '../compiler/schema/validate.js';
 import type { TomlComment } from '../compiler/toml/ast.js';
@@ -70,6 +71,22 @@ export type CheckedPolicy = Extract<CheckResult, { readonly ir: PolicyIR }>;
 export function checkConfig(bytes: Uint8Array, options: CheckOptions): CheckResult {
   const { file } = options;
   const head = Buffer.from(bytes.subarray(0, 4096)).toString('utf8');
+  // A peer's own file is refused before either syntax reads it: never read as one of boxwright's dialects (issue 36); --dialect says otherwise.
+  const peer = options.dialect ? undefined : peerFile(bytes, file);
+  if (peer) {
+    const start = { offset: 0, line: 1, column: 1 };
+    const diagnostics: Diagnostic[] = [
+      {
+        ruleId: 'schema',
+        severity: 'error',
+        platforms: PLATFORMS,
+        file,
+        message: `this file ${peerMessage(peer.what)}`,
+        span: { start, end: start },
+      },
+    ];
+    return { file, bytes, text: Buffer.from(bytes).toString('utf8'), diagnostics, verdicts: verdictsOf(diagnostics), comments: [] };
+  }
   // JSON by its dialect, its name or its first character; a TOML dialect asked of a JSON text is an error checkSettings words.
   if (isJsonDialect(options.dialect) || isJsonText(head, file)) return checkSettings(bytes, options);
   const parsed = parseToml(bytes);
@@ -132,6 +149,11 @@ export function checkConfig(bytes: Uint8Array, options: CheckOptions): CheckResu
   });
   const model = effectiveAccess(ir);
   return finish(checkRules(ir, model, { view: options.view, comments: parsed.comments, text: parsed.text }), dialect, { ir, model });
+}
+
+/** Why a peer's file is not checked: what lint prints when it is named, and check's diagnostic for the other commands. */
+export function peerMessage(what: string): string {
+  return `is ${what}, which boxwright has no dialect for yet: it is not read as a Box, TYBA, sandbox-runtime or Claude Code config`;
 }
 
 /** The diagnostics kept for the selected platforms, sorted, and the verdicts they give. */

@@ -7,6 +7,8 @@ import { configReader, countFrom, platformsFrom, UsageError, type ConfigArgs } f
 import { lintInputs } from './lint-inputs.js';
 import { readInput } from '../input/read-input.js';
 import { isSandboxConfig } from './select.js';
+import { peerMessage } from '../check.js';
+import { peerFile } from '../../compiler/schema/peers.js';
 import { canonical, trustedFile } from '../trusted-files.js';
 
 export interface LintArgs extends ConfigArgs {
@@ -51,6 +53,14 @@ export async function lintCommand(args: LintArgs): Promise<number> {
     const input = readInput(path);
     if ('error' in input) {
       entries.push({ path: path === '-' ? '<stdin>' : path, error: input.reason });
+      continue;
+    }
+    // A peer's own file (Codex, Cursor, VS Code, Seatbelt): passed over with a note where lint found it, refused where it was named (issue 36).
+    const peer = args.dialect ? undefined : peerFile(input.bytes, path);
+    if (peer) {
+      if (args['only-configs'] || named.found)
+        process.stderr.write(`boxwright: passed over ${path}: ${peer.what}, which boxwright has no dialect for yet\n`);
+      else entries.push({ path: path === '-' ? '<stdin>' : path, error: peerMessage(peer.what) });
       continue;
     }
     // pre-commit's hook passes every staged .toml and .json, and a directory or a glob finds them all: those that are no sandbox config are passed over.

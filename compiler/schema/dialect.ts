@@ -5,6 +5,7 @@ import { parseJson } from '../json/index.js';
 import type { Span } from '../span.js';
 import type { TomlTable } from '../toml/ast.js';
 import { parseToml } from '../toml/index.js';
+import { peerFile } from './peers.js';
 import type { Dialect } from './validate.js';
 
 const boxKeys = ['agent', 'tools', 'mcp_servers', 'experimental-features'];
@@ -152,6 +153,8 @@ const jsonConfigLine = /^[ \t{]*"(filesystem|network|sandbox|permissions)"[ \t]*
  * pass over a repository's other TOML and JSON.
  */
 export function isSandboxConfigFile(bytes: Uint8Array, file = ''): boolean {
+  // A peer's own file (Codex, Cursor, VS Code, a Seatbelt profile) is never one of boxwright's dialects (issue 36).
+  if (peerFile(bytes, file)) return false;
   const text = Buffer.from(bytes).toString('utf8');
   if (isJsonText(text, file)) {
     if (isClaudeSettingsPath(file)) return true;
