@@ -143,22 +143,39 @@ function isCursorObject(value: JsonValue): boolean {
 }
 
 /**
- * Which peer's file this is, or undefined for anything else (a boxwright
- * dialect's config, or a file nobody's): by its place (`.codex/config.toml`,
- * `.cursor/sandbox.json`, `.vscode/settings.json`, a `.sb` name), then by
- * content (a Seatbelt profile's `(version 1)`, Codex's or Cursor's own
- * keys). A file at a peer's place is the peer's whatever it holds, broken
- * or not. A pure function of the bytes and the name.
+ * A peer's file by what needs no parse: its place (`.codex/config.toml`,
+ * `.cursor/sandbox.json`, `.vscode/settings.json`, a `.sb` name) or a
+ * Seatbelt profile's `(version 1)` start. A file at a peer's place is the
+ * peer's whatever it holds, broken or not.
  */
-export function peerFile(bytes: Uint8Array, file = ''): PeerFile | undefined {
+export function peerBeforeParse(text: string, file: string): PeerFile | undefined {
   const placed = byPath(file);
   if (placed) return peer(placed);
+  return seatbeltStart.test(text.slice(0, 4096)) ? peer('seatbelt') : undefined;
+}
+
+/** A peer's file by its parsed keys: Codex's in a TOML document, Cursor's in a JSON one (the caller's one parse). */
+export function peerOfDocument(
+  doc: { readonly syntax: 'toml'; readonly table: TomlTable } | { readonly syntax: 'json'; readonly value: JsonValue },
+): PeerFile | undefined {
+  if (doc.syntax === 'toml') return isCodexTable(doc.table) ? peer('codex') : undefined;
+  return isCursorObject(doc.value) ? peer('cursor') : undefined;
+}
+
+/**
+ * Which peer's file this is, or undefined for anything else (a boxwright
+ * dialect's config, or a file nobody's): peerBeforeParse, then Codex's or
+ * Cursor's own keys. A pure function of the bytes and the name; it parses
+ * the file (callers that parse it anyway use the two steps above).
+ */
+export function peerFile(bytes: Uint8Array, file = ''): PeerFile | undefined {
   const head = Buffer.from(bytes.subarray(0, 4096)).toString('utf8');
-  if (seatbeltStart.test(head)) return peer('seatbelt');
+  const before = peerBeforeParse(head, file);
+  if (before) return before;
   if (/^\uFEFF?[ \t\r\n]*\{/.test(head) || /\.json$/i.test(file)) {
     const parsed = parseJson(bytes);
-    return parsed.document && isCursorObject(parsed.document) ? peer('cursor') : undefined;
+    return parsed.document ? peerOfDocument({ syntax: 'json', value: parsed.document }) : undefined;
   }
   const parsed = parseToml(bytes);
-  return parsed.document && isCodexTable(parsed.document) ? peer('codex') : undefined;
+  return parsed.document ? peerOfDocument({ syntax: 'toml', table: parsed.document }) : undefined;
 }
