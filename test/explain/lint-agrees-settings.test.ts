@@ -8,6 +8,9 @@
  * write root is readable on Linux and not on macOS: the two cells say so.
  * `read-deny-scratch` says a read-denied directory is a tmpfs on Linux:
  * explain's Linux cell is `scratch`, and every `scratch` deny row is named.
+ * `absent-path` says an absent write root is not writable on Linux (and,
+ * where it says so, writable on macOS), an absent read deny readable on
+ * Linux (and denied on macOS): the cells agree, and every such row is named.
  * Each entry is on a line of its own, so a diagnostic's line is its row's.
  * The fast tier: a small budget (BOXWRIGHT_AGREE_RUNS for more).
  */
@@ -58,7 +61,7 @@ const reads = (legend: string): boolean => legend.includes('r');
 const writes = (legend: string): boolean => legend.includes('w');
 
 describe('lint agrees with explain on generated settings (issue 36)', () => {
-  it('deny-read-reopened and read-deny-scratch claim exactly what the cells show', () => {
+  it('deny-read-reopened, read-deny-scratch and absent-path claim exactly what the cells show', () => {
     const runs = Number(process.env.BOXWRIGHT_AGREE_RUNS ?? 150);
     let claims = 0;
     fc.assert(
@@ -80,7 +83,7 @@ describe('lint agrees with explain on generated settings (issue 36)', () => {
           r.diagnostics.some((d) => d.ruleId === rule && d.platforms.includes(platform as 'macos') && d.span.start.line === line);
         const denies = rows.filter((x) => x.list === 'denyRead' || x.list === 'filesystem.denyRead');
         // Lint ⇒ explain.
-        for (const d of r.diagnostics.filter((x) => x.ruleId === 'deny-read-reopened' || x.ruleId === 'read-deny-scratch')) {
+        for (const d of r.diagnostics.filter((x) => ['deny-read-reopened', 'read-deny-scratch', 'absent-path'].includes(x.ruleId))) {
           const row = at(d.span.start.line);
           const mac = row.cells.macos.legend;
           const linux = row.cells.linux.legend;
@@ -95,6 +98,19 @@ describe('lint agrees with explain on generated settings (issue 36)', () => {
               `Linux re-opened claimed at ${row.path}: Linux ${linux}, macOS ${mac}:\n${text}`,
             );
           }
+          // absent-path: an absent allowWrite "nothing there becomes writable" on Linux; an absent denyRead "a file created there is readable".
+          if (d.ruleId === 'absent-path' && d.finding === 'allowWrite') {
+            claims++;
+            assert.ok(!writes(linux), `absent ${row.path} claimed unwritable on Linux, explain shows ${linux}:\n${text}`);
+            if (d.message.includes('(macOS lets it be created and written)'))
+              assert.ok(writes(mac), `absent ${row.path} claimed writable on macOS, explain shows ${mac}:\n${text}`);
+          }
+          if (d.ruleId === 'absent-path' && d.finding === 'denyRead') {
+            claims++;
+            assert.ok(reads(linux), `absent ${row.path} claimed readable on Linux, explain shows ${linux}:\n${text}`);
+            if (d.message.includes('(macOS denies it whenever it appears)'))
+              assert.ok(!reads(mac), `absent ${row.path} claimed denied on macOS, explain shows ${mac}:\n${text}`);
+          }
           if (d.ruleId === 'read-deny-scratch') {
             claims++;
             assert.equal(linux, 'scratch', `scratch claimed at ${row.path}, explain shows ${linux}:\n${text}`);
@@ -107,8 +123,21 @@ describe('lint agrees with explain on generated settings (issue 36)', () => {
           const inDeny = denies.some((d) => isUnder(row.path, d.path) && existing.has(d.path));
           if (row.list === 'allowWrite' && inDeny && writes(mac) && !reads(mac)) {
             assert.ok(said('deny-read-reopened', 'macos', row.line!), `write-only at ${row.path} on macOS, not named:\n${text}`);
-            if (reads(linux) && writes(linux)) assert.ok(said('deny-read-reopened', 'linux', row.line!), `Linux reads ${row.path}, not named:\n${text}`);
+            if (reads(linux) && writes(linux))
+              assert.ok(said('deny-read-reopened', 'linux', row.line!), `Linux reads ${row.path}, not named:\n${text}`);
           }
+          // An absent path the Linux cell leaves as its parents do: named (or, in Claude Code, named as a one-slash path).
+          const absent = !existing.has(row.path);
+          if (absent && row.list === 'allowWrite' && !writes(linux) && linux !== 'refused')
+            assert.ok(
+              r.diagnostics.some((x) => x.ruleId === 'absent-path' && x.span.start.line === row.line),
+              `absent write root ${row.path} not named:\n${text}`,
+            );
+          if (absent && row.list === 'denyRead' && reads(linux))
+            assert.ok(
+              r.diagnostics.some((x) => x.ruleId === 'absent-path' && x.span.start.line === row.line),
+              `absent read deny ${row.path} not named:\n${text}`,
+            );
           if (row.list === 'denyRead' && linux === 'scratch')
             assert.ok(said('read-deny-scratch', 'linux', row.line!), `scratch at ${row.path}, not named:\n${text}`);
         }

@@ -108,6 +108,13 @@ describe('readable output for a real-looking settings file (issue 36)', () => {
   });
 });
 
+/** The absent-path diagnostics of a text output, each with its suggestion. */
+const absentPathLines = (out: string): string[] =>
+  out
+    .split('\n\n')
+    .filter((block) => / absent-path /.test(block))
+    .flatMap((block) => block.split('\n').filter((l) => / absent-path |^ {2}suggestion /.test(l)));
+
 describe("Claude Code's one-slash paths (issue 36): the hint covers `/tmp` and `/tmp/**`", () => {
   const machine = join(repoRoot, 'test/readable/machine.json');
   const scratch = (text: string): string => {
@@ -117,20 +124,25 @@ describe("Claude Code's one-slash paths (issue 36): the hint covers `/tmp` and `
     writeFileSync(join(root, '.claude', 'settings.json'), text);
     return root;
   };
-  it('Edit(/tmp/**) and Edit(/tmp) name .claude/tmp: write `//tmp/**`, `//tmp`; Edit(/src/**) absent both ways: `./src/**` or `//src/**`', () => {
-    const cwd = scratch('{"permissions": {"allow": ["Edit(/tmp/**)", "Edit(/tmp)", "Edit(/src/**)"]}, "sandbox": {"enabled": true}}\n');
+  it('Edit(/tmp/**) and Edit(/tmp) name .claude/tmp: write `//tmp/**`, `//tmp`', () => {
+    const cwd = scratch('{"permissions": {"allow": ["Edit(/tmp/**)", "Edit(/tmp)"]}, "sandbox": {"enabled": true}}\n');
     const r = lint(['--fs', machine, '--worktree', '/home/dev/project', '--platform', 'linux', '.claude/settings.json'], cwd);
-    const found = r.stdout
-      .split('\n\n')
-      .filter((block) => / absent-path /.test(block))
-      .flatMap((block) => block.split('\n').filter((l) => / absent-path |^ {2}suggestion /.test(l)));
-    assert.deepEqual(found, [
+    assert.deepEqual(absentPathLines(r.stdout), [
       ".claude/settings.json:1:28  warning  absent-path  [linux]  `/tmp/**` is relative to the settings file's directory in Claude Code (it names the tree of /home/dev/project/.claude/tmp, which does not exist), not the absolute /tmp/**: an absolute path starts with `//`",
       '  suggestion Write the absolute path with two slashes: `//tmp/**` (anthropics/claude-code#32287).',
       ".claude/settings.json:1:45  warning  absent-path  [linux]  `/tmp` is relative to the settings file's directory in Claude Code (it names /home/dev/project/.claude/tmp, which does not exist), not the absolute /tmp: an absolute path starts with `//`",
       '  suggestion Write the absolute path with two slashes: `//tmp` (anthropics/claude-code#32287).',
-      '.claude/settings.json:1:59  warning  absent-path  [linux]  /home/dev/project/.claude/src does not exist: sandbox-runtime skips it on Linux, so nothing there becomes writable (macOS lets it be created and written)',
-      "  suggestion `/src/**` is relative to the settings file's directory in Claude Code: create /home/dev/project/.claude/src first, or write `./src/**` for the project's, `//src/**` for the absolute path.",
     ]);
+  });
+  it('Edit(/src/**) absent both ways, outside the working directory: `./src/**` for the project, `//src/**` for the absolute path', () => {
+    const root = scratch('{"permissions": {"allow": ["Edit(/src/**)"]}, "sandbox": {"enabled": true}}\n');
+    const r = lint(['--fs', machine, '--worktree', '/home/dev/project', '--platform', 'linux', join(root, '.claude/settings.json')], root);
+    assert.deepEqual(absentPathLines(r.stdout.replaceAll(root, '<dir>')), [
+      '<dir>/.claude/settings.json:1:28  warning  absent-path  [linux]  <dir>/.claude/src does not exist: sandbox-runtime skips it on Linux, so nothing there becomes writable (macOS lets it be created and written)',
+      "  suggestion `/src/**` is relative to the settings file's directory in Claude Code: create <dir>/.claude/src first, or write `./src/**` for the project's, `//src/**` for the absolute path.",
+    ]);
+    // Inside the working directory the same entry is writable through it on Linux (explain's cell): nothing to say.
+    const inside = lint(['--fs', machine, '--worktree', '/home/dev/project', '--platform', 'linux', '.claude/settings.json'], root);
+    assert.deepEqual(absentPathLines(inside.stdout), []);
   });
 });
