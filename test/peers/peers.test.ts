@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { isSandboxConfigFile } from '../../compiler/schema/dialect.js';
+import { isSandboxConfigFile, sandboxConfigKind } from '../../compiler/schema/dialect.js';
 import { peerFile } from '../../compiler/schema/peers.js';
 import { repoRoot } from '../helpers.js';
 
@@ -57,6 +57,29 @@ describe("peers' own files (issue 36)", () => {
     assert.equal(
       r.stderr,
       `boxwright: passed over ${fixtures}/codex-shared.toml: a Codex config (config.toml), which boxwright has no dialect for yet\n`,
+    );
+  });
+
+  it("none is one of the repository's sandbox configs (what diff --git and compile --out ask), each is its peer's", () => {
+    for (const { path, what } of peers) {
+      const bytes = readFileSync(join(repoRoot, path));
+      assert.equal(isSandboxConfigFile(bytes, path), false, path);
+      const kind = sandboxConfigKind(bytes, path);
+      assert.ok('peer' in kind && kind.peer.what === what, path);
+    }
+  });
+
+  it('by content on standard input: a Seatbelt profile piped to lint is not read (exit 2), never 30 TOML errors', () => {
+    const profile = readFileSync(join(repoRoot, fixtures, '.gemini/sandbox-macos-custom.sb'));
+    const r = spawnSync(process.execPath, [bin, 'lint', '--fs', 'none', '-'], {
+      cwd: repoRoot,
+      input: profile,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    assert.equal(r.status, 2);
+    assert.equal(
+      r.stderr.toString(),
+      'boxwright: cannot read <stdin>: is a macOS Seatbelt profile (.sb, as Gemini CLI uses), which boxwright has no dialect for yet: it is not read as a Box, TYBA, sandbox-runtime or Claude Code config\n',
     );
   });
 
