@@ -51,7 +51,8 @@ const settings = fc.record({
 /** JSON with each list entry on a line of its own. */
 function render(s: { dialect: string; denyRead: string[]; allowRead: string[]; allowWrite: string[]; denyWrite: string[] }): string {
   const lines = (xs: string[]) => (xs.length ? `[\n${xs.map((x) => `      ${JSON.stringify(x)}`).join(',\n')}\n    ]` : '[]');
-  const fs = `{\n    "denyRead": ${lines(s.denyRead)},\n    "allowRead": ${lines(s.allowRead)},\n    "allowWrite": ${lines(s.allowWrite)},\n    "denyWrite": ${lines(s.denyWrite)}\n  }`;
+  const lists = [`"denyRead": ${lines(s.denyRead)}`, `"allowRead": ${lines(s.allowRead)}`, `"allowWrite": ${lines(s.allowWrite)}`];
+  const fs = `{\n    ${[...lists, `"denyWrite": ${lines(s.denyWrite)}`].join(',\n    ')}\n  }`;
   if (s.dialect === 'srt') return `{\n  "filesystem": ${fs},\n  "network": {"allowedDomains": [], "deniedDomains": []}\n}\n`;
   return `{\n  "sandbox": {\n  "enabled": true,\n  "filesystem": ${fs}\n  }\n}\n`;
 }
