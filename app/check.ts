@@ -7,6 +7,7 @@ import type { PolicyIR, TrustedFile } from '../compiler/ir/types.js';
 import type { HostTrustedInput } from '../compiler/paths/host-trusted.js';
 import type { FsView } from '../compiler/paths/view.js';
 import { detectDialect, isJsonText } from '../compiler/schema/dialect.js';
+import { peerBeforeParse, peerOfDocument, type PeerFile } from '../compiler/schema/peers.js';
 import { validateJsonDocument } from '../compiler/schema/validate-json.js';
 import { isJsonDialect, validateDocument, type Dialect, type JsonDialect } from '../compiler/schema/validate.js';
 import type { TomlComment } from '../compiler/toml/ast.js';
@@ -50,6 +51,8 @@ interface CheckedText {
   readonly diagnostics: readonly Diagnostic[];
   readonly verdicts: Record<Platform, Verdict>;
   readonly comments: readonly TomlComment[];
+  /** Another agent's own file (issue 36): not read as a dialect of boxwright's; lint passes it over or refuses it. */
+  readonly peer?: PeerFile;
 }
 
 /**
@@ -73,6 +76,9 @@ export type CheckedPolicy = Extract<CheckResult, { readonly ir: PolicyIR }>;
 export function checkConfig(bytes: Uint8Array, options: CheckOptions): CheckResult {
   const { file } = options;
   const head = Buffer.from(bytes.subarray(0, 4096)).toString('utf8');
+  // A peer's own file by its place or a Seatbelt start, before either syntax reads it (issue 36); --dialect says otherwise.
+  const placed = options.dialect ? undefined : peerBeforeParse(head, file);
+  if (placed) return peerChecked(bytes, file, placed);
   // JSON by its dialect, its name or its first character; a TOML dialect asked of a JSON text is an error checkSettings words.
   if (isJsonDialect(options.dialect) || isJsonText(head, file)) return checkSettings(bytes, options);
   const parsed = parseToml(bytes);
@@ -106,6 +112,9 @@ export function checkConfig(bytes: Uint8Array, options: CheckOptions): CheckResu
       })),
     );
   }
+  // Codex's config by its keys, with the one parse: never read as a Box or TYBA config.
+  const codex = options.dialect ? undefined : peerOfDocument({ syntax: 'toml', table: parsed.document });
+  if (codex) return peerChecked(bytes, file, codex);
   const detected = detectDialect(parsed.document, file, options.dialect);
   if ('diagnostic' in detected) return finish([detected.diagnostic]);
   const { dialect } = detected;
@@ -138,6 +147,27 @@ export function checkConfig(bytes: Uint8Array, options: CheckOptions): CheckResu
   if (tooLong.length) return finish(tooLong, dialect);
   const model = effectiveAccess(ir);
   return finish(checkRules(ir, model, { view: options.view, comments: parsed.comments, text: parsed.text }), dialect, { ir, model });
+}
+
+/** A peer's file, checked no further: one error that says what it is, and the peer for lint to pass over or refuse. */
+function peerChecked(bytes: Uint8Array, file: string, peer: PeerFile): CheckResult {
+  const start = { offset: 0, line: 1, column: 1 };
+  const diagnostics: Diagnostic[] = [
+    {
+      ruleId: 'schema',
+      severity: 'error',
+      platforms: PLATFORMS,
+      file,
+      message: `this file ${peerMessage(peer.what)}`,
+      span: { start, end: start },
+    },
+  ];
+  return { file, bytes, text: Buffer.from(bytes).toString('utf8'), diagnostics, verdicts: verdictsOf(diagnostics), comments: [], peer };
+}
+
+/** Why a peer's file is not checked: what lint prints when it is named, and check's diagnostic for the other commands. */
+export function peerMessage(what: string): string {
+  return `is ${what}, which boxwright has no dialect for yet: it is not read as a Box, TYBA, sandbox-runtime or Claude Code config`;
 }
 
 /** The diagnostics kept for the selected platforms, sorted, and the verdicts they give. */
@@ -204,6 +234,8 @@ function checkSettings(bytes: Uint8Array, options: CheckOptions): CheckResult {
         span: parsed.document.span,
       },
     ]);
+  const cursor = options.dialect ? undefined : peerOfDocument({ syntax: 'json', value: parsed.document });
+  if (cursor) return peerChecked(bytes, file, cursor);
   const detected = detectDialect({ syntax: 'json', value: parsed.document }, file, override);
   if ('diagnostic' in detected) return finish([detected.diagnostic]);
   const dialect = detected.dialect as JsonDialect;

@@ -43,6 +43,12 @@ export interface Diagnostic {
   readonly fix?: Fix;
   /** It says only that the result depends on machine facts the view lacks (`--fs none`): the text format collapses these into one line per file unless -v. */
   readonly machineDependent?: true;
+  /**
+   * Which of its rule's findings this is (the rule's message id): diagnostics
+   * of one rule, finding, severity and platforms say the same thing at
+   * different places, and the text format shows them as one (issue 36).
+   */
+  readonly finding?: string;
 }
 
 /**

@@ -112,6 +112,25 @@ describe('pre-commit hook, for real', { skip, timeout: 600_000 }, () => {
     const enabled = commit(work, env, 'json fixed');
     assert.equal(enabled.status, 0, enabled.output);
 
+    // Peers' own files, as repositories commit them (issue 36): a Codex config with `[mcp_servers.X.env]`, `[agents]` and
+    // profiles (read as Box, it was refused: "unknown table `env`"), Cursor's sandbox.json, VS Code settings with a
+    // `permissions` object, a Gemini CLI profile. Each is passed over; none is read as a boxwright dialect.
+    const peers = [
+      '.codex/config.toml',
+      'codex-shared.toml',
+      '.cursor/sandbox.json',
+      '.vscode/settings.json',
+      '.gemini/sandbox-macos-custom.sb',
+    ];
+    for (const f of peers) {
+      mkdirSync(dirname(join(work, f)), { recursive: true });
+      cpSync(join(repoRoot, 'test/peers/fixtures', f), join(work, f));
+    }
+    git(work, 'add', ...peers);
+    const peerFiles = commit(work, env, "peers' files");
+    assert.equal(peerFiles.status, 0, peerFiles.output);
+    assert.doesNotMatch(peerFiles.output, /unknown table|did you mean|toml-syntax|json-syntax|error/);
+
     // A config anywhere, under any name, is still checked: a refused one in a broken TOML file too.
     mkdirSync(join(work, 'deploy'));
     writeFileSync(join(work, 'deploy', 'policy.toml'), '[agent.filesystem]\nlist = ["~/inbox"]\n');

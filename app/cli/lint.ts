@@ -7,6 +7,8 @@ import { configReader, countFrom, platformsFrom, UsageError, type ConfigArgs } f
 import { lintInputs } from './lint-inputs.js';
 import { readInput } from '../input/read-input.js';
 import { isSandboxConfig } from './select.js';
+import { peerMessage } from '../check.js';
+import { sandboxConfigKind } from '../../compiler/schema/dialect.js';
 import { canonical, trustedFile } from '../trusted-files.js';
 
 export interface LintArgs extends ConfigArgs {
@@ -53,8 +55,14 @@ export async function lintCommand(args: LintArgs): Promise<number> {
       entries.push({ path: path === '-' ? '<stdin>' : path, error: input.reason });
       continue;
     }
-    // pre-commit's hook passes every staged .toml and .json, and a directory or a glob finds them all: those that are no sandbox config are passed over.
-    if ((args['only-configs'] || named.found) && !isSandboxConfig(input.bytes, path)) continue;
+    // pre-commit's hook passes every staged .toml and .json, and a directory or a glob finds them all: those that are no sandbox config are
+    // passed over, a peer's own file (Codex, Cursor, VS Code, Seatbelt) with a note (issue 36). One named is refused after its check.
+    if (args['only-configs'] || named.found) {
+      const kind = args.dialect ? { config: isSandboxConfig(input.bytes, path) } : sandboxConfigKind(input.bytes, path);
+      if ('peer' in kind)
+        process.stderr.write(`boxwright: passed over ${path}: ${kind.peer.what}, which boxwright has no dialect for yet\n`);
+      if ('peer' in kind || !kind.config) continue;
+    }
     entries.push({ config: configs.length });
     configs.push({ path, bytes: input.bytes });
   }
@@ -68,6 +76,7 @@ export async function lintCommand(args: LintArgs): Promise<number> {
       platforms,
       files.filter((f) => f.path !== self),
     );
+    if (result.peer) return { path: path === '-' ? '<stdin>' : path, error: peerMessage(result.peer.what) };
     return {
       path: result.file,
       text: result.text,

@@ -2,6 +2,8 @@ import kleur from 'kleur';
 import type { Diagnostic, Platform, Severity, Verdict } from '../../compiler/diagnostic.js';
 import { PLATFORMS } from '../../compiler/diagnostic.js';
 import { codeFrame } from './frame.js';
+import { groupFindings } from './group.js';
+import type { Span } from '../../compiler/span.js';
 import { isUnreadable, totals, unreadableText, type LintEntry } from './report.js';
 
 const severityPaint: Record<Severity, (s: string) => string> = {
@@ -26,6 +28,14 @@ function machineLine(path: string, ds: readonly Diagnostic[]): string {
   return `${kleur.bold(path)}  ${severityPaint.info('info')}  ${n} ${n === 1 ? 'finding depends' : 'findings depend'} on the machine, which the view does not know (${byRule}; line${lines.length === 1 ? '' : 's'} ${lines.join(', ')}): -v lists ${n === 1 ? 'it' : 'them'}, --fs host or --fs FILE.json decides ${n === 1 ? 'it' : 'them'}`;
 }
 
+/** `line 38` or `lines 38, 40, 41`: a place's column only where another place of the finding shares its line. */
+function places(first: Span, also: readonly Span[]): string {
+  const lines = [first, ...also].map((s) => s.start.line);
+  const shared = (line: number) => lines.filter((l) => l === line).length > 1;
+  const named = also.map((s) => (shared(s.start.line) ? `${s.start.line}:${s.start.column}` : `${s.start.line}`));
+  return `line${named.length === 1 ? '' : 's'} ${named.join(', ')} (the same finding, ${also.length + 1} places in all)`;
+}
+
 /**
  * `file:line:col  severity  ruleId  [platforms]  message`, a code frame
  * with a caret under the exact value, related locations and the
@@ -47,8 +57,10 @@ export function formatText(
     }
     // "Depends on the machine" infos (--fs none) say one thing: one line for the file, unless -v.
     const collapsed = options.verbose ? [] : f.diagnostics.filter((d) => d.machineDependent && d.severity === 'info');
-    for (const d of f.diagnostics) {
-      if (collapsed.includes(d)) continue;
+    const shown = f.diagnostics.filter((d) => !collapsed.includes(d));
+    // One finding at several places (or for several platforms) is shown once, unless -v (issue 36).
+    const findings = options.verbose ? shown.map((d) => ({ diagnostic: d, also: [] })) : groupFindings(shown);
+    for (const { diagnostic: d, also } of findings) {
       const where = `${f.path}:${d.span.start.line}:${d.span.start.column}`;
       out.push(
         `${kleur.bold(where)}  ${severityPaint[d.severity](d.severity)}  ${kleur.dim(d.ruleId)}  [${d.platforms.join(',')}]  ${d.message}`,
@@ -57,6 +69,7 @@ export function formatText(
       if (frame) out.push(frame);
       for (const r of d.related ?? [])
         out.push(`  ${kleur.dim('related')} ${f.path}:${r.span.start.line}:${r.span.start.column}: ${r.message}`);
+      if (also.length) out.push(`  ${kleur.dim('also at')} ${places(d.span, also)}`);
       if (d.suggestion) out.push(`  ${kleur.dim('suggestion')} ${d.suggestion}`);
       out.push('');
     }

@@ -5,6 +5,7 @@ import { parseJson } from '../json/index.js';
 import type { Span } from '../span.js';
 import type { TomlTable } from '../toml/ast.js';
 import { parseToml } from '../toml/index.js';
+import { peerBeforeParse, peerOfDocument, type PeerFile } from './peers.js';
 import type { Dialect } from './validate.js';
 
 const boxKeys = ['agent', 'tools', 'mcp_servers', 'experimental-features'];
@@ -152,18 +153,35 @@ const jsonConfigLine = /^[ \t{]*"(filesystem|network|sandbox|permissions)"[ \t]*
  * pass over a repository's other TOML and JSON.
  */
 export function isSandboxConfigFile(bytes: Uint8Array, file = ''): boolean {
+  const kind = sandboxConfigKind(bytes, file);
+  return 'config' in kind && kind.config;
+}
+
+/**
+ * What a file is to the pre-commit mode, with one parse: a peer's own file
+ * (compiler/schema/peers.ts: never one of boxwright's dialects, whatever
+ * keys it shares, issue 36), or whether it is a sandbox config.
+ */
+export function sandboxConfigKind(bytes: Uint8Array, file = ''): { readonly peer: PeerFile } | { readonly config: boolean } {
   const text = Buffer.from(bytes).toString('utf8');
+  const before = peerBeforeParse(text, file);
+  if (before) return { peer: before };
   if (isJsonText(text, file)) {
-    if (isClaudeSettingsPath(file)) return true;
+    if (isClaudeSettingsPath(file)) return { config: true };
     const parsed = parseJson(bytes);
-    if (!parsed.document) return jsonConfigLine.test(parsed.text);
+    if (!parsed.document) return { config: jsonConfigLine.test(parsed.text) };
+    const peer = peerOfDocument({ syntax: 'json', value: parsed.document });
+    if (peer) return { peer };
     // An object under the key: a browser extension's `"permissions": [...]` is no Claude Code setting.
-    return (
-      parsed.document.kind === 'object' &&
-      [...parsed.document.members.values()].some((m) => jsonDialectKeys.includes(m.key) && m.value.kind === 'object')
-    );
+    return {
+      config:
+        parsed.document.kind === 'object' &&
+        [...parsed.document.members.values()].some((m) => jsonDialectKeys.includes(m.key) && m.value.kind === 'object'),
+    };
   }
   const parsed = parseToml(bytes);
-  if (!parsed.document) return tomlConfigLine.test(parsed.text);
-  return [...parsed.document.entries.keys()].some((k) => dialectKeys.includes(k));
+  if (!parsed.document) return { config: tomlConfigLine.test(parsed.text) };
+  const peer = peerOfDocument({ syntax: 'toml', table: parsed.document });
+  if (peer) return { peer };
+  return { config: [...parsed.document.entries.keys()].some((k) => dialectKeys.includes(k)) };
 }

@@ -283,6 +283,7 @@ function contextOf(rule: Rule, ir: PolicyIR, model: AccessModel, input: EngineIn
         ...(suggestion ? { suggestion: oneLine(suggestion) } : {}),
         ...(at.fix ? { fix: at.fix } : {}),
         ...(def.machineDependent ? { machineDependent: true as const } : {}),
+        finding: id,
       });
     },
   };
