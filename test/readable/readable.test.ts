@@ -4,8 +4,11 @@
  * sandbox settings, hooks) got one diagnostic per pattern per platform and
  * per place: 65 lines of diagnostics, 272 lines in all under `--fs none`.
  * The target: at most 25 lines of diagnostics (one per finding, the line
- * that collapses the machine-dependent infos included) and at most 100
- * lines in all, with a manifest of the machine and with `--fs none`. The
+ * that collapses the machine-dependent infos included) and at most 120
+ * lines in all, with a manifest of the machine and with `--fs none`. (First
+ * 100; the gate's lint rules then named the file's five host commands, its
+ * local binding and its one-slash `Edit(/tmp/**)` landing in `.claude`:
+ * seven real findings, five lines each with their code frames.) The
  * exact output is a golden (snapshots/lint/readable-*.txt); `-v` still
  * lists every place, and the exit status and counts are the same.
  */
@@ -42,12 +45,12 @@ describe('readable output for a real-looking settings file (issue 36)', () => {
     assert.ok(size >= 4000 && size < 4400, `${size} bytes`);
   });
   for (const [name, args] of Object.entries(runs)) {
-    it(`--fs ${name}: the exact output, within the target (≤ 25 lines of diagnostics, ≤ 100 lines)`, () => {
+    it(`--fs ${name}: the exact output, within the target (≤ 25 lines of diagnostics, ≤ 120 lines)`, () => {
       const r = lint([...args]);
       assert.equal(r.status, 0, r.stderr);
       matchSnapshot(`lint/readable-settings.${name}.txt`, r.stdout);
       assert.ok(diagnosticLines(r.stdout) <= 25, `${diagnosticLines(r.stdout)} lines of diagnostics`);
-      assert.ok(r.stdout.split('\n').length <= 100, `${r.stdout.split('\n').length} lines`);
+      assert.ok(r.stdout.split('\n').length <= 120, `${r.stdout.split('\n').length} lines`);
       // -v lists every place: what the grouping saves, and the same counts and exit status.
       const v = lint(['-v', ...args]);
       assert.equal(v.status, r.status);
