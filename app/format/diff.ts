@@ -41,7 +41,12 @@ export function diffText(diffs: readonly ConfigDiff[]): string {
     if (delta.changes.length) {
       out.push(kleur.bold('effective access'));
       for (const c of groupChanges(delta.changes)) out.push(`  ${mark(c)} ${c.platforms.join(', ')}: ${c.what} (${c.before} → ${c.after})`);
-    } else out.push('no change in effective access on this machine');
+    }
+    // The cells are file access: a change in what the settings reach beyond files (network, hooks, the sandbox's strength) is said above.
+    else
+      out.push(
+        delta.requested.length ? 'no change in effective file access on this machine' : 'no change in effective access on this machine',
+      );
     if (delta.unsettled.length) {
       out.push(kleur.bold('not settled by this machine'));
       for (const u of delta.unsettled) out.push(`  ${u.sentence}`);

@@ -61,7 +61,7 @@ describe('diff --fail-on widen: the issue 22 reproduction', () => {
       '  +  MCP server `web` now asks for a direct network exception: it bypasses the gateway (gateway → direct)',
       '  +  tool `fetch` now asks for a direct network exception: it bypasses the gateway (gateway → direct)',
     ]);
-    assert.ok(lines.includes('no change in effective access on this machine'), r.stdout);
+    assert.ok(lines.includes('no change in effective file access on this machine'), r.stdout);
     assert.deepEqual(section('not settled by this machine'), [
       '  macos, linux, windows: both revisions are refused with these facts (missing-path): a refused revision grants nothing here, and what it would grant on a machine that accepts it is not known here',
       '  --fail-on widen fails on this change: compare with the facts of a machine that accepts both revisions (--fs MANIFEST.json, or --fs host there)',

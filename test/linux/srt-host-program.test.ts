@@ -7,7 +7,8 @@
  * both: lint refuses the head (`sandbox-bypass`, an error on Linux) and the
  * review gate fails on the change (`the settings widen: \`bwrapPath\``).
  * Likewise a project `ripgrep.command` runs on the host, and
- * `allowAllUnixSockets` reaches a socket the host serves.
+ * `allowAllUnixSockets` reaches a socket the host serves, and a name added
+ * to `allowedDomains` is reached through srt's proxy (a server on loopback).
  * The real library is run as srt-differential.test.ts runs it.
  */
 import assert from 'node:assert/strict';
@@ -34,7 +35,7 @@ const skip =
 
 /** Loads the settings as `srt --settings` does, wraps the command, runs it: what it printed. */
 const driver = String.raw`
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 const [index, loader, settings, ...argv] = process.argv.slice(2);
 const { SandboxManager } = await import(index);
 const { loadConfig } = await import(loader);
@@ -43,7 +44,16 @@ if (loaded.kind !== 'ok') { process.stdout.write(JSON.stringify({ refused: loade
 await SandboxManager.initialize(loaded.config);
 const q = (s) => "'" + s.replace(/'/g, "'\\''") + "'";
 const command = await SandboxManager.wrapWithSandbox(argv.map(q).join(' '));
-const r = spawnSync(command, { shell: true, encoding: 'utf8', timeout: 30000, stdio: ['ignore', 'pipe', 'pipe'] });
+// Asynchronously: srt's proxies live in this process, and a blocking spawn would keep them from answering the command.
+const r = await new Promise((resolve) => {
+  const c = spawn(command, { shell: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  c.stdout.on('data', (d) => (stdout += d));
+  c.stderr.on('data', (d) => (stderr += d));
+  const t = setTimeout(() => c.kill('SIGKILL'), 30000);
+  c.on('close', (status) => { clearTimeout(t); resolve({ status, stdout, stderr }); });
+});
 SandboxManager.cleanupAfterCommand();
 await SandboxManager.reset();
 process.stdout.write(JSON.stringify({ status: r.status, stdout: r.stdout, stderr: String(r.stderr).slice(0, 1000) }));
@@ -193,4 +203,44 @@ describe('sandbox-runtime 0.0.83: a bwrapPath in the project runs the command ou
       assert.ok(gateFailures(d.delta).includes('the settings widen: `bwrapPath`'), gateFailures(d.delta).join('\n'));
     });
   });
+});
+
+describe('sandbox-runtime 0.0.83: a domain added to allowedDomains is reached through its proxy', { skip }, () => {
+  test('the command fetches from an allowed name through srt, not from one left out; the gate fails on the addition', () =>
+    inScratch(async (scratch, project) => {
+      // A server on this machine's loopback only (no traffic leaves it), named `localhost`, reached through srt's HTTP proxy.
+      const { createServer: createHttpServer } = await import('node:http');
+      const server = createHttpServer((_req, res) => res.end('hello through the proxy\n'));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const port = (server.address() as { port: number }).port;
+      try {
+        // srt's environment sends localhost past its proxy (NO_PROXY); --noproxy '' sends every name through it, as a domain is.
+        const argv = ['curl', '-sS', '--noproxy', '', '--max-time', '10', `http://localhost:${port}/`];
+        // Control: without the name, srt's proxy refuses it.
+        const control = await srt(scratch, project, plain(), argv);
+        assert.doesNotMatch(control.stdout ?? '', /hello through the proxy/, JSON.stringify(control));
+        assert.match(control.stdout ?? '', /blocked by network allowlist/, JSON.stringify(control));
+        const r = await srt(scratch, project, plain({}, { allowedDomains: ['localhost'] }), argv);
+        assert.equal(r.status, 0, JSON.stringify(r));
+        assert.equal(r.stdout, 'hello through the proxy\n');
+        // The gate fails on the change, and passes the reverse.
+        const view = hostView(process.env.HOME ?? '/root');
+        const check = (s: object) => checkConfig(Buffer.from(JSON.stringify(s)), { file: 'srt-settings.json', view, worktree: project });
+        const wider = await diffChecks(check(plain()), check(plain({}, { allowedDomains: ['localhost'] })), PLATFORMS, {
+          artifacts: false,
+        });
+        assert.ok('delta' in wider);
+        assert.ok(
+          gateFailures(wider.delta).some((f) => f.includes('network.allowedDomains')),
+          gateFailures(wider.delta).join('\n'),
+        );
+        const narrower = await diffChecks(check(plain({}, { allowedDomains: ['localhost'] })), check(plain()), PLATFORMS, {
+          artifacts: false,
+        });
+        assert.ok('delta' in narrower);
+        assert.deepEqual(gateFailures(narrower.delta), []);
+      } finally {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    }));
 });
