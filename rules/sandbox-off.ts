@@ -33,8 +33,12 @@ export const sandboxOff = defineRule({
     notEnabled: {
       severity: 'warning',
       platforms: PLATFORMS,
-      text: (d: { how: string }) =>
-        `${d.how}: Claude Code runs Bash commands unsandboxed unless \`sandbox.enabled\` is true (its default is false), so the sandbox settings here apply only where another settings layer enables it`,
+      text: (d: { how: string; readDenies: readonly string[] }) =>
+        `${d.how}: Claude Code runs Bash commands unsandboxed unless \`sandbox.enabled\` is true (its default is false), so the sandbox settings here apply only where another settings layer enables it${
+          d.readDenies.length
+            ? `; its \`Read(…)\` deny rules (${d.readDenies.slice(0, 3).join(', ')}${d.readDenies.length > 3 ? `, and ${d.readDenies.length - 3} more` : ''}) then stop Claude's own Read tool, not \`cat\` in Bash`
+            : ''
+        }`,
       suggestion:
         'Set "enabled": true in "sandbox" (and "failIfUnavailable": true, so that a missing dependency stops commands instead of unsandboxing them).',
     },
@@ -65,7 +69,11 @@ export const sandboxOff = defineRule({
         : sandbox
           ? 'this file does not set `sandbox.enabled`'
           : 'this file has no `sandbox` block';
-      ctx.report('notEnabled', { span: enabled?.span ?? sandbox?.keySpan ?? top }, { how });
+      // Without the sandbox a Read(…) deny is a permission of Claude's Read tool alone: a Bash command reads the file.
+      const readDenies = (ir.principals[0]?.grants ?? [])
+        .filter((g) => g.list === 'permissions.deny' && g.access === 'deny-read')
+        .map((g) => g.written);
+      ctx.report('notEnabled', { span: enabled?.span ?? sandbox?.keySpan ?? top }, { how, readDenies });
       return;
     }
     const d = setting(ir, 'filesystem.disabled');

@@ -50,6 +50,7 @@ import { sandboxOff } from '../sandbox-off.js';
 import { sandboxBypass } from '../sandbox-bypass.js';
 import { socketEscape } from '../socket-escape.js';
 import { hostCommand } from '../host-command.js';
+import { violationsIgnored } from '../violations-ignored.js';
 import { platformIgnored } from '../platform-ignored.js';
 import { managedOnlySetting } from '../managed-only.js';
 import { toolExecWidening } from '../tool-exec-widening.js';
@@ -113,6 +114,7 @@ export const allRules = [
   sandboxBypass,
   socketEscape,
   hostCommand,
+  violationsIgnored,
   globPattern,
   absentPath,
   readDenyScratch,

@@ -12,7 +12,7 @@ import { describe, it } from 'node:test';
 import { checkConfig } from '../../app/check.js';
 import { machine } from '../lint-helpers.js';
 
-const ours = new Set(['sandbox-bypass', 'socket-escape', 'host-command']);
+const ours = new Set(['sandbox-bypass', 'socket-escape', 'host-command', 'violations-ignored', 'sandbox-off']);
 const lint = (text: string, file: string): string[] =>
   checkConfig(Buffer.from(text), { file, view: machine, worktree: '/home/dev/project' })
     .diagnostics.filter((d) => ours.has(d.ruleId))
@@ -166,5 +166,29 @@ describe('host-trusted-path in the JSON dialects: what the host runs or trusts a
       r.diagnostics.filter((d) => d.ruleId === 'host-trusted-path'),
       [],
     );
+  });
+});
+
+describe('violations-ignored: what ignoreViolations keeps from being reported (a substring match)', () => {
+  it('a pattern that hides a whole tree is a warning, a narrower one an info; the control reports nothing', () => {
+    assert.deepEqual(lint(srt(',\n  "ignoreViolations": {"*": ["/home"], "npm": ["/home/dev/.npm/_cacache"]}'), 'srt-settings.json'), [
+      '4:3 warning violations-ignored [macos,linux] `ignoreViolations` hides every violation of every command whose report contains `/home` (a substring: every path below it): the sandbox still blocks them, and nobody is told a command tried',
+      '4:3 info violations-ignored [macos,linux] `ignoreViolations` hides the violations of every command whose text contains `npm` whose report contains `/home/dev/.npm/_cacache` (a substring, not a path: every path that holds it): the sandbox still blocks them, unreported',
+    ]);
+    assert.deepEqual(lint(srt(''), 'srt-settings.json'), []);
+  });
+});
+
+describe("sandbox-off: Read(…) denies with Claude Code's sandbox off", () => {
+  it('say that they stop the Read tool, not cat in Bash; without Read denies the warning says only that the sandbox is off', () => {
+    assert.deepEqual(
+      lint('{\n  "permissions": {"deny": ["Read(~/.ssh/**)", "Read(./.env)", "Bash(rm:*)"]}\n}\n', '.claude/settings.json'),
+      [
+        "1:1 warning sandbox-off [macos,linux,windows] this file has no `sandbox` block: Claude Code runs Bash commands unsandboxed unless `sandbox.enabled` is true (its default is false), so the sandbox settings here apply only where another settings layer enables it; its `Read(…)` deny rules (Read(~/.ssh/**), Read(./.env)) then stop Claude's own Read tool, not `cat` in Bash",
+      ],
+    );
+    assert.deepEqual(lint('{\n  "permissions": {"deny": ["Bash(rm:*)"]}\n}\n', '.claude/settings.json'), [
+      '1:1 warning sandbox-off [macos,linux,windows] this file has no `sandbox` block: Claude Code runs Bash commands unsandboxed unless `sandbox.enabled` is true (its default is false), so the sandbox settings here apply only where another settings layer enables it',
+    ]);
   });
 });

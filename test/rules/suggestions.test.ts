@@ -43,6 +43,7 @@ const adviceOnly: Record<string, string> = {
   'managed-only': 'moving the key to the managed settings file is a change of another file',
   'socket-escape': 'whether the command must drive the service behind the socket is known to its author only',
   'host-command': 'whether the hook or helper is needed, and what it may run, is a review of code outside the config',
+  'violations-ignored': 'which violations are noise, for which command, is known only from the violation log of the runs',
   'write-exec-overlap': "which of the two grants goes (or where the build output runs from instead) is the author's decision",
 };
 
