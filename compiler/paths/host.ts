@@ -86,6 +86,18 @@ export function hostView(home: string, probes: HostProbes = {}): FsView {
   };
 }
 
+/** Whether `dir` is another user's and not writable by this one (trust-walk.c's others_closed, the launcher's same test). */
+function othersClosed(dir: string): boolean {
+  const st = lstatSync(dir, lstatOptions);
+  if (!st?.isDirectory() || st.uid === process.geteuid?.()) return false;
+  try {
+    accessSync(dir, constants.W_OK);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 /** A directory's entries, sorted, each a directory or not (lstat where the file system gives no type). */
 function childrenOnHost(dir: string): readonly Child[] | 'unknown' {
   let entries: Dirent[];
@@ -93,7 +105,10 @@ function childrenOnHost(dir: string): readonly Child[] | 'unknown' {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' || code === 'ENOTDIR' ? [] : 'unknown';
+    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    // Another user's directory this user can neither list nor write (a service's private directory in /tmp): a
+    // workload running as this user cannot put a name there or make it listable, so nothing in it is the search's.
+    return code === 'EACCES' && othersClosed(dir) ? [] : 'unknown';
   }
   const out = entries.map((d): Child => {
     if (d.isDirectory()) return { name: d.name, dir: true };

@@ -111,6 +111,18 @@ static void found(struct walk *w, int dir, const char *name, const char *path) {
 }
 
 /* Lists one tree at every depth (depth first, one open directory per level); -1 when TRUST_MAX_DIRS stopped it. */
+/*
+ * A directory of another user that this user can neither list nor write
+ * (a system service's private directory in /tmp): the command, running as
+ * this user, cannot put a name in it or make it listable, so it is passed
+ * over rather than refused. One this user owns, or may write, is not.
+ */
+static int others_closed(int dir, const char *name) {
+  struct stat st;
+  if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode)) return 0;
+  return st.st_uid != geteuid() && faccessat(dir, name, W_OK, AT_EACCESS) != 0;
+}
+
 static int walk_tree(struct walk *w, const char *root, struct path *p) {
   const struct trust_state *s = w->s;
   int fd = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -186,6 +198,7 @@ static int walk_tree(struct walk *w, const char *root, struct path *p) {
       if (pfd >= 0) close(pfd);
       if (c < 0) errno = EACCES;
     }
+    if (c < 0 && errno == EACCES && others_closed(dir, e->d_name)) continue;
     if (c < 0) {
       /* Gone, or not a directory (any more): nothing below it. */
       if (errno != ENOENT && errno != ENOTDIR && errno != ELOOP) unlisted(w, p->s, errno);

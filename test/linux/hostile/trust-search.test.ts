@@ -17,7 +17,7 @@
 // attack under the compiled artifacts minus the `.git` bind the old search
 // did not make, and must get out.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, beforeEach, describe, it } from 'node:test';
 import { requireOrSkip } from '../../helpers.js';
@@ -155,6 +155,18 @@ describe('hostile workload: a directory the search cannot list (issue 35, attack
     if (nobody) lab.giveToNobody();
   });
   after(() => lab?.cleanup());
+
+  // Only root can make a directory another user cannot list (as any other user this case is the one below).
+  it("another user's directory this one can neither list nor write (a service's private directory) is passed over: the run goes ahead", {
+    skip: requireOrSkip(isRoot, 'root, to make a directory another user owns'),
+  }, async () => {
+    const closed = join(work, 'service-private');
+    mkdirSync(closed, { mode: 0o700 });
+    chmodSync(closed, 0o700);
+    const r = await sandboxed(lab, config, ['sh', '-c', `ls ${closed} >/dev/null 2>&1; echo "listed=$?"`], [], { nobody });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /listed=[1-9]/, 'the workload cannot list it either');
+  });
 
   it('run 1 makes the directory unreadable; run 2 is refused (125), never run with the repository writable', async () => {
     const r1 = await sandboxed(lab, config, ['sh', '-c', `chmod 000 ${work}/hide; echo "hid=$?"`], [], { nobody });
