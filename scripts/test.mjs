@@ -24,7 +24,7 @@
 //    suite shows; BOXWRIGHT_TEST_TIMES=FILE also writes them as JSON
 //    (scripts/test-times.mjs reads and compares them).
 //
-//   node scripts/test.mjs [dist/test/x/y.test.js | test/x/y.test.ts ...]
+//   node scripts/test.mjs [--tier fast] [dist/test/x/y.test.js | test/x/y.test.ts ...]
 //   BOXWRIGHT_TEST_CONCURRENCY=N   run N files at a time
 //   BOXWRIGHT_TEST_TIMES=FILE      write the wall time and each file's time to FILE
 //
@@ -73,7 +73,27 @@ for (const f of sources) {
 }
 const all = expected.map((f) => join(root, 'dist', 'test', f));
 
-const wanted = process.argv.slice(2).map((a) => {
+// 6. Two tiers (test/tiers.json): `fast` is what `npm test` runs on every
+//    change (in-process tests and a few real-tool smoke tests, under a
+//    minute on 2 cores), `full` the files that install, build or run real
+//    tools at length; `npm run test:all` (what CI runs) runs both. Every
+//    test file is in exactly one tier.
+const args = process.argv.slice(2);
+const tierAt = args.indexOf('--tier');
+const tier = tierAt >= 0 ? args.splice(tierAt, 2)[1] : 'all';
+if (!['fast', 'all'].includes(tier)) problems.push(`--tier ${tier}: fast or all`);
+const tiers = JSON.parse(readFileSync(join(root, 'test', 'tiers.json'), 'utf8'));
+const inTier = new Map();
+for (const name of ['fast', 'full'])
+  for (const f of tiers[name] ?? []) {
+    if (inTier.has(f)) problems.push(`${f} is in test/tiers.json's ${inTier.get(f)} and ${name} tiers: one only`);
+    inTier.set(f, name);
+    if (!testSources.includes(f.replace(/^test\//, ''))) problems.push(`test/tiers.json names ${f}, which is no test file`);
+  }
+for (const f of testSources)
+  if (!inTier.has(`test/${f}`)) problems.push(`test/${f} is in neither tier of test/tiers.json: add it to fast or full`);
+
+const wanted = args.map((a) => {
   const abs = resolve(a.replace(/^test\//, 'dist/test/').replace(/\.ts$/, '.js'));
   if (!all.includes(abs)) problems.push(`${a} is not a test file (dist/test/**/*.test.js)`);
   return abs;
@@ -126,7 +146,9 @@ const SLOW_FILES = {
   'test/linux/landlock-build.test.ts': 10,
 };
 const weight = (f) => SLOW_FILES[relative(root, f).replace(/^dist\/(test\/.*)\.js$/, '$1.ts')] ?? 0;
-const files = (wanted.length > 0 ? wanted : all).slice().sort((a, b) => weight(b) - weight(a));
+const tiered =
+  tier === 'fast' ? all.filter((f) => inTier.get(relative(root, f).replace(/^dist\/(test\/.*)\.js$/, '$1.ts')) === 'fast') : all;
+const files = (wanted.length > 0 ? wanted : tiered).slice().sort((a, b) => weight(b) - weight(a));
 
 // With the host's temporary directory's mode (1777 for /tmp): the hostile
 // tests run workloads as another user, who must reach their labs in it.

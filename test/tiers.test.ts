@@ -1,0 +1,36 @@
+// The two test tiers (test/tiers.json, read by scripts/test.mjs): every test
+// file in exactly one of them, and nothing named there that is no test file.
+// `npm test` runs `fast`; `npm run test:all` (what .ci/run runs) runs both.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { describe, it } from 'node:test';
+import { repoRoot } from './helpers.js';
+
+const tiers = JSON.parse(readFileSync(join(repoRoot, 'test', 'tiers.json'), 'utf8')) as { fast: string[]; full: string[] };
+const sources = readdirSync(join(repoRoot, 'test'), { recursive: true, withFileTypes: true })
+  .filter((e) => e.isFile() && e.name.endsWith('.test.ts'))
+  .map((e) => relative(repoRoot, join(e.parentPath, e.name)).split(sep).join('/'))
+  .sort();
+
+describe('test tiers', () => {
+  it('every test file is in exactly one tier, and each tier names test files only', () => {
+    const named = [...tiers.fast, ...tiers.full];
+    assert.deepEqual(
+      sources.filter((f) => named.filter((n) => n === f).length !== 1),
+      [],
+      'in no tier, or in both',
+    );
+    assert.deepEqual(
+      named.filter((n) => !sources.includes(n)),
+      [],
+      'named but no test file',
+    );
+  });
+
+  it('the fast tier keeps its real-tool smoke test and this guard; the installs and the attack suites are the full tier', () => {
+    for (const f of ['test/tiers.test.ts', 'test/linux/hostile/learn.test.ts']) assert.ok(tiers.fast.includes(f), f);
+    for (const f of ['test/install.test.ts', 'test/precommit.test.ts', 'test/linux/srt-differential.test.ts'])
+      assert.ok(tiers.full.includes(f), f);
+  });
+});
