@@ -23,7 +23,8 @@
 // for the common syscalls. Linux with bwrap only; everything it writes is
 // under bench/out/run-start-PID, removed at the end.
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { interleaved, repoRoot, timeProcess } from './lib.mjs';
 
@@ -46,7 +47,9 @@ if (!program) {
 }
 
 const bin = join(repoRoot, 'bin', 'boxwright.cjs');
-const work = join(repoRoot, 'bench', 'out', `run-start-${process.pid}`);
+// Outside the checkout: compile --out asks every sandbox config of the repository that holds the config, and this
+// repository's TYBA examples make their session worktree (the checkout) writable.
+const work = mkdtempSync(join(tmpdir(), 'boxwright-run-start-'));
 const codexTriple = { x64: 'x86_64-unknown-linux-musl', arm64: 'aarch64-unknown-linux-musl' }[process.arch];
 const note = (s) => process.stderr.write(`run-start: ${s}\n`);
 try {

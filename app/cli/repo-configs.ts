@@ -22,6 +22,7 @@ import { readInput } from '../input/read-input.js';
 import { workTreeRoot } from './lint.js';
 import type { ConfigReader } from './options.js';
 import { isSandboxConfig } from './select.js';
+import { thousands } from '../../rules/util.js';
 
 /** At most this many entries are listed in a repository; a larger one is refused, never searched in part. */
 export const REPOSITORY_LIMIT = 200_000;
@@ -53,7 +54,7 @@ export function repositoryConfigs(
     listed += names.length;
     if (listed > REPOSITORY_LIMIT)
       return {
-        error: `${root} holds more than ${REPOSITORY_LIMIT.toLocaleString('en-US')} entries: its other sandbox configs cannot all be read`,
+        error: `${root} holds more than ${thousands(REPOSITORY_LIMIT)} entries: its other sandbox configs cannot all be read`,
       };
     for (const name of names) {
       const path = join(dir, name);
