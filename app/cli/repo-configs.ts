@@ -29,17 +29,20 @@ export const REPOSITORY_LIMIT = 200_000;
 
 /**
  * Every `.toml` and `.json` sandbox config below the work tree that holds
- * `from` (or `from`'s directory outside one), not in `.git` or
- * `node_modules`, nor through a link; an error when the listing cannot
- * finish (too many entries), so that a caller refuses rather than asks
- * fewer configs.
+ * `from`, not in `.git` or `node_modules`, nor through a link; outside a
+ * work tree, those beside `from` in its own directory only (a config kept
+ * in the home would otherwise have the whole home searched, and refused
+ * past the limit: a repository is the unit the pre-commit mode knows). An
+ * error when the listing cannot finish (too many entries), so that a
+ * caller refuses rather than asks fewer configs.
  */
 export function repositoryConfigs(
   from: string,
   except?: string,
 ): { readonly root: string; readonly configs: readonly string[] } | { readonly error: string } {
   const start = dirname(resolve(from));
-  const root = workTreeRoot(start) ?? start;
+  const tree = workTreeRoot(start);
+  const root = tree ?? start;
   const configs: string[] = [];
   const queue = [root];
   let listed = 0;
@@ -65,7 +68,7 @@ export function repositoryConfigs(
         continue;
       }
       if (st.isDirectory()) {
-        if (name !== '.git' && name !== 'node_modules') queue.push(path);
+        if (tree !== undefined && name !== '.git' && name !== 'node_modules') queue.push(path);
       } else if (st.isFile() && (name.endsWith('.toml') || name.endsWith('.json')) && path !== except) {
         const input = readInput(path);
         if ('bytes' in input && isSandboxConfig(input.bytes, path)) configs.push(path);
