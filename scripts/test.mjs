@@ -92,6 +92,11 @@ for (const name of ['fast', 'full'])
   }
 for (const f of testSources)
   if (!inTier.has(`test/${f}`)) problems.push(`test/${f} is in neither tier of test/tiers.json: add it to fast or full`);
+// 7. Files in `alone` (each with its reason) run after the others, one at a
+//    time: they change what every file shares (a control that grants a
+//    workload write on the host's /tmp, where the other files work).
+const alone = new Set(Object.keys(tiers.alone ?? {}));
+for (const f of alone) if (!inTier.has(f)) problems.push(`test/tiers.json's alone names ${f}, which is in no tier`);
 
 const wanted = args.map((a) => {
   const abs = resolve(a.replace(/^test\//, 'dist/test/').replace(/\.ts$/, '.js'));
@@ -149,6 +154,9 @@ const weight = (f) => SLOW_FILES[relative(root, f).replace(/^dist\/(test\/.*)\.j
 const tiered =
   tier === 'fast' ? all.filter((f) => inTier.get(relative(root, f).replace(/^dist\/(test\/.*)\.js$/, '$1.ts')) === 'fast') : all;
 const files = (wanted.length > 0 ? wanted : tiered).slice().sort((a, b) => weight(b) - weight(a));
+const isAlone = (f) => alone.has(relative(root, f).replace(/^dist\/(test\/.*)\.js$/, '$1.ts'));
+const pooled = files.filter((f) => !isAlone(f));
+const last = files.filter(isAlone);
 
 // With the host's temporary directory's mode (1777 for /tmp): the hostile
 // tests run workloads as another user, who must reach their labs in it.
@@ -177,8 +185,10 @@ process.once('SIGINT', () => {
   dropScratch();
   process.exit(130);
 });
-try {
-  const stream = run({ files, concurrency });
+/** One node:test run of `some` files, `n` at a time, its report written as it comes. */
+async function runFiles(some, n) {
+  if (some.length === 0) return;
+  const stream = run({ files: some, concurrency: n });
   stream.on('test:fail', (d) => {
     failed = true;
     if (d.file !== undefined) reported.add(d.file);
@@ -193,6 +203,10 @@ try {
   });
   // Written in order, so that what follows comes after the last test's line.
   for await (const chunk of stream.compose(new spec())) process.stdout.write(chunk);
+}
+try {
+  await runFiles(pooled, concurrency);
+  await runFiles(last, 1);
 } catch (e) {
   dropScratch();
   throw e;

@@ -7,7 +7,11 @@ import { join, relative, sep } from 'node:path';
 import { describe, it } from 'node:test';
 import { repoRoot } from './helpers.js';
 
-const tiers = JSON.parse(readFileSync(join(repoRoot, 'test', 'tiers.json'), 'utf8')) as { fast: string[]; full: string[] };
+const tiers = JSON.parse(readFileSync(join(repoRoot, 'test', 'tiers.json'), 'utf8')) as {
+  fast: string[];
+  full: string[];
+  alone: Record<string, string>;
+};
 const sources = readdirSync(join(repoRoot, 'test'), { recursive: true, withFileTypes: true })
   .filter((e) => e.isFile() && e.name.endsWith('.test.ts'))
   .map((e) => relative(repoRoot, join(e.parentPath, e.name)).split(sep).join('/'))
@@ -26,6 +30,14 @@ describe('test tiers', () => {
       [],
       'named but no test file',
     );
+  });
+
+  it('the files run alone are in a tier, each with its reason; the /tmp control is one', () => {
+    for (const [f, why] of Object.entries(tiers.alone)) {
+      assert.ok([...tiers.fast, ...tiers.full].includes(f), f);
+      assert.ok(why.length > 40, `${f}: its reason`);
+    }
+    assert.ok('test/linux/hostile/private-temp.test.ts' in tiers.alone);
   });
 
   it('the fast tier keeps its real-tool smoke test and this guard; the installs and the attack suites are the full tier', () => {

@@ -68,7 +68,7 @@ int quarantine(int dir, const char *name, const char *path, const char *me, stru
       if (d) m->dev = d;
       if (i) m->ino = i, m->dev[m->n] = st.st_dev, m->ino[m->n++] = st.st_ino;
       size_t cut = strlen(path) - strlen(name);
-      fprintf(stderr, "%s: the command created %s (%s), a host-trusted name: the host runs or trusts what it holds after the run, with your rights. Moved aside to %.*s%s\n",
+      fprintf(stderr, "%s: the run's write trees gained %s (%s) while it ran (the command made it, or another process writing there), a host-trusted name: the host runs or trusts what it holds after the run, with your rights. Moved aside to %.*s%s\n",
               me, path, kind_of(st.st_mode), (int)cut, path, aside);
       err = 0;
       break;
@@ -79,7 +79,7 @@ int quarantine(int dir, const char *name, const char *path, const char *me, stru
   }
   if (restore >= 0) chmod_fd(dir, (mode_t)restore);
   if (!err) return 1;
-  fprintf(stderr, "%s: the command created %s (%s), a host-trusted name (the host runs or trusts it after the run), and it could not be moved aside: %s. Remove it before the host runs anything there\n",
+  fprintf(stderr, "%s: the run's write trees gained %s (%s) while it ran (the command made it, or another process writing there), a host-trusted name (the host runs or trusts it after the run), and it could not be moved aside: %s. Remove it before the host runs anything there\n",
           me, path, kind_of(st.st_mode), strerror(err));
   return 1;
 }

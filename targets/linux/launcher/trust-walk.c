@@ -12,9 +12,13 @@
  *           it, so the command could write it (a `git init` after
  *           `compile --out`); which absent paths exist is recorded (the
  *           run cache boxwright makes after the compile is one);
- *   after   one the command created is moved aside in its own directory,
- *           NAME.boxwright-quarantine-HEX (renameat2 RENAME_NOREPLACE,
- *           relative to the directory's descriptor), and said.
+ *   after   one that appeared during the run is moved aside in its own
+ *           directory, NAME.boxwright-quarantine-HEX (renameat2
+ *           RENAME_NOREPLACE, relative to the directory's descriptor), and
+ *           said. The command made it, or another process that writes the
+ *           same tree (a write grant of the host's /tmp shares it with
+ *           every program there): the launcher cannot tell them apart, and
+ *           fails closed for both.
  *
  * Never through a link: every directory is opened O_NOFOLLOW from its
  * parent's descriptor, and a name is renamed, never what it points to.

@@ -85,7 +85,9 @@ describe('hostile workload: host-trusted names that do not exist yet (issue 35, 
         assert.equal(aside.length, 1, `${dir}: ${readdirSync(dir).join(' ')}`);
         assert.match(
           r.stderr,
-          new RegExp(`created ${join(dir, '.git')} \\(a directory\\), a host-trusted name.*Moved aside to ${join(dir, aside[0]!)}`),
+          new RegExp(
+            `gained ${join(dir, '.git')} \\(a directory\\) while it ran.*, a host-trusted name.*Moved aside to ${join(dir, aside[0]!)}`,
+          ),
         );
         // Moved with its content: the user can look at what the command made.
         assert.match(readFileSync(join(dir, aside[0]!, 'config'), 'utf8'), /fsmonitor/);
@@ -176,7 +178,7 @@ describe('hostile workload: host-trusted names that do not exist yet (issue 35, 
     assert.match(r.stdout, /link=0/);
     const aside = quarantined(proj, '.git');
     assert.equal(aside.length, 1);
-    assert.match(r.stderr, /created \S+\/proj\/\.git \(a symbolic link\)/);
+    assert.match(r.stderr, /gained \S+\/proj\/\.git \(a symbolic link\) while it ran/);
     assert.ok(lstatSync(join(proj, aside[0]!)).isSymbolicLink(), 'the link itself was moved');
     assert.equal(readlinkSync(join(proj, aside[0]!)), elsewhere);
     assert.deepEqual(readdirSync(elsewhere), ['config'], 'the target is where it was, as it was');
@@ -255,7 +257,7 @@ describe('hostile workload: ~/.bashrc that does not exist, under write = ["~"] (
     assert.match(r.stdout, /rc=0/);
     assert.ok(!existsSync(rc));
     assert.equal(quarantined(lab.home, '.bashrc').length, 1);
-    assert.match(r.stderr, /created \S+\/\.bashrc \(a file\), a host-trusted name/);
+    assert.match(r.stderr, /gained \S+\/\.bashrc \(a file\) while it ran.*, a host-trusted name/);
     hostShell();
     assert.ok(!existsSync(mark), "the host's shell ran nothing planted");
   });
