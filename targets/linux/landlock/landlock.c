@@ -12,7 +12,7 @@
  *                        kernel has scopes (ABI 6), skipped below
  *
  * Everything is fail-closed: a malformed record, a path that cannot be
- * opened, a kernel without Landlock, any failing syscall: sandbox_sandbox_refuse(),
+ * opened, a kernel without Landlock, any failing syscall: sandbox_refuse(),
  * which says why, writes `refused KIND` on the ready fd and exits 125.
  *
  * glibc has no Landlock wrappers, so the syscalls go through syscall(2),

@@ -19,7 +19,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,17 +29,6 @@
 static int ready_fd = -1;
 /* The prefix of its messages: the launcher's own (--name), so that one run speaks with one voice. */
 static const char *prefix = "boxwright-sandbox";
-
-void sandbox_refuse(const char *kind, const char *fmt, ...) {
-  va_list ap;
-  fprintf(stderr, "%s: ", prefix);
-  va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  fputs("; nothing was run\n", stderr);
-  if (ready_fd >= 0) dprintf(ready_fd, "refused %s\n", kind);
-  exit(EXIT_REFUSED);
-}
 
 static void __attribute__((noreturn)) usage(void) {
   sandbox_refuse("usage",
@@ -76,19 +64,19 @@ int inside_main(int argc, char **argv) {
   for (int j = 1; j + 1 < argc && strcmp(argv[j], "--") != 0; j++)
     if (strcmp(argv[j], "--ready-fd") == 0) {
       int fd = parse_fd_number(argv[j + 1]);
-      if (fd >= 0 && fcntl(fd, F_GETFD) >= 0) ready_fd = fd;
+      if (fd >= 0 && fcntl(fd, F_GETFD) >= 0) sandbox_refuse_report_to(ready_fd = fd);
       break;
     }
   /* And the prefix: a refusal while parsing speaks as the launcher too. */
   for (int j = 1; j + 1 < argc && strcmp(argv[j], "--") != 0; j++)
     if (strcmp(argv[j], "--name") == 0 && argv[j + 1][0] && strlen(argv[j + 1]) <= 64) {
-      prefix = argv[j + 1];
+      sandbox_refuse_name(prefix = argv[j + 1]);
       break;
     }
   int ready_seen = 0;
   for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
     if (strcmp(argv[i], "--rules-fd") == 0 && i + 1 < argc && rules_fd < 0) rules_fd = fd_operand(argv[++i]);
-    else if (strcmp(argv[i], "--ready-fd") == 0 && i + 1 < argc && !ready_seen) ready_seen = 1, ready_fd = fd_operand(argv[++i]);
+    else if (strcmp(argv[i], "--ready-fd") == 0 && i + 1 < argc && !ready_seen) ready_seen = 1, sandbox_refuse_report_to(ready_fd = fd_operand(argv[++i]));
     else if (strcmp(argv[i], "--keep-fd") == 0 && i + 1 < argc) keep[nkeep++] = fd_operand(argv[++i]);
     else if (strcmp(argv[i], "--no-landlock") == 0 && !no_landlock) no_landlock = 1;
     else if (strcmp(argv[i], "--check") == 0 && !check_only) check_only = 1;
@@ -101,7 +89,7 @@ int inside_main(int argc, char **argv) {
   if (check_only && (no_landlock || nkeep > 0 || no_watch)) usage();
   if (ready_fd >= 0 && fcntl(ready_fd, F_GETFD) < 0) {
     int fd = ready_fd;
-    ready_fd = -1;
+    sandbox_refuse_report_to(ready_fd = -1);
     sandbox_refuse("usage", "the ready fd %d is not open", fd);
   }
   for (size_t k = 0; k < nkeep; k++) {

@@ -49,9 +49,12 @@
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 #define PRINTF(f, a) __attribute__((format(printf, f, a)))
 
-/* inside.c: the in-sandbox step; refusals there write `refused KIND` on the ready fd. */
+/* inside.c: the in-sandbox step. */
 int inside_main(int argc, char **argv);
+/* refuse.c: the step's refusals (inside.c's and landlock.c's) say why, write `refused KIND` on the ready fd, exit 125. */
 void __attribute__((noreturn)) PRINTF(2, 3) sandbox_refuse(const char *kind, const char *fmt, ...);
+void sandbox_refuse_report_to(int ready_fd);
+void sandbox_refuse_name(const char *name);
 
 /* watch.c: the exec watch (the programs Landlock refused the command), and what an execve of a file needs. */
 int watch_supported(void);
