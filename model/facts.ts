@@ -3,7 +3,7 @@
  * facts about the platform's mechanism, with no rule ids. Each rule turns
  * the facts it is about into its diagnostics (rules/), and `explain`'s
  * footnotes come from the same facts, worded by the rule that explains
- * each kind (rules/registry.ts, `explanation`). A new kind must be
+ * each kind (rules/engine/registry.ts, `explanation`). A new kind must be
  * explained by exactly one rule: a test holds them together.
  */
 import type { Platform } from '../compiler/diagnostic.js';

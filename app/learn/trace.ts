@@ -351,7 +351,3 @@ function accessesOf(call: Call, proc: Process): Access[] {
   return [];
 }
 
-/** Whether a path is one of boxwright's own inside the sandbox (the in-sandbox step and its directory). */
-export function isBoxwrightOwn(path: string): boolean {
-  return isUnder(path, SANDBOX_EXEC_PATH.slice(0, SANDBOX_EXEC_PATH.lastIndexOf('/')));
-}

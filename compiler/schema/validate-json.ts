@@ -37,12 +37,6 @@ const where = (path: readonly (string | number)[]): string => (path.length ? `\`
 
 export const specs: Record<JsonDialect, Spec> = { srt: srtSpec, claude: claudeSpec };
 
-/** The spec of a path into a dialect's settings (undefined: not a key the tool reads). */
-export function specAt(dialect: JsonDialect, path: readonly string[]): Spec | undefined {
-  let s: Spec | undefined = specs[dialect];
-  for (const seg of path) s = s?.type === 'object' ? s.keys[seg] : s?.type === 'record' ? s.values : undefined;
-  return s;
-}
 
 export function validateJsonDocument(
   doc: JsonValue,

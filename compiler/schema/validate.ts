@@ -11,7 +11,6 @@ import { validateBox, validateTyba, type AjvError, type StandaloneValidator } fr
 export type Dialect = 'box' | 'tyba' | 'srt' | 'claude';
 export type TomlDialect = 'box' | 'tyba';
 export type JsonDialect = 'srt' | 'claude';
-export const jsonDialects: readonly Dialect[] = ['srt', 'claude'];
 export function isJsonDialect(d: Dialect | undefined): d is JsonDialect {
   return d === 'srt' || d === 'claude';
 }

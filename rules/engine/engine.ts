@@ -57,7 +57,7 @@ export type Messages = Readonly<Record<string, MessageDef<never>>>;
 
 type DataOf<M> = M extends MessageDef<infer D> ? D : never;
 
-/** Where a report is, which of the message's platforms it is for, and its suggestion as edits (rules/fix.ts). */
+/** Where a report is, which of the message's platforms it is for, and its suggestion as edits (rules/engine/fix.ts). */
 export interface At {
   readonly span: Span;
   readonly related?: readonly RelatedLocation[];

@@ -24,7 +24,7 @@
 #include "bwrap-argv.h"
 #include "sandbox.h"
 
-/* The same table as targets/linux/bwrap-options.ts (a test holds them equal). */
+/* The same table as test/linux/bwrap-options.ts (launcher-build.test.ts holds them equal). */
 const struct bwrap_option bwrap_options[] = {
     {"--unshare-all", 0}, {"--share-net", 0}, {"--die-with-parent", 0}, {"--new-session", 0}, {"--unshare-user", 0},
     {"--unshare-ipc", 0}, {"--unshare-pid", 0}, {"--unshare-net", 0}, {"--unshare-uts", 0}, {"--unshare-cgroup", 0},
