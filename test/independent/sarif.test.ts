@@ -1,8 +1,8 @@
 // The SARIF that `boxwright lint --format sarif` writes, checked by
 // Microsoft's SARIF multitool (`validate`: the SARIF 2.1.0 JSON schema it
 // ships plus its SARIF rules, SARIF1001…), and by ajv against that same
-// final 2.1.0 schema (draft 2020-12), beside the rtm.5 check in
-// test/rules/formats.test.ts. The multitool's schema pass reports missing
+// final 2.1.0 schema (draft 2020-12), as test/rules/formats.test.ts does
+// in the fast tier. The multitool's schema pass reports missing
 // properties and out-of-range numbers but not an unknown enum value, which
 // ajv's does.
 //
