@@ -116,7 +116,13 @@ describe('manifest view', () => {
   });
   it('a malformed manifest is refused with the reason', () => {
     assert.throws(() => manifestView('{"home": "rel", "entries": {}}', 'bad.json'), /bad\.json: not a filesystem manifest/);
-    assert.throws(() => manifestView('{', 'bad.json'), /not valid JSON/);
+    assert.throws(() => manifestView('{', 'bad.json'), /^Error: bad\.json:1:2: not valid JSON: /);
+    assert.throws(() => manifestView('{\n  "home": "/h",\n  "entries": {} x\n}', 'bad.json'), /^Error: bad\.json:3:17: not valid JSON: /);
+    // JSON.parse would keep the second silently: which machine the manifest describes would be a guess.
+    assert.throws(
+      () => manifestView('{"home":"/h","entries":{"/a":"file","/a":"dir"}}', 'bad.json'),
+      /^Error: bad\.json:1:37: the key "\/a" is given twice \(first at 1:25\): say it once$/,
+    );
     assert.throws(() => manifestView('{"home":"/h","entries":{"/x":"pipe"}}', 'bad.json'), /not a filesystem manifest/);
   });
 });

@@ -1,5 +1,6 @@
 import type { ProgramFacts } from './elf.js';
 import { TEXT_LIMIT, type Child, type FsView, type Lookup } from './view.js';
+import { parseJson, toPlain } from '../json/index.js';
 import { validateManifest } from '../schema/validators.js';
 
 /** A program file as a manifest records it: its ELF loader and libraries, or its `#!` line. */
@@ -30,21 +31,6 @@ export interface Manifest {
 }
 
 export class ManifestError extends Error {}
-
-/** `line:column` (1-based) of a character offset, for a JSON syntax error that V8 gives as "position N". */
-function lineColumn(text: string, offset: number): string {
-  const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
-  const line = before.split('\n').length;
-  return `${line}:${before.length - before.lastIndexOf('\n')}`;
-}
-
-/** JSON.parse's message without its "at position N" (the location is said as line:column instead). */
-function syntaxProblem(e: Error, text: string): string {
-  const m = /\s*(?:in JSON )?at position (\d+)(?: \(line \d+ column \d+\))?/.exec(e.message);
-  if (!m) return `not valid JSON: ${e.message}`;
-  const what = e.message.replace(m[0], '').replace(/ in JSON$/, '');
-  return `${lineColumn(text, Number(m[1]))}: not valid JSON: ${what}`;
-}
 
 interface ManifestProblem {
   readonly instancePath: string;
@@ -104,12 +90,21 @@ function schemaProblem(errors: readonly ManifestProblem[], data: unknown): strin
  * what lets CI lint a config for a machine it is not running on.
  */
 export function manifestView(text: string, source: string): FsView {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (e) {
-    throw new ManifestError(`${source}:${syntaxProblem(e as Error, text)}`);
+  // The project's own JSON parser: its errors carry a span (V8's messages differ between Node versions, and say no line).
+  const parsed = parseJson(text);
+  const bad = parsed.errors[0];
+  if (parsed.document === undefined || bad !== undefined) {
+    const at = bad?.span.start ?? { line: 1, column: 1 };
+    throw new ManifestError(`${source}:${at.line}:${at.column}: not valid JSON: ${bad?.message ?? 'no document'}`);
   }
+  // JSON.parse keeps the last of a key given twice, silently: which entry the machine has would be a guess.
+  const twice = parsed.duplicates[0];
+  if (twice !== undefined)
+    throw new ManifestError(
+      `${source}:${twice.kept.start.line}:${twice.kept.start.column}: the key ${JSON.stringify(twice.key)} is given twice ` +
+        `(first at ${twice.ignored.start.line}:${twice.ignored.start.column}): say it once`,
+    );
+  const data = toPlain(parsed.document);
   if (!validateManifest(data)) {
     throw new ManifestError(
       `${source}: not a filesystem manifest: ${schemaProblem(validateManifest.errors ?? [], data)} (\`boxwright schema --dialect manifest\` prints its schema)`,
