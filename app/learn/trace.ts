@@ -8,7 +8,6 @@
  * named it (made absolute against its directory descriptor or working
  * directory), and what it returned.
  */
-import { isUnder } from '../../compiler/paths/index.js';
 import { SANDBOX_EXEC_PATH } from '../../targets/linux/launcher/index.js';
 import type { Arg, Call } from './strace.js';
 
