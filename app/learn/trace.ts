@@ -349,4 +349,3 @@ function accessesOf(call: Call, proc: Process): Access[] {
   }
   return [];
 }
-

@@ -37,7 +37,6 @@ const where = (path: readonly (string | number)[]): string => (path.length ? `\`
 
 export const specs: Record<JsonDialect, Spec> = { srt: srtSpec, claude: claudeSpec };
 
-
 export function validateJsonDocument(
   doc: JsonValue,
   dialect: JsonDialect,
