@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { repoRoot } from './helpers.js';
+import { repoRoot, requireOrSkip } from './helpers.js';
 
 const TOP = ['compiler', 'model', 'rules', 'targets', 'app', 'test', 'bench', 'scripts', 'docs'];
 const reference = new RegExp(`(?<![\\w./@-])((?:${TOP.join('|')})/[\\w.-]+(?:/[\\w.-]+)*\\.(?:ts|c|h|json|mjs|cjs|md))\\b`, 'g');
@@ -22,7 +22,8 @@ function sources(): string[] {
 
 describe('references', () => {
   it('every repository path named in a comment or a doc exists', (t) => {
-    if (!existsSync(join(repoRoot, '.git'))) return t.skip('not a git checkout (an installed package): nothing to list');
+    const skip = requireOrSkip(existsSync(join(repoRoot, '.git')), 'a git checkout (the files to read are what git lists)');
+    if (skip) return t.skip(skip);
     const stale: string[] = [];
     for (const f of sources()) {
       const lines = readFileSync(join(repoRoot, f), 'utf8').split('\n');
