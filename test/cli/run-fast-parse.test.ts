@@ -16,15 +16,27 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import type { CliIo } from '../../app/cli/io.js';
 import { parseCommandLine } from '../../app/cli/main.js';
 import { UsageError } from '../../app/cli/options.js';
 import { runRequest, type RunArgs } from '../../app/cli/run-common.js';
 import { parseFast } from '../../app/platforms/linux/run-fast.js';
 import type { RunRequest } from '../../app/platforms/linux/sandbox/run-request.js';
 
+/** An io that keeps nothing: only the parse's answer is compared (`--help` writes its text here). */
+const quiet: CliIo = {
+  stdout: { write: () => true },
+  stderr: { write: () => true },
+  stdin: { bytes: new Uint8Array() },
+  env: process.env,
+  cwd: process.cwd(),
+  stdinIsTTY: false,
+  stdoutIsTTY: false,
+};
+
 /** What the full CLI makes of `argv`: the request runCommand gets, or `usage: …` / `done`. */
 async function fullParse(argv: readonly string[]): Promise<RunRequest | string> {
-  const line = await parseCommandLine(argv);
+  const line = await parseCommandLine(argv, quiet);
   if (line.kind === 'usage') return `usage: ${line.message}`;
   if (line.kind === 'done') return `done ${line.status}`;
   if (line.name !== 'run') return `command ${line.name}`;
