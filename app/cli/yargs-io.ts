@@ -46,15 +46,15 @@ export const platformOption = {
 export const configPositional = { type: 'string', describe: 'the config file (- reads it from standard input)' } as const;
 
 /**
- * yargs as the command's io has it, not the process: its directory, the
- * help's width (the terminal's, at most 80) and the language of its own
- * words, found as yargs finds them (LC_ALL, LC_MESSAGES, LANG, LANGUAGE).
+ * yargs as the command's io has it, not the process: its directory and
+ * the help's width (the terminal's, at most 80). Its own words in English
+ * whatever LANG says: the bundle the binary runs holds none of yargs'
+ * translations (the tsc build would have found them beside yargs).
  */
 export function yargsFor(argv: readonly string[], io: CliIo): Argv {
-  const { LC_ALL, LC_MESSAGES, LANG, LANGUAGE, YARGS_DISABLE_WRAP } = io.env;
   return yargs([...argv], io.cwd)
-    .wrap(YARGS_DISABLE_WRAP ? null : io.columns ? Math.min(80, io.columns) : 80)
-    .locale((LC_ALL || LC_MESSAGES || LANG || LANGUAGE || 'en_US').replace(/[.:].*/, ''));
+    .wrap(io.env['YARGS_DISABLE_WRAP'] ? null : io.columns ? Math.min(80, io.columns) : 80)
+    .locale('en');
 }
 
 /** yargs' help, when it printed one, caught to be written to the command's standard output, not the process's. */
