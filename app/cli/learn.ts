@@ -165,7 +165,6 @@ function ending(
   return { status: exit, incomplete, ending: text };
 }
 
-// `io` is not read: learn runs the command with the process's own streams, environment and directory (tests run it spawned).
 export async function learnCommand(args: LearnArgs, _io: CliIo): Promise<number> {
   const command = (args['--'] ?? []).map(String);
   if (command.length === 0) throw new UsageError('name the command to learn from after --: boxwright learn [--out FILE] -- CMD [ARGS...]');

@@ -3,7 +3,11 @@ import type { Argv } from 'yargs';
 import type { CliIo } from './io.js';
 import { formatNames, type FormattedCommand } from '../format/registry.js';
 
-/** A command: its usage and options (main.ts's table), and what runs it. */
+/**
+ * A command: its usage and options (main.ts's table), and what runs it with
+ * the command's io. `run` and `learn` read none of it: the command they start
+ * inherits the process's own streams, environment and directory.
+ */
 export interface Command {
   readonly usage: string;
   readonly describe: string;
