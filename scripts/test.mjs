@@ -27,6 +27,7 @@
 //   node scripts/test.mjs [--tier fast] [dist/test/x/y.test.js | test/x/y.test.ts ...]
 //   BOXWRIGHT_TEST_CONCURRENCY=N   run N files at a time
 //   BOXWRIGHT_TEST_TIMES=FILE      write the wall time and each file's time to FILE
+//   BOXWRIGHT_TEST_BUDGET=full|fast|SHARE  the fuzzing budgets (default: the tier's; test/budget.ts)
 //
 // With files, runs only those (the checks of 1 still cover the whole list).
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -83,6 +84,11 @@ const tierAt = args.indexOf('--tier');
 const tier = tierAt >= 0 ? args.splice(tierAt, 2)[1] : 'all';
 if (!['fast', 'all'].includes(tier)) problems.push(`--tier ${tier}: fast or all`);
 const tiers = JSON.parse(readFileSync(join(root, 'test', 'tiers.json'), 'utf8'));
+// 8. One knob for the fuzzing and generated-config budgets (test/budget.ts):
+//    a quarter of each file's full size in the fast tier, the full size
+//    otherwise. BOXWRIGHT_TEST_BUDGET set by hand wins (full, fast, or a
+//    share: 2 doubles them), and BOXWRIGHT_FUZZ_RUNS=N sets every count.
+process.env.BOXWRIGHT_TEST_BUDGET ??= tier === 'fast' ? 'fast' : 'full';
 const inTier = new Map();
 for (const name of ['fast', 'full'])
   for (const f of tiers[name] ?? []) {
@@ -135,18 +141,13 @@ const SLOW_FILES = {
   'test/linux/run-cache.test.ts': 34,
   'test/independent/taplo-schema.test.ts': 30,
   'test/linux/run-usage.test.ts': 28,
-  'test/cli/usage.test.ts': 26,
   'test/linux/model-vs-kernel.test.ts': 26,
-  'test/cli/lint.test.ts': 25,
   'test/linux/private-checkout.test.ts': 23,
   'test/linux/e2e.test.ts': 22,
   'test/linux/hostile/host-trusted.test.ts': 20,
-  'test/cli/diff-git.test.ts': 18,
-  'test/explain/diff-gate.test.ts': 17,
   'test/linux/model-vs-kernel-tyba.test.ts': 16,
   'test/independent/sarif.test.ts': 15,
   'test/linux/launcher-build.test.ts': 13,
-  'test/cli/messages.test.ts': 12,
   'test/linux/landlock-run.test.ts': 12,
   'test/linux/landlock-build.test.ts': 10,
 };
@@ -232,7 +233,7 @@ const times = [...fileTimes]
 const load = `load average ${startLoad.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end`;
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 process.stdout.write(
-  `\nℹ test: ${files.length} file${files.length === 1 ? '' : 's'} in ${seconds(wallMs)} (${concurrency} at a time, ${availableParallelism()} cores, ${load}); slowest: ${times
+  `\nℹ test: ${files.length} file${files.length === 1 ? '' : 's'} in ${seconds(wallMs)} (${concurrency} at a time, ${availableParallelism()} cores, ${load}, budget ${process.env.BOXWRIGHT_TEST_BUDGET}); slowest: ${times
     .slice(0, 5)
     .map((t) => `${t.file} ${seconds(t.ms)}`)
     .join(', ')}\n`,

@@ -163,7 +163,7 @@ describe('the wall-time report', () => {
       assert.equal(r.status, 0, r.stdout + r.stderr);
       assert.match(
         r.stdout,
-        /\nℹ test: 1 file in \d+\.\d s \(1 at a time, \d+ cores, load average \d+\.\d at the start, \d+\.\d at the end\); slowest: test\/architecture\.test\.ts \d+\.\d s\n$/,
+        /\nℹ test: 1 file in \d+\.\d s \(1 at a time, \d+ cores, load average \d+\.\d at the start, \d+\.\d at the end, budget (full|fast)\); slowest: test\/architecture\.test\.ts \d+\.\d s\n$/,
       );
       const record = JSON.parse(readFileSync(out, 'utf8')) as {
         wallMs: number;

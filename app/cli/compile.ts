@@ -1,5 +1,5 @@
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { PLATFORMS, type Platform } from '../../compiler/diagnostic.js';
 import { formatText } from '../format/text.js';
 import { targetLoaders } from '../../targets/registry.js';
@@ -7,9 +7,10 @@ import { artifactStem } from '../../targets/target.js';
 import type { Artifact, CompileInput, TargetOptions } from '../../targets/target.js';
 import type { CheckedPolicy, CheckResult } from '../check.js';
 import { configReader, UsageError, type ConfigArgs } from './options.js';
-import { readInput } from '../input/read-input.js';
+import { at, colourOf, homesOf, readArg, type CliIo } from './io.js';
+import { useColour } from '../format/colour.js';
 import type { TrustedFile } from '../../compiler/ir/types.js';
-import { bwrapOrigin, locateBwrap, lookupHomes, type BwrapFound, type BwrapLookup } from '../platforms/linux/sandbox/bwrap.js';
+import { bwrapOrigin, locateBwrap, type BwrapFound, type BwrapLookup } from '../platforms/linux/sandbox/bwrap.js';
 import { canonical, roleWords, trustedFile } from '../trusted-files.js';
 import { otherConfigsWriting } from './repo-configs.js';
 import type { LintEntry } from '../format/report.js';
@@ -106,11 +107,12 @@ function because(e: unknown): string {
  * Not `mkdirSync(…, { recursive: true })`: under /proc a mkdir fails with
  * ENOENT although the parent exists, and Node's recursive mkdir then
  * retries the parent and the child for ever (boxwright spun for minutes).
- * Every failure names the directory: a usage error, exit 2.
+ * Every failure names the directory: a usage error, exit 2. `cwd`: the
+ * directory a relative `out` is in.
  */
-export function makeOutDir(out: string): void {
+export function makeOutDir(out: string, cwd: string): void {
   const missing: string[] = [];
-  for (let dir = resolve(out); ; dir = dirname(dir)) {
+  for (let dir = resolve(cwd, out); ; dir = dirname(dir)) {
     let kind: 'dir' | 'other' | 'absent';
     try {
       kind = statSync(dir).isDirectory() ? 'dir' : 'other';
@@ -118,7 +120,7 @@ export function makeOutDir(out: string): void {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`cannot use --out ${out}: ${dir}: ${because(e)}`);
       kind = 'absent';
     }
-    if (kind === 'other' && dir === resolve(out))
+    if (kind === 'other' && dir === resolve(cwd, out))
       throw new UsageError(`--out ${out} exists and is not a directory: name a directory for the artifacts`);
     if (kind === 'other') throw new UsageError(`cannot make --out ${out}: ${dir} is not a directory`);
     if (kind === 'dir') break;
@@ -144,13 +146,14 @@ export function makeOutDir(out: string): void {
  * own.
  */
 async function writeLaunchers(
+  io: CliIo,
   outcome: Extract<CompileOutcome, { ok: true }>,
   out: string,
   args: CompileArgs & { config: string },
   bwrap: BwrapLookup | undefined,
 ): Promise<void> {
   const config = args.config;
-  const note = (why: string): void => void process.stderr.write(`boxwright compile: no launchers (<principal>.run) written: ${why}\n`);
+  const note = (why: string): void => void io.stderr.write(`boxwright compile: no launchers (<principal>.run) written: ${why}\n`);
   if (config === '-') return note('the config came from standard input, and a launcher re-reads its config to refuse one that changed');
   if (outcome.check.verdicts.linux === 'refused')
     return note('linux refuses the config (--force writes the artifacts for review, never a way to run them)');
@@ -161,37 +164,48 @@ async function writeLaunchers(
   if (!bwrap.found)
     return note(`no bubblewrap: ${bwrap.why}. Install it (Debian/Ubuntu: apt-get install bubblewrap) or name it with --bwrap PATH`);
   const agentDirs = args['agent-dir'] === undefined ? [] : ([] as string[]).concat(args['agent-dir']);
+  // Made absolute from the command's directory (compileOptionArgs would from the process's): the launch works from anywhere.
+  const absolute = (p: string | undefined) => (p === undefined ? p : at(io, p));
   const options = compileOptionArgs({
-    fs: args.fs,
+    fs: args.fs === 'host' || args.fs === 'none' ? args.fs : absolute(args.fs),
     home: args.home,
     dialect: args.dialect,
-    worktree: args.worktree,
+    worktree: absolute(args.worktree),
     tybaDataDir: args['tyba-data-dir'],
     agentDirs,
     landlock: args.landlock,
     gatewaySocket: args['gateway-socket'],
-    bwrap: args.bwrap,
+    bwrap: absolute(args.bwrap),
   });
-  const files = launchFiles(outcome.check.model, outcome.artifacts, config, outcome.check.bytes, options, bwrap, args['gateway-socket']);
+  const files = launchFiles(
+    outcome.check.model,
+    outcome.artifacts,
+    at(io, config),
+    outcome.check.bytes,
+    options,
+    bwrap,
+    args['gateway-socket'],
+  );
   for (const f of files) {
     const path = join(out, f.name);
     try {
-      writeFileSync(path, f.content);
+      writeFileSync(at(io, path), f.content);
     } catch (e) {
       throw new UsageError(`cannot write ${path}: ${because(e)}`);
     }
-    process.stdout.write(`${path}\n`);
+    io.stdout.write(`${path}\n`);
   }
   let runs: string[];
   try {
     runs = copyLaunchers(
-      out,
+      at(io, out),
       outcome.check.ir.principals.map((p) => artifactStem(p.id)),
     );
   } catch (e) {
     throw new UsageError(`cannot write the launchers in ${out}: ${because(e)}`);
   }
-  for (const r of runs) process.stdout.write(`${r}\n`);
+  // Named under --out as given, as the artifacts are.
+  for (const r of runs) io.stdout.write(`${join(out, basename(r))}\n`);
 }
 
 /**
@@ -205,6 +219,7 @@ async function writeLaunchers(
 async function launchRefusal(
   outcome: Extract<CompileOutcome, { ok: true }>,
   out: string,
+  outPath: string,
   trusted: readonly TrustedFile[],
   bwrap: BwrapFound | undefined,
 ): Promise<string | undefined> {
@@ -222,7 +237,7 @@ async function launchRefusal(
       views,
       files: trusted.filter((f) => !f.tree).map((f) => f.path),
       trees: trusted.filter((f) => f.tree).map((f) => f.path),
-      private: [canonical(out)],
+      private: [canonical(outPath)],
       ...(bwrap ? { rootOwned: [bwrap.path] } : {}),
     });
   } catch (e) {
@@ -247,14 +262,14 @@ function entryOf(c: CheckResult): LintEntry {
 }
 
 /** `boxwright compile CONFIG --target T --out DIR`: exit 0 written, 1 refused or invalid, 2 usage or an output that cannot be written. */
-export async function compileCommand(args: CompileArgs): Promise<number> {
+export async function compileCommand(args: CompileArgs, io: CliIo): Promise<number> {
   const platform = platformOf(args.target);
   if (!args.out) throw new UsageError('--out DIR is required');
   if (!args.config)
     throw new UsageError('name the config to compile (- reads it from standard input): boxwright compile CONFIG --target T --out DIR');
-  const input = readInput(args.config);
+  const input = readArg(io, args.config);
   if ('error' in input) {
-    process.stderr.write(`boxwright: ${input.error}\n`);
+    io.stderr.write(`boxwright: ${input.error}\n`);
     return 2;
   }
   const file = args.config === '-' ? '<stdin>' : args.config;
@@ -262,14 +277,18 @@ export async function compileCommand(args: CompileArgs): Promise<number> {
   // executes what it holds), and on Linux the bubblewrap the launchers will run.
   const bwrap =
     platform === 'linux' && args.config !== '-' && process.platform === 'linux'
-      ? locateBwrap({ option: args.bwrap, homes: lookupHomes(args.home) })
+      ? locateBwrap({ option: args.bwrap, homes: homesOf(io, args.home), env: io.env })
       : undefined;
-  const trusted = [trustedFile(args.out, 'out', [platform]), ...(bwrap?.found ? [trustedFile(bwrap.path, 'bwrap', ['linux'])] : [])];
-  const reader = configReader(args, undefined, [{ path: resolve(args.out), input: 'compile-out' }], trusted);
+  useColour(colourOf(io));
+  const trusted = [
+    trustedFile(at(io, args.out), 'out', [platform]),
+    ...(bwrap?.found ? [trustedFile(bwrap.path, 'bwrap', ['linux'])] : []),
+  ];
+  const reader = configReader(args, undefined, [{ path: at(io, args.out), input: 'compile-out' }], trusted, io);
   const outcome = await compileConfig(reader.checkRead(input.bytes, args.config), platform, args);
   const shown = outcome.check.diagnostics.filter((d) => d.severity === 'error' && d.platforms.includes(platform));
   if (!outcome.ok) {
-    process.stderr.write(
+    io.stderr.write(
       formatText(
         [
           {
@@ -283,25 +302,25 @@ export async function compileCommand(args: CompileArgs): Promise<number> {
         [platform],
       ),
     );
-    process.stderr.write(`boxwright compile: ${outcome.reason}\n`);
+    io.stderr.write(`boxwright compile: ${outcome.reason}\n`);
     return 1;
   }
   // The schema restricts principal names and every target names its files
   // through artifactStem; checked once more where the files are written.
   for (const a of outcome.artifacts) artifactStem(a.name);
-  makeOutDir(args.out);
+  makeOutDir(args.out, io.cwd);
   // Another config of the repository whose workload could write DIR decides what DIR's launchers run next (issue 35, attack 6).
   if (args.config !== '-') {
     // Their host-trust searches are not walked: the carve-outs they find only narrow what a principal writes, so without them the answer is an upper bound.
     const unwalked = reader.others((v) => ({ ...v, children: () => [] }));
-    const others = otherConfigsWriting(args.config, unwalked, [trustedFile(args.out, 'out', [platform])], [platform]);
+    const others = otherConfigsWriting(at(io, args.config), unwalked, [trustedFile(at(io, args.out), 'out', [platform])], [platform]);
     if ('error' in others) {
-      process.stderr.write(`boxwright compile: cannot read every sandbox config of the repository: ${others.error}; nothing written\n`);
+      io.stderr.write(`boxwright compile: cannot read every sandbox config of the repository: ${others.error}; nothing written\n`);
       return 1;
     }
     if (others.writers.length) {
-      process.stderr.write(formatText(others.writers.map(entryOf), [platform]));
-      process.stderr.write(
+      io.stderr.write(formatText(others.writers.map(entryOf), [platform]));
+      io.stderr.write(
         `boxwright compile: --out ${args.out}: another sandbox config of ${others.root} may write it (above), and its workload could replace what the next run there executes; compile into a directory no config of the repository may write. Nothing written\n`,
       );
       return 1;
@@ -309,23 +328,23 @@ export async function compileCommand(args: CompileArgs): Promise<number> {
   }
   // Launchers make DIR something a later run executes: only then does who could write it matter.
   if (platform === 'linux' && args.config !== '-' && outcome.check.verdicts.linux !== 'refused') {
-    const why = await launchRefusal(outcome, args.out, outcome.check.ir.trustedFiles, bwrap?.found ? bwrap : undefined);
+    const why = await launchRefusal(outcome, args.out, at(io, args.out), outcome.check.ir.trustedFiles, bwrap?.found ? bwrap : undefined);
     if (why) {
-      process.stderr.write(`boxwright compile: ${why}; nothing written\n`);
+      io.stderr.write(`boxwright compile: ${why}; nothing written\n`);
       return 1;
     }
   }
   for (const a of [...outcome.artifacts].sort((x, y) => (x.name < y.name ? -1 : 1))) {
     const path = join(args.out, a.name);
     try {
-      writeFileSync(path, a.content);
+      writeFileSync(at(io, path), a.content);
     } catch (e) {
       throw new UsageError(`cannot write ${path}: ${because(e)}`);
     }
-    process.stdout.write(`${path}\n`);
+    io.stdout.write(`${path}\n`);
   }
-  if (platform === 'linux') await writeLaunchers(outcome, args.out, { ...args, config: args.config }, bwrap);
+  if (platform === 'linux') await writeLaunchers(io, outcome, args.out, { ...args, config: args.config }, bwrap);
   if (outcome.check.verdicts[platform] === 'refused')
-    process.stderr.write(`boxwright compile: WARNING: ${platform} refuses ${file}; written anyway because of --force\n`);
+    io.stderr.write(`boxwright compile: WARNING: ${platform} refuses ${file}; written anyway because of --force\n`);
   return 0;
 }

@@ -8,6 +8,8 @@ import { compileConfig } from './compile.js';
 import { configReader, platformsFrom, UsageError, type ConfigArgs } from './options.js';
 import { changedTomlFiles, repositoryRoot, resolveRevision, showAt } from './git.js';
 import { readInput } from '../input/read-input.js';
+import { at, colourOf, readArg, type CliIo } from './io.js';
+import { useColour } from '../format/colour.js';
 import { isSandboxConfig } from './select.js';
 
 export interface DiffArgs extends ConfigArgs {
@@ -89,23 +91,23 @@ interface Side {
   readonly location?: string;
 }
 
-function load(path: string): Side {
-  const input = readInput(path);
+function load(io: CliIo, path: string): Side {
+  const input = readArg(io, path);
   if ('error' in input) throw new UsageError(input.error);
-  return { label: path, path, bytes: input.bytes };
+  return { label: path, path: at(io, path), bytes: input.bytes };
 }
 
 /** A path as git names it from the root (forward slashes), and as the user reads it from here. */
-function names(root: string, file: string): { inRepo: string; shown: string } {
-  const absolute = resolve(file);
+function names(cwd: string, root: string, file: string): { inRepo: string; shown: string } {
+  const absolute = resolve(cwd, file);
   const inRepo = relative(root, absolute).split(sep).join('/');
   if (inRepo.startsWith('..') || isAbsolute(inRepo)) throw new UsageError(`${file} is outside the git repository at ${root}`);
-  return { inRepo, shown: relative(process.cwd(), absolute) || inRepo };
+  return { inRepo, shown: relative(cwd, absolute) || inRepo };
 }
 
 /** The file at the revision and in the working tree; either may be missing (added, deleted), not both. */
-function gitPair(root: string, rev: string, commit: string, inRepo: string, shown: string): [Side, Side] {
-  const before = showAt(root, commit, inRepo);
+function gitPair(io: CliIo, root: string, rev: string, commit: string, inRepo: string, shown: string): [Side, Side] {
+  const before = showAt(io, root, commit, inRepo);
   const now = readInput(join(root, inRepo));
   if ('error' in now && now.reason !== 'no such file') throw new UsageError(now.error);
   const after = 'bytes' in now ? now.bytes : undefined;
@@ -128,16 +130,16 @@ function gitPair(root: string, rev: string, commit: string, inRepo: string, show
  * dialect detection's keys): the other TOML of a repository
  * (`pyproject.toml`, `Cargo.toml`) is passed over.
  */
-function gitPairs(rev: string, file: string | undefined): [Side, Side][] {
-  const root = repositoryRoot(process.cwd());
-  const commit = resolveRevision(root, rev);
+function gitPairs(io: CliIo, rev: string, file: string | undefined): [Side, Side][] {
+  const root = repositoryRoot(io, io.cwd);
+  const commit = resolveRevision(io, root, rev);
   if (file) {
-    const { inRepo, shown } = names(root, file);
-    return [gitPair(root, rev, commit, inRepo, shown)];
+    const { inRepo, shown } = names(io.cwd, root, file);
+    return [gitPair(io, root, rev, commit, inRepo, shown)];
   }
   const pairs: [Side, Side][] = [];
-  for (const inRepo of changedTomlFiles(root, commit)) {
-    const pair = gitPair(root, rev, commit, inRepo, relative(process.cwd(), join(root, inRepo)) || inRepo);
+  for (const inRepo of changedTomlFiles(io, root, commit)) {
+    const pair = gitPair(io, root, rev, commit, inRepo, relative(io.cwd, join(root, inRepo)) || inRepo);
     if (pair.some((side) => side.bytes && isSandboxConfig(side.bytes, inRepo))) pairs.push(pair);
   }
   return pairs;
@@ -152,18 +154,18 @@ function gitPairs(rev: string, file: string | undefined): [Side, Side][] {
  * A side with no file (a config added or deleted) is compared as an empty
  * config of the other side's dialect: a diff from nothing, or to nothing.
  */
-export async function diffCommand(args: DiffArgs): Promise<number> {
+export async function diffCommand(args: DiffArgs, io: CliIo): Promise<number> {
   const platforms = platformsFrom(args.platform);
   let pairs: [Side, Side][];
   if (args.git !== undefined) {
     if (args.head) throw new UsageError('with --git, name at most one file: boxwright diff --git REV [FILE]');
-    pairs = gitPairs(args.git, args.base);
+    pairs = gitPairs(io, args.git, args.base);
   } else {
     if (!args.base || !args.head) throw new UsageError('name two files (BASE HEAD), or --git REV [FILE]');
-    pairs = [[load(args.base), load(args.head)]];
+    pairs = [[load(io, args.base), load(io, args.head)]];
   }
   // One reader, so one filesystem view, for every revision of every file.
-  const reader = configReader(args);
+  const reader = configReader(args, undefined, undefined, undefined, io);
   const diffs: ConfigDiff[] = [];
   for (const [b, h] of pairs) {
     // Both revisions hold the head's file as the config being checked, so that it is no change between them.
@@ -181,12 +183,13 @@ export async function diffCommand(args: DiffArgs): Promise<number> {
     );
   }
   const render = await renderer(formats.diff, args.format);
-  process.stdout.write(render(diffs));
+  useColour(colourOf(io));
+  io.stdout.write(render(diffs));
   if (diffs.some((d) => 'error' in d)) return 1;
   if (args['fail-on'] === 'widen') {
     const failures = diffs.flatMap((d) => ('delta' in d ? gateFailures(d.delta).map((f) => `${d.head}: ${f}`) : []));
     if (failures.length) {
-      process.stderr.write(`boxwright diff: --fail-on widen fails: ${failures.join('; ')}\n`);
+      io.stderr.write(`boxwright diff: --fail-on widen fails: ${failures.join('; ')}\n`);
       return 1;
     }
   }

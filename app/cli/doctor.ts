@@ -1,6 +1,7 @@
 import type { Finding } from '../format/doctor.js';
 import { formatNames, formats, renderer } from '../format/registry.js';
 import { hostRuntime } from '../platforms/index.js';
+import type { CliIo } from './io.js';
 import { UsageError } from './options.js';
 
 /**
@@ -30,14 +31,14 @@ const noPlatform = (): Finding[] => [
   },
 ];
 
-export async function doctorCommand(args: DoctorArgs): Promise<number> {
+export async function doctorCommand(args: DoctorArgs, io: CliIo): Promise<number> {
   const format = args.format ?? 'text';
   if (!Object.hasOwn(formats.doctor, format)) throw new UsageError(`--format must be ${orList(formatNames('doctor'))}`);
   const host = hostRuntime();
   const findings = host ? await (await host.runtime.doctor())({ bwrap: args.bwrap }) : noPlatform();
   const ok = findings.every((f) => f.status !== 'fail');
   const render = await renderer(formats.doctor, format);
-  process.stdout.write(render({ platform: process.platform, ok, findings }));
+  io.stdout.write(render({ platform: process.platform, ok, findings }));
   return ok ? 0 : 1;
 }
 

@@ -1,3 +1,5 @@
+import { isatty } from 'node:tty';
+import type { CliIo } from './io.js';
 import { main } from './main.js';
 
 /**
@@ -13,11 +15,29 @@ function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
   });
 }
 
+/**
+ * The process's own io: its streams, environment and directory, the only
+ * place the CLI reads them (a test gives main() its own: test/cli-in-process.ts).
+ */
+export function processIo(): CliIo {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: { fd: 0 },
+    env: process.env,
+    cwd: process.cwd(),
+    // isatty, not process.stdin.isTTY: making process.stdin opens the descriptor as a stream (a pipe turns non-blocking), which `run` hands on.
+    stdinIsTTY: isatty(0),
+    stdoutIsTTY: process.stdout.isTTY === true,
+    ...(process.stdout.columns ? { columns: process.stdout.columns } : {}),
+  };
+}
+
 /** Runs the CLI; any unexpected failure is exit 2 with one line, never a stack trace. */
 export function run(argv: string[]): void {
   quietOnClosedPipe(process.stdout);
   quietOnClosedPipe(process.stderr);
-  main(argv).then(
+  main(argv, processIo()).then(
     (code) => {
       process.exitCode = code;
     },

@@ -4,7 +4,8 @@ import { formatText } from '../format/text.js';
 import { formats, renderer } from '../format/registry.js';
 import type { CheckResult } from '../check.js';
 import { configReader, platformsFrom, UsageError, type ConfigArgs } from './options.js';
-import { readInput } from '../input/read-input.js';
+import { colourOf, readArg, type CliIo } from './io.js';
+import { useColour } from '../format/colour.js';
 
 export interface ExplainArgs extends ConfigArgs {
   config?: string;
@@ -47,20 +48,21 @@ export function onlyPlatforms(m: ExplainMatrix, platforms: readonly string[]): E
 }
 
 /** `boxwright explain CONFIG`: exit 0, 1 when the config cannot be read as a policy, 2 usage. */
-export async function explainCommand(args: ExplainArgs): Promise<number> {
+export async function explainCommand(args: ExplainArgs, io: CliIo): Promise<number> {
   if (!args.config) throw new UsageError('name the config to explain (- reads it from standard input): boxwright explain CONFIG');
-  const input = readInput(args.config);
+  const input = readArg(io, args.config);
   if ('error' in input) {
-    process.stderr.write(`boxwright: ${input.error}\n`);
+    io.stderr.write(`boxwright: ${input.error}\n`);
     return 2;
   }
   const platforms = platformsFrom(args.platform);
-  const { matrix, errors } = explainCheck(configReader(args).checkRead(input.bytes, args.config));
+  useColour(colourOf(io));
+  const { matrix, errors } = explainCheck(configReader(args, undefined, undefined, undefined, io).checkRead(input.bytes, args.config));
   if (!matrix) {
-    process.stderr.write(errors);
+    io.stderr.write(errors);
     return 1;
   }
   const render = await renderer(formats.explain, args.format);
-  process.stdout.write(render(onlyPlatforms(matrix, platforms)));
+  io.stdout.write(render(onlyPlatforms(matrix, platforms)));
   return 0;
 }

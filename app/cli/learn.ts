@@ -19,6 +19,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
+import type { CliIo } from './io.js';
 import { resolve } from 'node:path';
 import { hostView, isUnder } from '../../compiler/paths/index.js';
 import type { Dialect } from '../../compiler/schema/validate.js';
@@ -164,7 +165,7 @@ function ending(
   return { status: exit, incomplete, ending: text };
 }
 
-export async function learnCommand(args: LearnArgs): Promise<number> {
+export async function learnCommand(args: LearnArgs, _io: CliIo): Promise<number> {
   const command = (args['--'] ?? []).map(String);
   if (command.length === 0) throw new UsageError('name the command to learn from after --: boxwright learn [--out FILE] -- CMD [ARGS...]');
   if (args.fs !== undefined && args.fs !== 'host') throw new UsageError('learn runs the command on this machine: --fs can only be host');

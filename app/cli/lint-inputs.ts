@@ -1,5 +1,5 @@
 import { lstatSync, readdirSync, statSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 
 /**
  * What `lint` is given, as the files it reads: a file as it is; a
@@ -54,11 +54,14 @@ export function globRegex(glob: string): RegExp {
   return new RegExp(`^${re}$`);
 }
 
-/** Every regular file below `dir` (names joined to it as given), sorted; hidden directories, node_modules and links left out. */
-function walk(dir: string, out: string[]): void {
+/**
+ * Every regular file below `dir` (names joined to it as given, read from
+ * `cwd`), sorted; hidden directories, node_modules and links left out.
+ */
+function walk(cwd: string, dir: string, out: string[]): void {
   let names: string[];
   try {
-    names = readdirSync(dir).sort();
+    names = readdirSync(resolve(cwd, dir)).sort();
   } catch {
     return;
   }
@@ -66,13 +69,13 @@ function walk(dir: string, out: string[]): void {
     const path = dir === '.' ? name : join(dir, name);
     let st;
     try {
-      st = lstatSync(path);
+      st = lstatSync(resolve(cwd, path));
     } catch {
       continue;
     }
     if (st.isDirectory()) {
       // `.claude` holds Claude Code's settings, a sandbox config; other hidden directories are tools' own.
-      if ((!name.startsWith('.') || name === '.claude') && name !== 'node_modules') walk(path, out);
+      if ((!name.startsWith('.') || name === '.claude') && name !== 'node_modules') walk(cwd, path, out);
     } else if (st.isFile()) out.push(path);
   }
 }
@@ -94,7 +97,8 @@ const exists = (path: string): boolean => {
   }
 };
 
-export function lintInputs(args: readonly string[]): (LintInput | EmptyInput)[] {
+/** `cwd`: the directory the command runs in, which relative arguments are read from (they are named as given). */
+export function lintInputs(args: readonly string[], cwd: string): (LintInput | EmptyInput)[] {
   const out: (LintInput | EmptyInput)[] = [];
   const seen = new Set<string>();
   const add = (path: string, found: boolean) => {
@@ -103,20 +107,20 @@ export function lintInputs(args: readonly string[]): (LintInput | EmptyInput)[] 
     out.push({ path, found });
   };
   for (const arg of args) {
-    if (arg !== '-' && isDirectory(arg)) {
+    if (arg !== '-' && isDirectory(resolve(cwd, arg))) {
       const files: string[] = [];
-      walk(arg.length > 1 && arg.endsWith('/') ? arg.slice(0, -1) : arg, files);
+      walk(cwd, arg.length > 1 && arg.endsWith('/') ? arg.slice(0, -1) : arg, files);
       const configs = files.filter((f) => f.endsWith('.toml') || f.endsWith('.json'));
       if (!configs.length) out.push({ path: arg, error: 'is a directory that holds no .toml or .json file' });
       for (const f of configs) add(f, true);
-    } else if (GLOB.test(arg) && !exists(arg)) {
+    } else if (GLOB.test(arg) && !exists(resolve(cwd, arg))) {
       const glob = arg.replace(/^(\.\/)+/, '');
       // The directory the glob starts from: its components before the first one with a wildcard.
       const parts = glob.split('/');
       const first = parts.findIndex((p) => GLOB.test(p));
       const root = parts.slice(0, first).join('/') || (glob.startsWith('/') ? '/' : '.');
       const files: string[] = [];
-      walk(root, files);
+      walk(cwd, root, files);
       const re = globRegex(glob);
       const matched = files.filter((f) => re.test(f.split(sep).join('/')));
       if (!matched.length) out.push({ path: arg, error: 'matches no file' });

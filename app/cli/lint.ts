@@ -5,7 +5,8 @@ import { counted, totals } from '../format/report.js';
 import { formats, renderer } from '../format/registry.js';
 import { configReader, countFrom, platformsFrom, UsageError, type ConfigArgs } from './options.js';
 import { lintInputs } from './lint-inputs.js';
-import { readInput } from '../input/read-input.js';
+import { at, colourOf, readArg, type CliIo } from './io.js';
+import { useColour } from '../format/colour.js';
 import { isSandboxConfig } from './select.js';
 import { peerMessage } from '../check.js';
 import { sandboxConfigKind } from '../../compiler/schema/dialect.js';
@@ -35,22 +36,21 @@ export function workTreeRoot(dir: string): string | undefined {
 }
 
 /** Exit 0 clean (info only), 1 errors or too many warnings, 2 usage or unreadable input. */
-export async function lintCommand(args: LintArgs): Promise<number> {
+export async function lintCommand(args: LintArgs, io: CliIo): Promise<number> {
   const max = countFrom('max-warnings', args['max-warnings']);
-  const reader = configReader(args);
+  const reader = configReader(args, undefined, undefined, undefined, io);
   const platforms = platformsFrom(args.platform);
-  if (!args.files?.length && process.stdin.isTTY)
-    throw new UsageError('name the config files to lint, or - to read one from standard input');
+  if (!args.files?.length && io.stdinIsTTY) throw new UsageError('name the config files to lint, or - to read one from standard input');
   // In the order given: an unreadable input where it was named, each config where it was found.
   const entries: (LintEntry | { readonly config: number })[] = [];
   const configs: { readonly path: string; readonly bytes: Uint8Array }[] = [];
-  for (const named of lintInputs(args.files?.length ? args.files : ['-'])) {
+  for (const named of lintInputs(args.files?.length ? args.files : ['-'], io.cwd)) {
     if ('error' in named) {
       entries.push({ path: named.path, error: named.error });
       continue;
     }
     const { path } = named;
-    const input = readInput(path);
+    const input = readArg(io, path);
     if ('error' in input) {
       entries.push({ path: path === '-' ? '<stdin>' : path, error: input.reason });
       continue;
@@ -59,17 +59,16 @@ export async function lintCommand(args: LintArgs): Promise<number> {
     // passed over, a peer's own file (Codex, Cursor, VS Code, Seatbelt) with a note (issue 36). One named is refused after its check.
     if (args['only-configs'] || named.found) {
       const kind = args.dialect ? { config: isSandboxConfig(input.bytes, path) } : sandboxConfigKind(input.bytes, path);
-      if ('peer' in kind)
-        process.stderr.write(`boxwright: passed over ${path}: ${kind.peer.what}, which boxwright has no dialect for yet\n`);
+      if ('peer' in kind) io.stderr.write(`boxwright: passed over ${path}: ${kind.peer.what}, which boxwright has no dialect for yet\n`);
       if ('peer' in kind || !kind.config) continue;
     }
     entries.push({ config: configs.length });
     configs.push({ path, bytes: input.bytes });
   }
   // Several configs of one repository: each is judged for who of its principals could write another (issue 35, attack 6).
-  const files = configs.filter((c) => c.path !== '-').map((c) => trustedFile(c.path, 'other-config'));
+  const files = configs.filter((c) => c.path !== '-').map((c) => trustedFile(at(io, c.path), 'other-config'));
   const checked = configs.map(({ path, bytes }): LintEntry => {
-    const self = path === '-' ? undefined : canonical(path);
+    const self = path === '-' ? undefined : canonical(at(io, path));
     const result = reader.checkRead(
       bytes,
       path,
@@ -87,18 +86,19 @@ export async function lintCommand(args: LintArgs): Promise<number> {
   });
   const reports = entries.map((e) => ('config' in e ? checked[e.config]! : e));
   const render = await renderer(formats.lint, args.format);
-  const cwd = process.cwd();
+  const cwd = io.cwd;
+  useColour(colourOf(io));
   // --quiet shows errors only (ESLint's): the verdicts, the exit status and --max-warnings still count everything.
   const shown = args.quiet
     ? reports.map((r) => ('diagnostics' in r ? { ...r, diagnostics: r.diagnostics.filter((d) => d.severity === 'error') } : r))
     : reports;
-  process.stdout.write(render({ files: shown, platforms, base: cwd, root: workTreeRoot(cwd) ?? cwd, verbose: !!args.verbose }));
+  io.stdout.write(render({ files: shown, platforms, base: cwd, root: workTreeRoot(cwd) ?? cwd, verbose: !!args.verbose }));
   const t = totals(reports);
-  for (const r of reports) if ('error' in r) process.stderr.write(`boxwright: cannot read ${r.path}: ${r.error}\n`);
+  for (const r of reports) if ('error' in r) io.stderr.write(`boxwright: cannot read ${r.path}: ${r.error}\n`);
   if (t.unreadable) return 2;
   if (t.errors > 0) return 1;
   if (max !== undefined && t.warnings > max) {
-    process.stderr.write(`boxwright: ${counted(t.warnings, 'warning')} ${t.warnings === 1 ? 'exceeds' : 'exceed'} --max-warnings ${max}\n`);
+    io.stderr.write(`boxwright: ${counted(t.warnings, 'warning')} ${t.warnings === 1 ? 'exceeds' : 'exceed'} --max-warnings ${max}\n`);
     return 1;
   }
   return 0;

@@ -1,10 +1,12 @@
-import yargs from 'yargs';
-import type { Argv } from 'yargs';
 import { PLATFORMS } from '../../compiler/diagnostic.js';
 import { didYouMean } from '../../compiler/schema/did-you-mean.js';
 import { version } from '../../compiler/version.js';
-import { formatNames, type FormattedCommand } from '../format/registry.js';
+import { commandWithoutDashes, firstWord, oneLine, positionals, repeatedOption, unknownOption } from './argv-checks.js';
+import type { CliIo } from './io.js';
+import { type Command, configPositional, formatOption, fsOptions, overview, parseFor, platformOption, yargsFor } from './yargs-io.js';
 import { UsageError } from './options.js';
+
+export type { Command } from './yargs-io.js';
 
 /**
  * One yargs parser per command. The command is picked from the first
@@ -13,46 +15,6 @@ import { UsageError } from './options.js';
  * start-up time than linting a config. Each command's module is imported
  * only when it runs.
  */
-export interface Command {
-  readonly usage: string;
-  readonly describe: string;
-  readonly options: (y: Argv) => Argv;
-  readonly run: (args: Record<string, unknown>) => Promise<number>;
-}
-
-const fsOptions = (y: Argv): Argv =>
-  y
-    .option('fs', { type: 'string', describe: 'filesystem facts: host (the real disk), none (unknown), or a manifest FILE.json' })
-    .option('home', { type: 'string', describe: "where ~ points (default: your home, or the manifest's)" })
-    .option('dialect', {
-      choices: ['box', 'tyba', 'srt', 'claude'],
-      describe: 'override dialect detection (srt: sandbox-runtime settings, claude: Claude Code settings)',
-    })
-    .option('worktree', {
-      type: 'string',
-      describe:
-        'TYBA: the session worktree; sandbox-runtime and Claude Code settings: the directory the command runs in (default: the current directory)',
-    })
-    .option('tyba-data-dir', { type: 'string', describe: 'TYBA: its data directory (default ~/.tyba)' })
-    .option('agent-dir', { type: 'string', describe: "TYBA: the agent's own directories (repeatable)" })
-    .option('landlock', {
-      choices: ['on', 'off'],
-      describe:
-        'Linux: confine execution with Landlock (on, the default: read trees are not executable) or with the mounts alone (off: read trees executable; for a kernel without Landlock)',
-    });
-
-/** `--format`: the command's formats from the one table (app/format/registry.ts), its first the default. */
-const formatOption = (command: FormattedCommand) => {
-  const choices = formatNames(command);
-  return { alias: 'f', choices, default: choices[0], describe: 'output format' } as const;
-};
-
-const platformOption = {
-  type: 'string',
-  describe: 'check only these platforms, comma-separated or repeated: macos,linux,windows (the others get no verdict)',
-} as const;
-const configPositional = { type: 'string', describe: 'the config file (- reads it from standard input)' } as const;
-
 const commands: Record<string, Command> = {
   lint: {
     usage: 'lint [files..]',
@@ -86,7 +48,7 @@ const commands: Record<string, Command> = {
           default: false,
           describe: 'list every "depends on the machine" info (text format), instead of one line per file',
         }),
-    run: async (args) => (await import('./lint.js')).lintCommand(args),
+    run: async (args, io) => (await import('./lint.js')).lintCommand(args, io),
   },
   compile: {
     usage: 'compile <config>',
@@ -111,14 +73,14 @@ const commands: Record<string, Command> = {
           describe:
             'Linux: the bubblewrap to run (default: BOXWRIGHT_BWRAP, else `bwrap` in the PATH directories outside your home); recorded in the launch, never looked up at run time',
         }),
-    run: async (args) => (await import('./compile.js')).compileCommand(args),
+    run: async (args, io) => (await import('./compile.js')).compileCommand(args, io),
   },
   explain: {
     usage: 'explain <config>',
     describe: 'what each platform gives each principal, grant by grant, and why it differs',
     options: (y) =>
       fsOptions(y).positional('config', configPositional).option('format', formatOption('explain')).option('platform', platformOption),
-    run: async (args) => (await import('./explain.js')).explainCommand(args),
+    run: async (args, io) => (await import('./explain.js')).explainCommand(args, io),
   },
   run: {
     usage: 'run <config> -- <cmd> [args..]',
@@ -165,7 +127,7 @@ const commands: Record<string, Command> = {
           default: false,
           describe: 'print the bubblewrap command, the withheld variables and the closed descriptors',
         }),
-    run: async (args) => (await import('./run.js')).runCommand(args),
+    run: async (args, io) => (await import('./run.js')).runCommand(args, io),
   },
   learn: {
     usage: 'learn -- <cmd> [args..]',
@@ -218,7 +180,7 @@ const commands: Record<string, Command> = {
           nargs: 1,
           describe: 'let this environment variable through to the command (repeatable; as boxwright run)',
         }),
-    run: async (args) => (await import('./learn.js')).learnCommand(args),
+    run: async (args, io) => (await import('./learn.js')).learnCommand(args, io),
   },
   doctor: {
     usage: 'doctor',
@@ -229,7 +191,7 @@ const commands: Record<string, Command> = {
         describe:
           'Linux: the bubblewrap to check (default: BOXWRIGHT_BWRAP, else `bwrap` in the PATH directories outside your home); recorded in the launch, never looked up at run time',
       }),
-    run: async (args) => (await import('./doctor.js')).doctorCommand(args),
+    run: async (args, io) => (await import('./doctor.js')).doctorCommand(args, io),
   },
   diff: {
     usage: 'diff [base] [head]',
@@ -255,7 +217,7 @@ const commands: Record<string, Command> = {
           default: true,
           describe: 'include the unified diffs of the emitted artifacts (--no-artifacts skips them)',
         }),
-    run: async (args) => (await import('./diff.js')).diffCommand(args),
+    run: async (args, io) => (await import('./diff.js')).diffCommand(args, io),
   },
   parse: {
     usage: 'parse [file]',
@@ -264,7 +226,7 @@ const commands: Record<string, Command> = {
       y
         .positional('file', { type: 'string', describe: 'TOML file (standard input when none)' })
         .option('tagged', { type: 'boolean', default: false, describe: "toml-test's tagged JSON" }),
-    run: async (args) => (await import('./parse.js')).parseCommand(args),
+    run: async (args, io) => (await import('./parse.js')).parseCommand(args, io),
   },
   schema: {
     usage: 'schema',
@@ -275,138 +237,16 @@ const commands: Record<string, Command> = {
         default: 'editor',
         describe: 'which schema: editor (both dialects), box, tyba, or the --fs manifest',
       }),
-    run: async (args) => (await import('./schema.js')).schemaCommand(args),
+    run: async (args, io) => (await import('./schema.js')).schemaCommand(args, io),
   },
   rules: {
     usage: 'rules [id]',
     describe: "list the rules, or print one rule's documentation",
     options: (y) =>
       y.positional('id', { type: 'string', describe: 'a rule id (`boxwright rules` lists them)' }).option('format', formatOption('rules')),
-    run: async (args) => (await import('./rules.js')).rulesCommand(args),
+    run: async (args, io) => (await import('./rules.js')).rulesCommand(args, io),
   },
 };
-
-function overview(argv: string[]): Argv {
-  let y = yargs(argv)
-    .scriptName('boxwright')
-    .usage(
-      '$0 <command> [options]\n\nA policy compiler and linter for AI-agent sandbox configurations.\n`boxwright <command> --help` describes a command.',
-    );
-  for (const [name, c] of Object.entries(commands))
-    y = y
-      .command(
-        c.usage,
-        c.describe,
-        (sub) => sub,
-        () => undefined,
-      )
-      .alias(name, name);
-  return y
-    .option('version', { alias: 'V', type: 'boolean', describe: 'print the version' })
-    .demandCommand(1, `name a command: ${Object.keys(commands).join(', ')}`)
-    .strict()
-    .help()
-    .alias('help', 'h')
-    .version(false);
-}
-
-/** `--name` / `-n` tokens before `--`, as typed (without `=value`). */
-function optionTokens(options: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const a of options) {
-    if (/^--[^-]/.test(a)) out.push(a.split('=')[0]!);
-    else if (/^-[^-\d]/.test(a)) for (const c of a.slice(1).split('=')[0]!) out.push(`-${c}`);
-  }
-  return out;
-}
-
-/**
- * Options the command does not know, named as the user typed them, with
- * the closest known one: yargs' own strictness names `--bogus-flag` twice
- * (`bogus-flag, bogusFlag`) and never suggests.
- */
-function unknownOption(parser: Argv, options: readonly string[]): string | undefined {
-  // yargs' types leave out getOptions(), which it documents for this.
-  const known = (
-    parser as unknown as { getOptions(): { key: Record<string, unknown>; alias: Record<string, string[]>; boolean: string[] } }
-  ).getOptions();
-  const names = new Set<string>(Object.keys(known.key));
-  for (const [k, aliases] of Object.entries(known.alias)) for (const a of [k, ...aliases]) names.add(a);
-  const booleans = new Set<string>(known.boolean);
-  for (const token of optionTokens(options)) {
-    const bare = token.replace(/^--?/, '');
-    const name = token.startsWith('--') && bare.startsWith('no-') && booleans.has(bare.slice(3)) ? bare.slice(3) : bare;
-    if (names.has(name)) continue;
-    const long = [...names].filter((n) => n.length > 1 && !/[A-Z]/.test(n));
-    const guess = didYouMean(bare, long);
-    return `unknown option ${token}${guess ? `; did you mean --${guess}?` : ''}`;
-  }
-  return undefined;
-}
-
-/**
- * yargs' messages in one line: its refusal of a value outside `choices`
- * takes three (`Invalid values:\n  Argument: landlock, Given: "maybe",
- * Choices: "on", "off"`).
- */
-function oneLine(message: string): string {
-  const choice = /^Invalid values:\s*Argument: ([^,]+), Given: (.*), Choices: (.*)$/s.exec(message.trim());
-  if (choice) return `--${choice[1]} takes ${choice[3]!.trim()}, not ${choice[2]!.trim()}`;
-  return message.trim().replace(/\s*\n\s*/g, '; ');
-}
-
-/** Options that may be given more than once besides yargs' arrays (`--pass-env`, `--pass-fd`): each reads a list. */
-const REPEATABLE = new Set(['agent-dir', 'platform']);
-
-/**
- * A single-valued option given more than once (`--home /a --home /b`):
- * yargs makes it a list, which the command would take for one value.
- */
-function repeatedOption(parser: Argv, args: Record<string, unknown>): string | undefined {
-  const known = (parser as unknown as { getOptions(): { key: Record<string, unknown>; array: string[]; boolean: string[] } }).getOptions();
-  for (const key of Object.keys(known.key)) {
-    const v = args[key];
-    if (!Array.isArray(v) || known.array.includes(key) || known.boolean.includes(key) || REPEATABLE.has(key)) continue;
-    return `--${key} takes one value, given ${v.length}: ${v.map((x) => JSON.stringify(String(x))).join(', ')}`;
-  }
-  return undefined;
-}
-
-/**
- * `run CONFIG ls -l` (no `--`): the config, and the command that should have
- * come after `--`, read as yargs would (an option that takes a value takes
- * the next word), so that `-l` is not called an unknown option of run's.
- */
-function commandWithoutDashes(parser: Argv, options: readonly string[]): { config: string; command: string[] } | undefined {
-  const known = (parser as unknown as { getOptions(): { boolean: string[] } }).getOptions();
-  const booleans = new Set<string>([...known.boolean, 'help', 'h', 'v']);
-  const words: number[] = [];
-  for (let i = 0; i < options.length; i++) {
-    const a = options[i]!;
-    if (a.startsWith('-') && a.length > 1) {
-      if (!a.includes('=') && !booleans.has(a.replace(/^--?/, '').replace(/^no-/, ''))) i++;
-      continue;
-    }
-    words.push(i);
-    if (words.length === 2) return { config: options[words[0]!]!, command: options.slice(i) };
-  }
-  return undefined;
-}
-
-/** The index of the first word that is no option nor an option's value (`learn git status`: `git`). */
-function firstWord(parser: Argv, options: readonly string[]): number | undefined {
-  const known = (parser as unknown as { getOptions(): { boolean: string[] } }).getOptions();
-  const booleans = new Set<string>([...known.boolean, 'help', 'h']);
-  for (let i = 0; i < options.length; i++) {
-    const a = options[i]!;
-    if (a.startsWith('-') && a.length > 1) {
-      if (!a.includes('=') && !booleans.has(a.replace(/^--?/, '').replace(/^no-/, ''))) i++;
-      continue;
-    }
-    return i;
-  }
-  return undefined;
-}
 
 /**
  * The command line read as the command will get it, or what to do instead:
@@ -419,7 +259,7 @@ export type CommandLine =
   | { readonly kind: 'usage'; readonly message: string }
   | { readonly kind: 'done'; readonly status: number };
 
-export async function parseCommandLine(argv: readonly string[]): Promise<CommandLine> {
+export async function parseCommandLine(argv: readonly string[], io: CliIo): Promise<CommandLine> {
   const name = argv[0];
   const command = name !== undefined ? commands[name] : undefined;
   let failure: string | undefined;
@@ -430,7 +270,7 @@ export async function parseCommandLine(argv: readonly string[]): Promise<Command
   };
   if (!command) {
     if (name === '--version' || name === '-V') {
-      process.stdout.write(`${version}\n`);
+      io.stdout.write(`${version}\n`);
       return { kind: 'done', status: 0 };
     }
     if (name !== undefined && !name.startsWith('-')) {
@@ -441,9 +281,8 @@ export async function parseCommandLine(argv: readonly string[]): Promise<Command
       };
     }
     // No command: yargs explains (and prints --help).
-    await overview([...argv])
-      .fail(fail)
-      .parseAsync();
+    const { help } = await parseFor(overview([...argv], io, commands).fail(fail), argv, io);
+    if (help) return { kind: 'done', status: 0 };
     if (failure) return { kind: 'usage', message: `boxwright: ${failure}\nRun \`boxwright --help\` for usage.` };
     return { kind: 'done', status: argv.includes('--help') || argv.includes('-h') ? 0 : 2 };
   }
@@ -459,7 +298,7 @@ export async function parseCommandLine(argv: readonly string[]): Promise<Command
     // config named `007` is not the number 7.
     const parser = command
       .options(
-        yargs(options)
+        yargsFor(options, io)
           .parserConfiguration({ 'parse-positional-numbers': false })
           .scriptName(`boxwright ${name}`)
           .usage(`boxwright ${command.usage}\n\n${command.describe}`),
@@ -485,7 +324,8 @@ export async function parseCommandLine(argv: readonly string[]): Promise<Command
     }
     const unknown = options.includes('--help') || options.includes('-h') ? undefined : unknownOption(parser, options);
     if (unknown) return { kind: 'usage', message: `boxwright ${name}: ${unknown}\nRun \`boxwright ${name} --help\` for usage.` };
-    const args = (await parser.parseAsync()) as Record<string, unknown>;
+    const { args, help } = await parseFor(parser, options, io);
+    if (help) return { kind: 'done', status: 0 };
     if (failure) return { kind: 'usage', message: `boxwright ${name}: ${failure}\nRun \`boxwright ${name} --help\` for usage.` };
     if (args['help']) return { kind: 'done', status: 0 };
     const twice = repeatedOption(parser, args);
@@ -509,48 +349,27 @@ export async function parseCommandLine(argv: readonly string[]): Promise<Command
   }
 }
 
-export async function main(argv: string[]): Promise<number> {
-  const line = await parseCommandLine(argv);
+/**
+ * The CLI: reads `argv` (without node and the script), writes to `io`, and
+ * resolves with the exit status. bin/boxwright.cjs runs it with the
+ * process's own io (entry.ts); a test, with buffers (test/cli-in-process.ts).
+ */
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const line = await parseCommandLine(argv, io);
   if (line.kind === 'done') return line.status;
   if (line.kind === 'usage') {
-    process.stderr.write(`${line.message}\n`);
+    io.stderr.write(`${line.message}\n`);
     return 2;
   }
   try {
-    return await line.command.run(line.args);
+    return await line.command.run(line.args, io);
   } catch (e) {
     // A usage error, or an input a target cannot lower (TargetError, from
     // targets/target.ts: checked by name so that start-up loads no target).
     if (e instanceof UsageError || (e instanceof Error && e.name === 'TargetError')) {
-      process.stderr.write(`boxwright ${line.name}: ${e.message}\n`);
+      io.stderr.write(`boxwright ${line.name}: ${e.message}\n`);
       return 2;
     }
     throw e;
   }
-}
-
-/** `lint [files..]` and `rules [id]`: positionals by name, as yargs commands would give them (`run`'s command comes after `--`, not here). */
-function positionals(command: string, usage: string, values: string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const names = [...usage.split(' -- ')[0]!.matchAll(/[[<](\w+)(\.\.)?[\]>]/g)];
-  let i = 0;
-  for (const [, key, rest] of names) {
-    if (rest) {
-      out[key!] = values.slice(i);
-      i = values.length;
-    } else if (i < values.length) out[key!] = values[i++];
-  }
-  if (i < values.length) {
-    const extra = values.slice(i).join(' ');
-    if (command === 'run')
-      throw new UsageError(
-        `unexpected argument${values.length - i > 1 ? 's' : ''} ${extra}: put the command to run after --: boxwright run ${values[0] ?? 'CONFIG'} -- ${extra}`,
-      );
-    if (command === 'learn')
-      throw new UsageError(
-        `unexpected argument${values.length - i > 1 ? 's' : ''} ${extra}: put the command to learn from after --: boxwright learn -- ${extra}`,
-      );
-    throw new UsageError(`unexpected argument${values.length - i > 1 ? 's' : ''}: ${extra}`);
-  }
-  return out;
 }

@@ -1,5 +1,4 @@
 import { readFileSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import type { Platform } from '../../compiler/diagnostic.js';
 import { PLATFORMS } from '../../compiler/diagnostic.js';
@@ -9,6 +8,16 @@ import type { TrustedFile } from '../../compiler/ir/types.js';
 import { checkConfig, type CheckResult } from '../check.js';
 import { checkTrusted } from '../trusted-files.js';
 import { probeLandlockAbi } from '../platforms/linux/sandbox/landlock-abi.js';
+import { homeOf, type CliIo } from './io.js';
+
+/**
+ * Where a command reads its configs from: the directory relative paths
+ * start in (the session worktree's default) and the environment (the
+ * home's default). The CLI's commands pass their io; a caller outside the
+ * CLI (a platform's runner, a test) may leave it out for the process's own.
+ */
+export type ReaderPlace = Pick<CliIo, 'cwd' | 'env'>;
+const processPlace = (): ReaderPlace => ({ cwd: process.cwd(), env: process.env });
 
 /** A usage problem: exit 2 with the message, never a stack trace. */
 export class UsageError extends Error {}
@@ -29,18 +38,18 @@ export function countFrom(option: string, value: unknown): number | undefined {
   return Number(text.trim());
 }
 
-/** `--fs host|none|FILE.json` with `--home`. */
-export function fsViewFrom(fs: string | undefined, homeOption: string | undefined): FsView {
+/** `--fs host|none|FILE.json` with `--home` (a manifest's path read from `place.cwd`, named as given). */
+export function fsViewFrom(fs: string | undefined, homeOption: string | undefined, place: ReaderPlace = processPlace()): FsView {
   const spec = fs ?? 'host';
   const home = homeFrom(homeOption);
-  if (spec === 'host') return hostView(home ?? homedir(), { landlockAbi: probeLandlockAbi });
-  if (spec === 'none') return noneView(home ?? homedir());
+  if (spec === 'host') return hostView(home ?? homeOf(place), { landlockAbi: probeLandlockAbi });
+  if (spec === 'none') return noneView(home ?? homeOf(place));
   const choices = '--fs takes `host` (the real disk), `none` (facts unknown) or a manifest FILE.json';
   if (spec === '') throw new UsageError(`${choices}, not an empty string`);
   let text: string;
   try {
-    if (statSync(spec).isDirectory()) throw new UsageError(`${choices}: ${spec} is a directory`);
-    text = readFileSync(spec, 'utf8');
+    if (statSync(resolve(place.cwd, spec)).isDirectory()) throw new UsageError(`${choices}: ${spec} is a directory`);
+    text = readFileSync(resolve(place.cwd, spec), 'utf8');
   } catch (e) {
     if (e instanceof UsageError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
@@ -95,10 +104,13 @@ export interface SessionOptions {
   readonly agentDirs?: readonly string[];
 }
 
-export function sessionFrom(args: { worktree?: string; 'tyba-data-dir'?: string; 'agent-dir'?: string | string[] }): SessionOptions {
+export function sessionFrom(
+  args: { worktree?: string; 'tyba-data-dir'?: string; 'agent-dir'?: string | string[] },
+  cwd: string,
+): SessionOptions {
   const agentDirs = args['agent-dir'] === undefined ? [] : ([] as string[]).concat(args['agent-dir']);
   return {
-    worktree: resolve(args.worktree ?? process.cwd()),
+    worktree: resolve(cwd, args.worktree ?? '.'),
     ...(args['tyba-data-dir'] ? { tybaDataDir: args['tyba-data-dir'] } : {}),
     ...(agentDirs.length ? { agentDirs } : {}),
   };
@@ -151,10 +163,10 @@ export interface ConfigReader {
 }
 
 /** A path of the command line, absolute, where it names an existing regular file: the config a check reads, the manifest. */
-function fileInput(path: string | undefined, input: HostTrustedInput['input']): HostTrustedInput[] {
+function fileInput(cwd: string, path: string | undefined, input: HostTrustedInput['input']): HostTrustedInput[] {
   if (!path || path === '-') return [];
   try {
-    return statSync(path).isFile() ? [{ path: resolve(path), input }] : [];
+    return statSync(resolve(cwd, path)).isFile() ? [{ path: resolve(cwd, path), input }] : [];
   } catch {
     return [];
   }
@@ -173,14 +185,23 @@ export function configReader(
   wrap: (view: FsView) => FsView = (v) => v,
   inputs: readonly HostTrustedInput[] = [],
   trusted: readonly TrustedFile[] = [],
+  place: ReaderPlace = processPlace(),
 ): ConfigReader {
-  return readerOf(args, wrap(fsViewFrom(args.fs, args.home)), inputs, trusted);
+  return readerOf(args, wrap(fsViewFrom(args.fs, args.home, place)), inputs, trusted, place.cwd);
 }
 
-function readerOf(args: ConfigArgs, view: FsView, inputs: readonly HostTrustedInput[], trusted: readonly TrustedFile[]): ConfigReader {
-  const session = sessionFrom(args);
+function readerOf(
+  args: ConfigArgs,
+  view: FsView,
+  inputs: readonly HostTrustedInput[],
+  trusted: readonly TrustedFile[],
+  cwd: string,
+): ConfigReader {
+  const session = sessionFrom(args, cwd);
+  // The files' names stay as given (they are shown); the file system is asked from the command's directory.
+  const at = (path: string | undefined): string | undefined => (path === undefined || path === '-' ? path : resolve(cwd, path));
   const landlock = landlockOption(args.landlock);
-  const manifest = args.fs !== undefined && args.fs !== 'host' && args.fs !== 'none' ? fileInput(args.fs, 'manifest') : [];
+  const manifest = args.fs !== undefined && args.fs !== 'host' && args.fs !== 'none' ? fileInput(cwd, args.fs, 'manifest') : [];
   const check = (
     bytes: Uint8Array,
     file: string,
@@ -191,7 +212,7 @@ function readerOf(args: ConfigArgs, view: FsView, inputs: readonly HostTrustedIn
     location?: string,
   ): CheckResult => {
     const chosen = dialect ?? args.dialect;
-    const hostTrusted = [...fileInput(configPath, 'config'), ...manifest, ...inputs];
+    const hostTrusted = [...fileInput(cwd, configPath, 'config'), ...manifest, ...inputs];
     const result = checkConfig(bytes, {
       file,
       ...(location ? { location } : {}),
@@ -219,8 +240,11 @@ function readerOf(args: ConfigArgs, view: FsView, inputs: readonly HostTrustedIn
     check: (bytes, file, platforms, dialect, configPath = file, location) =>
       check(bytes, file, platforms, dialect, configPath, [], location),
     checkRead: (bytes, path, platforms, others = []) =>
-      check(bytes, path === '-' ? '<stdin>' : path, platforms, undefined, path, [...checkTrusted(path, args.fs, trusted), ...others]),
+      check(bytes, path === '-' ? '<stdin>' : path, platforms, undefined, path, [
+        ...checkTrusted(at(path), args.fs === 'host' || args.fs === 'none' ? args.fs : at(args.fs), trusted),
+        ...others,
+      ]),
     checkOther: (bytes, path, only, platforms) => check(bytes, path, platforms, undefined, path, only),
-    others: (wrap) => readerOf(args, wrap(view), [], []),
+    others: (wrap) => readerOf(args, wrap(view), [], [], cwd),
   };
 }

@@ -1,5 +1,6 @@
 import { readInput } from '../input/read-input.js';
 import { hostRuntime } from '../platforms/index.js';
+import type { CliIo } from './io.js';
 import { configReader } from './options.js';
 import { NOT_RUN, runRequest, say, type RunArgs } from './run-common.js';
 
@@ -12,9 +13,12 @@ export { NOT_EXECUTABLE, NOT_FOUND, NOT_RUN, type RunArgs } from './run-common.j
  * command does not run; boxwright never runs it unsandboxed. Each
  * platform's runner is its own (app/platforms/<os>/runner.ts, listed in
  * app/platforms/index.ts); on Linux the sandbox is compiled into a
- * runnable directory (cached) and run by its launcher.
+ * runnable directory (cached) and run by its launcher. The command runs
+ * with the process's own standard streams, environment and directory
+ * (descriptors are handed on, not copied), so `run` is the real process's
+ * alone: `io` is not read (tests run it spawned).
  */
-export async function runCommand(args: RunArgs): Promise<number> {
+export async function runCommand(args: RunArgs, _io: CliIo): Promise<number> {
   // Every usage error before anything else, exit 2 (main.ts): the options
   // (runRequest), then the filesystem view they name (--fs, --home: the runner's reader).
   const asked = runRequest(args);

@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { resolve } from 'node:path';
 
 export type Input =
   | { readonly path: string; readonly bytes: Uint8Array }
@@ -56,6 +57,16 @@ function failed(path: string, reason: string): Input {
 }
 
 /**
+ * Where `readInput` reads from, for a command run in process (app/cli/io.ts):
+ * a relative path from `cwd`, not the process's directory, and standard
+ * input from bytes already read. Names in messages stay as given.
+ */
+export interface InputSource {
+  readonly cwd?: string;
+  readonly stdin?: Uint8Array;
+}
+
+/**
  * A file's bytes (or stdin's for `-`), or why it cannot be read (`reason`;
  * `error` says it with the file's name). A named file must be a regular
  * file of at most MAX_INPUT_BYTES: a FIFO, a device (`/dev/zero`) or a
@@ -63,10 +74,17 @@ function failed(path: string, reason: string): Input {
  * with no writer does not hang the open either). Standard input may be a
  * pipe, and is read up to the same limit.
  */
-export function readInput(path: string, max = MAX_INPUT_BYTES): Input {
+export function readInput(path: string, max = MAX_INPUT_BYTES, from: InputSource = {}): Input {
+  if (path === '-' && from.stdin !== undefined) {
+    if (from.stdin.length > max) return failed(path, `runs on past ${MiB(max)}, the most boxwright reads`);
+    return { path, bytes: from.stdin };
+  }
   let fd: number | undefined;
   try {
-    fd = path === '-' ? 0 : openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+    fd =
+      path === '-'
+        ? 0
+        : openSync(from.cwd ? resolve(from.cwd, path) : path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
     const st = fstatSync(fd);
     if (st.isDirectory()) return failed(path, 'is a directory');
     if (path !== '-' && !st.isFile()) return failed(path, `is ${kindOf(st)}, not a regular file`);

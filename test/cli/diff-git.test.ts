@@ -5,15 +5,14 @@
  * through bin/ as a user (or the CI example) runs it.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { type CliRun, cli } from '../cli-in-process.js';
 import { repoRoot } from '../helpers.js';
-import { finished, WAIT_LIMIT_MS } from '../waits.js';
 
-const bin = join(repoRoot, 'bin', 'boxwright.cjs');
 const machine = join(repoRoot, 'examples', 'machine.json');
 const scratch = mkdtempSync(join(tmpdir(), 'boxwright-diff-git-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -27,13 +26,8 @@ function git(cwd: string, ...args: string[]): string {
   });
 }
 
-function boxwright(cwd: string, args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = finished(
-    spawnSync(process.execPath, [bin, ...args], { cwd, env, encoding: 'utf8', timeout: WAIT_LIMIT_MS }),
-    `boxwright ${args.join(' ')}`,
-  );
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+/** In process (test/cli-in-process.ts), in `cwd`: git runs as the command's child, with this environment. */
+const boxwright = (cwd: string, args: readonly string[]): Promise<CliRun> => cli(args, { cwd, env });
 
 const example = (name: string): string => join(repoRoot, 'examples', name);
 
@@ -62,8 +56,8 @@ describe('diff --git REV on a pull request', () => {
     writeFileSync(join(repo, 'agent-settings.toml'), '[settings]\ntheme = "light"\n');
   });
 
-  it('every config that changed, by content: added, deleted, changed, untracked; other TOML passed over', () => {
-    const r = boxwright(repo, ['diff', '--fs', machine, '--git', 'base', '--no-artifacts']);
+  it('every config that changed, by content: added, deleted, changed, untracked; other TOML passed over', async () => {
+    const r = await boxwright(repo, ['diff', '--fs', machine, '--git', 'base', '--no-artifacts']);
     assert.equal(r.status, 0, r.stdout + r.stderr);
     assert.equal(r.stderr, '');
     const headers = r.stdout.split('\n').filter((l) => l.includes(' → ') && !l.startsWith(' '));
@@ -82,57 +76,55 @@ describe('diff --git REV on a pull request', () => {
     assert.match(r.stdout, /macos, linux: the agent can no longer read ~\/project \(r → —\)/);
   });
 
-  it('from a subdirectory, the names are relative to it and the files are found', () => {
-    const r = boxwright(join(repo, 'sandbox'), ['diff', '--fs', machine, '--git', 'base', '--no-artifacts']);
+  it('from a subdirectory, the names are relative to it and the files are found', async () => {
+    const r = await boxwright(join(repo, 'sandbox'), ['diff', '--fs', machine, '--git', 'base', '--no-artifacts']);
     assert.equal(r.status, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /^base:sandbox\/changed\.toml → changed\.toml$/m);
   });
 
-  it('a named file that is new, or deleted', () => {
-    const added = boxwright(repo, ['diff', '--fs', machine, '--git', 'base', 'sandbox/new.toml']);
+  it('a named file that is new, or deleted', async () => {
+    const added = await boxwright(repo, ['diff', '--fs', machine, '--git', 'base', 'sandbox/new.toml']);
     assert.equal(added.status, 0, added.stdout + added.stderr);
     assert.match(added.stdout, /^base:sandbox\/new\.toml \(absent\) → sandbox\/new\.toml$/m);
     assert.match(added.stdout, /^linux \*\nlinux: the head revision is refused: no artifacts$/m);
     assert.match(added.stdout, /^macos agent\.sb$/m, 'the artifacts of a new file are all new');
-    const deleted = boxwright(repo, ['diff', '--fs', machine, '--git', 'base', 'sandbox/old.toml', '--no-artifacts']);
+    const deleted = await boxwright(repo, ['diff', '--fs', machine, '--git', 'base', 'sandbox/old.toml', '--no-artifacts']);
     assert.equal(deleted.status, 0, deleted.stdout + deleted.stderr);
     assert.match(deleted.stdout, /^base:sandbox\/old\.toml → sandbox\/old\.toml \(deleted\)$/m);
     assert.equal(
-      boxwright(repo, ['diff', '--fs', machine, '--git', 'base', '--fail-on', 'widen', 'sandbox/new.toml']).status,
+      (await boxwright(repo, ['diff', '--fs', machine, '--git', 'base', '--fail-on', 'widen', 'sandbox/new.toml'])).status,
       1,
       'a new config widens access',
     );
   });
 
-  it('a named file that is no config: an error whose suggestion runs', () => {
-    const r = boxwright(repo, ['diff', '--fs', machine, '--git', 'base', 'pyproject.toml']);
+  it('a named file that is no config: an error whose suggestion runs', async () => {
+    const r = await boxwright(repo, ['diff', '--fs', machine, '--git', 'base', 'pyproject.toml']);
     assert.equal(r.status, 1);
     assert.match(
       r.stdout,
       /base:pyproject\.toml is not a sandbox config \(no Box, TYBA, sandbox-runtime or Claude Code keys at the top level: `git show base:pyproject\.toml \| boxwright lint -` says so\); nothing to compare/,
     );
-    const suggested = spawnSync(
-      'sh',
-      ['-c', `git show base:pyproject.toml | ${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} lint --fs none -`],
-      { cwd: repo, env, encoding: 'utf8' },
-    );
+    // The suggestion's pipeline, its two halves: git's output is the command's standard input.
+    const shown = git(repo, 'show', 'base:pyproject.toml');
+    const suggested = await cli(['lint', '--fs', 'none', '-'], { cwd: repo, env, stdin: shown });
     assert.equal(suggested.status, 1);
     assert.match(suggested.stdout, /<stdin>:1:1 {2}error {2}schema .*not a sandbox configuration/);
   });
 
-  it('a bad revision, or no repository: a usage error, said once, exit 2', () => {
-    const bad = boxwright(repo, ['diff', '--git', 'no-such-branch']);
+  it('a bad revision, or no repository: a usage error, said once, exit 2', async () => {
+    const bad = await boxwright(repo, ['diff', '--git', 'no-such-branch']);
     assert.equal(bad.status, 2);
     assert.equal(
       bad.stderr,
       'boxwright diff: `no-such-branch` is not a revision of this repository (a branch, a tag or a commit: `git log` lists them)\n',
     );
-    const option = boxwright(repo, ['diff', '--git=--output=x']);
+    const option = await boxwright(repo, ['diff', '--git=--output=x']);
     assert.equal(option.status, 2);
     assert.match(option.stderr, /is not a revision/);
     const outside = join(scratch, 'not-a-repo');
     mkdirSync(outside, { recursive: true });
-    const none = boxwright(outside, ['diff', '--git', 'HEAD']);
+    const none = await boxwright(outside, ['diff', '--git', 'HEAD']);
     assert.equal(none.status, 2);
     assert.match(
       none.stderr,
@@ -141,8 +133,8 @@ describe('diff --git REV on a pull request', () => {
     assert.doesNotMatch(bad.stderr + none.stderr, /internal error|fatal:|Command failed/);
   });
 
-  it('nothing changed: says so', () => {
-    const r = boxwright(repo, ['diff', '--fs', machine, '--git', 'HEAD', 'sandbox/same.toml']);
+  it('nothing changed: says so', async () => {
+    const r = await boxwright(repo, ['diff', '--fs', machine, '--git', 'HEAD', 'sandbox/same.toml']);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /no change in effective access, verdicts, diagnostics or artifacts/);
     const clean = join(scratch, 'clean');
@@ -152,7 +144,7 @@ describe('diff --git REV on a pull request', () => {
     git(clean, 'add', '-A');
     git(clean, 'commit', '-qm', 'x');
     unlinkSync(join(clean, 'pyproject.toml'));
-    const nothing = boxwright(clean, ['diff', '--git', 'HEAD']);
+    const nothing = await boxwright(clean, ['diff', '--git', 'HEAD']);
     assert.equal(nothing.status, 0, nothing.stderr);
     assert.equal(nothing.stdout, 'no sandbox config changed\n');
   });
@@ -164,14 +156,14 @@ describe('diff of two files: principals added and removed, argument lists', () =
     writeFileSync(p, text);
     return p;
   };
-  it('a principal added or removed: no crash, and its bubblewrap arguments as lines', () => {
+  it('a principal added or removed: no crash, and its bubblewrap arguments as lines', async () => {
     const base = cfg('one.toml', '[agent.filesystem]\nread = ["~/project"]\n');
     const head = cfg('two.toml', '[agent.filesystem]\nread = ["~/project"]\n\n[tools.formatter.filesystem]\nread = ["~/project/src"]\n');
     for (const [b, h, sign] of [
       [base, head, '+'],
       [head, base, '-'],
     ] as const) {
-      const r = boxwright(repoRoot, ['diff', '--fs', machine, b, h]);
+      const r = await boxwright(repoRoot, ['diff', '--fs', machine, b, h]);
       assert.equal(r.status, 0, r.stdout + r.stderr);
       assert.doesNotMatch(r.stdout + r.stderr, /internal error|binary tool\.formatter\.bwrap\.args/);
       assert.match(
@@ -181,8 +173,8 @@ describe('diff of two files: principals added and removed, argument lists', () =
       );
     }
   });
-  it('a changed argument list is a diff of arguments, not "binary … bytes"', () => {
-    const r = boxwright(repoRoot, [
+  it('a changed argument list is a diff of arguments, not "binary … bytes"', async () => {
+    const r = await boxwright(repoRoot, [
       'diff',
       '--fs',
       machine,
@@ -196,9 +188,9 @@ describe('diff of two files: principals added and removed, argument lists', () =
     assert.match(r.stdout, /\nlinux agent\.bwrap\.args\n[^]*\n\+--ro-bind\n\+\/usr\/bin\/git\n\+\/usr\/bin\/git\n/);
     assert.match(r.stdout, /binary seccomp\.x86_64\.bpf|linux seccomp\.txt|^(?![^]*seccomp)/, 'seccomp programs stay binary');
   });
-  it('under --platform linux, diagnostics name only linux', () => {
+  it('under --platform linux, diagnostics name only linux', async () => {
     const head = cfg('missing.toml', '[agent.filesystem]\nread = ["~/project", "~/no-such-dir"]\n');
-    const r = boxwright(repoRoot, [
+    const r = await boxwright(repoRoot, [
       'diff',
       '--fs',
       machine,

@@ -4,7 +4,6 @@
  * commands read, so adding a format is one entry.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -15,8 +14,8 @@ import { formatNames, formats, renderer, type FormattedCommand } from '../../app
 import { PLATFORMS } from '../../compiler/diagnostic.js';
 import { allRules } from '../../rules/engine/registry.js';
 import { repoRoot } from '../helpers.js';
+import { cli } from '../cli-in-process.js';
 
-const bin = join(repoRoot, 'bin', 'boxwright.cjs');
 const reader = configReader({ fs: join(repoRoot, 'examples/machine.json'), worktree: '/home/dev/project' });
 const check = (name: string) => reader.check(readFileSync(join(repoRoot, 'examples', name)), `examples/${name}`);
 
@@ -29,9 +28,9 @@ describe('format registry', () => {
     assert.deepEqual(formatNames('rules'), ['text', 'markdown']);
   });
 
-  it("the command line's --format choices and default are the table's", () => {
+  it("the command line's --format choices and default are the table's", async () => {
     for (const command of Object.keys(formats) as FormattedCommand[]) {
-      const help = spawnSync(process.execPath, [bin, command, '--help'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      const help = await cli([command, '--help'], { env: { ...process.env, NO_COLOR: '1' } });
       assert.equal(help.status, 0, help.stderr);
       // yargs may wrap the option's line: read it as one.
       const m = /-f, --format\s+output format\s+\[choices: ([^\]]+)\]\s+\[default: "([^"]+)"\]/.exec(help.stdout.replace(/\s+/g, ' '));

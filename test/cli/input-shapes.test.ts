@@ -24,8 +24,9 @@ import { configReader } from '../../app/cli/options.js';
 import { explainText } from '../../app/format/explain.js';
 import { formatText } from '../../app/format/text.js';
 import { repoRoot } from '../helpers.js';
+import { runs } from '../budget.js';
 
-const RUNS = Number(process.env['BOXWRIGHT_FUZZ_RUNS'] ?? 30);
+const RUNS = runs(30);
 /** One input's whole answer, however it is shaped (the slowest here take a second or two on a busy machine). */
 const TIME_LIMIT_MS = 30_000;
 const args = { fs: join(repoRoot, 'examples/machine.json'), worktree: '/home/dev/project', home: '/home/dev' };

@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { type CliRun, cli, plainEnv } from '../cli-in-process.js';
 import { repoRoot } from '../helpers.js';
 import { finished, WAIT_LIMIT_MS } from '../waits.js';
 
@@ -11,10 +12,9 @@ const bin = join(repoRoot, 'bin', 'boxwright.cjs');
 const scratch = mkdtempSync(join(tmpdir(), 'boxwright-cli-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-function boxwright(args: string[], input?: string | Buffer): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [bin, ...args], { cwd: repoRoot, input, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '' } });
-  return { status: r.status, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
-}
+/** In process (test/cli-in-process.ts); the tests below that need the real process start bin/boxwright.cjs, each saying why. */
+const boxwright = (args: string[], input?: string | Buffer): Promise<CliRun> =>
+  cli(args, { env: plainEnv(), ...(input !== undefined ? { stdin: input } : {}) });
 
 function file(name: string, content: string | Buffer): string {
   const p = join(scratch, name);
@@ -23,24 +23,27 @@ function file(name: string, content: string | Buffer): string {
 }
 
 describe('boxwright lint', () => {
-  it('lints a bundled example with the manifest: diagnostics, verdicts, exit 1 on a refusal', () => {
-    const r = boxwright(['lint', '--fs', 'examples/machine.json', 'examples/write-only.toml']);
+  it('lints a bundled example with the manifest: diagnostics, verdicts, exit 1 on a refusal', async () => {
+    const r = await boxwright(['lint', '--fs', 'examples/machine.json', 'examples/write-only.toml']);
     assert.equal(r.status, 1);
     assert.match(r.stdout, /examples\/write-only\.toml:4:10 {2}error {2}write-only {2}\[linux\] {2}Linux cannot enforce write-only access/);
     assert.match(r.stdout, /macos accepted · linux refused · windows accepted-with-warnings/);
   });
-  it('exit 0 when nothing is refused and warnings are allowed; --max-warnings turns them into exit 1', () => {
-    assert.equal(boxwright(['lint', '--fs', 'examples/machine.json', 'examples/coding-agent.toml']).status, 0);
-    assert.equal(boxwright(['lint', '--fs', 'examples/machine.json', '--max-warnings', '0', 'examples/coding-agent.toml']).status, 1);
+  it('exit 0 when nothing is refused and warnings are allowed; --max-warnings turns them into exit 1', async () => {
+    assert.equal((await boxwright(['lint', '--fs', 'examples/machine.json', 'examples/coding-agent.toml'])).status, 0);
+    assert.equal(
+      (await boxwright(['lint', '--fs', 'examples/machine.json', '--max-warnings', '0', 'examples/coding-agent.toml'])).status,
+      1,
+    );
   });
-  it('--platform keeps only those platforms, and the exit follows them', () => {
-    const r = boxwright(['lint', '--fs', 'examples/machine.json', '--platform', 'macos', 'examples/write-only.toml']);
+  it('--platform keeps only those platforms, and the exit follows them', async () => {
+    const r = await boxwright(['lint', '--fs', 'examples/machine.json', '--platform', 'macos', 'examples/write-only.toml']);
     assert.equal(r.status, 0);
     assert.doesNotMatch(r.stdout, /\[linux\]/);
   });
-  it('a misspelt key: a schema error at its exact line and column with a did-you-mean, exit 1, in the JSON shape', () => {
+  it('a misspelt key: a schema error at its exact line and column with a did-you-mean, exit 1, in the JSON shape', async () => {
     const cfg = file('typo.toml', '[agent.filesystem]\nread = ["~/project"]\nwirte = ["~/project/output"]\n');
-    const r = boxwright(['lint', '--fs', 'examples/machine.json', '--format', 'json', cfg]);
+    const r = await boxwright(['lint', '--fs', 'examples/machine.json', '--format', 'json', cfg]);
     assert.equal(r.status, 1);
     const json = JSON.parse(r.stdout) as {
       version: number;
@@ -73,46 +76,49 @@ describe('boxwright lint', () => {
     assert.equal(d.file, cfg);
     assert.deepEqual(d.related, []);
   });
-  it('a value of the wrong type is an error at the value', () => {
+  it('a value of the wrong type is an error at the value', async () => {
     const cfg = file('type.toml', '[agent.filesystem]\nread = "~/project"\n');
-    const r = boxwright(['lint', '--format', 'json', '--fs', 'none', cfg]);
+    const r = await boxwright(['lint', '--format', 'json', '--fs', 'none', cfg]);
     const d = (
       JSON.parse(r.stdout) as { files: { diagnostics: { message: string; range: { start: { line: number; column: number } } }[] }[] }
     ).files[0]!.diagnostics[0]!;
     assert.equal(d.message, '`agent.filesystem.read` must be an array, found a string');
     assert.deepEqual(d.range.start, { line: 2, column: 8 });
   });
-  it('text output has a code frame with a caret under the exact value', () => {
+  it('text output has a code frame with a caret under the exact value', async () => {
     const cfg = file('frame.toml', '[agent.filesystem]\nlist = ["~/inbox"]\n');
-    const r = boxwright(['lint', '--fs', 'examples/machine.json', cfg]);
+    const r = await boxwright(['lint', '--fs', 'examples/machine.json', cfg]);
     assert.ok(r.stdout.includes('  2 | list = ["~/inbox"]\n    |         ^^^^^^^^^\n'), r.stdout);
   });
-  it('a TOML syntax error is positioned on its own line, exit 1', () => {
+  it('a TOML syntax error is positioned on its own line, exit 1', async () => {
     const cfg = file('syntax.toml', '[agent.filesystem\nread = ["~/project"]\n');
-    const r = boxwright(['lint', '--fs', 'none', cfg]);
+    const r = await boxwright(['lint', '--fs', 'none', cfg]);
     assert.equal(r.status, 1);
     assert.match(r.stdout, /syntax\.toml:1:\d+ {2}error {2}toml-syntax/);
   });
-  it('a file that is neither dialect, or both, says so', () => {
-    assert.match(boxwright(['lint', '--fs', 'none', file('neither.toml', 'x = 1\n')]).stdout, /not a sandbox configuration/);
-    assert.match(boxwright(['lint', '--fs', 'none', file('both.toml', '[sandbox]\n[agent]\n')]).stdout, /both dialects in one file/);
+  it('a file that is neither dialect, or both, says so', async () => {
+    assert.match((await boxwright(['lint', '--fs', 'none', file('neither.toml', 'x = 1\n')])).stdout, /not a sandbox configuration/);
+    assert.match(
+      (await boxwright(['lint', '--fs', 'none', file('both.toml', '[sandbox]\n[agent]\n')])).stdout,
+      /both dialects in one file/,
+    );
   });
-  it('unreadable or missing files: exit 2 with the path and the reason', () => {
-    const r = boxwright(['lint', join(scratch, 'missing.toml')]);
+  it('unreadable or missing files: exit 2 with the path and the reason', async () => {
+    const r = await boxwright(['lint', join(scratch, 'missing.toml')]);
     assert.equal(r.status, 2);
     assert.match(r.stderr, /cannot read .*missing\.toml: no such file/);
-    const dir = boxwright(['lint', mkdtempSync(join(scratch, 'empty-'))]);
+    const dir = await boxwright(['lint', mkdtempSync(join(scratch, 'empty-'))]);
     assert.equal(dir.status, 2);
     assert.match(dir.stderr, /is a directory that holds no \.toml or \.json file/);
   });
-  it('usage errors: exit 2', () => {
-    assert.equal(boxwright(['lint', '--format', 'yaml', 'x.toml']).status, 2);
-    assert.equal(boxwright(['lint', '--platform', 'bsd', 'examples/write-only.toml']).status, 2);
-    assert.equal(boxwright(['frobnicate']).status, 2);
-    assert.equal(boxwright(['lint', '--fs', join(scratch, 'nope.json'), 'examples/write-only.toml']).status, 2);
+  it('usage errors: exit 2', async () => {
+    assert.equal((await boxwright(['lint', '--format', 'yaml', 'x.toml'])).status, 2);
+    assert.equal((await boxwright(['lint', '--platform', 'bsd', 'examples/write-only.toml'])).status, 2);
+    assert.equal((await boxwright(['frobnicate'])).status, 2);
+    assert.equal((await boxwright(['lint', '--fs', join(scratch, 'nope.json'), 'examples/write-only.toml'])).status, 2);
   });
-  it('reads standard input when no file is named', () => {
-    const r = boxwright(['lint', '--fs', 'examples/machine.json'], '[agent.filesystem]\nlist = ["~/inbox"]\n');
+  it('reads standard input when no file is named', async () => {
+    const r = await boxwright(['lint', '--fs', 'examples/machine.json'], '[agent.filesystem]\nlist = ["~/inbox"]\n');
     assert.equal(r.status, 1);
     assert.match(r.stdout, /<stdin>:2:9/);
   });
@@ -127,8 +133,8 @@ describe('bad input never ends in a stack trace', () => {
     ['keys with every escape', '"\\b\\t\\n\\f\\r\\"\\\\\\u00e9\\U0001F600" = 1\n"\\q" = 2\n'],
   ];
   for (const [name, content] of cases) {
-    it(name, () => {
-      const r = boxwright(['lint', '--fs', 'none', file(`bad-${name.replace(/\W+/g, '-')}.toml`, content)]);
+    it(name, async () => {
+      const r = await boxwright(['lint', '--fs', 'none', file(`bad-${name.replace(/\W+/g, '-')}.toml`, content)]);
       assert.equal(r.status, 1, r.stderr);
       assert.doesNotMatch(r.stderr + r.stdout, /\n\s+at .*\(.*:\d+:\d+\)/, 'a stack trace');
       assert.match(r.stdout, /:\d+:\d+ {2}error {2}(toml-syntax|schema)/);
@@ -137,25 +143,25 @@ describe('bad input never ends in a stack trace', () => {
 });
 
 describe('other commands', () => {
-  it('rules lists every rule and prints one', () => {
-    const list = boxwright(['rules']);
+  it('rules lists every rule and prints one', async () => {
+    const list = await boxwright(['rules']);
     assert.equal(list.status, 0);
     assert.match(list.stdout, /^write-only +A write or write_file grant/m);
-    const one = boxwright(['rules', 'list-without-content']);
+    const one = await boxwright(['rules', 'list-without-content']);
     assert.match(one.stdout, /fails:\n {4}\[agent\.filesystem\]\n {4}list = \["~\/inbox"\]/);
-    assert.equal(boxwright(['rules', 'no-such-rule']).status, 2);
+    assert.equal((await boxwright(['rules', 'no-such-rule'])).status, 2);
   });
-  it('schema prints a JSON Schema with descriptions', () => {
-    const s = JSON.parse(boxwright(['schema']).stdout) as { $schema: string; properties: Record<string, { description?: string }> };
+  it('schema prints a JSON Schema with descriptions', async () => {
+    const s = JSON.parse((await boxwright(['schema'])).stdout) as { $schema: string; properties: Record<string, { description?: string }> };
     assert.match(s.$schema, /json-schema\.org/);
     assert.ok(s.properties['agent']?.description && s.properties['sandbox']?.description);
   });
 });
 
 describe('principal names name artifact files', () => {
-  it('a tool or server name that could escape --out is a schema error at the key', () => {
+  it('a tool or server name that could escape --out is a schema error at the key', async () => {
     const cfg = file('names.toml', '[tools."x/../../y".filesystem]\nread = ["~/a"]\n\n[mcp_servers.".."]\n');
-    const r = boxwright(['lint', '--fs', 'none', '--format', 'json', cfg]);
+    const r = await boxwright(['lint', '--fs', 'none', '--format', 'json', cfg]);
     const ds = (
       JSON.parse(r.stdout) as {
         files: { diagnostics: { ruleId: string; message: string; range: { start: { line: number; column: number } } }[] }[];
@@ -175,9 +181,9 @@ describe('principal names name artifact files', () => {
 describe('issue 22: a quieter, kinder lint', () => {
   const six =
     '[agent.filesystem]\nread = ["~/ncproj"]\nwrite = ["~/ncproj/output", "~/other"]\ndeny = ["~/ncproj/.env"]\nexec = ["/usr/bin/git"]\n';
-  it('--fs none: the "depends on the machine" infos are one line per file; -v lists them; JSON keeps every one', () => {
+  it('--fs none: the "depends on the machine" infos are one line per file; -v lists them; JSON keeps every one', async () => {
     const cfg = file('six.toml', six);
-    const r = boxwright(['lint', '--fs', 'none', '--home', '/home/dev', cfg]);
+    const r = await boxwright(['lint', '--fs', 'none', '--home', '/home/dev', cfg]);
     assert.equal(r.status, 1, 'the error is still an error');
     const findings = r.stdout.split('\n').filter((l) => l.startsWith(cfg));
     assert.deepEqual(
@@ -192,50 +198,50 @@ describe('issue 22: a quieter, kinder lint', () => {
       ],
     );
     assert.match(r.stdout, /\n1 error, 1 warning, 12 info\n$/);
-    const verbose = boxwright(['lint', '--fs', 'none', '--home', '/home/dev', '-v', cfg]);
+    const verbose = await boxwright(['lint', '--fs', 'none', '--home', '/home/dev', '-v', cfg]);
     assert.equal(verbose.stdout.split('\n').filter((l) => l.startsWith(cfg) && l.includes('depends on the machine')).length, 10);
-    const json = JSON.parse(boxwright(['lint', '--fs', 'none', '--home', '/home/dev', '--format', 'json', cfg]).stdout) as {
+    const json = JSON.parse((await boxwright(['lint', '--fs', 'none', '--home', '/home/dev', '--format', 'json', cfg])).stdout) as {
       files: { diagnostics: { message: string }[] }[];
     };
     assert.equal(json.files[0]!.diagnostics.filter((d) => d.message.startsWith('depends on the machine')).length, 10);
   });
-  it('--quiet reports errors only; verdicts, the exit status and --max-warnings still count the rest', () => {
+  it('--quiet reports errors only; verdicts, the exit status and --max-warnings still count the rest', async () => {
     const cfg = file('quiet.toml', '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env"]\n');
-    const q = boxwright(['lint', '--fs', 'examples/machine.json', '-q', cfg]);
+    const q = await boxwright(['lint', '--fs', 'examples/machine.json', '-q', cfg]);
     assert.equal(
       q.stdout,
       `${cfg} (box): macos accepted · linux accepted-with-warnings · windows accepted-with-warnings\n0 errors, 0 warnings, 0 info\n`,
     );
     assert.equal(q.status, 0);
-    const gate = boxwright(['lint', '--fs', 'examples/machine.json', '--quiet', '--max-warnings', '0', cfg]);
+    const gate = await boxwright(['lint', '--fs', 'examples/machine.json', '--quiet', '--max-warnings', '0', cfg]);
     assert.equal(gate.status, 1);
     assert.equal(gate.stderr, 'boxwright: 2 warnings exceed --max-warnings 0\n');
-    const refused = boxwright(['lint', '--fs', 'examples/machine.json', '--quiet', '--format', 'json', 'examples/write-only.toml']);
+    const refused = await boxwright(['lint', '--fs', 'examples/machine.json', '--quiet', '--format', 'json', 'examples/write-only.toml']);
     const ds = (JSON.parse(refused.stdout) as { files: { diagnostics: { severity: string }[] }[] }).files[0]!.diagnostics;
     assert.ok(ds.length > 0 && ds.every((d) => d.severity === 'error'));
   });
-  it('"1 warning exceeds", not "1 warnings exceed"', () => {
+  it('"1 warning exceeds", not "1 warnings exceed"', async () => {
     const cfg = file(
       'one-warning.toml',
       '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/.terraformrc", "~/.m2/settings.xml", "~/.kaggle", "~/.databrickscfg"]\n[tools.fetch.network]\n',
     );
-    const r = boxwright(['lint', '--fs', 'examples/machine.json', '--platform', 'macos', '--max-warnings', '0', cfg]);
+    const r = await boxwright(['lint', '--fs', 'examples/machine.json', '--platform', 'macos', '--max-warnings', '0', cfg]);
     assert.equal(r.stderr, 'boxwright: 1 warning exceeds --max-warnings 0\n');
     assert.match(r.stdout, /\n0 errors, 1 warning, /);
   });
-  it('windows-open-reads: once per config, and a config that denies the credential files that exist passes --max-warnings 0', () => {
+  it('windows-open-reads: once per config, and a config that denies the credential files that exist passes --max-warnings 0', async () => {
     const cfg = file(
       'denies.toml',
       '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/.terraformrc", "~/.m2/settings.xml", "~/.kaggle", "~/.databrickscfg"]\n\n[mcp_servers.search.filesystem]\nread = ["~/index"]\n',
     );
-    const r = boxwright(['lint', '--fs', 'examples/machine.json', '--max-warnings', '0', cfg]);
+    const r = await boxwright(['lint', '--fs', 'examples/machine.json', '--max-warnings', '0', cfg]);
     assert.equal(r.status, 0, r.stdout);
     assert.doesNotMatch(r.stdout, /windows-open-reads/);
-    const open = boxwright(['lint', '--fs', 'examples/machine.json', '--format', 'json', 'examples/coding-agent.toml']);
+    const open = await boxwright(['lint', '--fs', 'examples/machine.json', '--format', 'json', 'examples/coding-agent.toml']);
     const ids = (JSON.parse(open.stdout) as { files: { diagnostics: { ruleId: string }[] }[] }).files[0]!.diagnostics.map((d) => d.ruleId);
     assert.equal(ids.filter((id) => id === 'windows-open-reads').length, 1, 'a config of three principals: one report');
   });
-  it('a directory or a glob finds the sandbox configs in it (--only-configs semantics); none found is exit 2', (t) => {
+  it('a directory or a glob finds the sandbox configs in it (--only-configs semantics); none found is exit 2', async (t) => {
     const dir = mkdtempSync(join(scratch, 'tree-'));
     mkdirSync(join(dir, 'sandbox', 'deep'), { recursive: true });
     mkdirSync(join(dir, '.hidden'));
@@ -248,41 +254,37 @@ describe('issue 22: a quieter, kinder lint', () => {
     writeFileSync(join(dir, 'node_modules', 'd.toml'), '[agent]\n');
     t.after(() => rmSync(dir, { recursive: true, force: true }));
     const verdictLines = (out: string) => out.split('\n').filter((l) => l.includes(' (box): '));
-    const inDir = spawnSync(process.execPath, [bin, 'lint', '--fs', 'examples/machine.json', '--platform', 'linux', '.'], {
-      cwd: dir,
-      encoding: 'utf8',
-      env: { ...process.env, NO_COLOR: '1' },
-    });
+    // In `dir`: relative paths (the manifest's, the globs') are read from the command's directory, not the process's.
+    const inDir = await cli(['lint', '--fs', 'examples/machine.json', '--platform', 'linux', '.'], { cwd: dir, env: plainEnv() });
     // Run from `dir`, the manifest path is relative to the repository: give it absolutely.
     const run = (...a: string[]) =>
-      spawnSync(process.execPath, [bin, 'lint', '--fs', join(repoRoot, 'examples/machine.json'), '--platform', 'linux', ...a], {
-        cwd: dir,
-        encoding: 'utf8',
-        env: { ...process.env, NO_COLOR: '1' },
-      });
+      cli(['lint', '--fs', join(repoRoot, 'examples/machine.json'), '--platform', 'linux', ...a], { cwd: dir, env: plainEnv() });
     assert.equal(inDir.status, 2, 'the relative manifest is not found from there: a usage error');
-    const all = run('.');
+    const all = await run('.');
     assert.deepEqual(verdictLines(all.stdout), [
       'sandbox/a.toml (box): linux accepted (not checked: macos, windows)',
       'sandbox/deep/b.toml (box): linux refused (not checked: macos, windows)',
     ]);
     assert.equal(all.status, 1);
-    assert.deepEqual(verdictLines(run('sandbox/').stdout), [
+    assert.deepEqual(verdictLines((await run('sandbox/')).stdout), [
       'sandbox/a.toml (box): linux accepted (not checked: macos, windows)',
       'sandbox/deep/b.toml (box): linux refused (not checked: macos, windows)',
     ]);
-    assert.deepEqual(verdictLines(run('sandbox/*.toml').stdout), ['sandbox/a.toml (box): linux accepted (not checked: macos, windows)']);
-    assert.deepEqual(verdictLines(run('./sandbox/**/*.toml').stdout), [
+    assert.deepEqual(verdictLines((await run('sandbox/*.toml')).stdout), [
+      'sandbox/a.toml (box): linux accepted (not checked: macos, windows)',
+    ]);
+    assert.deepEqual(verdictLines((await run('./sandbox/**/*.toml')).stdout), [
       'sandbox/a.toml (box): linux accepted (not checked: macos, windows)',
       'sandbox/deep/b.toml (box): linux refused (not checked: macos, windows)',
     ]);
-    const none = run('nothing/*.toml');
+    const none = await run('nothing/*.toml');
     assert.equal(none.status, 2);
     assert.equal(none.stderr, 'boxwright: cannot read nothing/*.toml: matches no file\n');
     // A file named explicitly is linted whatever it is.
-    assert.match(run('sandbox/pyproject.toml').stdout, /not a sandbox configuration/);
+    assert.match((await run('sandbox/pyproject.toml')).stdout, /not a sandbox configuration/);
   });
-  it('a FIFO, /dev/zero, an oversized file or an endless standard input is refused at once (exit 2), never read forever', (t) => {
+  // Spawned on purpose: a read that never ends would hang this process; the real binary's is bounded by spawnSync's timeout.
+  it('a FIFO, /dev/zero, an oversized file or an endless standard input is refused at once (exit 2), never read forever', async (t) => {
     const dir = mkdtempSync(join(scratch, 'special-'));
     t.after(() => rmSync(dir, { recursive: true, force: true }));
     const fifo = join(dir, 'pipe.toml');

@@ -37,27 +37,14 @@ if (process.env[CHILD]) {
   register('./count-hooks.js', import.meta.url);
   const counts = new Map<string, number>();
   (globalThis as { __boxwrightCount?: (name: string) => void }).__boxwrightCount = (name) => counts.set(name, (counts.get(name) ?? 0) + 1);
-  const { main } = (await import('../../app/cli/main.js')) as { main: (argv: string[]) => Promise<number> };
-  const write = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
-  let err = '';
-  const swallow = (append?: (s: string) => void) =>
-    ((chunk: string | Uint8Array, ...rest: unknown[]): boolean => {
-      append?.(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString());
-      (rest.find((r) => typeof r === 'function') as (() => void) | undefined)?.();
-      return true;
-    }) as typeof process.stdout.write;
+  const { cli } = await import('../cli-in-process.js');
   const results: Counted[] = [];
   for (const argv of JSON.parse(process.env[CHILD]) as string[][]) {
     counts.clear();
-    err = '';
-    process.stdout.write = swallow();
-    process.stderr.write = swallow((s) => (err += s));
-    const status = await main(argv);
-    process.stdout.write = write.out;
-    process.stderr.write = write.err;
-    results.push({ argv, status, counts: Object.fromEntries([...counts].sort()), stderr: err });
+    const { status, stderr } = await cli(argv, { cwd: process.cwd() });
+    results.push({ argv, status, counts: Object.fromEntries([...counts].sort()), stderr });
   }
-  write.out(JSON.stringify(results));
+  process.stdout.write(JSON.stringify(results));
 }
 
 // In the child no test is declared (node:test would print its report on the child's stdout).

@@ -6,11 +6,11 @@
  * ` …` is a prefix. A sample that went stale fails here.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { repoRoot } from '../helpers.js';
+import { cli, plainEnv } from '../cli-in-process.js';
 
 const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
 const samples = [...readme.matchAll(/^```\n(\$ boxwright [^\n]*)\n([\s\S]*?)^```$/gm)].map((m) => ({
@@ -21,13 +21,10 @@ const samples = [...readme.matchAll(/^```\n(\$ boxwright [^\n]*)\n([\s\S]*?)^```
 describe('README samples', () => {
   it('there are samples to check', () => assert.ok(samples.length >= 2, String(samples.length)));
   for (const { command, expected } of samples) {
-    it(command, () => {
+    it(command, async () => {
       const args = command.split(' ').slice(1);
-      const r = spawnSync(process.execPath, [join(repoRoot, 'bin', 'boxwright.cjs'), ...args], {
-        cwd: repoRoot,
-        encoding: 'utf8',
-        env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '' },
-      });
+      // In process (test/cli-in-process.ts): test/cli/in-process.test.ts holds it to the binary's output.
+      const r = await cli(args, { env: plainEnv() });
       const actual = r.stdout.split('\n');
       let at = 0;
       let skipping = false;

@@ -9,6 +9,7 @@ import type { CheckedPolicy } from '../../app/check.js';
 import { accessDelta, gateFailures } from '../../app/views/delta.js';
 import { PLATFORMS } from '../../compiler/diagnostic.js';
 import { repoRoot } from '../helpers.js';
+import { type CliRun, cli } from '../cli-in-process.js';
 
 /**
  * The review gate (`diff --fail-on widen`) cannot fail open: a widened
@@ -28,8 +29,9 @@ function scratch(t: { after: (f: () => void) => void }): string {
   return dir;
 }
 
-function diff(cwd: string, ...a: string[]) {
-  return spawnSync(process.execPath, [bin, 'diff', ...a], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+/** `boxwright diff` in process (test/cli-in-process.ts), in `cwd`. */
+function diff(cwd: string, ...a: string[]): Promise<CliRun> {
+  return cli(['diff', ...a], { cwd, env: { ...process.env, NO_COLOR: '1' } });
 }
 
 const base = '[agent.filesystem]\nread = ["~/project"]\nexec = ["/usr/bin/git"]\n';
@@ -37,7 +39,7 @@ const widened =
   '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project"]\nexec = ["/usr/bin/git"]\n\n[tools.fetch.network]\n\n[mcp_servers.web]\ncontain_egress = false\n';
 
 describe('diff --fail-on widen: the issue 22 reproduction', () => {
-  it('--git HEAD with --fs host on a machine without ~/project: the widening is reported and fails the gate', (t) => {
+  it('--git HEAD with --fs host on a machine without ~/project: the widening is reported and fails the gate', async (t) => {
     const dir = scratch(t);
     const git = (...a: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...a], { cwd: dir });
     git('init', '-q');
@@ -46,7 +48,7 @@ describe('diff --fail-on widen: the issue 22 reproduction', () => {
     git('commit', '-qm', 'base');
     writeFileSync(join(dir, 'sandbox.toml'), widened);
     // A home that does not exist (outside /tmp, which macOS spells /private/tmp): every path under it is absent, so both revisions are refused (missing-path).
-    const r = diff(dir, '--git', 'HEAD', '--fail-on', 'widen', '--no-artifacts', '--home', absentHome);
+    const r = await diff(dir, '--git', 'HEAD', '--fail-on', 'widen', '--no-artifacts', '--home', absentHome);
     assert.equal(r.status, 1, r.stdout + r.stderr);
     const lines = r.stdout.split('\n');
     const section = (title: string) => {
@@ -71,7 +73,7 @@ describe('diff --fail-on widen: the issue 22 reproduction', () => {
       'boxwright diff: --fail-on widen fails: sandbox.toml: what is asked for widens (on every machine); sandbox.toml: this machine cannot judge the change (both revisions refused on macos, linux, windows)\n',
     );
     // The same change with facts that accept both: the machine's own widening, per platform.
-    const known = diff(dir, '--git', 'HEAD', '--fail-on', 'widen', '--no-artifacts', '--fs', manifest, '--platform', 'linux');
+    const known = await diff(dir, '--git', 'HEAD', '--fail-on', 'widen', '--no-artifacts', '--fs', manifest, '--platform', 'linux');
     assert.equal(known.status, 1);
     assert.match(known.stdout, /^ {2}\+ {2}linux: the agent can now write ~\/project \(r → rw\)$/m);
     assert.doesNotMatch(known.stdout, /not settled/);
@@ -84,12 +86,12 @@ describe('diff --fail-on widen: the issue 22 reproduction', () => {
 
 describe('diff --fail-on widen: refused revisions on either side', () => {
   const refusedOnLinux = (extra: string) => `[agent.filesystem]\nread = ["~/project"]\n${extra}`;
-  it('a head Linux refuses that widens the request fails, though Linux runs nothing of it (it said "now refused", exit 0)', (t) => {
+  it('a head Linux refuses that widens the request fails, though Linux runs nothing of it (it said "now refused", exit 0)', async (t) => {
     const dir = scratch(t);
     writeFileSync(join(dir, 'a.toml'), refusedOnLinux(''));
     // write-only: Linux refuses a write with no read over all of it.
     writeFileSync(join(dir, 'b.toml'), refusedOnLinux('write = ["~/results"]\n'));
-    const r = diff(dir, '--fs', manifest, '--platform', 'linux', '--fail-on', 'widen', '--no-artifacts', 'a.toml', 'b.toml');
+    const r = await diff(dir, '--fs', manifest, '--platform', 'linux', '--fail-on', 'widen', '--no-artifacts', 'a.toml', 'b.toml');
     assert.equal(r.status, 1, r.stdout);
     assert.match(r.stdout, /^ {2}\+ {2}the agent now asks to write ~\/results \(— → w\)$/m);
     assert.match(r.stdout, /^ {2}linux: the head revision is refused with these facts \(write-only\)/m);
@@ -98,63 +100,63 @@ describe('diff --fail-on widen: refused revisions on either side', () => {
       'boxwright diff: --fail-on widen fails: b.toml: what is asked for widens (on every machine); b.toml: this machine cannot judge the change (the head refused on linux)\n',
     );
   });
-  it('a refused base: the head is compared with nothing here, and the gate fails even when the request narrows', (t) => {
+  it('a refused base: the head is compared with nothing here, and the gate fails even when the request narrows', async (t) => {
     const dir = scratch(t);
     writeFileSync(join(dir, 'a.toml'), refusedOnLinux('write = ["~/results"]\n'));
     writeFileSync(join(dir, 'b.toml'), refusedOnLinux(''));
-    const r = diff(dir, '--fs', manifest, '--platform', 'linux', '--fail-on', 'widen', '--no-artifacts', 'a.toml', 'b.toml');
+    const r = await diff(dir, '--fs', manifest, '--platform', 'linux', '--fail-on', 'widen', '--no-artifacts', 'a.toml', 'b.toml');
     assert.equal(r.status, 1, r.stdout);
     assert.match(r.stdout, /^ {3}- the agent no longer asks to write ~\/results \(w → —\)$/m);
     assert.match(r.stdout, /^ {2}\+ {2}linux: the agent can now read ~\/project \(— → r\)$/m);
     assert.match(r.stdout, /^ {2}linux: the base revision is refused with these facts \(write-only\)/m);
   });
-  it('a narrowing with both revisions refused here cannot be judged: the gate fails; a change that asks for the same passes', (t) => {
+  it('a narrowing with both revisions refused here cannot be judged: the gate fails; a change that asks for the same passes', async (t) => {
     const dir = scratch(t);
     const home = absentHome;
     writeFileSync(join(dir, 'a.toml'), '[agent.filesystem]\nread = ["~/project", "~/docs"]\n');
     writeFileSync(join(dir, 'b.toml'), '[agent.filesystem]\nread = ["~/project"]\n');
     writeFileSync(join(dir, 'c.toml'), '# reviewed\n[agent.filesystem]\nread = [ "~/project" ]\n');
-    const narrowed = diff(dir, '--home', home, '--fail-on', 'widen', '--no-artifacts', 'a.toml', 'b.toml');
+    const narrowed = await diff(dir, '--home', home, '--fail-on', 'widen', '--no-artifacts', 'a.toml', 'b.toml');
     assert.equal(narrowed.status, 1, narrowed.stdout);
     assert.match(narrowed.stdout, /^ {3}- the agent no longer asks to read ~\/docs \(r → —\)$/m);
     assert.equal(
       narrowed.stderr,
       'boxwright diff: --fail-on widen fails: b.toml: this machine cannot judge the change (both revisions refused on macos, linux, windows)\n',
     );
-    const same = diff(dir, '--home', home, '--fail-on', 'widen', '--no-artifacts', 'b.toml', 'c.toml');
+    const same = await diff(dir, '--home', home, '--fail-on', 'widen', '--no-artifacts', 'b.toml', 'c.toml');
     assert.equal(same.status, 0, same.stdout + same.stderr);
     assert.equal(same.stdout, 'b.toml → c.toml\nno change in effective access, verdicts, diagnostics or artifacts\n\n');
   });
-  it('--fs none: a narrowing is not settled (a machine lacking a path refuses the base alone); the same request passes', (t) => {
+  it('--fs none: a narrowing is not settled (a machine lacking a path refuses the base alone); the same request passes', async (t) => {
     const dir = scratch(t);
     writeFileSync(join(dir, 'a.toml'), '[agent.filesystem]\nread = ["~/project", "~/docs"]\n');
     writeFileSync(join(dir, 'b.toml'), '[agent.filesystem]\nread = ["~/project"]\n');
     writeFileSync(join(dir, 'c.toml'), '[agent.filesystem]\nread = ["~/project"] # the same\n');
-    const r = diff(dir, '--fs', 'none', '--fail-on', 'widen', '--no-artifacts', 'a.toml', 'b.toml');
+    const r = await diff(dir, '--fs', 'none', '--fail-on', 'widen', '--no-artifacts', 'a.toml', 'b.toml');
     assert.equal(r.status, 1);
     assert.match(r.stdout, /^ {2}--fs none knows no machine's facts: what a machine grants was compared as if every path named exists/m);
     assert.equal(
       r.stderr,
       'boxwright diff: --fail-on widen fails: b.toml: this machine cannot judge the change (no machine facts on macos, linux, windows)\n',
     );
-    assert.equal(diff(dir, '--fs', 'none', '--fail-on', 'widen', '--no-artifacts', 'b.toml', 'c.toml').status, 0);
+    assert.equal((await diff(dir, '--fs', 'none', '--fail-on', 'widen', '--no-artifacts', 'b.toml', 'c.toml')).status, 0);
     // With facts that accept both, the narrowing passes.
     assert.equal(
-      diff(dir, '--fs', manifest, '--fail-on', 'widen', '--no-artifacts', 'a.toml', 'b.toml').status,
+      (await diff(dir, '--fs', manifest, '--fail-on', 'widen', '--no-artifacts', 'a.toml', 'b.toml')).status,
       1,
       'examples/machine.json has no ~/docs: the base is refused there',
     );
     writeFileSync(join(dir, 'd.toml'), '[agent.filesystem]\nread = ["~/project", "~/project/src"]\n');
-    assert.equal(diff(dir, '--fs', manifest, '--fail-on', 'widen', '--no-artifacts', 'd.toml', 'b.toml').status, 0);
+    assert.equal((await diff(dir, '--fs', manifest, '--fail-on', 'widen', '--no-artifacts', 'd.toml', 'b.toml')).status, 0);
   });
-  it('a read_file become a read widens below the path; a deny removed widens at it', (t) => {
+  it('a read_file become a read widens below the path; a deny removed widens at it', async (t) => {
     const dir = scratch(t);
     writeFileSync(
       join(dir, 'a.toml'),
       '[agent.filesystem]\nread = ["~/project"]\nread_file = ["~/project/src"]\ndeny = ["~/project/.env"]\n',
     );
     writeFileSync(join(dir, 'b.toml'), '[agent.filesystem]\nread = ["~/project", "~/project/src"]\n');
-    const r = diff(dir, '--fs', 'none', '--no-artifacts', 'a.toml', 'b.toml');
+    const r = await diff(dir, '--fs', 'none', '--no-artifacts', 'a.toml', 'b.toml');
     assert.match(r.stdout, /^ {2}\+ {2}the agent now asks to read ~\/project\/\.env \(deny → r\)$/m);
     assert.doesNotMatch(r.stdout, /asks to read ~\/project\/src /);
     assert.doesNotMatch(
@@ -166,11 +168,11 @@ describe('diff --fail-on widen: refused revisions on either side', () => {
 });
 
 describe('diff Markdown: a change the same on several platforms is one line', () => {
-  it('a widened write on all three platforms, and one that differs per platform', (t) => {
+  it('a widened write on all three platforms, and one that differs per platform', async (t) => {
     const dir = scratch(t);
     writeFileSync(join(dir, 'a.toml'), '[agent.filesystem]\nread = ["~/project"]\n');
     writeFileSync(join(dir, 'b.toml'), '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/output"]\n\n[tools.fetch.network]\n');
-    const md = diff(dir, '--fs', manifest, '--format', 'markdown', '--no-artifacts', 'a.toml', 'b.toml').stdout;
+    const md = (await diff(dir, '--fs', manifest, '--format', 'markdown', '--no-artifacts', 'a.toml', 'b.toml')).stdout;
     const access = md.slice(md.indexOf('**Effective access**'), md.indexOf('**Diagnostics**'));
     assert.deepEqual(access.trim().split('\n').slice(2), [
       '- 🔓 macos, linux: the agent can now write ~/project/output (`r` → `rw`)',
@@ -181,7 +183,7 @@ describe('diff Markdown: a change the same on several platforms is one line', ()
 });
 
 describe('the request comparison bounds what a machine grants', () => {
-  it('every pair of examples on the example machine: where no request widens and both revisions are accepted on a platform, nothing that platform grants widens', () => {
+  it('every pair of examples on the example machine: where no request widens and both revisions are accepted on a platform, nothing that platform grants widens', async () => {
     const reader = configReader({ fs: manifest, worktree: '/home/dev/project' });
     const checked = readdirSync(join(repoRoot, 'examples'))
       .filter((f) => f.endsWith('.toml'))
@@ -210,7 +212,7 @@ describe('the request comparison bounds what a machine grants', () => {
 });
 
 describe('the GitHub Actions example gates as it says', () => {
-  it("its `--fail-on widen` step, run in a pull request's checkout with the committed manifest: a widening fails, a comment passes", (t) => {
+  it("its `--fail-on widen` step, run in a pull request's checkout with the committed manifest: a widening fails, a comment passes", async (t) => {
     const workflow = readFileSync(join(repoRoot, 'examples/ci/github-actions.yml'), 'utf8');
     const step = workflow.split('\n').find((l) => /^\s*run: boxwright diff .*--fail-on widen/.test(l));
     assert.ok(step, 'the workflow has a gate step');
@@ -225,6 +227,7 @@ describe('the GitHub Actions example gates as it says', () => {
     git('add', '-A');
     git('commit', '-qm', 'base');
     git('update-ref', 'refs/remotes/origin/main', 'HEAD');
+    // Spawned on purpose: the workflow's line as CI's shell runs it (its quoting), and the real binary's exit status the job sees.
     const gate = () =>
       spawnSync('bash', ['-c', command.replace(/^boxwright /, `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} `)], {
         cwd: dir,
@@ -256,12 +259,12 @@ describe('the GitHub Actions example gates as it says', () => {
 describe('diff --fail-on widen: lifting a host-trusted carve-out widens', () => {
   const tree = '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project"]\n';
   const lifted = '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project", "~/project/.git"]\n';
-  it('a write grant naming ~/project/.git: a requested widening on a machine that refuses both revisions, with no facts, and with facts that accept both', (t) => {
+  it('a write grant naming ~/project/.git: a requested widening on a machine that refuses both revisions, with no facts, and with facts that accept both', async (t) => {
     const dir = scratch(t);
     writeFileSync(join(dir, 'a.toml'), tree);
     writeFileSync(join(dir, 'b.toml'), lifted);
     const line = /^ {2}\+ {2}the agent now asks to write ~\/project\/\.git \(r → rw\)$/m;
-    const refused = diff(dir, '--home', absentHome, '--fail-on', 'widen', '--no-artifacts', 'a.toml', 'b.toml');
+    const refused = await diff(dir, '--home', absentHome, '--fail-on', 'widen', '--no-artifacts', 'a.toml', 'b.toml');
     assert.equal(refused.status, 1, refused.stdout + refused.stderr);
     assert.match(refused.stdout, line);
     assert.doesNotMatch(refused.stdout, /ask for the same/);
@@ -269,11 +272,11 @@ describe('diff --fail-on widen: lifting a host-trusted carve-out widens', () => 
       refused.stderr,
       'boxwright diff: --fail-on widen fails: b.toml: what is asked for widens (on every machine); b.toml: this machine cannot judge the change (both revisions refused on macos, linux, windows)\n',
     );
-    const none = diff(dir, '--fs', 'none', '--fail-on', 'widen', '--no-artifacts', 'a.toml', 'b.toml');
+    const none = await diff(dir, '--fs', 'none', '--fail-on', 'widen', '--no-artifacts', 'a.toml', 'b.toml');
     assert.equal(none.status, 1);
     assert.match(none.stdout, line);
     // examples/machine.json has ~/project/.git: every platform's grant widens there too.
-    const known = diff(dir, '--fs', manifest, '--fail-on', 'widen', '--no-artifacts', 'a.toml', 'b.toml');
+    const known = await diff(dir, '--fs', manifest, '--fail-on', 'widen', '--no-artifacts', 'a.toml', 'b.toml');
     assert.equal(known.status, 1);
     assert.match(known.stdout, line);
     assert.match(known.stdout, /^ {2}\+ {2}macos, linux: the agent can now write ~\/project\/\.git \(r → rw\)$/m);
@@ -282,11 +285,11 @@ describe('diff --fail-on widen: lifting a host-trusted carve-out widens', () => 
       'boxwright diff: --fail-on widen fails: b.toml: what is asked for widens (on every machine); b.toml: what this machine grants widens on macos, linux, windows\n',
     );
     // The lift given up is a narrowing, which facts that accept both revisions settle: the gate passes.
-    const back = diff(dir, '--fs', manifest, '--fail-on', 'widen', '--no-artifacts', 'b.toml', 'a.toml');
+    const back = await diff(dir, '--fs', manifest, '--fail-on', 'widen', '--no-artifacts', 'b.toml', 'a.toml');
     assert.equal(back.status, 0, back.stdout + back.stderr);
     assert.match(back.stdout, /^ {3}- the agent no longer asks to write ~\/project\/\.git \(rw → r\)$/m);
   });
-  it('what lifts one: a write_file of a home start-up file, a hook inside a lifted .git, a tree inside .git; a read of one asks for the same', (t) => {
+  it('what lifts one: a write_file of a home start-up file, a hook inside a lifted .git, a tree inside .git; a read of one asks for the same', async (t) => {
     const dir = scratch(t);
     const cases: [string, string, RegExp][] = [
       [
@@ -318,7 +321,7 @@ describe('diff --fail-on widen: lifting a host-trusted carve-out widens', () => 
     for (const [before, after, line] of cases) {
       writeFileSync(join(dir, 'a.toml'), `[agent.filesystem]\n${before}`);
       writeFileSync(join(dir, 'b.toml'), `[agent.filesystem]\n${after}`);
-      const r = diff(dir, '--home', absentHome, '--fail-on', 'widen', '--no-artifacts', 'a.toml', 'b.toml');
+      const r = await diff(dir, '--home', absentHome, '--fail-on', 'widen', '--no-artifacts', 'a.toml', 'b.toml');
       assert.equal(r.status, 1, after);
       assert.match(r.stdout, line, r.stdout);
       assert.match(r.stderr, /what is asked for widens \(on every machine\)/, after);
@@ -326,11 +329,11 @@ describe('diff --fail-on widen: lifting a host-trusted carve-out widens', () => 
     // A read grant of a carve-out asks for no write: the same request (and, with facts that accept both, the same grant).
     writeFileSync(join(dir, 'a.toml'), `[agent.filesystem]\n${tree.split('\n').slice(1).join('\n')}`);
     writeFileSync(join(dir, 'b.toml'), '[agent.filesystem]\nread = ["~/project", "~/project/.git"]\nwrite = ["~/project"]\n');
-    const same = diff(dir, '--fs', manifest, '--fail-on', 'widen', '--no-artifacts', 'a.toml', 'b.toml');
+    const same = await diff(dir, '--fs', manifest, '--fail-on', 'widen', '--no-artifacts', 'a.toml', 'b.toml');
     assert.equal(same.status, 0, same.stdout + same.stderr);
     assert.doesNotMatch(same.stdout, /^requested/m);
   });
-  it('the config in its own write tree (attack 3): a write_file of it, under diff --git, is a requested widening', (t) => {
+  it('the config in its own write tree (attack 3): a write_file of it, under diff --git, is a requested widening', async (t) => {
     const dir = scratch(t);
     const git = (...a: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...a], { cwd: dir });
     git('init', '-q');
@@ -339,12 +342,12 @@ describe('diff --fail-on widen: lifting a host-trusted carve-out widens', () => 
     git('add', 'sandbox.toml');
     git('commit', '-qm', 'base');
     writeFileSync(join(dir, 'sandbox.toml'), own(`write_file = [${JSON.stringify(join(dir, 'sandbox.toml'))}]\n`));
-    const r = diff(dir, '--git', 'HEAD', '--fs', 'none', '--fail-on', 'widen', '--no-artifacts', '--platform', 'linux');
+    const r = await diff(dir, '--git', 'HEAD', '--fs', 'none', '--fail-on', 'widen', '--no-artifacts', '--platform', 'linux');
     assert.equal(r.status, 1, r.stdout + r.stderr);
     assert.ok(r.stdout.split('\n').includes(`  +  the agent now asks to write ${join(dir, 'sandbox.toml')} (r → rw)`), r.stdout);
     assert.match(r.stderr, /what is asked for widens \(on every machine\)/);
   });
-  it('on a machine with the paths, no effective widening goes without a requested one (lifts, start-up files, a worktree .git)', (t) => {
+  it('on a machine with the paths, no effective widening goes without a requested one (lifts, start-up files, a worktree .git)', async (t) => {
     const dir = scratch(t);
     const machine = JSON.parse(readFileSync(manifest, 'utf8')) as { entries: Record<string, unknown> };
     Object.assign(machine.entries, {

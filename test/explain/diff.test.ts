@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { diffJson, diffMarkdown, diffText } from '../../app/format/diff.js';
 import { compileExample } from '../compile-helpers.js';
 import { repoRoot } from '../helpers.js';
 import { matchSnapshot } from '../snapshot.js';
+import { cli } from '../cli-in-process.js';
 
 kleur.enabled = false;
 const args: DiffArgs = { fs: join(repoRoot, 'examples/machine.json'), worktree: '/home/dev/project' };
@@ -125,20 +126,19 @@ describe('diff: effective-access changes in words', () => {
 });
 
 describe('diff: the CLI', () => {
-  const bin = join(repoRoot, 'bin', 'boxwright.cjs');
-  const run = (cwd: string, ...a: string[]) =>
-    spawnSync(process.execPath, [bin, 'diff', ...a], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-  it('--fail-on widen exits 1 when access widens, 0 when it narrows', (t) => {
+  /** In process (test/cli-in-process.ts), in `cwd`. */
+  const run = (cwd: string, ...a: string[]) => cli(['diff', ...a], { cwd, env: { ...process.env, NO_COLOR: '1' } });
+  it('--fail-on widen exits 1 when access widens, 0 when it narrows', async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'boxwright-diff-'));
     t.after(() => rmSync(dir, { recursive: true, force: true }));
     writeFileSync(join(dir, 'a.toml'), '[agent.filesystem]\nread = ["~/project"]\n');
     writeFileSync(join(dir, 'b.toml'), '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/output"]\n');
     const manifest = join(repoRoot, 'examples/machine.json');
-    assert.equal(run(dir, '--fs', manifest, '--fail-on', 'widen', 'a.toml', 'b.toml').status, 1);
-    assert.equal(run(dir, '--fs', manifest, '--fail-on', 'widen', 'b.toml', 'a.toml').status, 0);
-    assert.equal(run(dir, '--fs', manifest, 'a.toml', 'a.toml').status, 0);
+    assert.equal((await run(dir, '--fs', manifest, '--fail-on', 'widen', 'a.toml', 'b.toml')).status, 1);
+    assert.equal((await run(dir, '--fs', manifest, '--fail-on', 'widen', 'b.toml', 'a.toml')).status, 0);
+    assert.equal((await run(dir, '--fs', manifest, 'a.toml', 'a.toml')).status, 0);
   });
-  it('--git REV FILE compares the committed file with the working tree', (t) => {
+  it('--git REV FILE compares the committed file with the working tree', async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'boxwright-git-'));
     t.after(() => rmSync(dir, { recursive: true, force: true }));
     const git = (...a: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...a], { cwd: dir });
@@ -147,7 +147,7 @@ describe('diff: the CLI', () => {
     git('add', 'sandbox.toml');
     git('commit', '-qm', 'base');
     writeFileSync(join(dir, 'sandbox.toml'), '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/output"]\n');
-    const r = run(
+    const r = await run(
       dir,
       '--fs',
       join(repoRoot, 'examples/machine.json'),
@@ -161,7 +161,7 @@ describe('diff: the CLI', () => {
     assert.equal(r.status, 1, r.stderr);
     assert.match(r.stdout, /HEAD:sandbox\.toml → sandbox\.toml/);
     assert.match(r.stdout, /linux: the agent can now write ~\/project\/output/);
-    const all = run(dir, '--fs', join(repoRoot, 'examples/machine.json'), '--git', 'HEAD', '--no-artifacts');
+    const all = await run(dir, '--fs', join(repoRoot, 'examples/machine.json'), '--git', 'HEAD', '--no-artifacts');
     assert.match(all.stdout, /HEAD:sandbox\.toml → sandbox\.toml/, 'without FILE: every changed .toml');
   });
 });

@@ -12,7 +12,7 @@
  * where it says so, writable on macOS), an absent read deny readable on
  * Linux (and denied on macOS): the cells agree, and every such row is named.
  * Each entry is on a line of its own, so a diagnostic's line is its row's.
- * The fast tier: a small budget (BOXWRIGHT_AGREE_RUNS for more).
+ * Its budget is test/budget.ts's `runs(150)`.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -20,6 +20,7 @@ import fc from 'fast-check';
 import { checkConfig } from '../../app/check.js';
 import { explainMatrix, type MatrixRow } from '../../app/views/matrix.js';
 import { manifestView } from '../../compiler/paths/index.js';
+import { runs } from '../budget.js';
 
 const HOME = '/Users/dev';
 /** The tree: home-relative, every kind of nesting a deny and an allow can have. */
@@ -63,7 +64,7 @@ const writes = (legend: string): boolean => legend.includes('w');
 
 describe('lint agrees with explain on generated settings (issue 36)', () => {
   it('deny-read-reopened, read-deny-scratch and absent-path claim exactly what the cells show', () => {
-    const runs = Number(process.env.BOXWRIGHT_AGREE_RUNS ?? 150);
+    const count = runs(150);
     let claims = 0;
     fc.assert(
       fc.property(settings, (s) => {
@@ -143,7 +144,7 @@ describe('lint agrees with explain on generated settings (issue 36)', () => {
             assert.ok(said('read-deny-scratch', 'linux', row.line!), `scratch at ${row.path}, not named:\n${text}`);
         }
       }),
-      { numRuns: runs, seed: 36 },
+      { numRuns: count, seed: 36 },
     );
     assert.ok(claims > 0, 'the generated settings made no claim to hold');
   });

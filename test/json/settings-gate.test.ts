@@ -11,7 +11,7 @@
  * direct path and by `--git` in a repository with two commits.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -22,6 +22,7 @@ import { configReader } from '../../app/cli/options.js';
 import { gateFailures } from '../../app/views/delta.js';
 import { repoRoot } from '../helpers.js';
 import { type Case, cases, claudeBase, type Json, net, sb, srtBase } from './settings-gate-cases.js';
+import { cli } from '../cli-in-process.js';
 
 const worktree = '/home/dev/project';
 const machine = join(repoRoot, 'examples', 'machine.json');
@@ -92,17 +93,11 @@ describe('the gate, in process: each class of widening, and its narrowing', () =
   });
 });
 
-const bin = join(repoRoot, 'bin', 'boxwright.cjs');
 const scratch = mkdtempSync(join(tmpdir(), 'boxwright-settings-gate-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', GIT_CONFIG_NOSYSTEM: '1', HOME: scratch };
-const boxwright = (cwd: string, args: readonly string[]) =>
-  spawnSync(process.execPath, [bin, ...args], {
-    cwd,
-    env,
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
+/** In process (test/cli-in-process.ts), in `cwd`. */
+const boxwright = (cwd: string, args: readonly string[]) => cli(args, { cwd, env });
 const git = (cwd: string, ...args: string[]): string =>
   execFileSync('git', ['-c', 'user.email=ci@boxwright.test', '-c', 'user.name=ci', '-c', 'init.defaultBranch=main', ...args], {
     cwd,
@@ -121,7 +116,7 @@ const place = (root: string, i: number, c: Case, j: Json): string => {
 
 describe('the gate, through the CLI: by direct path', () => {
   const dir = join(scratch, 'direct');
-  it('exits 1 on a widening of each dialect and says what widened; 0 the other way round', () => {
+  it('exits 1 on a widening of each dialect and says what widened; 0 the other way round', async () => {
     for (const c of [cases.find((x) => x.name === 'srt: "*.ngrok.io"')!, cases.find((x) => x.name === 'claude: a SessionStart hook')!]) {
       // Two files in two places: a one-slash entry of each resolves in its own directory, so none here.
       const alone = (j: Json): Json => {
@@ -130,11 +125,11 @@ describe('the gate, through the CLI: by direct path', () => {
       };
       const base = place(join(dir, 'base'), 0, c, alone(baseOf(c)));
       const head = place(join(dir, 'head'), 0, c, alone(headOf(c)));
-      const widen = boxwright(dir, [...diffArgs, join('base', base), join('head', head)]);
+      const widen = await boxwright(dir, [...diffArgs, join('base', base), join('head', head)]);
       assert.equal(widen.status, 1, widen.stdout + widen.stderr);
       assert.ok(widen.stdout.includes(c.line), widen.stdout);
       assert.ok(widen.stderr.includes(c.gate), widen.stderr);
-      const narrow = boxwright(dir, [...diffArgs, join('head', head), join('base', base)]);
+      const narrow = await boxwright(dir, [...diffArgs, join('head', head), join('base', base)]);
       assert.equal(narrow.status, 0, narrow.stdout + narrow.stderr);
     }
   });
@@ -157,8 +152,8 @@ describe('the gate, through the CLI: by --git, in a repository with two commits'
       git(repo, 'commit', '-qam', 'head');
     }
   });
-  it('every widened file fails, each for what widened in it, and no path resolves under HEAD:', () => {
-    const r = boxwright(widened, [...diffArgs, '--git', 'HEAD~1']);
+  it('every widened file fails, each for what widened in it, and no path resolves under HEAD:', async () => {
+    const r = await boxwright(widened, [...diffArgs, '--git', 'HEAD~1']);
     assert.equal(r.status, 1, r.stdout + r.stderr);
     assert.doesNotMatch(r.stdout, /HEAD[~1]*:\.claude\/|HEAD~1:case-\d+\/\.claude\/(?!settings\.json)/);
     assert.doesNotMatch(r.stdout, /\/HEAD/);
@@ -167,14 +162,14 @@ describe('the gate, through the CLI: by --git, in a repository with two commits'
       assert.ok(r.stdout.includes(c.line), `${c.name}\n${r.stdout}`);
     });
   });
-  it('one file by name: the same', () => {
+  it('one file by name: the same', async () => {
     const i = cases.findIndex((c) => c.name === 'claude: a permission allow rule');
-    const r = boxwright(widened, [...diffArgs, '--git', 'HEAD~1', `case-${i}/.claude/settings.json`]);
+    const r = await boxwright(widened, [...diffArgs, '--git', 'HEAD~1', `case-${i}/.claude/settings.json`]);
     assert.equal(r.status, 1, r.stdout + r.stderr);
     assert.match(r.stderr, /the settings widen: `permissions\.allow`/);
   });
-  it('the narrowings pass, but for the settings boxwright does not model', () => {
-    const r = boxwright(narrowed, [...diffArgs, '--git', 'HEAD~1']);
+  it('the narrowings pass, but for the settings boxwright does not model', async () => {
+    const r = await boxwright(narrowed, [...diffArgs, '--git', 'HEAD~1']);
     assert.equal(r.status, 1, r.stdout + r.stderr);
     const failed = r.stderr
       .replace(/^boxwright diff: --fail-on widen fails: /, '')

@@ -5,14 +5,14 @@
  * compared with what srt runs without one (its built-in defaults).
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { repoRoot } from '../helpers.js';
+import { cli } from '../cli-in-process.js';
 
-const bin = join(repoRoot, 'bin', 'boxwright.cjs');
 const machine = join(repoRoot, 'examples', 'machine.json');
 const scratch = mkdtempSync(join(tmpdir(), 'boxwright-settings-git-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -23,8 +23,8 @@ const git = (cwd: string, ...args: string[]): string =>
     encoding: 'utf8',
     env,
   });
-const boxwright = (cwd: string, args: readonly string[]) =>
-  spawnSync(process.execPath, [bin, ...args], { cwd, env, encoding: 'utf8', timeout: 60_000 });
+/** In process (test/cli-in-process.ts), in `cwd`: git runs as the command's child, with this environment. */
+const boxwright = (cwd: string, args: readonly string[]) => cli(args, { cwd, env });
 
 describe('diff --git with sandbox-runtime and Claude Code settings', () => {
   const repo = join(scratch, 'repo');
@@ -42,16 +42,16 @@ describe('diff --git with sandbox-runtime and Claude Code settings', () => {
     git(repo, 'rm', '-q', 'srt-settings.json');
   });
 
-  it('a widened .claude/settings.json fails --fail-on widen; package.json is passed over', () => {
-    const r = boxwright(repo, ['diff', '--fs', machine, '--worktree', '/home/dev/project', '--git', 'base', '--fail-on', 'widen']);
+  it('a widened .claude/settings.json fails --fail-on widen; package.json is passed over', async () => {
+    const r = await boxwright(repo, ['diff', '--fs', machine, '--worktree', '/home/dev/project', '--git', 'base', '--fail-on', 'widen']);
     assert.equal(r.status, 1, r.stdout + r.stderr);
     assert.match(r.stdout, /^base:\.claude\/settings\.json → \.claude\/settings\.json$/m);
     assert.match(r.stdout, /linux: the agent can now read, write, execute ~\/\.aws/);
     assert.doesNotMatch(r.stdout, /package\.json/);
     assert.match(r.stderr, /\.claude\/settings\.json: what is asked for widens \(on every machine\)/);
   });
-  it('a deleted srt settings file is compared with srt without one: its built-in defaults', () => {
-    const r = boxwright(repo, ['diff', '--fs', machine, '--worktree', '/home/dev/project', '--git', 'base', 'srt-settings.json']);
+  it('a deleted srt settings file is compared with srt without one: its built-in defaults', async () => {
+    const r = await boxwright(repo, ['diff', '--fs', machine, '--worktree', '/home/dev/project', '--git', 'base', 'srt-settings.json']);
     assert.equal(r.status, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /srt-settings\.json \(deleted\)/);
     // The defaults write nothing of the project's: the write grant of `.` goes.

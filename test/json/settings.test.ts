@@ -5,7 +5,6 @@
  * not take them. Goldens in snapshots/settings/.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -28,6 +27,7 @@ import type { Rule } from '../../rules/engine/engine.js';
 import { repoRoot } from '../helpers.js';
 import { machine } from '../lint-helpers.js';
 import { matchSnapshot } from '../snapshot.js';
+import { cli as inProcess } from '../cli-in-process.js';
 
 kleur.enabled = false;
 const worktree = '/home/dev/project';
@@ -47,13 +47,12 @@ const entry = (r: ReturnType<typeof check>) => ({
   verdicts: r.verdicts,
   diagnostics: r.diagnostics,
 });
-const bin = join(repoRoot, 'bin', 'boxwright.cjs');
-const cli = (args: string[], cwd = repoRoot) =>
-  spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+/** In process (test/cli-in-process.ts). */
+const cli = (args: string[], cwd = repoRoot) => inProcess(args, { cwd, env: { ...process.env, NO_COLOR: '1' } });
 
 describe('detection', () => {
   const json = (text: string, file = 'x.json') => detectDialect({ syntax: 'json', value: parseJson(text).document! }, file);
-  it('sandbox-runtime by `filesystem`/`network`, Claude Code by `sandbox`/`permissions` or its path', () => {
+  it('sandbox-runtime by `filesystem`/`network`, Claude Code by `sandbox`/`permissions` or its path', async () => {
     assert.deepEqual(json('{"filesystem": {}}'), { dialect: 'srt' });
     assert.deepEqual(json('{"sandbox": {}}'), { dialect: 'claude' });
     assert.deepEqual(json('{"model": "opus"}', 'repo/.claude/settings.local.json'), { dialect: 'claude' });
@@ -63,7 +62,7 @@ describe('detection', () => {
     );
     assert.match((json('{"name": "x"}') as { diagnostic: { message: string } }).diagnostic.message, /not a sandbox configuration/);
   });
-  it('--only-configs passes over other JSON (package.json, tsconfig.json, a browser extension manifest)', () => {
+  it('--only-configs passes over other JSON (package.json, tsconfig.json, a browser extension manifest)', async () => {
     const is = (text: string, file: string) => isSandboxConfigFile(Buffer.from(text), file);
     assert.equal(is('{"name": "x", "version": "1.0.0"}', 'package.json'), false);
     assert.equal(is('{"compilerOptions": {"strict": true}}', 'tsconfig.json'), false);
@@ -72,7 +71,7 @@ describe('detection', () => {
     assert.equal(is('{"filesystem": {"denyRead": [],}', 'srt.json'), true, 'a broken settings file is still one');
     assert.equal(is('[agent.filesystem]\nread = ["~/project"]\n', 'box.toml'), true);
   });
-  it('a dialect of the other syntax is a positioned error, not a crash', () => {
+  it('a dialect of the other syntax is a positioned error, not a crash', async () => {
     const toml = checkConfig(Buffer.from('[agent.filesystem]\nread = ["~/project"]\n'), {
       file: 'c.toml',
       view: machine,
@@ -87,14 +86,14 @@ describe('detection', () => {
 
 describe('lint: goldens in every format, exact spans', () => {
   for (const [name, file] of Object.entries(examples)) {
-    it(name, () => {
+    it(name, async () => {
       const r = check(file, inProject(file));
       matchSnapshot(`settings/${name}.lint.txt`, formatText([entry(r)]));
       matchSnapshot(`settings/${name}.lint.json`, formatJson([entry(r)]));
       matchSnapshot(`settings/${name}.lint.github.txt`, formatGithub([entry(r)]));
     });
   }
-  it('the misspelt key is a warning at the key, with the rename as a fix; SARIF carries the region', () => {
+  it('the misspelt key is a warning at the key, with the rename as a fix; SARIF carries the region', async () => {
     const r = check(examples.srt);
     const d = r.diagnostics.find((x) => x.ruleId === 'unknown-setting')!;
     assert.deepEqual([d.span.start.line, d.span.start.column, d.span.end.column], [7, 5, 16]);
@@ -109,7 +108,7 @@ describe('lint: goldens in every format, exact spans', () => {
 
 describe('explain', () => {
   for (const [name, file] of Object.entries({ srt: examples.srt, claude: examples.claude })) {
-    it(`${name}: goldens, the mandatory denies as implicit rows`, () => {
+    it(`${name}: goldens, the mandatory denies as implicit rows`, async () => {
       const { matrix } = explainCheck(check(file, inProject(file)));
       assert.ok(matrix);
       const rows = matrix.principals[0]!.rows;
@@ -122,7 +121,7 @@ describe('explain', () => {
       matchSnapshot(`settings/${name}.explain.json`, explainJson(matrix));
     });
   }
-  it('a read-denied directory is scratch on Linux, unreadable on macOS', () => {
+  it('a read-denied directory is scratch on Linux, unreadable on macOS', async () => {
     const { matrix } = explainCheck(check(examples.srt));
     const ssh = matrix!.principals[0]!.rows.find((r) => r.written === '~/.ssh')!;
     assert.equal(ssh.cells.linux.legend, 'scratch');
@@ -143,19 +142,19 @@ describe('diff: a pull request that widens .claude/settings.json fails --fail-on
     assert.deepEqual(d.artifacts, [], 'sandbox-runtime enforces these: no boxwright artifact to compare');
     matchSnapshot('settings/claude__wider.diff.txt', diffText([d]));
   });
-  it('the CLI exits 1 on the widening, 0 the other way round', () => {
+  it('the CLI exits 1 on the widening, 0 the other way round', async () => {
     const fs = ['--fs', 'examples/machine.json', '--worktree', worktree];
-    const widen = cli(['diff', ...fs, '--fail-on', 'widen', examples.claude, examples.wider]);
+    const widen = await cli(['diff', ...fs, '--fail-on', 'widen', examples.claude, examples.wider]);
     assert.equal(widen.status, 1, widen.stdout + widen.stderr);
     assert.match(widen.stderr, /what is asked for widens \(on every machine\)/);
-    const narrow = cli(['diff', ...fs, '--fail-on', 'widen', examples.wider, examples.claude]);
+    const narrow = await cli(['diff', ...fs, '--fail-on', 'widen', examples.wider, examples.claude]);
     assert.equal(narrow.status, 0, narrow.stdout + narrow.stderr);
   });
 });
 
 describe('commands that do not take them', () => {
-  it('compile and run refuse a settings file: sandbox-runtime enforces it', () => {
-    const compile = cli(['compile', '--fs', 'examples/machine.json', '--target', 'linux', '--out', '/nonexistent/out', examples.srt]);
+  it('compile and run refuse a settings file: sandbox-runtime enforces it', async () => {
+    const compile = await cli(['compile', '--fs', 'examples/machine.json', '--target', 'linux', '--out', '/nonexistent/out', examples.srt]);
     assert.notEqual(compile.status, 0);
     assert.match(compile.stderr + compile.stdout, /sandbox-runtime enforces itself/);
   });

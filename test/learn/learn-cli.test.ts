@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { bin, boxwright, testCache, type Outcome } from '../linux/support.js';
-import { main } from '../../app/cli/main.js';
+import { cli } from '../cli-in-process.js';
 import { skipLearn } from './support.js';
 
 let lab = '';
@@ -22,17 +22,8 @@ const learn = (args: readonly string[], cwd = work): Promise<Outcome> => boxwrig
 
 /** The CLI in this process (a usage error runs nothing): its status and what it wrote to stderr. */
 async function inProcess(argv: string[]): Promise<{ status: number; stderr: string }> {
-  let stderr = '';
-  const write = process.stderr.write.bind(process.stderr);
-  process.stderr.write = ((chunk: string | Uint8Array): boolean => {
-    stderr += chunk.toString();
-    return true;
-  }) as typeof process.stderr.write;
-  try {
-    return { status: await main(argv), stderr };
-  } finally {
-    process.stderr.write = write;
-  }
+  const { status, stderr } = await cli(argv);
+  return { status, stderr };
 }
 
 describe('boxwright learn: usage', () => {

@@ -13,6 +13,7 @@ import { decide } from '../../app/learn/policy.js';
 import type { Op } from '../../app/learn/trace.js';
 import { isStrictlyUnder, isUnder, manifestView } from '../../compiler/paths/index.js';
 import { access, granted, HOME, learn, W } from './policy-fixture.js';
+import { runs } from '../budget.js';
 
 describe('least privilege by construction (issue 34)', () => {
   it('a collapse goes around a project secret the run did not read: into the subdirectories that hold none, or exact', () => {
@@ -85,7 +86,7 @@ describe('the collapse policy on generated trees', () => {
   const names = ['src', 'lib', 'pkg', 'a.js', 'b.py', 'data.json', '.env', '.env.prod', '.npmrc', 'id_rsa', 'key.pem', '.git', '.vscode'];
   const aPath = fc.array(fc.constantFrom(...names), { minLength: 1, maxLength: 4 }).map((parts) => parts.join('/'));
   const ops: readonly Op[] = ['read', 'stat', 'list', 'create', 'write'];
-  const runs = Number(process.env['BOXWRIGHT_FUZZ_RUNS'] ?? 150);
+  const count = runs(150);
 
   it('never gives, by any read tree, a secret the run did not read; never collapses over a host-trusted path it did not read', () => {
     fc.assert(
@@ -140,7 +141,7 @@ describe('the collapse policy on generated trees', () => {
           }
         },
       ),
-      { numRuns: runs, seed: Number(process.env['BOXWRIGHT_FUZZ_SEED'] ?? 34) },
+      { numRuns: count, seed: Number(process.env['BOXWRIGHT_FUZZ_SEED'] ?? 34) },
     );
   });
 });

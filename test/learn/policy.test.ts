@@ -14,6 +14,7 @@ import type { Op } from '../../app/learn/trace.js';
 import { isUnder } from '../../compiler/paths/index.js';
 import policy from '../../app/learn/policy.json' with { type: 'json' };
 import { access, granted, HOME, learn, loaders, machine, view, W } from './policy-fixture.js';
+import { runs } from '../budget.js';
 
 describe('the collapse policy', () => {
   it('collapses system-tree reads per package directory, keeps files at that level and /etc exact', () => {
@@ -196,7 +197,7 @@ describe('the collapse policy on generated runs', () => {
   const anAccess = fc
     .record({ op: fc.constantFrom(...ops), path: fc.constantFrom(...paths), mayExist: fc.boolean() })
     .map((a) => access(a.op, a.path, a.mayExist && a.op === 'create' ? { mayExist: true } : {}));
-  const runs = Number(process.env['BOXWRIGHT_FUZZ_RUNS'] ?? 200);
+  const count = runs(200);
   const secretLike = (b: Boundary): boolean => b.why !== 'host-trusted';
   const boundaries = learnBoundaries({ home: HOME, hostTrusted: hostTrustedFor(HOME, W) });
 
@@ -285,7 +286,7 @@ describe('the collapse policy on generated runs', () => {
           }
         }
       }),
-      { numRuns: runs, seed: Number(process.env['BOXWRIGHT_FUZZ_SEED'] ?? 27) },
+      { numRuns: count, seed: Number(process.env['BOXWRIGHT_FUZZ_SEED'] ?? 27) },
     );
   });
 });

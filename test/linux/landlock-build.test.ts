@@ -25,6 +25,7 @@ import {
 import { repoRoot, requireOrSkip } from '../helpers.js';
 import { ALL_RIGHTS, arch, helper, onPath, ruleset, scratch } from './landlock-support.js';
 import { finished, WAIT_LIMIT_MS } from '../waits.js';
+import { runs } from '../budget.js';
 
 const dir = scratch();
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -165,7 +166,7 @@ describe('the C parser against the TypeScript decoder', { skip: skipHelper }, ()
         if (decoded) assert.deepEqual(c.lines, checkLines(decoded), JSON.stringify(raw));
         else assert.match(c.stderr, /^boxwright-sandbox: .*; nothing was run\n$/);
       }),
-      { numRuns: Number(process.env.BOXWRIGHT_FUZZ_RUNS ?? 200) },
+      { numRuns: runs(200) },
     );
   });
 

@@ -25,6 +25,7 @@ import { repoRoot, requireOrSkip } from '../helpers.js';
 import { arch, program, sha256 } from './launcher-support.js';
 import { onPath } from './support.js';
 import { finished, WAIT_LIMIT_MS } from '../waits.js';
+import { runs } from '../budget.js';
 
 const skipProgram = requireOrSkip(
   program !== undefined,
@@ -278,7 +279,7 @@ describe('the C launch-file parser against the TypeScript decoder', { skip: skip
         if (decoded) assert.deepEqual(c.stdout.split('\n').slice(0, -1), printLines(decoded), JSON.stringify(raw));
         else assert.match(c.stderr, /^boxwright-sandbox: .+\n$/);
       }),
-      { numRuns: 600 },
+      { numRuns: runs(600) },
     );
     // Both sides of the comparison were exercised.
     assert.ok(seen.accepted > 60 && seen.refused > 60, JSON.stringify(seen));

@@ -15,10 +15,11 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { vetProgram } from '../../app/platforms/linux/sandbox/vet.js';
 import { requireOrSkip } from '../helpers.js';
+import { runs } from '../budget.js';
 
 const program = vetProgram();
 const skip = requireOrSkip(typeof program === 'string', 'boxwright-sandbox for this machine (npm run build, with a C compiler)');
-const RUNS = Number(process.env['BOXWRIGHT_FUZZ_RUNS'] ?? 60);
+const RUNS = runs(60);
 
 interface Answer {
   readonly status: number | null;

@@ -17,6 +17,7 @@ import { repoRoot, requireOrSkip } from '../helpers.js';
 import { probeSource } from './model-vs-kernel-probe.js';
 import { bwrapAvailable, onPath } from './support.js';
 import { finished, WAIT_LIMIT_MS } from '../waits.js';
+import { runs } from '../budget.js';
 
 /** mulberry32: a small seeded PRNG, so that a config is reproduced by its seed alone. */
 function prng(seed: number): () => number {
@@ -287,7 +288,7 @@ export const skipFuzz: string | undefined =
 /** BOXWRIGHT_FUZZ_RUNS (how many), BOXWRIGHT_FUZZ_SEED (the first seed) and BOXWRIGHT_FUZZ_ENTRIES (entries per list), each test with its defaults. */
 export function fuzzKnobs(defaults: { runs: number; entries: number }): { runs: number; firstSeed: number; entries: number } {
   return {
-    runs: Number(process.env.BOXWRIGHT_FUZZ_RUNS ?? defaults.runs),
+    runs: runs(defaults.runs),
     firstSeed: Number(process.env.BOXWRIGHT_FUZZ_SEED ?? 1),
     entries: Number(process.env.BOXWRIGHT_FUZZ_ENTRIES ?? defaults.entries),
   };

@@ -11,7 +11,7 @@
  * sandbox-runtime is the pinned devDependency (0.0.83), installed by
  * `npm ci` from the npm registry; bubblewrap, socat and ripgrep come from
  * `.ci/run`. 150 settings files by default, as issue 26 asks (each a real sandbox-runtime start: about
- * a second), BOXWRIGHT_SRT_RUNS for more
+ * a second) in the full budget, test/budget.ts `runs(150)` (BOXWRIGHT_FUZZ_RUNS for more)
  * (BOXWRIGHT_SRT_SEED: the first seed).
  */
 import assert from 'node:assert/strict';
@@ -20,6 +20,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, test } from 'node:test';
+import { runs as budget } from '../budget.js';
 import { checkConfig } from '../../app/check.js';
 import { hostView } from '../../compiler/paths/index.js';
 import { legend, type Cell } from '../../model/cell.js';
@@ -35,7 +36,7 @@ const skip =
   requireOrSkip(!!onPath('gcc'), 'gcc (to build the static probe)') ??
   requireOrSkip(existsSync(join(srtDir, 'dist', 'index.js')), 'the @anthropic-ai/sandbox-runtime devDependency (npm ci)');
 
-const runs = Number(process.env.BOXWRIGHT_SRT_RUNS ?? 150);
+const runs = budget(150);
 const firstSeed = Number(process.env.BOXWRIGHT_SRT_SEED ?? 1);
 
 /** The tree: directories and files below the working directory, and the names srt's mandatory denies cover there. */

@@ -13,6 +13,7 @@ import { BANNER } from '../../targets/macos/profile.js';
 import { compileText } from '../compile-helpers.js';
 import { shape, stringsOf, pathFilters } from './sbpl-reader.js';
 import { artifactsOf, assertDeniesLast, assertNoContentRead, expectedFilePaths, parseProfile, principalsOf } from './support.js';
+import { runs } from '../budget.js';
 
 const LISTS = ['read', 'write', 'read_file', 'write_file', 'list', 'metadata', 'exec', 'deny'] as const;
 type List = (typeof LISTS)[number];
@@ -141,7 +142,7 @@ describe('macos: hostile paths (property)', () => {
             assertNoContentRead(profile, ga.grant.path, 'agent.sb', cell.names);
         }
       }),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     );
   });
 
@@ -158,7 +159,7 @@ describe('macos: hostile paths (property)', () => {
         assert.equal(outcome.check.verdicts.macos, 'refused');
         await assert.rejects(compileNone(text, true), /control character/);
       }),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     );
   });
 });

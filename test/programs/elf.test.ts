@@ -14,6 +14,7 @@ import { bytesSource, readProgram, type ByteSource, type ProgramFacts } from '..
 import { hostView } from '../../compiler/paths/host.js';
 import { requireOrSkip } from '../helpers.js';
 import { onPath } from '../linux/support.js';
+import { runs } from '../budget.js';
 
 const readelf = onPath('readelf');
 const skipReadelf = requireOrSkip(!!readelf && process.platform === 'linux', 'readelf (binutils, with gcc)');
@@ -173,7 +174,7 @@ describe('hostile files: a clear finding, never an exception, never more than th
           assert.ok(src.total() <= 4096 + 4096 + 4096 * 16 + 513 * 4096, `read ${src.total()} bytes`);
         },
       ),
-      { numRuns: Number(process.env['BOXWRIGHT_FUZZ_RUNS'] ?? 300), seed: 22 },
+      { numRuns: runs(300), seed: 22 },
     );
   });
   it('each rule the kernel and the loader hold a file to, broken: the reason names it', () => {

@@ -8,6 +8,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { CACHE_FLAGS, readLibraryCache } from '../../compiler/paths/ldcache.js';
 import { requireOrSkip } from '../helpers.js';
+import { runs } from '../budget.js';
 
 const ldconfig = ['/usr/sbin/ldconfig', '/sbin/ldconfig'].find((p) => existsSync(p));
 const arch = process.arch === 'x64' ? 'x86_64' : process.arch === 'arm64' ? 'aarch64' : undefined;
@@ -41,7 +42,7 @@ describe("the loader's cache, read as ldconfig -p reads it", { skip }, () => {
           assert.ok(r === undefined || r instanceof Map);
         },
       ),
-      { numRuns: Number(process.env['BOXWRIGHT_FUZZ_RUNS'] ?? 200), seed: 22 },
+      { numRuns: runs(200), seed: 22 },
     );
     assert.equal(readLibraryCache(Buffer.from('glibc-ld.so.cache1.1'), CACHE_FLAGS[arch!]), undefined);
     assert.equal(readLibraryCache(Buffer.alloc(0), CACHE_FLAGS[arch!]), undefined);

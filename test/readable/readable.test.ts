@@ -13,7 +13,6 @@
  * lists every place, and the exit status and counts are the same.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,14 +21,12 @@ import type { Diagnostic } from '../../compiler/diagnostic.js';
 import { groupFindings } from '../../app/format/group.js';
 import { repoRoot } from '../helpers.js';
 import { matchSnapshot } from '../snapshot.js';
+import { type CliRun, cli, plainEnv } from '../cli-in-process.js';
 
-const bin = join(repoRoot, 'bin', 'boxwright.cjs');
 const project = join(repoRoot, 'test/readable/project');
 
-function lint(args: string[], cwd = project): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [bin, 'lint', ...args], { cwd, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '' } });
-  return { status: r.status, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
-}
+/** `boxwright lint` in process (test/cli-in-process.ts), in `cwd`. */
+const lint = (args: string[], cwd = project): Promise<CliRun> => cli(['lint', ...args], { cwd, env: plainEnv() });
 
 const diagnosticLines = (out: string): number =>
   out.split('\n').filter((l) => /^\.claude\/settings\.json(:\d+:\d+)? {2}(error|warning|info) {2}/.test(l)).length;
@@ -40,27 +37,27 @@ const runs = {
 } as const;
 
 describe('readable output for a real-looking settings file (issue 36)', () => {
-  it('the fixture is a 4 KB settings file', () => {
+  it('the fixture is a 4 KB settings file', async () => {
     const size = statSync(join(project, '.claude/settings.json')).size;
     assert.ok(size >= 4000 && size < 4400, `${size} bytes`);
   });
   for (const [name, args] of Object.entries(runs)) {
-    it(`--fs ${name}: the exact output, within the target (≤ 25 lines of diagnostics, ≤ 120 lines)`, () => {
-      const r = lint([...args]);
+    it(`--fs ${name}: the exact output, within the target (≤ 25 lines of diagnostics, ≤ 120 lines)`, async () => {
+      const r = await lint([...args]);
       assert.equal(r.status, 0, r.stderr);
       matchSnapshot(`lint/readable-settings.${name}.txt`, r.stdout);
       assert.ok(diagnosticLines(r.stdout) <= 25, `${diagnosticLines(r.stdout)} lines of diagnostics`);
       assert.ok(r.stdout.split('\n').length <= 120, `${r.stdout.split('\n').length} lines`);
       // -v lists every place: what the grouping saves, and the same counts and exit status.
-      const v = lint(['-v', ...args]);
+      const v = await lint(['-v', ...args]);
       assert.equal(v.status, r.status);
       assert.ok(diagnosticLines(v.stdout) > 2 * diagnosticLines(r.stdout), `-v: ${diagnosticLines(v.stdout)}`);
       assert.equal(v.stdout.split('\n').at(-2), r.stdout.split('\n').at(-2), 'the counts are the same');
     });
   }
 
-  it('a machine-dependent info collapses under --fs none: absent-path and read-deny-scratch say "depends on the machine" once', () => {
-    const r = lint([...runs.none]);
+  it('a machine-dependent info collapses under --fs none: absent-path and read-deny-scratch say "depends on the machine" once', async () => {
+    const r = await lint([...runs.none]);
     assert.doesNotMatch(r.stdout, /info {2}(absent-path|read-deny-scratch) {2}/);
     assert.match(
       r.stdout,
@@ -68,7 +65,7 @@ describe('readable output for a real-looking settings file (issue 36)', () => {
     );
   });
 
-  it('one finding at several places is one diagnostic with its places; at one place for several platforms, one naming them', () => {
+  it('one finding at several places is one diagnostic with its places; at one place for several platforms, one naming them', async () => {
     const span = (line: number, offset: number) => ({ start: { line, column: 3, offset }, end: { line, column: 9, offset: offset + 6 } });
     const d = (
       line: number,
@@ -127,9 +124,9 @@ describe("Claude Code's one-slash paths (issue 36): the hint covers `/tmp` and `
     writeFileSync(join(root, '.claude', 'settings.json'), text);
     return root;
   };
-  it('Edit(/tmp/**) and Edit(/tmp) name .claude/tmp: write `//tmp/**`, `//tmp`', () => {
+  it('Edit(/tmp/**) and Edit(/tmp) name .claude/tmp: write `//tmp/**`, `//tmp`', async () => {
     const cwd = scratch('{"permissions": {"allow": ["Edit(/tmp/**)", "Edit(/tmp)"]}, "sandbox": {"enabled": true}}\n');
-    const r = lint(['--fs', machine, '--worktree', '/home/dev/project', '--platform', 'linux', '.claude/settings.json'], cwd);
+    const r = await lint(['--fs', machine, '--worktree', '/home/dev/project', '--platform', 'linux', '.claude/settings.json'], cwd);
     assert.deepEqual(absentPathLines(r.stdout), [
       ".claude/settings.json:1:28  warning  absent-path  [linux]  `/tmp/**` is relative to the settings file's directory in Claude Code (it names the tree of /home/dev/project/.claude/tmp, which does not exist), not the absolute /tmp/**: an absolute path starts with `//`",
       '  suggestion Write the absolute path with two slashes: `//tmp/**` (anthropics/claude-code#32287).',
@@ -137,15 +134,18 @@ describe("Claude Code's one-slash paths (issue 36): the hint covers `/tmp` and `
       '  suggestion Write the absolute path with two slashes: `//tmp` (anthropics/claude-code#32287).',
     ]);
   });
-  it('Edit(/src/**) absent both ways, outside the working directory: `./src/**` for the project, `//src/**` for the absolute path', () => {
+  it('Edit(/src/**) absent both ways, outside the working directory: `./src/**` for the project, `//src/**` for the absolute path', async () => {
     const root = scratch('{"permissions": {"allow": ["Edit(/src/**)"]}, "sandbox": {"enabled": true}}\n');
-    const r = lint(['--fs', machine, '--worktree', '/home/dev/project', '--platform', 'linux', join(root, '.claude/settings.json')], root);
+    const r = await lint(
+      ['--fs', machine, '--worktree', '/home/dev/project', '--platform', 'linux', join(root, '.claude/settings.json')],
+      root,
+    );
     assert.deepEqual(absentPathLines(r.stdout.replaceAll(root, '<dir>')), [
       '<dir>/.claude/settings.json:1:28  warning  absent-path  [linux]  <dir>/.claude/src does not exist: sandbox-runtime skips it on Linux, so nothing there becomes writable (macOS lets it be created and written)',
       "  suggestion `/src/**` is relative to the settings file's directory in Claude Code: create <dir>/.claude/src first, or write `./src/**` for the project's, `//src/**` for the absolute path.",
     ]);
     // Inside the working directory the same entry is writable through it on Linux (explain's cell): nothing to say.
-    const inside = lint(['--fs', machine, '--worktree', '/home/dev/project', '--platform', 'linux', '.claude/settings.json'], root);
+    const inside = await lint(['--fs', machine, '--worktree', '/home/dev/project', '--platform', 'linux', '.claude/settings.json'], root);
     assert.deepEqual(absentPathLines(inside.stdout), []);
   });
 });

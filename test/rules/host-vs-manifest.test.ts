@@ -19,6 +19,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { hostView, manifestView } from '../../compiler/paths/index.js';
 import { lintText } from '../lint-helpers.js';
+import { runs } from '../budget.js';
 
 type Node = 'dir' | 'file' | { readonly symlink: string };
 
@@ -219,7 +220,7 @@ describe('--fs host and the equivalent manifest', () => {
           }
         });
       }),
-      { numRuns: 120, seed: 1302 },
+      { numRuns: runs(120), seed: 1302 },
     );
     // the configs reach the rule that once differed
     assert.ok(protectedSeen > 20, `protected-path reported for only ${protectedSeen} configs`);

@@ -7,13 +7,13 @@
  * themselves and the README.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { PLATFORMS } from '../../compiler/diagnostic.js';
 import { compileExample, exampleNames } from '../compile-helpers.js';
 import { repoRoot } from '../helpers.js';
+import { cli as inProcess } from '../cli-in-process.js';
 
 const seedWords = /\bseeds?\b/i;
 
@@ -33,20 +33,25 @@ function offending(what: string, text: string): string[] {
     .map((line) => `${what}: ${line.trim().slice(0, 160)}`);
 }
 
-const bin = join(repoRoot, 'bin', 'boxwright.cjs');
-const cli = (...args: string[]): string =>
-  spawnSync(process.execPath, [bin, ...args], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 << 20 }).stdout;
+/** What a command prints, in process (test/cli-in-process.ts). */
+const cli = async (...args: string[]): Promise<string> => (await inProcess(args)).stdout;
 
 describe('user-facing words name the platform documents, not "the seeds"', () => {
-  it('rule documentation, the schemas and the SARIF log', () => {
+  it('rule documentation, the schemas and the SARIF log', async () => {
+    const schemas: string[] = [];
+    for (const d of ['editor', 'box', 'tyba', 'manifest'])
+      schemas.push(...offending(`schema --dialect ${d}`, await cli('schema', '--dialect', d)));
     const found = [
-      ...offending('rules', cli('rules')),
-      ...offending('rules --format markdown', cli('rules', '--format', 'markdown')),
-      ...['editor', 'box', 'tyba', 'manifest'].flatMap((d) => offending(`schema --dialect ${d}`, cli('schema', '--dialect', d))),
-      ...offending('lint --format sarif', cli('lint', '--fs', 'examples/machine.json', '--format', 'sarif', 'examples/coding-agent.toml')),
+      ...offending('rules', await cli('rules')),
+      ...offending('rules --format markdown', await cli('rules', '--format', 'markdown')),
+      ...schemas,
+      ...offending(
+        'lint --format sarif',
+        await cli('lint', '--fs', 'examples/machine.json', '--format', 'sarif', 'examples/coding-agent.toml'),
+      ),
     ];
     assert.deepEqual(found, []);
-    assert.match(cli('rules', 'list-without-content'), /source: {4}Box's platform table, row: Directory names without content/);
+    assert.match(await cli('rules', 'list-without-content'), /source: {4}Box's platform table, row: Directory names without content/);
   });
   it('every artifact of every example, on every platform', async () => {
     const found: string[] = [];

@@ -33,6 +33,7 @@ import type { Cond, ResolvedRule } from '../../targets/linux/seccomp/resolve.js'
 import { syscallTable } from '../../targets/linux/seccomp/tables.js';
 import { requireOrSkip } from '../helpers.js';
 import { compilerFor, hasLibseccomp, headerConstants, libseccompSyscalls } from '../independent/abi.js';
+import { runs } from '../budget.js';
 
 /**
  * Syscalls newer than Debian 12's libseccomp (2.5.4), which has no name for
@@ -252,15 +253,15 @@ describe('compiled programs agree with the policy, resolved independently', { sk
     it(`boxwright's policy resolves on ${arch} to libseccomp's syscall numbers and the headers' values`, () => {
       assert.deepEqual(resolvePolicy(boxwrightPolicy(), arch), independentlyResolved(boxwrightPolicy(), arch));
     });
-    it(`boxwright's policy on ${arch}`, () => checkAgainstPolicy(boxwrightPolicy(), arch, 3000));
+    it(`boxwright's policy on ${arch}`, () => checkAgainstPolicy(boxwrightPolicy(), arch, runs(3000)));
   }
 
   it('random policies on both arches', () => {
     fc.assert(
       fc.property(policyArb, fc.constantFrom(...ARCHES), (policy, arch) => {
-        checkAgainstPolicy(policy, arch, 60);
+        checkAgainstPolicy(policy, arch, runs(60));
       }),
-      { numRuns: 150, seed: 7 },
+      { numRuns: runs(150), seed: 7 },
     );
   });
 });

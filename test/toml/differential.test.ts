@@ -29,10 +29,11 @@ import { parse as smolParse } from 'smol-toml';
 import { parseToml } from '../../compiler/toml/index.js';
 import { documentArb } from './generate.js';
 import { atMilliseconds, canonical, fromSmol, fromTree } from './model.js';
+import { runs } from '../budget.js';
 
 /** A line-ending backslash, blanks, then quotes and the closing delimiter: smol-toml drops those quotes. */
 const SMOL_QUOTES_AFTER_ESCAPED_NEWLINE = /\\[ \t]*\r?\n[ \t\r\n]*"{4}/;
-const RUNS = 400;
+const RUNS = runs(400);
 
 describe('differential: generated TOML 1.0 documents', () => {
   test("decode to the generator's intended values, and to what smol-toml decodes", () => {

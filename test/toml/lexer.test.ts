@@ -23,6 +23,7 @@ import { repoRoot } from '../helpers.js';
 import { tomlTestSuite } from './suite.js';
 import { chevrotainLexWindow, MODE_KEY } from './chevrotain-lexer.js';
 import { documentArb } from './generate.js';
+import { runs } from '../budget.js';
 
 const view = (ts: readonly IToken[]): string[] => ts.map((t) => `${t.tokenType.name}@${t.startOffset}:${JSON.stringify(t.image)}`);
 
@@ -274,7 +275,7 @@ describe('lexer: the hand-written lexer tokenizes like the chevrotain lexer it r
         const i = at % (doc.text.length + 1);
         assertSameOnStretches(doc.text.slice(0, i) + ins + doc.text.slice(i + del), seed + 1);
       }),
-      { numRuns: 300, seed: 1501 },
+      { numRuns: runs(300), seed: 1501 },
     );
   });
 
@@ -297,7 +298,7 @@ describe('lexer: the hand-written lexer tokenizes like the chevrotain lexer it r
     );
     fc.assert(
       fc.property(fc.array(alphabet, { maxLength: 150 }), fc.nat(), (chars, seed) => assertSameOnStretches(chars.join(''), seed)),
-      { numRuns: 3000, seed: 1502 },
+      { numRuns: runs(3000), seed: 1502 },
     );
   });
 

@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { parseToml, toPlainJsonText } from '../../compiler/toml/index.js';
+import { runs } from '../budget.js';
 
 // ---------------------------------------------------------------- the model
 
@@ -226,7 +227,7 @@ describe('property tests', () => {
         );
         assert.equal(toPlainJsonText(r.document!), docJson(d), src);
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     );
   });
 
@@ -237,7 +238,7 @@ describe('property tests', () => {
         const r = parseToml(input);
         assertConsistent(r.text, r);
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 
@@ -258,7 +259,7 @@ describe('property tests', () => {
         const r = parseToml(src);
         assertConsistent(src, r);
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 
@@ -271,7 +272,7 @@ describe('property tests', () => {
         const r = parseToml(mutated);
         assertConsistent(mutated, r);
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 });

@@ -21,6 +21,7 @@ import { finishErrors, parseText } from '../../compiler/toml/driver.js';
 import { parseToml } from '../../compiler/toml/index.js';
 import { resetWork, work } from '../../compiler/toml/work.js';
 import { documentArb } from './generate.js';
+import { runs } from '../budget.js';
 
 const KB = 1024;
 
@@ -119,14 +120,14 @@ describe('the window size changes nothing', () => {
           assertWindowsChangeNothing(doc.text.slice(0, i) + ins + doc.text.slice(i + del));
         },
       ),
-      { numRuns: 150, seed: 1303 },
+      { numRuns: runs(150), seed: 1303 },
     );
   });
 
   test('TOML-ish noise', () => {
     fc.assert(
       fc.property(noise, (text) => assertWindowsChangeNothing(text)),
-      { numRuns: 1500, seed: 1304 },
+      { numRuns: runs(1500), seed: 1304 },
     );
   });
 });

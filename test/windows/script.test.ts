@@ -6,6 +6,7 @@ import { windowsNameProblem } from '../../targets/windows/paths.js';
 import { expectedLiteral, scanPowerShell } from './ps-literals.js';
 import { assertSddlParses, assertValidPlan, tomlString, windowsExample, windowsText } from './support.js';
 import { parseSddl } from './sddl.js';
+import { runs } from '../budget.js';
 
 describe('windows scripts: the literal scanner of the tests', () => {
   it('reads single-quoted literals, doubled quotes, here-strings, and leaves the rest outside', () => {
@@ -150,7 +151,7 @@ describe('windows scripts: user paths are data (property)', () => {
           }
         }
       }),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     );
   });
 
