@@ -8,6 +8,10 @@
 //   bwrapStep    the same plus what the launcher adds inside: the in-sandbox
 //                step bound at /.boxwright/exec, run with --no-landlock
 //   bwrapLandlock  the same with the compiled Landlock rules applied
+//   bwrapWatch   the same with a ready fd, as the launcher runs the step: the
+//                exec watch too (a forked watcher, a seccomp listener that
+//                the command's own execve goes through); everything the
+//                launcher's sandbox runs, without the launcher's process
 //   launcher     `DIR/agent.run /usr/bin/true` (compiled once: no Node)
 //   run          `boxwright run c.toml -- /usr/bin/true`, repeated: the fast
 //                path (its cache warmed once before timing)
@@ -84,13 +88,14 @@ try {
   writeFileSync(join(out, 'bound.bwrap.args'), argsFile(bound.map((arg) => ({ arg, origin: 'baseline' }))));
   const rulesFd = 5 + dataFds;
   const bare =
-    (argsName, cmd, extra = []) =>
+    (argsName, cmd, extra = [], written = []) =>
     () => {
       const fds = [
         openSync(join(out, argsName), 'r'),
         openSync(join(out, `seccomp.${arch}.bpf`), 'r'),
         ...Array.from({ length: dataFds }, () => openSync('/dev/null', 'r')),
         ...extra.map((f) => openSync(f, 'r')),
+        ...written.map((f) => openSync(f, 'w')),
       ];
       try {
         const t0 = process.hrtime.bigint();
@@ -127,10 +132,20 @@ try {
       [SANDBOX_EXEC_PATH, '--rules-fd', String(rulesFd), '--', '/usr/bin/true'],
       [join(out, 'agent.landlock')],
     ),
+    bwrapWatch: bare(
+      'bound.bwrap.args',
+      [SANDBOX_EXEC_PATH, '--rules-fd', String(rulesFd), '--ready-fd', String(rulesFd + 1), '--', '/usr/bin/true'],
+      [join(out, 'agent.landlock')],
+      [join(out, 'ready')],
+    ),
     launcher: () => timeProcess(join(out, 'agent.run'), ['/usr/bin/true']),
     run: () => timeProcess(process.execPath, runArgs, { env: cacheEnv }),
     runFull: () => timeProcess(process.execPath, runArgs, { env: fullEnv }),
   };
+  // The watch row must be what it says: Landlock applied and the watch started (no `--no-watch`, a kernel with AT_EXECVE_CHECK).
+  commands.bwrapWatch();
+  const ready = readFileSync(join(out, 'ready'), 'utf8');
+  if (!ready.startsWith('applied abi=')) throw new Error(`the in-sandbox step did not apply Landlock in the bwrapWatch row: ${ready}`);
   const skipped = {};
   Object.assign(commands, peers(project, skipped));
 
@@ -153,6 +168,9 @@ try {
       runs,
       ms: Object.fromEntries(Object.keys(r).map((k) => [k, ms(k)])),
       launcher_over_bwrap: ratio('launcher', 'bwrap'),
+      // the floor of launcher_over_bwrap: what runs inside the launcher's sandbox, and the launcher's own process
+      bwrap_watch_over_bwrap: ratio('bwrapWatch', 'bwrap'),
+      launcher_over_bwrap_watch: ratio('launcher', 'bwrapWatch'),
       run_over_node: ratio('run', 'node'),
       run_full_over_node: ratio('runFull', 'node'),
       run_over_bwrap: ratio('run', 'bwrap'),

@@ -12,7 +12,7 @@
 // 3. Cold start: wall time of a fresh `node` process that imports the module and parses a 30-line
 //    config, against a bare `node -e 0`, medians of alternating runs.
 // Prints one JSON line:
-//   {"bench":"toml-parse","bytes":N,"boxwright_ms":..,"smoltoml_ms":..,"ratio":..,"cold":{...},...}
+//   {"bench":"toml-parse","bytes":N,"boxwright_ms":..,"smoltoml_ms":..,"ratio":..,"retained_mb":{...},"cold":{...},...}
 // where ratio = smoltoml_ms / boxwright_ms (>= 1 means boxwright is at least as fast).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -83,13 +83,25 @@ if (process.argv[2] === '--child') {
   let keep;
   for (let i = 0; i < 3; i++) keep = parse();
   const times = [];
+  // CPU time too (every thread's, the collector's helpers included): steadier than wall time on a shared machine
+  const cpu = [];
   for (let i = 0; i < runs; i++) {
+    const c = process.cpuUsage();
     const t = performance.now();
     keep = parse();
     times.push(performance.now() - t);
+    const d = process.cpuUsage(c);
+    cpu.push((d.user + d.system) / 1000);
   }
   if (keep === undefined) throw new Error('no result');
-  process.stdout.write(JSON.stringify({ which, median: median(times), min: Math.min(...times), times }) + '\n');
+  // What one result keeps alive (the child runs with --expose-gc): the collector's work grows with it.
+  keep = undefined;
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  keep = parse();
+  gc();
+  const retained = process.memoryUsage().heapUsed - before;
+  process.stdout.write(JSON.stringify({ which, median: median(times), min: Math.min(...times), cpu: median(cpu), retained, times }) + '\n');
   process.exit(0);
 }
 
@@ -127,7 +139,7 @@ try {
   const bytes = readFileSync(file).length;
 
   const child = (which) => {
-    const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', which, file, String(opt.runs)], {
+    const r = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--child', which, file, String(opt.runs)], {
       cwd: repoRoot,
       encoding: 'utf8',
       maxBuffer: 1 << 24,
@@ -137,9 +149,18 @@ try {
   };
   const box = [];
   const smol = [];
+  const boxCpu = [];
+  const smolCpu = [];
+  const retained = { boxwright: 0, smoltoml: 0 };
   for (let i = 0; i < opt.rounds; i++) {
-    box.push(child('boxwright').median);
-    smol.push(child('smol-toml').median);
+    const b = child('boxwright');
+    const s = child('smol-toml');
+    box.push(b.median);
+    smol.push(s.median);
+    boxCpu.push(b.cpu);
+    smolCpu.push(s.cpu);
+    retained.boxwright = b.retained;
+    retained.smoltoml = s.retained;
   }
   const boxMs = median(box);
   const smolMs = median(smol);
@@ -173,9 +194,13 @@ try {
       boxwright_ms: round(boxMs),
       smoltoml_ms: round(smolMs),
       ratio: Math.round((smolMs / boxMs) * 1000) / 1000,
+      cpu_ms: { boxwright: round(median(boxCpu)), smoltoml: round(median(smolCpu)) },
+      cpu_ratio: Math.round((median(smolCpu) / median(boxCpu)) * 1000) / 1000,
       boxwright_mb_s: round(bytes / 1e6 / (boxMs / 1000)),
       smoltoml_mb_s: round(bytes / 1e6 / (smolMs / 1000)),
       rounds: { boxwright: box.map(round), smoltoml: smol.map(round) },
+      // the heap one parse result keeps alive: boxwright's exact spans (a span and two positions per key and value) are most of it
+      retained_mb: { boxwright: round(retained.boxwright / 1e6), smoltoml: round(retained.smoltoml / 1e6) },
       cold: {
         process_ms: round(coldMs),
         node_e0_ms: round(bareMs),

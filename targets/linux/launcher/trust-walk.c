@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include "sandbox.h"
 #include "trust-walk.h"
@@ -127,43 +128,81 @@ static int others_closed(int dir, const char *name) {
   return st.st_uid != geteuid() && faccessat(dir, name, W_OK, AT_EACCESS) != 0;
 }
 
-static int walk_tree(struct walk *w, const char *root, struct path *p) {
+/*
+ * One directory being listed: its descriptor and what getdents64 last gave.
+ * The listing is the kernel's own (linux_dirent64 records, d_type for the
+ * kind), not readdir's: fdopendir costs an fstat and two fcntl a directory,
+ * a third of the walk's system calls, and a buffer malloc'd and freed each
+ * time; here each depth keeps one buffer for the whole walk.
+ */
+struct frame {
+  int fd;
+  size_t len;  /* of the path when this directory is on top */
+  int restore; /* the mode to put back (own_rights), or -1 */
+  char *buf;   /* the depth's buffer (WALK_BUF bytes), reused */
+  size_t at, got;
+};
+
+struct kernel_dirent64 {
+  uint64_t d_ino;
+  int64_t d_off;
+  unsigned short d_reclen;
+  unsigned char d_type;
+  char d_name[];
+};
+
+/* Large enough for hundreds of names a call; one per depth, allocated the first time the walk gets that deep. */
+#define WALK_BUF 32768
+
+/* The next entry of f, NULL at the end; on an error NULL with errno set (0 at the end). */
+static struct kernel_dirent64 *next_entry(struct frame *f) {
+  if (f->at >= f->got) {
+    long n = syscall(SYS_getdents64, f->fd, f->buf, WALK_BUF);
+    if (n <= 0) {
+      errno = n < 0 ? errno : 0;
+      return NULL;
+    }
+    f->at = 0, f->got = (size_t)n;
+  }
+  struct kernel_dirent64 *e = (struct kernel_dirent64 *)(f->buf + f->at);
+  f->at += e->d_reclen;
+  return e;
+}
+
+static void frame_close(struct frame *f) {
+  if (f->restore >= 0) fchmod(f->fd, (mode_t)f->restore);
+  close(f->fd);
+}
+
+static int walk_tree(struct walk *w, const char *root, struct path *p, char **bufs) {
   const struct trust_state *s = w->s;
   int fd = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) {
     if (errno != ENOENT) unlisted(w, root, errno);
     return 0;
   }
-  DIR *top = fdopendir(fd);
-  struct frame {
-    DIR *d;
-    size_t len;
-    int restore; /* the mode to put back (own_rights), or -1 */
-  } *stack = calloc(TRUST_MAX_DEPTH + 1, sizeof *stack);
+  struct frame *stack = calloc(TRUST_MAX_DEPTH + 1, sizeof *stack);
   size_t rootlen = strlen(root);
-  if (!top || !stack || path_reserve(p, rootlen + 1) < 0) {
-    if (top) closedir(top);
-    else close(fd);
+  if (!stack || (!bufs[0] && !(bufs[0] = malloc(WALK_BUF))) || path_reserve(p, rootlen + 1) < 0) {
+    close(fd);
     free(stack);
     unlisted(w, root, ENOMEM);
     return 0;
   }
   memcpy(p->s, root, rootlen + 1);
-  stack[0] = (struct frame){top, rootlen, -1};
+  stack[0] = (struct frame){fd, rootlen, -1, bufs[0], 0, 0};
   size_t depth = 1;
   int stopped = 0;
   w->dirs++;
   while (depth) {
     struct frame *f = &stack[depth - 1];
-    errno = 0;
-    struct dirent *e = readdir(f->d);
+    struct kernel_dirent64 *e = next_entry(f);
     if (!e) {
       if (errno) {
         p->s[f->len] = '\0';
         unlisted(w, p->s, errno);
       }
-      if (f->restore >= 0) fchmod(dirfd(f->d), (mode_t)f->restore);
-      closedir(f->d);
+      frame_close(f);
       depth--;
       continue;
     }
@@ -172,7 +211,7 @@ static int walk_tree(struct walk *w, const char *root, struct path *p) {
       unlisted(w, root, ENOMEM);
       break;
     }
-    int dir = dirfd(f->d);
+    int dir = f->fd;
     if (listed(s->names, s->nnames, e->d_name)) {
       if (!listed(s->keep, s->nkeep, p->s)) found(w, dir, e->d_name, p->s);
       continue;
@@ -191,6 +230,10 @@ static int walk_tree(struct walk *w, const char *root, struct path *p) {
       stopped = 1;
       break;
     }
+    if (!bufs[depth] && !(bufs[depth] = malloc(WALK_BUF))) {
+      unlisted(w, p->s, ENOMEM);
+      continue;
+    }
     int c = openat(dir, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), restore = -1;
     if (c < 0 && errno == EACCES && w->after) {
       /* A directory the command made unreadable: opened without reading it, given back u+rwx, read, its mode put back after. */
@@ -208,29 +251,26 @@ static int walk_tree(struct walk *w, const char *root, struct path *p) {
       if (errno != ENOENT && errno != ENOTDIR && errno != ELOOP) unlisted(w, p->s, errno);
       continue;
     }
-    DIR *d = fdopendir(c);
-    if (!d) {
-      unlisted(w, p->s, errno);
-      if (restore >= 0) fchmod(c, (mode_t)restore);
-      close(c);
-      continue;
-    }
     w->dirs++;
-    stack[depth++] = (struct frame){d, p->len, restore};
+    stack[depth] = (struct frame){c, p->len, restore, bufs[depth], 0, 0};
+    depth++;
   }
-  while (depth) {
-    struct frame *f = &stack[--depth];
-    if (f->restore >= 0) fchmod(dirfd(f->d), (mode_t)f->restore);
-    closedir(f->d);
-  }
+  while (depth) frame_close(&stack[--depth]);
   free(stack);
   return stopped ? -1 : 0;
 }
 
 static void walk_all(struct walk *w) {
   struct path p = {0};
+  char **bufs = calloc(TRUST_MAX_DEPTH + 1, sizeof *bufs);
+  if (!bufs) {
+    if (w->s->nwalk) unlisted(w, w->s->walk[0], ENOMEM);
+    return;
+  }
   for (size_t t = 0; t < w->s->nwalk; t++)
-    if (walk_tree(w, w->s->walk[t], &p) < 0) break;
+    if (walk_tree(w, w->s->walk[t], &p, bufs) < 0) break;
+  for (size_t d = 0; d <= TRUST_MAX_DEPTH; d++) free(bufs[d]);
+  free(bufs);
   free(p.s);
 }
 

@@ -102,6 +102,28 @@ describe('hostile workload: host-trusted names that do not exist yet (issue 35, 
     });
   }
 
+  it('a directory whose listing takes several getdents64 calls, walked into between them: every .git in it and below it moved aside', async () => {
+    // 3,000 names of 41 bytes are about 150 KB of directory entries, five of the walk's 32 KB buffers: the listing of
+    // proj resumes after each subdirectory the walk went down into, and the .git in the last ones come in later calls.
+    const picked = [1, 750, 1500, 2250, 3000];
+    const name = (i: number): string => `d${String(i).padStart(39, '0')}`;
+    const script = [
+      `cd ${proj} && mkdir $(seq -f 'd%039g' 1 3000) && touch .envrc`,
+      `for i in ${picked.join(' ')}; do mkdir "$(printf 'd%039d' $i)/.git" || exit 9; done`,
+      'echo made=$(ls -A | wc -l)',
+    ].join('\n');
+    const r = await sandboxed(lab, config, ['sh', '-c', script]);
+    assert.equal(r.status, QUARANTINED, r.stdout + r.stderr);
+    assert.match(r.stdout, /made=3002/, 'the workload made the 3,000 directories (beside README and .envrc)');
+    for (const i of picked) {
+      const dir = join(proj, name(i));
+      assert.ok(!existsSync(join(dir, '.git')), `${dir}/.git is gone`);
+      assert.equal(quarantined(dir, '.git').length, 1, `${dir}: ${readdirSync(dir).join(' ')}`);
+    }
+    assert.equal(quarantined(proj, '.envrc').length, 1, 'the .envrc at the root, among the 3,000 names');
+    assert.equal(r.stderr.match(/ while it ran/g)?.length, picked.length + 1, r.stderr);
+  });
+
   it("control: the same attack under the compiled artifacts and bare bubblewrap leaves both .git in place, and the host's git status runs them", async () => {
     const c = await compiled(lab, config);
     const r = await bare(c, ['sh', '-c', attack()]);
