@@ -46,6 +46,7 @@ if (process.argv[2] === 'run' && process.env.BOXWRIGHT_RUN_CACHE !== 'off') {
 } else cli();
 
 function cli() {
+  if (LIGHT_COMMANDS.includes(process.argv[2] ?? '')) writeStdioDirectly();
   const file = join(dir, LIGHT_COMMANDS.includes(process.argv[2] ?? '') ? 'lint.cjs' : 'boxwright.cjs');
   let source;
   try {
@@ -117,4 +118,82 @@ function loadBundle(file, source = readFileSync(file, 'utf8')) {
     });
   }
   return mod.exports;
+}
+
+/**
+ * process.stdout and process.stderr for the light commands, when they are a
+ * pipe, a file or a socket (a hook's, CI's, `| grep`): each write goes to the
+ * descriptor at once with fs.writeSync, as Node's own streams do there on
+ * Linux and macOS (synchronous for files, pipes and sockets), without loading
+ * them. Node's stream for a pipe is a net.Socket: the first touch of
+ * process.stdout loaded net, the streams and their bindings, ~4 ms of CPU of
+ * a ~25 ms Node start (bench/README.md), and yargs and kleur touch it at
+ * import. A terminal keeps Node's own stream (colours, columns, TTY
+ * handling); so does Windows, where pipes are asynchronous.
+ *
+ * Only what the CLI uses of a stream: write (string or bytes, an optional
+ * encoding and callback), end, the events ('error' as a stream emits it:
+ * app/cli/entry.ts drops a closed pipe's EPIPE quietly, anything else
+ * throws). A full non-blocking pipe (EAGAIN) is waited on, never dropped.
+ */
+function writeStdioDirectly() {
+  if (process.platform === 'win32') return;
+  const { fstatSync, writeSync } = require('node:fs');
+  const EventEmitter = require('node:events');
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  class DescriptorWriter extends EventEmitter {
+    constructor(fd) {
+      super();
+      this.fd = fd;
+      this.writable = true;
+      this.failed = false;
+    }
+    write(chunk, encoding, callback) {
+      if (typeof encoding === 'function') [callback, encoding] = [encoding, undefined];
+      if (!this.failed) {
+        const bytes = typeof chunk === 'string' ? Buffer.from(chunk, encoding ?? 'utf8') : chunk;
+        for (let at = 0; at < bytes.length; ) {
+          try {
+            at += writeSync(this.fd, bytes, at, bytes.length - at);
+          } catch (e) {
+            if (e.code === 'EAGAIN') {
+              Atomics.wait(pause, 0, 0, 1);
+              continue;
+            }
+            // As a stream: the rest goes nowhere, and the error is an event (the reader closed the pipe: EPIPE).
+            this.failed = true;
+            this.writable = false;
+            process.nextTick(() => this.emit('error', e));
+            break;
+          }
+        }
+      }
+      if (callback) process.nextTick(callback);
+      return true;
+    }
+    end(chunk, encoding, callback) {
+      if (typeof chunk === 'function') [callback, chunk] = [chunk, undefined];
+      if (chunk !== undefined && chunk !== null) this.write(chunk, encoding);
+      this.writable = false;
+      process.nextTick(() => {
+        this.emit('finish');
+        if (callback) callback();
+      });
+      return this;
+    }
+  }
+  for (const [name, fd] of [
+    ['stdout', 1],
+    ['stderr', 2],
+  ]) {
+    let stat;
+    try {
+      stat = fstatSync(fd);
+    } catch {
+      continue; // closed: Node's own stream says so
+    }
+    if (!stat.isFIFO() && !stat.isFile() && !stat.isSocket()) continue;
+    const writer = new DescriptorWriter(fd);
+    Object.defineProperty(process, name, { configurable: true, enumerable: true, get: () => writer });
+  }
 }

@@ -13,9 +13,16 @@
  * measured the same way, and must be over the budget. A lint.cjs built
  * without it in the same place measures exactly what the real build does, so
  * the difference is the runner's, not the copy's.
+ *
+ * And what the lint no longer loads for its output: bin/boxwright.cjs writes
+ * a light command's output to a pipe or a file with fs.writeSync instead of
+ * Node's streams (net and the stream modules for a pipe). Its output, both
+ * streams and the exit status, is byte for byte what the same bundle prints
+ * through Node's own streams, and a reader that closes early ends it quietly.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -79,7 +86,7 @@ describe('the start-up budget of a cold lint', () => {
     return root;
   };
 
-  it('holds: the bytes it loads and runs are within bench/startup-budget.json, and it loads neither child_process nor crypto', async () => {
+  it('holds: the bytes it loads and runs are within bench/startup-budget.json, and it loads none of its neverLoaded built-ins', async () => {
     const { measureStartup, overBudget } = await load<StartupBytes>('bench', 'startup-bytes.mjs');
     const m = measureStartup();
     assert.deepEqual(overBudget(m), []);
@@ -106,5 +113,59 @@ describe('the start-up budget of a cold lint', () => {
       `with the runner, a lint loads ${crept.loadedBytes} bytes (${plain.loadedBytes} without): not over the budget ${budget.loadedBytes.budget}`,
     );
     assert.ok(overBudget(crept).some((p) => p.startsWith('loadedBytes ')));
+  });
+});
+
+describe("a light command's output to a pipe or a file, written directly", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'boxwright-stdio-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const bin = join(repoRoot, 'bin', 'boxwright.cjs');
+  const lintBundle = join(repoRoot, 'dist', 'cli', 'lint.cjs');
+  const examples = join(repoRoot, 'examples');
+  const cases = [
+    ['lint', '--fs', join(examples, 'machine.json'), join(examples, 'coding-agent.toml')],
+    // Errors, both streams, an unreadable file, and ~600 KB: more than a pipe holds at once.
+    ['lint', '-f', 'sarif', '--fs', join(examples, 'machine.json'), examples, join(dir, 'absent.toml')],
+    ['lint', '--bogus'],
+    ['rules'],
+  ];
+  const env = { ...process.env, NO_COLOR: '1' };
+
+  it("prints through a pipe exactly what the bundle prints through Node's own streams", () => {
+    for (const args of cases) {
+      const direct = spawnSync(process.execPath, [bin, ...args], { env, encoding: 'utf8', maxBuffer: 1 << 26 });
+      const streams = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(lintBundle)}).run(${JSON.stringify(args)})`], {
+        env,
+        encoding: 'utf8',
+        maxBuffer: 1 << 26,
+      });
+      assert.equal(direct.status, streams.status, args.join(' '));
+      assert.equal(direct.stdout, streams.stdout, args.join(' '));
+      assert.equal(direct.stderr, streams.stderr, args.join(' '));
+    }
+    assert.ok(spawnSync(process.execPath, [bin, ...cases[1]!], { env, maxBuffer: 1 << 26 }).stdout.length > 256 * 1024);
+  });
+
+  it('prints into a file what it prints through a pipe', () => {
+    const args = cases[1]!;
+    const out = join(dir, 'out.txt');
+    const fd = openSync(out, 'w');
+    const toFile = spawnSync(process.execPath, [bin, ...args], { env, stdio: ['ignore', fd, 'pipe'], encoding: 'utf8' });
+    closeSync(fd);
+    const toPipe = spawnSync(process.execPath, [bin, ...args], { env, encoding: 'utf8', maxBuffer: 1 << 26 });
+    assert.equal(toFile.status, toPipe.status);
+    assert.equal(readFileSync(out, 'utf8'), toPipe.stdout);
+  });
+
+  it('a reader that stops early ends the lint with its own status, and nothing on stderr', async () => {
+    const child = spawn(process.execPath, [bin, ...cases[1]!.slice(0, -1)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    child.stdout.once('data', () => child.stdout.destroy());
+    const status = await new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    assert.equal(status, 1, stderr);
+    assert.equal(stderr, '');
   });
 });
