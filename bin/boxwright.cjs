@@ -122,7 +122,7 @@ function loadBundle(file, source = readFileSync(file, 'utf8')) {
 
 /**
  * process.stdout and process.stderr for the light commands, when they are a
- * pipe, a file or a socket (a hook's, CI's, `| grep`): each write goes to the
+ * pipe, a file, a socket or /dev/null (a hook's, CI's, `| grep`): each write goes to the
  * descriptor at once with fs.writeSync, as Node's own streams do there on
  * Linux and macOS (synchronous for files, pipes and sockets), without loading
  * them. Node's stream for a pipe is a net.Socket: the first touch of
@@ -138,9 +138,20 @@ function loadBundle(file, source = readFileSync(file, 'utf8')) {
  */
 function writeStdioDirectly() {
   if (process.platform === 'win32') return;
-  const { fstatSync, writeSync } = require('node:fs');
+  const { fstatSync, statSync, writeSync } = require('node:fs');
   const EventEmitter = require('node:events');
   const pause = new Int32Array(new SharedArrayBuffer(4));
+  // A character device is a terminal unless it is /dev/null (`lint … >/dev/null`, to keep the exit status only).
+  let devNull;
+  const isDevNull = (stat) => {
+    if (!stat.isCharacterDevice()) return false;
+    try {
+      devNull ??= statSync('/dev/null').rdev;
+    } catch {
+      return false;
+    }
+    return stat.rdev === devNull;
+  };
   class DescriptorWriter extends EventEmitter {
     constructor(fd) {
       super();
@@ -192,7 +203,7 @@ function writeStdioDirectly() {
     } catch {
       continue; // closed: Node's own stream says so
     }
-    if (!stat.isFIFO() && !stat.isFile() && !stat.isSocket()) continue;
+    if (!stat.isFIFO() && !stat.isFile() && !stat.isSocket() && !isDevNull(stat)) continue;
     const writer = new DescriptorWriter(fd);
     Object.defineProperty(process, name, { configurable: true, enumerable: true, get: () => writer });
   }

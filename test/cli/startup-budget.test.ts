@@ -146,7 +146,7 @@ describe("a light command's output to a pipe or a file, written directly", () =>
     assert.ok(spawnSync(process.execPath, [bin, ...cases[1]!], { env, maxBuffer: 1 << 26 }).stdout.length > 256 * 1024);
   });
 
-  it('prints into a file what it prints through a pipe', () => {
+  it('prints into a file what it prints through a pipe, and into /dev/null with the same status', () => {
     const args = cases[1]!;
     const out = join(dir, 'out.txt');
     const fd = openSync(out, 'w');
@@ -155,6 +155,10 @@ describe("a light command's output to a pipe or a file, written directly", () =>
     const toPipe = spawnSync(process.execPath, [bin, ...args], { env, encoding: 'utf8', maxBuffer: 1 << 26 });
     assert.equal(toFile.status, toPipe.status);
     assert.equal(readFileSync(out, 'utf8'), toPipe.stdout);
+    // And into /dev/null (a script that keeps the exit status only): the same status and standard error.
+    const toNull = spawnSync(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+    assert.equal(toNull.status, toPipe.status);
+    assert.equal(toNull.stderr, toPipe.stderr);
   });
 
   it('a reader that stops early ends the lint with its own status, and nothing on stderr', async () => {
