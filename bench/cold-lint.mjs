@@ -1,6 +1,7 @@
 // Cold `boxwright lint` of a small config, whole process, against bare
 // `node -e 0` in the same run (issue 15: at most 1.5x, moonshot 1.2x;
-// issue 2 asked 2.0x). bench/profile.mjs says where the time goes.
+// issue 2 asked 2.0x). bench/profile.mjs says where the time goes;
+// BENCH_BASELINE=DIR times another build's lint in the same run (bench/lib.mjs).
 import { baselineBin, interleaved, timeProcess } from './lib.mjs';
 
 const bin = 'bin/boxwright.cjs';
