@@ -131,8 +131,8 @@ function loadBundle(file, source = readFileSync(file, 'utf8')) {
  * import. A terminal keeps Node's own stream (colours, columns, TTY
  * handling); so does Windows, where pipes are asynchronous.
  *
- * Only what the CLI uses of a stream: write (string or bytes, an optional
- * encoding and callback), end, the events ('error' as a stream emits it:
+ * Only what the CLI and Node's console use of a stream: write (string or
+ * bytes, an optional encoding and callback), end, the events ('error' as a stream emits it:
  * app/cli/entry.ts drops a closed pipe's EPIPE quietly, anything else
  * throws). A full non-blocking pipe (EAGAIN) is waited on, never dropped.
  */
@@ -158,9 +158,12 @@ function writeStdioDirectly() {
       this.fd = fd;
       this.writable = true;
       this.failed = false;
+      // What Node's console reads of a stream when a write's callback reports an error.
+      this._writableState = { errorEmitted: false };
     }
     write(chunk, encoding, callback) {
       if (typeof encoding === 'function') [callback, encoding] = [encoding, undefined];
+      let failure = null;
       if (!this.failed) {
         const bytes = typeof chunk === 'string' ? Buffer.from(chunk, encoding ?? 'utf8') : chunk;
         for (let at = 0; at < bytes.length; ) {
@@ -171,15 +174,22 @@ function writeStdioDirectly() {
               Atomics.wait(pause, 0, 0, 1);
               continue;
             }
-            // As a stream: the rest goes nowhere, and the error is an event (the reader closed the pipe: EPIPE).
             this.failed = true;
             this.writable = false;
-            process.nextTick(() => this.emit('error', e));
+            failure = e;
             break;
           }
         }
       }
-      if (callback) process.nextTick(callback);
+      // As Node's Writable: the callback first (null after a write that succeeded: console.log tests
+      // `err !== null`, and on an error it adds a listener so that its own writes do not throw), then
+      // the 'error' event; the rest goes nowhere (the reader closed the pipe: EPIPE).
+      if (callback) process.nextTick(callback, failure);
+      if (failure)
+        process.nextTick(() => {
+          this._writableState.errorEmitted = true;
+          this.emit('error', failure);
+        });
       return true;
     }
     end(chunk, encoding, callback) {
