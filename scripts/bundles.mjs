@@ -13,7 +13,7 @@
 //   dist/cli/run-fast.cjs   `boxwright run` from the cache (app/platforms/linux/run-fast.ts)
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bundledChevrotain, lazyAssert, lazyChildProcess, lazySegmenter, noGuessVersion } from './esbuild-plugins.mjs';
+import { bundledChevrotain, lazyAssert, lazyChildProcess, lazySegmenter, lazyTty, noGuessVersion } from './esbuild-plugins.mjs';
 
 /** The commands dist/cli/lint.cjs holds; bin/boxwright.cjs keeps the same list. */
 export const LIGHT_COMMANDS = ['lint', 'parse', 'schema', 'rules'];
@@ -67,7 +67,8 @@ export async function buildBundles(root, outDir, { readable = false, only, lintP
   const plugins = [bundledChevrotain, lazyAssert, lazySegmenter, noGuessVersion];
   const builds = {
     'boxwright.cjs': () => bundle('cli/entry.js', 'boxwright.cjs', { plugins }),
-    'lint.cjs': () => bundle('cli/entry.js', 'lint.cjs', { plugins: [...lintPlugins, onlyLightCommands, lazyChildProcess, ...plugins] }),
+    'lint.cjs': () =>
+      bundle('cli/entry.js', 'lint.cjs', { plugins: [...lintPlugins, onlyLightCommands, lazyChildProcess, lazyTty, ...plugins] }),
     // Small enough that a run from the cache pays for no front end.
     'run-fast.cjs': () => bundle('platforms/linux/run-fast.js', 'run-fast.cjs', { legalComments: 'none' }),
   };

@@ -22,12 +22,12 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { repoRoot } from '../helpers.js';
+import { repoRoot, requireOrSkip } from '../helpers.js';
 
 interface Measurement {
   readonly loadedBytes: number;
@@ -178,5 +178,47 @@ describe("a light command's output to a pipe or a file, written directly", () =>
     const status = await new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     assert.equal(status, 0, stderr);
     assert.equal(stderr, '');
+  });
+});
+
+describe("the lint bundle's node:tty (scripts/shims/tty.mjs)", () => {
+  const shim = pathToFileURL(join(repoRoot, 'scripts', 'shims', 'tty.mjs')).href;
+  // The shim's answer and node:tty's for descriptors 0-2 (whether it loaded tty for them) and one that is not open.
+  const probe = `const { isatty } = await import(${JSON.stringify(shim)});
+const shim = [0, 1, 2].map((fd) => isatty(fd));
+const loaded = process.moduleLoadList.some((m) => m === 'NativeModule tty');
+shim.push(isatty(99));
+const tty = await import('node:tty');
+console.log(JSON.stringify({ shim, tty: [0, 1, 2, 99].map((fd) => tty.isatty(fd)), loaded }));`;
+  const run = (stdin: 'pipe' | 'ignore' | number, cmd = process.execPath, args = ['--input-type=module', '-e', probe]) => {
+    const r = spawnSync(cmd, args, { stdio: [stdin, 'pipe', 'pipe'], encoding: 'utf8', input: stdin === 'pipe' ? '' : undefined });
+    assert.equal(r.status, 0, r.stderr);
+    return JSON.parse(r.stdout.trim().split('\n').pop()!) as { shim: boolean[]; tty: boolean[]; loaded: boolean };
+  };
+
+  it('answers as node:tty does for a pipe, /dev/null, a file and a directory, without loading tty', () => {
+    const file = openSync(join(repoRoot, 'package.json'), 'r');
+    const dir = openSync(repoRoot, 'r');
+    try {
+      for (const stdin of ['pipe', 'ignore', file, dir] as const) {
+        const r = run(stdin);
+        assert.deepEqual(r.shim, r.tty, String(stdin));
+        assert.equal(r.loaded, false, `${String(stdin)}: the shim loaded tty`);
+      }
+    } finally {
+      closeSync(file);
+      closeSync(dir);
+    }
+  });
+
+  it('asks the real isatty for a terminal, and says yes', (t) => {
+    const script = '/usr/bin/script';
+    const skip = requireOrSkip(existsSync(script), 'script (util-linux), to run a command on a terminal', 'apt-get install bsdutils');
+    if (skip) return t.skip(skip);
+    // script gives the command a terminal on all three descriptors; -e: its status.
+    const quoted = `'${process.execPath}' --input-type=module -e '${probe.replaceAll("'", "'\\''")}'`;
+    const r = run('ignore', script, ['-qec', quoted, '/dev/null']);
+    assert.deepEqual(r.shim, r.tty);
+    assert.deepEqual(r.shim, [true, true, true, false]);
   });
 });
