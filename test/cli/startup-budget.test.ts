@@ -166,6 +166,30 @@ describe("a light command's output to a pipe or a file, written directly", () =>
     assert.equal(toNull.stderr, toPipe.stderr);
   });
 
+  it('a full non-blocking pipe is waited on: a slow reader gets every byte', (t) => {
+    // Node cannot make a non-blocking pipe for a child; Python's os.pipe and fcntl can.
+    const python = spawnSync('python3', ['--version']).status === 0;
+    const skip = requireOrSkip(python, 'python3, to hand the lint a non-blocking pipe', 'apt-get install python3');
+    if (skip) return t.skip(skip);
+    const args = cases[1]!.slice(0, -1);
+    const whole = spawnSync(process.execPath, [bin, ...args], { env, maxBuffer: 1 << 26 }).stdout.length;
+    const reader = `import fcntl, os, subprocess, sys, time
+r, w = os.pipe()
+fcntl.fcntl(w, fcntl.F_SETFL, fcntl.fcntl(w, fcntl.F_GETFL) | os.O_NONBLOCK)
+p = subprocess.Popen(sys.argv[1:], stdout=w)
+os.close(w)
+time.sleep(0.5)
+n = 0
+while True:
+    chunk = os.read(r, 65536)
+    if not chunk: break
+    n += len(chunk)
+print(n, p.wait())`;
+    const r = spawnSync('python3', ['-c', reader, process.execPath, bin, ...args], { env, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout.trim(), `${whole} 0`);
+  });
+
   it('a reader that stops early ends the lint with its own status, and nothing on stderr', async () => {
     // Its status read whole: 0 (warnings only).
     assert.equal(spawnSync(process.execPath, [bin, ...cases[1]!.slice(0, -1)], { env, stdio: 'ignore' }).status, 0);
