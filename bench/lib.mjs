@@ -1,6 +1,7 @@
 // Shared helpers for the benchmarks: whole-process timing, interleaved so
 // that both sides of a ratio see the same machine load.
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -35,4 +36,19 @@ export function interleaved(commands, { runs = 15, warmup = 3 } = {}) {
     }
   }
   return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, { median: median(v), runs: v.length }]));
+}
+
+/**
+ * BENCH_BASELINE=DIR: another built checkout (the main branch's, a commit
+ * before a change) whose bin/boxwright.cjs the benches that support it time
+ * too, interleaved with this one's, so that "this build against that one" is
+ * measured in one run under one load. Run read-only: its code caches must
+ * already cover the commands (a built checkout's do).
+ */
+export function baselineBin() {
+  const dir = process.env.BENCH_BASELINE;
+  if (!dir) return undefined;
+  const bin = join(dir, 'bin', 'boxwright.cjs');
+  if (!existsSync(bin)) throw new Error(`BENCH_BASELINE=${dir}: no bin/boxwright.cjs there`);
+  return bin;
 }

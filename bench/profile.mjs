@@ -58,7 +58,8 @@ try {
       const moduleOf = [];
       let current = '(bundle prelude)';
       for (const line of lines) {
-        const m = /^\/\/ ((?:node_modules|dist)\/\S+)$/.exec(line);
+        // A linked node_modules (a worktree's) makes esbuild write `../main/node_modules/…`: the module is what follows.
+        const m = /^\/\/ (?:\.\.\/)*(?:[\w.-]+\/)*?((?:node_modules|dist)\/\S+)$/.exec(line);
         if (m) current = m[1];
         moduleOf.push(current);
       }

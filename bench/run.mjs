@@ -11,6 +11,7 @@ import { repoRoot } from './lib.mjs';
 
 const only = process.argv.slice(2);
 const benches = [
+  'startup-bytes.mjs',
   'cold-lint.mjs',
   'code-cache.mjs',
   'toml-cold.mjs',

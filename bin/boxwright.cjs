@@ -32,7 +32,8 @@ const LIGHT_COMMANDS = ['lint', 'parse', 'schema', 'rules'];
 if (process.argv[2] === 'run' && process.env.BOXWRIGHT_RUN_CACHE !== 'off') {
   let fast;
   try {
-    fast = require(join(dir, 'run-fast.cjs'));
+    // Through a code cache too: compiling its ~60 KB at every run cost ~2 ms of a ~35 ms run (bench/README.md).
+    fast = loadBundle(join(dir, 'run-fast.cjs'));
   } catch {
     fast = undefined;
   }
@@ -45,13 +46,8 @@ if (process.argv[2] === 'run' && process.env.BOXWRIGHT_RUN_CACHE !== 'off') {
 } else cli();
 
 function cli() {
-  // Required here, not above: a run from the cache needs neither.
-  const { Script } = require('node:vm');
-  const Module = require('node:module');
+  if (LIGHT_COMMANDS.includes(process.argv[2] ?? '')) writeStdioDirectly();
   const file = join(dir, LIGHT_COMMANDS.includes(process.argv[2] ?? '') ? 'lint.cjs' : 'boxwright.cjs');
-  const cacheFile = `${file}.cache`;
-  /** The commands whose runs the cache holds, for this Node: a first run of another one adds what it compiles. */
-  const coverageFile = `${cacheFile}.json`;
   let source;
   try {
     source = readFileSync(file, 'utf8');
@@ -59,6 +55,17 @@ function cli() {
     process.stderr.write('boxwright: the CLI is not built; run `npm run build` (npm ci does it)\n');
     process.exit(2);
   }
+  loadBundle(file, source).run(process.argv.slice(2));
+}
+
+/** Loads one of the bundles (CommonJS) through its code cache, as the comment at the top says; returns its exports. */
+function loadBundle(file, source = readFileSync(file, 'utf8')) {
+  // Required here, not above: the cheapest start loads only what it uses.
+  const { Script } = require('node:vm');
+  const Module = require('node:module');
+  const cacheFile = `${file}.cache`;
+  /** The commands whose runs the cache holds, for this Node: a first run of another one adds what it compiles. */
+  const coverageFile = `${cacheFile}.json`;
   // BOXWRIGHT_CODE_CACHE=off: neither read nor write one (bench/code-cache.mjs measures what it saves).
   // NODE_OPTIONS is for the programs boxwright runs (`NODE_OPTIONS=--jitless
   // boxwright run --pass-env NODE_OPTIONS …`), not for boxwright: V8 accepts
@@ -110,5 +117,104 @@ function cli() {
       }
     });
   }
-  mod.exports.run(process.argv.slice(2));
+  return mod.exports;
+}
+
+/**
+ * process.stdout and process.stderr for the light commands, when they are a
+ * pipe, a file, a socket or /dev/null (a hook's, CI's, `| grep`): each write goes to the
+ * descriptor at once with fs.writeSync, as Node's own streams do there on
+ * Linux and macOS (synchronous for files, pipes and sockets), without loading
+ * them. Node's stream for a pipe is a net.Socket: the first touch of
+ * process.stdout loaded net, the streams and their bindings, ~4 ms of CPU of
+ * a ~25 ms Node start (bench/README.md), and yargs and kleur touch it at
+ * import. A terminal keeps Node's own stream (colours, columns, TTY
+ * handling); so does Windows, where pipes are asynchronous.
+ *
+ * Only what the CLI and Node's console use of a stream: write (string or
+ * bytes, an optional encoding and callback), end, the events ('error' as a stream emits it:
+ * app/cli/entry.ts drops a closed pipe's EPIPE quietly, anything else
+ * throws). A full non-blocking pipe (EAGAIN) is waited on, never dropped.
+ */
+function writeStdioDirectly() {
+  if (process.platform === 'win32') return;
+  const { fstatSync, statSync, writeSync } = require('node:fs');
+  const EventEmitter = require('node:events');
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  // A character device is a terminal unless it is /dev/null (`lint … >/dev/null`, to keep the exit status only).
+  let devNull;
+  const isDevNull = (stat) => {
+    if (!stat.isCharacterDevice()) return false;
+    try {
+      devNull ??= statSync('/dev/null').rdev;
+    } catch {
+      return false;
+    }
+    return stat.rdev === devNull;
+  };
+  class DescriptorWriter extends EventEmitter {
+    constructor(fd) {
+      super();
+      this.fd = fd;
+      this.writable = true;
+      this.failed = false;
+      // What Node's console reads of a stream when a write's callback reports an error.
+      this._writableState = { errorEmitted: false };
+    }
+    write(chunk, encoding, callback) {
+      if (typeof encoding === 'function') [callback, encoding] = [encoding, undefined];
+      let failure = null;
+      if (!this.failed) {
+        const bytes = typeof chunk === 'string' ? Buffer.from(chunk, encoding ?? 'utf8') : chunk;
+        for (let at = 0; at < bytes.length; ) {
+          try {
+            at += writeSync(this.fd, bytes, at, bytes.length - at);
+          } catch (e) {
+            if (e.code === 'EAGAIN') {
+              Atomics.wait(pause, 0, 0, 1);
+              continue;
+            }
+            this.failed = true;
+            this.writable = false;
+            failure = e;
+            break;
+          }
+        }
+      }
+      // As Node's Writable: the callback first (null after a write that succeeded: console.log tests
+      // `err !== null`, and on an error it adds a listener so that its own writes do not throw), then
+      // the 'error' event; the rest goes nowhere (the reader closed the pipe: EPIPE).
+      if (callback) process.nextTick(callback, failure);
+      if (failure)
+        process.nextTick(() => {
+          this._writableState.errorEmitted = true;
+          this.emit('error', failure);
+        });
+      return true;
+    }
+    end(chunk, encoding, callback) {
+      if (typeof chunk === 'function') [callback, chunk] = [chunk, undefined];
+      if (chunk !== undefined && chunk !== null) this.write(chunk, encoding);
+      this.writable = false;
+      process.nextTick(() => {
+        this.emit('finish');
+        if (callback) callback();
+      });
+      return this;
+    }
+  }
+  for (const [name, fd] of [
+    ['stdout', 1],
+    ['stderr', 2],
+  ]) {
+    let stat;
+    try {
+      stat = fstatSync(fd);
+    } catch {
+      continue; // closed: Node's own stream says so
+    }
+    if (!stat.isFIFO() && !stat.isFile() && !stat.isSocket() && !isDevNull(stat)) continue;
+    const writer = new DescriptorWriter(fd);
+    Object.defineProperty(process, name, { configurable: true, enumerable: true, get: () => writer });
+  }
 }

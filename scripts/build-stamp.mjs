@@ -13,8 +13,8 @@
 // found for each architecture — and the list of what the build wrote, each
 // file with its size. Any change to either means a build: an edited or new
 // source, another Node, a cross compiler installed since, a file under dist/
-// deleted or changed in size. The V8 code caches (*.cache) are left out of
-// the list: runs write them, and they are not the build's.
+// deleted or changed in size. The V8 code caches (*.cache, *.cache.json) are
+// left out of the list: runs write them, and they are not the build's.
 //
 // Trusting the stamp trusts no more than the build already did: whatever
 // can write dist/ (a workload with the checkout writable) can write
@@ -67,10 +67,18 @@ export function fingerprint(root, compilers) {
   return hash.digest('hex');
 }
 
+/**
+ * A V8 code cache and the list of commands it holds (`X.cache`, `X.cache.json`, and either while it is
+ * written aside: bin/boxwright.cjs): a run writes them, for any of the three bundles, whenever it
+ * first runs a command. The list was counted as an output, so the first `parse`, or the first cached
+ * `run`, made the next `npm test` build again, and the pack's prepare too.
+ */
+const codeCache = /\.cache(\.json)?(\.\d+\.tmp)?$/;
+
 /** What the build wrote under dist/: each file and its size, code caches and the stamp left out. */
 function outputs(root) {
   const dist = join(root, 'dist');
-  return filesUnder(root, dist, (f) => f.endsWith('.cache') || f === `dist/${STAMP}`).map((f) => [f, statSync(join(root, f)).size]);
+  return filesUnder(root, dist, (f) => codeCache.test(f) || f === `dist/${STAMP}`).map((f) => [f, statSync(join(root, f)).size]);
 }
 
 /** Whether dist/ holds the build of `inputs`, untouched since. */

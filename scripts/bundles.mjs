@@ -13,7 +13,7 @@
 //   dist/cli/run-fast.cjs   `boxwright run` from the cache (app/platforms/linux/run-fast.ts)
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bundledChevrotain, lazyAssert, lazyChildProcess, lazySegmenter, noGuessVersion } from './esbuild-plugins.mjs';
+import { bundledChevrotain, lazyAssert, lazyChildProcess, lazySegmenter, lazyTty, noGuessVersion } from './esbuild-plugins.mjs';
 
 /** The commands dist/cli/lint.cjs holds; bin/boxwright.cjs keeps the same list. */
 export const LIGHT_COMMANDS = ['lint', 'parse', 'schema', 'rules'];
@@ -39,8 +39,12 @@ const onlyLightCommands = {
   },
 };
 
-/** Builds the three into outDir; returns each one's esbuild metafile (what it holds) by file name. */
-export async function buildBundles(root, outDir, { readable = false } = {}) {
+/**
+ * Builds the three into outDir; returns each one's esbuild metafile (what it holds) by file name.
+ * `only` builds just those bundles, and `lintPlugins` go first in lint.cjs's: the start-up budget's
+ * control (test/cli/startup-budget.test.ts) builds a lint.cjs into which the runner has crept.
+ */
+export async function buildBundles(root, outDir, { readable = false, only, lintPlugins = [] } = {}) {
   const esbuild = await import('esbuild');
   const bundle = (entry, out, extra) =>
     esbuild.build({
@@ -61,12 +65,15 @@ export async function buildBundles(root, outDir, { readable = false } = {}) {
       ...extra,
     });
   const plugins = [bundledChevrotain, lazyAssert, lazySegmenter, noGuessVersion];
-  const metafiles = {
-    'boxwright.cjs': (await bundle('cli/entry.js', 'boxwright.cjs', { plugins })).metafile,
-    'lint.cjs': (await bundle('cli/entry.js', 'lint.cjs', { plugins: [onlyLightCommands, lazyChildProcess, ...plugins] })).metafile,
+  const builds = {
+    'boxwright.cjs': () => bundle('cli/entry.js', 'boxwright.cjs', { plugins }),
+    'lint.cjs': () =>
+      bundle('cli/entry.js', 'lint.cjs', { plugins: [...lintPlugins, onlyLightCommands, lazyChildProcess, lazyTty, ...plugins] }),
     // Small enough that a run from the cache pays for no front end.
-    'run-fast.cjs': (await bundle('platforms/linux/run-fast.js', 'run-fast.cjs', { legalComments: 'none' })).metafile,
+    'run-fast.cjs': () => bundle('platforms/linux/run-fast.js', 'run-fast.cjs', { legalComments: 'none' }),
   };
+  const metafiles = {};
+  for (const [name, build] of Object.entries(builds)) if (!only || only.includes(name)) metafiles[name] = (await build()).metafile;
   for (const name of Object.keys(metafiles)) assertAscii(join(outDir, name));
   return metafiles;
 }

@@ -29,6 +29,18 @@ export const lazyChildProcess = {
 };
 
 /**
+ * `import … from 'node:tty'` → a shim whose isatty answers from fstat where
+ * that is certain (scripts/shims/tty.mjs says why). For dist/cli/lint.cjs:
+ * the CLI's io asks whether standard input is a terminal at every start.
+ */
+export const lazyTty = {
+  name: 'lazy-tty',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?tty$/ }, () => ({ path: join(here, 'shims', 'tty.mjs') }));
+  },
+};
+
+/**
  * yargs' constructor calls `.version()`, which guesses the program's version
  * by walking up from the entry point to a package.json and reading it (~4 ms
  * of every start, measured in a CPU profile of a cold lint). boxwright

@@ -68,7 +68,7 @@ describe("the CLI's bundles", () => {
     const inputs = (name: string): string[] => Object.keys(meta[name]!.inputs);
     const lint = inputs('lint.cjs');
     for (const c of LIGHT_COMMANDS) assert.ok(lint.includes(`dist/app/cli/${c}.js`), `lint.cjs holds the ${c} command`);
-    for (const c of ['compile', 'explain', 'run', 'doctor', 'diff'])
+    for (const c of ['compile', 'explain', 'run', 'doctor', 'diff', 'learn', 'learn-check'])
       assert.ok(!lint.includes(`dist/app/cli/${c}.js`), `lint.cjs has no ${c} command`);
     // What a lint needs of them: the host's Landlock ABI (landlock-unavailable), probed through the launcher's helper program.
     const probe = [
