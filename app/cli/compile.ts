@@ -41,6 +41,12 @@ export async function compileConfig(check: CheckResult, platform: Platform, args
   const file = check.file;
   if (!check.ir) return { ok: false, check, reason: `${file} has errors; nothing to compile` };
   // sandbox-runtime enforces its own settings (and Claude Code's): boxwright checks them, it compiles Box and TYBA configs.
+  if (check.ir.runtime?.codex)
+    return {
+      ok: false,
+      check,
+      reason: `${file} is a Codex config (config.toml), which Codex enforces itself (its own sandbox: \`codex sandbox\`, or Codex running commands): boxwright lints, explains and diffs it, and compiles Box and TYBA configs`,
+    };
   if (check.ir.runtime)
     return {
       ok: false,

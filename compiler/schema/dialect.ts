@@ -165,6 +165,8 @@ export function isSandboxConfigFile(bytes: Uint8Array, file = ''): boolean {
 export function sandboxConfigKind(bytes: Uint8Array, file = ''): { readonly peer: PeerFile } | { readonly config: boolean } {
   const text = Buffer.from(bytes).toString('utf8');
   const before = peerBeforeParse(text, file);
+  // Codex's config.toml is a dialect of boxwright's now (issue 39): checked, not passed over.
+  if (before?.format === 'codex') return { config: true };
   if (before) return { peer: before };
   if (isJsonText(text, file)) {
     if (isClaudeSettingsPath(file)) return { config: true };
@@ -182,6 +184,7 @@ export function sandboxConfigKind(bytes: Uint8Array, file = ''): { readonly peer
   const parsed = parseToml(bytes);
   if (!parsed.document) return { config: tomlConfigLine.test(parsed.text) };
   const peer = peerOfDocument({ syntax: 'toml', table: parsed.document });
+  if (peer?.format === 'codex') return { config: true };
   if (peer) return { peer };
   return { config: [...parsed.document.entries.keys()].some((k) => dialectKeys.includes(k)) };
 }

@@ -40,6 +40,10 @@ import { symlinkEntry } from '../symlink-entry.js';
 import { tomlSyntax } from '../toml-syntax.js';
 import { jsonSyntax } from '../json-syntax.js';
 import { unknownSetting } from '../unknown-setting.js';
+import { codexFullAccess } from '../codex-full-access.js';
+import { codexNetwork } from '../codex-network.js';
+import { codexProfileMissing } from '../codex-profile-missing.js';
+import { codexWritableRoot } from '../codex-writable-root.js';
 import { duplicateKey } from '../duplicate-key.js';
 import { globPattern } from '../glob-pattern.js';
 import { absentPath } from '../absent-path.js';
@@ -122,6 +126,11 @@ export const allRules = [
   mandatoryDeny,
   platformIgnored,
   managedOnlySetting,
+  // Codex's config.toml (docs/dialects/codex.md)
+  codexFullAccess,
+  codexNetwork,
+  codexProfileMissing,
+  codexWritableRoot,
 ] as const satisfies readonly Rule[];
 
 /** A registered rule's id. */

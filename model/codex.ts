@@ -1,0 +1,115 @@
+/**
+ * What Codex's own sandbox gives the commands it runs at each path, per
+ * platform, for a Codex config.toml (the IR's `runtime.codex`, its grants
+ * made by compiler/ir/codex.ts). docs/dialects/codex.md gives each
+ * statement with its source; the Linux column is checked against
+ * `codex sandbox` 0.171.0 itself (test/linux/codex-differential.test.ts).
+ *
+ * Linux (bubblewrap): the host read-only at `/` where reads are open (else
+ * only the read entries), then the writable roots bound writable where
+ * they exist (an absent one is skipped), `none` entries closed, and under
+ * every writable root the protected names read-only: an existing one bound
+ * over itself, an absent one an empty read-only tmpfs. The deepest entry
+ * at or above a path decides (a deeper `read` in a writable root is
+ * read-only, a deeper `write` in a read tree writable), a protected name
+ * deepest of all. macOS (Seatbelt) and Windows (the sandbox user's ACLs)
+ * give the same rights from the same entries, except that an absent
+ * protected name is refused its creation there with no placeholder.
+ * danger-full-access is no sandbox on any platform.
+ */
+import { byPlatform, PLATFORMS, type Platform } from '../compiler/diagnostic.js';
+import type { Grant, PolicyIR, Principal } from '../compiler/ir/types.js';
+import { isUnder } from '../compiler/paths/index.js';
+import { access, absent, denied, empty, type Cell } from './cell.js';
+import type { Mechanism } from './facts.js';
+import type { GrantAccess, PrincipalAccess } from './model.js';
+
+const depth = (p: string): number => (p === '/' ? 0 : p.split('/').length - 1);
+const full = access({ read: true, write: true, exec: true });
+const readable = access({ read: true, exec: true });
+const requestedOf: Readonly<Record<string, Cell>> = {
+  read: readable,
+  'read-write': full,
+  'deny-read': denied,
+  'deny-write': readable,
+};
+const everywhere: Readonly<Record<Platform, boolean>> = Object.freeze(byPlatform(() => true));
+const nowhere: Readonly<Record<Platform, boolean>> = Object.freeze(byPlatform(() => false));
+const fixed = (kind: Mechanism['kind']): Mechanism => Object.freeze({ kind }) as Mechanism;
+const placeholder = fixed('codex-protected-placeholder');
+const absentRoot = fixed('codex-absent-root');
+const noSandbox = fixed('codex-no-sandbox');
+const pattern = fixed('srt-pattern');
+
+/** The entry that decides a path: the deepest at or above it, a protected name over any other at its depth, then `none`, `read`, `write`. */
+function deciding(grants: readonly Grant[], path: string): Grant | undefined {
+  const rank = (g: Grant): number => (g.access === 'deny-write' ? 3 : g.access === 'deny-read' ? 2 : g.access === 'read' ? 1 : 0);
+  let by: Grant | undefined;
+  for (const g of grants) {
+    if (!g.path || !isUnder(path, g.path)) continue;
+    // A writable root that does not exist is skipped on Linux: it opens nothing (nor does it shadow what is above).
+    if (g.access === 'read-write' && g.facts.existence === 'absent') continue;
+    if (!by || depth(g.path) > depth(by.path!) || (depth(g.path) === depth(by.path!) && rank(g) > rank(by))) by = g;
+  }
+  return by;
+}
+
+function cellAt(ir: PolicyIR, grants: readonly Grant[], path: string, platform: Platform): Cell {
+  const c = ir.runtime!.codex!;
+  if (c.mode === 'danger-full-access' || grants.some((g) => g.implicit && g.path === '/' && g.access === 'read-write')) return full;
+  const by = deciding(grants, path);
+  if (!by) return c.readsOpen ? readable : absent;
+  switch (by.access) {
+    case 'deny-write':
+      // Linux: an absent protected name is an empty read-only tmpfs; elsewhere its creation is refused.
+      if (by.facts.existence === 'absent')
+        return platform === 'linux' && path === by.path ? empty : platform === 'linux' ? absent : readable;
+      return readable;
+    case 'deny-read':
+      return denied;
+    case 'read':
+      return readable;
+    default:
+      return full;
+  }
+}
+
+export function codexPrincipalAccess(ir: PolicyIR, p: Principal): PrincipalAccess {
+  const grants = p.grants;
+  const c = ir.runtime!.codex!;
+  const isFull = c.mode === 'danger-full-access' || grants.some((g) => g.implicit && g.path === '/' && g.access === 'read-write');
+  const at = (path: string, platform: Platform): Cell => cellAt(ir, grants, path, platform);
+  const rows = grants.map((g): GrantAccess => {
+    const requested = requestedOf[g.access] ?? readable;
+    const notes: Partial<Record<Platform, Mechanism>> = {};
+    const effective: Record<Platform, Cell> = byPlatform(() => absent);
+    if (!g.path) {
+      for (const platform of PLATFORMS) notes[platform] = pattern;
+      return { grant: g, requested, effective, notes, disclosures: {}, applies: nowhere };
+    }
+    for (const platform of PLATFORMS) {
+      effective[platform] = at(g.path, platform);
+      if (isFull) notes[platform] = noSandbox;
+      else if (g.access === 'deny-write' && g.facts.existence === 'absent' && platform === 'linux') notes.linux = placeholder;
+      else if (g.access === 'read-write' && g.facts.existence === 'absent') notes[platform] = absentRoot;
+    }
+    return { grant: g, requested, effective, notes, disclosures: {}, applies: everywhere };
+  });
+  const regime = isFull ? 'full-access' : c.readsOpen ? 'reads-open' : 'reads-closed';
+  const elsewhereCell = isFull ? full : c.readsOpen ? readable : absent;
+  return {
+    principal: p,
+    grants: rows,
+    linuxExec: 'mounts',
+    linuxMissing: () => [],
+    // Codex's own protected names are grants of the IR (compiler/ir/codex.ts); boxwright carves nothing out.
+    hostTrusted: [],
+    network: {},
+    effectiveAt: at,
+    elsewhere: byPlatform(() => ({
+      cell: elsewhereCell,
+      fact: { kind: 'codex-ungranted', regime },
+      ...(isFull ? { mechanism: noSandbox } : {}),
+    })),
+  };
+}
