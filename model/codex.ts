@@ -12,7 +12,8 @@
  * over itself, an absent one an empty read-only tmpfs. The deepest entry
  * at or above a path decides (a deeper `read` in a writable root is
  * read-only, a deeper `write` in a read tree writable), a protected name
- * deepest of all. macOS (Seatbelt) and Windows (the sandbox user's ACLs)
+ * deepest of all, except that a `none` closes its whole tree (a deeper
+ * entry reaches nothing: measured). macOS (Seatbelt) and Windows (the sandbox user's ACLs)
  * give the same rights from the same entries, except that an absent
  * protected name is refused its creation there with no placeholder.
  * danger-full-access is no sandbox on any platform.
@@ -57,6 +58,21 @@ function deciding(grants: readonly Grant[], path: string): Grant | undefined {
 function cellAt(ir: PolicyIR, grants: readonly Grant[], path: string, platform: Platform): Cell {
   const c = ir.runtime!.codex!;
   if (c.mode === 'danger-full-access' || grants.some((g) => g.implicit && g.path === '/' && g.access === 'read-write')) return full;
+  // A `none` closes its whole tree: Codex's mount there cannot be entered, so a deeper `read` or `write` reaches nothing
+  // (found by the differential test: `a = "none"` with `a/b = "read"` leaves a/b unreadable).
+  // A deeper `write` is bound back over it, though (measured: `e = "none"` with `e/f = "write"` leaves e/f readable and writable).
+  const closing = grants.filter((g) => g.access === 'deny-read' && g.path && g.facts.existence !== 'absent' && isUnder(path, g.path));
+  const reopened = (n: Grant): boolean =>
+    grants.some(
+      (w) =>
+        w.access === 'read-write' &&
+        w.path &&
+        w.facts.existence !== 'absent' &&
+        w.path !== n.path &&
+        isUnder(w.path, n.path!) &&
+        isUnder(path, w.path),
+    );
+  if (closing.some((n) => !reopened(n))) return denied;
   const by = deciding(grants, path);
   if (!by) return c.readsOpen ? readable : absent;
   switch (by.access) {
