@@ -290,7 +290,8 @@ export async function compileCommand(args: CompileArgs): Promise<number> {
       ),
     );
     process.stderr.write(`boxwright compile: ${outcome.reason}\n`);
-    return 1;
+    // A Codex config is not boxwright's to compile (Codex enforces it): a usage error, not a refused config.
+    return outcome.check.ir?.runtime?.codex ? 2 : 1;
   }
   // The schema restricts principal names and every target names its files
   // through artifactStem; checked once more where the files are written.

@@ -227,7 +227,7 @@ export function buildCodexIR(doc: TomlTable, o: CodexBuildOptions): PolicyIR {
     readsOpen = !!resolved.fullAccess || resolved.fs.get(':root')?.value === 'read' || resolved.fs.get(':root')?.value === 'write';
   }
   const full = mode === 'danger-full-access' || !!resolved?.fullAccess;
-  const tmpdir = o.tmpdir && o.tmpdir.startsWith('/') ? posix.normalize(o.tmpdir).replace(/(.)\/+$/, '$1') : undefined;
+  const tmpdir = o.tmpdir?.startsWith('/') ? posix.normalize(o.tmpdir).replace(/(.)\/+$/, '$1') : undefined;
   if (full)
     grants.push(
       grant('implicit', 'read-write', '/', anchor, '/', 'Codex: danger-full-access runs commands with no sandbox, with all your access'),

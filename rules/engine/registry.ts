@@ -44,6 +44,7 @@ import { codexFullAccess } from '../codex-full-access.js';
 import { codexNetwork } from '../codex-network.js';
 import { codexProfileMissing } from '../codex-profile-missing.js';
 import { codexWritableRoot } from '../codex-writable-root.js';
+import { codexNestedNone } from '../codex-nested-none.js';
 import { duplicateKey } from '../duplicate-key.js';
 import { globPattern } from '../glob-pattern.js';
 import { absentPath } from '../absent-path.js';
@@ -131,6 +132,7 @@ export const allRules = [
   codexNetwork,
   codexProfileMissing,
   codexWritableRoot,
+  codexNestedNone,
 ] as const satisfies readonly Rule[];
 
 /** A registered rule's id. */

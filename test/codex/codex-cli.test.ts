@@ -91,3 +91,21 @@ describe('Codex config.toml: the diff gate', () => {
     assert.equal(gate('narrow.toml', base.replace('enabled = true', 'enabled = false')), 0);
   });
 });
+
+describe('Codex config.toml: compile and run refuse it (Codex enforces it itself)', () => {
+  it('compile: exit 2 with the reason', () => {
+    const f = file('c.toml', 'sandbox_mode = "workspace-write"\n');
+    const r = boxwright(['compile', '--fs', 'none', '--target', 'linux', '--out', join(dir, 'out'), f]);
+    assert.equal(r.status, 2, r.stdout + r.stderr);
+    assert.match(r.stderr, /boxwright compile: c\.toml is a Codex config \(config\.toml\), which Codex enforces itself/);
+  });
+  it('run: exit 2, nothing run', () => {
+    const f = file('r.toml', 'sandbox_mode = "workspace-write"\n');
+    const r = boxwright(['run', f, '--', 'true']);
+    assert.equal(r.status, 2, r.stdout + r.stderr);
+    assert.match(
+      r.stderr,
+      /is a Codex config \(config\.toml\), which Codex enforces itself.*the command did not run \(Codex runs it: `codex sandbox -- CMD`\)/,
+    );
+  });
+});
