@@ -15,6 +15,7 @@ import { parseToml } from '../compiler/toml/index.js';
 import { effectiveAccess, type AccessModel } from '../model/index.js';
 import { checkRules } from '../rules/index.js';
 import { checkCodex } from './check-codex.js';
+import { checkPeerSettings, hasVscodeSandbox } from './check-peers.js';
 import { jsonSyntax } from '../rules/json-syntax.js';
 import { pathsTooLong } from '../rules/unrepresentable-path.js';
 import { tomlSyntax } from '../rules/toml-syntax.js';
@@ -83,6 +84,10 @@ export function checkConfig(bytes: Uint8Array, options: CheckOptions): CheckResu
   const placed = options.dialect ? undefined : peerBeforeParse(head, file);
   // Codex's config.toml is a dialect of its own (issue 39): found by its place, its keys, or --dialect codex.
   if (placed?.format === 'codex' || options.dialect === 'codex') return checkCodex(bytes, options);
+  // Cursor's sandbox.json and VS Code's agent sandbox settings: linted (issue 39); VS Code settings without them are passed over.
+  if (placed?.format === 'cursor' || options.dialect === 'cursor') return checkPeerSettings(bytes, options, 'cursor');
+  if ((placed?.format === 'vscode' && hasVscodeSandbox(bytes)) || options.dialect === 'vscode')
+    return checkPeerSettings(bytes, options, 'vscode');
   if (placed) return peerChecked(bytes, file, placed);
   // JSON by its dialect, its name or its first character; a TOML dialect asked of a JSON text is an error checkSettings words.
   if (isJsonDialect(options.dialect) || isJsonText(head, file)) return checkSettings(bytes, options);
@@ -123,7 +128,7 @@ export function checkConfig(bytes: Uint8Array, options: CheckOptions): CheckResu
   const detected = detectDialect(parsed.document, file, options.dialect);
   if ('diagnostic' in detected) return finish([detected.diagnostic]);
   const { dialect } = detected;
-  if (isJsonDialect(dialect) || dialect === 'codex')
+  if (dialect !== 'box' && dialect !== 'tyba')
     return finish([
       {
         ruleId: 'schema',
@@ -240,7 +245,7 @@ function checkSettings(bytes: Uint8Array, options: CheckOptions): CheckResult {
       },
     ]);
   const cursor = options.dialect ? undefined : peerOfDocument({ syntax: 'json', value: parsed.document });
-  if (cursor) return peerChecked(bytes, file, cursor);
+  if (cursor) return checkPeerSettings(bytes, options, 'cursor');
   const detected = detectDialect({ syntax: 'json', value: parsed.document }, file, override);
   if ('diagnostic' in detected) return finish([detected.diagnostic]);
   const dialect = detected.dialect as JsonDialect;

@@ -25,8 +25,9 @@ const fsOptions = (y: Argv): Argv =>
     .option('fs', { type: 'string', describe: 'filesystem facts: host (the real disk), none (unknown), or a manifest FILE.json' })
     .option('home', { type: 'string', describe: "where ~ points (default: your home, or the manifest's)" })
     .option('dialect', {
-      choices: ['box', 'tyba', 'srt', 'claude', 'codex'],
-      describe: "override dialect detection (srt: sandbox-runtime settings, claude: Claude Code settings, codex: Codex's config.toml)",
+      choices: ['box', 'tyba', 'srt', 'claude', 'codex', 'cursor', 'vscode'],
+      describe:
+        "override dialect detection (srt: sandbox-runtime settings, claude: Claude Code settings, codex: Codex's config.toml, cursor: Cursor's sandbox.json, vscode: VS Code settings)",
     })
     .option('worktree', {
       type: 'string',

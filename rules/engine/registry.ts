@@ -45,6 +45,8 @@ import { codexNetwork } from '../codex-network.js';
 import { codexProfileMissing } from '../codex-profile-missing.js';
 import { codexWritableRoot } from '../codex-writable-root.js';
 import { codexNestedNone } from '../codex-nested-none.js';
+import { cursorSandbox } from '../cursor-sandbox.js';
+import { vscodeSandbox } from '../vscode-sandbox.js';
 import { duplicateKey } from '../duplicate-key.js';
 import { globPattern } from '../glob-pattern.js';
 import { absentPath } from '../absent-path.js';
@@ -133,6 +135,9 @@ export const allRules = [
   codexProfileMissing,
   codexWritableRoot,
   codexNestedNone,
+  // Cursor's sandbox.json and VS Code's agent sandbox settings (linted by app/check-peers.ts)
+  cursorSandbox,
+  vscodeSandbox,
 ] as const satisfies readonly Rule[];
 
 /** A registered rule's id. */

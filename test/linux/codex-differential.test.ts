@@ -93,10 +93,13 @@ function generate(r: Rand, w: string, o: string, out: string): { toml: string; a
     if (r.int(2) === 0) lines.push(`${JSON.stringify(key)} = "${p === 3 ? 'write' : access()}"`);
   if (r.int(3)) lines.push('":slash_tmp" = "write"');
   if (r.int(3) === 0) lines.push('":tmpdir" = "write"');
+  const extraRoot = r.int(3) === 0;
   if (r.int(4)) {
     lines.push('[permissions.dev.filesystem.":workspace_roots"]', `"." = "${pick(r, ['write', 'write', 'read'])}"`);
     if (r.int(2)) lines.push(`"a/b" = "${access()}"`);
   }
+  // Another workspace root: `:workspace_roots` entries apply under it too.
+  if (extraRoot) lines.push('[permissions.dev.workspace_roots]', `${JSON.stringify(o)} = true`);
   if (r.int(2)) {
     lines.push('[permissions.dev.network]', `enabled = ${r.int(2) === 0}`);
     if (r.int(2)) lines.push('domains = { "example.com" = "allow" }');
@@ -185,6 +188,7 @@ describe('the Codex model against codex sandbox 0.171.0', { skip }, () => {
         ...[...otherDirs, ...otherFiles].map((x) => ({ path: join(o, x), absent: false })),
         { path: join(o, '.git'), absent: true },
         { path: join(o, 'gone'), absent: true },
+        { path: join(o, 'a'), absent: true },
         { path: t, absent: false },
         { path: join(t, '.agents'), absent: true },
         { path: slashTmp, absent: false },

@@ -17,7 +17,6 @@ function boxwright(args: string[]): { status: number | null; stdout: string; std
 
 /** Each peer's file as found in the wild, and what lint calls it. */
 const peers: readonly { readonly path: string; readonly what: string }[] = [
-  { path: `${fixtures}/.cursor/sandbox.json`, what: "Cursor's sandbox.json" },
   { path: `${fixtures}/.vscode/settings.json`, what: 'VS Code settings' },
   { path: `${fixtures}/.gemini/sandbox-macos-custom.sb`, what: 'a macOS Seatbelt profile (.sb, as Gemini CLI uses)' },
 ];
