@@ -44,7 +44,8 @@ const pattern = fixed('srt-pattern');
 
 /** The entry that decides a path: the deepest at or above it, a protected name over any other at its depth, then `none`, `read`, `write`. */
 function deciding(grants: readonly Grant[], path: string): Grant | undefined {
-  const rank = (g: Grant): number => (g.access === 'deny-write' ? 3 : g.access === 'deny-read' ? 2 : g.access === 'read' ? 1 : 0);
+  // At one path a `write` beats a `read` (measured: a workspace root named `read` and `:workspace_roots "." = "write"` is writable).
+  const rank = (g: Grant): number => (g.access === 'deny-write' ? 3 : g.access === 'deny-read' ? 2 : g.access === 'read-write' ? 1 : 0);
   let by: Grant | undefined;
   for (const g of grants) {
     if (!g.path || !isUnder(path, g.path)) continue;
@@ -53,6 +54,11 @@ function deciding(grants: readonly Grant[], path: string): Grant | undefined {
     if (!by || depth(g.path) > depth(by.path!) || (depth(g.path) === depth(by.path!) && rank(g) > rank(by))) by = g;
   }
   return by;
+}
+
+/** Whether an existing writable root holds the path (where bubblewrap can make a mount point). */
+function writableExisting(grants: readonly Grant[], path: string): boolean {
+  return deciding(grants, path)?.access === 'read-write';
 }
 
 function cellAt(ir: PolicyIR, grants: readonly Grant[], path: string, platform: Platform): Cell {
@@ -73,6 +79,18 @@ function cellAt(ir: PolicyIR, grants: readonly Grant[], path: string, platform: 
         isUnder(path, w.path),
     );
   if (closing.some((n) => !reopened(n))) return denied;
+  // Linux: a `read` or `none` entry that does not exist inside a writable root gets an empty read-only tmpfs at its first
+  // missing component, as the protected names do (found by the differential test: the component is not writable then).
+  if (platform === 'linux') {
+    const held = grants.find(
+      (g) =>
+        (g.access === 'read' || g.access === 'deny-read') &&
+        g.firstAbsent &&
+        isUnder(path, g.firstAbsent) &&
+        writableExisting(grants, g.firstAbsent),
+    );
+    if (held) return path === held.firstAbsent ? empty : absent;
+  }
   const by = deciding(grants, path);
   if (!by) return c.readsOpen ? readable : absent;
   switch (by.access) {

@@ -205,7 +205,12 @@ export function buildCodexIR(doc: TomlTable, o: CodexBuildOptions): PolicyIR {
         ...implicit,
       };
     }
-    return { list, access, scope: 'tree', written, span, path, facts: inspectPath(view, path), ...implicit };
+    const facts = inspectPath(view, path);
+    if (facts.existence !== 'absent') return { list, access, scope: 'tree', written, span, path, facts, ...implicit };
+    // Where Codex puts the mount point of an absent entry: its first missing component.
+    let first = path;
+    for (let up = posix.dirname(first); up !== first && inspectPath(view, up).existence === 'absent'; up = posix.dirname(up)) first = up;
+    return { list, access, scope: 'tree', written, span, path, facts, firstAbsent: first, ...implicit };
   };
   const ws = tableOf(top.get('sandbox_workspace_write')?.value);
   let mode: CodexSandbox['mode'];
