@@ -1,5 +1,6 @@
 import { PLATFORMS } from '../compiler/diagnostic.js';
-import { isUnder } from '../compiler/paths/index.js';
+import { expandTilde, inspectPath, isUnder } from '../compiler/paths/index.js';
+import { secretLocations } from '../compiler/paths/protected.js';
 import { defineRule } from './engine/engine.js';
 import { codexOf } from './codex-util.js';
 
@@ -43,7 +44,12 @@ export const codexWritableRoot = defineRule({
     const c = codexOf(ctx.ir);
     if (!c || c.fullAccess || g.implicit || g.access !== 'read-write' || !g.path) return;
     const path = g.path;
-    const secrets = ctx.ir.knownCredentials.filter((k) => k.existence === 'exists' && isUnder(k.path, path)).map((k) => k.written);
+    // The secret list (TYBA's twelve) and the other known credential files, where they exist.
+    const listed = secretLocations.map((written) => ({ written, path: expandTilde(written, ctx.ir.home) }));
+    const secrets = [
+      ...listed.filter((k) => isUnder(k.path, path) && inspectPath(ctx.view, k.path).existence === 'exists'),
+      ...ctx.ir.knownCredentials.filter((k) => k.existence === 'exists' && isUnder(k.path, path)),
+    ].map((k) => k.written);
     const what = isUnder(ctx.ir.home, path)
       ? 'your home'
       : secrets.length
