@@ -47,7 +47,7 @@ const runs = Number(process.env.BOXWRIGHT_CODEX_RUNS ?? 150);
 const firstSeed = Number(process.env.BOXWRIGHT_CODEX_SEED ?? 1);
 
 /** The tree under the working directory W and another root O; `-` marks a path that does not exist. */
-const workDirs = ['a', 'a/b', 'e', 'e/f', '.git'];
+const workDirs = ['a', 'a/b', 'e', 'e/f', '.git', '.git/hooks'];
 const workFiles = ['a/x.txt', 'a/b/y.txt', 'e/v.txt', 'e/f/u.txt', 'top.txt', '.git/config'];
 const otherDirs = ['sub'];
 const otherFiles = ['o.txt', 'sub/s.txt', '.codex'];
@@ -68,7 +68,7 @@ function generate(r: Rand, w: string, o: string, out: string): { toml: string; a
   if (proxy) lines.push('[features]', 'network_proxy = true', '');
   if (r.int(2) === 0) {
     const mode = pick(r, ['read-only', 'workspace-write', 'workspace-write', 'workspace-write', 'danger-full-access']);
-    const roots = [o, `${o}/sub`, `${w}/a/b`, `${out}/nothere-root`, `${w}/e`].filter(() => r.int(3) === 0);
+    const roots = [o, `${o}/sub`, `${w}/a/b`, `${out}/nothere-root`, `${w}/e`, `${w}/.git/hooks`].filter(() => r.int(3) === 0);
     const top = [`sandbox_mode = "${mode}"`, ''];
     lines.unshift(...top);
     lines.push('[sandbox_workspace_write]', `writable_roots = [${roots.map((p) => JSON.stringify(p)).join(', ')}]`);
