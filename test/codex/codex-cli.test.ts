@@ -109,3 +109,28 @@ describe('Codex config.toml: compile and run refuse it (Codex enforces it itself
     );
   });
 });
+
+describe('Codex config.toml in a repository: diff --git', () => {
+  it("a .codex/config.toml's widening since HEAD fails the gate; the protected names stay read-only in the request", () => {
+    const repo = join(dir, 'repo');
+    const git = (...args: string[]): void => {
+      const r = spawnSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: repo });
+      assert.equal(r.status, 0, r.stderr.toString());
+    };
+    spawnSync('mkdir', ['-p', join(repo, '.codex')]);
+    writeFileSync(join(repo, '.codex/config.toml'), 'sandbox_mode = "read-only"\n');
+    git('init', '-q');
+    git('add', '.');
+    git('commit', '-qm', 'base');
+    writeFileSync(join(repo, '.codex/config.toml'), 'sandbox_mode = "workspace-write"\n[sandbox_workspace_write]\nnetwork_access = true\n');
+    const r = spawnSync(process.execPath, [bin, 'diff', '--fs', 'host', '--git', 'HEAD', '--fail-on', 'widen'], {
+      cwd: repo,
+      env: { ...process.env, NO_COLOR: '1', TMPDIR: '' },
+    });
+    const out = r.stdout.toString();
+    assert.equal(r.status, 1, out + r.stderr.toString());
+    assert.match(out, /network: `network \(direct, no proxy\)` is now true/);
+    assert.match(out, /the agent now asks to write \/tmp \(r → rw\)/);
+    assert.doesNotMatch(out, /asks to write [^\n]*\/\.git /);
+  });
+});
