@@ -33,8 +33,6 @@ const otherTopKeys = new Set([
   'review_model',
   'model_provider',
   'model_providers',
-  'profile',
-  'profiles',
   'projects',
   'approval_policy',
   'approvals_reviewer',
@@ -200,6 +198,22 @@ export function validateCodex(doc: TomlTable, file: string): Diagnostic[] {
           if (w.key === 'sandbox') expectOneOf(out, 'windows.sandbox', w.value, ['elevated', 'unelevated', 'mxc']);
           else if (!windowsKeys.includes(w.key)) unknownKey(out, w, '`[windows]`', windowsKeys);
         }
+        break;
+      case 'profile':
+        // Measured: Codex 0.171.0 stops on it ("legacy `profile = …` config is no longer supported").
+        error(
+          out,
+          e.keySpan,
+          '`profile` (the legacy selector of a `[profiles.NAME]` table) is refused by Codex 0.171.0, which does not start: run `codex --profile NAME` with the settings in `$CODEX_HOME/NAME.config.toml` instead',
+        );
+        break;
+      case 'profiles':
+        // A legacy profile table is still read for its values: a sandbox_mode there is checked as Codex checks it.
+        if (e.value.kind === 'table')
+          for (const p of e.value.entries.values()) {
+            const mode = p.value.kind === 'table' ? p.value.entries.get('sandbox_mode') : undefined;
+            if (mode) expectOneOf(out, `profiles.${p.key}.sandbox_mode`, mode.value, SANDBOX_MODES);
+          }
         break;
       default:
         if (!otherTopKeys.has(e.key) && didYouMean(e.key, sandboxTopKeys)) unknownKey(out, e, 'Codex config', sandboxTopKeys);

@@ -75,6 +75,12 @@ describe('Codex config.toml: each finding, exactly', () => {
       '2:1 warning codex-profile-missing [macos,linux,windows] `default_permissions` is not used: `sandbox_mode` is set, and Codex then uses the older sandbox settings instead of permission profiles',
     ]);
   });
+  it('the legacy `profile` selector, which Codex 0.171.0 refuses, and a bad sandbox_mode in a legacy profile table', () => {
+    assert.deepEqual(found('profile = "ci"\n[profiles.ci]\nsandbox_mode = "read-olny"\n'), [
+      '1:1 error schema [macos,linux,windows] `profile` (the legacy selector of a `[profiles.NAME]` table) is refused by Codex 0.171.0, which does not start: run `codex --profile NAME` with the settings in `$CODEX_HOME/NAME.config.toml` instead',
+      '3:16 error schema [macos,linux,windows] `profiles.ci.sandbox_mode` is `read-olny`, which Codex refuses (it does not start): one of `read-only`, `workspace-write`, `danger-full-access`; did you mean `read-only`?',
+    ]);
+  });
   it('the rest of the file is passed over without a finding', () => {
     const text =
       'model = "o3"\napproval_policy = "on-request"\n[mcp_servers.gh]\ncommand = "npx"\n[mcp_servers.gh.env]\nT = "x"\n[tui]\nthemes = 1\n';
