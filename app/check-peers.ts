@@ -150,10 +150,8 @@ export function checkPeerSettings(bytes: Uint8Array, options: PeerCheckOptions, 
     const p =
       written === '~' ? home : written.startsWith('~/') ? posix.join(home, written.slice(2)) : posix.resolve(options.worktree, written);
     if (isUnder(home, p)) return 'your home';
-    // Those that exist first: what the command could rewrite today, then the names it could make.
-    const found = findHostTrusted(view, [{ path: p, tree: true }], [])
-      .paths.filter((t) => !t.parentOf)
-      .sort((a, b) => Number(b.facts.existence === 'exists') - Number(a.facts.existence === 'exists'));
+    // Those that exist: what the command could rewrite today (a name not there yet is a candidate in every tree).
+    const found = findHostTrusted(view, [{ path: p, tree: true }], []).paths.filter((t) => !t.parentOf && t.facts.existence === 'exists');
     return found.length
       ? `the host-trusted ${found
           .slice(0, 3)

@@ -6,6 +6,7 @@
  * pre-commit mode.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -62,5 +63,20 @@ describe("VS Code's agent sandbox settings", () => {
     const path = 'test/peers/fixtures/.vscode/settings.json';
     assert.equal(isSandboxConfigFile(readFileSync(join(repoRoot, path)), path), false);
     assert.equal(isSandboxConfigFile(Buffer.from('{"chat.agent.sandbox.enabled": "on"}'), '.vscode/settings.json'), true);
+  });
+});
+
+describe('explain of a lint-only dialect', () => {
+  it('says there is no model to explain, after the lint (exit 1)', () => {
+    const path = 'test/peers/fixtures/.cursor/sandbox.json';
+    const r = spawnSync(process.execPath, [join(repoRoot, 'bin', 'boxwright.cjs'), 'explain', '--fs', 'none', path], {
+      cwd: repoRoot,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    assert.equal(r.status, 1);
+    assert.match(
+      r.stderr.toString() + r.stdout.toString(),
+      /test\/peers\/fixtures\/\.cursor\/sandbox\.json: Cursor's sandbox\.json is linted only: boxwright has no model of Cursor's sandbox to explain \(docs\/dialects\/cursor\.md\)/,
+    );
   });
 });
