@@ -21,7 +21,7 @@
 import { byPlatform, PLATFORMS, type Platform } from '../compiler/diagnostic.js';
 import type { Grant, PolicyIR, Principal } from '../compiler/ir/types.js';
 import { isUnder } from '../compiler/paths/index.js';
-import { access, absent, denied, empty, type Cell } from './cell.js';
+import { access, absent, denied, empty, scratch, type Cell } from './cell.js';
 import type { Mechanism } from './facts.js';
 import type { GrantAccess, PrincipalAccess } from './model.js';
 
@@ -61,6 +61,12 @@ function writableExisting(grants: readonly Grant[], path: string): boolean {
   return deciding(grants, path)?.access === 'read-write';
 }
 
+/** A directory bubblewrap makes in its root tmpfs: `/`, the working directory, an ancestor of a mounted entry. */
+function madeBySandbox(grants: readonly Grant[], cwd: string, path: string): boolean {
+  if (path === '/' || path === cwd || isUnder(cwd, path)) return true;
+  return grants.some((g) => g.path && g.facts.existence !== 'absent' && g.path !== path && isUnder(g.path, path));
+}
+
 function cellAt(ir: PolicyIR, grants: readonly Grant[], path: string, platform: Platform): Cell {
   const c = ir.runtime!.codex!;
   if (c.mode === 'danger-full-access' || grants.some((g) => g.implicit && g.path === '/' && g.access === 'read-write')) return full;
@@ -92,7 +98,12 @@ function cellAt(ir: PolicyIR, grants: readonly Grant[], path: string, platform: 
     if (held) return path === held.firstAbsent ? empty : absent;
   }
   const by = deciding(grants, path);
-  if (!by) return c.readsOpen ? readable : absent;
+  if (!by) {
+    if (c.readsOpen) return readable;
+    // Reads closed, Linux: bubblewrap's root is a tmpfs of the sandbox's own, and the directories it makes there for the
+    // mount points and the working directory are writable scratch (measured: a file made there vanishes with the run).
+    return platform === 'linux' && madeBySandbox(grants, ir.runtime!.cwd, path) ? scratch : absent;
+  }
   switch (by.access) {
     case 'deny-write':
       // Linux: an absent protected name is an empty read-only tmpfs; elsewhere its creation is refused.

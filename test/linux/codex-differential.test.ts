@@ -44,6 +44,8 @@ const skip =
   );
 
 const runs = Number(process.env.BOXWRIGHT_CODEX_RUNS ?? 150);
+/** The unpacked npm package the binary is in (`…/package/vendor/<triple>/bin/codex`). */
+const codexPackage = codex ? join(codex, '..', '..', '..', '..') : '';
 const firstSeed = Number(process.env.BOXWRIGHT_CODEX_SEED ?? 1);
 
 /** The tree under the working directory W and another root O; `-` marks a path that does not exist. */
@@ -62,7 +64,7 @@ interface Probe {
 const pick = <T>(r: Rand, xs: readonly T[]): T => xs[r.int(xs.length)]!;
 
 /** A generated config: the file's text and how `codex sandbox` is told to apply it. */
-function generate(r: Rand, w: string, o: string, out: string): { toml: string; args: string[] } {
+function generate(r: Rand, w: string, o: string, out: string, home: string): { toml: string; args: string[] } {
   const lines: string[] = [];
   const proxy = r.int(3) === 0;
   if (proxy) lines.push('[features]', 'network_proxy = true', '');
@@ -83,7 +85,16 @@ function generate(r: Rand, w: string, o: string, out: string): { toml: string; a
   lines.unshift('default_permissions = "dev"', '');
   lines.push('[permissions.dev]');
   if (ext) lines.push(`extends = "${ext}"`);
-  lines.push('[permissions.dev.filesystem]', '":root" = "read"');
+  // Reads closed now and then: `:minimal` instead of `:root`, with what Codex needs to start its helper (its own home,
+  // where it links the helper, and the package its binary is in: without them no command starts, measured).
+  if (r.int(3) === 0)
+    lines.push(
+      '[permissions.dev.filesystem]',
+      '":minimal" = "read"',
+      `${JSON.stringify(home)} = "read"`,
+      `${JSON.stringify(codexPackage)} = "read"`,
+    );
+  else lines.push('[permissions.dev.filesystem]', '":root" = "read"');
   for (const [key, p] of [
     [o, 1],
     [`${w}/a`, 2],
@@ -128,7 +139,7 @@ function probeScript(probes: readonly Probe[], port: number): string {
       );
     })
     .join('\n');
-  return `${body}\nif (exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null; then echo "NET 1"; else echo "NET 0"; fi\n`;
+  return `${body}\nif { exec 3<>/dev/tcp/127.0.0.1/${port} && read -r -t 5 line <&3 && [ "$line" = bw-codex-host ]; } 2>/dev/null; then echo "NET 1"; else echo "NET 0"; fi\n`;
 }
 
 function run(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number | null; out: string; err: string }> {
@@ -146,8 +157,8 @@ function run(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string): Prom
   });
 }
 
-const reads = (c: Cell): boolean => (c.kind === 'access' && c.read) || c.kind === 'empty';
-const writes = (c: Cell): boolean => c.kind === 'access' && c.write;
+const reads = (c: Cell): boolean => (c.kind === 'access' && c.read) || c.kind === 'empty' || c.kind === 'scratch';
+const writes = (c: Cell): boolean => (c.kind === 'access' && c.write) || c.kind === 'scratch';
 
 describe('the Codex model against codex sandbox 0.171.0', { skip }, () => {
   let root = '';
@@ -157,7 +168,8 @@ describe('the Codex model against codex sandbox 0.171.0', { skip }, () => {
     const cache = join(homedir(), '.cache', 'boxwright-test');
     mkdirSync(cache, { recursive: true });
     root = mkdtempSync(join(cache, 'codex-diff-'));
-    server = createServer((s) => s.end());
+    // A token the probe reads back: a port of the sandbox's own (Codex's proxy bridges) that happens to be the same is not the host.
+    server = createServer((s) => s.end('bw-codex-host\n'));
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     port = (server.address() as { port: number }).port;
   });
@@ -179,7 +191,7 @@ describe('the Codex model against codex sandbox 0.171.0', { skip }, () => {
       const slashTmp = mkdtempSync('/tmp/bw-codex-');
       for (const d of [home, t, ...workDirs.map((x) => join(w, x)), ...otherDirs.map((x) => join(o, x))]) mkdirSync(d, { recursive: true });
       for (const f of [...workFiles.map((x) => join(w, x)), ...otherFiles.map((x) => join(o, x))]) writeFileSync(f, 'x\n');
-      const { toml, args } = generate(r, w, o, dir);
+      const { toml, args } = generate(r, w, o, dir, home);
       const config = join(home, 'config.toml');
       writeFileSync(config, toml);
       const probes: Probe[] = [
@@ -237,7 +249,10 @@ describe('the Codex model against codex sandbox 0.171.0', { skip }, () => {
         if (!p.absent && gr !== reads(cell)) disagreements.push(`${label}  ${p.path}: read ${gr}, explain says ${legend(cell)}`);
         if (p.absent && cell.kind === 'empty' && !gr)
           disagreements.push(`${label}  ${p.path}: an empty placeholder expected, not readable`);
-        if (gw !== writes(cell)) disagreements.push(`${label}  ${p.path}: write ${gw}, explain says ${legend(cell)}`);
+        // A path not there, in a directory of the sandbox's own tmpfs, is made by the probe's write (and vanishes).
+        const creatable =
+          cell.kind === 'absent' && pa.effectiveAt(p.path.slice(0, p.path.lastIndexOf('/')) || '/', 'linux').kind === 'scratch';
+        if (gw !== (writes(cell) || creatable)) disagreements.push(`${label}  ${p.path}: write ${gw}, explain says ${legend(cell)}`);
       }
       const open = seen.get('NET')?.[0] === '1';
       if (open !== (checked.ir.runtime?.codex?.network === 'direct'))
