@@ -14,6 +14,8 @@ import type { TomlComment } from '../compiler/toml/ast.js';
 import { parseToml } from '../compiler/toml/index.js';
 import { effectiveAccess, type AccessModel } from '../model/index.js';
 import { checkRules } from '../rules/index.js';
+import { checkCodex } from './check-codex.js';
+import { checkPeerSettings, hasVscodeSandbox } from './check-peers.js';
 import { jsonSyntax } from '../rules/json-syntax.js';
 import { pathsTooLong } from '../rules/unrepresentable-path.js';
 import { tomlSyntax } from '../rules/toml-syntax.js';
@@ -39,6 +41,8 @@ export interface CheckOptions {
    * inside every write grant like the data file's (host-trusted-path).
    */
   readonly hostTrusted?: readonly HostTrustedInput[];
+  /** Codex configs: `$TMPDIR` as Codex's commands see it (Codex makes it writable); the environment's by default. */
+  readonly tmpdir?: string;
 }
 
 interface CheckedText {
@@ -78,6 +82,12 @@ export function checkConfig(bytes: Uint8Array, options: CheckOptions): CheckResu
   const head = Buffer.from(bytes.subarray(0, 4096)).toString('utf8');
   // A peer's own file by its place or a Seatbelt start, before either syntax reads it (issue 36); --dialect says otherwise.
   const placed = options.dialect ? undefined : peerBeforeParse(head, file);
+  // Codex's config.toml is a dialect of its own (issue 39): found by its place, its keys, or --dialect codex.
+  if (placed?.format === 'codex' || options.dialect === 'codex') return checkCodex(bytes, options);
+  // Cursor's sandbox.json and VS Code's agent sandbox settings: linted (issue 39); VS Code settings without them are passed over.
+  if (placed?.format === 'cursor' || options.dialect === 'cursor') return checkPeerSettings(bytes, options, 'cursor');
+  if ((placed?.format === 'vscode' && hasVscodeSandbox(bytes)) || options.dialect === 'vscode')
+    return checkPeerSettings(bytes, options, 'vscode');
   if (placed) return peerChecked(bytes, file, placed);
   // JSON by its dialect, its name or its first character; a TOML dialect asked of a JSON text is an error checkSettings words.
   if (isJsonDialect(options.dialect) || isJsonText(head, file)) return checkSettings(bytes, options);
@@ -114,11 +124,11 @@ export function checkConfig(bytes: Uint8Array, options: CheckOptions): CheckResu
   }
   // Codex's config by its keys, with the one parse: never read as a Box or TYBA config.
   const codex = options.dialect ? undefined : peerOfDocument({ syntax: 'toml', table: parsed.document });
-  if (codex) return peerChecked(bytes, file, codex);
+  if (codex?.format === 'codex') return checkCodex(bytes, options, parsed);
   const detected = detectDialect(parsed.document, file, options.dialect);
   if ('diagnostic' in detected) return finish([detected.diagnostic]);
   const { dialect } = detected;
-  if (isJsonDialect(dialect))
+  if (dialect !== 'box' && dialect !== 'tyba')
     return finish([
       {
         ruleId: 'schema',
@@ -235,7 +245,7 @@ function checkSettings(bytes: Uint8Array, options: CheckOptions): CheckResult {
       },
     ]);
   const cursor = options.dialect ? undefined : peerOfDocument({ syntax: 'json', value: parsed.document });
-  if (cursor) return peerChecked(bytes, file, cursor);
+  if (cursor) return checkPeerSettings(bytes, options, 'cursor');
   const detected = detectDialect({ syntax: 'json', value: parsed.document }, file, override);
   if ('diagnostic' in detected) return finish([detected.diagnostic]);
   const dialect = detected.dialect as JsonDialect;

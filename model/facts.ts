@@ -122,6 +122,12 @@ export type Mechanism =
   | { readonly kind: 'srt-sandbox-off' }
   /** Claude Code on native Windows: no sandbox; unless failIfUnavailable, commands run unsandboxed. */
   | { readonly kind: 'srt-sandbox-unavailable' }
+  /** Codex, Linux: a protected name (.git, .codex, .agents, .aws) absent under a writable root is an empty read-only tmpfs, its mount point made on the host for the run. */
+  | { readonly kind: 'codex-protected-placeholder' }
+  /** Codex, Linux: a writable root that does not exist when the command starts is skipped: nothing is writable there. */
+  | { readonly kind: 'codex-absent-root' }
+  /** Codex: danger-full-access, no sandbox at all. */
+  | { readonly kind: 'codex-no-sandbox' }
   /**
    * Linux, macOS: other principals can read or write a path this
    * principal's deny names, since each principal's sandbox is its own (on
@@ -247,7 +253,9 @@ export type AbstractSockets = 'reachable' | 'scoped' | 'scoped-from-abi-6';
  */
 export type Ungranted =
   | { readonly kind: 'ungranted'; readonly regime: 'seatbelt' | 'seatbelt-metadata' | 'mount-view' | 'open-reads' }
-  | { readonly kind: 'srt-ungranted'; readonly regime: 'off' | 'seatbelt' | 'bubblewrap' | 'unavailable' | 'sandbox-account' };
+  | { readonly kind: 'srt-ungranted'; readonly regime: 'off' | 'seatbelt' | 'bubblewrap' | 'unavailable' | 'sandbox-account' }
+  /** Codex: reads open (`:root` or the legacy modes), reads closed (a profile without `:root`), or no sandbox. */
+  | { readonly kind: 'codex-ungranted'; readonly regime: 'reads-open' | 'reads-closed' | 'full-access' };
 
 export type Fact = Refusal | Mechanism | Ungranted;
 export type FactKind = Fact['kind'];
@@ -301,6 +309,9 @@ const EVERY_FACT_KIND = {
   'srt-pattern': true,
   'srt-sandbox-off': true,
   'srt-sandbox-unavailable': true,
+  'codex-protected-placeholder': true,
+  'codex-absent-root': true,
+  'codex-no-sandbox': true,
   'exec-needs-missing': true,
   'exec-writable': true,
   'deny-covers-grant': true,
@@ -314,6 +325,7 @@ const EVERY_FACT_KIND = {
   'implicit-other-platform': true,
   ungranted: true,
   'srt-ungranted': true,
+  'codex-ungranted': true,
 } as const satisfies Record<FactKind, true>;
 
 export const FACT_KINDS: readonly FactKind[] = Object.keys(EVERY_FACT_KIND) as FactKind[];

@@ -19,6 +19,7 @@ import type { ExecNeeds } from '../compiler/paths/exec-needs.js';
 import { missingNeeds, startsWith, type LinuxSandbox, type MissingNeed } from './exec-start.js';
 import { appliesOn, PathIndex } from './path-index.js';
 import type { AbstractSockets, DenyOpenTo, Mechanism, OtherLabel, Ungranted } from './facts.js';
+import { codexPrincipalAccess } from './codex.js';
 import { runtimePrincipalAccess } from './srt.js';
 import { withCombined } from './combined.js';
 
@@ -890,7 +891,8 @@ function principalAccess(
 ): PrincipalAccess {
   // sandbox-runtime and Claude Code settings: what sandbox-runtime does (model/srt.ts).
   if (ir.runtime) {
-    const pa = runtimePrincipalAccess(ir, p);
+    // A Codex config.toml: what Codex's own sandbox does (model/codex.ts).
+    const pa = ir.runtime.codex ? codexPrincipalAccess(ir, p) : runtimePrincipalAccess(ir, p);
     return { ...pa, grants: withCombined(pa.grants) };
   }
   const tyba = ir.dialect === 'tyba';

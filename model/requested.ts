@@ -44,6 +44,8 @@ export interface RequestContext {
    * sandbox-runtime does not (its mandatory denies are grants of the IR).
    */
   readonly carvesHostTrusted?: boolean;
+  /** A `deny-write` grant keeps its tree read-only in the request (Codex's protected names: read-only wherever a root is). */
+  readonly denyWriteCarves?: boolean;
 }
 
 function cellOf(s: PathSummary, here: boolean): Cell {
@@ -74,6 +76,7 @@ export function requestedAccess(p: Principal, context: RequestContext): Requeste
     if (context.carvesHostTrusted !== false) for (const t of trustedByName(path, context.home)) carved.add(t);
     for (const i of context.inputs ?? []) if (isUnder(path, i)) carved.add(i);
   }
+  if (context.denyWriteCarves) for (const g of grants) if (g.access === 'deny-write') carved.add(g.path);
   for (const t of carved) ix.carveOut(t, 'linux');
   return {
     at: (path) => {

@@ -48,7 +48,7 @@ function creatableText(f: HostTrustedFact): string {
 export const hostTrustedPath = defineRule({
   meta: {
     id: 'host-trusted-path',
-    dialects: ['box', 'tyba', 'srt', 'claude'],
+    dialects: ['box', 'tyba', 'srt', 'claude', 'codex'],
     seedRow: 'Our lowerings: what the host executes or trusts after a run (issue 21): read-only inside write grants on every platform',
     docs: {
       summary:

@@ -2,7 +2,8 @@
 import type { PolicyIR, WrittenSetting } from '../compiler/ir/types.js';
 import type { Span } from '../compiler/span.js';
 
-export const tool = (ir: PolicyIR): string => (ir.dialect === 'claude' ? 'Claude Code' : 'sandbox-runtime');
+export const tool = (ir: PolicyIR): string =>
+  ir.dialect === 'claude' ? 'Claude Code' : ir.dialect === 'codex' ? 'Codex' : 'sandbox-runtime';
 
 /** A setting by its dotted path; Claude Code's sandbox keys live under `sandbox.`. */
 export function setting(ir: PolicyIR, key: string): WrittenSetting | undefined {

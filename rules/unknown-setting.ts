@@ -6,7 +6,7 @@ export const unknownSetting = defineRule({
   meta: {
     id: 'unknown-setting',
     seedRow: 'sandbox-runtime #434: unknown config keys are silently ignored, so a misspelt denyWrite fails open',
-    dialects: ['srt', 'claude'],
+    dialects: ['srt', 'claude', 'codex'],
     docs: {
       summary: 'A settings key the tool does not read: it is passed over without a word, so what it says has no effect.',
       details:

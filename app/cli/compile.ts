@@ -42,6 +42,12 @@ export async function compileConfig(check: CheckResult, platform: Platform, args
   const file = check.file;
   if (!check.ir) return { ok: false, check, reason: `${file} has errors; nothing to compile` };
   // sandbox-runtime enforces its own settings (and Claude Code's): boxwright checks them, it compiles Box and TYBA configs.
+  if (check.ir.runtime?.codex)
+    return {
+      ok: false,
+      check,
+      reason: `${file} is a Codex config (config.toml), which Codex enforces itself (its own sandbox: \`codex sandbox\`, or Codex running commands): boxwright lints, explains and diffs it, and compiles Box and TYBA configs`,
+    };
   if (check.ir.runtime)
     return {
       ok: false,
@@ -303,7 +309,8 @@ export async function compileCommand(args: CompileArgs, io: CliIo): Promise<numb
       ),
     );
     io.stderr.write(`boxwright compile: ${outcome.reason}\n`);
-    return 1;
+    // A Codex config is not boxwright's to compile (Codex enforces it): a usage error, not a refused config.
+    return outcome.check.ir?.runtime?.codex ? 2 : 1;
   }
   // The schema restricts principal names and every target names its files
   // through artifactStem; checked once more where the files are written.

@@ -187,7 +187,7 @@ export function configReader(
   trusted: readonly TrustedFile[] = [],
   place: ReaderPlace = processPlace(),
 ): ConfigReader {
-  return readerOf(args, wrap(fsViewFrom(args.fs, args.home, place)), inputs, trusted, place.cwd);
+  return readerOf(args, wrap(fsViewFrom(args.fs, args.home, place)), inputs, trusted, place);
 }
 
 function readerOf(
@@ -195,9 +195,12 @@ function readerOf(
   view: FsView,
   inputs: readonly HostTrustedInput[],
   trusted: readonly TrustedFile[],
-  cwd: string,
+  place: ReaderPlace,
 ): ConfigReader {
+  const cwd = place.cwd;
   const session = sessionFrom(args, cwd);
+  // Codex configs: $TMPDIR as Codex's commands would see it (the command's environment, not this process's).
+  const tmpdir = place.env['TMPDIR'];
   // The files' names stay as given (they are shown); the file system is asked from the command's directory.
   const at = (path: string | undefined): string | undefined => (path === undefined || path === '-' ? path : resolve(cwd, path));
   const landlock = landlockOption(args.landlock);
@@ -223,6 +226,7 @@ function readerOf(
       ...(platforms ? { platforms } : {}),
       ...(chosen ? { dialect: chosen } : {}),
       ...(trustedFiles.length ? { trustedFiles } : {}),
+      ...(tmpdir ? { tmpdir } : {}),
     });
     // TYBA's platform document gives its Linux sandbox as bubblewrap +
     // seccomp: Landlock is a Box lowering (compiler/ir/build.ts), and a
@@ -245,6 +249,6 @@ function readerOf(
         ...others,
       ]),
     checkOther: (bytes, path, only, platforms) => check(bytes, path, platforms, undefined, path, only),
-    others: (wrap) => readerOf(args, wrap(view), [], [], cwd),
+    others: (wrap) => readerOf(args, wrap(view), [], [], place),
   };
 }

@@ -85,6 +85,11 @@ export function runRequest(args: RunArgs): RunRequest {
 
 /** A refused or invalid config: its errors for this platform, and that nothing ran. */
 export function refused(outcome: Extract<CompileOutcome, { ok: false }>, platform: Platform, config: string): number {
+  // A Codex config: Codex runs its own sandbox (`codex sandbox -- CMD`); boxwright only reads it.
+  if (outcome.check.ir?.runtime?.codex) {
+    say(`${outcome.reason}; the command did not run (Codex runs it: \`codex sandbox -- CMD\`)`);
+    return 2;
+  }
   const shown = outcome.check.diagnostics.filter((d) => d.severity === 'error' && d.platforms.includes(platform));
   process.stderr.write(
     formatText([

@@ -21,8 +21,9 @@ export const fsOptions = (y: Argv): Argv =>
     .option('fs', { type: 'string', describe: 'filesystem facts: host (the real disk), none (unknown), or a manifest FILE.json' })
     .option('home', { type: 'string', describe: "where ~ points (default: your home, or the manifest's)" })
     .option('dialect', {
-      choices: ['box', 'tyba', 'srt', 'claude'],
-      describe: 'override dialect detection (srt: sandbox-runtime settings, claude: Claude Code settings)',
+      choices: ['box', 'tyba', 'srt', 'claude', 'codex', 'cursor', 'vscode'],
+      describe:
+        "override dialect detection (srt: sandbox-runtime settings, claude: Claude Code settings, codex: Codex's config.toml, cursor: Cursor's sandbox.json, vscode: VS Code settings)",
     })
     .option('worktree', {
       type: 'string',

@@ -58,7 +58,13 @@ export function requestDelta(before: AccessModel, after: AccessModel, ids: reado
     // Both revisions are asked at every path either names, with the same host-trusted inputs.
     const asked = [...new Set([...(pb?.grants ?? []), ...(pa?.grants ?? [])].flatMap((g) => (g.path ? [g.path] : [])))];
     // sandbox-runtime carves no host-trusted path out of a write root: its request is its grants.
-    const context = { home, asked, inputs, carvesHostTrusted: !before.ir.runtime && !after.ir.runtime };
+    const context = {
+      home,
+      asked,
+      inputs,
+      carvesHostTrusted: !before.ir.runtime && !after.ir.runtime,
+      denyWriteCarves: !!before.ir.runtime?.codex && !!after.ir.runtime?.codex,
+    };
     const rb = pb ? requestedAccess(pb, context) : nothing;
     const ra = pa ? requestedAccess(pa, context) : nothing;
     for (const path of [...new Set([...rb.paths, ...ra.paths])].sort()) {

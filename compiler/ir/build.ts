@@ -48,7 +48,10 @@ export interface BuildOptions {
 }
 
 const listShapes: Record<
-  Exclude<ListName, 'denyRead' | 'allowRead' | 'allowWrite' | 'denyWrite' | 'permissions.allow' | 'permissions.deny'>,
+  Exclude<
+    ListName,
+    'denyRead' | 'allowRead' | 'allowWrite' | 'denyWrite' | 'permissions.allow' | 'permissions.deny' | 'writable_roots' | 'filesystem'
+  >,
   { access: Access; scope: 'tree' | 'file' }
 > = {
   read: { access: 'read', scope: 'tree' },

@@ -25,7 +25,10 @@ export type ListName =
   | 'denyWrite'
   // Claude Code's permission rules the sandbox takes paths from: `Edit(…)` and `Read(…)`
   | 'permissions.allow'
-  | 'permissions.deny';
+  | 'permissions.deny'
+  // Codex's config.toml: `[sandbox_workspace_write] writable_roots` and a permission profile's `filesystem` table
+  | 'writable_roots'
+  | 'filesystem';
 
 /** What a grant asks for, independent of how it was spelled. */
 export type Access =
@@ -196,6 +199,26 @@ export interface RuntimeSettings {
   readonly settings: ReadonlyMap<string, WrittenSetting>;
   /** What the settings reach beyond the filesystem lists (network, strength, commands outside the sandbox, host programs, permissions), and what boxwright does not model. */
   readonly reach: SettingsReach;
+  /** A Codex config.toml: the sandbox Codex resolves from it (compiler/ir/codex.ts). */
+  readonly codex?: CodexSandbox;
+}
+
+/** What Codex makes of a config.toml's sandbox settings (compiler/ir/codex.ts; docs/dialects/codex.md). */
+export interface CodexSandbox {
+  /** The legacy `sandbox_mode`, or a permission profile (`default_permissions`), or Codex's default (read-only). */
+  readonly mode: 'read-only' | 'workspace-write' | 'danger-full-access' | 'profile';
+  /** The profile applied, when `mode` is `profile` (a built-in's name starts with `:`). */
+  readonly profile?: string;
+  /** No sandbox at all: danger-full-access, or a profile that is or extends it. */
+  readonly fullAccess: boolean;
+  /** Whether the whole host is readable (`:root` read, the legacy modes). */
+  readonly readsOpen: boolean;
+  /** What the command reaches on the network: nothing, only Codex's proxy (its domain rules), or everything directly. */
+  readonly network: 'none' | 'proxy' | 'direct';
+  /** The writable roots, each with where it was written: every one keeps the protected names read-only. */
+  readonly writableRoots: readonly string[];
+  /** `$TMPDIR` as the command sees it (the app layer's environment), when set. */
+  readonly tmpdir?: string;
 }
 
 export interface PolicyIR {

@@ -165,12 +165,17 @@ export function isSandboxConfigFile(bytes: Uint8Array, file = ''): boolean {
 export function sandboxConfigKind(bytes: Uint8Array, file = ''): { readonly peer: PeerFile } | { readonly config: boolean } {
   const text = Buffer.from(bytes).toString('utf8');
   const before = peerBeforeParse(text, file);
+  // Codex's config.toml is a dialect of boxwright's now (issue 39): checked, not passed over.
+  if (before?.format === 'codex' || before?.format === 'cursor') return { config: true };
+  // VS Code settings are a sandbox config where they hold its agent sandbox settings (issue 39).
+  if (before?.format === 'vscode' && /"chat\.agent\.sandbox\./.test(text)) return { config: true };
   if (before) return { peer: before };
   if (isJsonText(text, file)) {
     if (isClaudeSettingsPath(file)) return { config: true };
     const parsed = parseJson(bytes);
     if (!parsed.document) return { config: jsonConfigLine.test(parsed.text) };
     const peer = peerOfDocument({ syntax: 'json', value: parsed.document });
+    if (peer?.format === 'cursor') return { config: true };
     if (peer) return { peer };
     // An object under the key: a browser extension's `"permissions": [...]` is no Claude Code setting.
     return {
@@ -182,6 +187,7 @@ export function sandboxConfigKind(bytes: Uint8Array, file = ''): { readonly peer
   const parsed = parseToml(bytes);
   if (!parsed.document) return { config: tomlConfigLine.test(parsed.text) };
   const peer = peerOfDocument({ syntax: 'toml', table: parsed.document });
+  if (peer?.format === 'codex') return { config: true };
   if (peer) return { peer };
   return { config: [...parsed.document.entries.keys()].some((k) => dialectKeys.includes(k)) };
 }

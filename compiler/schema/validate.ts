@@ -7,8 +7,8 @@ import { didYouMean } from './did-you-mean.js';
 import { boxSchema, tybaSchema, type JsonSchema } from './schemas.js';
 import { validateBox, validateTyba, type AjvError, type StandaloneValidator } from './validators.js';
 
-/** The TOML dialects (Box, TYBA) and the JSON ones (sandbox-runtime settings, Claude Code settings). */
-export type Dialect = 'box' | 'tyba' | 'srt' | 'claude';
+/** The TOML dialects (Box, TYBA), the JSON ones (sandbox-runtime settings, Claude Code settings), and Codex's config.toml. */
+export type Dialect = 'box' | 'tyba' | 'srt' | 'claude' | 'codex' | 'cursor' | 'vscode';
 export type TomlDialect = 'box' | 'tyba';
 export type JsonDialect = 'srt' | 'claude';
 export function isJsonDialect(d: Dialect | undefined): d is JsonDialect {

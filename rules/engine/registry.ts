@@ -40,6 +40,13 @@ import { symlinkEntry } from '../symlink-entry.js';
 import { tomlSyntax } from '../toml-syntax.js';
 import { jsonSyntax } from '../json-syntax.js';
 import { unknownSetting } from '../unknown-setting.js';
+import { codexFullAccess } from '../codex-full-access.js';
+import { codexNetwork } from '../codex-network.js';
+import { codexProfileMissing } from '../codex-profile-missing.js';
+import { codexWritableRoot } from '../codex-writable-root.js';
+import { codexNestedNone } from '../codex-nested-none.js';
+import { cursorSandbox } from '../cursor-sandbox.js';
+import { vscodeSandbox } from '../vscode-sandbox.js';
 import { duplicateKey } from '../duplicate-key.js';
 import { globPattern } from '../glob-pattern.js';
 import { absentPath } from '../absent-path.js';
@@ -122,6 +129,15 @@ export const allRules = [
   mandatoryDeny,
   platformIgnored,
   managedOnlySetting,
+  // Codex's config.toml (docs/dialects/codex.md)
+  codexFullAccess,
+  codexNetwork,
+  codexProfileMissing,
+  codexWritableRoot,
+  codexNestedNone,
+  // Cursor's sandbox.json and VS Code's agent sandbox settings (linted by app/check-peers.ts)
+  cursorSandbox,
+  vscodeSandbox,
 ] as const satisfies readonly Rule[];
 
 /** A registered rule's id. */

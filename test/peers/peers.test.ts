@@ -17,9 +17,6 @@ function boxwright(args: string[]): { status: number | null; stdout: string; std
 
 /** Each peer's file as found in the wild, and what lint calls it. */
 const peers: readonly { readonly path: string; readonly what: string }[] = [
-  { path: `${fixtures}/.codex/config.toml`, what: 'a Codex config (config.toml)' },
-  { path: `${fixtures}/codex-shared.toml`, what: 'a Codex config (config.toml)' },
-  { path: `${fixtures}/.cursor/sandbox.json`, what: "Cursor's sandbox.json" },
   { path: `${fixtures}/.vscode/settings.json`, what: 'VS Code settings' },
   { path: `${fixtures}/.gemini/sandbox-macos-custom.sb`, what: 'a macOS Seatbelt profile (.sb, as Gemini CLI uses)' },
 ];
@@ -50,14 +47,25 @@ describe("peers' own files (issue 36)", () => {
     assert.match(gemini.stdout, /toml-syntax/);
   });
 
-  it('a directory: its Codex config is passed over with a note, the hidden peers directories are not walked', () => {
+  it('a directory: its Codex config is linted as Codex (issue 39), the hidden peers directories are not walked', () => {
     const r = boxwright(['lint', '--fs', 'none', fixtures]);
     assert.equal(r.status, 0, r.stdout + r.stderr);
-    assert.equal(r.stdout, '0 errors, 0 warnings, 0 info\n');
     assert.equal(
-      r.stderr,
-      `boxwright: passed over ${fixtures}/codex-shared.toml: a Codex config (config.toml), which boxwright has no dialect for yet\n`,
+      r.stdout,
+      `${fixtures}/codex-shared.toml (codex): macos accepted · linux accepted · windows accepted\n0 errors, 0 warnings, 0 info\n`,
     );
+    assert.equal(r.stderr, '');
+  });
+
+  it("Codex's config.toml is a dialect now (issue 39): by its place and by its keys, linted, in the pre-commit mode too", () => {
+    for (const path of [`${fixtures}/.codex/config.toml`, `${fixtures}/codex-shared.toml`]) {
+      const bytes = readFileSync(join(repoRoot, path));
+      assert.equal(isSandboxConfigFile(bytes, path), true, path);
+      const r = boxwright(['lint', '--only-configs', '--fs', 'none', path]);
+      assert.equal(r.status, 0, r.stdout + r.stderr);
+      assert.match(r.stdout, /\(codex\): macos accepted/);
+      assert.equal(r.stderr, '');
+    }
   });
 
   it("none is one of the repository's sandbox configs (what diff --git and compile --out ask), each is its peer's", () => {
@@ -83,10 +91,11 @@ describe("peers' own files (issue 36)", () => {
     );
   });
 
-  it('explain names what the file is instead of reading it as Box', () => {
+  it('explain reads a Codex config as Codex, never as Box', () => {
     const r = boxwright(['explain', '--fs', 'none', `${fixtures}/.codex/config.toml`]);
-    assert.equal(r.status, 1);
-    assert.match(r.stderr, /this file is a Codex config \(config\.toml\), which boxwright has no dialect for yet/);
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /config\.toml \(codex\)/);
+    assert.match(r.stdout, /writable_roots \/tmp\/build-cache/);
   });
 
   it('no sandbox config of a dialect is taken for a peer: the examples keep their dialects', () => {

@@ -35,6 +35,10 @@ const adviceOnly: Record<string, string> = {
   // sandbox-runtime and Claude Code settings
   'duplicate-key': "which of the two values was meant is the author's to say",
   'sandbox-off': "turning the sandbox on is a decision about every command the agent runs, and may be another settings layer's",
+  'codex-full-access': "which sandbox mode and writable roots the commands need is the author's decision",
+  'codex-network': "whether the commands need the network, and which domains, is the author's decision",
+  'codex-writable-root': 'which directories the commands write is known to the author only',
+  'codex-nested-none': "which of the two entries was meant is the author's decision",
   'sandbox-bypass': 'whether the commands can run without the escape hatch (or the weaker mode) is known to their author only',
   'glob-pattern': 'the paths a pattern should name are known to its author only',
   'absent-path': "create the path first, or name an existing parent: outside the config, or the author's decision",
