@@ -126,7 +126,7 @@ describe('boxwright run: usage errors and options before CONFIG', { skip, concur
     ['a relative --gateway-socket', ['--gateway-socket', 'g.sock'], /--gateway-socket must be an absolute path, not "g\.sock"/],
     ['an unknown --principal', ['--principal', 'bogus'], /--principal must be agent, tool.NAME or mcp.NAME/],
     ['--landlock maybe', ['--landlock', 'maybe'], /--landlock takes "on", "off", not "maybe"/],
-    ['--dialect bogus', ['--dialect', 'bogus'], /--dialect takes "box", "tyba", "srt", "claude", not "bogus"/],
+    ['--dialect bogus', ['--dialect', 'bogus'], /--dialect takes "box", "tyba", "srt", "claude", "codex", "cursor", "vscode", not "bogus"/],
     ['--pass-fd abc', ['--pass-fd', 'abc'], /--pass-fd takes a descriptor number above 2/],
     ['--pass-fd 1', ['--pass-fd', '1'], /--pass-fd takes a descriptor number above 2/],
     ['an unknown option', ['--bogus'], /unknown option --bogus/],
