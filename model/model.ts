@@ -9,11 +9,14 @@ import {
   windowsSecretSpellings,
   windowsUnmapped,
   type HostTrustedPath,
+  projectNameSet,
+  type RootNames,
+  type TrustedSearch,
   type WindowsSecretSpelling,
 } from '../compiler/paths/index.js';
 import { dirname } from 'node:path';
 import loaderData from '../compiler/paths/loaders.json' with { type: 'json' };
-import { atOrAbove, NearPaths, pushAt } from '../compiler/paths/host-trusted-index.js';
+import { atOrAbove, namesHolding, NearPaths, pushAt } from '../compiler/paths/host-trusted-index.js';
 import { access, absent, denied, empty, type Cell } from './cell.js';
 import type { ExecNeeds } from '../compiler/paths/exec-needs.js';
 import { missingNeeds, startsWith, type LinuxSandbox, type MissingNeed } from './exec-start.js';
@@ -21,6 +24,7 @@ import { appliesOn, PathIndex } from './path-index.js';
 import type { AbstractSockets, DenyOpenTo, Mechanism, OtherLabel, Ungranted } from './facts.js';
 import { runtimePrincipalAccess } from './srt.js';
 import { withCombined } from './combined.js';
+import type { TrustedNamesAccess } from './trusted-names.js';
 
 export interface GrantAccess {
   readonly grant: Grant;
@@ -106,8 +110,12 @@ export interface TrustedAccess {
 export interface PrincipalAccess {
   readonly principal: Principal;
   readonly grants: readonly GrantAccess[];
-  /** The host-trusted paths of its write grants (TrustedAccess), by path. */
+  /** The host-trusted paths of its write grants (TrustedAccess), by path: `trustedSingles` and every name of `trustedNames`, made on the first read. */
   readonly hostTrusted: readonly TrustedAccess[];
+  /** Those found one by one (and the names of a tree decided on their own), by path. */
+  readonly trustedSingles: readonly TrustedAccess[];
+  /** The write trees' absent names, a decision per tree (model/trusted-names.ts): what lint reads. */
+  readonly trustedNames: readonly TrustedNamesAccess[];
   /** Everything no grant names. */
   readonly elsewhere: Readonly<Record<Platform, Elsewhere>>;
   /** How Linux confines this principal's execution: Landlock, or the mounts alone (README, the section on exec confinement). */
@@ -799,8 +807,12 @@ function trustedLabels(ir: PolicyIR): WindowsLabels {
   for (const p of ir.principals) {
     // Only where a write tree above it would let the principal write it: a label elsewhere changes nothing.
     const trees = p.grants.filter((g) => g.scope === 'tree' && onWindows(g)).map((g) => g.path!);
-    for (const t of trustedNear(p, ir.hostTrusted.paths))
-      if (carvable(t, 'windows', ir.home) && trees.some((r) => isStrictlyUnder(t.path, r))) carved.set(t.path, t);
+    const near = trustedNear(p, ir.hostTrusted);
+    const inTree = new NearPaths(trees);
+    // A tree's names are labelled only where they may exist (unknown): absent ones have nothing to label.
+    const candidates = near.singles.concat(near.names.filter((r) => r.facts.existence !== 'absent').flatMap((r) => r.paths()));
+    for (const t of candidates)
+      if (carvable(t, 'windows', ir.home) && inTree.nearestStrictlyAbove(t.path) !== undefined) carved.set(t.path, t);
   }
   const lifted = new Set<string>();
   for (const p of ir.principals) for (const g of p.grants) if (onWindows(g) && atOrUnderOneOf(g.path!, carved)) lifted.add(g.path!);
@@ -923,8 +935,12 @@ function principalAccess(
   // Host-trusted paths near this principal's write grants, made read-only
   // where the platform can; on Windows the labels every principal's carve-outs
   // and lifts leave on the objects (a label is the file's, not a principal's).
-  const near = trustedNear(p, ir.hostTrusted.paths);
-  for (const t of near) for (const platform of ownSandboxes) if (carvable(t, platform, ir.home)) ix.carveOut(t.path, platform);
+  const near = trustedNear(p, ir.hostTrusted);
+  for (const t of near.singles) for (const platform of ownSandboxes) if (carvable(t, platform, ir.home)) ix.carveOut(t.path, platform);
+  // A tree's absent names, one set each: what one of them is on a platform, each is (their names are plain Windows names, and share all else).
+  for (const r of near.names)
+    for (const platform of ownSandboxes)
+      if (carvable(r.pathFor(r.names[0]!), platform, ir.home)) ix.carveNames(r.root, r.nameSet, platform);
   for (const t of trustedOnWindows.carved) ix.carveOut(t.path, 'windows');
   for (const path of trustedOnWindows.lifted) ix.liftOut(path, 'windows');
   // A tool runs helpers from its content grants: Landlock grants it execute there, as mounts alone do.
@@ -949,10 +965,15 @@ function principalAccess(
       p.grants.map((g) => grantAccess(p, g, ix, at, tyba, sockets, linuxExec.confined, unspelled.get(g), sandbox, shutBy)),
     ),
   );
+  const trusted = trustedAccess(p, near, ix, at, plainAt, ir.home);
   return {
     principal: p,
     grants,
-    hostTrusted: trustedAccess(p, near, ix, at, plainAt, ir.home),
+    get hostTrusted() {
+      return trusted.all();
+    },
+    trustedSingles: trusted.singles,
+    trustedNames: trusted.names,
     linuxExec: ir.linux.exec === 'landlock' ? 'landlock' : 'mounts',
     effectiveAt: at,
     linuxMissing: (needs) => missingNeeds(needs, sandbox),
@@ -990,12 +1011,21 @@ function withPlatformDisclosures(grants: GrantAccess[]): GrantAccess[] {
   });
 }
 
+interface TrustedNear {
+  readonly singles: readonly HostTrustedPath[];
+  readonly names: readonly RootNames[];
+}
+
 /** The host-trusted paths at, inside or around one of the principal's write grants. */
-function trustedNear(p: Principal, all: readonly HostTrustedPath[]): HostTrustedPath[] {
+function trustedNear(p: Principal, search: TrustedSearch): TrustedNear {
   const roots = p.grants.filter((g) => g.path && writes(g)).map((g) => g.path!);
-  if (!roots.length) return [];
+  if (!roots.length) return { singles: [], names: [] };
   const near = new NearPaths(roots);
-  return all.filter((t) => near.near(t.path));
+  // No write root lies at or inside a tree's name (the search decides those one by one): a name is near where its tree's root is under a root.
+  return {
+    singles: search.singles.filter((t) => near.near(t.path)),
+    names: search.rootNames.filter((r) => near.near(r.pathOf(r.names[0]!))),
+  };
 }
 
 /**
@@ -1022,26 +1052,37 @@ function blockedOn(t: HostTrustedPath, platform: Platform, home: string): 'absen
 
 const writable = (c: Cell): boolean => c.kind === 'access' && c.write;
 
-/** Each host-trusted path as each platform gives it to the principal (TrustedAccess). */
+interface TrustedDecisions {
+  readonly singles: readonly TrustedAccess[];
+  readonly names: readonly TrustedNamesAccess[];
+  /** Every one, by path: the singles and each tree name's own decision, made on the first call. */
+  all(): readonly TrustedAccess[];
+}
+
+/**
+ * Each host-trusted path as each platform gives it to the principal
+ * (TrustedAccess): the singles one by one, a tree's absent names once per
+ * tree (and each on its own only when all are asked for: explain, compile).
+ */
 function trustedAccess(
   p: Principal,
-  trusted: readonly HostTrustedPath[],
+  near: TrustedNear,
   ix: PathIndex,
   at: PrincipalAccess['effectiveAt'],
   plainAt: PrincipalAccess['effectiveAt'],
   home: string,
-): TrustedAccess[] {
-  const out: TrustedAccess[] = [];
+): TrustedDecisions {
+  const trusted = near.singles;
   const privateTmpRoot = p.grants.find((g) => g.implicit?.privateTmpfs)?.path;
   // By path, not by scanning every grant and every path for each one (quadratic in write trees):
   // the write grants at or inside each path, in grant order, and each path's missing parents, in order.
+  // (No write grant lies at or inside a tree's name: the search decides those one by one.)
   const liftsAt = new Map<string, Grant[]>();
   const parentsOf = new Map<string, HostTrustedPath[]>();
   for (const t of trusted) if (t.parentOf) pushAt(parentsOf, t.parentOf, t);
   const paths = new Set(trusted.filter((t) => !t.parentOf).map((t) => t.path));
   for (const g of p.grants) if (g.path && writes(g)) for (const a of atOrAbove(g.path)) if (paths.has(a)) pushAt(liftsAt, a, g);
-  for (const t of trusted) {
-    if (t.parentOf) continue; // refused with the path it leads to, and said there
+  const decide = (t: HostTrustedPath): TrustedAccess | undefined => {
     const lifts = liftsAt.get(t.path) ?? [];
     const state: Partial<Record<Platform, 'read-only' | 'creatable' | 'lifted'>> = {};
     const notes: Partial<Record<Platform, Mechanism>> = {};
@@ -1092,7 +1133,7 @@ function trustedAccess(
         ...(platform === 'macos' && parents?.length ? { parents } : {}),
       };
     }
-    if (!Object.keys(state).length && !lifts.length) continue;
+    if (!Object.keys(state).length && !lifts.length) return undefined;
     const unmapped = windowsUnmapped(t.path, home);
     if (unmapped)
       notes.windows = {
@@ -1100,7 +1141,7 @@ function trustedAccess(
         path: t.path,
         why: unmapped.kind === 'outside-home' ? { kind: 'outside-home' } : { kind: 'name', problem: unmapped.problem },
       };
-    out.push({
+    return {
       trusted: t,
       applies: unmapped ? notOnWindows : everywhere,
       effective: effectiveOf(byPlatform((platform) => at(t.path, platform))),
@@ -1111,10 +1152,47 @@ function trustedAccess(
       lifts,
       ...(Object.keys(pinned).length ? { pinnedAncestors: pinned } : {}),
       ...(parents?.length ? { missingParents: parents } : {}),
-    });
+    };
+  };
+  // A tree's names with something of the index at or inside them are decided on their own, with the singles.
+  const holding = near.names.length ? namesHolding(ix.keys(), projectNameSet) : undefined;
+  const alone: HostTrustedPath[] = [];
+  const names: TrustedNamesAccess[] = [];
+  for (const r of near.names) {
+    const held = holding?.get(r.root);
+    const shared = held ? r.names.filter((n) => !held.has(n)) : r.names;
+    if (held) for (const n of r.names) if (held.has(n)) alone.push(r.pathFor(n));
+    names.push({ names: r, shared, decided: shared.length ? decide(r.pathFor(shared[0]!)) : undefined });
   }
-  return out;
+  const singles: TrustedAccess[] = [];
+  // A missing parent is refused with the path it leads to, and said there.
+  for (const t of alone.length ? [...trusted, ...alone].sort(byTrustedPath) : trusted) {
+    const ta = t.parentOf ? undefined : decide(t);
+    if (ta) singles.push(ta);
+  }
+  let all: readonly TrustedAccess[] | undefined;
+  return {
+    singles,
+    names,
+    all() {
+      if (all) return all;
+      if (!names.length) return (all = singles);
+      // Each shared name decided with its own path (the first one's decision kept): the same answer, made where every name is asked for.
+      const each: TrustedAccess[] = [];
+      for (const n of names) {
+        if (!n.decided) continue;
+        each.push(n.decided);
+        for (const name of n.shared.slice(1)) {
+          const ta = decide(n.names.pathFor(name));
+          if (ta) each.push(ta);
+        }
+      }
+      return (all = singles.concat(each).sort((a, b) => byTrustedPath(a.trusted, b.trusted)));
+    },
+  };
 }
+
+const byTrustedPath = (a: HostTrustedPath, b: HostTrustedPath): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
 /**
  * Landlock's abstract-unix-socket scope (ABI 6) keeps a sandbox from
@@ -1186,7 +1264,10 @@ function withDeniesOpenToOthers(principals: readonly PrincipalAccess[]): Princip
       if (!disclosures) return;
       (grants ??= [...pa.grants])[i] = { ...ga, disclosures: { ...ga.disclosures, ...disclosures } };
     });
-    return grants ? { ...pa, grants } : pa;
+    // A copy that keeps hostTrusted a getter (a spread would make every tree name's entry here).
+    return grants
+      ? Object.defineProperty(Object.create(Object.getPrototypeOf(pa), Object.getOwnPropertyDescriptors(pa)), 'grants', { value: grants })
+      : pa;
   });
 }
 
