@@ -1082,6 +1082,24 @@ function trustedAccess(
   for (const t of trusted) if (t.parentOf) pushAt(parentsOf, t.parentOf, t);
   const paths = new Set(trusted.filter((t) => !t.parentOf).map((t) => t.path));
   for (const g of p.grants) if (g.path && writes(g)) for (const a of atOrAbove(g.path)) if (paths.has(a)) pushAt(liftsAt, a, g);
+  // renameableAncestors, with each directory's answer kept: 20,000 trees in a few directories ask the same ancestors again.
+  const renameableMemo = byPlatform(() => new Map<string, readonly string[]>());
+  const renameable = (path: string, platform: Platform): string[] => {
+    const memo = renameableMemo[platform];
+    const chain: string[] = [];
+    let a = parentOf(path);
+    for (; a !== '/' && !memo.has(a); a = parentOf(a)) chain.push(a);
+    let out = a === '/' ? [] : memo.get(a)!;
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const dir = chain[i]!;
+      // As renameableAncestors: TYBA's private tmpfs is writable, but renaming in it moves no host path.
+      const parent = parentOf(dir);
+      const up = platform === 'linux' && parent === privateTmpRoot ? absent : at(parent, platform);
+      out = up.kind === 'access' && up.write ? [...out, dir] : out;
+      memo.set(dir, out);
+    }
+    return out.slice();
+  };
   const decide = (t: HostTrustedPath): TrustedAccess | undefined => {
     const lifts = liftsAt.get(t.path) ?? [];
     const state: Partial<Record<Platform, 'read-only' | 'creatable' | 'lifted'>> = {};
@@ -1120,7 +1138,7 @@ function trustedAccess(
       if (!writable(at(dirname(own[0] ?? t.path), platform))) continue;
       state[platform] = 'read-only';
       if (platform === 'macos') parents = own;
-      const ancestors = renameableAncestors(t.path, platform, at, privateTmpRoot);
+      const ancestors = renameable(t.path, platform);
       if (ancestors.length && platformModels[platform].pinsTrusted) {
         pinned[platform] = ancestors;
         disclosures[platform] = [{ kind: 'ancestors-pinned', ancestors, of: 'host-trusted' }];

@@ -177,14 +177,11 @@ interface TreeHolds {
 
 const matters = (ta: TrustedAccess): boolean => PLATFORMS.some((p) => ta.state[p] === 'read-only' || ta.state[p] === 'creatable');
 
-/** The first of a tree's shared names by path. */
+/** The first of a tree's shared names by path: the first name (one root before each), no path made for the others. */
 function firstPath(n: TrustedNamesAccess): string {
-  let first = n.names.pathOf(n.shared[0]!);
-  for (const name of n.shared) {
-    const path = n.names.pathOf(name);
-    if (path < first) first = path;
-  }
-  return first;
+  let first = n.shared[0]!;
+  for (const name of n.shared) if (name < first) first = name;
+  return n.names.pathOf(first);
 }
 
 /** The paths a tree holds that are absent (or unknown), by path: made only where a message lists them. */
