@@ -7,7 +7,7 @@ import {
   isUnder,
   secretLocations,
   windowsSecretSpellings,
-  windowsUnmapped,
+  windowsUnmapped as windowsUnmappedOf,
   type HostTrustedPath,
   projectNameSet,
   type RootNames,
@@ -25,6 +25,26 @@ import type { AbstractSockets, DenyOpenTo, Mechanism, OtherLabel, Ungranted } fr
 import { runtimePrincipalAccess } from './srt.js';
 import { withCombined } from './combined.js';
 import type { TrustedNamesAccess } from './trusted-names.js';
+import type { WindowsUnmapped } from '../compiler/paths/index.js';
+
+/**
+ * windowsUnmapped, each answer kept (a bounded cache): the Windows labels,
+ * the plan's left-out entries and each host-trusted path ask it of the same
+ * grant paths, 120,000 times for a 40,000-grant config.
+ */
+function windowsUnmapped(path: string, home: string): WindowsUnmapped | undefined {
+  if (unmappedHome !== home || unmappedMemo.size > 500_000) {
+    unmappedMemo.clear();
+    unmappedHome = home;
+  }
+  const hit = unmappedMemo.get(path);
+  if (hit !== undefined) return hit === null ? undefined : hit;
+  const found = windowsUnmappedOf(path, home);
+  unmappedMemo.set(path, found ?? null);
+  return found;
+}
+const unmappedMemo = new Map<string, WindowsUnmapped | null>();
+let unmappedHome: string | undefined;
 
 export interface GrantAccess {
   readonly grant: Grant;
@@ -305,7 +325,10 @@ function linuxAt(ix: PathIndex, path: string, x: LinuxExec, plain = false): Cell
   // The trees that show the host here: the private tmpfs only at its own root.
   const hostTree = (t: Grant | undefined, at: string): Grant | undefined =>
     t !== undefined && t === x.privateTmp && at !== t.path ? undefined : t;
-  const s = { ...summary, readTree: hostTree(summary.readTree, path), writeTree: hostTree(summary.writeTree, path) };
+  // A copy only where the private tmpfs changes it: most summaries are shared, and this is asked per grant and platform.
+  const readTree = hostTree(summary.readTree, path);
+  const writeTree = hostTree(summary.writeTree, path);
+  const s = readTree === summary.readTree && writeTree === summary.writeTree ? summary : { ...summary, readTree, writeTree };
   // A denied path is covered by an empty placeholder where a mount above it
   // shows it (a read, write or exec tree strictly above: the cover sits in
   // that mount); a tree at the denied path or below it is not mounted at
