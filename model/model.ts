@@ -817,55 +817,76 @@ const ownSandboxes: readonly Platform[] = PLATFORMS.filter((platform) => platfor
  * property of the file, so every principal's Windows cells see all of them.
  */
 export interface WindowsLabels {
-  /** The host-trusted paths labelled read-only (a Medium no-write-up label, file by file), by path. */
+  /** The host-trusted paths labelled read-only (a Medium no-write-up label, file by file), by path: `carvedSingles` and every name of `carvedNames`, made on the first read. */
   readonly carved: readonly HostTrustedPath[];
   /** The write grants' paths at or inside one: each relabels its own scope Low after it. */
   readonly lifted: readonly string[];
+  /** Those found one by one, by path. */
+  readonly carvedSingles: readonly HostTrustedPath[];
+  /** The trees whose every shared name is labelled (names that may exist: --fs none), one set each. */
+  readonly carvedNames: readonly RootNames[];
 }
 
 function trustedLabels(ir: PolicyIR): WindowsLabels {
   const onWindows = (g: Grant): boolean =>
     !!g.path && writes(g) && appliesOn(g, 'windows') && (!!g.implicit || !windowsUnmapped(g.path, ir.home));
   const carved = new Map<string, HostTrustedPath>();
+  // A tree's names, labelled or not as one (carvable and the trees above them are the same for each: plain Windows names,
+  // one parent), by root; absent ones have nothing to label. No write grant lies at or inside one: none lifts one.
+  const carvedRoots = new Map<string, RootNames>();
   for (const p of ir.principals) {
     // Only where a write tree above it would let the principal write it: a label elsewhere changes nothing.
     const trees = p.grants.filter((g) => g.scope === 'tree' && onWindows(g)).map((g) => g.path!);
     const near = trustedNear(p, ir.hostTrusted);
     const inTree = new NearPaths(trees);
-    // A tree's names are labelled only where they may exist (unknown): absent ones have nothing to label.
-    const candidates = near.singles.concat(near.names.filter((r) => r.facts.existence !== 'absent').flatMap((r) => r.paths()));
-    for (const t of candidates)
-      if (carvable(t, 'windows', ir.home) && inTree.nearestStrictlyAbove(t.path) !== undefined) carved.set(t.path, t);
+    const labelled = (t: HostTrustedPath): boolean => carvable(t, 'windows', ir.home) && inTree.nearestStrictlyAbove(t.path) !== undefined;
+    for (const t of near.singles) if (labelled(t)) carved.set(t.path, t);
+    for (const r of near.names) if (r.facts.existence !== 'absent' && labelled(r.pathFor(r.names[0]!))) carvedRoots.set(r.root, r);
   }
+  const carvedAt = (a: string): boolean => {
+    if (carved.has(a)) return true;
+    const slash = a.lastIndexOf('/');
+    return slash >= 0 && !!carvedRoots.get(slash === 0 ? '/' : a.slice(0, slash))?.nameSet.has(a.slice(slash + 1));
+  };
   const lifted = new Set<string>();
-  for (const p of ir.principals) for (const g of p.grants) if (onWindows(g) && atOrUnderOneOf(g.path!, carved)) lifted.add(g.path!);
+  const atOrUnderCarved = (path: string): boolean => {
+    if (carvedAt(path)) return true;
+    for (let a = path; a !== '/'; ) {
+      const slash = a.lastIndexOf('/');
+      if (slash < 0) return false;
+      a = slash === 0 ? '/' : a.slice(0, slash);
+      if (carvedAt(a)) return true;
+    }
+    return false;
+  };
+  for (const p of ir.principals) for (const g of p.grants) if (onWindows(g) && atOrUnderCarved(g.path!)) lifted.add(g.path!);
   // Inside another labelled path, with no write grant between that relabels it Low, a label changes nothing (`.git/hooks` in `.git`).
   // Walked up from each path (a set lookup per ancestor), not every pair against every lifted path: a config of
   // many nested write grants has thousands of each, and the pairs cost minutes.
-  const needed = [...carved.values()].filter((t) => {
-    let liftedBetween = lifted.has(t.path);
-    for (let a = t.path; a !== '/'; ) {
+  const isNeeded = (path: string): boolean => {
+    let liftedBetween = lifted.has(path);
+    for (let a = path; a !== '/'; ) {
       const slash = a.lastIndexOf('/');
       if (slash < 0) return true;
       a = slash === 0 ? '/' : a.slice(0, slash);
       if (lifted.has(a)) liftedBetween = true;
-      if (carved.has(a) && !liftedBetween) return false;
+      if (carvedAt(a) && !liftedBetween) return false;
     }
     return true;
-  });
-  const byPath = (a: HostTrustedPath, b: HostTrustedPath): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-  return { carved: needed.sort(byPath), lifted: [...lifted].sort() };
-}
-/** `path` is one of `paths` or below one (isUnder's spelling), found by walking up from it: a set lookup per ancestor. */
-function atOrUnderOneOf(path: string, paths: ReadonlyMap<string, unknown>): boolean {
-  if (paths.has(path)) return true;
-  for (let a = path; a !== '/'; ) {
-    const slash = a.lastIndexOf('/');
-    if (slash < 0) return false;
-    a = slash === 0 ? '/' : a.slice(0, slash);
-    if (paths.has(a)) return true;
-  }
-  return false;
+  };
+  const needed = [...carved.values()].filter((t) => isNeeded(t.path)).sort(byTrustedPath);
+  // A name's ancestors are its root's: one answer for the tree.
+  const neededRoots = [...carvedRoots.values()].filter((r) => isNeeded(r.pathOf(r.names[0]!)));
+  let all: HostTrustedPath[] | undefined;
+  return {
+    get carved() {
+      all ??= neededRoots.length ? needed.concat(neededRoots.flatMap((r) => r.paths())).sort(byTrustedPath) : needed;
+      return all;
+    },
+    lifted: [...lifted].sort(),
+    carvedSingles: needed,
+    carvedNames: neededRoots,
+  };
 }
 
 /**
@@ -964,7 +985,8 @@ function principalAccess(
   for (const r of near.names)
     for (const platform of ownSandboxes)
       if (carvable(r.pathFor(r.names[0]!), platform, ir.home)) ix.carveNames(r.root, r.nameSet, platform);
-  for (const t of trustedOnWindows.carved) ix.carveOut(t.path, 'windows');
+  for (const t of trustedOnWindows.carvedSingles) ix.carveOut(t.path, 'windows');
+  for (const r of trustedOnWindows.carvedNames) ix.carveNames(r.root, r.nameSet, 'windows');
   for (const path of trustedOnWindows.lifted) ix.liftOut(path, 'windows');
   // A tool runs helpers from its content grants: Landlock grants it execute there, as mounts alone do.
   const privateTmp = p.grants.find((g) => g.implicit?.privateTmpfs);
