@@ -13,8 +13,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { checkConfig } from '../../app/check.js';
-import { hostView, projectNames, type FsView } from '../../compiler/paths/index.js';
+import { PLATFORMS } from '../../compiler/diagnostic.js';
+import { hostView, manifestView, projectNames, type FsView } from '../../compiler/paths/index.js';
 import type { TrustedAccess } from '../../model/index.js';
+import { PathIndex } from '../../model/path-index.js';
 
 const base = mkdtempSync(join(tmpdir(), 'boxwright-trust-scale-'));
 after(() => rmSync(base, { recursive: true, force: true }));
@@ -140,4 +142,45 @@ describe('host-trusted search and model at scale: counts, not time (issue 37)', 
       'hostTrusted lists the singles and every shared name, nothing else',
     );
   });
+});
+
+describe('PathIndex.carveNames: a set of names carved as one answers as a carveOut per name', () => {
+  // Grants at, inside and around the carved names (a deny at one, a write lifting one, a read inside one), on the
+  // paths a manifest knows; every question of the index asked of both indexes, on every platform.
+  const home = '/home/u';
+  const entries = { '/home/u/p/src/a': 'file', '/home/u/p/.git/config': 'file', '/home/u/q/x': 'dir' };
+  const view = manifestView(JSON.stringify({ home, landlockAbi: 7, entries }), 'carve test');
+  const toml = [
+    '[agent.filesystem]',
+    'read = ["~/p", "~/q", "~/p/.vscode/settings"]',
+    'write = ["~/p", "~/q/x", "~/p/.envrc"]',
+    'deny = ["~/p/.idea", "~/q/x/.zed/y"]',
+    '',
+  ].join('\n');
+  const r = checkConfig(Buffer.from(toml), { file: '/home/u/c.toml', view, worktree: home });
+  const grants = r.ir!.principals[0]!.grants;
+  const names = new Set(['.git', '.envrc', '.vscode', '.idea', '.zed', '.claude']);
+  const roots = ['/home/u/p', '/home/u/q/x'];
+  const asked = roots.flatMap((root) => [
+    root,
+    ...[...names].flatMap((n) => [`${root}/${n}`, `${root}/${n}/deep`, `${root}/${n}/deep/er`, `${root}/${n}/settings`, `${root}/${n}/y`]),
+    `${root}/other`,
+  ]);
+
+  for (const platforms of [['macos'], ['macos', 'windows'], ['linux', 'windows']] as const) {
+    it(`carved on ${platforms.join(' and ')}`, () => {
+      const one = new PathIndex(grants);
+      const each = new PathIndex(grants);
+      for (const platform of platforms)
+        for (const root of roots) {
+          one.carveNames(root, names, platform);
+          for (const n of names) each.carveOut(`${root}/${n}`, platform);
+        }
+      for (const path of asked)
+        for (const platform of PLATFORMS) {
+          assert.deepEqual(one.summary(path, platform), each.summary(path, platform), `summary ${path} ${platform}`);
+          assert.deepEqual(one.below(path, platform), each.below(path, platform), `below ${path} ${platform}`);
+        }
+    });
+  }
 });
