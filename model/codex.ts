@@ -149,6 +149,8 @@ export function codexPrincipalAccess(ir: PolicyIR, p: Principal): PrincipalAcces
     linuxMissing: () => [],
     // Codex's own protected names are grants of the IR (compiler/ir/codex.ts); boxwright carves nothing out.
     hostTrusted: [],
+    trustedSingles: [],
+    trustedNames: [],
     network: {},
     effectiveAt: at,
     elsewhere: byPlatform(() => ({

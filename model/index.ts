@@ -8,6 +8,7 @@ export {
   type TrustedAccess,
   type WindowsLabels,
 } from './model.js';
+export type { TrustedNamesAccess } from './trusted-names.js';
 export {
   FACT_KINDS,
   type AbstractSockets,

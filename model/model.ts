@@ -7,13 +7,16 @@ import {
   isUnder,
   secretLocations,
   windowsSecretSpellings,
-  windowsUnmapped,
+  windowsUnmapped as windowsUnmappedOf,
   type HostTrustedPath,
+  projectNameSet,
+  type RootNames,
+  type TrustedSearch,
   type WindowsSecretSpelling,
 } from '../compiler/paths/index.js';
 import { dirname } from 'node:path';
 import loaderData from '../compiler/paths/loaders.json' with { type: 'json' };
-import { atOrAbove, NearPaths, pushAt } from '../compiler/paths/host-trusted-index.js';
+import { atOrAbove, namesHolding, NearPaths, pushAt } from '../compiler/paths/host-trusted-index.js';
 import { access, absent, denied, empty, type Cell } from './cell.js';
 import type { ExecNeeds } from '../compiler/paths/exec-needs.js';
 import { missingNeeds, startsWith, type LinuxSandbox, type MissingNeed } from './exec-start.js';
@@ -22,6 +25,27 @@ import type { AbstractSockets, DenyOpenTo, Mechanism, OtherLabel, Ungranted } fr
 import { codexPrincipalAccess } from './codex.js';
 import { runtimePrincipalAccess } from './srt.js';
 import { withCombined } from './combined.js';
+import type { TrustedNamesAccess } from './trusted-names.js';
+import type { WindowsUnmapped } from '../compiler/paths/index.js';
+
+/**
+ * windowsUnmapped, each answer kept (a bounded cache): the Windows labels,
+ * the plan's left-out entries and each host-trusted path ask it of the same
+ * grant paths, 120,000 times for a 40,000-grant config.
+ */
+function windowsUnmapped(path: string, home: string): WindowsUnmapped | undefined {
+  if (unmappedHome !== home || unmappedMemo.size > 500_000) {
+    unmappedMemo.clear();
+    unmappedHome = home;
+  }
+  const hit = unmappedMemo.get(path);
+  if (hit !== undefined) return hit === null ? undefined : hit;
+  const found = windowsUnmappedOf(path, home);
+  unmappedMemo.set(path, found ?? null);
+  return found;
+}
+const unmappedMemo = new Map<string, WindowsUnmapped | null>();
+let unmappedHome: string | undefined;
 
 export interface GrantAccess {
   readonly grant: Grant;
@@ -107,8 +131,12 @@ export interface TrustedAccess {
 export interface PrincipalAccess {
   readonly principal: Principal;
   readonly grants: readonly GrantAccess[];
-  /** The host-trusted paths of its write grants (TrustedAccess), by path. */
+  /** The host-trusted paths of its write grants (TrustedAccess), by path: `trustedSingles` and every name of `trustedNames`, made on the first read. */
   readonly hostTrusted: readonly TrustedAccess[];
+  /** Those found one by one (and the names of a tree decided on their own), by path. */
+  readonly trustedSingles: readonly TrustedAccess[];
+  /** The write trees' absent names, a decision per tree (model/trusted-names.ts): what lint reads. */
+  readonly trustedNames: readonly TrustedNamesAccess[];
   /** Everything no grant names. */
   readonly elsewhere: Readonly<Record<Platform, Elsewhere>>;
   /** How Linux confines this principal's execution: Landlock, or the mounts alone (README, the section on exec confinement). */
@@ -298,7 +326,10 @@ function linuxAt(ix: PathIndex, path: string, x: LinuxExec, plain = false): Cell
   // The trees that show the host here: the private tmpfs only at its own root.
   const hostTree = (t: Grant | undefined, at: string): Grant | undefined =>
     t !== undefined && t === x.privateTmp && at !== t.path ? undefined : t;
-  const s = { ...summary, readTree: hostTree(summary.readTree, path), writeTree: hostTree(summary.writeTree, path) };
+  // A copy only where the private tmpfs changes it: most summaries are shared, and this is asked per grant and platform.
+  const readTree = hostTree(summary.readTree, path);
+  const writeTree = hostTree(summary.writeTree, path);
+  const s = readTree === summary.readTree && writeTree === summary.writeTree ? summary : { ...summary, readTree, writeTree };
   // A denied path is covered by an empty placeholder where a mount above it
   // shows it (a read, write or exec tree strictly above: the cover sits in
   // that mount); a tree at the denied path or below it is not mounted at
@@ -787,51 +818,76 @@ const ownSandboxes: readonly Platform[] = PLATFORMS.filter((platform) => platfor
  * property of the file, so every principal's Windows cells see all of them.
  */
 export interface WindowsLabels {
-  /** The host-trusted paths labelled read-only (a Medium no-write-up label, file by file), by path. */
+  /** The host-trusted paths labelled read-only (a Medium no-write-up label, file by file), by path: `carvedSingles` and every name of `carvedNames`, made on the first read. */
   readonly carved: readonly HostTrustedPath[];
   /** The write grants' paths at or inside one: each relabels its own scope Low after it. */
   readonly lifted: readonly string[];
+  /** Those found one by one, by path. */
+  readonly carvedSingles: readonly HostTrustedPath[];
+  /** The trees whose every shared name is labelled (names that may exist: --fs none), one set each. */
+  readonly carvedNames: readonly RootNames[];
 }
 
 function trustedLabels(ir: PolicyIR): WindowsLabels {
   const onWindows = (g: Grant): boolean =>
     !!g.path && writes(g) && appliesOn(g, 'windows') && (!!g.implicit || !windowsUnmapped(g.path, ir.home));
   const carved = new Map<string, HostTrustedPath>();
+  // A tree's names, labelled or not as one (carvable and the trees above them are the same for each: plain Windows names,
+  // one parent), by root; absent ones have nothing to label. No write grant lies at or inside one: none lifts one.
+  const carvedRoots = new Map<string, RootNames>();
   for (const p of ir.principals) {
     // Only where a write tree above it would let the principal write it: a label elsewhere changes nothing.
     const trees = p.grants.filter((g) => g.scope === 'tree' && onWindows(g)).map((g) => g.path!);
-    for (const t of trustedNear(p, ir.hostTrusted.paths))
-      if (carvable(t, 'windows', ir.home) && trees.some((r) => isStrictlyUnder(t.path, r))) carved.set(t.path, t);
+    const near = trustedNear(p, ir.hostTrusted);
+    const inTree = new NearPaths(trees);
+    const labelled = (t: HostTrustedPath): boolean => carvable(t, 'windows', ir.home) && inTree.nearestStrictlyAbove(t.path) !== undefined;
+    for (const t of near.singles) if (labelled(t)) carved.set(t.path, t);
+    for (const r of near.names) if (r.facts.existence !== 'absent' && labelled(r.pathFor(r.names[0]!))) carvedRoots.set(r.root, r);
   }
+  const carvedAt = (a: string): boolean => {
+    if (carved.has(a)) return true;
+    const slash = a.lastIndexOf('/');
+    return slash >= 0 && !!carvedRoots.get(slash === 0 ? '/' : a.slice(0, slash))?.nameSet.has(a.slice(slash + 1));
+  };
   const lifted = new Set<string>();
-  for (const p of ir.principals) for (const g of p.grants) if (onWindows(g) && atOrUnderOneOf(g.path!, carved)) lifted.add(g.path!);
+  const atOrUnderCarved = (path: string): boolean => {
+    if (carvedAt(path)) return true;
+    for (let a = path; a !== '/'; ) {
+      const slash = a.lastIndexOf('/');
+      if (slash < 0) return false;
+      a = slash === 0 ? '/' : a.slice(0, slash);
+      if (carvedAt(a)) return true;
+    }
+    return false;
+  };
+  for (const p of ir.principals) for (const g of p.grants) if (onWindows(g) && atOrUnderCarved(g.path!)) lifted.add(g.path!);
   // Inside another labelled path, with no write grant between that relabels it Low, a label changes nothing (`.git/hooks` in `.git`).
   // Walked up from each path (a set lookup per ancestor), not every pair against every lifted path: a config of
   // many nested write grants has thousands of each, and the pairs cost minutes.
-  const needed = [...carved.values()].filter((t) => {
-    let liftedBetween = lifted.has(t.path);
-    for (let a = t.path; a !== '/'; ) {
+  const isNeeded = (path: string): boolean => {
+    let liftedBetween = lifted.has(path);
+    for (let a = path; a !== '/'; ) {
       const slash = a.lastIndexOf('/');
       if (slash < 0) return true;
       a = slash === 0 ? '/' : a.slice(0, slash);
       if (lifted.has(a)) liftedBetween = true;
-      if (carved.has(a) && !liftedBetween) return false;
+      if (carvedAt(a) && !liftedBetween) return false;
     }
     return true;
-  });
-  const byPath = (a: HostTrustedPath, b: HostTrustedPath): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-  return { carved: needed.sort(byPath), lifted: [...lifted].sort() };
-}
-/** `path` is one of `paths` or below one (isUnder's spelling), found by walking up from it: a set lookup per ancestor. */
-function atOrUnderOneOf(path: string, paths: ReadonlyMap<string, unknown>): boolean {
-  if (paths.has(path)) return true;
-  for (let a = path; a !== '/'; ) {
-    const slash = a.lastIndexOf('/');
-    if (slash < 0) return false;
-    a = slash === 0 ? '/' : a.slice(0, slash);
-    if (paths.has(a)) return true;
-  }
-  return false;
+  };
+  const needed = [...carved.values()].filter((t) => isNeeded(t.path)).sort(byTrustedPath);
+  // A name's ancestors are its root's: one answer for the tree.
+  const neededRoots = [...carvedRoots.values()].filter((r) => isNeeded(r.pathOf(r.names[0]!)));
+  let all: HostTrustedPath[] | undefined;
+  return {
+    get carved() {
+      all ??= neededRoots.length ? needed.concat(neededRoots.flatMap((r) => r.paths())).sort(byTrustedPath) : needed;
+      return all;
+    },
+    lifted: [...lifted].sort(),
+    carvedSingles: needed,
+    carvedNames: neededRoots,
+  };
 }
 
 /**
@@ -925,9 +981,14 @@ function principalAccess(
   // Host-trusted paths near this principal's write grants, made read-only
   // where the platform can; on Windows the labels every principal's carve-outs
   // and lifts leave on the objects (a label is the file's, not a principal's).
-  const near = trustedNear(p, ir.hostTrusted.paths);
-  for (const t of near) for (const platform of ownSandboxes) if (carvable(t, platform, ir.home)) ix.carveOut(t.path, platform);
-  for (const t of trustedOnWindows.carved) ix.carveOut(t.path, 'windows');
+  const near = trustedNear(p, ir.hostTrusted);
+  for (const t of near.singles) for (const platform of ownSandboxes) if (carvable(t, platform, ir.home)) ix.carveOut(t.path, platform);
+  // A tree's absent names, one set each: what one of them is on a platform, each is (their names are plain Windows names, and share all else).
+  for (const r of near.names)
+    for (const platform of ownSandboxes)
+      if (carvable(r.pathFor(r.names[0]!), platform, ir.home)) ix.carveNames(r.root, r.nameSet, platform);
+  for (const t of trustedOnWindows.carvedSingles) ix.carveOut(t.path, 'windows');
+  for (const r of trustedOnWindows.carvedNames) ix.carveNames(r.root, r.nameSet, 'windows');
   for (const path of trustedOnWindows.lifted) ix.liftOut(path, 'windows');
   // A tool runs helpers from its content grants: Landlock grants it execute there, as mounts alone do.
   const privateTmp = p.grants.find((g) => g.implicit?.privateTmpfs);
@@ -951,10 +1012,15 @@ function principalAccess(
       p.grants.map((g) => grantAccess(p, g, ix, at, tyba, sockets, linuxExec.confined, unspelled.get(g), sandbox, shutBy)),
     ),
   );
+  const trusted = trustedAccess(p, near, ix, at, plainAt, ir.home);
   return {
     principal: p,
     grants,
-    hostTrusted: trustedAccess(p, near, ix, at, plainAt, ir.home),
+    get hostTrusted() {
+      return trusted.all();
+    },
+    trustedSingles: trusted.singles,
+    trustedNames: trusted.names,
     linuxExec: ir.linux.exec === 'landlock' ? 'landlock' : 'mounts',
     effectiveAt: at,
     linuxMissing: (needs) => missingNeeds(needs, sandbox),
@@ -992,12 +1058,21 @@ function withPlatformDisclosures(grants: GrantAccess[]): GrantAccess[] {
   });
 }
 
+interface TrustedNear {
+  readonly singles: readonly HostTrustedPath[];
+  readonly names: readonly RootNames[];
+}
+
 /** The host-trusted paths at, inside or around one of the principal's write grants. */
-function trustedNear(p: Principal, all: readonly HostTrustedPath[]): HostTrustedPath[] {
+function trustedNear(p: Principal, search: TrustedSearch): TrustedNear {
   const roots = p.grants.filter((g) => g.path && writes(g)).map((g) => g.path!);
-  if (!roots.length) return [];
+  if (!roots.length) return { singles: [], names: [] };
   const near = new NearPaths(roots);
-  return all.filter((t) => near.near(t.path));
+  // No write root lies at or inside a tree's name (the search decides those one by one): a name is near where its tree's root is under a root.
+  return {
+    singles: search.singles.filter((t) => near.near(t.path)),
+    names: search.rootNames.filter((r) => near.near(r.pathOf(r.names[0]!))),
+  };
 }
 
 /**
@@ -1024,26 +1099,55 @@ function blockedOn(t: HostTrustedPath, platform: Platform, home: string): 'absen
 
 const writable = (c: Cell): boolean => c.kind === 'access' && c.write;
 
-/** Each host-trusted path as each platform gives it to the principal (TrustedAccess). */
+interface TrustedDecisions {
+  readonly singles: readonly TrustedAccess[];
+  readonly names: readonly TrustedNamesAccess[];
+  /** Every one, by path: the singles and each tree name's own decision, made on the first call. */
+  all(): readonly TrustedAccess[];
+}
+
+/**
+ * Each host-trusted path as each platform gives it to the principal
+ * (TrustedAccess): the singles one by one, a tree's absent names once per
+ * tree (and each on its own only when all are asked for: explain, compile).
+ */
 function trustedAccess(
   p: Principal,
-  trusted: readonly HostTrustedPath[],
+  near: TrustedNear,
   ix: PathIndex,
   at: PrincipalAccess['effectiveAt'],
   plainAt: PrincipalAccess['effectiveAt'],
   home: string,
-): TrustedAccess[] {
-  const out: TrustedAccess[] = [];
+): TrustedDecisions {
+  const trusted = near.singles;
   const privateTmpRoot = p.grants.find((g) => g.implicit?.privateTmpfs)?.path;
   // By path, not by scanning every grant and every path for each one (quadratic in write trees):
   // the write grants at or inside each path, in grant order, and each path's missing parents, in order.
+  // (No write grant lies at or inside a tree's name: the search decides those one by one.)
   const liftsAt = new Map<string, Grant[]>();
   const parentsOf = new Map<string, HostTrustedPath[]>();
   for (const t of trusted) if (t.parentOf) pushAt(parentsOf, t.parentOf, t);
   const paths = new Set(trusted.filter((t) => !t.parentOf).map((t) => t.path));
   for (const g of p.grants) if (g.path && writes(g)) for (const a of atOrAbove(g.path)) if (paths.has(a)) pushAt(liftsAt, a, g);
-  for (const t of trusted) {
-    if (t.parentOf) continue; // refused with the path it leads to, and said there
+  // renameableAncestors, with each directory's answer kept: 20,000 trees in a few directories ask the same ancestors again.
+  const renameableMemo = byPlatform(() => new Map<string, readonly string[]>());
+  const renameable = (path: string, platform: Platform): string[] => {
+    const memo = renameableMemo[platform];
+    const chain: string[] = [];
+    let a = parentOf(path);
+    for (; a !== '/' && !memo.has(a); a = parentOf(a)) chain.push(a);
+    let out = a === '/' ? [] : memo.get(a)!;
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const dir = chain[i]!;
+      // As renameableAncestors: TYBA's private tmpfs is writable, but renaming in it moves no host path.
+      const parent = parentOf(dir);
+      const up = platform === 'linux' && parent === privateTmpRoot ? absent : at(parent, platform);
+      out = up.kind === 'access' && up.write ? [...out, dir] : out;
+      memo.set(dir, out);
+    }
+    return out.slice();
+  };
+  const decide = (t: HostTrustedPath): TrustedAccess | undefined => {
     const lifts = liftsAt.get(t.path) ?? [];
     const state: Partial<Record<Platform, 'read-only' | 'creatable' | 'lifted'>> = {};
     const notes: Partial<Record<Platform, Mechanism>> = {};
@@ -1081,7 +1185,7 @@ function trustedAccess(
       if (!writable(at(dirname(own[0] ?? t.path), platform))) continue;
       state[platform] = 'read-only';
       if (platform === 'macos') parents = own;
-      const ancestors = renameableAncestors(t.path, platform, at, privateTmpRoot);
+      const ancestors = renameable(t.path, platform);
       if (ancestors.length && platformModels[platform].pinsTrusted) {
         pinned[platform] = ancestors;
         disclosures[platform] = [{ kind: 'ancestors-pinned', ancestors, of: 'host-trusted' }];
@@ -1094,7 +1198,7 @@ function trustedAccess(
         ...(platform === 'macos' && parents?.length ? { parents } : {}),
       };
     }
-    if (!Object.keys(state).length && !lifts.length) continue;
+    if (!Object.keys(state).length && !lifts.length) return undefined;
     const unmapped = windowsUnmapped(t.path, home);
     if (unmapped)
       notes.windows = {
@@ -1102,7 +1206,7 @@ function trustedAccess(
         path: t.path,
         why: unmapped.kind === 'outside-home' ? { kind: 'outside-home' } : { kind: 'name', problem: unmapped.problem },
       };
-    out.push({
+    return {
       trusted: t,
       applies: unmapped ? notOnWindows : everywhere,
       effective: effectiveOf(byPlatform((platform) => at(t.path, platform))),
@@ -1113,10 +1217,47 @@ function trustedAccess(
       lifts,
       ...(Object.keys(pinned).length ? { pinnedAncestors: pinned } : {}),
       ...(parents?.length ? { missingParents: parents } : {}),
-    });
+    };
+  };
+  // A tree's names with something of the index at or inside them are decided on their own, with the singles.
+  const holding = near.names.length ? namesHolding(ix.keys(), projectNameSet) : undefined;
+  const alone: HostTrustedPath[] = [];
+  const names: TrustedNamesAccess[] = [];
+  for (const r of near.names) {
+    const held = holding?.get(r.root);
+    const shared = held ? r.names.filter((n) => !held.has(n)) : r.names;
+    if (held) for (const n of r.names) if (held.has(n)) alone.push(r.pathFor(n));
+    names.push({ names: r, shared, decided: shared.length ? decide(r.pathFor(shared[0]!)) : undefined });
   }
-  return out;
+  const singles: TrustedAccess[] = [];
+  // A missing parent is refused with the path it leads to, and said there.
+  for (const t of alone.length ? [...trusted, ...alone].sort(byTrustedPath) : trusted) {
+    const ta = t.parentOf ? undefined : decide(t);
+    if (ta) singles.push(ta);
+  }
+  let all: readonly TrustedAccess[] | undefined;
+  return {
+    singles,
+    names,
+    all() {
+      if (all) return all;
+      if (!names.length) return (all = singles);
+      // Each shared name decided with its own path (the first one's decision kept): the same answer, made where every name is asked for.
+      const each: TrustedAccess[] = [];
+      for (const n of names) {
+        if (!n.decided) continue;
+        each.push(n.decided);
+        for (const name of n.shared.slice(1)) {
+          const ta = decide(n.names.pathFor(name));
+          if (ta) each.push(ta);
+        }
+      }
+      return (all = singles.concat(each).sort((a, b) => byTrustedPath(a.trusted, b.trusted)));
+    },
+  };
 }
+
+const byTrustedPath = (a: HostTrustedPath, b: HostTrustedPath): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
 /**
  * Landlock's abstract-unix-socket scope (ABI 6) keeps a sandbox from
@@ -1188,7 +1329,10 @@ function withDeniesOpenToOthers(principals: readonly PrincipalAccess[]): Princip
       if (!disclosures) return;
       (grants ??= [...pa.grants])[i] = { ...ga, disclosures: { ...ga.disclosures, ...disclosures } };
     });
-    return grants ? { ...pa, grants } : pa;
+    // A copy that keeps hostTrusted a getter (a spread would make every tree name's entry here).
+    return grants
+      ? Object.defineProperty(Object.create(Object.getPrototypeOf(pa), Object.getOwnPropertyDescriptors(pa)), 'grants', { value: grants })
+      : pa;
   });
 }
 

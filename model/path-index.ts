@@ -56,6 +56,14 @@ interface PathNode {
   /** Bit per platform slot: another principal's grant lifts carve-outs here (a Windows label is the object's, for every principal). */
   lift: number;
   /**
+   * Per platform slot: names just below this path carved out as if each
+   * were a node of its own with its `carve` bit (carveNames): a tree's
+   * absent host-trusted names, one set a tree instead of a node a name.
+   */
+  carvedNames: (ReadonlySet<string> | undefined)[] | undefined;
+  /** The states those names give, by name (slot by slot), once asked. */
+  carvedStates: Map<string, (PathSummary | undefined)[]> | undefined;
+  /**
    * Per platform slot: the tree state at this node (slot: the summary of a
    * path just below it that no grant names), then the summary at the node
    * itself (slots + slot). Shared with the node above, or between the two, wherever
@@ -122,6 +130,24 @@ export class PathIndex {
     this.node(path).carve |= 1 << slot[platform];
   }
 
+  /**
+   * Each of `names` just below `dir` made read-only on a platform (with
+   * what is below it), exactly as carveOut(`dir/name`) would, without a
+   * node each: the set is kept as given, shared by every question.
+   */
+  carveNames(dir: string, names: ReadonlySet<string>, platform: Platform): void {
+    if (this.asked) throw new Error('PathIndex: a carve-out after the first question');
+    const node = this.node(dir);
+    const sets = (node.carvedNames ??= new Array<ReadonlySet<string> | undefined>(slots).fill(undefined));
+    const had = sets[slot[platform]];
+    sets[slot[platform]] = had ? new Set([...had, ...names]) : names;
+  }
+
+  /** Every path some grant, mechanism or carve-out names (a clean spelling each). */
+  keys(): IterableIterator<string> {
+    return this.nodes.keys();
+  }
+
   /** Carve-outs lifted at a path (and below it) on a platform, as a write grant there lifts them. */
   liftOut(path: string, platform: Platform): void {
     if (this.asked) throw new Error('PathIndex: a lift after the first question');
@@ -139,7 +165,7 @@ export class PathIndex {
     const node = key === path ? undefined : this.nodes.get(key);
     if (node) return this.summaryAt(node, p);
     const above = this.nearestAbove(key);
-    return above ? this.stateAt(above, p) : none;
+    return above ? this.stateFor(above, key, p) : none;
   }
 
   /**
@@ -152,7 +178,7 @@ export class PathIndex {
     const node = this.nodes.get(key);
     if (node) return this.stateAt(node, slot[platform]);
     const above = this.nearestAbove(key);
-    return above ? this.stateAt(above, slot[platform]) : none;
+    return above ? this.stateFor(above, key, slot[platform]) : none;
   }
 
   /** Tree grants strictly below a path, in component order (an uncovered write's partial reads). */
@@ -198,6 +224,8 @@ export class PathIndex {
         mechanism: 0,
         carve: 0,
         lift: 0,
+        carvedNames: undefined,
+        carvedStates: undefined,
         memo: emptyMemo.slice(),
       };
       this.nodes.set(key, node);
@@ -244,10 +272,49 @@ export class PathIndex {
     for (let i = chain.length - 1; i >= 0; i--) {
       const at = chain[i]!;
       const up = this.above(at);
-      const above = up ? up.memo[p]! : none;
+      const above = up ? this.stateFor(up, at.key, p) : none;
       at.memo[p] = this.sameAsOther(at, up, p, above, 0) ?? inherit(above, at, p, this);
     }
     return node.memo[p]!;
+  }
+
+  /**
+   * The state `key` (below `up`, no node between) inherits from `up`: up's
+   * own, or, below one of its carved names, that name's carve-out over it.
+   */
+  private stateFor(up: PathNode, key: string, p: Slot): PathSummary {
+    const carved = up.carvedNames?.[p];
+    if (carved) {
+      const start = up.key === '/' ? 1 : up.key.length + 1;
+      const end = key.indexOf('/', start);
+      const name = end < 0 ? key.slice(start) : key.slice(start, end);
+      if (carved.has(name)) return this.carvedState(up, name, p);
+    }
+    return this.stateAt(up, p);
+  }
+
+  /** What carveOut(`up/name`) makes its node's state: the same inherit, over a node with that carve bit alone. */
+  private carvedState(up: PathNode, name: string, p: Slot): PathSummary {
+    const states = (up.carvedStates ??= new Map());
+    let memo = states.get(name);
+    if (!memo) states.set(name, (memo = new Array<PathSummary | undefined>(slots).fill(undefined)));
+    const hit = memo[p];
+    if (hit) return hit;
+    const key = up.key === '/' ? `/${name}` : `${up.key}/${name}`;
+    const node: PathNode = {
+      key,
+      up,
+      trees: undefined,
+      files: undefined,
+      partial: false,
+      mechanism: 0,
+      carve: 1 << p,
+      lift: 0,
+      carvedNames: undefined,
+      carvedStates: undefined,
+      memo: emptyMemo.slice(),
+    };
+    return (memo[p] = inherit(this.stateAt(up, p), node, p, this));
   }
 
   /**
@@ -272,7 +339,7 @@ export class PathIndex {
         ((node.lift >> q) & 1) !== lifted
       )
         continue;
-      if ((at === 0 ? (up ? up.memo[q] : none) : node.memo[q]) === above) return other;
+      if ((at === 0 ? (up ? this.stateFor(up, node.key, q) : none) : node.memo[q]) === above) return other;
     }
     return undefined;
   }

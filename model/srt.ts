@@ -339,6 +339,8 @@ export function runtimePrincipalAccess(ir: PolicyIR, p: Principal): PrincipalAcc
     linuxMissing: () => [],
     // No boxwright carve-outs: sandbox-runtime's own mandatory denies are grants of the IR (compiler/ir/settings.ts).
     hostTrusted: [],
+    trustedSingles: [],
+    trustedNames: [],
     network: {},
     effectiveAt: at,
     elsewhere: byPlatform((platform) => platforms[platform].elsewhere),

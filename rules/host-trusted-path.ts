@@ -1,7 +1,7 @@
 import { PLATFORMS, type Platform } from '../compiler/diagnostic.js';
 import type { Grant } from '../compiler/ir/types.js';
-import { SEARCH_LIMIT, type UnsearchedTree } from '../compiler/paths/index.js';
-import type { Cell, PrincipalAccess, TrustedAccess } from '../model/index.js';
+import { SEARCH_LIMIT, type TrustedSearch, type UnsearchedTree } from '../compiler/paths/index.js';
+import type { Cell, PrincipalAccess, TrustedAccess, TrustedNamesAccess } from '../model/index.js';
 import type { Fact } from '../model/facts.js';
 import { defineRule } from './engine/engine.js';
 import { listPaths, shown, thousands } from './util.js';
@@ -123,27 +123,29 @@ export const hostTrustedPath = defineRule({
   },
   principal(pa, ctx) {
     if (ctx.ir.runtime) return runtimeWritable(pa, ctx);
-    // At each write tree: what it holds, by the platforms where it matters.
-    const byTree = new Map<Grant, TrustedAccess[]>();
-    for (const ta of pa.hostTrusted) {
-      if (!ta.under || ta.trusted.parentOf) continue;
-      if (!PLATFORMS.some((p) => ta.state[p] === 'read-only' || ta.state[p] === 'creatable')) continue;
-      const list = byTree.get(ta.under) ?? [];
-      list.push(ta);
-      byTree.set(ta.under, list);
-    }
-    for (const [tree, tas] of byTree) {
-      const platforms = PLATFORMS.filter((p) => tas.some((ta) => ta.state[p] === 'read-only' || ta.state[p] === 'creatable'));
-      const known = tas.filter((ta) => ta.trusted.facts.existence !== 'unknown');
-      const unknown = tas.filter((ta) => ta.trusted.facts.existence === 'unknown');
-      const existing = known
+    // At each write tree: what it holds, by the platforms where it matters; a tree's absent names as one (their shared decision).
+    const byTree = new Map<Grant, TreeHolds>();
+    const holds = (tree: Grant, first: string): TreeHolds => {
+      let h = byTree.get(tree);
+      if (!h) byTree.set(tree, (h = { first, singles: [], names: [] }));
+      else if (first < h.first) h.first = first;
+      return h;
+    };
+    for (const ta of pa.trustedSingles)
+      if (ta.under && !ta.trusted.parentOf && matters(ta)) holds(ta.under, ta.trusted.path).singles.push(ta);
+    for (const n of pa.trustedNames) if (n.decided?.under && matters(n.decided)) holds(n.decided.under, firstPath(n)).names.push(n);
+    // In the order of the paths they hold, as one list of every path by path gave them.
+    for (const [tree, h] of [...byTree].sort((a, b) => (a[1].first < b[1].first ? -1 : a[1].first > b[1].first ? 1 : 0))) {
+      const decisions = [...h.singles, ...h.names.map((n) => n.decided!)];
+      const platforms = PLATFORMS.filter((p) => decisions.some((ta) => ta.state[p] === 'read-only' || ta.state[p] === 'creatable'));
+      const existing = h.singles
         .filter((ta) => ta.trusted.facts.existence === 'exists' && PLATFORMS.some((p) => ta.state[p] === 'read-only'))
         .map(named);
-      const absent = known.filter((ta) => ta.trusted.facts.existence === 'absent').map((ta) => ta.trusted.path);
       // Said where one exists; the names a tree's root may hold, not there yet, are said with them (and in explain's rows).
-      if (existing.length) ctx.report('readOnly', { span: tree.span, platforms }, { tree: shown(tree), existing, absent });
-      if (unknown.length)
-        ctx.report('unknown', { span: tree.span, platforms }, { tree: shown(tree), paths: unknown.map((ta) => ta.trusted.path) });
+      if (existing.length)
+        ctx.report('readOnly', { span: tree.span, platforms }, { tree: shown(tree), existing, absent: pathsOf(h, 'absent') });
+      const unknown = pathsOf(h, 'unknown');
+      if (unknown.length) ctx.report('unknown', { span: tree.span, platforms }, { tree: shown(tree), paths: unknown });
     }
   },
   anyGrant(g, ga, pa, ctx) {
@@ -160,11 +162,34 @@ export const hostTrustedPath = defineRule({
     }
     // Where the search did not finish: once, at the write tree it walked (nested trees are walked with it).
     if (!g.path || g.scope !== 'tree' || (g.access !== 'write' && g.access !== 'read-write')) return;
-    const search = ctx.ir.hostTrusted.unsearched.find((u) => u.tree === g.path);
+    const search = unsearchedTree(ctx.ir.hostTrusted, g.path);
     const platforms = PLATFORMS.filter((p) => ga.applies[p]);
     if (search && platforms.length) ctx.report('unsearched', { span: g.span, platforms }, { tree: shown(g), search });
   },
 });
+
+/** What a write tree holds: host-trusted paths one by one, and the absent names of trees at or inside it (the first path of all, for the order). */
+interface TreeHolds {
+  first: string;
+  readonly singles: TrustedAccess[];
+  readonly names: TrustedNamesAccess[];
+}
+
+const matters = (ta: TrustedAccess): boolean => PLATFORMS.some((p) => ta.state[p] === 'read-only' || ta.state[p] === 'creatable');
+
+/** The first of a tree's shared names by path: the first name (one root before each), no path made for the others. */
+function firstPath(n: TrustedNamesAccess): string {
+  let first = n.shared[0]!;
+  for (const name of n.shared) if (name < first) first = name;
+  return n.names.pathOf(first);
+}
+
+/** The paths a tree holds that are absent (or unknown), by path: made only where a message lists them. */
+function pathsOf(h: TreeHolds, existence: 'absent' | 'unknown'): string[] {
+  const out = h.singles.filter((ta) => ta.trusted.facts.existence === existence).map((ta) => ta.trusted.path);
+  for (const n of h.names) if (n.names.facts.existence === existence) for (const name of n.shared) out.push(n.names.pathOf(name));
+  return h.names.length ? out.sort() : out;
+}
 
 const atHome = (path: string, home: string): string =>
   path === home ? '~' : path.startsWith(home + '/') ? `~${path.slice(home.length)}` : path;
@@ -180,7 +205,8 @@ function runtimeWritable(pa: PrincipalAccess, ctx: Parameters<NonNullable<typeof
   const grants = pa.grants.map((ga) => ga.grant).filter((g) => !g.implicit && g.path && g.access === 'read-write');
   const inside = new Map<Grant, HostTrustedPath[]>();
   const platformsOf = new Map<Grant, Set<Platform>>();
-  for (const t of ctx.ir.hostTrusted.paths) {
+  // A tree's absent names are neither named by a write grant nor said where they do not exist: the singles are all there is to say.
+  for (const t of ctx.ir.hostTrusted.singles) {
     if (t.parentOf) continue;
     // A grant at or inside it names it (what it makes writable is the grant's path); else the deepest grant above it holds it.
     const naming = grants.find((g) => g.path === t.path || g.path!.startsWith(t.path + '/'));
@@ -218,8 +244,22 @@ function liftedBy(pa: PrincipalAccess): ReadonlyMap<Grant, TrustedAccess> {
   let lifted = liftedOf.get(pa);
   if (lifted) return lifted;
   lifted = new Map();
-  for (const ta of pa.hostTrusted) for (const g of ta.lifts) if (!g.implicit && !lifted.has(g)) lifted.set(g, ta);
+  // A tree's shared names lift nothing (no write grant lies at or inside one): the singles hold every lift.
+  for (const ta of pa.trustedSingles) for (const g of ta.lifts) if (!g.implicit && !lifted.has(g)) lifted.set(g, ta);
   liftedOf.set(pa, lifted);
   return lifted;
 }
 const liftedOf = new WeakMap<PrincipalAccess, Map<Grant, TrustedAccess>>();
+
+/** The unfinished search of a tree, by its path (a lookup per write grant, not a scan of every unfinished tree). */
+function unsearchedTree(search: TrustedSearch, tree: string): UnsearchedTree | undefined {
+  let byTree = unsearchedOf.get(search);
+  if (!byTree) {
+    byTree = new Map();
+    // The first of a path, as find gave it.
+    for (const u of search.unsearched) if (!byTree.has(u.tree)) byTree.set(u.tree, u);
+    unsearchedOf.set(search, byTree);
+  }
+  return byTree.get(tree);
+}
+const unsearchedOf = new WeakMap<TrustedSearch, Map<string, UnsearchedTree>>();

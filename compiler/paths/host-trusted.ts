@@ -12,8 +12,8 @@ import { posix } from 'node:path';
 import data from './host-trusted.json' with { type: 'json' };
 import { commonDirs, pointedGitdirs } from './git.js';
 import { gitConfigTargets } from './git-config.js';
-import { atOrAbove, NearPaths, pushAt } from './host-trusted-index.js';
-import { inspectPath, type PathFacts } from './inspect.js';
+import { atOrAbove, namesHolding, NearPaths, pushAt } from './host-trusted-index.js';
+import { absentFacts, inspectPath, longestPath, type PathFacts } from './inspect.js';
 import { expandTilde, isStrictlyUnder, isUnder } from './spelling.js';
 import type { Child, FsView } from './view.js';
 
@@ -89,6 +89,8 @@ const gitdirNames: ReadonlySet<string> = new Set(gitdirEntry.names ?? []);
 
 /** The names looked for in every directory of a write tree (`.git`, `.vscode`, …). */
 export const projectNames: readonly string[] = [...projectEntries.keys()];
+/** The same names, as a set. */
+export const projectNameSet: ReadonlySet<string> = new Set(projectNames);
 /** The home paths (`~/.bashrc`, `~/.local/bin`, …), as written. */
 export const homePaths: readonly string[] = homeEntries.map((h) => h.written);
 
@@ -142,8 +144,17 @@ export function searchedPart(children: readonly Child[]): Child[] {
 export const SEARCH_LIMIT = 1_000_000;
 
 export interface TrustedSearch {
-  /** Sorted by path. */
+  /** Sorted by path: `singles` and every name of `rootNames`, made on the first read (lint reads the two parts). */
   readonly paths: readonly HostTrustedPath[];
+  /** The paths found one by one, sorted by path: all but the names of `rootNames`. */
+  readonly singles: readonly HostTrustedPath[];
+  /**
+   * The project names a write tree's root does not hold (or a view cannot
+   * say), one record a tree: 20,000 trees each have some 30 of them, and a
+   * path object, a lookup and a model decision each cost seconds. Sorted by
+   * root; no name of one is among `singles`, nor at or above a write root.
+   */
+  readonly rootNames: readonly RootNames[];
   /**
    * The write trees whose search did not finish (the limit was reached, or a
    * directory could not be listed), each with the first directories left
@@ -162,6 +173,57 @@ export interface UnsearchedTree {
 }
 
 const UNSEARCHED_SHOWN = 5;
+
+/**
+ * The project names absent at a write tree's root, decided from the one
+ * listing of the root the search makes (or unknown, on a view that knows
+ * no facts): each is what inspectPath and findHostTrusted would have said
+ * of it alone, a path object each only when asked (`paths`).
+ */
+export interface RootNames {
+  readonly root: string;
+  /** Shared by every name: absent, or unknown; never a link. */
+  readonly facts: PathFacts;
+  /** In the data file's order. */
+  readonly names: readonly string[];
+  /** The same names, as a set. */
+  readonly nameSet: ReadonlySet<string>;
+  /** The path of a name (`root/name`). */
+  pathOf(name: string): string;
+  /** A name as a found path, made once (the object `paths` holds). */
+  pathFor(name: string): HostTrustedPath;
+  /** Each name as a found path, sorted by path. */
+  paths(): readonly HostTrustedPath[];
+}
+
+class RootNamesOf implements RootNames {
+  private readonly made = new Map<string, HostTrustedPath>();
+  readonly nameSet: ReadonlySet<string>;
+  constructor(
+    readonly root: string,
+    readonly facts: PathFacts,
+    readonly names: readonly string[],
+  ) {
+    this.nameSet = new Set(names);
+  }
+  pathOf(name: string): string {
+    return `${this.root === '/' ? '' : this.root}/${name}`;
+  }
+  pathFor(name: string): HostTrustedPath {
+    let t = this.made.get(name);
+    if (!t) {
+      const entry = projectEntries.get(name)!;
+      // The fields in the order findHostTrusted's `add` makes them: one shape for every found path.
+      this.made.set(name, (t = { path: this.pathOf(name), facts: this.facts, entry, why: entry.reason, label: entry.label }));
+    }
+    return t;
+  }
+  paths(): readonly HostTrustedPath[] {
+    return this.names.map((n) => this.pathFor(n)).sort(byPath);
+  }
+}
+
+const byPath = (a: { readonly path: string }, b: { readonly path: string }): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
 /** A write grant's path, and whether it names a directory (a tree whose root holds project names). */
 export interface WriteRoot {
@@ -183,17 +245,16 @@ export function findHostTrusted(
   limit = SEARCH_LIMIT,
 ): TrustedSearch {
   const found = new Map<string, HostTrustedPath>();
-  const add = (
-    path: string,
-    entry: TrustedEntry,
-    why = entry.reason,
-    label = entry.label,
-    parentOf?: string,
-  ): HostTrustedPath | undefined => {
-    if (!path.startsWith('/') || found.has(path)) return found.get(path);
-    const t: HostTrustedPath = { path, facts: inspectPath(view, path), entry, why, label, ...(parentOf ? { parentOf } : {}) };
-    found.set(path, t);
-    return t;
+  const rootNames: RootNames[] = [];
+  /** Each grouped root's names, to keep a later find of one from adding it again (add returns what is found). */
+  const grouped = new Map<string, ReadonlySet<string>>();
+  const isGrouped = (path: string): boolean => {
+    const slash = path.lastIndexOf('/');
+    return slash >= 0 && !!grouped.get(slash === 0 ? '/' : path.slice(0, slash))?.has(path.slice(slash + 1));
+  };
+  const add = (path: string, entry: TrustedEntry, why = entry.reason, label = entry.label, parentOf?: string): void => {
+    if (!path.startsWith('/') || found.has(path) || isGrouped(path)) return;
+    found.set(path, { path, facts: inspectPath(view, path), entry, why, label, ...(parentOf ? { parentOf } : {}) });
   };
   const rootPaths = new NearPaths(roots.map((r) => r.path));
   const near = (p: string): boolean => rootPaths.near(p);
@@ -208,6 +269,7 @@ export function findHostTrusted(
 
   // Project names: a component of a root (a write grant inside `.git`), the root's own, and below it where they exist.
   const walked: string[] = [];
+  const ownNames: string[] = [];
   for (const root of roots) {
     const parts = root.path.split('/');
     let inside = false;
@@ -218,10 +280,33 @@ export function findHostTrusted(
     }
     // A tree inside a host-trusted directory (a lifted `.git/objects`) is not a project: no names of its own.
     if (!root.tree || inside) continue;
-    for (const [name, entry] of projectEntries) add(`${root.path === '/' ? '' : root.path}/${name}`, entry);
+    ownNames.push(root.path);
     walked.push(root.path);
   }
-  const unsearched = walkTrees(view, outermost(walked), limit, (path, entry) => add(path, entry));
+  // The walk first, its finds kept in its order: the roots' own names are found before them, as they always were.
+  const finds: [string, TrustedEntry][] = [];
+  const listedRoots = new Map<string, Set<string>>();
+  const unsearched = walkTrees(view, outermost(walked), limit, new Set(walked), listedRoots, (path, entry) => finds.push([path, entry]));
+  // By directory, the project names a path found so far or a write root lies at or inside: those are decided one by one.
+  const taken = namesHolding([...found.keys(), ...rootPaths.paths()], projectNameSet);
+  for (const root of ownNames) {
+    // The names it does not hold, decided once from its listing; those it holds, and the taken ones, one by one.
+    const facts = grouped.has(root) ? undefined : namesFacts(view, root, listedRoots);
+    const held = listedRoots.get(root);
+    const own = taken.get(root);
+    const names: string[] = [];
+    const base = root === '/' ? '' : root;
+    for (const [name, entry] of projectEntries) {
+      if (!facts || held?.has(name) || own?.has(name)) add(`${base}/${name}`, entry);
+      else names.push(name);
+    }
+    if (facts && names.length) {
+      const r = new RootNamesOf(root, facts, names);
+      rootNames.push(r);
+      grouped.set(root, r.nameSet);
+    }
+  }
+  for (const [path, entry] of finds) add(path, entry);
 
   // Inside each git directory found (a `.git` directory, the one a `.git` file names, and its common directory), with the work trees it serves.
   const gitdirs = new Map<string, string[]>();
@@ -248,6 +333,7 @@ export function findHostTrusted(
     for (const t of gitConfigTargets(view, gitdirs)) if (near(t.path)) add(t.path, gitConfigEntry, `${gitConfigEntry.reason} (${t.why})`);
 
   // A host-trusted path that is a link: the host reads its target through it, so the target is host-trusted where a write grant reaches it.
+  // (A grouped name is absent or unknown, never a link.)
   if (view.knowsFacts) {
     const links = [...found.values(), ...homeEntries.map((h) => ({ path: expandTilde(h.written, view.home), entry: h.entry }))];
     for (const l of links) {
@@ -257,7 +343,7 @@ export function findHostTrusted(
     }
   }
 
-  // The missing ancestors of a missing path, up to the write root that holds it.
+  // The missing ancestors of a missing path, up to the write root that holds it (a grouped name's parent is its root: none).
   for (const t of [...found.values()]) {
     if (t.facts.existence !== 'absent' || t.parentOf) continue;
     const root = rootPaths.nearestStrictlyAbove(t.path);
@@ -267,8 +353,41 @@ export function findHostTrusted(
       add(a, t.entry, t.why, t.label, t.path);
     }
   }
-  const paths = [...found.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { paths, unsearched };
+  const singles = [...found.values()].sort(byPath);
+  rootNames.sort((a, b) => (a.root < b.root ? -1 : a.root > b.root ? 1 : 0));
+  let paths: HostTrustedPath[] | undefined;
+  return {
+    get paths() {
+      paths ??= rootNames.length ? singles.concat(rootNames.flatMap((r) => r.paths())).sort(byPath) : singles;
+      return paths;
+    },
+    singles,
+    rootNames,
+    unsearched,
+  };
+}
+
+/**
+ * What every project name a root's listing lacks is, where one answer holds
+ * for all (the one inspectPath gives each): absent under a clean, link-free
+ * root the search listed (a missing root lists as empty), unknown on a view
+ * that knows no facts. Undefined where each must be asked on its own.
+ */
+function namesFacts(view: FsView, root: string, listed: ReadonlyMap<string, unknown>): PathFacts | undefined {
+  // A path longer than any platform takes is unknown to inspectPath: the longest name must fit.
+  if (root.length + 1 + longestName > longestPath || !isCleanRoot(root)) return undefined;
+  if (!view.knowsFacts) return inspectPath(view, `${root}/${projectNames[0]}`);
+  if (!listed.has(root)) return undefined;
+  const facts = inspectPath(view, root);
+  if (facts.symlink || facts.existence === 'unknown' || (facts.existence === 'exists' && facts.kind !== 'dir')) return undefined;
+  return absentFacts;
+}
+
+const longestName = Math.max(...projectNames.map((n) => n.length));
+
+/** An absolute path inspectPath resolves as its listing does: no `.` or `..` (resolved by spelling there, by the disk here), no `//`, not `/`. */
+function isCleanRoot(path: string): boolean {
+  return path.length > 1 && path.startsWith('/') && !path.endsWith('/') && !path.includes('//') && !/\/\.\.?(\/|$)/.test(path);
 }
 
 /** The trees that are inside no other of them (sorted, each once): walking those lists every directory of all. */
@@ -289,6 +408,8 @@ function walkTrees(
   view: FsView,
   trees: readonly string[],
   limit: number,
+  roots: ReadonlySet<string>,
+  listedRoots: Map<string, Set<string>>,
   found: (path: string, entry: TrustedEntry) => void,
 ): UnsearchedTree[] {
   const out: UnsearchedTree[] = [];
@@ -306,11 +427,16 @@ function walkTrees(
         if (view.description === 'host') unreadable.push(dir);
         continue;
       }
+      // A write root's listing decides the names it lacks, once for all of them (RootNames).
+      const held = roots.has(dir) ? new Set<string>() : undefined;
+      if (held) listedRoots.set(dir, held);
       for (const c of children) {
         const entry = projectEntries.get(c.name);
         const path = `${dir === '/' ? '' : dir}/${c.name}`;
-        if (entry) found(path, entry);
-        else if (c.dir) queue.push(path);
+        if (entry) {
+          found(path, entry);
+          held?.add(c.name);
+        } else if (c.dir) queue.push(path);
       }
     }
     const left = queue.length - next;

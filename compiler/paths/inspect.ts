@@ -73,7 +73,7 @@ function inspectUncached(view: FsView, path: string, memo: Map<string, PathFacts
 }
 
 // Facts without a link carry no data: one object each, shared by every path they describe.
-const absentFacts: PathFacts = Object.freeze({ existence: 'absent' });
+export const absentFacts: PathFacts = Object.freeze({ existence: 'absent' });
 const unknownFacts: PathFacts = Object.freeze({ existence: 'unknown' });
 const existing: Readonly<Record<'file' | 'dir' | 'other', PathFacts>> = {
   file: Object.freeze({ existence: 'exists', kind: 'file' }),
