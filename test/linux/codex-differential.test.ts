@@ -17,8 +17,9 @@
  * CODEX_HOME under /tmp, so the config home and the tree live in the
  * user's cache directory. `codex sandbox` ignores the file's
  * `sandbox_mode` (measured): it is passed with `-c` as well; a profile is
- * applied with `-P NAME -C WORKDIR`. 150 configs by default,
- * BOXWRIGHT_CODEX_RUNS for more (BOXWRIGHT_CODEX_SEED: the first seed).
+ * applied with `-P NAME -C WORKDIR`. 150 configs in the full tier (the
+ * one budget knob, test/budget.ts: BOXWRIGHT_TEST_BUDGET=4 or
+ * BOXWRIGHT_FUZZ_RUNS=N for more; BOXWRIGHT_CODEX_SEED: the first seed).
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -30,6 +31,7 @@ import { after, before, describe, test } from 'node:test';
 import { checkConfig } from '../../app/check.js';
 import { hostView } from '../../compiler/paths/index.js';
 import { legend, type Cell } from '../../model/cell.js';
+import { runs as budgetRuns } from '../budget.js';
 import { requireOrSkip } from '../helpers.js';
 import { rand, type Rand } from './model-vs-kernel-support.js';
 import { bwrapAvailable } from './support.js';
@@ -43,7 +45,7 @@ const skip =
     '.ci/run fetches @openai/codex@0.171.0-linux-x64 with npm pack and sets BOXWRIGHT_CODEX',
   );
 
-const runs = Number(process.env.BOXWRIGHT_CODEX_RUNS ?? 150);
+const runs = budgetRuns(150);
 /** The unpacked npm package the binary is in (`…/package/vendor/<triple>/bin/codex`). */
 const codexPackage = codex ? join(codex, '..', '..', '..', '..') : '';
 const firstSeed = Number(process.env.BOXWRIGHT_CODEX_SEED ?? 1);

@@ -12,8 +12,8 @@
  * `.ci/run` fetches the pinned package (npm pack, integrity checked) into a
  * cache outside the checkout, installs its four dependencies there, and
  * sets BOXWRIGHT_VSCODE_SRT to its `dist/cli.js`. 40 settings files by
- * default (each a sandbox start, about a second), BOXWRIGHT_VSCODE_SRT_RUNS
- * for more.
+ * the full tier (each a sandbox start, about a second; the one budget knob,
+ * test/budget.ts, for more).
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -24,6 +24,7 @@ import { after, before, describe, test } from 'node:test';
 import { checkConfig } from '../../app/check.js';
 import { hostView } from '../../compiler/paths/index.js';
 import { legend, type Cell } from '../../model/cell.js';
+import { runs as budgetRuns } from '../budget.js';
 import { requireOrSkip } from '../helpers.js';
 import { rand } from './model-vs-kernel-support.js';
 import { bwrapAvailable, onPath } from './support.js';
@@ -38,7 +39,7 @@ const skip =
     "VS Code's sandbox-runtime fork (BOXWRIGHT_VSCODE_SRT)",
     '.ci/run fetches @vscode/sandbox-runtime@0.0.1 with npm pack and sets BOXWRIGHT_VSCODE_SRT',
   );
-const runs = Number(process.env.BOXWRIGHT_VSCODE_SRT_RUNS ?? 40);
+const runs = budgetRuns(40);
 
 const dirs = ['a', 'a/b', 'e', 'e/f', 'g'];
 const files = ['a/x.txt', 'a/b/y.txt', 'e/v.txt', 'e/f/u.txt', 'g/t.txt', 'top.txt'];
