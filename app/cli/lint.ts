@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { LintEntry } from '../format/report.js';
 import { counted, totals } from '../format/report.js';
-import { formats, renderer } from '../format/registry.js';
+import { formatCarriesFixes, formats, renderer } from '../format/registry.js';
+import type { CheckResult } from '../check.js';
 import { configReader, countFrom, platformsFrom, UsageError, type ConfigArgs } from './options.js';
 import { lintInputs } from './lint-inputs.js';
 import { at, colourOf, readArg, type CliIo } from './io.js';
@@ -33,6 +34,12 @@ export function workTreeRoot(dir: string): string | undefined {
     if (existsSync(join(d, '.git'))) return d;
     if (dirname(d) === d) return undefined;
   }
+}
+
+/** The engine's judge of fixes (app/fix-applicability.ts), loaded only for a format that shows fixes. */
+async function fixJudge(): Promise<(r: CheckResult, recheck: (text: string) => CheckResult) => CheckResult['diagnostics']> {
+  const { judgeFixes } = await import('../fix-applicability.js');
+  return (r, recheck) => (r.diagnostics.some((d) => d.fix) ? judgeFixes(r, recheck) : r.diagnostics);
 }
 
 /** Exit 0 clean (info only), 1 errors or too many warnings, 2 usage or unreadable input. */
@@ -67,21 +74,21 @@ export async function lintCommand(args: LintArgs, io: CliIo): Promise<number> {
   }
   // Several configs of one repository: each is judged for who of its principals could write another (issue 35, attack 6).
   const files = configs.filter((c) => c.path !== '-').map((c) => trustedFile(at(io, c.path), 'other-config'));
+  // JSON and SARIF carry each fix with its applicability (issue 40): judged only then, and only for diagnostics that have a fix.
+  const judge = formatCarriesFixes(args.format) ? await fixJudge() : undefined;
   const checked = configs.map(({ path, bytes }): LintEntry => {
     const self = path === '-' ? undefined : canonical(at(io, path));
-    const result = reader.checkRead(
-      bytes,
-      path,
-      platforms,
-      files.filter((f) => f.path !== self),
-    );
+    const others = files.filter((f) => f.path !== self);
+    const result = reader.checkRead(bytes, path, platforms, others);
     if (result.peer) return { path: path === '-' ? '<stdin>' : path, error: peerMessage(result.peer.what) };
     return {
       path: result.file,
       text: result.text,
       ...(result.dialect ? { dialect: result.dialect } : {}),
       verdicts: result.verdicts,
-      diagnostics: result.diagnostics,
+      diagnostics: judge
+        ? judge(result, (text) => reader.checkRead(Buffer.from(text, 'utf8'), path, platforms, others))
+        : result.diagnostics,
     };
   });
   const reports = entries.map((e) => ('config' in e ? checked[e.config]! : e));

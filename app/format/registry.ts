@@ -60,6 +60,13 @@ const lint = {
   },
 } satisfies Formats<LintOutput>;
 
+/** The lint formats that carry each diagnostic's fix and its applicability (issue 40): lint judges fixes only for these. */
+const withFixes: ReadonlySet<string> = new Set(['json', 'sarif']);
+
+export function formatCarriesFixes(name: string | undefined): boolean {
+  return name !== undefined && withFixes.has(name);
+}
+
 const explain = {
   text: async () => (await import('./explain.js')).explainText,
   markdown: async () => (await import('./explain.js')).explainMarkdown,

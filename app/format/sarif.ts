@@ -4,7 +4,9 @@ import { pathToFileURL } from 'node:url';
 import type { Diagnostic, Platform, Severity } from '../../compiler/diagnostic.js';
 import { PLATFORMS } from '../../compiler/diagnostic.js';
 import type { Rule } from '../../rules/engine/engine.js';
+import { fixOut, lineIndex, type FixOut, type LineColumn } from './fix-edits.js';
 import { ruleDoc } from './rule-doc.js';
+import { securitySeverity } from './security-severity.js';
 import { checkedFiles, isUnreadable, type LintEntry } from './report.js';
 
 const levels: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
@@ -48,6 +50,31 @@ function region(d: Diagnostic['span']): Record<string, number> {
 }
 
 /**
+ * A fix as SARIF 2.1.0's `fix` (§3.55): one artifact change of the linted
+ * file, one replacement per edit (`deletedRegion`, empty for an insertion;
+ * `insertedContent`, absent for a deletion). Its applicability, decided by
+ * the engine (app/fix-applicability.ts), is in its description and its
+ * property bag.
+ */
+function sarifFix(fix: FixOut, suggestion: string | undefined, location: ArtifactLocation): Record<string, unknown> {
+  const region = (s: LineColumn, e: LineColumn) => ({ startLine: s.line, startColumn: s.column, endLine: e.line, endColumn: e.column });
+  const what = fix.applicability === 'safe' ? 'safe fix (access stays the same or narrows)' : 'unsafe fix (it may widen access)';
+  return {
+    description: { text: suggestion ? `${what}: ${suggestion}` : what },
+    artifactChanges: [
+      {
+        artifactLocation: location,
+        replacements: fix.edits.map((e) => ({
+          deletedRegion: region(e.start, e.end),
+          ...(e.newText ? { insertedContent: { text: e.newText } } : {}),
+        })),
+      },
+    ],
+    properties: { applicability: fix.applicability },
+  };
+}
+
+/**
  * A stable fingerprint: the rule, the trimmed text of the line and the
  * message, so that a result survives lines moving above it; the
  * occurrence count separates identical lines.
@@ -82,24 +109,29 @@ export function formatSarif(
   const results = checkedFiles(files).flatMap((f) => {
     const lines = f.text.split(/\r?\n/);
     const seen = new Map<string, number>();
-    return f.diagnostics.map((d) => ({
-      ruleId: d.ruleId,
-      ...(ruleIndex.has(d.ruleId) ? { ruleIndex: ruleIndex.get(d.ruleId) } : {}),
-      level: levels[d.severity],
-      message: { text: `[${d.platforms.join(', ')}] ${d.message}${d.suggestion ? `\n\nSuggestion: ${d.suggestion}` : ''}` },
-      locations: [{ physicalLocation: { artifactLocation: uri(f.path), region: region(d.span) } }],
-      ...(d.related?.length
-        ? {
-            relatedLocations: d.related.map((r, i) => ({
-              id: i + 1,
-              message: { text: r.message },
-              physicalLocation: { artifactLocation: uri(f.path), region: region(r.span) },
-            })),
-          }
-        : {}),
-      partialFingerprints: { primaryLocationLineHash: fingerprint(d, lines[d.span.start.line - 1] ?? '', seen) },
-      properties: { platforms: d.platforms },
-    }));
+    const at = lineIndex(f.text);
+    return f.diagnostics.map((d) => {
+      const fix = fixOut(d, at);
+      return {
+        ruleId: d.ruleId,
+        ...(ruleIndex.has(d.ruleId) ? { ruleIndex: ruleIndex.get(d.ruleId) } : {}),
+        level: levels[d.severity],
+        message: { text: `[${d.platforms.join(', ')}] ${d.message}${d.suggestion ? `\n\nSuggestion: ${d.suggestion}` : ''}` },
+        locations: [{ physicalLocation: { artifactLocation: uri(f.path), region: region(d.span) } }],
+        ...(d.related?.length
+          ? {
+              relatedLocations: d.related.map((r, i) => ({
+                id: i + 1,
+                message: { text: r.message },
+                physicalLocation: { artifactLocation: uri(f.path), region: region(r.span) },
+              })),
+            }
+          : {}),
+        partialFingerprints: { primaryLocationLineHash: fingerprint(d, lines[d.span.start.line - 1] ?? '', seen) },
+        ...(fix ? { fixes: [sarifFix(fix, d.suggestion, uri(f.path))] } : {}),
+        properties: { platforms: d.platforms },
+      };
+    });
   });
   const sarif = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
@@ -123,7 +155,12 @@ export function formatSarif(
                 fullDescription: { text: r.meta.docs.details },
                 help: { text: ruleDoc(r, 'text'), markdown: ruleDoc(r, 'markdown') },
                 defaultConfiguration: { level: levels[worst] },
-                properties: { tags: ['sandbox', ...Object.keys(r.meta.severity)], source: r.meta.seedRow },
+                // GitHub code scanning ranks a result as a security finding by the `security` tag and this number (security-severity.ts).
+                properties: {
+                  tags: ['security', 'sandbox', ...Object.keys(r.meta.severity)],
+                  'security-severity': securitySeverity(r.meta.id, worst),
+                  source: r.meta.seedRow,
+                },
               };
             }),
           },

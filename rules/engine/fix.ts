@@ -122,3 +122,22 @@ export function fixOf(...parts: (readonly Edit[] | undefined)[]): Fix | undefine
   if (parts.some((p) => p === undefined)) return undefined;
   return { edits: parts.flatMap((p) => p ?? []) };
 }
+
+/**
+ * Whether a fix may be applied unasked: `safe` when effective access on
+ * every platform stays the same or narrows, `unsafe` when it widens or
+ * cannot be judged. Rules never say it: the app decides it by checking the
+ * fixed text and comparing the access before and after
+ * (app/fix-applicability.ts).
+ */
+export type Applicability = 'safe' | 'unsafe';
+
+/** A fix whose applicability has been decided. */
+export interface JudgedFix extends Fix {
+  readonly applicability: Applicability;
+}
+
+/** The fix's applicability; one never judged is unsafe (fail closed: only a judged fix is ever safe). */
+export function applicabilityOfFix(fix: Fix): Applicability {
+  return 'applicability' in fix && (fix as JudgedFix).applicability === 'safe' ? 'safe' : 'unsafe';
+}
