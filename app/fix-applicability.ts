@@ -63,17 +63,27 @@ export function applicabilityOf(before: CheckResult, fix: Fix, recheck: Recheck)
 }
 
 /**
+ * How many distinct fixes of one file are judged: each is a whole check of
+ * the file, so a config with thousands of findings would otherwise cost
+ * thousands of checks. The fixes past it are unsafe, not judged (fail
+ * closed: the work stays bounded and nothing unjudged is called safe).
+ */
+export const MAX_JUDGED_FIXES = 100;
+
+/**
  * The checked config's diagnostics, each fix with its applicability; a
  * diagnostic without a fix is as it was. Fixes with the same edits (one
- * finding reported for several platforms) are judged once.
+ * finding reported for several platforms) are judged once; past `limit`
+ * distinct fixes, the rest are unsafe unjudged.
  */
-export function judgeFixes(before: CheckResult, recheck: Recheck): Diagnostic[] {
+export function judgeFixes(before: CheckResult, recheck: Recheck, limit = MAX_JUDGED_FIXES): Diagnostic[] {
   const judged = new Map<string, Applicability>();
   return before.diagnostics.map((d) => {
     if (!d.fix) return d;
     const key = JSON.stringify(d.fix.edits);
     let applicability = judged.get(key);
-    if (applicability === undefined) judged.set(key, (applicability = applicabilityOf(before, d.fix, recheck)));
+    if (applicability === undefined)
+      judged.set(key, (applicability = judged.size < limit ? applicabilityOf(before, d.fix, recheck) : 'unsafe'));
     const fix: JudgedFix = { edits: d.fix.edits, applicability };
     return { ...d, fix };
   });

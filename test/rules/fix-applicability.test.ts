@@ -22,7 +22,7 @@ import { manifestView } from '../../compiler/paths/index.js';
 import { version } from '../../compiler/version.js';
 import type { Cell } from '../../model/cell.js';
 import type { PrincipalAccess } from '../../model/index.js';
-import { applyFix } from '../../rules/engine/fix.js';
+import { applicabilityOfFix, applyFix } from '../../rules/engine/fix.js';
 import { allRules } from '../../rules/engine/registry.js';
 import { runs } from '../budget.js';
 import { cli, plainEnv } from '../cli-in-process.js';
@@ -79,6 +79,16 @@ describe('fix applicability: decided by comparing the access before and after', 
       unsafeBecause(lone, fixOf(lone, 'direct-network'), recheckAs('config.toml')),
       'the fixed text does not parse or fit the schema',
     );
+  });
+  it('past the limit of fixes judged per file, the rest are unsafe unjudged: the work stays bounded', () => {
+    const two = lintText('[sandbox]\nread_allow = ["~/.aws", "~/.ssh"]\n');
+    const applicabilities = (limit?: number) =>
+      judgeFixes(two, recheckAs('config.toml'), limit)
+        .filter((d) => d.ruleId === 'secret-not-grantable' && d.fix)
+        .map((d) => applicabilityOfFix(d.fix!));
+    assert.deepEqual(applicabilities(), ['safe', 'safe']);
+    assert.deepEqual(applicabilities(1), ['safe', 'unsafe']);
+    assert.deepEqual(applicabilities(0), ['unsafe', 'unsafe']);
   });
   it('overlapping edits, no edits, and a config with no model to compare with are unsafe', () => {
     const before = lintText(secret);
@@ -274,7 +284,7 @@ describe('property: a fix judged safe never widens a cell explain shows', () => 
         if (!d.fix) continue;
         const fixed = applyFix(c.check.text, d.fix);
         const after = recheck(fixed);
-        const safe = (d.fix as { applicability?: string }).applicability === 'safe';
+        const safe = applicabilityOfFix(d.fix) === 'safe';
         if (!safe) {
           if (
             after.model &&
