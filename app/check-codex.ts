@@ -13,7 +13,7 @@ import type { TomlParseResult } from '../compiler/toml/ast.js';
 import { parseToml } from '../compiler/toml/index.js';
 import { effectiveAccess } from '../model/index.js';
 import { checkRules } from '../rules/index.js';
-import { tomlSyntax } from '../rules/toml-syntax.js';
+import { syntaxDiagnostics } from '../rules/toml-syntax.js';
 import { pathsTooLong } from '../rules/unrepresentable-path.js';
 import type { PolicyIR, TrustedFile } from '../compiler/ir/types.js';
 import type { FsView } from '../compiler/paths/view.js';
@@ -63,18 +63,7 @@ export function checkCodex(bytes: Uint8Array, options: CodexCheckOptions, parsed
     };
     return checked ? { ...base, ir: checked.ir, model: checked.model } : base;
   };
-  if (!parsed.document)
-    return finish(
-      parsed.errors.map((e) => ({
-        ruleId: tomlSyntax.meta.id,
-        severity: tomlSyntax.messages.syntax.severity,
-        platforms: tomlSyntax.messages.syntax.platforms,
-        message: tomlSyntax.messages.syntax.text({ message: e.message }),
-        file,
-        span: e.span,
-        ...(e.related ? { related: e.related } : {}),
-      })),
-    );
+  if (!parsed.document) return finish(syntaxDiagnostics(parsed.errors, file));
   const schema = validateCodex(parsed.document, file);
   if (schema.some((d) => d.severity === 'error')) return finish(schema);
   // The caller's environment (the CLI passes its io's); a library caller without one gets the process's.

@@ -18,7 +18,7 @@ import { checkCodex } from './check-codex.js';
 import { checkPeerSettings, hasVscodeSandbox } from './check-peers.js';
 import { jsonSyntax } from '../rules/json-syntax.js';
 import { pathsTooLong } from '../rules/unrepresentable-path.js';
-import { tomlSyntax } from '../rules/toml-syntax.js';
+import { syntaxDiagnostics } from '../rules/toml-syntax.js';
 
 export interface CheckOptions {
   readonly file: string;
@@ -110,17 +110,7 @@ export function checkConfig(bytes: Uint8Array, options: CheckOptions): CheckResu
     return checked ? { ...text, ir: checked.ir, model: checked.model } : text;
   };
   if (!parsed.document) {
-    return finish(
-      parsed.errors.map((e) => ({
-        ruleId: tomlSyntax.meta.id,
-        severity: tomlSyntax.messages.syntax.severity,
-        platforms: tomlSyntax.messages.syntax.platforms,
-        message: tomlSyntax.messages.syntax.text({ message: e.message }),
-        file,
-        span: e.span,
-        ...(e.related ? { related: e.related } : {}),
-      })),
-    );
+    return finish(syntaxDiagnostics(parsed.errors, file));
   }
   // Codex's config by its keys, with the one parse: never read as a Box or TYBA config.
   const codex = options.dialect ? undefined : peerOfDocument({ syntax: 'toml', table: parsed.document });

@@ -1,4 +1,5 @@
-import { PLATFORMS } from '../compiler/diagnostic.js';
+import { PLATFORMS, type Diagnostic } from '../compiler/diagnostic.js';
+import type { TomlError } from '../compiler/toml/ast.js';
 import { defineRule } from './engine/engine.js';
 
 /** Reported by the front end (compiler/toml), not by a check. */
@@ -18,3 +19,16 @@ export const tomlSyntax = defineRule({
     syntax: { severity: 'error', platforms: PLATFORMS, text: (d: { message: string }) => d.message },
   },
 });
+
+/** The front end's syntax errors as this rule's diagnostics: one for each, at its token (every TOML dialect's check). */
+export function syntaxDiagnostics(errors: readonly TomlError[], file: string): Diagnostic[] {
+  return errors.map((e) => ({
+    ruleId: tomlSyntax.meta.id,
+    severity: tomlSyntax.messages.syntax.severity,
+    platforms: tomlSyntax.messages.syntax.platforms,
+    message: tomlSyntax.messages.syntax.text({ message: e.message }),
+    file,
+    span: e.span,
+    ...(e.related ? { related: e.related } : {}),
+  }));
+}
