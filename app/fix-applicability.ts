@@ -21,8 +21,7 @@
  * has one: each fix costs one more check of its config, and a text lint's
  * start-up loads none of this (test/cli/startup-budget.test.ts).
  */
-import type { Diagnostic, Fix, Platform, Verdict } from '../compiler/diagnostic.js';
-import { PLATFORMS } from '../compiler/diagnostic.js';
+import { PLATFORMS, type Diagnostic, type Fix, type Platform, type Verdict } from '../compiler/diagnostic.js';
 import { applyFix, type Applicability, type JudgedFix } from '../rules/engine/fix.js';
 import type { CheckResult } from './check.js';
 import { accessDelta, gateFailures } from './views/delta.js';
@@ -30,7 +29,7 @@ import { accessDelta, gateFailures } from './views/delta.js';
 /** Checks a text as the command checked the config it came from. */
 export type Recheck = (text: string) => CheckResult;
 
-const ran: Readonly<Record<Platform, Verdict>> = { macos: 'accepted', linux: 'accepted', windows: 'accepted' };
+const ran = Object.fromEntries(PLATFORMS.map((p) => [p, 'accepted'])) as Readonly<Record<Platform, Verdict>>;
 
 /** Why a fix is unsafe, in words (for tests and readers); undefined when it is safe. */
 export function unsafeBecause(before: CheckResult, fix: Fix, recheck: Recheck): string | undefined {
