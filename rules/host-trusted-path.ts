@@ -168,8 +168,9 @@ export const hostTrustedPath = defineRule({
     // Where the search did not finish: once, at the write tree it walked (nested trees are walked with it).
     if (!g.path || g.scope !== 'tree' || (g.access !== 'write' && g.access !== 'read-write')) return;
     const search = unsearchedTree(ctx.ir.hostTrusted, g.path);
+    if (!search) return;
     const platforms = PLATFORMS.filter((p) => ga.applies[p]);
-    if (search && platforms.length) ctx.report('unsearched', { span: g.span, platforms }, { tree: shown(g), search });
+    if (platforms.length) ctx.report('unsearched', { span: g.span, platforms }, { tree: shown(g), search });
   },
 });
 
