@@ -72,7 +72,8 @@ export function withCombined(grants: readonly GrantAccess[]): GrantAccess[] {
     const own = rightsOf(g);
     let candidates: GrantAccess[] | undefined;
     let combined: Partial<Record<Platform, Mechanism>> | undefined;
-    let last: { readonly from: readonly GrantAccess[]; readonly fact: Mechanism } | undefined;
+    let lastFrom: GrantAccess[] | undefined;
+    let lastFact: Mechanism | undefined;
     for (const platform of PLATFORMS) {
       const cell = ga.effective[platform];
       if (!ga.applies[platform] || cell.kind !== 'access') continue;
@@ -82,12 +83,19 @@ export function withCombined(grants: readonly GrantAccess[]): GrantAccess[] {
       const exec = cell.exec && !own.exec;
       if (!read && !write && !exec) continue;
       candidates ??= candidatesOf(g.path, ga, atPath, order);
-      const from = candidates.filter((o) => o.applies[platform] && meets(rightsOf(o.grant), read, write, exec));
+      // A loop, not a filter with a closure per grant and platform.
+      const from: GrantAccess[] = [];
+      for (let i = 0; i < candidates.length; i++) {
+        const o = candidates[i]!;
+        if (o.applies[platform] && meets(rightsOf(o.grant), read, write, exec)) from.push(o);
+      }
       if (!from.length) continue;
       // The same grants on several platforms: one fact.
-      if (!last || !sameGrants(last.from, from))
-        last = { from, fact: Object.freeze({ kind: 'combined', grants: Object.freeze(from.map((o) => o.grant)) }) };
-      (combined ??= {})[platform] = last.fact;
+      if (!lastFrom || !sameGrants(lastFrom, from)) {
+        lastFrom = from;
+        lastFact = Object.freeze({ kind: 'combined', grants: Object.freeze(from.map((o) => o.grant)) });
+      }
+      (combined ??= {})[platform] = lastFact!;
     }
     return combined ? { ...ga, combined: Object.freeze(combined) } : ga;
   });

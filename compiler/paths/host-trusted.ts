@@ -199,7 +199,9 @@ export interface RootNames {
 }
 
 class RootNamesOf implements RootNames {
-  /** Made on the first pathFor: most trees' names are never asked one by one (a map each was 20,000 empty maps). */
+  /** The first name asked for (the model decides a tree by its first name), then the others: no map per tree for one name. */
+  private firstName: string | undefined;
+  private first: HostTrustedPath | undefined;
   private made: Map<string, HostTrustedPath> | undefined;
   constructor(
     readonly root: string,
@@ -211,12 +213,16 @@ class RootNamesOf implements RootNames {
     return `${this.root === '/' ? '' : this.root}/${name}`;
   }
   pathFor(name: string): HostTrustedPath {
-    const made = (this.made ??= new Map());
-    let t = made.get(name);
+    if (name === this.firstName) return this.first!;
+    let t = this.made?.get(name);
     if (!t) {
       const entry = projectEntries.get(name)!;
       // The fields in the order findHostTrusted's `add` makes them: one shape for every found path.
-      made.set(name, (t = { path: this.pathOf(name), facts: this.facts, entry, why: entry.reason, label: entry.label }));
+      t = { path: this.pathOf(name), facts: this.facts, entry, why: entry.reason, label: entry.label };
+      if (this.firstName === undefined) {
+        this.firstName = name;
+        this.first = t;
+      } else (this.made ??= new Map()).set(name, t);
     }
     return t;
   }
