@@ -13,22 +13,36 @@ interface Rights {
 
 const noRights: Rights = { read: false, write: false, exec: false };
 
+// One object each, not one per question (asked for every candidate of every grant on every platform).
+const readRights: Rights = { read: true, write: false, exec: false };
+const writeRights: Rights = { read: false, write: true, exec: false };
+const readWriteRights: Rights = { read: true, write: true, exec: false };
+const execRights: Rights = { read: false, write: false, exec: true };
+
 function rightsOf(g: Grant): Rights {
   switch (g.access) {
     case 'read':
-      return { read: true, write: false, exec: false };
+      return readRights;
     case 'write':
-      return { read: false, write: true, exec: false };
+      return writeRights;
     case 'read-write':
-      return { read: true, write: true, exec: false };
+      return readWriteRights;
     case 'exec':
-      return { read: false, write: false, exec: true };
+      return execRights;
     default:
       return noRights;
   }
 }
 
-const meets = (a: Rights, b: Rights): boolean => (a.read && b.read) || (a.write && b.write) || (a.exec && b.exec);
+const meets = (a: Rights, read: boolean, write: boolean, exec: boolean): boolean =>
+  (a.read && read) || (a.write && write) || (a.exec && exec);
+
+/** The same grants in the same order (what the fact's list would hold). */
+function sameGrants(a: readonly GrantAccess[], b: readonly GrantAccess[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 /**
  * Each grant's `combined` facts: where a platform's cell holds content
@@ -58,19 +72,30 @@ export function withCombined(grants: readonly GrantAccess[]): GrantAccess[] {
     const own = rightsOf(g);
     let candidates: GrantAccess[] | undefined;
     let combined: Partial<Record<Platform, Mechanism>> | undefined;
-    let last: { readonly key: string; readonly fact: Mechanism } | undefined;
+    let lastFrom: GrantAccess[] | undefined;
+    let lastFact: Mechanism | undefined;
     for (const platform of PLATFORMS) {
       const cell = ga.effective[platform];
       if (!ga.applies[platform] || cell.kind !== 'access') continue;
-      const extra: Rights = { read: cell.read && !own.read, write: cell.write && !own.write, exec: cell.exec && !own.exec };
-      if (!extra.read && !extra.write && !extra.exec) continue;
+      // The rights the cell holds and the grant does not ask for.
+      const read = cell.read && !own.read;
+      const write = cell.write && !own.write;
+      const exec = cell.exec && !own.exec;
+      if (!read && !write && !exec) continue;
       candidates ??= candidatesOf(g.path, ga, atPath, order);
-      const from = candidates.filter((o) => o.applies[platform] && meets(rightsOf(o.grant), extra));
+      // A loop, not a filter with a closure per grant and platform.
+      const from: GrantAccess[] = [];
+      for (let i = 0; i < candidates.length; i++) {
+        const o = candidates[i]!;
+        if (o.applies[platform] && meets(rightsOf(o.grant), read, write, exec)) from.push(o);
+      }
       if (!from.length) continue;
       // The same grants on several platforms: one fact.
-      const key = from.map((o) => order.get(o)).join(',');
-      if (last?.key !== key) last = { key, fact: Object.freeze({ kind: 'combined', grants: Object.freeze(from.map((o) => o.grant)) }) };
-      (combined ??= {})[platform] = last.fact;
+      if (!lastFrom || !sameGrants(lastFrom, from)) {
+        lastFrom = from;
+        lastFact = Object.freeze({ kind: 'combined', grants: Object.freeze(from.map((o) => o.grant)) });
+      }
+      (combined ??= {})[platform] = lastFact!;
     }
     return combined ? { ...ga, combined: Object.freeze(combined) } : ga;
   });

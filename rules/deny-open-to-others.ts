@@ -49,15 +49,17 @@ export const denyOpenToOthers = defineRule({
   },
   anyGrant(g, ga, pa, ctx) {
     // One report per deny, for the platforms that disclose the same principals.
-    const groups = new Map<string, { platforms: Platform[]; list: readonly DenyOpenTo[] }>();
+    // Made at the first disclosure: asked of every grant, and most have none.
+    let groups: Map<string, { platforms: Platform[]; list: readonly DenyOpenTo[] }> | undefined;
     for (const platform of ['macos', 'linux'] as const) {
       const fact = ga.disclosures[platform]?.find((m) => m.kind === 'others-reach-denied-path');
       if (fact?.kind !== 'others-reach-denied-path') continue;
       const k = key(fact.others);
-      const group = groups.get(k);
+      const group = (groups ??= new Map()).get(k);
       if (group) group.platforms.push(platform);
       else groups.set(k, { platforms: [platform], list: fact.others });
     }
+    if (!groups) return;
     for (const { platforms, list } of groups.values()) {
       const tables = [...new Map(list.map((o) => [o.principal.id, ctx.ir.principals.find((p) => p.id === o.principal.id)!])).values()];
       const fix = fixOf(...tables.map((p) => addToList(p.written, p.grants, 'deny', [g.written])));

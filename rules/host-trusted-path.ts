@@ -125,17 +125,22 @@ export const hostTrustedPath = defineRule({
     if (ctx.ir.runtime) return runtimeWritable(pa, ctx);
     // At each write tree: what it holds, by the platforms where it matters; a tree's absent names as one (their shared decision).
     const byTree = new Map<Grant, TreeHolds>();
+    // The same, in the order made (a Map's order): sorted below without an entry pair per tree.
+    const made: TreeHolds[] = [];
     const holds = (tree: Grant, first: string): TreeHolds => {
       let h = byTree.get(tree);
-      if (!h) byTree.set(tree, (h = { first, singles: [], names: [] }));
-      else if (first < h.first) h.first = first;
+      if (!h) {
+        byTree.set(tree, (h = { tree, first, singles: [], names: [] }));
+        made.push(h);
+      } else if (first < h.first) h.first = first;
       return h;
     };
     for (const ta of pa.trustedSingles)
       if (ta.under && !ta.trusted.parentOf && matters(ta)) holds(ta.under, ta.trusted.path).singles.push(ta);
     for (const n of pa.trustedNames) if (n.decided?.under && matters(n.decided)) holds(n.decided.under, firstPath(n)).names.push(n);
     // In the order of the paths they hold, as one list of every path by path gave them.
-    for (const [tree, h] of [...byTree].sort((a, b) => (a[1].first < b[1].first ? -1 : a[1].first > b[1].first ? 1 : 0))) {
+    for (const h of made.sort((a, b) => (a.first < b.first ? -1 : a.first > b.first ? 1 : 0))) {
+      const tree = h.tree;
       const decisions = [...h.singles, ...h.names.map((n) => n.decided!)];
       const platforms = PLATFORMS.filter((p) => decisions.some((ta) => ta.state[p] === 'read-only' || ta.state[p] === 'creatable'));
       const existing = h.singles
@@ -163,13 +168,15 @@ export const hostTrustedPath = defineRule({
     // Where the search did not finish: once, at the write tree it walked (nested trees are walked with it).
     if (!g.path || g.scope !== 'tree' || (g.access !== 'write' && g.access !== 'read-write')) return;
     const search = unsearchedTree(ctx.ir.hostTrusted, g.path);
+    if (!search) return;
     const platforms = PLATFORMS.filter((p) => ga.applies[p]);
-    if (search && platforms.length) ctx.report('unsearched', { span: g.span, platforms }, { tree: shown(g), search });
+    if (platforms.length) ctx.report('unsearched', { span: g.span, platforms }, { tree: shown(g), search });
   },
 });
 
 /** What a write tree holds: host-trusted paths one by one, and the absent names of trees at or inside it (the first path of all, for the order). */
 interface TreeHolds {
+  readonly tree: Grant;
   first: string;
   readonly singles: TrustedAccess[];
   readonly names: TrustedNamesAccess[];
@@ -179,8 +186,9 @@ const matters = (ta: TrustedAccess): boolean => PLATFORMS.some((p) => ta.state[p
 
 /** The first of a tree's shared names by path: the first name (one root before each), no path made for the others. */
 function firstPath(n: TrustedNamesAccess): string {
-  let first = n.shared[0]!;
-  for (const name of n.shared) if (name < first) first = name;
+  const shared = n.shared;
+  let first = shared[0]!;
+  for (let i = 1; i < shared.length; i++) if (shared[i]! < first) first = shared[i]!;
   return n.names.pathOf(first);
 }
 

@@ -31,8 +31,10 @@ export const noncanonicalPath = defineRule({
     macos: {
       severity: 'error',
       platforms: ['macos'],
-      text: (d: { path: string; mac: string }) =>
-        `${d.path} is not canonical on macOS: ${d.path.split('/')[1] ? '/' + d.path.split('/')[1] : d.path} is a link into /private; macOS names it ${d.mac}`,
+      text: (d: { path: string; mac: string }) => {
+        const top = secondComponent(d.path);
+        return `${d.path} is not canonical on macOS: ${top ? '/' + top : d.path} is a link into /private; macOS names it ${d.mac}`;
+      },
       suggestion: (d: { mac: string }) =>
         `Name the resolved target ${d.mac} in a config used only on macOS. A config shared with Linux cannot name this path for both (each platform refuses the other's spelling): grant a path under the home instead.`,
     },
@@ -53,3 +55,11 @@ export const noncanonicalPath = defineRule({
     if (mac) ctx.report('macos', { span: e.span }, { path: e.path, mac });
   },
 });
+
+/** What `path.split('/')[1]` is (undefined without a `/`), without the array: asked once per grant of a large config under /tmp. */
+function secondComponent(path: string): string | undefined {
+  const first = path.indexOf('/');
+  if (first < 0) return undefined;
+  const next = path.indexOf('/', first + 1);
+  return path.slice(first + 1, next < 0 ? undefined : next);
+}

@@ -30,13 +30,14 @@ function writable(pa: PrincipalAccess, path: string, platform: Platform): boolea
  * found (never silent).
  */
 function writingGrant(pa: PrincipalAccess, f: TrustedFile, platform: Platform): Grant | Principal | undefined {
-  const applying = pa.grants.filter((ga) => ga.applies[platform] && writes(ga.grant) && ga.grant.path).map((ga) => ga.grant);
+  // Listed only where it is read: a file no grant makes writable (the usual config) asks none of 40,000 grants.
+  const applying = (): Grant[] => pa.grants.filter((ga) => ga.applies[platform] && writes(ga.grant) && ga.grant.path).map((ga) => ga.grant);
   if (writable(pa, f.path, platform)) {
-    const over = applying.filter((g) => (g.scope === 'tree' ? isUnder(f.path, g.path!) : f.path === g.path));
+    const over = applying().filter((g) => (g.scope === 'tree' ? isUnder(f.path, g.path!) : f.path === g.path));
     return over.sort((a, b) => b.path!.length - a.path!.length)[0] ?? pa.principal;
   }
   // A directory whose files are trusted: a write grant anywhere below it writes them.
-  return f.tree ? applying.find((g) => isStrictlyUnder(g.path!, f.path) && writable(pa, g.path!, platform)) : undefined;
+  return f.tree ? applying().find((g) => isStrictlyUnder(g.path!, f.path) && writable(pa, g.path!, platform)) : undefined;
 }
 
 export const trustedFileWritable = defineRule({

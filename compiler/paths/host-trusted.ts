@@ -80,6 +80,8 @@ const homeEntries = entries
 const projectEntries = new Map(
   entries.filter((e) => e.where === 'project').flatMap((e) => (e.names ?? []).map((n) => [n, asEntry(e)] as const)),
 );
+/** The same, as a list: iterated once per write tree. */
+const projectEntryList: readonly (readonly [string, TrustedEntry])[] = [...projectEntries];
 const gitdirEntry = entries.find((e) => e.where === 'gitdir')!;
 const pointerEntry = asEntry(entries.find((e) => e.where === 'pointer')!);
 const inputEntry = entries.find((e) => e.where === 'input')!;
@@ -197,24 +199,30 @@ export interface RootNames {
 }
 
 class RootNamesOf implements RootNames {
-  private readonly made = new Map<string, HostTrustedPath>();
-  readonly nameSet: ReadonlySet<string>;
+  /** The first name asked for (the model decides a tree by its first name), then the others: no map per tree for one name. */
+  private firstName: string | undefined;
+  private first: HostTrustedPath | undefined;
+  private made: Map<string, HostTrustedPath> | undefined;
   constructor(
     readonly root: string,
     readonly facts: PathFacts,
     readonly names: readonly string[],
-  ) {
-    this.nameSet = new Set(names);
-  }
+    readonly nameSet: ReadonlySet<string>,
+  ) {}
   pathOf(name: string): string {
     return `${this.root === '/' ? '' : this.root}/${name}`;
   }
   pathFor(name: string): HostTrustedPath {
-    let t = this.made.get(name);
+    if (name === this.firstName) return this.first!;
+    let t = this.made?.get(name);
     if (!t) {
       const entry = projectEntries.get(name)!;
       // The fields in the order findHostTrusted's `add` makes them: one shape for every found path.
-      this.made.set(name, (t = { path: this.pathOf(name), facts: this.facts, entry, why: entry.reason, label: entry.label }));
+      t = { path: this.pathOf(name), facts: this.facts, entry, why: entry.reason, label: entry.label };
+      if (this.firstName === undefined) {
+        this.firstName = name;
+        this.first = t;
+      } else (this.made ??= new Map()).set(name, t);
     }
     return t;
   }
@@ -271,12 +279,15 @@ export function findHostTrusted(
   const walked: string[] = [];
   const ownNames: string[] = [];
   for (const root of roots) {
-    const parts = root.path.split('/');
+    // Each component after a `/` and the path up to it, as split('/') would give them, without an array a root.
     let inside = false;
-    for (let i = 1; i < parts.length; i++) {
-      const entry = projectEntries.get(parts[i]!);
-      if (entry) add(parts.slice(0, i + 1).join('/'), entry);
+    for (let slash = root.path.indexOf('/'); slash >= 0; ) {
+      const next = root.path.indexOf('/', slash + 1);
+      const end = next < 0 ? root.path.length : next;
+      const entry = projectEntries.get(root.path.slice(slash + 1, end));
+      if (entry) add(root.path.slice(0, end), entry);
       inside ||= !!entry;
+      slash = next;
     }
     // A tree inside a host-trusted directory (a lifted `.git/objects`) is not a project: no names of its own.
     if (!root.tree || inside) continue;
@@ -289,6 +300,7 @@ export function findHostTrusted(
   const unsearched = walkTrees(view, outermost(walked), limit, new Set(walked), listedRoots, (path, entry) => finds.push([path, entry]));
   // By directory, the project names a path found so far or a write root lies at or inside: those are decided one by one.
   const taken = namesHolding([...found.keys(), ...rootPaths.paths()], projectNameSet);
+  const sameNames = new Map<string, { readonly names: readonly string[]; readonly set: ReadonlySet<string> }>();
   for (const root of ownNames) {
     // The names it does not hold, decided once from its listing; those it holds, and the taken ones, one by one.
     const facts = grouped.has(root) ? undefined : namesFacts(view, root, listedRoots);
@@ -296,12 +308,19 @@ export function findHostTrusted(
     const own = taken.get(root);
     const names: string[] = [];
     const base = root === '/' ? '' : root;
-    for (const [name, entry] of projectEntries) {
-      if (!facts || held?.has(name) || own?.has(name)) add(`${base}/${name}`, entry);
+    // Indexed, without destructuring: an iterator and its results for each name of each tree were 10 MB at 20,000 trees.
+    for (let i = 0; i < projectEntryList.length; i++) {
+      const pair = projectEntryList[i]!;
+      const name = pair[0];
+      if (!facts || held?.has(name) || own?.has(name)) add(`${base}/${name}`, pair[1]);
       else names.push(name);
     }
     if (facts && names.length) {
-      const r = new RootNamesOf(root, facts, names);
+      // Most trees lack the same names (all of them, in an empty tree): one list and one set for each such group, read-only.
+      const key = names.length === projectEntryList.length ? '' : names.join('/');
+      let same = sameNames.get(key);
+      if (!same) sameNames.set(key, (same = { names, set: new Set(names) }));
+      const r = new RootNamesOf(root, facts, same.names, same.set);
       rootNames.push(r);
       grouped.set(root, r.nameSet);
     }
