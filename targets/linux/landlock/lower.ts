@@ -92,8 +92,8 @@ export function lowerLandlock(pa: PrincipalAccess, view: LinuxView, loaders: rea
   // links lead, which must still be inside a mount to be in the view.
   const inSandbox = (written: string, g: Grant | undefined): string | undefined => {
     const path = normalise(written);
-    const underBind = binds.some((b) => isStrictlyUnder(path, b));
-    if (!underBind || !g?.facts.symlink) return path;
+    // The link first: only a link needs the search of every bind (a config's thousands of grants made it quadratic).
+    if (!g?.facts.symlink || !binds.some((b) => isStrictlyUnder(path, b))) return path;
     if (g.facts.symlink.loop) return undefined;
     const resolved = normalise(g.facts.symlink.resolved);
     return binds.some((b) => isUnder(resolved, b)) ? resolved : undefined;

@@ -15,7 +15,7 @@
  * one a grant lifts, a link the model says it cannot pin) and what the
  * sandbox cannot write at all (a read-only mount or a cover inside a tree).
  */
-import { isStrictlyUnder, isUnder, projectNames } from '../../../compiler/paths/index.js';
+import { projectNames } from '../../../compiler/paths/index.js';
 import type { LinuxPlan } from '../../../model/linux-plan.js';
 import type { PrincipalAccess } from '../../../model/model.js';
 import type { LaunchTrust } from './launch-file.js';
@@ -41,7 +41,18 @@ export function launchTrust(pa: PrincipalAccess, plan: LinuxPlan): LaunchTrust {
     ),
   );
   if (!walk.length) return { walk: [], names: [], keep: [], absent: [] };
-  const insideTree = (p: string): boolean => walk.some((t) => isStrictlyUnder(p, t));
+  // Whether a tree is at `path` or above it (strictly: above only), asked of the path's ancestors: a path has a
+  // handful, and a config may have 20,000 trees (each host-trusted name against every tree made compile quadratic).
+  const roots: ReadonlySet<string> = new Set(walk);
+  const treeAbove = (path: string, orAt: boolean): boolean => {
+    if (orAt && roots.has(path)) return true;
+    for (let p = path; p !== '/'; ) {
+      p = parent(p);
+      if (roots.has(p)) return true;
+    }
+    return false;
+  };
+  const insideTree = (p: string): boolean => treeAbove(p, false);
   const keep: string[] = [];
   const absent: string[] = [];
   for (const ta of pa.hostTrusted) {
@@ -51,7 +62,7 @@ export function launchTrust(pa: PrincipalAccess, plan: LinuxPlan): LaunchTrust {
     // Read-only by its bind, or writable because the config says so (lifted), or a link the model already calls writable.
     if (state === 'read-only' || state === 'lifted' || (state === 'creatable' && existence === 'exists')) keep.push(path);
     // Not there yet: the walk finds a project name in a tree; anything else is checked by its path.
-    else if (state === 'creatable' && existence === 'absent' && !(names.has(basename(path)) && walk.some((t) => isUnder(parent(path), t))))
+    else if (state === 'creatable' && existence === 'absent' && !(names.has(basename(path)) && treeAbove(parent(path), true)))
       absent.push(path);
   }
   // What the sandbox cannot write inside a tree: the host's content there is no workload's doing.
