@@ -23,7 +23,7 @@ import type { Grant, PolicyIR, Principal } from '../compiler/ir/types.js';
 import { isUnder } from '../compiler/paths/index.js';
 import { access, absent, denied, empty, scratch, type Cell } from './cell.js';
 import type { Mechanism } from './facts.js';
-import type { GrantAccess, PrincipalAccess } from './model.js';
+import type { GrantAccess, PrincipalAccess } from './access.js';
 
 const depth = (p: string): number => (p === '/' ? 0 : p.split('/').length - 1);
 const full = access({ read: true, write: true, exec: true });

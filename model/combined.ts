@@ -2,7 +2,7 @@ import { PLATFORMS, type Platform } from '../compiler/diagnostic.js';
 import type { Grant } from '../compiler/ir/types.js';
 import { atOrAbove } from '../compiler/paths/host-trusted-index.js';
 import type { Mechanism } from './facts.js';
-import type { GrantAccess } from './model.js';
+import type { GrantAccess } from './access.js';
 
 /** The content rights a grant asks for itself (`r`, `w`, `x`): what it adds to a cell. */
 interface Rights {

@@ -15,20 +15,9 @@
 import type { Candidate, ExecNeeds, Need } from '../compiler/paths/exec-needs.js';
 import mergedUsr from '../compiler/paths/merged-usr.json' with { type: 'json' };
 import type { Cell } from './cell.js';
+import type { MissingNeed } from './facts.js';
 
-/** What a need lacks in the sandbox, for its first candidate (the one the kernel, loader or program tries first on the host). */
-export interface MissingNeed {
-  readonly need: Need;
-  readonly candidate: Candidate;
-  /** Link entries the sandbox does not show (a read tree of each one's directory would). */
-  readonly links: readonly string[];
-  /** The file (or tree) is not readable, or not executable where it must be. */
-  readonly target?: 'read' | 'exec';
-  /** Where a deny covers what it needs: a grant cannot bring it back. */
-  readonly denied?: string;
-  /** The loader finds it only through its cache, which the sandbox does not show (/etc/ld.so.cache). */
-  readonly cache?: true;
-}
+export type { MissingNeed } from './facts.js';
 
 export const LIBRARY_CACHE = '/etc/ld.so.cache';
 

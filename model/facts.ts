@@ -8,7 +8,7 @@
  */
 import type { Platform } from '../compiler/diagnostic.js';
 import type { Grant, Principal } from '../compiler/ir/types.js';
-import type { MissingNeed } from './exec-start.js';
+import type { Candidate, Need } from '../compiler/paths/exec-needs.js';
 
 /** Why a platform refuses the configuration because of one grant. */
 export type Refusal =
@@ -329,3 +329,17 @@ const EVERY_FACT_KIND = {
 } as const satisfies Record<FactKind, true>;
 
 export const FACT_KINDS: readonly FactKind[] = Object.keys(EVERY_FACT_KIND) as FactKind[];
+
+/** What a need lacks in the sandbox, for its first candidate (the one the kernel, loader or program tries first on the host). */
+export interface MissingNeed {
+  readonly need: Need;
+  readonly candidate: Candidate;
+  /** Link entries the sandbox does not show (a read tree of each one's directory would). */
+  readonly links: readonly string[];
+  /** The file (or tree) is not readable, or not executable where it must be. */
+  readonly target?: 'read' | 'exec';
+  /** Where a deny covers what it needs: a grant cannot bring it back. */
+  readonly denied?: string;
+  /** The loader finds it only through its cache, which the sandbox does not show (/etc/ld.so.cache). */
+  readonly cache?: true;
+}

@@ -15,7 +15,7 @@ import type { Grant, Principal } from '../compiler/ir/types.js';
 import { isStrictlyUnder, isUnder } from '../compiler/paths/index.js';
 import mergedUsr from '../compiler/paths/merged-usr.json' with { type: 'json' };
 import type { LinuxNoMount, Mechanism, Refusal } from './facts.js';
-import type { GrantAccess, PrincipalAccess } from './model.js';
+import type { GrantAccess, PrincipalAccess } from './access.js';
 import procReadonly from './linux-proc-readonly.json' with { type: 'json' };
 
 /** Where a plan entry comes from; targets/linux/lower.ts spells it as the argument's origin. */

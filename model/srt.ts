@@ -23,7 +23,7 @@ import type { Grant, PolicyIR, Principal } from '../compiler/ir/types.js';
 import { isUnder, windowsUnmapped } from '../compiler/paths/index.js';
 import { access, absent, denied, empty, scratch, type Cell } from './cell.js';
 import type { Mechanism, Ungranted } from './facts.js';
-import type { Elsewhere, GrantAccess, PrincipalAccess } from './model.js';
+import type { Elsewhere, GrantAccess, PrincipalAccess } from './access.js';
 
 type Mount =
   | { readonly kind: 'host'; readonly path: string; readonly write: boolean; readonly deny?: true }

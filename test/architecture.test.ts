@@ -264,18 +264,17 @@ export function directionViolations(sources: readonly Source[]): string[] {
   return out;
 }
 
-/** Each cycle among the app/ files (a strongly connected component of two or more, or a file importing itself), as a path. */
-export function appCycles(sources: readonly Source[]): string[][] {
+/**
+ * Each import cycle among the source files, in any folder (a strongly connected component of two or more, or a file
+ * importing itself), as a path. Type-only imports count: a type cycle is a cycle for the reader too (issue 38).
+ */
+export function importCycles(sources: readonly Source[]): string[][] {
   const graph = new Map<string, string[]>();
-  for (const s of sources) {
-    if (!s.path.startsWith('app/')) continue;
+  for (const s of sources)
     graph.set(
       s.path,
-      relativeImports(s.text)
-        .map((i) => resolveImport(s.path, i.specifier))
-        .filter((t) => t.startsWith('app/')),
+      relativeImports(s.text).map((i) => resolveImport(s.path, i.specifier)),
     );
-  }
   // Tarjan's strongly connected components.
   const index = new Map<string, number>();
   const low = new Map<string, number>();
@@ -337,8 +336,8 @@ describe('architecture: the folders are the pipeline, in import order (issue 12)
     assert.deepEqual(directionViolations(sources), []);
   });
 
-  it('no import cycle between files of app/', () => {
-    assert.deepEqual(appCycles(sources), []);
+  it('no import cycle between files, in any folder', () => {
+    assert.deepEqual(importCycles(sources), []);
   });
 
   it('the checks fail on a reversed import, a platform importing another, and an app cycle', () => {
@@ -366,7 +365,7 @@ describe('architecture: the folders are the pipeline, in import order (issue 12)
       'app/platforms/macos/runner.ts:1 imports ../linux/sandbox/vet.js: app/platforms/macos must not import app/platforms/linux: no platform imports another',
       'targets/linux/index.ts:1 imports ../../app/platforms/index.js: targets comes before app in the pipeline: it must not import it',
     ]);
-    assert.deepEqual(appCycles(fixture), [['app/cli/diff.ts', 'app/format/diff.ts']]);
+    assert.deepEqual(importCycles(fixture), [['app/cli/diff.ts', 'app/format/diff.ts']]);
   });
 
   it('the scanner: comments, strings, templates and regular expressions are not imports', () => {
