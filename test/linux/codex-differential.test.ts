@@ -33,6 +33,7 @@ import { hostView } from '../../compiler/paths/index.js';
 import { legend, type Cell } from '../../model/cell.js';
 import { runs as budgetRuns } from '../budget.js';
 import { requireOrSkip } from '../helpers.js';
+import { pathProbeLines } from './peer-probe.js';
 import { rand, type Rand } from './model-vs-kernel-support.js';
 import { bwrapAvailable } from './support.js';
 
@@ -131,16 +132,7 @@ function generate(r: Rand, w: string, o: string, out: string, home: string): { t
 
 /** The probe: one line a path, `PATH R W` (R and W each 1 or 0), then `NET 1|0`. Writes made are removed. */
 function probeScript(probes: readonly Probe[], port: number): string {
-  const body = probes
-    .map(({ path }) => {
-      const q = `'${path}'`;
-      return (
-        `r=0; w=0; if [ -d ${q} ]; then ls ${q} >/dev/null 2>&1 && r=1; t=${q}/.bw-probe-$$; ( : > "$t" ) 2>/dev/null && { w=1; rm -f "$t"; }; ` +
-        `elif [ -e ${q} ]; then cat ${q} >/dev/null 2>&1 && r=1; ( : >> ${q} ) 2>/dev/null && w=1; ` +
-        `else ( : > ${q} ) 2>/dev/null && { w=1; rm -f ${q}; }; fi; echo "${path} $r $w"`
-      );
-    })
-    .join('\n');
+  const body = pathProbeLines(probes.map((p) => p.path));
   return `${body}\nif { exec 3<>/dev/tcp/127.0.0.1/${port} && read -r -t 5 line <&3 && [ "$line" = bw-codex-host ]; } 2>/dev/null; then echo "NET 1"; else echo "NET 0"; fi\n`;
 }
 

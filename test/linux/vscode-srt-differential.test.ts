@@ -26,6 +26,7 @@ import { hostView } from '../../compiler/paths/index.js';
 import { legend, type Cell } from '../../model/cell.js';
 import { runs as budgetRuns } from '../budget.js';
 import { requireOrSkip } from '../helpers.js';
+import { pathProbeLines } from './peer-probe.js';
 import { rand } from './model-vs-kernel-support.js';
 import { bwrapAvailable, onPath } from './support.js';
 
@@ -60,18 +61,7 @@ function run(args: readonly string[], cwd: string): Promise<{ code: number | nul
   });
 }
 
-function probe(paths: readonly string[]): string {
-  return paths
-    .map((p) => {
-      const q = `'${p}'`;
-      return (
-        `r=0; w=0; if [ -d ${q} ]; then ls ${q} >/dev/null 2>&1 && r=1; t=${q}/.bw-probe-$$; ( : > "$t" ) 2>/dev/null && { w=1; rm -f "$t"; }; ` +
-        `elif [ -e ${q} ]; then cat ${q} >/dev/null 2>&1 && r=1; ( : >> ${q} ) 2>/dev/null && w=1; ` +
-        `else ( : > ${q} ) 2>/dev/null && { w=1; rm -f ${q}; }; fi; echo "${p} $r $w"`
-      );
-    })
-    .join('\n');
-}
+const probe = pathProbeLines;
 
 const under = (p: string, q: string): boolean => p === q || p.startsWith(`${q}/`);
 

@@ -18,6 +18,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <limits.h>
 #include <sys/stat.h>
 #include <stdlib.h>
@@ -129,6 +130,13 @@ int inside_main(int argc, char **argv) {
   /* The exec watch (watch.c): under Landlock, the programs it refuses the command are written down on the ready fd. */
   if (!no_landlock && !no_watch && ready_fd >= 0 && watch_supported()) watch_fork(ready_fd, keep, nkeep);
 
+  /* The launcher starts bwrap with these blocked (run.c), so that none is lost before here: the command gets them. */
+  sigset_t forwarded;
+  sigemptyset(&forwarded);
+  sigaddset(&forwarded, SIGINT);
+  sigaddset(&forwarded, SIGTERM);
+  sigaddset(&forwarded, SIGHUP);
+  sigprocmask(SIG_UNBLOCK, &forwarded, NULL);
   char **cmd = argv + i + 1;
   execvp(cmd[0], cmd);
   int err = errno;

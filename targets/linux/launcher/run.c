@@ -86,11 +86,10 @@ static pid_t command_pid(int status_fd) {
 
 struct run_result run_bwrap(const char *bwrap, char *const argv[], char *const envp[], int status_fd, struct stdio_plan *plan) {
   struct run_result res = {0};
-  sigset_t waited, none, all;
+  sigset_t waited, all;
   sigemptyset(&waited);
   for (size_t i = 0; i < COUNT(forwarded); i++) sigaddset(&waited, forwarded[i]);
   sigaddset(&waited, SIGCHLD);
-  sigemptyset(&none);
   sigfillset(&all);
   /* Blocked before bwrap exists, so that no signal is lost in between. */
   sigprocmask(SIG_BLOCK, &waited, NULL);
@@ -108,8 +107,20 @@ struct run_result run_bwrap(const char *bwrap, char *const argv[], char *const e
   posix_spawnattr_init(&attr);
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   posix_spawnattr_setpgroup(&attr, 0);
-  /* bwrap starts with no signal blocked and every disposition at its default. */
-  posix_spawnattr_setsigmask(&attr, &none);
+  /*
+   * bwrap starts with every disposition at its default, and the forwarded
+   * signals blocked, which its child (the sandbox's init) inherits through
+   * its exec of the in-sandbox step: the init of a pid namespace drops a
+   * signal from outside that it neither handles nor blocks, so one forwarded
+   * before the step has set up its own forwarding (watch.c) was lost, and the
+   * run went on after the caller's SIGTERM (seen under load in e2e's
+   * "SIGTERM at any moment"). Blocked, it waits for the step, which unblocks
+   * it for the command.
+   */
+  sigset_t forwarded_set;
+  sigemptyset(&forwarded_set);
+  for (size_t i = 0; i < COUNT(forwarded); i++) sigaddset(&forwarded_set, forwarded[i]);
+  posix_spawnattr_setsigmask(&attr, &forwarded_set);
   posix_spawnattr_setsigdefault(&attr, &all);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
