@@ -6,12 +6,12 @@
  * pre-commit mode.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { blankJsonc } from '../../app/check-peers.js';
 import { isSandboxConfigFile } from '../../compiler/schema/dialect.js';
+import { cli } from '../cli-in-process.js';
 import { repoRoot } from '../helpers.js';
 import { lintText } from '../lint-helpers.js';
 
@@ -67,15 +67,12 @@ describe("VS Code's agent sandbox settings", () => {
 });
 
 describe('explain of a lint-only dialect', () => {
-  it('says there is no model to explain, after the lint (exit 1)', () => {
+  it('says there is no model to explain, after the lint (exit 1)', async () => {
     const path = 'test/peers/fixtures/.cursor/sandbox.json';
-    const r = spawnSync(process.execPath, [join(repoRoot, 'bin', 'boxwright.cjs'), 'explain', '--fs', 'none', path], {
-      cwd: repoRoot,
-      env: { ...process.env, NO_COLOR: '1' },
-    });
+    const r = await cli(['explain', '--fs', 'none', path], { env: { ...process.env, NO_COLOR: '1' } });
     assert.equal(r.status, 1);
     assert.match(
-      r.stderr.toString() + r.stdout.toString(),
+      r.stderr + r.stdout,
       /test\/peers\/fixtures\/\.cursor\/sandbox\.json: Cursor's sandbox\.json is linted only: boxwright has no model of Cursor's sandbox to explain \(docs\/dialects\/cursor\.md\)/,
     );
   });

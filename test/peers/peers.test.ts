@@ -1,19 +1,16 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { isSandboxConfigFile, sandboxConfigKind } from '../../compiler/schema/dialect.js';
 import { peerFile } from '../../compiler/schema/peers.js';
+import { cli } from '../cli-in-process.js';
 import { repoRoot } from '../helpers.js';
 
-const bin = join(repoRoot, 'bin', 'boxwright.cjs');
 const fixtures = 'test/peers/fixtures';
 
-function boxwright(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [bin, ...args], { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '' } });
-  return { status: r.status, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
-}
+/** In process (test/cli-in-process.ts), from the checkout. */
+const boxwright = (args: string[]) => cli(args, { env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '' } });
 
 /** Each peer's file as found in the wild, and what lint calls it. */
 const peers: readonly { readonly path: string; readonly what: string }[] = [
@@ -23,14 +20,14 @@ const peers: readonly { readonly path: string; readonly what: string }[] = [
 
 describe("peers' own files (issue 36)", () => {
   for (const { path, what } of peers) {
-    it(`${path}: passed over with a one-line note in the pre-commit mode, exit 0`, () => {
-      const r = boxwright(['lint', '--only-configs', '--fs', 'none', path]);
+    it(`${path}: passed over with a one-line note in the pre-commit mode, exit 0`, async () => {
+      const r = await boxwright(['lint', '--only-configs', '--fs', 'none', path]);
       assert.equal(r.status, 0, r.stdout + r.stderr);
       assert.equal(r.stdout, '0 errors, 0 warnings, 0 info\n');
       assert.equal(r.stderr, `boxwright: passed over ${path}: ${what}, which boxwright has no dialect for yet\n`);
     });
-    it(`${path}: named explicitly, exit 2 with a message that says what it is`, () => {
-      const r = boxwright(['lint', '--fs', 'none', path]);
+    it(`${path}: named explicitly, exit 2 with a message that says what it is`, async () => {
+      const r = await boxwright(['lint', '--fs', 'none', path]);
       assert.equal(r.status, 2, r.stdout + r.stderr);
       const why = `is ${what}, which boxwright has no dialect for yet: it is not read as a Box, TYBA, sandbox-runtime or Claude Code config`;
       assert.equal(r.stdout, `${path}: not read: ${why}\n0 errors, 0 warnings, 0 info, 1 file not read\n`);
@@ -38,17 +35,17 @@ describe("peers' own files (issue 36)", () => {
     });
   }
 
-  it('control: the same Codex and Gemini files read as boxwright dialects are refused (what the recognition prevents)', () => {
-    const codex = boxwright(['lint', '--fs', 'none', '--dialect', 'box', `${fixtures}/.codex/config.toml`]);
+  it('control: the same Codex and Gemini files read as boxwright dialects are refused (what the recognition prevents)', async () => {
+    const codex = await boxwright(['lint', '--fs', 'none', '--dialect', 'box', `${fixtures}/.codex/config.toml`]);
     assert.equal(codex.status, 1);
     assert.match(codex.stdout, /unknown table `env`/);
-    const gemini = boxwright(['lint', '--fs', 'none', '--dialect', 'box', `${fixtures}/.gemini/sandbox-macos-custom.sb`]);
+    const gemini = await boxwright(['lint', '--fs', 'none', '--dialect', 'box', `${fixtures}/.gemini/sandbox-macos-custom.sb`]);
     assert.equal(gemini.status, 1);
     assert.match(gemini.stdout, /toml-syntax/);
   });
 
-  it('a directory: its Codex config is linted as Codex (issue 39), the hidden peers directories are not walked', () => {
-    const r = boxwright(['lint', '--fs', 'none', fixtures]);
+  it('a directory: its Codex config is linted as Codex (issue 39), the hidden peers directories are not walked', async () => {
+    const r = await boxwright(['lint', '--fs', 'none', fixtures]);
     assert.equal(r.status, 0, r.stdout + r.stderr);
     assert.equal(
       r.stdout,
@@ -57,18 +54,18 @@ describe("peers' own files (issue 36)", () => {
     assert.equal(r.stderr, '');
   });
 
-  it("Codex's config.toml is a dialect now (issue 39): by its place and by its keys, linted, in the pre-commit mode too", () => {
+  it("Codex's config.toml is a dialect now (issue 39): by its place and by its keys, linted, in the pre-commit mode too", async () => {
     for (const path of [`${fixtures}/.codex/config.toml`, `${fixtures}/codex-shared.toml`]) {
       const bytes = readFileSync(join(repoRoot, path));
       assert.equal(isSandboxConfigFile(bytes, path), true, path);
-      const r = boxwright(['lint', '--only-configs', '--fs', 'none', path]);
+      const r = await boxwright(['lint', '--only-configs', '--fs', 'none', path]);
       assert.equal(r.status, 0, r.stdout + r.stderr);
       assert.match(r.stdout, /\(codex\): macos accepted/);
       assert.equal(r.stderr, '');
     }
   });
 
-  it("none is one of the repository's sandbox configs (what diff --git and compile --out ask), each is its peer's", () => {
+  it("none is one of the repository's sandbox configs (what diff --git and compile --out ask), each is its peer's", async () => {
     for (const { path, what } of peers) {
       const bytes = readFileSync(join(repoRoot, path));
       assert.equal(isSandboxConfigFile(bytes, path), false, path);
@@ -77,28 +74,24 @@ describe("peers' own files (issue 36)", () => {
     }
   });
 
-  it('by content on standard input: a Seatbelt profile piped to lint is not read (exit 2), never 30 TOML errors', () => {
+  it('by content on standard input: a Seatbelt profile piped to lint is not read (exit 2), never 30 TOML errors', async () => {
     const profile = readFileSync(join(repoRoot, fixtures, '.gemini/sandbox-macos-custom.sb'));
-    const r = spawnSync(process.execPath, [bin, 'lint', '--fs', 'none', '-'], {
-      cwd: repoRoot,
-      input: profile,
-      env: { ...process.env, NO_COLOR: '1' },
-    });
+    const r = await cli(['lint', '--fs', 'none', '-'], { stdin: profile, env: { ...process.env, NO_COLOR: '1' } });
     assert.equal(r.status, 2);
     assert.equal(
-      r.stderr.toString(),
+      r.stderr,
       'boxwright: cannot read <stdin>: is a macOS Seatbelt profile (.sb, as Gemini CLI uses), which boxwright has no dialect for yet: it is not read as a Box, TYBA, sandbox-runtime or Claude Code config\n',
     );
   });
 
-  it('explain reads a Codex config as Codex, never as Box', () => {
-    const r = boxwright(['explain', '--fs', 'none', `${fixtures}/.codex/config.toml`]);
+  it('explain reads a Codex config as Codex, never as Box', async () => {
+    const r = await boxwright(['explain', '--fs', 'none', `${fixtures}/.codex/config.toml`]);
     assert.equal(r.status, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /config\.toml \(codex\)/);
     assert.match(r.stdout, /writable_roots \/tmp\/build-cache/);
   });
 
-  it('no sandbox config of a dialect is taken for a peer: the examples keep their dialects', () => {
+  it('no sandbox config of a dialect is taken for a peer: the examples keep their dialects', async () => {
     for (const example of [
       'coding-agent.toml',
       'tyba-user-config.toml',
@@ -118,7 +111,7 @@ describe("peers' own files (issue 36)", () => {
     assert.equal(peerFile(server, 'sandbox.toml'), undefined);
   });
 
-  it('peers by content, away from their places: Codex keys, a Codex MCP server, Codex [tools] switches, Cursor keys, (version 1)', () => {
+  it('peers by content, away from their places: Codex keys, a Codex MCP server, Codex [tools] switches, Cursor keys, (version 1)', async () => {
     const codex = (text: string) => peerFile(Buffer.from(text), 'x.toml')?.format;
     assert.equal(codex('sandbox_mode = "read-only"\n'), 'codex');
     assert.equal(codex('[mcp_servers.gh]\ncommand = "npx"\n[mcp_servers.gh.env]\nTOKEN = "t"\n'), 'codex');
