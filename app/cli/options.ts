@@ -42,7 +42,7 @@ export function countFrom(option: string, value: unknown): number | undefined {
 export function fsViewFrom(fs: string | undefined, homeOption: string | undefined, place: ReaderPlace = processPlace()): FsView {
   const spec = fs ?? 'host';
   const home = homeFrom(homeOption);
-  if (spec === 'host') return hostView(home ?? homeOf(place), { landlockAbi: probeLandlockAbi });
+  if (spec === 'host') return hostView(home ?? homeOf(place), { landlockAbi: probeLandlockAbi, path: place.env['PATH'] ?? '' });
   if (spec === 'none') return noneView(home ?? homeOf(place));
   const choices = '--fs takes `host` (the real disk), `none` (facts unknown) or a manifest FILE.json';
   if (spec === '') throw new UsageError(`${choices}, not an empty string`);

@@ -82,7 +82,7 @@ export function hostView(home: string, probes: HostProbes = {}): FsView {
       const cache = libraryCache;
       return cache === 'unknown' ? 'unknown' : cache === undefined ? 'none' : (cache(soname) ?? 'none');
     },
-    commandPath: once(() => (process.env['PATH'] ?? '').split(':').filter((d) => d.startsWith('/'))),
+    commandPath: once(() => (probes.path ?? process.env['PATH'] ?? '').split(':').filter((d) => d.startsWith('/'))),
   };
 }
 
@@ -240,6 +240,8 @@ function loadLibraryCache(): LibraryLookup | undefined | 'unknown' {
  */
 export interface HostProbes {
   readonly landlockAbi?: () => number | 'unknown';
+  /** PATH, where command names are looked up: the command's environment's (the CLI's io); this process's by default. */
+  readonly path?: string;
 }
 
 /**
