@@ -70,6 +70,8 @@ export async function explainCommand(args: ExplainArgs, io: CliIo): Promise<numb
     return 1;
   }
   const render = await renderer(formats.explain, args.format);
-  io.stdout.write(render(onlyPlatforms(matrix, platforms)));
+  const out = render(onlyPlatforms(matrix, platforms));
+  if (typeof out === 'string') io.stdout.write(out);
+  else for (const piece of out) io.stdout.write(piece);
   return 0;
 }

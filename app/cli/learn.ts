@@ -27,7 +27,7 @@ import { hostArch, seccompProgram } from '../../targets/linux/index.js';
 import { launcherPath } from '../../targets/linux/launcher/index.js';
 import { sandboxEnv } from '../platforms/env.js';
 import type { CheckedPolicy, CheckResult } from '../check.js';
-import { formats, renderer } from '../format/registry.js';
+import { formats, renderer, whole } from '../format/registry.js';
 import { formatText } from '../format/text.js';
 import { learnBoundaries } from '../learn/boundaries.js';
 import { hostTrustedFor } from '../learn/host-trusted.js';
@@ -405,5 +405,5 @@ async function reviewText(check: CheckResult, reviewed: Reviewed | undefined): P
   const { matrix, errors } = explainCheck(reviewed?.check ?? check);
   if (!matrix) return `${lint}${errors}`;
   const render = await renderer(formats.explain, 'text');
-  return `${lint}\n${render(matrix)}`;
+  return `${lint}\n${whole(render(matrix))}`;
 }

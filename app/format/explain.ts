@@ -70,7 +70,8 @@ export function explainText(m: ExplainMatrix): string {
     const cellText = (c: { legend: string; mark: string | undefined }): number => c.legend.length + (c.mark ? c.mark.length + 1 : 0);
     const cellsWidth = (cells: readonly { legend: string; mark: string | undefined }[]): number =>
       cells.reduce((w, c, i) => w + (i === cells.length - 1 ? cellText(c) : Math.max(cellWidth, cellText(c) + 1)), 0);
-    const widest = Math.max(cellWidth * ps.length, ...marked.map((r) => cellsWidth(r.cells)));
+    // A loop, not Math.max(...rows): a spread of 700,000 rows overflows the stack.
+    const widest = marked.reduce((w, r) => Math.max(w, cellsWidth(r.cells)), cellWidth * ps.length);
     // At least 16 columns for the grant: a row with very many footnotes runs past 100 instead of losing its label.
     const grantWidth = Math.max(16, 100 - 6 - 11 - widest);
     out.push(kleur.bold(pm.id) + (pm.directNetwork ? kleur.yellow('  (direct network exception: gateway bypassed)') : ''));
@@ -100,7 +101,7 @@ function mdCell(s: string): string {
 /** For a PR comment: short tables, long footnotes folded in `<details>`. */
 export function explainMarkdown(m: ExplainMatrix): string {
   const ps = PLATFORMS.filter((p) => p in m.verdicts);
-  const out: string[] = [`## boxwright explain: \`${mdCell(m.file)}\` (${m.dialect})`, ''];
+  let out: string[] = [`## boxwright explain: \`${mdCell(m.file)}\` (${m.dialect})`, ''];
   out.push(
     `| | ${ps.map((p) => platformNames[p]).join(' | ')} |`,
     `|---|${ps.map(() => '---').join('|')}|`,
@@ -129,8 +130,9 @@ export function explainMarkdown(m: ExplainMatrix): string {
     }
     if (notes.list.length) {
       const items = notes.list.map((n, i) => `${i + 1}. ${mdCell(n)}`);
-      if (items.length > 4) out.push('', `<details><summary>${items.length} notes</summary>`, '', ...items, '', '</details>');
-      else out.push('', ...items);
+      // concat, not push(...items): a config's notes can outnumber a call's arguments.
+      if (items.length > 4) out = out.concat('', `<details><summary>${items.length} notes</summary>`, '', items, '', '</details>');
+      else out = out.concat('', items);
     }
     out.push('');
   }
@@ -138,6 +140,48 @@ export function explainMarkdown(m: ExplainMatrix): string {
   return out.join('\n');
 }
 
+/**
+ * The matrix as JSON: the bytes of `JSON.stringify({ version: 1, ...m }, null, 2)` and a newline, in pieces of about
+ * a megabyte. One string of a 20,000-tree config's rows is longer than V8's longest ("Invalid string length"). Each
+ * row is stringified alone and indented to its depth (a JSON string holds no raw newline: every newline is layout).
+ */
+export function* explainJsonPieces(m: ExplainMatrix): Generator<string> {
+  const at = (value: unknown, depth: number): string => JSON.stringify(value, null, 2).replaceAll('\n', `\n${'  '.repeat(depth)}`);
+  const fields = (o: object): [string, unknown][] => Object.entries(o).filter(([, v]) => v !== undefined);
+  let piece = '{';
+  const { principals, ...head } = m;
+  for (const [i, [key, value]] of fields({ version: 1, ...head }).entries())
+    piece += `${i ? ',' : ''}\n  ${JSON.stringify(key)}: ${at(value, 1)}`;
+  // The principals last, as the matrix lists them (explainMatrix, onlyPlatforms): the rows are the long part.
+  if (!principals.length) {
+    yield `${piece},\n  "principals": []\n}\n`;
+    return;
+  }
+  piece += ',\n  "principals": [';
+  for (const [i, pm] of principals.entries()) {
+    piece += `${i ? ',' : ''}\n    {`;
+    for (const [k, [key, value]] of fields(pm).entries()) {
+      piece += `${k ? ',' : ''}\n      ${JSON.stringify(key)}: `;
+      if (key !== 'rows' || !pm.rows.length) {
+        piece += at(value, 3);
+        continue;
+      }
+      piece += '[';
+      for (const [r, row] of pm.rows.entries()) {
+        piece += `${r ? ',' : ''}\n        ${at(row, 4)}`;
+        if (piece.length > 1 << 20) {
+          yield piece;
+          piece = '';
+        }
+      }
+      piece += '\n      ]';
+    }
+    piece += '\n    }';
+  }
+  yield `${piece}\n  ]\n}\n`;
+}
+
+/** The matrix as one JSON string (explainJsonPieces joined). */
 export function explainJson(m: ExplainMatrix): string {
-  return JSON.stringify({ version: 1, ...m }, null, 2) + '\n';
+  return [...explainJsonPieces(m)].join('');
 }

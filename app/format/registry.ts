@@ -14,11 +14,11 @@ import type { RulesOutput } from './rule-doc.js';
 import type { Platform } from '../../compiler/diagnostic.js';
 import type { LintEntry } from './report.js';
 
-/** A renderer: the command's result, as the text it prints. */
-export type Render<I> = (input: I) => string;
+/** A renderer: the command's result, as the text it prints (or that text in pieces, `O`). */
+export type Render<I, O = string> = (input: I) => O;
 
 /** One command's formats: each name with a loader of its renderer. */
-export type Formats<I> = Readonly<Record<string, () => Promise<Render<I>>>>;
+export type Formats<I, O = string> = Readonly<Record<string, () => Promise<Render<I, O>>>>;
 
 /** What lint renders: the files named (checked or unreadable), the platforms checked, and where SARIF's URIs are relative to. */
 export interface LintOutput {
@@ -67,11 +67,15 @@ export function formatCarriesFixes(name: string | undefined): boolean {
   return name !== undefined && withFixes.has(name);
 }
 
-const explain = {
+const explain: Formats<ExplainMatrix, string | Iterable<string>> = {
   text: async () => (await import('./explain.js')).explainText,
   markdown: async () => (await import('./explain.js')).explainMarkdown,
-  json: async () => (await import('./explain.js')).explainJson,
-} satisfies Formats<ExplainMatrix>;
+  // In pieces: a large config's JSON is longer than one string can be (explainJsonPieces).
+  json: async () => (await import('./explain.js')).explainJsonPieces,
+};
+
+/** A renderer's text whole (a string, or its pieces joined). */
+export const whole = (out: string | Iterable<string>): string => (typeof out === 'string' ? out : [...out].join(''));
 
 const diff = {
   text: async () => (await import('./diff.js')).diffText,
@@ -103,7 +107,7 @@ export function formatNames(command: FormattedCommand): string[] {
  * when the name is absent or not the command's (the option's `choices`
  * refuse those on the command line).
  */
-export async function renderer<I>(table: Formats<I>, name: string | undefined): Promise<Render<I>> {
+export async function renderer<I, O = string>(table: Formats<I, O>, name: string | undefined): Promise<Render<I, O>> {
   const load = (name !== undefined && Object.hasOwn(table, name) ? table[name] : undefined) ?? Object.values(table)[0]!;
   return load();
 }

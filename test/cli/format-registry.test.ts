@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 import { diffChecks } from '../../app/cli/diff.js';
 import { explainCheck } from '../../app/cli/explain.js';
 import { configReader } from '../../app/cli/options.js';
-import { formatNames, formats, renderer, type FormattedCommand } from '../../app/format/registry.js';
+import { formatNames, formats, renderer, whole, type FormattedCommand } from '../../app/format/registry.js';
 import { PLATFORMS } from '../../compiler/diagnostic.js';
 import { allRules } from '../../rules/engine/registry.js';
 import { repoRoot } from '../helpers.js';
@@ -66,7 +66,7 @@ describe('format registry', () => {
     };
     const rendered: Record<string, string> = {};
     for (const name of formatNames('lint')) rendered[`lint ${name}`] = (await renderer(formats.lint, name))(lint);
-    for (const name of formatNames('explain')) rendered[`explain ${name}`] = (await renderer(formats.explain, name))(matrix);
+    for (const name of formatNames('explain')) rendered[`explain ${name}`] = whole((await renderer(formats.explain, name))(matrix));
     for (const name of formatNames('diff')) rendered[`diff ${name}`] = (await renderer(formats.diff, name))(diff);
     for (const name of formatNames('doctor')) rendered[`doctor ${name}`] = (await renderer(formats.doctor, name))(doctor);
     for (const name of formatNames('rules')) rendered[`rules ${name}`] = (await renderer(formats.rules, name))({ rules: allRules });
@@ -85,7 +85,7 @@ describe('format registry', () => {
   it("a name that is not the command's gives its default (the option refuses it on the command line)", async () => {
     const { matrix } = explainCheck(check('coding-agent.toml'));
     assert.ok(matrix);
-    assert.equal((await renderer(formats.explain, 'sarif'))(matrix), (await renderer(formats.explain, 'text'))(matrix));
+    assert.equal(whole((await renderer(formats.explain, 'sarif'))(matrix)), whole((await renderer(formats.explain, 'text'))(matrix)));
     const lint = {
       files: [check('coding-agent.toml')].map((r) => ({ path: r.file, text: r.text, verdicts: r.verdicts, diagnostics: r.diagnostics })),
       platforms: PLATFORMS,
