@@ -10,6 +10,8 @@ const trusted: Record<TrustedFile['role'], string> = {
   config: 'the config this sandbox is compiled from: one run could rewrite what the next run of the same command line grants',
   'other-config':
     "another sandbox config of this repository: one run could rewrite what that config's next run grants (lint checks each config it is given against the others)",
+  project:
+    "the repository's project file, .boxwright.toml, that lint takes its ignores and defaults from: one run could silence the warnings about its own grants (errors stay)",
   manifest: 'the --fs manifest the check takes its facts from: one run could rewrite the facts the next check believes',
   out: 'the directory `compile --out` writes the sandbox into: one run could rewrite what the next `DIR/<principal>.run` executes',
   bwrap: 'the bubblewrap boxwright executes, outside any sandbox, for every run',
@@ -73,9 +75,11 @@ export const trustedFileWritable = defineRule({
             ? 'Narrow the write grant, or compile into a directory outside every write grant.'
             : d.role === 'boxwright'
               ? 'Narrow the write grant, or run a boxwright installed outside every write grant.'
-              : d.role === 'other-config'
-                ? "Narrow the write grant (or `deny` that config inside it), or keep the repository's sandbox configs outside every write grant of each other."
-                : `Narrow the write grant (or \`deny\` the ${d.role} inside it), or keep the ${d.role} outside every write grant.`,
+              : d.role === 'project'
+                ? 'Narrow the write grant, or `deny` the .boxwright.toml inside it (keep it outside every write grant).'
+                : d.role === 'other-config'
+                  ? "Narrow the write grant (or `deny` that config inside it), or keep the repository's sandbox configs outside every write grant of each other."
+                  : `Narrow the write grant (or \`deny\` the ${d.role} inside it), or keep the ${d.role} outside every write grant.`,
     },
   },
   principal(pa, ctx) {
