@@ -9,12 +9,12 @@
  * directory) linted against examples/machine.json, with a fixed clock.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { cli, plainEnv, type CliRun } from '../cli-in-process.js';
-import { repoRoot } from '../helpers.js';
+import { repoRoot, requireOrSkip } from '../helpers.js';
 
 const machine = join(repoRoot, 'examples', 'machine.json');
 /** The command's clock: 2027-01-15 (UTC). */
@@ -315,6 +315,31 @@ describe('.boxwright.toml is trusted', () => {
         `agent.toml:3:10 error trusted-file-writable the agent can write ${join(root, '.boxwright.toml')}, the repository's project file, .boxwright.toml, that lint takes its ignores and defaults from: one run could silence the warnings about its own grants (errors stay)`,
       ],
     );
+  });
+});
+
+describe('.boxwright.toml that cannot be taken fails the lint (exit 2), never passed over', () => {
+  it('one that cannot be read: a directory by that name', async () => {
+    const root = repo({ 'sandbox/agent.toml': boxAgent });
+    mkdirSync(join(root, '.boxwright.toml'));
+    const run = await lint(root, 'sandbox/agent.toml');
+    assert.equal(run.status, 2);
+    assert.equal(run.stderr, 'boxwright: cannot read .boxwright.toml: is a directory\n');
+    assert.ok(lines(run).includes(substitution));
+  });
+
+  it("another user's (neither this user nor root)", async (t) => {
+    const skip = requireOrSkip(process.getuid?.() === 0, 'root (to give a file to another user)', 'run the tests as root');
+    if (skip) return t.skip(skip);
+    const root = repo({ 'sandbox/agent.toml': boxAgent, '.boxwright.toml': ignoreOf('deny-file-substitution', '**') });
+    chownSync(join(root, '.boxwright.toml'), 65534, 65534);
+    const run = await lint(root, 'sandbox/agent.toml');
+    assert.equal(run.status, 2);
+    assert.equal(
+      run.stderr,
+      "boxwright: cannot read .boxwright.toml: is owned by user 65534, neither you (0) nor root: boxwright takes no ignores or defaults from another user's file\n",
+    );
+    assert.ok(lines(run).includes(substitution));
   });
 });
 
