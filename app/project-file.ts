@@ -15,7 +15,7 @@
  * one that cannot be read (or is another user's) fails the lint (exit 2).
  * Read with lint's bounded reader (app/input/read-input.ts).
  */
-import { statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import type { Diagnostic, Platform } from '../compiler/diagnostic.js';
 import { compareDiagnostics, PLATFORMS, verdictsOf } from '../compiler/diagnostic.js';
@@ -71,8 +71,9 @@ function foreignOwner(path: string): string | undefined {
   const uid = process.getuid?.();
   if (uid === undefined) return undefined;
   try {
-    const owner = statSync(path).uid;
-    return owner === uid || owner === 0
+    // A link's own owner too: another user's link to a file of yours is still theirs to point elsewhere.
+    const owner = [lstatSync(path).uid, statSync(path).uid].find((u) => u !== uid && u !== 0) ?? uid;
+    return owner === uid
       ? undefined
       : `is owned by user ${owner}, neither you (${uid}) nor root: boxwright takes no ignores or defaults from another user's file`;
   } catch {

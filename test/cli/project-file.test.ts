@@ -15,6 +15,7 @@ import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { cli, plainEnv, type CliRun } from '../cli-in-process.js';
 import { repoRoot, requireOrSkip } from '../helpers.js';
+import { globProblem } from '../../compiler/schema/project.js';
 
 const machine = join(repoRoot, 'examples', 'machine.json');
 /** The command's clock: 2027-01-15 (UTC). */
@@ -340,6 +341,30 @@ describe('.boxwright.toml that cannot be taken fails the lint (exit 2), never pa
       "boxwright: cannot read .boxwright.toml: is owned by user 65534, neither you (0) nor root: boxwright takes no ignores or defaults from another user's file\n",
     );
     assert.ok(lines(run).includes(substitution));
+  });
+});
+
+describe('a path glob that can name no config below the project file is refused, with why', () => {
+  it('each way to write one', () => {
+    assert.deepEqual(
+      ['', 'a\\b.toml', '/etc/x.toml', 'C:/x.toml', 'sandbox/', '../x.toml', 'a/./b.toml', 'a//b.toml', 'a/[b.toml'].map((g) => [
+        g,
+        globProblem(g),
+      ]),
+      [
+        ['', 'is empty: a glob names config files, as `sandbox/*.toml` or `**/*.json`'],
+        ['a\\b.toml', 'holds `\\`: names are separated by `/` on every platform, and a glob has no escapes'],
+        ['/etc/x.toml', 'is absolute: a glob is relative to the directory of .boxwright.toml, as `etc/x.toml`'],
+        ['C:/x.toml', 'is absolute: a glob is relative to the directory of .boxwright.toml, as `x.toml`'],
+        ['sandbox/', 'ends with `/`: a glob names config files, not a directory; write `sandbox/**`'],
+        ['../x.toml', 'reaches outside the directory of .boxwright.toml (`..`): it ignores only what is below it'],
+        ['a/./b.toml', 'has an empty or `.` component: write each name once, separated by one `/`'],
+        ['a//b.toml', 'has an empty or `.` component: write each name once, separated by one `/`'],
+        ['a/[b.toml', 'opens a character class with `[` (column 3 of the glob) that no `]` closes'],
+      ],
+    );
+    for (const good of ['**', './sandbox/*.toml', '.claude/settings.json', 'a/[bc].toml', 'sandbox/**/*.json'])
+      assert.equal(globProblem(good), undefined, good);
   });
 });
 
