@@ -111,14 +111,55 @@ export interface ProjectFilesOptions {
   readonly named: readonly string[];
 }
 
+/**
+ * A project file's text read: its findings about itself that need no
+ * config (syntax, schema, unknown rules, expired ignores), what it says,
+ * and the ignores in force. Pure: what a language server calls on an open
+ * buffer; `shown` names it in the findings, `today` is `YYYY-MM-DD` (UTC).
+ */
+export function readProjectFile(
+  input: Uint8Array | string,
+  shown: string,
+  today: string,
+  known: readonly string[] = allRules.map((r) => r.meta.id),
+): Pick<ProjectFile, 'text' | 'own' | 'settings' | 'active'> {
+  const parsed = parseToml(input);
+  const read = parsed.document ? readProjectDocument(parsed.document, shown) : undefined;
+  const own: Diagnostic[] = read ? [...read.diagnostics] : syntaxDiagnostics(parsed.errors, shown);
+  const active: ActiveIgnore[] = [];
+  for (const ignore of read?.settings?.ignores ?? []) {
+    if (!known.includes(ignore.rule)) {
+      const guess = didYouMean(ignore.rule, known);
+      own.push(
+        warn(
+          shown,
+          ignore.ruleSpan,
+          `an ignore names an unknown rule \`${ignore.rule}\`${guess ? `; did you mean \`${guess}\`?` : ''} (\`boxwright rules\` lists them): it silences nothing`,
+        ),
+      );
+    } else if (ignore.expires !== undefined && ignore.expires <= today) {
+      own.push(
+        warn(
+          shown,
+          ignore.expiresSpan!,
+          `the ignore of \`${ignore.rule}\` in \`${ignore.path}\` expired on ${ignore.expires} (${JSON.stringify(ignore.reason)}): it silences nothing now; look at the finding again, then remove the ignore or give it a later date`,
+        ),
+      );
+    } else active.push({ ignore, matches: globRegex(ignore.path), judged: false, used: false });
+  }
+  return { text: parsed.text, own, ...(read?.settings ? { settings: read.settings } : {}), active };
+}
+
+/** A `suppression` warning in a project file. */
+function warn(file: string, span: Span, message: string): Diagnostic {
+  const { severity, platforms, text } = suppression.messages.invalid;
+  return { ruleId: suppression.meta.id, severity, platforms, message: text({ message }), file, span };
+}
+
 export function projectFiles({ cwd, today, find, named }: ProjectFilesOptions): ProjectFiles {
   const known: readonly string[] = allRules.map((r) => r.meta.id);
   const loaded = new Map<string, ProjectFile>();
   const at = (path: string): string => resolve(cwd, path);
-  const warn = (file: string, span: Span, message: string): Diagnostic => {
-    const { severity, platforms, text } = suppression.messages.invalid;
-    return { ruleId: suppression.meta.id, severity, platforms, message: text({ message }), file, span };
-  };
 
   const load = (path: string): ProjectFile => {
     const done = loaded.get(path);
@@ -129,33 +170,7 @@ export function projectFiles({ cwd, today, find, named }: ProjectFilesOptions): 
     const reason = 'error' in input ? input.reason : foreignOwner(path);
     let file: ProjectFile;
     if (reason !== undefined || !('bytes' in input)) file = { path, shown, dir, unreadable: reason ?? '', text: '', own: [], active: [] };
-    else {
-      const parsed = parseToml(input.bytes);
-      const read = parsed.document ? readProjectDocument(parsed.document, shown) : undefined;
-      const own: Diagnostic[] = read ? [...read.diagnostics] : syntaxDiagnostics(parsed.errors, shown);
-      const active: ActiveIgnore[] = [];
-      for (const ignore of read?.settings?.ignores ?? []) {
-        if (!known.includes(ignore.rule)) {
-          const guess = didYouMean(ignore.rule, known);
-          own.push(
-            warn(
-              shown,
-              ignore.ruleSpan,
-              `an ignore names an unknown rule \`${ignore.rule}\`${guess ? `; did you mean \`${guess}\`?` : ''} (\`boxwright rules\` lists them): it silences nothing`,
-            ),
-          );
-        } else if (ignore.expires !== undefined && ignore.expires <= today) {
-          own.push(
-            warn(
-              shown,
-              ignore.expiresSpan!,
-              `the ignore of \`${ignore.rule}\` in \`${ignore.path}\` expired on ${ignore.expires} (${JSON.stringify(ignore.reason)}): it silences nothing now; look at the finding again, then remove the ignore or give it a later date`,
-            ),
-          );
-        } else active.push({ ignore, matches: globRegex(ignore.path), judged: false, used: false });
-      }
-      file = { path, shown, dir, text: parsed.text, own, ...(read?.settings ? { settings: read.settings } : {}), active };
-    }
+    else file = { path, shown, dir, ...readProjectFile(input.bytes, shown, today, known) };
     loaded.set(path, file);
     return file;
   };
