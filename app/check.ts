@@ -9,6 +9,7 @@ import type { FsView } from '../compiler/paths/view.js';
 import { detectDialect, isJsonText } from '../compiler/schema/dialect.js';
 import { peerBeforeParse, peerOfDocument, type PeerFile } from '../compiler/schema/peers.js';
 import { validateJsonDocument } from '../compiler/schema/validate-json.js';
+import { isProjectFilePath, PROJECT_FILE_NAME } from '../compiler/schema/project-name.js';
 import { isJsonDialect, validateDocument, type Dialect, type JsonDialect } from '../compiler/schema/validate.js';
 import type { TomlComment } from '../compiler/toml/ast.js';
 import { parseToml } from '../compiler/toml/index.js';
@@ -82,6 +83,8 @@ export function checkConfig(bytes: Uint8Array, options: CheckOptions): CheckResu
   const head = Buffer.from(bytes.subarray(0, 4096)).toString('utf8');
   // A peer's own file by its place or a Seatbelt start, before either syntax reads it (issue 36); --dialect says otherwise.
   const placed = options.dialect ? undefined : peerBeforeParse(head, file);
+  // The project file is never read as a config (issue 40): lint reads it as what it is; explain, compile and run refuse it.
+  if (!options.dialect && isProjectFilePath(options.location ?? file)) return projectFileChecked(bytes, file);
   // Codex's config.toml is a dialect of its own (issue 39): found by its place, its keys, or --dialect codex.
   if (placed?.format === 'codex' || options.dialect === 'codex') return checkCodex(bytes, options);
   // Cursor's sandbox.json and VS Code's agent sandbox settings: linted (issue 39); VS Code settings without them are passed over.
@@ -163,6 +166,22 @@ function peerChecked(bytes: Uint8Array, file: string, peer: PeerFile): CheckResu
     },
   ];
   return { file, bytes, text: Buffer.from(bytes).toString('utf8'), diagnostics, verdicts: verdictsOf(diagnostics), comments: [], peer };
+}
+
+/** The project file given where a config belongs: one error that says what it is. */
+function projectFileChecked(bytes: Uint8Array, file: string): CheckResult {
+  const start = { offset: 0, line: 1, column: 1 };
+  const diagnostics: Diagnostic[] = [
+    {
+      ruleId: 'schema',
+      severity: 'error',
+      platforms: PLATFORMS,
+      file,
+      message: `this file is boxwright's project file (${PROJECT_FILE_NAME}: ignores and lint defaults), not a sandbox config; \`boxwright lint\` checks it`,
+      span: { start, end: start },
+    },
+  ];
+  return { file, bytes, text: Buffer.from(bytes).toString('utf8'), diagnostics, verdicts: verdictsOf(diagnostics), comments: [] };
 }
 
 /** Why a peer's file is not checked: what lint prints when it is named, and check's diagnostic for the other commands. */

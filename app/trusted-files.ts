@@ -40,6 +40,7 @@ export function checkTrusted(configPath: string | undefined, fs: string | undefi
 export const roleWords: Readonly<Record<TrustedFile['role'] | 'cache', string>> = {
   config: 'the config',
   'other-config': 'another sandbox config of the repository',
+  project: 'the project file (.boxwright.toml)',
   manifest: 'the --fs manifest',
   out: 'the --out directory',
   bwrap: 'bubblewrap',

@@ -29,6 +29,8 @@ export interface CliOptions {
   readonly stdin?: string | Uint8Array;
   /** Whether standard input is a terminal (default: no; `lint` with no file then says to name one). */
   readonly stdinIsTTY?: boolean;
+  /** The command's clock (default: the system's): what .boxwright.toml's `expires` dates are compared with. */
+  readonly now?: Date;
 }
 
 /** Collects what a command writes. */
@@ -58,6 +60,7 @@ export async function cli(argv: readonly string[], options: CliOptions = {}): Pr
     cwd: options.cwd ?? repoRoot,
     stdinIsTTY: options.stdinIsTTY ?? false,
     stdoutIsTTY: false,
+    ...(options.now ? { now: () => options.now! } : {}),
   };
   let status: number;
   try {

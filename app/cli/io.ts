@@ -27,6 +27,8 @@ export interface CliIo {
   readonly stdoutIsTTY: boolean;
   /** The terminal's width, when standard output is one (yargs wraps help to it, at most 80). */
   readonly columns?: number;
+  /** The command's clock (the system's when absent): what an ignore's `expires` in .boxwright.toml is compared with. */
+  readonly now?: () => Date;
 }
 
 /** `path` as the file system reads it from the command's directory (`-`, standard input, stays). */

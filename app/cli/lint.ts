@@ -12,6 +12,9 @@ import { isSandboxConfig } from './select.js';
 import { peerMessage } from '../check.js';
 import { sandboxConfigKind } from '../../compiler/schema/dialect.js';
 import { canonical, trustedFile } from '../trusted-files.js';
+import { projectFilesFor } from '../project-find.js';
+import { isProjectFilePath } from '../../compiler/schema/project-name.js';
+import { verdictsOf } from '../../compiler/diagnostic.js';
 
 export interface LintArgs extends ConfigArgs {
   files?: string[];
@@ -44,13 +47,14 @@ async function fixJudge(): Promise<(r: CheckResult, recheck: (text: string) => C
 
 /** Exit 0 clean (info only), 1 errors or too many warnings, 2 usage or unreadable input. */
 export async function lintCommand(args: LintArgs, io: CliIo): Promise<number> {
-  const max = countFrom('max-warnings', args['max-warnings']);
+  const maxFlag = countFrom('max-warnings', args['max-warnings']);
   const reader = configReader(args, undefined, undefined, undefined, io);
-  const platforms = platformsFrom(args.platform);
+  const platformsFlag = args.platform === undefined ? undefined : platformsFrom(args.platform);
   if (!args.files?.length && io.stdinIsTTY) throw new UsageError('name the config files to lint, or - to read one from standard input');
   // In the order given: an unreadable input where it was named, each config where it was found.
   const entries: (LintEntry | { readonly config: number })[] = [];
   const configs: { readonly path: string; readonly bytes: Uint8Array }[] = [];
+  const namedProjects: string[] = [];
   for (const named of lintInputs(args.files?.length ? args.files : ['-'], io.cwd)) {
     if ('error' in named) {
       entries.push({ path: named.path, error: named.error });
@@ -60,6 +64,11 @@ export async function lintCommand(args: LintArgs, io: CliIo): Promise<number> {
     const input = readArg(io, path);
     if ('error' in input) {
       entries.push({ path: path === '-' ? '<stdin>' : path, error: input.reason });
+      continue;
+    }
+    // The project file is linted as what it is, never as a config of any dialect.
+    if (path !== '-' && isProjectFilePath(path)) {
+      namedProjects.push(path);
       continue;
     }
     // pre-commit's hook passes every staged .toml and .json, and a directory or a glob finds them all: those that are no sandbox config are
@@ -72,26 +81,34 @@ export async function lintCommand(args: LintArgs, io: CliIo): Promise<number> {
     entries.push({ config: configs.length });
     configs.push({ path, bytes: input.bytes });
   }
+  // The project files (.boxwright.toml, issue 40): ignores per config; defaults from the command directory's, a flag on the command line first.
+  const projects = await projectFilesFor(io.cwd, io.now?.() ?? new Date(), [...configs.map((c) => c.path)], namedProjects);
+  const defaults = projects.defaults();
+  const platforms = platformsFlag ?? [...(defaults.platforms ?? platformsFrom(undefined))];
+  const max = maxFlag ?? defaults.maxWarnings;
   // Several configs of one repository: each is judged for who of its principals could write another (issue 35, attack 6).
   const files = configs.filter((c) => c.path !== '-').map((c) => trustedFile(at(io, c.path), 'other-config'));
   // JSON and SARIF carry each fix with its applicability (issue 40): judged only then, and only for diagnostics that have a fix.
   const judge = formatCarriesFixes(args.format) ? await fixJudge() : undefined;
   const checked = configs.map(({ path, bytes }): LintEntry => {
     const self = path === '-' ? undefined : canonical(at(io, path));
-    const others = files.filter((f) => f.path !== self);
+    // A principal that may write a project file deciding this lint could silence what is said of it (trusted-file-writable).
+    const others = [...files.filter((f) => f.path !== self), ...projects.deciding(path).map((p) => trustedFile(p, 'project'))];
     const result = reader.checkRead(bytes, path, platforms, others);
     if (result.peer) return { path: path === '-' ? '<stdin>' : path, error: peerMessage(result.peer.what) };
+    const judged = judge
+      ? judge(result, (text) => reader.checkRead(Buffer.from(text, 'utf8'), path, platforms, others))
+      : result.diagnostics;
+    const diagnostics = projects.apply(path, judged, platforms, result.ir !== undefined);
     return {
       path: result.file,
       text: result.text,
       ...(result.dialect ? { dialect: result.dialect } : {}),
-      verdicts: result.verdicts,
-      diagnostics: judge
-        ? judge(result, (text) => reader.checkRead(Buffer.from(text, 'utf8'), path, platforms, others))
-        : result.diagnostics,
+      verdicts: diagnostics.length === judged.length ? result.verdicts : verdictsOf(diagnostics),
+      diagnostics,
     };
   });
-  const reports = entries.map((e) => ('config' in e ? checked[e.config]! : e));
+  const reports = [...entries.map((e) => ('config' in e ? checked[e.config]! : e)), ...projects.reports(platforms)];
   const render = await renderer(formats.lint, args.format);
   const cwd = io.cwd;
   useColour(colourOf(io));

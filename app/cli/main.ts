@@ -233,9 +233,9 @@ const commands: Record<string, Command> = {
     describe: 'print the JSON Schema of the configs (for editors: Even Better TOML / taplo)',
     options: (y) =>
       y.option('dialect', {
-        choices: ['editor', 'box', 'tyba', 'manifest'],
+        choices: ['editor', 'box', 'tyba', 'manifest', 'project'],
         default: 'editor',
-        describe: 'which schema: editor (both dialects), box, tyba, or the --fs manifest',
+        describe: 'which schema: editor (both dialects), box, tyba, the --fs manifest, or the project file (.boxwright.toml)',
       }),
     run: async (args, io) => (await import('./schema.js')).schemaCommand(args, io),
   },

@@ -171,7 +171,7 @@ export interface CredentialFact {
 export interface TrustedFile {
   /** Absolute and canonical (links resolved as far as the path exists). */
   readonly path: string;
-  readonly role: 'config' | 'other-config' | 'manifest' | 'out' | 'bwrap' | 'boxwright';
+  readonly role: 'config' | 'other-config' | 'project' | 'manifest' | 'out' | 'bwrap' | 'boxwright';
   /** A directory whose contents are trusted (`out`, `boxwright`): a write grant anywhere below it counts too. */
   readonly tree: boolean;
   /** The platforms on which the host trusts it. */

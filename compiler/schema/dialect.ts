@@ -6,6 +6,7 @@ import type { Span } from '../span.js';
 import type { TomlTable } from '../toml/ast.js';
 import { parseToml } from '../toml/index.js';
 import { peerBeforeParse, peerOfDocument, type PeerFile } from './peers.js';
+import { isProjectFilePath } from './project-name.js';
 import type { Dialect } from './validate.js';
 
 const boxKeys = ['agent', 'tools', 'mcp_servers', 'experimental-features'];
@@ -163,6 +164,8 @@ export function isSandboxConfigFile(bytes: Uint8Array, file = ''): boolean {
  * keys it shares, issue 36), or whether it is a sandbox config.
  */
 export function sandboxConfigKind(bytes: Uint8Array, file = ''): { readonly peer: PeerFile } | { readonly config: boolean } {
+  // boxwright's own project file (issue 40) is no config of any dialect, whatever keys it holds: lint reads it as what it is.
+  if (isProjectFilePath(file)) return { config: false };
   const text = Buffer.from(bytes).toString('utf8');
   const before = peerBeforeParse(text, file);
   // Codex's config.toml is a dialect of boxwright's now (issue 39): checked, not passed over.

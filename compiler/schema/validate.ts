@@ -20,16 +20,21 @@ class TomlDateValue {
   constructor(readonly text: string) {}
 }
 
-/** The document as the plain data ajv validates; null-prototype tables keep `__proto__` a key. */
-function toData(value: TomlValue): unknown {
+/**
+ * The document as the plain data ajv validates; null-prototype tables keep
+ * `__proto__` a key. `localDates`: a local date as its text (the project
+ * file's `expires`, a schema string of format date), every other date or
+ * time still distinct from a string.
+ */
+export function toData(value: TomlValue, localDates = false): unknown {
   switch (value.kind) {
     case 'table': {
       const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-      for (const [key, entry] of value.entries) out[key] = toData(entry.value);
+      for (const [key, entry] of value.entries) out[key] = toData(entry.value, localDates);
       return out;
     }
     case 'array':
-      return value.items.map(toData);
+      return value.items.map((item) => toData(item, localDates));
     case 'integer':
       return Number(value.value);
     case 'float':
@@ -37,7 +42,7 @@ function toData(value: TomlValue): unknown {
     case 'string':
       return value.value;
     default:
-      return new TomlDateValue(value.text);
+      return localDates && value.kind === 'date-local' ? value.text : new TomlDateValue(value.text);
   }
 }
 
@@ -238,10 +243,28 @@ const dialectTables = ['agent', 'tools', 'mcp_servers', 'experimental-features',
 /** Schema diagnostics for a parsed document, each at the exact key or value. */
 export function validateDocument(doc: TomlTable, dialect: TomlDialect, file: string): Diagnostic[] {
   const { validate, schema } = validators[dialect];
-  const misses = nearMisses(doc, dialect, file, schema);
-  if (validate(toData(doc))) return misses;
-  const seen = new Set<string>(misses.map((d) => `${d.span.start.offset}`));
-  const out: Diagnostic[] = [...misses];
+  return schemaDiagnostics(doc, validate, schema, file, toData(doc), nearMisses(doc, dialect, file, schema));
+}
+
+/**
+ * What `validate` (an ahead-of-time ajv validator of `schema`) finds in a
+ * TOML document, each at the exact key or value with did-you-mean for a
+ * misspelt key: the dialects', and the project file's
+ * (compiler/schema/project.ts). `before`: the caller's own findings, which
+ * come first; a schema error at a place one of them starts is left out (it
+ * says the same thing in vaguer words).
+ */
+export function schemaDiagnostics(
+  doc: TomlTable,
+  validate: StandaloneValidator,
+  schema: JsonSchema,
+  file: string,
+  data: unknown = toData(doc),
+  before: readonly Diagnostic[] = [],
+): Diagnostic[] {
+  if (validate(data)) return [...before];
+  const seen = new Set<string>(before.map((d) => `${d.span.start.offset}`));
+  const out: Diagnostic[] = [...before];
   for (const error of validate.errors ?? []) {
     // ajv reports a failing name twice: its `pattern` error, then a `propertyNames` one naming it.
     if (error.schemaPath.includes('/propertyNames/')) continue;

@@ -6,7 +6,43 @@ interface Suppression {
   readonly comment: TomlComment;
   readonly ruleIds: readonly string[];
   readonly reason: string;
-  used: boolean;
+}
+
+/** What suppressing decided: the diagnostics kept, the suppressions that matched one, and each error one was aimed at (kept). */
+export interface SuppressionDecision<S> {
+  readonly kept: Diagnostic[];
+  readonly used: ReadonlySet<S>;
+  readonly refused: readonly (readonly [S, Diagnostic])[];
+}
+
+/**
+ * The one decision of every way to silence a finding (these comments, and
+ * the project file's `[[ignore]]` entries, app/project-file.ts): a warning
+ * or an info a suppression matches is dropped; an error is kept whatever
+ * matches it, since the platform refuses the config whatever the
+ * suppression says and silencing it would make the verdict lie; a
+ * suppression that matched anything (an error included) was used, so that
+ * one that matched nothing can be reported as stale.
+ */
+export function decideSuppressions<S>(
+  diagnostics: readonly Diagnostic[],
+  matching: (d: Diagnostic) => S | undefined,
+): SuppressionDecision<S> {
+  const kept: Diagnostic[] = [];
+  const used = new Set<S>();
+  const refused: [S, Diagnostic][] = [];
+  for (const d of diagnostics) {
+    const s = matching(d);
+    if (s === undefined) {
+      kept.push(d);
+      continue;
+    }
+    used.add(s);
+    if (d.severity !== 'error') continue;
+    refused.push([s, d]);
+    kept.push(d);
+  }
+  return { kept, used, refused };
 }
 
 const directive = /^\s*boxwright-ignore\b(.*)$/;
@@ -62,25 +98,20 @@ export function applySuppressions(
       );
       continue;
     }
-    byLine.set(comment.span.start.line + 1, { comment, ruleIds: ids, reason, used: false });
+    byLine.set(comment.span.start.line + 1, { comment, ruleIds: ids, reason });
   }
-  for (const d of diagnostics) {
+  const decided = decideSuppressions(diagnostics, (d) => {
     const s = byLine.get(d.span.start.line);
-    if (s?.ruleIds.includes(d.ruleId)) {
-      if (d.severity !== 'error') {
-        s.used = true;
-        continue;
-      }
-      s.used = true;
-      report(
-        s.comment,
-        `boxwright-ignore cannot silence the error \`${d.ruleId}\`: the platform refuses this configuration whatever the comment says`,
-      );
-    }
-    out.push(d);
-  }
+    return s?.ruleIds.includes(d.ruleId) ? s : undefined;
+  });
+  for (const [s, d] of decided.refused)
+    report(
+      s.comment,
+      `boxwright-ignore cannot silence the error \`${d.ruleId}\`: the platform refuses this configuration whatever the comment says`,
+    );
+  out.push(...decided.kept);
   for (const s of byLine.values()) {
-    if (!s.used)
+    if (!decided.used.has(s))
       report(s.comment, `boxwright-ignore ${s.ruleIds.join(', ')} silences nothing: no such diagnostic on the next line; remove it`);
   }
   return out;

@@ -39,7 +39,7 @@ const cli = async (...args: string[]): Promise<string> => (await inProcess(args)
 describe('user-facing words name the platform documents, not "the seeds"', () => {
   it('rule documentation, the schemas and the SARIF log', async () => {
     const schemas: string[] = [];
-    for (const d of ['editor', 'box', 'tyba', 'manifest'])
+    for (const d of ['editor', 'box', 'tyba', 'manifest', 'project'])
       schemas.push(...offending(`schema --dialect ${d}`, await cli('schema', '--dialect', d)));
     const found = [
       ...offending('rules', await cli('rules')),
