@@ -17,7 +17,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { interleaved, median, repoRoot } from './lib.mjs';
+import { interleaved, median, repoRoot, timeProcess } from './lib.mjs';
 
 const args = process.argv.slice(2);
 const option = (name) => {
@@ -84,6 +84,11 @@ try {
     commands[name] = () => lint(name, bin, file);
     if (other) commands[`vs_${name}`] = () => lint(`vs_${name}`, other, file);
   }
+  // The floor of the 20,000 row: parsing its config (`boxwright parse`, the same process start and bundle) and listing
+  // every write tree (find), which the host-trust guarantee requires: what any lint of it costs before the model.
+  const big = files[`n${sizes.at(-1)}`];
+  commands.parse = () => timeProcess(process.execPath, [bin, 'parse', big]);
+  commands.find = () => timeProcess('find', [join(root, `n${sizes.at(-1)}`), '-type', 'd']);
   const r = interleaved(commands, { runs, warmup: 1 });
   const small = r.small.median;
   const smallCpu = cpuOf('small');
@@ -122,6 +127,10 @@ try {
       small_peak_rss_mb: peakOf('small'),
       rows,
       n20000_over_small: last.over_small,
+      parse_20000_ms: +r.parse.median.toFixed(1),
+      find_20000_ms: +r.find.median.toFixed(1),
+      // parse and listing, over the small lint: the 20,000 row's floor
+      floor: +((r.parse.median + r.find.median) / small).toFixed(2),
       cpu_growth_20000_over_2500: +(last.cpu_ms / rows[0].cpu_ms).toFixed(2),
       ...(other ? { vs: vs, vs_small_ms: +r.vs_small.median.toFixed(1) } : {}),
       runs: r.small.runs,

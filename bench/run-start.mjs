@@ -149,6 +149,12 @@ try {
       [join(out, 'ready')],
     ),
     launcher: () => timeProcess(join(out, 'agent.run'), ['/usr/bin/true']),
+    // The floor of any run with Node in front: node starting the compiled launcher and waiting for it, nothing else.
+    nodeLauncher: () =>
+      timeProcess(process.execPath, [
+        '-e',
+        `require('node:child_process').spawnSync(${JSON.stringify(join(out, 'agent.run'))}, ['/usr/bin/true'], { stdio: 'inherit' })`,
+      ]),
     run: () => timeProcess(process.execPath, runArgs, { env: cacheEnv }),
     runFull: () => timeProcess(process.execPath, runArgs, { env: fullEnv }),
     ...(base ? { runBaseline: () => timeProcess(process.execPath, baseArgs, { env: baseEnv }) } : {}),
@@ -183,6 +189,8 @@ try {
       bwrap_watch_over_bwrap: ratio('bwrapWatch', 'bwrap'),
       launcher_over_bwrap_watch: ratio('launcher', 'bwrapWatch'),
       run_over_node: ratio('run', 'node'),
+      // the floor of run_over_node: Node starting the launcher (run-fast's checks of the cache entry come on top)
+      node_launcher_over_node: ratio('nodeLauncher', 'node'),
       run_full_over_node: ratio('runFull', 'node'),
       ...(base
         ? { baseline: base, run_baseline_over_node: ratio('runBaseline', 'node'), run_over_baseline: ratio('run', 'runBaseline') }
