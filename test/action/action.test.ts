@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { repoRoot } from '../helpers.js';
@@ -85,6 +86,28 @@ describe('the Action on a pull request, its steps run against a scratch reposito
     assert.equal(step(run, 'Diff effective access against the base').status, 1, why(run));
     assert.equal(run.outputs.widened, 'true');
     assert.match(run.summary, /Not settled by this machine/);
+  });
+
+  it('a runner without Node.js: setup-node would set up Node.js 22; nothing after the build runs without it', (t) => {
+    const bin = mkdtempSync(join(tmpdir(), 'boxwright-action-path-'));
+    t.after(() => rmSync(bin, { recursive: true, force: true }));
+    // A PATH with bash and nothing else: no node on it.
+    symlinkSync(execFileSync('bash', ['-c', 'command -v bash'], { encoding: 'utf8' }).trim(), join(bin, 'bash'));
+    const run = pullRequest(t, action, { 'sandbox/agent.toml': widened }, repoRoot, { PATH: bin }).run();
+    assert.match(
+      step(run, 'Check the Node.js version').stdout,
+      /Node\.js not found is older than 20\.19: setting up Node\.js 22/,
+      why(run),
+    );
+    assert.deepEqual(step(run, 'Set up Node.js').with, { 'node-version': '22' });
+    assert.deepEqual(outcomes(run), {
+      'Check the Node.js version': 'success',
+      'Set up Node.js': 'not-run-here',
+      'Build boxwright': 'failure',
+      'Lint the sandbox configs': 'skipped',
+      'Upload SARIF to code scanning': 'skipped',
+      'Diff effective access against the base': 'skipped',
+    });
   });
 
   it('a push: lint and the upload, no diff and no summary', (t) => {

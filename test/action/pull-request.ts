@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -34,6 +34,9 @@ export function pullRequest(
   actionPath = repoRoot,
   env: Record<string, string> = {},
 ): Scratch {
+  // The build step runs `npm ci` where boxwright is not built yet: never in this checkout, whose node_modules it would replace.
+  if (actionPath === repoRoot && spawnSync(process.execPath, [join(repoRoot, 'bin', 'boxwright.cjs'), '--version']).status !== 0)
+    throw new Error('this checkout is not built (npm run build): the Action would install and build in it');
   const dir = mkdtempSync(join(tmpdir(), 'boxwright-action-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const origin = join(dir, 'origin');
