@@ -67,14 +67,39 @@ export function diffText(diffs: readonly ConfigDiff[]): string {
   return out.join('\n') + '\n';
 }
 
+/** A control character as the escape that names it (`\\n`), so that it shows and breaks no line. */
+function shown(s: string): string {
+  const named: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+  return s.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => named[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * Text from a config or its file name in Markdown prose: on one line, and
+ * with no `<`. A file name or a path is the pull request author's to choose
+ * and the Action writes this to the job summary: a line break there could
+ * start a heading or a list item that reads as boxwright's, and a `<!--`
+ * would hide the rest of the report.
+ */
+function prose(s: string): string {
+  return shown(s).replace(/</g, '&lt;');
+}
+
+/** Inline code that holds any text: a fence longer than its longest run of backticks (CommonMark), on one line. */
+function code(s: string): string {
+  const t = shown(s);
+  const fence = '`'.repeat(Math.max(0, ...(t.match(/`+/g) ?? []).map((r) => r.length)) + 1);
+  const pad = t.startsWith('`') || t.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${t}${pad}${fence}`;
+}
+
 /** For a PR comment: the sentences, then each artifact diff folded. */
 export function diffMarkdown(diffs: readonly ConfigDiff[]): string {
   const out: string[] = ['## boxwright diff', ''];
   if (!diffs.length) out.push('No sandbox config changed.', '');
   for (const d of diffs) {
-    out.push(`### \`${d.base}\` → \`${d.head}\``, '');
+    out.push(`### ${code(d.base)} → ${code(d.head)}`, '');
     if ('error' in d) {
-      out.push(`⛔ ${d.error}`, '');
+      out.push(`⛔ ${prose(d.error)}`, '');
       continue;
     }
     const delta = d.delta;
@@ -86,38 +111,48 @@ export function diffMarkdown(diffs: readonly ConfigDiff[]): string {
       out.push('**Verdicts**', '', ...delta.verdicts.map((v) => `- ${v.platform}: ${v.before} → **${v.after}**`), '');
     if (delta.requested.length) {
       out.push('**Requested** (the same on every machine)', '');
-      for (const c of delta.requested) out.push(`- ${c.widens ? '🔓' : '🔒'} ${c.sentence} (\`${c.before}\` → \`${c.after}\`)`);
+      for (const c of delta.requested) out.push(`- ${c.widens ? '🔓' : '🔒'} ${prose(c.sentence)} (${code(c.before)} → ${code(c.after)})`);
       out.push('');
     }
     if (delta.changes.length) {
       out.push('**Effective access**', '');
       for (const c of groupChanges(delta.changes))
-        out.push(`- ${c.widens ? '🔓' : '🔒'} ${c.platforms.join(', ')}: ${c.what} (\`${c.before}\` → \`${c.after}\`)`);
+        out.push(`- ${c.widens ? '🔓' : '🔒'} ${c.platforms.join(', ')}: ${prose(c.what)} (${code(c.before)} → ${code(c.after)})`);
       out.push('');
     }
     if (delta.unsettled.length)
-      out.push('**Not settled by this machine**', '', ...delta.unsettled.map((u) => `- ⚠️ ${u.sentence}`), '', unsettledAdvice(delta), '');
+      out.push(
+        '**Not settled by this machine**',
+        '',
+        ...delta.unsettled.map((u) => `- ⚠️ ${prose(u.sentence)}`),
+        '',
+        unsettledAdvice(delta),
+        '',
+      );
     if (delta.diagnosticsAdded.length || delta.diagnosticsRemoved.length) {
       out.push(
         '**Diagnostics**',
         '',
-        ...delta.diagnosticsAdded.map((x) => `- new: ${diagLine(x)}`),
-        ...delta.diagnosticsRemoved.map((x) => `- gone: ${diagLine(x)}`),
+        ...delta.diagnosticsAdded.map((x) => `- new: ${prose(diagLine(x))}`),
+        ...delta.diagnosticsRemoved.map((x) => `- gone: ${prose(diagLine(x))}`),
         '',
       );
     }
-    if (delta.stillTrue.length) out.push('**Still true**', '', ...delta.stillTrue.map((s) => `- ${s.sentence}`), '');
-    for (const a of d.artifacts)
+    if (delta.stillTrue.length) out.push('**Still true**', '', ...delta.stillTrue.map((s) => `- ${prose(s.sentence)}`), '');
+    for (const a of d.artifacts) {
+      // A fence longer than any run of backticks the patch holds (a path in an argument list): the patch cannot close it.
+      const fence = '`'.repeat(Math.max(2, ...(a.patch.match(/`+/g) ?? []).map((r) => r.length)) + 1);
       out.push(
         `<details><summary>${a.platform}: <code>${a.name}</code></summary>`,
         '',
-        '```diff',
+        `${fence}diff`,
         a.patch.trimEnd(),
-        '```',
+        fence,
         '',
         '</details>',
         '',
       );
+    }
   }
   return out.join('\n');
 }
