@@ -121,7 +121,9 @@ export function validateJsonDocument(
         error(`unknown key \`${k}\` in ${where(path)}${guess ? `; did you mean \`${guess}\`?` : ''}: ${refusal}`, m.keySpan);
         continue;
       }
-      const asWritten = m.keySpan.end.offset - m.keySpan.start.offset === k.length + 2;
+      // The rename as an edit inside the key's quotes, when it is written without escapes and the object has no key by the new name yet
+      // (two would make JSON.parse keep one of them: merging them is the writer's decision).
+      const asWritten = m.keySpan.end.offset - m.keySpan.start.offset === k.length + 2 && !(guess && v.members.has(guess));
       const fix = guess
         ? {
             ...(asWritten ? { fix: { edits: [{ start: m.keySpan.start.offset + 1, end: m.keySpan.end.offset - 1, text: guess }] } } : {}),
@@ -149,7 +151,9 @@ export function validateJsonDocument(
       message: `\`${d.key}\` is written twice in this object: JSON.parse keeps the last one, so ${tool} never sees this one`,
       span: d.ignored,
       related: [{ message: 'the definition that takes effect', span: d.kept }],
-      suggestion: 'merge the two into one key',
+      suggestion: 'merge the two into one key, or remove the one that has no effect',
+      // The one without effect removed: what the tool reads stays the same, so the engine can judge it (app/fix-applicability.ts).
+      fix: { edits: [{ start: d.removal.start, end: d.removal.end, text: '' }] },
     });
   }
   return out;

@@ -60,13 +60,16 @@ describe('fix applicability: decided by comparing the access before and after', 
       'what is asked for widens (on every machine); what this machine grants widens on macos, linux',
     );
   });
-  it('a misspelt settings key renamed is unsafe: the key starts to say something the comparison cannot judge', () => {
+  it('a misspelt settings key renamed is unsafe: the key starts to grant', () => {
     const text =
-      '{\n  "filesystem": {"denyRead": [], "allowWrite": [], "denyWrite": [], "denyWirte": ["~/.ssh"]},\n  "network": {"allowedDomains": [], "deniedDomains": []}\n}\n';
+      '{\n  "filesystem": {"denyRead": ["~/.ssh"], "allowRaed": ["~/.ssh"], "allowWrite": [], "denyWrite": []},\n  "network": {"allowedDomains": [], "deniedDomains": []}\n}\n';
     const before = lintText(text, 'srt-settings.json');
     const fix = fixOf(before, 'unknown-setting');
-    assert.equal(applyFix(text, fix).includes('"denyWrite": ["~/.ssh"]'), true);
-    assert.equal(unsafeBecause(before, fix, recheckAs('srt-settings.json')), 'cannot judge: `filesystem.denyWirte` changed');
+    assert.equal(applyFix(text, fix).includes('"allowRead": ["~/.ssh"]'), true);
+    assert.equal(
+      unsafeBecause(before, fix, recheckAs('srt-settings.json')),
+      'what is asked for widens (on every machine); cannot judge: `filesystem.allowRaed` changed; what this machine grants widens on macos, linux, windows',
+    );
   });
   it('a fix whose result does not parse is unsafe', () => {
     const before = lintText(secret);
