@@ -22,7 +22,7 @@
  * (comments, layout, the order of keys) is kept byte for byte.
  */
 import type { Diagnostic, Fix } from '../compiler/diagnostic.js';
-import { applicabilityOfFix, applyFix } from '../rules/engine/fix.js';
+import { applicabilityOfFix, applyFix, type JudgedFix } from '../rules/engine/fix.js';
 import type { CheckResult } from './check.js';
 import { judgeFixes, unsafeBecause, type Recheck } from './fix-applicability.js';
 
@@ -52,6 +52,8 @@ export interface FixOutcome {
   readonly refused: number;
   /** Why nothing may be written (the loop did not settle, or the fixes together widen access). */
   readonly failure?: string;
+  /** Each pass: the text it started from and the fixes it applied to it, as judged there (what a test re-judges). */
+  readonly log: readonly { readonly text: string; readonly fixes: readonly JudgedFix[] }[];
 }
 
 /** Whether two edits touch: they overlap, or one inserts where the other begins or ends (their order would be a guess). */
@@ -115,6 +117,7 @@ export function applyFixes(start: CheckResult, recheck: Recheck, options: FixOpt
   let applied = 0;
   let passes = 0;
   const refusedNow = new Set<string>();
+  const log: { text: string; fixes: JudgedFix[] }[] = [];
   for (;;) {
     const candidates = distinctFixes(diagnostics).filter((f) => may(f) && !refusedNow.has(key(f)));
     if (candidates.length === 0) break;
@@ -122,14 +125,14 @@ export function applyFixes(start: CheckResult, recheck: Recheck, options: FixOpt
     const taken: Fix[] = [];
     for (const f of candidates) if (!taken.some((t) => t.edits.some((e) => f.edits.some((g) => editsConflict(e, g))))) taken.push(f);
     let next = accepted(current, { edits: taken.flatMap((f) => f.edits) });
-    let count = taken.length;
+    let applying = taken;
     if (!next) {
       // Together they are not accepted: the first that is accepted alone; the others before it never will be on this text.
-      count = 0;
+      applying = [];
       for (const f of taken) {
         next = accepted(current, f);
         if (next) {
-          count = 1;
+          applying = [f];
           break;
         }
         refusedNow.add(key(f));
@@ -143,8 +146,9 @@ export function applyFixes(start: CheckResult, recheck: Recheck, options: FixOpt
     const keep = memo.get(next.text);
     memo = new Map(keep ? [[next.text, keep]] : []);
     memo.set(start.text, start);
+    log.push({ text: current.text, fixes: applying as JudgedFix[] });
     current = next;
-    applied += count;
+    applied += applying.length;
     passes++;
     diagnostics = judgeFixes(current, checked);
   }
@@ -162,6 +166,7 @@ export function applyFixes(start: CheckResult, recheck: Recheck, options: FixOpt
       ? 0
       : left.filter((f) => applicabilityOfFix(f) === 'unsafe' && stillChecks(current, checked(applyFix(current.text, f)))).length,
     refused: refusedNow.size,
+    log,
   };
 
   function failed(first: CheckResult, failure: string): FixOutcome {
@@ -173,6 +178,7 @@ export function applyFixes(start: CheckResult, recheck: Recheck, options: FixOpt
       hidden: 0,
       refused: 0,
       failure,
+      log,
     };
   }
 }
