@@ -17,7 +17,7 @@ import { judgeFixes, unsafeBecause } from '../../app/fix-applicability.js';
 import { formatJson } from '../../app/format/json.js';
 import { formatSarif } from '../../app/format/sarif.js';
 import { exposureKind } from '../../app/format/security-severity.js';
-import { PLATFORMS, type Fix } from '../../compiler/diagnostic.js';
+import type { Fix } from '../../compiler/diagnostic.js';
 import { manifestView } from '../../compiler/paths/index.js';
 import { version } from '../../compiler/version.js';
 import { applicabilityOfFix, applyFix } from '../../rules/engine/fix.js';
