@@ -63,6 +63,31 @@ describe('the fix loop', () => {
       '[agent.filesystem]\ndeny = ["~/.terraformrc", "~/.m2/settings.xml", "~/.kaggle", "~/.databrickscfg"]\nexec = ["/usr/bin/git"]\n',
     );
   });
+  it('a TOML did-you-mean rename is unsafe (no model to judge it by): --fix leaves it, --unsafe-fixes applies it', () => {
+    for (const [text, renamed] of [
+      ['[agent.filesystem]\nreed = ["~/project"]  # sources\n', '[agent.filesystem]\nread = ["~/project"]  # sources\n'],
+      // An unknown table one typo from a known one, at its segment of the header.
+      [
+        '[agent.filesystem]\nread = ["~/project"]\n[tools.t.filesytem]\nread = []\n',
+        '[agent.filesystem]\nread = ["~/project"]\n[tools.t.filesystem]\nread = []\n',
+      ],
+    ] as const) {
+      const before = lintText(text);
+      assert.equal(before.model, undefined);
+      const judged = judgeFixes(before, recheckAs('config.toml')).filter((d) => d.fix);
+      assert.deepEqual(
+        judged.map((d) => [d.ruleId, applicabilityOfFix(d.fix!)]),
+        [['schema', 'unsafe']],
+        text,
+      );
+      const safe = applyFixes(before, recheckAs('config.toml'), { unsafe: false });
+      assert.deepEqual([safe.applied, safe.hidden, safe.text], [0, 1, text]);
+      const all = applyFixes(before, recheckAs('config.toml'), { unsafe: true });
+      // The first pass renames; the next ones apply what the renamed config's findings offer (Windows' denies).
+      assert.equal(all.log[1]?.text ?? all.text, renamed);
+      assert.ok(all.result.model, 'the renamed config has a model');
+    }
+  });
   it('a rename that would write a TOML key twice is not offered, and one whose result would not parse is never applied', () => {
     // `reed` beside `read`: the rename would define `read` twice (a TOML error); no fix, only the suggestion.
     const twice = lintText('[agent.filesystem]\nread = ["~/project"]\nreed = ["~/.ssh"]\n');
