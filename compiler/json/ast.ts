@@ -73,6 +73,9 @@ export interface JsonDuplicate {
    * An ignored definition always has a next member: the kept one.
    */
   readonly removal: { readonly start: number; readonly end: number };
+  /** The two values: whether the ignored one says anything the kept one does not. */
+  readonly ignoredValue: JsonValue;
+  readonly keptValue: JsonValue;
 }
 
 export interface JsonParseResult {

@@ -152,6 +152,8 @@ class Parser {
           ignored: earlier.keySpan,
           kept: keySpan,
           removal: { start: earlier.keySpan.start.offset, end: nextStarts.get(key) ?? keyStart.offset },
+          ignoredValue: earlier.value,
+          keptValue: value,
         });
       members.set(key, { key, keySpan, value });
       this.ws();

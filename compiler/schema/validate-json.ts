@@ -151,10 +151,30 @@ export function validateJsonDocument(
       message: `\`${d.key}\` is written twice in this object: JSON.parse keeps the last one, so ${tool} never sees this one`,
       span: d.ignored,
       related: [{ message: 'the definition that takes effect', span: d.kept }],
-      suggestion: 'merge the two into one key, or remove the one that has no effect',
-      // The one without effect removed: what the tool reads stays the same, so the engine can judge it (app/fix-applicability.ts).
-      fix: { edits: [{ start: d.removal.start, end: d.removal.end, text: '' }] },
+      suggestion: 'merge the two into one key',
+      // Removing the ignored one changes nothing the tool reads, but it may be the one the author meant (a `denyRead` list
+      // lost): a fix only when it says nothing the kept one does not, so that no intent is dropped with it.
+      ...(subsumed(d.ignoredValue, d.keptValue) ? { fix: { edits: [{ start: d.removal.start, end: d.removal.end, text: '' }] } } : {}),
     });
   }
   return out;
+}
+
+/** A JSON value as plain data, numbers as written (for comparing two values as JSON.parse would read them). */
+const plain = (v: JsonValue): unknown =>
+  v.kind === 'object'
+    ? Object.fromEntries([...v.members].map(([k, m]) => [k, plain(m.value)]).sort(([a], [b]) => (String(a) < String(b) ? -1 : 1)))
+    : v.kind === 'array'
+      ? v.items.map(plain)
+      : v.kind === 'number'
+        ? { number: v.value }
+        : v.kind === 'null'
+          ? null
+          : v.value;
+
+/** Whether `ignored` says nothing `kept` does not: the same value, or a list each of whose items `kept` lists too. */
+function subsumed(ignored: JsonValue, kept: JsonValue): boolean {
+  const same = (a: JsonValue, b: JsonValue) => JSON.stringify(plain(a)) === JSON.stringify(plain(b));
+  if (ignored.kind === 'array' && kept.kind === 'array') return ignored.items.every((i) => kept.items.some((k) => same(i, k)));
+  return same(ignored, kept);
 }

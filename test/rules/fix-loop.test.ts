@@ -88,6 +88,22 @@ describe('the fix loop', () => {
       assert.ok(all.result.model, 'the renamed config has a model');
     }
   });
+  it('a JSON key written twice: its removal is a fix only when the ignored definition says nothing the kept one does not', () => {
+    const srt = (first: string, second: string) =>
+      `{\n  "filesystem": {"denyRead": ${first}, "allowWrite": [], "denyWrite": [], "denyRead": ${second}},\n  "network": {"allowedDomains": [], "deniedDomains": []}\n}\n`;
+    const fixOf = (text: string) => lintText(text, 'srt-settings.json').diagnostics.find((d) => d.ruleId === 'duplicate-key')?.fix;
+    // Each item of the ignored list is in the kept one: removing it loses nothing.
+    const subset = srt('["~/.ssh"]', '["~/.aws", "~/.ssh"]');
+    const fixed = applyFixes(lintText(subset, 'srt-settings.json'), recheckAs('srt-settings.json'), { unsafe: false });
+    assert.equal(
+      fixed.text,
+      '{\n  "filesystem": {"allowWrite": [], "denyWrite": [], "denyRead": ["~/.aws", "~/.ssh"]},\n  "network": {"allowedDomains": [], "deniedDomains": []}\n}\n',
+    );
+    assert.equal(fixed.applied, 1);
+    // The ignored list denies what the kept one does not: which was meant is the author's to say.
+    assert.equal(fixOf(srt('["~/.ssh"]', '[]')), undefined);
+    assert.equal(fixOf(srt('["~/.ssh", "~/.aws"]', '["~/.ssh"]')), undefined);
+  });
   it('a rename that would write a TOML key twice is not offered, and one whose result would not parse is never applied', () => {
     // `reed` beside `read`: the rename would define `read` twice (a TOML error); no fix, only the suggestion.
     const twice = lintText('[agent.filesystem]\nread = ["~/project"]\nreed = ["~/.ssh"]\n');
