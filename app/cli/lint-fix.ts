@@ -112,15 +112,19 @@ export async function fixerFor(args: FixArgs, io: CliIo, paths: readonly string[
     diffs: () => patches.join(''),
     summary() {
       const lines = [...problems.map((p) => `${p}\n`)];
-      const where = `${counted(applied, 'fix', 'fixes')} ${diffOnly ? 'would be applied' : 'applied'}${files ? ` to ${counted(files, 'file')}` : ''}`;
-      lines.push(`boxwright: ${applied ? where : diffOnly ? 'no fix would be applied' : 'no fix applied'}\n`);
+      const done = diffOnly ? 'would be applied' : 'applied';
+      const where = `${counted(applied, 'fix', 'fixes')} ${done}${files ? ` to ${counted(files, 'file')}` : ''}`;
+      lines.push(`boxwright: ${applied ? where : `no fix ${diffOnly ? 'would be applied' : 'applied'}`}\n`);
+      const [it, widens] = hidden === 1 ? ['it', 'it widens'] : ['them', 'they widen'];
       if (hidden)
         lines.push(
-          `boxwright: ${counted(hidden, 'hidden fix', 'hidden fixes')} can be enabled with --unsafe-fixes (${hidden === 1 ? 'it widens access or cannot be judged' : 'they widen access or cannot be judged'}: see ${hidden === 1 ? 'it' : 'them'} with --diff --unsafe-fixes)\n`,
+          `boxwright: ${counted(hidden, 'hidden fix', 'hidden fixes')} can be enabled with --unsafe-fixes ` +
+            `(${widens} access or cannot be judged: see ${it} with --diff --unsafe-fixes)\n`,
         );
       if (refused)
         lines.push(
-          `boxwright: ${counted(refused, 'fix', 'fixes')} never applied: the text ${refused === 1 ? 'it makes' : 'they make'} does not check (a syntax error, or no access model left)\n`,
+          `boxwright: ${counted(refused, 'fix', 'fixes')} never applied: the text ${refused === 1 ? 'it makes' : 'they make'} ` +
+            'does not check (a syntax error, or no access model left)\n',
         );
       return lines.join('');
     },

@@ -203,7 +203,8 @@ describe('lint --fix at its edges', () => {
     );
     assert.equal(
       r.stderr,
-      'boxwright: 1 fix applied to 1 file\nboxwright: 1 hidden fix can be enabled with --unsafe-fixes (it widens access or cannot be judged: see it with --diff --unsafe-fixes)\n',
+      'boxwright: 1 fix applied to 1 file\n' +
+        'boxwright: 1 hidden fix can be enabled with --unsafe-fixes (it widens access or cannot be judged: see it with --diff --unsafe-fixes)\n',
     );
   });
 });

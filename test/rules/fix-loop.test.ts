@@ -42,7 +42,8 @@ describe('the fix loop', () => {
     assert.deepEqual([all.applied, all.passes], [2, 2]);
     assert.equal(
       all.text,
-      '[agent.filesystem]\nread = ["/usr/lib/x86_64-linux-gnu", "/usr/lib64"]\ndeny = ["~/.terraformrc", "~/.m2/settings.xml", "~/.kaggle", "~/.databrickscfg"]\nexec = ["/usr/bin/git"]\n',
+      '[agent.filesystem]\nread = ["/usr/lib/x86_64-linux-gnu", "/usr/lib64"]\n' +
+        'deny = ["~/.terraformrc", "~/.m2/settings.xml", "~/.kaggle", "~/.databrickscfg"]\nexec = ["/usr/bin/git"]\n',
     );
     assert.deepEqual(
       all.log.map((p) => p.fixes.map(applicabilityOfFix)),
@@ -90,14 +91,16 @@ describe('the fix loop', () => {
   });
   it('a JSON key written twice: its removal is a fix only when the ignored definition says nothing the kept one does not', () => {
     const srt = (first: string, second: string) =>
-      `{\n  "filesystem": {"denyRead": ${first}, "allowWrite": [], "denyWrite": [], "denyRead": ${second}},\n  "network": {"allowedDomains": [], "deniedDomains": []}\n}\n`;
+      `{\n  "filesystem": {"denyRead": ${first}, "allowWrite": [], "denyWrite": [], "denyRead": ${second}},\n` +
+      '  "network": {"allowedDomains": [], "deniedDomains": []}\n}\n';
     const fixOf = (text: string) => lintText(text, 'srt-settings.json').diagnostics.find((d) => d.ruleId === 'duplicate-key')?.fix;
     // Each item of the ignored list is in the kept one: removing it loses nothing.
     const subset = srt('["~/.ssh"]', '["~/.aws", "~/.ssh"]');
     const fixed = applyFixes(lintText(subset, 'srt-settings.json'), recheckAs('srt-settings.json'), { unsafe: false });
     assert.equal(
       fixed.text,
-      '{\n  "filesystem": {"allowWrite": [], "denyWrite": [], "denyRead": ["~/.aws", "~/.ssh"]},\n  "network": {"allowedDomains": [], "deniedDomains": []}\n}\n',
+      '{\n  "filesystem": {"allowWrite": [], "denyWrite": [], "denyRead": ["~/.aws", "~/.ssh"]},\n' +
+        '  "network": {"allowedDomains": [], "deniedDomains": []}\n}\n',
     );
     assert.equal(fixed.applied, 1);
     // The ignored list denies what the kept one does not: which was meant is the author's to say.
