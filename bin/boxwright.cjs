@@ -23,6 +23,18 @@ const dir = join(__dirname, '..', 'dist', 'cli');
  * loads the full dist/cli/boxwright.cjs.
  */
 const LIGHT_COMMANDS = ['lint', 'parse', 'schema', 'rules'];
+/**
+ * A lint that fixes runs from the full bundle: lint.cjs leaves the fix loop
+ * and the `diff` package out (scripts/bundles.mjs keeps the same list). Any
+ * argument that could be one of them counts (`--no-diff`, `--fix=true`,
+ * yargs' camel case); a file named so after `--` only costs the bigger bundle.
+ */
+const FIX_OPTIONS = ['--fix', '--unsafe-fixes', '--diff'];
+const fixes = (args) =>
+  args.some(
+    (a) =>
+      FIX_OPTIONS.some((o) => [o, `--no-${o.slice(2)}`].some((n) => a === n || a.startsWith(`${n}=`))) || a.startsWith('--unsafeFixes'),
+  );
 
 // `boxwright run` from the cache: dist/cli/run-fast.cjs runs a command in a
 // sandbox compiled earlier from the same config, when nothing it depends on
@@ -46,8 +58,9 @@ if (process.argv[2] === 'run' && process.env.BOXWRIGHT_RUN_CACHE !== 'off') {
 } else cli();
 
 function cli() {
-  if (LIGHT_COMMANDS.includes(process.argv[2] ?? '')) writeStdioDirectly();
-  const file = join(dir, LIGHT_COMMANDS.includes(process.argv[2] ?? '') ? 'lint.cjs' : 'boxwright.cjs');
+  const light = LIGHT_COMMANDS.includes(process.argv[2] ?? '') && !(process.argv[2] === 'lint' && fixes(process.argv.slice(3)));
+  if (light) writeStdioDirectly();
+  const file = join(dir, light ? 'lint.cjs' : 'boxwright.cjs');
   let source;
   try {
     source = readFileSync(file, 'utf8');

@@ -40,6 +40,29 @@ const onlyLightCommands = {
 };
 
 /**
+ * `lint --fix`, `--unsafe-fixes` and `--diff` (app/cli/lint-fix.ts, the fix
+ * loop and the `diff` package) run from the full bundle: bin/boxwright.cjs
+ * sends a lint with one of FIX_OPTIONS there, so lint.cjs, which every plain
+ * lint loads, holds none of it (the start-up budget). In lint.cjs the module
+ * is one that says the bundle was the wrong one.
+ */
+export const FIX_OPTIONS = ['--fix', '--unsafe-fixes', '--diff'];
+const fixesNotInLint = {
+  name: 'fixes-not-in-lint',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/lint-fix\.js$/ }, (args) =>
+      args.kind === 'dynamic-import' && args.importer.endsWith(join('app', 'cli', 'lint.js'))
+        ? { path: 'lint-fix', namespace: 'fixes-not-in-lint' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'fixes-not-in-lint' }, () => ({
+      contents: `throw new Error('lint --fix, --unsafe-fixes and --diff are not in dist/cli/lint.cjs (bin/boxwright.cjs chose the wrong bundle)');`,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * Builds the three into outDir; returns each one's esbuild metafile (what it holds) by file name.
  * `only` builds just those bundles, and `lintPlugins` go first in lint.cjs's: the start-up budget's
  * control (test/cli/startup-budget.test.ts) builds a lint.cjs into which the runner has crept.
@@ -68,7 +91,9 @@ export async function buildBundles(root, outDir, { readable = false, only, lintP
   const builds = {
     'boxwright.cjs': () => bundle('cli/entry.js', 'boxwright.cjs', { plugins }),
     'lint.cjs': () =>
-      bundle('cli/entry.js', 'lint.cjs', { plugins: [...lintPlugins, onlyLightCommands, lazyChildProcess, lazyTty, ...plugins] }),
+      bundle('cli/entry.js', 'lint.cjs', {
+        plugins: [...lintPlugins, onlyLightCommands, fixesNotInLint, lazyChildProcess, lazyTty, ...plugins],
+      }),
     // Small enough that a run from the cache pays for no front end.
     'run-fast.cjs': () => bundle('platforms/linux/run-fast.js', 'run-fast.cjs', { legalComments: 'none' }),
   };

@@ -6,6 +6,7 @@ import { formatCarriesFixes, formats, renderer } from '../format/registry.js';
 import type { CheckResult } from '../check.js';
 import { configReader, countFrom, platformsFrom, UsageError, type ConfigArgs } from './options.js';
 import { lintInputs } from './lint-inputs.js';
+import type { Fixer } from './lint-fix.js';
 import { at, colourOf, readArg, type CliIo } from './io.js';
 import { useColour } from '../format/colour.js';
 import { isSandboxConfig } from './select.js';
@@ -24,6 +25,9 @@ export interface LintArgs extends ConfigArgs {
   'only-configs'?: boolean;
   quiet?: boolean;
   verbose?: boolean;
+  fix?: boolean;
+  'unsafe-fixes'?: boolean;
+  diff?: boolean;
 }
 
 /**
@@ -88,27 +92,40 @@ export async function lintCommand(args: LintArgs, io: CliIo): Promise<number> {
   const max = maxFlag ?? defaults.maxWarnings;
   // Several configs of one repository: each is judged for who of its principals could write another (issue 35, attack 6).
   const files = configs.filter((c) => c.path !== '-').map((c) => trustedFile(at(io, c.path), 'other-config'));
+  // --fix, --unsafe-fixes, --diff (issue 40): app/cli/lint-fix.ts, loaded only then; its findings come with their fixes judged.
+  const fixer =
+    args.fix || args['unsafe-fixes'] || args.diff
+      ? await (await import('./lint-fix.js')).fixerFor(
+          args,
+          io,
+          configs.map((c) => c.path),
+        )
+      : undefined;
   // JSON and SARIF carry each fix with its applicability (issue 40): judged only then, and only for diagnostics that have a fix.
-  const judge = formatCarriesFixes(args.format) ? await fixJudge() : undefined;
+  const judge = !fixer && formatCarriesFixes(args.format) ? await fixJudge() : undefined;
   const checked = configs.map(({ path, bytes }): LintEntry => {
     const self = path === '-' ? undefined : canonical(at(io, path));
     // A principal that may write a project file deciding this lint could silence what is said of it (trusted-file-writable).
     const others = [...files.filter((f) => f.path !== self), ...projects.deciding(path).map((p) => trustedFile(p, 'project'))];
-    const result = reader.checkRead(bytes, path, platforms, others);
-    if (result.peer) return { path: path === '-' ? '<stdin>' : path, error: peerMessage(result.peer.what) };
-    const judged = judge
-      ? judge(result, (text) => reader.checkRead(Buffer.from(text, 'utf8'), path, platforms, others))
-      : result.diagnostics;
-    const diagnostics = projects.apply(path, judged, platforms, result.ir !== undefined);
+    // The project file's ignores apply before anything reads the findings: --fix never applies the fix of an ignored one.
+    const ignoring = (r: CheckResult): CheckResult => {
+      const kept = projects.apply(path, r.diagnostics, platforms, r.ir !== undefined);
+      return kept.length === r.diagnostics.length ? r : { ...r, diagnostics: kept, verdicts: verdictsOf(kept) };
+    };
+    const recheck = (text: string) => ignoring(reader.checkRead(Buffer.from(text, 'utf8'), path, platforms, others));
+    const read = reader.checkRead(bytes, path, platforms, others);
+    if (read.peer) return { path: path === '-' ? '<stdin>' : path, error: peerMessage(read.peer.what) };
+    const result = fixer ? fixer.fix(path, bytes, ignoring(read), recheck) : ignoring(read);
     return {
       path: result.file,
       text: result.text,
       ...(result.dialect ? { dialect: result.dialect } : {}),
-      verdicts: diagnostics.length === judged.length ? result.verdicts : verdictsOf(diagnostics),
-      diagnostics,
+      verdicts: result.verdicts,
+      diagnostics: judge ? judge(result, recheck) : result.diagnostics,
     };
   });
   const reports = [...entries.map((e) => ('config' in e ? checked[e.config]! : e)), ...projects.reports(platforms)];
+  if (fixer?.diffOnly) return diffOutcome(fixer, reports, io);
   const render = await renderer(formats.lint, args.format);
   const cwd = io.cwd;
   useColour(colourOf(io));
@@ -119,11 +136,21 @@ export async function lintCommand(args: LintArgs, io: CliIo): Promise<number> {
   io.stdout.write(render({ files: shown, platforms, base: cwd, root: workTreeRoot(cwd) ?? cwd, verbose: !!args.verbose }));
   const t = totals(reports);
   for (const r of reports) if ('error' in r) io.stderr.write(`boxwright: cannot read ${r.path}: ${r.error}\n`);
-  if (t.unreadable) return 2;
+  if (fixer) io.stderr.write(fixer.summary());
+  if (t.unreadable || fixer?.failed) return 2;
   if (t.errors > 0) return 1;
   if (max !== undefined && t.warnings > max) {
     io.stderr.write(`boxwright: ${counted(t.warnings, 'warning')} ${t.warnings === 1 ? 'exceeds' : 'exceed'} --max-warnings ${max}\n`);
     return 1;
   }
   return 0;
+}
+
+/** `--diff`: the diffs, what would be fixed; exit 1 when a file would change (ruff's), 2 when one cannot be read or fixed. */
+function diffOutcome(fixer: Fixer, reports: readonly LintEntry[], io: CliIo): number {
+  io.stdout.write(fixer.diffs());
+  for (const r of reports) if ('error' in r) io.stderr.write(`boxwright: cannot read ${r.path}: ${r.error}\n`);
+  io.stderr.write(fixer.summary());
+  if (totals(reports).unreadable || fixer.failed) return 2;
+  return fixer.wouldChange ? 1 : 0;
 }

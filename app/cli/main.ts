@@ -47,6 +47,21 @@ const commands: Record<string, Command> = {
           type: 'boolean',
           default: false,
           describe: 'list every "depends on the machine" info (text format), instead of one line per file',
+        })
+        .option('fix', {
+          type: 'boolean',
+          default: false,
+          describe: 'apply the safe fixes (access stays the same or narrows on every platform) in place, then report what remains',
+        })
+        .option('unsafe-fixes', {
+          type: 'boolean',
+          default: false,
+          describe: 'with --fix or --diff: apply the unsafe fixes too (they widen access, or boxwright cannot judge them)',
+        })
+        .option('diff', {
+          type: 'boolean',
+          default: false,
+          describe: 'print the fixes as a unified diff and write nothing (exit 1 when a file would change)',
         }),
     run: async (args, io) => (await import('./lint.js')).lintCommand(args, io),
   },

@@ -67,6 +67,15 @@ export interface JsonDuplicate {
   readonly ignored: Span;
   /** The definition that takes effect. */
   readonly kept: Span;
+  /**
+   * What removing the ignored definition takes (offsets): from its key to
+   * the next member's key, so the comma and the layout between them go too.
+   * An ignored definition always has a next member: the kept one.
+   */
+  readonly removal: { readonly start: number; readonly end: number };
+  /** The two values: whether the ignored one says anything the kept one does not. */
+  readonly ignoredValue: JsonValue;
+  readonly keptValue: JsonValue;
 }
 
 export interface JsonParseResult {

@@ -119,6 +119,9 @@ class Parser {
     const start = this.pos();
     this.i++;
     const members = new Map<string, JsonMember>();
+    // Where the member after each key's latest definition starts: the end of that definition's removal (JsonDuplicate).
+    const nextStarts = new Map<string, number>();
+    let previous: string | undefined;
     this.ws();
     if (this.s.charCodeAt(this.i) === 0x7d) {
       this.i++;
@@ -134,6 +137,8 @@ class Parser {
       const keyStart = this.pos();
       const key = this.string();
       const keySpan = { start: keyStart, end: this.pos() };
+      if (previous !== undefined) nextStarts.set(previous, keyStart.offset);
+      previous = key;
       this.ws();
       if (this.s.charCodeAt(this.i) !== 0x3a) this.fail(`expected \`:\` after the member name, found ${this.describe(this.i)}`);
       this.i++;
@@ -141,7 +146,15 @@ class Parser {
       const value = this.value(inner);
       const earlier = members.get(key);
       // JSON.parse keeps the last value, at the first definition's place in the key order (as Map.set does).
-      if (earlier) this.duplicates.push({ key, ignored: earlier.keySpan, kept: keySpan });
+      if (earlier)
+        this.duplicates.push({
+          key,
+          ignored: earlier.keySpan,
+          kept: keySpan,
+          removal: { start: earlier.keySpan.start.offset, end: nextStarts.get(key) ?? keyStart.offset },
+          ignoredValue: earlier.value,
+          keptValue: value,
+        });
       members.set(key, { key, keySpan, value });
       this.ws();
       const d = this.s.charCodeAt(this.i);

@@ -121,7 +121,9 @@ export function validateJsonDocument(
         error(`unknown key \`${k}\` in ${where(path)}${guess ? `; did you mean \`${guess}\`?` : ''}: ${refusal}`, m.keySpan);
         continue;
       }
-      const asWritten = m.keySpan.end.offset - m.keySpan.start.offset === k.length + 2;
+      // The rename as an edit inside the key's quotes, when it is written without escapes and the object has no key by the new name yet
+      // (two would make JSON.parse keep one of them: merging them is the writer's decision).
+      const asWritten = m.keySpan.end.offset - m.keySpan.start.offset === k.length + 2 && !(guess && v.members.has(guess));
       const fix = guess
         ? {
             ...(asWritten ? { fix: { edits: [{ start: m.keySpan.start.offset + 1, end: m.keySpan.end.offset - 1, text: guess }] } } : {}),
@@ -150,7 +152,29 @@ export function validateJsonDocument(
       span: d.ignored,
       related: [{ message: 'the definition that takes effect', span: d.kept }],
       suggestion: 'merge the two into one key',
+      // Removing the ignored one changes nothing the tool reads, but it may be the one the author meant (a `denyRead` list
+      // lost): a fix only when it says nothing the kept one does not, so that no intent is dropped with it.
+      ...(subsumed(d.ignoredValue, d.keptValue) ? { fix: { edits: [{ start: d.removal.start, end: d.removal.end, text: '' }] } } : {}),
     });
   }
   return out;
+}
+
+/** A JSON value as plain data, numbers as written (for comparing two values as JSON.parse would read them). */
+const plain = (v: JsonValue): unknown =>
+  v.kind === 'object'
+    ? Object.fromEntries([...v.members].map(([k, m]) => [k, plain(m.value)]).sort(([a], [b]) => (String(a) < String(b) ? -1 : 1)))
+    : v.kind === 'array'
+      ? v.items.map(plain)
+      : v.kind === 'number'
+        ? { number: v.value }
+        : v.kind === 'null'
+          ? null
+          : v.value;
+
+/** Whether `ignored` says nothing `kept` does not: the same value, or a list each of whose items `kept` lists too. */
+function subsumed(ignored: JsonValue, kept: JsonValue): boolean {
+  const same = (a: JsonValue, b: JsonValue) => JSON.stringify(plain(a)) === JSON.stringify(plain(b));
+  if (ignored.kind === 'array' && kept.kind === 'array') return ignored.items.every((i) => kept.items.some((k) => same(i, k)));
+  return same(ignored, kept);
 }

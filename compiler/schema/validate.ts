@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../diagnostic.js';
 import { PLATFORMS } from '../diagnostic.js';
 import type { Span } from '../span.js';
-import type { TomlTable, TomlValue } from '../toml/ast.js';
+import type { TomlEntry, TomlTable, TomlValue } from '../toml/ast.js';
 import { kindNames } from '../toml/kinds.js';
 import { didYouMean } from './did-you-mean.js';
 import { boxSchema, tybaSchema, type JsonSchema } from './schemas.js';
@@ -119,6 +119,41 @@ function knownKeys(root: JsonSchema, schemaPath: string): string[] {
   return props && typeof props === 'object' ? Object.keys(props).sort() : [];
 }
 
+/**
+ * A misspelt key's did-you-mean as an edit of the key as written (at this
+ * segment: `b` of `a.b = 1`; the known keys are bare keys). None when the
+ * table already has the key it would become: the rename would define it
+ * twice (a TOML error), and merging the two is the writer's decision.
+ * The engine judges the rename unsafe, as it judges any fix of a config
+ * with a schema error (no access model to compare: app/fix-applicability.ts).
+ */
+function renameFix(table: TomlTable | undefined, entry: TomlEntry | undefined, guess: string): Pick<Diagnostic, 'fix'> {
+  if (!entry || !table || table.entries.has(guess) || !bareKey.test(guess)) return {};
+  return { fix: { edits: [{ start: entry.keySpan.start.offset, end: entry.keySpan.end.offset, text: guess }] } };
+}
+
+/** The table that holds the value at `path`, and the value's entry in it. */
+function parentTable(root: TomlTable, path: readonly (string | number)[]): TomlTable | undefined {
+  let node: TomlValue = root;
+  for (const seg of path.slice(0, -1)) {
+    const next: TomlValue | undefined =
+      typeof seg === 'number'
+        ? node.kind === 'array'
+          ? node.items[seg]
+          : undefined
+        : node.kind === 'table'
+          ? node.entries.get(seg)?.value
+          : undefined;
+    if (!next) return undefined;
+    node = next;
+  }
+  return node.kind === 'table' ? node : undefined;
+}
+function entryAt(root: TomlTable, path: readonly (string | number)[]): TomlEntry | undefined {
+  const last = path[path.length - 1];
+  return typeof last === 'string' ? parentTable(root, path)?.entries.get(last) : undefined;
+}
+
 function toDiagnostic(error: AjvError, root: TomlTable, schema: JsonSchema, file: string): Diagnostic {
   const here = locate(root, error.instancePath);
   const base = { ruleId: 'schema', severity: 'error' as const, platforms: PLATFORMS, file };
@@ -138,7 +173,7 @@ function toDiagnostic(error: AjvError, root: TomlTable, schema: JsonSchema, file
       ...(guess
         ? {
             suggestion: `rename \`${key}\` to \`${guess}\``,
-            ...(entry ? { fix: { edits: [{ start: entry.keySpan.start.offset, end: entry.keySpan.end.offset, text: guess }] } } : {}),
+            ...renameFix(table, entry, guess),
           }
         : {}),
     };
@@ -160,7 +195,9 @@ function toDiagnostic(error: AjvError, root: TomlTable, schema: JsonSchema, file
           ? `; did you mean \`${guess}\`?`
           : `; the tables boxwright reads here: ${known.map((k) => `\`${k}\``).join(', ')} (the host product's own keys are passed over, but not a table)`),
       span: here.keySpan ?? here.value.span,
-      ...(guess ? { suggestion: `rename \`${key}\` to \`${guess}\`` } : {}),
+      ...(guess
+        ? { suggestion: `rename \`${key}\` to \`${guess}\``, ...renameFix(parentTable(root, here.path), entryAt(root, here.path), guess) }
+        : {}),
     };
   }
   if (error.keyword === 'propertyNames') {
@@ -214,6 +251,7 @@ function nearMisses(doc: TomlTable, dialect: TomlDialect, file: string, schema: 
         message: `unknown ${what} \`${key}\` ${path.length ? `in ${tableName(path)}` : 'at the top level'}; did you mean \`${guess}\`?`,
         span: entry.keySpan,
         suggestion: `rename \`${key}\` to \`${guess}\``,
+        ...renameFix(table, entry, guess),
       });
     }
   };

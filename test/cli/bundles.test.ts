@@ -85,6 +85,10 @@ describe("the CLI's bundles", () => {
     // The full bundle does hold them: the test would see a broken plugin that drops everything.
     assert.ok(inputs('boxwright.cjs').some((f) => f.startsWith('dist/targets/linux/')));
     assert.ok(inputs('boxwright.cjs').includes('dist/app/cli/compile.js'));
+    // Nor the fix loop of lint --fix/--diff and the `diff` package (issue 40): a fixing lint runs from the full bundle, which holds them.
+    const fixing = (f: string) => ['dist/app/fix-apply.js', 'dist/app/cli/lint-fix.js'].includes(f) || /(^|\/)node_modules\/diff\//.test(f);
+    assert.deepEqual(lint.filter(fixing), []);
+    assert.equal(inputs('boxwright.cjs').filter(fixing).length >= 3, true);
   });
 
   it('bin/boxwright.cjs sends exactly the light commands to lint.cjs, and lint.cjs refuses the others clearly', async () => {
@@ -102,6 +106,31 @@ describe("the CLI's bundles", () => {
     );
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, /^boxwright: internal error: the command module compile is not in dist\/cli\/lint\.cjs/);
+  });
+
+  it('bin/boxwright.cjs sends a lint with --fix, --unsafe-fixes or --diff to the full bundle; lint.cjs refuses one clearly', async () => {
+    const { FIX_OPTIONS } = (await bundles()) as Bundles & { FIX_OPTIONS: readonly string[] };
+    const bin = readFileSync(join(repoRoot, 'bin', 'boxwright.cjs'), 'utf8');
+    const listed = /const FIX_OPTIONS = \[([^\]]*)\]/.exec(bin);
+    assert.ok(listed, 'bin/boxwright.cjs lists FIX_OPTIONS');
+    assert.deepEqual(JSON.parse(`[${listed[1]!.replaceAll("'", '"')}]`), FIX_OPTIONS);
+    const tyba = '[sandbox]\nread_allow = ["~/.aws"]\n';
+    const args = ['lint', '--fs', join(repoRoot, 'examples', 'machine.json'), '--diff', '-'];
+    for (const flag of ['--diff', '--diff=true']) {
+      const r = spawnSync(process.execPath, [join(repoRoot, 'bin', 'boxwright.cjs'), ...args.slice(0, -2), flag, '-'], {
+        encoding: 'utf8',
+        input: tyba,
+      });
+      assert.equal(r.status, 1, r.stderr);
+      assert.match(r.stdout, /^--- a\/<stdin>\n/);
+    }
+    const lintBundle = join(repoRoot, 'dist', 'cli', 'lint.cjs');
+    const r = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(lintBundle)}).run(${JSON.stringify(args)})`], {
+      encoding: 'utf8',
+      input: tyba,
+    });
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /^boxwright: internal error: lint --fix, --unsafe-fixes and --diff are not in dist\/cli\/lint\.cjs/);
   });
 });
 

@@ -93,11 +93,18 @@ describe('lint: goldens in every format, exact spans', () => {
       matchSnapshot(`settings/${name}.lint.github.txt`, formatGithub([entry(r)]));
     });
   }
-  it('the misspelt key is a warning at the key, with the rename as a fix; SARIF carries the region', async () => {
+  it('the misspelt key is a warning at the key, with the rename as a fix unless the key exists; SARIF carries the region', async () => {
     const r = check(examples.srt);
     const d = r.diagnostics.find((x) => x.ruleId === 'unknown-setting')!;
     assert.deepEqual([d.span.start.line, d.span.start.column, d.span.end.column], [7, 5, 16]);
-    assert.equal(r.text.slice(d.fix!.edits[0]!.start, d.fix!.edits[0]!.end), 'denyWirte');
+    // The example also writes `denyWrite`: renamed, JSON.parse would keep the renamed one and drop `**/.env` (issue 40).
+    assert.equal(d.fix, undefined);
+    assert.equal(d.suggestion, 'rename `denyWirte` to `denyWrite`');
+    const alone = readFileSync(join(repoRoot, examples.srt), 'utf8').replace('"denyWrite": ["**/.env"],\n', '');
+    const renamed = checkConfig(Buffer.from(alone), { file: 'srt-settings.json', view: machine, worktree }).diagnostics.find(
+      (x) => x.ruleId === 'unknown-setting',
+    )!;
+    assert.equal(alone.slice(renamed.fix!.edits[0]!.start, renamed.fix!.edits[0]!.end), 'denyWirte');
     const sarif = JSON.parse(formatSarif([entry(r)], allRules as readonly Rule[], '0', { root: repoRoot, cwd: repoRoot })) as {
       runs: { results: { ruleId: string; locations: { physicalLocation: { region: { startLine: number; startColumn: number } } }[] }[] }[];
     };

@@ -17,15 +17,14 @@ import { judgeFixes, unsafeBecause } from '../../app/fix-applicability.js';
 import { formatJson } from '../../app/format/json.js';
 import { formatSarif } from '../../app/format/sarif.js';
 import { exposureKind } from '../../app/format/security-severity.js';
-import { PLATFORMS, type Fix } from '../../compiler/diagnostic.js';
+import type { Fix } from '../../compiler/diagnostic.js';
 import { manifestView } from '../../compiler/paths/index.js';
 import { version } from '../../compiler/version.js';
-import type { Cell } from '../../model/cell.js';
-import type { PrincipalAccess } from '../../model/index.js';
 import { applicabilityOfFix, applyFix } from '../../rules/engine/fix.js';
 import { allRules } from '../../rules/engine/registry.js';
 import { runs } from '../budget.js';
 import { cli, plainEnv } from '../cli-in-process.js';
+import { gains } from '../fix-oracle.js';
 import { generateConfig, manifestOf, reproduction } from '../generated-configs.js';
 import { repoRoot } from '../helpers.js';
 import { lintText, machine } from '../lint-helpers.js';
@@ -60,13 +59,16 @@ describe('fix applicability: decided by comparing the access before and after', 
       'what is asked for widens (on every machine); what this machine grants widens on macos, linux',
     );
   });
-  it('a misspelt settings key renamed is unsafe: the key starts to say something the comparison cannot judge', () => {
+  it('a misspelt settings key renamed is unsafe: the key starts to grant', () => {
     const text =
-      '{\n  "filesystem": {"denyRead": [], "allowWrite": [], "denyWrite": [], "denyWirte": ["~/.ssh"]},\n  "network": {"allowedDomains": [], "deniedDomains": []}\n}\n';
+      '{\n  "filesystem": {"denyRead": ["~/.ssh"], "allowRaed": ["~/.ssh"], "allowWrite": [], "denyWrite": []},\n  "network": {"allowedDomains": [], "deniedDomains": []}\n}\n';
     const before = lintText(text, 'srt-settings.json');
     const fix = fixOf(before, 'unknown-setting');
-    assert.equal(applyFix(text, fix).includes('"denyWrite": ["~/.ssh"]'), true);
-    assert.equal(unsafeBecause(before, fix, recheckAs('srt-settings.json')), 'cannot judge: `filesystem.denyWirte` changed');
+    assert.equal(applyFix(text, fix).includes('"allowRead": ["~/.ssh"]'), true);
+    assert.equal(
+      unsafeBecause(before, fix, recheckAs('srt-settings.json')),
+      'what is asked for widens (on every machine); cannot judge: `filesystem.allowRaed` changed; what this machine grants widens on macos, linux, windows',
+    );
   });
   it('a fix whose result does not parse is unsafe', () => {
     const before = lintText(secret);
@@ -231,41 +233,6 @@ describe('JSON and SARIF carry the fixes', () => {
     );
   });
 });
-
-/** What a cell lets a principal do, as the flags explain shows. */
-function can(c: Cell): string[] {
-  if (c.kind !== 'access') return [];
-  return (['read', 'write', 'exec', 'names', 'meta'] as const).filter((k) => c[k]);
-}
-
-/**
- * What a fix gains, read off explain's cells before and after: each
- * principal's effective access at every path of the generated tree and
- * every path either revision grants, on every platform, its direct network
- * exception, and principals the fix adds. An oracle of its own (every path
- * of the tree, not only those granted), so that it can disagree with the
- * engine's comparison.
- */
-function gains(before: CheckResult, after: CheckResult, treePaths: readonly string[]): string[] {
-  const out: string[] = [];
-  const grantPaths = (r: CheckResult) => r.model!.principals.flatMap((p) => p.grants.map((g) => g.grant.path ?? ''));
-  const paths = [...new Set([...treePaths, ...grantPaths(before), ...grantPaths(after)])].filter(Boolean).sort();
-  for (const pa of after.model!.principals) {
-    const pb: PrincipalAccess | undefined = before.model!.principals.find((p) => p.principal.id === pa.principal.id);
-    if (!pb) {
-      out.push(`principal ${pa.principal.id} added`);
-      continue;
-    }
-    for (const platform of PLATFORMS)
-      for (const path of paths) {
-        const was = new Set(can(pb.effectiveAt(path, platform)));
-        const gained = can(pa.effectiveAt(path, platform)).filter((k) => !was.has(k));
-        if (gained.length) out.push(`${pa.principal.id} gains ${gained.join(',')} at ${path} on ${platform}`);
-      }
-    if (pa.principal.directNetwork && !pb.principal.directNetwork) out.push(`${pa.principal.id} gains a direct network exception`);
-  }
-  return out;
-}
 
 describe('property: a fix judged safe never widens a cell explain shows', () => {
   it(`over generated configs (${runs(80)} of them)`, () => {

@@ -33,7 +33,8 @@ const adviceOnly: Record<string, string> = {
     "where the config, the manifest or the compiled directory lives, and how narrow the write grant must be, are the author's decisions (outside the config, or a redesign of its grants)",
   'host-trusted-path': "whether the workload must write a host-trusted path, and which narrower path serves it, is the author's decision",
   // sandbox-runtime and Claude Code settings
-  'duplicate-key': "which of the two values was meant is the author's to say",
+  'duplicate-key':
+    "which of the two values was meant is the author's to say (the removal is a fix only when the ignored one says nothing the kept one does not)",
   'sandbox-off': "turning the sandbox on is a decision about every command the agent runs, and may be another settings layer's",
   'codex-full-access': "which sandbox mode and writable roots the commands need is the author's decision",
   'codex-network': "whether the commands need the network, and which domains, is the author's decision",
