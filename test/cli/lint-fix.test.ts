@@ -140,6 +140,22 @@ for (const name of Object.keys(configs)) {
 }
 
 describe('lint --fix at its edges', () => {
+  it("a finding the project file ignores is not fixed, not even with --unsafe-fixes (the ignore is the team's decision)", async () => {
+    const { dir, path } = place('box');
+    writeFileSync(
+      join(dir, '.boxwright.toml'),
+      '[[ignore]]\nrule = "exec-dependencies"\npath = "box.toml"\nreason = "git runs from the host in this setup"\n',
+    );
+    const r = await lint(dir, ['--fix', '--unsafe-fixes', 'box.toml']);
+    const fixed = readFileSync(path, 'utf8');
+    // The only unsafe fix here is the ignored one: --fix --unsafe-fixes does what --fix does without the project file.
+    const control = place('box');
+    await lint(control.dir, ['--fix', 'box.toml']);
+    assert.equal(fixed, readFileSync(control.path, 'utf8'));
+    assert.doesNotMatch(fixed, /x86_64-linux-gnu/, "the ignored finding's fix (execution dependencies) is not applied");
+    assert.doesNotMatch(r.stdout, /exec-dependencies/);
+    assert.match(r.stderr, /^boxwright: 1 fix applied to 1 file\n/);
+  });
   it('standard input: --fix is refused (exit 2), --diff shows the fixes', async () => {
     const { dir } = place('tyba');
     const refused = await lint(dir, ['--fix', '-'], configs.tyba!.text);
