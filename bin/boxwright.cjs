@@ -23,6 +23,8 @@ const dir = join(__dirname, '..', 'dist', 'cli');
  * loads the full dist/cli/boxwright.cjs.
  */
 const LIGHT_COMMANDS = ['lint', 'parse', 'schema', 'rules'];
+/** The language server's command, in dist/cli/lsp.cjs: the only bundle with vscode-languageserver (scripts/bundles.mjs). */
+const LSP_COMMANDS = ['lsp'];
 
 // `boxwright run` from the cache: dist/cli/run-fast.cjs runs a command in a
 // sandbox compiled earlier from the same config, when nothing it depends on
@@ -47,7 +49,8 @@ if (process.argv[2] === 'run' && process.env.BOXWRIGHT_RUN_CACHE !== 'off') {
 
 function cli() {
   if (LIGHT_COMMANDS.includes(process.argv[2] ?? '')) writeStdioDirectly();
-  const file = join(dir, LIGHT_COMMANDS.includes(process.argv[2] ?? '') ? 'lint.cjs' : 'boxwright.cjs');
+  const command = process.argv[2] ?? '';
+  const file = join(dir, LIGHT_COMMANDS.includes(command) ? 'lint.cjs' : LSP_COMMANDS.includes(command) ? 'lsp.cjs' : 'boxwright.cjs');
   let source;
   try {
     source = readFileSync(file, 'utf8');
