@@ -119,7 +119,8 @@ export function startServer(streams: ServerStreams, checker: DocumentChecker): C
   const validate = (uri: string): void => {
     pending.delete(uri);
     const doc = documents.get(uri);
-    if (!doc) return;
+    // Gone, or checked already at this version (a request came first and asked for it).
+    if (!doc || checked.get(uri)?.version === doc.version) return;
     const c = checkDocument(doc, checker, (m) => connection.console.log(m));
     checked.set(uri, c);
     if (c.result?.dialect) dialects.set(uri, c.result.dialect);
