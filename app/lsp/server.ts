@@ -62,6 +62,8 @@ interface Checked {
   readonly recheck?: (text: string) => CheckResult;
   readonly diagnostics: readonly Diagnostic[];
   readonly published: readonly LspDiagnostic[];
+  /** No sandbox config: not checked (app/lsp/checker.ts). */
+  readonly passedOver?: true;
   /** The diagnostics with their fixes judged, made at the first quick-fix request of this version. */
   judged?: readonly Diagnostic[];
 }
@@ -184,8 +186,9 @@ export function startServer(streams: ServerStreams, checker: DocumentChecker): C
       if (rule) parts.push(ruleDoc(rule, 'markdown').trimEnd());
     }
     const text = doc.getText();
-    if (Buffer.byteLength(text) <= MAX_INPUT_BYTES) {
-      const key = keyAt(scan(doc, text, offset), offset);
+    const keys = Buffer.byteLength(text) <= MAX_INPUT_BYTES ? scan(doc, text, offset) : undefined;
+    if (keys && !othersFile(c, keys)) {
+      const key = keyAt(keys, offset);
       const node = key && nodeAt(keyTree(dialectOf(doc, text, dialects)), key.path);
       if (key && node?.doc) parts.push(`\`${key.path.join('.')}\`\n\n${node.doc}`);
     }
@@ -193,11 +196,14 @@ export function startServer(streams: ServerStreams, checker: DocumentChecker): C
   });
 
   connection.onCompletion(({ textDocument, position }): CompletionItem[] => {
-    const doc = documents.get(textDocument.uri);
-    if (!doc) return [];
+    const now = current(textDocument.uri);
+    if (!now) return [];
+    const { doc, c } = now;
     const text = doc.getText();
     if (Buffer.byteLength(text) > MAX_INPUT_BYTES) return [];
-    const context = scan(doc, text, doc.offsetAt(position)).context;
+    const keys = scan(doc, text, doc.offsetAt(position));
+    if (othersFile(c, keys)) return [];
+    const context = keys.context;
     const node = context && nodeAt(keyTree(dialectOf(doc, text, dialects)), context.parent);
     if (!context || !node) return [];
     const range = { start: doc.positionAt(context.start), end: doc.positionAt(context.end) };
@@ -231,6 +237,15 @@ class WrittenWriter extends StreamMessageWriter {
   }
 }
 
+/**
+ * Whether a document is someone else's file (a `Cargo.toml`, a
+ * `package.json`): passed over by the check and holding keys already. A
+ * new file, with no key yet, is offered the keys of a config.
+ */
+function othersFile(c: Checked, keys: KeyScan): boolean {
+  return c.passedOver === true && keys.keys.length > 0;
+}
+
 /** Checks one document, never throwing: a document too large, or a check that fails, is one diagnostic that says so. */
 function checkDocument(doc: TextDocument, checker: DocumentChecker, log: (message: string) => void): Checked {
   const text = doc.getText();
@@ -249,7 +264,7 @@ function checkDocument(doc: TextDocument, checker: DocumentChecker, log: (messag
     const out = checker.check(text, doc.uri);
     if ('passedOver' in out) {
       log(`boxwright: passed over ${out.passedOver}`);
-      return { version: doc.version, diagnostics: [], published: [] };
+      return { version: doc.version, diagnostics: [], published: [], passedOver: true };
     }
     const { result } = out;
     return {

@@ -76,7 +76,14 @@ describe('boxwright lsp, in process', () => {
     const tyba = await open(s, `${project}/tyba.toml`, '[sandbox]\nread_alow = []\n');
     assert.deepEqual(summary(tyba), [['schema', range(1, 0, 9)]]);
     assert.deepEqual(await open(s, `${project}/package.json`, '{ "name": "x", "version": "1.0.0" }\n'), []);
-    assert.deepEqual(await open(s, `${project}/Cargo.toml`, '[package]\nname = "x"\n'), []);
+    assert.deepEqual(await open(s, `${project}/Cargo.toml`, '[package]\nname = "x"\n\n[dependencies]\n'), []);
+    // Someone else's file is offered no keys; a new one, the keys of a config.
+    assert.deepEqual(await complete(s, `${project}/Cargo.toml`, 2, 0), []);
+    assert.deepEqual(await open(s, `${project}/new.toml`, ''), []);
+    assert.deepEqual(
+      (await complete(s, `${project}/new.toml`, 0, 0)).map((i) => i.label),
+      ['agent', 'tools', 'mcp_servers', 'experimental-features', 'sandbox'],
+    );
     s.end();
   });
 
