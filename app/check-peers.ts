@@ -73,7 +73,8 @@ export function hasVscodeSandbox(bytes: Uint8Array): boolean {
   return parsed.document?.kind === 'object' && [...parsed.document.members.keys()].some((k) => k.startsWith('chat.agent.sandbox.'));
 }
 
-const cursorKeys = [
+/** The keys of Cursor's sandbox.json (and what the language server completes). */
+export const cursorKeys = [
   'type',
   'additionalReadwritePaths',
   'additionalReadonlyPaths',
@@ -83,7 +84,8 @@ const cursorKeys = [
   'enableSharedBuildCache',
   'networkPolicy',
 ];
-const vscodeKeys = [
+/** VS Code's agent sandbox settings. */
+export const vscodeKeys = [
   'chat.agent.sandbox.enabled',
   'chat.agent.sandbox.enabledWindows',
   'chat.agent.sandbox.allowedNetworkDomains',

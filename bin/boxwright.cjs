@@ -35,6 +35,8 @@ const fixes = (args) =>
     (a) =>
       FIX_OPTIONS.some((o) => [o, `--no-${o.slice(2)}`].some((n) => a === n || a.startsWith(`${n}=`))) || a.startsWith('--unsafeFixes'),
   );
+/** The language server's command, in dist/cli/lsp.cjs: the only bundle with vscode-languageserver (scripts/bundles.mjs). */
+const LSP_COMMANDS = ['lsp'];
 
 // `boxwright run` from the cache: dist/cli/run-fast.cjs runs a command in a
 // sandbox compiled earlier from the same config, when nothing it depends on
@@ -58,9 +60,10 @@ if (process.argv[2] === 'run' && process.env.BOXWRIGHT_RUN_CACHE !== 'off') {
 } else cli();
 
 function cli() {
-  const light = LIGHT_COMMANDS.includes(process.argv[2] ?? '') && !(process.argv[2] === 'lint' && fixes(process.argv.slice(3)));
+  const command = process.argv[2] ?? '';
+  const light = LIGHT_COMMANDS.includes(command) && !(command === 'lint' && fixes(process.argv.slice(3)));
   if (light) writeStdioDirectly();
-  const file = join(dir, light ? 'lint.cjs' : 'boxwright.cjs');
+  const file = join(dir, light ? 'lint.cjs' : LSP_COMMANDS.includes(command) ? 'lsp.cjs' : 'boxwright.cjs');
   let source;
   try {
     source = readFileSync(file, 'utf8');

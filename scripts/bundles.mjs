@@ -11,6 +11,9 @@
 //                           three targets, the launcher and the runner
 //                           (~30% of the full bundle's bytes; bench/README.md)
 //   dist/cli/run-fast.cjs   `boxwright run` from the cache (app/platforms/linux/run-fast.ts)
+//   dist/cli/lsp.cjs        `boxwright lsp` (LSP_COMMANDS), the language server:
+//                           vscode-languageserver is in no other bundle, so no
+//                           other command reads or compiles it
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundledChevrotain, lazyAssert, lazyChildProcess, lazySegmenter, lazyTty, noGuessVersion } from './esbuild-plugins.mjs';
@@ -19,26 +22,31 @@ import { bundledChevrotain, lazyAssert, lazyChildProcess, lazySegmenter, lazyTty
 export const LIGHT_COMMANDS = ['lint', 'parse', 'schema', 'rules'];
 
 /**
- * app/cli/main.ts imports each command's module on demand. In lint.cjs the
- * other commands' modules are a module that says the bundle was the wrong
- * one (bin/boxwright.cjs never sends them there: a bug if it shows).
+ * app/cli/main.ts imports each command's module on demand. In a bundle that
+ * holds only some commands (`keep`), the others' modules are a module that
+ * says the bundle was the wrong one (bin/boxwright.cjs never sends them
+ * there: a bug if it shows).
  */
-const onlyLightCommands = {
-  name: 'only-light-commands',
+const onlyCommands = (bundle, keep) => ({
+  name: `only-commands-of-${bundle}`,
   setup(build) {
     const command = /^\.\/([a-z-]+)\.js$/;
     build.onResolve({ filter: command }, (args) => {
       if (args.kind !== 'dynamic-import' || !args.importer.endsWith(join('app', 'cli', 'main.js'))) return undefined;
       const name = command.exec(args.path)[1];
-      return LIGHT_COMMANDS.includes(name) ? undefined : { path: name, namespace: 'not-in-lint-bundle' };
+      return keep(name) ? undefined : { path: name, namespace: `not-in-${bundle}` };
     });
-    build.onLoad({ filter: /.*/, namespace: 'not-in-lint-bundle' }, (args) => ({
-      contents: `throw new Error(${JSON.stringify(`the command module ${args.path} is not in dist/cli/lint.cjs (bin/boxwright.cjs chose the wrong bundle)`)});`,
+    build.onLoad({ filter: /.*/, namespace: `not-in-${bundle}` }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`the command module ${args.path} is not in dist/cli/${bundle} (bin/boxwright.cjs chose the wrong bundle)`)});`,
       loader: 'js',
     }));
   },
-};
+});
 
+/** The commands of dist/cli/lsp.cjs: the language server, and vscode-languageserver with it, which no other bundle holds. */
+export const LSP_COMMANDS = ['lsp'];
+
+/**
 /**
  * `lint --fix`, `--unsafe-fixes` and `--diff` (app/cli/lint-fix.ts, the fix
  * loop and the `diff` package) run from the full bundle: bin/boxwright.cjs
@@ -63,7 +71,7 @@ const fixesNotInLint = {
 };
 
 /**
- * Builds the three into outDir; returns each one's esbuild metafile (what it holds) by file name.
+ * Builds the four into outDir; returns each one's esbuild metafile (what it holds) by file name.
  * `only` builds just those bundles, and `lintPlugins` go first in lint.cjs's: the start-up budget's
  * control (test/cli/startup-budget.test.ts) builds a lint.cjs into which the runner has crept.
  */
@@ -89,11 +97,20 @@ export async function buildBundles(root, outDir, { readable = false, only, lintP
     });
   const plugins = [bundledChevrotain, lazyAssert, lazySegmenter, noGuessVersion];
   const builds = {
-    'boxwright.cjs': () => bundle('cli/entry.js', 'boxwright.cjs', { plugins }),
+    'boxwright.cjs': () =>
+      bundle('cli/entry.js', 'boxwright.cjs', { plugins: [onlyCommands('boxwright.cjs', (c) => !LSP_COMMANDS.includes(c)), ...plugins] }),
     'lint.cjs': () =>
       bundle('cli/entry.js', 'lint.cjs', {
-        plugins: [...lintPlugins, onlyLightCommands, fixesNotInLint, lazyChildProcess, lazyTty, ...plugins],
+        plugins: [
+          ...lintPlugins,
+          onlyCommands('lint.cjs', (c) => LIGHT_COMMANDS.includes(c)),
+          fixesNotInLint,
+          lazyChildProcess,
+          lazyTty,
+          ...plugins,
+        ],
       }),
+    'lsp.cjs': () => bundle('cli/entry.js', 'lsp.cjs', { plugins: [onlyCommands('lsp.cjs', (c) => LSP_COMMANDS.includes(c)), ...plugins] }),
     // Small enough that a run from the cache pays for no front end.
     'run-fast.cjs': () => bundle('platforms/linux/run-fast.js', 'run-fast.cjs', { legalComments: 'none' }),
   };

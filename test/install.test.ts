@@ -122,6 +122,14 @@ function assertInstalled(prefix: string, linked = false): string {
   });
   assert.equal(lint.status, 0, lint.stdout + lint.stderr);
   assert.match(lint.stdout, /coding-agent\.toml \(box\): macos accepted/);
+  // The language server is in the package (dist/cli/lsp.cjs): a piped initialize and shutdown are answered, exit 0.
+  const frame = (m: object): string => `Content-Length: ${Buffer.byteLength(JSON.stringify(m))}\r\n\r\n${JSON.stringify(m)}`;
+  const input =
+    frame({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } }) +
+    frame({ jsonrpc: '2.0', id: 1, method: 'shutdown', params: null });
+  const lsp = spawnSync(bin, ['lsp', '--stdio'], { env, encoding: 'utf8', input });
+  assert.equal(lsp.status, 0, lsp.stderr);
+  assert.match(lsp.stdout, /"serverInfo":\{"name":"boxwright"/);
   // A local path is installed as a link to it (npm's way), with whatever the checkout holds.
   if (!linked) assert.ok(!existsSync(join(pkg, 'node_modules')), 'no runtime dependency is installed: the bundle requires none');
   return pkg;
@@ -309,7 +317,7 @@ describe('a global install, as a new user makes it', { timeout: 600_000 }, () =>
 
 describe('the package', () => {
   it('the bundles require node built-ins only, so the package has no runtime dependency', () => {
-    for (const name of ['boxwright.cjs', 'lint.cjs', 'run-fast.cjs']) {
+    for (const name of ['boxwright.cjs', 'lint.cjs', 'lsp.cjs', 'run-fast.cjs']) {
       const bundle = readFileSync(join(repoRoot, 'dist', 'cli', name), 'utf8');
       const required = [...new Set([...bundle.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]!))];
       assert.ok(required.length > 2, `${name}: ${required.join(' ')}`);

@@ -261,6 +261,15 @@ const commands: Record<string, Command> = {
       y.positional('id', { type: 'string', describe: 'a rule id (`boxwright rules` lists them)' }).option('format', formatOption('rules')),
     run: async (args, io) => (await import('./rules.js')).rulesCommand(args, io),
   },
+  lsp: {
+    usage: 'lsp --stdio',
+    describe: 'a language server for editors: diagnostics, quick fixes, hover and key completion in every dialect',
+    options: (y) =>
+      fsOptions(y)
+        .option('stdio', { type: 'boolean', default: false, describe: 'speak the protocol on standard input and output (required)' })
+        .option('platform', platformOption),
+    run: async (args, io) => (await import('./lsp.js')).lspCommand(args, io),
+  },
 };
 
 /**

@@ -21,10 +21,10 @@ export const BUILTIN_PROFILES = [':read-only', ':workspace', ':danger-full-acces
 export const SPECIAL_PATHS = [':root', ':minimal', ':tmpdir', ':slash_tmp', ':workspace_roots'] as const;
 export const ACCESS_VALUES = ['read', 'write', 'none'] as const;
 
-const workspaceWriteKeys = ['writable_roots', 'network_access', 'exclude_tmpdir_env_var', 'exclude_slash_tmp'];
-const profileKeys = ['extends', 'workspace_roots', 'filesystem', 'network', 'glob_scan_max_depth', 'description'];
-const networkKeys = ['enabled', 'domains', 'unix_sockets', 'mode'];
-const windowsKeys = ['sandbox', 'sandbox_private_desktop'];
+export const workspaceWriteKeys = ['writable_roots', 'network_access', 'exclude_tmpdir_env_var', 'exclude_slash_tmp'];
+export const profileKeys = ['extends', 'workspace_roots', 'filesystem', 'network', 'glob_scan_max_depth', 'description'];
+export const networkKeys = ['enabled', 'domains', 'unix_sockets', 'mode'];
+export const windowsKeys = ['sandbox', 'sandbox_private_desktop'];
 /** Top-level keys the sandbox reads: an unknown top-level key is said only when it is one of these misspelt. */
 const sandboxTopKeys = ['sandbox_mode', 'sandbox_workspace_write', 'default_permissions', 'permissions', 'features', 'windows'];
 /** Top-level keys Codex has beside them (its config reference): never a misspelling of a sandbox key. */

@@ -54,6 +54,7 @@ interface Metafile {
 }
 interface Bundles {
   readonly LIGHT_COMMANDS: readonly string[];
+  readonly LSP_COMMANDS: readonly string[];
   readonly buildBundles: (root: string, outDir: string, options?: { readable?: boolean }) => Promise<Record<string, Metafile>>;
 }
 const bundles = async (): Promise<Bundles> => (await import(pathToFileURL(join(repoRoot, 'scripts', 'bundles.mjs')).href)) as Bundles;
@@ -89,14 +90,29 @@ describe("the CLI's bundles", () => {
     const fixing = (f: string) => ['dist/app/fix-apply.js', 'dist/app/cli/lint-fix.js'].includes(f) || /(^|\/)node_modules\/diff\//.test(f);
     assert.deepEqual(lint.filter(fixing), []);
     assert.equal(inputs('boxwright.cjs').filter(fixing).length >= 3, true);
+    // The language server and vscode-languageserver are in lsp.cjs alone (issue 40): no other command reads them.
+    const server = (f: string) => f.startsWith('dist/app/lsp/') || f.includes('node_modules/vscode-') || f === 'dist/app/cli/lsp.js';
+    for (const name of ['lint.cjs', 'boxwright.cjs', 'run-fast.cjs']) assert.deepEqual(inputs(name).filter(server), [], name);
+    const lsp = inputs('lsp.cjs');
+    for (const f of ['dist/app/cli/lsp.js', 'dist/app/lsp/server.js', 'node_modules/vscode-languageserver/lib/node/main.js'])
+      assert.ok(lsp.includes(f), `lsp.cjs holds ${f}`);
+    // Nor another command, nor more of the targets than a lint's check needs.
+    for (const c of ['lint', 'compile', 'run', 'learn']) assert.ok(!lsp.includes(`dist/app/cli/${c}.js`), `lsp.cjs has no ${c} command`);
+    assert.deepEqual(
+      lsp.filter((f) => /^dist\/(targets|app\/platforms)\//.test(f) && !probe.includes(f)),
+      [],
+    );
   });
 
-  it('bin/boxwright.cjs sends exactly the light commands to lint.cjs, and lint.cjs refuses the others clearly', async () => {
-    const { LIGHT_COMMANDS } = await bundles();
+  it('bin/boxwright.cjs sends exactly the light commands to lint.cjs and lsp to lsp.cjs, and lint.cjs refuses the others clearly', async () => {
+    const { LIGHT_COMMANDS, LSP_COMMANDS } = await bundles();
     const bin = readFileSync(join(repoRoot, 'bin', 'boxwright.cjs'), 'utf8');
     const listed = /const LIGHT_COMMANDS = \[([^\]]*)\]/.exec(bin);
     assert.ok(listed, 'bin/boxwright.cjs lists LIGHT_COMMANDS');
     assert.deepEqual(JSON.parse(`[${listed[1]!.replaceAll("'", '"')}]`), LIGHT_COMMANDS);
+    const lspListed = /const LSP_COMMANDS = \[([^\]]*)\]/.exec(bin);
+    assert.ok(lspListed, 'bin/boxwright.cjs lists LSP_COMMANDS');
+    assert.deepEqual(JSON.parse(`[${lspListed[1]!.replaceAll("'", '"')}]`), LSP_COMMANDS);
     // The wrong bundle for a command: exit 2 and one line that says so, never a stack trace.
     const lintBundle = join(repoRoot, 'dist', 'cli', 'lint.cjs');
     const r = spawnSync(
