@@ -12,7 +12,6 @@ import {
   projectNameSet,
   type RootNames,
   type TrustedSearch,
-  type WindowsSecretSpelling,
 } from '../compiler/paths/index.js';
 import { dirname } from 'node:path';
 import loaderData from '../compiler/paths/loaders.json' with { type: 'json' };
@@ -24,9 +23,14 @@ import type { AbstractSockets, DenyOpenTo, Mechanism, OtherLabel } from './facts
 import { codexPrincipalAccess } from './codex.js';
 import { runtimePrincipalAccess } from './srt.js';
 import { withCombined } from './combined.js';
-import type { Elsewhere, GrantAccess, PrincipalAccess, TrustedAccess, TrustedNamesAccess } from './access.js';
+import type { GrantAccess, PrincipalAccess, TrustedAccess, TrustedNamesAccess } from './access.js';
+import type { ClosedSecret, LinuxExec, PlatformContext, PlatformModel } from './platform.js';
 
 export type { Elsewhere, GrantAccess, PrincipalAccess, TrustedAccess } from './access.js';
+export type { ClosedSecret, LinuxExec, PlatformContext, PlatformModel } from './platform.js';
+
+/** Every platform's model part (each unit's `targets/<os>/model/`), as the registry hands them to effectiveAccess. */
+export type PlatformModels = Readonly<Record<Platform, PlatformModel>>;
 import type { WindowsUnmapped } from '../compiler/paths/index.js';
 
 /**
@@ -34,7 +38,7 @@ import type { WindowsUnmapped } from '../compiler/paths/index.js';
  * the plan's left-out entries and each host-trusted path ask it of the same
  * grant paths, 120,000 times for a 40,000-grant config.
  */
-function windowsUnmapped(path: string, home: string): WindowsUnmapped | undefined {
+export function windowsUnmapped(path: string, home: string): WindowsUnmapped | undefined {
   if (unmappedHome !== home || unmappedMemo.size > 500_000) {
     unmappedMemo.clear();
     unmappedHome = home;
@@ -76,21 +80,8 @@ export interface ReadableCredential {
   readonly fact: Mechanism;
 }
 
-/**
- * One of TYBA's listed secrets a platform closes by its own mechanism:
- * `listed`, the list's entry (`~/.ssh`); or `spelling`, where a Windows tool
- * keeps it instead (`%APPDATA%\gnupg`, compiler/paths/secrets.json).
- */
-export interface ClosedSecret {
-  /** The path under the home that is closed (for a Windows spelling, its place at the default %APPDATA%). */
-  readonly path: string;
-  /** As the list writes it: `~/.ssh`. Absent for a Windows spelling. */
-  readonly listed?: string;
-  readonly spelling?: WindowsSecretSpelling;
-}
-
 const reads = (g: Grant): boolean => g.access === 'read' || g.access === 'read-write';
-const writes = (g: Grant): boolean => g.access === 'write' || g.access === 'read-write';
+export const writes = (g: Grant): boolean => g.access === 'write' || g.access === 'read-write';
 const isDeny = (g: Grant): boolean => g.access === 'deny';
 /** Windows: a deny of a path that does not exist has nothing to label (`nothing-to-label`): the one judgement the labels, the note and the plan read. */
 const labelsNothing = (g: Grant): boolean => isDeny(g) && g.facts.existence === 'absent';
@@ -131,7 +122,7 @@ function requestedCell(g: Grant): Cell {
   return requested[g.access];
 }
 
-function macosAt(p: Principal, ix: PathIndex, path: string, tyba: boolean, plain = false): Cell {
+export function macosAt(p: Principal, ix: PathIndex, path: string, tyba: boolean, plain = false): Cell {
   const s = ix.summary(path, 'macos');
   if (s.deny || s.mechanismDenied) return tyba ? access({ meta: true }) : denied;
   // A one-file entry is a literal: on a directory, the entry alone (its names, for a read), nothing below it.
@@ -155,25 +146,6 @@ const listsNothing = (g: Grant): boolean => g.facts.kind === 'file' || g.facts.k
 
 /** The platform table's loader directories: an agent read of one makes its programs executable. */
 const loaderDirectories: ReadonlySet<string> = new Set(loaderData.loaderDirectories);
-
-/**
- * How the Linux lowering confines execution for one principal: Landlock
- * (a Box agent or server: execute only on exec grants, granted loader
- * directories and the dynamic loaders; a tool runs what its content grants
- * hold, as the platform table says) or the mounts alone (whatever is
- * readable is executable).
- */
-export interface LinuxExec {
-  readonly confined: boolean;
-  readonly loaders: ReadonlySet<string>;
-  /**
-   * TYBA: the grant of the private tmpfs at /tmp. It is a directory of the
-   * sandbox's own, empty at start: below its root it shows nothing of the
-   * host, gives no host path write access, and holds no host path a deny
-   * would have to cover.
-   */
-  readonly privateTmp?: Grant;
-}
 
 /**
  * What a denied path (a deny's own path) is in the view: covered where a
@@ -212,7 +184,7 @@ function deniedAt(ix: PathIndex, denied: string, x: LinuxExec, hostTree: (t: Gra
 }
 const deniedMemo = new WeakMap<PathIndex, WeakMap<LinuxExec, Map<string, Cell>>>();
 
-function linuxAt(ix: PathIndex, path: string, x: LinuxExec, plain = false): Cell {
+export function linuxAt(ix: PathIndex, path: string, x: LinuxExec, plain = false): Cell {
   const summary = ix.summary(path, 'linux');
   // The trees that show the host here: the private tmpfs only at its own root.
   const hostTree = (t: Grant | undefined, at: string): Grant | undefined =>
@@ -246,7 +218,7 @@ function linuxAt(ix: PathIndex, path: string, x: LinuxExec, plain = false): Cell
   return access({ read: mounted, write, exec });
 }
 
-function windowsAt(ix: PathIndex, path: string, plain = false): Cell {
+export function windowsAt(ix: PathIndex, path: string, plain = false): Cell {
   const s = ix.summary(path, 'windows');
   if (s.existingDeny || s.mechanismDenied) return denied;
   // A host-trusted carve-out keeps its Medium no-write-up label; a write_file at the path names it.
@@ -271,9 +243,9 @@ const fileEntryOnDirectory: Cell = Object.freeze({ kind: 'refused', because: Obj
  * macOS gives the directory's own entry (its names, for read_file): no
  * more than the model says, and a rule says what it means there.
  */
-function fileEntryGivesTree(g: Grant, platform: Platform): boolean {
+function fileEntryGivesTree(g: Grant, model: PlatformModel): boolean {
   if (g.implicit || !namesDirectory(g)) return false;
-  return platformModels[platform].fileEntryGivesTree(g);
+  return model.fileEntryGivesTree(g);
 }
 const loaderMaps: Mechanism = Object.freeze({ kind: 'loader-maps' });
 
@@ -305,6 +277,7 @@ function grantAccess(
   unspelled: Mechanism | undefined,
   sandbox: LinuxSandbox,
   shutBy: OthersLabels,
+  models: PlatformModels,
 ): GrantAccess {
   const applies = g.implicit ? byPlatform((platform) => appliesOn(g, platform)) : unspelled ? notOnWindows : everywhere;
   const privateTmpRoot = isDeny(g) ? p.grants.find((x) => x.implicit?.privateTmpfs)?.path : undefined;
@@ -319,7 +292,7 @@ function grantAccess(
     if (!g.path || !applies[platform]) continue;
     let cell: Cell;
     if (g.access === 'metadata' && p.kind !== 'agent') cell = metadataInTool;
-    else if (fileEntryGivesTree(g, platform)) cell = fileEntryOnDirectory;
+    else if (fileEntryGivesTree(g, models[platform])) cell = fileEntryOnDirectory;
     else if (platform === 'linux' && writes(g) && !g.implicit && !(readCover = linuxReadCover(ix, g.path, coverScope(g)))) {
       const partialReads = ix.treesBelow(g.path, 'linux').filter(reads).concat(ix.filesAt(g.path, 'linux').filter(reads));
       cell = { kind: 'refused', because: { kind: 'write-without-read-cover', partialReads } };
@@ -330,11 +303,11 @@ function grantAccess(
       const label = platform === 'windows' && cell.kind === 'denied' && !isDeny(g) ? shutBy.at(g.path) : undefined;
       const mechanism: Mechanism | undefined = label
         ? { kind: 'label-of-another-principal', label }
-        : mechanismOf(p, g, platform, cell, tyba, confined);
+        : models[platform].mechanism(p, g, cell, tyba, confined);
       if (mechanism) (notes ??= {})[platform] = mechanism;
       // A deny the platform enforces pins the ancestors the workload could
       // rename (Linux: the ones a mount shows it; macOS: every deny rule holds).
-      if (isDeny(g) && platformModels[platform].pinsDeny(cell)) {
+      if (isDeny(g) && models[platform].pinsDeny(cell)) {
         const pinned = renameableAncestors(g.path, platform, at, privateTmpRoot);
         if (pinned.length) pinnedAncestors = { ...pinnedAncestors, [platform]: pinned };
       }
@@ -537,9 +510,14 @@ const futurePathRefused = fixed('future-path-refused');
 /** An implicit grant spelled for other platforms (GrantAccess.notes where it does not apply; srt.ts says it of its own). */
 const implicitOtherPlatform = fixed('implicit-other-platform');
 const hostTrustedUnreached = fixed('host-trusted-unreached');
-const rewritesInPlace = Object.fromEntries(
-  PLATFORMS.map((platform) => [platform, Object.freeze({ kind: 'rewrite-in-place', platform })]),
-) as Readonly<Record<Platform, Mechanism>>;
+/** Each platform's rewrite-in-place fact, one object a platform (facts are shared constants). */
+const rewritesInPlace = new Map<Platform, Mechanism>();
+function rewriteInPlace(platform: Platform, model: PlatformModel): Mechanism {
+  let m = rewritesInPlace.get(platform);
+  if (!m || (m.kind === 'rewrite-in-place' && m.how !== model.rewriteInPlace))
+    rewritesInPlace.set(platform, (m = Object.freeze({ kind: 'rewrite-in-place', platform, how: model.rewriteInPlace })));
+  return m;
+}
 
 /** Whether a cell lacks a right the request asks for. */
 function lacksRequested(want: Cell, have: Cell): boolean {
@@ -558,12 +536,7 @@ const directoryEntryOnly = {
   write: Object.freeze({ kind: 'directory-entry-only', access: 'write' }),
 } as const satisfies Record<'read' | 'write', Mechanism>;
 
-/** The platform mechanism behind a cell that differs from the request. */
-function mechanismOf(p: Principal, g: Grant, platform: Platform, cell: Cell, tyba: boolean, confined: boolean): Mechanism | undefined {
-  return platformModels[platform].mechanism(p, g, cell, tyba, confined);
-}
-
-function linuxMechanism(p: Principal, g: Grant, cell: Cell, _tyba: boolean, confined: boolean): Mechanism | undefined {
+export function linuxMechanism(p: Principal, g: Grant, cell: Cell, _tyba: boolean, confined: boolean): Mechanism | undefined {
   if (g.implicit?.privateTmpfs) return privateTmpfs;
   // The one decision of the cover's kind, which the plan reads: an empty file over anything that is not a
   // directory (a socket too: a directory cannot be mounted on it); an unknown kind is covered as a directory.
@@ -587,7 +560,7 @@ function linuxMechanism(p: Principal, g: Grant, cell: Cell, _tyba: boolean, conf
   return undefined;
 }
 
-function windowsMechanism(_p: Principal, g: Grant, cell: Cell): Mechanism | undefined {
+export function windowsMechanism(_p: Principal, g: Grant, cell: Cell): Mechanism | undefined {
   if (g.list === 'read_allow') return readAllowDiscarded;
   if (cell.kind === 'denied' && g.access !== 'deny') return secretLabel;
   if (labelsNothing(g)) return nothingToLabel;
@@ -595,7 +568,7 @@ function windowsMechanism(_p: Principal, g: Grant, cell: Cell): Mechanism | unde
   return undefined;
 }
 
-function macosMechanism(p: Principal, g: Grant, cell: Cell, tyba: boolean): Mechanism | undefined {
+export function macosMechanism(p: Principal, g: Grant, cell: Cell, tyba: boolean): Mechanism | undefined {
   if (tyba && g.access === 'read' && (cell.kind !== 'access' || !cell.read)) return denialsBeatPermissions;
   if (g.access === 'list' && listsNothing(g) && cell.kind === 'access' && !cell.names) return namesOfAFile;
   if (!g.implicit && namesDirectory(g) && (g.access === 'read' || g.access === 'write')) return directoryEntryOnly[g.access];
@@ -607,99 +580,6 @@ function macosMechanism(p: Principal, g: Grant, cell: Cell, tyba: boolean): Mech
   if (!isDeny(g) && lacksRequested(requestedCell(g), cell)) return denyCoversGrant;
   return undefined;
 }
-
-/** What the per-platform functions of a principal read: its index, its dialect, its Linux execution. */
-export interface PlatformContext {
-  readonly p: Principal;
-  readonly ix: PathIndex;
-  readonly tyba: boolean;
-  readonly linuxExec: LinuxExec;
-}
-
-/**
- * What each platform does, in the model: the one dispatch on the platform
- * (a platform is an entry; the type checker names a missing one). The
- * functions it points at are the platform's own.
- */
-export interface PlatformModel {
-  /** Its cell at a path, all grants combined; `plain`: without the host-trusted carve-outs. */
-  at(cx: PlatformContext, path: string, plain: boolean): Cell;
-  /** The mechanism behind a grant's cell that differs from the request (or may). */
-  mechanism(p: Principal, g: Grant, cell: Cell, tyba: boolean, confined: boolean): Mechanism | undefined;
-  /** A read_file or write_file naming a directory gives more than its entry (`directory-as-one-file`). */
-  fileEntryGivesTree(g: Grant): boolean;
-  /** A deny with this cell is held by a rule on its path, which a rename of an ancestor would carry away: the ancestors are pinned. */
-  pinsDeny(cell: Cell): boolean;
-  /** A read-only host-trusted path's renameable ancestors are pinned. */
-  readonly pinsTrusted: boolean;
-  /** Whether it can keep a host-trusted path (not a link) from being written and created. */
-  carvable(t: HostTrustedPath, home: string): boolean;
-  /** Each principal's sandbox is its own (a mount view, a profile): a deny shuts the path for that principal only, and carve-outs are made per principal. */
-  readonly ownSandbox: boolean;
-  /** What it gives where no grant names the path. */
-  elsewhere(tyba: boolean): Elsewhere;
-  /** The secrets it closes whatever the config: of the listed locations (compiler/paths/secrets.json) and their Windows spellings, which. */
-  closedSecrets(listed: readonly ClosedSecret[], spelled: readonly ClosedSecret[], tyba: boolean): readonly ClosedSecret[];
-}
-
-const platformModels: Readonly<Record<Platform, PlatformModel>> = {
-  macos: {
-    at: (cx, path, plain) => macosAt(cx.p, cx.ix, path, cx.tyba, plain),
-    mechanism: macosMechanism,
-    // Its own entry (its names, for read_file): no more than the model says, and a rule says what it means there.
-    fileEntryGivesTree: () => false,
-    // Every deny rule holds, and file-write-unlink is denied on each ancestor.
-    pinsDeny: () => true,
-    pinsTrusted: true,
-    // A profile rule on the path, existing or not.
-    carvable: () => true,
-    ownSandbox: true,
-    elsewhere: (tyba) =>
-      tyba
-        ? { cell: access({ meta: true }), fact: { kind: 'ungranted', regime: 'seatbelt-metadata' } }
-        : { cell: denied, fact: { kind: 'ungranted', regime: 'seatbelt' } },
-
-    // TYBA's Seatbelt denies the listed secrets; Box's grants decide.
-    closedSecrets: (listed, _spelled, tyba) => (tyba ? listed : []),
-  },
-  linux: {
-    at: (cx, path, plain) => linuxAt(cx.ix, path, cx.linuxExec, plain),
-    mechanism: linuxMechanism,
-    fileEntryGivesTree: () => true,
-    // The ones a mount shows it: each ancestor a mount point of its own.
-    pinsDeny: (cell) => cell.kind === 'empty',
-    pinsTrusted: true,
-    // A read-only mount, which needs an existing target (a mount point made on the host inside a write tree would be a file the workload left behind).
-    carvable: (t) => !t.parentOf && t.facts.existence === 'exists',
-    ownSandbox: true,
-    elsewhere: () => ({ cell: absent, fact: { kind: 'ungranted', regime: 'mount-view' } }),
-    // No mechanism of its own for them: only what the mount view leaves out.
-    closedSecrets: () => [],
-  },
-  windows: {
-    at: (cx, path, plain) => windowsAt(cx.ix, path, plain),
-    mechanism: windowsMechanism,
-    fileEntryGivesTree: writes,
-    // Its deny is a label on each object, which a rename carries along.
-    pinsDeny: () => false,
-    pinsTrusted: false,
-    // A label, on what exists (or may: apply.ps1 skips what is not there) and has a Windows spelling.
-    carvable: (t, home) => !t.parentOf && t.facts.existence !== 'absent' && !windowsUnmapped(t.path, home),
-    // A label is the file's: every principal meets it.
-    ownSandbox: false,
-    elsewhere: () => ({
-      cell: access({ read: true, exec: true }),
-      fact: { kind: 'ungranted', regime: 'open-reads' },
-      mechanism: { kind: 'reads-open' },
-      disclosures: [{ kind: 'beyond-files' }],
-    }),
-    // Labelled deny-read whatever the config, at their POSIX locations and their Windows spellings.
-    closedSecrets: (listed, spelled) => [...listed, ...spelled],
-  },
-};
-
-/** The platforms where each principal's sandbox is its own (PlatformModel.ownSandbox). */
-const ownSandboxes: readonly Platform[] = PLATFORMS.filter((platform) => platformModels[platform].ownSandbox);
 
 /**
  * The Windows labels of the host-trusted carve-outs, for the whole config:
@@ -719,7 +599,7 @@ export interface WindowsLabels {
   readonly carvedNames: readonly RootNames[];
 }
 
-function trustedLabels(ir: PolicyIR): WindowsLabels {
+function trustedLabels(ir: PolicyIR, models: PlatformModels): WindowsLabels {
   const onWindows = (g: Grant): boolean =>
     !!g.path && writes(g) && appliesOn(g, 'windows') && (!!g.implicit || !windowsUnmapped(g.path, ir.home));
   const carved = new Map<string, HostTrustedPath>();
@@ -731,7 +611,8 @@ function trustedLabels(ir: PolicyIR): WindowsLabels {
     const trees = p.grants.filter((g) => g.scope === 'tree' && onWindows(g)).map((g) => g.path!);
     const near = trustedNear(p, ir.hostTrusted);
     const inTree = new NearPaths(trees);
-    const labelled = (t: HostTrustedPath): boolean => carvable(t, 'windows', ir.home) && inTree.nearestStrictlyAbove(t.path) !== undefined;
+    const labelled = (t: HostTrustedPath): boolean =>
+      carvable(t, models.windows, ir.home) && inTree.nearestStrictlyAbove(t.path) !== undefined;
     for (const t of near.singles) if (labelled(t)) carved.set(t.path, t);
     for (const r of near.names) if (r.facts.existence !== 'absent' && labelled(r.pathFor(r.names[0]!))) carvedRoots.set(r.root, r);
   }
@@ -823,10 +704,10 @@ function othersLabels(labels: readonly OtherLabel[], ix: PathIndex, secrets: rea
  * TYBA's Seatbelt denies them too, and read_allow cannot re-open them.
  * Linux has no mechanism of its own for them.
  */
-function closedSecrets(ir: PolicyIR): AccessModel['secrets'] {
+function closedSecrets(ir: PolicyIR, models: PlatformModels): AccessModel['secrets'] {
   const listed: ClosedSecret[] = secretLocations.map((s) => ({ path: expandTilde(s, ir.home), listed: s }));
   const spelled: ClosedSecret[] = windowsSecretSpellings.map((w) => ({ path: expandTilde(w.posix, ir.home), spelling: w }));
-  return byPlatform((platform) => platformModels[platform].closedSecrets(listed, spelled, ir.dialect === 'tyba'));
+  return byPlatform((platform) => models[platform].closedSecrets(listed, spelled, ir.dialect === 'tyba'));
 }
 
 function principalAccess(
@@ -835,6 +716,7 @@ function principalAccess(
   labels: readonly OtherLabel[],
   trustedOnWindows: WindowsLabels,
   closed: AccessModel['secrets'],
+  models: PlatformModels,
 ): PrincipalAccess {
   // sandbox-runtime and Claude Code settings: what sandbox-runtime does (model/srt.ts).
   if (ir.runtime) {
@@ -864,7 +746,7 @@ function principalAccess(
     for (const t of ['%TEMP%', ...p.grants.filter((g) => g.path?.startsWith('%TEMP%\\')).map((g) => g.path!)])
       ix.denyByMechanism(t, 'windows');
   // macOS: the run's own temp directory ($TMPDIR, a profile parameter) is made under the cache root
-  // (app/platforms/macos/sandbox-exec.ts: ~/.cache/boxwright/macos-runs by default); a deny above it closes it too.
+  // (targets/macos/run/sandbox-exec.ts: ~/.cache/boxwright/macos-runs by default); a deny above it closes it too.
   const macosRuns = `${ir.home === '/' ? '' : ir.home}/.cache/boxwright/macos-runs`;
   if (p.grants.some((g) => g.implicit?.parameter) && p.grants.some((g) => isDeny(g) && !!g.path && isUnder(macosRuns, g.path)))
     ix.denyByMechanism('$TMPDIR', 'macos');
@@ -873,11 +755,13 @@ function principalAccess(
   // where the platform can; on Windows the labels every principal's carve-outs
   // and lifts leave on the objects (a label is the file's, not a principal's).
   const near = trustedNear(p, ir.hostTrusted);
-  for (const t of near.singles) for (const platform of ownSandboxes) if (carvable(t, platform, ir.home)) ix.carveOut(t.path, platform);
+  const ownSandboxes = ownSandboxesOf(models);
+  for (const t of near.singles)
+    for (const platform of ownSandboxes) if (carvable(t, models[platform], ir.home)) ix.carveOut(t.path, platform);
   // A tree's absent names, one set each: what one of them is on a platform, each is (their names are plain Windows names, and share all else).
   for (const r of near.names)
     for (const platform of ownSandboxes)
-      if (carvable(r.pathFor(r.names[0]!), platform, ir.home)) ix.carveNames(r.root, r.nameSet, platform);
+      if (carvable(r.pathFor(r.names[0]!), models[platform], ir.home)) ix.carveNames(r.root, r.nameSet, platform);
   for (const t of trustedOnWindows.carvedSingles) ix.carveOut(t.path, 'windows');
   for (const r of trustedOnWindows.carvedNames) ix.carveNames(r.root, r.nameSet, 'windows');
   for (const path of trustedOnWindows.lifted) ix.liftOut(path, 'windows');
@@ -889,8 +773,8 @@ function principalAccess(
     ...(privateTmp ? { privateTmp } : {}),
   };
   const cx: PlatformContext = { p, ix, tyba, linuxExec };
-  const at = (path: string, platform: Platform): Cell => platformModels[platform].at(cx, path, false);
-  const plainAt = (path: string, platform: Platform): Cell => platformModels[platform].at(cx, path, true);
+  const at = (path: string, platform: Platform): Cell => models[platform].at(cx, path, false);
+  const plainAt = (path: string, platform: Platform): Cell => models[platform].at(cx, path, true);
   const sockets = socketTable(ir.sockets === 'unknown' ? [] : ir.sockets);
   // The Linux sandbox for the execution closure: a readable loader runs under Landlock, anything readable without it.
   const sandbox: LinuxSandbox = {
@@ -900,10 +784,11 @@ function principalAccess(
   // Each cell is the union of the grants that reach its path: which of them add up to it.
   const grants = withCombined(
     withPlatformDisclosures(
-      p.grants.map((g) => grantAccess(p, g, ix, at, tyba, sockets, linuxExec.confined, unspelled.get(g), sandbox, shutBy)),
+      p.grants.map((g) => grantAccess(p, g, ix, at, tyba, sockets, linuxExec.confined, unspelled.get(g), sandbox, shutBy, models)),
+      models,
     ),
   );
-  const trusted = trustedAccess(p, near, ix, at, plainAt, ir.home);
+  const trusted = trustedAccess(p, near, ix, at, plainAt, ir.home, models);
   return {
     principal: p,
     grants,
@@ -917,7 +802,7 @@ function principalAccess(
     linuxMissing: (needs) => missingNeeds(needs, sandbox),
     // bubblewrap's --share-net: the surrounding namespace, with its loopback and abstract sockets.
     network: p.directNetwork ? { linux: { kind: 'host-network-namespace', abstractSockets: abstractSockets(ir) }, macos: ipPeersOnly } : {},
-    elsewhere: byPlatform((platform) => platformModels[platform].elsewhere(tyba)),
+    elsewhere: byPlatform((platform) => models[platform].elsewhere(tyba)),
   };
 }
 
@@ -928,7 +813,7 @@ function principalAccess(
  * of a file that no write tree of the principal covers is a rewrite in
  * place (`rewrite-in-place`, each platform its own way).
  */
-function withPlatformDisclosures(grants: GrantAccess[]): GrantAccess[] {
+function withPlatformDisclosures(grants: GrantAccess[], models: PlatformModels): GrantAccess[] {
   const writeTrees = grants.filter((o) => o.grant.scope === 'tree' && !!o.grant.path && writes(o.grant));
   return grants.map((ga) => {
     const g = ga.grant;
@@ -942,7 +827,8 @@ function withPlatformDisclosures(grants: GrantAccess[]): GrantAccess[] {
         const c = ga.effective[platform];
         // Only where the file is writable by this grant alone: under a write tree it is the tree's to rename.
         const inWriteTree = writeTrees.some((o) => o !== ga && o.applies[platform] && isUnder(g.path!, o.grant.path!));
-        if (ga.applies[platform] && c.kind === 'access' && c.write && !inWriteTree) add(platform, rewritesInPlace[platform]);
+        if (ga.applies[platform] && c.kind === 'access' && c.write && !inWriteTree)
+          add(platform, rewriteInPlace(platform, models[platform]));
       }
     }
     return added ? { ...ga, disclosures: { ...ga.disclosures, ...added } } : ga;
@@ -976,9 +862,9 @@ function trustedNear(p: Principal, search: TrustedSearch): TrustedNear {
  * symbolic link cannot be made read-only over itself anywhere: a mount
  * and a path rule follow it. A missing parent is refused on macOS only.
  */
-function carvable(t: HostTrustedPath, platform: Platform, home: string): boolean {
+function carvable(t: HostTrustedPath, model: PlatformModel, home: string): boolean {
   if (t.facts.symlink) return false;
-  return platformModels[platform].carvable(t, home);
+  return model.carvable(t, home);
 }
 
 /** Why a platform cannot make a host-trusted path read-only (it is `creatable` there). */
@@ -1009,6 +895,7 @@ function trustedAccess(
   at: PrincipalAccess['effectiveAt'],
   plainAt: PrincipalAccess['effectiveAt'],
   home: string,
+  models: PlatformModels,
 ): TrustedDecisions {
   const trusted = near.singles;
   const privateTmpRoot = p.grants.find((g) => g.implicit?.privateTmpfs)?.path;
@@ -1063,6 +950,7 @@ function trustedAccess(
           notes[platform] = {
             kind: 'host-trusted',
             platform,
+            held: models[platform].hostTrusted,
             state: 'creatable',
             existence: t.facts.existence,
             blocked: blockedOn(t, platform, home),
@@ -1072,18 +960,20 @@ function trustedAccess(
       }
       // Read-only by its own carve-out (with its missing parents', on macOS) only where the directory
       // above them is writable: inside another read-only host-trusted path, that one says it.
-      const own = platform === 'macos' ? (parentsOf.get(t.path) ?? []).filter((x) => carvable(x, 'macos', home)).map((x) => x.path) : [];
+      const own =
+        platform === 'macos' ? (parentsOf.get(t.path) ?? []).filter((x) => carvable(x, models.macos, home)).map((x) => x.path) : [];
       if (!writable(at(dirname(own[0] ?? t.path), platform))) continue;
       state[platform] = 'read-only';
       if (platform === 'macos') parents = own;
       const ancestors = renameable(t.path, platform);
-      if (ancestors.length && platformModels[platform].pinsTrusted) {
+      if (ancestors.length && models[platform].pinsTrusted) {
         pinned[platform] = ancestors;
         disclosures[platform] = [{ kind: 'ancestors-pinned', ancestors, of: 'host-trusted' }];
       }
       notes[platform] = {
         kind: 'host-trusted',
         platform,
+        held: models[platform].hostTrusted,
         state: 'read-only',
         existence: t.facts.existence,
         ...(platform === 'macos' && parents?.length ? { parents } : {}),
@@ -1161,15 +1051,24 @@ function abstractSockets(ir: PolicyIR): AbstractSockets {
   return abi === 'unknown' ? 'scoped-from-abi-6' : abi >= 6 ? 'scoped' : 'reachable';
 }
 
-/** The one effective-access model: what the rules judge, explain prints and the emitters lower. */
-export function effectiveAccess(ir: PolicyIR): AccessModel {
+/** The platforms where each principal's sandbox is its own (PlatformModel.ownSandbox). */
+function ownSandboxesOf(models: PlatformModels): Platform[] {
+  return PLATFORMS.filter((platform) => models[platform].ownSandbox);
+}
+
+/**
+ * The one effective-access model: what the rules judge, explain prints and
+ * the emitters lower. `models`: every platform's model part, from the
+ * registry (targets/units.ts, `platformModels`).
+ */
+export function effectiveAccess(ir: PolicyIR, models: PlatformModels): AccessModel {
   const labels = windowsLabels(ir);
-  const trusted = trustedLabels(ir);
-  const secrets = closedSecrets(ir);
-  const built = ir.principals.map((p) => principalAccess(ir, p, labels, trusted, secrets));
+  const trusted = trustedLabels(ir, models);
+  const secrets = closedSecrets(ir, models);
+  const built = ir.principals.map((p) => principalAccess(ir, p, labels, trusted, secrets, models));
   return {
     ir,
-    principals: built.length > 1 ? withDeniesOpenToOthers(built) : built,
+    principals: built.length > 1 ? withDeniesOpenToOthers(built, ownSandboxesOf(models)) : built,
     windowsLabels: trusted,
     secrets,
     windowsReadable: windowsReadable(ir, built),
@@ -1197,7 +1096,7 @@ function windowsReadable(ir: PolicyIR, principals: readonly PrincipalAccess[]): 
  * the grant that gives it, are disclosed at the deny. Windows' deny is a
  * label on the object, which every principal meets.
  */
-function withDeniesOpenToOthers(principals: readonly PrincipalAccess[]): PrincipalAccess[] {
+function withDeniesOpenToOthers(principals: readonly PrincipalAccess[], ownSandboxes: readonly Platform[]): PrincipalAccess[] {
   return principals.map((pa) => {
     let grants: GrantAccess[] | undefined;
     pa.grants.forEach((ga, i) => {

@@ -1,0 +1,33 @@
+/**
+ * Windows' model part (issue 38): what the ACL plan (a Low-integrity
+ * token, labels, deny ACEs) gives each principal at each path, as the
+ * generic model (model/model.ts) asks it; targets/windows/plan.ts spells it.
+ */
+import { access } from '../../../model/cell.js';
+import { windowsAt, windowsMechanism, windowsUnmapped, writes } from '../../../model/model.js';
+import type { PlatformModel } from '../../../model/platform.js';
+
+export const windowsModel: PlatformModel = {
+  at: (cx, path, plain) => windowsAt(cx.ix, path, plain),
+  mechanism: windowsMechanism,
+  fileEntryGivesTree: writes,
+  // Its deny is a label on each object, which a rename carries along.
+  pinsDeny: () => false,
+  pinsTrusted: false,
+  // A label, on what exists (or may: apply.ps1 skips what is not there) and has a Windows spelling.
+  carvable: (t, home) => !t.parentOf && t.facts.existence !== 'absent' && !windowsUnmapped(t.path, home),
+  // A label is the file's: every principal meets it.
+  ownSandbox: false,
+  elsewhere: () => ({
+    cell: access({ read: true, exec: true }),
+    fact: { kind: 'ungranted', regime: 'open-reads' },
+    mechanism: { kind: 'reads-open' },
+    disclosures: [{ kind: 'beyond-files' }],
+  }),
+  // Labelled deny-read whatever the config, at their POSIX locations and their Windows spellings.
+  closedSecrets: (listed, spelled) => [...listed, ...spelled],
+  // Read and write without DELETE (0x12019f): the file cannot be renamed, deleted or replaced.
+  rewriteInPlace: 'no-delete-mask',
+  // A Medium no-write-up label; one it cannot label (absent) nothing checks after the run: the user applies the plan.
+  hostTrusted: { readOnly: 'no-write-up-label', created: 'unchecked' },
+};
