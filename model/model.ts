@@ -14,9 +14,9 @@ import {
   type TrustedSearch,
 } from '../compiler/paths/index.js';
 import { dirname } from 'node:path';
-import loaderData from '../compiler/paths/loaders.json' with { type: 'json' };
 import { atOrAbove, namesHolding, NearPaths, pushAt } from '../compiler/paths/host-trusted-index.js';
-import { access, absent, denied, empty, type Cell } from './cell.js';
+import { absent, type Cell } from './cell.js';
+import { fixed, isDeny, labelsNothing, namesDirectory, reads, requestedCell, writes } from './grant-kinds.js';
 import { missingNeeds, startsWith, type LinuxSandbox } from './exec-start.js';
 import { appliesOn, PathIndex } from './path-index.js';
 import type { AbstractSockets, DenyOpenTo, Mechanism, OtherLabel } from './facts.js';
@@ -80,161 +80,12 @@ export interface ReadableCredential {
   readonly fact: Mechanism;
 }
 
-const reads = (g: Grant): boolean => g.access === 'read' || g.access === 'read-write';
-export const writes = (g: Grant): boolean => g.access === 'write' || g.access === 'read-write';
-const isDeny = (g: Grant): boolean => g.access === 'deny';
-/** Windows: a deny of a path that does not exist has nothing to label (`nothing-to-label`): the one judgement the labels, the note and the plan read. */
-const labelsNothing = (g: Grant): boolean => isDeny(g) && g.facts.existence === 'absent';
-
-/**
- * Linux's explicit read requirement: a read tree over the path, or, for an
- * exact-file write, a read_file of the same file. An exec grant never
- * satisfies it, and a read_file never covers a directory named in `write`.
- */
-function linuxReadCover(ix: PathIndex, path: string, scope: 'tree' | 'file'): Grant | undefined {
-  const s = ix.summary(path, 'linux');
-  return s.readTree ?? (scope === 'file' ? s.readFile : undefined);
-}
-
-/**
- * The scope Linux's read requirement is judged on: a `write` tree that names
- * an existing file is one file, which a read_file of the same file covers;
- * a read_file never covers a directory named in `write`.
- */
-function coverScope(g: Grant): 'tree' | 'file' {
-  return g.scope === 'file' || g.facts.kind === 'file' ? 'file' : 'tree';
-}
-
-/** What each access asks for, on every platform (cells are constants). */
-const requested: Readonly<Record<Grant['access'], Cell>> = {
-  read: access({ read: true }),
-  write: access({ write: true }),
-  'read-write': access({ read: true, write: true }),
-  list: access({ names: true }),
-  metadata: access({ meta: true }),
-  exec: access({ exec: true }),
-  deny: denied,
-  'deny-read': denied,
-  'deny-write': access({ read: true }),
-};
-
-function requestedCell(g: Grant): Cell {
-  return requested[g.access];
-}
-
-export function macosAt(p: Principal, ix: PathIndex, path: string, tyba: boolean, plain = false): Cell {
-  const s = ix.summary(path, 'macos');
-  if (s.deny || s.mechanismDenied) return tyba ? access({ meta: true }) : denied;
-  // A one-file entry is a literal: on a directory, the entry alone (its names, for a read), nothing below it.
-  const read = !!s.readTree || (!!s.readFile && !namesDirectory(s.readFile));
-  const granted = !!s.writeTree || (!!s.writeFile && !namesDirectory(s.writeFile));
-  // A host-trusted carve-out stops the tree's writes (the profile's deny); a write_file at the path names it.
-  const write = (!!s.writeTree && (plain || !s.readOnly)) || (!!s.writeFile && !namesDirectory(s.writeFile));
-  // `list` gives a directory's entry names (file-read-data, on a directory only) and its properties (any kind).
-  const names = (!!s.listHere && !listsNothing(s.listHere)) || (!!s.readFile && namesDirectory(s.readFile));
-  const meta = tyba || !!s.metadataTree || !!s.listHere;
-  // Tools run helpers and load built code from their content grants (a carve-out denies writes, not that).
-  const exec = !!(s.execFile ?? s.execTree) || (p.kind === 'tool' && (read || granted));
-  return access({ read, write, exec, names, meta });
-}
-
-/** A one-file entry (read_file, write_file) that names a directory. */
-const namesDirectory = (g: Grant): boolean => g.scope === 'file' && g.access !== 'exec' && g.facts.kind === 'dir';
-
-/** A `list` of a path that is not a directory: there are no entry names to give (an unknown kind may be a directory). */
-const listsNothing = (g: Grant): boolean => g.facts.kind === 'file' || g.facts.kind === 'other';
-
-/** The platform table's loader directories: an agent read of one makes its programs executable. */
-const loaderDirectories: ReadonlySet<string> = new Set(loaderData.loaderDirectories);
-
-/**
- * What a denied path (a deny's own path) is in the view: covered where a
- * tree above it is mounted, absent otherwise. Inside another deny nothing
- * of that deny's tree is mounted, so this one is what that one is (inside
- * its cover, or absent with it), never covered on its own by a tree the
- * outer deny keeps out of the view: walked out deny by deny in a loop, each
- * answer kept (a config of thousands of nested denies asked each chain
- * again, one frame and one summary per deny).
- */
-function deniedAt(ix: PathIndex, denied: string, x: LinuxExec, hostTree: (t: Grant | undefined, at: string) => Grant | undefined): Cell {
-  let byExec = deniedMemo.get(ix);
-  if (!byExec) deniedMemo.set(ix, (byExec = new WeakMap()));
-  let memo = byExec.get(x);
-  if (!memo) byExec.set(x, (memo = new Map()));
-  const chain: string[] = [];
-  let out: Cell | undefined;
-  for (let d = denied; out === undefined; ) {
-    const hit = memo.get(d);
-    if (hit) {
-      out = hit;
-      break;
-    }
-    chain.push(d);
-    if (d === '/') {
-      out = absent;
-      break;
-    }
-    const parent = dirname(d);
-    const above = ix.summary(parent, 'linux');
-    if (above.existingDeny) d = above.existingDeny.path!;
-    else out = hostTree(above.readTree, parent) || hostTree(above.writeTree, parent) || above.execTree ? empty : absent;
-  }
-  for (const d of chain) memo.set(d, out);
-  return out;
-}
-const deniedMemo = new WeakMap<PathIndex, WeakMap<LinuxExec, Map<string, Cell>>>();
-
-export function linuxAt(ix: PathIndex, path: string, x: LinuxExec, plain = false): Cell {
-  const summary = ix.summary(path, 'linux');
-  // The trees that show the host here: the private tmpfs only at its own root.
-  const hostTree = (t: Grant | undefined, at: string): Grant | undefined =>
-    t !== undefined && t === x.privateTmp && at !== t.path ? undefined : t;
-  // A copy only where the private tmpfs changes it: most summaries are shared, and this is asked per grant and platform.
-  const readTree = hostTree(summary.readTree, path);
-  const writeTree = hostTree(summary.writeTree, path);
-  const s = readTree === summary.readTree && writeTree === summary.writeTree ? summary : { ...summary, readTree, writeTree };
-  // A denied path is covered by an empty placeholder where a mount above it
-  // shows it (a read, write or exec tree strictly above: the cover sits in
-  // that mount); a tree at the denied path or below it is not mounted at
-  // all, and what lies below a denied directory is inside its empty cover:
-  // absent either way.
-  if (s.existingDeny) {
-    const denied = s.existingDeny.path!;
-    if (path !== denied || denied === '/') return absent;
-    return deniedAt(ix, denied, x, hostTree);
-  }
-  const execGrant = s.execFile ?? s.execTree;
-  const read = !!(s.readTree ?? s.readFile ?? execGrant);
-  // A host-trusted carve-out is bound read-only over the tree's writable mount; a write_file at the path names it.
-  const treeWrite = !!s.writeTree && (plain || !s.readOnly) && !!linuxReadCover(ix, s.writeTree.path!, coverScope(s.writeTree));
-  const write = treeWrite || !!(s.writeFile && linuxReadCover(ix, path, 'file'));
-  const mounted = read || write;
-  // The sandbox's own /proc is mounted noexec. bubblewrap cannot mount a
-  // tree non-executable: without Landlock, whatever is readable runs.
-  const exec =
-    mounted &&
-    !isUnder(path, '/proc') &&
-    (!x.confined || !!execGrant || x.loaders.has(path) || (!!s.readTree && loaderDirectories.has(s.readTree.path!)));
-  return access({ read: mounted, write, exec });
-}
-
-export function windowsAt(ix: PathIndex, path: string, plain = false): Cell {
-  const s = ix.summary(path, 'windows');
-  if (s.existingDeny || s.mechanismDenied) return denied;
-  // A host-trusted carve-out keeps its Medium no-write-up label; a write_file at the path names it.
-  const write = (!!s.writeTree && (plain || !s.readOnly)) || !!s.writeFile;
-  // Reads are open, and a restricted token does not restrict execution.
-  return access({ read: true, write, exec: true });
-}
-
 /** Every platform: a grant written by the user (implicit ones name their own). */
 const everywhere: GrantAccess['applies'] = Object.freeze(byPlatform(() => true));
 /** A grant written by the user whose path the Windows plan leaves out. */
 const notOnWindows: GrantAccess['applies'] = Object.freeze({ ...everywhere, windows: false });
 const nothing: Readonly<Record<string, never>> = Object.freeze({});
 const metadataInTool: Cell = Object.freeze({ kind: 'refused', because: Object.freeze({ kind: 'metadata-field-in-tool' }) });
-const namesWithoutContent: Cell = Object.freeze({ kind: 'refused', because: Object.freeze({ kind: 'names-without-content' }) });
-const denyTargetAbsent: Cell = Object.freeze({ kind: 'refused', because: Object.freeze({ kind: 'deny-target-absent' }) });
 const fileEntryOnDirectory: Cell = Object.freeze({ kind: 'refused', because: Object.freeze({ kind: 'directory-as-one-file' }) });
 
 /**
@@ -291,13 +142,11 @@ function grantAccess(
     if (g.implicit && !applies[platform]) (notes ??= {})[platform] = implicitOtherPlatform;
     if (!g.path || !applies[platform]) continue;
     let cell: Cell;
+    // What the platform decides of the grant before its cell (PlatformModel.before): a refusal, or its write's read cover.
+    let before: ReturnType<NonNullable<PlatformModel['before']>>;
     if (g.access === 'metadata' && p.kind !== 'agent') cell = metadataInTool;
     else if (fileEntryGivesTree(g, models[platform])) cell = fileEntryOnDirectory;
-    else if (platform === 'linux' && writes(g) && !g.implicit && !(readCover = linuxReadCover(ix, g.path, coverScope(g)))) {
-      const partialReads = ix.treesBelow(g.path, 'linux').filter(reads).concat(ix.filesAt(g.path, 'linux').filter(reads));
-      cell = { kind: 'refused', because: { kind: 'write-without-read-cover', partialReads } };
-    } else if (platform === 'linux' && g.access === 'list') cell = namesWithoutContent;
-    else if (platform === 'linux' && isDeny(g) && g.facts.existence === 'absent' && !g.implicit) cell = denyTargetAbsent;
+    else if ((before = models[platform].before?.(g, ix))?.refused) cell = before.refused;
     else {
       cell = at(g.path, platform);
       const label = platform === 'windows' && cell.kind === 'denied' && !isDeny(g) ? shutBy.at(g.path) : undefined;
@@ -312,6 +161,7 @@ function grantAccess(
         if (pinned.length) pinnedAncestors = { ...pinnedAncestors, [platform]: pinned };
       }
     }
+    if (before?.readCover) readCover = before.readCover;
     cells[platform] = cell;
   }
   const { linux, windows } = cells;
@@ -480,32 +330,11 @@ const parentOf = (p: string): string => {
   return i <= 0 ? '/' : p.slice(0, i);
 };
 
-/** The mechanisms that carry no data, one object each: most grants have one. */
-const fixed = <K extends Mechanism['kind']>(kind: K): Mechanism => Object.freeze({ kind }) as Mechanism;
-const privateTmpfs = fixed('private-tmpfs');
 const runTempDir = {
   macos: Object.freeze({ kind: 'run-temp-dir', platform: 'macos' }),
   windows: Object.freeze({ kind: 'run-temp-dir', platform: 'windows' }),
 } as const satisfies Record<'macos' | 'windows', Mechanism>;
-const ownProc = fixed('own-proc');
-const noMetadataTree = fixed('no-metadata-tree');
-const emptyCoverFile: Mechanism = Object.freeze({ kind: 'empty-cover', of: 'file' });
-const emptyCoverDir: Mechanism = Object.freeze({ kind: 'empty-cover', of: 'dir' });
-const execGrantReadable = fixed('exec-grant-readable');
-const execWritable = fixed('exec-writable');
-const toolMountsExecutable = fixed('tool-mounts-executable');
-const mountsExecutable = fixed('mounts-executable');
-const loaderDirectory = fixed('loader-directory');
-const readAllowDiscarded = fixed('read-allow-discarded');
-const secretLabel = fixed('secret-label');
-const nothingToLabel = fixed('nothing-to-label');
-const readsOpen = fixed('reads-open');
-const denialsBeatPermissions = fixed('denials-beat-permissions');
-const toolHelperExec = fixed('tool-helper-exec');
-const namesOfAFile = fixed('names-of-a-file');
 const ipPeersOnly = fixed('ip-peers-only');
-const contentNotMetadata = fixed('content-not-metadata');
-const denyCoversGrant = fixed('deny-covers-grant');
 const futurePathRefused = fixed('future-path-refused');
 /** An implicit grant spelled for other platforms (GrantAccess.notes where it does not apply; srt.ts says it of its own). */
 const implicitOtherPlatform = fixed('implicit-other-platform');
@@ -517,68 +346,6 @@ function rewriteInPlace(platform: Platform, model: PlatformModel): Mechanism {
   if (!m || (m.kind === 'rewrite-in-place' && m.how !== model.rewriteInPlace))
     rewritesInPlace.set(platform, (m = Object.freeze({ kind: 'rewrite-in-place', platform, how: model.rewriteInPlace })));
   return m;
-}
-
-/** Whether a cell lacks a right the request asks for. */
-function lacksRequested(want: Cell, have: Cell): boolean {
-  if (want.kind !== 'access') return false;
-  if (have.kind !== 'access') return true;
-  return (
-    (want.read && !have.read) ||
-    (want.write && !have.write) ||
-    (want.exec && !have.exec) ||
-    (want.names && !have.names) ||
-    (want.meta && !have.meta)
-  );
-}
-const directoryEntryOnly = {
-  read: Object.freeze({ kind: 'directory-entry-only', access: 'read' }),
-  write: Object.freeze({ kind: 'directory-entry-only', access: 'write' }),
-} as const satisfies Record<'read' | 'write', Mechanism>;
-
-export function linuxMechanism(p: Principal, g: Grant, cell: Cell, _tyba: boolean, confined: boolean): Mechanism | undefined {
-  if (g.implicit?.privateTmpfs) return privateTmpfs;
-  // The one decision of the cover's kind, which the plan reads: an empty file over anything that is not a
-  // directory (a socket too: a directory cannot be mounted on it); an unknown kind is covered as a directory.
-  // Before /proc: a deny inside a read of /proc is covered in the sandbox's own /proc like any other.
-  if (g.access === 'deny' && cell.kind === 'empty')
-    return g.facts.kind === 'file' || g.facts.kind === 'other' ? emptyCoverFile : emptyCoverDir;
-  if (g.path && isUnder(g.path, '/proc')) return ownProc;
-  if (g.access === 'metadata') return noMetadataTree;
-  if (g.access === 'exec' && cell.kind === 'access') return cell.write && confined ? execWritable : execGrantReadable;
-  if (cell.kind === 'access' && cell.exec)
-    // Under Landlock an agent's read is executable only as a loader directory; an exec grant over it says so itself.
-    return p.kind === 'tool'
-      ? toolMountsExecutable
-      : !confined
-        ? mountsExecutable
-        : g.path && loaderDirectories.has(g.path)
-          ? loaderDirectory
-          : cell.write
-            ? execWritable
-            : undefined;
-  return undefined;
-}
-
-export function windowsMechanism(_p: Principal, g: Grant, cell: Cell): Mechanism | undefined {
-  if (g.list === 'read_allow') return readAllowDiscarded;
-  if (cell.kind === 'denied' && g.access !== 'deny') return secretLabel;
-  if (labelsNothing(g)) return nothingToLabel;
-  if (g.access !== 'deny') return readsOpen;
-  return undefined;
-}
-
-export function macosMechanism(p: Principal, g: Grant, cell: Cell, tyba: boolean): Mechanism | undefined {
-  if (tyba && g.access === 'read' && (cell.kind !== 'access' || !cell.read)) return denialsBeatPermissions;
-  if (g.access === 'list' && listsNothing(g) && cell.kind === 'access' && !cell.names) return namesOfAFile;
-  if (!g.implicit && namesDirectory(g) && (g.access === 'read' || g.access === 'write')) return directoryEntryOnly[g.access];
-  if (cell.kind === 'access' && cell.exec && p.kind === 'tool' && g.access !== 'exec') return toolHelperExec;
-  // An exec grant and a write grant over one path: what the workload writes there it can run.
-  if (cell.kind === 'access' && cell.exec && cell.write && p.kind !== 'tool') return execWritable;
-  if (tyba && isDeny(g) && cell.kind === 'access' && !cell.read && !cell.write && !cell.exec && !cell.names) return contentNotMetadata;
-  // What none of the above explains and the cell still lacks: a deny's rule (or a listed secret's) closes it.
-  if (!isDeny(g) && lacksRequested(requestedCell(g), cell)) return denyCoversGrant;
-  return undefined;
 }
 
 /**

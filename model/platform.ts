@@ -61,6 +61,11 @@ export interface ClosedSecret {
 export interface PlatformModel {
   /** Its cell at a path, all grants combined; `plain`: without the host-trusted carve-outs. */
   at(cx: PlatformContext, path: string, plain: boolean): Cell;
+  /**
+   * What it decides of a grant before its cell, if anything: a refusal whatever the cell (`refused`), or the read grant
+   * that covers a write (`readCover`, GrantAccess.readCover).
+   */
+  before?(g: Grant, ix: PathIndex): { readonly refused?: Cell; readonly readCover?: Grant } | undefined;
   /** The mechanism behind a grant's cell that differs from the request (or may). */
   mechanism(p: Principal, g: Grant, cell: Cell, tyba: boolean, confined: boolean): Mechanism | undefined;
   /** A read_file or write_file naming a directory gives more than its entry (`directory-as-one-file`). */

@@ -60,7 +60,10 @@ const PLATFORM_FOLDERS: ReadonlySet<string> = new Set(PLATFORMS);
 const PART_STAGES: Readonly<Record<string, (typeof STAGES)[number]>> = { model: 'model', run: 'app' };
 /** The registry, the unit type and each unit's entry: they name a unit's model part and data, so they are of the model stage. */
 const UNIT_ENTRY = /^targets\/(units|unit|[^/]+\/unit)\.ts$/;
-/** The files of a unit the shared code may reach: its entry (the registry's), its emitter's (targets/emit.ts), its runner's and doctor's (targets/run/load.ts). */
+/**
+ * The files of a unit the shared code may reach (its doors): its entry (the registry's), its emitter's
+ * (targets/emit.ts), its runner's and doctor's (targets/run/load.ts).
+ */
 const UNIT_DOORS = /^targets\/[^/]+\/(unit|index|run\/runner|run\/doctor)\.ts$/;
 
 function readSources(): Source[] {

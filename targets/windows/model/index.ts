@@ -3,9 +3,38 @@
  * token, labels, deny ACEs) gives each principal at each path, as the
  * generic model (model/model.ts) asks it; targets/windows/plan.ts spells it.
  */
-import { access } from '../../../model/cell.js';
-import { windowsAt, windowsMechanism, windowsUnmapped, writes } from '../../../model/model.js';
+import type { Grant, Principal } from '../../../compiler/ir/types.js';
+import { access, type Cell, denied } from '../../../model/cell.js';
+import type { Mechanism } from '../../../model/facts.js';
+import { fixed, labelsNothing, writes } from '../../../model/grant-kinds.js';
+import { windowsUnmapped } from '../../../model/model.js';
+import type { PathIndex } from '../../../model/path-index.js';
 import type { PlatformModel } from '../../../model/platform.js';
+
+function windowsAt(ix: PathIndex, path: string, plain = false): Cell {
+  const s = ix.summary(path, 'windows');
+  if (s.existingDeny || s.mechanismDenied) return denied;
+  // A host-trusted carve-out keeps its Medium no-write-up label; a write_file at the path names it.
+  const write = (!!s.writeTree && (plain || !s.readOnly)) || !!s.writeFile;
+  // Reads are open, and a restricted token does not restrict execution.
+  return access({ read: true, write, exec: true });
+}
+
+const readAllowDiscarded = fixed('read-allow-discarded');
+
+const secretLabel = fixed('secret-label');
+
+const nothingToLabel = fixed('nothing-to-label');
+
+const readsOpen = fixed('reads-open');
+
+function windowsMechanism(_p: Principal, g: Grant, cell: Cell): Mechanism | undefined {
+  if (g.list === 'read_allow') return readAllowDiscarded;
+  if (cell.kind === 'denied' && g.access !== 'deny') return secretLabel;
+  if (labelsNothing(g)) return nothingToLabel;
+  if (g.access !== 'deny') return readsOpen;
+  return undefined;
+}
 
 export const windowsModel: PlatformModel = {
   at: (cx, path, plain) => windowsAt(cx.ix, path, plain),
