@@ -157,7 +157,7 @@ function grantAccess(
       // A deny the platform enforces pins the ancestors the workload could
       // rename (Linux: the ones a mount shows it; macOS: every deny rule holds).
       if (isDeny(g) && models[platform].pinsDeny(cell)) {
-        const pinned = renameableAncestors(g.path, platform, at, privateTmpRoot);
+        const pinned = renameableAncestors(g.path, platform, at, privateTmpRoot, models[platform]);
         if (pinned.length) pinnedAncestors = { ...pinnedAncestors, [platform]: pinned };
       }
     }
@@ -312,11 +312,12 @@ function renameableAncestors(
   platform: Platform,
   at: PrincipalAccess['effectiveAt'],
   privateTmpRoot: string | undefined,
+  model: PlatformModel,
 ): string[] {
   // TYBA's private tmpfs is writable, but nothing in it is the host's: renaming
   // a directory there moves no host path (and pinning one would bind the
   // host's directory into the view).
-  const writableOnHost = (a: string): Cell => (platform === 'linux' && a === privateTmpRoot ? absent : at(a, platform));
+  const writableOnHost = (a: string): Cell => (model.privateTmpOwn && a === privateTmpRoot ? absent : at(a, platform));
   const out: string[] = [];
   for (let a = parentOf(path); a !== '/'; a = parentOf(a)) {
     const up = writableOnHost(parentOf(a));
@@ -587,8 +588,10 @@ function withPlatformDisclosures(grants: GrantAccess[], models: PlatformModels):
     if (!g.path) return ga;
     let added: Partial<Record<Platform, Mechanism[]>> | undefined;
     const add = (platform: Platform, m: Mechanism): void => void ((added ??= {})[platform] = [...(ga.disclosures[platform] ?? []), m]);
-    if (isDeny(g) && g.facts.existence === 'absent' && ga.applies.macos && ga.effective.macos.kind !== 'refused')
-      add('macos', futurePathRefused);
+    if (isDeny(g) && g.facts.existence === 'absent')
+      for (const platform of PLATFORMS)
+        if (models[platform].deniesFuturePaths && ga.applies[platform] && ga.effective[platform].kind !== 'refused')
+          add(platform, futurePathRefused);
     if (g.list === 'write_file' && !g.implicit && g.facts.kind !== 'dir') {
       for (const platform of PLATFORMS) {
         const c = ga.effective[platform];
@@ -686,7 +689,7 @@ function trustedAccess(
       const dir = chain[i]!;
       // As renameableAncestors: TYBA's private tmpfs is writable, but renaming in it moves no host path.
       const parent = parentOf(dir);
-      const up = platform === 'linux' && parent === privateTmpRoot ? absent : at(parent, platform);
+      const up = models[platform].privateTmpOwn && parent === privateTmpRoot ? absent : at(parent, platform);
       out = up.kind === 'access' && up.write ? [...out, dir] : out;
       memo.set(dir, out);
     }
@@ -725,13 +728,15 @@ function trustedAccess(
         }
         continue;
       }
-      // Read-only by its own carve-out (with its missing parents', on macOS) only where the directory
-      // above them is writable: inside another read-only host-trusted path, that one says it.
-      const own =
-        platform === 'macos' ? (parentsOf.get(t.path) ?? []).filter((x) => carvable(x, models.macos, home)).map((x) => x.path) : [];
+      // Read-only by its own carve-out (with its missing parents', where the platform carves them) only where the
+      // directory above them is writable: inside another read-only host-trusted path, that one says it.
+      const model = models[platform];
+      const own = model.carvesMissingParents
+        ? (parentsOf.get(t.path) ?? []).filter((x) => carvable(x, model, home)).map((x) => x.path)
+        : [];
       if (!writable(at(dirname(own[0] ?? t.path), platform))) continue;
       state[platform] = 'read-only';
-      if (platform === 'macos') parents = own;
+      if (model.carvesMissingParents) parents = own;
       const ancestors = renameable(t.path, platform);
       if (ancestors.length && models[platform].pinsTrusted) {
         pinned[platform] = ancestors;
@@ -743,7 +748,7 @@ function trustedAccess(
         held: models[platform].hostTrusted,
         state: 'read-only',
         existence: t.facts.existence,
-        ...(platform === 'macos' && parents?.length ? { parents } : {}),
+        ...(model.carvesMissingParents && parents?.length ? { parents } : {}),
       };
     }
     if (!Object.keys(state).length && !lifts.length) return undefined;

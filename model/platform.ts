@@ -74,6 +74,15 @@ export interface PlatformModel {
   pinsDeny(cell: Cell): boolean;
   /** A read-only host-trusted path's renameable ancestors are pinned. */
   readonly pinsTrusted: boolean;
+  /**
+   * A host-trusted path that does not exist is refused with its missing parents, each a rule of its own (the
+   * `host-trusted` fact's `parents`), so that it cannot be made elsewhere and renamed into place.
+   */
+  readonly carvesMissingParents: boolean;
+  /** A deny of a path that does not exist is a rule that refuses the path if it is created later (`future-path-refused`). */
+  readonly deniesFuturePaths: boolean;
+  /** Its private /tmp (a tmpfs) is the sandbox's own: renaming inside it moves no host path, so its root pins no ancestor. */
+  readonly privateTmpOwn: boolean;
   /** Whether it can keep a host-trusted path (not a link) from being written and created. */
   carvable(t: HostTrustedPath, home: string): boolean;
   /** Each principal's sandbox is its own (a mount view, a profile): a deny shuts the path for that principal only, and carve-outs are made per principal. */

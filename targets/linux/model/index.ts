@@ -178,6 +178,9 @@ export const linuxModel: PlatformModel = {
   pinsTrusted: true,
   // A read-only mount, which needs an existing target (a mount point made on the host inside a write tree would be a file the workload left behind).
   carvable: (t) => !t.parentOf && t.facts.existence === 'exists',
+  carvesMissingParents: false,
+  deniesFuturePaths: false,
+  privateTmpOwn: true,
   ownSandbox: true,
   elsewhere: () => ({ cell: absent, fact: { kind: 'ungranted', regime: 'mount-view' } }),
   // No mechanism of its own for them: only what the mount view leaves out.

@@ -66,6 +66,9 @@ export const macosModel: PlatformModel = {
   pinsTrusted: true,
   // A profile rule on the path, existing or not.
   carvable: () => true,
+  carvesMissingParents: true,
+  deniesFuturePaths: true,
+  privateTmpOwn: false,
   ownSandbox: true,
   elsewhere: (tyba) =>
     tyba

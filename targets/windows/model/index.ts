@@ -46,6 +46,9 @@ export const windowsModel: PlatformModel = {
   // A label, on what exists (or may: apply.ps1 skips what is not there) and has a Windows spelling.
   carvable: (t, home) => !t.parentOf && t.facts.existence !== 'absent' && !windowsUnmapped(t.path, home),
   // A label is the file's: every principal meets it.
+  carvesMissingParents: false,
+  deniesFuturePaths: false,
+  privateTmpOwn: false,
   ownSandbox: false,
   elsewhere: () => ({
     cell: access({ read: true, exec: true }),
