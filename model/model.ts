@@ -1,56 +1,35 @@
 import type { Platform } from '../compiler/diagnostic.js';
 import { byPlatform, PLATFORMS } from '../compiler/diagnostic.js';
-import type { CredentialFact, Grant, PolicyIR, Principal } from '../compiler/ir/types.js';
-import {
-  expandTilde,
-  isStrictlyUnder,
-  isUnder,
-  secretLocations,
-  windowsSecretSpellings,
-  windowsUnmapped as windowsUnmappedOf,
-  type HostTrustedPath,
-  projectNameSet,
-  type RootNames,
-  type TrustedSearch,
-} from '../compiler/paths/index.js';
-import { dirname } from 'node:path';
-import { atOrAbove, namesHolding, NearPaths, pushAt } from '../compiler/paths/host-trusted-index.js';
+import type { Grant, PolicyIR, Principal } from '../compiler/ir/types.js';
+import { expandTilde, isUnder, secretLocations, windowsSecretSpellings } from '../compiler/paths/index.js';
 import { absent, type Cell } from './cell.js';
-import { fixed, isDeny, labelsNothing, namesDirectory, reads, requestedCell, writes } from './grant-kinds.js';
+import { fixed, isDeny, namesDirectory, reads, requestedCell, writes } from './grant-kinds.js';
 import { missingNeeds, startsWith, type LinuxSandbox } from './exec-start.js';
 import { appliesOn, PathIndex } from './path-index.js';
-import type { AbstractSockets, DenyOpenTo, Mechanism, OtherLabel } from './facts.js';
+import type { Mechanism, OtherLabel } from './facts.js';
 import { codexPrincipalAccess } from './codex.js';
 import { runtimePrincipalAccess } from './srt.js';
 import { withCombined } from './combined.js';
-import type { GrantAccess, PrincipalAccess, TrustedAccess, TrustedNamesAccess } from './access.js';
-import type { ClosedSecret, LinuxExec, PlatformContext, PlatformModel } from './platform.js';
+import type { GrantAccess, PrincipalAccess } from './access.js';
+import type { ClosedSecret, LinuxExec, PlatformContext, PlatformModel, PlatformModels } from './platform.js';
+import { abstractSockets, type SocketTable, socketTable, socketsUnder } from './sockets.js';
+import { carvable, parentOf, trustedAccess, trustedNear } from './trusted-access.js';
+import { effectiveOf, notesOf } from './intern.js';
+import {
+  type OthersLabels,
+  othersLabels,
+  type ReadableCredential,
+  trustedLabels,
+  type WindowsLabels,
+  windowsLabels,
+  windowsReadable,
+} from './windows-labels.js';
+import { everywhere, notOnWindows, windowsUnspelled } from './windows-spelling.js';
+import { withDeniesOpenToOthers } from './open-to-others.js';
 
 export type { Elsewhere, GrantAccess, PrincipalAccess, TrustedAccess } from './access.js';
-export type { ClosedSecret, LinuxExec, PlatformContext, PlatformModel } from './platform.js';
-
-/** Every platform's model part (each unit's `targets/<os>/model/`), as the registry hands them to effectiveAccess. */
-export type PlatformModels = Readonly<Record<Platform, PlatformModel>>;
-import type { WindowsUnmapped } from '../compiler/paths/index.js';
-
-/**
- * windowsUnmapped, each answer kept (a bounded cache): the Windows labels,
- * the plan's left-out entries and each host-trusted path ask it of the same
- * grant paths, 120,000 times for a 40,000-grant config.
- */
-export function windowsUnmapped(path: string, home: string): WindowsUnmapped | undefined {
-  if (unmappedHome !== home || unmappedMemo.size > 500_000) {
-    unmappedMemo.clear();
-    unmappedHome = home;
-  }
-  const hit = unmappedMemo.get(path);
-  if (hit !== undefined) return hit === null ? undefined : hit;
-  const found = windowsUnmappedOf(path, home);
-  unmappedMemo.set(path, found ?? null);
-  return found;
-}
-const unmappedMemo = new Map<string, WindowsUnmapped | null>();
-let unmappedHome: string | undefined;
+export type { ClosedSecret, LinuxExec, PlatformContext, PlatformModel, PlatformModels } from './platform.js';
+export type { ReadableCredential, WindowsLabels } from './windows-labels.js';
 
 export interface AccessModel {
   readonly ir: PolicyIR;
@@ -72,18 +51,6 @@ export interface AccessModel {
   readonly windowsReadable: readonly ReadableCredential[];
 }
 
-export interface ReadableCredential {
-  readonly credential: CredentialFact;
-  /** The principals that read it, by id, in the config's order. */
-  readonly readableBy: readonly string[];
-  /** The `credential-readable` fact (windows-open-reads words it). */
-  readonly fact: Mechanism;
-}
-
-/** Every platform: a grant written by the user (implicit ones name their own). */
-const everywhere: GrantAccess['applies'] = Object.freeze(byPlatform(() => true));
-/** A grant written by the user whose path the Windows plan leaves out. */
-const notOnWindows: GrantAccess['applies'] = Object.freeze({ ...everywhere, windows: false });
 const nothing: Readonly<Record<string, never>> = Object.freeze({});
 const metadataInTool: Cell = Object.freeze({ kind: 'refused', because: Object.freeze({ kind: 'metadata-field-in-tool' }) });
 const fileEntryOnDirectory: Cell = Object.freeze({ kind: 'refused', because: Object.freeze({ kind: 'directory-as-one-file' }) });
@@ -99,23 +66,6 @@ function fileEntryGivesTree(g: Grant, model: PlatformModel): boolean {
   return model.fileEntryGivesTree(g);
 }
 const loaderMaps: Mechanism = Object.freeze({ kind: 'loader-maps' });
-
-/**
- * An authored entry the Windows plan leaves out: its path has no Windows
- * spelling (compiler/paths/windows.ts, the plan's own mapping). It applies
- * nowhere on Windows, so the model says so, not the views.
- */
-function windowsUnspelled(g: Grant, home: string): Mechanism | undefined {
-  if (g.implicit || !g.path) return undefined;
-  const why = windowsUnmapped(g.path, home);
-  return !why
-    ? undefined
-    : {
-        kind: 'no-windows-spelling',
-        path: g.path,
-        why: why.kind === 'outside-home' ? { kind: 'outside-home' } : { kind: 'name', problem: why.problem },
-      };
-}
 
 function grantAccess(
   p: Principal,
@@ -212,96 +162,7 @@ function execNeedsMissing(g: Grant, sandbox: LinuxSandbox): Mechanism | undefine
   return missing.length ? { kind: 'exec-needs-missing', program: g.path!, starts: missing.some(startsWith), missing } : undefined;
 }
 
-/**
- * The parts of a grant's access that are values, one object for each
- * combination: cells and mechanisms are shared constants (cell.ts and the
- * fixed mechanisms below), so thousands of grants with the same rights
- * share one `effective` and one `notes` instead of an object each.
- */
-const effectives: Trie = new Map();
-function effectiveOf(cells: Record<Platform, Cell>): GrantAccess['effective'] {
-  // A write refused for its read cover names the grants around it: its own object.
-  if (cells.linux.kind === 'refused' && cells.linux.because.kind === 'write-without-read-cover') return cells;
-  return intern(effectives, cells, () => Object.freeze({ ...cells }));
-}
-
-const notesInterned: Trie = new Map();
-function notesOf(n: Partial<Record<Platform, Mechanism>>): GrantAccess['notes'] {
-  // Each platform's mechanism is a fixed one (mechanismOf), so the combinations are few;
-  // the Windows plan's omission names its path: its own object.
-  if (n.windows?.kind === 'no-windows-spelling' || n.windows?.kind === 'label-of-another-principal') return n;
-  return intern(notesInterned, n, () => Object.freeze(n));
-}
-
-/** Maps keyed by each platform's value in PLATFORMS order, the last one holding the interned object. */
-type Trie = Map<unknown, unknown>;
-function intern<T, V>(top: Trie, per: Readonly<Partial<Record<Platform, T>>>, make: () => V): V {
-  let m = top;
-  const last = PLATFORMS.length - 1;
-  for (let i = 0; i < last; i++) {
-    const key = per[PLATFORMS[i]!];
-    let next = m.get(key) as Trie | undefined;
-    if (!next) m.set(key, (next = new Map()));
-    m = next;
-  }
-  const key = per[PLATFORMS[last]!];
-  let v = m.get(key) as V | undefined;
-  if (v === undefined) m.set(key, (v = make()));
-  return v;
-}
-
 const loaderMapsOnly: GrantAccess['disclosures'] = Object.freeze({ linux: Object.freeze([loaderMaps]) });
-
-/**
- * The machine's bound unix sockets, and whether they are in JavaScript's
- * string order (both views give them so): then the sockets under a path
- * are found in the run of those that begin with it, not by a scan of all.
- */
-interface SocketTable {
-  readonly paths: readonly string[];
-  readonly sorted: boolean;
-}
-
-function socketTable(paths: readonly string[]): SocketTable {
-  let sorted = true;
-  for (let i = 1; i < paths.length && sorted; i++) sorted = paths[i - 1]! <= paths[i]!;
-  return { paths, sorted };
-}
-
-/** The sockets under `path`, in the table's order. */
-function socketsBelow(t: SocketTable, path: string): string[] {
-  if (!t.sorted) return t.paths.filter((s) => isUnder(s, path));
-  const { paths } = t;
-  let lo = 0;
-  let hi = paths.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (paths[mid]! < path) lo = mid + 1;
-    else hi = mid;
-  }
-  const out: string[] = [];
-  for (let i = lo; i < paths.length && paths[i]!.startsWith(path); i++) if (isUnder(paths[i]!, path)) out.push(paths[i]!);
-  return out;
-}
-
-function socketsUnder(
-  g: Grant,
-  at: PrincipalAccess['effectiveAt'],
-  sockets: SocketTable,
-): Partial<Record<Platform, readonly string[]>> | undefined {
-  if (g.implicit || !g.path || g.access === 'deny' || g.scope !== 'tree' || !sockets.paths.length) return undefined;
-  const under = socketsBelow(sockets, g.path);
-  if (!under.length) return undefined;
-  const linux = appliesOn(g, 'linux')
-    ? under.filter((s) => {
-        const c = at(s, 'linux');
-        return c.kind === 'access' && c.read;
-      })
-    : [];
-  // macOS decides a unix-socket connect with network-outbound, which no principal gets for unix sockets
-  // (a direct network exception reaches IP peers only): the file rules do not open them.
-  return linux.length ? { linux } : undefined;
-}
 
 /**
  * The ancestors of `path` that a workload could rename: those whose parent
@@ -326,11 +187,6 @@ function renameableAncestors(
   return out;
 }
 
-const parentOf = (p: string): string => {
-  const i = p.lastIndexOf('/');
-  return i <= 0 ? '/' : p.slice(0, i);
-};
-
 const runTempDir = {
   macos: Object.freeze({ kind: 'run-temp-dir', platform: 'macos' }),
   windows: Object.freeze({ kind: 'run-temp-dir', platform: 'windows' }),
@@ -339,7 +195,6 @@ const ipPeersOnly = fixed('ip-peers-only');
 const futurePathRefused = fixed('future-path-refused');
 /** An implicit grant spelled for other platforms (GrantAccess.notes where it does not apply; srt.ts says it of its own). */
 const implicitOtherPlatform = fixed('implicit-other-platform');
-const hostTrustedUnreached = fixed('host-trusted-unreached');
 /** Each platform's rewrite-in-place fact, one object a platform (facts are shared constants). */
 const rewritesInPlace = new Map<Platform, Mechanism>();
 function rewriteInPlace(platform: Platform, model: PlatformModel): Mechanism {
@@ -347,123 +202,6 @@ function rewriteInPlace(platform: Platform, model: PlatformModel): Mechanism {
   if (!m || (m.kind === 'rewrite-in-place' && m.how !== model.rewriteInPlace))
     rewritesInPlace.set(platform, (m = Object.freeze({ kind: 'rewrite-in-place', platform, how: model.rewriteInPlace })));
   return m;
-}
-
-/**
- * The Windows labels of the host-trusted carve-outs, for the whole config:
- * a path near any principal's write grant is labelled read-only (a Medium
- * no-write-up label), and a write grant of any principal at or inside one
- * relabels its own scope Low (targets/windows/plan.ts). A label is a
- * property of the file, so every principal's Windows cells see all of them.
- */
-export interface WindowsLabels {
-  /** The host-trusted paths labelled read-only (a Medium no-write-up label, file by file), by path: `carvedSingles` and every name of `carvedNames`, made on the first read. */
-  readonly carved: readonly HostTrustedPath[];
-  /** The write grants' paths at or inside one: each relabels its own scope Low after it. */
-  readonly lifted: readonly string[];
-  /** Those found one by one, by path. */
-  readonly carvedSingles: readonly HostTrustedPath[];
-  /** The trees whose every shared name is labelled (names that may exist: --fs none), one set each. */
-  readonly carvedNames: readonly RootNames[];
-}
-
-function trustedLabels(ir: PolicyIR, models: PlatformModels): WindowsLabels {
-  const onWindows = (g: Grant): boolean =>
-    !!g.path && writes(g) && appliesOn(g, 'windows') && (!!g.implicit || !windowsUnmapped(g.path, ir.home));
-  const carved = new Map<string, HostTrustedPath>();
-  // A tree's names, labelled or not as one (carvable and the trees above them are the same for each: plain Windows names,
-  // one parent), by root; absent ones have nothing to label. No write grant lies at or inside one: none lifts one.
-  const carvedRoots = new Map<string, RootNames>();
-  for (const p of ir.principals) {
-    // Only where a write tree above it would let the principal write it: a label elsewhere changes nothing.
-    const trees = p.grants.filter((g) => g.scope === 'tree' && onWindows(g)).map((g) => g.path!);
-    const near = trustedNear(p, ir.hostTrusted);
-    const inTree = new NearPaths(trees);
-    const labelled = (t: HostTrustedPath): boolean =>
-      carvable(t, models.windows, ir.home) && inTree.nearestStrictlyAbove(t.path) !== undefined;
-    for (const t of near.singles) if (labelled(t)) carved.set(t.path, t);
-    for (const r of near.names) if (r.facts.existence !== 'absent' && labelled(r.pathFor(r.names[0]!))) carvedRoots.set(r.root, r);
-  }
-  const carvedAt = (a: string): boolean => {
-    if (carved.has(a)) return true;
-    const slash = a.lastIndexOf('/');
-    return slash >= 0 && !!carvedRoots.get(slash === 0 ? '/' : a.slice(0, slash))?.nameSet.has(a.slice(slash + 1));
-  };
-  const lifted = new Set<string>();
-  const atOrUnderCarved = (path: string): boolean => {
-    if (carvedAt(path)) return true;
-    for (let a = path; a !== '/'; ) {
-      const slash = a.lastIndexOf('/');
-      if (slash < 0) return false;
-      a = slash === 0 ? '/' : a.slice(0, slash);
-      if (carvedAt(a)) return true;
-    }
-    return false;
-  };
-  for (const p of ir.principals) for (const g of p.grants) if (onWindows(g) && atOrUnderCarved(g.path!)) lifted.add(g.path!);
-  // Inside another labelled path, with no write grant between that relabels it Low, a label changes nothing (`.git/hooks` in `.git`).
-  // Walked up from each path (a set lookup per ancestor), not every pair against every lifted path: a config of
-  // many nested write grants has thousands of each, and the pairs cost minutes.
-  const isNeeded = (path: string): boolean => {
-    let liftedBetween = lifted.has(path);
-    for (let a = path; a !== '/'; ) {
-      const slash = a.lastIndexOf('/');
-      if (slash < 0) return true;
-      a = slash === 0 ? '/' : a.slice(0, slash);
-      if (lifted.has(a)) liftedBetween = true;
-      if (carvedAt(a) && !liftedBetween) return false;
-    }
-    return true;
-  };
-  const needed = [...carved.values()].filter((t) => isNeeded(t.path)).sort(byTrustedPath);
-  // A name's ancestors are its root's: one answer for the tree.
-  const neededRoots = [...carvedRoots.values()].filter((r) => isNeeded(r.pathOf(r.names[0]!)));
-  let all: HostTrustedPath[] | undefined;
-  return {
-    get carved() {
-      all ??= neededRoots.length ? needed.concat(neededRoots.flatMap((r) => r.paths())).sort(byTrustedPath) : needed;
-      return all;
-    },
-    lifted: [...lifted].sort(),
-    carvedSingles: needed,
-    carvedNames: neededRoots,
-  };
-}
-
-/**
- * The denies the Windows plan labels (existing paths with a Windows
- * spelling), of every principal: a label is a property of the files, so
- * each shuts every principal out, not only its own.
- */
-function windowsLabels(ir: PolicyIR): OtherLabel[] {
-  return ir.principals.flatMap((p) =>
-    p.grants
-      .filter((g) => isDeny(g) && !!g.path && appliesOn(g, 'windows') && !labelsNothing(g) && !windowsUnspelled(g, ir.home))
-      .map((grant) => ({ principal: p.id, grant })),
-  );
-}
-
-/**
- * What another principal's labels mean for one principal on Windows: the
- * label that shuts a path (none where its own deny or a listed secret
- * already does), and the labels inside a tree.
- */
-interface OthersLabels {
-  readonly at: (path: string) => OtherLabel | undefined;
-  readonly inside: (path: string) => readonly OtherLabel[];
-}
-
-function othersLabels(labels: readonly OtherLabel[], ix: PathIndex, secrets: readonly string[]): OthersLabels {
-  return {
-    at: (path) => {
-      if (!labels.length || ix.summary(path, 'windows').existingDeny || secrets.some((s) => isUnder(path, s))) return undefined;
-      // The nearest label above: the one apply.ps1 set on the object last looked at.
-      let found: OtherLabel | undefined;
-      for (const l of labels) if (isUnder(path, l.grant.path!) && (!found || l.grant.path!.length > found.grant.path!.length)) found = l;
-      return found;
-    },
-    inside: (path) => labels.filter((l) => l.grant.path !== path && isUnder(l.grant.path!, path)),
-  };
 }
 
 /**
@@ -605,224 +343,6 @@ function withPlatformDisclosures(grants: GrantAccess[], models: PlatformModels):
   });
 }
 
-interface TrustedNear {
-  readonly singles: readonly HostTrustedPath[];
-  readonly names: readonly RootNames[];
-}
-
-/** The host-trusted paths at, inside or around one of the principal's write grants. */
-function trustedNear(p: Principal, search: TrustedSearch): TrustedNear {
-  const roots = p.grants.filter((g) => g.path && writes(g)).map((g) => g.path!);
-  if (!roots.length) return { singles: [], names: [] };
-  const near = new NearPaths(roots);
-  // No write root lies at or inside a tree's name (the search decides those one by one): a name is near where its tree's root is under a root.
-  return {
-    singles: search.singles.filter((t) => near.near(t.path)),
-    names: search.rootNames.filter((r) => near.near(r.pathOf(r.names[0]!))),
-  };
-}
-
-/**
- * Whether a platform can keep a host-trusted path from being written (and
- * created): macOS by a profile rule on the path, existing or not; Linux by
- * a read-only mount, which needs an existing target (a mount point made
- * on the host inside a write tree would be a file the workload left
- * behind, and Landlock only allows); Windows by a label, on what exists (or
- * may: apply.ps1 skips what is not there) and has a Windows spelling. A
- * symbolic link cannot be made read-only over itself anywhere: a mount
- * and a path rule follow it. A missing parent is refused on macOS only.
- */
-function carvable(t: HostTrustedPath, model: PlatformModel, home: string): boolean {
-  if (t.facts.symlink) return false;
-  return model.carvable(t, home);
-}
-
-/** Why a platform cannot make a host-trusted path read-only (it is `creatable` there). */
-function blockedOn(t: HostTrustedPath, platform: Platform, home: string): 'absent' | 'unknown' | 'link' | 'no-windows-spelling' {
-  if (t.facts.symlink) return 'link';
-  if (platform === 'windows' && t.facts.existence !== 'absent' && windowsUnmapped(t.path, home)) return 'no-windows-spelling';
-  return t.facts.existence === 'unknown' ? 'unknown' : 'absent';
-}
-
-const writable = (c: Cell): boolean => c.kind === 'access' && c.write;
-
-interface TrustedDecisions {
-  readonly singles: readonly TrustedAccess[];
-  readonly names: readonly TrustedNamesAccess[];
-  /** Every one, by path: the singles and each tree name's own decision, made on the first call. */
-  all(): readonly TrustedAccess[];
-}
-
-/**
- * Each host-trusted path as each platform gives it to the principal
- * (TrustedAccess): the singles one by one, a tree's absent names once per
- * tree (and each on its own only when all are asked for: explain, compile).
- */
-function trustedAccess(
-  p: Principal,
-  near: TrustedNear,
-  ix: PathIndex,
-  at: PrincipalAccess['effectiveAt'],
-  plainAt: PrincipalAccess['effectiveAt'],
-  home: string,
-  models: PlatformModels,
-): TrustedDecisions {
-  const trusted = near.singles;
-  const privateTmpRoot = p.grants.find((g) => g.implicit?.privateTmpfs)?.path;
-  // By path, not by scanning every grant and every path for each one (quadratic in write trees):
-  // the write grants at or inside each path, in grant order, and each path's missing parents, in order.
-  // (No write grant lies at or inside a tree's name: the search decides those one by one.)
-  const liftsAt = new Map<string, Grant[]>();
-  const parentsOf = new Map<string, HostTrustedPath[]>();
-  for (const t of trusted) if (t.parentOf) pushAt(parentsOf, t.parentOf, t);
-  const paths = new Set(trusted.filter((t) => !t.parentOf).map((t) => t.path));
-  for (const g of p.grants) if (g.path && writes(g)) for (const a of atOrAbove(g.path)) if (paths.has(a)) pushAt(liftsAt, a, g);
-  // renameableAncestors, with each directory's answer kept: 20,000 trees in a few directories ask the same ancestors again.
-  const renameableMemo = byPlatform(() => new Map<string, readonly string[]>());
-  const renameable = (path: string, platform: Platform): string[] => {
-    const memo = renameableMemo[platform];
-    const chain: string[] = [];
-    let a = parentOf(path);
-    for (; a !== '/' && !memo.has(a); a = parentOf(a)) chain.push(a);
-    let out = a === '/' ? [] : memo.get(a)!;
-    for (let i = chain.length - 1; i >= 0; i--) {
-      const dir = chain[i]!;
-      // As renameableAncestors: TYBA's private tmpfs is writable, but renaming in it moves no host path.
-      const parent = parentOf(dir);
-      const up = models[platform].privateTmpOwn && parent === privateTmpRoot ? absent : at(parent, platform);
-      out = up.kind === 'access' && up.write ? [...out, dir] : out;
-      memo.set(dir, out);
-    }
-    return out.slice();
-  };
-  const decide = (t: HostTrustedPath): TrustedAccess | undefined => {
-    const lifts = liftsAt.get(t.path) ?? [];
-    const state: Partial<Record<Platform, 'read-only' | 'creatable' | 'lifted'>> = {};
-    const notes: Partial<Record<Platform, Mechanism>> = {};
-    const disclosures: Partial<Record<Platform, Mechanism[]>> = {};
-    const pinned: Partial<Record<Platform, readonly string[]>> = {};
-    let under: Grant | undefined;
-    let parents: string[] | undefined;
-    for (const platform of PLATFORMS) {
-      // No write grant of the principal reaches it here: nothing to carve out, and the model says so.
-      if (!writable(plainAt(t.path, platform))) {
-        notes[platform] = hostTrustedUnreached;
-        continue;
-      }
-      const s = ix.summary(t.path, platform);
-      if (s.writeTree && isStrictlyUnder(t.path, s.writeTree.path!) && !under) under = s.writeTree;
-      if (writable(at(t.path, platform))) {
-        // Writable: a grant at or inside it names it, or the platform cannot refuse it.
-        const lifted = (s.writeTree && isUnder(s.writeTree.path!, t.path)) || s.writeFile;
-        if (lifted) state[platform] = 'lifted';
-        else {
-          state[platform] = 'creatable';
-          notes[platform] = {
-            kind: 'host-trusted',
-            platform,
-            held: models[platform].hostTrusted,
-            state: 'creatable',
-            existence: t.facts.existence,
-            blocked: blockedOn(t, platform, home),
-          };
-        }
-        continue;
-      }
-      // Read-only by its own carve-out (with its missing parents', where the platform carves them) only where the
-      // directory above them is writable: inside another read-only host-trusted path, that one says it.
-      const model = models[platform];
-      const own = model.carvesMissingParents
-        ? (parentsOf.get(t.path) ?? []).filter((x) => carvable(x, model, home)).map((x) => x.path)
-        : [];
-      if (!writable(at(dirname(own[0] ?? t.path), platform))) continue;
-      state[platform] = 'read-only';
-      if (model.carvesMissingParents) parents = own;
-      const ancestors = renameable(t.path, platform);
-      if (ancestors.length && models[platform].pinsTrusted) {
-        pinned[platform] = ancestors;
-        disclosures[platform] = [{ kind: 'ancestors-pinned', ancestors, of: 'host-trusted' }];
-      }
-      notes[platform] = {
-        kind: 'host-trusted',
-        platform,
-        held: models[platform].hostTrusted,
-        state: 'read-only',
-        existence: t.facts.existence,
-        ...(model.carvesMissingParents && parents?.length ? { parents } : {}),
-      };
-    }
-    if (!Object.keys(state).length && !lifts.length) return undefined;
-    const unmapped = windowsUnmapped(t.path, home);
-    if (unmapped)
-      notes.windows = {
-        kind: 'no-windows-spelling',
-        path: t.path,
-        why: unmapped.kind === 'outside-home' ? { kind: 'outside-home' } : { kind: 'name', problem: unmapped.problem },
-      };
-    return {
-      trusted: t,
-      applies: unmapped ? notOnWindows : everywhere,
-      effective: effectiveOf(byPlatform((platform) => at(t.path, platform))),
-      state,
-      notes,
-      disclosures,
-      ...(under ? { under } : {}),
-      lifts,
-      ...(Object.keys(pinned).length ? { pinnedAncestors: pinned } : {}),
-      ...(parents?.length ? { missingParents: parents } : {}),
-    };
-  };
-  // A tree's names with something of the index at or inside them are decided on their own, with the singles.
-  const holding = near.names.length ? namesHolding(ix.keys(), projectNameSet) : undefined;
-  const alone: HostTrustedPath[] = [];
-  const names: TrustedNamesAccess[] = [];
-  for (const r of near.names) {
-    const held = holding?.get(r.root);
-    const shared = held ? r.names.filter((n) => !held.has(n)) : r.names;
-    if (held) for (const n of r.names) if (held.has(n)) alone.push(r.pathFor(n));
-    names.push({ names: r, shared, decided: shared.length ? decide(r.pathFor(shared[0]!)) : undefined });
-  }
-  const singles: TrustedAccess[] = [];
-  // A missing parent is refused with the path it leads to, and said there.
-  for (const t of alone.length ? [...trusted, ...alone].sort(byTrustedPath) : trusted) {
-    const ta = t.parentOf ? undefined : decide(t);
-    if (ta) singles.push(ta);
-  }
-  let all: readonly TrustedAccess[] | undefined;
-  return {
-    singles,
-    names,
-    all() {
-      if (all) return all;
-      if (!names.length) return (all = singles);
-      // Each shared name decided with its own path (the first one's decision kept): the same answer, made where every name is asked for.
-      const each: TrustedAccess[] = [];
-      for (const n of names) {
-        if (!n.decided) continue;
-        each.push(n.decided);
-        for (const name of n.shared.slice(1)) {
-          const ta = decide(n.names.pathFor(name));
-          if (ta) each.push(ta);
-        }
-      }
-      return (all = singles.concat(each).sort((a, b) => byTrustedPath(a.trusted, b.trusted)));
-    },
-  };
-}
-
-const byTrustedPath = (a: HostTrustedPath, b: HostTrustedPath): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-
-/**
- * Landlock's abstract-unix-socket scope (ABI 6) keeps a sandbox from
- * connecting to the host's abstract sockets; the helper applies it where
- * the kernel has it.
- */
-function abstractSockets(ir: PolicyIR): AbstractSockets {
-  if (ir.linux.exec !== 'landlock') return 'reachable';
-  const abi = ir.linux.landlockAbi;
-  return abi === 'unknown' ? 'scoped-from-abi-6' : abi >= 6 ? 'scoped' : 'reachable';
-}
-
 /** The platforms where each principal's sandbox is its own (PlatformModel.ownSandbox). */
 function ownSandboxesOf(models: PlatformModels): Platform[] {
   return PLATFORMS.filter((platform) => models[platform].ownSandbox);
@@ -845,67 +365,4 @@ export function effectiveAccess(ir: PolicyIR, models: PlatformModels): AccessMod
     secrets,
     windowsReadable: windowsReadable(ir, built),
   };
-}
-
-function windowsReadable(ir: PolicyIR, principals: readonly PrincipalAccess[]): ReadableCredential[] {
-  const out: ReadableCredential[] = [];
-  for (const c of ir.knownCredentials) {
-    if (c.existence === 'absent') continue;
-    const by = principals.filter((pa) => {
-      const cell = pa.effectiveAt(c.path, 'windows');
-      return cell.kind === 'access' && cell.read;
-    });
-    if (by.length)
-      out.push({ credential: c, readableBy: by.map((pa) => pa.principal.id), fact: { kind: 'credential-readable', location: c.written } });
-  }
-  return out;
-}
-
-/**
- * A deny shuts a path for its own principal only, on the platforms where
- * each principal's sandbox is its own (Linux's mount view, macOS's
- * profile): the others that can read or write the denied path, each with
- * the grant that gives it, are disclosed at the deny. Windows' deny is a
- * label on the object, which every principal meets.
- */
-function withDeniesOpenToOthers(principals: readonly PrincipalAccess[], ownSandboxes: readonly Platform[]): PrincipalAccess[] {
-  return principals.map((pa) => {
-    let grants: GrantAccess[] | undefined;
-    pa.grants.forEach((ga, i) => {
-      const g = ga.grant;
-      if (!isDeny(g) || g.implicit || !g.path) return;
-      let disclosures: Partial<Record<Platform, Mechanism[]>> | undefined;
-      for (const platform of ownSandboxes) {
-        if (!ga.applies[platform]) continue;
-        const others: DenyOpenTo[] = [];
-        for (const other of principals) {
-          if (other === pa) continue;
-          const c = other.effectiveAt(g.path, platform);
-          if (c.kind !== 'access' || (!c.read && !c.write)) continue;
-          const via = coverOf(other, g.path, platform);
-          if (via) others.push({ principal: other.principal, read: c.read, write: c.write, via });
-        }
-        if (others.length)
-          (disclosures ??= {})[platform] = [...(ga.disclosures[platform] ?? []), { kind: 'others-reach-denied-path', others }];
-      }
-      if (!disclosures) return;
-      (grants ??= [...pa.grants])[i] = { ...ga, disclosures: { ...ga.disclosures, ...disclosures } };
-    });
-    // A copy that keeps hostTrusted a getter (a spread would make every tree name's entry here).
-    return grants
-      ? Object.defineProperty(Object.create(Object.getPrototypeOf(pa), Object.getOwnPropertyDescriptors(pa)), 'grants', { value: grants })
-      : pa;
-  });
-}
-
-/** The grant of a principal nearest above (or at) a path that gives it content there on a platform: what a message names. */
-function coverOf(pa: PrincipalAccess, path: string, platform: Platform): Grant | undefined {
-  let best: Grant | undefined;
-  for (const ga of pa.grants) {
-    const g = ga.grant;
-    if (!g.path || !ga.applies[platform] || isDeny(g) || !(reads(g) || writes(g) || g.access === 'exec')) continue;
-    if (!(g.path === path || (g.scope === 'tree' && isUnder(path, g.path)))) continue;
-    if (!best || g.path.length > best.path!.length) best = g;
-  }
-  return best;
 }

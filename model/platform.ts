@@ -6,6 +6,7 @@
  * code (model.ts) and every unit's model part import this, and it imports
  * neither.
  */
+import type { Platform } from '../compiler/diagnostic.js';
 import type { Grant, Principal } from '../compiler/ir/types.js';
 import type { HostTrustedPath, WindowsSecretSpelling } from '../compiler/paths/index.js';
 import type { Elsewhere } from './access.js';
@@ -96,3 +97,6 @@ export interface PlatformModel {
   /** How it keeps a host-trusted path read-only, and what becomes of one it cannot refuse (the `host-trusted` fact; its rule words each). */
   readonly hostTrusted: HostTrustedHold;
 }
+
+/** Every platform's model part (each unit's `targets/<os>/model/`), as the registry hands them to effectiveAccess. */
+export type PlatformModels = Readonly<Record<Platform, PlatformModel>>;

@@ -7,7 +7,7 @@
  * and doctor its run-time side (targets/run/load.ts).
  */
 import { byPlatform, type Platform } from '../compiler/diagnostic.js';
-import type { PlatformModels } from '../model/model.js';
+import type { PlatformModels } from '../model/platform.js';
 import { linuxUnit } from './linux/unit.js';
 import { macosUnit } from './macos/unit.js';
 import type { PlatformUnit } from './unit.js';

@@ -7,7 +7,7 @@ import type { Grant, Principal } from '../../../compiler/ir/types.js';
 import { access, type Cell, denied } from '../../../model/cell.js';
 import type { Mechanism } from '../../../model/facts.js';
 import { fixed, labelsNothing, writes } from '../../../model/grant-kinds.js';
-import { windowsUnmapped } from '../../../model/model.js';
+import { windowsUnmapped } from '../../../model/windows-spelling.js';
 import type { PathIndex } from '../../../model/path-index.js';
 import type { PlatformModel } from '../../../model/platform.js';
 
