@@ -12,6 +12,7 @@ import { validateCodex } from '../compiler/schema/codex.js';
 import type { TomlParseResult } from '../compiler/toml/ast.js';
 import { parseToml } from '../compiler/toml/index.js';
 import { effectiveAccess } from '../model/index.js';
+import { platformModels } from '../targets/units.js';
 import { checkRules } from '../rules/index.js';
 import { syntaxDiagnostics } from '../rules/toml-syntax.js';
 import { pathsTooLong } from '../rules/unrepresentable-path.js';
@@ -79,6 +80,6 @@ export function checkCodex(bytes: Uint8Array, options: CodexCheckOptions, parsed
   });
   const tooLong = pathsTooLong(ir);
   if (tooLong.length) return finish([...schema, ...tooLong]);
-  const model = effectiveAccess(ir);
+  const model = effectiveAccess(ir, platformModels);
   return finish([...schema, ...checkRules(ir, model, { view: options.view, comments: parsed.comments, text: parsed.text })], { ir, model });
 }

@@ -14,6 +14,7 @@ import { isJsonDialect, validateDocument, type Dialect, type JsonDialect } from 
 import type { TomlComment } from '../compiler/toml/ast.js';
 import { parseToml } from '../compiler/toml/index.js';
 import { effectiveAccess, type AccessModel } from '../model/index.js';
+import { platformModels } from '../targets/units.js';
 import { checkRules } from '../rules/index.js';
 import { checkCodex } from './check-codex.js';
 import { checkPeerSettings, hasVscodeSandbox } from './check-peers.js';
@@ -148,7 +149,7 @@ export function checkConfig(bytes: Uint8Array, options: CheckOptions): CheckResu
   // A path no platform takes stops here: the model would ask about each of its ancestors.
   const tooLong = pathsTooLong(ir);
   if (tooLong.length) return finish(tooLong, dialect);
-  const model = effectiveAccess(ir);
+  const model = effectiveAccess(ir, platformModels);
   return finish(checkRules(ir, model, { view: options.view, comments: parsed.comments, text: parsed.text }), dialect, { ir, model });
 }
 
@@ -272,7 +273,7 @@ function checkSettings(bytes: Uint8Array, options: CheckOptions): CheckResult {
   });
   const tooLong = pathsTooLong(ir);
   if (tooLong.length) return finish([...schemaDiagnostics, ...tooLong], dialect);
-  const model = effectiveAccess(ir);
+  const model = effectiveAccess(ir, platformModels);
   return finish([...schemaDiagnostics, ...checkRules(ir, model, { view: options.view, comments: [], text: parsed.text })], dialect, {
     ir,
     model,

@@ -4,7 +4,7 @@
  * and outside every home (this user's, and `--home`), where write grants
  * are given; a system directory is root's. `~/.local/bin` first on PATH
  * (where any `pip install --user` config lets the workload write) is passed
- * over, and said (`skipped`). bubblewrap (platforms/linux/sandbox/bwrap.ts), doctor's trial
+ * over, and said (`skipped`). bubblewrap (targets/linux/run/sandbox/bwrap.ts), doctor's trial
  * commands, git (`diff --git`) and learn's strace are found this way.
  */
 import { accessSync, constants, statSync } from 'node:fs';

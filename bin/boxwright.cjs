@@ -40,7 +40,7 @@ const LSP_COMMANDS = ['lsp'];
 
 // `boxwright run` from the cache: dist/cli/run-fast.cjs runs a command in a
 // sandbox compiled earlier from the same config, when nothing it depends on
-// changed, without loading the CLI (app/platforms/linux/run-fast.ts). Whenever it cannot
+// changed, without loading the CLI (targets/linux/run/run-fast.ts). Whenever it cannot
 // (undefined, or any failure before it started the launcher), the CLI runs
 // and checks the config itself.
 if (process.argv[2] === 'run' && process.env.BOXWRIGHT_RUN_CACHE !== 'off') {

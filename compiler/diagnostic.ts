@@ -1,16 +1,26 @@
 import type { Span } from './span.js';
 
 export type Severity = 'error' | 'warning' | 'info';
-export type Platform = 'macos' | 'linux' | 'windows';
 /**
- * Every platform, in output order: the one list of them. A table of what
- * each platform does is a `Record<Platform, …>` (the type checker names a
- * missing platform); a value the same for all is `byPlatform(…)`.
+ * Every platform's name, and its name for people (explain's column headers
+ * and notes), in output order: the one list of them, which Platform,
+ * PLATFORMS and platformNames are read from. A platform is a unit in
+ * targets/<os>/, registered in targets/units.ts; its name is here because
+ * the front end and every stage's diagnostics, verdicts and cells are keyed
+ * by it before any unit is loaded (ARCHITECTURE.md, "How to add a platform").
  */
-export const PLATFORMS: readonly Platform[] = ['macos', 'linux', 'windows'];
+const platformTable = { macos: 'macOS', linux: 'Linux', windows: 'Windows' } as const;
 
-/** Each platform's name for people (explain's column headers and notes). */
-export const platformNames: Readonly<Record<Platform, string>> = { macos: 'macOS', linux: 'Linux', windows: 'Windows' };
+export type Platform = keyof typeof platformTable;
+/**
+ * Every platform, in output order. A table of what each platform does is a
+ * `Record<Platform, …>` (the type checker names a missing platform); a value
+ * the same for all is `byPlatform(…)`.
+ */
+export const PLATFORMS: readonly Platform[] = Object.keys(platformTable) as Platform[];
+
+/** Each platform's name for people. */
+export const platformNames: Readonly<Record<Platform, string>> = platformTable;
 
 /** A value per platform, in PLATFORMS order, made by `f`. */
 export function byPlatform<T>(f: (platform: Platform) => T): Record<Platform, T> {

@@ -144,7 +144,7 @@ export type Mechanism =
   /** macOS (TYBA): a deny closes content, not metadata: existence, size and dates stay visible. */
   | { readonly kind: 'content-not-metadata' }
   /** A write_file of a file that the grant alone writes: a rewrite in place, each platform's own way (the rule words each). */
-  | { readonly kind: 'rewrite-in-place'; readonly platform: Platform }
+  | { readonly kind: 'rewrite-in-place'; readonly platform: Platform; readonly how: RewriteInPlace }
   /** Windows: a known credential file that exists (or may) and that a principal can read, reads being open (AccessModel.windowsReadable). */
   | { readonly kind: 'credential-readable'; readonly location: string }
   /**
@@ -165,6 +165,8 @@ export type Mechanism =
   | {
       readonly kind: 'host-trusted';
       readonly platform: Platform;
+      /** How the platform holds it (PlatformModel.hostTrusted): what the rule words, never the platform's name. */
+      readonly held: HostTrustedHold;
       readonly state: 'read-only' | 'creatable';
       readonly existence: 'exists' | 'absent' | 'unknown';
       readonly blocked?: 'absent' | 'unknown' | 'link' | 'no-windows-spelling';
@@ -198,7 +200,7 @@ export type Mechanism =
   | { readonly kind: 'combined'; readonly grants: readonly Grant[] }
   /** An implicit grant spelled for other platforms (a TYBA temp directory: /tmp, $TMPDIR, %TEMP%): it is no grant here. */
   | { readonly kind: 'implicit-other-platform' }
-  /** Linux: an entry the mount plan (model/linux-plan.ts) gives no mount of its own, or covers with a caveat: `why`. */
+  /** Linux: an entry the mount plan (targets/linux/model/plan.ts) gives no mount of its own, or covers with a caveat: `why`. */
   | { readonly kind: 'linux-no-mount'; readonly why: LinuxNoMount };
 
 /** Why the Linux plan gives an entry no mount of its own (or, `cover-kind-unknown`, covers it as a directory), where the platform does not refuse it. */
@@ -253,7 +255,10 @@ export type AbstractSockets = 'reachable' | 'scoped' | 'scoped-from-abi-6';
  */
 export type Ungranted =
   | { readonly kind: 'ungranted'; readonly regime: 'seatbelt' | 'seatbelt-metadata' | 'mount-view' | 'open-reads' }
-  | { readonly kind: 'srt-ungranted'; readonly regime: 'off' | 'seatbelt' | 'bubblewrap' | 'unavailable' | 'sandbox-account' }
+  | {
+      readonly kind: 'srt-ungranted';
+      readonly regime: 'off' | 'seatbelt' | 'bubblewrap' | 'unavailable' | 'unsupported' | 'sandbox-account';
+    }
   /** Codex: reads open (`:root` or the legacy modes), reads closed (a profile without `:root`), or no sandbox. */
   | { readonly kind: 'codex-ungranted'; readonly regime: 'reads-open' | 'reads-closed' | 'full-access' };
 
@@ -342,4 +347,25 @@ export interface MissingNeed {
   readonly denied?: string;
   /** The loader finds it only through its cache, which the sandbox does not show (/etc/ld.so.cache). */
   readonly cache?: true;
+}
+
+/**
+ * How a platform holds a write_file of a file the grant alone writes
+ * (PlatformModel.rewriteInPlace): a path rule on the literal (macOS's
+ * `file-write*`), the file bind-mounted alone (Linux), or read and write
+ * without DELETE (Windows' 0x12019f mask). The platform decides it; the
+ * rule (file-entry-on-directory) words it.
+ */
+export type RewriteInPlace = 'literal-rule' | 'file-bind' | 'no-delete-mask';
+
+/**
+ * How a platform keeps a host-trusted path read-only (`readOnly`: a profile
+ * rule on the path and file-write-unlink on its ancestors, a read-only bind
+ * over itself, a Medium no-write-up label), and what becomes of one it lets
+ * the workload create (`created`: the launcher moves it aside after the run,
+ * or nothing checks it). The platform decides; host-trusted-path words it.
+ */
+export interface HostTrustedHold {
+  readonly readOnly: 'profile-rule' | 'read-only-bind' | 'no-write-up-label';
+  readonly created: 'quarantined-after-run' | 'unchecked';
 }

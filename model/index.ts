@@ -16,20 +16,11 @@ export {
   type Fact,
   type LinuxNoMount,
   type FactKind,
+  type HostTrustedHold,
+  type RewriteInPlace,
   type Mechanism,
   type OtherLabel,
   type Refusal,
 } from './facts.js';
 export { access, absent, denied, empty, scratch, legend, sameCell, type Cell } from './cell.js';
 export { requestedAccess, type RequestedAccess } from './requested.js';
-export {
-  compareMounts,
-  depth,
-  linuxPlan,
-  PROC_READONLY,
-  type LinuxPlan,
-  type LinuxPlanOptions,
-  type PlanMount,
-  type PlanNote,
-  type PlanSource,
-} from './linux-plan.js';

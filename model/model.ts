@@ -1,52 +1,35 @@
 import type { Platform } from '../compiler/diagnostic.js';
 import { byPlatform, PLATFORMS } from '../compiler/diagnostic.js';
-import type { CredentialFact, Grant, PolicyIR, Principal } from '../compiler/ir/types.js';
-import {
-  expandTilde,
-  isStrictlyUnder,
-  isUnder,
-  secretLocations,
-  windowsSecretSpellings,
-  windowsUnmapped as windowsUnmappedOf,
-  type HostTrustedPath,
-  projectNameSet,
-  type RootNames,
-  type TrustedSearch,
-  type WindowsSecretSpelling,
-} from '../compiler/paths/index.js';
-import { dirname } from 'node:path';
-import loaderData from '../compiler/paths/loaders.json' with { type: 'json' };
-import { atOrAbove, namesHolding, NearPaths, pushAt } from '../compiler/paths/host-trusted-index.js';
-import { access, absent, denied, empty, type Cell } from './cell.js';
+import type { Grant, PolicyIR, Principal } from '../compiler/ir/types.js';
+import { expandTilde, isUnder, secretLocations, windowsSecretSpellings } from '../compiler/paths/index.js';
+import { absent, type Cell } from './cell.js';
+import { fixed, isDeny, namesDirectory, reads, requestedCell, writes } from './grant-kinds.js';
 import { missingNeeds, startsWith, type LinuxSandbox } from './exec-start.js';
 import { appliesOn, PathIndex } from './path-index.js';
-import type { AbstractSockets, DenyOpenTo, Mechanism, OtherLabel } from './facts.js';
+import type { Mechanism, OtherLabel } from './facts.js';
 import { codexPrincipalAccess } from './codex.js';
 import { runtimePrincipalAccess } from './srt.js';
 import { withCombined } from './combined.js';
-import type { Elsewhere, GrantAccess, PrincipalAccess, TrustedAccess, TrustedNamesAccess } from './access.js';
+import type { GrantAccess, PrincipalAccess } from './access.js';
+import type { ClosedSecret, LinuxExec, PlatformContext, PlatformModel, PlatformModels } from './platform.js';
+import { abstractSockets, type SocketTable, socketTable, socketsUnder } from './sockets.js';
+import { carvable, parentOf, trustedAccess, trustedNear } from './trusted-access.js';
+import { effectiveOf, notesOf } from './intern.js';
+import {
+  type OthersLabels,
+  othersLabels,
+  type ReadableCredential,
+  trustedLabels,
+  type WindowsLabels,
+  windowsLabels,
+  windowsReadable,
+} from './windows-labels.js';
+import { everywhere, notOnWindows, windowsUnspelled } from './windows-spelling.js';
+import { withDeniesOpenToOthers } from './open-to-others.js';
 
 export type { Elsewhere, GrantAccess, PrincipalAccess, TrustedAccess } from './access.js';
-import type { WindowsUnmapped } from '../compiler/paths/index.js';
-
-/**
- * windowsUnmapped, each answer kept (a bounded cache): the Windows labels,
- * the plan's left-out entries and each host-trusted path ask it of the same
- * grant paths, 120,000 times for a 40,000-grant config.
- */
-function windowsUnmapped(path: string, home: string): WindowsUnmapped | undefined {
-  if (unmappedHome !== home || unmappedMemo.size > 500_000) {
-    unmappedMemo.clear();
-    unmappedHome = home;
-  }
-  const hit = unmappedMemo.get(path);
-  if (hit !== undefined) return hit === null ? undefined : hit;
-  const found = windowsUnmappedOf(path, home);
-  unmappedMemo.set(path, found ?? null);
-  return found;
-}
-const unmappedMemo = new Map<string, WindowsUnmapped | null>();
-let unmappedHome: string | undefined;
+export type { ClosedSecret, LinuxExec, PlatformContext, PlatformModel, PlatformModels } from './platform.js';
+export type { ReadableCredential, WindowsLabels } from './windows-labels.js';
 
 export interface AccessModel {
   readonly ir: PolicyIR;
@@ -68,201 +51,8 @@ export interface AccessModel {
   readonly windowsReadable: readonly ReadableCredential[];
 }
 
-export interface ReadableCredential {
-  readonly credential: CredentialFact;
-  /** The principals that read it, by id, in the config's order. */
-  readonly readableBy: readonly string[];
-  /** The `credential-readable` fact (windows-open-reads words it). */
-  readonly fact: Mechanism;
-}
-
-/**
- * One of TYBA's listed secrets a platform closes by its own mechanism:
- * `listed`, the list's entry (`~/.ssh`); or `spelling`, where a Windows tool
- * keeps it instead (`%APPDATA%\gnupg`, compiler/paths/secrets.json).
- */
-export interface ClosedSecret {
-  /** The path under the home that is closed (for a Windows spelling, its place at the default %APPDATA%). */
-  readonly path: string;
-  /** As the list writes it: `~/.ssh`. Absent for a Windows spelling. */
-  readonly listed?: string;
-  readonly spelling?: WindowsSecretSpelling;
-}
-
-const reads = (g: Grant): boolean => g.access === 'read' || g.access === 'read-write';
-const writes = (g: Grant): boolean => g.access === 'write' || g.access === 'read-write';
-const isDeny = (g: Grant): boolean => g.access === 'deny';
-/** Windows: a deny of a path that does not exist has nothing to label (`nothing-to-label`): the one judgement the labels, the note and the plan read. */
-const labelsNothing = (g: Grant): boolean => isDeny(g) && g.facts.existence === 'absent';
-
-/**
- * Linux's explicit read requirement: a read tree over the path, or, for an
- * exact-file write, a read_file of the same file. An exec grant never
- * satisfies it, and a read_file never covers a directory named in `write`.
- */
-function linuxReadCover(ix: PathIndex, path: string, scope: 'tree' | 'file'): Grant | undefined {
-  const s = ix.summary(path, 'linux');
-  return s.readTree ?? (scope === 'file' ? s.readFile : undefined);
-}
-
-/**
- * The scope Linux's read requirement is judged on: a `write` tree that names
- * an existing file is one file, which a read_file of the same file covers;
- * a read_file never covers a directory named in `write`.
- */
-function coverScope(g: Grant): 'tree' | 'file' {
-  return g.scope === 'file' || g.facts.kind === 'file' ? 'file' : 'tree';
-}
-
-/** What each access asks for, on every platform (cells are constants). */
-const requested: Readonly<Record<Grant['access'], Cell>> = {
-  read: access({ read: true }),
-  write: access({ write: true }),
-  'read-write': access({ read: true, write: true }),
-  list: access({ names: true }),
-  metadata: access({ meta: true }),
-  exec: access({ exec: true }),
-  deny: denied,
-  'deny-read': denied,
-  'deny-write': access({ read: true }),
-};
-
-function requestedCell(g: Grant): Cell {
-  return requested[g.access];
-}
-
-function macosAt(p: Principal, ix: PathIndex, path: string, tyba: boolean, plain = false): Cell {
-  const s = ix.summary(path, 'macos');
-  if (s.deny || s.mechanismDenied) return tyba ? access({ meta: true }) : denied;
-  // A one-file entry is a literal: on a directory, the entry alone (its names, for a read), nothing below it.
-  const read = !!s.readTree || (!!s.readFile && !namesDirectory(s.readFile));
-  const granted = !!s.writeTree || (!!s.writeFile && !namesDirectory(s.writeFile));
-  // A host-trusted carve-out stops the tree's writes (the profile's deny); a write_file at the path names it.
-  const write = (!!s.writeTree && (plain || !s.readOnly)) || (!!s.writeFile && !namesDirectory(s.writeFile));
-  // `list` gives a directory's entry names (file-read-data, on a directory only) and its properties (any kind).
-  const names = (!!s.listHere && !listsNothing(s.listHere)) || (!!s.readFile && namesDirectory(s.readFile));
-  const meta = tyba || !!s.metadataTree || !!s.listHere;
-  // Tools run helpers and load built code from their content grants (a carve-out denies writes, not that).
-  const exec = !!(s.execFile ?? s.execTree) || (p.kind === 'tool' && (read || granted));
-  return access({ read, write, exec, names, meta });
-}
-
-/** A one-file entry (read_file, write_file) that names a directory. */
-const namesDirectory = (g: Grant): boolean => g.scope === 'file' && g.access !== 'exec' && g.facts.kind === 'dir';
-
-/** A `list` of a path that is not a directory: there are no entry names to give (an unknown kind may be a directory). */
-const listsNothing = (g: Grant): boolean => g.facts.kind === 'file' || g.facts.kind === 'other';
-
-/** The platform table's loader directories: an agent read of one makes its programs executable. */
-const loaderDirectories: ReadonlySet<string> = new Set(loaderData.loaderDirectories);
-
-/**
- * How the Linux lowering confines execution for one principal: Landlock
- * (a Box agent or server: execute only on exec grants, granted loader
- * directories and the dynamic loaders; a tool runs what its content grants
- * hold, as the platform table says) or the mounts alone (whatever is
- * readable is executable).
- */
-export interface LinuxExec {
-  readonly confined: boolean;
-  readonly loaders: ReadonlySet<string>;
-  /**
-   * TYBA: the grant of the private tmpfs at /tmp. It is a directory of the
-   * sandbox's own, empty at start: below its root it shows nothing of the
-   * host, gives no host path write access, and holds no host path a deny
-   * would have to cover.
-   */
-  readonly privateTmp?: Grant;
-}
-
-/**
- * What a denied path (a deny's own path) is in the view: covered where a
- * tree above it is mounted, absent otherwise. Inside another deny nothing
- * of that deny's tree is mounted, so this one is what that one is (inside
- * its cover, or absent with it), never covered on its own by a tree the
- * outer deny keeps out of the view: walked out deny by deny in a loop, each
- * answer kept (a config of thousands of nested denies asked each chain
- * again, one frame and one summary per deny).
- */
-function deniedAt(ix: PathIndex, denied: string, x: LinuxExec, hostTree: (t: Grant | undefined, at: string) => Grant | undefined): Cell {
-  let byExec = deniedMemo.get(ix);
-  if (!byExec) deniedMemo.set(ix, (byExec = new WeakMap()));
-  let memo = byExec.get(x);
-  if (!memo) byExec.set(x, (memo = new Map()));
-  const chain: string[] = [];
-  let out: Cell | undefined;
-  for (let d = denied; out === undefined; ) {
-    const hit = memo.get(d);
-    if (hit) {
-      out = hit;
-      break;
-    }
-    chain.push(d);
-    if (d === '/') {
-      out = absent;
-      break;
-    }
-    const parent = dirname(d);
-    const above = ix.summary(parent, 'linux');
-    if (above.existingDeny) d = above.existingDeny.path!;
-    else out = hostTree(above.readTree, parent) || hostTree(above.writeTree, parent) || above.execTree ? empty : absent;
-  }
-  for (const d of chain) memo.set(d, out);
-  return out;
-}
-const deniedMemo = new WeakMap<PathIndex, WeakMap<LinuxExec, Map<string, Cell>>>();
-
-function linuxAt(ix: PathIndex, path: string, x: LinuxExec, plain = false): Cell {
-  const summary = ix.summary(path, 'linux');
-  // The trees that show the host here: the private tmpfs only at its own root.
-  const hostTree = (t: Grant | undefined, at: string): Grant | undefined =>
-    t !== undefined && t === x.privateTmp && at !== t.path ? undefined : t;
-  // A copy only where the private tmpfs changes it: most summaries are shared, and this is asked per grant and platform.
-  const readTree = hostTree(summary.readTree, path);
-  const writeTree = hostTree(summary.writeTree, path);
-  const s = readTree === summary.readTree && writeTree === summary.writeTree ? summary : { ...summary, readTree, writeTree };
-  // A denied path is covered by an empty placeholder where a mount above it
-  // shows it (a read, write or exec tree strictly above: the cover sits in
-  // that mount); a tree at the denied path or below it is not mounted at
-  // all, and what lies below a denied directory is inside its empty cover:
-  // absent either way.
-  if (s.existingDeny) {
-    const denied = s.existingDeny.path!;
-    if (path !== denied || denied === '/') return absent;
-    return deniedAt(ix, denied, x, hostTree);
-  }
-  const execGrant = s.execFile ?? s.execTree;
-  const read = !!(s.readTree ?? s.readFile ?? execGrant);
-  // A host-trusted carve-out is bound read-only over the tree's writable mount; a write_file at the path names it.
-  const treeWrite = !!s.writeTree && (plain || !s.readOnly) && !!linuxReadCover(ix, s.writeTree.path!, coverScope(s.writeTree));
-  const write = treeWrite || !!(s.writeFile && linuxReadCover(ix, path, 'file'));
-  const mounted = read || write;
-  // The sandbox's own /proc is mounted noexec. bubblewrap cannot mount a
-  // tree non-executable: without Landlock, whatever is readable runs.
-  const exec =
-    mounted &&
-    !isUnder(path, '/proc') &&
-    (!x.confined || !!execGrant || x.loaders.has(path) || (!!s.readTree && loaderDirectories.has(s.readTree.path!)));
-  return access({ read: mounted, write, exec });
-}
-
-function windowsAt(ix: PathIndex, path: string, plain = false): Cell {
-  const s = ix.summary(path, 'windows');
-  if (s.existingDeny || s.mechanismDenied) return denied;
-  // A host-trusted carve-out keeps its Medium no-write-up label; a write_file at the path names it.
-  const write = (!!s.writeTree && (plain || !s.readOnly)) || !!s.writeFile;
-  // Reads are open, and a restricted token does not restrict execution.
-  return access({ read: true, write, exec: true });
-}
-
-/** Every platform: a grant written by the user (implicit ones name their own). */
-const everywhere: GrantAccess['applies'] = Object.freeze(byPlatform(() => true));
-/** A grant written by the user whose path the Windows plan leaves out. */
-const notOnWindows: GrantAccess['applies'] = Object.freeze({ ...everywhere, windows: false });
 const nothing: Readonly<Record<string, never>> = Object.freeze({});
 const metadataInTool: Cell = Object.freeze({ kind: 'refused', because: Object.freeze({ kind: 'metadata-field-in-tool' }) });
-const namesWithoutContent: Cell = Object.freeze({ kind: 'refused', because: Object.freeze({ kind: 'names-without-content' }) });
-const denyTargetAbsent: Cell = Object.freeze({ kind: 'refused', because: Object.freeze({ kind: 'deny-target-absent' }) });
 const fileEntryOnDirectory: Cell = Object.freeze({ kind: 'refused', because: Object.freeze({ kind: 'directory-as-one-file' }) });
 
 /**
@@ -271,28 +61,11 @@ const fileEntryOnDirectory: Cell = Object.freeze({ kind: 'refused', because: Obj
  * macOS gives the directory's own entry (its names, for read_file): no
  * more than the model says, and a rule says what it means there.
  */
-function fileEntryGivesTree(g: Grant, platform: Platform): boolean {
+function fileEntryGivesTree(g: Grant, model: PlatformModel): boolean {
   if (g.implicit || !namesDirectory(g)) return false;
-  return platformModels[platform].fileEntryGivesTree(g);
+  return model.fileEntryGivesTree(g);
 }
 const loaderMaps: Mechanism = Object.freeze({ kind: 'loader-maps' });
-
-/**
- * An authored entry the Windows plan leaves out: its path has no Windows
- * spelling (compiler/paths/windows.ts, the plan's own mapping). It applies
- * nowhere on Windows, so the model says so, not the views.
- */
-function windowsUnspelled(g: Grant, home: string): Mechanism | undefined {
-  if (g.implicit || !g.path) return undefined;
-  const why = windowsUnmapped(g.path, home);
-  return !why
-    ? undefined
-    : {
-        kind: 'no-windows-spelling',
-        path: g.path,
-        why: why.kind === 'outside-home' ? { kind: 'outside-home' } : { kind: 'name', problem: why.problem },
-      };
-}
 
 function grantAccess(
   p: Principal,
@@ -305,6 +78,7 @@ function grantAccess(
   unspelled: Mechanism | undefined,
   sandbox: LinuxSandbox,
   shutBy: OthersLabels,
+  models: PlatformModels,
 ): GrantAccess {
   const applies = g.implicit ? byPlatform((platform) => appliesOn(g, platform)) : unspelled ? notOnWindows : everywhere;
   const privateTmpRoot = isDeny(g) ? p.grants.find((x) => x.implicit?.privateTmpfs)?.path : undefined;
@@ -318,27 +92,26 @@ function grantAccess(
     if (g.implicit && !applies[platform]) (notes ??= {})[platform] = implicitOtherPlatform;
     if (!g.path || !applies[platform]) continue;
     let cell: Cell;
+    // What the platform decides of the grant before its cell (PlatformModel.before): a refusal, or its write's read cover.
+    let before: ReturnType<NonNullable<PlatformModel['before']>>;
     if (g.access === 'metadata' && p.kind !== 'agent') cell = metadataInTool;
-    else if (fileEntryGivesTree(g, platform)) cell = fileEntryOnDirectory;
-    else if (platform === 'linux' && writes(g) && !g.implicit && !(readCover = linuxReadCover(ix, g.path, coverScope(g)))) {
-      const partialReads = ix.treesBelow(g.path, 'linux').filter(reads).concat(ix.filesAt(g.path, 'linux').filter(reads));
-      cell = { kind: 'refused', because: { kind: 'write-without-read-cover', partialReads } };
-    } else if (platform === 'linux' && g.access === 'list') cell = namesWithoutContent;
-    else if (platform === 'linux' && isDeny(g) && g.facts.existence === 'absent' && !g.implicit) cell = denyTargetAbsent;
+    else if (fileEntryGivesTree(g, models[platform])) cell = fileEntryOnDirectory;
+    else if ((before = models[platform].before?.(g, ix))?.refused) cell = before.refused;
     else {
       cell = at(g.path, platform);
       const label = platform === 'windows' && cell.kind === 'denied' && !isDeny(g) ? shutBy.at(g.path) : undefined;
       const mechanism: Mechanism | undefined = label
         ? { kind: 'label-of-another-principal', label }
-        : mechanismOf(p, g, platform, cell, tyba, confined);
+        : models[platform].mechanism(p, g, cell, tyba, confined);
       if (mechanism) (notes ??= {})[platform] = mechanism;
       // A deny the platform enforces pins the ancestors the workload could
       // rename (Linux: the ones a mount shows it; macOS: every deny rule holds).
-      if (isDeny(g) && platformModels[platform].pinsDeny(cell)) {
-        const pinned = renameableAncestors(g.path, platform, at, privateTmpRoot);
+      if (isDeny(g) && models[platform].pinsDeny(cell)) {
+        const pinned = renameableAncestors(g.path, platform, at, privateTmpRoot, models[platform]);
         if (pinned.length) pinnedAncestors = { ...pinnedAncestors, [platform]: pinned };
       }
     }
+    if (before?.readCover) readCover = before.readCover;
     cells[platform] = cell;
   }
   const { linux, windows } = cells;
@@ -389,96 +162,7 @@ function execNeedsMissing(g: Grant, sandbox: LinuxSandbox): Mechanism | undefine
   return missing.length ? { kind: 'exec-needs-missing', program: g.path!, starts: missing.some(startsWith), missing } : undefined;
 }
 
-/**
- * The parts of a grant's access that are values, one object for each
- * combination: cells and mechanisms are shared constants (cell.ts and the
- * fixed mechanisms below), so thousands of grants with the same rights
- * share one `effective` and one `notes` instead of an object each.
- */
-const effectives: Trie = new Map();
-function effectiveOf(cells: Record<Platform, Cell>): GrantAccess['effective'] {
-  // A write refused for its read cover names the grants around it: its own object.
-  if (cells.linux.kind === 'refused' && cells.linux.because.kind === 'write-without-read-cover') return cells;
-  return intern(effectives, cells, () => Object.freeze({ ...cells }));
-}
-
-const notesInterned: Trie = new Map();
-function notesOf(n: Partial<Record<Platform, Mechanism>>): GrantAccess['notes'] {
-  // Each platform's mechanism is a fixed one (mechanismOf), so the combinations are few;
-  // the Windows plan's omission names its path: its own object.
-  if (n.windows?.kind === 'no-windows-spelling' || n.windows?.kind === 'label-of-another-principal') return n;
-  return intern(notesInterned, n, () => Object.freeze(n));
-}
-
-/** Maps keyed by each platform's value in PLATFORMS order, the last one holding the interned object. */
-type Trie = Map<unknown, unknown>;
-function intern<T, V>(top: Trie, per: Readonly<Partial<Record<Platform, T>>>, make: () => V): V {
-  let m = top;
-  const last = PLATFORMS.length - 1;
-  for (let i = 0; i < last; i++) {
-    const key = per[PLATFORMS[i]!];
-    let next = m.get(key) as Trie | undefined;
-    if (!next) m.set(key, (next = new Map()));
-    m = next;
-  }
-  const key = per[PLATFORMS[last]!];
-  let v = m.get(key) as V | undefined;
-  if (v === undefined) m.set(key, (v = make()));
-  return v;
-}
-
 const loaderMapsOnly: GrantAccess['disclosures'] = Object.freeze({ linux: Object.freeze([loaderMaps]) });
-
-/**
- * The machine's bound unix sockets, and whether they are in JavaScript's
- * string order (both views give them so): then the sockets under a path
- * are found in the run of those that begin with it, not by a scan of all.
- */
-interface SocketTable {
-  readonly paths: readonly string[];
-  readonly sorted: boolean;
-}
-
-function socketTable(paths: readonly string[]): SocketTable {
-  let sorted = true;
-  for (let i = 1; i < paths.length && sorted; i++) sorted = paths[i - 1]! <= paths[i]!;
-  return { paths, sorted };
-}
-
-/** The sockets under `path`, in the table's order. */
-function socketsBelow(t: SocketTable, path: string): string[] {
-  if (!t.sorted) return t.paths.filter((s) => isUnder(s, path));
-  const { paths } = t;
-  let lo = 0;
-  let hi = paths.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (paths[mid]! < path) lo = mid + 1;
-    else hi = mid;
-  }
-  const out: string[] = [];
-  for (let i = lo; i < paths.length && paths[i]!.startsWith(path); i++) if (isUnder(paths[i]!, path)) out.push(paths[i]!);
-  return out;
-}
-
-function socketsUnder(
-  g: Grant,
-  at: PrincipalAccess['effectiveAt'],
-  sockets: SocketTable,
-): Partial<Record<Platform, readonly string[]>> | undefined {
-  if (g.implicit || !g.path || g.access === 'deny' || g.scope !== 'tree' || !sockets.paths.length) return undefined;
-  const under = socketsBelow(sockets, g.path);
-  if (!under.length) return undefined;
-  const linux = appliesOn(g, 'linux')
-    ? under.filter((s) => {
-        const c = at(s, 'linux');
-        return c.kind === 'access' && c.read;
-      })
-    : [];
-  // macOS decides a unix-socket connect with network-outbound, which no principal gets for unix sockets
-  // (a direct network exception reaches IP peers only): the file rules do not open them.
-  return linux.length ? { linux } : undefined;
-}
 
 /**
  * The ancestors of `path` that a workload could rename: those whose parent
@@ -489,11 +173,12 @@ function renameableAncestors(
   platform: Platform,
   at: PrincipalAccess['effectiveAt'],
   privateTmpRoot: string | undefined,
+  model: PlatformModel,
 ): string[] {
   // TYBA's private tmpfs is writable, but nothing in it is the host's: renaming
   // a directory there moves no host path (and pinning one would bind the
   // host's directory into the view).
-  const writableOnHost = (a: string): Cell => (platform === 'linux' && a === privateTmpRoot ? absent : at(a, platform));
+  const writableOnHost = (a: string): Cell => (model.privateTmpOwn && a === privateTmpRoot ? absent : at(a, platform));
   const out: string[] = [];
   for (let a = parentOf(path); a !== '/'; a = parentOf(a)) {
     const up = writableOnHost(parentOf(a));
@@ -502,319 +187,21 @@ function renameableAncestors(
   return out;
 }
 
-const parentOf = (p: string): string => {
-  const i = p.lastIndexOf('/');
-  return i <= 0 ? '/' : p.slice(0, i);
-};
-
-/** The mechanisms that carry no data, one object each: most grants have one. */
-const fixed = <K extends Mechanism['kind']>(kind: K): Mechanism => Object.freeze({ kind }) as Mechanism;
-const privateTmpfs = fixed('private-tmpfs');
 const runTempDir = {
   macos: Object.freeze({ kind: 'run-temp-dir', platform: 'macos' }),
   windows: Object.freeze({ kind: 'run-temp-dir', platform: 'windows' }),
 } as const satisfies Record<'macos' | 'windows', Mechanism>;
-const ownProc = fixed('own-proc');
-const noMetadataTree = fixed('no-metadata-tree');
-const emptyCoverFile: Mechanism = Object.freeze({ kind: 'empty-cover', of: 'file' });
-const emptyCoverDir: Mechanism = Object.freeze({ kind: 'empty-cover', of: 'dir' });
-const execGrantReadable = fixed('exec-grant-readable');
-const execWritable = fixed('exec-writable');
-const toolMountsExecutable = fixed('tool-mounts-executable');
-const mountsExecutable = fixed('mounts-executable');
-const loaderDirectory = fixed('loader-directory');
-const readAllowDiscarded = fixed('read-allow-discarded');
-const secretLabel = fixed('secret-label');
-const nothingToLabel = fixed('nothing-to-label');
-const readsOpen = fixed('reads-open');
-const denialsBeatPermissions = fixed('denials-beat-permissions');
-const toolHelperExec = fixed('tool-helper-exec');
-const namesOfAFile = fixed('names-of-a-file');
 const ipPeersOnly = fixed('ip-peers-only');
-const contentNotMetadata = fixed('content-not-metadata');
-const denyCoversGrant = fixed('deny-covers-grant');
 const futurePathRefused = fixed('future-path-refused');
 /** An implicit grant spelled for other platforms (GrantAccess.notes where it does not apply; srt.ts says it of its own). */
 const implicitOtherPlatform = fixed('implicit-other-platform');
-const hostTrustedUnreached = fixed('host-trusted-unreached');
-const rewritesInPlace = Object.fromEntries(
-  PLATFORMS.map((platform) => [platform, Object.freeze({ kind: 'rewrite-in-place', platform })]),
-) as Readonly<Record<Platform, Mechanism>>;
-
-/** Whether a cell lacks a right the request asks for. */
-function lacksRequested(want: Cell, have: Cell): boolean {
-  if (want.kind !== 'access') return false;
-  if (have.kind !== 'access') return true;
-  return (
-    (want.read && !have.read) ||
-    (want.write && !have.write) ||
-    (want.exec && !have.exec) ||
-    (want.names && !have.names) ||
-    (want.meta && !have.meta)
-  );
-}
-const directoryEntryOnly = {
-  read: Object.freeze({ kind: 'directory-entry-only', access: 'read' }),
-  write: Object.freeze({ kind: 'directory-entry-only', access: 'write' }),
-} as const satisfies Record<'read' | 'write', Mechanism>;
-
-/** The platform mechanism behind a cell that differs from the request. */
-function mechanismOf(p: Principal, g: Grant, platform: Platform, cell: Cell, tyba: boolean, confined: boolean): Mechanism | undefined {
-  return platformModels[platform].mechanism(p, g, cell, tyba, confined);
-}
-
-function linuxMechanism(p: Principal, g: Grant, cell: Cell, _tyba: boolean, confined: boolean): Mechanism | undefined {
-  if (g.implicit?.privateTmpfs) return privateTmpfs;
-  // The one decision of the cover's kind, which the plan reads: an empty file over anything that is not a
-  // directory (a socket too: a directory cannot be mounted on it); an unknown kind is covered as a directory.
-  // Before /proc: a deny inside a read of /proc is covered in the sandbox's own /proc like any other.
-  if (g.access === 'deny' && cell.kind === 'empty')
-    return g.facts.kind === 'file' || g.facts.kind === 'other' ? emptyCoverFile : emptyCoverDir;
-  if (g.path && isUnder(g.path, '/proc')) return ownProc;
-  if (g.access === 'metadata') return noMetadataTree;
-  if (g.access === 'exec' && cell.kind === 'access') return cell.write && confined ? execWritable : execGrantReadable;
-  if (cell.kind === 'access' && cell.exec)
-    // Under Landlock an agent's read is executable only as a loader directory; an exec grant over it says so itself.
-    return p.kind === 'tool'
-      ? toolMountsExecutable
-      : !confined
-        ? mountsExecutable
-        : g.path && loaderDirectories.has(g.path)
-          ? loaderDirectory
-          : cell.write
-            ? execWritable
-            : undefined;
-  return undefined;
-}
-
-function windowsMechanism(_p: Principal, g: Grant, cell: Cell): Mechanism | undefined {
-  if (g.list === 'read_allow') return readAllowDiscarded;
-  if (cell.kind === 'denied' && g.access !== 'deny') return secretLabel;
-  if (labelsNothing(g)) return nothingToLabel;
-  if (g.access !== 'deny') return readsOpen;
-  return undefined;
-}
-
-function macosMechanism(p: Principal, g: Grant, cell: Cell, tyba: boolean): Mechanism | undefined {
-  if (tyba && g.access === 'read' && (cell.kind !== 'access' || !cell.read)) return denialsBeatPermissions;
-  if (g.access === 'list' && listsNothing(g) && cell.kind === 'access' && !cell.names) return namesOfAFile;
-  if (!g.implicit && namesDirectory(g) && (g.access === 'read' || g.access === 'write')) return directoryEntryOnly[g.access];
-  if (cell.kind === 'access' && cell.exec && p.kind === 'tool' && g.access !== 'exec') return toolHelperExec;
-  // An exec grant and a write grant over one path: what the workload writes there it can run.
-  if (cell.kind === 'access' && cell.exec && cell.write && p.kind !== 'tool') return execWritable;
-  if (tyba && isDeny(g) && cell.kind === 'access' && !cell.read && !cell.write && !cell.exec && !cell.names) return contentNotMetadata;
-  // What none of the above explains and the cell still lacks: a deny's rule (or a listed secret's) closes it.
-  if (!isDeny(g) && lacksRequested(requestedCell(g), cell)) return denyCoversGrant;
-  return undefined;
-}
-
-/** What the per-platform functions of a principal read: its index, its dialect, its Linux execution. */
-export interface PlatformContext {
-  readonly p: Principal;
-  readonly ix: PathIndex;
-  readonly tyba: boolean;
-  readonly linuxExec: LinuxExec;
-}
-
-/**
- * What each platform does, in the model: the one dispatch on the platform
- * (a platform is an entry; the type checker names a missing one). The
- * functions it points at are the platform's own.
- */
-export interface PlatformModel {
-  /** Its cell at a path, all grants combined; `plain`: without the host-trusted carve-outs. */
-  at(cx: PlatformContext, path: string, plain: boolean): Cell;
-  /** The mechanism behind a grant's cell that differs from the request (or may). */
-  mechanism(p: Principal, g: Grant, cell: Cell, tyba: boolean, confined: boolean): Mechanism | undefined;
-  /** A read_file or write_file naming a directory gives more than its entry (`directory-as-one-file`). */
-  fileEntryGivesTree(g: Grant): boolean;
-  /** A deny with this cell is held by a rule on its path, which a rename of an ancestor would carry away: the ancestors are pinned. */
-  pinsDeny(cell: Cell): boolean;
-  /** A read-only host-trusted path's renameable ancestors are pinned. */
-  readonly pinsTrusted: boolean;
-  /** Whether it can keep a host-trusted path (not a link) from being written and created. */
-  carvable(t: HostTrustedPath, home: string): boolean;
-  /** Each principal's sandbox is its own (a mount view, a profile): a deny shuts the path for that principal only, and carve-outs are made per principal. */
-  readonly ownSandbox: boolean;
-  /** What it gives where no grant names the path. */
-  elsewhere(tyba: boolean): Elsewhere;
-  /** The secrets it closes whatever the config: of the listed locations (compiler/paths/secrets.json) and their Windows spellings, which. */
-  closedSecrets(listed: readonly ClosedSecret[], spelled: readonly ClosedSecret[], tyba: boolean): readonly ClosedSecret[];
-}
-
-const platformModels: Readonly<Record<Platform, PlatformModel>> = {
-  macos: {
-    at: (cx, path, plain) => macosAt(cx.p, cx.ix, path, cx.tyba, plain),
-    mechanism: macosMechanism,
-    // Its own entry (its names, for read_file): no more than the model says, and a rule says what it means there.
-    fileEntryGivesTree: () => false,
-    // Every deny rule holds, and file-write-unlink is denied on each ancestor.
-    pinsDeny: () => true,
-    pinsTrusted: true,
-    // A profile rule on the path, existing or not.
-    carvable: () => true,
-    ownSandbox: true,
-    elsewhere: (tyba) =>
-      tyba
-        ? { cell: access({ meta: true }), fact: { kind: 'ungranted', regime: 'seatbelt-metadata' } }
-        : { cell: denied, fact: { kind: 'ungranted', regime: 'seatbelt' } },
-
-    // TYBA's Seatbelt denies the listed secrets; Box's grants decide.
-    closedSecrets: (listed, _spelled, tyba) => (tyba ? listed : []),
-  },
-  linux: {
-    at: (cx, path, plain) => linuxAt(cx.ix, path, cx.linuxExec, plain),
-    mechanism: linuxMechanism,
-    fileEntryGivesTree: () => true,
-    // The ones a mount shows it: each ancestor a mount point of its own.
-    pinsDeny: (cell) => cell.kind === 'empty',
-    pinsTrusted: true,
-    // A read-only mount, which needs an existing target (a mount point made on the host inside a write tree would be a file the workload left behind).
-    carvable: (t) => !t.parentOf && t.facts.existence === 'exists',
-    ownSandbox: true,
-    elsewhere: () => ({ cell: absent, fact: { kind: 'ungranted', regime: 'mount-view' } }),
-    // No mechanism of its own for them: only what the mount view leaves out.
-    closedSecrets: () => [],
-  },
-  windows: {
-    at: (cx, path, plain) => windowsAt(cx.ix, path, plain),
-    mechanism: windowsMechanism,
-    fileEntryGivesTree: writes,
-    // Its deny is a label on each object, which a rename carries along.
-    pinsDeny: () => false,
-    pinsTrusted: false,
-    // A label, on what exists (or may: apply.ps1 skips what is not there) and has a Windows spelling.
-    carvable: (t, home) => !t.parentOf && t.facts.existence !== 'absent' && !windowsUnmapped(t.path, home),
-    // A label is the file's: every principal meets it.
-    ownSandbox: false,
-    elsewhere: () => ({
-      cell: access({ read: true, exec: true }),
-      fact: { kind: 'ungranted', regime: 'open-reads' },
-      mechanism: { kind: 'reads-open' },
-      disclosures: [{ kind: 'beyond-files' }],
-    }),
-    // Labelled deny-read whatever the config, at their POSIX locations and their Windows spellings.
-    closedSecrets: (listed, spelled) => [...listed, ...spelled],
-  },
-};
-
-/** The platforms where each principal's sandbox is its own (PlatformModel.ownSandbox). */
-const ownSandboxes: readonly Platform[] = PLATFORMS.filter((platform) => platformModels[platform].ownSandbox);
-
-/**
- * The Windows labels of the host-trusted carve-outs, for the whole config:
- * a path near any principal's write grant is labelled read-only (a Medium
- * no-write-up label), and a write grant of any principal at or inside one
- * relabels its own scope Low (targets/windows/plan.ts). A label is a
- * property of the file, so every principal's Windows cells see all of them.
- */
-export interface WindowsLabels {
-  /** The host-trusted paths labelled read-only (a Medium no-write-up label, file by file), by path: `carvedSingles` and every name of `carvedNames`, made on the first read. */
-  readonly carved: readonly HostTrustedPath[];
-  /** The write grants' paths at or inside one: each relabels its own scope Low after it. */
-  readonly lifted: readonly string[];
-  /** Those found one by one, by path. */
-  readonly carvedSingles: readonly HostTrustedPath[];
-  /** The trees whose every shared name is labelled (names that may exist: --fs none), one set each. */
-  readonly carvedNames: readonly RootNames[];
-}
-
-function trustedLabels(ir: PolicyIR): WindowsLabels {
-  const onWindows = (g: Grant): boolean =>
-    !!g.path && writes(g) && appliesOn(g, 'windows') && (!!g.implicit || !windowsUnmapped(g.path, ir.home));
-  const carved = new Map<string, HostTrustedPath>();
-  // A tree's names, labelled or not as one (carvable and the trees above them are the same for each: plain Windows names,
-  // one parent), by root; absent ones have nothing to label. No write grant lies at or inside one: none lifts one.
-  const carvedRoots = new Map<string, RootNames>();
-  for (const p of ir.principals) {
-    // Only where a write tree above it would let the principal write it: a label elsewhere changes nothing.
-    const trees = p.grants.filter((g) => g.scope === 'tree' && onWindows(g)).map((g) => g.path!);
-    const near = trustedNear(p, ir.hostTrusted);
-    const inTree = new NearPaths(trees);
-    const labelled = (t: HostTrustedPath): boolean => carvable(t, 'windows', ir.home) && inTree.nearestStrictlyAbove(t.path) !== undefined;
-    for (const t of near.singles) if (labelled(t)) carved.set(t.path, t);
-    for (const r of near.names) if (r.facts.existence !== 'absent' && labelled(r.pathFor(r.names[0]!))) carvedRoots.set(r.root, r);
-  }
-  const carvedAt = (a: string): boolean => {
-    if (carved.has(a)) return true;
-    const slash = a.lastIndexOf('/');
-    return slash >= 0 && !!carvedRoots.get(slash === 0 ? '/' : a.slice(0, slash))?.nameSet.has(a.slice(slash + 1));
-  };
-  const lifted = new Set<string>();
-  const atOrUnderCarved = (path: string): boolean => {
-    if (carvedAt(path)) return true;
-    for (let a = path; a !== '/'; ) {
-      const slash = a.lastIndexOf('/');
-      if (slash < 0) return false;
-      a = slash === 0 ? '/' : a.slice(0, slash);
-      if (carvedAt(a)) return true;
-    }
-    return false;
-  };
-  for (const p of ir.principals) for (const g of p.grants) if (onWindows(g) && atOrUnderCarved(g.path!)) lifted.add(g.path!);
-  // Inside another labelled path, with no write grant between that relabels it Low, a label changes nothing (`.git/hooks` in `.git`).
-  // Walked up from each path (a set lookup per ancestor), not every pair against every lifted path: a config of
-  // many nested write grants has thousands of each, and the pairs cost minutes.
-  const isNeeded = (path: string): boolean => {
-    let liftedBetween = lifted.has(path);
-    for (let a = path; a !== '/'; ) {
-      const slash = a.lastIndexOf('/');
-      if (slash < 0) return true;
-      a = slash === 0 ? '/' : a.slice(0, slash);
-      if (lifted.has(a)) liftedBetween = true;
-      if (carvedAt(a) && !liftedBetween) return false;
-    }
-    return true;
-  };
-  const needed = [...carved.values()].filter((t) => isNeeded(t.path)).sort(byTrustedPath);
-  // A name's ancestors are its root's: one answer for the tree.
-  const neededRoots = [...carvedRoots.values()].filter((r) => isNeeded(r.pathOf(r.names[0]!)));
-  let all: HostTrustedPath[] | undefined;
-  return {
-    get carved() {
-      all ??= neededRoots.length ? needed.concat(neededRoots.flatMap((r) => r.paths())).sort(byTrustedPath) : needed;
-      return all;
-    },
-    lifted: [...lifted].sort(),
-    carvedSingles: needed,
-    carvedNames: neededRoots,
-  };
-}
-
-/**
- * The denies the Windows plan labels (existing paths with a Windows
- * spelling), of every principal: a label is a property of the files, so
- * each shuts every principal out, not only its own.
- */
-function windowsLabels(ir: PolicyIR): OtherLabel[] {
-  return ir.principals.flatMap((p) =>
-    p.grants
-      .filter((g) => isDeny(g) && !!g.path && appliesOn(g, 'windows') && !labelsNothing(g) && !windowsUnspelled(g, ir.home))
-      .map((grant) => ({ principal: p.id, grant })),
-  );
-}
-
-/**
- * What another principal's labels mean for one principal on Windows: the
- * label that shuts a path (none where its own deny or a listed secret
- * already does), and the labels inside a tree.
- */
-interface OthersLabels {
-  readonly at: (path: string) => OtherLabel | undefined;
-  readonly inside: (path: string) => readonly OtherLabel[];
-}
-
-function othersLabels(labels: readonly OtherLabel[], ix: PathIndex, secrets: readonly string[]): OthersLabels {
-  return {
-    at: (path) => {
-      if (!labels.length || ix.summary(path, 'windows').existingDeny || secrets.some((s) => isUnder(path, s))) return undefined;
-      // The nearest label above: the one apply.ps1 set on the object last looked at.
-      let found: OtherLabel | undefined;
-      for (const l of labels) if (isUnder(path, l.grant.path!) && (!found || l.grant.path!.length > found.grant.path!.length)) found = l;
-      return found;
-    },
-    inside: (path) => labels.filter((l) => l.grant.path !== path && isUnder(l.grant.path!, path)),
-  };
+/** Each platform's rewrite-in-place fact, one object a platform (facts are shared constants). */
+const rewritesInPlace = new Map<Platform, Mechanism>();
+function rewriteInPlace(platform: Platform, model: PlatformModel): Mechanism {
+  let m = rewritesInPlace.get(platform);
+  if (!m || (m.kind === 'rewrite-in-place' && m.how !== model.rewriteInPlace))
+    rewritesInPlace.set(platform, (m = Object.freeze({ kind: 'rewrite-in-place', platform, how: model.rewriteInPlace })));
+  return m;
 }
 
 /**
@@ -823,10 +210,10 @@ function othersLabels(labels: readonly OtherLabel[], ix: PathIndex, secrets: rea
  * TYBA's Seatbelt denies them too, and read_allow cannot re-open them.
  * Linux has no mechanism of its own for them.
  */
-function closedSecrets(ir: PolicyIR): AccessModel['secrets'] {
+function closedSecrets(ir: PolicyIR, models: PlatformModels): AccessModel['secrets'] {
   const listed: ClosedSecret[] = secretLocations.map((s) => ({ path: expandTilde(s, ir.home), listed: s }));
   const spelled: ClosedSecret[] = windowsSecretSpellings.map((w) => ({ path: expandTilde(w.posix, ir.home), spelling: w }));
-  return byPlatform((platform) => platformModels[platform].closedSecrets(listed, spelled, ir.dialect === 'tyba'));
+  return byPlatform((platform) => models[platform].closedSecrets(listed, spelled, ir.dialect === 'tyba'));
 }
 
 function principalAccess(
@@ -835,6 +222,7 @@ function principalAccess(
   labels: readonly OtherLabel[],
   trustedOnWindows: WindowsLabels,
   closed: AccessModel['secrets'],
+  models: PlatformModels,
 ): PrincipalAccess {
   // sandbox-runtime and Claude Code settings: what sandbox-runtime does (model/srt.ts).
   if (ir.runtime) {
@@ -864,7 +252,7 @@ function principalAccess(
     for (const t of ['%TEMP%', ...p.grants.filter((g) => g.path?.startsWith('%TEMP%\\')).map((g) => g.path!)])
       ix.denyByMechanism(t, 'windows');
   // macOS: the run's own temp directory ($TMPDIR, a profile parameter) is made under the cache root
-  // (app/platforms/macos/sandbox-exec.ts: ~/.cache/boxwright/macos-runs by default); a deny above it closes it too.
+  // (targets/macos/run/sandbox-exec.ts: ~/.cache/boxwright/macos-runs by default); a deny above it closes it too.
   const macosRuns = `${ir.home === '/' ? '' : ir.home}/.cache/boxwright/macos-runs`;
   if (p.grants.some((g) => g.implicit?.parameter) && p.grants.some((g) => isDeny(g) && !!g.path && isUnder(macosRuns, g.path)))
     ix.denyByMechanism('$TMPDIR', 'macos');
@@ -873,11 +261,13 @@ function principalAccess(
   // where the platform can; on Windows the labels every principal's carve-outs
   // and lifts leave on the objects (a label is the file's, not a principal's).
   const near = trustedNear(p, ir.hostTrusted);
-  for (const t of near.singles) for (const platform of ownSandboxes) if (carvable(t, platform, ir.home)) ix.carveOut(t.path, platform);
+  const ownSandboxes = ownSandboxesOf(models);
+  for (const t of near.singles)
+    for (const platform of ownSandboxes) if (carvable(t, models[platform], ir.home)) ix.carveOut(t.path, platform);
   // A tree's absent names, one set each: what one of them is on a platform, each is (their names are plain Windows names, and share all else).
   for (const r of near.names)
     for (const platform of ownSandboxes)
-      if (carvable(r.pathFor(r.names[0]!), platform, ir.home)) ix.carveNames(r.root, r.nameSet, platform);
+      if (carvable(r.pathFor(r.names[0]!), models[platform], ir.home)) ix.carveNames(r.root, r.nameSet, platform);
   for (const t of trustedOnWindows.carvedSingles) ix.carveOut(t.path, 'windows');
   for (const r of trustedOnWindows.carvedNames) ix.carveNames(r.root, r.nameSet, 'windows');
   for (const path of trustedOnWindows.lifted) ix.liftOut(path, 'windows');
@@ -889,8 +279,8 @@ function principalAccess(
     ...(privateTmp ? { privateTmp } : {}),
   };
   const cx: PlatformContext = { p, ix, tyba, linuxExec };
-  const at = (path: string, platform: Platform): Cell => platformModels[platform].at(cx, path, false);
-  const plainAt = (path: string, platform: Platform): Cell => platformModels[platform].at(cx, path, true);
+  const at = (path: string, platform: Platform): Cell => models[platform].at(cx, path, false);
+  const plainAt = (path: string, platform: Platform): Cell => models[platform].at(cx, path, true);
   const sockets = socketTable(ir.sockets === 'unknown' ? [] : ir.sockets);
   // The Linux sandbox for the execution closure: a readable loader runs under Landlock, anything readable without it.
   const sandbox: LinuxSandbox = {
@@ -900,10 +290,11 @@ function principalAccess(
   // Each cell is the union of the grants that reach its path: which of them add up to it.
   const grants = withCombined(
     withPlatformDisclosures(
-      p.grants.map((g) => grantAccess(p, g, ix, at, tyba, sockets, linuxExec.confined, unspelled.get(g), sandbox, shutBy)),
+      p.grants.map((g) => grantAccess(p, g, ix, at, tyba, sockets, linuxExec.confined, unspelled.get(g), sandbox, shutBy, models)),
+      models,
     ),
   );
-  const trusted = trustedAccess(p, near, ix, at, plainAt, ir.home);
+  const trusted = trustedAccess(p, near, ix, at, plainAt, ir.home, models);
   return {
     principal: p,
     grants,
@@ -917,7 +308,7 @@ function principalAccess(
     linuxMissing: (needs) => missingNeeds(needs, sandbox),
     // bubblewrap's --share-net: the surrounding namespace, with its loopback and abstract sockets.
     network: p.directNetwork ? { linux: { kind: 'host-network-namespace', abstractSockets: abstractSockets(ir) }, macos: ipPeersOnly } : {},
-    elsewhere: byPlatform((platform) => platformModels[platform].elsewhere(tyba)),
+    elsewhere: byPlatform((platform) => models[platform].elsewhere(tyba)),
   };
 }
 
@@ -928,313 +319,50 @@ function principalAccess(
  * of a file that no write tree of the principal covers is a rewrite in
  * place (`rewrite-in-place`, each platform its own way).
  */
-function withPlatformDisclosures(grants: GrantAccess[]): GrantAccess[] {
+function withPlatformDisclosures(grants: GrantAccess[], models: PlatformModels): GrantAccess[] {
   const writeTrees = grants.filter((o) => o.grant.scope === 'tree' && !!o.grant.path && writes(o.grant));
   return grants.map((ga) => {
     const g = ga.grant;
     if (!g.path) return ga;
     let added: Partial<Record<Platform, Mechanism[]>> | undefined;
     const add = (platform: Platform, m: Mechanism): void => void ((added ??= {})[platform] = [...(ga.disclosures[platform] ?? []), m]);
-    if (isDeny(g) && g.facts.existence === 'absent' && ga.applies.macos && ga.effective.macos.kind !== 'refused')
-      add('macos', futurePathRefused);
+    if (isDeny(g) && g.facts.existence === 'absent')
+      for (const platform of PLATFORMS)
+        if (models[platform].deniesFuturePaths && ga.applies[platform] && ga.effective[platform].kind !== 'refused')
+          add(platform, futurePathRefused);
     if (g.list === 'write_file' && !g.implicit && g.facts.kind !== 'dir') {
       for (const platform of PLATFORMS) {
         const c = ga.effective[platform];
         // Only where the file is writable by this grant alone: under a write tree it is the tree's to rename.
         const inWriteTree = writeTrees.some((o) => o !== ga && o.applies[platform] && isUnder(g.path!, o.grant.path!));
-        if (ga.applies[platform] && c.kind === 'access' && c.write && !inWriteTree) add(platform, rewritesInPlace[platform]);
+        if (ga.applies[platform] && c.kind === 'access' && c.write && !inWriteTree)
+          add(platform, rewriteInPlace(platform, models[platform]));
       }
     }
     return added ? { ...ga, disclosures: { ...ga.disclosures, ...added } } : ga;
   });
 }
 
-interface TrustedNear {
-  readonly singles: readonly HostTrustedPath[];
-  readonly names: readonly RootNames[];
-}
-
-/** The host-trusted paths at, inside or around one of the principal's write grants. */
-function trustedNear(p: Principal, search: TrustedSearch): TrustedNear {
-  const roots = p.grants.filter((g) => g.path && writes(g)).map((g) => g.path!);
-  if (!roots.length) return { singles: [], names: [] };
-  const near = new NearPaths(roots);
-  // No write root lies at or inside a tree's name (the search decides those one by one): a name is near where its tree's root is under a root.
-  return {
-    singles: search.singles.filter((t) => near.near(t.path)),
-    names: search.rootNames.filter((r) => near.near(r.pathOf(r.names[0]!))),
-  };
+/** The platforms where each principal's sandbox is its own (PlatformModel.ownSandbox). */
+function ownSandboxesOf(models: PlatformModels): Platform[] {
+  return PLATFORMS.filter((platform) => models[platform].ownSandbox);
 }
 
 /**
- * Whether a platform can keep a host-trusted path from being written (and
- * created): macOS by a profile rule on the path, existing or not; Linux by
- * a read-only mount, which needs an existing target (a mount point made
- * on the host inside a write tree would be a file the workload left
- * behind, and Landlock only allows); Windows by a label, on what exists (or
- * may: apply.ps1 skips what is not there) and has a Windows spelling. A
- * symbolic link cannot be made read-only over itself anywhere: a mount
- * and a path rule follow it. A missing parent is refused on macOS only.
+ * The one effective-access model: what the rules judge, explain prints and
+ * the emitters lower. `models`: every platform's model part, from the
+ * registry (targets/units.ts, `platformModels`).
  */
-function carvable(t: HostTrustedPath, platform: Platform, home: string): boolean {
-  if (t.facts.symlink) return false;
-  return platformModels[platform].carvable(t, home);
-}
-
-/** Why a platform cannot make a host-trusted path read-only (it is `creatable` there). */
-function blockedOn(t: HostTrustedPath, platform: Platform, home: string): 'absent' | 'unknown' | 'link' | 'no-windows-spelling' {
-  if (t.facts.symlink) return 'link';
-  if (platform === 'windows' && t.facts.existence !== 'absent' && windowsUnmapped(t.path, home)) return 'no-windows-spelling';
-  return t.facts.existence === 'unknown' ? 'unknown' : 'absent';
-}
-
-const writable = (c: Cell): boolean => c.kind === 'access' && c.write;
-
-interface TrustedDecisions {
-  readonly singles: readonly TrustedAccess[];
-  readonly names: readonly TrustedNamesAccess[];
-  /** Every one, by path: the singles and each tree name's own decision, made on the first call. */
-  all(): readonly TrustedAccess[];
-}
-
-/**
- * Each host-trusted path as each platform gives it to the principal
- * (TrustedAccess): the singles one by one, a tree's absent names once per
- * tree (and each on its own only when all are asked for: explain, compile).
- */
-function trustedAccess(
-  p: Principal,
-  near: TrustedNear,
-  ix: PathIndex,
-  at: PrincipalAccess['effectiveAt'],
-  plainAt: PrincipalAccess['effectiveAt'],
-  home: string,
-): TrustedDecisions {
-  const trusted = near.singles;
-  const privateTmpRoot = p.grants.find((g) => g.implicit?.privateTmpfs)?.path;
-  // By path, not by scanning every grant and every path for each one (quadratic in write trees):
-  // the write grants at or inside each path, in grant order, and each path's missing parents, in order.
-  // (No write grant lies at or inside a tree's name: the search decides those one by one.)
-  const liftsAt = new Map<string, Grant[]>();
-  const parentsOf = new Map<string, HostTrustedPath[]>();
-  for (const t of trusted) if (t.parentOf) pushAt(parentsOf, t.parentOf, t);
-  const paths = new Set(trusted.filter((t) => !t.parentOf).map((t) => t.path));
-  for (const g of p.grants) if (g.path && writes(g)) for (const a of atOrAbove(g.path)) if (paths.has(a)) pushAt(liftsAt, a, g);
-  // renameableAncestors, with each directory's answer kept: 20,000 trees in a few directories ask the same ancestors again.
-  const renameableMemo = byPlatform(() => new Map<string, readonly string[]>());
-  const renameable = (path: string, platform: Platform): string[] => {
-    const memo = renameableMemo[platform];
-    const chain: string[] = [];
-    let a = parentOf(path);
-    for (; a !== '/' && !memo.has(a); a = parentOf(a)) chain.push(a);
-    let out = a === '/' ? [] : memo.get(a)!;
-    for (let i = chain.length - 1; i >= 0; i--) {
-      const dir = chain[i]!;
-      // As renameableAncestors: TYBA's private tmpfs is writable, but renaming in it moves no host path.
-      const parent = parentOf(dir);
-      const up = platform === 'linux' && parent === privateTmpRoot ? absent : at(parent, platform);
-      out = up.kind === 'access' && up.write ? [...out, dir] : out;
-      memo.set(dir, out);
-    }
-    return out.slice();
-  };
-  const decide = (t: HostTrustedPath): TrustedAccess | undefined => {
-    const lifts = liftsAt.get(t.path) ?? [];
-    const state: Partial<Record<Platform, 'read-only' | 'creatable' | 'lifted'>> = {};
-    const notes: Partial<Record<Platform, Mechanism>> = {};
-    const disclosures: Partial<Record<Platform, Mechanism[]>> = {};
-    const pinned: Partial<Record<Platform, readonly string[]>> = {};
-    let under: Grant | undefined;
-    let parents: string[] | undefined;
-    for (const platform of PLATFORMS) {
-      // No write grant of the principal reaches it here: nothing to carve out, and the model says so.
-      if (!writable(plainAt(t.path, platform))) {
-        notes[platform] = hostTrustedUnreached;
-        continue;
-      }
-      const s = ix.summary(t.path, platform);
-      if (s.writeTree && isStrictlyUnder(t.path, s.writeTree.path!) && !under) under = s.writeTree;
-      if (writable(at(t.path, platform))) {
-        // Writable: a grant at or inside it names it, or the platform cannot refuse it.
-        const lifted = (s.writeTree && isUnder(s.writeTree.path!, t.path)) || s.writeFile;
-        if (lifted) state[platform] = 'lifted';
-        else {
-          state[platform] = 'creatable';
-          notes[platform] = {
-            kind: 'host-trusted',
-            platform,
-            state: 'creatable',
-            existence: t.facts.existence,
-            blocked: blockedOn(t, platform, home),
-          };
-        }
-        continue;
-      }
-      // Read-only by its own carve-out (with its missing parents', on macOS) only where the directory
-      // above them is writable: inside another read-only host-trusted path, that one says it.
-      const own = platform === 'macos' ? (parentsOf.get(t.path) ?? []).filter((x) => carvable(x, 'macos', home)).map((x) => x.path) : [];
-      if (!writable(at(dirname(own[0] ?? t.path), platform))) continue;
-      state[platform] = 'read-only';
-      if (platform === 'macos') parents = own;
-      const ancestors = renameable(t.path, platform);
-      if (ancestors.length && platformModels[platform].pinsTrusted) {
-        pinned[platform] = ancestors;
-        disclosures[platform] = [{ kind: 'ancestors-pinned', ancestors, of: 'host-trusted' }];
-      }
-      notes[platform] = {
-        kind: 'host-trusted',
-        platform,
-        state: 'read-only',
-        existence: t.facts.existence,
-        ...(platform === 'macos' && parents?.length ? { parents } : {}),
-      };
-    }
-    if (!Object.keys(state).length && !lifts.length) return undefined;
-    const unmapped = windowsUnmapped(t.path, home);
-    if (unmapped)
-      notes.windows = {
-        kind: 'no-windows-spelling',
-        path: t.path,
-        why: unmapped.kind === 'outside-home' ? { kind: 'outside-home' } : { kind: 'name', problem: unmapped.problem },
-      };
-    return {
-      trusted: t,
-      applies: unmapped ? notOnWindows : everywhere,
-      effective: effectiveOf(byPlatform((platform) => at(t.path, platform))),
-      state,
-      notes,
-      disclosures,
-      ...(under ? { under } : {}),
-      lifts,
-      ...(Object.keys(pinned).length ? { pinnedAncestors: pinned } : {}),
-      ...(parents?.length ? { missingParents: parents } : {}),
-    };
-  };
-  // A tree's names with something of the index at or inside them are decided on their own, with the singles.
-  const holding = near.names.length ? namesHolding(ix.keys(), projectNameSet) : undefined;
-  const alone: HostTrustedPath[] = [];
-  const names: TrustedNamesAccess[] = [];
-  for (const r of near.names) {
-    const held = holding?.get(r.root);
-    const shared = held ? r.names.filter((n) => !held.has(n)) : r.names;
-    if (held) for (const n of r.names) if (held.has(n)) alone.push(r.pathFor(n));
-    names.push({ names: r, shared, decided: shared.length ? decide(r.pathFor(shared[0]!)) : undefined });
-  }
-  const singles: TrustedAccess[] = [];
-  // A missing parent is refused with the path it leads to, and said there.
-  for (const t of alone.length ? [...trusted, ...alone].sort(byTrustedPath) : trusted) {
-    const ta = t.parentOf ? undefined : decide(t);
-    if (ta) singles.push(ta);
-  }
-  let all: readonly TrustedAccess[] | undefined;
-  return {
-    singles,
-    names,
-    all() {
-      if (all) return all;
-      if (!names.length) return (all = singles);
-      // Each shared name decided with its own path (the first one's decision kept): the same answer, made where every name is asked for.
-      const each: TrustedAccess[] = [];
-      for (const n of names) {
-        if (!n.decided) continue;
-        each.push(n.decided);
-        for (const name of n.shared.slice(1)) {
-          const ta = decide(n.names.pathFor(name));
-          if (ta) each.push(ta);
-        }
-      }
-      return (all = singles.concat(each).sort((a, b) => byTrustedPath(a.trusted, b.trusted)));
-    },
-  };
-}
-
-const byTrustedPath = (a: HostTrustedPath, b: HostTrustedPath): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-
-/**
- * Landlock's abstract-unix-socket scope (ABI 6) keeps a sandbox from
- * connecting to the host's abstract sockets; the helper applies it where
- * the kernel has it.
- */
-function abstractSockets(ir: PolicyIR): AbstractSockets {
-  if (ir.linux.exec !== 'landlock') return 'reachable';
-  const abi = ir.linux.landlockAbi;
-  return abi === 'unknown' ? 'scoped-from-abi-6' : abi >= 6 ? 'scoped' : 'reachable';
-}
-
-/** The one effective-access model: what the rules judge, explain prints and the emitters lower. */
-export function effectiveAccess(ir: PolicyIR): AccessModel {
+export function effectiveAccess(ir: PolicyIR, models: PlatformModels): AccessModel {
   const labels = windowsLabels(ir);
-  const trusted = trustedLabels(ir);
-  const secrets = closedSecrets(ir);
-  const built = ir.principals.map((p) => principalAccess(ir, p, labels, trusted, secrets));
+  const trusted = trustedLabels(ir, models);
+  const secrets = closedSecrets(ir, models);
+  const built = ir.principals.map((p) => principalAccess(ir, p, labels, trusted, secrets, models));
   return {
     ir,
-    principals: built.length > 1 ? withDeniesOpenToOthers(built) : built,
+    principals: built.length > 1 ? withDeniesOpenToOthers(built, ownSandboxesOf(models)) : built,
     windowsLabels: trusted,
     secrets,
     windowsReadable: windowsReadable(ir, built),
   };
-}
-
-function windowsReadable(ir: PolicyIR, principals: readonly PrincipalAccess[]): ReadableCredential[] {
-  const out: ReadableCredential[] = [];
-  for (const c of ir.knownCredentials) {
-    if (c.existence === 'absent') continue;
-    const by = principals.filter((pa) => {
-      const cell = pa.effectiveAt(c.path, 'windows');
-      return cell.kind === 'access' && cell.read;
-    });
-    if (by.length)
-      out.push({ credential: c, readableBy: by.map((pa) => pa.principal.id), fact: { kind: 'credential-readable', location: c.written } });
-  }
-  return out;
-}
-
-/**
- * A deny shuts a path for its own principal only, on the platforms where
- * each principal's sandbox is its own (Linux's mount view, macOS's
- * profile): the others that can read or write the denied path, each with
- * the grant that gives it, are disclosed at the deny. Windows' deny is a
- * label on the object, which every principal meets.
- */
-function withDeniesOpenToOthers(principals: readonly PrincipalAccess[]): PrincipalAccess[] {
-  return principals.map((pa) => {
-    let grants: GrantAccess[] | undefined;
-    pa.grants.forEach((ga, i) => {
-      const g = ga.grant;
-      if (!isDeny(g) || g.implicit || !g.path) return;
-      let disclosures: Partial<Record<Platform, Mechanism[]>> | undefined;
-      for (const platform of ownSandboxes) {
-        if (!ga.applies[platform]) continue;
-        const others: DenyOpenTo[] = [];
-        for (const other of principals) {
-          if (other === pa) continue;
-          const c = other.effectiveAt(g.path, platform);
-          if (c.kind !== 'access' || (!c.read && !c.write)) continue;
-          const via = coverOf(other, g.path, platform);
-          if (via) others.push({ principal: other.principal, read: c.read, write: c.write, via });
-        }
-        if (others.length)
-          (disclosures ??= {})[platform] = [...(ga.disclosures[platform] ?? []), { kind: 'others-reach-denied-path', others }];
-      }
-      if (!disclosures) return;
-      (grants ??= [...pa.grants])[i] = { ...ga, disclosures: { ...ga.disclosures, ...disclosures } };
-    });
-    // A copy that keeps hostTrusted a getter (a spread would make every tree name's entry here).
-    return grants
-      ? Object.defineProperty(Object.create(Object.getPrototypeOf(pa), Object.getOwnPropertyDescriptors(pa)), 'grants', { value: grants })
-      : pa;
-  });
-}
-
-/** The grant of a principal nearest above (or at) a path that gives it content there on a platform: what a message names. */
-function coverOf(pa: PrincipalAccess, path: string, platform: Platform): Grant | undefined {
-  let best: Grant | undefined;
-  for (const ga of pa.grants) {
-    const g = ga.grant;
-    if (!g.path || !ga.applies[platform] || isDeny(g) || !(reads(g) || writes(g) || g.access === 'exec')) continue;
-    if (!(g.path === path || (g.scope === 'tree' && isUnder(path, g.path)))) continue;
-    if (!best || g.path.length > best.path!.length) best = g;
-  }
-  return best;
 }

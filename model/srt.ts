@@ -237,6 +237,7 @@ const ungranted = {
   seatbelt: srtUngranted('seatbelt'),
   bubblewrap: srtUngranted('bubblewrap'),
   unavailable: srtUngranted('unavailable'),
+  unsupported: srtUngranted('unsupported'),
   'sandbox-account': srtUngranted('sandbox-account'),
 } as const;
 
@@ -250,6 +251,19 @@ const requestedOf: Readonly<Record<string, Cell>> = {
 };
 
 /** Claude Code runs no sandbox on native Windows (the sandboxing page): with failIfUnavailable off, commands run unsandboxed. */
+/** What sandbox-runtime does on one platform: its cell at a path, and where no grant names it. */
+interface SrtPlatform {
+  readonly at: (path: string) => Cell;
+  readonly elsewhere: Elsewhere;
+}
+
+/**
+ * A platform sandbox-runtime 0.0.83 has no sandbox for (it knows macOS and
+ * Linux, and Claude Code's Windows): it does not start, so nothing runs
+ * under it, and nothing is granted.
+ */
+const unsupported: SrtPlatform = { at: () => absent, elsewhere: { cell: absent, fact: ungranted.unsupported } };
+
 function claudeOnWindows(ir: PolicyIR): boolean {
   return ir.dialect === 'claude';
 }
@@ -264,8 +278,8 @@ export function runtimePrincipalAccess(ir: PolicyIR, p: Principal): PrincipalAcc
   const full = access({ read: true, write: true, exec: true });
   const unsandboxedWindows = claudeOnWindows(ir);
   const readable = access({ read: true, exec: true, meta: true });
-  // What sandbox-runtime does on each platform: the one dispatch on it here.
-  const platforms: Readonly<Record<Platform, { readonly at: (path: string) => Cell; readonly elsewhere: Elsewhere }>> = {
+  // What sandbox-runtime does on each platform it has a sandbox for: the one dispatch on it here.
+  const platforms: Readonly<Partial<Record<Platform, SrtPlatform>>> = {
     macos: {
       at: (path) => macosCell(grants, path),
       elsewhere: offOn('macos')
@@ -287,7 +301,7 @@ export function runtimePrincipalAccess(ir: PolicyIR, p: Principal): PrincipalAcc
           : { cell: absent, fact: ungranted['sandbox-account'] },
     },
   };
-  const at = (path: string, platform: Platform): Cell => platforms[platform].at(path);
+  const at = (path: string, platform: Platform): Cell => (platforms[platform] ?? unsupported).at(path);
   const rows = grants.map((g): GrantAccess => {
     const requested = requestedOf[g.access] ?? access({ read: true });
     const notes: Partial<Record<Platform, Mechanism>> = {};
@@ -343,6 +357,6 @@ export function runtimePrincipalAccess(ir: PolicyIR, p: Principal): PrincipalAcc
     trustedNames: [],
     network: {},
     effectiveAt: at,
-    elsewhere: byPlatform((platform) => platforms[platform].elsewhere),
+    elsewhere: byPlatform((platform) => (platforms[platform] ?? unsupported).elsewhere),
   };
 }

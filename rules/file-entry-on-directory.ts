@@ -1,5 +1,5 @@
-import type { Platform } from '../compiler/diagnostic.js';
 import type { Grant } from '../compiler/ir/types.js';
+import type { RewriteInPlace } from '../model/index.js';
 import { defineRule } from './engine/engine.js';
 import { addToList, fixOf, removeFromList } from './engine/fix.js';
 import { shown } from './util.js';
@@ -11,18 +11,19 @@ const entryGives = { read: 'its names, none of its contents', write: 'its own pr
 const treeList = (g: Grant): 'read' | 'write' => (g.access === 'read' ? 'read' : 'write');
 
 /**
- * What a `write_file` of a file is on each platform: the file, not its
- * directory, so a save through a temporary file beside it fails everywhere.
- * Linux (a bind-mounted file) and Windows (the 0x12019f mask, no DELETE:
- * targets/windows/README.md) also keep it from being renamed or deleted;
- * macOS's `file-write*` on the literal lets it be deleted and re-created.
+ * What a `write_file` of a file is, by how the platform holds it (its
+ * model part's `rewriteInPlace`): the file, not its directory, so a save
+ * through a temporary file beside it fails everywhere. A bind-mounted file
+ * (Linux) and the 0x12019f mask, no DELETE (Windows:
+ * targets/windows/README.md), also keep it from being renamed or deleted;
+ * `file-write*` on the literal (macOS) lets it be deleted and re-created.
  */
-const rewriteInPlace: Readonly<Record<Platform, string>> = {
-  macos:
+const rewriteInPlace: Readonly<Record<RewriteInPlace, string>> = {
+  'literal-rule':
     '`file-write*` on this file alone: it can be rewritten, deleted and created again, but no file beside it, so tools that save through a temporary file and a rename (safe save, `sed -i`) fail: grant `write` on the directory for those',
-  linux:
+  'file-bind':
     'a rewrite in place: the file is bind-mounted alone, so it can be rewritten, truncated and appended but not renamed, deleted or replaced (a mount point of its own); tools that save through a temporary file and a rename (safe save, `sed -i`) fail: grant `write` on the directory for those',
-  windows:
+  'no-delete-mask':
     'a rewrite in place: read and write without DELETE (0x12019f), so the file can be rewritten, truncated and appended but not renamed, deleted or replaced; tools that save through a temporary file and a rename (safe save, `sed -i`) fail: grant `write` on the directory for those',
 };
 
@@ -68,7 +69,7 @@ export const fileEntryOnDirectory = defineRule({
   },
   explains: {
     'directory-as-one-file': () => 'a one-file entry names a directory, and the platform cannot give a directory alone',
-    'rewrite-in-place': (f) => rewriteInPlace[f.platform],
+    'rewrite-in-place': (f) => rewriteInPlace[f.how],
     'directory-entry-only': (f) =>
       `a one-file entry names a directory: macOS gives the directory entry alone (${entryGives[f.access]}), nothing below it; \`${f.access}\` grants its contents`,
   },

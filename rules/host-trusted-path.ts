@@ -15,16 +15,16 @@ const writes = (c: Cell): boolean => c.kind === 'access' && c.write;
 /** A host-trusted path as a message names it: its path and what it is. */
 const named = (ta: TrustedAccess): string => `${ta.trusted.path} (${ta.trusted.label})`;
 
-/** What each platform does to keep a host-trusted path from being written, in the footnote's words. */
+/** What the platform does to keep a host-trusted path from being written (its model part's `hostTrusted`), in the footnote's words. */
 function readOnlyText(f: HostTrustedFact): string {
-  switch (f.platform) {
-    case 'macos':
+  switch (f.held.readOnly) {
+    case 'profile-rule':
       return f.existence === 'absent'
         ? `host-trusted, not there yet: the profile refuses its creation (\`file-write*\` denied at it${f.parents?.length ? `, and at its missing ${f.parents.length === 1 ? 'parent' : 'parents'} ${listPaths(f.parents)}, so that it cannot be made elsewhere and renamed into place` : ''})`
         : 'host-trusted: `file-write*` denied on it and below, `file-write-unlink` on its ancestors: it cannot be changed, removed or moved away';
-    case 'linux':
+    case 'read-only-bind':
       return 'host-trusted: bound read-only over itself, a mount point of its own: it cannot be written, renamed or removed, and its ancestors are pinned the same way';
-    case 'windows':
+    case 'no-write-up-label':
       return `host-trusted: a Medium no-write-up label on it and, file by file, on everything below it: the Low token cannot write it${f.existence === 'unknown' ? ' (apply.ps1 skips it where it does not exist)' : ''}; a label is the file's, so it holds for every principal`;
   }
 }
@@ -39,7 +39,7 @@ function creatableText(f: HostTrustedFact): string {
     case 'unknown':
       return 'host-trusted: the filesystem view does not say whether it exists (--fs none), and only what exists can be made read-only here';
     default:
-      return f.platform === 'linux'
+      return f.held.created === 'quarantined-after-run'
         ? 'host-trusted, not there yet: Linux cannot refuse its creation (a read-only mount needs an existing target, and Landlock only allows), so the launcher lists each write tree after the run and moves aside a host-trusted name the command made (exit 123)'
         : 'host-trusted, not there yet: Windows has nothing to label, so the workload can create it, and nothing checks it after the run (the user applies the plan)';
   }

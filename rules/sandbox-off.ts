@@ -9,6 +9,7 @@ const srtUngrantedText: Readonly<Record<Extract<Ungranted, { kind: 'srt-ungrante
   seatbelt: 'readable (reads are open unless denyRead says otherwise), not writable',
   bubblewrap: "readable and executable (the host is bound read-only at /), not writable; /dev and /proc are the sandbox's own",
   unavailable: 'Claude Code runs no sandbox on native Windows: with failIfUnavailable off, commands run unsandboxed',
+  unsupported: 'sandbox-runtime has no sandbox for this platform: it does not start, so nothing runs under it',
   'sandbox-account':
     "what the srt-sandbox account may do on its own: nothing in your profile but the tool directories of the install's profile grant; elsewhere what the Users group may",
 };

@@ -10,7 +10,7 @@
 //                           hook's — neither reads nor deserialises the
 //                           three targets, the launcher and the runner
 //                           (~30% of the full bundle's bytes; bench/README.md)
-//   dist/cli/run-fast.cjs   `boxwright run` from the cache (app/platforms/linux/run-fast.ts)
+//   dist/cli/run-fast.cjs   `boxwright run` from the cache (targets/linux/run/run-fast.ts)
 //   dist/cli/lsp.cjs        `boxwright lsp` (LSP_COMMANDS), the language server:
 //                           vscode-languageserver is in no other bundle, so no
 //                           other command reads or compiles it
@@ -79,7 +79,7 @@ export async function buildBundles(root, outDir, { readable = false, only, lintP
   const esbuild = await import('esbuild');
   const bundle = (entry, out, extra) =>
     esbuild.build({
-      entryPoints: [join(root, 'dist', 'app', ...entry.split('/'))],
+      entryPoints: [join(root, 'dist', ...entry.split('/'))],
       outfile: join(outDir, out),
       bundle: true,
       format: 'cjs',
@@ -98,9 +98,9 @@ export async function buildBundles(root, outDir, { readable = false, only, lintP
   const plugins = [bundledChevrotain, lazyAssert, lazySegmenter, noGuessVersion];
   const builds = {
     'boxwright.cjs': () =>
-      bundle('cli/entry.js', 'boxwright.cjs', { plugins: [onlyCommands('boxwright.cjs', (c) => !LSP_COMMANDS.includes(c)), ...plugins] }),
+      bundle('app/cli/entry.js', 'boxwright.cjs', { plugins: [onlyCommands('boxwright.cjs', (c) => !LSP_COMMANDS.includes(c)), ...plugins] }),
     'lint.cjs': () =>
-      bundle('cli/entry.js', 'lint.cjs', {
+      bundle('app/cli/entry.js', 'lint.cjs', {
         plugins: [
           ...lintPlugins,
           onlyCommands('lint.cjs', (c) => LIGHT_COMMANDS.includes(c)),
@@ -110,9 +110,9 @@ export async function buildBundles(root, outDir, { readable = false, only, lintP
           ...plugins,
         ],
       }),
-    'lsp.cjs': () => bundle('cli/entry.js', 'lsp.cjs', { plugins: [onlyCommands('lsp.cjs', (c) => LSP_COMMANDS.includes(c)), ...plugins] }),
+    'lsp.cjs': () => bundle('app/cli/entry.js', 'lsp.cjs', { plugins: [onlyCommands('lsp.cjs', (c) => LSP_COMMANDS.includes(c)), ...plugins] }),
     // Small enough that a run from the cache pays for no front end.
-    'run-fast.cjs': () => bundle('platforms/linux/run-fast.js', 'run-fast.cjs', { legalComments: 'none' }),
+    'run-fast.cjs': () => bundle('targets/linux/run/run-fast.js', 'run-fast.cjs', { legalComments: 'none' }),
   };
   const metafiles = {};
   for (const [name, build] of Object.entries(builds)) if (!only || only.includes(name)) metafiles[name] = (await build()).metafile;

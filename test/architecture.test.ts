@@ -5,14 +5,22 @@
  *   < compiler/ir < model/ < rules/ < targets/ < app/
  *
  * A file may import its own folder and any folder before it, never one
- * after it. Inside targets/: a platform folder (targets/linux, macos,
- * windows) imports the targets/ root files and itself, never another
- * platform; the root files import a platform only through its
- * entry, `targets/<os>/index.ts` (the registry's loaders). Inside
- * app/platforms/ (each platform's run-time side) the same: a platform folder
- * imports the app/platforms root files and itself, never another platform;
- * nothing before app/ imports it (the stages). And no two files
- * of app/ import each other, directly or round a longer cycle.
+ * after it.
+ *
+ * targets/ holds the platforms, one unit a folder (issue 38:
+ * targets/<os>/), each in parts tagged by stage: `targets/<os>/model/` is
+ * of the model stage (what the platform decides), `targets/<os>/run/` of
+ * the app stage (its runner and doctor), the rest of the folder of the
+ * targets stage (its emitter). targets/run/ is the run-time side all units
+ * share (app stage). The unit entries, `targets/<os>/unit.ts`, the unit
+ * type `targets/unit.ts` and the registry `targets/units.ts`, name every
+ * part of a unit, so they are of the last stage, app. So the stage order
+ * holds inside a unit too: its model part imports neither its emitter nor
+ * its runner, its emitter not its runner. No unit imports another; the
+ * shared targets/ files reach a unit only through its entry (the
+ * registry's imports), and nothing of the model, the rules or the
+ * emitters reaches a unit but its own parts. And no two files import each
+ * other, directly or round a longer cycle, in any folder.
  *
  * Every relative import counts: static, `import type` (a type cycle is a
  * cycle for the reader too) and dynamic `import()`. They are read from the
@@ -46,8 +54,17 @@ const STAGES = [
   'app',
 ] as const;
 const TOP = ['compiler', 'model', 'rules', 'targets', 'app'] as const;
-/** The targets/ folders that lower for one platform each. */
+/** The targets/ folders that are one platform each. */
 const PLATFORM_FOLDERS: ReadonlySet<string> = new Set(PLATFORMS);
+/** A unit's parts tagged by stage (a shared one directly under targets/, a unit's under targets/<os>/); the rest is the targets stage. */
+const PART_STAGES: Readonly<Record<string, (typeof STAGES)[number]>> = { model: 'model', run: 'app' };
+/** The registry, the unit type and each unit's entry: they name a unit's model part and data, so they are of the model stage. */
+const UNIT_ENTRY = /^targets\/(units|unit|[^/]+\/unit)\.ts$/;
+/**
+ * The files of a unit the shared code may reach (its doors): its entry (the registry's), its emitter's
+ * (targets/emit.ts), its runner's and doctor's (targets/run/load.ts).
+ */
+const UNIT_DOORS = /^targets\/[^/]+\/(unit|index|run\/runner|run\/doctor)\.ts$/;
 
 function readSources(): Source[] {
   const out: Source[] = [];
@@ -63,8 +80,11 @@ function readSources(): Source[] {
 }
 
 interface Token {
-  readonly kind: 'word' | 'string' | 'punct';
-  /** A word or punctuator as written; a string's value without its quotes. */
+  readonly kind: 'word' | 'string' | 'glob' | 'punct';
+  /**
+   * A word or punctuator as written; a string's value without its quotes; a simple template's (its
+   * substitutions plain names: `./${platform}/index.js`) as a glob, each substitution a `*`.
+   */
   readonly value: string;
   readonly line: number;
 }
@@ -75,6 +95,9 @@ interface Token {
  * text is dropped (its `${…}` code is kept); a regular-expression literal
  * is dropped, recognised by what precedes it, as a parser would.
  */
+/** A template whose substitutions are plain names (`./${platform}/index.js`): what a loader by folder name writes. */
+const simpleTemplate = /^`[^`\\$]*(?:\$\{[\w.]+\}[^`\\$]*)*`/;
+
 export function tokens(text: string): Token[] {
   const out: Token[] = [];
   let i = 0;
@@ -123,6 +146,10 @@ export function tokens(text: string): Token[] {
       }
       advance(j + 1);
       out.push({ kind: 'string', value, line: at });
+    } else if (c === '`' && simpleTemplate.test(text.slice(i, i + 300))) {
+      const raw = simpleTemplate.exec(text.slice(i, i + 300))![0];
+      out.push({ kind: 'glob', value: raw.slice(1, -1).replace(/\$\{[\w.]+\}/g, '*'), line });
+      advance(i + raw.length);
     } else if (c === '`') {
       advance(i + 1);
       templateText();
@@ -180,7 +207,12 @@ export function relativeImports(text: string): Import[] {
     const tok = t[k]!;
     if (tok.kind !== 'word' || (tok.value !== 'import' && tok.value !== 'export') || t[k - 1]?.value === '.') continue;
     const next = t[k + 1];
-    if (tok.value === 'import' && next?.value === '(' && t[k + 2]?.kind === 'string' && t[k + 3]?.value === ')') {
+    if (
+      tok.value === 'import' &&
+      next?.value === '(' &&
+      (t[k + 2]?.kind === 'string' || t[k + 2]?.kind === 'glob') &&
+      t[k + 3]?.value === ')'
+    ) {
       found.push({ specifier: t[k + 2]!.value, typeOnly: false, line: tok.line });
       continue;
     }
@@ -197,12 +229,33 @@ export function relativeImports(text: string): Import[] {
 }
 
 /**
- * The file an import names: `./x.js` is the source `./x.ts`, or its
+ * The files an import names: `./x.js` is the source `./x.ts`, or its
  * declaration `./x.d.ts` for a module the build generates
- * (compiler/schema/validators.js); data files stay as named.
+ * (compiler/schema/validators.js); data files stay as named. A glob
+ * (`./${platform}/index.js`, a `*` a path segment) names every file it
+ * matches: a loader by folder name imports each of them, as far as stages
+ * and cycles go (none: the glob itself, so that the missing-file check fails).
  */
+export function resolveImports(from: string, specifier: string): string[] {
+  if (!specifier.includes('*')) return [resolveImport(from, specifier)];
+  let dirs = [posix.dirname(from)];
+  for (const part of specifier.split('/')) {
+    if (part !== '*') dirs = dirs.map((d) => posix.normalize(posix.join(d, part)));
+    else
+      dirs = dirs.flatMap((d) =>
+        existsSync(posix.join(repoRoot, d))
+          ? readdirSync(posix.join(repoRoot, d))
+              .filter((n) => statSync(posix.join(repoRoot, d, n)).isDirectory())
+              .map((n) => `${d}/${n}`)
+          : [],
+      );
+  }
+  const found = dirs.map((d) => resolveImport(d, '.')).filter((f) => existsSync(posix.join(repoRoot, f)));
+  return found.length ? found : [posix.normalize(posix.join(posix.dirname(from), specifier))];
+}
+
 function resolveImport(from: string, specifier: string): string {
-  const target = posix.normalize(posix.join(posix.dirname(from), specifier));
+  const target = posix.normalize(specifier === '.' ? from : posix.join(posix.dirname(from), specifier));
   if (!target.endsWith('.js')) return target;
   const source = target.replace(/\.js$/, '.ts');
   const declared = target.replace(/\.js$/, '.d.ts');
@@ -211,14 +264,19 @@ function resolveImport(from: string, specifier: string): string {
 
 function stageOf(path: string): number {
   const parts = path.split('/');
+  if (parts[0] === 'targets') {
+    if (UNIT_ENTRY.test(path)) return STAGES.indexOf('model');
+    const part = parts.length > 2 && PART_STAGES[parts[1]!] ? parts[1]! : parts.length > 3 ? parts[2]! : '';
+    return STAGES.indexOf(PART_STAGES[part] ?? 'targets');
+  }
   const key = parts[0] === 'compiler' && parts.length > 2 ? `compiler/${parts[1]}` : parts[0]!;
   return (STAGES as readonly string[]).indexOf(key);
 }
 
-/** `root`, or the first folder under targets/. */
-function targetsPart(path: string): string {
+/** The unit a targets/ file belongs to: its platform folder, or `root` (the shared files and parts). */
+function unitOf(path: string): string {
   const parts = path.split('/');
-  return parts.length > 2 ? parts[1]! : 'root';
+  return parts.length > 2 && !PART_STAGES[parts[1]!] ? parts[1]! : 'root';
 }
 
 /** Why an import of `to` from `from` goes against the pipeline, or undefined when it does not. */
@@ -228,38 +286,53 @@ function directionProblem(from: string, to: string): string | undefined {
   if (a < 0) return `${from} is in no stage of the pipeline (add its folder to STAGES in test/architecture.test.ts, in import order)`;
   if (b < 0) return `${to} is outside the pipeline's folders`;
   if (b > a) return `${STAGES[a]} comes before ${STAGES[b]} in the pipeline: it must not import it`;
-  if (a === b && STAGES[a] === 'targets') {
-    const pa = targetsPart(from);
-    const pb = targetsPart(to);
-    if (pa === pb || pb === 'root') return undefined;
-    if (pa === 'root')
-      return /^targets\/[^/]+\/index\.ts$/.test(to)
-        ? undefined
-        : `targets/ root files reach a platform only through its index.ts (the registry), not ${to}`;
-    return `targets/${pa} must not import targets/${pb}${PLATFORM_FOLDERS.has(pa) && PLATFORM_FOLDERS.has(pb) ? ': no platform imports another' : ''}`;
-  }
-  if (from.startsWith('app/platforms/') && to.startsWith('app/platforms/')) {
-    const pa = platformsPart(from);
-    const pb = platformsPart(to);
-    if (pa !== pb && pa !== 'root' && pb !== 'root')
-      return `app/platforms/${pa} must not import app/platforms/${pb}: no platform imports another`;
-  }
-  return undefined;
+  if (!to.startsWith('targets/')) return undefined;
+  const ub = unitOf(to);
+  if (ub === 'root') return undefined;
+  const ua = from.startsWith('targets/') ? unitOf(from) : undefined;
+  if (ua === ub) return undefined;
+  if (ua !== undefined && ua !== 'root')
+    return `targets/${ua} must not import targets/${ub}${PLATFORM_FOLDERS.has(ua) && PLATFORM_FOLDERS.has(ub) ? ': no platform imports another' : ''}`;
+  if (ua === 'root')
+    return UNIT_DOORS.test(to)
+      ? undefined
+      : `targets/ shared files reach a unit only through its entries (unit.ts, index.ts, run/runner.ts, run/doctor.ts), not ${to}`;
+  // Outside targets/: the model, the rules reach no unit (they are asked: app/ hands the model parts in); app/ reaches a
+  // unit's run part only through targets/run/load.ts, but for the exceptions listed below.
+  if (STAGES[a] !== 'app') return `${STAGES[a]} reaches no platform unit (it is asked through the registry), not ${to}`;
+  return APP_REACHES_UNIT.has(`${from} ${to}`) || !/^targets\/[^/]+\/run\//.test(to)
+    ? undefined
+    : `app/ reaches a unit's run part only through targets/run/load.ts, not ${to}`;
 }
 
-/** `root`, or the first folder under app/platforms/. */
-function platformsPart(path: string): string {
-  const parts = path.split('/');
-  return parts.length > 3 ? parts[2]! : 'root';
-}
+/**
+ * app/ files that still reach into Linux's run part directly, each for a
+ * reason of its own (the ratchet: a new one fails). The CLI's compile and
+ * learn commands share bubblewrap's lookup, the launchers, vet and the
+ * Landlock ABI probe with Linux's runner; `learn` is Linux-only (strace in
+ * bubblewrap). Moving them behind the unit is issue 38's part for app/cli.
+ */
+const APP_REACHES_UNIT: ReadonlySet<string> = new Set([
+  'app/cli/compile.ts targets/linux/run/sandbox/bwrap.ts',
+  'app/cli/compile.ts targets/linux/run/sandbox/launchers.ts',
+  'app/cli/compile.ts targets/linux/run/sandbox/vet.ts',
+  'app/cli/learn-check.ts targets/linux/run/runner.ts',
+  'app/cli/learn.ts targets/linux/run/sandbox/outcome.ts',
+  'app/cli/learn.ts targets/linux/run/sandbox/run-request.ts',
+  'app/cli/learn.ts targets/linux/run/sandbox/bwrap.ts',
+  'app/cli/learn.ts targets/linux/run/sandbox/vet.ts',
+  'app/cli/options.ts targets/linux/run/sandbox/landlock-abi.ts',
+  'app/cli/run-common.ts targets/linux/run/sandbox/run-request.ts',
+]);
 
 export function directionViolations(sources: readonly Source[]): string[] {
   const out: string[] = [];
   for (const s of sources)
     for (const imp of relativeImports(s.text)) {
-      const to = resolveImport(s.path, imp.specifier);
-      const why = directionProblem(s.path, to);
-      if (why) out.push(`${s.path}:${imp.line} imports ${imp.specifier}: ${why}`);
+      for (const to of resolveImports(s.path, imp.specifier)) {
+        const why = directionProblem(s.path, to);
+        if (why) out.push(`${s.path}:${imp.line} imports ${imp.specifier}: ${why}`);
+      }
     }
   return out;
 }
@@ -273,7 +346,7 @@ export function importCycles(sources: readonly Source[]): string[][] {
   for (const s of sources)
     graph.set(
       s.path,
-      relativeImports(s.text).map((i) => resolveImport(s.path, i.specifier)),
+      relativeImports(s.text).flatMap((i) => resolveImports(s.path, i.specifier)),
     );
   // Tarjan's strongly connected components.
   const index = new Map<string, number>();
@@ -325,7 +398,7 @@ describe('architecture: the folders are the pipeline, in import order (issue 12)
   it('every relative import names a file that exists (the scanner reads them right)', () => {
     const missing = sources.flatMap((s) =>
       relativeImports(s.text)
-        .map((i) => ({ i, to: resolveImport(s.path, i.specifier) }))
+        .flatMap((i) => resolveImports(s.path, i.specifier).map((to) => ({ i, to })))
         .filter(({ to }) => !existsSync(posix.join(repoRoot, to)))
         .map(({ i }) => `${s.path}:${i.line} ${i.specifier}`),
     );
@@ -346,9 +419,12 @@ describe('architecture: the folders are the pipeline, in import order (issue 12)
       { path: 'model/model.ts', text: "import type { Rule } from '../rules/engine.js';\n" },
       { path: 'rules/x.ts', text: "export { y } from '../targets/target.js';\n" },
       { path: 'targets/macos/profile.ts', text: "const lower = await import('../linux/lower.js');\n" },
-      { path: 'targets/registry.ts', text: "import { lowerView } from './linux/lower.js';\n" },
-      { path: 'app/platforms/macos/runner.ts', text: "import { vet } from '../linux/sandbox/vet.js';\n" },
-      { path: 'targets/linux/index.ts', text: "import type { Runner } from '../../app/platforms/index.js';\n" },
+      { path: 'targets/emit.ts', text: "import { lowerView } from './linux/lower.js';\n" },
+      { path: 'targets/macos/run/runner.ts', text: "import { vet } from '../../linux/run/sandbox/vet.js';\n" },
+      { path: 'targets/linux/index.ts', text: "import type { Runner } from './run/runner.js';\n" },
+      { path: 'targets/linux/model/plan.ts', text: "import { lowerView } from '../lower.js';\n" },
+      { path: 'rules/x2.ts', text: "import { linuxModel } from '../targets/linux/model/index.js';\n" },
+      { path: 'app/views/y.ts', text: "import { linuxRunner } from '../../targets/linux/run/runner.js';\n" },
       {
         path: 'compiler/paths/host.ts',
         text: "// import { buildIR } from '../ir/build.js';\nconst s = \"import x from '../ir/build.js'\";\n",
@@ -361,9 +437,12 @@ describe('architecture: the folders are the pipeline, in import order (issue 12)
       'model/model.ts:1 imports ../rules/engine.js: model comes before rules in the pipeline: it must not import it',
       'rules/x.ts:1 imports ../targets/target.js: rules comes before targets in the pipeline: it must not import it',
       'targets/macos/profile.ts:1 imports ../linux/lower.js: targets/macos must not import targets/linux: no platform imports another',
-      'targets/registry.ts:1 imports ./linux/lower.js: targets/ root files reach a platform only through its index.ts (the registry), not targets/linux/lower.ts',
-      'app/platforms/macos/runner.ts:1 imports ../linux/sandbox/vet.js: app/platforms/macos must not import app/platforms/linux: no platform imports another',
-      'targets/linux/index.ts:1 imports ../../app/platforms/index.js: targets comes before app in the pipeline: it must not import it',
+      'targets/emit.ts:1 imports ./linux/lower.js: targets/ shared files reach a unit only through its entries (unit.ts, index.ts, run/runner.ts, run/doctor.ts), not targets/linux/lower.ts',
+      'targets/macos/run/runner.ts:1 imports ../../linux/run/sandbox/vet.js: targets/macos must not import targets/linux: no platform imports another',
+      'targets/linux/index.ts:1 imports ./run/runner.js: targets comes before app in the pipeline: it must not import it',
+      'targets/linux/model/plan.ts:1 imports ../lower.js: model comes before targets in the pipeline: it must not import it',
+      'rules/x2.ts:1 imports ../targets/linux/model/index.js: rules reaches no platform unit (it is asked through the registry), not targets/linux/model/index.ts',
+      "app/views/y.ts:1 imports ../../targets/linux/run/runner.js: app/ reaches a unit's run part only through targets/run/load.ts, not targets/linux/run/runner.ts",
     ]);
     assert.deepEqual(importCycles(fixture), [['app/cli/diff.ts', 'app/format/diff.ts']]);
   });
@@ -382,10 +461,13 @@ describe('architecture: the folders are the pipeline, in import order (issue 12)
       "const s = \"import('./i.js')\"; export const j = 1; export function k() { return 'from'; }",
       "const h = await import('./h.js');",
       "export { l } from './l.js';",
+      'const m = await import(`./${platform}/index.js`); const n = `./${x}/n.js`;',
     ].join('\n');
     assert.deepEqual(
       relativeImports(text).map((i) => `${i.line} ${i.specifier}${i.typeOnly ? ' type' : ''}`),
-      ['1 ./a.js', '2 ../b.js type', '5 ./c.js', '6 ./d.js', '11 ./h.js', '12 ./l.js'],
+      ['1 ./a.js', '2 ../b.js type', '5 ./c.js', '6 ./d.js', '11 ./h.js', '12 ./l.js', '13 ./*/index.js'],
     );
+    // A loader by folder name imports every file its glob matches (targets/emit.ts: each platform's emitter).
+    assert.deepEqual(resolveImports('targets/emit.ts', './*/index.js').sort(), PLATFORMS.map((p) => `targets/${p}/index.ts`).sort());
   });
 });

@@ -2,7 +2,7 @@ import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { PLATFORMS, type Platform } from '../../compiler/diagnostic.js';
 import { formatText } from '../format/text.js';
-import { targetLoaders } from '../../targets/registry.js';
+import { emitterOf } from '../../targets/emit.js';
 import { artifactStem } from '../../targets/target.js';
 import type { Artifact, CompileInput, TargetOptions } from '../../targets/target.js';
 import type { CheckedPolicy, CheckResult } from '../check.js';
@@ -10,7 +10,7 @@ import { configReader, UsageError, type ConfigArgs } from './options.js';
 import { at, colourOf, homesOf, readArg, type CliIo } from './io.js';
 import { useColour } from '../format/colour.js';
 import type { TrustedFile } from '../../compiler/ir/types.js';
-import { bwrapOrigin, locateBwrap, type BwrapFound, type BwrapLookup } from '../platforms/linux/sandbox/bwrap.js';
+import { bwrapOrigin, locateBwrap, type BwrapFound, type BwrapLookup } from '../../targets/linux/run/sandbox/bwrap.js';
 import { canonical, roleWords, trustedFile } from '../trusted-files.js';
 import { otherConfigsWriting } from './repo-configs.js';
 import type { LintEntry } from '../format/report.js';
@@ -61,7 +61,7 @@ export async function compileConfig(check: CheckResult, platform: Platform, args
       check,
       reason: `${platform} refuses ${file} (see the errors above); nothing written. --force compiles it anyway, marked as refused`,
     };
-  const target = await targetLoaders[platform]();
+  const target = await emitterOf(platform);
   const input: CompileInput = {
     ir: check.ir,
     access: check.model,
@@ -163,7 +163,9 @@ async function writeLaunchers(
   if (config === '-') return note('the config came from standard input, and a launcher re-reads its config to refuse one that changed');
   if (outcome.check.verdicts.linux === 'refused')
     return note('linux refuses the config (--force writes the artifacts for review, never a way to run them)');
-  const { compileOptionArgs, copyLaunchers, launchFiles, launcherUnavailable } = await import('../platforms/linux/sandbox/launchers.js');
+  const { compileOptionArgs, copyLaunchers, launchFiles, launcherUnavailable } = await import(
+    '../../targets/linux/run/sandbox/launchers.js'
+  );
   const why = launcherUnavailable();
   if (why) return note(why);
   if (!bwrap) return note('bubblewrap is resolved on the Linux machine that runs the sandbox: compile there');
@@ -229,7 +231,7 @@ async function launchRefusal(
   trusted: readonly TrustedFile[],
   bwrap: BwrapFound | undefined,
 ): Promise<string | undefined> {
-  const { vet, vetProgram, VetError } = await import('../platforms/linux/sandbox/vet.js');
+  const { vet, vetProgram, VetError } = await import('../../targets/linux/run/sandbox/vet.js');
   if (typeof vetProgram() !== 'string') return undefined;
   const views = outcome.artifacts
     .filter((a) => a.name.endsWith('.bwrap.args'))

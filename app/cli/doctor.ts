@@ -1,13 +1,13 @@
 import type { Finding } from '../format/doctor.js';
 import { formatNames, formats, renderer } from '../format/registry.js';
-import { hostRuntime } from '../platforms/index.js';
+import { hostRuntime } from '../../targets/run/load.js';
 import type { CliIo } from './io.js';
 import { UsageError } from './options.js';
 
 /**
  * `boxwright doctor`: qualifies this machine for `boxwright run` by trying
  * it, not by reading settings. The checks are the platform's own
- * (app/platforms/<os>/doctor.ts, listed in app/platforms/index.ts; on
+ * (targets/<os>/run/doctor.ts, listed in targets/units.ts; on
  * Linux: bubblewrap, then three real sandboxes); this is the command: its
  * format, and a machine no platform runs on. Exit 0 when every finding
  * passes, 1 otherwise.

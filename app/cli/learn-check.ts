@@ -36,7 +36,7 @@ export interface CheckRun {
  */
 export async function checkRun(c: CheckRun): Promise<number> {
   const { out, args, command, passEnv, found, cwd, home, learned, needs, timeout, bounds } = c;
-  const { linuxReader, runLinux } = await import('../platforms/linux/runner.js');
+  const { linuxReader, runLinux } = await import('../../targets/linux/run/runner.js');
   const { runRequest } = await import('./run-common.js');
   const runArgs = { ...args, config: out, fs: 'host', home, force: false, '--': command, 'pass-env': passEnv };
   delete (runArgs as { out?: string }).out;

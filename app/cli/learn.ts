@@ -25,7 +25,7 @@ import { hostView, isUnder } from '../../compiler/paths/index.js';
 import type { Dialect } from '../../compiler/schema/validate.js';
 import { hostArch, seccompProgram } from '../../targets/linux/index.js';
 import { launcherPath } from '../../targets/linux/launcher/index.js';
-import { sandboxEnv } from '../platforms/env.js';
+import { sandboxEnv } from '../../targets/run/env.js';
 import type { CheckedPolicy, CheckResult } from '../check.js';
 import { formats, renderer, whole } from '../format/registry.js';
 import { formatText } from '../format/text.js';
@@ -44,13 +44,13 @@ import { readOut, writeOut } from '../learn/out-file.js';
 import { reviewDiagnostics, type Reviewed } from '../learn/review.js';
 import { checkRun } from './learn-check.js';
 import { NOT_RUN, say, TIMED_OUT, writableDirs, type LearnArgs, type Tools } from './learn-common.js';
-import { afterStatus } from '../platforms/linux/sandbox/outcome.js';
-import { principalId, RunUsageError, passEnvList } from '../platforms/linux/sandbox/run-request.js';
+import { afterStatus } from '../../targets/linux/run/sandbox/outcome.js';
+import { principalId, RunUsageError, passEnvList } from '../../targets/linux/run/sandbox/run-request.js';
 import { explainCheck } from './explain.js';
 import { configReader, homeFrom, UsageError } from './options.js';
 import { lookOnPath } from '../host-programs.js';
-import { bwrapOrigin, locateBwrap, lookupHomes } from '../platforms/linux/sandbox/bwrap.js';
-import { vet, VetError, type VetFinding } from '../platforms/linux/sandbox/vet.js';
+import { bwrapOrigin, locateBwrap, lookupHomes } from '../../targets/linux/run/sandbox/bwrap.js';
+import { vet, VetError, type VetFinding } from '../../targets/linux/run/sandbox/vet.js';
 
 /** --max-trace, --max-events, --max-writes: each a usage error (2) when it is not a bound learn can keep. */
 function boundsFrom(args: LearnArgs): LearnBounds {

@@ -276,7 +276,7 @@ const commands: Record<string, Command> = {
  * The command line read as the command will get it, or what to do instead:
  * a usage error's message (exit 2), or done (help or the version printed).
  * Exported so that a test can hold `boxwright run`'s fast path
- * (app/platforms/linux/run-fast.ts `parseFast`) to exactly what this parse gives.
+ * (targets/linux/run/run-fast.ts `parseFast`) to exactly what this parse gives.
  */
 export type CommandLine =
   | { readonly kind: 'command'; readonly name: string; readonly command: Command; readonly args: Record<string, unknown> }

@@ -7,7 +7,7 @@ import type { Dialect } from '../../compiler/schema/validate.js';
 import type { TrustedFile } from '../../compiler/ir/types.js';
 import { checkConfig, type CheckResult } from '../check.js';
 import { checkTrusted } from '../trusted-files.js';
-import { probeLandlockAbi } from '../platforms/linux/sandbox/landlock-abi.js';
+import { probeLandlockAbi } from '../../targets/linux/run/sandbox/landlock-abi.js';
 import { homeOf, type CliIo } from './io.js';
 
 /**

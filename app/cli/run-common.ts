@@ -8,12 +8,12 @@ import {
   PRINCIPAL_SPELLING,
   RunUsageError,
   type RunRequest,
-} from '../platforms/linux/sandbox/run-request.js';
+} from '../../targets/linux/run/sandbox/run-request.js';
 import { compileConfig, type CompileArgs, type CompileOutcome } from './compile.js';
 import { homeFrom, UsageError, type ConfigReader } from './options.js';
 
 /**
- * What every platform's runner shares (app/platforms/<os>/runner.ts): the
+ * What every platform's runner shares (targets/<os>/run/runner.ts): the
  * arguments of `boxwright run`, its exit statuses and messages, and the
  * path from the config's bytes to a compiled sandbox (runCompiled; Linux
  * takes its own, which records the check's facts for its cache).
@@ -47,7 +47,7 @@ export const say = (msg: string): void => {
   process.stderr.write(`boxwright run: ${msg}\n`);
 };
 
-/** The run request of the full command line (yargs' arguments); the fast path builds the same shape (app/platforms/linux/run-fast.ts). */
+/** The run request of the full command line (yargs' arguments); the fast path builds the same shape (targets/linux/run/run-fast.ts). */
 export function runRequest(args: RunArgs): RunRequest {
   const command = (args['--'] ?? []).map(String);
   if (!args.config) throw new UsageError('name the config: boxwright run CONFIG -- CMD [ARGS...]');
@@ -179,7 +179,7 @@ export async function runCompiled(
   if (!hasPrincipal(outcome, asked.principal, asked.config)) return NOT_RUN;
   const req = withCommand(outcome, asked);
   if (!req) return NOT_RUN;
-  const { sandboxEnv } = await import('../platforms/env.js');
+  const { sandboxEnv } = await import('../../targets/run/env.js');
   const env = sandboxEnv(process.env, req.passEnv);
   if (req.verbose && env.withheld.length)
     say(

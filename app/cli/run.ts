@@ -1,5 +1,5 @@
 import { readInput } from '../input/read-input.js';
-import { hostRuntime } from '../platforms/index.js';
+import { hostRuntime } from '../../targets/run/load.js';
 import type { CliIo } from './io.js';
 import { configReader } from './options.js';
 import { NOT_RUN, runRequest, say, type RunArgs } from './run-common.js';
@@ -11,8 +11,8 @@ export { NOT_EXECUTABLE, NOT_FOUND, NOT_RUN, type RunArgs } from './run-common.j
  * for this machine's platform and runs CMD inside that sandbox, returning
  * its exit status. Fail-closed: when the sandbox cannot be made, the
  * command does not run; boxwright never runs it unsandboxed. Each
- * platform's runner is its own (app/platforms/<os>/runner.ts, listed in
- * app/platforms/index.ts); on Linux the sandbox is compiled into a
+ * platform's runner is its own (targets/<os>/run/runner.ts, listed in
+ * targets/units.ts); on Linux the sandbox is compiled into a
  * runnable directory (cached) and run by its launcher. The command runs
  * with the process's own standard streams, environment and directory
  * (descriptors are handed on, not copied), so `run` is the real process's

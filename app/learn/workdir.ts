@@ -12,7 +12,7 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { cacheRoot, privateDir } from '../platforms/cache-dir.js';
+import { cacheRoot, privateDir } from '../../targets/run/cache-dir.js';
 
 /** The private directory for one learn run's working files, or why there is none (learn then refuses: 125). */
 export function learnWorkDir(env: NodeJS.ProcessEnv = process.env): { readonly dir: string } | { readonly why: string } {

@@ -34,7 +34,7 @@ export function protectedPaths(home: string, tybaDataDir: string): ProtectedPath
   const out: ProtectedPath[] = secrets.secrets.map((w) => ({ path: expand(w, home), why: 'secret' as const, written: w }));
   out.push({ path: expand(tybaDataDir, home), why: 'tyba-data', written: tybaDataDir });
   out.push({ path: expand('~/.config/boxwright', home), why: 'boxwright', written: '~/.config/boxwright' });
-  // Whoever writes it decides what the next `boxwright run` executes (app/platforms/linux/sandbox/run-cache.ts).
+  // Whoever writes it decides what the next `boxwright run` executes (targets/linux/run/sandbox/run-cache.ts).
   out.push({ path: expand('~/.cache/boxwright', home), why: 'boxwright-cache', written: '~/.cache/boxwright' });
   out.push({ path: '/', why: 'root', written: '/' });
   return out;

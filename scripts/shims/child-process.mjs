@@ -1,5 +1,5 @@
 // Stand-in for `node:child_process` inside dist/cli/lint.cjs. A lint asks
-// the Landlock ABI of the kernel (app/platforms/linux/sandbox/landlock-abi.ts), which
+// the Landlock ABI of the kernel (targets/linux/run/sandbox/landlock-abi.ts), which
 // spawns boxwright-sandbox --abi only once a boot and otherwise reads the
 // answer from its cache; importing node:child_process loads it (and net,
 // dgram, streams) at every start all the same: ~2-3 ms of a ~50 ms lint,

@@ -13,7 +13,8 @@
  * reviewers' JSON. See README.md beside this file for the lowering.
  */
 import type { PolicyIR } from '../../compiler/ir/types.js';
-import type { LinuxPlanOptions, PrincipalAccess } from '../../model/index.js';
+import type { PrincipalAccess } from '../../model/index.js';
+import type { LinuxPlanOptions } from './model/plan.js';
 import {
   artifactHeaderFields,
   artifactStem,
@@ -81,7 +82,7 @@ function once<T>(make: () => T): () => T {
 /** The raw program for one arch, without its disassembly: compileSeccomp's own bytes (seccomp/index.ts). */
 export { seccompProgram };
 
-export const linuxTarget: Target = {
+export const target: Target = {
   platform: 'linux',
   compile(input: CompileInput): Artifact[] {
     const header = headerLines(input);

@@ -1,5 +1,5 @@
 /**
- * The Linux plan of one principal (model/linux-plan.ts: its mounts, the
+ * The Linux plan of one principal (targets/linux/model/plan.ts: its mounts, the
  * covers of its denies, its pinned ancestors, its links, and the grants
  * that became no mount) spelled as bubblewrap operations, then as an argv
  * where every argument carries the config line it came from.
@@ -13,15 +13,8 @@
 import type { Grant, Principal } from '../../compiler/ir/types.js';
 import type { Span } from '../../compiler/span.js';
 import { tomlString } from '../../compiler/toml/write.js';
-import {
-  linuxPlan,
-  type LinuxPlan,
-  type LinuxPlanOptions,
-  type PlanMount,
-  type PlanNote,
-  type PlanSource,
-  type PrincipalAccess,
-} from '../../model/index.js';
+import type { PrincipalAccess } from '../../model/index.js';
+import { linuxPlan, type LinuxPlan, type LinuxPlanOptions, type PlanMount, type PlanNote, type PlanSource } from './model/plan.js';
 import { explanation } from '../../rules/index.js';
 import { SANDBOX_EXEC_PATH } from './launcher/index.js';
 
@@ -45,7 +38,7 @@ export { SANDBOX_EXEC_PATH };
 /** One step of the view, in the order bubblewrap performs them. */
 export type MountOp =
   | { readonly kind: 'proc' | 'dev'; readonly path: string; readonly origin: Origin }
-  /** A host-global /proc entry made read-only (model/linux-proc-readonly.json), where the kernel has it. */
+  /** A host-global /proc entry made read-only (targets/linux/model/proc-readonly.json), where the kernel has it. */
   | { readonly kind: 'proc-readonly'; readonly path: string; readonly origin: Origin }
   | { readonly kind: 'bind'; readonly path: string; readonly write: boolean; readonly origin: Origin }
   /** A private, writable tmpfs: TYBA's temp directory on Linux, never the host's /tmp. */
@@ -66,7 +59,7 @@ export interface Note {
 
 export interface LinuxView {
   readonly principal: Principal;
-  /** The plan this view spells (model/linux-plan.ts). */
+  /** The plan this view spells (targets/linux/model/plan.ts). */
   readonly plan: LinuxPlan;
   /** Mount operations, parents before children (depth, then path). */
   readonly ops: readonly MountOp[];
@@ -93,7 +86,7 @@ export function entryOrigin(span: Span, key: string, written: string): Origin {
   return { line: span.start.line, entry: `${key} = ${tomlString(written)}` };
 }
 
-export { compareMounts as compareOps, depth, PROC_READONLY } from '../../model/index.js';
+export { compareMounts as compareOps, depth, PROC_READONLY } from './model/plan.js';
 
 /** Spells a plan entry's source as the origin its arguments carry. */
 export function originOf(s: PlanSource): Origin {
@@ -131,7 +124,7 @@ function spellMount(m: PlanMount, fd: () => number): MountOp {
 }
 
 /**
- * Spells one principal's Linux plan (model/linux-plan.ts: every decision
+ * Spells one principal's Linux plan (targets/linux/model/plan.ts: every decision
  * of the sandbox) as a bubblewrap view: its argv, each argument with its
  * origin, and the notes worded by the rules that explain their facts. Pure.
  */

@@ -1,6 +1,6 @@
 /**
  * Questions about a principal's sandbox, answered from its plan's mounts
- * (model/linux-plan.ts: the one reader of bubblewrap semantics here is the
+ * (targets/linux/model/plan.ts: the one reader of bubblewrap semantics here is the
  * plan, never the argv read back) and the host disk behind its binds: "does /usr/bin/python3 exist in the sandbox,
  * and what is it on the host?". The runner asks them before it starts
  * anything, so that a command missing from the view is a clear error rather
@@ -17,7 +17,7 @@ import { posix } from 'node:path';
 import { resolvePath } from '../../compiler/paths/inspect.js';
 import { isStrictlyUnder, isUnder } from '../../compiler/paths/spelling.js';
 import type { FsView, Lookup as ViewLookup } from '../../compiler/paths/view.js';
-import type { LinuxPlan, PlanMount } from '../../model/index.js';
+import type { LinuxPlan, PlanMount } from './model/plan.js';
 
 /** A mount as the view needs it: the plan's, without its source (what the run cache keeps). */
 export type ViewMount =

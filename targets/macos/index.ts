@@ -7,7 +7,7 @@ import { principalProfile, profileName } from './profile.js';
  * effective access (model/) for the macos platform. See
  * targets/macos/README.md for the layout of a profile and the choices made.
  */
-export const macosTarget: Target = {
+export const target: Target = {
   platform: 'macos',
   compile(input: CompileInput): Artifact[] {
     return input.access.principals.map((pa) => ({ name: profileName(pa.principal.id), content: principalProfile(input, pa) }));

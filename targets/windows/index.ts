@@ -15,7 +15,7 @@ export function planJson(plan: unknown): string {
  * by acl-plan.schema.json), and its PowerShell rendering: `apply.ps1`, which
  * saves each descriptor it changes, and `undo.ps1`, which puts them back.
  */
-export const windowsTarget: Target = {
+export const target: Target = {
   platform: 'windows',
   compile(input: CompileInput): Artifact[] {
     const plan = buildPlan(input);

@@ -1,6 +1,6 @@
 /**
  * `boxwright run` reads its command line twice over: the fast path
- * (app/platforms/linux/run-fast.ts `parseFast`, no yargs) and the full CLI (yargs with
+ * (targets/linux/run/run-fast.ts `parseFast`, no yargs) and the full CLI (yargs with
  * run's option definitions in app/cli/main.ts, then `runRequest` of
  * app/cli/run-common.ts). The fast path may decline any spelling (the full
  * CLI then runs), but a request it does read must be exactly the one the
@@ -20,8 +20,8 @@ import type { CliIo } from '../../app/cli/io.js';
 import { parseCommandLine } from '../../app/cli/main.js';
 import { UsageError } from '../../app/cli/options.js';
 import { runRequest, type RunArgs } from '../../app/cli/run-common.js';
-import { parseFast } from '../../app/platforms/linux/run-fast.js';
-import type { RunRequest } from '../../app/platforms/linux/sandbox/run-request.js';
+import { parseFast } from '../../targets/linux/run/run-fast.js';
+import type { RunRequest } from '../../targets/linux/run/sandbox/run-request.js';
 import { runs } from '../budget.js';
 
 /** An io that keeps nothing: only the parse's answer is compared (`--help` writes its text here). */

@@ -1,14 +1,14 @@
 // What `boxwright run` prints after a JIT runtime's abort (exit 133): the
 // command line to run instead, as a shell reads it back, that needs no
 // variable in boxwright's own environment (`--pass-env NAME=VALUE`), and the
-// environment that form gives the command (app/platforms/linux/sandbox/outcome.ts,
-// app/platforms/env.ts, app/platforms/linux/sandbox/run-request.ts).
+// environment that form gives the command (targets/linux/run/sandbox/outcome.ts,
+// targets/run/env.ts, targets/linux/run/sandbox/run-request.ts).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
-import { afterStatus, jitlessCommand, shellWord } from '../../app/platforms/linux/sandbox/outcome.js';
-import { passEnvList, RunUsageError } from '../../app/platforms/linux/sandbox/run-request.js';
-import { sandboxEnv } from '../../app/platforms/env.js';
+import { afterStatus, jitlessCommand, shellWord } from '../../targets/linux/run/sandbox/outcome.js';
+import { passEnvList, RunUsageError } from '../../targets/linux/run/sandbox/run-request.js';
+import { sandboxEnv } from '../../targets/run/env.js';
 
 describe('the JIT remedy: the command line, changed', () => {
   it('node itself: --jitless after it', () => {

@@ -20,7 +20,7 @@ import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { CheckedPolicy } from '../../app/check.js';
-import { sandboxEnv } from '../../app/platforms/env.js';
+import { sandboxEnv } from '../../targets/run/env.js';
 import { repoRoot, requireOrSkip } from '../helpers.js';
 import { boxwright, onPath, type Outcome } from '../linux/support.js';
 import { assertLearned, changes, checkLearnedText, directoriesToCreate, skipLearn, snapshot, writtenBy } from './support.js';

@@ -76,7 +76,7 @@ describe('linux argv: examples/coding-agent.toml', () => {
       '/dev',
       '--proc',
       '/proc',
-      // Host-global /proc entries read-only (model/linux-proc-readonly.json), in path order.
+      // Host-global /proc entries read-only (targets/linux/model/proc-readonly.json), in path order.
       ...['acpi', 'bus', 'driver', 'fs', 'irq', 'pressure', 'scsi', 'sys', 'sysrq-trigger'].flatMap((e) => [
         '--ro-bind-try',
         `/proc/${e}`,

@@ -16,7 +16,7 @@ import { after, describe, it } from 'node:test';
 import { compileConfig } from '../../app/cli/compile.js';
 import { explainCheck } from '../../app/cli/explain.js';
 import { configReader } from '../../app/cli/options.js';
-import { probeLandlockAbi } from '../../app/platforms/linux/sandbox/landlock-abi.js';
+import { probeLandlockAbi } from '../../targets/linux/run/sandbox/landlock-abi.js';
 import { hostView } from '../../compiler/paths/host.js';
 import { hostArch, parseArgsFile } from '../../targets/linux/index.js';
 import { viewFromArgv } from './view-from-argv.js';

@@ -224,7 +224,7 @@ describe('Landlock under boxwright run: fail closed', { skip }, () => {
   });
 
   it('on a kernel without Landlock: 125 with the fact found; --landlock off runs it (the documented opt-out)', async () => {
-    // The kernel's ABI as boxwright learned it this boot (app/platforms/linux/sandbox/landlock-abi.ts): said to be 0.
+    // The kernel's ABI as boxwright learned it this boot (targets/linux/run/sandbox/landlock-abi.ts): said to be 0.
     const cache = mkdtempSync(join(tmpdir(), 'boxwright-abi0-'));
     try {
       const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkConfig } from '../../app/check.js';
 import { manifestView, projectNames } from '../../compiler/paths/index.js';
-import { linuxPlan } from '../../model/linux-plan.js';
+import { linuxPlan } from '../../targets/linux/model/plan.js';
 import { decodeLaunchFile, encodeLaunchFile, NO_TRUST_CHECK, type LaunchTrust } from '../../targets/linux/launcher/index.js';
 import { launchTrust } from '../../targets/linux/launcher/trust.js';
 

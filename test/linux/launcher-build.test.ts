@@ -20,7 +20,7 @@ import {
   NO_TRUST_CHECK,
   type LaunchFile,
 } from '../../targets/linux/launcher/index.js';
-import { envAllowlist } from '../../app/platforms/env.js';
+import { envAllowlist } from '../../targets/run/env.js';
 import { repoRoot, requireOrSkip } from '../helpers.js';
 import { arch, program, sha256 } from './launcher-support.js';
 import { onPath } from './support.js';
@@ -73,8 +73,8 @@ describe('encodeLaunchFile / decodeLaunchFile', () => {
     );
   });
 
-  it('envAllowlist() is app/platforms/env-allowlist.json', () => {
-    const json = JSON.parse(readFileSync(join(repoRoot, 'app', 'platforms', 'env-allowlist.json'), 'utf8')) as {
+  it('envAllowlist() is targets/run/env-allowlist.json', () => {
+    const json = JSON.parse(readFileSync(join(repoRoot, 'targets', 'run', 'env-allowlist.json'), 'utf8')) as {
       names: object;
       prefixes: object;
     };

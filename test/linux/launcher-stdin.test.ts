@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { vetProgram } from '../../app/platforms/linux/sandbox/vet.js';
+import { vetProgram } from '../../targets/linux/run/sandbox/vet.js';
 import { requireOrSkip } from '../helpers.js';
 import { runs } from '../budget.js';
 

@@ -23,7 +23,7 @@ import {
   type LaunchBwrap,
   type LaunchFile,
 } from '../../targets/linux/launcher/index.js';
-import { envAllowlist } from '../../app/platforms/env.js';
+import { envAllowlist } from '../../targets/run/env.js';
 import { requireOrSkip } from '../helpers.js';
 import { bwrapAvailable, onPath, type Outcome } from './support.js';
 import { WAIT_LIMIT_MS, within } from '../waits.js';

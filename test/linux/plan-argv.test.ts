@@ -1,7 +1,7 @@
 // The argv is the plan spelled, and nothing else: every example's
 // compiled `.bwrap.args`, read back (view-from-argv.ts, the tests' reader
 // of bubblewrap options), shows exactly the plan's mounts, working
-// directory and empty-file descriptors (model/linux-plan.ts). And the C
+// directory and empty-file descriptors (targets/linux/model/plan.ts). And the C
 // launcher's own checks (targets/linux/launcher/bwrap-argv.c: it runs
 // without Node, so it keeps them) are held to the plan: on a real disk,
 // its rewrite of a compiled argv mounts every bind of the plan from a
@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { compileConfig, type CompileOutcome } from '../../app/cli/compile.js';
 import { configReader } from '../../app/cli/options.js';
-import { linuxPlan } from '../../model/index.js';
+import { linuxPlan } from '../../targets/linux/model/plan.js';
 import { linuxPlanOptions, parseArgsFile, SANDBOX_EXEC_PATH } from '../../targets/linux/index.js';
 import { runView, type RunView, type ViewMount } from '../../targets/linux/view.js';
 import { compileExample, exampleNames } from '../compile-helpers.js';

@@ -1,4 +1,4 @@
-// The Linux plan (model/linux-plan.ts) decides the sandbox once, from the
+// The Linux plan (targets/linux/model/plan.ts) decides the sandbox once, from the
 // model's cells; these are the places the lowering used to decide again,
 // each a case that failed before the plan: a cover exactly where the
 // model's cell is empty, of the kind the model says, and no cover (nor
@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { CompileOutcome } from '../../app/cli/compile.js';
-import { linuxPlan, type PrincipalAccess } from '../../model/index.js';
+import type { PrincipalAccess } from '../../model/index.js';
+import { linuxPlan } from '../../targets/linux/model/plan.js';
 import { linuxPlanOptions, lowerPrincipal } from '../../targets/linux/index.js';
 import { lowerLandlock } from '../../targets/linux/landlock/lower.js';
 import { compileBytes, compileExample, compileText, exampleNames } from '../compile-helpers.js';

@@ -20,8 +20,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { cacheKey, ENTRY_FORMAT, entryProblem, type Entry } from '../../app/platforms/linux/sandbox/run-cache.js';
-import { cacheInputs, type RunRequest } from '../../app/platforms/linux/sandbox/run-request.js';
+import { cacheKey, ENTRY_FORMAT, entryProblem, type Entry } from '../../targets/linux/run/sandbox/run-cache.js';
+import { cacheInputs, type RunRequest } from '../../targets/linux/run/sandbox/run-request.js';
 import { requireOrSkip } from '../helpers.js';
 import { boxwright, bwrapAvailable, type Outcome } from './support.js';
 
@@ -434,7 +434,7 @@ describe('run cache: the artifacts are asked too, not only the model', () => {
       mkdirSync(join(home, 'cache', 'boxwright', 'run'), { recursive: true });
       const { configReader } = await import('../../app/cli/options.js');
       const { compileConfig } = await import('../../app/cli/compile.js');
-      const { cacheRefusal, writableNear } = await import('../../app/platforms/linux/runner.js');
+      const { cacheRefusal, writableNear } = await import('../../targets/linux/run/runner.js');
       const reader = configReader({ fs: 'host', home });
       const check = reader.check(Buffer.from('[agent.filesystem]\nread = ["/usr"]\nexec = ["/usr/bin/true"]\n'), 'c.toml');
       const outcome = await compileConfig(check, 'linux', {});

@@ -1,5 +1,5 @@
 /**
- * dist/cli/run-fast.cjs, `boxwright run` from the cache (app/platforms/linux/run-fast.ts),
+ * dist/cli/run-fast.cjs, `boxwright run` from the cache (targets/linux/run/run-fast.ts),
  * loads neither yargs nor the front end: that is what makes a cached run
  * cost little more than Node's start (issue 15 item 2). Checked on what
  * esbuild put into the bundle (scripts/bundles.mjs' metafile: every input
@@ -26,7 +26,7 @@ interface Bundles {
 /**
  * The front end and the CLI's machinery. One data file of rules/ is there by
  * design: rules/runtimes.json, the JIT runtimes whose SIGTRAP (exit 133)
- * both paths explain the same way (app/platforms/linux/sandbox/outcome.ts) — a table, no
+ * both paths explain the same way (targets/linux/run/sandbox/outcome.ts) — a table, no
  * rule code.
  */
 const FORBIDDEN: readonly (readonly [string, RegExp])[] = [
@@ -64,9 +64,9 @@ describe('dist/cli/run-fast.cjs', () => {
     }
     // What it is for is there: a broken build that bundles nothing would pass the above.
     for (const f of [
-      'dist/app/platforms/linux/run-fast.js',
-      'dist/app/platforms/linux/sandbox/run-cache.js',
-      'dist/app/platforms/linux/sandbox/spawn.js',
+      'dist/targets/linux/run/run-fast.js',
+      'dist/targets/linux/run/sandbox/run-cache.js',
+      'dist/targets/linux/run/sandbox/spawn.js',
       'dist/targets/linux/view.js',
       'dist/compiler/paths/host.js',
     ])

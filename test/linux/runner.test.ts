@@ -1,8 +1,8 @@
 // The runner's pure parts: the environment policy and --principal.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { principalId } from '../../app/platforms/linux/sandbox/run-request.js';
-import { isAllowedName, sandboxEnv } from '../../app/platforms/env.js';
+import { principalId } from '../../targets/linux/run/sandbox/run-request.js';
+import { isAllowedName, sandboxEnv } from '../../targets/run/env.js';
 
 describe('runner environment policy: an allowlist', () => {
   it('passes the few variables every program needs, exactly as named', () => {

@@ -1,5 +1,5 @@
 /**
- * The fast path's SHA-256 (app/platforms/linux/sandbox/sha256.ts) against node:crypto
+ * The fast path's SHA-256 (targets/linux/run/sandbox/sha256.ts) against node:crypto
  * (OpenSSL): every length across the padding edges of the first blocks,
  * the standard test vectors, and random inputs up to 64 KiB. The cache
  * entry that `boxwright run`'s full path writes is keyed by node:crypto's
@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { sha256Hex } from '../../app/platforms/linux/sandbox/sha256.js';
+import { sha256Hex } from '../../targets/linux/run/sandbox/sha256.js';
 
 const oracle = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
 

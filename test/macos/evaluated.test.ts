@@ -9,7 +9,7 @@ import { chmodSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { runsRoot, sessionSetup } from '../../app/platforms/macos/sandbox-exec.js';
+import { runsRoot, sessionSetup } from '../../targets/macos/run/sandbox-exec.js';
 import type { CompileOutcome } from '../../app/cli/compile.js';
 import { legend } from '../../model/cell.js';
 import { profileName } from '../../targets/macos/profile.js';

@@ -1,5 +1,5 @@
 // Where a run keeps its own files when it has no cache entry (issue 34,
-// attack 5; app/platforms/run-dir.ts): the macOS runner wrote its profile to
+// attack 5; targets/run/run-dir.ts): the macOS runner wrote its profile to
 // mkdtemp($TMPDIR/boxwright-run-…), where another session's workload with a
 // write grant there could replace it before sandbox-exec read it. Now it
 // makes it under the protected cache root, else refuses; the Linux runner's
@@ -10,8 +10,8 @@ import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runDirParent } from '../../app/platforms/run-dir.js';
-import { runUnderSandboxExec } from '../../app/platforms/macos/sandbox-exec.js';
+import { runDirParent } from '../../targets/run/run-dir.js';
+import { runUnderSandboxExec } from '../../targets/macos/run/sandbox-exec.js';
 
 describe("a run's own directory: never a shared temp directory (issue 34, attack 5)", () => {
   let shared = '';

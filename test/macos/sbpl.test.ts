@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TargetError } from '../../targets/target.js';
 import { baselineRules, directNetworkRules, notTaken, renderedBaseline, renderRule } from '../../targets/macos/baseline.js';
-import { sandboxExecArgv } from '../../app/platforms/macos/sandbox-exec-argv.js';
+import { sandboxExecArgv } from '../../targets/macos/run/sandbox-exec-argv.js';
 import { commentText, sbplRegex, sbplString, UnrepresentableError } from '../../targets/macos/sbpl.js';
 import { readSbpl, SbplSyntaxError, shape, stringsOf } from './sbpl-reader.js';
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { CompileOutcome } from '../../app/cli/compile.js';
 import { expandTilde, secretLocations } from '../../compiler/paths/index.js';
 import { effectiveAccess, type PrincipalAccess } from '../../model/index.js';
+import { platformModels } from '../../targets/units.js';
 import { BANNER, FILE_SECTIONS } from '../../targets/macos/profile.js';
 import { pathFilters, readSbpl, ruleParts, type Node, type Parsed } from './sbpl-reader.js';
 
@@ -58,7 +59,7 @@ export function artifactsOf(outcome: CompileOutcome): { name: string; content: s
 /** The principal's access of the outcome, from the one effective-access model. */
 export function principalsOf(outcome: CompileOutcome): readonly PrincipalAccess[] {
   assert.ok(outcome.check.ir);
-  return effectiveAccess(outcome.check.ir!).principals;
+  return effectiveAccess(outcome.check.ir!, platformModels).principals;
 }
 
 /**

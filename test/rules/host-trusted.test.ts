@@ -76,6 +76,8 @@ describe('host-trusted paths: the model', () => {
     assert.deepEqual(envrc.notes.linux, {
       kind: 'host-trusted',
       platform: 'linux',
+      // How Linux holds them (its model part), which the rule words: no platform name in the rule.
+      held: { readOnly: 'read-only-bind', created: 'quarantined-after-run' },
       state: 'creatable',
       existence: 'absent',
       blocked: 'absent',

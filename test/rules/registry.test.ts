@@ -9,6 +9,7 @@ import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import { FACT_KINDS, effectiveAccess } from '../../model/index.js';
+import { platformModels } from '../../targets/units.js';
 import { defineRule, runRules, UndeclaredReportError, type Rule, type Visitors } from '../../rules/engine/engine.js';
 import { allRules, explainedKinds, isRuleId } from '../../rules/engine/registry.js';
 import { repoRoot } from '../helpers.js';
@@ -84,7 +85,7 @@ describe('rule registry', () => {
 
 describe('rule engine: a report must be declared', () => {
   const ir = lintText('[agent.filesystem]\nread = ["~/project"]\n').ir!;
-  const model = effectiveAccess(ir);
+  const model = effectiveAccess(ir, platformModels);
   const input = { view: { description: 'test' } as never, comments: [], text: '' };
   const span = ir.principals[0]!.span;
   const run = (check: (report: (id: string, platforms?: readonly ('macos' | 'linux' | 'windows')[]) => void) => void): unknown => {
@@ -151,7 +152,7 @@ describe('rule engine: one walk, the guards applied once', () => {
       entry: (e) => void seen.push(`entry ${e.written}`),
       principalExit: (pa) => void seen.push(`exit ${pa.principal.id}`),
     };
-    runRules(ir, effectiveAccess(ir), input, [defineRule({ meta, messages: {}, ...visitors }) as Rule]);
+    runRules(ir, effectiveAccess(ir, platformModels), input, [defineRule({ meta, messages: {}, ...visitors }) as Rule]);
     return seen;
   };
 
@@ -205,7 +206,7 @@ describe('rule engine: one walk, the guards applied once', () => {
         messages: { m: { severity: 'info', platforms: ['linux'], text: () => id } },
         grant: (g, _ga, _pa, ctx) => ctx.report('m', { span: g.span }),
       }) as Rule;
-    const ids = runRules(box, effectiveAccess(box), input, [one('b'), one('a')]).map((d) => d.ruleId);
+    const ids = runRules(box, effectiveAccess(box, platformModels), input, [one('b'), one('a')]).map((d) => d.ruleId);
     assert.deepEqual(ids, [...ids.filter((i) => i === 'b'), ...ids.filter((i) => i === 'a')]);
     assert.ok(ids.includes('a') && ids.includes('b'));
   });

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { effectiveAccess, legend } from '../../model/index.js';
+import { platformModels } from '../../targets/units.js';
 import { lintText, ruleIds } from '../lint-helpers.js';
 
 /** The Linux cell (legend) at each grant of the agent, by the string as written. */
 function linuxCells(toml: string): Record<string, string> {
   const r = lintText(toml);
   assert.ok(r.ir, `front end failed: ${r.diagnostics.map((d) => d.message).join('; ')}`);
-  const model = effectiveAccess(r.ir);
+  const model = effectiveAccess(r.ir, platformModels);
   const out: Record<string, string> = {};
   for (const ga of model.principals[0]!.grants) out[`${ga.grant.list}:${ga.grant.written}`] = legend(ga.effective.linux);
   return out;
@@ -17,7 +18,7 @@ describe('coverage semantics of seed 000', () => {
   it('read on a parent + write on a child: read-write under the child, read-only elsewhere, accepted on Linux', () => {
     const r = lintText('[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/output"]\n');
     assert.equal(r.verdicts.linux, 'accepted');
-    const model = effectiveAccess(r.ir!);
+    const model = effectiveAccess(r.ir!, platformModels);
     const agent = model.principals[0]!;
     // Landlock (the default) grants execute on neither; with the mounts alone both are executable.
     assert.equal(legend(agent.effectiveAt('/home/dev/project/output/x', 'linux')), 'rw');
@@ -25,6 +26,7 @@ describe('coverage semantics of seed 000', () => {
     const mounts = effectiveAccess(
       lintText('[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/output"]\n', 'config.toml', undefined, { landlock: false })
         .ir!,
+      platformModels,
     ).principals[0]!;
     assert.equal(legend(mounts.effectiveAt('/home/dev/project/output/x', 'linux')), 'rwx');
     assert.equal(legend(mounts.effectiveAt('/home/dev/project/src', 'linux')), 'rx');
@@ -39,13 +41,13 @@ describe('coverage semantics of seed 000', () => {
     const d = r.diagnostics.find((x) => x.ruleId === 'write-only' && x.severity === 'error')!;
     assert.deepEqual([d.span.start.line, d.span.start.column], [2, 10]);
     assert.equal(d.related?.[0]?.span.start.line, 3);
-    const agent = effectiveAccess(r.ir!).principals[0]!;
+    const agent = effectiveAccess(r.ir!, platformModels).principals[0]!;
     assert.equal(legend(agent.effectiveAt('/home/dev/project/README.md', 'macos')), 'w');
   });
   it('read_file + write_file on the same file: read-write on that file only, no sibling access', () => {
     const r = lintText('[agent.filesystem]\nread_file = ["~/results/output.txt"]\nwrite_file = ["~/results/output.txt"]\n');
     assert.equal(r.verdicts.linux, 'accepted');
-    const agent = effectiveAccess(r.ir!).principals[0]!;
+    const agent = effectiveAccess(r.ir!, platformModels).principals[0]!;
     for (const p of ['macos', 'linux'] as const) {
       assert.match(legend(agent.effectiveAt('/home/dev/results/output.txt', p)), /^rw/);
       assert.equal(legend(agent.effectiveAt('/home/dev/results/summary.txt', p)), '—');
@@ -74,7 +76,7 @@ describe('coverage semantics of seed 000', () => {
     const r = lintText('[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env", "~/project/src"]\n');
     // The file substitution is worth a warning; a directory's empty tmpfs reads as an empty directory.
     assert.equal(r.diagnostics.filter((d) => d.ruleId === 'deny-file-substitution').length, 1);
-    const agent = effectiveAccess(r.ir!).principals[0]!;
+    const agent = effectiveAccess(r.ir!, platformModels).principals[0]!;
     assert.equal(legend(agent.effectiveAt('/home/dev/project/src/main.py', 'macos')), '—');
     assert.equal(legend(agent.effectiveAt('/home/dev/project/src/main.py', 'windows')), '—');
   });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseAclPlan, windowsRunMessage } from '../../app/platforms/windows/run-message.js';
+import { parseAclPlan, windowsRunMessage } from '../../targets/windows/run/run-message.js';
 import { windowsExample } from './support.js';
 
 describe('windows runner message', () => {

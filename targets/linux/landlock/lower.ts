@@ -1,7 +1,7 @@
 /**
  * The Landlock ruleset of one principal, lowered from the same two things
  * the bubblewrap argv is: the model's Linux cells (model/) and the mount
- * plan they became (model/linux-plan.ts, spelled by ../lower.ts). Nothing here decides access anew:
+ * plan they became (targets/linux/model/plan.ts, spelled by ../lower.ts). Nothing here decides access anew:
  *
  * - every mount gets the rights the mount already gives (read; read and
  *   write for a writable one), a file's or a tree's as the plan's shape
@@ -106,7 +106,7 @@ export function lowerLandlock(pa: PrincipalAccess, view: LinuxView, loaders: rea
     // A socket (the gateway's) needs no right to be connected to; a bound file is read as a file.
     if (op.source.kind === 'gateway') continue;
     const origin = originOf(op.source);
-    // The plan decides what the path holds (model/linux-plan.ts PlanShape); a tmpfs is a tree.
+    // The plan decides what the path holds (targets/linux/model/plan.ts PlanShape); a tmpfs is a tree.
     const file = op.kind === 'bind' && op.shape === 'file';
     const path = inSandbox(op.path, g);
     if (path === undefined) {

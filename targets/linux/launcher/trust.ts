@@ -16,7 +16,7 @@
  * sandbox cannot write at all (a read-only mount or a cover inside a tree).
  */
 import { projectNames } from '../../../compiler/paths/index.js';
-import type { LinuxPlan } from '../../../model/linux-plan.js';
+import type { LinuxPlan } from '../model/plan.js';
 import type { PrincipalAccess } from '../../../model/model.js';
 import type { LaunchTrust } from './launch-file.js';
 

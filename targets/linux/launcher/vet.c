@@ -193,7 +193,7 @@ const struct mount_op *mounts_reach(const struct mounts *m, const char *path, in
  *                         [--root-owned PATH]... [--private PATH]...
  *
  * The checks above for the TypeScript side (`boxwright compile`, `run`,
- * `doctor`: app/platforms/linux/sandbox/vet.ts), so that each is written once. NAME is a
+ * `doctor`: targets/linux/run/sandbox/vet.ts), so that each is written once. NAME is a
  * principal and FILE its .bwrap.args (--views-on-stdin: standard input
  * holds them, each as NAME NUL, its length in bytes NUL, the argv's
  * bytes); each PATH of --file (a file) or

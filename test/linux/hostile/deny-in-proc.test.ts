@@ -3,7 +3,7 @@
 // lowering decided "shown" again from its own bind map, where a grant
 // under /proc is no bind (the sandbox's own /proc serves it): it added no
 // cover, noted "no mount shows it: absent from the view", and the workload
-// read the file from the sandbox's /proc. The plan (model/linux-plan.ts)
+// read the file from the sandbox's /proc. The plan (targets/linux/model/plan.ts)
 // covers a deny exactly where the model's cell is empty, so the cover is
 // there now; the control is the config without the deny.
 import assert from 'node:assert/strict';

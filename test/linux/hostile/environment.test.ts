@@ -1,5 +1,5 @@
 // Hole 5: credentials in the environment. A denylist misses names no list
-// anticipates; the runner passes an allowlist (app/platforms/env-allowlist.json)
+// anticipates; the runner passes an allowlist (targets/run/env-allowlist.json)
 // plus what --pass-env names, and -v names what it withheld.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';

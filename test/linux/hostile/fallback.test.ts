@@ -28,7 +28,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runLauncher } from '../../../app/platforms/linux/sandbox/spawn.js';
+import { runLauncher } from '../../../targets/linux/run/sandbox/spawn.js';
 import { requireOrSkip } from '../../helpers.js';
 import { bin, boxwright, onPath } from '../support.js';
 import { makeLab, skip, type Lab } from './support.js';

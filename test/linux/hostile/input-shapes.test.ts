@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { artifactStem } from '../../../targets/target.js';
-import { vet } from '../../../app/platforms/linux/sandbox/vet.js';
+import { vet } from '../../../targets/linux/run/sandbox/vet.js';
 import { compileText } from '../../compile-helpers.js';
 import { boxwright } from '../support.js';
 import { skip } from './support.js';

@@ -2,7 +2,7 @@
 // /proc/sys writable when boxwright runs as uid 0 (its own cover is skipped
 // inside a user namespace), and kernel.core_pattern = |/path would make the
 // host kernel run a file of the workload's as root. The view binds the
-// host-global entries read-only (model/linux-proc-readonly.json). The
+// host-global entries read-only (targets/linux/model/proc-readonly.json). The
 // probe only opens for writing; it never writes, so no host setting changes.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';

@@ -7,7 +7,7 @@
 // victim ran the attacker's file on the host with full capabilities. Now
 // such a run uses the protected cache root or XDG_RUNTIME_DIR, and refuses
 // (125) when neither can be made private: never the shared temp
-// (app/platforms/run-dir.ts).
+// (targets/run/run-dir.ts).
 //
 // The attacker is real: another config's workload under `boxwright run`
 // with `write` on the shared temp, polling it for `.run-*/agent.run` and
@@ -33,8 +33,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runLauncher } from '../../../app/platforms/linux/sandbox/spawn.js';
-import { stampOf } from '../../../app/platforms/linux/sandbox/run-cache.js';
+import { runLauncher } from '../../../targets/linux/run/sandbox/spawn.js';
+import { stampOf } from '../../../targets/linux/run/sandbox/run-cache.js';
 import { until } from '../../waits.js';
 import { bin, boxwright } from '../support.js';
 import { cc } from '../rewrite-argv.js';

@@ -1,0 +1,5 @@
+/** Linux, the unit (targets/unit.ts): what it decides, and where it runs (its emitter and runner are found by the folder's name). */
+import type { PlatformUnit } from '../unit.js';
+import { linuxModel } from './model/index.js';
+
+export const linuxUnit: PlatformUnit = { model: linuxModel, system: 'linux' };

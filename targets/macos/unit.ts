@@ -1,0 +1,5 @@
+/** macOS, the unit (targets/unit.ts): what it decides, and where it runs (its emitter and runner are found by the folder's name). */
+import type { PlatformUnit } from '../unit.js';
+import { macosModel } from './model/index.js';
+
+export const macosUnit: PlatformUnit = { model: macosModel, system: 'darwin' };
