@@ -1,3 +1,4 @@
+import { platformsWhere } from '../model/platforms-of.js';
 import { defineRule } from './engine/engine.js';
 import { listPaths, shown } from './util.js';
 
@@ -38,7 +39,7 @@ export const denyAncestorsPinned = defineRule({
   authoredGrant(g, ga, _pa, ctx) {
     const pinned = ga.pinnedAncestors;
     if (!pinned) return;
-    const platforms = (['macos', 'linux'] as const).filter((p) => pinned[p]?.length);
+    const platforms = platformsWhere(pinned, (ancestors) => ancestors.length > 0);
     const ancestors = [...new Set(platforms.flatMap((p) => pinned[p]!))].sort();
     if (platforms.length) ctx.report('pinned', { span: g.span, platforms }, { ancestors, deny: shown(g) });
   },

@@ -1,5 +1,6 @@
 import type { Platform } from '../compiler/diagnostic.js';
 import type { DenyOpenTo } from '../model/index.js';
+import { factsOfKind } from '../model/platforms-of.js';
 import { defineRule } from './engine/engine.js';
 import { addToList, fixOf } from './engine/fix.js';
 import { relatedGrant, shown, who } from './util.js';
@@ -51,9 +52,7 @@ export const denyOpenToOthers = defineRule({
     // One report per deny, for the platforms that disclose the same principals.
     // Made at the first disclosure: asked of every grant, and most have none.
     let groups: Map<string, { platforms: Platform[]; list: readonly DenyOpenTo[] }> | undefined;
-    for (const platform of ['macos', 'linux'] as const) {
-      const fact = ga.disclosures[platform]?.find((m) => m.kind === 'others-reach-denied-path');
-      if (fact?.kind !== 'others-reach-denied-path') continue;
+    for (const [platform, fact] of factsOfKind(ga.disclosures, 'others-reach-denied-path')) {
       const k = key(fact.others);
       const group = (groups ??= new Map()).get(k);
       if (group) group.platforms.push(platform);

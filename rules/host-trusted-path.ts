@@ -16,18 +16,17 @@ const writes = (c: Cell): boolean => c.kind === 'access' && c.write;
 const named = (ta: TrustedAccess): string => `${ta.trusted.path} (${ta.trusted.label})`;
 
 /** What each platform does to keep a host-trusted path from being written, in the footnote's words. */
-function readOnlyText(f: HostTrustedFact): string {
-  switch (f.platform) {
-    case 'macos':
-      return f.existence === 'absent'
-        ? `host-trusted, not there yet: the profile refuses its creation (\`file-write*\` denied at it${f.parents?.length ? `, and at its missing ${f.parents.length === 1 ? 'parent' : 'parents'} ${listPaths(f.parents)}, so that it cannot be made elsewhere and renamed into place` : ''})`
-        : 'host-trusted: `file-write*` denied on it and below, `file-write-unlink` on its ancestors: it cannot be changed, removed or moved away';
-    case 'linux':
-      return 'host-trusted: bound read-only over itself, a mount point of its own: it cannot be written, renamed or removed, and its ancestors are pinned the same way';
-    case 'windows':
-      return `host-trusted: a Medium no-write-up label on it and, file by file, on everything below it: the Low token cannot write it${f.existence === 'unknown' ? ' (apply.ps1 skips it where it does not exist)' : ''}; a label is the file's, so it holds for every principal`;
-  }
-}
+const readOnlyWords: Readonly<Partial<Record<Platform, (f: HostTrustedFact) => string>>> = {
+  macos: (f) =>
+    f.existence === 'absent'
+      ? `host-trusted, not there yet: the profile refuses its creation (\`file-write*\` denied at it${f.parents?.length ? `, and at its missing ${f.parents.length === 1 ? 'parent' : 'parents'} ${listPaths(f.parents)}, so that it cannot be made elsewhere and renamed into place` : ''})`
+      : 'host-trusted: `file-write*` denied on it and below, `file-write-unlink` on its ancestors: it cannot be changed, removed or moved away',
+  linux: () =>
+    'host-trusted: bound read-only over itself, a mount point of its own: it cannot be written, renamed or removed, and its ancestors are pinned the same way',
+  windows: (f) =>
+    `host-trusted: a Medium no-write-up label on it and, file by file, on everything below it: the Low token cannot write it${f.existence === 'unknown' ? ' (apply.ps1 skips it where it does not exist)' : ''}; a label is the file's, so it holds for every principal`,
+};
+const readOnlyText = (f: HostTrustedFact): string => readOnlyWords[f.platform]?.(f) ?? 'host-trusted: read-only in the sandbox';
 
 /** Why a platform cannot refuse a host-trusted path, in the footnote's words. */
 function creatableText(f: HostTrustedFact): string {
@@ -39,11 +38,17 @@ function creatableText(f: HostTrustedFact): string {
     case 'unknown':
       return 'host-trusted: the filesystem view does not say whether it exists (--fs none), and only what exists can be made read-only here';
     default:
-      return f.platform === 'linux'
-        ? 'host-trusted, not there yet: Linux cannot refuse its creation (a read-only mount needs an existing target, and Landlock only allows), so the launcher lists each write tree after the run and moves aside a host-trusted name the command made (exit 123)'
-        : 'host-trusted, not there yet: Windows has nothing to label, so the workload can create it, and nothing checks it after the run (the user applies the plan)';
+      return absentWords[f.platform] ?? 'host-trusted, not there yet: this platform cannot refuse its creation';
   }
 }
+
+/** What each platform that cannot refuse an absent host-trusted path does instead (macOS refuses it: no entry). */
+const absentWords: Readonly<Partial<Record<Platform, string>>> = {
+  linux:
+    'host-trusted, not there yet: Linux cannot refuse its creation (a read-only mount needs an existing target, and Landlock only allows), so the launcher lists each write tree after the run and moves aside a host-trusted name the command made (exit 123)',
+  windows:
+    'host-trusted, not there yet: Windows has nothing to label, so the workload can create it, and nothing checks it after the run (the user applies the plan)',
+};
 
 export const hostTrustedPath = defineRule({
   meta: {
@@ -218,7 +223,8 @@ function runtimeWritable(pa: PrincipalAccess, ctx: Parameters<NonNullable<typeof
     if (t.parentOf) continue;
     // A grant at or inside it names it (what it makes writable is the grant's path); else the deepest grant above it holds it.
     const naming = grants.find((g) => g.path === t.path || g.path!.startsWith(t.path + '/'));
-    const platforms = (['macos', 'linux'] as const).filter((p) => writes(pa.effectiveAt(naming?.path ?? t.path, p)));
+    // sandbox-runtime's own sandboxes, the platforms its message is declared for: srt keeps only its mandatory denies read-only there.
+    const platforms = hostTrustedPath.messages.writableInside.platforms.filter((p) => writes(pa.effectiveAt(naming?.path ?? t.path, p)));
     if (!platforms.length) continue;
     if (naming) {
       ctx.report(

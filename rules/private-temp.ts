@@ -1,7 +1,16 @@
+import type { Fact } from '../model/facts.js';
 import { defineRule } from './engine/engine.js';
 
 /** Where the private tmpfs goes on Linux (compiler/ir/implicit.ts). */
 const TMP = '/tmp';
+
+/** How each platform with a run's own temp directory makes it, in the footnote's words. */
+const runTempWords: Readonly<Record<Extract<Fact, { kind: 'run-temp-dir' }>['platform'], string>> = {
+  macos:
+    "a directory of the run's own: boxwright run makes it (0700, empty, under the cache root), passes it as sandbox-exec -D TMPDIR=… and TMPDIR, and removes it after the command; never the host's shared /private/tmp",
+  windows:
+    "a directory of the run's own: apply.ps1 makes it empty (a Low label, an ACE for the session SID) and the plan sets TMP and TEMP to it; undo.ps1 removes it; never the user's shared %TEMP%",
+};
 
 export const privateTemp = defineRule({
   meta: {
@@ -39,10 +48,7 @@ export const privateTemp = defineRule({
     'private-tmpfs': () =>
       "a private tmpfs for this sandbox, empty at start and discarded at exit: never the host's /tmp, whose tmux, ssh-agent and X11 sockets would be reachable",
     // The temp directory's other spellings ($TMPDIR on macOS, %TEMP% on Windows), and sandbox-runtime's own additions off its platforms.
-    'run-temp-dir': (f) =>
-      f.platform === 'macos'
-        ? "a directory of the run's own: boxwright run makes it (0700, empty, under the cache root), passes it as sandbox-exec -D TMPDIR=… and TMPDIR, and removes it after the command; never the host's shared /private/tmp"
-        : "a directory of the run's own: apply.ps1 makes it empty (a Low label, an ACE for the session SID) and the plan sets TMP and TEMP to it; undo.ps1 removes it; never the user's shared %TEMP%",
+    'run-temp-dir': (f) => runTempWords[f.platform],
     'implicit-other-platform': () => 'an implicit grant of another platform (each platform has its own spelling)',
   },
   anyGrant(g, ga, pa, ctx) {

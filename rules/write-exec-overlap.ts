@@ -1,6 +1,6 @@
-import type { Platform } from '../compiler/diagnostic.js';
 import type { Grant, Principal } from '../compiler/ir/types.js';
 import { isUnder } from '../compiler/paths/index.js';
+import { platformsReporting } from '../model/platforms-of.js';
 import { defineRule } from './engine/engine.js';
 import { authored, relatedGrants, shown, who } from './util.js';
 
@@ -51,9 +51,7 @@ export const writeExecOverlap = defineRule({
     const execs = execsOf(p);
     // A write grant with an exec grant on or under it: said once, at the exec grant.
     if (g.access !== 'exec' && execs.some((o) => within(o, g))) return;
-    const platforms = (['macos', 'linux'] as const).filter(
-      (x): x is Platform & ('macos' | 'linux') => ga.notes[x]?.kind === 'exec-writable',
-    );
+    const platforms = platformsReporting(ga.notes, 'exec-writable');
     if (!platforms.length) return;
     // The other side of the overlap, for the words and the related locations.
     const others = g.access === 'exec' ? mine.filter((o) => writes(o) && within(g, o)) : execs.filter((o) => within(g, o));

@@ -1,0 +1,49 @@
+/**
+ * Which platforms report a fact: the question rules and views ask the
+ * model instead of naming platforms (issue 38, "the shared pipeline asks").
+ * Each answer is in PLATFORMS order, so a report's platform list reads the
+ * same whichever platforms a fact comes from; a platform added to
+ * PLATFORMS is asked with the others, with no edit here.
+ */
+import { PLATFORMS, type Platform } from '../compiler/diagnostic.js';
+import type { PrincipalAccess } from './access.js';
+import type { Fact, FactKind } from './facts.js';
+
+/** The platforms whose entry in a per-platform record passes `test` (an absent entry never does). */
+export function platformsWhere<T>(
+  record: Readonly<Partial<Record<Platform, T>>>,
+  test: (value: T, platform: Platform) => boolean,
+): Platform[] {
+  return PLATFORMS.filter((p) => {
+    const value = record[p];
+    return value !== undefined && test(value, p);
+  });
+}
+
+/** The platforms whose fact (one per platform: a note, a mechanism) is of kind `kind`. */
+export function platformsReporting(record: Readonly<Partial<Record<Platform, Fact>>>, kind: FactKind): Platform[] {
+  return platformsWhere(record, (f) => f.kind === kind);
+}
+
+/** Each platform's fact of kind `kind` among its list (a grant's disclosures), where it has one. */
+export function factsOfKind<K extends FactKind>(
+  record: Readonly<Partial<Record<Platform, readonly Fact[]>>>,
+  kind: K,
+): [Platform, Extract<Fact, { kind: K }>][] {
+  const out: [Platform, Extract<Fact, { kind: K }>][] = [];
+  for (const p of PLATFORMS) {
+    const fact = record[p]?.find((f): f is Extract<Fact, { kind: K }> => f.kind === kind);
+    if (fact) out.push([p, fact]);
+  }
+  return out;
+}
+
+/**
+ * The platforms where the principal has no sandbox at all: what it runs
+ * there runs with the user's access (Claude Code on native Windows, the
+ * model's `srt-sandbox-unavailable`, for any of its principals). A setting that tunes the sandbox
+ * means nothing there.
+ */
+export function unsandboxedPlatforms(model: { readonly principals: readonly PrincipalAccess[] }): Platform[] {
+  return PLATFORMS.filter((p) => model.principals.some((pa) => pa.elsewhere[p].mechanism?.kind === 'srt-sandbox-unavailable'));
+}
