@@ -7,6 +7,7 @@
  */
 import { PLATFORMS, type Platform } from '../compiler/diagnostic.js';
 import type { PrincipalAccess } from './access.js';
+import type { AccessModel, ReadableCredential } from './model.js';
 import type { Fact, FactKind } from './facts.js';
 
 /** The platforms whose entry in a per-platform record passes `test` (an absent entry never does). */
@@ -38,6 +39,19 @@ export function factsOfKind<K extends FactKind>(
   return out;
 }
 
+/** Each platform's note (one fact per platform) of kind `kind`, where it has one. */
+export function notesOfKind<K extends FactKind>(
+  record: Readonly<Partial<Record<Platform, Fact>>>,
+  kind: K,
+): [Platform, Extract<Fact, { kind: K }>][] {
+  const out: [Platform, Extract<Fact, { kind: K }>][] = [];
+  for (const p of PLATFORMS) {
+    const fact = record[p];
+    if (fact?.kind === kind) out.push([p, fact as Extract<Fact, { kind: K }>]);
+  }
+  return out;
+}
+
 /**
  * The platforms where the principal has no sandbox at all: what it runs
  * there runs with the user's access (Claude Code on native Windows, the
@@ -46,4 +60,14 @@ export function factsOfKind<K extends FactKind>(
  */
 export function unsandboxedPlatforms(model: { readonly principals: readonly PrincipalAccess[] }): Platform[] {
   return PLATFORMS.filter((p) => model.principals.some((pa) => pa.elsewhere[p].mechanism?.kind === 'srt-sandbox-unavailable'));
+}
+
+/**
+ * The known credential files a principal reads, with the platform whose
+ * model says so (a `credential-readable` fact each): Windows' open reads
+ * today (the model's `windowsReadable`). Views ask this, and say each on
+ * its platform, instead of naming the platform.
+ */
+export function readableCredentials(model: AccessModel): { readonly platform: Platform; readonly readable: ReadableCredential }[] {
+  return model.windowsReadable.map((readable) => ({ platform: 'windows', readable }));
 }

@@ -10,7 +10,10 @@ export const denyAbsentPath = defineRule({
     docs: {
       summary: 'A `deny` names a path that does not exist.',
       details:
-        'macOS can express a future-path refusal: the Seatbelt rule also covers a path created later. Linux refuses the configuration, because it covers a denied path by mounting over it, which needs an existing target. Windows has nothing to label: a file created there later is readable by the agent. With `--fs none` the existence is unknown and the rule says so as info.',
+        'macOS can express a future-path refusal: the Seatbelt rule also covers a path created later. Linux ' +
+        'refuses the configuration, because it covers a denied path by mounting over it, which needs an ' +
+        'existing target. Windows has nothing to label: a file created there later is readable by the agent. ' +
+        'With `--fs none` the existence is unknown and the rule says so as info.',
       bad: {
         toml: '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env.local"]  # does not exist',
         expect: ['3:9 error linux', '3:9 warning windows'],

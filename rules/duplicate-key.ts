@@ -10,9 +10,13 @@ export const duplicateKey = defineRule({
     docs: {
       summary: 'A key written twice in one JSON object: the tool sees only the last one.',
       details:
-        'RFC 8259 leaves duplicate names to the reader, and JSON.parse (which both sandbox-runtime and Claude Code read their settings with) keeps the last value without a word. A `denyRead` written twice loses the first list. A warning at the ignored key, with the one that takes effect as related.',
+        'RFC 8259 leaves duplicate names to the reader, and JSON.parse (which both sandbox-runtime and Claude ' +
+        'Code read their settings with) keeps the last value without a word. A `denyRead` written twice ' +
+        'loses the first list. A warning at the ignored key, with the one that takes effect as related.',
       bad: {
-        toml: '{\n  "filesystem": {"denyRead": ["~/.ssh"], "allowWrite": [], "denyWrite": [], "denyRead": []},\n  "network": {"allowedDomains": [], "deniedDomains": []}\n}',
+        toml:
+          '{\n  "filesystem": {"denyRead": ["~/.ssh"], "allowWrite": [], "denyWrite": [], "denyRead": []},\n' +
+          '  "network": {"allowedDomains": [], "deniedDomains": []}\n}',
         expect: ['2:18 warning macos,linux,windows'],
       },
       good: {

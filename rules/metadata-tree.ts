@@ -10,7 +10,9 @@ export const metadataTree = defineRule({
     docs: {
       summary: "The agent's `metadata` tree is accepted on Linux but not supplied.",
       details:
-        'macOS exposes file properties (existence, size, dates) without content. Linux omits this mount rather than expose content, so it accepts the entry but supplies no metadata-only tree: the path does not exist for the agent.',
+        'macOS exposes file properties (existence, size, dates) without content. Linux omits this mount ' +
+        'rather than expose content, so it accepts the entry but supplies no metadata-only tree: the path ' +
+        'does not exist for the agent.',
       bad: { toml: '[agent.filesystem]\nmetadata = ["~/archive"]', expect: ['2:13 warning linux'] },
       good: { toml: '[agent.filesystem]\nread = ["~/archive"]  # only if content reads are acceptable', expect: [] },
     },

@@ -30,9 +30,14 @@ export const platformIgnored = defineRule({
     docs: {
       summary: 'A setting a platform passes over: an allowlist that does nothing there.',
       details:
-        '`allowUnixSockets` is a Seatbelt allowlist: on Linux it is ignored, because seccomp cannot filter by path (sandbox-config.js: "macOS only … Ignored on Linux"; README, Unix Socket Settings), so the sockets it names stay blocked there (a warning: the setting does not do what it says). `allowLocalBinding` is ignored on Linux, whose sandbox has its own loopback; `allowMachLookup` and `allowPty` are macOS-only (infos).',
+        '`allowUnixSockets` is a Seatbelt allowlist: on Linux it is ignored, because seccomp cannot filter ' +
+        'by path (sandbox-config.js: "macOS only … Ignored on Linux"; README, Unix Socket Settings), so ' +
+        'the sockets it names stay blocked there (a warning: the setting does not do what it says). `allowLocalBinding` ' +
+        'is ignored on Linux, whose sandbox has its own loopback; `allowMachLookup` and `allowPty` are macOS-only (infos).',
       bad: {
-        toml: '{\n  "filesystem": {"denyRead": [], "allowWrite": [], "denyWrite": []},\n  "network": {"allowedDomains": [], "deniedDomains": [], "allowUnixSockets": ["/run/docker.sock"]}\n}',
+        toml:
+          '{\n  "filesystem": {"denyRead": [], "allowWrite": [], "denyWrite": []},\n  "network": {"allowedDomains": ' +
+          '[], "deniedDomains": [], "allowUnixSockets": ["/run/docker.sock"]}\n}',
         expect: ['3:58 warning linux'],
       },
       good: {

@@ -9,7 +9,8 @@ import { who } from './util.js';
 const trusted: Record<TrustedFile['role'], string> = {
   config: 'the config this sandbox is compiled from: one run could rewrite what the next run of the same command line grants',
   'other-config':
-    "another sandbox config of this repository: one run could rewrite what that config's next run grants (lint checks each config it is given against the others)",
+    "another sandbox config of this repository: one run could rewrite what that config's next run grants " +
+    '(lint checks each config it is given against the others)',
   manifest: 'the --fs manifest the check takes its facts from: one run could rewrite the facts the next check believes',
   out: 'the directory `compile --out` writes the sandbox into: one run could rewrite what the next `DIR/<principal>.run` executes',
   bwrap: 'the bubblewrap boxwright executes, outside any sandbox, for every run',
@@ -48,7 +49,18 @@ export const trustedFileWritable = defineRule({
       summary:
         "A principal can write one of boxwright's own files: the config, the --fs manifest, the compile --out directory, bubblewrap, or boxwright itself.",
       details:
-        "What boxwright reads or executes after a run must not be the workload's to change. A config inside its own write tree (a repository's sandbox config, with `write = [\"~/project\"]`) is rewritten by run 1, and run 2 of the same command line grants what the rewrite says; an `--fs` manifest the same for the facts; a `compile --out` directory inside a write tree lets the workload rewrite the argv and the launch file that the next `DIR/agent.run` executes; a bubblewrap under a write grant, or boxwright's own package, runs outside every sandbox. boxwright judges each file it was given (lint and explain: the config and the manifest; compile: and the --out directory; run: and the bubblewrap and boxwright it executes) against every principal's effective access, on each platform, and refuses: `compile` writes nothing, `run` exits 125 before anything starts, and the Linux launcher refuses a config or a directory of its own that its mounts make writable. The compiled Linux mounts are read back for the same question (a mount writable where the model says otherwise is refused too). Keep these files outside every write grant, or deny them inside it.",
+        "What boxwright reads or executes after a run must not be the workload's to change. A config inside " +
+        'its own write tree (a repository\'s sandbox config, with `write = ["~/project"]`) is rewritten ' +
+        'by run 1, and run 2 of the same command line grants what the rewrite says; an `--fs` manifest the ' +
+        'same for the facts; a `compile --out` directory inside a write tree lets the workload rewrite the ' +
+        'argv and the launch file that the next `DIR/agent.run` executes; a bubblewrap under a write grant, ' +
+        "or boxwright's own package, runs outside every sandbox. boxwright judges each file it was given " +
+        '(lint and explain: the config and the manifest; compile: and the --out directory; run: and the ' +
+        "bubblewrap and boxwright it executes) against every principal's effective access, on each platform, " +
+        'and refuses: `compile` writes nothing, `run` exits 125 before anything starts, and the Linux launcher ' +
+        'refuses a config or a directory of its own that its mounts make writable. The compiled Linux mounts ' +
+        'are read back for the same question (a mount writable where the model says otherwise is refused ' +
+        'too). Keep these files outside every write grant, or deny them inside it.',
       bad: {
         toml: '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project"]',
         readFrom: '/home/dev/project/sandbox.toml',
@@ -68,7 +80,8 @@ export const trustedFileWritable = defineRule({
       text: (d: { who: string; path: string; role: TrustedFile['role'] }) => `${d.who} can write ${d.path}, ${trusted[d.role]}`,
       suggestion: (d: { role: TrustedFile['role'] }) =>
         d.role === 'bwrap'
-          ? 'Narrow the write grant, or run boxwright with a bubblewrap outside every write grant (--bwrap PATH; your distribution installs one where only root writes).'
+          ? 'Narrow the write grant, or run boxwright with a bubblewrap outside every write grant (--bwrap PATH; ' +
+            'your distribution installs one where only root writes).'
           : d.role === 'out'
             ? 'Narrow the write grant, or compile into a directory outside every write grant.'
             : d.role === 'boxwright'

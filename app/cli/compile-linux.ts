@@ -148,8 +148,15 @@ async function launchRefusal(
   if (!first) return undefined;
   const role = trusted.find((f) => f.path === first.path)?.role;
   if (first.kind === 'reach')
-    return `${first.principal}'s compiled mounts make ${first.dest} writable, which holds ${role ? roleWords[role] : ''} ${first.path} (the model says otherwise: a bug to report)`;
+    return (
+      `${first.principal}'s compiled mounts make ${first.dest} writable, which holds ${role ? roleWords[role] : ''} ` +
+      `${first.path} (the model says otherwise: a bug to report)`
+    );
   if (bwrap && first.path === bwrap.path)
-    return `bubblewrap ${bwrap.path} (${bwrapOrigin(bwrap)}) is not root's alone: ${first.reason}. Every run executes it outside any sandbox: install bubblewrap where only root writes (your distribution's package), or name one with --bwrap PATH`;
+    return (
+      `bubblewrap ${bwrap.path} (${bwrapOrigin(bwrap)}) is not root's alone: ${first.reason}. Every run ` +
+      `executes it outside any sandbox: install bubblewrap where only root writes (your distribution's ` +
+      `package), or name one with --bwrap PATH`
+    );
   return `--out ${out}: ${first.reason}: whoever can write it decides what the launchers there run. Compile into a directory only you can write`;
 }

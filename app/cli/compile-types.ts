@@ -4,6 +4,7 @@
  * (compile-hooks.ts), which compile.ts imports; a module of their own, so
  * that no hook imports the command back.
  */
+import type { PeerEnforcer } from '../../compiler/ir/compilable.js';
 import type { Artifact } from '../../targets/target.js';
 import type { CheckedPolicy, CheckResult } from '../check.js';
 import type { TrustedFile } from '../../compiler/ir/types.js';
@@ -23,7 +24,13 @@ export interface CompileArgs extends ConfigArgs {
 
 export type CompileOutcome =
   | { readonly ok: true; readonly artifacts: Artifact[]; readonly check: CheckedPolicy }
-  | { readonly ok: false; readonly check: CheckResult; readonly reason: string };
+  | {
+      readonly ok: false;
+      readonly check: CheckResult;
+      readonly reason: string;
+      /** A peer's config: the peer that enforces it (compiler/ir/compilable.ts), not a refusal of boxwright's. */
+      readonly enforcer?: PeerEnforcer;
+    };
 
 /** What compiling takes besides the check result: `--force` and the targets' own options. */
 export type TargetArgs = Pick<CompileArgs, 'force' | 'gateway-port' | 'gateway-socket'>;

@@ -1,3 +1,4 @@
+import { compilable, type PeerEnforcer } from '../../compiler/ir/compilable.js';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { PLATFORMS, type Platform } from '../../compiler/diagnostic.js';
@@ -24,19 +25,10 @@ import type { LintEntry } from '../format/report.js';
 export async function compileConfig(check: CheckResult, platform: Platform, args: TargetArgs): Promise<CompileOutcome> {
   const file = check.file;
   if (!check.ir) return { ok: false, check, reason: `${file} has errors; nothing to compile` };
-  // sandbox-runtime enforces its own settings (and Claude Code's): boxwright checks them, it compiles Box and TYBA configs.
-  if (check.ir.runtime?.codex)
-    return {
-      ok: false,
-      check,
-      reason: `${file} is a Codex config (config.toml), which Codex enforces itself (its own sandbox: \`codex sandbox\`, or Codex running commands): boxwright lints, explains and diffs it, and compiles Box and TYBA configs`,
-    };
-  if (check.ir.runtime)
-    return {
-      ok: false,
-      check,
-      reason: `${file} is ${check.ir.dialect === 'claude' ? 'Claude Code' : 'sandbox-runtime'} settings, which sandbox-runtime enforces itself (${check.ir.dialect === 'claude' ? 'Claude Code runs it' : 'srt --settings FILE CMD'}): boxwright lints, explains and diffs them, and compiles Box and TYBA configs`,
-    };
+  // A peer's config is the peer's to enforce: boxwright checks it, it compiles Box and TYBA configs.
+  const compiled = compilable(check.ir);
+  if ('enforcer' in compiled) return { ok: false, check, reason: notCompiled(file, compiled.enforcer), enforcer: compiled.enforcer };
+
   const verdict = check.verdicts[platform];
   if (verdict === 'refused' && !args.force)
     return {
@@ -56,6 +48,21 @@ export async function compileConfig(check: CheckResult, platform: Platform, args
     options: targetOptions(args),
   };
   return { ok: true, artifacts: target.compile(input), check };
+}
+
+/** Why a peer's config is not compiled: who enforces it, and how. */
+function notCompiled(file: string, enforcer: PeerEnforcer): string {
+  if (enforcer === 'codex')
+    return (
+      `${file} is a Codex config (config.toml), which Codex enforces itself (its own sandbox: \`codex ` +
+      `sandbox\`, or Codex running commands): boxwright lints, explains and diffs it, and compiles Box ` +
+      `and TYBA configs`
+    );
+  return (
+    `${file} is ${enforcer === 'claude' ? 'Claude Code' : 'sandbox-runtime'} settings, which ` +
+    `sandbox-runtime enforces itself (${enforcer === 'claude' ? 'Claude Code runs it' : 'srt --settings FILE CMD'}): ` +
+    `boxwright lints, explains and diffs them, and compiles Box and TYBA configs`
+  );
 }
 
 /** The targets' options from the command line, validated here: a bad one is a usage error, not a target's. */
@@ -152,7 +159,7 @@ export async function compileCommand(args: CompileArgs, io: CliIo): Promise<numb
     );
     io.stderr.write(`boxwright compile: ${outcome.reason}\n`);
     // A Codex config is not boxwright's to compile (Codex enforces it): a usage error, not a refused config.
-    return outcome.check.ir?.runtime?.codex ? 2 : 1;
+    return outcome.enforcer === 'codex' ? 2 : 1;
   }
   // The schema restricts principal names and every target names its files
   // through artifactStem; checked once more where the files are written.
@@ -170,7 +177,9 @@ export async function compileCommand(args: CompileArgs, io: CliIo): Promise<numb
     if (others.writers.length) {
       io.stderr.write(formatText(others.writers.map(entryOf), [platform]));
       io.stderr.write(
-        `boxwright compile: --out ${args.out}: another sandbox config of ${others.root} may write it (above), and its workload could replace what the next run there executes; compile into a directory no config of the repository may write. Nothing written\n`,
+        `boxwright compile: --out ${args.out}: another sandbox config of ${others.root} may write it (above), ` +
+          `and its workload could replace what the next run there executes; compile into a directory no config ` +
+          `of the repository may write. Nothing written\n`,
       );
       return 1;
     }

@@ -96,7 +96,10 @@ function tools(home: string): Tools | string {
   if (!bwrap.found) return `no bubblewrap to learn with (${bwrapOrigin(bwrap)}): ${bwrap.why} (Debian: apt-get install bubblewrap)`;
   const strace = lookOnPath('strace', process.env, homes);
   if (!strace.path)
-    return `strace is not installed in the PATH directories outside your home${strace.skipped.length ? ` (passed over: ${strace.skipped.join(', ')})` : ''}: learn traces the command with it (Debian: apt-get install strace)`;
+    return (
+      `strace is not installed in the PATH directories outside your home${strace.skipped.length ? ` (passed over: ${strace.skipped.join(', ')})` : ''}: ` +
+      `learn traces the command with it (Debian: apt-get install strace)`
+    );
   let findings: VetFinding[];
   try {
     findings = vet({ rootOwned: [bwrap.path, strace.path] });
@@ -106,7 +109,10 @@ function tools(home: string): Tools | string {
   }
   const untrusted = findings.find((f) => f.kind === 'untrusted');
   if (untrusted && untrusted.kind === 'untrusted')
-    return `${untrusted.path} is not root's alone: ${untrusted.reason}. learn runs it outside any sandbox: install it where only root writes (your distribution's package)`;
+    return (
+      `${untrusted.path} is not root's alone: ${untrusted.reason}. learn runs it outside any sandbox: ` +
+      `install it where only root writes (your distribution's package)`
+    );
   return { helper, bwrap: bwrap.path, strace: strace.path };
 }
 
@@ -373,7 +379,8 @@ function networkLines(needs: NeedSet, principal: string, network: boolean, home:
   const used = needs.network.filter((n) => !(n.target.startsWith('/') && n.errno === 'ENOENT'));
   const lines = used.map(
     (n) =>
-      `${n.target.startsWith('/') ? `the unix socket ${spelled(n.target, home)}` : n.target} (${n.ok ? 'reached' : `refused: ${n.errno ?? 'failed'}`}; ${evidenceText(n.first)})`,
+      `${n.target.startsWith('/') ? `the unix socket ${spelled(n.target, home)}` : n.target} (${n.ok ? 'reached' : `refused: ${n.errno ?? 'failed'}`}; ` +
+      `${evidenceText(n.first)})`,
   );
   if (used.some((n) => n.target.startsWith('/')))
     lines.push(
@@ -383,7 +390,9 @@ function networkLines(needs: NeedSet, principal: string, network: boolean, home:
   const grant =
     principal === 'agent'
       ? "the agent has no direct network (agent-network-table): it reaches the network through the host product's gateway"
-      : `a direct network exception (${principal.startsWith('tool.') ? `[tools.${principal.slice(5)}.network]` : `contain_egress = false in [mcp_servers.${principal.slice(4)}]`}) would let it through, bypassing the gateway's policy: add it yourself if that is what you want`;
+      : `a direct network exception ` +
+        `(${principal.startsWith('tool.') ? `[tools.${principal.slice(5)}.network]` : `contain_egress = false in [mcp_servers.${principal.slice(4)}]`}) ` +
+        `would let it through, bypassing the gateway's policy: add it yourself if that is what you want`;
   lines.push(
     network
       ? `learn ran with --network and grants none of these: ${grant}`

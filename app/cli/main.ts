@@ -34,7 +34,9 @@ const commands: Record<string, Command> = {
           type: 'boolean',
           default: false,
           describe:
-            'pass over files that are not sandbox configs (no Box, TYBA, sandbox-runtime or Claude Code keys), without a finding: for hooks that pass every .toml and .json (what a directory or a glob finds is always chosen so)',
+            'pass over files that are not sandbox configs (no Box, TYBA, sandbox-runtime or Claude Code keys), ' +
+            'without a finding: for hooks that pass every .toml and .json (what a directory or a glob finds ' +
+            'is always chosen so)',
         })
         .option('quiet', {
           alias: 'q',
@@ -71,7 +73,8 @@ const commands: Record<string, Command> = {
         .option('bwrap', {
           type: 'string',
           describe:
-            'Linux: the bubblewrap to run (default: BOXWRIGHT_BWRAP, else `bwrap` in the PATH directories outside your home); recorded in the launch, never looked up at run time',
+            'Linux: the bubblewrap to run (default: BOXWRIGHT_BWRAP, else `bwrap` in the PATH directories outside ' +
+            'your home); recorded in the launch, never looked up at run time',
         }),
     run: async (args, io) => (await import('./compile.js')).compileCommand(args, io),
   },
@@ -98,7 +101,8 @@ const commands: Record<string, Command> = {
           type: 'string',
           default: 'agent',
           describe:
-            'whose sandbox: agent, tool.NAME or mcp.NAME (tool:NAME, mcp:NAME too); a tool or server with no command after -- runs its configured command and args',
+            'whose sandbox: agent, tool.NAME or mcp.NAME (tool:NAME, mcp:NAME too); a tool or server with no ' +
+            'command after -- runs its configured command and args',
         })
         .option('pass-env', {
           type: 'string',
@@ -119,7 +123,8 @@ const commands: Record<string, Command> = {
         .option('bwrap', {
           type: 'string',
           describe:
-            'Linux: the bubblewrap to run (default: BOXWRIGHT_BWRAP, else `bwrap` in the PATH directories outside your home); recorded in the launch, never looked up at run time',
+            'Linux: the bubblewrap to run (default: BOXWRIGHT_BWRAP, else `bwrap` in the PATH directories outside ' +
+            'your home); recorded in the launch, never looked up at run time',
         })
         .option('verbose', {
           alias: 'v',
@@ -132,7 +137,8 @@ const commands: Record<string, Command> = {
   learn: {
     usage: 'learn -- <cmd> [args..]',
     describe:
-      'run a command once in a throw-away copy of this machine, traced, and write the least-privilege config it needed: boxwright learn [--out FILE] -- CMD [ARGS..]',
+      'run a command once in a throw-away copy of this machine, traced, and write the least-privilege ' +
+      'config it needed: boxwright learn [--out FILE] -- CMD [ARGS..]',
     options: (y) =>
       fsOptions(y)
         .positional('cmd', { type: 'string', describe: 'after --: the command to learn from, with its arguments (passed verbatim)' })
@@ -189,7 +195,8 @@ const commands: Record<string, Command> = {
       y.option('format', formatOption('doctor')).option('bwrap', {
         type: 'string',
         describe:
-          'Linux: the bubblewrap to check (default: BOXWRIGHT_BWRAP, else `bwrap` in the PATH directories outside your home); recorded in the launch, never looked up at run time',
+          'Linux: the bubblewrap to check (default: BOXWRIGHT_BWRAP, else `bwrap` in the PATH directories ' +
+          'outside your home); recorded in the launch, never looked up at run time',
       }),
     run: async (args, io) => (await import('./doctor.js')).doctorCommand(args, io),
   },
@@ -277,7 +284,9 @@ export async function parseCommandLine(argv: readonly string[], io: CliIo): Prom
       const guess = didYouMean(name, Object.keys(commands));
       return {
         kind: 'usage',
-        message: `boxwright: unknown command \`${name}\`${guess ? `; did you mean \`${guess}\`?` : ''}\nThe commands: ${Object.keys(commands).join(', ')}. Run \`boxwright --help\` for usage.`,
+        message:
+          `boxwright: unknown command \`${name}\`${guess ? `; did you mean \`${guess}\`?` : ''}\nThe commands: ` +
+          `${Object.keys(commands).join(', ')}. Run \`boxwright --help\` for usage.`,
       };
     }
     // No command: yargs explains (and prints --help).
@@ -312,7 +321,8 @@ export async function parseCommandLine(argv: readonly string[], io: CliIo): Prom
       const cmd = commandWithoutDashes(parser, options);
       if (cmd)
         throw new UsageError(
-          `unexpected argument${cmd.command.length > 1 ? 's' : ''} ${cmd.command.join(' ')}: put the command to run after --: boxwright run ${cmd.config} -- ${cmd.command.join(' ')}`,
+          `unexpected argument${cmd.command.length > 1 ? 's' : ''} ${cmd.command.join(' ')}: put the command ` +
+            `to run after --: boxwright run ${cmd.config} -- ${cmd.command.join(' ')}`,
         );
     }
     if (name === 'learn' && dashes < 0) {

@@ -23,7 +23,8 @@ export const fsOptions = (y: Argv): Argv =>
     .option('dialect', {
       choices: ['box', 'tyba', 'srt', 'claude', 'codex', 'cursor', 'vscode'],
       describe:
-        "override dialect detection (srt: sandbox-runtime settings, claude: Claude Code settings, codex: Codex's config.toml, cursor: Cursor's sandbox.json, vscode: VS Code settings)",
+        'override dialect detection (srt: sandbox-runtime settings, claude: Claude Code settings, codex: ' +
+        "Codex's config.toml, cursor: Cursor's sandbox.json, vscode: VS Code settings)",
     })
     .option('worktree', {
       type: 'string',
@@ -35,7 +36,8 @@ export const fsOptions = (y: Argv): Argv =>
     .option('landlock', {
       choices: ['on', 'off'],
       describe:
-        'Linux: confine execution with Landlock (on, the default: read trees are not executable) or with the mounts alone (off: read trees executable; for a kernel without Landlock)',
+        'Linux: confine execution with Landlock (on, the default: read trees are not executable) or with ' +
+        'the mounts alone (off: read trees executable; for a kernel without Landlock)',
     });
 
 /** `--format`: the command's formats from the one table (app/format/registry.ts), its first the default. */

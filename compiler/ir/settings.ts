@@ -225,7 +225,8 @@ export function buildSettingsIR(doc: JsonValue, o: SettingsBuildOptions): Policy
       implicit(
         'read-write',
         '/',
-        'the sandbox is off: Claude Code sandboxes Bash commands only with `sandbox.enabled: true` (its default is false), so commands run with all your access',
+        'the sandbox is off: Claude Code sandboxes Bash commands only with `sandbox.enabled: true` (its ' +
+          'default is false), so commands run with all your access',
       ),
     );
   else if (disabled) {

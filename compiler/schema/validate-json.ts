@@ -133,7 +133,9 @@ export function validateJsonDocument(
         severity: 'warning',
         platforms: PLATFORMS,
         file,
-        message: `${tool} does not read \`${k}\` in ${where(path)}${guess ? ` (did you mean \`${guess}\`?)` : ''}: it is passed over without a word, so whatever it says has no effect`,
+        message:
+          `${tool} does not read \`${k}\` in ${where(path)}${guess ? ` (did you mean \`${guess}\`?)` : ''}: ` +
+          `it is passed over without a word, so whatever it says has no effect`,
         span: m.keySpan,
         ...fix,
       });

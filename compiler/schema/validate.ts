@@ -164,7 +164,9 @@ function toDiagnostic(error: AjvError, root: TomlTable, schema: JsonSchema, file
     const entry = name ? table?.entries.get(name) : undefined;
     return {
       ...base,
-      message: `${JSON.stringify(name)} cannot name a principal in ${tableName(here.path)}: a name starts with a letter or digit and holds only letters, digits, \`_\`, \`-\` and \`.\` (it names artifact files)`,
+      message:
+        `${JSON.stringify(name)} cannot name a principal in ${tableName(here.path)}: a name starts with ` +
+        `a letter or digit and holds only letters, digits, \`_\`, \`-\` and \`.\` (it names artifact files)`,
       span: entry?.keySpan ?? here.keySpan ?? here.value.span,
     };
   }
