@@ -42,8 +42,10 @@ export const noWindowsPath = defineRule({
   explains: {
     'no-windows-spelling': (f) =>
       `${f.path} ` +
-      `${f.why.kind === 'outside-home' ? 'has no Windows meaning (only paths under ~ map to %USERPROFILE%)' : `has no faithful Windows spelling (${f.why.problem})`}: ` +
-      `the Windows plan leaves this entry out`,
+      (f.why.kind === 'outside-home'
+        ? 'has no Windows meaning (only paths under ~ map to %USERPROFILE%)'
+        : `has no faithful Windows spelling (${f.why.problem})`) +
+      ': the Windows plan leaves this entry out',
   },
   check(ctx) {
     const worktree = ctx.ir.tyba?.worktree;
