@@ -79,7 +79,7 @@ function keyText(key: string): string {
 }
 
 /** `agent.filesystem.read[0]` for people. */
-export function describePath(path: readonly (string | number)[]): string {
+function describePath(path: readonly (string | number)[]): string {
   let out = '';
   for (const seg of path) out += typeof seg === 'number' ? `[${seg}]` : (out ? '.' : '') + keyText(seg);
   return out;
