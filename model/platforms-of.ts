@@ -8,6 +8,7 @@
 import { PLATFORMS, type Platform } from '../compiler/diagnostic.js';
 import type { PrincipalAccess } from './access.js';
 import type { AccessModel, ReadableCredential } from './model.js';
+import type { Cell } from './cell.js';
 import type { Fact, FactKind } from './facts.js';
 
 /** The platforms whose entry in a per-platform record passes `test` (an absent entry never does). */
@@ -70,4 +71,24 @@ export function unsandboxedPlatforms(model: { readonly principals: readonly Prin
  */
 export function readableCredentials(model: AccessModel): { readonly platform: Platform; readonly readable: ReadableCredential }[] {
   return model.windowsReadable.map((readable) => ({ platform: 'windows', readable }));
+}
+
+type Refusal = Extract<Cell, { kind: 'refused' }>['because'];
+
+/** Each platform whose cell is refused for a reason of kind `kind`, with that reason. */
+export function refusals<K extends Refusal['kind']>(
+  cells: Readonly<Partial<Record<Platform, Cell>>>,
+  kind: K,
+): [Platform, Extract<Refusal, { kind: K }>][] {
+  const out: [Platform, Extract<Refusal, { kind: K }>][] = [];
+  for (const p of PLATFORMS) {
+    const c = cells[p];
+    if (c?.kind === 'refused' && c.because.kind === kind) out.push([p, c.because as Extract<Refusal, { kind: K }>]);
+  }
+  return out;
+}
+
+/** The platforms whose cell is refused for a reason of kind `kind`. */
+export function platformsRefusing(cells: Readonly<Partial<Record<Platform, Cell>>>, kind: Refusal['kind']): Platform[] {
+  return refusals(cells, kind).map(([p]) => p);
 }

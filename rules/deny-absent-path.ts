@@ -1,3 +1,4 @@
+import { platformsRefusing, platformsReporting } from '../model/platforms-of.js';
 import { defineRule } from './engine/engine.js';
 import { shown } from './util.js';
 
@@ -53,8 +54,9 @@ export const denyAbsentPath = defineRule({
     if (g.access !== 'deny') return;
     const data = { path: shown(g) };
     if (g.facts.existence === 'unknown') ctx.report('unknown', { span: g.span }, { ...data, fs: ctx.view.description });
-    const linux = ga.effective.linux;
-    if (linux.kind === 'refused' && linux.because.kind === 'deny-target-absent') ctx.report('linux', { span: g.span }, data);
-    if (ga.notes.windows?.kind === 'nothing-to-label') ctx.report('windows', { span: g.span }, data);
+    const refused = platformsRefusing(ga.effective, 'deny-target-absent');
+    if (refused.length) ctx.report('linux', { span: g.span, platforms: refused }, data);
+    const unlabelled = platformsReporting(ga.notes, 'nothing-to-label');
+    if (unlabelled.length) ctx.report('windows', { span: g.span, platforms: unlabelled }, data);
   },
 });

@@ -1,3 +1,4 @@
+import { platformsRefusing, platformsReporting } from '../model/platforms-of.js';
 import { defineRule } from './engine/engine.js';
 import { addToList, fixOf, removeFromList } from './engine/fix.js';
 import { shown } from './util.js';
@@ -46,10 +47,11 @@ export const listWithoutContent = defineRule({
     'names-of-a-file': () => 'a file has no entry names: macOS gives its properties only (existence, size, dates), not its content',
   },
   anyGrant(g, ga, pa, ctx) {
-    if (ga.notes.macos?.kind === 'names-of-a-file') ctx.report('file', { span: g.span }, { path: shown(g) });
-    const cell = ga.effective.linux;
-    if (cell.kind !== 'refused' || cell.because.kind !== 'names-without-content') return;
+    const ofAFile = platformsReporting(ga.notes, 'names-of-a-file');
+    if (ofAFile.length) ctx.report('file', { span: g.span, platforms: ofAFile }, { path: shown(g) });
+    const refused = platformsRefusing(ga.effective, 'names-without-content');
+    if (!refused.length) return;
     const fix = fixOf(addToList(pa.principal.written, pa.principal.grants, 'read', [g.written]), removeFromList(ctx.text, g.span));
-    ctx.report('refused', { span: g.span, fix }, { path: shown(g) });
+    ctx.report('refused', { span: g.span, platforms: refused, fix }, { path: shown(g) });
   },
 });

@@ -1,6 +1,7 @@
 import { PLATFORMS } from '../compiler/diagnostic.js';
 import type { Grant, Principal } from '../compiler/ir/types.js';
 import { isUnder } from '../compiler/paths/index.js';
+import { refusals } from '../model/platforms-of.js';
 import { defineRule } from './engine/engine.js';
 import { listPaths } from './util.js';
 
@@ -74,9 +75,12 @@ export const mandatoryDeny = defineRule({
       'the path does not exist, so sandbox-runtime holds the deny with a placeholder it makes on the host for the run (an empty file or directory)',
   },
   anyGrant(g, ga, _pa, ctx) {
-    const c = ga.effective.linux;
-    if (c.kind === 'refused' && c.because.kind === 'srt-placeholder-unmakeable')
-      ctx.report('unmakeable', { span: g.span }, { path: g.path ?? g.written, at: c.because.at, holder: c.because.holder });
+    for (const [platform, because] of refusals(ga.effective, 'srt-placeholder-unmakeable'))
+      ctx.report(
+        'unmakeable',
+        { span: g.span, platforms: [platform] },
+        { path: g.path ?? g.written, at: because.at, holder: because.holder },
+      );
   },
   grant(w, _ga, pa, ctx) {
     if (w.access !== 'read-write') return;

@@ -1,3 +1,4 @@
+import { platformsReporting } from '../model/platforms-of.js';
 import { defineRule } from './engine/engine.js';
 import { addToList, fixOf, removeFromList } from './engine/fix.js';
 import { shown } from './util.js';
@@ -30,8 +31,9 @@ export const metadataTree = defineRule({
     'no-metadata-tree': () => 'Linux supplies no metadata-only tree',
   },
   anyGrant(g, ga, pa, ctx) {
-    if (ga.notes.linux?.kind !== 'no-metadata-tree') return;
+    const platforms = platformsReporting(ga.notes, 'no-metadata-tree');
+    if (!platforms.length) return;
     const fix = fixOf(addToList(pa.principal.written, pa.principal.grants, 'read', [g.written]), removeFromList(ctx.text, g.span));
-    ctx.report('absent', { span: g.span, fix }, { path: shown(g) });
+    ctx.report('absent', { span: g.span, platforms, fix }, { path: shown(g) });
   },
 });

@@ -1,4 +1,5 @@
 import type { Fact } from '../model/facts.js';
+import { platformsReporting } from '../model/platforms-of.js';
 import { defineRule } from './engine/engine.js';
 
 /** Where the private tmpfs goes on Linux (compiler/ir/implicit.ts). */
@@ -73,7 +74,8 @@ export const privateTemp = defineRule({
   },
   anyGrant(g, ga, pa, ctx) {
     // TYBA's is the session's, said once; a Box principal asked for its own (explain shows it).
-    if (ga.notes.linux?.kind === 'private-tmpfs' && !g.implicit?.privateTmp) ctx.report('private', { span: g.span }, { path: g.path! });
+    const tmpfs = platformsReporting(ga.notes, 'private-tmpfs');
+    if (tmpfs.length && !g.implicit?.privateTmp) ctx.report('private', { span: g.span, platforms: tmpfs }, { path: g.path! });
     const own = pa.principal.privateTmp;
     if (own && !g.implicit && g.path !== undefined && g.path === TMP && ga.applies.linux)
       ctx.report('hidden', { span: g.span, related: [{ span: own.span, message: 'private_tmp = true' }] }, { path: g.path });
