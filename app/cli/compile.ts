@@ -1,4 +1,4 @@
-import { compilable, type PeerEnforcer } from '../../compiler/ir/compilable.js';
+import { compilable, type PeerEnforcer, peerConfigWords } from '../../compiler/ir/compilable.js';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { PLATFORMS, type Platform } from '../../compiler/diagnostic.js';
@@ -54,12 +54,12 @@ export async function compileConfig(check: CheckResult, platform: Platform, args
 function notCompiled(file: string, enforcer: PeerEnforcer): string {
   if (enforcer === 'codex')
     return (
-      `${file} is a Codex config (config.toml), which Codex enforces itself (its own sandbox: \`codex ` +
+      `${file} is ${peerConfigWords.codex}, which Codex enforces itself (its own sandbox: \`codex ` +
       `sandbox\`, or Codex running commands): boxwright lints, explains and diffs it, and compiles Box ` +
       `and TYBA configs`
     );
   return (
-    `${file} is ${enforcer === 'claude' ? 'Claude Code' : 'sandbox-runtime'} settings, which ` +
+    `${file} is ${peerConfigWords[enforcer]}, which ` +
     `sandbox-runtime enforces itself (${enforcer === 'claude' ? 'Claude Code runs it' : 'srt --settings FILE CMD'}): ` +
     `boxwright lints, explains and diffs them, and compiles Box and TYBA configs`
   );

@@ -17,6 +17,7 @@
  * all; 2 usage.
  * With --check it is the checked run's.
  */
+import { compilable, peerConfigWords } from '../../compiler/ir/compilable.js';
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { CliIo } from './io.js';
@@ -151,7 +152,14 @@ export async function learnCommand(args: LearnArgs, _io: CliIo): Promise<number>
     }
     if (args.dialect && check.dialect !== args.dialect)
       throw new UsageError(`--dialect ${args.dialect}: ${out} is a ${check.dialect} config`);
-    dialect = check.dialect === 'tyba' ? 'tyba' : 'box';
+    // A peer's config is the peer's: learn writes Box and TYBA lines, which would not be one of its (a JSON file would not parse).
+    const target = compilable(check.ir);
+    if ('enforcer' in target)
+      throw new UsageError(
+        `cannot learn into ${out}: it is ${peerConfigWords[target.enforcer]}, and learn writes Box and TYBA configs; ` +
+          'choose another --out; nothing was run',
+      );
+    dialect = target.ir.dialect;
     existing = check;
   }
   if (dialect === 'tyba' && principal !== 'agent')

@@ -2,8 +2,8 @@
  * "Compilable" decided once: boxwright compiles Box and TYBA configs; the
  * peers' configs (sandbox-runtime and Claude Code settings, Codex's
  * config.toml) are enforced by the peer itself, and boxwright lints,
- * explains and diffs them. compile, run and diff ask this, and read the
- * narrowed type, instead of each testing the IR's dialect or runtime.
+ * explains and diffs them. compile, run, diff and learn ask this, and read
+ * the narrowed type, instead of each testing the IR's dialect or runtime.
  */
 import type { TomlDialect } from '../schema/validate.js';
 import type { PolicyIR } from './types.js';
@@ -16,6 +16,13 @@ export type CompilableIR = PolicyIR & { readonly dialect: CompilableDialect; rea
 
 /** Who enforces a config boxwright does not compile: Codex, Claude Code (its sandbox-runtime) or sandbox-runtime. */
 export type PeerEnforcer = 'codex' | 'claude' | 'srt';
+
+/** What a peer's config is, as a message names it. */
+export const peerConfigWords: Readonly<Record<PeerEnforcer, string>> = {
+  codex: 'a Codex config (config.toml)',
+  claude: 'Claude Code settings',
+  srt: 'sandbox-runtime settings',
+};
 
 /** The IR, narrowed to one boxwright compiles, or the peer that enforces it. */
 export function compilable(ir: PolicyIR): { readonly ir: CompilableIR } | { readonly enforcer: PeerEnforcer } {
