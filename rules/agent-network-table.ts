@@ -10,7 +10,8 @@ export const agentNetworkTable = defineRule({
     docs: {
       summary: 'The agent refuses a network table.',
       details:
-        'The agent routes its network through the gateway, so an `[agent.network]` table is refused on every platform. Give a declared tool the network exception instead, if policy allows it.',
+        'The agent routes its network through the gateway, so an `[agent.network]` table is refused on every ' +
+        'platform. Give a declared tool the network exception instead, if policy allows it.',
       bad: { toml: '[agent.filesystem]\nread = ["~/project"]\n[agent.network]', expect: ['3:8 error macos,linux,windows'] },
       good: { toml: '[tools.fetcher.network]  # a tool with a direct network exception', expect: [] },
     },

@@ -18,7 +18,10 @@ export const codexFullAccess = defineRule({
     docs: {
       summary: 'The Codex config runs commands with no sandbox: `danger-full-access`.',
       details:
-        '`sandbox_mode = "danger-full-access"`, or a permission profile that is or extends `:danger-full-access`, turns Codex\'s sandbox off: commands run with all your access, every file writable and the network open (Codex\'s config reference; measured with `codex sandbox` 0.171.0). A warning on every platform at the value that says it.',
+        '`sandbox_mode = "danger-full-access"`, or a permission profile that is or extends `:danger-full-access`, ' +
+        "turns Codex's sandbox off: commands run with all your access, every file writable and the network " +
+        "open (Codex's config reference; measured with `codex sandbox` 0.171.0). A warning on every platform " +
+        'at the value that says it.',
       bad: { toml: 'sandbox_mode = "danger-full-access"', expect: ['1:16 warning macos,linux,windows'] },
       good: { toml: 'sandbox_mode = "workspace-write"', expect: [] },
     },

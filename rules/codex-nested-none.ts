@@ -10,7 +10,10 @@ export const codexNestedNone = defineRule({
     docs: {
       summary: "A `none` entry inside another `none`: Codex's Linux sandbox does not start.",
       details:
-        "Codex closes a `none` path with a mount that cannot be entered, then makes the mount point of each deeper entry inside it; for a deeper `none` bubblewrap cannot (`bwrap: Can't mkdir …: Read-only file system`), and no command runs (found by the differential test against `codex sandbox` 0.171.0). The outer `none` already closes the inner path: an error at the inner entry on Linux.",
+        'Codex closes a `none` path with a mount that cannot be entered, then makes the mount point of each ' +
+        "deeper entry inside it; for a deeper `none` bubblewrap cannot (`bwrap: Can't mkdir …: Read-only " +
+        'file system`), and no command runs (found by the differential test against `codex sandbox` 0.171.0). ' +
+        'The outer `none` already closes the inner path: an error at the inner entry on Linux.',
       bad: {
         toml: 'default_permissions = "dev"\n[permissions.dev.filesystem]\n":root" = "read"\n"~/project" = "none"\n"~/project/.git" = "none"',
         expect: ['5:20 error linux'],
@@ -23,7 +26,8 @@ export const codexNestedNone = defineRule({
       severity: 'error',
       platforms: ['linux'],
       text: (d: { inner: string; outer: string }) =>
-        `\`${d.inner}\` = "none" is inside \`${d.outer}\` = "none": bubblewrap cannot make its mount point in the closed directory, so Codex's sandbox does not start; the outer entry closes it already`,
+        `\`${d.inner}\` = "none" is inside \`${d.outer}\` = "none": bubblewrap cannot make its mount point ` +
+        `in the closed directory, so Codex's sandbox does not start; the outer entry closes it already`,
       suggestion: 'Remove the inner entry.',
     },
   },

@@ -9,15 +9,27 @@ export const codexNetwork = defineRule({
     dialects: ['codex'],
     docs: {
       summary:
-        "Codex's commands reach the network directly: `network_access = true`, or a profile's `network.enabled` without the proxy, whose domain list then enforces nothing.",
+        "Codex's commands reach the network directly: `network_access = true`, or a profile's `network.enabled` " +
+        'without the proxy, whose domain list then enforces nothing.',
       details:
-        "In `workspace-write`, `[sandbox_workspace_write] network_access = true` lets commands open any connection; a permission profile's `network.enabled = true` does the same. Codex applies a profile's `network.domains` only through its network proxy, which runs only with `features.network_proxy = true`: without it the domain list is not enforced, and direct network stays open (openai/codex#33351; measured with `codex sandbox` 0.171.0: a connection to the host's loopback succeeds with the domains set and the feature off, and is refused with the feature on, the command given proxy variables instead). A warning at the setting that opens the network; another at each domain list the proxy does not enforce.",
+        'In `workspace-write`, `[sandbox_workspace_write] network_access = true` lets commands open any ' +
+        "connection; a permission profile's `network.enabled = true` does the same. Codex applies a profile's " +
+        '`network.domains` only through its network proxy, which runs only with `features.network_proxy ' +
+        '= true`: without it the domain list is not enforced, and direct network stays open (openai/codex#33351; ' +
+        "measured with `codex sandbox` 0.171.0: a connection to the host's loopback succeeds with the domains " +
+        'set and the feature off, and is refused with the feature on, the command given proxy variables ' +
+        'instead). A warning at the setting that opens the network; another at each domain list the proxy ' +
+        'does not enforce.',
       bad: {
-        toml: 'default_permissions = "dev"\n[permissions.dev.filesystem]\n":root" = "read"\n[permissions.dev.network]\nenabled = true\ndomains = { "pypi.org" = "allow" }',
+        toml:
+          'default_permissions = "dev"\n[permissions.dev.filesystem]\n":root" = "read"\n[permissions.dev.network]\n' +
+          'enabled = true\ndomains = { "pypi.org" = "allow" }',
         expect: ['5:11 warning macos,linux,windows', '6:11 warning macos,linux,windows'],
       },
       good: {
-        toml: 'default_permissions = "dev"\n[features]\nnetwork_proxy = true\n[permissions.dev.filesystem]\n":root" = "read"\n[permissions.dev.network]\nenabled = true\ndomains = { "pypi.org" = "allow" }',
+        toml:
+          'default_permissions = "dev"\n[features]\nnetwork_proxy = true\n[permissions.dev.filesystem]\n":root" = "read"\n' +
+          '[permissions.dev.network]\nenabled = true\ndomains = { "pypi.org" = "allow" }',
         expect: [],
       },
     },
@@ -34,7 +46,8 @@ export const codexNetwork = defineRule({
       severity: 'warning',
       platforms: PLATFORMS,
       text: () =>
-        '`network.domains` is not enforced: Codex applies domain rules only through its network proxy, and `features.network_proxy` is not true, so direct network stays open to every host (openai/codex#33351)',
+        '`network.domains` is not enforced: Codex applies domain rules only through its network proxy, and ' +
+        '`features.network_proxy` is not true, so direct network stays open to every host (openai/codex#33351)',
       suggestion: 'Set `network_proxy = true` under `[features]`.',
     },
   },

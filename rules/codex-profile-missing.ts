@@ -11,9 +11,15 @@ export const codexProfileMissing = defineRule({
     dialects: ['codex'],
     docs: {
       summary:
-        'A permission profile names one that does not exist (`default_permissions` or `extends`): Codex refuses the config; or `sandbox_mode` makes the profiles unused.',
+        'A permission profile names one that does not exist (`default_permissions` or `extends`): Codex ' +
+        'refuses the config; or `sandbox_mode` makes the profiles unused.',
       details:
-        'Codex resolves `default_permissions` to a built-in profile (`:read-only`, `:workspace`, `:danger-full-access`) or a `[permissions.NAME]` table, and each `extends` the same way; a name that is neither (or a cycle) stops Codex: `codex sandbox` 0.171.0 prints "permissions profile `dev` extends undefined profile `nope`" and runs nothing. An error at the name, with the nearest profile that exists. A `sandbox_mode` in the file wins over `default_permissions` (Codex\'s permissions page: the older settings are used instead): a warning at `default_permissions`, which then applies nothing.',
+        'Codex resolves `default_permissions` to a built-in profile (`:read-only`, `:workspace`, `:danger-full-access`) ' +
+        'or a `[permissions.NAME]` table, and each `extends` the same way; a name that is neither (or a ' +
+        'cycle) stops Codex: `codex sandbox` 0.171.0 prints "permissions profile `dev` extends undefined ' +
+        'profile `nope`" and runs nothing. An error at the name, with the nearest profile that exists. A ' +
+        "`sandbox_mode` in the file wins over `default_permissions` (Codex's permissions page: the older " +
+        'settings are used instead): a warning at `default_permissions`, which then applies nothing.',
       bad: {
         toml: 'default_permissions = "dev"\n[permissions.dev]\nextends = ":workspce"',
         expect: ['3:11 error macos,linux,windows'],
@@ -26,7 +32,8 @@ export const codexProfileMissing = defineRule({
       severity: 'error',
       platforms: PLATFORMS,
       text: (d: { key: string; name: string; near: string | undefined }) =>
-        `\`${d.key}\` names the profile \`${d.name}\`, which is neither a built-in (${BUILTIN_PROFILES.join(', ')}) nor a \`[permissions.${d.name}]\` table: Codex refuses the config${d.near ? `; did you mean \`${d.near}\`?` : ''}`,
+        `\`${d.key}\` names the profile \`${d.name}\`, which is neither a built-in (${BUILTIN_PROFILES.join(', ')}) ` +
+        `nor a \`[permissions.${d.name}]\` table: Codex refuses the config${d.near ? `; did you mean \`${d.near}\`?` : ''}`,
     },
     shadowed: {
       severity: 'warning',

@@ -12,7 +12,13 @@ export const codexWritableRoot = defineRule({
     docs: {
       summary: 'A Codex writable root that holds your home or a known secret, or that does not exist (Codex skips it).',
       details:
-        'Codex keeps only `.git`, `.codex`, `.agents` and `.aws` read-only under a writable root (measured with `codex sandbox` 0.171.0; an absent one is an empty read-only tmpfs on Linux, its mount point made on the host for the run and removed after). A root at or above your home makes everything else there writable: shell start-up files, `~/.ssh`, other projects (the host-trusted paths are named by `host-trusted-path`). A warning at the root. A root that does not exist when the command starts is skipped on Linux (nothing there is writable, and the command cannot make it): a warning too, since the config says more than Codex does.',
+        'Codex keeps only `.git`, `.codex`, `.agents` and `.aws` read-only under a writable root (measured ' +
+        'with `codex sandbox` 0.171.0; an absent one is an empty read-only tmpfs on Linux, its mount point ' +
+        'made on the host for the run and removed after). A root at or above your home makes everything ' +
+        'else there writable: shell start-up files, `~/.ssh`, other projects (the host-trusted paths are ' +
+        'named by `host-trusted-path`). A warning at the root. A root that does not exist when the command ' +
+        'starts is skipped on Linux (nothing there is writable, and the command cannot make it): a warning ' +
+        'too, since the config says more than Codex does.',
       bad: {
         toml: 'sandbox_mode = "workspace-write"\n[sandbox_workspace_write]\nwritable_roots = ["~"]',
         expect: ['3:19 warning macos,linux,windows'],

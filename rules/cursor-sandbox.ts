@@ -10,9 +10,18 @@ export const cursorSandbox = defineRule({
     dialects: ['cursor'],
     docs: {
       summary:
-        "Cursor's sandbox.json widens the sandbox: off (`insecure_none`), the network open to every host, a read-write path over the home or a host-trusted path, `/tmp` writable.",
+        "Cursor's sandbox.json widens the sandbox: off (`insecure_none`), the network open to every host, " +
+        'a read-write path over the home or a host-trusted path, `/tmp` writable.',
       details:
-        'Cursor runs the agent\'s terminal commands in its sandbox as `sandbox.json` says (`~/.cursor/sandbox.json`, then the workspace\'s `.cursor/sandbox.json` over it). `type: "insecure_none"` turns the sandbox off; `networkPolicy.default: "allow"` or an `allow` entry `*` opens the network to every host; an `additionalReadwritePaths` entry at or above the home, or holding a host-trusted path (the catalog `host-trusted-path` uses: shell start-up files, `.git`, agent and editor configs), lets commands write what the host runs after them; without `disableTmpWrite: true` commands write `/tmp` and the system temp directories, shared with every process of the machine. A warning each, at the value (none is enforced by an oracle here: Cursor does not run on this machine, so there is no `explain` for this file).',
+        "Cursor runs the agent's terminal commands in its sandbox as `sandbox.json` says (`~/.cursor/sandbox.json`, " +
+        'then the workspace\'s `.cursor/sandbox.json` over it). `type: "insecure_none"` turns the sandbox ' +
+        'off; `networkPolicy.default: "allow"` or an `allow` entry `*` opens the network to every host; ' +
+        'an `additionalReadwritePaths` entry at or above the home, or holding a host-trusted path (the catalog ' +
+        '`host-trusted-path` uses: shell start-up files, `.git`, agent and editor configs), lets commands ' +
+        'write what the host runs after them; without `disableTmpWrite: true` commands write `/tmp` and ' +
+        'the system temp directories, shared with every process of the machine. A warning each, at the value ' +
+        '(none is enforced by an oracle here: Cursor does not run on this machine, so there is no `explain` ' +
+        'for this file).',
       bad: {
         toml: '{\n  "networkPolicy": {"default": "allow"},\n  "disableTmpWrite": true\n}',
         expect: ['2:32 warning macos,linux,windows'],

@@ -1,3 +1,4 @@
+import { platformsRefusing, platformsReporting } from '../model/platforms-of.js';
 import { defineRule } from './engine/engine.js';
 import { shown } from './util.js';
 
@@ -10,7 +11,10 @@ export const denyAbsentPath = defineRule({
     docs: {
       summary: 'A `deny` names a path that does not exist.',
       details:
-        'macOS can express a future-path refusal: the Seatbelt rule also covers a path created later. Linux refuses the configuration, because it covers a denied path by mounting over it, which needs an existing target. Windows has nothing to label: a file created there later is readable by the agent. With `--fs none` the existence is unknown and the rule says so as info.',
+        'macOS can express a future-path refusal: the Seatbelt rule also covers a path created later. Linux ' +
+        'refuses the configuration, because it covers a denied path by mounting over it, which needs an ' +
+        'existing target. Windows has nothing to label: a file created there later is readable by the agent. ' +
+        'With `--fs none` the existence is unknown and the rule says so as info.',
       bad: {
         toml: '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env.local"]  # does not exist',
         expect: ['3:9 error linux', '3:9 warning windows'],
@@ -50,8 +54,9 @@ export const denyAbsentPath = defineRule({
     if (g.access !== 'deny') return;
     const data = { path: shown(g) };
     if (g.facts.existence === 'unknown') ctx.report('unknown', { span: g.span }, { ...data, fs: ctx.view.description });
-    const linux = ga.effective.linux;
-    if (linux.kind === 'refused' && linux.because.kind === 'deny-target-absent') ctx.report('linux', { span: g.span }, data);
-    if (ga.notes.windows?.kind === 'nothing-to-label') ctx.report('windows', { span: g.span }, data);
+    const refused = platformsRefusing(ga.effective, 'deny-target-absent');
+    if (refused.length) ctx.report('linux', { span: g.span, platforms: refused }, data);
+    const unlabelled = platformsReporting(ga.notes, 'nothing-to-label');
+    if (unlabelled.length) ctx.report('windows', { span: g.span, platforms: unlabelled }, data);
   },
 });

@@ -10,7 +10,10 @@ export const denyFileSubstitution = defineRule({
     docs: {
       summary: 'A denied file inside a granted tree reads as empty on Linux.',
       details:
-        'Linux places an empty read-only file over the denied target: reads can return empty output while writes fail, so a successful read does not mean the original content is accessible. macOS applies a refusal rule instead, so the same program sees an error there. Denied directories get an empty read-only tmpfs.',
+        'Linux places an empty read-only file over the denied target: reads can return empty output while ' +
+        'writes fail, so a successful read does not mean the original content is accessible. macOS applies ' +
+        'a refusal rule instead, so the same program sees an error there. Denied directories get an empty ' +
+        'read-only tmpfs.',
       bad: { toml: '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env"]', expect: ['3:9 warning linux'] },
       good: { toml: '[agent.filesystem]\nread = ["~/project/src"]  # no broader grant over .env', expect: [] },
     },
@@ -20,9 +23,12 @@ export const denyFileSubstitution = defineRule({
       severity: 'warning',
       platforms: ['linux'],
       text: (d: { path: string }) =>
-        `Linux places an empty file over ${d.path}: reads can return empty output while writes fail; a successful read does not mean the original content is accessible`,
+        `Linux places an empty file over ${d.path}: reads can return empty output while writes fail; a successful ` +
+        `read does not mean the original content is accessible`,
       suggestion:
-        'Omit the broader content grant when empty-file substitution breaks the workload, and grant the narrower paths the workload needs instead; a write grant that the broader read covered then needs a read of its own on Linux (write-only).',
+        'Omit the broader content grant when empty-file substitution breaks the workload, and grant the ' +
+        'narrower paths the workload needs instead; a write grant that the broader read covered then needs ' +
+        'a read of its own on Linux (write-only).',
     },
   },
   explains: {

@@ -18,7 +18,14 @@ export const denyLabelShared = defineRule({
     docs: {
       summary: "On Windows one principal's deny shuts every principal out of the path.",
       details:
-        "Each principal runs in its own sandbox, and on macOS and Linux a principal's deny is a rule of its own sandbox only. On Windows a deny becomes a Medium no-read-up, no-write-up, no-execute-up label on the files themselves: a label is a property of the object, not of a principal, so it shuts the Low token of every principal out, not only the one whose entry asked for it (and every other low-integrity process). Another principal's grant of the path, or of a tree holding it, has no effect there on Windows: the plan leaves its write step out, and explain's Windows cell says — with this rule's note. Move the deny to every principal that must not see the path, or grant the path to the one that needs it and deny it to none.",
+        "Each principal runs in its own sandbox, and on macOS and Linux a principal's deny is a rule of " +
+        'its own sandbox only. On Windows a deny becomes a Medium no-read-up, no-write-up, no-execute-up ' +
+        'label on the files themselves: a label is a property of the object, not of a principal, so it shuts ' +
+        'the Low token of every principal out, not only the one whose entry asked for it (and every other ' +
+        "low-integrity process). Another principal's grant of the path, or of a tree holding it, has no " +
+        "effect there on Windows: the plan leaves its write step out, and explain's Windows cell says — " +
+        "with this rule's note. Move the deny to every principal that must not see the path, or grant the " +
+        'path to the one that needs it and deny it to none.',
       bad: {
         toml: '[agent.filesystem]\ndeny = ["~/project"]\n\n[tools.fmt.filesystem]\nread = ["~/project"]\nwrite = ["~/project"]',
         expect: ['5:9 warning windows', '6:10 warning windows'],
@@ -34,22 +41,27 @@ export const denyLabelShared = defineRule({
       severity: 'warning',
       platforms: ['windows'],
       text: (d: { list: string; path: string; who: string; by: string }) =>
-        `\`${d.list}\` of ${d.path} has no effect for ${d.who} on Windows: ${d.by} is a label on the files, and a label shuts every principal out, not only the one whose entry asked for it`,
+        `\`${d.list}\` of ${d.path} has no effect for ${d.who} on Windows: ${d.by} is a label on the files, ` +
+        `and a label shuts every principal out, not only the one whose entry asked for it`,
       suggestion: 'Deny the path to every principal that must not see it, or grant it to the principal that needs it and deny it to none.',
     },
     inside: {
       severity: 'warning',
       platforms: ['windows'],
       text: (d: { list: string; path: string; who: string; paths: readonly string[]; by: string }) =>
-        `\`${d.list}\` of ${d.path} does not reach ${listPaths(d.paths)} for ${d.who} on Windows: ${d.by} labels ${d.paths.length === 1 ? 'it' : 'them'}, and a label shuts every principal out, not only the one whose entry asked for it`,
+        `\`${d.list}\` of ${d.path} does not reach ${listPaths(d.paths)} for ${d.who} on Windows: ${d.by} ` +
+        `labels ${d.paths.length === 1 ? 'it' : 'them'}, and a label shuts every principal out, not only ` +
+        `the one whose entry asked for it`,
       suggestion: 'Deny the path to every principal that must not see it, or grant it to the principal that needs it and deny it to none.',
     },
   },
   explains: {
     'label-of-another-principal': (f) =>
-      `another principal's deny labels it (${f.label.principal}, line ${f.label.grant.span.start.line}): a label is a property of the files, so it shuts every principal out, this one too`,
+      `another principal's deny labels it (${f.label.principal}, line ${f.label.grant.span.start.line}): ` +
+      `a label is a property of the files, so it shuts every principal out, this one too`,
     'labels-of-other-principals': (f) =>
-      `${listPaths(f.labels.map((l) => shown(l.grant)))} inside it ${f.labels.length === 1 ? 'is' : 'are'} shut to this principal too: another principal's deny is a label on the files`,
+      `${listPaths(f.labels.map((l) => shown(l.grant)))} inside it ${f.labels.length === 1 ? 'is' : 'are'} ` +
+      `shut to this principal too: another principal's deny is a label on the files`,
   },
   authoredGrant(g, ga, pa, ctx) {
     const principals = ctx.ir.principals;

@@ -1,5 +1,6 @@
 import type { Platform } from '../compiler/diagnostic.js';
 import type { DenyOpenTo } from '../model/index.js';
+import { factsOfKind } from '../model/platforms-of.js';
 import { defineRule } from './engine/engine.js';
 import { addToList, fixOf } from './engine/fix.js';
 import { relatedGrant, shown, who } from './util.js';
@@ -9,7 +10,8 @@ function others(list: readonly DenyOpenTo[]): string {
   return list
     .map(
       (o) =>
-        `${who(o.principal)} can ${o.read && o.write ? 'read and write' : o.write ? 'write' : 'read'} it (its \`${o.via.list}\` of ${o.via.written}, line ${o.via.span.start.line})`,
+        `${who(o.principal)} can ${o.read && o.write ? 'read and write' : o.write ? 'write' : 'read'} it ` +
+        `(its \`${o.via.list}\` of ${o.via.written}, line ${o.via.span.start.line})`,
     )
     .join('; ');
 }
@@ -24,13 +26,21 @@ export const denyOpenToOthers = defineRule({
     docs: {
       summary: "A principal's deny does not protect the path from the other principals that can read or write it.",
       details:
-        "Every principal runs in a sandbox of its own: on Linux a mount view, on macOS a profile. A `deny` in the agent's table shapes the agent's sandbox only, so an MCP server or a tool whose grants cover the denied path reads it (the agent's `deny = [\"~/project/.env\"]` and a server reading `~/project`: the server returns the secret, and through it the agent). Reported at the deny, on Linux and macOS, naming each other principal that can read or write the path and the grant that gives it; the fix adds the path to each such principal's `deny`. On Windows the deny is a no-read-up label on the file itself, which every principal's token meets: there it shuts the others out as well.",
+        'Every principal runs in a sandbox of its own: on Linux a mount view, on macOS a profile. A `deny` ' +
+        "in the agent's table shapes the agent's sandbox only, so an MCP server or a tool whose grants cover " +
+        'the denied path reads it (the agent\'s `deny = ["~/project/.env"]` and a server reading `~/project`: ' +
+        'the server returns the secret, and through it the agent). Reported at the deny, on Linux and macOS, ' +
+        'naming each other principal that can read or write the path and the grant that gives it; the fix ' +
+        "adds the path to each such principal's `deny`. On Windows the deny is a no-read-up label on the " +
+        "file itself, which every principal's token meets: there it shuts the others out as well.",
       bad: {
         toml: '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env"]\n\n[mcp_servers.files.filesystem]\nread = ["~/project"]',
         expect: ['3:9 warning macos,linux'],
       },
       good: {
-        toml: '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env"]\n\n[mcp_servers.files.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env"]',
+        toml:
+          '[agent.filesystem]\nread = ["~/project"]\ndeny = ["~/project/.env"]\n\n[mcp_servers.files.filesystem]\n' +
+          'read = ["~/project"]\ndeny = ["~/project/.env"]',
         expect: [],
       },
     },
@@ -51,9 +61,7 @@ export const denyOpenToOthers = defineRule({
     // One report per deny, for the platforms that disclose the same principals.
     // Made at the first disclosure: asked of every grant, and most have none.
     let groups: Map<string, { platforms: Platform[]; list: readonly DenyOpenTo[] }> | undefined;
-    for (const platform of ['macos', 'linux'] as const) {
-      const fact = ga.disclosures[platform]?.find((m) => m.kind === 'others-reach-denied-path');
-      if (fact?.kind !== 'others-reach-denied-path') continue;
+    for (const [platform, fact] of factsOfKind(ga.disclosures, 'others-reach-denied-path')) {
       const k = key(fact.others);
       const group = (groups ??= new Map()).get(k);
       if (group) group.platforms.push(platform);

@@ -11,13 +11,26 @@ export const denyReadReopened = defineRule({
       summary:
         'A write root at or inside a read-denied directory: Linux binds it back from the host, readable; macOS keeps it unreadable (write-only).',
       details:
-        "On Linux sandbox-runtime covers a `denyRead` directory with a tmpfs and then binds every `allowRead` and `allowWrite` path at or under it back from the host (linux-sandbox-utils.js, pushReadDenyDirMounts; README: \"An allowRead or allowWrite path is bound back over a denied directory\"). An `allowRead` there is the carve-out it is meant to be; an `allowWrite` there re-opens reading too, so the denied content is readable on Linux, while Seatbelt's `(deny file-read*)` keeps it unreadable on macOS, where the path is write-only. Measured with sandbox-runtime 0.0.83 under bubblewrap (test/linux/srt-differential.test.ts). An `allowRead` at or above the write root is no such case: sandbox-runtime's macOS profile emits the `allowRead` allows after the `denyRead` denies (macos-sandbox-utils.js, generateReadRules), so the root is readable on both platforms and nothing is reported. The rule reads the model's cells at the write root, the ones `explain` shows: it never says write-only where explain says `rwx`.",
+        'On Linux sandbox-runtime covers a `denyRead` directory with a tmpfs and then binds every `allowRead` ' +
+        'and `allowWrite` path at or under it back from the host (linux-sandbox-utils.js, pushReadDenyDirMounts; ' +
+        'README: "An allowRead or allowWrite path is bound back over a denied directory"). An `allowRead` ' +
+        'there is the carve-out it is meant to be; an `allowWrite` there re-opens reading too, so the denied ' +
+        "content is readable on Linux, while Seatbelt's `(deny file-read*)` keeps it unreadable on macOS, " +
+        'where the path is write-only. Measured with sandbox-runtime 0.0.83 under bubblewrap (test/linux/srt-differential.test.ts). ' +
+        "An `allowRead` at or above the write root is no such case: sandbox-runtime's macOS profile emits " +
+        'the `allowRead` allows after the `denyRead` denies (macos-sandbox-utils.js, generateReadRules), ' +
+        "so the root is readable on both platforms and nothing is reported. The rule reads the model's cells " +
+        'at the write root, the ones `explain` shows: it never says write-only where explain says `rwx`.',
       bad: {
-        toml: '{\n  "filesystem": {"denyRead": ["~/project"], "allowWrite": ["~/project/output"], "denyWrite": []},\n  "network": {"allowedDomains": [], "deniedDomains": []}\n}',
+        toml:
+          '{\n  "filesystem": {"denyRead": ["~/project"], "allowWrite": ["~/project/output"], "denyWrite": []},\n' +
+          '  "network": {"allowedDomains": [], "deniedDomains": []}\n}',
         expect: ['2:60 warning linux', '2:60 info macos'],
       },
       good: {
-        toml: '{\n  "filesystem": {"denyRead": ["~/project/.env"], "allowWrite": ["~/project/output"], "denyWrite": []},\n  "network": {"allowedDomains": [], "deniedDomains": []}\n}',
+        toml:
+          '{\n  "filesystem": {"denyRead": ["~/project/.env"], "allowWrite": ["~/project/output"], "denyWrite": []},\n' +
+          '  "network": {"allowedDomains": [], "deniedDomains": []}\n}',
         expect: [],
       },
     },

@@ -63,9 +63,22 @@ export const execDependencies = defineRule({
     dialects: ['box'],
     docs: {
       summary:
-        "A program an exec grant names cannot start, or cannot run what it runs, in the principal's Linux sandbox: its loader, libraries or helpers are not in the view.",
+        "A program an exec grant names cannot start, or cannot run what it runs, in the principal's Linux " +
+        'sandbox: its loader, libraries or helpers are not in the view.',
       details:
-        "An `exec` grant binds the one file; the kernel also needs the program's ELF interpreter (PT_INTERP, which it checks for execute), the loader then opens its libraries (DT_NEEDED, searched through DT_RPATH, DT_RUNPATH with `$ORIGIN`, the loader's cache and the system directories, transitively), a `#!` script needs its interpreter, and some programs run others or read a tree (compiler/paths/programs.json: gcc's cc1, as and ld; git's exec path; make's /bin/sh; CPython's standard library; the program `env` runs). boxwright reads the files itself, through the filesystem view (never `ldd`, which runs them): `--fs host` reads them, a manifest records them (`{\"elf\": …}`, `{\"script\": …}`, `ldCache`, `path`), `--fs none` knows none (one info). Every link on the way counts: a grant may not name a link, so the directory that holds one must be read. The suggestion is the exact grants to add — read trees for the directories of links, one-file reads for the libraries, exec for what the kernel executes — as a fix. Reported on Linux (macOS's baseline and Windows' open reads give the system libraries); what the program opens later (a plugin, a `dlopen`) is not known before it runs (`boxwright run` reports the programs Landlock refused it).",
+        "An `exec` grant binds the one file; the kernel also needs the program's ELF interpreter (PT_INTERP, " +
+        'which it checks for execute), the loader then opens its libraries (DT_NEEDED, searched through ' +
+        "DT_RPATH, DT_RUNPATH with `$ORIGIN`, the loader's cache and the system directories, transitively), " +
+        'a `#!` script needs its interpreter, and some programs run others or read a tree (compiler/paths/programs.json: ' +
+        "gcc's cc1, as and ld; git's exec path; make's /bin/sh; CPython's standard library; the program " +
+        '`env` runs). boxwright reads the files itself, through the filesystem view (never `ldd`, which ' +
+        'runs them): `--fs host` reads them, a manifest records them (`{"elf": …}`, `{"script": …}`, ' +
+        '`ldCache`, `path`), `--fs none` knows none (one info). Every link on the way counts: a grant may ' +
+        'not name a link, so the directory that holds one must be read. The suggestion is the exact grants ' +
+        'to add — read trees for the directories of links, one-file reads for the libraries, exec for what ' +
+        "the kernel executes — as a fix. Reported on Linux (macOS's baseline and Windows' open reads give " +
+        'the system libraries); what the program opens later (a plugin, a `dlopen`) is not known before ' +
+        'it runs (`boxwright run` reports the programs Landlock refused it).',
       bad: { toml: '[agent.filesystem]\nexec = ["/usr/bin/git"]', expect: ['2:9 warning linux'] },
       good: { toml: '[agent.filesystem]\nread = ["/usr/lib/x86_64-linux-gnu", "/usr/lib64"]\nexec = ["/usr/bin/git"]', expect: [] },
     },
@@ -75,14 +88,16 @@ export const execDependencies = defineRule({
       severity: 'warning',
       platforms: ['linux'],
       text: (d: { program: string; who: string; missing: string; later: string; denied: string }) =>
-        `${d.program} cannot start in ${d.who}'s sandbox on Linux: ${isOrAre(d.missing)} not in the view${d.later ? `; nor, for later, ${d.later}` : ''}${d.denied}`,
+        `${d.program} cannot start in ${d.who}'s sandbox on Linux: ${isOrAre(d.missing)} not in the view` +
+        `${d.later ? `; nor, for later, ${d.later}` : ''}${d.denied}`,
       suggestion: (d: { grants: string }) => d.grants || 'Name what it needs by the paths it resolves to, outside every deny.',
     },
     runs: {
       severity: 'warning',
       platforms: ['linux'],
       text: (d: { program: string; who: string; missing: string; denied: string; why: string }) =>
-        `${d.program} starts in ${d.who}'s sandbox on Linux, but ${isOrAre(d.missing)} not in the view or not executable there, so it fails when it gets to them${d.denied}: ${d.why}`,
+        `${d.program} starts in ${d.who}'s sandbox on Linux, but ${isOrAre(d.missing)} not in the view or ` +
+        `not executable there, so it fails when it gets to them${d.denied}: ${d.why}`,
       suggestion: (d: { grants: string }) => d.grants || 'Name what it needs by the paths it resolves to, outside every deny.',
     },
     broken: {
@@ -95,7 +110,9 @@ export const execDependencies = defineRule({
       severity: 'info',
       platforms: ['linux'],
       text: (d: { program: string; who: string }) =>
-        `${d.program} writes temporary files in $TMPDIR (/tmp without it), and ${d.who} cannot write /tmp on Linux: it fails unless TMPDIR names a directory under one of its write grants (boxwright run passes TMPDIR through)`,
+        `${d.program} writes temporary files in $TMPDIR (/tmp without it), and ${d.who} cannot write /tmp ` +
+        `on Linux: it fails unless TMPDIR names a directory under one of its write grants (boxwright run ` +
+        `passes TMPDIR through)`,
       suggestion:
         "Set private_tmp = true in this principal's filesystem table: a temp directory of its own (Linux a private tmpfs at /tmp, TMPDIR=/tmp).",
     },

@@ -18,7 +18,15 @@ export const execMemory = defineRule({
     docs: {
       summary: "A JIT runtime is granted, or reachable through a read tree; it can fail at runtime under Linux's executable-memory filter.",
       details:
-        "Linux refuses writable-executable mappings and mprotect requests whose permissions include executable access, including retained access, and every pkey_mprotect request. Tool file execution does not remove these filters and no field disables them. Startup can succeed; a runtime fails when it asks for executable memory: `node -e 1` aborts in V8 (exit 133), and `boxwright run` says so after the command's own output. Reported for an agent `exec` grant, or any grant of a tool or server, naming a JIT runtime binary; and for JIT runtimes found in the well-known bin directories (`/usr/bin`, `/usr/local/bin`, …) under a tree grant, where the principal can execute them on Linux: a tool's or server's content trees, an agent's exec trees, and any read tree with `--landlock off` (the mounts alone leave read trees executable).",
+        'Linux refuses writable-executable mappings and mprotect requests whose permissions include executable ' +
+        'access, including retained access, and every pkey_mprotect request. Tool file execution does not ' +
+        'remove these filters and no field disables them. Startup can succeed; a runtime fails when it asks ' +
+        'for executable memory: `node -e 1` aborts in V8 (exit 133), and `boxwright run` says so after the ' +
+        "command's own output. Reported for an agent `exec` grant, or any grant of a tool or server, naming " +
+        'a JIT runtime binary; and for JIT runtimes found in the well-known bin directories (`/usr/bin`, ' +
+        "`/usr/local/bin`, …) under a tree grant, where the principal can execute them on Linux: a tool's " +
+        "or server's content trees, an agent's exec trees, and any read tree with `--landlock off` (the " +
+        'mounts alone leave read trees executable).',
       bad: { toml: '[agent.filesystem]\nexec = ["/usr/bin/node"]', expect: ['2:9 warning linux'] },
       good: { toml: '[agent.filesystem]\nexec = ["/usr/bin/git"]', expect: [] },
     },
@@ -28,16 +36,20 @@ export const execMemory = defineRule({
       severity: 'warning',
       platforms: ['linux'],
       text: (d: { path: string; why: string }) =>
-        `${d.path} is a JIT runtime: Linux refuses writable-executable mappings, executable mprotect requests and every pkey_mprotect, so it can fail at runtime (${d.why})`,
+        `${d.path} is a JIT runtime: Linux refuses writable-executable mappings, executable mprotect requests ` +
+        `and every pkey_mprotect, so it can fail at runtime (${d.why})`,
       suggestion: 'Use an independently validated runtime mode that does not require those operations.',
     },
     reachable: {
       severity: 'warning',
       platforms: ['linux'],
       text: (d: { path: string; who: string; runtimes: readonly string[]; because: string }) =>
-        `${d.path} holds JIT runtimes that ${d.who} can run on Linux (${d.because}): ${listPaths(d.runtimes)}; under the executable-memory filter they fail at runtime (V8 aborts with exit 133)`,
+        `${d.path} holds JIT runtimes that ${d.who} can run on Linux (${d.because}): ${listPaths(d.runtimes)}; ` +
+        `under the executable-memory filter they fail at runtime (V8 aborts with exit 133)`,
       suggestion:
-        'Run them in a JIT-less mode (node --jitless, or `boxwright run --pass-env NODE_OPTIONS=--jitless` for a program that starts node, without WebAssembly; java -Xint; pypy --jit off), or grant a narrower tree that holds none.',
+        'Run them in a JIT-less mode (node --jitless, or `boxwright run --pass-env NODE_OPTIONS=--jitless` ' +
+        'for a program that starts node, without WebAssembly; java -Xint; pypy --jit off), or grant a narrower ' +
+        'tree that holds none.',
     },
   },
   grant(g, _ga, pa, ctx) {

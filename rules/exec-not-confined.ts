@@ -9,7 +9,15 @@ export const execNotConfined = defineRule({
     docs: {
       summary: "What confines execution of the agent's (and local MCP servers') read trees on Linux, and what does not.",
       details:
-        "Box's platform table says ordinary agent read trees remain non-executable. bubblewrap has no per-mount `noexec`, so boxwright's Linux lowering adds a Landlock step inside the sandbox (a Box config's default): execute is granted only on `exec` grants, granted loader directories and the dynamic loaders, and a program copied into a read or write tree does not start (EACCES). Landlock checks execute on execve and on the program's interpreter, not on mmap: a program can still be run through the dynamic loader (`/lib64/ld-linux-x86-64.so.2 PROGRAM`), which the rule says as info. With `--landlock off` (or on a kernel without Landlock, where `boxwright run` refuses otherwise) whatever the agent can read it can also execute, and the rule says that instead. Reported once per principal (the agent, each local MCP server; tools have `tool-exec-widening`), at its first read grant.",
+        "Box's platform table says ordinary agent read trees remain non-executable. bubblewrap has no per-mount " +
+        "`noexec`, so boxwright's Linux lowering adds a Landlock step inside the sandbox (a Box config's " +
+        'default): execute is granted only on `exec` grants, granted loader directories and the dynamic ' +
+        'loaders, and a program copied into a read or write tree does not start (EACCES). Landlock checks ' +
+        "execute on execve and on the program's interpreter, not on mmap: a program can still be run through " +
+        'the dynamic loader (`/lib64/ld-linux-x86-64.so.2 PROGRAM`), which the rule says as info. With `--landlock ' +
+        'off` (or on a kernel without Landlock, where `boxwright run` refuses otherwise) whatever the agent ' +
+        'can read it can also execute, and the rule says that instead. Reported once per principal (the ' +
+        'agent, each local MCP server; tools have `tool-exec-widening`), at its first read grant.',
       bad: { toml: '[agent.filesystem]\nread = ["~/project"]', expect: ['2:9 info linux'] },
       good: { toml: '# nothing to change in the config: this is a property of the lowering', expect: [] },
     },
@@ -19,13 +27,15 @@ export const execNotConfined = defineRule({
       severity: 'info',
       platforms: ['linux'],
       text: (d: { who: string; count: number }) =>
-        `${d.who}'s read grants are executable on Linux: bubblewrap cannot mount read trees non-executable, and Landlock is off (${d.count} grant${d.count === 1 ? '' : 's'})`,
+        `${d.who}'s read grants are executable on Linux: bubblewrap cannot mount read trees non-executable, ` +
+        `and Landlock is off (${d.count} grant${d.count === 1 ? '' : 's'})`,
     },
     loader: {
       severity: 'info',
       platforms: ['linux'],
       text: (d: { who: string; count: number }) =>
-        `${d.who}'s read grants are not executable on Linux (Landlock), but a program in them can still be run through the dynamic loader, which Landlock does not check (${d.count} grant${d.count === 1 ? '' : 's'})`,
+        `${d.who}'s read grants are not executable on Linux (Landlock), but a program in them can still ` +
+        `be run through the dynamic loader, which Landlock does not check (${d.count} grant${d.count === 1 ? '' : 's'})`,
     },
   },
   explains: {

@@ -31,12 +31,20 @@ export const fileEntryOnDirectory = defineRule({
   meta: {
     id: 'file-entry-on-directory',
     seedRow:
-      'Box\'s platform table, row: Read-only content (`read_file`: exact files), and its read_file/write_file pairs ("It does not grant content access to sibling files")',
+      "Box's platform table, row: Read-only content (`read_file`: exact files), and its read_file/write_file " +
+      'pairs ("It does not grant content access to sibling files")',
     dialects: ['box'],
     docs: {
       summary: 'A `read_file` or `write_file` entry names a directory.',
       details:
-        "`read_file` and `write_file` grant one file, and no content of its siblings. A directory cannot be granted that way everywhere. Linux mounts a directory with everything below it, so a `read_file` of one would expose its whole tree and a `write_file` would make the whole tree writable (files could be created in it, a sandbox's own cache replaced): Linux refuses the entry. On Windows a `write_file`'s access entry (0x12019f) on a directory includes adding files and folders to it: Windows refuses it too (a `read_file` has no effect there: reads are open). macOS can give the directory alone (a `literal` rule): its names for `read_file`, nothing inside it for `write_file`, which is seldom what was meant; it warns. Use `read` or `write` for the directory's tree, or name the files.",
+        '`read_file` and `write_file` grant one file, and no content of its siblings. A directory cannot ' +
+        'be granted that way everywhere. Linux mounts a directory with everything below it, so a `read_file` ' +
+        'of one would expose its whole tree and a `write_file` would make the whole tree writable (files ' +
+        "could be created in it, a sandbox's own cache replaced): Linux refuses the entry. On Windows a " +
+        "`write_file`'s access entry (0x12019f) on a directory includes adding files and folders to it: " +
+        'Windows refuses it too (a `read_file` has no effect there: reads are open). macOS can give the ' +
+        'directory alone (a `literal` rule): its names for `read_file`, nothing inside it for `write_file`, ' +
+        "which is seldom what was meant; it warns. Use `read` or `write` for the directory's tree, or name the files.",
       bad: {
         toml: '[agent.filesystem]\nread = ["~/project"]\nwrite_file = ["~/project/output"]',
         expect: ['3:15 error linux', '3:15 error windows', '3:15 warning macos'],
@@ -49,14 +57,17 @@ export const fileEntryOnDirectory = defineRule({
       severity: 'error',
       platforms: ['linux'],
       text: (d: { list: string; path: string; tree: string }) =>
-        `\`${d.list}\` names a directory, ${d.path}: Linux mounts a directory with everything below it, so it cannot give the directory alone; use \`${d.tree}\` for its tree, or name the files`,
+        `\`${d.list}\` names a directory, ${d.path}: Linux mounts a directory with everything below it, ` +
+        `so it cannot give the directory alone; use \`${d.tree}\` for its tree, or name the files`,
       suggestion: 'Grant the directory as a tree only if its whole content may be exposed; otherwise name the exact files.',
     },
     windows: {
       severity: 'error',
       platforms: ['windows'],
       text: (d: { path: string }) =>
-        `\`write_file\` names a directory, ${d.path}: on Windows the entry's access (0x12019f) on a directory lets the agent add files and folders to it, so it cannot give the directory alone; use \`write\` for its tree, or name the files`,
+        `\`write_file\` names a directory, ${d.path}: on Windows the entry's access (0x12019f) on a directory ` +
+        `lets the agent add files and folders to it, so it cannot give the directory alone; use \`write\` ` +
+        `for its tree, or name the files`,
       suggestion: 'Grant the directory as a tree only if its whole content may be written; otherwise name the exact files.',
     },
     macos: {
@@ -71,7 +82,8 @@ export const fileEntryOnDirectory = defineRule({
     'directory-as-one-file': () => 'a one-file entry names a directory, and the platform cannot give a directory alone',
     'rewrite-in-place': (f) => rewriteInPlace[f.how],
     'directory-entry-only': (f) =>
-      `a one-file entry names a directory: macOS gives the directory entry alone (${entryGives[f.access]}), nothing below it; \`${f.access}\` grants its contents`,
+      `a one-file entry names a directory: macOS gives the directory entry alone (${entryGives[f.access]}), ` +
+      `nothing below it; \`${f.access}\` grants its contents`,
   },
   authoredGrant(g, ga, pa, ctx) {
     if (g.scope !== 'file' || g.facts.kind !== 'dir' || (g.access !== 'read' && g.access !== 'write')) return;

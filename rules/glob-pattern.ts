@@ -14,13 +14,25 @@ export const globPattern = defineRule({
       summary:
         'A glob pattern in a filesystem list: macOS matches it, Linux skips it or expands it once, and a `**/` deny is anchored to the working directory.',
       details:
-        'macOS turns a pattern into a Seatbelt regex (macos-sandbox-utils.js), which matches files created later. Linux cannot: bubblewrap binds concrete paths. `allowWrite` and `denyWrite` take no patterns there (a trailing `/**` is dropped, any other pattern is skipped: README, Path Syntax (Linux); #154), so a `denyWrite` pattern denies nothing. A `denyRead` or `allowRead` pattern is expanded to the entries that exist when the command is wrapped, so a file that appears later is readable; one with a wildcard in its first component (`/**/*.pem`) is skipped. On every platform a relative `**/name` is resolved against the working directory, so it holds only below it (sandbox-runtime #432). Windows expands patterns at `initialize()`. Name the paths, or use `{ "path": …, "literal": true }` for a name that holds `*`.',
+        'macOS turns a pattern into a Seatbelt regex (macos-sandbox-utils.js), which matches files created ' +
+        'later. Linux cannot: bubblewrap binds concrete paths. `allowWrite` and `denyWrite` take no patterns ' +
+        'there (a trailing `/**` is dropped, any other pattern is skipped: README, Path Syntax (Linux); ' +
+        '#154), so a `denyWrite` pattern denies nothing. A `denyRead` or `allowRead` pattern is expanded ' +
+        'to the entries that exist when the command is wrapped, so a file that appears later is readable; ' +
+        'one with a wildcard in its first component (`/**/*.pem`) is skipped. On every platform a relative ' +
+        '`**/name` is resolved against the working directory, so it holds only below it (sandbox-runtime ' +
+        '#432). Windows expands patterns at `initialize()`. Name the paths, or use `{ "path": …, "literal": ' +
+        'true }` for a name that holds `*`.',
       bad: {
-        toml: '{\n  "filesystem": {"denyRead": [], "allowWrite": ["~/project"], "denyWrite": ["~/project/*.env"]},\n  "network": {"allowedDomains": [], "deniedDomains": []}\n}',
+        toml:
+          '{\n  "filesystem": {"denyRead": [], "allowWrite": ["~/project"], "denyWrite": ["~/project/*.env"]},\n' +
+          '  "network": {"allowedDomains": [], "deniedDomains": []}\n}',
         expect: ['2:77 warning linux', '2:77 info windows'],
       },
       good: {
-        toml: '{\n  "filesystem": {"denyRead": [], "allowWrite": ["~/project"], "denyWrite": ["~/project/.env"]},\n  "network": {"allowedDomains": [], "deniedDomains": []}\n}',
+        toml:
+          '{\n  "filesystem": {"denyRead": [], "allowWrite": ["~/project"], "denyWrite": ["~/project/.env"]},\n' +
+          '  "network": {"allowedDomains": [], "deniedDomains": []}\n}',
         expect: [],
       },
     },
@@ -38,20 +50,23 @@ export const globPattern = defineRule({
       severity: 'warning',
       platforms: ['linux'],
       text: (d: { list: string; pattern: string }) =>
-        `\`${d.list}\` pattern ${d.pattern} has a wildcard in its first component: sandbox-runtime skips it on Linux (its expansion needs a literal directory to start from), so it ${d.list === 'denyRead' ? 'hides nothing' : 'opens nothing'}`,
+        `\`${d.list}\` pattern ${d.pattern} has a wildcard in its first component: sandbox-runtime skips ` +
+        `it on Linux (its expansion needs a literal directory to start from), so it ${d.list === 'denyRead' ? 'hides nothing' : 'opens nothing'}`,
       suggestion: 'Start the pattern at a literal directory (`~/projects/**/*.pem`).',
     },
     readExpanded: {
       severity: 'info',
       platforms: ['linux'],
       text: (d: { list: string; pattern: string }) =>
-        `\`${d.list}\` pattern ${d.pattern} is expanded on Linux to the entries that exist when the command starts: a matching file created later is ${d.list === 'denyRead' ? 'readable' : 'not opened'}`,
+        `\`${d.list}\` pattern ${d.pattern} is expanded on Linux to the entries that exist when the command ` +
+        `starts: a matching file created later is ${d.list === 'denyRead' ? 'readable' : 'not opened'}`,
     },
     anchored: {
       severity: 'warning',
       platforms: PLATFORMS,
       text: (d: { list: string; written: string; cwd: string }) =>
-        `\`${d.list}\` ${d.written} is resolved against the working directory (${d.cwd}): it holds only below it, not wherever the name occurs (sandbox-runtime #432)`,
+        `\`${d.list}\` ${d.written} is resolved against the working directory (${d.cwd}): it holds only ` +
+        `below it, not wherever the name occurs (sandbox-runtime #432)`,
       suggestion: 'Anchor the pattern where it must hold (`~/**/.env`), or name the paths.',
     },
     windowsExpanded: {

@@ -18,9 +18,16 @@ export const hostCommand = defineRule({
     docs: {
       summary: 'A hook, helper or MCP server of a Claude Code settings file: Claude Code runs it as you, outside the sandbox.',
       details:
-        "The sandbox confines the commands of the Bash tool only. A hook (`hooks.SessionStart`, `PreToolUse`, …), a helper (`apiKeyHelper`, `awsAuthRefresh`, `awsCredentialExport`, `otelHeadersHelper`, `statusLine`) and the project's MCP servers (`enableAllProjectMcpServers`, `enabledMcpjsonServers`) run as you, with all your access, whatever `sandbox` says: one line in a project's `.claude/settings.json` runs a script of the project on every session start. Each is a warning naming the command and when it runs, so that review reads it as code. `diff --fail-on widen` fails on each one added.",
+        'The sandbox confines the commands of the Bash tool only. A hook (`hooks.SessionStart`, `PreToolUse`, ' +
+        '…), a helper (`apiKeyHelper`, `awsAuthRefresh`, `awsCredentialExport`, `otelHeadersHelper`, `statusLine`) ' +
+        "and the project's MCP servers (`enableAllProjectMcpServers`, `enabledMcpjsonServers`) run as you, " +
+        "with all your access, whatever `sandbox` says: one line in a project's `.claude/settings.json` " +
+        'runs a script of the project on every session start. Each is a warning naming the command and when ' +
+        'it runs, so that review reads it as code. `diff --fail-on widen` fails on each one added.',
       bad: {
-        toml: '{\n  "sandbox": {"enabled": true, "failIfUnavailable": true, "allowUnsandboxedCommands": false},\n  "hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "./scripts/setup.sh"}]}]}\n}',
+        toml:
+          '{\n  "sandbox": {"enabled": true, "failIfUnavailable": true, "allowUnsandboxedCommands": false},\n' +
+          '  "hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "./scripts/setup.sh"}]}]}\n}',
         expect: ['3:41 warning macos,linux,windows'],
       },
       good: {

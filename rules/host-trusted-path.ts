@@ -20,12 +20,25 @@ function readOnlyText(f: HostTrustedFact): string {
   switch (f.held.readOnly) {
     case 'profile-rule':
       return f.existence === 'absent'
-        ? `host-trusted, not there yet: the profile refuses its creation (\`file-write*\` denied at it${f.parents?.length ? `, and at its missing ${f.parents.length === 1 ? 'parent' : 'parents'} ${listPaths(f.parents)}, so that it cannot be made elsewhere and renamed into place` : ''})`
-        : 'host-trusted: `file-write*` denied on it and below, `file-write-unlink` on its ancestors: it cannot be changed, removed or moved away';
+        ? `host-trusted, not there yet: the profile refuses its creation (\`file-write*\` denied at it${
+            f.parents?.length
+              ? `, and at its missing ${f.parents.length === 1 ? 'parent' : 'parents'} ${listPaths(f.parents)}, ` +
+                `so that it cannot be made elsewhere and renamed into place`
+              : ''
+          })`
+        : 'host-trusted: `file-write*` denied on it and below, `file-write-unlink` on its ancestors: it cannot be ' +
+            'changed, removed or moved away';
     case 'read-only-bind':
-      return 'host-trusted: bound read-only over itself, a mount point of its own: it cannot be written, renamed or removed, and its ancestors are pinned the same way';
+      return (
+        'host-trusted: bound read-only over itself, a mount point of its own: it cannot be written, renamed or ' +
+        'removed, and its ancestors are pinned the same way'
+      );
     case 'no-write-up-label':
-      return `host-trusted: a Medium no-write-up label on it and, file by file, on everything below it: the Low token cannot write it${f.existence === 'unknown' ? ' (apply.ps1 skips it where it does not exist)' : ''}; a label is the file's, so it holds for every principal`;
+      return (
+        `host-trusted: a Medium no-write-up label on it and, file by file, on everything below it: the Low ` +
+        `token cannot write it${f.existence === 'unknown' ? ' (apply.ps1 skips it where it does not exist)' : ''}; ` +
+        `a label is the file's, so it holds for every principal`
+      );
   }
 }
 
@@ -33,15 +46,21 @@ function readOnlyText(f: HostTrustedFact): string {
 function creatableText(f: HostTrustedFact): string {
   switch (f.blocked) {
     case 'link':
-      return 'host-trusted, but a symbolic link: nothing makes a link read-only over itself (a mount and a path rule follow it), so the workload can replace it';
+      return (
+        'host-trusted, but a symbolic link: nothing makes a link read-only over itself (a mount and a path ' +
+        'rule follow it), so the workload can replace it'
+      );
     case 'no-windows-spelling':
       return 'host-trusted, but it has no Windows spelling (outside the home): the plan labels nothing there';
     case 'unknown':
       return 'host-trusted: the filesystem view does not say whether it exists (--fs none), and only what exists can be made read-only here';
     default:
       return f.held.created === 'quarantined-after-run'
-        ? 'host-trusted, not there yet: Linux cannot refuse its creation (a read-only mount needs an existing target, and Landlock only allows), so the launcher lists each write tree after the run and moves aside a host-trusted name the command made (exit 123)'
-        : 'host-trusted, not there yet: Windows has nothing to label, so the workload can create it, and nothing checks it after the run (the user applies the plan)';
+        ? 'host-trusted, not there yet: Linux cannot refuse its creation (a read-only mount needs an existing ' +
+            'target, and Landlock only allows), so the launcher lists each write tree after the run and moves ' +
+            'aside a host-trusted name the command made (exit 123)'
+        : 'host-trusted, not there yet: Windows has nothing to label, so the workload can create it, and nothing ' +
+            'checks it after the run (the user applies the plan)';
   }
 }
 
@@ -52,10 +71,38 @@ export const hostTrustedPath = defineRule({
     seedRow: 'Our lowerings: what the host executes or trusts after a run (issue 21): read-only inside write grants on every platform',
     docs: {
       summary:
-        "A write grant holds paths the host executes or trusts after the run (.git, shell start-up files, PATH directories in the home, editor and agent task configs, autostart, boxwright's own files): they stay read-only unless a grant names them.",
+        'A write grant holds paths the host executes or trusts after the run (.git, shell start-up files, ' +
+        "PATH directories in the home, editor and agent task configs, autostart, boxwright's own files): " +
+        'they stay read-only unless a grant names them.',
       details:
-        "A workload that may write what the host runs later gets out around the sandbox: `git config core.fsmonitor …` or a `.git/hooks/pre-commit` written inside `write = [\"~/project\"]` runs at the user's next `git status`; a `~/.bashrc` line at the next terminal; a `bwrap` in `~/.local/bin` at the next `boxwright run`. So every host-trusted path (compiler/paths/host-trusted.json, each entry with its reason and source: version-control metadata `.git`, `.hg`, `.svn` and what git runs from a git directory, a `.git` file and the git directories it names; shell start-up files; `~/.gitconfig` and `~/.config/git`; PATH directories in the home; `.vscode`, `.idea`, `.envrc`, `.claude`, `.codex`, `.cursor`, `.mcp.json`; autostart; `~/.config/boxwright`, the run cache, and the config, manifest and output directory of the command itself) inside a write grant is read-only by default: on Linux it is bound read-only over itself (a mount point: it cannot be renamed or removed, and its ancestors are pinned like a deny's), on macOS the profile denies `file-write*` on it and `file-write-unlink` on its ancestors, on Windows it keeps a Medium no-write-up label, so the Low token cannot write it. One that does not exist yet cannot be created on macOS (a path rule needs no file); Linux cannot refuse it (a mount needs an existing target, and Landlock only allows), so the launcher lists every write tree before and after the run: one the compile did not know of is refused (exit 125), one the command made is moved aside (`NAME.boxwright-quarantine-HEX`, exit 123); Windows cannot refuse it either (nothing to label), and nothing checks it after the run. Home paths and the names at a write tree's root are looked for whether or not they exist; below the root, names are found where they exist, " +
-        `at every depth: every directory of every write tree is listed once (nested trees once). A search that cannot finish (more than ${thousands(SEARCH_LIMIT)} directories for one config, or a directory it cannot list, as a workload makes one with \`chmod 000\` to hide a \`.git\` in it) is an error, so \`compile\` and \`run\` refuse rather than protect less. This info names them at the grant; \`explain\` shows each in every column. To let the workload write one, name it (or a path inside it) in a write grant: that lifts it for that grant's scope, visibly in review, with a warning, and \`diff --fail-on widen\` reports it as a widening, in what is asked for (on every machine, since a write tree asks for its host-trusted paths read-only) and in what a machine with the path grants. For a TYBA session, the worktree's \`.git\` file stays read-only, and of the git directories it names the session grants what the agent's commits need (README, "TYBA worktrees").`,
+        'A workload that may write what the host runs later gets out around the sandbox: `git config core.fsmonitor ' +
+        '…` or a `.git/hooks/pre-commit` written inside `write = ["~/project"]` runs at the user\'s next ' +
+        '`git status`; a `~/.bashrc` line at the next terminal; a `bwrap` in `~/.local/bin` at the next ' +
+        '`boxwright run`. So every host-trusted path (compiler/paths/host-trusted.json, each entry with ' +
+        'its reason and source: version-control metadata `.git`, `.hg`, `.svn` and what git runs from a ' +
+        'git directory, a `.git` file and the git directories it names; shell start-up files; `~/.gitconfig` ' +
+        'and `~/.config/git`; PATH directories in the home; `.vscode`, `.idea`, `.envrc`, `.claude`, `.codex`, ' +
+        '`.cursor`, `.mcp.json`; autostart; `~/.config/boxwright`, the run cache, and the config, manifest ' +
+        'and output directory of the command itself) inside a write grant is read-only by default: on Linux ' +
+        'it is bound read-only over itself (a mount point: it cannot be renamed or removed, and its ancestors ' +
+        "are pinned like a deny's), on macOS the profile denies `file-write*` on it and `file-write-unlink` " +
+        'on its ancestors, on Windows it keeps a Medium no-write-up label, so the Low token cannot write ' +
+        'it. One that does not exist yet cannot be created on macOS (a path rule needs no file); Linux cannot ' +
+        'refuse it (a mount needs an existing target, and Landlock only allows), so the launcher lists every ' +
+        'write tree before and after the run: one the compile did not know of is refused (exit 125), one ' +
+        'the command made is moved aside (`NAME.boxwright-quarantine-HEX`, exit 123); Windows cannot refuse ' +
+        'it either (nothing to label), and nothing checks it after the run. Home paths and the names at ' +
+        "a write tree's root are looked for whether or not they exist; below the root, names are found where they exist, " +
+        `at every depth: every directory of every write tree is listed once (nested trees once). A search ` +
+        `that cannot finish (more than ${thousands(SEARCH_LIMIT)} directories for one config, or a directory ` +
+        `it cannot list, as a workload makes one with \`chmod 000\` to hide a \`.git\` in it) is an error, ` +
+        `so \`compile\` and \`run\` refuse rather than protect less. This info names them at the grant; ` +
+        `\`explain\` shows each in every column. To let the workload write one, name it (or a path inside ` +
+        `it) in a write grant: that lifts it for that grant's scope, visibly in review, with a warning, ` +
+        `and \`diff --fail-on widen\` reports it as a widening, in what is asked for (on every machine, ` +
+        `since a write tree asks for its host-trusted paths read-only) and in what a machine with the path ` +
+        `grants. For a TYBA session, the worktree's \`.git\` file stays read-only, and of the git directories ` +
+        `it names the session grants what the agent's commits need (README, "TYBA worktrees").`,
       bad: {
         toml: '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/.git"]  # its config and hooks stay read-only',
         expect: ['3:10 warning macos,linux,windows', '3:10 info macos,linux,windows'],
@@ -68,20 +115,29 @@ export const hostTrustedPath = defineRule({
       severity: 'info',
       platforms: PLATFORMS,
       text: (d: { tree: string; existing: readonly string[]; absent: readonly string[] }) =>
-        `inside ${d.tree}, the host-trusted ${listPaths(d.existing, 4)} ${d.existing.length === 1 ? 'stays' : 'stay'} read-only (the host runs or trusts ${d.existing.length === 1 ? 'it' : 'them'} after the run)${d.absent.length ? `; ${listPaths(d.absent, 3)} ${d.absent.length === 1 ? 'does' : 'do'} not exist yet: macOS refuses ${d.absent.length === 1 ? 'its' : 'their'} creation, Linux moves aside what the command creates, Windows cannot` : ''}; a write grant that names one lifts it`,
+        `inside ${d.tree}, the host-trusted ${listPaths(d.existing, 4)} ${d.existing.length === 1 ? 'stays' : 'stay'} ` +
+        `read-only (the host runs or trusts ${d.existing.length === 1 ? 'it' : 'them'} after the run)${
+          d.absent.length
+            ? `; ${listPaths(d.absent, 3)} ${d.absent.length === 1 ? 'does' : 'do'} not exist yet: macOS refuses ` +
+              `${d.absent.length === 1 ? 'its' : 'their'} creation, Linux moves aside what the command creates, Windows cannot`
+            : ''
+        }; ` +
+        `a write grant that names one lifts it`,
     },
     unknown: {
       severity: 'info',
       platforms: PLATFORMS,
       machineDependent: true,
       text: (d: { tree: string; paths: readonly string[] }) =>
-        `depends on the machine: inside ${d.tree}, the host-trusted ${listPaths(d.paths, 4)} stay read-only where they exist (macOS refuses them whether or not they do); the filesystem view does not say which exist`,
+        `depends on the machine: inside ${d.tree}, the host-trusted ${listPaths(d.paths, 4)} stay read-only ` +
+        `where they exist (macOS refuses them whether or not they do); the filesystem view does not say which exist`,
     },
     lifted: {
       severity: 'warning',
       platforms: PLATFORMS,
       text: (d: { path: string; trusted: string; inside: boolean; why: string }) =>
-        `${d.path} ${d.inside ? 'is inside' : 'is'} the host-trusted ${d.trusted}: the workload may write what the host runs or trusts after the run (${d.why})`,
+        `${d.path} ${d.inside ? 'is inside' : 'is'} the host-trusted ${d.trusted}: the workload may write ` +
+        `what the host runs or trusts after the run (${d.why})`,
       suggestion:
         'Grant a path outside it if the workload does not need to write there; if it does, review what the host runs from it after every run.',
     },
@@ -90,16 +146,24 @@ export const hostTrustedPath = defineRule({
       platforms: PLATFORMS,
       text: (d: { tree: string; search: UnsearchedTree }) =>
         d.search.why === 'limit'
-          ? `the search for host-trusted paths inside ${d.tree} did not finish: it lists at most ${thousands(SEARCH_LIMIT)} directories for a config, and ${thousands(d.search.count)} were left unlisted (${listPaths(d.search.dirs, 3)}${d.search.count > d.search.dirs.length ? ', …' : ''}); a .git or other host-trusted name there would stay writable, so the config is refused`
-          : `the search for host-trusted paths inside ${d.tree} could not list ${d.search.count === 1 ? 'a directory' : `${d.search.count} directories`} (${listPaths(d.search.dirs, 3)}${d.search.count > d.search.dirs.length ? ', …' : ''}); a .git or other host-trusted name there would stay writable, so the config is refused`,
+          ? `the search for host-trusted paths inside ${d.tree} did not finish: it lists at most ${thousands(SEARCH_LIMIT)} ` +
+            `directories for a config, and ${thousands(d.search.count)} were left unlisted ` +
+            `(${listPaths(d.search.dirs, 3)}${d.search.count > d.search.dirs.length ? ', …' : ''}); ` +
+            `a .git or other host-trusted name there would stay writable, so the config is refused`
+          : `the search for host-trusted paths inside ${d.tree} could not list ${d.search.count === 1 ? 'a directory' : `${d.search.count} directories`} ` +
+            `(${listPaths(d.search.dirs, 3)}${d.search.count > d.search.dirs.length ? ', …' : ''}); a .git or ` +
+            `other host-trusted name there would stay writable, so the config is refused`,
       suggestion:
-        'Grant a narrower write tree (the directories the workload writes), or make the tree listable by you: a workload can make a directory unreadable to hide a .git in it.',
+        'Grant a narrower write tree (the directories the workload writes), or make the tree listable by ' +
+        'you: a workload can make a directory unreadable to hide a .git in it.',
     },
     writableInside: {
       severity: 'warning',
       platforms: ['macos', 'linux'],
       text: (d: { tree: string; paths: readonly string[]; tool: string }) =>
-        `inside ${d.tree}, the host-trusted ${listPaths(d.paths, 4)} ${d.paths.length === 1 ? 'is' : 'are'} writable in the sandbox: ${d.tool} keeps only its mandatory denies read-only, so the command may write what the host runs or trusts after the run`,
+        `inside ${d.tree}, the host-trusted ${listPaths(d.paths, 4)} ${d.paths.length === 1 ? 'is' : 'are'} ` +
+        `writable in the sandbox: ${d.tool} keeps only its mandatory denies read-only, so the command may ` +
+        `write what the host runs or trusts after the run`,
       suggestion: 'Grant the directories the command writes, not a tree that holds these; or deny writing them (denyWrite).',
     },
     worktreeGit: {
@@ -218,7 +282,8 @@ function runtimeWritable(pa: PrincipalAccess, ctx: Parameters<NonNullable<typeof
     if (t.parentOf) continue;
     // A grant at or inside it names it (what it makes writable is the grant's path); else the deepest grant above it holds it.
     const naming = grants.find((g) => g.path === t.path || g.path!.startsWith(t.path + '/'));
-    const platforms = (['macos', 'linux'] as const).filter((p) => writes(pa.effectiveAt(naming?.path ?? t.path, p)));
+    // sandbox-runtime's own sandboxes, the platforms its message is declared for: srt keeps only its mandatory denies read-only there.
+    const platforms = hostTrustedPath.messages.writableInside.platforms.filter((p) => writes(pa.effectiveAt(naming?.path ?? t.path, p)));
     if (!platforms.length) continue;
     if (naming) {
       ctx.report(

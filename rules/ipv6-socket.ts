@@ -9,7 +9,9 @@ export const ipv6Socket = defineRule({
     docs: {
       summary: 'IPv6 sockets fail at runtime on Linux, also with a network exception.',
       details:
-        'Linux permits UNIX and IPv4 sockets and rejects other socket families, including IPv6 (`EAFNOSUPPORT`). The direct network exception keeps this filter, and no field enables Linux IPv6. Startup succeeds; an IPv6 socket request fails during execution.',
+        'Linux permits UNIX and IPv4 sockets and rejects other socket families, including IPv6 (`EAFNOSUPPORT`). ' +
+        'The direct network exception keeps this filter, and no field enables Linux IPv6. Startup succeeds; ' +
+        'an IPv6 socket request fails during execution.',
       bad: { toml: '[tools.fetcher.network]  # the fetcher talks to an IPv6-only host', expect: ['1:16 warning linux'] },
       good: { toml: '# use an IPv4 destination, or the gateway route', expect: [] },
     },

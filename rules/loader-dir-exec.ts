@@ -10,7 +10,11 @@ export const loaderDirExec = defineRule({
     docs: {
       summary: 'An agent read on a recognised loader directory makes its programs executable on Linux.',
       details:
-        "Linux makes the listed ARM64 loader directories (`/lib/aarch64-linux-gnu`, `/usr/lib/aarch64-linux-gnu`, `/lib64`, `/usr/lib64`) executable when granted read access, because libraries require executable mappings. Programs in that directory can then also execute. boxwright's Landlock ruleset grants execute on such a read grant (and on the dynamic loaders themselves, which the kernel checks as a program's interpreter); every other agent read tree stays non-executable.",
+        'Linux makes the listed ARM64 loader directories (`/lib/aarch64-linux-gnu`, `/usr/lib/aarch64-linux-gnu`, ' +
+        '`/lib64`, `/usr/lib64`) executable when granted read access, because libraries require executable ' +
+        "mappings. Programs in that directory can then also execute. boxwright's Landlock ruleset grants " +
+        'execute on such a read grant (and on the dynamic loaders themselves, which the kernel checks as ' +
+        "a program's interpreter); every other agent read tree stays non-executable.",
       bad: { toml: '[agent.filesystem]\nread = ["/usr/lib64"]', expect: ['2:9 info linux'] },
       good: { toml: '[agent.filesystem]\nexec = ["/usr/bin/git"]', expect: [] },
     },

@@ -9,7 +9,10 @@ export const lowLabelExposure = defineRule({
     docs: {
       summary: 'A Windows write tree gets a Low integrity label: any low-integrity process can write there.',
       details:
-        'A Low-integrity token may not write Medium objects (no-write-up), so each write grant becomes an allow ACE for the session SID plus a Low mandatory label on the tree. Any other low-integrity process on the machine (a browser sandbox, another agent) can then write there too. Reported once per principal, at its first write grant.',
+        'A Low-integrity token may not write Medium objects (no-write-up), so each write grant becomes an ' +
+        'allow ACE for the session SID plus a Low mandatory label on the tree. Any other low-integrity process ' +
+        'on the machine (a browser sandbox, another agent) can then write there too. Reported once per principal, ' +
+        'at its first write grant.',
       bad: { toml: '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project"]', expect: ['3:10 info windows'] },
       good: {
         toml: '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/output"]  # the smallest write tree',
@@ -22,7 +25,8 @@ export const lowLabelExposure = defineRule({
       severity: 'info',
       platforms: ['windows'],
       text: (d: { paths: readonly string[]; who: string }) =>
-        `${listPaths(d.paths)} ${d.paths.length === 1 ? 'gets' : 'get'} a Low integrity label so that ${d.who} can write ${d.paths.length === 1 ? 'it' : 'them'}: any low-integrity process can then write there`,
+        `${listPaths(d.paths)} ${d.paths.length === 1 ? 'gets' : 'get'} a Low integrity label so that ${d.who} ` +
+        `can write ${d.paths.length === 1 ? 'it' : 'them'}: any low-integrity process can then write there`,
       suggestion: 'Use the smallest write subtree or exact file.',
     },
   },

@@ -1,7 +1,11 @@
 import { PLATFORMS } from '../compiler/diagnostic.js';
 import { defineRule } from './engine/engine.js';
 
-/** Claude Code keys honoured only in managed settings (the settings reference: "Only honored when set by managed settings; ignored in user/project settings"). */
+/**
+ * Claude Code keys honoured only in managed settings (the settings
+ * reference: "Only honored when set by managed settings; ignored in
+ * user/project settings").
+ */
 const managedOnly = [
   'sandbox.network.allowManagedDomainsOnly',
   'sandbox.filesystem.allowManagedReadPathsOnly',
@@ -17,7 +21,11 @@ export const managedOnlySetting = defineRule({
     docs: {
       summary: 'A Claude Code setting that is honoured only in managed settings, written in a user, project or local file: ignored.',
       details:
-        '`sandbox.network.allowManagedDomainsOnly`, `sandbox.filesystem.allowManagedReadPathsOnly` and `permissions.allowManagedPermissionRulesOnly` lock the other layers out, so Claude Code reads them only from the managed settings file (managed-settings.json) and ignores them elsewhere (code.claude.com/docs/en/settings). In `.claude/settings.json` they look like a lock and lock nothing. A warning at the key; a file named managed-settings.json is the managed one.',
+        '`sandbox.network.allowManagedDomainsOnly`, `sandbox.filesystem.allowManagedReadPathsOnly` and `permissions.allowManagedPermissionRulesOnly` ' +
+        'lock the other layers out, so Claude Code reads them only from the managed settings file (managed-settings.json) ' +
+        'and ignores them elsewhere (code.claude.com/docs/en/settings). In `.claude/settings.json` they ' +
+        'look like a lock and lock nothing. A warning at the key; a file named managed-settings.json is ' +
+        'the managed one.',
       bad: {
         toml: '{\n  "sandbox": {"enabled": true, "network": {"allowManagedDomainsOnly": true}}\n}',
         expect: ['2:44 warning macos,linux,windows'],

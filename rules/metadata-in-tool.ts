@@ -12,7 +12,8 @@ export const metadataInTool = defineRule({
     docs: {
       summary: 'Tools and MCP servers refuse the `metadata` field.',
       details:
-        "Only the agent's filesystem table takes `metadata`. A tool's (or local MCP server's) table with `metadata` is refused on every platform before it starts.",
+        "Only the agent's filesystem table takes `metadata`. A tool's (or local MCP server's) table with " +
+        '`metadata` is refused on every platform before it starts.',
       bad: { toml: '[tools.indexer.filesystem]\nmetadata = ["~/archive"]', expect: ['2:13 error macos,linux,windows'] },
       good: { toml: '[tools.indexer.filesystem]\nread = ["~/archive"]', expect: [] },
     },

@@ -9,7 +9,11 @@ export const missingPath = defineRule({
     docs: {
       summary: 'A content or execution grant names a path that does not exist.',
       details:
-        "Content and execution grants must name existing paths (a `deny` is judged by `deny-absent-path`). So must a TYBA session's own directories on Linux (`--worktree`, `--agent-dir`), which are bound from the host. With `--fs none` existence is unknown: the rule reports one info that the result depends on the machine, and the verdict does not change. Use `--fs FILE.json` to lint for a machine described as data.",
+        'Content and execution grants must name existing paths (a `deny` is judged by `deny-absent-path`). ' +
+        "So must a TYBA session's own directories on Linux (`--worktree`, `--agent-dir`), which are bound " +
+        'from the host. With `--fs none` existence is unknown: the rule reports one info that the result ' +
+        'depends on the machine, and the verdict does not change. Use `--fs FILE.json` to lint for a machine ' +
+        'described as data.',
       bad: { toml: '[agent.filesystem]\nread = ["~/projcet"]', expect: ['2:9 error macos,linux,windows'] },
       good: { toml: '[agent.filesystem]\nread = ["~/project"]', expect: [] },
     },

@@ -11,7 +11,9 @@ export const nativeFsPolicy = defineRule({
     docs: {
       summary: 'native-filesystem-policy needs macOS and a build with the feature.',
       details:
-        'This experimental feature requires macOS and a build with native-filesystem-policy. Linux cannot enable it and refuses during configuration validation. A macOS build without the feature also refuses, so macOS gets a warning.',
+        'This experimental feature requires macOS and a build with native-filesystem-policy. Linux cannot ' +
+        'enable it and refuses during configuration validation. A macOS build without the feature also refuses, ' +
+        'so macOS gets a warning.',
       bad: { toml: '[experimental-features]\nnative-filesystem-policy = true', expect: ['2:28 error linux', '2:28 warning macos'] },
       good: { toml: '[experimental-features]\nnative-filesystem-policy = false', expect: [] },
     },

@@ -10,7 +10,10 @@ export const noncanonicalPath = defineRule({
     docs: {
       summary: 'A path is not in its canonical spelling.',
       details:
-        'Box validates the actual path identity and refuses noncanonical spellings: a path must be absolute (or start with `~/`), with no `.` or `..` component, no `//` and no trailing slash. Canonical is judged per platform: on macOS `/tmp`, `/var` and `/etc` are links into `/private`, so those spellings are refused for macOS wherever boxwright runs (name `/private/tmp/…` for macOS).',
+        'Box validates the actual path identity and refuses noncanonical spellings: a path must be absolute ' +
+        '(or start with `~/`), with no `.` or `..` component, no `//` and no trailing slash. Canonical is ' +
+        'judged per platform: on macOS `/tmp`, `/var` and `/etc` are links into `/private`, so those spellings ' +
+        'are refused for macOS wherever boxwright runs (name `/private/tmp/…` for macOS).',
       bad: { toml: '[agent.filesystem]\nread = ["~/project/../project/"]', expect: ['2:9 error macos,linux,windows'] },
       good: { toml: '[agent.filesystem]\nread = ["~/project"]', expect: [] },
     },
@@ -36,7 +39,8 @@ export const noncanonicalPath = defineRule({
         return `${d.path} is not canonical on macOS: ${top ? '/' + top : d.path} is a link into /private; macOS names it ${d.mac}`;
       },
       suggestion: (d: { mac: string }) =>
-        `Name the resolved target ${d.mac} in a config used only on macOS. A config shared with Linux cannot name this path for both (each platform refuses the other's spelling): grant a path under the home instead.`,
+        `Name the resolved target ${d.mac} in a config used only on macOS. A config shared with Linux cannot ` +
+        `name this path for both (each platform refuses the other's spelling): grant a path under the home instead.`,
     },
   },
   entry(e, _pa, ctx) {

@@ -1,4 +1,5 @@
 import type { Platform } from '../compiler/diagnostic.js';
+import { unsandboxedPlatforms } from '../model/platforms-of.js';
 import { defineRule } from './engine/engine.js';
 import { setting } from './runtime-util.js';
 
@@ -29,9 +30,14 @@ export const platformIgnored = defineRule({
     docs: {
       summary: 'A setting a platform passes over: an allowlist that does nothing there.',
       details:
-        '`allowUnixSockets` is a Seatbelt allowlist: on Linux it is ignored, because seccomp cannot filter by path (sandbox-config.js: "macOS only … Ignored on Linux"; README, Unix Socket Settings), so the sockets it names stay blocked there (a warning: the setting does not do what it says). `allowLocalBinding` is ignored on Linux, whose sandbox has its own loopback; `allowMachLookup` and `allowPty` are macOS-only (infos).',
+        '`allowUnixSockets` is a Seatbelt allowlist: on Linux it is ignored, because seccomp cannot filter ' +
+        'by path (sandbox-config.js: "macOS only … Ignored on Linux"; README, Unix Socket Settings), so ' +
+        'the sockets it names stay blocked there (a warning: the setting does not do what it says). `allowLocalBinding` ' +
+        'is ignored on Linux, whose sandbox has its own loopback; `allowMachLookup` and `allowPty` are macOS-only (infos).',
       bad: {
-        toml: '{\n  "filesystem": {"denyRead": [], "allowWrite": [], "denyWrite": []},\n  "network": {"allowedDomains": [], "deniedDomains": [], "allowUnixSockets": ["/run/docker.sock"]}\n}',
+        toml:
+          '{\n  "filesystem": {"denyRead": [], "allowWrite": [], "denyWrite": []},\n  "network": {"allowedDomains": ' +
+          '[], "deniedDomains": [], "allowUnixSockets": ["/run/docker.sock"]}\n}',
         expect: ['3:58 warning linux'],
       },
       good: {
@@ -56,8 +62,9 @@ export const platformIgnored = defineRule({
     for (const s of ignored) {
       const w = setting(ctx.ir, s.key);
       if (w === undefined || w.value === false || (Array.isArray(w.value) && w.value.length === 0)) continue;
-      // Claude Code has no sandbox on Windows at all (sandbox-bypass says so).
-      const platforms = ctx.ir.dialect === 'claude' ? s.platforms.filter((p) => p !== 'windows') : s.platforms;
+      // Where the model gives no sandbox at all (Claude Code on native Windows: sandbox-bypass says so), no setting of it is passed over.
+      const none = unsandboxedPlatforms(ctx.access);
+      const platforms = s.platforms.filter((p) => !none.includes(p));
       if (platforms.length)
         ctx.report(s.allowlist ? 'allowlist' : 'passedOver', { span: w.keySpan, platforms }, { key: s.key, why: s.why });
     }

@@ -10,7 +10,9 @@ export const processInfo = defineRule({
     docs: {
       summary: "A grant under /proc shows the workload's own processes on Linux, never the host's.",
       details:
-        "Linux provides /proc within the workload's process namespace (a fresh /proc). No field grants surrounding-OS process visibility: a grant under /proc names the sandbox's own view. This differs from macOS process restrictions. Observe the workload from the supervisor instead.",
+        "Linux provides /proc within the workload's process namespace (a fresh /proc). No field grants surrounding-OS " +
+        "process visibility: a grant under /proc names the sandbox's own view. This differs from macOS process " +
+        'restrictions. Observe the workload from the supervisor instead.',
       bad: { toml: '[agent.filesystem]\nread = ["/proc"]', expect: ['2:9 warning linux'] },
       good: { toml: '# observe the workload from the supervisor', expect: [] },
     },

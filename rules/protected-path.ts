@@ -21,7 +21,15 @@ export const protectedPath = defineRule({
     docs: {
       summary: 'A grant names a protected path, or a tree that contains one.',
       details:
-        "Protected paths are the filesystem root `/`, the twelve secret locations of TYBA's platforms page (`~/.ssh`, `~/.aws`, `~/.gnupg`, `~/.kube`, `~/.config/gcloud`, `~/.config/gh`, `~/.git-credentials`, `~/.netrc`, `~/.npmrc`, `~/.pypirc`, `~/.docker/config.json`, `~/.cargo/credentials`), TYBA's data directory, `~/.config/boxwright` and `~/.cache/boxwright` (the sandboxes `boxwright run` compiled: whoever writes it decides what the next run executes). A grant on one of them, or inside one, is refused. A grant on an ancestor of one is a warning that names what it exposes, unless a `deny` of the same principal covers it: the locations that exist, for a deny, and apart those that do not (a deny of an absent path is refused on Linux, so it is no remedy for them). A `deny` of a protected path that exists is always fine.",
+        "Protected paths are the filesystem root `/`, the twelve secret locations of TYBA's platforms page " +
+        '(`~/.ssh`, `~/.aws`, `~/.gnupg`, `~/.kube`, `~/.config/gcloud`, `~/.config/gh`, `~/.git-credentials`, ' +
+        "`~/.netrc`, `~/.npmrc`, `~/.pypirc`, `~/.docker/config.json`, `~/.cargo/credentials`), TYBA's data " +
+        'directory, `~/.config/boxwright` and `~/.cache/boxwright` (the sandboxes `boxwright run` compiled: ' +
+        'whoever writes it decides what the next run executes). A grant on one of them, or inside one, is ' +
+        'refused. A grant on an ancestor of one is a warning that names what it exposes, unless a `deny` ' +
+        'of the same principal covers it: the locations that exist, for a deny, and apart those that do ' +
+        'not (a deny of an absent path is refused on Linux, so it is no remedy for them). A `deny` of a ' +
+        'protected path that exists is always fine.',
       bad: { toml: '[agent.filesystem]\nread = ["~"]', expect: ['2:9 warning macos,linux,windows'] },
       good: { toml: '[agent.filesystem]\nread = ["~/project"]', expect: [] },
     },
@@ -40,7 +48,11 @@ export const protectedPath = defineRule({
       text: (d: { path: string; existing: readonly string[]; absent: readonly string[] }) =>
         `${d.path} exposes ${d.existing.join(', ')} unless denied${d.absent.length ? `; ${d.absent.join(', ')} would be exposed too if created later` : ''}`,
       suggestion: (d: { existing: readonly string[]; absent: readonly string[] }) =>
-        `Grant a narrower path, or add ${d.existing.map((n) => `"${n}"`).join(', ')} to \`deny\`.${d.absent.length ? ' A deny of a path that does not exist is refused on Linux (deny-absent-path): for the others, grant a narrower path.' : ''}`,
+        `Grant a narrower path, or add ${d.existing.map((n) => `"${n}"`).join(', ')} to \`deny\`.${
+          d.absent.length
+            ? ' A deny of a path that does not exist is refused on Linux (deny-absent-path): for the others, grant ' + 'a narrower path.'
+            : ''
+        }`,
     },
     exposesAbsent: {
       severity: 'warning',
@@ -48,7 +60,8 @@ export const protectedPath = defineRule({
       text: (d: { path: string; absent: readonly string[] }) =>
         `${d.path} would expose ${d.absent.join(', ')} if any were created: none exists on this machine yet`,
       suggestion:
-        'Grant a narrower path. Denying them is no remedy while they do not exist: Linux refuses a deny of an absent path (deny-absent-path), and Windows has nothing to label.',
+        'Grant a narrower path. Denying them is no remedy while they do not exist: Linux refuses a deny ' +
+        'of an absent path (deny-absent-path), and Windows has nothing to label.',
     },
   },
   grant(g, _ga, pa, ctx) {

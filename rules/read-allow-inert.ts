@@ -8,7 +8,9 @@ export const readAllowInert = defineRule({
     docs: {
       summary: '`read_allow` has no effect on Windows.',
       details:
-        'On Windows `sandbox.read_allow` is accepted and validated, but discarded. Nothing is lost: reads are already open, so everything it could grant is already granted; and what it cannot grant (the listed secrets) it cannot grant on macOS either, where denials beat any permission.',
+        'On Windows `sandbox.read_allow` is accepted and validated, but discarded. Nothing is lost: reads ' +
+        'are already open, so everything it could grant is already granted; and what it cannot grant (the ' +
+        'listed secrets) it cannot grant on macOS either, where denials beat any permission.',
       bad: { toml: '[sandbox]\nread_allow = ["~/datasets"]', expect: ['2:15 info windows'] },
       good: { toml: '[sandbox]\nread_allow = ["~/datasets"]  # the same: info only, nothing to change', expect: ['2:15 info windows'] },
     },

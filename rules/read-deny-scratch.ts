@@ -9,13 +9,22 @@ export const readDenyScratch = defineRule({
       summary:
         'Linux: a read-denied directory is an empty writable tmpfs in the sandbox; what is written there is gone when the command ends.',
       details:
-        'On Linux sandbox-runtime hides a `denyRead` directory under a tmpfs (linux-sandbox-utils.js, pushReadDenyDirMounts): inside the sandbox it is an empty directory the command may write, and what it writes there is lost when the command exits (README: "inside the sandbox it is an EMPTY WRITABLE directory, so a command that used to write through a read-denied build/ still writes, into the tmpfs"). The host\'s content is unreachable. On macOS the directory is there, unreadable, and a write into it fails unless an `allowWrite` covers it. A disclosure: `explain` shows the cell as `scratch`. Under `--fs none` whether the path is a directory (a tmpfs), a file (masked) or absent (nothing mounted) depends on the machine: an info that says so, collapsed in the text format.',
+        'On Linux sandbox-runtime hides a `denyRead` directory under a tmpfs (linux-sandbox-utils.js, pushReadDenyDirMounts): ' +
+        'inside the sandbox it is an empty directory the command may write, and what it writes there is ' +
+        'lost when the command exits (README: "inside the sandbox it is an EMPTY WRITABLE directory, so ' +
+        'a command that used to write through a read-denied build/ still writes, into the tmpfs"). The host\'s ' +
+        'content is unreachable. On macOS the directory is there, unreadable, and a write into it fails ' +
+        'unless an `allowWrite` covers it. A disclosure: `explain` shows the cell as `scratch`. Under `--fs ' +
+        'none` whether the path is a directory (a tmpfs), a file (masked) or absent (nothing mounted) depends ' +
+        'on the machine: an info that says so, collapsed in the text format.',
       bad: {
         toml: '{\n  "filesystem": {"denyRead": ["~/.aws"], "allowWrite": [], "denyWrite": []},\n  "network": {"allowedDomains": [], "deniedDomains": []}\n}',
         expect: ['2:31 info linux'],
       },
       good: {
-        toml: '{\n  "filesystem": {"denyRead": ["~/.aws/credentials"], "allowWrite": [], "denyWrite": []},\n  "network": {"allowedDomains": [], "deniedDomains": []}\n}',
+        toml:
+          '{\n  "filesystem": {"denyRead": ["~/.aws/credentials"], "allowWrite": [], "denyWrite": []},\n  ' +
+          '"network": {"allowedDomains": [], "deniedDomains": []}\n}',
         expect: [],
       },
     },
@@ -25,14 +34,16 @@ export const readDenyScratch = defineRule({
       severity: 'info',
       platforms: ['linux'],
       text: (d: { path: string }) =>
-        `Linux: ${d.path} is an empty writable directory in the sandbox (a tmpfs): the host's content is hidden, and what the command writes there is discarded when it ends`,
+        `Linux: ${d.path} is an empty writable directory in the sandbox (a tmpfs): the host's content is ` +
+        `hidden, and what the command writes there is discarded when it ends`,
     },
     unknown: {
       severity: 'info',
       platforms: ['linux'],
       machineDependent: true,
       text: (d: { path: string; fs: string }) =>
-        `depends on the machine: on Linux, if ${d.path} is a directory, it is an empty writable directory in the sandbox (a tmpfs) whose writes are discarded (--fs ${d.fs} knows no paths)`,
+        `depends on the machine: on Linux, if ${d.path} is a directory, it is an empty writable directory ` +
+        `in the sandbox (a tmpfs) whose writes are discarded (--fs ${d.fs} knows no paths)`,
     },
   },
   explains: {

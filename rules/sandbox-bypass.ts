@@ -17,7 +17,11 @@ const hostPrograms: Readonly<Record<string, string>> = {
   'seccomp.applyPath': 'runs it to put the seccomp filter on the command (a script there runs the command unfiltered)',
 };
 
-/** sandbox-runtime switches that weaken or bypass the sandbox, each with the platforms it acts on and what it does (README, Security Limitations and Other Configuration). */
+/**
+ * sandbox-runtime switches that weaken or bypass the sandbox, each with the
+ * platforms it acts on and what it does (README, Security Limitations and
+ * Other Configuration).
+ */
 const switches: readonly { key: string; platforms: readonly Platform[]; what: string }[] = [
   {
     key: 'enableWeakerNestedSandbox',
@@ -46,13 +50,26 @@ export const sandboxBypass = defineRule({
   meta: {
     id: 'sandbox-bypass',
     seedRow:
-      'Claude Code #32285, #34044, #12515 (the sandbox silently off); sandboxing docs: allowUnsandboxedCommands, excludedCommands, failIfUnavailable; sandbox-runtime README, Security Limitations',
+      'Claude Code #32285, #34044, #12515 (the sandbox silently off); sandboxing docs: allowUnsandboxedCommands, ' +
+      'excludedCommands, failIfUnavailable; sandbox-runtime README, Security Limitations',
     dialects: ['srt', 'claude'],
     docs: {
       summary:
-        'A setting that lets a command run outside the sandbox, or weakens it: unsandboxed retries, excluded commands, a sandbox that silently does not start, weaker modes.',
+        'A setting that lets a command run outside the sandbox, or weakens it: unsandboxed retries, excluded ' +
+        'commands, a sandbox that silently does not start, weaker modes.',
       details:
-        'Claude Code: `allowUnsandboxedCommands` (default true) lets a command that fails in the sandbox be retried outside it with `dangerouslyDisableSandbox`; `excludedCommands` run outside it; and when the sandbox cannot start (bubblewrap, socat or ripgrep missing, an unsupported platform) Claude Code warns and runs commands unsandboxed unless `failIfUnavailable` is true (code.claude.com/docs/en/sandboxing; anthropics/claude-code#32285, #34044, #12515 report it happening without a visible warning). Native Windows has no Claude Code sandbox at all. sandbox-runtime: `enableWeakerNestedSandbox`, `allowNestedUserNamespaces`, `allowAllUnixSockets`, `allowAppleEvents`, `enableWeakerNetworkIsolation` weaken it as its README says, and `httpProxyPort`/`socksProxyPort` hand the network filtering to a proxy it does not control. A warning on the platforms each acts on. A program sandbox-runtime runs to build its Linux sandbox (`bwrapPath`, `socatPath`, `ripgrep.command`, `seccomp.applyPath`; Claude Code: under `sandbox`) that lies in the project or in a write grant is an error: whoever writes it runs outside the sandbox (a `bwrapPath` script that runs the command without bubblewrap reads `~/.ssh` under the real sandbox-runtime 0.0.83).',
+        'Claude Code: `allowUnsandboxedCommands` (default true) lets a command that fails in the sandbox ' +
+        'be retried outside it with `dangerouslyDisableSandbox`; `excludedCommands` run outside it; and ' +
+        'when the sandbox cannot start (bubblewrap, socat or ripgrep missing, an unsupported platform) Claude ' +
+        'Code warns and runs commands unsandboxed unless `failIfUnavailable` is true (code.claude.com/docs/en/sandboxing; ' +
+        'anthropics/claude-code#32285, #34044, #12515 report it happening without a visible warning). Native ' +
+        'Windows has no Claude Code sandbox at all. sandbox-runtime: `enableWeakerNestedSandbox`, `allowNestedUserNamespaces`, ' +
+        '`allowAllUnixSockets`, `allowAppleEvents`, `enableWeakerNetworkIsolation` weaken it as its README ' +
+        'says, and `httpProxyPort`/`socksProxyPort` hand the network filtering to a proxy it does not control. ' +
+        'A warning on the platforms each acts on. A program sandbox-runtime runs to build its Linux sandbox ' +
+        '(`bwrapPath`, `socatPath`, `ripgrep.command`, `seccomp.applyPath`; Claude Code: under `sandbox`) ' +
+        'that lies in the project or in a write grant is an error: whoever writes it runs outside the sandbox ' +
+        '(a `bwrapPath` script that runs the command without bubblewrap reads `~/.ssh` under the real sandbox-runtime 0.0.83).',
       bad: {
         toml: '{\n  "sandbox": {"enabled": true, "excludedCommands": ["docker"], "failIfUnavailable": true, "allowUnsandboxedCommands": false}\n}',
         expect: ['2:52 warning macos,linux,windows', '2:85 warning windows'],
@@ -82,7 +99,8 @@ export const sandboxBypass = defineRule({
       severity: 'warning',
       platforms: ['macos', 'linux'],
       text: (d: { how: string }) =>
-        `${d.how}: if the sandbox cannot start (on Linux: bubblewrap, socat or ripgrep missing), Claude Code runs commands unsandboxed (anthropics/claude-code#32285, #34044, #12515)`,
+        `${d.how}: if the sandbox cannot start (on Linux: bubblewrap, socat or ripgrep missing), Claude ` +
+        `Code runs commands unsandboxed (anthropics/claude-code#32285, #34044, #12515)`,
       suggestion: 'Set "failIfUnavailable": true, so that commands are refused instead.',
     },
     windowsUnsandboxed: {

@@ -11,7 +11,8 @@ const srtUngrantedText: Readonly<Record<Extract<Ungranted, { kind: 'srt-ungrante
   unavailable: 'Claude Code runs no sandbox on native Windows: with failIfUnavailable off, commands run unsandboxed',
   unsupported: 'sandbox-runtime has no sandbox for this platform: it does not start, so nothing runs under it',
   'sandbox-account':
-    "what the srt-sandbox account may do on its own: nothing in your profile but the tool directories of the install's profile grant; elsewhere what the Users group may",
+    'what the srt-sandbox account may do on its own: nothing in your profile but the tool directories ' +
+    "of the install's profile grant; elsewhere what the Users group may",
 };
 
 export const sandboxOff = defineRule({
@@ -22,7 +23,12 @@ export const sandboxOff = defineRule({
     docs: {
       summary: 'The settings turn the sandbox off: Claude Code without `sandbox.enabled: true`, or `filesystem.disabled`.',
       details:
-        "Claude Code sandboxes Bash commands only when `sandbox.enabled` is true; its default is false (code.claude.com/docs/en/settings, `sandbox`), so a file that configures `sandbox.filesystem` without enabling it configures nothing (fujibee/agmsg#362 documents the surprise), unless another settings layer enables it: this file alone leaves commands unsandboxed, and `explain` shows the whole tree writable. sandbox-runtime's `filesystem.disabled: true` applies no read or write rule at all (FilesystemConfigSchema: \"Disable all filesystem policy enforcement\"; getFsWriteConfig gives `allowOnly: ['/']`). A warning on every platform.",
+        'Claude Code sandboxes Bash commands only when `sandbox.enabled` is true; its default is false (code.claude.com/docs/en/settings, ' +
+        '`sandbox`), so a file that configures `sandbox.filesystem` without enabling it configures nothing ' +
+        '(fujibee/agmsg#362 documents the surprise), unless another settings layer enables it: this file ' +
+        "alone leaves commands unsandboxed, and `explain` shows the whole tree writable. sandbox-runtime's " +
+        '`filesystem.disabled: true` applies no read or write rule at all (FilesystemConfigSchema: "Disable ' +
+        "all filesystem policy enforcement\"; getFsWriteConfig gives `allowOnly: ['/']`). A warning on every platform.",
       bad: { toml: '{\n  "sandbox": {"filesystem": {"denyRead": ["~/.aws"]}}\n}', expect: ['2:3 warning macos,linux,windows'] },
       good: {
         toml: '{\n  "sandbox": {"enabled": true, "failIfUnavailable": true, "allowUnsandboxedCommands": false, "filesystem": {"denyRead": ["~/.aws"]}}\n}',
@@ -35,9 +41,12 @@ export const sandboxOff = defineRule({
       severity: 'warning',
       platforms: PLATFORMS,
       text: (d: { how: string; readDenies: readonly string[] }) =>
-        `${d.how}: Claude Code runs Bash commands unsandboxed unless \`sandbox.enabled\` is true (its default is false), so the sandbox settings here apply only where another settings layer enables it${
+        `${d.how}: Claude Code runs Bash commands unsandboxed unless \`sandbox.enabled\` is true (its default ` +
+        `is false), so the sandbox settings here apply only where another settings layer enables it${
           d.readDenies.length
-            ? `; its \`Read(…)\` deny rules (${d.readDenies.slice(0, 3).join(', ')}${d.readDenies.length > 3 ? `, and ${d.readDenies.length - 3} more` : ''}) then stop Claude's own Read tool, not \`cat\` in Bash`
+            ? `; its \`Read(…)\` deny rules (${d.readDenies.slice(0, 3).join(', ')}` +
+              `${d.readDenies.length > 3 ? `, and ${d.readDenies.length - 3} more` : ''}) ` +
+              `then stop Claude's own Read tool, not \`cat\` in Bash`
             : ''
         }`,
       suggestion:

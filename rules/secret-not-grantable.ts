@@ -11,7 +11,12 @@ export const secretNotGrantable = defineRule({
     docs: {
       summary: "A read_allow names a listed secret (or TYBA's data directory), or a tree that holds one.",
       details:
-        "On macOS denials beat permissions: read_allow cannot re-open a listed secret, so the entry has no effect. On Linux read_allow works, so it exposes the secret. On Windows read_allow is inert and the secret keeps its deny-read label. The same entry therefore means three different things; a read_allow of an ancestor (such as `~`) exposes the secrets below it on Linux. The session's own directories (`--worktree`, `--agent-dir`) are read-write: one that is or holds a listed secret location (`--agent-dir ~/.ssh`, `--worktree ~`) exposes it on Linux too, read-write, and is reported the same way.",
+        'On macOS denials beat permissions: read_allow cannot re-open a listed secret, so the entry has ' +
+        'no effect. On Linux read_allow works, so it exposes the secret. On Windows read_allow is inert ' +
+        'and the secret keeps its deny-read label. The same entry therefore means three different things; ' +
+        "a read_allow of an ancestor (such as `~`) exposes the secrets below it on Linux. The session's " +
+        'own directories (`--worktree`, `--agent-dir`) are read-write: one that is or holds a listed secret ' +
+        'location (`--agent-dir ~/.ssh`, `--worktree ~`) exposes it on Linux too, read-write, and is reported the same way.',
       bad: { toml: '[sandbox]\nread_allow = ["~/.aws"]', expect: ['2:15 warning macos', '2:15 warning linux', '2:15 info windows'] },
       good: { toml: '[sandbox]\nread_allow = ["~/datasets"]', expect: [] },
     },
@@ -39,14 +44,20 @@ export const secretNotGrantable = defineRule({
       severity: 'warning',
       platforms: ['linux'],
       text: (d: { path: string; what: string; names: readonly string[] }) =>
-        `${d.what} ${d.path} ${d.names.length === 1 && d.names[0] === d.path ? 'is a listed secret location: on Linux the agent can read and write it' : `holds listed secret locations (${d.names.join(', ')}): on Linux the agent can read and write them`}; macOS and Windows keep ${d.names.length === 1 && d.names[0] === d.path ? 'it' : 'them'} denied`,
+        `${d.what} ${d.path} ` +
+        (d.names.length === 1 && d.names[0] === d.path
+          ? 'is a listed secret location: on Linux the agent can read and write it'
+          : `holds listed secret locations (${d.names.join(', ')}): on Linux the agent can read and write them`) +
+        '; ' +
+        `macOS and Windows keep ${d.names.length === 1 && d.names[0] === d.path ? 'it' : 'them'} denied`,
       suggestion: 'Give the session a directory that holds no secret (the command line chose it, not the config).',
     },
     exposesBelow: {
       severity: 'warning',
       platforms: ['linux'],
       text: (d: { path: string; names: readonly string[] }) =>
-        `read_allow ${d.path} exposes the listed secrets below it on Linux (${d.names.join(', ')}); macOS and Windows keep ${d.names.length === 1 && d.names[0] === d.path ? 'it' : 'them'} denied`,
+        `read_allow ${d.path} exposes the listed secrets below it on Linux (${d.names.join(', ')}); macOS ` +
+        `and Windows keep ${d.names.length === 1 && d.names[0] === d.path ? 'it' : 'them'} denied`,
       suggestion: 'Allow a narrower path that holds no secret.',
     },
   },

@@ -18,7 +18,15 @@ export const sharedTempWrite = defineRule({
     docs: {
       summary: "A write grant of /tmp or /var/tmp (or a directory above one) gives the workload the host's shared temp on Linux.",
       details:
-        "On Linux `/tmp` and `/var/tmp` are the whole host's: other runs' files, tmux's server sockets (connecting to one types into a host shell), X11's and ssh-agent's sockets, and the files other programs create there by name, which the workload can replace or read before them (a watch with inotify sees each one appear). A write grant there — or of a directory above one, `/var` — bind-mounts that directory into the sandbox read-write. Give the workload a temp directory of its own instead: `private_tmp = true` in its filesystem table, which is a private tmpfs at /tmp on Linux (TMPDIR=/tmp), empty at start and discarded at exit, and the run's own directory on macOS and Windows (`private-temp`); the fix replaces a write grant of /tmp with it. TYBA's sessions have it already. macOS refuses the `/tmp` spelling and Windows has no such directory.",
+        "On Linux `/tmp` and `/var/tmp` are the whole host's: other runs' files, tmux's server sockets (connecting " +
+        "to one types into a host shell), X11's and ssh-agent's sockets, and the files other programs create " +
+        'there by name, which the workload can replace or read before them (a watch with inotify sees each ' +
+        'one appear). A write grant there — or of a directory above one, `/var` — bind-mounts that directory ' +
+        'into the sandbox read-write. Give the workload a temp directory of its own instead: `private_tmp ' +
+        '= true` in its filesystem table, which is a private tmpfs at /tmp on Linux (TMPDIR=/tmp), empty ' +
+        "at start and discarded at exit, and the run's own directory on macOS and Windows (`private-temp`); " +
+        "the fix replaces a write grant of /tmp with it. TYBA's sessions have it already. macOS refuses " +
+        'the `/tmp` spelling and Windows has no such directory.',
       bad: { toml: '[agent.filesystem]\nread = ["/tmp"]\nwrite = ["/tmp"]', expect: ['3:10 warning linux'] },
       good: { toml: '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project/output"]\nprivate_tmp = true', expect: [] },
     },
@@ -31,8 +39,10 @@ export const sharedTempWrite = defineRule({
         `${d.path === d.temp ? d.path : `${d.path} holds ${d.temp}, which`} is the host's shared temp directory on Linux, writable here: ${d.what}`,
       suggestion: (d: { path: string; temp: string; what: string }) =>
         d.path === TMP
-          ? "Set private_tmp = true in this principal's filesystem table instead: a temp directory of its own (Linux a private tmpfs at /tmp, TMPDIR=/tmp), empty at start and shared with nothing."
-          : `Grant the workload only what it needs below ${d.path}, and set private_tmp = true in this principal's filesystem table for a temp directory of its own (Linux a private tmpfs at /tmp, TMPDIR=/tmp).`,
+          ? "Set private_tmp = true in this principal's filesystem table instead: a temp directory of its own " +
+            '(Linux a private tmpfs at /tmp, TMPDIR=/tmp), empty at start and shared with nothing.'
+          : `Grant the workload only what it needs below ${d.path}, and set private_tmp = true in this principal's ` +
+            `filesystem table for a temp directory of its own (Linux a private tmpfs at /tmp, TMPDIR=/tmp).`,
     },
   },
   grant(g, _ga, pa, ctx) {

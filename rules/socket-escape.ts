@@ -26,15 +26,27 @@ export const socketEscape = defineRule({
   meta: {
     id: 'socket-escape',
     seedRow:
-      'sandbox-runtime 0.0.83 macos-sandbox-utils.js (allowUnixSockets: network-outbound to the socket path and below; allowLocalBinding: bind and inbound on *:*, outbound to localhost); issue 36',
+      'sandbox-runtime 0.0.83 macos-sandbox-utils.js (allowUnixSockets: network-outbound to the socket ' +
+      'path and below; allowLocalBinding: bind and inbound on *:*, outbound to localhost); issue 36',
     dialects: ['srt', 'claude'],
     docs: {
       summary:
         'A unix socket or local binding the macOS sandbox allows: whatever serves it does what the command asks, outside the sandbox.',
       details:
-        "On macOS, each `allowUnixSockets` entry lets the command connect to that socket (and to every socket below it: the profile's rule is a `subpath`), and the service behind it acts for the command with its own rights, outside the sandbox: the Docker API (`docker.sock`) starts a container with the host's `/` mounted, which is root on the host; Colima's socket the same in its VM, which mounts your home; a password-manager or SSH/GPG agent socket signs with your keys or hands out secrets. Each such socket is a warning naming what serves it, any other an info naming the socket. `allowLocalBinding` lets the command bind and accept on every address (`local ip \"*:*\"`) and connect to every localhost port: every service listening on the Mac's loopback (databases, dev servers, debuggers, a Docker TCP API) is reachable from the sandbox, and the command can serve the network. Linux ignores both (`platform-ignored`); `allowAllUnixSockets` is `sandbox-bypass`'s.",
+        'On macOS, each `allowUnixSockets` entry lets the command connect to that socket (and to every socket ' +
+        "below it: the profile's rule is a `subpath`), and the service behind it acts for the command with " +
+        'its own rights, outside the sandbox: the Docker API (`docker.sock`) starts a container with the ' +
+        "host's `/` mounted, which is root on the host; Colima's socket the same in its VM, which mounts " +
+        'your home; a password-manager or SSH/GPG agent socket signs with your keys or hands out secrets. ' +
+        'Each such socket is a warning naming what serves it, any other an info naming the socket. `allowLocalBinding` ' +
+        'lets the command bind and accept on every address (`local ip "*:*"`) and connect to every localhost ' +
+        "port: every service listening on the Mac's loopback (databases, dev servers, debuggers, a Docker " +
+        'TCP API) is reachable from the sandbox, and the command can serve the network. Linux ignores both ' +
+        "(`platform-ignored`); `allowAllUnixSockets` is `sandbox-bypass`'s.",
       bad: {
-        toml: '{\n  "filesystem": {"denyRead": [], "allowWrite": [], "denyWrite": []},\n  "network": {"allowedDomains": [], "deniedDomains": [], "allowUnixSockets": ["/var/run/docker.sock"]}\n}',
+        toml:
+          '{\n  "filesystem": {"denyRead": [], "allowWrite": [], "denyWrite": []},\n  "network": {"allowedDomains": ' +
+          '[], "deniedDomains": [], "allowUnixSockets": ["/var/run/docker.sock"]}\n}',
         expect: ['3:79 warning macos'],
       },
       good: {
@@ -60,7 +72,8 @@ export const socketEscape = defineRule({
       severity: 'warning',
       platforms: ['macos'],
       text: (d: { key: string }) =>
-        `\`${d.key}\` is on: the command can connect to every localhost port (databases, dev servers, debuggers, a Docker TCP API) and bind and accept on every address`,
+        `\`${d.key}\` is on: the command can connect to every localhost port (databases, dev servers, debuggers, ` +
+        `a Docker TCP API) and bind and accept on every address`,
       suggestion: 'Turn it off unless the command must serve or reach a local port.',
     },
   },

@@ -20,7 +20,9 @@ export const suppression = defineRule({
         expect: ['2:1 warning macos,linux,windows'],
       },
       good: {
-        toml: '[agent.filesystem]\nread = ["~/project"]\n# boxwright-ignore deny-file-substitution: the tool treats an empty .env as unset\ndeny = ["~/project/.env"]',
+        toml:
+          '[agent.filesystem]\nread = ["~/project"]\n# boxwright-ignore deny-file-substitution: the tool treats an empty .env as unset\n' +
+          'deny = ["~/project/.env"]',
         expect: [],
       },
     },

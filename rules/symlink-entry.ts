@@ -9,7 +9,8 @@ export const symlinkEntry = defineRule({
     docs: {
       summary: 'A path goes through a symbolic link.',
       details:
-        'Box validates the actual path identity on both platforms and refuses an entry with a symbolic-link component, wherever in the path the link sits. Name the resolved target instead; the diagnostic names it.',
+        'Box validates the actual path identity on both platforms and refuses an entry with a symbolic-link ' +
+        'component, wherever in the path the link sits. Name the resolved target instead; the diagnostic names it.',
       bad: { toml: '[agent.filesystem]\nread = ["~/current"]  # ~/current -> ~/releases/v2', expect: ['2:9 error macos,linux,windows'] },
       good: { toml: '[agent.filesystem]\nread = ["~/releases/v2"]', expect: [] },
     },

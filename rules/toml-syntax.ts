@@ -10,7 +10,10 @@ export const tomlSyntax = defineRule({
     docs: {
       summary: 'The file is not valid TOML 1.0.0.',
       details:
-        'boxwright parses the config with its own TOML 1.0.0 parser, so that every value keeps its exact position. A syntax error, invalid UTF-8, a redefined table or a duplicate key is reported at the token that holds the mistake (an unclosed table header on its own line, not on the next key). No platform can load such a file, so every verdict is refused.',
+        'boxwright parses the config with its own TOML 1.0.0 parser, so that every value keeps its exact ' +
+        'position. A syntax error, invalid UTF-8, a redefined table or a duplicate key is reported at the ' +
+        'token that holds the mistake (an unclosed table header on its own line, not on the next key). No ' +
+        'platform can load such a file, so every verdict is refused.',
       bad: { toml: '[agent.filesystem\nread = ["~/project"]', expect: ['1:18 error macos,linux,windows'] },
       good: { toml: '[agent.filesystem]\nread = ["~/project"]', expect: [] },
     },

@@ -9,7 +9,10 @@ export const toolExecWidening = defineRule({
     docs: {
       summary: "Linux makes a tool's read and write mounts executable.",
       details:
-        "Tools can run helpers and load built code, so Linux makes their read/write mounts executable: anything under a tool's content grant can run. The agent keeps explicit execution grants. boxwright's Landlock ruleset (`<tool>.landlock.json`) grants a tool execute on each content grant, as the table says, where the agent's read trees get none. Reported once per tool, at its first content grant.",
+        'Tools can run helpers and load built code, so Linux makes their read/write mounts executable: anything ' +
+        "under a tool's content grant can run. The agent keeps explicit execution grants. boxwright's Landlock " +
+        'ruleset (`<tool>.landlock.json`) grants a tool execute on each content grant, as the table says, ' +
+        "where the agent's read trees get none. Reported once per tool, at its first content grant.",
       bad: { toml: '[tools.builder.filesystem]\nread = ["~"]', expect: ['2:9 info linux'] },
       good: { toml: '[tools.builder.filesystem]\nread = ["~/project/src"]\nwrite = ["~/project/build"]', expect: ['2:9 info linux'] },
     },

@@ -70,7 +70,8 @@ export const trustedFileWritable = defineRule({
       text: (d: { who: string; path: string; role: TrustedFile['role'] }) => `${d.who} can write ${d.path}, ${trusted[d.role]}`,
       suggestion: (d: { role: TrustedFile['role'] }) =>
         d.role === 'bwrap'
-          ? 'Narrow the write grant, or run boxwright with a bubblewrap outside every write grant (--bwrap PATH; your distribution installs one where only root writes).'
+          ? 'Narrow the write grant, or run boxwright with a bubblewrap outside every write grant (--bwrap PATH; ' +
+            'your distribution installs one where only root writes).'
           : d.role === 'out'
             ? 'Narrow the write grant, or compile into a directory outside every write grant.'
             : d.role === 'boxwright'

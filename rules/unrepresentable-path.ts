@@ -15,7 +15,11 @@ export const unrepresentablePath = defineRule({
     docs: {
       summary: "A path cannot be written into a platform's artifact.",
       details:
-        'A control character (U+0000–U+001F, U+007F) in a path is refused for macOS (it would end an SBPL string or line) and Windows (file names cannot hold it); U+0000 is refused everywhere. A path longer than Seatbelt accepts (about 1 KB) is refused for macOS, and one longer than PATH_MAX for Linux; one longer than any platform takes (32,767 characters, the limit of Windows extended-length paths) is refused for all three before the access model is built. Such a path is never emitted.',
+        'A control character (U+0000–U+001F, U+007F) in a path is refused for macOS (it would end an SBPL ' +
+        'string or line) and Windows (file names cannot hold it); U+0000 is refused everywhere. A path longer ' +
+        'than Seatbelt accepts (about 1 KB) is refused for macOS, and one longer than PATH_MAX for Linux; ' +
+        'one longer than any platform takes (32,767 characters, the limit of Windows extended-length paths) ' +
+        'is refused for all three before the access model is built. Such a path is never emitted.',
       bad: { toml: '[agent.filesystem]\nread = ["~/project\\nx"]', expect: ['2:9 error macos,windows'] },
       good: { toml: '[agent.filesystem]\nread = ["~/project"]', expect: [] },
     },
@@ -42,7 +46,8 @@ export const unrepresentablePath = defineRule({
       severity: 'error',
       platforms: PLATFORMS,
       text: (d: { length: number }) =>
-        `path is ${d.length} characters long: no platform takes a path longer than ${longestPath} (Windows; Linux ${linuxMaxBytes} bytes, Seatbelt about ${seatbeltMaxBytes})`,
+        `path is ${d.length} characters long: no platform takes a path longer than ${longestPath} (Windows; ` +
+        `Linux ${linuxMaxBytes} bytes, Seatbelt about ${seatbeltMaxBytes})`,
     },
   },
   entry(e, _pa, ctx) {

@@ -17,9 +17,17 @@ export const violationsIgnored = defineRule({
     docs: {
       summary: '`ignoreViolations` keeps the sandbox from reporting what it blocked, by substring: a short pattern hides whole trees.',
       details:
-        "sandbox-runtime still blocks what `ignoreViolations` names, but does not report it: neither its violation log nor Claude Code's notice tells you that a command tried. It matches by substring (`shouldIgnoreViolation`): a pattern hides every violation whose line contains it, so `/Users` or `/home` hides every blocked read and write under every home, and `/` hides them all; the command key `*` applies it to every command, another key to every command whose text contains it. A pattern that hides a whole tree (`/`, a top-level directory, `~`, a single character) is a warning; any other entry an info that says what it hides. Nothing of it is allowed by it: the cells are unchanged.",
+        'sandbox-runtime still blocks what `ignoreViolations` names, but does not report it: neither its ' +
+        "violation log nor Claude Code's notice tells you that a command tried. It matches by substring " +
+        '(`shouldIgnoreViolation`): a pattern hides every violation whose line contains it, so `/Users` ' +
+        'or `/home` hides every blocked read and write under every home, and `/` hides them all; the command ' +
+        'key `*` applies it to every command, another key to every command whose text contains it. A pattern ' +
+        'that hides a whole tree (`/`, a top-level directory, `~`, a single character) is a warning; any ' +
+        'other entry an info that says what it hides. Nothing of it is allowed by it: the cells are unchanged.',
       bad: {
-        toml: '{\n  "network": {"allowedDomains": [], "deniedDomains": []},\n  "filesystem": {"denyRead": [], "allowWrite": ["."], "denyWrite": []},\n  "ignoreViolations": {"*": ["/home"]}\n}',
+        toml:
+          '{\n  "network": {"allowedDomains": [], "deniedDomains": []},\n  "filesystem": {"denyRead": [], "allowWrite": ["."], "denyWrite": []},\n' +
+          '  "ignoreViolations": {"*": ["/home"]}\n}',
         expect: ['4:3 warning macos,linux'],
       },
       good: {
@@ -33,14 +41,16 @@ export const violationsIgnored = defineRule({
       severity: 'warning',
       platforms: ['macos', 'linux'],
       text: (d: { commands: string; pattern: string }) =>
-        `\`ignoreViolations\` hides every violation of ${d.commands} whose report contains \`${d.pattern}\` (a substring: every path below it): the sandbox still blocks them, and nobody is told a command tried`,
+        `\`ignoreViolations\` hides every violation of ${d.commands} whose report contains \`${d.pattern}\` ` +
+        `(a substring: every path below it): the sandbox still blocks them, and nobody is told a command tried`,
       suggestion: 'Name the exact path whose violations are noise, for the one command that makes them.',
     },
     some: {
       severity: 'info',
       platforms: ['macos', 'linux'],
       text: (d: { commands: string; pattern: string }) =>
-        `\`ignoreViolations\` hides the violations of ${d.commands} whose report contains \`${d.pattern}\` (a substring, not a path: every path that holds it): the sandbox still blocks them, unreported`,
+        `\`ignoreViolations\` hides the violations of ${d.commands} whose report contains \`${d.pattern}\` ` +
+        `(a substring, not a path: every path that holds it): the sandbox still blocks them, unreported`,
     },
   },
   check(ctx) {

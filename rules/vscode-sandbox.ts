@@ -9,9 +9,19 @@ export const vscodeSandbox = defineRule({
     dialects: ['vscode'],
     docs: {
       summary:
-        "VS Code's agent sandbox settings widen the sandbox: off, the network allowed (`allowNetwork`, a `*` domain), a write path over the home or a host-trusted path.",
+        "VS Code's agent sandbox settings widen the sandbox: off, the network allowed (`allowNetwork`, a " +
+        '`*` domain), a write path over the home or a host-trusted path.',
       details:
-        'VS Code sandboxes the agent\'s terminal commands when `chat.agent.sandbox.enabled` is `"on"` (a fork of sandbox-runtime: bubblewrap and socat on Linux, Seatbelt on macOS); `"allowNetwork"` keeps the filesystem rules and opens the network, `"off"` (the default) runs commands unsandboxed. `chat.agent.sandbox.allowedNetworkDomains` with `*` allows every host. `chat.agent.sandbox.fileSystem.linux` and `.mac` take sandbox-runtime\'s lists (`allowWrite`, `denyWrite`, `denyRead`, `allowRead`); an `allowWrite` at or above the home, or holding a host-trusted path, lets commands write what the host runs after them. A warning each, at the value; a key under `chat.agent.sandbox.` VS Code does not have is `unknown-setting`. No `explain` yet: its sandbox (`@vscode/sandbox-runtime` 0.0.1 on npm) runs here and agrees with the sandbox-runtime model but for three measured shapes (docs/dialects/vscode.md), which a model of the fork would need.',
+        'VS Code sandboxes the agent\'s terminal commands when `chat.agent.sandbox.enabled` is `"on"` (a ' +
+        'fork of sandbox-runtime: bubblewrap and socat on Linux, Seatbelt on macOS); `"allowNetwork"` keeps ' +
+        'the filesystem rules and opens the network, `"off"` (the default) runs commands unsandboxed. `chat.agent.sandbox.allowedNetworkDomains` ' +
+        "with `*` allows every host. `chat.agent.sandbox.fileSystem.linux` and `.mac` take sandbox-runtime's " +
+        'lists (`allowWrite`, `denyWrite`, `denyRead`, `allowRead`); an `allowWrite` at or above the home, ' +
+        'or holding a host-trusted path, lets commands write what the host runs after them. A warning each, ' +
+        'at the value; a key under `chat.agent.sandbox.` VS Code does not have is `unknown-setting`. No ' +
+        '`explain` yet: its sandbox (`@vscode/sandbox-runtime` 0.0.1 on npm) runs here and agrees with the ' +
+        'sandbox-runtime model but for three measured shapes (docs/dialects/vscode.md), which a model of ' +
+        'the fork would need.',
       bad: {
         toml: '{\n  "chat.agent.sandbox.enabled": "allowNetwork"\n}',
         expect: ['2:33 warning macos,linux,windows'],

@@ -10,13 +10,30 @@ export const windowsOpenReads = defineRule({
     docs: {
       summary: 'On Windows reads are open: only the listed secrets are closed.',
       details:
-        "The Windows jail is a restricted token at Integrity Level Low: it confines writes, not reads. Instead of denying everything and opening exceptions it leaves files readable and labels a list of twelve known secrets deny-read, at their names under %USERPROFILE% and where Windows tools keep them instead (`%APPDATA%\\gnupg`, `%APPDATA%\\gcloud`, `%APPDATA%\\GitHub CLI`, `_netrc`, `.cargo\\credentials.toml`: compiler/paths/secrets.json, each with its source). Whatever is not on that list the agent reads: other credential files (`~/.terraformrc`, `~/.config/fly`, `~/.m2/settings.xml`, `~/.kaggle`, `~/.Rprofile`, `~/.databrickscfg`), the `.env` of other projects, other repositories, Documents and Desktop. Beyond files the plan has no step at all: a Low token still reads most of the user's registry (HKCU; Low processes write only HKCU\\Software\\AppDataLow, Microsoft's Windows Integrity Mechanism Design), opens for reading the named pipes and other objects whose DACL admits the user (the default no-write-up policy stops writes only), and shares the user's desktop and clipboard (UIPI keeps its window messages from higher-integrity windows, not the clipboard: Chromium's sandbox adds a job object's clipboard limits and an alternate desktop for that); explain says so in the Windows `everything else` cell. A warning, once per config, when known credential files exist under the home and the agent can read them (the fix denies each); nothing when none is left readable (explain's Windows column still says reads are open); with `--fs none`, one info that it depends on the machine.",
+        'The Windows jail is a restricted token at Integrity Level Low: it confines writes, not reads. Instead ' +
+        'of denying everything and opening exceptions it leaves files readable and labels a list of twelve ' +
+        'known secrets deny-read, at their names under %USERPROFILE% and where Windows tools keep them instead ' +
+        '(`%APPDATA%\\gnupg`, `%APPDATA%\\gcloud`, `%APPDATA%\\GitHub CLI`, `_netrc`, `.cargo\\credentials.toml`: ' +
+        'compiler/paths/secrets.json, each with its source). Whatever is not on that list the agent reads: ' +
+        'other credential files (`~/.terraformrc`, `~/.config/fly`, `~/.m2/settings.xml`, `~/.kaggle`, `~/.Rprofile`, ' +
+        '`~/.databrickscfg`), the `.env` of other projects, other repositories, Documents and Desktop. Beyond ' +
+        "files the plan has no step at all: a Low token still reads most of the user's registry (HKCU; Low " +
+        "processes write only HKCU\\Software\\AppDataLow, Microsoft's Windows Integrity Mechanism Design), " +
+        'opens for reading the named pipes and other objects whose DACL admits the user (the default no-write-up ' +
+        "policy stops writes only), and shares the user's desktop and clipboard (UIPI keeps its window messages " +
+        "from higher-integrity windows, not the clipboard: Chromium's sandbox adds a job object's clipboard " +
+        'limits and an alternate desktop for that); explain says so in the Windows `everything else` cell. ' +
+        'A warning, once per config, when known credential files exist under the home and the agent can ' +
+        "read them (the fix denies each); nothing when none is left readable (explain's Windows column still " +
+        'says reads are open); with `--fs none`, one info that it depends on the machine.',
       bad: {
         toml: '[agent.filesystem]\nread = ["~/project"]  # the machine holds ~/.terraformrc, ~/.kaggle, …',
         expect: ['1:2 warning windows'],
       },
       good: {
-        toml: '[agent.filesystem]\nread = ["~/project"]\n# the known credential files that exist on the machine, labelled deny-read\ndeny = ["~/.terraformrc", "~/.m2/settings.xml", "~/.kaggle", "~/.databrickscfg"]',
+        toml:
+          '[agent.filesystem]\nread = ["~/project"]\n# the known credential files that exist on the machine, labelled deny-read\n' +
+          'deny = ["~/.terraformrc", "~/.m2/settings.xml", "~/.kaggle", "~/.databrickscfg"]',
         expect: [],
       },
     },
@@ -26,7 +43,8 @@ export const windowsOpenReads = defineRule({
       severity: 'warning',
       platforms: ['windows'],
       text: (d: { exposed: string }) =>
-        `reads are open on Windows: the restricted token confines writes only, and only ${secretLocations.length} listed secrets are labelled deny-read; ${d.exposed}`,
+        `reads are open on Windows: the restricted token confines writes only, and only ${secretLocations.length} ` +
+        `listed secrets are labelled deny-read; ${d.exposed}`,
       suggestion:
         'If the agent must see nothing beyond the current project, use macOS or Linux; on Windows add a `deny` for each credential file that exists.',
     },
@@ -35,7 +53,8 @@ export const windowsOpenReads = defineRule({
       platforms: ['windows'],
       machineDependent: true,
       text: (d: { fs: string }) =>
-        `depends on the machine: reads are open on Windows, and credential locations such as ${knownReadableLocations.slice(0, 6).join(', ')} stay readable where they exist (--fs ${d.fs} knows no paths)`,
+        `depends on the machine: reads are open on Windows, and credential locations such as ${knownReadableLocations.slice(0, 6).join(', ')} ` +
+        `stay readable where they exist (--fs ${d.fs} knows no paths)`,
       suggestion:
         'If the agent must see nothing beyond the current project, use macOS or Linux; on Windows add a `deny` for each credential file that exists.',
     },
@@ -44,7 +63,10 @@ export const windowsOpenReads = defineRule({
     'reads-open': () => 'reads (and execution) are open on Windows',
     'credential-readable': (f) => `\`${f.location}\` is still readable`,
     'beyond-files': () =>
-      "beyond files the plan has no step, and a Low token still reaches the user's registry for reading (HKCU; it writes only HKCU\\Software\\AppDataLow), named pipes and other objects whose DACL lets the user in, for reading (no-write-up keeps it from writing Medium ones), and the user's desktop and clipboard (UIPI stops its window messages to higher windows, not reading the clipboard)",
+      "beyond files the plan has no step, and a Low token still reaches the user's registry for reading " +
+      '(HKCU; it writes only HKCU\\Software\\AppDataLow), named pipes and other objects whose DACL lets ' +
+      "the user in, for reading (no-write-up keeps it from writing Medium ones), and the user's desktop " +
+      'and clipboard (UIPI stops its window messages to higher windows, not reading the clipboard)',
   },
   check(ctx) {
     const { ir } = ctx;

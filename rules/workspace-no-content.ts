@@ -10,7 +10,9 @@ export const workspaceNoContent = defineRule({
     docs: {
       summary: 'A workspace grants no content by itself.',
       details:
-        'The workspace is the initial directory. Linux omits ungranted paths and can provide an empty initial directory; macOS refuses access through Seatbelt. Runtime errors need not match across platforms. Reported when no content grant covers the workspace.',
+        'The workspace is the initial directory. Linux omits ungranted paths and can provide an empty initial ' +
+        'directory; macOS refuses access through Seatbelt. Runtime errors need not match across platforms. ' +
+        'Reported when no content grant covers the workspace.',
       bad: { toml: '[agent.filesystem]\nworkspace = "~/work"', expect: ['2:13 info macos,linux,windows'] },
       good: { toml: '[agent.filesystem]\nworkspace = "~/work"\nread = ["~/work"]\nwrite = ["~/work"]', expect: [] },
     },

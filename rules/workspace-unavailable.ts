@@ -6,12 +6,18 @@ export const workspaceUnavailable = defineRule({
   meta: {
     id: 'workspace-unavailable',
     seedRow:
-      'Box\'s platform table, rows: Unreachable paths and workspace ("can provide an empty initial directory"), and Namespace setup ("requires successful namespace creation and mount setup")',
+      'Box\'s platform table, rows: Unreachable paths and workspace ("can provide an empty initial directory"), ' +
+      'and Namespace setup ("requires successful namespace creation and mount setup")',
     dialects: ['box'],
     docs: {
       summary: 'The workspace cannot be the starting directory on Linux: bubblewrap would fail to enter it.',
       details:
-        "Linux starts the workload in its workspace. Where no mount holds the workspace, the sandbox makes it, an empty directory. Where a mount does hold it, the sandbox shows the host's directory there, and cannot make one: a workspace that does not exist on the host inside a granted tree (read, write or exec), or one inside a denied directory (which an empty cover hides), cannot be entered, and bubblewrap fails before anything runs. Linux refuses such a config up front instead. Create the workspace first, or choose one outside the granted trees and the denied directories.",
+        'Linux starts the workload in its workspace. Where no mount holds the workspace, the sandbox makes ' +
+        "it, an empty directory. Where a mount does hold it, the sandbox shows the host's directory there, " +
+        'and cannot make one: a workspace that does not exist on the host inside a granted tree (read, write ' +
+        'or exec), or one inside a denied directory (which an empty cover hides), cannot be entered, and ' +
+        'bubblewrap fails before anything runs. Linux refuses such a config up front instead. Create the ' +
+        'workspace first, or choose one outside the granted trees and the denied directories.',
       bad: { toml: '[agent.filesystem]\nread = ["~/project"]\nworkspace = "~/project/not-yet"', expect: ['3:13 error linux'] },
       good: { toml: '[agent.filesystem]\nread = ["~/project"]\nworkspace = "~/project"', expect: [] },
     },
@@ -21,7 +27,8 @@ export const workspaceUnavailable = defineRule({
       severity: 'error',
       platforms: ['linux'],
       text: (d: { path: string; who: string }) =>
-        `workspace ${d.path} of ${d.who} does not exist, and a granted tree holds it: Linux shows the host's directory there and cannot make the workspace, so the sandbox could not start in it`,
+        `workspace ${d.path} of ${d.who} does not exist, and a granted tree holds it: Linux shows the host's ` +
+        `directory there and cannot make the workspace, so the sandbox could not start in it`,
       suggestion: 'Create the workspace first, or choose one outside the granted trees.',
     },
     covered: {

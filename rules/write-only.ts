@@ -1,3 +1,4 @@
+import { coverScope } from '../model/scope.js';
 import type { RelatedLocation } from '../compiler/diagnostic.js';
 import type { Grant } from '../compiler/ir/types.js';
 import { defineRule } from './engine/engine.js';
@@ -5,7 +6,9 @@ import { addToList, fixOf } from './engine/fix.js';
 import { relatedGrant, shown } from './util.js';
 
 const alternative =
-  'Use explicit read-write grants only when read access is acceptable. Otherwise use macOS or a mediated operation (file requests through Strands Shell or Monty). Add read access only when the workload may read the entire writable path.';
+  'Use explicit read-write grants only when read access is acceptable. Otherwise use macOS or a mediated ' +
+  'operation (file requests through Strands Shell or Monty). Add read access only when the workload ' +
+  'may read the entire writable path.';
 
 export const writeOnly = defineRule({
   meta: {
@@ -16,7 +19,12 @@ export const writeOnly = defineRule({
     docs: {
       summary: 'A write or write_file grant without read access covering its whole scope.',
       details:
-        'macOS separates reads and writes, so a write grant with no read gives write-only access there. Linux writable mounts also expose reads, so Linux refuses a write or write_file entry unless a `read` tree (or, for one file, a `read_file` of the same file) covers the entire write scope; a read on one child of the write tree, a read_file on a directory named in `write`, or an `exec` grant does not. On Windows reads are open, so the written tree is readable anyway. Add read access only when the workload may read the entire writable path.',
+        'macOS separates reads and writes, so a write grant with no read gives write-only access there. ' +
+        'Linux writable mounts also expose reads, so Linux refuses a write or write_file entry unless a ' +
+        '`read` tree (or, for one file, a `read_file` of the same file) covers the entire write scope; a ' +
+        'read on one child of the write tree, a read_file on a directory named in `write`, or an `exec` ' +
+        'grant does not. On Windows reads are open, so the written tree is readable anyway. Add read access ' +
+        'only when the workload may read the entire writable path.',
       bad: {
         toml: '[agent.filesystem]\nwrite = ["~/project"]\nread = ["~/project/src"]',
         expect: ['2:10 error linux', '2:10 warning windows'],
@@ -30,7 +38,9 @@ export const writeOnly = defineRule({
       platforms: ['linux'],
       // The platform document's text, byte for byte.
       text: (d: { list: string; path: string }) =>
-        `Linux cannot enforce write-only access for \`${d.list}\` at ${d.path}. Add an explicit \`read\` or \`read_file\` grant covering the entire write scope to request read-write access, or remove the write grant`,
+        `Linux cannot enforce write-only access for \`${d.list}\` at ${d.path}. Add an explicit \`read\` ` +
+        `or \`read_file\` grant covering the entire write scope to request read-write access, or remove ` +
+        `the write grant`,
       suggestion: alternative,
     },
     windows: {
@@ -61,11 +71,7 @@ export const writeOnly = defineRule({
       related.push(relatedGrant(other, "an execute grant does not satisfy Linux's explicit read requirement"));
     const data = { list: g.list, path: shown(g) };
     // The suggestion as written: read access over the whole write scope (a file: read_file of it).
-    const fix = fixOf(
-      addToList(pa.principal.written, pa.principal.grants, g.scope === 'file' || g.facts.kind === 'file' ? 'read_file' : 'read', [
-        g.written,
-      ]),
-    );
+    const fix = fixOf(addToList(pa.principal.written, pa.principal.grants, coverScope(g) === 'file' ? 'read_file' : 'read', [g.written]));
     ctx.report('linux', { span: g.span, related, fix }, data);
     ctx.report('windows', { span: g.span }, data);
   },

@@ -98,7 +98,9 @@ export async function buildBundles(root, outDir, { readable = false, only, lintP
   const plugins = [bundledChevrotain, lazyAssert, lazySegmenter, noGuessVersion];
   const builds = {
     'boxwright.cjs': () =>
-      bundle('app/cli/entry.js', 'boxwright.cjs', { plugins: [onlyCommands('boxwright.cjs', (c) => !LSP_COMMANDS.includes(c)), ...plugins] }),
+      bundle('app/cli/entry.js', 'boxwright.cjs', {
+        plugins: [onlyCommands('boxwright.cjs', (c) => !LSP_COMMANDS.includes(c)), ...plugins],
+      }),
     'lint.cjs': () =>
       bundle('app/cli/entry.js', 'lint.cjs', {
         plugins: [
@@ -110,7 +112,8 @@ export async function buildBundles(root, outDir, { readable = false, only, lintP
           ...plugins,
         ],
       }),
-    'lsp.cjs': () => bundle('app/cli/entry.js', 'lsp.cjs', { plugins: [onlyCommands('lsp.cjs', (c) => LSP_COMMANDS.includes(c)), ...plugins] }),
+    'lsp.cjs': () =>
+      bundle('app/cli/entry.js', 'lsp.cjs', { plugins: [onlyCommands('lsp.cjs', (c) => LSP_COMMANDS.includes(c)), ...plugins] }),
     // Small enough that a run from the cache pays for no front end.
     'run-fast.cjs': () => bundle('targets/linux/run/run-fast.js', 'run-fast.cjs', { legalComments: 'none' }),
   };

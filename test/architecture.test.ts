@@ -309,18 +309,19 @@ function directionProblem(from: string, to: string): string | undefined {
  * app/ files that still reach into Linux's run part directly, each for a
  * reason of its own (the ratchet: a new one fails). The CLI's compile and
  * learn commands share bubblewrap's lookup, the launchers, vet and the
- * Landlock ABI probe with Linux's runner; `learn` is Linux-only (strace in
- * bubblewrap). Moving them behind the unit is issue 38's part for app/cli.
+ * Landlock ABI probe with Linux's runner (compile's Linux hook is
+ * compile-linux.ts, learn's tools learn-setup.ts); `learn` is Linux-only
+ * (strace in bubblewrap). Moving them behind the unit is issue 38's part for app/cli.
  */
 const APP_REACHES_UNIT: ReadonlySet<string> = new Set([
-  'app/cli/compile.ts targets/linux/run/sandbox/bwrap.ts',
-  'app/cli/compile.ts targets/linux/run/sandbox/launchers.ts',
-  'app/cli/compile.ts targets/linux/run/sandbox/vet.ts',
+  'app/cli/compile-linux.ts targets/linux/run/sandbox/bwrap.ts',
+  'app/cli/compile-linux.ts targets/linux/run/sandbox/launchers.ts',
+  'app/cli/compile-linux.ts targets/linux/run/sandbox/vet.ts',
   'app/cli/learn-check.ts targets/linux/run/runner.ts',
   'app/cli/learn.ts targets/linux/run/sandbox/outcome.ts',
   'app/cli/learn.ts targets/linux/run/sandbox/run-request.ts',
-  'app/cli/learn.ts targets/linux/run/sandbox/bwrap.ts',
-  'app/cli/learn.ts targets/linux/run/sandbox/vet.ts',
+  'app/cli/learn-setup.ts targets/linux/run/sandbox/bwrap.ts',
+  'app/cli/learn-setup.ts targets/linux/run/sandbox/vet.ts',
   'app/cli/options.ts targets/linux/run/sandbox/landlock-abi.ts',
   'app/cli/run-common.ts targets/linux/run/sandbox/run-request.ts',
 ]);

@@ -1,37 +1,21 @@
+import { compilable, type PeerEnforcer, peerConfigWords } from '../../compiler/ir/compilable.js';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { PLATFORMS, type Platform } from '../../compiler/diagnostic.js';
 import { formatText } from '../format/text.js';
 import { emitterOf } from '../../targets/emit.js';
 import { artifactStem } from '../../targets/target.js';
-import type { Artifact, CompileInput, TargetOptions } from '../../targets/target.js';
-import type { CheckedPolicy, CheckResult } from '../check.js';
-import { configReader, UsageError, type ConfigArgs } from './options.js';
-import { at, colourOf, homesOf, readArg, type CliIo } from './io.js';
+import type { CompileInput, TargetOptions } from '../../targets/target.js';
+import type { CheckResult } from '../check.js';
+import { configReader, UsageError } from './options.js';
+import { at, colourOf, readArg, type CliIo } from './io.js';
+export type { CompileArgs, CompileOutcome, TargetArgs } from './compile-types.js';
 import { useColour } from '../format/colour.js';
-import type { TrustedFile } from '../../compiler/ir/types.js';
-import { bwrapOrigin, locateBwrap, type BwrapFound, type BwrapLookup } from '../../targets/linux/run/sandbox/bwrap.js';
-import { canonical, roleWords, trustedFile } from '../trusted-files.js';
+import { because, type CompileArgs, type CompileOutcome, type TargetArgs } from './compile-types.js';
+import { compileHooks } from './compile-hooks.js';
+import { trustedFile } from '../trusted-files.js';
 import { otherConfigsWriting } from './repo-configs.js';
 import type { LintEntry } from '../format/report.js';
-
-export interface CompileArgs extends ConfigArgs {
-  config?: string;
-  target?: string;
-  out?: string;
-  force?: boolean;
-  'gateway-port'?: number;
-  'gateway-socket'?: string;
-  /** Linux: the bubblewrap the launchers run (else BOXWRIGHT_BWRAP, else `bwrap` on PATH outside the home). */
-  bwrap?: string;
-}
-
-export type CompileOutcome =
-  | { readonly ok: true; readonly artifacts: Artifact[]; readonly check: CheckedPolicy }
-  | { readonly ok: false; readonly check: CheckResult; readonly reason: string };
-
-/** What compiling takes besides the check result: `--force` and the targets' own options. */
-export type TargetArgs = Pick<CompileArgs, 'force' | 'gateway-port' | 'gateway-socket'>;
 
 /**
  * Compiles a checked config for one platform in memory, from the check's
@@ -41,19 +25,10 @@ export type TargetArgs = Pick<CompileArgs, 'force' | 'gateway-port' | 'gateway-s
 export async function compileConfig(check: CheckResult, platform: Platform, args: TargetArgs): Promise<CompileOutcome> {
   const file = check.file;
   if (!check.ir) return { ok: false, check, reason: `${file} has errors; nothing to compile` };
-  // sandbox-runtime enforces its own settings (and Claude Code's): boxwright checks them, it compiles Box and TYBA configs.
-  if (check.ir.runtime?.codex)
-    return {
-      ok: false,
-      check,
-      reason: `${file} is a Codex config (config.toml), which Codex enforces itself (its own sandbox: \`codex sandbox\`, or Codex running commands): boxwright lints, explains and diffs it, and compiles Box and TYBA configs`,
-    };
-  if (check.ir.runtime)
-    return {
-      ok: false,
-      check,
-      reason: `${file} is ${check.ir.dialect === 'claude' ? 'Claude Code' : 'sandbox-runtime'} settings, which sandbox-runtime enforces itself (${check.ir.dialect === 'claude' ? 'Claude Code runs it' : 'srt --settings FILE CMD'}): boxwright lints, explains and diffs them, and compiles Box and TYBA configs`,
-    };
+  // A peer's config is the peer's to enforce: boxwright checks it, it compiles Box and TYBA configs.
+  const compiled = compilable(check.ir);
+  if ('enforcer' in compiled) return { ok: false, check, reason: notCompiled(file, compiled.enforcer), enforcer: compiled.enforcer };
+
   const verdict = check.verdicts[platform];
   if (verdict === 'refused' && !args.force)
     return {
@@ -75,6 +50,21 @@ export async function compileConfig(check: CheckResult, platform: Platform, args
   return { ok: true, artifacts: target.compile(input), check };
 }
 
+/** Why a peer's config is not compiled: who enforces it, and how. */
+function notCompiled(file: string, enforcer: PeerEnforcer): string {
+  if (enforcer === 'codex')
+    return (
+      `${file} is ${peerConfigWords.codex}, which Codex enforces itself (its own sandbox: \`codex ` +
+      `sandbox\`, or Codex running commands): boxwright lints, explains and diffs it, and compiles Box ` +
+      `and TYBA configs`
+    );
+  return (
+    `${file} is ${peerConfigWords[enforcer]}, which ` +
+    `sandbox-runtime enforces itself (${enforcer === 'claude' ? 'Claude Code runs it' : 'srt --settings FILE CMD'}): ` +
+    `boxwright lints, explains and diffs them, and compiles Box and TYBA configs`
+  );
+}
+
 /** The targets' options from the command line, validated here: a bad one is a usage error, not a target's. */
 function targetOptions(args: TargetArgs): TargetOptions {
   const port = args['gateway-port'];
@@ -90,22 +80,6 @@ export function platformOf(target: string | undefined): Platform {
   const platform = PLATFORMS.find((p) => p === target);
   if (platform) return platform;
   throw new UsageError(`--target must be ${PLATFORMS.slice(0, -1).join(', ')} or ${PLATFORMS[PLATFORMS.length - 1]}`);
-}
-
-/** A file-system error in words, for a message that names the path. */
-function because(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException).code;
-  const words: Record<string, string> = {
-    EACCES: 'permission denied',
-    EPERM: 'operation not permitted',
-    EROFS: 'read-only file system',
-    ENOENT: 'no such file or directory',
-    ENOTDIR: 'a component of the path is not a directory',
-    EEXIST: 'it exists and is not a directory',
-    ENOSPC: 'no space left on the device',
-    EISDIR: 'it is a directory',
-  };
-  return (code && words[code]) ?? (e as Error).message;
 }
 
 /**
@@ -143,127 +117,6 @@ export function makeOutDir(out: string, cwd: string): void {
   }
 }
 
-/**
- * Linux: `<stem>.launch` and `<stem>.run` beside the artifacts, so that
- * `DIR/agent.run CMD` runs in the sandbox with no Node on the path. Not for
- * a config read from standard input (the launcher re-reads its config to
- * refuse one that changed) nor a forced, refused one; without a built
- * launcher or a bubblewrap, said and skipped: the artifacts stand on their
- * own.
- */
-async function writeLaunchers(
-  io: CliIo,
-  outcome: Extract<CompileOutcome, { ok: true }>,
-  out: string,
-  args: CompileArgs & { config: string },
-  bwrap: BwrapLookup | undefined,
-): Promise<void> {
-  const config = args.config;
-  const note = (why: string): void => void io.stderr.write(`boxwright compile: no launchers (<principal>.run) written: ${why}\n`);
-  if (config === '-') return note('the config came from standard input, and a launcher re-reads its config to refuse one that changed');
-  if (outcome.check.verdicts.linux === 'refused')
-    return note('linux refuses the config (--force writes the artifacts for review, never a way to run them)');
-  const { compileOptionArgs, copyLaunchers, launchFiles, launcherUnavailable } = await import(
-    '../../targets/linux/run/sandbox/launchers.js'
-  );
-  const why = launcherUnavailable();
-  if (why) return note(why);
-  if (!bwrap) return note('bubblewrap is resolved on the Linux machine that runs the sandbox: compile there');
-  if (!bwrap.found)
-    return note(`no bubblewrap: ${bwrap.why}. Install it (Debian/Ubuntu: apt-get install bubblewrap) or name it with --bwrap PATH`);
-  const agentDirs = args['agent-dir'] === undefined ? [] : ([] as string[]).concat(args['agent-dir']);
-  // Made absolute from the command's directory (compileOptionArgs would from the process's): the launch works from anywhere.
-  const absolute = (p: string | undefined) => (p === undefined ? p : at(io, p));
-  const options = compileOptionArgs({
-    fs: args.fs === 'host' || args.fs === 'none' ? args.fs : absolute(args.fs),
-    home: args.home,
-    dialect: args.dialect,
-    worktree: absolute(args.worktree),
-    tybaDataDir: args['tyba-data-dir'],
-    agentDirs,
-    landlock: args.landlock,
-    gatewaySocket: args['gateway-socket'],
-    bwrap: absolute(args.bwrap),
-  });
-  const files = launchFiles(
-    outcome.check.model,
-    outcome.artifacts,
-    at(io, config),
-    outcome.check.bytes,
-    options,
-    bwrap,
-    args['gateway-socket'],
-  );
-  for (const f of files) {
-    const path = join(out, f.name);
-    try {
-      writeFileSync(at(io, path), f.content);
-    } catch (e) {
-      throw new UsageError(`cannot write ${path}: ${because(e)}`);
-    }
-    io.stdout.write(`${path}\n`);
-  }
-  let runs: string[];
-  try {
-    runs = copyLaunchers(
-      at(io, out),
-      outcome.check.ir.principals.map((p) => artifactStem(p.id)),
-    );
-  } catch (e) {
-    throw new UsageError(`cannot write the launchers in ${out}: ${because(e)}`);
-  }
-  // Named under --out as given, as the artifacts are.
-  for (const r of runs) io.stdout.write(`${join(out, basename(r))}\n`);
-}
-
-/**
- * Why the sandbox may not be written into `out` (or run with `bwrap`), or
- * undefined: the compiled mounts read back (a principal whose mounts could
- * change the config, the manifest or the directory), and who else could
- * write the directory or bubblewrap. Linux machines only (the questions
- * are boxwright-sandbox's, vet.ts); elsewhere the model's answer
- * (`trusted-file-writable`) stands alone.
- */
-async function launchRefusal(
-  outcome: Extract<CompileOutcome, { ok: true }>,
-  out: string,
-  outPath: string,
-  trusted: readonly TrustedFile[],
-  bwrap: BwrapFound | undefined,
-): Promise<string | undefined> {
-  const { vet, vetProgram, VetError } = await import('../../targets/linux/run/sandbox/vet.js');
-  if (typeof vetProgram() !== 'string') return undefined;
-  const views = outcome.artifacts
-    .filter((a) => a.name.endsWith('.bwrap.args'))
-    .map((a) => ({
-      principal: a.name.slice(0, -'.bwrap.args'.length),
-      args: typeof a.content === 'string' ? Buffer.from(a.content) : a.content,
-    }));
-  let findings;
-  try {
-    findings = vet({
-      views,
-      files: trusted.filter((f) => !f.tree).map((f) => f.path),
-      trees: trusted.filter((f) => f.tree).map((f) => f.path),
-      private: [canonical(outPath)],
-      ...(bwrap ? { rootOwned: [bwrap.path] } : {}),
-    });
-  } catch (e) {
-    // Fail closed, and say so: without the answers no launcher is written.
-    if (e instanceof VetError)
-      throw new UsageError(`cannot check who could change what the launchers trust: ${e.message}; nothing written`);
-    throw e;
-  }
-  const first = findings[0];
-  if (!first) return undefined;
-  const role = trusted.find((f) => f.path === first.path)?.role;
-  if (first.kind === 'reach')
-    return `${first.principal}'s compiled mounts make ${first.dest} writable, which holds ${role ? roleWords[role] : ''} ${first.path} (the model says otherwise: a bug to report)`;
-  if (bwrap && first.path === bwrap.path)
-    return `bubblewrap ${bwrap.path} (${bwrapOrigin(bwrap)}) is not root's alone: ${first.reason}. Every run executes it outside any sandbox: install bubblewrap where only root writes (your distribution's package), or name one with --bwrap PATH`;
-  return `--out ${out}: ${first.reason}: whoever can write it decides what the launchers there run. Compile into a directory only you can write`;
-}
-
 /** A check as lint's text format prints it. */
 function entryOf(c: CheckResult): LintEntry {
   return { path: c.file, text: c.text, ...(c.dialect ? { dialect: c.dialect } : {}), verdicts: c.verdicts, diagnostics: c.diagnostics };
@@ -282,16 +135,10 @@ export async function compileCommand(args: CompileArgs, io: CliIo): Promise<numb
   }
   const file = args.config === '-' ? '<stdin>' : args.config;
   // What the host trusts after this compile: the --out directory (host-trusted: the next DIR/<principal>.run
-  // executes what it holds), and on Linux the bubblewrap the launchers will run.
-  const bwrap =
-    platform === 'linux' && args.config !== '-' && process.platform === 'linux'
-      ? locateBwrap({ option: args.bwrap, homes: homesOf(io, args.home), env: io.env })
-      : undefined;
+  // executes what it holds), and what the platform's hook adds (Linux: the bubblewrap the launchers will run).
+  const hook = compileHooks[platform]?.prepare(args, io);
   useColour(colourOf(io));
-  const trusted = [
-    trustedFile(at(io, args.out), 'out', [platform]),
-    ...(bwrap?.found ? [trustedFile(bwrap.path, 'bwrap', ['linux'])] : []),
-  ];
+  const trusted = [trustedFile(at(io, args.out), 'out', [platform]), ...(hook?.trusted ?? [])];
   const reader = configReader(args, undefined, [{ path: at(io, args.out), input: 'compile-out' }], trusted, io);
   const outcome = await compileConfig(reader.checkRead(input.bytes, args.config), platform, args);
   const shown = outcome.check.diagnostics.filter((d) => d.severity === 'error' && d.platforms.includes(platform));
@@ -312,7 +159,7 @@ export async function compileCommand(args: CompileArgs, io: CliIo): Promise<numb
     );
     io.stderr.write(`boxwright compile: ${outcome.reason}\n`);
     // A Codex config is not boxwright's to compile (Codex enforces it): a usage error, not a refused config.
-    return outcome.check.ir?.runtime?.codex ? 2 : 1;
+    return outcome.enforcer === 'codex' ? 2 : 1;
   }
   // The schema restricts principal names and every target names its files
   // through artifactStem; checked once more where the files are written.
@@ -330,14 +177,15 @@ export async function compileCommand(args: CompileArgs, io: CliIo): Promise<numb
     if (others.writers.length) {
       io.stderr.write(formatText(others.writers.map(entryOf), [platform]));
       io.stderr.write(
-        `boxwright compile: --out ${args.out}: another sandbox config of ${others.root} may write it (above), and its workload could replace what the next run there executes; compile into a directory no config of the repository may write. Nothing written\n`,
+        `boxwright compile: --out ${args.out}: another sandbox config of ${others.root} may write it (above), ` +
+          `and its workload could replace what the next run there executes; compile into a directory no config ` +
+          `of the repository may write. Nothing written\n`,
       );
       return 1;
     }
   }
-  // Launchers make DIR something a later run executes: only then does who could write it matter.
-  if (platform === 'linux' && args.config !== '-' && outcome.check.verdicts.linux !== 'refused') {
-    const why = await launchRefusal(outcome, args.out, at(io, args.out), outcome.check.ir.trustedFiles, bwrap?.found ? bwrap : undefined);
+  if (hook) {
+    const why = await hook.refusal(outcome, args.out, at(io, args.out), outcome.check.ir.trustedFiles);
     if (why) {
       io.stderr.write(`boxwright compile: ${why}; nothing written\n`);
       return 1;
@@ -352,7 +200,7 @@ export async function compileCommand(args: CompileArgs, io: CliIo): Promise<numb
     }
     io.stdout.write(`${path}\n`);
   }
-  if (platform === 'linux') await writeLaunchers(io, outcome, args.out, { ...args, config: args.config }, bwrap);
+  await hook?.written(outcome, args.out);
   if (outcome.check.verdicts[platform] === 'refused')
     io.stderr.write(`boxwright compile: WARNING: ${platform} refuses ${file}; written anyway because of --force\n`);
   return 0;

@@ -1,3 +1,4 @@
+import { isCompilable } from '../../compiler/ir/compilable.js';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Platform } from '../../compiler/diagnostic.js';
 import { accessDelta, gateFailures } from '../views/delta.js';
@@ -63,7 +64,9 @@ export async function diffChecks(
       return {
         base: base.file,
         head: head.file,
-        error: `${side.file} is not a sandbox config (no Box, TYBA, sandbox-runtime or Claude Code keys at the top level: \`${hint}\` says so); nothing to compare`,
+        error:
+          `${side.file} is not a sandbox config (no Box, TYBA, sandbox-runtime or Claude Code keys at the ` +
+          `top level: \`${hint}\` says so); nothing to compare`,
       };
     return { base: base.file, head: head.file, error: `${side.file} has errors (\`${hint}\` shows them); nothing to compare` };
   }
@@ -75,7 +78,9 @@ export async function diffChecks(
   const identical = Buffer.from(base.bytes).equals(Buffer.from(head.bytes)) && base.dialect === head.dialect;
   // sandbox-runtime's and Claude Code's settings have no boxwright artifacts: sandbox-runtime enforces them.
   const artifacts =
-    identical || args.artifacts === false || base.ir.runtime || head.ir.runtime ? [] : await compareArtifacts(base, head, platforms);
+    identical || args.artifacts === false || !isCompilable(base.ir) || !isCompilable(head.ir)
+      ? []
+      : await compareArtifacts(base, head, platforms);
   return { base: base.file, head: head.file, delta, artifacts };
 }
 

@@ -16,7 +16,9 @@ export interface ExplainArgs extends ConfigArgs {
 /** Cursor's and VS Code's settings have no model (neither sandbox is modelled here): said after their lint. */
 const lintOnly = (check: CheckResult): string =>
   check.dialect === 'cursor' || check.dialect === 'vscode'
-    ? `${check.file}: ${check.dialect === 'cursor' ? "Cursor's sandbox.json is" : "VS Code's agent sandbox settings are"} linted only: boxwright has no model of ${check.dialect === 'cursor' ? "Cursor's" : "VS Code's"} sandbox to explain (docs/dialects/${check.dialect}.md)\n`
+    ? `${check.file}: ${check.dialect === 'cursor' ? "Cursor's sandbox.json is" : "VS Code's agent sandbox settings are"} ` +
+      `linted only: boxwright has no model of ${check.dialect === 'cursor' ? "Cursor's" : "VS Code's"} ` +
+      `sandbox to explain (docs/dialects/${check.dialect}.md)\n`
     : '';
 
 /** The matrix of a checked config (from its own model), or the front-end errors that prevent one. */

@@ -12,7 +12,8 @@ function gitProgram(io: Pick<CliIo, 'env'>): string {
   const hit = lookOnPath('git', io.env, [homeOf(io)]);
   if (!hit.path)
     throw new UsageError(
-      `\`diff --git\` needs git, which is not installed in the PATH directories outside your home${hit.skipped.length ? ` (passed over, where a principal may write: ${hit.skipped.join(', ')})` : ''}`,
+      `\`diff --git\` needs git, which is not installed in the PATH directories outside your home` +
+        `${hit.skipped.length ? ` (passed over, where a principal may write: ${hit.skipped.join(', ')})` : ''}`,
     );
   found.set(key, hit.path);
   return hit.path;

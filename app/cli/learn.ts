@@ -17,6 +17,7 @@
  * all; 2 usage.
  * With --check it is the checked run's.
  */
+import { compilable, peerConfigWords } from '../../compiler/ir/compilable.js';
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { CliIo } from './io.js';
@@ -24,7 +25,6 @@ import { resolve } from 'node:path';
 import { hostView, isUnder } from '../../compiler/paths/index.js';
 import type { Dialect } from '../../compiler/schema/validate.js';
 import { hostArch, seccompProgram } from '../../targets/linux/index.js';
-import { launcherPath } from '../../targets/linux/launcher/index.js';
 import { sandboxEnv } from '../../targets/run/env.js';
 import type { CheckedPolicy, CheckResult } from '../check.js';
 import { formats, renderer, whole } from '../format/registry.js';
@@ -39,76 +39,16 @@ import { checkWaitsFor, decide, madeDirectories, type LearnDialect } from '../le
 import { learnArgv, READY_FD, STATUS_FD } from '../learn/sandbox.js';
 import { runTraced, type TracedOutcome } from '../learn/session.js';
 import { workloadAccesses, type WorkloadTrace } from '../learn/trace.js';
-import { BOUND_FLAG, boundText, DEFAULT_BOUNDS, parseSize, type LearnBounds } from '../learn/bounds.js';
+import { BOUND_FLAG, boundText, type LearnBounds } from '../learn/bounds.js';
 import { readOut, writeOut } from '../learn/out-file.js';
 import { reviewDiagnostics, type Reviewed } from '../learn/review.js';
 import { checkRun } from './learn-check.js';
-import { NOT_RUN, say, TIMED_OUT, writableDirs, type LearnArgs, type Tools } from './learn-common.js';
+import { boundsFrom, timeoutFrom, tools } from './learn-setup.js';
+import { NOT_RUN, say, TIMED_OUT, writableDirs, type LearnArgs } from './learn-common.js';
 import { afterStatus } from '../../targets/linux/run/sandbox/outcome.js';
 import { principalId, RunUsageError, passEnvList } from '../../targets/linux/run/sandbox/run-request.js';
 import { explainCheck } from './explain.js';
 import { configReader, homeFrom, UsageError } from './options.js';
-import { lookOnPath } from '../host-programs.js';
-import { bwrapOrigin, locateBwrap, lookupHomes } from '../../targets/linux/run/sandbox/bwrap.js';
-import { vet, VetError, type VetFinding } from '../../targets/linux/run/sandbox/vet.js';
-
-/** --max-trace, --max-events, --max-writes: each a usage error (2) when it is not a bound learn can keep. */
-function boundsFrom(args: LearnArgs): LearnBounds {
-  const size = (flag: 'max-trace' | 'max-writes', dflt: number): number => {
-    const v = args[flag];
-    if (v === undefined) return dflt;
-    const bytes = parseSize(String(v));
-    if (bytes === undefined)
-      throw new UsageError(`--${flag} takes a size of at least 1M (bytes, or with K, M or G), not ${JSON.stringify(v)}`);
-    return bytes;
-  };
-  const events = args['max-events'];
-  if (events !== undefined && (!/^\d{1,12}$/.test(String(events)) || Number(events) < 1))
-    throw new UsageError(`--max-events takes a whole number above 0, not ${JSON.stringify(events)}`);
-  return {
-    traceBytes: size('max-trace', DEFAULT_BOUNDS.traceBytes),
-    events: events === undefined ? DEFAULT_BOUNDS.events : Number(events),
-    writeBytes: size('max-writes', DEFAULT_BOUNDS.writeBytes),
-  };
-}
-
-function timeoutFrom(v: string | undefined): number | undefined {
-  if (v === undefined) return undefined;
-  if (!/^\d+(\.\d+)?$/.test(String(v)) || Number(v) <= 0)
-    throw new UsageError(`--timeout takes a number of seconds above 0, not ${JSON.stringify(v)}`);
-  return Number(v);
-}
-
-/**
- * What learn runs with, or why it cannot (it then runs nothing: 125).
- * bubblewrap and strace run on the host with the user's every right, so
- * they are found as every host program boxwright executes (never in a
- * PATH directory under a home, where a sandboxed run may have planted
- * one: issue 21, attack 5) and must be root's alone (vet.ts).
- */
-function tools(home: string): Tools | string {
-  if (process.platform !== 'linux') return `learn traces a run under bubblewrap, which needs Linux; this is ${process.platform}`;
-  const arch = hostArch();
-  const helper = arch ? launcherPath(arch) : undefined;
-  if (!helper) return 'boxwright-sandbox is not built for this machine (npm run build needs a C compiler)';
-  const homes = lookupHomes(home);
-  const bwrap = locateBwrap({ homes });
-  if (!bwrap.found) return `no bubblewrap to learn with (${bwrapOrigin(bwrap)}): ${bwrap.why} (Debian: apt-get install bubblewrap)`;
-  const strace = lookOnPath('strace', process.env, homes);
-  if (!strace.path)
-    return `strace is not installed in the PATH directories outside your home${strace.skipped.length ? ` (passed over: ${strace.skipped.join(', ')})` : ''}: learn traces the command with it (Debian: apt-get install strace)`;
-  let findings: VetFinding[];
-  try {
-    findings = vet({ rootOwned: [bwrap.path, strace.path] });
-  } catch (e) {
-    if (!(e instanceof VetError)) throw e;
-    return `cannot check who could change bubblewrap and strace: ${e.message}`;
-  }
-  const untrusted = findings.find((f) => f.kind === 'untrusted');
-  if (untrusted && untrusted.kind === 'untrusted')
-    return `${untrusted.path} is not root's alone: ${untrusted.reason}. learn runs it outside any sandbox: install it where only root writes (your distribution's package)`;
-  return { helper, bwrap: bwrap.path, strace: strace.path };
-}
 
 interface Learned {
   readonly status: number;
@@ -212,7 +152,14 @@ export async function learnCommand(args: LearnArgs, _io: CliIo): Promise<number>
     }
     if (args.dialect && check.dialect !== args.dialect)
       throw new UsageError(`--dialect ${args.dialect}: ${out} is a ${check.dialect} config`);
-    dialect = check.dialect === 'tyba' ? 'tyba' : 'box';
+    // A peer's config is the peer's: learn writes Box and TYBA lines, which would not be one of its (a JSON file would not parse).
+    const target = compilable(check.ir);
+    if ('enforcer' in target)
+      throw new UsageError(
+        `cannot learn into ${out}: it is ${peerConfigWords[target.enforcer]}, and learn writes Box and TYBA configs; ` +
+          'choose another --out; nothing was run',
+      );
+    dialect = target.ir.dialect;
     existing = check;
   }
   if (dialect === 'tyba' && principal !== 'agent')
@@ -373,7 +320,8 @@ function networkLines(needs: NeedSet, principal: string, network: boolean, home:
   const used = needs.network.filter((n) => !(n.target.startsWith('/') && n.errno === 'ENOENT'));
   const lines = used.map(
     (n) =>
-      `${n.target.startsWith('/') ? `the unix socket ${spelled(n.target, home)}` : n.target} (${n.ok ? 'reached' : `refused: ${n.errno ?? 'failed'}`}; ${evidenceText(n.first)})`,
+      `${n.target.startsWith('/') ? `the unix socket ${spelled(n.target, home)}` : n.target} (${n.ok ? 'reached' : `refused: ${n.errno ?? 'failed'}`}; ` +
+      `${evidenceText(n.first)})`,
   );
   if (used.some((n) => n.target.startsWith('/')))
     lines.push(
@@ -383,7 +331,9 @@ function networkLines(needs: NeedSet, principal: string, network: boolean, home:
   const grant =
     principal === 'agent'
       ? "the agent has no direct network (agent-network-table): it reaches the network through the host product's gateway"
-      : `a direct network exception (${principal.startsWith('tool.') ? `[tools.${principal.slice(5)}.network]` : `contain_egress = false in [mcp_servers.${principal.slice(4)}]`}) would let it through, bypassing the gateway's policy: add it yourself if that is what you want`;
+      : `a direct network exception ` +
+        `(${principal.startsWith('tool.') ? `[tools.${principal.slice(5)}.network]` : `contain_egress = false in [mcp_servers.${principal.slice(4)}]`}) ` +
+        `would let it through, bypassing the gateway's policy: add it yourself if that is what you want`;
   lines.push(
     network
       ? `learn ran with --network and grants none of these: ${grant}`

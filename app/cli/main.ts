@@ -3,7 +3,18 @@ import { didYouMean } from '../../compiler/schema/did-you-mean.js';
 import { version } from '../../compiler/version.js';
 import { commandWithoutDashes, firstWord, oneLine, positionals, repeatedOption, unknownOption } from './argv-checks.js';
 import type { CliIo } from './io.js';
-import { type Command, configPositional, formatOption, fsOptions, overview, parseFor, platformOption, yargsFor } from './yargs-io.js';
+import {
+  type Command,
+  configPositional,
+  formatOption,
+  fsOptions,
+  overview,
+  parseFor,
+  platformOption,
+  withOptions,
+  yargsFor,
+} from './yargs-io.js';
+import { RUN_OPTIONS } from '../run-options.js';
 import { UsageError } from './options.js';
 
 export type { Command } from './yargs-io.js';
@@ -34,7 +45,9 @@ const commands: Record<string, Command> = {
           type: 'boolean',
           default: false,
           describe:
-            'pass over files that are not sandbox configs (no Box, TYBA, sandbox-runtime or Claude Code keys), without a finding: for hooks that pass every .toml and .json (what a directory or a glob finds is always chosen so)',
+            'pass over files that are not sandbox configs (no Box, TYBA, sandbox-runtime or Claude Code keys), ' +
+            'without a finding: for hooks that pass every .toml and .json (what a directory or a glob finds ' +
+            'is always chosen so)',
         })
         .option('quiet', {
           alias: 'q',
@@ -86,7 +99,8 @@ const commands: Record<string, Command> = {
         .option('bwrap', {
           type: 'string',
           describe:
-            'Linux: the bubblewrap to run (default: BOXWRIGHT_BWRAP, else `bwrap` in the PATH directories outside your home); recorded in the launch, never looked up at run time',
+            'Linux: the bubblewrap to run (default: BOXWRIGHT_BWRAP, else `bwrap` in the PATH directories outside ' +
+            'your home); recorded in the launch, never looked up at run time',
         }),
     run: async (args, io) => (await import('./compile.js')).compileCommand(args, io),
   },
@@ -101,53 +115,22 @@ const commands: Record<string, Command> = {
     usage: 'run <config> -- <cmd> [args..]',
     describe:
       'run a command inside the sandbox a config compiles to on this machine: boxwright run CONFIG [--principal P] [-- CMD [ARGS..]]',
+    // Its options are a table (app/run-options.ts) that run's fast path reads too.
     options: (y) =>
-      fsOptions(y)
-        .positional('config', { type: 'string', describe: 'the config file' })
-        .positional('cmd', {
+      withOptions(
+        fsOptions(y).positional('config', { type: 'string', describe: 'the config file' }).positional('cmd', {
           type: 'string',
           describe: 'after --: the command to run in the sandbox, with its arguments (passed verbatim)',
-        })
-        .option('principal', {
-          alias: 'p',
-          type: 'string',
-          default: 'agent',
-          describe:
-            'whose sandbox: agent, tool.NAME or mcp.NAME (tool:NAME, mcp:NAME too); a tool or server with no command after -- runs its configured command and args',
-        })
-        .option('pass-env', {
-          type: 'string',
-          array: true,
-          nargs: 1,
-          describe: 'let this environment variable into the sandbox (repeatable; only a short allowlist passes by default)',
-        })
-        .option('pass-fd', {
-          type: 'number',
-          array: true,
-          nargs: 1,
-          describe: 'let this open descriptor (above 2) through to the command (repeatable; every other inherited one is closed)',
-        })
-        .option('gateway-socket', {
-          type: 'string',
-          describe: "Linux: the host product's gateway socket to bind into sandboxes without direct network",
-        })
-        .option('bwrap', {
-          type: 'string',
-          describe:
-            'Linux: the bubblewrap to run (default: BOXWRIGHT_BWRAP, else `bwrap` in the PATH directories outside your home); recorded in the launch, never looked up at run time',
-        })
-        .option('verbose', {
-          alias: 'v',
-          type: 'boolean',
-          default: false,
-          describe: 'print the bubblewrap command, the withheld variables and the closed descriptors',
         }),
+        RUN_OPTIONS,
+      ),
     run: async (args, io) => (await import('./run.js')).runCommand(args, io),
   },
   learn: {
     usage: 'learn -- <cmd> [args..]',
     describe:
-      'run a command once in a throw-away copy of this machine, traced, and write the least-privilege config it needed: boxwright learn [--out FILE] -- CMD [ARGS..]',
+      'run a command once in a throw-away copy of this machine, traced, and write the least-privilege ' +
+      'config it needed: boxwright learn [--out FILE] -- CMD [ARGS..]',
     options: (y) =>
       fsOptions(y)
         .positional('cmd', { type: 'string', describe: 'after --: the command to learn from, with its arguments (passed verbatim)' })
@@ -204,7 +187,8 @@ const commands: Record<string, Command> = {
       y.option('format', formatOption('doctor')).option('bwrap', {
         type: 'string',
         describe:
-          'Linux: the bubblewrap to check (default: BOXWRIGHT_BWRAP, else `bwrap` in the PATH directories outside your home); recorded in the launch, never looked up at run time',
+          'Linux: the bubblewrap to check (default: BOXWRIGHT_BWRAP, else `bwrap` in the PATH directories ' +
+          'outside your home); recorded in the launch, never looked up at run time',
       }),
     run: async (args, io) => (await import('./doctor.js')).doctorCommand(args, io),
   },
@@ -301,7 +285,9 @@ export async function parseCommandLine(argv: readonly string[], io: CliIo): Prom
       const guess = didYouMean(name, Object.keys(commands));
       return {
         kind: 'usage',
-        message: `boxwright: unknown command \`${name}\`${guess ? `; did you mean \`${guess}\`?` : ''}\nThe commands: ${Object.keys(commands).join(', ')}. Run \`boxwright --help\` for usage.`,
+        message:
+          `boxwright: unknown command \`${name}\`${guess ? `; did you mean \`${guess}\`?` : ''}\nThe commands: ` +
+          `${Object.keys(commands).join(', ')}. Run \`boxwright --help\` for usage.`,
       };
     }
     // No command: yargs explains (and prints --help).
@@ -336,7 +322,8 @@ export async function parseCommandLine(argv: readonly string[], io: CliIo): Prom
       const cmd = commandWithoutDashes(parser, options);
       if (cmd)
         throw new UsageError(
-          `unexpected argument${cmd.command.length > 1 ? 's' : ''} ${cmd.command.join(' ')}: put the command to run after --: boxwright run ${cmd.config} -- ${cmd.command.join(' ')}`,
+          `unexpected argument${cmd.command.length > 1 ? 's' : ''} ${cmd.command.join(' ')}: put the command ` +
+            `to run after --: boxwright run ${cmd.config} -- ${cmd.command.join(' ')}`,
         );
     }
     if (name === 'learn' && dashes < 0) {

@@ -234,7 +234,8 @@ function readerOf(
     // refused, not ignored.
     if (args.landlock === 'on' && result.dialect === 'tyba') {
       throw new UsageError(
-        `--landlock on: ${file} is a TYBA config, and TYBA's platform document gives its Linux sandbox as bubblewrap + seccomp, without Landlock (its read trees stay executable); Landlock confines Box configs`,
+        `--landlock on: ${file} is a TYBA config, and TYBA's platform document gives its Linux sandbox as ` +
+          `bubblewrap + seccomp, without Landlock (its read trees stay executable); Landlock confines Box configs`,
       );
     }
     return result;

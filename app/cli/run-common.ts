@@ -54,7 +54,8 @@ export function runRequest(args: RunArgs): RunRequest {
   // A tool or server has a command of its own in the config (`command`, `args`): run takes it when none follows `--`.
   if (command.length === 0 && (args.principal === undefined || args.principal === 'agent'))
     throw new UsageError(
-      'name the command after --: boxwright run CONFIG -- CMD [ARGS...] (a tool or MCP server runs its configured `command` and `args` with --principal tool.NAME|mcp.NAME and no --)',
+      'name the command after --: boxwright run CONFIG -- CMD [ARGS...] (a tool or MCP server runs its ' +
+        'configured `command` and `args` with --principal tool.NAME|mcp.NAME and no --)',
     );
   const socket = args['gateway-socket'];
   if (socket !== undefined && !socket.startsWith('/'))
@@ -86,7 +87,7 @@ export function runRequest(args: RunArgs): RunRequest {
 /** A refused or invalid config: its errors for this platform, and that nothing ran. */
 export function refused(outcome: Extract<CompileOutcome, { ok: false }>, platform: Platform, config: string): number {
   // A Codex config: Codex runs its own sandbox (`codex sandbox -- CMD`); boxwright only reads it.
-  if (outcome.check.ir?.runtime?.codex) {
+  if (outcome.enforcer === 'codex') {
     say(`${outcome.reason}; the command did not run (Codex runs it: \`codex sandbox -- CMD\`)`);
     return 2;
   }
@@ -103,7 +104,8 @@ export function refused(outcome: Extract<CompileOutcome, { ok: false }>, platfor
     ]),
   );
   say(
-    `${outcome.check.ir ? `${platform} refuses ${config}` : `${config} has errors`}; the command did not run. Fix the errors above (\`boxwright lint ${config}\` explains them).`,
+    `${outcome.check.ir ? `${platform} refuses ${config}` : `${config} has errors`}; the command did ` +
+      `not run. Fix the errors above (\`boxwright lint ${config}\` explains them).`,
   );
   return NOT_RUN;
 }
@@ -113,7 +115,8 @@ export function hasPrincipal(outcome: Extract<CompileOutcome, { ok: true }>, id:
   const principals = outcome.check.ir.principals.map((p) => p.id);
   if (principals.includes(id)) return true;
   say(
-    `${config} has no principal ${id}${principals.length ? ` (it has: ${principals.join(', ')}; choose one with --principal ${PRINCIPAL_SPELLING})` : ''}; the command did not run`,
+    `${config} has no principal ${id}${principals.length ? ` (it has: ${principals.join(', ')}; choose one with --principal ${PRINCIPAL_SPELLING})` : ''}; ` +
+      `the command did not run`,
   );
   return false;
 }
@@ -130,13 +133,16 @@ export function withCommand(outcome: Extract<CompileOutcome, { ok: true }>, req:
   const where = `${req.config}:${launch?.span.start.line ?? p?.span.start.line ?? 1}`;
   if (!launch) {
     say(
-      `${req.principal} has no configured \`command\` in ${req.config} (its table at line ${p?.span.start.line ?? 1}): name the command after --: boxwright run ${req.config} --principal ${req.principal} -- CMD [ARGS...]; the command did not run`,
+      `${req.principal} has no configured \`command\` in ${req.config} (its table at line ${p?.span.start.line ?? 1}): ` +
+        `name the command after --: boxwright run ${req.config} --principal ${req.principal} -- CMD [ARGS...]; ` +
+        `the command did not run`,
     );
     return undefined;
   }
   if ('problem' in launch) {
     say(
-      `${req.principal}'s configured command cannot be run: ${launch.problem} (${where}); name the command after --, or write \`command = "PROGRAM"\` and \`args = ["ARG", …]\`; the command did not run`,
+      `${req.principal}'s configured command cannot be run: ${launch.problem} (${where}); name the command ` +
+        `after --, or write \`command = "PROGRAM"\` and \`args = ["ARG", …]\`; the command did not run`,
     );
     return undefined;
   }
@@ -183,7 +189,8 @@ export async function runCompiled(
   const env = sandboxEnv(process.env, req.passEnv);
   if (req.verbose && env.withheld.length)
     say(
-      `withholding ${env.withheld.length} environment variable${env.withheld.length > 1 ? 's' : ''}: ${env.withheld.join(', ')} (--pass-env NAME lets one through)`,
+      `withholding ${env.withheld.length} environment variable${env.withheld.length > 1 ? 's' : ''}: ${env.withheld.join(', ')} ` +
+        `(--pass-env NAME lets one through)`,
     );
   return run(outcome, req.principal, [...req.command], env.env);
 }

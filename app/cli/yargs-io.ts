@@ -2,6 +2,7 @@ import yargs from 'yargs';
 import type { Argv } from 'yargs';
 import type { CliIo } from './io.js';
 import { formatNames, type FormattedCommand } from '../format/registry.js';
+import { CONFIG_OPTIONS, type OptionSpec, yargsOption } from '../run-options.js';
 
 /**
  * A command: its usage and options (main.ts's table), and what runs it with
@@ -15,28 +16,13 @@ export interface Command {
   readonly run: (args: Record<string, unknown>, io: CliIo) => Promise<number>;
 }
 
-/** The options every command that reads a config shares, and the others' pieces. */
-export const fsOptions = (y: Argv): Argv =>
-  y
-    .option('fs', { type: 'string', describe: 'filesystem facts: host (the real disk), none (unknown), or a manifest FILE.json' })
-    .option('home', { type: 'string', describe: "where ~ points (default: your home, or the manifest's)" })
-    .option('dialect', {
-      choices: ['box', 'tyba', 'srt', 'claude', 'codex', 'cursor', 'vscode'],
-      describe:
-        "override dialect detection (srt: sandbox-runtime settings, claude: Claude Code settings, codex: Codex's config.toml, cursor: Cursor's sandbox.json, vscode: VS Code settings)",
-    })
-    .option('worktree', {
-      type: 'string',
-      describe:
-        'TYBA: the session worktree; sandbox-runtime and Claude Code settings: the directory the command runs in (default: the current directory)',
-    })
-    .option('tyba-data-dir', { type: 'string', describe: 'TYBA: its data directory (default ~/.tyba)' })
-    .option('agent-dir', { type: 'string', describe: "TYBA: the agent's own directories (repeatable)" })
-    .option('landlock', {
-      choices: ['on', 'off'],
-      describe:
-        'Linux: confine execution with Landlock (on, the default: read trees are not executable) or with the mounts alone (off: read trees executable; for a kernel without Landlock)',
-    });
+/** The options every command that reads a config shares (app/run-options.ts, the table run's fast path reads too), and the others' pieces. */
+export const fsOptions = (y: Argv): Argv => withOptions(y, CONFIG_OPTIONS);
+
+/** `y` with each option of a table (app/run-options.ts). */
+export function withOptions(y: Argv, options: readonly OptionSpec[]): Argv {
+  return options.reduce((acc, o) => acc.option(o.name, yargsOption(o)), y);
+}
 
 /** `--format`: the command's formats from the one table (app/format/registry.ts), its first the default. */
 export const formatOption = (command: FormattedCommand) => {

@@ -6,7 +6,8 @@ import type { ExplainMatrix, MatrixCell, PrincipalMatrix } from '../views/matrix
 const shortVerdict: Record<Verdict, string> = { accepted: 'accepted', 'accepted-with-warnings': 'accepted (warnings)', refused: 'REFUSED' };
 
 const legendText =
-  'legend: r read · w write · x execute · names: entry names only · meta: properties only · empty: an empty placeholder · — absent or denied · n/a not a grant there · refused: the platform refuses the config';
+  'legend: r read · w write · x execute · names: entry names only · meta: properties only · empty: an empty ' +
+  'placeholder · — absent or denied · n/a not a grant there · refused: the platform refuses the config';
 /** sandbox-runtime's Linux sandbox has one cell more: said only where it can occur. */
 const scratchLegend = ' · scratch: an empty writable tmpfs over a read-denied path (writes are discarded)';
 const legendFor = (dialect: string): string => legendText + (dialect === 'srt' || dialect === 'claude' ? scratchLegend : '');

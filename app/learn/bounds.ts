@@ -53,10 +53,16 @@ export function sizeText(bytes: number): string {
 export function boundText(bound: Bound, bounds: LearnBounds): string {
   switch (bound) {
     case 'trace':
-      return `the trace reached ${sizeText(bounds.traceBytes)} (--max-trace: strace's output and the list of what the run changed); learn stopped the command. Raise it with --max-trace SIZE`;
+      return (
+        `the trace reached ${sizeText(bounds.traceBytes)} (--max-trace: strace's output and the list of ` +
+        `what the run changed); learn stopped the command. Raise it with --max-trace SIZE`
+      );
     case 'events':
       return `the trace holds more than ${bounds.events} calls (--max-events); learn read no further. Raise it with --max-events N`;
     case 'writes':
-      return `the command's writes into the throw-away root reached ${sizeText(bounds.writeBytes)} (--max-writes: that many bytes, or a file per KiB of it); learn stopped it. Raise it with --max-writes SIZE`;
+      return (
+        `the command's writes into the throw-away root reached ${sizeText(bounds.writeBytes)} (--max-writes: ` +
+        `that many bytes, or a file per KiB of it); learn stopped it. Raise it with --max-writes SIZE`
+      );
   }
 }

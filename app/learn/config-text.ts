@@ -46,7 +46,10 @@ const verbs: Record<Need['kind'], string> = {
 const base = (p: string): string => p.slice(p.lastIndexOf('/') + 1) || p;
 
 export function evidenceText(ev: Evidence): string {
-  return `${ev.program === '(no traced call)' ? 'found in the throw-away layer, no traced call' : `${base(ev.program)}: ${ev.syscall}`}${ev.via ? `; ${ev.via}` : ''}`;
+  return (
+    `${ev.program === '(no traced call)' ? 'found in the throw-away layer, no traced call' : `${base(ev.program)}: ${ev.syscall}`}` +
+    `${ev.via ? `; ${ev.via}` : ''}`
+  );
 }
 
 /** The comment of one grant: what needed it (the first need, and how many more), then why it is this grant. */
@@ -75,7 +78,8 @@ export function grantComment(g: LearnedGrant, home: string): string {
     else {
       const links = g.needs.filter((n) => n.kind === 'link').map((n) => tomlString(spelled(n.path, home)));
       parts.push(
-        `holds the link${links.length > 1 ? 's' : ''} ${links.slice(0, 3).join(', ')}${links.length > 3 ? ` and ${links.length - 3} more` : ''} the run went through: ${note}`,
+        `holds the link${links.length > 1 ? 's' : ''} ${links.slice(0, 3).join(', ')}${links.length > 3 ? ` and ${links.length - 3} more` : ''} ` +
+          `the run went through: ${note}`,
       );
     }
   }

@@ -142,7 +142,9 @@ export function mergeLearned(m: MergeInput): MergeOutcome {
     if (table.origin !== 'header')
       return {
         ok: false,
-        error: `its [${tableName(m.dialect, m.principal)}] is written ${table.origin === 'inline' ? 'as an inline table' : 'with dotted keys'}; learn adds entries to a [header] table only: learn into another file, or write the table as a [header]`,
+        error:
+          `its [${tableName(m.dialect, m.principal)}] is written ${table.origin === 'inline' ? 'as an inline table' : 'with dotted keys'}; ` +
+          `learn adds entries to a [header] table only: learn into another file, or write the table as a [header]`,
       };
     // New keys go after the header's line, in one edit (several at one offset would come out in reverse).
     const fresh: string[] = [];

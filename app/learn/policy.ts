@@ -276,7 +276,9 @@ export function decide(set: NeedSet, ctx: PolicyContext): Decision {
         else
           refuse(
             need,
-            `went through this link, which is visible only through its directory ${dir}; that directory is not granted (${blocked ? `it holds ${blocked.path}: ${blocked.reason}` : 'the home or above it'}), so the link is not in the view: name its target instead`,
+            `went through this link, which is visible only through its directory ${dir}; that directory is not ` +
+              `granted (${blocked ? `it holds ${blocked.path}: ${blocked.reason}` : 'the home or above it'}), ` +
+              `so the link is not in the view: name its target instead`,
           );
         break;
       }
@@ -328,14 +330,16 @@ export function decide(set: NeedSet, ctx: PolicyContext): Decision {
     else if (tyba)
       refuse(
         need,
-        `its names were read, but ${blocked ? `it holds ${blocked.path} (${blocked.reason})` : 'it is the home or above it'} and TYBA has no grant of names without contents`,
+        `its names were read, but ${blocked ? `it holds ${blocked.path} (${blocked.reason})` : 'it is the home or above it'} ` +
+          `and TYBA has no grant of names without contents`,
       );
     else
       give(
         'list',
         need.path,
         need,
-        `only its names were read, and a read of it would reach ${blocked ? `${blocked.path} (${blocked.reason})` : 'the whole home'}: \`list\` gives names only on macOS; Linux refuses it (list-without-content)`,
+        `only its names were read, and a read of it would reach ${blocked ? `${blocked.path} (${blocked.reason})` : 'the whole home'}: ` +
+          `\`list\` gives names only on macOS; Linux refuses it (list-without-content)`,
       );
   }
   return { grants: withoutCovered([...grants.values()], ctx.home), unmet };
@@ -354,7 +358,12 @@ export function madeDirectories(grants: readonly LearnedGrant[]): string[] {
 /** Why `--check` cannot run the config yet: it would be refused (missing-path) as `run` refuses it, which learn says first. */
 export function checkWaitsFor(made: readonly string[], home: string): string {
   const shown = made.map((p) => JSON.stringify(isUnder(p, home) ? `~${p.slice(home.length)}` : p));
-  return `the config names ${made.length === 1 ? 'a directory' : `${made.length} directories`} the run made (${shown.join(', ')}), which Linux binds only once ${made.length === 1 ? 'it exists' : 'they exist'}, and learn does not change the host: make ${made.length === 1 ? 'it' : 'them'} (mkdir -p), then run the command under the config with boxwright run`;
+  return (
+    `the config names ${made.length === 1 ? 'a directory' : `${made.length} directories`} the run made ` +
+    `(${shown.join(', ')}), which Linux binds only once ${made.length === 1 ? 'it exists' : 'they exist'}, ` +
+    `and learn does not change the host: make ${made.length === 1 ? 'it' : 'them'} (mkdir -p), then ` +
+    `run the command under the config with boxwright run`
+  );
 }
 
 /** Whether `outer` gives what `inner` asks, for the lists learn writes. */

@@ -74,3 +74,22 @@ export function networkChange(principal: string, direct: boolean, sentence: stri
     sentence,
   };
 }
+
+/**
+ * diff's own sentences, one table for both comparisons (what a machine
+ * grants, delta.ts; what is asked for, request-delta.ts): what no rule's
+ * message or fact says, worded once here.
+ */
+export const diffWords = {
+  /** A platform the comparison cannot settle: a side refused there, by these rules. */
+  refused: (why: string, rules: string): string =>
+    `${why === 'both-refused' ? 'both revisions are' : why === 'base-refused' ? 'the base revision is' : 'the head revision is'} ` +
+    `refused with these facts (${rules}): a refused revision grants nothing here, and what it would grant on a machine ` +
+    'that accepts it is not known here',
+  /** A principal's direct network exception, as a machine grants it. */
+  directNetwork: (subject: string, direct: boolean): string =>
+    `${subject} ${direct ? 'now has a direct network exception: it bypasses the gateway' : 'no longer bypasses the gateway'}`,
+  /** A principal's direct network exception, as the config asks for it. */
+  askedNetwork: (subject: string, direct: boolean): string =>
+    `${subject} ${direct ? 'now asks for a direct network exception: it bypasses the gateway' : 'no longer asks for a direct network exception'}`,
+};

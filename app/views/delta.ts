@@ -1,3 +1,5 @@
+import { diffWords } from './delta-words.js';
+import { readableCredentials } from '../../model/platforms-of.js';
 import type { Diagnostic, Platform, Verdict } from '../../compiler/diagnostic.js';
 import { PLATFORMS } from '../../compiler/diagnostic.js';
 import { absent, legend, type Cell } from '../../model/cell.js';
@@ -131,11 +133,7 @@ export function accessDelta(
       if (netBefore !== netAfter)
         changes.push({
           platform,
-          ...networkChange(
-            id,
-            netAfter,
-            `${platform}: ${subject} ${netAfter ? 'now has a direct network exception: it bypasses the gateway' : 'no longer bypasses the gateway'}`,
-          ),
+          ...networkChange(id, netAfter, `${platform}: ${diffWords.directNetwork(subject, netAfter)}`),
         });
     }
   }
@@ -149,7 +147,10 @@ export function accessDelta(
     unsettled.push({
       platforms,
       why: 'facts-unknown',
-      sentence: `--fs ${before.model.ir.fs.knowsFacts ? after.model.ir.fs.description : before.model.ir.fs.description} knows no machine's facts: what a machine grants was compared as if every path named exists, and a machine that lacks one refuses the revision naming it`,
+      sentence:
+        `--fs ${before.model.ir.fs.knowsFacts ? after.model.ir.fs.description : before.model.ir.fs.description} ` +
+        `knows no machine's facts: what a machine grants was compared as if every path named exists, and ` +
+        `a machine that lacks one refuses the revision naming it`,
     });
   const refusedBy = (diagnostics: readonly Diagnostic[], platform: Platform) => [
     ...new Set(diagnostics.filter((d) => d.severity === 'error' && d.platforms.includes(platform)).map((d) => d.ruleId)),
@@ -171,12 +172,7 @@ export function accessDelta(
     else byWhy.set(key, { platforms: [platform], why, rules });
   }
   for (const { platforms: on, why, rules } of byWhy.values()) {
-    const which = why === 'both-refused' ? 'both revisions are' : why === 'base-refused' ? 'the base revision is' : 'the head revision is';
-    unsettled.push({
-      platforms: on,
-      why,
-      sentence: `${on.join(', ')}: ${which} refused with these facts (${rules}): a refused revision grants nothing here, and what it would grant on a machine that accepts it is not known here`,
-    });
+    unsettled.push({ platforms: on, why, sentence: `${on.join(', ')}: ${diffWords.refused(why, rules)}` });
   }
   const verdicts = platforms
     .filter((p) => before.verdicts[p] !== after.verdicts[p])
@@ -184,7 +180,7 @@ export function accessDelta(
   const keysBefore = new Set(before.diagnostics.map(diagnosticKey));
   const keysAfter = new Set(after.diagnostics.map(diagnosticKey));
   const inPlatforms = (d: Diagnostic) => d.platforms.some((p) => platforms.includes(p));
-  const stillTrue = platforms.includes('windows') ? readableCredentials(after.model) : [];
+  const stillTrue = readableCredentialsOn(after.model, platforms);
   return {
     requested,
     changes,
@@ -226,11 +222,14 @@ export function gateFailures(d: AccessDelta): string[] {
   return out;
 }
 
-/** The known credential files that exist and that a principal reads on Windows: the model's facts (sandbox-runtime's account reads none of them), in windows-open-reads' words. */
-function readableCredentials(model: AccessModel): { platform: Platform; sentence: string }[] {
-  return model.windowsReadable
-    .filter((r) => r.credential.existence === 'exists')
-    .map((r) => ({ platform: 'windows' as const, sentence: `windows: ${explanation(r.fact).text}` }));
+/**
+ * The known credential files that exist and that a principal reads on the compared platforms: the model's facts
+ * (sandbox-runtime's account reads none of them), in the words of the rule that explains them (windows-open-reads).
+ */
+function readableCredentialsOn(model: AccessModel, platforms: readonly Platform[]): { platform: Platform; sentence: string }[] {
+  return readableCredentials(model)
+    .filter(({ platform, readable }) => platforms.includes(platform) && readable.credential.existence === 'exists')
+    .map(({ platform, readable }) => ({ platform, sentence: `${platform}: ${explanation(readable.fact).text}` }));
 }
 
 export interface GroupedChange {

@@ -5,6 +5,7 @@
  * settings reach beyond files (settings-delta.ts). A widening here is one on
  * every machine.
  */
+import { diffWords } from './delta-words.js';
 import { absent, legend, type Cell } from '../../model/cell.js';
 import type { AccessModel } from '../../model/model.js';
 import { requestedAccess, type RequestedAccess } from '../../model/requested.js';
@@ -77,14 +78,7 @@ export function requestDelta(before: AccessModel, after: AccessModel, ids: reado
     }
     const netBefore = !!pb?.directNetwork;
     const netAfter = !!pa?.directNetwork;
-    if (netBefore !== netAfter)
-      out.push(
-        networkChange(
-          id,
-          netAfter,
-          `${subject} ${netAfter ? 'now asks for a direct network exception: it bypasses the gateway' : 'no longer asks for a direct network exception'}`,
-        ),
-      );
+    if (netBefore !== netAfter) out.push(networkChange(id, netAfter, diffWords.askedNetwork(subject, netAfter)));
   }
   return [...out, ...settingsDelta(before.ir, after.ir)];
 }

@@ -86,7 +86,9 @@ export function settingsDelta(before: PolicyIR, after: PolicyIR): SettingChange[
         widens: true,
         narrows: false,
         cannotJudge: true,
-        sentence: `cannot judge: the dialect changed (${before.dialect} → ${after.dialect}), and what the settings reach beyond files has no counterpart in the other`,
+        sentence:
+          `cannot judge: the dialect changed (${before.dialect} → ${after.dialect}), and what the settings ` +
+          `reach beyond files has no counterpart in the other`,
       },
     ];
   return [...itemChanges(b, a), ...domainChanges(b, a), ...unmodelledChanges(b, a)];

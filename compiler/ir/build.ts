@@ -29,7 +29,7 @@ import type {
   WrittenTable,
 } from './types.js';
 import loaderData from '../paths/loaders.json' with { type: 'json' };
-import { implicit, privateTempGrants } from './implicit.js';
+import { implicit, privateTempGrants, tybaTempGrants } from './implicit.js';
 
 export interface BuildOptions {
   readonly file: string;
@@ -233,20 +233,8 @@ function tybaPrincipal(doc: TomlTable, view: FsView, session: TybaSession): Prin
   const span = sandbox?.keySpan ?? doc.span;
   const grants: Grant[] = [
     sessionDir('read-write', session.worktree, 'the session worktree (--worktree)', view, span),
-    // Never the host's /tmp: its tmux, ssh-agent and X11 sockets would be a way out.
-    implicit('read-write', '/tmp', "the temp directory: a private tmpfs, not the host's /tmp", ['linux'], span, 'private-tmpfs'),
-    // Never the host's shared /private/tmp either: a directory of the session's own, made by `boxwright run`.
-    implicit(
-      'read-write',
-      '$TMPDIR',
-      "the temp directory: the session's own, which boxwright run makes for the command and removes after it (sandbox-exec -D TMPDIR=…), never the host's shared /private/tmp",
-      ['macos'],
-      span,
-      'temp',
-      undefined,
-      'TMPDIR',
-    ),
-    implicit('read-write', '%TEMP%', 'the temp directory', ['windows'], span, 'temp'),
+    // Never the host's /tmp (its tmux, ssh-agent and X11 sockets would be a way out), nor its shared /private/tmp or %TEMP%.
+    ...tybaTempGrants(span),
     ...session.agentDirs.map((d) => sessionDir('read-write', d, "the agent's own directory (--agent-dir)", view, span)),
     ...worktreeGitGrants(session, view, span),
     sessionDir('deny', session.dataDir, "TYBA's data directory (protected)", view, span),

@@ -46,6 +46,14 @@ export interface SettingsBuildOptions {
 
 const globChars = /[*?[\]]/;
 
+/**
+ * The platforms whose sandbox sandbox-runtime builds itself (Seatbelt,
+ * bubblewrap): what it adds on its own (the mandatory denies, `filesystem.disabled`'s
+ * open tree) is theirs. Windows' srt-win has a profile of its own and adds none of these.
+ * A fact of the peer, not of boxwright's platforms: a list, not a comparison.
+ */
+const SRT_OWN_SANDBOXES: readonly Platform[] = ['macos', 'linux'];
+
 const obj = (v: JsonValue | undefined): JsonObject | undefined => (v?.kind === 'object' ? v : undefined);
 
 /** Every scalar and array under an object, by dotted path. */
@@ -197,7 +205,7 @@ export function buildSettingsIR(doc: JsonValue, o: SettingsBuildOptions): Policy
     const f = facts(path);
     // What srt adds on its own is its macOS and Linux sandboxes' (Windows' srt-win has its own profile grant and none of these).
     const platforms: readonly Platform[] =
-      path === '/' || (claude && access === 'read-write' && path === cwd) ? PLATFORMS : ['macos', 'linux'];
+      path === '/' || (claude && access === 'read-write' && path === cwd) ? PLATFORMS : SRT_OWN_SANDBOXES;
     return {
       list: 'implicit',
       access,
@@ -217,7 +225,8 @@ export function buildSettingsIR(doc: JsonValue, o: SettingsBuildOptions): Policy
       implicit(
         'read-write',
         '/',
-        'the sandbox is off: Claude Code sandboxes Bash commands only with `sandbox.enabled: true` (its default is false), so commands run with all your access',
+        'the sandbox is off: Claude Code sandboxes Bash commands only with `sandbox.enabled: true` (its ' +
+          'default is false), so commands run with all your access',
       ),
     );
   else if (disabled) {
@@ -227,7 +236,7 @@ export function buildSettingsIR(doc: JsonValue, o: SettingsBuildOptions): Policy
       '/',
       '`filesystem.disabled`: sandbox-runtime applies no read or write rule, the whole tree is writable',
     );
-    grants.unshift({ ...off, implicit: { ...off.implicit!, platforms: ['macos', 'linux'] } });
+    grants.unshift({ ...off, implicit: { ...off.implicit!, platforms: SRT_OWN_SANDBOXES } });
   } else {
     const implied: Grant[] = [];
     if (claude) implied.push(implicit('read-write', cwd, 'Claude Code: the working directory, writable by default'));

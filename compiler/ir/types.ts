@@ -197,7 +197,10 @@ export interface RuntimeSettings {
   readonly scope?: 'managed' | 'project' | 'local' | 'user-or-other';
   /** Every scalar and array setting by its dotted path (`filesystem.disabled`, `sandbox.enabled`). */
   readonly settings: ReadonlyMap<string, WrittenSetting>;
-  /** What the settings reach beyond the filesystem lists (network, strength, commands outside the sandbox, host programs, permissions), and what boxwright does not model. */
+  /**
+   * What the settings reach beyond the filesystem lists (network, strength, commands outside
+   * the sandbox, host programs, permissions), and what boxwright does not model.
+   */
   readonly reach: SettingsReach;
   /** A Codex config.toml: the sandbox Codex resolves from it (compiler/ir/codex.ts). */
   readonly codex?: CodexSandbox;

@@ -231,7 +231,8 @@ class Parser {
         this.i += 6;
       } else
         this.fail(
-          `\`\\${Number.isNaN(e) ? '' : String.fromCharCode(e)}\` is not a JSON escape (\`\\"\`, \`\\\\\`, \`\\/\`, \`\\b\`, \`\\f\`, \`\\n\`, \`\\r\`, \`\\t\`, \`\\uXXXX\`)`,
+          `\`\\${Number.isNaN(e) ? '' : String.fromCharCode(e)}\` is not a JSON escape (\`\\"\`, \`\\\\\`, ` +
+            `\`\\/\`, \`\\b\`, \`\\f\`, \`\\n\`, \`\\r\`, \`\\t\`, \`\\uXXXX\`)`,
           this.i,
           2,
         );

@@ -64,7 +64,10 @@ export class NearPaths {
     return lo < sorted.length && sorted[lo]!.startsWith(prefix);
   }
 
-  /** The longest of them `path` lies strictly under (`isStrictlyUnder(path, p)`): atOrAbove's order, without its array (most paths asked are a name or two below one). */
+  /**
+   * The longest of them `path` lies strictly under (`isStrictlyUnder(path, p)`):
+   * atOrAbove's order, without its array (most paths asked are a name or two below one).
+   */
   nearestStrictlyAbove(path: string): string | undefined {
     for (let i = path.length - 1; i > 0; i--) {
       if (path.charCodeAt(i) !== 47) continue;

@@ -9,92 +9,34 @@
  * manifest lists them, `--fs none` knows nothing).
  */
 import { posix } from 'node:path';
-import data from './host-trusted.json' with { type: 'json' };
 import { commonDirs, pointedGitdirs } from './git.js';
 import { gitConfigTargets } from './git-config.js';
-import { atOrAbove, namesHolding, NearPaths, pushAt } from './host-trusted-index.js';
+import { namesHolding, NearPaths, pushAt } from './host-trusted-index.js';
 import { absentFacts, inspectPath, longestPath, type PathFacts } from './inspect.js';
 import { expandTilde, isStrictlyUnder, isUnder } from './spelling.js';
 import type { Child, FsView } from './view.js';
+import { outermost, type UnsearchedTree, walkTrees } from './host-trusted-walk.js';
+import {
+  asEntry,
+  gitConfigEntry,
+  gitdirEntry,
+  gitdirNames,
+  homeEntries,
+  inputEntry,
+  linkEntry,
+  pointerEntry,
+  projectEntries,
+  projectEntryList,
+  projectNameSet,
+  projectNames,
+  type HostTrustedInput,
+  type HostTrustedPath,
+  type TrustedEntry,
+} from './host-trusted-entries.js';
 
-export type TrustedWhere = 'home' | 'project' | 'gitdir' | 'pointer' | 'gitconfig' | 'link' | 'input';
-
-/** One line of reasoning of the data file. */
-export interface TrustedEntry {
-  readonly id: string;
-  readonly where: TrustedWhere;
-  /** How a message names what it is, in a few words (`version-control metadata`). */
-  readonly label: string;
-  readonly reason: string;
-  readonly source: string;
-}
-
-/** boxwright's own inputs and outputs, which the application passes in for each command. */
-export type BoxwrightInput = 'config' | 'manifest' | 'compile-out' | 'run-cache';
-
-/** A host-trusted path the application knows of (the check's typed input). */
-export interface HostTrustedInput {
-  /** Absolute. */
-  readonly path: string;
-  readonly input: BoxwrightInput;
-}
-
-export interface HostTrustedPath {
-  /** Absolute, as the view was asked. */
-  readonly path: string;
-  readonly facts: PathFacts;
-  readonly entry: TrustedEntry;
-  /** Why this one: the entry's reason, or the input's own. */
-  readonly why: string;
-  /** What it is, in a few words: the entry's label, or the input's own. */
-  readonly label: string;
-  /**
-   * A missing ancestor of a host-trusted path that does not exist either:
-   * where a platform refuses the creation of the path, it refuses this
-   * directory's too, or the path could be made elsewhere and renamed into
-   * place with it (macOS). The path it leads to.
-   */
-  readonly parentOf?: string;
-}
-
-interface RawEntry {
-  readonly id: string;
-  readonly where: TrustedWhere;
-  readonly label: string;
-  readonly reason: string;
-  readonly source: string;
-  readonly paths?: readonly string[];
-  readonly names?: readonly string[];
-  readonly inputs?: Readonly<Record<BoxwrightInput, { readonly label: string; readonly reason: string }>>;
-}
-
-const entries: readonly RawEntry[] = data.entries as readonly RawEntry[];
-const asEntry = (e: RawEntry): TrustedEntry => ({ id: e.id, where: e.where, label: e.label, reason: e.reason, source: e.source });
-
-/** Every entry of the data file, without its paths: for the rule's documentation. */
-export const trustedEntries: readonly TrustedEntry[] = entries.map(asEntry);
-
-const homeEntries = entries
-  .filter((e) => e.where === 'home')
-  .flatMap((e) => (e.paths ?? []).map((p) => ({ written: p, entry: asEntry(e) })));
-const projectEntries = new Map(
-  entries.filter((e) => e.where === 'project').flatMap((e) => (e.names ?? []).map((n) => [n, asEntry(e)] as const)),
-);
-/** The same, as a list: iterated once per write tree. */
-const projectEntryList: readonly (readonly [string, TrustedEntry])[] = [...projectEntries];
-const gitdirEntry = entries.find((e) => e.where === 'gitdir')!;
-const pointerEntry = asEntry(entries.find((e) => e.where === 'pointer')!);
-const inputEntry = entries.find((e) => e.where === 'input')!;
-const gitConfigEntry = asEntry(entries.find((e) => e.where === 'gitconfig')!);
-const linkEntry = asEntry(entries.find((e) => e.where === 'link')!);
-const gitdirNames: ReadonlySet<string> = new Set(gitdirEntry.names ?? []);
-
-/** The names looked for in every directory of a write tree (`.git`, `.vscode`, …). */
-export const projectNames: readonly string[] = [...projectEntries.keys()];
-/** The same names, as a set. */
-export const projectNameSet: ReadonlySet<string> = new Set(projectNames);
-/** The home paths (`~/.bashrc`, `~/.local/bin`, …), as written. */
-export const homePaths: readonly string[] = homeEntries.map((h) => h.written);
+export type { TrustedWhere, TrustedEntry, BoxwrightInput, HostTrustedInput, HostTrustedPath } from './host-trusted-entries.js';
+export { trustedEntries, projectNames, projectNameSet, homePaths } from './host-trusted-entries.js';
+export type { UnsearchedTree } from './host-trusted-walk.js';
 
 /**
  * The host-trusted paths a path lies at or inside by its spelling alone, on
@@ -165,16 +107,6 @@ export interface TrustedSearch {
    */
   readonly unsearched: readonly UnsearchedTree[];
 }
-
-export interface UnsearchedTree {
-  readonly tree: string;
-  readonly why: 'limit' | 'unreadable';
-  /** The first directories not listed (at most UNSEARCHED_SHOWN), and how many there were in all. */
-  readonly dirs: readonly string[];
-  readonly count: number;
-}
-
-const UNSEARCHED_SHOWN = 5;
 
 /**
  * The project names absent at a write tree's root, decided from the one
@@ -407,61 +339,4 @@ const longestName = Math.max(...projectNames.map((n) => n.length));
 /** An absolute path inspectPath resolves as its listing does: no `.` or `..` (resolved by spelling there, by the disk here), no `//`, not `/`. */
 function isCleanRoot(path: string): boolean {
   return path.length > 1 && path.startsWith('/') && !path.endsWith('/') && !path.includes('//') && !/\/\.\.?(\/|$)/.test(path);
-}
-
-/** The trees that are inside no other of them (sorted, each once): walking those lists every directory of all. */
-function outermost(trees: readonly string[]): string[] {
-  const all = new Set(trees);
-  // A tree is walked with the one it lies inside (by spelling, as isUnder compares): ancestors by prefix, linear in the trees.
-  return [...all].filter((t) => !atOrAbove(t).some((a) => a !== t && all.has(a))).sort();
-}
-
-/**
- * Every directory of each tree, at every depth, listed once (breadth
- * first, so what a limit leaves unlisted is the deepest), reporting each
- * entry with a project name; not into one (a host-trusted directory is one
- * whole), nor through a link (a listing says what an entry is without
- * following it). Returns the trees it could not finish.
- */
-function walkTrees(
-  view: FsView,
-  trees: readonly string[],
-  limit: number,
-  roots: ReadonlySet<string>,
-  listedRoots: Map<string, Set<string>>,
-  found: (path: string, entry: TrustedEntry) => void,
-): UnsearchedTree[] {
-  const out: UnsearchedTree[] = [];
-  let listed = 0;
-  for (const tree of trees) {
-    const queue: string[] = [tree];
-    const unreadable: string[] = [];
-    let next = 0;
-    for (; next < queue.length && listed < limit; next++) {
-      const dir = queue[next]!;
-      listed++;
-      const children = view.children(dir);
-      if (children === 'unknown') {
-        // A view that knows no listings (--fs none, a manifest without the tree) is not a search that stopped.
-        if (view.description === 'host') unreadable.push(dir);
-        continue;
-      }
-      // A write root's listing decides the names it lacks, once for all of them (RootNames).
-      const held = roots.has(dir) ? new Set<string>() : undefined;
-      if (held) listedRoots.set(dir, held);
-      for (const c of children) {
-        const entry = projectEntries.get(c.name);
-        const path = `${dir === '/' ? '' : dir}/${c.name}`;
-        if (entry) {
-          found(path, entry);
-          held?.add(c.name);
-        } else if (c.dir) queue.push(path);
-      }
-    }
-    const left = queue.length - next;
-    if (left > 0) out.push({ tree, why: 'limit', dirs: queue.slice(next, next + UNSEARCHED_SHOWN), count: left });
-    else if (unreadable.length)
-      out.push({ tree, why: 'unreadable', dirs: unreadable.slice(0, UNSEARCHED_SHOWN), count: unreadable.length });
-  }
-  return out;
 }

@@ -76,7 +76,10 @@ function schemaProblem(errors: readonly ManifestProblem[], data: unknown): strin
     if (inner === 'text' || (value !== null && typeof value === 'object' && 'text' in value))
       return `the entry "${entry}": a file's text must be a string of at most ${TEXT_LIMIT} bytes`;
     if (inner === 'elf' || (value !== null && typeof value === 'object' && 'elf' in value))
-      return `the entry "${entry}": an ELF program is { "elf": { "interpreter": "/lib64/ld-linux-x86-64.so.2", "needed": ["libc.so.6"], "runpath": [], "rpath": [] } } (every key optional)`;
+      return (
+        `the entry "${entry}": an ELF program is { "elf": { "interpreter": "/lib64/ld-linux-x86-64.so.2", ` +
+        `"needed": ["libc.so.6"], "runpath": [], "rpath": [] } } (every key optional)`
+      );
     if (inner === 'script' || (value !== null && typeof value === 'object' && 'script' in value))
       return `the entry "${entry}": a script is { "script": "INTERPRETER [ARGUMENT]" }, its #! line without the #!`;
     return `the entry "${entry}" is ${JSON.stringify(value)}: an entry's kind is ${kinds}`;

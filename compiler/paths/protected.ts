@@ -3,7 +3,10 @@ import { expandTilde, isUnder } from './spelling.js';
 
 export interface ProtectedPath {
   readonly path: string;
-  /** `secret`: one of the twelve of TYBA's platforms page; `tyba-data`: TYBA's own data; `boxwright`: our config; `boxwright-cache`: the sandboxes `run` compiled; `root`: `/`. */
+  /**
+   * `secret`: one of the twelve of TYBA's platforms page; `tyba-data`: TYBA's own data;
+   * `boxwright`: our config; `boxwright-cache`: the sandboxes `run` compiled; `root`: `/`.
+   */
   readonly why: 'secret' | 'tyba-data' | 'boxwright' | 'boxwright-cache' | 'root';
   readonly written: string;
 }

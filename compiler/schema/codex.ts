@@ -68,7 +68,9 @@ function unknownKey(out: Out, entry: TomlEntry, where: string, known: readonly s
     severity: 'warning',
     platforms: PLATFORMS,
     file: out.file,
-    message: `\`${entry.key}\` is not a key of ${where}: Codex passes it over without a word, so what it says has no effect${near ? `; did you mean \`${near}\`?` : ''}`,
+    message:
+      `\`${entry.key}\` is not a key of ${where}: Codex passes it over without a word, so what it says ` +
+      `has no effect${near ? `; did you mean \`${near}\`?` : ''}`,
     span: entry.keySpan,
   });
 }
@@ -89,7 +91,8 @@ function expectOneOf(out: Out, at: string, v: TomlValue, values: readonly string
   error(
     out,
     v.span,
-    `\`${at}\` is \`${s}\`, which Codex refuses (it does not start): one of ${values.map((x) => `\`${x}\``).join(', ')}${near ? `; did you mean \`${near}\`?` : ''}`,
+    `\`${at}\` is \`${s}\`, which Codex refuses (it does not start): one of ${values.map((x) => `\`${x}\``).join(', ')}` +
+      `${near ? `; did you mean \`${near}\`?` : ''}`,
   );
   return false;
 }
@@ -119,7 +122,9 @@ function filesystem(out: Out, at: string, t: TomlTable): void {
         severity: 'warning',
         platforms: PLATFORMS,
         file: out.file,
-        message: `\`${e.key}\` is not one of Codex's special paths (${SPECIAL_PATHS.join(', ')}): it names nothing, so its access applies nowhere${near ? `; did you mean \`${near}\`?` : ''}`,
+        message:
+          `\`${e.key}\` is not one of Codex's special paths (${SPECIAL_PATHS.join(', ')}): it names nothing, ` +
+          `so its access applies nowhere${near ? `; did you mean \`${near}\`?` : ''}`,
         span: e.keySpan,
       });
     }
@@ -204,7 +209,8 @@ export function validateCodex(doc: TomlTable, file: string): Diagnostic[] {
         error(
           out,
           e.keySpan,
-          '`profile` (the legacy selector of a `[profiles.NAME]` table) is refused by Codex 0.171.0, which does not start: run `codex --profile NAME` with the settings in `$CODEX_HOME/NAME.config.toml` instead',
+          '`profile` (the legacy selector of a `[profiles.NAME]` table) is refused by Codex 0.171.0, which ' +
+            'does not start: run `codex --profile NAME` with the settings in `$CODEX_HOME/NAME.config.toml` instead',
         );
         break;
       case 'profiles':

@@ -83,7 +83,9 @@ export function detectDialect(doc: ConfigDocument | TomlTable, file: string, ove
     return {
       diagnostic: {
         ...base,
-        message: `both dialects in one file: \`${tyba[0]!.key}\` is a TYBA user config, \`${box[0]!.key}\` is a Box config; split the file, or pass --dialect box|tyba`,
+        message:
+          `both dialects in one file: \`${tyba[0]!.key}\` is a TYBA user config, \`${box[0]!.key}\` is a Box ` +
+          `config; split the file, or pass --dialect box|tyba`,
         span: tyba[0]!.keySpan,
         related: [{ message: `Box key \`${box[0]!.key}\``, span: box[0]!.keySpan }],
       },
@@ -95,7 +97,8 @@ export function detectDialect(doc: ConfigDocument | TomlTable, file: string, ove
     diagnostic: {
       ...base,
       message:
-        'not a sandbox configuration: a Box config has `agent`, `tools`, `mcp_servers` or `experimental-features`, a TYBA user config has `[sandbox]`; pass --dialect box|tyba to check it anyway',
+        'not a sandbox configuration: a Box config has `agent`, `tools`, `mcp_servers` or `experimental-features`, ' +
+        'a TYBA user config has `[sandbox]`; pass --dialect box|tyba to check it anyway',
       span: nowhere,
     },
   };
@@ -118,7 +121,9 @@ function detectJson(value: JsonValue, file: string, base: Pick<Diagnostic, 'rule
     return {
       diagnostic: {
         ...base,
-        message: `both dialects in one file: \`${claude[0]!.key}\` is Claude Code's, \`${srt[0]!.key}\` is sandbox-runtime's (top level); Claude Code's sandbox settings go under \`sandbox\`; split the file, or pass --dialect srt|claude`,
+        message:
+          `both dialects in one file: \`${claude[0]!.key}\` is Claude Code's, \`${srt[0]!.key}\` is sandbox-runtime's ` +
+          `(top level); Claude Code's sandbox settings go under \`sandbox\`; split the file, or pass --dialect srt|claude`,
         span: claude[0]!.keySpan,
         related: [{ message: `sandbox-runtime key \`${srt[0]!.key}\``, span: srt[0]!.keySpan }],
       },
@@ -130,7 +135,9 @@ function detectJson(value: JsonValue, file: string, base: Pick<Diagnostic, 'rule
     diagnostic: {
       ...base,
       message:
-        'not a sandbox configuration: sandbox-runtime settings have `filesystem` and `network`, Claude Code settings have `sandbox` or `permissions` (or live at .claude/settings.json); pass --dialect srt|claude to check it anyway',
+        'not a sandbox configuration: sandbox-runtime settings have `filesystem` and `network`, Claude Code ' +
+        'settings have `sandbox` or `permissions` (or live at .claude/settings.json); pass --dialect srt|claude ' +
+        'to check it anyway',
       span: nowhere,
     },
   };

@@ -24,7 +24,8 @@ const filesystemTable = (who: string): JsonSchema => ({
   properties: {
     read: pathList('Read-only subtrees (content reads, no writes).', [['~/project']]),
     write: pathList(
-      'Write subtrees. On Linux a write is read-write and must be fully covered by `read` or `read_file`; macOS gives write-only access where no read covers it.',
+      'Write subtrees. On Linux a write is read-write and must be fully covered by `read` or `read_file`; ' +
+        'macOS gives write-only access where no read covers it.',
       [['~/project/output']],
     ),
     read_file: pathList('Exact files readable (read-only). A read_file never covers a directory named in `write`.', [
@@ -46,7 +47,10 @@ const filesystemTable = (who: string): JsonSchema => ({
     private_tmp: {
       type: 'boolean',
       description:
-        "A temp directory of the sandbox's own, never the host's shared one: Linux a private tmpfs at /tmp (TMPDIR=/tmp), macOS a directory `boxwright run` makes for the run (TMPDIR, a Seatbelt write grant), Windows a Low directory apply.ps1 makes for the run (TMP, TEMP). Empty at start, discarded at the end. Default `false`: an ungranted /tmp stays absent on Linux.",
+        "A temp directory of the sandbox's own, never the host's shared one: Linux a private tmpfs at /tmp " +
+        '(TMPDIR=/tmp), macOS a directory `boxwright run` makes for the run (TMPDIR, a Seatbelt write grant), ' +
+        'Windows a Low directory apply.ps1 makes for the run (TMP, TEMP). Empty at start, discarded at the ' +
+        'end. Default `false`: an ungranted /tmp stays absent on Linux.',
       examples: [true],
     },
   },
@@ -57,7 +61,8 @@ const networkTable = (who: 'agent' | 'tool'): JsonSchema => ({
   description:
     who === 'agent'
       ? 'Refused on every platform: the agent routes its network through the gateway. Admitted by the schema so that the `agent-network-table` rule reports it.'
-      : 'Its presence is a direct network exception: the tool bypasses gateway policy (Linux shares the surrounding network namespace). boxwright knows no keys inside it; an unknown key is an error.',
+      : 'Its presence is a direct network exception: the tool bypasses gateway policy (Linux shares the ' +
+        'surrounding network namespace). boxwright knows no keys inside it; an unknown key is an error.',
   additionalProperties: false,
   properties: {},
   examples: [{}],
@@ -82,7 +87,9 @@ export const boxSchema: JsonSchema & { properties: Record<string, JsonSchema> } 
   $id: 'https://boxwright.dev/schema/box.json',
   title: "boxwright: Box sandbox configuration (Box's platform table)",
   description:
-    'An agent, its tools and its local MCP servers: what each may read, write, list, execute and reach. Keys outside the filesystem and network tables, contain_egress and [experimental-features] belong to the host product and are passed over.',
+    'An agent, its tools and its local MCP servers: what each may read, write, list, execute and reach. ' +
+    'Keys outside the filesystem and network tables, contain_egress and [experimental-features] belong ' +
+    'to the host product and are passed over.',
   type: 'object',
   properties: {
     agent: {
@@ -96,7 +103,8 @@ export const boxSchema: JsonSchema & { properties: Record<string, JsonSchema> } 
     tools: {
       type: 'object',
       description:
-        'Explicitly declared tools, by name. Each runs in its own sandbox. A name starts with a letter or digit and holds only letters, digits, `_`, `-` and `.`: it names the artifact files (`tool.NAME.sb`).',
+        'Explicitly declared tools, by name. Each runs in its own sandbox. A name starts with a letter or ' +
+        'digit and holds only letters, digits, `_`, `-` and `.`: it names the artifact files (`tool.NAME.sb`).',
       propertyNames: principalName,
       additionalProperties: {
         type: 'object',
@@ -159,7 +167,8 @@ export const tybaSchema: JsonSchema & { properties: Record<string, JsonSchema> }
       additionalProperties: false,
       properties: {
         read_allow: pathList(
-          'Extra paths the agent may read on macOS and Linux. Inert on Windows (reads are open there). Cannot re-open a listed secret on macOS; on Linux it would expose it.',
+          'Extra paths the agent may read on macOS and Linux. Inert on Windows (reads are open there). Cannot ' +
+            're-open a listed secret on macOS; on Linux it would expose it.',
           [['~/datasets']],
         ),
       },
@@ -191,7 +200,8 @@ export const manifestSchema: JsonSchema = {
   $id: 'https://boxwright.dev/schema/fs-manifest.json',
   title: 'boxwright filesystem manifest (--fs FILE.json)',
   description:
-    'A machine described as data, so a config can be linted reproducibly for a machine boxwright is not running on. Every path not listed (and not a parent of a listed path) is absent.',
+    'A machine described as data, so a config can be linted reproducibly for a machine boxwright is ' +
+    'not running on. Every path not listed (and not a parent of a listed path) is absent.',
   type: 'object',
   required: ['home', 'entries'],
   additionalProperties: false,
@@ -203,7 +213,8 @@ export const manifestSchema: JsonSchema = {
       type: 'integer',
       minimum: 0,
       description:
-        "The kernel's Landlock ABI (`boxwright doctor` prints it; 0: no Landlock). The Linux lowering needs Landlock to keep agent read trees non-executable; without this field it is unknown.",
+        "The kernel's Landlock ABI (`boxwright doctor` prints it; 0: no Landlock). The Linux lowering needs " +
+        'Landlock to keep agent read trees non-executable; without this field it is unknown.',
       examples: [7],
     },
     arch: {
@@ -213,7 +224,8 @@ export const manifestSchema: JsonSchema = {
     ldCache: {
       type: 'object',
       description:
-        "The dynamic loader's cache (/etc/ld.so.cache, as `ldconfig -p` lists it): soname → the path the loader opens. Without it, what the loader finds through its cache is unknown.",
+        "The dynamic loader's cache (/etc/ld.so.cache, as `ldconfig -p` lists it): soname → the path the " +
+        'loader opens. Without it, what the loader finds through its cache is unknown.',
       propertyNames: { pattern: '^[^/]+$' },
       additionalProperties: { type: 'string', pattern: '^/' },
       examples: [{ 'libc.so.6': '/lib/x86_64-linux-gnu/libc.so.6' }],
@@ -221,7 +233,8 @@ export const manifestSchema: JsonSchema = {
     path: {
       type: 'array',
       description:
-        "PATH on that machine, which `boxwright run` passes to the sandbox: where a command name (a `#!/usr/bin/env node` script's `node`) is looked up. Without it, unknown.",
+        'PATH on that machine, which `boxwright run` passes to the sandbox: where a command name (a `#!/usr/bin/env ' +
+        "node` script's `node`) is looked up. Without it, unknown.",
       items: { type: 'string', pattern: '^/' },
       examples: [['/usr/local/bin', '/usr/bin', '/bin']],
     },
@@ -254,7 +267,8 @@ export const manifestSchema: JsonSchema = {
               text: {
                 type: 'string',
                 description:
-                  "A regular file with this content (at most 4096 bytes): for the few files boxwright reads to know where git looks, a `.git` file's `gitdir: PATH` line and a git directory's `commondir`.",
+                  'A regular file with this content (at most 4096 bytes): for the few files boxwright reads to know ' +
+                  "where git looks, a `.git` file's `gitdir: PATH` line and a git directory's `commondir`.",
               },
             },
           },
@@ -263,7 +277,8 @@ export const manifestSchema: JsonSchema = {
             required: ['elf'],
             additionalProperties: false,
             description:
-              'A file that is an ELF program or library: what its loader reads (`readelf -l -d` shows it). A `file` entry records no program: what executing it needs is then unknown.',
+              'A file that is an ELF program or library: what its loader reads (`readelf -l -d` shows it). A `file` ' +
+              'entry records no program: what executing it needs is then unknown.',
             properties: {
               elf: {
                 type: 'object',

@@ -146,7 +146,10 @@ export const srtSpec: Spec = {
 const claudeFilesystem: Field = {
   type: 'object',
   unknown: 'ignored',
-  doc: "Paths for sandboxed commands, merged with the paths of Read and Edit permission rules. Prefixes: `//` absolute, `~/` home, `/` relative to the settings file's directory, `./` or none relative to the working directory.",
+  doc:
+    'Paths for sandboxed commands, merged with the paths of Read and Edit permission rules. Prefixes: ' +
+    "`//` absolute, `~/` home, `/` relative to the settings file's directory, `./` or none relative " +
+    'to the working directory.',
   keys: {
     allowWrite: strings('More paths sandboxed commands can write, beyond the working directory (merged with `Edit(...)` allow rules).'),
     denyWrite: strings('Paths sandboxed commands cannot write (merged with `Edit(...)` deny rules).'),

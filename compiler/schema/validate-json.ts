@@ -26,7 +26,7 @@ const kindNames: Record<JsonValue['kind'], string> = {
 };
 
 /** `filesystem.denyRead[0]`, for people. */
-export function jsonPath(path: readonly (string | number)[]): string {
+function jsonPath(path: readonly (string | number)[]): string {
   let out = '';
   for (const seg of path)
     out += typeof seg === 'number' ? `[${seg}]` : (out ? '.' : '') + (/^[A-Za-z0-9_$-]+$/.test(seg) ? seg : JSON.stringify(seg));
@@ -35,7 +35,7 @@ export function jsonPath(path: readonly (string | number)[]): string {
 
 const where = (path: readonly (string | number)[]): string => (path.length ? `\`${jsonPath(path)}\`` : 'the top level');
 
-export const specs: Record<JsonDialect, Spec> = { srt: srtSpec, claude: claudeSpec };
+const specs: Record<JsonDialect, Spec> = { srt: srtSpec, claude: claudeSpec };
 
 export function validateJsonDocument(
   doc: JsonValue,
@@ -135,7 +135,9 @@ export function validateJsonDocument(
         severity: 'warning',
         platforms: PLATFORMS,
         file,
-        message: `${tool} does not read \`${k}\` in ${where(path)}${guess ? ` (did you mean \`${guess}\`?)` : ''}: it is passed over without a word, so whatever it says has no effect`,
+        message:
+          `${tool} does not read \`${k}\` in ${where(path)}${guess ? ` (did you mean \`${guess}\`?)` : ''}: ` +
+          `it is passed over without a word, so whatever it says has no effect`,
         span: m.keySpan,
         ...fix,
       });

@@ -84,7 +84,7 @@ function keyText(key: string): string {
 }
 
 /** `agent.filesystem.read[0]` for people. */
-export function describePath(path: readonly (string | number)[]): string {
+function describePath(path: readonly (string | number)[]): string {
   let out = '';
   for (const seg of path) out += typeof seg === 'number' ? `[${seg}]` : (out ? '.' : '') + keyText(seg);
   return out;
@@ -206,7 +206,9 @@ function toDiagnostic(error: AjvError, root: TomlTable, schema: JsonSchema, file
     const entry = name ? table?.entries.get(name) : undefined;
     return {
       ...base,
-      message: `${JSON.stringify(name)} cannot name a principal in ${tableName(here.path)}: a name starts with a letter or digit and holds only letters, digits, \`_\`, \`-\` and \`.\` (it names artifact files)`,
+      message:
+        `${JSON.stringify(name)} cannot name a principal in ${tableName(here.path)}: a name starts with ` +
+        `a letter or digit and holds only letters, digits, \`_\`, \`-\` and \`.\` (it names artifact files)`,
       span: entry?.keySpan ?? here.keySpan ?? here.value.span,
     };
   }

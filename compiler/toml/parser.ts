@@ -24,36 +24,21 @@
  * closures: OR alternatives and MANY bodies are created once, state flows
  * through fields.
  */
-import type { EmbeddedActionsParser, ILookaheadStrategy, IToken, TokenType } from 'chevrotain';
+import type { IToken, TokenType } from 'chevrotain';
 import type { Span } from '../span.js';
 import type { TomlError, TomlValue } from './ast.js';
 import { type Builder, type KeySeg, type MutTable, newTable } from './builder.js';
 import { chevrotain } from './chevrotain.js';
-import { DEPTH_MESSAGE, Expect, KEY_DEPTH_MESSAGE, MAX_DEPTH, TomlSyntaxError } from './errors.js';
+import { Expect, KEY_DEPTH_MESSAGE, MAX_DEPTH, TomlSyntaxError } from './errors.js';
 import { MAX_LOOKAHEAD, PrecomputedLookahead } from './lookahead.js';
 import { recordOnLayer } from './recording.js';
 import { memberIndices, type TomlTokens } from './tokens.js';
 import { Nodes } from './nodes.js';
 import type { LineTable } from './spans.js';
+import { lineParser } from './parser-base.js';
+import type { ParserOptions, TomlParser } from './parser-types.js';
 
-export interface TomlParser extends EmbeddedActionsParser {
-  /** Starts a new document. */
-  begin(builder: Builder, errors: TomlError[], lines: LineTable): void;
-  /** Resets per-line state after an error. */
-  resync(): void;
-  /** Drops the references to the finished document. */
-  end(): void;
-  document(): void;
-  expect: Expect;
-  /** Token index (currIdx) before the top-level item being parsed. */
-  itemIdx: number;
-  /** False while a table header is being parsed, until its table is set up. */
-  headerDone: boolean;
-  exportLexerState(): number;
-  importLexerState(state: number): void;
-  /** The next token (LA(1)). */
-  peek(): IToken;
-}
+export type { ParserOptions, TomlParser } from './parser-types.js';
 
 const PLACEHOLDER: Span = { start: { offset: 0, line: 1, column: 1 }, end: { offset: 0, line: 1, column: 1 } };
 
@@ -62,15 +47,6 @@ let instance: TomlParser | undefined;
 export function tomlParser(tokens: TomlTokens): TomlParser {
   if (instance === undefined) instance = createTomlParser(tokens);
   return instance;
-}
-
-export interface ParserOptions {
-  /** chevrotain's grammar checks (a test; production skips them for speed). */
-  readonly validate?: boolean;
-  /** The precomputed table's unless given (the table's generator passes chevrotain's own). */
-  readonly lookahead?: ILookaheadStrategy;
-  /** Record the grammar chevrotain's way, on the parser itself, not on a layer (recording.ts; a test compares both). */
-  readonly recordInPlace?: boolean;
 }
 
 export function createTomlParser(T: TomlTokens, options: ParserOptions = {}): TomlParser {
@@ -88,22 +64,9 @@ export function createTomlParser(T: TomlTokens, options: ParserOptions = {}): To
   const commaIdx = members(T.Comma);
   const keyPartIdx = members(T.KeyPart);
 
-  class Parser extends api.EmbeddedActionsParser {
-    expect: Expect = Expect.LineStart;
-    itemIdx = -1;
-    headerDone = false;
-    depth = 0;
-    baseDepth = 0;
-    /** Number of inline tables being parsed (0: top-level key/value). */
-    inlineDepth = 0;
-    b!: Builder;
-    diag!: TomlError[];
-    lines!: LineTable;
-    target!: MutTable;
+  class Parser extends lineParser(api, T, newlineMap) {
     /** Key segments after the first one, collected by `dottedKey`. */
     private moreSegs: KeySeg[] | undefined = undefined;
-    /** The last key token consumed (a KeyEquals token includes the "="). */
-    private lastKey!: IToken;
     /** Builds keys and scalar values from tokens. */
     private readonly nodes = new Nodes(T.KeyEquals);
     declare exportLexerState: () => number;
@@ -112,10 +75,6 @@ export function createTomlParser(T: TomlTokens, options: ParserOptions = {}): To
     constructor() {
       super(T.all as TokenType[], { maxLookahead: MAX_LOOKAHEAD, lookaheadStrategy, recoveryEnabled: false, skipValidations: !validate });
       this.performSelfAnalysis();
-    }
-
-    peek(): IToken {
-      return this.LA(1);
     }
 
     begin(builder: Builder, errors: TomlError[], lines: LineTable): void {
@@ -142,33 +101,6 @@ export function createTomlParser(T: TomlTokens, options: ParserOptions = {}): To
       this.inlineDepth = 0;
       this.moreSegs = undefined;
       this.expect = Expect.LineStart;
-    }
-
-    /** The next token must start on a later line than the last one consumed ended on. */
-    private endOfLine(expect: Expect): void {
-      if (this.RECORDING_PHASE) return;
-      const t = this.LA(1);
-      const tt = t.tokenType;
-      if (tt === EOF || newlineMap[tt.tokenTypeIdx!] === true) return;
-      const prev = this.LA(0);
-      const nl = this.lines.text.indexOf('\n', prev.startOffset + prev.image.length);
-      if (nl < 0 || nl >= t.startOffset) throw new TomlSyntaxError('', t, expect);
-    }
-
-    /** Keys, "=" and table headers cannot be split over lines (newlines are skipped in key mode). */
-    private sameLine(expect: Expect): void {
-      if (this.RECORDING_PHASE) return;
-      const next = this.LA(1);
-      if (next.tokenType === EOF) return;
-      const prev = this.LA(0);
-      const text = this.lines.text;
-      for (let i = prev.startOffset + prev.image.length; i < next.startOffset; i++) {
-        if (text.charCodeAt(i) === 0x0a) throw new TomlSyntaxError('', next, expect);
-      }
-    }
-
-    private enter(): void {
-      if (!this.RECORDING_PHASE && this.depth >= MAX_DEPTH) throw new TomlSyntaxError(DEPTH_MESSAGE, this.LA(1));
     }
 
     // ------------------------------------------------------------ rules
@@ -264,27 +196,6 @@ export function createTomlParser(T: TomlTokens, options: ParserOptions = {}): To
       if (!this.RECORDING_PHASE) this.startSection(segs, this.lines.span(open.startOffset, close.startOffset + 2), true);
       this.endOfLine(Expect.EndOfLineAfterHeader);
     });
-
-    /** `[a =` : a KeyEquals token inside a header; fail at its "=". */
-    private noEqualsInHeader(expect: Expect): void {
-      if (this.RECORDING_PHASE) return;
-      const t = this.lastKey;
-      if (t.tokenType !== T.KeyEquals) return;
-      const at = t.startOffset + t.image.indexOf('=');
-      throw new TomlSyntaxError('', { image: '=', startOffset: at, tokenType: T.Equals, tokenTypeIdx: T.Equals.tokenTypeIdx! }, expect);
-    }
-
-    private startSection(segs: KeySeg[], span: Span, isArray: boolean): void {
-      if (segs.length > MAX_DEPTH) {
-        this.b.current = newTable('header', span);
-        throw new TomlSyntaxError(KEY_DEPTH_MESSAGE, this.LA(0));
-      }
-      if (isArray) this.b.arrayHeader(segs, span);
-      else this.b.header(segs, span);
-      this.baseDepth = segs.length;
-      this.target = this.b.current;
-      this.headerDone = true;
-    }
 
     /** `key = value` (dotted keys included): top-level lines, and the key/values of inline tables. */
     private keyvalBody(): void {

@@ -84,7 +84,8 @@ const refusedText = (because: Refusal): string => `refused on Windows (${explana
 export const planReasonTexts = {
   'read-allow-inert': (r) =>
     r.stillDenied
-      ? 'read_allow is inert on Windows: accepted and discarded; this path stays labelled deny-read (a listed secret or a deny), as on macOS where denials beat permissions'
+      ? 'read_allow is inert on Windows: accepted and discarded; this path stays labelled deny-read (a listed secret ' +
+        'or a deny), as on macOS where denials beat permissions'
       : 'read_allow is inert on Windows: accepted and discarded, since reads are already open',
   refused: (r) => refusedText(r.because),
   'exec-unrestricted': () => 'execution is not restricted by the restricted token: nothing to grant',
@@ -155,7 +156,11 @@ export const RESTRICTING_SIDS_TEXT =
 
 /** Said where the plan labels a host-trusted path: what the labels hold, and where Windows cannot. */
 export const HOST_TRUSTED_NOTE =
-  'Host-trusted paths inside a write tree (.git, shell start-up files, PATH directories in the home, editor and agent task configs, the config itself: host-trusted-path) get a Medium no-write-up label, file by file, so that a Low token reads them but cannot write, rename or remove them. One that does not exist when apply.ps1 runs has nothing to label and can be created; a rename of a directory above one carries it along, labelled, and a new one can then be created under the old name: Windows has no way to pin the directories above it.';
+  'Host-trusted paths inside a write tree (.git, shell start-up files, PATH directories in the home, editor and ' +
+  'agent task configs, the config itself: host-trusted-path) get a Medium no-write-up label, file by file, so ' +
+  'that a Low token reads them but cannot write, rename or remove them. One that does not exist when apply.ps1 ' +
+  'runs has nothing to label and can be created; a rename of a directory above one carries it along, labelled, ' +
+  'and a new one can then be created under the old name: Windows has no way to pin the directories above it.';
 
 /** The plan's general notes: how many secrets it labels, and whether the filesystem view knew the credential files. */
 export function planNotes(knowsFacts: boolean, readable: number, secrets: readonly ClosedSecret[]): string[] {
@@ -169,12 +174,19 @@ export function planNotes(knowsFacts: boolean, readable: number, secrets: readon
           ? ''
           : 'credential files wherever they exist (the filesystem view knows no paths), '
     }the .env of any other project, any other repository, Documents, Desktop. If the agent must see nothing beyond the project, use macOS or Linux.`,
-    'Labels are properties of files, not of a principal: a deny-read label shuts the path to every principal (and every other Low-integrity process), not only to the one whose entry asked for it; a Low label on a write tree lets any low-integrity process write there where the DACL allows it.',
-    'Deny-read labels are applied file by file to what exists when apply.ps1 runs. Files created later inside a labelled directory are covered only through inheritance (OICI); a file moved in from elsewhere on the same volume keeps its own descriptor and is not covered. Links and junctions inside a labelled tree are skipped, not followed: their targets are not labelled.',
+    'Labels are properties of files, not of a principal: a deny-read label shuts the path to every principal (and ' +
+      'every other Low-integrity process), not only to the one whose entry asked for it; a Low label on a write tree ' +
+      'lets any low-integrity process write there where the DACL allows it.',
+    'Deny-read labels are applied file by file to what exists when apply.ps1 runs. Files created later inside a ' +
+      'labelled directory are covered only through inheritance (OICI); a file moved in from elsewhere on the same ' +
+      'volume keeps its own descriptor and is not covered. Links and junctions inside a labelled tree are skipped, ' +
+      'not followed: their targets are not labelled.',
     'Paths already writable by Everyone stay writable: the plan adds allow ACEs and labels, never deny ACEs.',
     "Beyond files the plan has no step: a Low token still reads most of the user's registry (HKCU; it writes only HKCU\\Software\\AppDataLow), opens for reading the named pipes and other objects whose DACL admits the user (no-write-up stops writes only), and shares the user's desktop and clipboard (UIPI stops window messages to higher-integrity windows, not clipboard reads). Keep credentials out of the registry and the clipboard, or run the agent in its own Windows session.",
     'A write_file grant is a rewrite in place (0x12019f: read and write, no DELETE): the file can be truncated, rewritten and appended, not deleted or renamed. Editors and tools that save through a temporary file and a rename (safe save, sed -i) fail on it, as they do on macOS and Linux, because the temporary file goes into the parent directory; grant `write` on the directory for them.',
     "Known weaknesses reported by peers: case variants (`.GiT`, `.SSH`) and alternate data streams (`file:stream`) slip past name-based rules. This plan labels objects, not names: a file's alternate data streams share its descriptor, and deny labels are applied after every write step, so a write grant spelt in another case cannot reopen a labelled secret. But NTFS names are case-insensitive while boxwright compares paths as written, so explain and diff may show two spellings of one directory as different paths.",
-    'apply.ps1 saves the previous descriptor (DACL or label) of every object a step changes before changing it; undo.ps1 restores them in reverse step order, so overlapping steps unwind correctly. Changes made to those descriptors between apply and undo are overwritten. Recursive work over a huge tree (a large %TEMP%) is slow.',
+    'apply.ps1 saves the previous descriptor (DACL or label) of every object a step changes before changing it; ' +
+      'undo.ps1 restores them in reverse step order, so overlapping steps unwind correctly. Changes made to those ' +
+      'descriptors between apply and undo are overwritten. Recursive work over a huge tree (a large %TEMP%) is slow.',
   ];
 }

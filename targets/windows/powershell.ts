@@ -234,7 +234,9 @@ export function renderApply(plan: AclPlan): string {
     ...principalTable(plan),
     '#',
     ...comment(
-      'Before each change the previous descriptor (DACL or label) of every object it touches is saved under -BackupDir; undo.ps1 restores them. -WhatIf shows each change without making it. apply.ps1 refuses to run over backups that undo.ps1 has not restored.',
+      'Before each change the previous descriptor (DACL or label) of every object it touches is saved under ' +
+        '-BackupDir; undo.ps1 restores them. -WhatIf shows each change without making it. apply.ps1 refuses to run ' +
+        'over backups that undo.ps1 has not restored.',
     ),
     '#',
     ...plan.notes.flatMap((note, i) => [...(i ? ['#'] : []), ...comment(note)]),
@@ -251,14 +253,16 @@ export function renderApply(plan: AclPlan): string {
     '# ---- session SIDs ---------------------------------------------------------',
     `$principals = @(${plan.principals.map((p) => psQuote(p.id)).join(', ')})`,
     "$sids = @($SessionSid | ForEach-Object { $_ -split ',' } | ForEach-Object { $_.Trim() } | Where-Object { $_ })",
-    'if ($sids.Count -ne $principals.Count) { throw "-SessionSid needs $($principals.Count) SID(s), one per principal in this order: $($principals -join \', \')" }',
+    'if ($sids.Count -ne $principals.Count) { throw "-SessionSid needs $($principals.Count) SID(s), one per ' +
+      "principal in this order: $($principals -join ', ')\" }",
     'foreach ($sid in $sids) { if ($sid -notmatch \'^S-1-[0-9]+(-[0-9]+)+$\') { throw "not a SID: $sid" } }',
     "if (@($sids | Sort-Object -Unique).Count -ne $sids.Count) { throw 'each principal needs its own session SID' }",
     '',
     '# ---- backups --------------------------------------------------------------',
     'if (-not $WhatIfPreference) {',
     '  if (Test-Path -LiteralPath $BackupDir) {',
-    '    if (@(Get-ChildItem -LiteralPath $BackupDir -Filter \'*.clixml\').Count -gt 0) { throw "$BackupDir holds backups of an earlier apply: run undo.ps1 first" }',
+    "    if (@(Get-ChildItem -LiteralPath $BackupDir -Filter '*.clixml').Count -gt 0) { throw \"$BackupDir holds " +
+      'backups of an earlier apply: run undo.ps1 first" }',
     '  } else { [System.IO.Directory]::CreateDirectory($BackupDir) | Out-Null }',
     '}',
     '',
@@ -306,7 +310,8 @@ function privateTempsMade(plan: AclPlan): string[] {
     );
     out.push(`$path = ${pathExpression(t.path)}`);
     out.push(
-      'if (Test-Path -LiteralPath $path) { throw "$path already exists: an earlier apply that undo.ps1 has not undone, or not boxwright\'s; refusing to share it" }',
+      'if (Test-Path -LiteralPath $path) { throw "$path already exists: an earlier apply that undo.ps1 has not ' +
+        'undone, or not boxwright\'s; refusing to share it" }',
       "if ($PSCmdlet.ShouldProcess($path, 'make the private temp directory')) { New-Item -ItemType Directory -Path $path | Out-Null }",
     );
   }
@@ -337,7 +342,9 @@ function privateTempsRemoved(plan: AclPlan): string[] {
 export function renderUndo(plan: AclPlan): string {
   const out: string[] = [
     ...header(plan, [
-      'undo.ps1 restores what apply.ps1 changed: for each step, in reverse order, the descriptors (DACL or label) it saved under -BackupDir before changing them. A step apply.ps1 did not reach has no backup and is skipped; each restored backup is removed, so apply.ps1 can run again. -WhatIf shows each restore without making it.',
+      'undo.ps1 restores what apply.ps1 changed: for each step, in reverse order, the descriptors (DACL or label) it ' +
+        'saved under -BackupDir before changing them. A step apply.ps1 did not reach has no backup and is skipped; ' +
+        'each restored backup is removed, so apply.ps1 can run again. -WhatIf shows each restore without making it.',
     ]),
     '#',
     '# Usage: .\\undo.ps1 [-BackupDir DIR] [-WhatIf]',

@@ -57,6 +57,34 @@ describe('boxwright learn: usage', () => {
   });
 });
 
+describe("boxwright learn: a peer config is not learn's to write", () => {
+  // Box lines appended to sandbox-runtime settings made a JSON file that no longer parses: refused before anything runs.
+  for (const [name, text, what] of [
+    [
+      'srt.json',
+      '{\n  "filesystem": {"denyRead": [], "allowWrite": [], "denyWrite": []},\n  "network": {"allowedDomains": [], "deniedDomains": []}\n}\n',
+      'sandbox-runtime settings',
+    ],
+    ['config.toml', 'sandbox_mode = "workspace-write"\n', 'a Codex config \\(config\\.toml\\)'],
+  ] as const) {
+    it(`exits 2 and leaves ${name} as it was: it is ${what.replace(/\\/g, '')}`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'boxwright-learn-peer-'));
+      try {
+        writeFileSync(join(dir, name), text);
+        const r = await inProcess(['learn', '--out', join(dir, name), '--', 'true']);
+        assert.equal(r.status, 2, r.stderr);
+        assert.match(
+          r.stderr,
+          new RegExp(`cannot learn into .*${name.replace('.', '\\.')}: it is ${what}, and learn writes Box and TYBA configs`),
+        );
+        assert.equal(readFileSync(join(dir, name), 'utf8'), text, 'left as it was');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+});
+
 describe('boxwright learn under bubblewrap', { skip: skipLearn, concurrency: 4 }, () => {
   before(() => {
     lab = mkdtempSync(join(tmpdir(), 'boxwright-learn-cli-'));

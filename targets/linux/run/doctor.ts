@@ -129,7 +129,9 @@ export function linuxFindings(lookup: BwrapLookup, seccompProgram: (arch: 'x86_6
           title: 'identity',
           detail:
             "running as root: the workload runs as uid 0 of the host's kernel, without capabilities (--cap-drop ALL). It owns what it creates in its write grants and may write root-owned files there; host-global /proc entries (/proc/sys, sysrq-trigger, …) would be writable and are bound read-only; set-id mode bits are refused by the filter, so it cannot leave a setuid-root program behind; a kernel exploit from inside would be root on the host",
-          fix: 'run boxwright as an unprivileged user where the machine allows unprivileged user namespaces: the workload is then that user on the host, and none of the above applies',
+          fix:
+            'run boxwright as an unprivileged user where the machine allows unprivileged user namespaces: the workload is ' +
+            'then that user on the host, and none of the above applies',
         }
       : {
           id: 'identity',
@@ -272,7 +274,9 @@ export function linuxFindings(lookup: BwrapLookup, seccompProgram: (arch: 'x86_6
       ...(scOk
         ? {}
         : {
-            fix: 'use a kernel with CONFIG_SECCOMP_FILTER; inside a container, allow seccomp(2) and prctl(PR_SET_SECCOMP) (e.g. --security-opt seccomp=unconfined)',
+            fix:
+              'use a kernel with CONFIG_SECCOMP_FILTER; inside a container, allow seccomp(2) and prctl(PR_SET_SECCOMP) (e.g. ' +
+              '--security-opt seccomp=unconfined)',
           }),
     });
 
@@ -339,7 +343,8 @@ export function linuxFindings(lookup: BwrapLookup, seccompProgram: (arch: 'x86_6
       status: fullOk ? 'ok' : 'fail',
       title: 'mount set-up',
       detail: fullOk
-        ? 'the complete set-up sequence of a compiled view worked (tmpfs root, read-only and writable binds from verified descriptors, read-only /proc/sys, merged-/usr links, empty-file and empty-tmpfs covers, workspace)'
+        ? 'the complete set-up sequence of a compiled view worked (tmpfs root, read-only and writable binds from ' +
+          'verified descriptors, read-only /proc/sys, merged-/usr links, empty-file and empty-tmpfs covers, workspace)'
         : `the complete set-up sequence failed (exit ${full.status}): ${firstLine(full.stderr ?? '') || 'the covered file was not empty'}`,
       ...(fullOk
         ? {}
@@ -396,7 +401,9 @@ function sandboxProgramFindings(cpu: 'x86_64' | 'aarch64' | undefined): Finding[
             status: 'fail',
             title: 'Landlock',
             detail: `the kernel offers no Landlock (ABI 0${lsm ? `; active security modules: ${lsm.trim()}` : ''}): \`boxwright run\` refuses Box configs (read trees would be executable) unless --landlock off`,
-            fix: 'boot Linux 5.13 or later with landlock in lsm= (e.g. lsm=landlock,lockdown,yama,integrity,apparmor), or accept executable read trees with --landlock off',
+            fix:
+              'boot Linux 5.13 or later with landlock in lsm= (e.g. lsm=landlock,lockdown,yama,integrity,apparmor), or ' +
+              'accept executable read trees with --landlock off',
           }
         : {
             id: 'landlock',

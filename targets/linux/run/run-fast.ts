@@ -33,22 +33,8 @@ import { sha256Hex } from './sandbox/sha256.js';
 import { readInput } from '../../../app/input/read-input.js';
 import { runLauncher } from './sandbox/spawn.js';
 
-/** Options the fast path reads, each taking a value; any other option is the full CLI's. */
-const VALUED = new Set([
-  'principal',
-  'p',
-  'pass-env',
-  'pass-fd',
-  'gateway-socket',
-  'landlock',
-  'fs',
-  'home',
-  'dialect',
-  'worktree',
-  'tyba-data-dir',
-  'agent-dir',
-  'bwrap',
-]);
+// The options it reads, each taking a value (any other is the full CLI's), and those that add up: run's one option table.
+import { RUN_REPEATABLE, RUN_VALUED as VALUED } from '../../../app/run-options.js';
 
 /** `run [OPTIONS] CONFIG -- CMD ARGS…` in its plainest spellings, or undefined. */
 export function parseFast(argv: readonly string[]): RunRequest | undefined {
@@ -83,7 +69,7 @@ export function parseFast(argv: readonly string[]): RunRequest | undefined {
     return v === undefined ? undefined : v.length === 1 ? v[0] : undefined;
   };
   // A repeated single-valued option, or one yargs would read otherwise: the full CLI decides.
-  for (const [name, v] of values) if (v.length > 1 && !['pass-env', 'pass-fd', 'agent-dir'].includes(name)) return undefined;
+  for (const [name, v] of values) if (v.length > 1 && !RUN_REPEATABLE.has(name)) return undefined;
   if (values.has('p') && values.has('principal')) return undefined;
   const fds = values.get('pass-fd')?.map((s) => (/^\d+$/.test(s) ? Number(s) : NaN));
   // Only what can be cached against (the real disk, an absolute home); the full CLI judges the rest and words its errors.

@@ -57,6 +57,8 @@ export function afterStatus(status: number, command: readonly string[], argv?: r
     ? `run it without the JIT (and without WebAssembly, which needs it): ${instead}`
     : runtime
       ? jit[runtime]!
-      : 'a JIT runtime (node, deno, java, pypy) aborts this way; run it in its JIT-less mode (node --jitless, or --pass-env NODE_OPTIONS=--jitless for a program that starts node, without WebAssembly; java -Xint; pypy --jit off)';
+      : 'a JIT runtime (node, deno, java, pypy) aborts this way; run it in its JIT-less mode (node --jitless, or ' +
+        '--pass-env NODE_OPTIONS=--jitless for a program that starts node, without WebAssembly; java -Xint; pypy --jit ' +
+        'off)';
   return `${command[0]} died of SIGTRAP (exit 133): that is how V8 and other JITs abort when the sandbox's executable-memory filter refuses them writable-executable memory (exec-memory), not a bug of the program: ${remedy}`;
 }
