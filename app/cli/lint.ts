@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import type { LintEntry } from '../format/report.js';
 import { counted, totals } from '../format/report.js';
 import { formatCarriesFixes, formats, renderer } from '../format/registry.js';
@@ -16,6 +14,7 @@ import { canonical, trustedFile } from '../trusted-files.js';
 import { projectFilesFor } from '../project-find.js';
 import { isProjectFilePath } from '../../compiler/schema/project-name.js';
 import { verdictsOf } from '../../compiler/diagnostic.js';
+import { workTreeRoot } from './work-tree.js';
 
 export interface LintArgs extends ConfigArgs {
   files?: string[];
@@ -28,19 +27,6 @@ export interface LintArgs extends ConfigArgs {
   fix?: boolean;
   'unsafe-fixes'?: boolean;
   diff?: boolean;
-}
-
-/**
- * The top of the git work tree `dir` is in (the nearest ancestor holding
- * `.git`, a directory or a worktree's file), or undefined outside one:
- * what SARIF's URIs are relative to, as code scanning expects. Found
- * without running git, which a lint would otherwise pay for at start-up.
- */
-export function workTreeRoot(dir: string): string | undefined {
-  for (let d = dir; ; d = dirname(d)) {
-    if (existsSync(join(d, '.git'))) return d;
-    if (dirname(d) === d) return undefined;
-  }
 }
 
 /** The engine's judge of fixes (app/fix-applicability.ts), loaded only for a format that shows fixes. */

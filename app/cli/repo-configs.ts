@@ -19,7 +19,7 @@ import type { TrustedFile } from '../../compiler/ir/types.js';
 import type { CheckResult } from '../check.js';
 import { canonical } from '../trusted-files.js';
 import { readInput } from '../input/read-input.js';
-import { workTreeRoot } from './lint.js';
+import { workTreeRoot } from './work-tree.js';
 import type { ConfigReader } from './options.js';
 import { isSandboxConfig } from './select.js';
 import { thousands } from '../../rules/util.js';
