@@ -44,7 +44,10 @@ import {
  */
 
 export type StepAction = 'grant-write' | 'label-low' | 'label-read-only' | 'deny-read';
-/** Where an entry came from: a config list, an implicit TYBA grant, TYBA's secret list (its platforms page), a workspace, or a host-trusted path inside a write grant. */
+/**
+ * Where an entry came from: a config list, an implicit TYBA grant, TYBA's secret list (its platforms page),
+ * a workspace, or a host-trusted path inside a write grant.
+ */
 export type Source = ListName | 'implicit' | 'secret' | 'workspace' | 'host-trusted';
 
 interface Origin {

@@ -225,7 +225,10 @@ export function renderApply(plan: AclPlan): string {
   const n = plan.principals.length;
   const out: string[] = [
     ...header(plan, [
-      "apply.ps1 applies the Windows ACL plan of this config (acl-plan.json beside it). It changes security descriptors only and launches nothing: the host product then starts each principal under a restricted token (Integrity Level Low; DISABLE_MAX_PRIVILEGE, LUA_TOKEN, WRITE_RESTRICTED) whose restricting SID is that principal's session SID.",
+      'apply.ps1 applies the Windows ACL plan of this config (acl-plan.json beside it). It changes ' +
+        'security descriptors only and launches nothing: the host product then starts each principal under a ' +
+        'restricted token (Integrity Level Low; DISABLE_MAX_PRIVILEGE, LUA_TOKEN, WRITE_RESTRICTED) whose ' +
+        "restricting SID is that principal's session SID.",
       '',
       n
         ? `-SessionSid: one synthetic SID (S-1-5-21-…) per principal, each its own, in this order (a comma-separated list also works from powershell -File):`
@@ -332,7 +335,8 @@ function privateTempsRemoved(plan: AclPlan): string[] {
     out.push(...comment(`${t.id}: its temp directory and what the run left there`));
     out.push(`$path = ${pathExpression(t.path)}`);
     out.push(
-      "if ((Test-Path -LiteralPath $path) -and $PSCmdlet.ShouldProcess($path, 'remove the private temp directory')) { [System.IO.Directory]::Delete($path, $true) }",
+      "if ((Test-Path -LiteralPath $path) -and $PSCmdlet.ShouldProcess($path, 'remove the private temp " +
+        "directory')) { [System.IO.Directory]::Delete($path, $true) }",
     );
   }
   return out;

@@ -75,11 +75,13 @@ function namespaceHints(): string {
     hints.push('user.max_user_namespaces is 0: `sysctl -w user.max_user_namespaces=15000`');
   if (readSys('/proc/sys/kernel/apparmor_restrict_unprivileged_userns') === '1')
     hints.push(
-      'AppArmor restricts unprivileged user namespaces (Ubuntu 23.10+): install an AppArmor profile that allows `userns` for bwrap, or `sysctl -w kernel.apparmor_restrict_unprivileged_userns=0`',
+      'AppArmor restricts unprivileged user namespaces (Ubuntu 23.10+): install an AppArmor profile that ' +
+        'allows `userns` for bwrap, or `sysctl -w kernel.apparmor_restrict_unprivileged_userns=0`',
     );
   if (existsSync('/.dockerenv') || existsSync('/run/.containerenv'))
     hints.push(
-      "inside a container: the runtime's seccomp profile usually forbids unshare/mount; run it with `--security-opt seccomp=unconfined --security-opt apparmor=unconfined` (or `--privileged`)",
+      "inside a container: the runtime's seccomp profile usually forbids unshare/mount; run it with " +
+        '`--security-opt seccomp=unconfined --security-opt apparmor=unconfined` (or `--privileged`)',
     );
   if (!hints.length)
     hints.push('allow unprivileged user namespaces on this machine (sysctl user.max_user_namespaces > 0) or install bwrap setuid root');
@@ -114,7 +116,11 @@ export function linuxFindings(lookup: BwrapLookup, seccompProgram: (arch: 'x86_6
     id: 'kernel',
     status: oldKernel || !seccompField ? 'fail' : 'ok',
     title: 'kernel',
-    detail: `Linux ${kernel}${seccompField ? ', seccomp built in' : ', no Seccomp field in /proc/self/status (CONFIG_SECCOMP off)'}${seccompField?.[1] === '2' ? '; boxwright itself already runs under a seccomp filter (a container?), which stacks with the sandbox filter' : ''}`,
+    detail: `Linux ${kernel}${seccompField ? ', seccomp built in' : ', no Seccomp field in /proc/self/status (CONFIG_SECCOMP off)'}${
+      seccompField?.[1] === '2'
+        ? '; boxwright itself already runs under a seccomp filter (a container?), which stacks with the sandbox filter'
+        : ''
+    }`,
     ...(oldKernel || !seccompField
       ? { fix: 'use a kernel built with CONFIG_SECCOMP_FILTER and user namespaces (3.8 or later; any current distribution kernel)' }
       : {}),
@@ -128,7 +134,11 @@ export function linuxFindings(lookup: BwrapLookup, seccompProgram: (arch: 'x86_6
           status: 'warn',
           title: 'identity',
           detail:
-            "running as root: the workload runs as uid 0 of the host's kernel, without capabilities (--cap-drop ALL). It owns what it creates in its write grants and may write root-owned files there; host-global /proc entries (/proc/sys, sysrq-trigger, …) would be writable and are bound read-only; set-id mode bits are refused by the filter, so it cannot leave a setuid-root program behind; a kernel exploit from inside would be root on the host",
+            "running as root: the workload runs as uid 0 of the host's kernel, without capabilities (--cap-drop " +
+            'ALL). It owns what it creates in its write grants and may write root-owned files there; host-global ' +
+            '/proc entries (/proc/sys, sysrq-trigger, …) would be writable and are bound read-only; set-id mode ' +
+            'bits are refused by the filter, so it cannot leave a setuid-root program behind; a kernel exploit ' +
+            'from inside would be root on the host',
           fix:
             'run boxwright as an unprivileged user where the machine allows unprivileged user namespaces: the workload is ' +
             'then that user on the host, and none of the above applies',
@@ -155,7 +165,9 @@ export function linuxFindings(lookup: BwrapLookup, seccompProgram: (arch: 'x86_6
       status: 'fail',
       title: 'bubblewrap',
       detail: `not found (${bwrapOrigin(lookup)}): ${lookup.why}`,
-      fix: 'install it: `apt-get install bubblewrap` (Debian/Ubuntu), `dnf install bubblewrap` (Fedora), `pacman -S bubblewrap` (Arch); or name it with --bwrap PATH (or BOXWRIGHT_BWRAP)',
+      fix:
+        'install it: `apt-get install bubblewrap` (Debian/Ubuntu), `dnf install bubblewrap` (Fedora), ' +
+        '`pacman -S bubblewrap` (Arch); or name it with --bwrap PATH (or BOXWRIGHT_BWRAP)',
     });
     return findings;
   }
@@ -172,7 +184,9 @@ export function linuxFindings(lookup: BwrapLookup, seccompProgram: (arch: 'x86_6
       id: 'bwrap',
       status: 'fail',
       title: 'bubblewrap',
-      detail: `${bwrap} (${bwrapOrigin(lookup)}) is not root's alone: ${untrusted}; compile and run refuse to record it (every run executes it outside any sandbox)`,
+      detail:
+        `${bwrap} (${bwrapOrigin(lookup)}) is not root's alone: ${untrusted}; compile and run ` +
+        `refuse to record it (every run executes it outside any sandbox)`,
       fix: "install bubblewrap where only root writes (your distribution's package), or name such a one with --bwrap PATH",
     });
     return findings;
@@ -195,7 +209,9 @@ export function linuxFindings(lookup: BwrapLookup, seccompProgram: (arch: 'x86_6
     id: 'bwrap',
     status: recent ? 'ok' : 'fail',
     title: 'bubblewrap',
-    detail: `${v.stdout.trim()} at ${bwrap} (${bwrapOrigin(lookup)}): root's, mode ${mode}, in directories only root can change; compile and run record this one, and the launcher runs nothing else`,
+    detail:
+      `${v.stdout.trim()} at ${bwrap} (${bwrapOrigin(lookup)}): root's, mode ${mode}, in ` +
+      `directories only root can change; compile and run record this one, and the launcher runs nothing else`,
     ...(recent ? {} : { fix: `upgrade bubblewrap to ${MIN_BWRAP.join('.')} or later (the runner uses --json-status-fd and --perms)` }),
   });
 
@@ -350,7 +366,9 @@ export function linuxFindings(lookup: BwrapLookup, seccompProgram: (arch: 'x86_6
         ? {}
         : noBindFd
           ? {
-              fix: "this bubblewrap has no --bind-fd/--ro-bind-fd (upstream 0.10.0, or a backport such as Debian 12's 0.8.0-2+deb12u1): boxwright run mounts only from descriptors it has verified, so it refuses to run here; upgrade bubblewrap",
+              fix:
+                'this bubblewrap has no --bind-fd/--ro-bind-fd (upstream 0.10.0, or a backport such as Debian ' +
+                "12's 0.8.0-2+deb12u1): boxwright run mounts only from descriptors it has verified, so it refuses to run here; upgrade bubblewrap",
             }
           : {
               fix: `${namespaceHints()}; a capability probe does not test every set-up operation, so qualify the machine with this trial`,
@@ -400,7 +418,9 @@ function sandboxProgramFindings(cpu: 'x86_64' | 'aarch64' | undefined): Finding[
             id: 'landlock',
             status: 'fail',
             title: 'Landlock',
-            detail: `the kernel offers no Landlock (ABI 0${lsm ? `; active security modules: ${lsm.trim()}` : ''}): \`boxwright run\` refuses Box configs (read trees would be executable) unless --landlock off`,
+            detail:
+              `the kernel offers no Landlock (ABI 0${lsm ? `; active security modules: ${lsm.trim()}` : ''}): \`boxwright run\` refuses Box configs ` +
+              `(read trees would be executable) unless --landlock off`,
             fix:
               'boot Linux 5.13 or later with landlock in lsm= (e.g. lsm=landlock,lockdown,yama,integrity,apparmor), or ' +
               'accept executable read trees with --landlock off',
@@ -409,7 +429,12 @@ function sandboxProgramFindings(cpu: 'x86_64' | 'aarch64' | undefined): Finding[
             id: 'landlock',
             status: abi >= 6 ? 'ok' : 'warn',
             title: 'Landlock',
-            detail: `ABI ${abi}: execution confined to exec grants${abi >= 6 ? '; the abstract-socket and signal scopes apply' : "; no scopes below ABI 6 (Linux 6.12): a principal with a direct network exception reaches the host's abstract unix sockets"}`,
+            detail: `ABI ${abi}: execution confined to exec grants${
+              abi >= 6
+                ? '; the abstract-socket and signal scopes apply'
+                : '; no scopes below ABI 6 (Linux 6.12): a principal with a direct network exception ' +
+                  "reaches the host's abstract unix sockets"
+            }`,
             ...(abi >= 6 ? {} : { fix: 'a kernel with Landlock ABI 6 (Linux 6.12 or later) adds the scopes' }),
           };
   return [
