@@ -121,15 +121,20 @@ function Set-BwSddl([string]$Path, [string]$Section, [string]$Sddl) {
 }
 `;
 
-const applyHelpers = String.raw`
+// Two of its lines are longer than this source is wide: each is cut where the template closes and
+// reopens (`` ` + String.raw` ``), so the script keeps the same bytes.
+const applyHelpers =
+  String.raw`
 # Adds one allow ACE, given as SDDL, to the object's DACL, in canonical order,
 # and writes back the DACL alone. DirectorySecurity only edits the SDDL in
 # memory (it also takes a file's DACL); nothing is written through it.
 function Add-BwAce([string]$Path, [string]$Ace) {
   $parsed = [System.Security.AccessControl.RawSecurityDescriptor]::new('D:' + $Ace).DiscretionaryAcl[0]
   $inherit = [System.Security.AccessControl.InheritanceFlags]::None
-  if (($parsed.AceFlags -band [System.Security.AccessControl.AceFlags]::ObjectInherit) -ne 0) { $inherit = $inherit -bor [System.Security.AccessControl.InheritanceFlags]::ObjectInherit }
-  if (($parsed.AceFlags -band [System.Security.AccessControl.AceFlags]::ContainerInherit) -ne 0) { $inherit = $inherit -bor [System.Security.AccessControl.InheritanceFlags]::ContainerInherit }
+  if (($parsed.AceFlags -band [System.Security.AccessControl.AceFlags]::ObjectInherit) -ne 0) {` +
+  String.raw` $inherit = $inherit -bor [System.Security.AccessControl.InheritanceFlags]::ObjectInherit }
+  if (($parsed.AceFlags -band [System.Security.AccessControl.AceFlags]::ContainerInherit) -ne 0) {` +
+  String.raw` $inherit = $inherit -bor [System.Security.AccessControl.InheritanceFlags]::ContainerInherit }
   $rule = [System.Security.AccessControl.FileSystemAccessRule]::new(
     $parsed.SecurityIdentifier,
     [System.Security.AccessControl.FileSystemRights]$parsed.AccessMask,
