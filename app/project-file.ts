@@ -134,7 +134,8 @@ export function readProjectFile(
         warn(
           shown,
           ignore.ruleSpan,
-          `an ignore names an unknown rule \`${ignore.rule}\`${guess ? `; did you mean \`${guess}\`?` : ''} (\`boxwright rules\` lists them): it silences nothing`,
+          `an ignore names an unknown rule \`${ignore.rule}\`${guess ? `; did you mean \`${guess}\`?` : ''} ` +
+            `(\`boxwright rules\` lists them): it silences nothing`,
         ),
       );
     } else if (ignore.expires !== undefined && ignore.expires <= today) {
@@ -142,7 +143,9 @@ export function readProjectFile(
         warn(
           shown,
           ignore.expiresSpan!,
-          `the ignore of \`${ignore.rule}\` in \`${ignore.path}\` expired on ${ignore.expires} (${JSON.stringify(ignore.reason)}): it silences nothing now; look at the finding again, then remove the ignore or give it a later date`,
+          `the ignore of \`${ignore.rule}\` in \`${ignore.path}\` expired on ${ignore.expires} ` +
+            `(${JSON.stringify(ignore.reason)}): it silences nothing now; look at the finding again, then remove ` +
+            `the ignore or give it a later date`,
         ),
       );
     } else active.push({ ignore, matches: globRegex(ignore.path), judged: false, used: false });
@@ -219,7 +222,8 @@ export function projectFiles({ cwd, today, find, named }: ProjectFilesOptions): 
               warn(
                 p.shown,
                 a.ignore.ruleSpan,
-                `\`${rule}\` is an error in ${a.refused.config}, and an error cannot be ignored: the platform refuses that configuration whatever this file says`,
+                `\`${rule}\` is an error in ${a.refused.config}, and an error cannot be ignored: the platform ` +
+                  `refuses that configuration whatever this file says`,
               ),
             );
           else if (a.judged && !a.used)

@@ -1,7 +1,7 @@
 /**
  * `run`'s command line as data: the one table both its parsers read, the
  * full CLI (yargs: app/cli/yargs-io.ts's config options, app/cli/main.ts's
- * run command) and the fast path (app/platforms/linux/run-fast.ts, which
+ * run command) and the fast path (targets/linux/run/run-fast.ts, which
  * loads no yargs and reads only the plainest spellings). An option added
  * here is known to both; test/cli/run-fast-parse.test.ts checks that a
  * command line the fast path reads is the request the full CLI makes of

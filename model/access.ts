@@ -109,7 +109,10 @@ export interface PrincipalAccess {
   /** What a direct network exception means per platform, where it means more than "the gateway is bypassed". */
   readonly network: Readonly<Partial<Record<Platform, Mechanism>>>;
   effectiveAt(path: string, platform: Platform): Cell;
-  /** What executing a program with these needs lacks in this principal's Linux sandbox (model/exec-start.ts): the one judgement, for exec grants and for `run`'s command. */
+  /**
+   * What executing a program with these needs lacks in this principal's Linux sandbox (model/exec-start.ts):
+   * the one judgement, for exec grants and for `run`'s command.
+   */
   linuxMissing(needs: ExecNeeds): readonly MissingNeed[];
 }
 

@@ -23,7 +23,10 @@ export const LIBRARY_CACHE = '/etc/ld.so.cache';
 
 const ROOT_LINKS: ReadonlyMap<string, string> = new Map(mergedUsr.links.map((l) => [l.link, l.target]));
 
-/** A principal's Linux sandbox as the judgement needs it: the model's cells, and where a readable file is executable by the confinement alone (a dynamic loader under Landlock; everything without it). */
+/**
+ * A principal's Linux sandbox as the judgement needs it: the model's cells, and where a readable file is
+ * executable by the confinement alone (a dynamic loader under Landlock; everything without it).
+ */
 export interface LinuxSandbox {
   at(path: string): Cell;
   executableOnceRead(path: string): boolean;

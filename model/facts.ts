@@ -108,7 +108,10 @@ export type Mechanism =
   | { readonly kind: 'host-network-namespace'; readonly abstractSockets: AbstractSockets }
   /** sandbox-runtime, Linux: a read-denied directory is an empty writable tmpfs (or a directory bubblewrap made in one): writes land there and vanish. */
   | { readonly kind: 'srt-read-deny-scratch' }
-  /** sandbox-runtime, Linux: a write or allowRead root at or under a read-denied directory is bound back from the host, so the denied content is there again. */
+  /**
+   * sandbox-runtime, Linux: a write or allowRead root at or under a read-denied directory is bound back
+   * from the host, so the denied content is there again.
+   */
   | { readonly kind: 'srt-write-restores-read' }
   /** sandbox-runtime, macOS: a read-denied path inside a write root is written but not read (write-only). */
   | { readonly kind: 'srt-write-only' }
@@ -122,7 +125,10 @@ export type Mechanism =
   | { readonly kind: 'srt-sandbox-off' }
   /** Claude Code on native Windows: no sandbox; unless failIfUnavailable, commands run unsandboxed. */
   | { readonly kind: 'srt-sandbox-unavailable' }
-  /** Codex, Linux: a protected name (.git, .codex, .agents, .aws) absent under a writable root is an empty read-only tmpfs, its mount point made on the host for the run. */
+  /**
+   * Codex, Linux: a protected name (.git, .codex, .agents, .aws) absent under a writable root is an empty
+   * read-only tmpfs, its mount point made on the host for the run.
+   */
   | { readonly kind: 'codex-protected-placeholder' }
   /** Codex, Linux: a writable root that does not exist when the command starts is skipped: nothing is writable there. */
   | { readonly kind: 'codex-absent-root' }

@@ -21,7 +21,10 @@ import { windowsUnmapped, windowsUnspelled } from './windows-spelling.js';
  * property of the file, so every principal's Windows cells see all of them.
  */
 export interface WindowsLabels {
-  /** The host-trusted paths labelled read-only (a Medium no-write-up label, file by file), by path: `carvedSingles` and every name of `carvedNames`, made on the first read. */
+  /**
+   * The host-trusted paths labelled read-only (a Medium no-write-up label, file by file), by path:
+   * `carvedSingles` and every name of `carvedNames`, made on the first read.
+   */
   readonly carved: readonly HostTrustedPath[];
   /** The write grants' paths at or inside one: each relabels its own scope Low after it. */
   readonly lifted: readonly string[];

@@ -20,11 +20,17 @@ const treeList = (g: Grant): 'read' | 'write' => (g.access === 'read' ? 'read' :
  */
 const rewriteInPlace: Readonly<Record<RewriteInPlace, string>> = {
   'literal-rule':
-    '`file-write*` on this file alone: it can be rewritten, deleted and created again, but no file beside it, so tools that save through a temporary file and a rename (safe save, `sed -i`) fail: grant `write` on the directory for those',
+    '`file-write*` on this file alone: it can be rewritten, deleted and created again, but no file ' +
+    'beside it, so tools that save through a temporary file and a rename (safe save, `sed -i`) fail: ' +
+    'grant `write` on the directory for those',
   'file-bind':
-    'a rewrite in place: the file is bind-mounted alone, so it can be rewritten, truncated and appended but not renamed, deleted or replaced (a mount point of its own); tools that save through a temporary file and a rename (safe save, `sed -i`) fail: grant `write` on the directory for those',
+    'a rewrite in place: the file is bind-mounted alone, so it can be rewritten, truncated and appended ' +
+    'but not renamed, deleted or replaced (a mount point of its own); tools that save through a ' +
+    'temporary file and a rename (safe save, `sed -i`) fail: grant `write` on the directory for those',
   'no-delete-mask':
-    'a rewrite in place: read and write without DELETE (0x12019f), so the file can be rewritten, truncated and appended but not renamed, deleted or replaced; tools that save through a temporary file and a rename (safe save, `sed -i`) fail: grant `write` on the directory for those',
+    'a rewrite in place: read and write without DELETE (0x12019f), so the file can be rewritten, ' +
+    'truncated and appended but not renamed, deleted or replaced; tools that save through a temporary ' +
+    'file and a rename (safe save, `sed -i`) fail: grant `write` on the directory for those',
 };
 
 export const fileEntryOnDirectory = defineRule({

@@ -9,9 +9,11 @@ import { who } from './util.js';
 const trusted: Record<TrustedFile['role'], string> = {
   config: 'the config this sandbox is compiled from: one run could rewrite what the next run of the same command line grants',
   'other-config':
-    "another sandbox config of this repository: one run could rewrite what that config's next run grants (lint checks each config it is given against the others)",
+    "another sandbox config of this repository: one run could rewrite what that config's next run " +
+    'grants (lint checks each config it is given against the others)',
   project:
-    "the repository's project file, .boxwright.toml, that lint takes its ignores and defaults from: one run could silence the warnings about its own grants (errors stay)",
+    "the repository's project file, .boxwright.toml, that lint takes its ignores and defaults from: one " +
+    'run could silence the warnings about its own grants (errors stay)',
   manifest: 'the --fs manifest the check takes its facts from: one run could rewrite the facts the next check believes',
   out: 'the directory `compile --out` writes the sandbox into: one run could rewrite what the next `DIR/<principal>.run` executes',
   bwrap: 'the bubblewrap boxwright executes, outside any sandbox, for every run',
@@ -48,9 +50,23 @@ export const trustedFileWritable = defineRule({
     seedRow: "Design (issue 21): nothing the host trusts later may be written by the workload — boxwright's own inputs and outputs",
     docs: {
       summary:
-        "A principal can write one of boxwright's own files: the config, the project file (.boxwright.toml), the --fs manifest, the compile --out directory, bubblewrap, or boxwright itself.",
+        "A principal can write one of boxwright's own files: the config, the project file " +
+        '(.boxwright.toml), the --fs manifest, the compile --out directory, bubblewrap, or boxwright itself.',
       details:
-        "What boxwright reads or executes after a run must not be the workload's to change. A config inside its own write tree (a repository's sandbox config, with `write = [\"~/project\"]`) is rewritten by run 1, and run 2 of the same command line grants what the rewrite says; an `--fs` manifest the same for the facts; a `compile --out` directory inside a write tree lets the workload rewrite the argv and the launch file that the next `DIR/agent.run` executes; a bubblewrap under a write grant, or boxwright's own package, runs outside every sandbox. A project file, `.boxwright.toml`, silences warnings: a principal that can write it could hide what lint says of its own grants. boxwright judges each file it was given (lint and explain: the config and the manifest, and lint the project files that decide its findings; compile: and the --out directory; run: and the bubblewrap and boxwright it executes) against every principal's effective access, on each platform, and refuses: `compile` writes nothing, `run` exits 125 before anything starts, and the Linux launcher refuses a config or a directory of its own that its mounts make writable. The compiled Linux mounts are read back for the same question (a mount writable where the model says otherwise is refused too). Keep these files outside every write grant, or deny them inside it.",
+        "What boxwright reads or executes after a run must not be the workload's to change. A config inside " +
+        'its own write tree (a repository\'s sandbox config, with `write = ["~/project"]`) is rewritten by ' +
+        'run 1, and run 2 of the same command line grants what the rewrite says; an `--fs` manifest the same ' +
+        'for the facts; a `compile --out` directory inside a write tree lets the workload rewrite the argv ' +
+        'and the launch file that the next `DIR/agent.run` executes; a bubblewrap under a write grant, or ' +
+        "boxwright's own package, runs outside every sandbox. A project file, `.boxwright.toml`, silences " +
+        'warnings: a principal that can write it could hide what lint says of its own grants. boxwright ' +
+        'judges each file it was given (lint and explain: the config and the manifest, and lint the project ' +
+        'files that decide its findings; compile: and the --out directory; run: and the bubblewrap and ' +
+        "boxwright it executes) against every principal's effective access, on each platform, and refuses: " +
+        '`compile` writes nothing, `run` exits 125 before anything starts, and the Linux launcher refuses a ' +
+        'config or a directory of its own that its mounts make writable. The compiled Linux mounts are read ' +
+        'back for the same question (a mount writable where the model says otherwise is refused too). Keep ' +
+        'these files outside every write grant, or deny them inside it.',
       bad: {
         toml: '[agent.filesystem]\nread = ["~/project"]\nwrite = ["~/project"]',
         readFrom: '/home/dev/project/sandbox.toml',
@@ -79,7 +95,8 @@ export const trustedFileWritable = defineRule({
               : d.role === 'project'
                 ? 'Narrow the write grant, or `deny` the .boxwright.toml inside it (keep it outside every write grant).'
                 : d.role === 'other-config'
-                  ? "Narrow the write grant (or `deny` that config inside it), or keep the repository's sandbox configs outside every write grant of each other."
+                  ? "Narrow the write grant (or `deny` that config inside it), or keep the repository's sandbox " +
+                    'configs outside every write grant of each other.'
                   : `Narrow the write grant (or \`deny\` the ${d.role} inside it), or keep the ${d.role} outside every write grant.`,
     },
   },

@@ -10,7 +10,15 @@ export const unknownSetting = defineRule({
     docs: {
       summary: 'A settings key the tool does not read: it is passed over without a word, so what it says has no effect.',
       details:
-        'sandbox-runtime validates its settings with zod objects that are not `.strict()` (dist/sandbox/sandbox-config.js: SandboxRuntimeConfigSchema, NetworkConfigSchema, FilesystemConfigSchema), and zod strips a key it does not know: `"denyWirte": ["~/.ssh"]` loads, runs, and protects nothing (sandbox-runtime #434). Claude Code\'s `sandbox` and `permissions` blocks pass over keys they do not know the same way. A warning at the key on every platform, with the nearest key the tool does read and the rename as a fix, but for a key already written: `denyWirte` renamed beside a `denyWrite` would make JSON.parse keep the renamed list and drop the other. The rename is unsafe when the key starts to grant or boxwright cannot judge what it starts to say (`lint --unsafe-fixes` applies it). A key the tool refuses instead (inside a `.strict()` object) is a `schema` error.',
+        'sandbox-runtime validates its settings with zod objects that are not `.strict()` ' +
+        '(dist/sandbox/sandbox-config.js: SandboxRuntimeConfigSchema, NetworkConfigSchema, ' +
+        'FilesystemConfigSchema), and zod strips a key it does not know: `"denyWirte": ["~/.ssh"]` loads, ' +
+        "runs, and protects nothing (sandbox-runtime #434). Claude Code's `sandbox` and `permissions` " +
+        'blocks pass over keys they do not know the same way. A warning at the key on every platform, with ' +
+        'the nearest key the tool does read and the rename as a fix, but for a key already written: ' +
+        '`denyWirte` renamed beside a `denyWrite` would make JSON.parse keep the renamed list and drop the ' +
+        'other. The rename is unsafe when the key starts to grant or boxwright cannot judge what it starts ' +
+        'to say (`lint --unsafe-fixes` applies it). A key the tool refuses instead (inside a `.strict()` object) is a `schema` error.',
       bad: {
         toml: '{\n  "sandbox": {"enabled": true, "filesystem": {"denyWirte": ["~/.ssh"]}}\n}',
         expect: ['2:47 warning macos,linux,windows'],

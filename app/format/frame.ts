@@ -38,7 +38,8 @@ export function codeFrame(text: string, span: Span, paint: (s: string) => string
 }
 
 /** Zero-width: combining marks, variation selectors, the zero-width joiner and friends. */
-// biome-ignore lint/suspicious/noMisleadingCharacterClass: one code point is tested at a time (the /u flag): the class lists combining marks and variation selectors on purpose
+// One code point is tested at a time (the /u flag), so the class may list combining marks and variation selectors.
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: the class lists combining marks and variation selectors on purpose
 const zeroWidth = /^[\p{Mn}\p{Me}\u200b-\u200f\u2060\ufe00-\ufe0f]$/u;
 
 /**

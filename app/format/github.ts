@@ -46,7 +46,9 @@ export function formatGithub(files: readonly LintEntry[], platforms: readonly Pl
   );
   const skipped = PLATFORMS.filter((p) => !platforms.includes(p));
   out.push(
-    `boxwright: ${counted(t.errors, 'error')}, ${counted(t.warnings, 'warning')}, ${counted(t.infos, 'notice')} in ${counted(files.length, 'file')}${t.unreadable ? `, ${t.unreadable} not read` : ''}${skipped.length ? ` (not checked: ${skipped.join(', ')})` : ''}`,
+    `boxwright: ${counted(t.errors, 'error')}, ${counted(t.warnings, 'warning')}, ` +
+      `${counted(t.infos, 'notice')} in ` +
+      `${counted(files.length, 'file')}${t.unreadable ? `, ${t.unreadable} not read` : ''}${skipped.length ? ` (not checked: ${skipped.join(', ')})` : ''}`,
   );
   out.push(...verdicts);
   return out.join('\n') + '\n';

@@ -17,7 +17,8 @@ export function formatMarkdown(files: readonly LintEntry[], platforms: readonly 
   const checked = PLATFORMS.filter((p) => platforms.includes(p));
   const skipped = PLATFORMS.filter((p) => !platforms.includes(p));
   out.push(
-    `${counted(t.errors, 'error')}, ${counted(t.warnings, 'warning')}, ${t.infos} info in ${counted(files.length, 'file')}${t.unreadable ? `, ${t.unreadable} not read` : ''}.${skipped.length ? ` Not checked: ${skipped.join(', ')}.` : ''}`,
+    `${counted(t.errors, 'error')}, ${counted(t.warnings, 'warning')}, ${t.infos} info in ` +
+      `${counted(files.length, 'file')}${t.unreadable ? `, ${t.unreadable} not read` : ''}.${skipped.length ? ` Not checked: ${skipped.join(', ')}.` : ''}`,
     '',
   );
   for (const f of files) {

@@ -25,7 +25,12 @@ function machineLine(path: string, ds: readonly Diagnostic[]): string {
   const byRule = [...rules].map(([id, n]) => (n > 1 ? `${id} ×${n}` : id)).join(', ');
   const lines = [...new Set(ds.map((d) => d.span.start.line))].sort((a, b) => a - b);
   const n = ds.length;
-  return `${kleur.bold(path)}  ${severityPaint.info('info')}  ${n} ${n === 1 ? 'finding depends' : 'findings depend'} on the machine, which the view does not know (${byRule}; line${lines.length === 1 ? '' : 's'} ${lines.join(', ')}): -v lists ${n === 1 ? 'it' : 'them'}, --fs host or --fs FILE.json decides ${n === 1 ? 'it' : 'them'}`;
+  return (
+    `${kleur.bold(path)}  ${severityPaint.info('info')}  ${n} ` +
+    `${n === 1 ? 'finding depends' : 'findings depend'} on the machine, which the view does not know ` +
+    `(${byRule}; line${lines.length === 1 ? '' : 's'} ${lines.join(', ')}): -v lists ` +
+    `${n === 1 ? 'it' : 'them'}, --fs host or --fs FILE.json decides ${n === 1 ? 'it' : 'them'}`
+  );
 }
 
 /** `line 38` or `lines 38, 40, 41`: a place's column only where another place of the finding shares its line. */

@@ -13,7 +13,10 @@ export const projectSchema: JsonSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   title: 'boxwright project file (.boxwright.toml)',
   description:
-    "A repository's boxwright settings, found upward from each linted config and no further than the repository's root (the directory holding `.git`): ignores that silence a rule's warnings and infos in the configs a path glob names, each with its reason and an optional expiry, and the defaults of `boxwright lint` (a command-line flag wins). An unknown key is an error.",
+    "A repository's boxwright settings, found upward from each linted config and no further than the " +
+    "repository's root (the directory holding `.git`): ignores that silence a rule's warnings and infos " +
+    'in the configs a path glob names, each with its reason and an optional expiry, and the defaults of ' +
+    '`boxwright lint` (a command-line flag wins). An unknown key is an error.',
   type: 'object',
   additionalProperties: false,
   properties: {
@@ -33,7 +36,9 @@ export const projectSchema: JsonSchema = {
     ignore: {
       type: 'array',
       description:
-        "Findings a team has accepted. Each silences one rule's warnings and infos in the configs its path glob names; an error is never silenced (the platform refuses the config whatever the file says). An ignore that has expired, or that silenced nothing in a config it names, is reported as the `suppression` rule's warning.",
+        "Findings a team has accepted. Each silences one rule's warnings and infos in the configs its path " +
+        'glob names; an error is never silenced (the platform refuses the config whatever the file says). An ' +
+        "ignore that has expired, or that silenced nothing in a config it names, is reported as the `suppression` rule's warning.",
       items: {
         type: 'object',
         additionalProperties: false,
@@ -43,7 +48,8 @@ export const projectSchema: JsonSchema = {
           path: {
             type: 'string',
             description:
-              'A glob of config files, relative to the directory of this file, with `/` separators: `*` (within a name), `**` (any depth), `?`, `[…]`. No absolute path, no `..`.',
+              'A glob of config files, relative to the directory of this file, with `/` separators: `*` (within a ' +
+              'name), `**` (any depth), `?`, `[…]`. No absolute path, no `..`.',
             examples: ['.claude/settings.json', 'sandbox/**/*.toml'],
           },
           reason: {
@@ -56,7 +62,8 @@ export const projectSchema: JsonSchema = {
             type: 'string',
             format: 'date',
             description:
-              'A TOML local date (`expires = 2027-03-31`, no quotes): from that day (UTC) the ignore silences nothing and is reported, so that an accepted risk is looked at again.',
+              'A TOML local date (`expires = 2027-03-31`, no quotes): from that day (UTC) the ignore silences ' +
+              'nothing and is reported, so that an accepted risk is looked at again.',
             examples: ['2027-03-31'],
           },
         },

@@ -169,7 +169,8 @@ function bwrapJson(
     [
       'usage',
       JSON.stringify(
-        `${stem}.run CMD [ARGS...] (written by compile --out beside this file), or by hand: bwrap --args ${ARGS_FD} -- ${SANDBOX_EXEC_PATH} ${step} -- CMD [ARGS...] ${redirections.join(' ')}   (on aarch64: the aarch64 files)`,
+        `${stem}.run CMD [ARGS...] (written by compile --out beside this file), or by hand: bwrap --args ` +
+          `${ARGS_FD} -- ${SANDBOX_EXEC_PATH} ${step} -- CMD [ARGS...] ${redirections.join(' ')}   (on aarch64: the aarch64 files)`,
       ),
     ],
     ['fds', jsonLines(fds, 2)],

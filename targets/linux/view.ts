@@ -13,7 +13,8 @@
  * one walk, not a second one here.
  */
 import { posix } from 'node:path';
-// compiler/paths' modules, not its index (which loads the manifest reader and the schema's validators): the view is part of run's fast path (dist/cli/run-fast.cjs).
+// compiler/paths' modules, not its index (which loads the manifest reader and the schema's validators):
+// the view is part of run's fast path (dist/cli/run-fast.cjs).
 import { resolvePath } from '../../compiler/paths/inspect.js';
 import { isStrictlyUnder, isUnder } from '../../compiler/paths/spelling.js';
 import type { FsView, Lookup as ViewLookup } from '../../compiler/paths/view.js';

@@ -178,7 +178,9 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
         }
         const sbpl = `(deny file-write* (require-all ${filterFor(dir, 'tree')}${within.map((g) => ` (require-not ${filterFor(g.path!, g.scope)})`).join('')}))`;
         add('6) denies', {
-          comment: `${at}: the host-trusted ${sbplString(dir)} (${what}), neither written nor created, but for the write grants inside it, which name it (host-trusted-path)`,
+          comment:
+            `${at}: the host-trusted ${sbplString(dir)} (${what}), neither written nor created, but ` +
+            `for the write grants inside it, which name it (host-trusted-path)`,
           sbpl,
         });
       }
@@ -305,7 +307,9 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
   } else {
     const port = gatewayPort(input);
     emit({
-      comment: `gateway: the host product's gateway on loopback, port ${port} (--gateway-port, default ${DEFAULT_GATEWAY_PORT}); its policy decides each request`,
+      comment:
+        `gateway: the host product's gateway on loopback, port ${port} (--gateway-port, default ` +
+        `${DEFAULT_GATEWAY_PORT}); its policy decides each request`,
       sbpl: `(allow network-outbound (remote ip ${sbplString(`localhost:${port}`)}))`,
     });
   }

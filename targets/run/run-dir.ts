@@ -58,7 +58,11 @@ export function runDirParent(
   if (!runtime) reasons.push('XDG_RUNTIME_DIR is not set');
   else if (!isAbsolute(runtime)) reasons.push(`XDG_RUNTIME_DIR (${runtime}) is not an absolute path`);
   return {
-    why: `no private directory for this run's sandbox (${reasons.join('; ')}); it is never made in a shared temp directory, where another run's workload could replace the launcher. Make ${root} yours and private (chmod 700), set XDG_CACHE_HOME to a directory only you can write, or set XDG_RUNTIME_DIR to your runtime directory (/run/user/${process.getuid?.() ?? 'UID'})`,
+    why:
+      `no private directory for this run's sandbox (${reasons.join('; ')}); it is never made in a ` +
+      `shared temp directory, where another run's workload could replace the launcher. Make ${root} yours ` +
+      `and private (chmod 700), set XDG_CACHE_HOME to a directory only you can write, or set ` +
+      `XDG_RUNTIME_DIR to your runtime directory (/run/user/${process.getuid?.() ?? 'UID'})`,
   };
 }
 

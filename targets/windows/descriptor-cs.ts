@@ -16,8 +16,11 @@
  *   the label. RestoreLabel checks the label read back afterwards.
  *
  * Compiled by mono-mcs in the tests (test/independent/csharp.test.ts).
+ * Its one line longer than this source is wide is cut where the template
+ * closes and reopens (`` ` + String.raw` ``): the text keeps the same bytes.
  */
-export const descriptorCSharp = String.raw`using System;
+export const descriptorCSharp =
+  String.raw`using System;
 using System.ComponentModel;
 using System.Runtime.InteropServices;
 using System.Text;
@@ -89,7 +92,8 @@ namespace Boxwright {
         uint revision;
         if (!GetSecurityDescriptorDacl(sd, out present, out dacl, out defaulted) || !present) throw new ArgumentException("no DACL in " + sddl);
         if (!GetSecurityDescriptorControl(sd, out control, out revision)) throw new Win32Exception(Marshal.GetLastWin32Error(), sddl);
-        uint info = DACL_SECURITY_INFORMATION | ((control & SE_DACL_PROTECTED) != 0 ? PROTECTED_DACL_SECURITY_INFORMATION : UNPROTECTED_DACL_SECURITY_INFORMATION);
+        uint info = DACL_SECURITY_INFORMATION | ((control & SE_DACL_PROTECTED) != 0 ?` +
+  String.raw` PROTECTED_DACL_SECURITY_INFORMATION : UNPROTECTED_DACL_SECURITY_INFORMATION);
         uint rc = SetNamedSecurityInfoW(path, SE_FILE_OBJECT, info, IntPtr.Zero, IntPtr.Zero, dacl, IntPtr.Zero);
         if (rc != 0) throw new Win32Exception((int)rc, path);
       } finally { LocalFree(sd); }

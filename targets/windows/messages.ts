@@ -120,15 +120,23 @@ const denyOfText = (of: DenyOf): string => {
 
 export const stepReasonTexts = {
   'grant-write-tree': (r) =>
-    `${grantorText(r.by)}: an inheritable allow ACE for ${who(r.principal)}'s session SID, so that its write-restricted token may create, change and delete files in this tree`,
+    `${grantorText(r.by)}: an inheritable allow ACE for ${who(r.principal)}'s session SID, so that its ` +
+    `write-restricted token may create, change and delete files in this tree`,
   'grant-write-file': (r) =>
-    `${grantorText(r.by)}: an allow ACE (no inheritance, no DELETE) for ${who(r.principal)}'s session SID, so that its write-restricted token may rewrite this one file in place; a save through a temporary file and a rename fails, as on macOS and Linux`,
+    `${grantorText(r.by)}: an allow ACE (no inheritance, no DELETE) for ${who(r.principal)}'s session ` +
+    `SID, so that its write-restricted token may rewrite this one file in place; a save through a ` +
+    `temporary file and a rename fails, as on macOS and Linux`,
   'label-low': (r) =>
-    `${grantorText(r.by)}: a Low mandatory label, since a Low token may not write above its own level (no-write-up); any other low-integrity process can then write here too where the DACL lets it (low-label-exposure)`,
+    `${grantorText(r.by)}: a Low mandatory label, since a Low token may not write above its own level ` +
+    `(no-write-up); any other low-integrity process can then write here too where the DACL lets it (low-label-exposure)`,
   'host-trusted-read-only': (r) =>
-    `a host-trusted path inside a write tree (${r.label}; host-trusted-path): a Medium no-write-up label on the object and, file by file, on everything below it, so that a Low token may read it but neither write, rename nor remove it; the label is the file's, so it holds for every principal`,
+    `a host-trusted path inside a write tree (${r.label}; host-trusted-path): a Medium no-write-up ` +
+    `label on the object and, file by file, on everything below it, so that a Low token may read it but ` +
+    `neither write, rename nor remove it; the label is the file's, so it holds for every principal`,
   'deny-read': (r) =>
-    `${denyOfText(r.of)}: a Medium no-read-up label on the object and, file by file, on everything below it, so that a Low token can neither read, write nor run it; files created later are covered only through inheritance (OICI)`,
+    `${denyOfText(r.of)}: a Medium no-read-up label on the object and, file by file, on everything ` +
+    `below it, so that a Low token can neither read, write nor run it; files created later are covered ` +
+    `only through inheritance (OICI)`,
   'inside-host-trusted': (r) =>
     `${stepText(r.step)}; inside a host-trusted path, set file by file over its read-only labels (the grant names it: host-trusted-path)`,
 } as const satisfies Texts<StepReason>;
@@ -167,13 +175,16 @@ export function planNotes(knowsFacts: boolean, readable: number, secrets: readon
   const listed = secrets.filter((c) => !c.spelling).length;
   const spellings = secrets.flatMap((c) => (c.spelling ? [c.spelling.windows] : []));
   return [
-    `Reads are open on Windows: the restricted token at Integrity Level Low confines writes, not reads. Only the ${listed} secret locations TYBA's platforms page lists (and the ${spellings.length} other places Windows tools keep them: ${spellings.join(', ')}), TYBA's data directory and the config's existing deny entries are labelled deny-read; every other file the user can read, the sandbox reads too: ${
-      readable
-        ? 'the credential files under `readable`, '
-        : knowsFacts
-          ? ''
-          : 'credential files wherever they exist (the filesystem view knows no paths), '
-    }the .env of any other project, any other repository, Documents, Desktop. If the agent must see nothing beyond the project, use macOS or Linux.`,
+    'Reads are open on Windows: the restricted token at Integrity Level Low confines writes, not reads. ' +
+      `Only the ${listed} secret locations TYBA's platforms page lists (and the ${spellings.length} other places ` +
+      `Windows tools keep them: ${spellings.join(', ')}), TYBA's data directory and the config's existing deny entries ` +
+      `are labelled deny-read; every other file the user can read, the sandbox reads too: ${
+        readable
+          ? 'the credential files under `readable`, '
+          : knowsFacts
+            ? ''
+            : 'credential files wherever they exist (the filesystem view knows no paths), '
+      }the .env of any other project, any other repository, Documents, Desktop. If the agent must see nothing beyond the project, use macOS or Linux.`,
     'Labels are properties of files, not of a principal: a deny-read label shuts the path to every principal (and ' +
       'every other Low-integrity process), not only to the one whose entry asked for it; a Low label on a write tree ' +
       'lets any low-integrity process write there where the DACL allows it.',
@@ -182,9 +193,20 @@ export function planNotes(knowsFacts: boolean, readable: number, secrets: readon
       'volume keeps its own descriptor and is not covered. Links and junctions inside a labelled tree are skipped, ' +
       'not followed: their targets are not labelled.',
     'Paths already writable by Everyone stay writable: the plan adds allow ACEs and labels, never deny ACEs.',
-    "Beyond files the plan has no step: a Low token still reads most of the user's registry (HKCU; it writes only HKCU\\Software\\AppDataLow), opens for reading the named pipes and other objects whose DACL admits the user (no-write-up stops writes only), and shares the user's desktop and clipboard (UIPI stops window messages to higher-integrity windows, not clipboard reads). Keep credentials out of the registry and the clipboard, or run the agent in its own Windows session.",
-    'A write_file grant is a rewrite in place (0x12019f: read and write, no DELETE): the file can be truncated, rewritten and appended, not deleted or renamed. Editors and tools that save through a temporary file and a rename (safe save, sed -i) fail on it, as they do on macOS and Linux, because the temporary file goes into the parent directory; grant `write` on the directory for them.',
-    "Known weaknesses reported by peers: case variants (`.GiT`, `.SSH`) and alternate data streams (`file:stream`) slip past name-based rules. This plan labels objects, not names: a file's alternate data streams share its descriptor, and deny labels are applied after every write step, so a write grant spelt in another case cannot reopen a labelled secret. But NTFS names are case-insensitive while boxwright compares paths as written, so explain and diff may show two spellings of one directory as different paths.",
+    "Beyond files the plan has no step: a Low token still reads most of the user's registry (HKCU; it " +
+      'writes only HKCU\\Software\\AppDataLow), opens for reading the named pipes and other objects whose ' +
+      "DACL admits the user (no-write-up stops writes only), and shares the user's desktop and clipboard " +
+      '(UIPI stops window messages to higher-integrity windows, not clipboard reads). Keep credentials out ' +
+      'of the registry and the clipboard, or run the agent in its own Windows session.',
+    'A write_file grant is a rewrite in place (0x12019f: read and write, no DELETE): the file can be ' +
+      'truncated, rewritten and appended, not deleted or renamed. Editors and tools that save through a ' +
+      'temporary file and a rename (safe save, sed -i) fail on it, as they do on macOS and Linux, because ' +
+      'the temporary file goes into the parent directory; grant `write` on the directory for them.',
+    'Known weaknesses reported by peers: case variants (`.GiT`, `.SSH`) and alternate data streams ' +
+      "(`file:stream`) slip past name-based rules. This plan labels objects, not names: a file's alternate " +
+      'data streams share its descriptor, and deny labels are applied after every write step, so a write ' +
+      'grant spelt in another case cannot reopen a labelled secret. But NTFS names are case-insensitive ' +
+      'while boxwright compares paths as written, so explain and diff may show two spellings of one directory as different paths.',
     'apply.ps1 saves the previous descriptor (DACL or label) of every object a step changes before changing it; ' +
       'undo.ps1 restores them in reverse step order, so overlapping steps unwind correctly. Changes made to those ' +
       'descriptors between apply and undo are overwritten. Recursive work over a huge tree (a large %TEMP%) is slow.',

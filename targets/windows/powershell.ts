@@ -121,15 +121,20 @@ function Set-BwSddl([string]$Path, [string]$Section, [string]$Sddl) {
 }
 `;
 
-const applyHelpers = String.raw`
+// Two of its lines are longer than this source is wide: each is cut where the template closes and
+// reopens (`` ` + String.raw` ``), so the script keeps the same bytes.
+const applyHelpers =
+  String.raw`
 # Adds one allow ACE, given as SDDL, to the object's DACL, in canonical order,
 # and writes back the DACL alone. DirectorySecurity only edits the SDDL in
 # memory (it also takes a file's DACL); nothing is written through it.
 function Add-BwAce([string]$Path, [string]$Ace) {
   $parsed = [System.Security.AccessControl.RawSecurityDescriptor]::new('D:' + $Ace).DiscretionaryAcl[0]
   $inherit = [System.Security.AccessControl.InheritanceFlags]::None
-  if (($parsed.AceFlags -band [System.Security.AccessControl.AceFlags]::ObjectInherit) -ne 0) { $inherit = $inherit -bor [System.Security.AccessControl.InheritanceFlags]::ObjectInherit }
-  if (($parsed.AceFlags -band [System.Security.AccessControl.AceFlags]::ContainerInherit) -ne 0) { $inherit = $inherit -bor [System.Security.AccessControl.InheritanceFlags]::ContainerInherit }
+  if (($parsed.AceFlags -band [System.Security.AccessControl.AceFlags]::ObjectInherit) -ne 0) {` +
+  String.raw` $inherit = $inherit -bor [System.Security.AccessControl.InheritanceFlags]::ObjectInherit }
+  if (($parsed.AceFlags -band [System.Security.AccessControl.AceFlags]::ContainerInherit) -ne 0) {` +
+  String.raw` $inherit = $inherit -bor [System.Security.AccessControl.InheritanceFlags]::ContainerInherit }
   $rule = [System.Security.AccessControl.FileSystemAccessRule]::new(
     $parsed.SecurityIdentifier,
     [System.Security.AccessControl.FileSystemRights]$parsed.AccessMask,
@@ -225,7 +230,10 @@ export function renderApply(plan: AclPlan): string {
   const n = plan.principals.length;
   const out: string[] = [
     ...header(plan, [
-      "apply.ps1 applies the Windows ACL plan of this config (acl-plan.json beside it). It changes security descriptors only and launches nothing: the host product then starts each principal under a restricted token (Integrity Level Low; DISABLE_MAX_PRIVILEGE, LUA_TOKEN, WRITE_RESTRICTED) whose restricting SID is that principal's session SID.",
+      'apply.ps1 applies the Windows ACL plan of this config (acl-plan.json beside it). It changes ' +
+        'security descriptors only and launches nothing: the host product then starts each principal under a ' +
+        'restricted token (Integrity Level Low; DISABLE_MAX_PRIVILEGE, LUA_TOKEN, WRITE_RESTRICTED) whose ' +
+        "restricting SID is that principal's session SID.",
       '',
       n
         ? `-SessionSid: one synthetic SID (S-1-5-21-…) per principal, each its own, in this order (a comma-separated list also works from powershell -File):`
@@ -332,7 +340,8 @@ function privateTempsRemoved(plan: AclPlan): string[] {
     out.push(...comment(`${t.id}: its temp directory and what the run left there`));
     out.push(`$path = ${pathExpression(t.path)}`);
     out.push(
-      "if ((Test-Path -LiteralPath $path) -and $PSCmdlet.ShouldProcess($path, 'remove the private temp directory')) { [System.IO.Directory]::Delete($path, $true) }",
+      "if ((Test-Path -LiteralPath $path) -and $PSCmdlet.ShouldProcess($path, 'remove the private temp " +
+        "directory')) { [System.IO.Directory]::Delete($path, $true) }",
     );
   }
   return out;

@@ -1,8 +1,8 @@
 /**
  * The Windows plan's words live in its message table (targets/windows/messages.ts):
- * plan.ts decides each entry and gives it a typed reason, and the table words
+ * plan.ts (with plan-lower.ts) decides each entry and gives it a typed reason, and the table words
  * it. The table's type (`satisfies` over every kind) makes tsc name a kind with
- * no text; these tests hold that every text is reachable and that plan.ts
+ * no text; these tests hold that every text is reachable and that the plan
  * words none of its own.
  */
 import assert from 'node:assert/strict';
@@ -22,7 +22,10 @@ import {
 } from '../../targets/windows/messages.js';
 import { repoRoot } from '../helpers.js';
 
-const planSource = readFileSync(join(repoRoot, 'targets/windows/plan.ts'), 'utf8');
+// The plan's modules (plan.ts assembles, plan-lower.ts drafts, plan-shape.ts types), read as one text.
+const PLAN_MODULES = ['plan.ts', 'plan-lower.ts', 'plan-shape.ts'];
+const planParts = PLAN_MODULES.map((f) => ({ f, text: readFileSync(join(repoRoot, 'targets/windows', f), 'utf8') }));
+const planSource = planParts.map((p) => p.text).join('');
 const agent = { kind: 'agent', name: 'agent' } as const;
 /** A deny grant as the label's rule reads it (its line); the rest of a Grant is not read. */
 const otherDeny = { span: { start: { line: 7 } } } as unknown as Grant;
@@ -64,7 +67,7 @@ interface Literal {
 }
 
 /**
- * plan.ts read by a small lexer: its code with comments and the insides of
+ * The plan's modules read by a small lexer: its code with comments and the insides of
  * string literals blanked (offsets kept), and its string literals (a
  * template counts whole, its substitutions included).
  */
@@ -119,7 +122,15 @@ function lex(src: string): { code: string; literals: Literal[] } {
   return { code: code.join(''), literals };
 }
 
-const lineOf = (at: number): number => planSource.slice(0, at).split('\n').length;
+/** Where an offset of planSource lies: its module and line. */
+function lineOf(at: number): string {
+  let start = 0;
+  for (const p of planParts) {
+    if (at < start + p.text.length) return `${p.f}:${p.text.slice(0, at - start).split('\n').length}`;
+    start += p.text.length;
+  }
+  return 'the end';
+}
 const unquoted = (l: Literal): string => l.raw.slice(1, -1);
 
 describe('windows plan: its message table', () => {
@@ -131,25 +142,25 @@ describe('windows plan: its message table', () => {
     assert.equal(new Set(texts).size, texts.length, 'two kinds worded alike: one of them is not needed');
   });
 
-  it('plan.ts produces every kind the table words (no text without a decision behind it)', () => {
+  it('the plan produces every kind the table words (no text without a decision behind it)', () => {
     const literals = new Set(lex(planSource).literals.map(unquoted));
     const unused = [...Object.keys(planReasonTexts), ...Object.keys(stepReasonTexts)].filter((k) => !literals.has(k));
     assert.deepEqual(unused, []);
   });
 
-  it('plan.ts words no reason itself: its reason and why fields come from the table, in one place each', () => {
+  it('the plan words no reason itself: its reason and why fields come from the table, in one place each', () => {
     const { code, literals } = lex(planSource);
     // A field's value, not its type (`readonly reason: string`).
     const inline = [...code.matchAll(/(?<!readonly\s+)\b(reason|why):\s*(\S[^,\n]*)/g)]
       .filter((m) => !m[2]!.startsWith(m[1] === 'reason' ? 'reasonText(' : 'stepText('))
-      .map((m) => `line ${lineOf(m.index)}: ${planSource.slice(m.index, m.index + 80)}`);
+      .map((m) => `${lineOf(m.index)}: ${planSource.slice(m.index, m.index + 80)}`);
     assert.deepEqual(inline, []);
     assert.equal([...code.matchAll(/\breasonText\(/g)].length, 2, 'reasonText: once for leftOut, once for noEffect');
     assert.equal([...code.matchAll(/\bstepText\(/g)].length, 1, 'stepText: once, where the steps are assembled');
-    // Nor any other sentence: the only words plan.ts writes are the TargetError it throws.
+    // Nor any other sentence: the only words the plan writes are the TargetError it throws.
     const sentences = literals
       .filter((l) => /\w+ \w+ \w+/.test(l.raw) && !/new TargetError\(\s*$/.test(code.slice(0, l.start)))
-      .map((l) => `line ${lineOf(l.start)}: ${l.raw.slice(0, 80)}`);
+      .map((l) => `${lineOf(l.start)}: ${l.raw.slice(0, 80)}`);
     assert.deepEqual(sentences, []);
   });
 });

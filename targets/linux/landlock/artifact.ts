@@ -27,7 +27,9 @@ export function landlockJson(
     [
       'applied',
       JSON.stringify(
-        `inside the sandbox, after the mounts and the seccomp filter, before the command: /.boxwright/exec --rules-fd N -- CMD [ARGS...] N<${stem}.landlock. Every right the kernel's Landlock ABI knows is handled, so what no rule grants is denied; rights newer than the kernel are dropped (best effort)`,
+        `inside the sandbox, after the mounts and the seccomp filter, before the command: /.boxwright/exec ` +
+          `--rules-fd N -- CMD [ARGS...] N<${stem}.landlock. Every right the kernel's Landlock ABI knows is ` +
+          `handled, so what no rule grants is denied; rights newer than the kernel are dropped (best effort)`,
       ),
     ],
     ['requireAbi', JSON.stringify(ruleset.requireAbi)],

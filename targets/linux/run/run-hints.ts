@@ -67,7 +67,12 @@ export function notFoundHint(
   };
   // The name and the file, and what the file needs to start once it is there: one round of grants, not one per refusal.
   const missing = [...pa.linuxMissing(need), ...pa.linuxMissing(execNeeds(disk, first.walk.target)).filter(startsWith)];
-  const where = `It is at ${first.walk.spelled} on this machine${first.walk.links.length ? `, which resolves to ${first.walk.target} through the link${first.walk.links.length === 1 ? '' : 's'} ${first.walk.links.join(', ')}` : ''}`;
+  const where = `It is at ${first.walk.spelled} on this machine${
+    first.walk.links.length
+      ? `, which resolves to ${first.walk.target} through the ` +
+        `link${first.walk.links.length === 1 ? '' : 's'} ${first.walk.links.join(', ')}`
+      : ''
+  }`;
   const denied = missing.find((m) => m.denied)?.denied;
   if (denied) return `${where}; a deny covers ${denied}: no grant brings it back.`;
   const add = grantsHere(outcome, pa, grantsFor(missing));
@@ -83,5 +88,8 @@ export function cannotStart(outcome: Compiled, id: string, program: string, disk
   if (!missing.length) return undefined;
   const files = [...new Set(missing.map((m) => m.candidate.walk.target))];
   const add = grantsHere(outcome, pa, grantsFor(missing));
-  return `${program} cannot start in ${id}'s sandbox: ${missingInWords(missing)} ${missing.length === 1 ? 'is' : 'are'} not in the view (${files.join(', ')})${add ? `. ${add}` : ''}`;
+  return (
+    `${program} cannot start in ${id}'s sandbox: ${missingInWords(missing)} ` +
+    `${missing.length === 1 ? 'is' : 'are'} not in the view (${files.join(', ')})${add ? `. ${add}` : ''}`
+  );
 }

@@ -114,14 +114,18 @@ export async function runLinux(
   }
   if (!bwrap.found) {
     say(
-      `no bubblewrap to run the sandbox with (${bwrapOrigin(bwrap)}): ${bwrap.why}; the command did not run. Install it (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) or name it with --bwrap PATH; \`boxwright doctor\` checks the machine`,
+      `no bubblewrap to run the sandbox with (${bwrapOrigin(bwrap)}): ${bwrap.why}; the command did not ` +
+        `run. Install it (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) or name ` +
+        `it with --bwrap PATH; \`boxwright doctor\` checks the machine`,
     );
     return NOT_RUN;
   }
   const linux = outcome.check.ir.linux;
   if (linux.exec === 'landlock' && linux.landlockAbi === 0) {
     say(
-      "this kernel has no Landlock (ABI 0), which keeps the sandbox's read trees non-executable; the command did not run. `--landlock off` runs it with the mounts alone (read trees executable: `boxwright explain --landlock off` shows what that means); `boxwright doctor` shows the kernel's facts",
+      "this kernel has no Landlock (ABI 0), which keeps the sandbox's read trees non-executable; the " +
+        'command did not run. `--landlock off` runs it with the mounts alone (read trees executable: ' +
+        "`boxwright explain --landlock off` shows what that means); `boxwright doctor` shows the kernel's facts",
     );
     return NOT_RUN;
   }
@@ -269,10 +273,18 @@ function vetRefusal(findings: readonly VetFinding[], outcome: Compiled, bwrap: B
   const places = [cacheRoot(), ...runDirCandidates()];
   for (const f of findings) {
     if (f.kind === 'untrusted')
-      return `bubblewrap ${f.path} (${bwrapOrigin(bwrap)}) is not root's alone: ${f.reason}. Every run executes it outside any sandbox: install bubblewrap where only root writes (your distribution's package), or name one with --bwrap PATH`;
+      return (
+        `bubblewrap ${f.path} (${bwrapOrigin(bwrap)}) is not root's alone: ${f.reason}. Every run ` +
+        `executes it outside any sandbox: install bubblewrap where only root writes (your distribution's ` +
+        `package), or name one with --bwrap PATH`
+      );
     if (places.includes(f.path)) continue;
     const role = outcome.check.ir.trustedFiles.find((t) => t.path === f.path)?.role;
-    return `${f.principal}'s compiled mounts make ${f.dest} writable, which holds ${role ? roleWords[role] : ''} ${f.path}: a run could change what the next one trusts (the model says otherwise: a bug to report)`;
+    return (
+      `${f.principal}'s compiled mounts make ${f.dest} writable, which holds ` +
+      `${role ? roleWords[role] : ''} ${f.path}: a run could change what the next one trusts (the model ` +
+      `says otherwise: a bug to report)`
+    );
   }
   return undefined;
 }
@@ -344,7 +356,10 @@ async function commandMissing(
       return why ? { cannotStart: why } : {};
     }
     say(
-      `${command} is ${found.sandboxPath} in ${req.principal}'s view, readable but not executable: Landlock grants execute only on exec grants${pa.principal.kind === 'tool' ? '' : ', loader directories and the dynamic loader'}. Add "${found.sandboxPath}" to its \`exec\` list (or --landlock off, which makes every read tree executable). It did not run.`,
+      `${command} is ${found.sandboxPath} in ${req.principal}'s view, readable but not executable: ` +
+        `Landlock grants execute only on exec ` +
+        `grants${pa.principal.kind === 'tool' ? '' : ', loader directories and the dynamic loader'}. Add ` +
+        `"${found.sandboxPath}" to its \`exec\` list (or --landlock off, which makes every read tree executable). It did not run.`,
     );
     return NOT_EXECUTABLE;
   }

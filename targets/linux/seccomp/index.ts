@@ -78,7 +78,8 @@ export function compileSeccomp(policy: SeccompPolicy = boxwrightPolicy(), option
     '# rules, first match per syscall wins; argument tests read the low 32 bits only:',
     ...policy.rules.map(
       (r) =>
-        `#   ${r.id}: ${r.syscalls.join(', ')}${r.arches ? ` (${r.arches.join(', ')} only)` : ''}${r.when ? ' when ' + describeTest(r.when) : ''} -> ${describeAction(r.action)}; ${r.reason}`,
+        `#   ${r.id}: ${r.syscalls.join(', ')}${r.arches ? ` (${r.arches.join(', ')} only)` : ''}${r.when ? ' when ' + describeTest(r.when) : ''} ` +
+        `-> ${describeAction(r.action)}; ${r.reason}`,
     ),
   ];
   const text = [header.join('\n'), ...programs.map((p) => p.text)].join('\n\n').replace(/\n*$/, '\n');

@@ -110,7 +110,8 @@ export function boxwrightPolicy(): SeccompPolicy {
       {
         id: 'pkey-mprotect',
         reason:
-          "refused outright, as Box's platform table asks: little needs it, and protection keys let userspace flip access rights (WRPKRU) with no syscall the filter sees",
+          "refused outright, as Box's platform table asks: little needs it, and protection keys let userspace " +
+          'flip access rights (WRPKRU) with no syscall the filter sees',
         syscalls: ['pkey_mprotect'],
         action: EPERM,
       },

@@ -39,7 +39,9 @@ export function windowsRunMessage(plan: AclPlan): string {
   if (!plan.principals.length) out.push('  (no principal: nothing would run)');
   plan.principals.forEach((p, i) =>
     out.push(
-      `  ${i + 1}. ${p.id}  ${p.sessionSid}${p.privateTemp ? `  (private_tmp: apply.ps1 makes ${p.privateTemp.path}; start it with TMP and TEMP set to it)` : ''}`,
+      `  ${i + 1}. ${p.id}  ${p.sessionSid}${
+        p.privateTemp ? `  (private_tmp: apply.ps1 makes ${p.privateTemp.path}; start it with TMP and TEMP set to it)` : ''
+      }`,
     ),
   );
   out.push('');
@@ -48,7 +50,8 @@ export function windowsRunMessage(plan: AclPlan): string {
     const where = s.configLine === null ? 'implicit' : `line ${s.configLine}`;
     const who = s.principal === '*' ? 'every principal' : s.principal;
     out.push(
-      `  ${s.id}  ${s.action.padEnd(11)}  ${s.path}  ${s.sddl}${s.fileSddl ? ` (files: ${s.fileSddl})` : ''}${s.recursive ? ', recursively, file by file' : ''}  [${who}, ${where}]`,
+      `  ${s.id}  ${s.action.padEnd(11)}  ${s.path}  ` +
+        `${s.sddl}${s.fileSddl ? ` (files: ${s.fileSddl})` : ''}${s.recursive ? ', recursively, file by file' : ''}  [${who}, ${where}]`,
     );
   }
   if (plan.leftOut.length) {

@@ -60,5 +60,8 @@ export function afterStatus(status: number, command: readonly string[], argv?: r
       : 'a JIT runtime (node, deno, java, pypy) aborts this way; run it in its JIT-less mode (node --jitless, or ' +
         '--pass-env NODE_OPTIONS=--jitless for a program that starts node, without WebAssembly; java -Xint; pypy --jit ' +
         'off)';
-  return `${command[0]} died of SIGTRAP (exit 133): that is how V8 and other JITs abort when the sandbox's executable-memory filter refuses them writable-executable memory (exec-memory), not a bug of the program: ${remedy}`;
+  return (
+    `${command[0]} died of SIGTRAP (exit 133): that is how V8 and other JITs abort when the ` +
+    `sandbox's executable-memory filter refuses them writable-executable memory (exec-memory), not a bug of the program: ${remedy}`
+  );
 }
