@@ -9,7 +9,7 @@
  */
 import type { Platform } from '../compiler/diagnostic.js';
 import { byPlatform, PLATFORMS } from '../compiler/diagnostic.js';
-import type { Grant, Principal } from '../compiler/ir/types.js';
+import type { Grant, Principal, SandboxHolds } from '../compiler/ir/types.js';
 import { isUnder } from '../compiler/paths/index.js';
 import { absent, type Cell } from './cell.js';
 import { fixed, isDeny, namesDirectory, reads, requestedCell, writes } from './grant-kinds.js';
@@ -27,6 +27,8 @@ import { type OthersLabels, othersLabels } from './windows-labels.js';
 import { everywhere, notOnWindows, windowsUnspelled } from './windows-spelling.js';
 
 const nothing: Readonly<Record<string, never>> = Object.freeze({});
+/** A sandbox that holds nothing beyond its grants (Box's: PolicyIR.holds absent). */
+export const grantsAlone: SandboxHolds = Object.freeze({});
 const metadataInTool: Cell = Object.freeze({ kind: 'refused', because: Object.freeze({ kind: 'metadata-field-in-tool' }) });
 const fileEntryOnDirectory: Cell = Object.freeze({ kind: 'refused', because: Object.freeze({ kind: 'directory-as-one-file' }) });
 
@@ -47,7 +49,7 @@ function grantAccess(
   g: Grant,
   ix: PathIndex,
   at: PrincipalAccess['effectiveAt'],
-  tyba: boolean,
+  holds: SandboxHolds,
   sockets: SocketTable,
   confined: boolean,
   unspelled: Mechanism | undefined,
@@ -77,7 +79,7 @@ function grantAccess(
       const label = platform === 'windows' && cell.kind === 'denied' && !isDeny(g) ? shutBy.at(g.path) : undefined;
       const mechanism: Mechanism | undefined = label
         ? { kind: 'label-of-another-principal', label }
-        : models[platform].mechanism(p, g, cell, tyba, confined);
+        : models[platform].mechanism(p, g, cell, holds, confined);
       if (mechanism) (notes ??= {})[platform] = mechanism;
       // A deny the platform enforces pins the ancestors the workload could
       // rename (Linux: the ones a mount shows it; macOS: every deny rule holds).
@@ -181,7 +183,7 @@ function rewriteInPlace(platform: Platform, model: PlatformModel): Mechanism {
 
 function principalAccess(input: EnforcerInput, p: Principal): PrincipalAccess {
   const { ir, labels, windowsLabels: trustedOnWindows, secrets: closed, models } = input;
-  const tyba = ir.dialect === 'tyba';
+  const holds = ir.holds ?? grantsAlone;
   // An entry the Windows plan leaves out grants, and denies, nothing there.
   const unspelled = new Map<Grant, Mechanism>();
   for (const g of p.grants) {
@@ -229,7 +231,7 @@ function principalAccess(input: EnforcerInput, p: Principal): PrincipalAccess {
     loaders: new Set(ir.linux.loaders),
     ...(privateTmp ? { privateTmp } : {}),
   };
-  const cx: PlatformContext = { p, ix, tyba, linuxExec };
+  const cx: PlatformContext = { p, ix, holds, linuxExec };
   const at = (path: string, platform: Platform): Cell => models[platform].at(cx, path, false);
   const plainAt = (path: string, platform: Platform): Cell => models[platform].at(cx, path, true);
   const sockets = socketTable(ir.sockets === 'unknown' ? [] : ir.sockets);
@@ -241,7 +243,7 @@ function principalAccess(input: EnforcerInput, p: Principal): PrincipalAccess {
   // Each cell is the union of the grants that reach its path: which of them add up to it.
   const grants = withCombined(
     withPlatformDisclosures(
-      p.grants.map((g) => grantAccess(p, g, ix, at, tyba, sockets, linuxExec.confined, unspelled.get(g), sandbox, shutBy, models)),
+      p.grants.map((g) => grantAccess(p, g, ix, at, holds, sockets, linuxExec.confined, unspelled.get(g), sandbox, shutBy, models)),
       models,
     ),
   );
@@ -259,7 +261,7 @@ function principalAccess(input: EnforcerInput, p: Principal): PrincipalAccess {
     linuxMissing: (needs) => missingNeeds(needs, sandbox),
     // bubblewrap's --share-net: the surrounding namespace, with its loopback and abstract sockets.
     network: p.directNetwork ? { linux: { kind: 'host-network-namespace', abstractSockets: abstractSockets(ir) }, macos: ipPeersOnly } : {},
-    elsewhere: byPlatform((platform) => models[platform].elsewhere(tyba)),
+    elsewhere: byPlatform((platform) => models[platform].elsewhere(holds)),
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import { byPlatform, type Platform } from '../compiler/diagnostic.js';
 import type { PolicyIR } from '../compiler/ir/types.js';
+import { grantsAlone } from './boxwright.js';
 import { expandTilde, secretLocations, windowsSecretSpellings } from '../compiler/paths/index.js';
 import type { PrincipalAccess } from './access.js';
 import { ownSandboxesOf } from './boxwright.js';
@@ -47,7 +48,7 @@ export interface AccessModel {
 function closedSecrets(ir: PolicyIR, models: PlatformModels): AccessModel['secrets'] {
   const listed: ClosedSecret[] = secretLocations.map((s) => ({ path: expandTilde(s, ir.home), listed: s }));
   const spelled: ClosedSecret[] = windowsSecretSpellings.map((w) => ({ path: expandTilde(w.posix, ir.home), spelling: w }));
-  return byPlatform((platform) => models[platform].closedSecrets(listed, spelled, ir.dialect === 'tyba'));
+  return byPlatform((platform) => models[platform].closedSecrets(listed, spelled, ir.holds ?? grantsAlone));
 }
 
 /**
