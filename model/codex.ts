@@ -24,6 +24,8 @@ import { isUnder } from '../compiler/paths/index.js';
 import { access, absent, denied, empty, scratch, type Cell } from './cell.js';
 import type { Mechanism } from './facts.js';
 import type { GrantAccess, PrincipalAccess } from './access.js';
+import { withCombined } from './combined.js';
+import type { Enforcer } from './enforcer.js';
 
 const depth = (p: string): number => (p === '/' ? 0 : p.split('/').length - 1);
 const full = access({ read: true, write: true, exec: true });
@@ -67,6 +69,67 @@ function madeBySandbox(grants: readonly Grant[], cwd: string, path: string): boo
   return grants.some((g) => g.path && g.facts.existence !== 'absent' && g.path !== path && isUnder(g.path, path));
 }
 
+/**
+ * What Codex's sandbox does on one platform (one entry a platform it has a
+ * sandbox for): its cell at a path the entries decide, once full access and
+ * a closing `none` are set aside, and the fact behind an absent protected
+ * name where it differs from the request.
+ */
+interface CodexPlatform {
+  readonly at: (ir: PolicyIR, grants: readonly Grant[], path: string) => Cell;
+  readonly absentProtected?: Mechanism;
+  /** It has no sandbox there (`unsupported`): nothing is granted, whatever the config. */
+  readonly none?: true;
+}
+
+/** The cell of the deciding entry, on every platform but for an absent protected name. */
+function entryCell(by: Grant): Cell {
+  return by.access === 'deny-read' ? denied : by.access === 'read' || by.access === 'deny-write' ? readable : full;
+}
+
+/**
+ * Linux (bubblewrap): an absent `read`, `none` or protected entry inside a
+ * writable root is an empty read-only tmpfs at its first missing component;
+ * with reads closed, the root is a tmpfs of the sandbox's own.
+ */
+const bubblewrap: CodexPlatform = {
+  at: (ir, grants, path) => {
+    // A `read` or `none` entry that does not exist inside a writable root gets an empty read-only tmpfs at its first
+    // missing component, as the protected names do (found by the differential test: the component is not writable then).
+    const held = grants.find(
+      (g) =>
+        (g.access === 'read' || g.access === 'deny-read') &&
+        g.firstAbsent &&
+        isUnder(path, g.firstAbsent) &&
+        writableExisting(grants, g.firstAbsent),
+    );
+    if (held) return path === held.firstAbsent ? empty : absent;
+    const by = deciding(grants, path);
+    // Reads closed: bubblewrap's root is a tmpfs of the sandbox's own, and the directories it makes there for the
+    // mount points and the working directory are writable scratch (measured: a file made there vanishes with the run).
+    if (!by) return ir.runtime!.codex!.readsOpen ? readable : madeBySandbox(grants, ir.runtime!.cwd, path) ? scratch : absent;
+    // An absent protected name is an empty read-only tmpfs.
+    if (by.access === 'deny-write' && by.facts.existence === 'absent') return path === by.path ? empty : absent;
+    return entryCell(by);
+  },
+  absentProtected: placeholder,
+};
+
+/** macOS (Seatbelt) and Windows (the sandbox user's ACLs): the entries' rights; an absent protected name is refused its creation. */
+const rulesOnly: CodexPlatform = {
+  at: (ir, grants, path) => {
+    const by = deciding(grants, path);
+    return by ? entryCell(by) : ir.runtime!.codex!.readsOpen ? readable : absent;
+  },
+};
+
+/** Codex's entries, one a platform it has a sandbox for. */
+const codexPlatforms: Readonly<Partial<Record<Platform, CodexPlatform>>> = { macos: rulesOnly, linux: bubblewrap, windows: rulesOnly };
+
+/** A platform Codex 0.171.0 has no sandbox for: nothing runs under it, and nothing is granted. */
+const unsupported: CodexPlatform = { at: () => absent, none: true };
+const unsupportedFact = Object.freeze({ kind: 'codex-ungranted', regime: 'unsupported' } as const);
+
 function cellAt(ir: PolicyIR, grants: readonly Grant[], path: string, platform: Platform): Cell {
   const c = ir.runtime!.codex!;
   if (c.mode === 'danger-full-access' || grants.some((g) => g.implicit && g.path === '/' && g.access === 'read-write')) return full;
@@ -85,38 +148,7 @@ function cellAt(ir: PolicyIR, grants: readonly Grant[], path: string, platform: 
         isUnder(path, w.path),
     );
   if (closing.some((n) => !reopened(n))) return denied;
-  // Linux: a `read` or `none` entry that does not exist inside a writable root gets an empty read-only tmpfs at its first
-  // missing component, as the protected names do (found by the differential test: the component is not writable then).
-  if (platform === 'linux') {
-    const held = grants.find(
-      (g) =>
-        (g.access === 'read' || g.access === 'deny-read') &&
-        g.firstAbsent &&
-        isUnder(path, g.firstAbsent) &&
-        writableExisting(grants, g.firstAbsent),
-    );
-    if (held) return path === held.firstAbsent ? empty : absent;
-  }
-  const by = deciding(grants, path);
-  if (!by) {
-    if (c.readsOpen) return readable;
-    // Reads closed, Linux: bubblewrap's root is a tmpfs of the sandbox's own, and the directories it makes there for the
-    // mount points and the working directory are writable scratch (measured: a file made there vanishes with the run).
-    return platform === 'linux' && madeBySandbox(grants, ir.runtime!.cwd, path) ? scratch : absent;
-  }
-  switch (by.access) {
-    case 'deny-write':
-      // Linux: an absent protected name is an empty read-only tmpfs; elsewhere its creation is refused.
-      if (by.facts.existence === 'absent')
-        return platform === 'linux' && path === by.path ? empty : platform === 'linux' ? absent : readable;
-      return readable;
-    case 'deny-read':
-      return denied;
-    case 'read':
-      return readable;
-    default:
-      return full;
-  }
+  return (codexPlatforms[platform] ?? unsupported).at(ir, grants, path);
 }
 
 export function codexPrincipalAccess(ir: PolicyIR, p: Principal): PrincipalAccess {
@@ -135,8 +167,10 @@ export function codexPrincipalAccess(ir: PolicyIR, p: Principal): PrincipalAcces
     for (const platform of PLATFORMS) {
       effective[platform] = at(g.path, platform);
       if (isFull) notes[platform] = noSandbox;
-      else if (g.access === 'deny-write' && g.facts.existence === 'absent' && platform === 'linux') notes.linux = placeholder;
-      else if (g.access === 'read-write' && g.facts.existence === 'absent') notes[platform] = absentRoot;
+      else if (g.access === 'deny-write' && g.facts.existence === 'absent') {
+        const m = codexPlatforms[platform]?.absentProtected;
+        if (m) notes[platform] = m;
+      } else if (g.access === 'read-write' && g.facts.existence === 'absent') notes[platform] = absentRoot;
     }
     return { grant: g, requested, effective, notes, disclosures: {}, applies: everywhere };
   });
@@ -153,10 +187,19 @@ export function codexPrincipalAccess(ir: PolicyIR, p: Principal): PrincipalAcces
     trustedNames: [],
     network: {},
     effectiveAt: at,
-    elsewhere: byPlatform(() => ({
-      cell: elsewhereCell,
-      fact: { kind: 'codex-ungranted', regime },
-      ...(isFull ? { mechanism: noSandbox } : {}),
-    })),
+    elsewhere: byPlatform((platform) =>
+      !isFull && (codexPlatforms[platform] ?? unsupported).none
+        ? { cell: absent, fact: unsupportedFact }
+        : { cell: elsewhereCell, fact: { kind: 'codex-ungranted', regime }, ...(isFull ? { mechanism: noSandbox } : {}) },
+    ),
   };
 }
+
+/** Codex's enforcer: what its own sandbox does with a config.toml. */
+export const codexEnforcer: Enforcer = {
+  dialects: ['codex'],
+  principalAccess: ({ ir }, p) => {
+    const pa = codexPrincipalAccess(ir, p);
+    return { ...pa, grants: withCombined(pa.grants) };
+  },
+};

@@ -265,8 +265,8 @@ export type Ungranted =
       readonly kind: 'srt-ungranted';
       readonly regime: 'off' | 'seatbelt' | 'bubblewrap' | 'unavailable' | 'unsupported' | 'sandbox-account';
     }
-  /** Codex: reads open (`:root` or the legacy modes), reads closed (a profile without `:root`), or no sandbox. */
-  | { readonly kind: 'codex-ungranted'; readonly regime: 'reads-open' | 'reads-closed' | 'full-access' };
+  /** Codex: reads open (`:root` or the legacy modes), reads closed (a profile without `:root`), no sandbox, or none for the platform. */
+  | { readonly kind: 'codex-ungranted'; readonly regime: 'reads-open' | 'reads-closed' | 'full-access' | 'unsupported' };
 
 export type Fact = Refusal | Mechanism | Ungranted;
 export type FactKind = Fact['kind'];

@@ -7,7 +7,7 @@
  * neither.
  */
 import type { Platform } from '../compiler/diagnostic.js';
-import type { Grant, Principal } from '../compiler/ir/types.js';
+import type { Grant, Principal, SandboxHolds } from '../compiler/ir/types.js';
 import type { HostTrustedPath, WindowsSecretSpelling } from '../compiler/paths/index.js';
 import type { Elsewhere } from './access.js';
 import type { Cell } from './cell.js';
@@ -33,11 +33,11 @@ export interface LinuxExec {
   readonly privateTmp?: Grant;
 }
 
-/** What the per-platform functions of a principal read: its index, its dialect, its Linux execution. */
+/** What the per-platform functions of a principal read: its index, what its sandbox holds beyond the grants, its Linux execution. */
 export interface PlatformContext {
   readonly p: Principal;
   readonly ix: PathIndex;
-  readonly tyba: boolean;
+  readonly holds: SandboxHolds;
   readonly linuxExec: LinuxExec;
 }
 
@@ -68,7 +68,7 @@ export interface PlatformModel {
    */
   before?(g: Grant, ix: PathIndex): { readonly refused?: Cell; readonly readCover?: Grant } | undefined;
   /** The mechanism behind a grant's cell that differs from the request (or may). */
-  mechanism(p: Principal, g: Grant, cell: Cell, tyba: boolean, confined: boolean): Mechanism | undefined;
+  mechanism(p: Principal, g: Grant, cell: Cell, holds: SandboxHolds, confined: boolean): Mechanism | undefined;
   /** A read_file or write_file naming a directory gives more than its entry (`directory-as-one-file`). */
   fileEntryGivesTree(g: Grant): boolean;
   /** A deny with this cell is held by a rule on its path, which a rename of an ancestor would carry away: the ancestors are pinned. */
@@ -89,9 +89,9 @@ export interface PlatformModel {
   /** Each principal's sandbox is its own (a mount view, a profile): a deny shuts the path for that principal only, and carve-outs are made per principal. */
   readonly ownSandbox: boolean;
   /** What it gives where no grant names the path. */
-  elsewhere(tyba: boolean): Elsewhere;
+  elsewhere(holds: SandboxHolds): Elsewhere;
   /** The secrets it closes whatever the config: of the listed locations (compiler/paths/secrets.json) and their Windows spellings, which. */
-  closedSecrets(listed: readonly ClosedSecret[], spelled: readonly ClosedSecret[], tyba: boolean): readonly ClosedSecret[];
+  closedSecrets(listed: readonly ClosedSecret[], spelled: readonly ClosedSecret[], holds: SandboxHolds): readonly ClosedSecret[];
   /** How a write_file of a file that the grant alone writes is held (the `rewrite-in-place` fact; its rule words each way). */
   readonly rewriteInPlace: RewriteInPlace;
   /** How it keeps a host-trusted path read-only, and what becomes of one it cannot refuse (the `host-trusted` fact; its rule words each). */

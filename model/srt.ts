@@ -24,6 +24,8 @@ import { isUnder, windowsUnmapped } from '../compiler/paths/index.js';
 import { access, absent, denied, empty, scratch, type Cell } from './cell.js';
 import type { Mechanism, Ungranted } from './facts.js';
 import type { Elsewhere, GrantAccess, PrincipalAccess } from './access.js';
+import { withCombined } from './combined.js';
+import type { Enforcer } from './enforcer.js';
 
 type Mount =
   | { readonly kind: 'host'; readonly path: string; readonly write: boolean; readonly deny?: true }
@@ -35,7 +37,6 @@ type Mount =
 const exists = (g: Grant): boolean => g.facts.existence !== 'absent';
 const depth = (p: string): number => (p === '/' ? 0 : p.split('/').length - 1);
 
-/** The mounts sandbox-runtime's Linux wrap makes, in its order (see the module comment). */
 /** A write deny whose placeholder bubblewrap cannot make: sandbox-runtime's Linux sandbox does not start. */
 export interface StartFailure {
   readonly grant: Grant;
@@ -45,6 +46,7 @@ export interface StartFailure {
   readonly holder: string;
 }
 
+/** The mounts sandbox-runtime's Linux wrap makes, in its order (see the module comment). */
 export function linuxMounts(grants: readonly Grant[], failures: StartFailure[] = []): Mount[] {
   const withPath = grants.filter((g): g is Grant & { path: string } => !!g.path);
   // Write roots: /dev/* is left to --dev, and an absent one is skipped (linux-sandbox-utils.js: "Skipping non-existent write path").
@@ -92,7 +94,8 @@ export function linuxMounts(grants: readonly Grant[], failures: StartFailure[] =
     if (g.access !== 'deny-write') continue;
     const meets = writeRoots.some((w) => isUnder(g.path, w) || isUnder(w, g.path));
     if (!meets) continue;
-    // Where a read deny hides the path, its read-only bind is not made (it would bring the host's content back), but what is bound back below it becomes read-only (measured, 0.0.83).
+    // Where a read deny hides the path, its read-only bind is not made (it would bring the host's content back),
+    // but what is bound back below it becomes read-only (measured, 0.0.83).
     if (!hostShown(mounts, g.path)) {
       const below = mounts.filter(
         (m): m is Extract<Mount, { kind: 'host' }> => m.kind === 'host' && m.write && isUnder(m.path, g.path) && m.path !== '/',
@@ -250,58 +253,92 @@ const requestedOf: Readonly<Record<string, Cell>> = {
   'deny-write': access({ read: true }),
 };
 
-/** Claude Code runs no sandbox on native Windows (the sandboxing page): with failIfUnavailable off, commands run unsandboxed. */
-/** What sandbox-runtime does on one platform: its cell at a path, and where no grant names it. */
+/** What sandbox-runtime does on one platform it has a sandbox for: its cell at a path, and where no grant names it. */
 interface SrtPlatform {
   readonly at: (path: string) => Cell;
   readonly elsewhere: Elsewhere;
+  /** A grant it refuses whatever its cell (Linux: a placeholder bubblewrap cannot make, and the sandbox does not start). */
+  readonly refused?: (g: Grant) => Cell | undefined;
+  /** The mechanism behind a grant's cell there, where the sandbox is on. */
+  readonly note: (g: Grant, cell: Cell) => Mechanism | undefined;
+  /** No sandbox runs there at all (Claude Code on native Windows): every grant, srt's own additions too, is moot alike. */
+  readonly unsandboxed?: true;
 }
 
 /**
- * A platform sandbox-runtime 0.0.83 has no sandbox for (it knows macOS and
- * Linux, and Claude Code's Windows): it does not start, so nothing runs
- * under it, and nothing is granted.
+ * A platform sandbox-runtime 0.0.83 has no sandbox for (it knows macOS and Linux, and Claude Code's Windows):
+ * it does not start, so nothing runs under it, and nothing is granted.
  */
-const unsupported: SrtPlatform = { at: () => absent, elsewhere: { cell: absent, fact: ungranted.unsupported } };
+const unsupported: SrtPlatform = { at: () => absent, elsewhere: { cell: absent, fact: ungranted.unsupported }, note: () => undefined };
 
-function claudeOnWindows(ir: PolicyIR): boolean {
-  return ir.dialect === 'claude';
+const full = access({ read: true, write: true, exec: true });
+const readable = access({ read: true, exec: true, meta: true });
+const offElsewhere: Elsewhere = { cell: full, fact: ungranted.off, mechanism: offMechanism };
+
+/** Linux: what the mounts make of a grant's cell that differs from the request. */
+function linuxNote(g: Grant, cell: Cell): Mechanism | undefined {
+  if (cell.kind === 'scratch') return scratchMechanism;
+  if (g.access === 'deny-read' && cell.kind === 'access' && cell.read)
+    return g.facts.existence === 'absent' ? skippedMechanism : restoredMechanism;
+  if (g.access === 'read-write' && g.facts.existence === 'absent') return skippedMechanism;
+  if (g.access === 'deny-write' && g.facts.existence === 'absent' && cell.kind !== 'absent') return placeholderMechanism;
+  return undefined;
+}
+
+/**
+ * sandbox-runtime's entries, one a platform it has a sandbox for; a
+ * platform without one is `unsupported` (ARCHITECTURE.md, "How to add a
+ * peer's enforcer": never another platform's cells). `off`: the settings
+ * turn the sandbox off there.
+ */
+function srtPlatforms(
+  ir: PolicyIR,
+  grants: readonly Grant[],
+  off: (platform: Platform) => boolean,
+): Partial<Record<Platform, SrtPlatform>> {
+  const failures: StartFailure[] = [];
+  const mounts = linuxMounts(grants, failures);
+  // Claude Code runs no sandbox on native Windows (the sandboxing page): with failIfUnavailable off, commands run unsandboxed.
+  const claudeOnWindows = ir.dialect === 'claude';
+  return {
+    macos: {
+      at: (path) => macosCell(grants, path),
+      elsewhere: off('macos') ? offElsewhere : { cell: readable, fact: ungranted.seatbelt },
+      note: (g, cell) => (g.access === 'deny-read' && cell.kind === 'access' && cell.write ? writeOnlyMechanism : undefined),
+    },
+    linux: {
+      at: (path) => linuxCell(mounts, path),
+      elsewhere: off('linux') ? offElsewhere : { cell: access({ read: true, exec: true }), fact: ungranted.bubblewrap },
+      refused: (g) => {
+        const failure = failures.find((f) => f.grant === g);
+        return failure && { kind: 'refused', because: { kind: 'srt-placeholder-unmakeable', at: failure.at, holder: failure.holder } };
+      },
+      note: linuxNote,
+    },
+    windows: claudeOnWindows
+      ? {
+          at: () => full,
+          elsewhere: { cell: full, fact: ungranted.unavailable, mechanism: unavailableMechanism },
+          note: () => unavailableMechanism,
+          unsandboxed: true,
+        }
+      : {
+          at: (path) => windowsCell(grants, path),
+          elsewhere: off('windows') ? offElsewhere : { cell: absent, fact: ungranted['sandbox-account'] },
+          note: () => undefined,
+        },
+  };
 }
 
 export function runtimePrincipalAccess(ir: PolicyIR, p: Principal): PrincipalAccess {
   const grants = p.grants;
-  const failures: StartFailure[] = [];
-  const mounts = linuxMounts(grants, failures);
   // The settings turn the sandbox off on these platforms (an implicit read-write grant of `/`).
   const offGrant = grants.find((g) => g.implicit && g.path === '/' && g.access === 'read-write');
   const offOn = (platform: Platform): boolean => !!offGrant && offGrant.implicit!.platforms.includes(platform);
-  const full = access({ read: true, write: true, exec: true });
-  const unsandboxedWindows = claudeOnWindows(ir);
-  const readable = access({ read: true, exec: true, meta: true });
-  // What sandbox-runtime does on each platform it has a sandbox for: the one dispatch on it here.
-  const platforms: Readonly<Partial<Record<Platform, SrtPlatform>>> = {
-    macos: {
-      at: (path) => macosCell(grants, path),
-      elsewhere: offOn('macos')
-        ? { cell: full, fact: ungranted.off, mechanism: offMechanism }
-        : { cell: readable, fact: ungranted.seatbelt },
-    },
-    linux: {
-      at: (path) => linuxCell(mounts, path),
-      elsewhere: offOn('linux')
-        ? { cell: full, fact: ungranted.off, mechanism: offMechanism }
-        : { cell: access({ read: true, exec: true }), fact: ungranted.bubblewrap },
-    },
-    windows: {
-      at: (path) => (unsandboxedWindows ? full : windowsCell(grants, path)),
-      elsewhere: unsandboxedWindows
-        ? { cell: full, fact: ungranted.unavailable, mechanism: unavailableMechanism }
-        : offOn('windows')
-          ? { cell: full, fact: ungranted.off, mechanism: offMechanism }
-          : { cell: absent, fact: ungranted['sandbox-account'] },
-    },
-  };
-  const at = (path: string, platform: Platform): Cell => (platforms[platform] ?? unsupported).at(path);
+  const table = srtPlatforms(ir, grants, offOn);
+  const entry = byPlatform((platform) => table[platform] ?? unsupported);
+  const unsandboxedWindows = !!entry.windows.unsandboxed;
+  const at = (path: string, platform: Platform): Cell => entry[platform].at(path);
   const rows = grants.map((g): GrantAccess => {
     const requested = requestedOf[g.access] ?? access({ read: true });
     const notes: Partial<Record<Platform, Mechanism>> = {};
@@ -311,27 +348,15 @@ export function runtimePrincipalAccess(ir: PolicyIR, p: Principal): PrincipalAcc
       for (const platform of PLATFORMS) notes[platform] = patternMechanism;
       return { grant: g, requested, effective, notes, disclosures: {}, applies: nowhere };
     }
-    const failure = failures.find((f) => f.grant === g);
     for (const platform of PLATFORMS) {
-      const cell: Cell =
-        platform === 'linux' && failure
-          ? { kind: 'refused', because: { kind: 'srt-placeholder-unmakeable', at: failure.at, holder: failure.holder } }
-          : at(g.path, platform);
+      const cell: Cell = entry[platform].refused?.(g) ?? at(g.path, platform);
       effective[platform] = cell;
-      if (offOn(platform)) notes[platform] = offMechanism;
-      else if (platform === 'windows' && unsandboxedWindows) notes[platform] = unavailableMechanism;
-      else if (platform === 'linux') {
-        if (cell.kind === 'scratch') notes.linux = scratchMechanism;
-        else if (g.access === 'deny-read' && cell.kind === 'access' && cell.read)
-          notes.linux = g.facts.existence === 'absent' ? skippedMechanism : restoredMechanism;
-        else if (g.access === 'read-write' && g.facts.existence === 'absent') notes.linux = skippedMechanism;
-        else if (g.access === 'deny-write' && g.facts.existence === 'absent' && cell.kind !== 'absent') notes.linux = placeholderMechanism;
-      } else if (platform === 'macos' && g.access === 'deny-read' && cell.kind === 'access' && cell.write) notes.macos = writeOnlyMechanism;
+      const note = offOn(platform) ? offMechanism : entry[platform].note(g, cell);
+      if (note) notes[platform] = note;
     }
     const windowsWhy = g.implicit ? undefined : windowsUnmapped(g.path, ir.home);
     // An implicit grant applies where its platforms say (srt's own additions are its macOS and Linux sandboxes').
-    const on = (platform: Platform): boolean =>
-      !g.implicit || g.implicit.platforms.includes(platform) || (platform === 'windows' && unsandboxedWindows);
+    const on = (platform: Platform): boolean => !g.implicit || g.implicit.platforms.includes(platform) || !!entry[platform].unsandboxed;
     const applies = windowsWhy && !unsandboxedWindows ? { ...everywhere, windows: false } : g.implicit ? byPlatform(on) : everywhere;
     // srt's own additions on the platforms whose sandbox does not make them: no grant there (whatever else holds there).
     if (g.implicit) for (const platform of PLATFORMS) if (!applies[platform]) notes[platform] = implicitOtherPlatform;
@@ -357,6 +382,15 @@ export function runtimePrincipalAccess(ir: PolicyIR, p: Principal): PrincipalAcc
     trustedNames: [],
     network: {},
     effectiveAt: at,
-    elsewhere: byPlatform((platform) => (platforms[platform] ?? unsupported).elsewhere),
+    elsewhere: byPlatform((platform) => entry[platform].elsewhere),
   };
 }
+
+/** sandbox-runtime's enforcer: what its sandbox does with sandbox-runtime's settings and Claude Code's. */
+export const srtEnforcer: Enforcer = {
+  dialects: ['srt', 'claude'],
+  principalAccess: ({ ir }, p) => {
+    const pa = runtimePrincipalAccess(ir, p);
+    return { ...pa, grants: withCombined(pa.grants) };
+  },
+};

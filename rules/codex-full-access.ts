@@ -8,6 +8,7 @@ const ungrantedText: Readonly<Record<Extract<Ungranted, { kind: 'codex-ungranted
   'reads-open': 'readable and executable (Codex binds the host read-only), not writable',
   'reads-closed': 'not there: the profile reads only what its filesystem entries name (no `:root`)',
   'full-access': 'no sandbox (danger-full-access): everything you can do',
+  unsupported: 'Codex has no sandbox for this platform: nothing runs under it',
 };
 
 export const codexFullAccess = defineRule({

@@ -25,6 +25,7 @@ import type {
   Principal,
   PrincipalKind,
   TrustedFile,
+  SandboxHolds,
   TybaSession,
   WrittenTable,
 } from './types.js';
@@ -296,6 +297,15 @@ export function credentialFacts(view: FsView): CredentialFact[] {
   });
 }
 
+/**
+ * What TYBA's sandbox holds whatever the session's grants say (TYBA's
+ * platforms page): "content, not metadata" (existence, size and dates of
+ * every path stay visible, and a deny closes content only), the listed
+ * secrets denied, and "denials beat permissions" (`read_allow` re-opens no
+ * deny and no secret).
+ */
+const tybaHolds: SandboxHolds = Object.freeze({ metadataEverywhere: true, secretsClosed: true, denialsBeatPermissions: true });
+
 /** The Policy IR of a schema-valid document. Pure: the disk is reached only through `view`. */
 export function buildIR(doc: TomlTable, options: BuildOptions): PolicyIR {
   const { view } = options;
@@ -312,6 +322,7 @@ export function buildIR(doc: TomlTable, options: BuildOptions): PolicyIR {
     const principals = [tybaPrincipal(doc, view, tyba)];
     return {
       dialect: 'tyba',
+      holds: tybaHolds,
       file: options.file,
       home: view.home,
       fs,

@@ -224,8 +224,27 @@ export interface CodexSandbox {
   readonly tmpdir?: string;
 }
 
+/**
+ * What a dialect's sandbox holds beyond its grants, whatever they say, as
+ * facts the model reads (issue 38: TYBA is facts in the IR, not a flag the
+ * model checks). Each platform's model part holds what it has a mechanism
+ * for (macOS's profile all three; Windows closes the secrets anyway; Linux
+ * none). Box's sandbox holds none of them; TYBA's all three (TYBA's
+ * platforms page: compiler/ir/build.ts).
+ */
+export interface SandboxHolds {
+  /** Every path's metadata (existence, size, dates) is visible, and a deny closes a path's content, not its metadata. */
+  readonly metadataEverywhere?: true;
+  /** The listed secrets (compiler/paths/secrets.json) are closed whatever the grants say. */
+  readonly secretsClosed?: true;
+  /** A read grant re-opens nothing a deny or a listed secret closes, and the dialect says so: "denials beat permissions". */
+  readonly denialsBeatPermissions?: true;
+}
+
 export interface PolicyIR {
   readonly dialect: Dialect;
+  /** What its sandbox holds beyond the grants (absent: the grants alone decide). */
+  readonly holds?: SandboxHolds;
   /** sandbox-runtime and Claude Code settings: the rest of what the file says, and where it runs. */
   readonly runtime?: RuntimeSettings;
   readonly file: string;

@@ -28,14 +28,16 @@ export const BANNER = {
 } as const;
 
 /**
- * Operations a deny closes. tyba leaves metadata visible everywhere (TYBA's platforms page:
- * "content, not metadata"). file-test-existence is an operation of its own,
- * not part of file-read* (the kernel's operation table): a box deny closes it
- * with the metadata, a tyba deny leaves it open with the metadata.
+ * Operations a deny closes: `all`, or only the `content` where the sandbox
+ * leaves metadata visible everywhere (the IR's `holds.metadataEverywhere`:
+ * TYBA's platforms page, "content, not metadata"). file-test-existence is an
+ * operation of its own, not part of file-read* (the kernel's operation
+ * table): a Box deny closes it with the metadata, a TYBA deny leaves it open
+ * with the metadata.
  */
 const DENY_OPS = {
-  box: 'file-read* file-test-existence file-write* process-exec* file-map-executable',
-  tyba: 'file-read-data file-read-xattr file-write* process-exec* file-map-executable',
+  all: 'file-read* file-test-existence file-write* process-exec* file-map-executable',
+  content: 'file-read-data file-read-xattr file-write* process-exec* file-map-executable',
 };
 /** Reading a path also tests its existence: file-test-existence is not in file-read* (peers grant it beside, codex-defaults). */
 const READ_OPS = 'file-read* file-test-existence';
@@ -61,7 +63,7 @@ function origin(g: Grant): string {
  * The model's macOS fact a grant's rule comment says, in its rule's words:
  * its note (why the cell differs from the request), or that an absent
  * deny target stays refused. A TYBA deny's `content-not-metadata` is left
- * unsaid: the deny's operations (DENY_OPS.tyba) spell it.
+ * unsaid: the deny's operations (DENY_OPS.content) spell it.
  */
 function commentedFact(ga: GrantAccess): Mechanism | undefined {
   const note = ga.notes.macos;
@@ -98,6 +100,8 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
   if (dialect !== 'box' && dialect !== 'tyba')
     throw new TargetError(`a ${dialect} settings file is enforced by sandbox-runtime itself: boxwright compiles Box and TYBA configs`);
   const tyba = dialect === 'tyba';
+  // What the model's cells read too (the macOS model part): the IR's fact, not the dialect.
+  const metadataEverywhere = !!input.ir.holds?.metadataEverywhere;
   const out: string[] = [];
   const emit = (e: Entry): void => {
     out.push(`;; ${e.comment}`, e.sbpl);
@@ -215,7 +219,7 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
     // and execution where the model's note says a tool runs helpers from a content grant.
     const asks = ga.requested;
     if (asks.kind === 'denied') {
-      add('6) denies', { comment, sbpl: `(deny ${DENY_OPS[tyba ? 'tyba' : 'box']} ${filterFor(g.path, 'tree')})` });
+      add('6) denies', { comment, sbpl: `(deny ${DENY_OPS[metadataEverywhere ? 'content' : 'all']} ${filterFor(g.path, 'tree')})` });
       // Its ancestors, where the workload may write their parent: a rename
       // (file-write-unlink of the old name) would carry the denied path out
       // from under this rule. As sandbox-runtime does.
@@ -244,26 +248,27 @@ export function principalProfile(input: CompileInput, pa: PrincipalAccess): stri
     if (!g.implicit?.parameter) resolves(componentsLeadingTo(g.path), g.implicit ? 'implicit grants' : g.span.start.line);
   }
 
-  // TYBA's platforms page: its Seatbelt denies the listed secrets whatever read_allow says (denials beat permissions).
-  if (tyba) {
+  // Every path's metadata visible (TYBA's platforms page: "content, not metadata").
+  if (metadataEverywhere) {
     add('4) metadata', {
       comment: "implicit: tyba dialect: content, not metadata (TYBA's platforms page): existence, size and dates of every path are visible",
       sbpl: `(allow ${META_OPS})`,
     });
-    // The model's list of the secrets macOS closes (AccessModel.secrets), which its cells deny.
-    for (const s of input.access.secrets.macos)
-      add('6) denies', {
-        comment: `implicit: TYBA's secret location ${sbplString(s.listed ?? s.path)}: denials beat permissions, read_allow cannot re-open it`,
-        sbpl: `(deny ${DENY_OPS.tyba} ${filterFor(s.path, 'tree')})`,
-      });
   }
+  // The model's list of the secrets macOS closes (AccessModel.secrets: the IR's `holds.secretsClosed`, TYBA's), which its cells deny:
+  // its Seatbelt denies them whatever read_allow says (denials beat permissions).
+  for (const s of input.access.secrets.macos)
+    add('6) denies', {
+      comment: `implicit: TYBA's secret location ${sbplString(s.listed ?? s.path)}: denials beat permissions, read_allow cannot re-open it`,
+      sbpl: `(deny ${DENY_OPS[metadataEverywhere ? 'content' : 'all']} ${filterFor(s.path, 'tree')})`,
+    });
   // The workspace grants no content, but the program starts there: its own properties, and the way to it.
   if (p.workspace?.path)
     resolves([...componentsLeadingTo(p.workspace.path), p.workspace.path], `workspace (config line ${p.workspace.span.start.line})`);
 
   // ---- path resolution
   out.push(BANNER.resolution);
-  if (tyba) out.push(';; (none needed: tyba allows file-read-metadata everywhere, section 4)');
+  if (metadataEverywhere) out.push(';; (none needed: tyba allows file-read-metadata everywhere, section 4)');
   else {
     const fixed = new Set(baselinePaths.flatMap(componentsLeadingTo));
     out.push(

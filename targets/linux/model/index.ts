@@ -5,7 +5,7 @@
  * these cells, and the emitters (targets/linux/lower.ts) spell the plan.
  */
 import { dirname } from 'node:path';
-import type { Grant, Principal } from '../../../compiler/ir/types.js';
+import type { Grant, Principal, SandboxHolds } from '../../../compiler/ir/types.js';
 import { isUnder } from '../../../compiler/paths/index.js';
 import loaderData from '../../../compiler/paths/loaders.json' with { type: 'json' };
 import { absent, access, type Cell, empty } from '../../../model/cell.js';
@@ -130,7 +130,7 @@ const namesWithoutContent: Cell = Object.freeze({ kind: 'refused', because: Obje
 
 const denyTargetAbsent: Cell = Object.freeze({ kind: 'refused', because: Object.freeze({ kind: 'deny-target-absent' }) });
 
-function linuxMechanism(p: Principal, g: Grant, cell: Cell, _tyba: boolean, confined: boolean): Mechanism | undefined {
+function linuxMechanism(p: Principal, g: Grant, cell: Cell, _holds: SandboxHolds, confined: boolean): Mechanism | undefined {
   if (g.implicit?.privateTmpfs) return privateTmpfs;
   // The one decision of the cover's kind, which the plan reads: an empty file over anything that is not a
   // directory (a socket too: a directory cannot be mounted on it); an unknown kind is covered as a directory.
