@@ -1,6 +1,7 @@
 import type { Platform } from '../../compiler/diagnostic.js';
 import type { Artifact } from '../../targets/target.js';
 import type { AccessDelta } from './delta.js';
+import { thousands } from '../../rules/util.js';
 
 /** What `boxwright diff` reports for one pair of revisions: the formats (app/format/diff.ts) render it. */
 /** Two revisions of a config compared, or why they could not be: either side has front-end errors, so there is no model to compare. */
@@ -39,8 +40,18 @@ type TwoFilesPatch = (
   newText: string,
   oldHeader: string,
   newHeader: string,
-  options: { context: number },
-) => string;
+  options: { context: number; maxEditLength: number },
+) => string | undefined;
+
+/**
+ * The most lines an artifact's patch compares as changed. Myers' diff costs
+ * (lines) × (changes): two revisions that each give 250 write trees their
+ * own spelling made a 20 MB patch in over 16 minutes of CPU. Past it, the
+ * artifact gets one line with its sizes, and compile shows it whole.
+ */
+export const MAX_ARTIFACT_EDITS = 2000;
+
+const lines = (text: string): number => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 
 /**
  * One platform's artifacts compared file by file: a unified diff for text
@@ -76,7 +87,18 @@ export function artifactDiffs(
       const ys = typeof y === 'string' ? y : y === undefined ? '' : null;
       if (xs !== null && ys !== null) {
         if (xs === ys) continue;
-        out.push({ platform, name, patch: createTwoFilesPatch(`a/${name}`, `b/${name}`, xs, ys, base.label, head.label, { context: 3 }) });
+        const patch = createTwoFilesPatch(`a/${name}`, `b/${name}`, xs, ys, base.label, head.label, {
+          context: 3,
+          maxEditLength: MAX_ARTIFACT_EDITS,
+        });
+        out.push({
+          platform,
+          name,
+          patch:
+            patch ??
+            `${name}: more than ${thousands(MAX_ARTIFACT_EDITS)} lines changed (${thousands(lines(xs))} lines → ${thousands(lines(ys))}): ` +
+              'too many to show here; compile each revision and compare the outputs',
+        });
         continue;
       }
     }

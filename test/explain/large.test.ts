@@ -11,7 +11,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import kleur from 'kleur';
+import { createTwoFilesPatch } from 'diff';
 import { explainCheck } from '../../app/cli/explain.js';
+import { artifactDiffs, MAX_ARTIFACT_EDITS } from '../../app/views/diff.js';
 import { configReader } from '../../app/cli/options.js';
 import { explainJsonPieces, explainMarkdown, explainText } from '../../app/format/explain.js';
 import { noneView } from '../../compiler/paths/index.js';
@@ -65,5 +67,23 @@ describe('explain of large configs', () => {
     assert.equal(doc.principals[0].rows.length, rows.length);
     assert.ok(explainText(matrix).includes('host-trusted ~/work/g49/d599/out/{.agents,'));
     assert.ok(explainMarkdown(matrix).length > 0);
+  });
+
+  it("diff's artifact patches are bounded: past MAX_ARTIFACT_EDITS changed lines, one line with the sizes (was minutes of CPU)", () => {
+    const text = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `--bind /home/dev/work/d${i}/${tag} x`).join('\n') + '\n';
+    const side = (content: string) => [{ name: 'agent.profile.txt', content }] as never;
+    const one = (xs: string, ys: string) =>
+      artifactDiffs('linux', { label: 'a', artifacts: side(xs) }, { label: 'b', artifacts: side(ys) }, createTwoFilesPatch)[0]!.patch;
+    // A few changes: the unified diff itself.
+    const small = one(text(3000, 'out'), text(3000, 'out').replace('d7/out', 'd7/out2'));
+    assert.match(small, /^-+-?\s?|^Index|--- a\/agent\.profile\.txt/m);
+    assert.ok(small.includes('+--bind /home/dev/work/d7/out2 x'), small);
+    // Every line changed: over the bound, said in one line.
+    const big = one(text(3000, 'out'), text(3000, 'out2'));
+    assert.equal(
+      big,
+      `agent.profile.txt: more than 2,000 lines changed (3,000 lines → 3,000): too many to show here; compile each revision and compare the outputs`,
+    );
+    assert.equal(MAX_ARTIFACT_EDITS, 2000);
   });
 });
