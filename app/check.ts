@@ -153,36 +153,27 @@ export function checkConfig(bytes: Uint8Array, options: CheckOptions): CheckResu
   return finish(checkRules(ir, model, { view: options.view, comments: parsed.comments, text: parsed.text }), dialect, { ir, model });
 }
 
-/** A peer's file, checked no further: one error that says what it is, and the peer for lint to pass over or refuse. */
-function peerChecked(bytes: Uint8Array, file: string, peer: PeerFile): CheckResult {
+/** A file that is no config of a dialect boxwright checks: one `schema` error at its start that says what it is. */
+function notAConfig(bytes: Uint8Array, file: string, message: string): CheckResult {
   const start = { offset: 0, line: 1, column: 1 };
   const diagnostics: Diagnostic[] = [
-    {
-      ruleId: 'schema',
-      severity: 'error',
-      platforms: PLATFORMS,
-      file,
-      message: `this file ${peerMessage(peer.what)}`,
-      span: { start, end: start },
-    },
+    { ruleId: 'schema', severity: 'error', platforms: PLATFORMS, file, message, span: { start, end: start } },
   ];
-  return { file, bytes, text: Buffer.from(bytes).toString('utf8'), diagnostics, verdicts: verdictsOf(diagnostics), comments: [], peer };
+  return { file, bytes, text: Buffer.from(bytes).toString('utf8'), diagnostics, verdicts: verdictsOf(diagnostics), comments: [] };
+}
+
+/** A peer's file, checked no further: one error that says what it is, and the peer for lint to pass over or refuse. */
+function peerChecked(bytes: Uint8Array, file: string, peer: PeerFile): CheckResult {
+  return { ...notAConfig(bytes, file, `this file ${peerMessage(peer.what)}`), peer };
 }
 
 /** The project file given where a config belongs: one error that says what it is. */
 function projectFileChecked(bytes: Uint8Array, file: string): CheckResult {
-  const start = { offset: 0, line: 1, column: 1 };
-  const diagnostics: Diagnostic[] = [
-    {
-      ruleId: 'schema',
-      severity: 'error',
-      platforms: PLATFORMS,
-      file,
-      message: `this file is boxwright's project file (${PROJECT_FILE_NAME}: ignores and lint defaults), not a sandbox config; \`boxwright lint\` checks it`,
-      span: { start, end: start },
-    },
-  ];
-  return { file, bytes, text: Buffer.from(bytes).toString('utf8'), diagnostics, verdicts: verdictsOf(diagnostics), comments: [] };
+  return notAConfig(
+    bytes,
+    file,
+    `this file is boxwright's project file (${PROJECT_FILE_NAME}: ignores and lint defaults), not a sandbox config; \`boxwright lint\` checks it`,
+  );
 }
 
 /** Why a peer's file is not checked: what lint prints when it is named, and check's diagnostic for the other commands. */
