@@ -243,7 +243,7 @@ describe('host-trusted paths: what lint says', () => {
       rows.map((row) => row.written),
       [
         '~/p/.git',
-        '~/p/{.agents,.aider.conf.yml,.claude,.codex,.continue,.cursor,.devcontainer,.devcontainer.json,.envrc,.gemini,.hg,.husky,.idea,.kiro,' +
+        '~/p/{.agents,.aider.conf.yml,.boxwright.toml,.claude,.codex,.continue,.cursor,.devcontainer,.devcontainer.json,.envrc,.gemini,.hg,.husky,.idea,.kiro,' +
           '.lefthook-local.yml,.lefthook.yml,.mcp.json,.mise.local.toml,.mise.toml,.opencode,.pre-commit-config.yaml,.roo,.svn,.vscode,.windsurf,' +
           '.zed,lefthook-local.yml,lefthook.yml,mise.local.toml,mise.toml,opencode.json}',
       ],

@@ -124,6 +124,34 @@ describe('hostile workload: host-trusted names that do not exist yet (issue 35, 
     assert.equal(r.stderr.match(/ while it ran/g)?.length, picked.length + 1, r.stderr);
   });
 
+  // boxwright's own project file: an ignore there silences the next lint's warnings about this very config, and its
+  // `platforms` narrows what the pre-commit hook and the Action check. The workload makes one in its write tree.
+  const planted = (dir: string): string =>
+    `printf '[[ignore]]\\nrule = "host-trusted-path"\\npath = "*.toml"\\nreason = "x"\\n' > ${dir}/.boxwright.toml; echo made=$?`;
+  const lintsProj = async (): Promise<string> => {
+    writeFileSync(join(proj, 'agent.toml'), '[agent.filesystem]\nread = ["~/proj"]\nwrite = ["~/proj"]\n');
+    const r = await boxwright(['lint', '--fs', 'host', '--home', lab.home, join(proj, 'agent.toml')]);
+    return r.stdout;
+  };
+  it('the command writes a .boxwright.toml that ignores its own warnings: moved aside, exit 123, and the next lint says what it said', async () => {
+    const before = await lintsProj();
+    assert.match(before, /host-trusted-path/, 'the finding the plant would silence');
+    const r = await sandboxed(lab, config, ['sh', '-c', planted(proj)]);
+    assert.equal(r.status, QUARANTINED, r.stdout + r.stderr);
+    assert.match(r.stdout, /made=0/, 'the sandbox let the workload write it');
+    assert.ok(!existsSync(join(proj, '.boxwright.toml')));
+    assert.equal(quarantined(proj, '.boxwright.toml').length, 1);
+    assert.equal(await lintsProj(), before);
+  });
+
+  it('control: under bare bubblewrap the .boxwright.toml stays, and the next lint no longer names the finding', async () => {
+    const c = await compiled(lab, config);
+    const r = await bare(c, ['sh', '-c', planted(proj)]);
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.ok(existsSync(join(proj, '.boxwright.toml')));
+    assert.doesNotMatch(await lintsProj(), /info {2}host-trusted-path/);
+  });
+
   it("control: the same attack under the compiled artifacts and bare bubblewrap leaves both .git in place, and the host's git status runs them", async () => {
     const c = await compiled(lab, config);
     const r = await bare(c, ['sh', '-c', attack()]);
