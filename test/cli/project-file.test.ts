@@ -302,20 +302,22 @@ describe('.boxwright.toml defaults', () => {
 });
 
 describe('.boxwright.toml is trusted', () => {
-  it('a principal that may write it is reported (trusted-file-writable), since it could silence what is said of it', async () => {
+  it('a write tree keeps it read-only (a host-trusted name); a grant that names it, lifting that, is reported (trusted-file-writable)', async () => {
     const root = repo({ '.boxwright.toml': 'max-warnings = 100\n' });
-    write(root, { 'agent.toml': `[agent.filesystem]\nread = ["${root}"]\nwrite = ["${root}"]\n` });
-    const run = await cli(['lint', '--fs', 'host', '--format', 'json', '--platform', 'linux', 'agent.toml'], {
-      cwd: root,
-      env: plainEnv(),
-      now,
-    });
-    assert.deepEqual(
-      lines(run).filter((l) => l.includes('trusted-file-writable') && l.includes('.boxwright.toml')),
-      [
-        `agent.toml:3:10 error trusted-file-writable the agent can write ${join(root, '.boxwright.toml')}, the repository's project file, .boxwright.toml, that lint takes its ignores and defaults from: one run could silence the warnings about its own grants (errors stay)`,
-      ],
-    );
+    const lintOf = async (writes: string): Promise<string[]> => {
+      write(root, { 'agent.toml': `[agent.filesystem]\nread = ["${root}"]\nwrite = [${writes}]\n` });
+      const run = await cli(['lint', '--fs', 'host', '--format', 'json', '--platform', 'linux', 'agent.toml'], {
+        cwd: root,
+        env: plainEnv(),
+        now,
+      });
+      return lines(run).filter((l) => l.includes('trusted-file-writable') && l.includes('.boxwright.toml'));
+    };
+    assert.deepEqual(await lintOf(`"${root}"`), [], 'the tree: read-only inside it, nothing to report');
+    assert.deepEqual(await lintOf(`"${root}", "${root}/.boxwright.toml"`), [
+      `agent.toml:3:${14 + root.length} error trusted-file-writable the agent can write ${join(root, '.boxwright.toml')}, the repository's ` +
+        'project file, .boxwright.toml, that lint takes its ignores and defaults from: one run could silence the warnings about its own grants (errors stay)',
+    ]);
   });
 });
 
