@@ -341,7 +341,9 @@ export async function parseCommandLine(argv: readonly string[], io: CliIo): Prom
     if (args['help']) return { kind: 'done', status: 0 };
     const twice = repeatedOption(parser, args);
     if (twice) return { kind: 'usage', message: `boxwright ${name}: ${twice}\nRun \`boxwright ${name} --help\` for usage.` };
-    const positional = (args['_'] as unknown[]).map(String);
+    // Only run and learn take a command after `--`; for the others it ends the options (POSIX), and what follows is operands.
+    const takesCommand = name === 'run' || name === 'learn';
+    const positional = [...(args['_'] as unknown[]).map(String), ...(takesCommand ? [] : (verbatim ?? []))];
     // `run` keeps its command line as typed: a remedy it prints (the JIT's) is that line, changed.
     return {
       kind: 'command',
@@ -350,7 +352,7 @@ export async function parseCommandLine(argv: readonly string[], io: CliIo): Prom
       args: {
         ...args,
         ...positionals(name!, command.usage, positional),
-        ...(verbatim ? { '--': verbatim } : {}),
+        ...(verbatim && takesCommand ? { '--': verbatim } : {}),
         ...(name === 'run' ? { commandLine: [...argv] } : {}),
       },
     };

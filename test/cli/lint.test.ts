@@ -29,6 +29,15 @@ describe('boxwright lint', () => {
     assert.match(r.stdout, /examples\/write-only\.toml:4:10 {2}error {2}write-only {2}\[linux\] {2}Linux cannot enforce write-only access/);
     assert.match(r.stdout, /macos accepted · linux refused · windows accepted-with-warnings/);
   });
+  it('`--` ends the options: what follows is files, even one whose name starts with a dash (it read standard input instead)', async () => {
+    file('-dashed.toml', '[agent.filesystem]\nread = ["~/p"]\n');
+    const plain = await boxwright(['lint', '--fs', 'examples/machine.json', 'examples/write-only.toml'], '');
+    const r = await boxwright(['lint', '--fs', 'examples/machine.json', '--', 'examples/write-only.toml'], '');
+    assert.deepEqual([r.status, r.stdout], [plain.status, plain.stdout]);
+    const d = await cli(['lint', '--', '-dashed.toml'], { cwd: scratch, env: plainEnv(), stdin: '' });
+    assert.match(d.stdout, /-dashed\.toml \(box\)/);
+    assert.doesNotMatch(d.stdout, /<stdin>/);
+  });
   it('exit 0 when nothing is refused and warnings are allowed; --max-warnings turns them into exit 1', async () => {
     assert.equal((await boxwright(['lint', '--fs', 'examples/machine.json', 'examples/coding-agent.toml'])).status, 0);
     assert.equal(
