@@ -26,6 +26,7 @@ import type { Mechanism } from './facts.js';
 import type { GrantAccess, PrincipalAccess } from './access.js';
 import { withCombined } from './combined.js';
 import type { Enforcer } from './enforcer.js';
+import { peerPrincipalAccess } from './peer-access.js';
 
 const depth = (p: string): number => (p === '/' ? 0 : p.split('/').length - 1);
 const full = access({ read: true, write: true, exec: true });
@@ -176,23 +177,17 @@ export function codexPrincipalAccess(ir: PolicyIR, p: Principal): PrincipalAcces
   });
   const regime = isFull ? 'full-access' : c.readsOpen ? 'reads-open' : 'reads-closed';
   const elsewhereCell = isFull ? full : c.readsOpen ? readable : absent;
-  return {
-    principal: p,
-    grants: rows,
-    linuxExec: 'mounts',
-    linuxMissing: () => [],
-    // Codex's own protected names are grants of the IR (compiler/ir/codex.ts); boxwright carves nothing out.
-    hostTrusted: [],
-    trustedSingles: [],
-    trustedNames: [],
-    network: {},
-    effectiveAt: at,
-    elsewhere: byPlatform((platform) =>
+  // Codex's own protected names are grants of the IR (compiler/ir/codex.ts).
+  return peerPrincipalAccess(
+    p,
+    rows,
+    at,
+    byPlatform((platform) =>
       !isFull && (codexPlatforms[platform] ?? unsupported).none
         ? { cell: absent, fact: unsupportedFact }
         : { cell: elsewhereCell, fact: { kind: 'codex-ungranted', regime }, ...(isFull ? { mechanism: noSandbox } : {}) },
     ),
-  };
+  );
 }
 
 /** Codex's enforcer: what its own sandbox does with a config.toml. */

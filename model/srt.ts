@@ -26,6 +26,7 @@ import type { Mechanism, Ungranted } from './facts.js';
 import type { Elsewhere, GrantAccess, PrincipalAccess } from './access.js';
 import { withCombined } from './combined.js';
 import type { Enforcer } from './enforcer.js';
+import { peerPrincipalAccess } from './peer-access.js';
 
 type Mount =
   | { readonly kind: 'host'; readonly path: string; readonly write: boolean; readonly deny?: true }
@@ -368,22 +369,14 @@ export function runtimePrincipalAccess(ir: PolicyIR, p: Principal): PrincipalAcc
       };
     return { grant: g, requested, effective, notes, disclosures: {}, applies };
   });
-  return {
-    principal: p,
-    grants: rows,
-    linuxExec: 'mounts',
-    // sandbox-runtime binds the whole root read-only unless denyRead says
-    // otherwise, and has no exec grants: no program's loader or libraries
-    // are missing from its view by construction of a grant.
-    linuxMissing: () => [],
-    // No boxwright carve-outs: sandbox-runtime's own mandatory denies are grants of the IR (compiler/ir/settings.ts).
-    hostTrusted: [],
-    trustedSingles: [],
-    trustedNames: [],
-    network: {},
-    effectiveAt: at,
-    elsewhere: byPlatform((platform) => entry[platform].elsewhere),
-  };
+  // sandbox-runtime binds the whole root read-only unless denyRead says otherwise; its own mandatory denies are grants of
+  // the IR (compiler/ir/settings.ts).
+  return peerPrincipalAccess(
+    p,
+    rows,
+    at,
+    byPlatform((platform) => entry[platform].elsewhere),
+  );
 }
 
 /** sandbox-runtime's enforcer: what its sandbox does with sandbox-runtime's settings and Claude Code's. */

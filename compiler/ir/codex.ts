@@ -27,6 +27,7 @@ import { findHostTrusted, inspectPath, type FsView } from '../paths/index.js';
 import type { Span } from '../span.js';
 import type { TomlTable, TomlValue } from '../toml/ast.js';
 import type { ReachItem, SettingsReach } from './reach.js';
+import { firstAbsentOf, unresolvedGrant } from './peer-grants.js';
 import type { Access, CodexSandbox, Grant, LinuxFacts, ListName, PolicyIR, TrustedFile, WrittenSetting } from './types.js';
 
 export interface CodexBuildOptions {
@@ -191,25 +192,15 @@ export function buildCodexIR(doc: TomlTable, o: CodexBuildOptions): PolicyIR {
     const implicit = reason ? { implicit: { reason, platforms: PLATFORMS } } : {};
     if (path === undefined) {
       const glob = /[*?[\]]/.test(written);
-      return {
-        list,
-        access,
-        scope: 'tree',
-        written,
-        span,
-        facts: { existence: 'unknown' },
-        expandProblem: glob
-          ? `a glob pattern (${written}): Codex matches it against the files there when the command starts`
-          : 'a relative path',
-        ...(glob ? { pattern: written } : {}),
-        ...implicit,
-      };
+      const why = glob
+        ? `a glob pattern (${written}): Codex matches it against the files there when the command starts`
+        : 'a relative path';
+      return { ...unresolvedGrant(list, access, written, span, why, glob ? written : undefined), ...implicit };
     }
     const facts = inspectPath(view, path);
     if (facts.existence !== 'absent') return { list, access, scope: 'tree', written, span, path, facts, ...implicit };
     // Where Codex puts the mount point of an absent entry: its first missing component.
-    let first = path;
-    for (let up = posix.dirname(first); up !== first && inspectPath(view, up).existence === 'absent'; up = posix.dirname(up)) first = up;
+    const first = firstAbsentOf(path, (p) => inspectPath(view, p));
     return { list, access, scope: 'tree', written, span, path, facts, firstAbsent: first, ...implicit };
   };
   const ws = tableOf(top.get('sandbox_workspace_write')?.value);

@@ -24,6 +24,7 @@ import { claudeSettingsScope } from '../schema/dialect.js';
 import type { JsonDialect } from '../schema/validate.js';
 import type { Access, Grant, LinuxFacts, ListName, PolicyIR, RuntimeSettings, TrustedFile, WrittenSetting } from './types.js';
 import { settingsReach } from './reach.js';
+import { firstAbsentOf, unresolvedGrant } from './peer-grants.js';
 import defaults from './runtime-defaults.json' with { type: 'json' };
 
 export interface SettingsBuildOptions {
@@ -124,23 +125,9 @@ export function buildSettingsIR(doc: JsonValue, o: SettingsBuildOptions): Policy
   const settingsDir = claude ? posix.resolve(cwd, dirname(location === '<stdin>' ? '.claude/settings.json' : location)) : undefined;
   const grants: Grant[] = [];
   const facts = (path: string): PathFacts => inspectPath(view, path);
-  const firstAbsent = (path: string): string => {
-    let first = path;
-    for (let up = posix.dirname(first); up !== first && facts(up).existence === 'absent'; up = posix.dirname(up)) first = up;
-    return first;
-  };
+  const firstAbsent = (path: string): string => firstAbsentOf(path, facts);
   const entryGrant = (list: ListName, access: Access, written: string, span: Span, r: Resolved): Grant => {
-    if (r.path === undefined)
-      return {
-        list,
-        access,
-        scope: 'tree',
-        written,
-        span,
-        facts: { existence: 'unknown' },
-        expandProblem: r.problem ?? 'unresolvable',
-        ...(r.pattern ? { pattern: r.pattern } : {}),
-      };
+    if (r.path === undefined) return unresolvedGrant(list, access, written, span, r.problem ?? 'unresolvable', r.pattern);
     const f = facts(r.path);
     // srt mounts (and Seatbelt judges) where the path really is.
     const path = f.symlink && !f.symlink.loop ? f.symlink.resolved : r.path;
